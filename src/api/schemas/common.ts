@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { ERROR_CODES } from '../errors.js';
+
+export const MAX_AMOUNT = 10_000_000_000_000;
+
+const amountMessage = 'must be an integer number of kobo (a JSON number, not a string or a fraction)';
+
+/** Kobo as a JSON integer, 1 to 10,000,000,000,000 (contract §2). */
+export const Amount = z
+  .number({ error: amountMessage })
+  .int({ error: amountMessage })
+  .min(1, { error: 'must be at least 1 kobo' })
+  .max(MAX_AMOUNT, { error: `must be at most ${MAX_AMOUNT} kobo` })
+  .describe('kobo (integer); 500000 is ₦5,000.00');
+
+export const Kobo = z.int().describe('kobo (integer)');
+
+/** Required text, trimmed, 1..max characters. */
+export const text = (max: number) =>
+  z.string({ error: 'must be a string' }).trim().min(1, { error: 'must not be empty' }).max(max, { error: `must be at most ${max} characters` });
+
+/** Optional text of at most `max` characters (may be empty). */
+export const optionalText = (max: number) =>
+  z.string({ error: 'must be a string' }).max(max, { error: `must be at most ${max} characters` }).optional();
+
+export const Timestamp = z.string().describe('ISO 8601 UTC with milliseconds, on the sandbox clock');
+export const AccountNumber = z
+  .string({ error: 'must be a string of 10 digits' })
+  .regex(/^\d{10}$/, { error: 'must be exactly 10 digits' });
+export const BankCode = z.string({ error: 'must be a string' }).regex(/^\d{3,6}$/, { error: 'must be a bank code of 3 to 6 digits' });
+
+export const Ok = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), data });
+
+export const Page = <T extends z.ZodType>(item: T) =>
+  z.object({ items: z.array(item), total: z.int(), page: z.int(), limit: z.int() });
+
+const positiveInt = (name: string, max?: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, { error: `${name} must be a whole number` })
+    .transform(Number)
+    .pipe(max ? z.int().min(1, { error: `${name} must be at least 1` }).max(max, { error: `${name} must be at most ${max}` }) : z.int().min(1, { error: `${name} must be at least 1` }));
+
+/** page, limit and order, shared by every list (contract §2). */
+export const pageQuery = {
+  page: positiveInt('page').default(1),
+  limit: positiveInt('limit', 100).default(20),
+  order: z.enum(['asc', 'desc']).default('asc'),
+};
+
+export const ErrorBody = z
+  .object({
+    success: z.literal(false),
+    detail: z.object({
+      code: z.enum(ERROR_CODES as [string, ...string[]]),
+      message: z.string(),
+      fields: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+    }),
+  })
+  .meta({ id: 'Error' });
+
+/** Error responses every authenticated route can give. */
+export const commonErrors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 409: ErrorBody, 500: ErrorBody };
+
+export const IdempotencyHeaders = z.looseObject({
+  'idempotency-key': z
+    .string()
+    .min(1, { error: 'must be 1 to 255 characters' })
+    .max(255, { error: 'must be 1 to 255 characters' })
+    .optional()
+    .describe('Replays the first response for 24 h instead of repeating the effect'),
+});

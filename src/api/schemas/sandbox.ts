@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { AccountNumber, Amount, BankCode, Ok, Timestamp, optionalText, text } from './common.js';
+import { SuspenseItem } from './suspense.js';
+import { Transaction } from './transactions.js';
+
+export const Health = Ok(z.object({ status: z.literal('ok'), version: z.string(), api_version: z.string() }));
+
+export const ClockState = z
+  .object({ now: Timestamp, offset_seconds: z.number().describe('how far the sandbox clock is ahead of real time') })
+  .meta({ id: 'Clock' });
+export type ClockState = z.infer<typeof ClockState>;
+
+export const ClockAdvanceBody = z.strictObject({
+  seconds: z
+    .number({ error: 'must be a number of seconds' })
+    .positive({ error: 'must be greater than 0: the clock only moves forward' })
+    .max(10 * 365 * 24 * 3600, { error: 'must be at most ten years' }),
+});
+
+export const DeveloperBody = z.strictObject({ business_name: text(100) });
+
+export const NewDeveloper = z
+  .object({ developer_id: z.string(), business_name: z.string(), api_key: z.string(), created_at: Timestamp })
+  .meta({ id: 'NewDeveloper' });
+
+export const KeyInfo = z
+  .object({
+    developer_id: z.string(),
+    business_name: z.string(),
+    key_hint: z.string().describe('the start and end of the current key; the key itself is stored only as a hash'),
+    key_created_at: Timestamp,
+  })
+  .meta({ id: 'KeyInfo' });
+
+export const RotatedKey = z
+  .object({ developer_id: z.string(), api_key: z.string(), created_at: Timestamp })
+  .meta({ id: 'RotatedKey' });
+
+export const InboundBody = z.strictObject({
+  account_number: AccountNumber,
+  amount: Amount,
+  sender_name: text(100).optional(),
+  sender_account: AccountNumber.optional(),
+  sender_bank_code: BankCode.optional(),
+  narration: optionalText(100),
+  provider_reference: z
+    .string({ error: 'must be a string' })
+    .min(1, { error: 'must not be empty' })
+    .max(100, { error: 'must be at most 100 characters' })
+    .optional(),
+});
+
+export const InboundOutcome = z
+  .object({
+    outcome: z.enum(['CREDITED', 'SUSPENDED']),
+    transaction: Transaction.optional(),
+    suspense_item: SuspenseItem.optional(),
+  })
+  .meta({ id: 'InboundOutcome' });
+
+export const AuditReport = z
+  .object({
+    ok: z.boolean(),
+    checked: z.record(z.string(), z.int()),
+    problems: z.array(z.object({ check: z.string(), message: z.string(), id: z.string().optional() })),
+  })
+  .meta({ id: 'AuditReport' });
+export type AuditReport = z.infer<typeof AuditReport>;
+
+export const ResetResult = z.object({ reset: z.literal(true), removed: z.record(z.string(), z.int()) });

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { Kobo, Timestamp } from './common.js';
+import { ServiceIntelligence } from './transactions.js';
+
+export const SuspenseItem = z
+  .object({
+    id: z.string(),
+    developer_id: z.string(),
+    account_number: z.string(),
+    wallet_id: z.string().nullable(),
+    amount: Kobo,
+    sender_name: z.string(),
+    sender_account: z.string(),
+    sender_bank_code: z.string(),
+    raw_narration: z.string(),
+    provider_reference: z.string(),
+    reason: z.enum(['WALLET_CLOSED', 'AI_LOW_CONFIDENCE', 'AI_RISK_FLAG']),
+    status: z.enum(['PENDING', 'RESOLVED', 'FLAGGED']),
+    raw_payload: z.record(z.string(), z.unknown()),
+    service_intelligence: ServiceIntelligence.nullable(),
+    resolved_at: Timestamp.nullable(),
+    resolution_note: z.string().nullable(),
+    created_at: Timestamp,
+  })
+  .meta({ id: 'SuspenseItem' });
+export type SuspenseItem = z.infer<typeof SuspenseItem>;

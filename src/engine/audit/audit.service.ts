@@ -1,0 +1,167 @@
+import { sql } from 'kysely';
+import type { Trx } from '../db/database.js';
+
+export interface AuditProblem {
+  check: string;
+  message: string;
+  id?: string;
+}
+
+export interface AuditReport {
+  ok: boolean;
+  checked: Record<string, number>;
+  problems: AuditProblem[];
+}
+
+const COUNTED = [
+  'developers',
+  'accounts',
+  'wallets',
+  'postings',
+  'entries',
+  'transactions',
+  'events',
+  'webhook_logs',
+  'suspense_items',
+] as const;
+
+/**
+ * Checks every money invariant of contract §4 over the whole database: balanced postings,
+ * balances equal to their entries, no wallet below zero, unbroken balance_before/after chains,
+ * transactions matching their entries, an event and a webhook delivery for every movement,
+ * and suspense_holding equal to the unresolved suspense items.
+ * @example const report = await audit(db); if (!report.ok) console.log(report.problems);
+ */
+export async function audit(trx: Trx): Promise<AuditReport> {
+  const problems: AuditProblem[] = [];
+  const checked: Record<string, number> = {};
+  for (const table of COUNTED) {
+    const row = await trx.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    checked[table] = Number(row.n);
+  }
+
+  const unbalanced = await trx
+    .selectFrom('postings')
+    .leftJoin('entries', 'entries.posting_id', 'postings.id')
+    .select(['postings.id', (eb) => eb.fn.coalesce(eb.fn.sum<number>('entries.amount'), sql<number>`0`).as('total')])
+    .select((eb) => eb.fn.count<number>('entries.id').as('legs'))
+    .groupBy('postings.id')
+    .having((eb) => eb.or([eb(eb.fn.coalesce(eb.fn.sum<number>('entries.amount'), sql<number>`0`), '!=', 0), eb(eb.fn.count('entries.id'), '<', 2)]))
+    .execute();
+  for (const p of unbalanced) {
+    problems.push({ check: 'balanced_postings', id: p.id, message: `posting ${p.id} has ${p.legs} legs summing to ${p.total}, not 0` });
+  }
+
+  const drift = await trx
+    .selectFrom('accounts')
+    .leftJoin('entries', 'entries.account_id', 'accounts.id')
+    .select(['accounts.id', 'accounts.kind', 'accounts.balance', (eb) => eb.fn.coalesce(eb.fn.sum<number>('entries.amount'), sql<number>`0`).as('total')])
+    .groupBy('accounts.id')
+    .having((eb) => eb(eb.fn.coalesce(eb.fn.sum<number>('entries.amount'), sql<number>`0`), '!=', eb.ref('accounts.balance')))
+    .execute();
+  for (const a of drift) {
+    problems.push({ check: 'balance_equals_entries', id: a.id, message: `${a.kind} account ${a.id} has balance ${a.balance} but its entries sum to ${a.total}` });
+  }
+
+  const negative = await trx.selectFrom('accounts').select(['id', 'balance']).where('floor_zero', '=', 1).where('balance', '<', 0).execute();
+  for (const a of negative) problems.push({ check: 'no_negative_wallet', id: a.id, message: `wallet ${a.id} has balance ${a.balance}` });
+
+  const perDeveloper = await trx
+    .selectFrom('accounts')
+    .select(['developer_id', (eb) => eb.fn.sum<number>('balance').as('total')])
+    .groupBy('developer_id')
+    .having((eb) => eb(eb.fn.sum('balance'), '!=', 0))
+    .execute();
+  for (const d of perDeveloper) {
+    problems.push({ check: 'developer_balanced', id: d.developer_id, message: `developer ${d.developer_id}'s accounts sum to ${d.total}, not 0` });
+  }
+
+  await checkChains(trx, problems);
+  await checkTransactionsMatchEntries(trx, problems);
+  await checkOutbox(trx, problems);
+  await checkSuspenseHolding(trx, problems);
+  return { ok: problems.length === 0, checked, problems };
+}
+
+async function checkChains(trx: Trx, problems: AuditProblem[]): Promise<void> {
+  const wallets = await trx.selectFrom('wallets').innerJoin('accounts', 'accounts.id', 'wallets.id').select(['wallets.id', 'accounts.balance']).execute();
+  const balances = new Map(wallets.map((w) => [w.id, w.balance]));
+  const rows = await trx
+    .selectFrom('transactions')
+    .select(['id', 'wallet_id', 'type', 'amount', 'balance_before', 'balance_after'])
+    .orderBy('wallet_id')
+    .orderBy('seq')
+    .execute();
+  const last = new Map<string, number>();
+  for (const t of rows) {
+    const previous = last.get(t.wallet_id) ?? 0;
+    if (!Number.isSafeInteger(t.amount) || t.amount <= 0) {
+      problems.push({ check: 'positive_integer_amounts', id: t.id, message: `transaction ${t.id} has amount ${t.amount}` });
+    }
+    if (t.balance_before !== previous) {
+      problems.push({ check: 'balance_chain', id: t.id, message: `transaction ${t.id} starts at ${t.balance_before}, but the wallet stood at ${previous}` });
+    }
+    const expected = t.balance_before + (t.type === 'CREDIT' ? t.amount : -t.amount);
+    if (t.balance_after !== expected) {
+      problems.push({ check: 'balance_chain', id: t.id, message: `transaction ${t.id} ends at ${t.balance_after}, expected ${expected}` });
+    }
+    last.set(t.wallet_id, t.balance_after);
+  }
+  for (const [walletId, balance] of balances) {
+    const final = last.get(walletId) ?? 0;
+    if (final !== balance) {
+      problems.push({ check: 'balance_chain', id: walletId, message: `wallet ${walletId} has balance ${balance} but its last transaction ends at ${final}` });
+    }
+  }
+}
+
+async function checkTransactionsMatchEntries(trx: Trx, problems: AuditProblem[]): Promise<void> {
+  const rows = await trx
+    .selectFrom('transactions')
+    .leftJoin('entries', 'entries.id', 'transactions.entry_id')
+    .select(['transactions.id', 'transactions.wallet_id', 'transactions.type', 'transactions.amount', 'entries.account_id', 'entries.amount as entry_amount'])
+    .execute();
+  for (const t of rows) {
+    const signed = t.type === 'CREDIT' ? t.amount : -t.amount;
+    if (t.account_id !== t.wallet_id || t.entry_amount !== signed) {
+      problems.push({ check: 'transaction_matches_entry', id: t.id, message: `transaction ${t.id} (${t.type} ${t.amount}) does not match its ledger entry` });
+    }
+  }
+}
+
+async function checkOutbox(trx: Trx, problems: AuditProblem[]): Promise<void> {
+  const events = await trx.selectFrom('events').select(['id', 'type', 'payload']).where('type', 'in', ['ledger.credit', 'ledger.debit']).execute();
+  const announced = new Set(events.map((e) => (JSON.parse(e.payload) as { data: { transaction_id?: string } }).data.transaction_id));
+  const transactions = await trx.selectFrom('transactions').select(['id', 'type']).execute();
+  for (const t of transactions) {
+    if (!announced.has(t.id)) {
+      problems.push({ check: 'event_for_movement', id: t.id, message: `transaction ${t.id} has no ledger.${t.type.toLowerCase()} event` });
+    }
+  }
+  const undelivered = await trx
+    .selectFrom('events')
+    .leftJoin('webhook_logs', 'webhook_logs.event_id', 'events.id')
+    .select(['events.id', 'events.type'])
+    .where('webhook_logs.id', 'is', null)
+    .execute();
+  for (const e of undelivered) {
+    problems.push({ check: 'delivery_for_event', id: e.id, message: `event ${e.id} (${e.type}) has no webhook delivery row` });
+  }
+}
+
+async function checkSuspenseHolding(trx: Trx, problems: AuditProblem[]): Promise<void> {
+  const holdings = await trx.selectFrom('accounts').select(['developer_id', 'balance']).where('kind', '=', 'SUSPENSE_HOLDING').execute();
+  const held = await trx
+    .selectFrom('suspense_items')
+    .select(['developer_id', (eb) => eb.fn.sum<number>('amount').as('total')])
+    .where('status', 'in', ['PENDING', 'FLAGGED'])
+    .groupBy('developer_id')
+    .execute();
+  const totals = new Map(held.map((h) => [h.developer_id, Number(h.total)]));
+  for (const h of holdings) {
+    const expected = totals.get(h.developer_id) ?? 0;
+    if (h.balance !== expected) {
+      problems.push({ check: 'suspense_holding', id: h.developer_id, message: `suspense_holding of developer ${h.developer_id} is ${h.balance} but unresolved items total ${expected}` });
+    }
+  }
+}

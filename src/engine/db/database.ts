@@ -1,0 +1,29 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { ApiKeyTable, DeveloperTable } from '../developers/developers.table.js';
+import type { EventTable, WebhookLogTable } from '../events/events.table.js';
+import type { IdempotencyKeyTable } from '../idempotency/idempotency.table.js';
+import type { InboundTransferTable } from '../inbound/inbound.table.js';
+import type { AccountTable, EntryTable, PostingTable, TransactionTable } from '../ledger/ledger.table.js';
+import type { SettingTable } from '../settings/settings.table.js';
+import type { SuspenseItemTable } from '../suspense/suspense.table.js';
+import type { WalletTable } from '../wallets/wallets.table.js';
+
+export interface Database {
+  developers: DeveloperTable;
+  api_keys: ApiKeyTable;
+  accounts: AccountTable;
+  wallets: WalletTable;
+  postings: PostingTable;
+  entries: EntryTable;
+  transactions: TransactionTable;
+  events: EventTable;
+  webhook_logs: WebhookLogTable;
+  suspense_items: SuspenseItemTable;
+  inbound_transfers: InboundTransferTable;
+  idempotency_keys: IdempotencyKeyTable;
+  settings: SettingTable;
+}
+
+export type Db = Kysely<Database>;
+/** A database handle inside a transaction, or the database itself for single statements. */
+export type Trx = Kysely<Database> | Transaction<Database>;

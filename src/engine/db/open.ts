@@ -1,0 +1,38 @@
+import SQLite from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { Kysely, Migrator, SqliteDialect } from 'kysely';
+import type { Database, Db } from './database.js';
+import { migrationProvider } from './migrations.js';
+
+export interface OpenOptions {
+  /** A file path, or ':memory:' for a throw-away database. */
+  path: string;
+}
+
+/**
+ * Opens the sandbox database (the only place that knows it is SQLite), applies the
+ * pragmas the ledger relies on and runs pending migrations.
+ * @example const db = await openDatabase({ path: ':memory:' });
+ */
+export async function openDatabase({ path }: OpenOptions): Promise<Db> {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const sqlite = new SQLite(path);
+  if (path !== ':memory:') sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('synchronous = NORMAL');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const { error, results } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
+  if (error) {
+    await db.destroy();
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new Error(`database migration ${failed} failed: ${String(error)}`);
+  }
+  return db;
+}
+
+/** True when the error is SQLite refusing a UNIQUE constraint. */
+export function isUniqueViolation(error: unknown): boolean {
+  return error instanceof Error && (error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE';
+}

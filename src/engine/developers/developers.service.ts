@@ -1,0 +1,53 @@
+import type { Trx } from '../db/database.js';
+import type { EngineEnv } from '../env.js';
+import { insertAccount } from '../ledger/accounts.repository.js';
+import type { AccountKind } from '../ledger/ledger.table.js';
+import { issueKey } from './keys.js';
+
+export const SANDBOX_BUSINESS_NAME = 'SANDBOX';
+const SYSTEM_ACCOUNTS: AccountKind[] = ['PROVIDER_SETTLEMENT', 'SUSPENSE_HOLDING', 'FEE_INCOME', 'DISMISSED'];
+
+export interface NewDeveloper {
+  developer_id: string;
+  business_name: string;
+  api_key: string;
+  created_at: string;
+}
+
+/**
+ * Creates a developer account with its system ledger accounts, webhook secret and first test key.
+ * @example const { developer_id, api_key } = await createDeveloper(trx, env, 'Acme Pay');
+ */
+export async function createDeveloper(trx: Trx, env: EngineEnv, businessName: string): Promise<NewDeveloper> {
+  const id = env.ids.uuid();
+  const now = env.clock.now().toISOString();
+  await trx
+    .insertInto('developers')
+    .values({
+      id,
+      business_name: businessName,
+      webhook_url: null,
+      webhook_secret: `whsec_${env.ids.bytes(32).toString('base64')}`,
+      created_at: now,
+    })
+    .execute();
+  for (const kind of SYSTEM_ACCOUNTS) {
+    await insertAccount(trx, { id: env.ids.uuid(), developer_id: id, kind, created_at: now });
+  }
+  const apiKey = await issueKey(trx, env, id);
+  return { developer_id: id, business_name: businessName, api_key: apiKey, created_at: now };
+}
+
+export async function findDeveloper(trx: Trx, id: string) {
+  return trx.selectFrom('developers').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The developer the sandbox made at its first start, if it exists. */
+export async function findSandboxDeveloper(trx: Trx) {
+  return trx
+    .selectFrom('developers')
+    .selectAll()
+    .where('business_name', '=', SANDBOX_BUSINESS_NAME)
+    .orderBy('created_at')
+    .executeTakeFirst();
+}

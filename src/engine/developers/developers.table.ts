@@ -1,0 +1,20 @@
+import type { Generated } from 'kysely';
+
+export interface DeveloperTable {
+  id: string;
+  business_name: string;
+  webhook_url: string | null;
+  webhook_secret: string;
+  created_at: string;
+}
+
+export interface ApiKeyTable {
+  id: string;
+  developer_id: string;
+  key_hash: string;
+  key_hint: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export type { Generated };

@@ -1,0 +1,86 @@
+import type { Trx } from '../db/database.js';
+import { API_VERSION, type EngineEnv } from '../env.js';
+import type { TransactionRow } from '../ledger/ledger.service.js';
+
+export type EventType =
+  | 'ledger.credit'
+  | 'ledger.debit'
+  | 'transfer.completed'
+  | 'transfer.failed'
+  | 'suspense.created'
+  | 'suspense.resolved'
+  | 'agent.triggered'
+  | 'agent.failed'
+  | 'wallet.closed';
+
+export interface EventEnvelope {
+  event_id: string;
+  event_type: EventType;
+  api_version: string;
+  created_at: string;
+  data: Record<string, unknown>;
+}
+
+/**
+ * Records an event and its PENDING webhook delivery in the caller's transaction (the outbox):
+ * if the money commits, so does its notification; if it rolls back, neither exists.
+ * @example await emitEvent(trx, env, developerId, 'wallet.closed', { wallet_id });
+ */
+export async function emitEvent(
+  trx: Trx,
+  env: EngineEnv,
+  developerId: string,
+  type: EventType,
+  data: Record<string, unknown>,
+): Promise<EventEnvelope> {
+  const now = env.clock.now().toISOString();
+  const envelope: EventEnvelope = { event_id: env.ids.uuid(), event_type: type, api_version: API_VERSION, created_at: now, data };
+  const payload = JSON.stringify(envelope);
+  await trx
+    .insertInto('events')
+    .values({ id: envelope.event_id, developer_id: developerId, type, payload, created_at: now })
+    .execute();
+  await trx
+    .insertInto('webhook_logs')
+    .values({
+      id: env.ids.uuid(),
+      developer_id: developerId,
+      event_id: envelope.event_id,
+      event_type: type,
+      payload,
+      status: 'PENDING',
+      http_status_code: null,
+      response_body: null,
+      attempt_count: 0,
+      next_retry_at: now,
+      delivered_at: null,
+      created_at: now,
+    })
+    .execute();
+  return envelope;
+}
+
+/** `ledger.credit` / `ledger.debit` for a wallet transaction (contract §7: at least wallet_id, amount, transaction_id, balance_after). */
+export async function emitLedgerEvent(trx: Trx, env: EngineEnv, tx: TransactionRow): Promise<EventEnvelope> {
+  return emitEvent(trx, env, tx.developer_id, tx.type === 'CREDIT' ? 'ledger.credit' : 'ledger.debit', {
+    transaction_id: tx.id,
+    wallet_id: tx.wallet_id,
+    type: tx.type,
+    amount: tx.amount,
+    balance_before: tx.balance_before,
+    balance_after: tx.balance_after,
+    currency: tx.currency,
+    status: tx.status,
+    provider_reference: tx.provider_reference,
+    sender_name: tx.sender_name,
+    sender_account: tx.sender_account,
+    narration: tx.raw_narration,
+    ...(tx.destination_account_number
+      ? {
+          destination_account_number: tx.destination_account_number,
+          destination_bank_code: tx.destination_bank_code,
+          destination_account_name: tx.destination_account_name,
+        }
+      : {}),
+  });
+}

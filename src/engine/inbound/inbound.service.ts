@@ -1,0 +1,201 @@
+import { createHash } from 'node:crypto';
+import type { Trx } from '../db/database.js';
+import type { EngineEnv } from '../env.js';
+import { LedgerError } from '../errors.js';
+import { emitEvent, emitLedgerEvent } from '../events/events.service.js';
+import { findSystemAccountId } from '../ledger/accounts.repository.js';
+import { post, type TransactionRow } from '../ledger/ledger.service.js';
+import { findTransaction } from '../ledger/transactions.repository.js';
+import { nipSessionId } from '../references.js';
+import { findSuspenseItem, insertSuspenseItem, type SuspenseRow } from '../suspense/suspense.repository.js';
+import type { SuspenseReason, SuspenseStatus } from '../suspense/suspense.table.js';
+import { findWalletByAccountNumber, type WalletRow } from '../wallets/wallets.repository.js';
+
+export interface InboundInput {
+  account_number: string;
+  amount: number;
+  sender_name?: string | undefined;
+  sender_account?: string | undefined;
+  sender_bank_code?: string | undefined;
+  narration?: string | undefined;
+  provider_reference?: string | undefined;
+}
+
+/** The notification as the provider would send it, with every default filled in: the suspense item's raw_payload. */
+export interface InboundPayload {
+  account_number: string;
+  amount: number;
+  sender_name: string;
+  sender_account: string;
+  sender_bank_code: string;
+  narration: string;
+  provider_reference: string;
+}
+
+export interface InboundOutcome {
+  outcome: 'CREDITED' | 'SUSPENDED';
+  transaction?: TransactionRow;
+  suspense_item?: SuspenseRow;
+  /** True when this provider_reference was seen before and nothing moved. */
+  replayed: boolean;
+}
+
+export const DEFAULT_SENDER_NAME = 'SANDBOX SENDER';
+
+export function normalizeInbound(env: EngineEnv, input: InboundInput): InboundPayload {
+  const senderName = input.sender_name ?? DEFAULT_SENDER_NAME;
+  return {
+    account_number: input.account_number,
+    amount: input.amount,
+    sender_name: senderName,
+    sender_account: input.sender_account ?? '',
+    sender_bank_code: input.sender_bank_code ?? '',
+    narration: input.narration ?? `Transfer from ${senderName}`,
+    provider_reference: input.provider_reference ?? nipSessionId(env),
+  };
+}
+
+function contentHash(payload: InboundPayload): string {
+  return createHash('sha256').update(JSON.stringify(payload)).digest('hex');
+}
+
+/**
+ * The simulated provider's notification of money arriving at a virtual account (contract §6):
+ * idempotent on provider_reference; an active wallet is credited, a closed one's payment is held in suspense.
+ * @example await receiveInbound(trx, env, developerId, { account_number: '0123456789', amount: 500000 });
+ */
+export async function receiveInbound(trx: Trx, env: EngineEnv, developerId: string, input: InboundInput): Promise<InboundOutcome> {
+  const payload = normalizeInbound(env, input);
+  const hash = contentHash(payload);
+  const seen = await trx
+    .selectFrom('inbound_transfers')
+    .selectAll()
+    .where('developer_id', '=', developerId)
+    .where('provider_reference', '=', payload.provider_reference)
+    .executeTakeFirst();
+  if (seen) {
+    if (seen.request_hash !== hash) {
+      throw new LedgerError('IDEMPOTENCY_KEY_REUSED', `provider_reference ${payload.provider_reference} was already used for a different payment`);
+    }
+    return replay(trx, developerId, JSON.parse(seen.outcome) as StoredOutcome);
+  }
+
+  const wallet = await findWalletByAccountNumber(trx, payload.account_number);
+  if (!wallet || wallet.developer_id !== developerId) {
+    throw new LedgerError('NOT_FOUND', `account ${payload.account_number} not found: it is not one of your virtual accounts`);
+  }
+  const outcome =
+    wallet.status === 'CLOSED'
+      ? await suspend(trx, env, wallet, payload, 'WALLET_CLOSED', 'PENDING')
+      : await credit(trx, env, wallet, payload);
+  const stored: StoredOutcome = {
+    outcome: outcome.outcome,
+    transaction_id: outcome.transaction?.id,
+    suspense_item_id: outcome.suspense_item?.id,
+  };
+  await trx
+    .insertInto('inbound_transfers')
+    .values({
+      developer_id: developerId,
+      provider_reference: payload.provider_reference,
+      request_hash: hash,
+      outcome: JSON.stringify(stored),
+      created_at: env.clock.now().toISOString(),
+    })
+    .execute();
+  return outcome;
+}
+
+interface StoredOutcome {
+  outcome: InboundOutcome['outcome'];
+  transaction_id?: string | undefined;
+  suspense_item_id?: string | undefined;
+}
+
+async function replay(trx: Trx, developerId: string, stored: StoredOutcome): Promise<InboundOutcome> {
+  const outcome: InboundOutcome = { outcome: stored.outcome, replayed: true };
+  if (stored.transaction_id) outcome.transaction = await findTransaction(trx, developerId, stored.transaction_id);
+  if (stored.suspense_item_id) outcome.suspense_item = await findSuspenseItem(trx, developerId, stored.suspense_item_id);
+  return outcome;
+}
+
+async function credit(trx: Trx, env: EngineEnv, wallet: WalletRow, payload: InboundPayload): Promise<InboundOutcome> {
+  const settlement = await findSystemAccountId(trx, wallet.developer_id, 'PROVIDER_SETTLEMENT');
+  const { transactions } = await post(trx, env, {
+    developerId: wallet.developer_id,
+    kind: 'INBOUND_CREDIT',
+    legs: [
+      { accountId: settlement, amount: -payload.amount },
+      {
+        accountId: wallet.id,
+        amount: payload.amount,
+        transaction: {
+          status: 'SETTLED',
+          provider_reference: payload.provider_reference,
+          sender_name: payload.sender_name,
+          sender_account: payload.sender_account,
+          raw_narration: payload.narration,
+          service_intelligence: null,
+        },
+      },
+    ],
+  });
+  const transaction = transactions[0]!;
+  await emitLedgerEvent(trx, env, transaction);
+  return { outcome: 'CREDITED', transaction, replayed: false };
+}
+
+/** Holds a payment on the developer's suspense_holding account until someone resolves it. */
+export async function suspend(
+  trx: Trx,
+  env: EngineEnv,
+  wallet: WalletRow,
+  payload: InboundPayload,
+  reason: SuspenseReason,
+  status: SuspenseStatus,
+  intelligence: unknown = null,
+): Promise<InboundOutcome> {
+  const [settlement, holding] = await Promise.all([
+    findSystemAccountId(trx, wallet.developer_id, 'PROVIDER_SETTLEMENT'),
+    findSystemAccountId(trx, wallet.developer_id, 'SUSPENSE_HOLDING'),
+  ]);
+  const { postingId } = await post(trx, env, {
+    developerId: wallet.developer_id,
+    kind: 'INBOUND_SUSPENSE',
+    legs: [
+      { accountId: settlement, amount: -payload.amount },
+      { accountId: holding, amount: payload.amount },
+    ],
+  });
+  const item = await insertSuspenseItem(trx, {
+    id: env.ids.uuid(),
+    developer_id: wallet.developer_id,
+    wallet_id: wallet.id,
+    account_number: payload.account_number,
+    amount: payload.amount,
+    sender_name: payload.sender_name,
+    sender_account: payload.sender_account,
+    sender_bank_code: payload.sender_bank_code,
+    raw_narration: payload.narration,
+    provider_reference: payload.provider_reference,
+    reason,
+    status,
+    raw_payload: JSON.stringify(payload),
+    service_intelligence: intelligence == null ? null : JSON.stringify(intelligence),
+    posting_id: postingId,
+    resolved_at: null,
+    resolution_note: null,
+    created_at: env.clock.now().toISOString(),
+  });
+  await emitEvent(trx, env, wallet.developer_id, 'suspense.created', {
+    suspense_id: item.id,
+    account_number: item.account_number,
+    wallet_id: item.wallet_id,
+    amount: item.amount,
+    reason: item.reason,
+    status: item.status,
+    provider_reference: item.provider_reference,
+    sender_name: item.sender_name,
+  });
+  return { outcome: 'SUSPENDED', suspense_item: item, replayed: false };
+}

@@ -1,0 +1,42 @@
+import { sql } from 'kysely';
+import type { Trx } from '../db/database.js';
+import { MAX_BALANCE } from '../env.js';
+import type { AccountKind } from './ledger.table.js';
+
+export async function insertAccount(
+  trx: Trx,
+  row: { id: string; developer_id: string; kind: AccountKind; created_at: string },
+): Promise<void> {
+  await trx
+    .insertInto('accounts')
+    .values({ ...row, balance: 0, floor_zero: row.kind === 'WALLET' ? 1 : 0 })
+    .execute();
+}
+
+export async function findSystemAccountId(trx: Trx, developerId: string, kind: AccountKind): Promise<string> {
+  const row = await trx
+    .selectFrom('accounts')
+    .select('id')
+    .where('developer_id', '=', developerId)
+    .where('kind', '=', kind)
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/**
+ * Moves an account's balance by `delta` in one conditional statement: the floor check and the
+ * change happen together, so two debits can never both pass on the same money.
+ * Returns the new balance, or undefined when the floor or the safe-integer range would be broken.
+ */
+export async function applyDelta(trx: Trx, accountId: string, delta: number): Promise<number | undefined> {
+  const row = await trx
+    .updateTable('accounts')
+    .set({ balance: sql<number>`balance + ${delta}` })
+    .where('id', '=', accountId)
+    .where((eb) => eb.or([eb('floor_zero', '=', 0), eb(sql<number>`balance + ${delta}`, '>=', 0)]))
+    .where(sql<number>`balance + ${delta}`, '<=', MAX_BALANCE)
+    .where(sql<number>`balance + ${delta}`, '>=', -MAX_BALANCE)
+    .returning('balance')
+    .executeTakeFirst();
+  return row?.balance;
+}

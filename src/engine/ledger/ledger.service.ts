@@ -1,0 +1,113 @@
+import type { Selectable } from 'kysely';
+import type { Trx } from '../db/database.js';
+import type { EngineEnv } from '../env.js';
+import { LedgerError, invalidField } from '../errors.js';
+import { applyDelta } from './accounts.repository.js';
+import type { TransactionStatus, TransactionTable } from './ledger.table.js';
+
+export type TransactionRow = Selectable<TransactionTable>;
+
+/** What a wallet leg records on its transaction, besides the amounts the ledger computes. */
+export interface WalletTransactionInput {
+  status: TransactionStatus;
+  provider_reference: string;
+  sender_name: string;
+  sender_account: string;
+  raw_narration: string;
+  service_intelligence?: unknown;
+  destination_account_number?: string | null;
+  destination_bank_code?: string | null;
+  destination_account_name?: string | null;
+  fee?: number | null;
+  agent_id?: string | null;
+}
+
+export interface Leg {
+  accountId: string;
+  /** Signed kobo: positive raises the account's balance, negative lowers it. */
+  amount: number;
+  /** Present on wallet legs: the wallet gets a CREDIT or DEBIT transaction. */
+  transaction?: WalletTransactionInput;
+}
+
+export interface PostingInput {
+  developerId: string;
+  kind: string;
+  legs: Leg[];
+}
+
+export interface PostingResult {
+  postingId: string;
+  /** The wallet transactions, in leg order. */
+  transactions: TransactionRow[];
+}
+
+/**
+ * Posts one balanced movement: every leg changes its account with a conditional UPDATE,
+ * debits first, and wallet legs get their transaction rows. The caller owns the database
+ * transaction, so a failure anywhere leaves nothing behind.
+ * @example await post(trx, env, { developerId, kind: 'INTERNAL_TRANSFER', legs: [
+ *   { accountId: from, amount: -500, transaction: {...} }, { accountId: to, amount: 500, transaction: {...} } ] })
+ */
+export async function post(trx: Trx, env: EngineEnv, input: PostingInput): Promise<PostingResult> {
+  const sum = input.legs.reduce((total, leg) => total + leg.amount, 0);
+  if (sum !== 0 || input.legs.some((leg) => !Number.isSafeInteger(leg.amount) || leg.amount === 0)) {
+    throw new Error(`unbalanced posting ${input.kind}: legs sum to ${sum}`);
+  }
+  const now = env.clock.now().toISOString();
+  const postingId = env.ids.uuid();
+  await trx
+    .insertInto('postings')
+    .values({ id: postingId, developer_id: input.developerId, kind: input.kind, created_at: now })
+    .execute();
+
+  // Debits first: when money is short, nothing has been credited yet.
+  const order = input.legs.map((leg, index) => ({ leg, index })).sort((a, b) => a.leg.amount - b.leg.amount);
+  const results = new Array<TransactionRow | undefined>(input.legs.length);
+  for (const { leg, index } of order) {
+    const after = await applyDelta(trx, leg.accountId, leg.amount);
+    if (after === undefined) {
+      if (leg.amount < 0) throw new LedgerError('INSUFFICIENT_FUNDS', 'insufficient funds for this amount');
+      throw invalidField('amount', 'the balance would exceed the largest amount the ledger can hold');
+    }
+    const entryId = env.ids.uuid();
+    await trx
+      .insertInto('entries')
+      .values({ id: entryId, posting_id: postingId, account_id: leg.accountId, amount: leg.amount, created_at: now })
+      .execute();
+    if (leg.transaction) {
+      const t = leg.transaction;
+      const row = await trx
+        .insertInto('transactions')
+        .values({
+          id: env.ids.uuid(),
+          developer_id: input.developerId,
+          wallet_id: leg.accountId,
+          posting_id: postingId,
+          entry_id: entryId,
+          type: leg.amount > 0 ? 'CREDIT' : 'DEBIT',
+          amount: Math.abs(leg.amount),
+          balance_before: after - leg.amount,
+          balance_after: after,
+          currency: 'NGN',
+          status: t.status,
+          provider_reference: t.provider_reference,
+          sender_name: t.sender_name,
+          sender_account: t.sender_account,
+          raw_narration: t.raw_narration,
+          service_intelligence: t.service_intelligence == null ? null : JSON.stringify(t.service_intelligence),
+          destination_account_number: t.destination_account_number ?? null,
+          destination_bank_code: t.destination_bank_code ?? null,
+          destination_account_name: t.destination_account_name ?? null,
+          fee: t.fee ?? null,
+          agent_id: t.agent_id ?? null,
+          created_at: now,
+          updated_at: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      results[index] = row;
+    }
+  }
+  return { postingId, transactions: results.filter((r): r is TransactionRow => r !== undefined) };
+}

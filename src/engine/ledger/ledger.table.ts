@@ -1,0 +1,63 @@
+import type { Generated } from 'kysely';
+
+export type AccountKind = 'WALLET' | 'PROVIDER_SETTLEMENT' | 'SUSPENSE_HOLDING' | 'FEE_INCOME' | 'DISMISSED';
+
+/** One ledger account: a wallet or one of a developer's system accounts (contract §4). */
+export interface AccountTable {
+  id: string;
+  developer_id: string;
+  kind: AccountKind;
+  /** Signed kobo. Wallets never go below zero (`floor_zero` = 1); system accounts may. */
+  balance: number;
+  floor_zero: number;
+  created_at: string;
+}
+
+export interface PostingTable {
+  seq: Generated<number>;
+  id: string;
+  developer_id: string;
+  kind: string;
+  created_at: string;
+}
+
+/** One leg of a posting. The legs of a posting sum to zero. */
+export interface EntryTable {
+  seq: Generated<number>;
+  id: string;
+  posting_id: string;
+  account_id: string;
+  amount: number;
+  created_at: string;
+}
+
+export type TransactionType = 'CREDIT' | 'DEBIT';
+export type TransactionStatus = 'SETTLED' | 'PENDING' | 'FAILED';
+
+/** The wallet-facing view of an entry: what the transaction endpoints return. */
+export interface TransactionTable {
+  seq: Generated<number>;
+  id: string;
+  developer_id: string;
+  wallet_id: string;
+  posting_id: string;
+  entry_id: string;
+  type: TransactionType;
+  amount: number;
+  balance_before: number;
+  balance_after: number;
+  currency: string;
+  status: TransactionStatus;
+  provider_reference: string;
+  sender_name: string;
+  sender_account: string;
+  raw_narration: string;
+  service_intelligence: string | null;
+  destination_account_number: string | null;
+  destination_bank_code: string | null;
+  destination_account_name: string | null;
+  fee: number | null;
+  agent_id: string | null;
+  created_at: string;
+  updated_at: string;
+}

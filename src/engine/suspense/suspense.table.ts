@@ -1,0 +1,26 @@
+import type { Generated } from 'kysely';
+
+export type SuspenseReason = 'WALLET_CLOSED' | 'AI_LOW_CONFIDENCE' | 'AI_RISK_FLAG';
+export type SuspenseStatus = 'PENDING' | 'RESOLVED' | 'FLAGGED';
+
+export interface SuspenseItemTable {
+  seq: Generated<number>;
+  id: string;
+  developer_id: string;
+  wallet_id: string | null;
+  account_number: string;
+  amount: number;
+  sender_name: string;
+  sender_account: string;
+  sender_bank_code: string;
+  raw_narration: string;
+  provider_reference: string;
+  reason: SuspenseReason;
+  status: SuspenseStatus;
+  raw_payload: string;
+  service_intelligence: string | null;
+  posting_id: string;
+  resolved_at: string | null;
+  resolution_note: string | null;
+  created_at: string;
+}

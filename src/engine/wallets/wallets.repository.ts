@@ -1,0 +1,52 @@
+import type { Selectable } from 'kysely';
+import type { Trx } from '../db/database.js';
+import { type Page, type PageQuery, paginate } from '../paging.js';
+import type { WalletStatus, WalletTable } from './wallets.table.js';
+
+export type WalletRow = Selectable<WalletTable> & { balance: number };
+
+function withBalance(trx: Trx) {
+  return trx
+    .selectFrom('wallets')
+    .innerJoin('accounts', 'accounts.id', 'wallets.id')
+    .selectAll('wallets')
+    .select('accounts.balance');
+}
+
+export async function findWallet(trx: Trx, developerId: string, id: string): Promise<WalletRow | undefined> {
+  return withBalance(trx).where('wallets.developer_id', '=', developerId).where('wallets.id', '=', id).executeTakeFirst();
+}
+
+/** Any developer's wallet by its virtual account number (the provider routes on it). */
+export async function findWalletByAccountNumber(trx: Trx, accountNumber: string): Promise<WalletRow | undefined> {
+  return withBalance(trx).where('wallets.account_number', '=', accountNumber).executeTakeFirst();
+}
+
+export async function accountNumberTaken(trx: Trx, accountNumber: string): Promise<boolean> {
+  const row = await trx.selectFrom('wallets').select('id').where('account_number', '=', accountNumber).executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function customerReferenceTaken(trx: Trx, developerId: string, reference: string): Promise<boolean> {
+  const row = await trx
+    .selectFrom('wallets')
+    .select('id')
+    .where('developer_id', '=', developerId)
+    .where('customer_reference', '=', reference)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function listWallets(
+  trx: Trx,
+  developerId: string,
+  query: PageQuery & { status?: WalletStatus | undefined; customer_reference?: string | undefined },
+): Promise<Page<WalletRow>> {
+  let base = trx
+    .selectFrom('wallets')
+    .innerJoin('accounts', 'accounts.id', 'wallets.id')
+    .where('wallets.developer_id', '=', developerId);
+  if (query.status) base = base.where('wallets.status', '=', query.status);
+  if (query.customer_reference) base = base.where('wallets.customer_reference', '=', query.customer_reference);
+  return paginate<WalletRow>(base, query, (qb) => qb.selectAll('wallets').select('accounts.balance'), 'wallets');
+}

@@ -1,0 +1,71 @@
+import fastifySwagger from '@fastify/swagger';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { API_VERSION } from '../engine/env.js';
+import { VERSION } from '../version.js';
+import { installAuth } from './plugins/auth.js';
+import { BODY_LIMIT, installJsonBody } from './plugins/body.js';
+import { installErrorHandling, validatorCompiler } from './plugins/errors.js';
+import { installIdempotency } from './plugins/idempotency.js';
+import type { App, RouteDeps } from './routes/route.js';
+import { sandboxControlRoutes } from './routes/sandbox-control.js';
+import { sandboxWalletRoutes } from './routes/sandbox-wallets.js';
+import { transactionRoutes } from './routes/transactions.js';
+import { walletRoutes } from './routes/wallets.js';
+import type { Sandbox } from './sandbox.js';
+
+export interface BuildAppOptions {
+  sandbox: Sandbox;
+  /** One line per request (the foreground log of `ledger sandbox start`). */
+  logRequest?: (line: string) => void;
+  /** Where unexpected errors are reported; they never reach the response body. */
+  logError?: (error: unknown) => void;
+}
+
+/** Route groups, each a function of the app and the sandbox. */
+const ROUTES: ((app: App, deps: RouteDeps) => void)[] = [walletRoutes, transactionRoutes, sandboxWalletRoutes, sandboxControlRoutes];
+
+/**
+ * The sandbox HTTP server as a value: every route registered, nothing listening.
+ * Tests call `app.inject()`; `ledger sandbox start` calls `listen`.
+ * @example const app = await buildApp({ sandbox }); const res = await app.inject({ url: '/sandbox/health' });
+ */
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { sandbox } = options;
+  const app = Fastify({ bodyLimit: BODY_LIMIT, logger: false, return503OnClosing: true }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installJsonBody(app);
+  installErrorHandling(app, options.logError ?? ((error) => console.error(error)));
+  installAuth(app, sandbox.db);
+  installIdempotency(app, sandbox.db, sandbox.env);
+
+  if (options.logRequest) {
+    const log = options.logRequest;
+    app.addHook('onResponse', async (request, reply) => {
+      log(`${sandbox.clock.now().toISOString()} ${request.method} ${request.url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`);
+    });
+  }
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Wallet Ledger Service (ledger sandbox)',
+        version: API_VERSION,
+        description: 'The /v1 interface and the /sandbox controls of the local sandbox. Amounts are integer kobo.',
+      },
+      components: { securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } } },
+      security: [{ ApiKey: [] }],
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+
+  const deps: RouteDeps = { sandbox, version: VERSION };
+  for (const register of ROUTES) register(app, deps);
+
+  app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,71 @@
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
+import { type ZodType, safeParse } from 'zod';
+import type { $ZodIssue } from 'zod/v4/core';
+import { HTTP_STATUS } from '../../api/errors.js';
+import { type FieldProblem, LedgerError } from '../../engine/errors.js';
+
+/** A request that broke a schema rule; carries every problem found, by field. */
+class RequestValidationError extends Error {
+  constructor(readonly fields: FieldProblem[]) {
+    super(fields.map((f) => `${f.field}: ${f.message}`).join('; '));
+  }
+}
+
+function fieldsOf(issues: readonly $ZodIssue[], context: string): FieldProblem[] {
+  const out: FieldProblem[] = [];
+  for (const issue of issues) {
+    const base = issue.path.map(String).join('.');
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) out.push({ field: base ? `${base}.${key}` : key, message: 'unknown field' });
+    } else if (issue.code === 'invalid_type' && issue.input === undefined) {
+      out.push({ field: base || context, message: 'is required' });
+    } else {
+      out.push({ field: base || context, message: issue.message });
+    }
+  }
+  return out;
+}
+
+/** Validates a request part with its zod schema and reports problems by field name. */
+export function validatorCompiler({ schema, httpPart }: { schema: ZodType; httpPart?: string }) {
+  return (data: unknown) => {
+    const result = safeParse(schema, data ?? (httpPart === 'body' ? undefined : {}));
+    if (result.success) return { value: result.data };
+    return { error: new RequestValidationError(fieldsOf(result.error.issues, httpPart ?? 'body')) as unknown as FastifySchemaValidationError[] };
+  };
+}
+
+export function sendError(reply: FastifyReply, error: LedgerError): FastifyReply {
+  return reply.code(HTTP_STATUS[error.code]).send({
+    success: false,
+    detail: { code: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) },
+  });
+}
+
+/** Turns every failure into the contract's error body. Bugs become INTERNAL_ERROR without internals. */
+export function installErrorHandling(app: FastifyInstance, logError: (error: unknown) => void): void {
+  app.setErrorHandler((error: FastifyError, _request, reply) => {
+    if (error instanceof LedgerError) return sendError(reply, error);
+    if (error instanceof RequestValidationError) {
+      const message = error.fields.length === 1 ? `${error.fields[0]!.field} ${error.fields[0]!.message}` : `${error.fields.length} fields are invalid: ${error.message}`;
+      return sendError(reply, new LedgerError('VALIDATION_ERROR', message, error.fields));
+    }
+    switch (error.code) {
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return sendError(reply, new LedgerError('PAYLOAD_TOO_LARGE', 'request body is larger than 64 KiB'));
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return sendError(reply, new LedgerError('UNSUPPORTED_MEDIA_TYPE', 'request body must be JSON (content-type: application/json)'));
+      case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+        return sendError(reply, new LedgerError('INVALID_JSON', 'request body length does not match content-length'));
+    }
+    if (error.statusCode === 400 && error.validation === undefined && /JSON|body/i.test(error.message)) {
+      return sendError(reply, new LedgerError('INVALID_JSON', 'request body is not valid JSON'));
+    }
+    logError(error);
+    return sendError(reply, new LedgerError('INTERNAL_ERROR', 'internal error: the sandbox log has the details'));
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, new LedgerError('NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`)),
+  );
+}

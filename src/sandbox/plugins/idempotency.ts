@@ -1,0 +1,51 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../engine/db/database.js';
+import type { EngineEnv } from '../../engine/env.js';
+import { invalidField } from '../../engine/errors.js';
+import { type IdempotencyScope, claimKey, completeKey, release } from '../../engine/idempotency/idempotency.service.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    idempotency?: IdempotencyScope;
+  }
+}
+
+/** JSON with sorted keys, so the same body in another key order is the same request. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/**
+ * `Idempotency-Key` on every POST (contract §3): the first response is stored and replayed with
+ * `Idempotent-Replayed: true`; validation failures (400) and server errors are not stored.
+ */
+export function installIdempotency(app: FastifyInstance, db: Db, env: EngineEnv): void {
+  app.addHook('preValidation', async (request, reply) => {
+    if (request.method !== 'POST' || !request.developerId) return;
+    const header = request.headers['idempotency-key'];
+    if (header === undefined) return;
+    const key = Array.isArray(header) ? header[0]! : header;
+    if (key.length < 1 || key.length > 255) throw invalidField('idempotency-key', 'must be 1 to 255 characters');
+    const scope: IdempotencyScope = { developerId: request.developerId, method: request.method, path: request.url.split('?')[0]!, key };
+    const hash = createHash('sha256').update(canonical(request.body)).digest('hex');
+    const claim = await claimKey(db, env, scope, hash);
+    if (claim.kind === 'replay') {
+      return reply.code(claim.status).header('idempotent-replayed', 'true').type('application/json; charset=utf-8').send(claim.body);
+    }
+    request.idempotency = scope;
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
+    const scope = request.idempotency;
+    if (!scope) return payload;
+    request.idempotency = undefined;
+    if (reply.statusCode === 400 || reply.statusCode >= 500) await release(db, scope);
+    else await completeKey(db, scope, reply.statusCode, String(payload));
+    return payload;
+  });
+}

@@ -1,0 +1,109 @@
+import { commonErrors, IdempotencyHeaders, Ok } from '../../api/schemas/common.js';
+import { AuditReport, ClockAdvanceBody, ClockState, DeveloperBody, Health, KeyInfo, NewDeveloper, ResetResult, RotatedKey } from '../../api/schemas/sandbox.js';
+import { audit } from '../../engine/audit/audit.service.js';
+import { createDeveloper, findDeveloper } from '../../engine/developers/developers.service.js';
+import { currentKeyInfo, issueKey } from '../../engine/developers/keys.js';
+import { API_VERSION } from '../../engine/env.js';
+import { notFound } from '../../engine/errors.js';
+import { resetSandbox } from '../../engine/settings/reset.service.js';
+import { type App, type RouteDeps, inTransaction, ok } from './route.js';
+
+const tags = ['Sandbox'];
+
+/** Health, clock, keys, developers, audit and reset: the controls only the sandbox has (contract §8). */
+export function sandboxControlRoutes(app: App, { sandbox, version }: RouteDeps): void {
+  const { env, clock } = sandbox;
+  const clockState = () => ({ now: clock.now().toISOString(), offset_seconds: clock.offsetSeconds });
+
+  app.get(
+    '/sandbox/health',
+    { config: { public: true }, schema: { tags, summary: 'Liveness, no key needed', security: [], response: { 200: Health } } },
+    async () => ok({ status: 'ok' as const, version, api_version: API_VERSION }),
+  );
+
+  app.get(
+    '/sandbox/clock',
+    { schema: { tags, summary: 'The virtual clock: real time plus an offset', response: { 200: Ok(ClockState), ...commonErrors } } },
+    async () => ok(clockState()),
+  );
+
+  app.post(
+    '/sandbox/clock/advance',
+    {
+      schema: {
+        tags,
+        summary: 'Move the virtual clock forward; work that became due runs before the answer',
+        headers: IdempotencyHeaders,
+        body: ClockAdvanceBody,
+        response: { 200: Ok(ClockState), ...commonErrors },
+      },
+    },
+    async (request) => {
+      await sandbox.advanceClock(request.body.seconds);
+      return ok(clockState());
+    },
+  );
+
+  app.get(
+    '/sandbox/keys',
+    { schema: { tags, summary: 'The calling developer and a hint of its current key', response: { 200: Ok(KeyInfo), ...commonErrors } } },
+    async (request) => {
+      const [developer, key] = await Promise.all([findDeveloper(sandbox.db, request.developerId), currentKeyInfo(sandbox.db, request.developerId)]);
+      if (!developer || !key) throw notFound('developer');
+      return ok({ developer_id: developer.id, business_name: developer.business_name, key_hint: key.key_hint, key_created_at: key.created_at });
+    },
+  );
+
+  app.post(
+    '/sandbox/keys/rotate',
+    {
+      schema: {
+        tags,
+        summary: 'Issue a new key for the calling developer; the old one fails at once',
+        headers: IdempotencyHeaders,
+        response: { 200: Ok(RotatedKey), ...commonErrors },
+      },
+    },
+    async (request) => {
+      const apiKey = await inTransaction(sandbox, (trx) => issueKey(trx, env, request.developerId));
+      return ok({ developer_id: request.developerId, api_key: apiKey, created_at: clock.now().toISOString() });
+    },
+  );
+
+  app.post(
+    '/sandbox/developers',
+    {
+      schema: {
+        tags,
+        summary: 'Create another developer account with its own key (isolation tests)',
+        headers: IdempotencyHeaders,
+        body: DeveloperBody,
+        response: { 201: Ok(NewDeveloper), ...commonErrors },
+      },
+    },
+    async (request, reply) => {
+      const created = await inTransaction(sandbox, (trx) => createDeveloper(trx, env, request.body.business_name));
+      return reply.code(201).send(ok(created));
+    },
+  );
+
+  app.get(
+    '/sandbox/audit',
+    { schema: { tags, summary: 'Check every money invariant over the whole database', response: { 200: Ok(AuditReport), ...commonErrors } } },
+    async () => ok(await inTransaction(sandbox, (trx) => audit(trx))),
+  );
+
+  app.post(
+    '/sandbox/reset',
+    {
+      schema: {
+        tags,
+        summary: 'Empty everything but developer accounts, keys and the clock',
+        headers: IdempotencyHeaders,
+        response: { 200: Ok(ResetResult), ...commonErrors },
+      },
+    },
+    async () => ok({ reset: true as const, removed: await inTransaction(sandbox, (trx) => resetSandbox(trx)) }),
+  );
+}
+

@@ -1,0 +1,88 @@
+import { commonErrors, ErrorBody, IdempotencyHeaders } from '../../api/schemas/common.js';
+import { TransactionListQuery, TransactionPageResponse, TransferBody, TransferResponse } from '../../api/schemas/transactions.js';
+import { CreateWalletBody, WalletParams, WalletResponse } from '../../api/schemas/wallets.js';
+import { listWalletTransactions } from '../../engine/ledger/transactions.repository.js';
+import { transfer } from '../../engine/transfers/transfers.service.js';
+import { closeWallet, createWallet, getWallet } from '../../engine/wallets/wallets.service.js';
+import { toPage, toTransaction, toWallet } from '../serialize.js';
+import { type App, type RouteDeps, inTransaction, ok } from './route.js';
+
+const tags = ['Wallets'];
+
+export function walletRoutes(app: App, { sandbox }: RouteDeps): void {
+  const { env } = sandbox;
+
+  app.post(
+    '/v1/wallets',
+    {
+      schema: {
+        tags,
+        summary: 'Create wallet: provisions a virtual NUBAN and an ACTIVE wallet with balance 0',
+        headers: IdempotencyHeaders,
+        body: CreateWalletBody,
+        response: { 201: WalletResponse, ...commonErrors },
+      },
+    },
+    async (request, reply) => {
+      const wallet = await inTransaction(sandbox, (trx) => createWallet(trx, env, request.developerId, request.body));
+      return reply.code(201).send(ok(toWallet(wallet)));
+    },
+  );
+
+  app.get(
+    '/v1/wallets/:wallet_id',
+    { schema: { tags, summary: 'Get wallet', params: WalletParams, response: { 200: WalletResponse, ...commonErrors } } },
+    async (request) => ok(toWallet(await getWallet(sandbox.db, request.developerId, request.params.wallet_id))),
+  );
+
+  app.post(
+    '/v1/wallets/:wallet_id/close',
+    {
+      schema: {
+        tags,
+        summary: 'Close wallet: keeps its balance; later inbound transfers go to suspense',
+        headers: IdempotencyHeaders,
+        params: WalletParams,
+        response: { 200: WalletResponse, ...commonErrors },
+      },
+    },
+    async (request) =>
+      ok(toWallet(await inTransaction(sandbox, (trx) => closeWallet(trx, env, request.developerId, request.params.wallet_id)))),
+  );
+
+  app.post(
+    '/v1/wallets/:wallet_id/transfer',
+    {
+      schema: {
+        tags,
+        summary: 'Transfer funds to another of your wallets (internal, instant, no fee) or to a bank account (external)',
+        headers: IdempotencyHeaders,
+        params: WalletParams,
+        body: TransferBody,
+        response: { 200: TransferResponse, ...commonErrors, 403: ErrorBody, 422: ErrorBody },
+      },
+    },
+    async (request) =>
+      ok(await inTransaction(sandbox, (trx) => transfer(trx, env, request.developerId, request.params.wallet_id, request.body))),
+  );
+
+  app.get(
+    '/v1/wallets/:wallet_id/transactions',
+    {
+      schema: {
+        tags,
+        summary: 'List wallet transactions, oldest first (order=desc for newest first); suspense items are not included',
+        params: WalletParams,
+        querystring: TransactionListQuery,
+        response: { 200: TransactionPageResponse, ...commonErrors },
+      },
+    },
+    async (request) => {
+      const page = await inTransaction(sandbox, async (trx) => {
+        const wallet = await getWallet(trx, request.developerId, request.params.wallet_id);
+        return listWalletTransactions(trx, wallet.id, request.query);
+      });
+      return ok(toPage(page, toTransaction));
+    },
+  );
+}

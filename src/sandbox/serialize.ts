@@ -1,0 +1,98 @@
+import type { AuditReport } from '../api/schemas/sandbox.js';
+import type { SuspenseItem } from '../api/schemas/suspense.js';
+import type { Transaction } from '../api/schemas/transactions.js';
+import type { Wallet } from '../api/schemas/wallets.js';
+import type { AuditReport as EngineAuditReport } from '../engine/audit/audit.service.js';
+import type { InboundOutcome } from '../engine/inbound/inbound.service.js';
+import type { TransactionRow } from '../engine/ledger/ledger.service.js';
+import type { SuspenseRow } from '../engine/suspense/suspense.repository.js';
+import type { WalletRow } from '../engine/wallets/wallets.repository.js';
+
+/** Database rows → the resources of the interface document. */
+
+export function toWallet(row: WalletRow): Wallet {
+  return {
+    id: row.id,
+    developer_id: row.developer_id,
+    customer_reference: row.customer_reference,
+    first_name: row.first_name,
+    last_name: row.last_name,
+    email: row.email,
+    label: row.label,
+    account_number: row.account_number,
+    bank_name: row.bank_name,
+    account_name: row.account_name,
+    balance: row.balance,
+    currency: 'NGN',
+    status: row.status,
+    system_prompt: row.system_prompt,
+    allow_transfers_out: row.allow_transfers_out === 1,
+    sub_account_id: row.sub_account_id,
+    created_at: row.created_at,
+    closed_at: row.closed_at,
+  };
+}
+
+export function toTransaction(row: TransactionRow): Transaction {
+  return {
+    id: row.id,
+    wallet_id: row.wallet_id,
+    developer_id: row.developer_id,
+    type: row.type,
+    amount: row.amount,
+    balance_before: row.balance_before,
+    balance_after: row.balance_after,
+    currency: 'NGN',
+    status: row.status,
+    provider_reference: row.provider_reference,
+    sender_name: row.sender_name,
+    sender_account: row.sender_account,
+    raw_narration: row.raw_narration,
+    service_intelligence: row.service_intelligence ? JSON.parse(row.service_intelligence) : null,
+    destination_account_number: row.destination_account_number,
+    destination_bank_code: row.destination_bank_code,
+    destination_account_name: row.destination_account_name,
+    fee: row.fee,
+    agent_id: row.agent_id,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+export function toSuspenseItem(row: SuspenseRow): SuspenseItem {
+  return {
+    id: row.id,
+    developer_id: row.developer_id,
+    account_number: row.account_number,
+    wallet_id: row.wallet_id,
+    amount: row.amount,
+    sender_name: row.sender_name,
+    sender_account: row.sender_account,
+    sender_bank_code: row.sender_bank_code,
+    raw_narration: row.raw_narration,
+    provider_reference: row.provider_reference,
+    reason: row.reason,
+    status: row.status,
+    raw_payload: JSON.parse(row.raw_payload),
+    service_intelligence: row.service_intelligence ? JSON.parse(row.service_intelligence) : null,
+    resolved_at: row.resolved_at,
+    resolution_note: row.resolution_note,
+    created_at: row.created_at,
+  };
+}
+
+export function toInboundOutcome(outcome: InboundOutcome) {
+  return {
+    outcome: outcome.outcome,
+    ...(outcome.transaction ? { transaction: toTransaction(outcome.transaction) } : {}),
+    ...(outcome.suspense_item ? { suspense_item: toSuspenseItem(outcome.suspense_item) } : {}),
+  };
+}
+
+export function toAuditReport(report: EngineAuditReport): AuditReport {
+  return report;
+}
+
+export function toPage<Row, Item>(page: { items: Row[]; total: number; page: number; limit: number }, map: (row: Row) => Item) {
+  return { items: page.items.map(map), total: page.total, page: page.page, limit: page.limit };
+}

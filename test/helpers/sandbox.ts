@@ -1,0 +1,93 @@
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { seededIds } from '../../src/engine/ids.js';
+import { buildApp } from '../../src/sandbox/app.js';
+import { ensureSandboxDeveloper, openSandbox, type Sandbox } from '../../src/sandbox/sandbox.js';
+
+/** The instant every test sandbox's real-time source is pinned to, so its clock only moves when told. */
+export const T0 = Date.parse('2026-11-21T09:30:00.000Z');
+
+export interface TestSandbox {
+  app: FastifyInstance;
+  sandbox: Sandbox;
+  key: string;
+  developerId: string;
+  /** A request with the developer's key (or `key` to override; `null` for none). */
+  call(method: string, url: string, body?: unknown, options?: { key?: string | null; headers?: Record<string, string> }): Promise<Reply>;
+  close(): Promise<void>;
+}
+
+export interface Reply {
+  status: number;
+  body: any;
+  headers: LightMyRequestResponse['headers'];
+}
+
+/**
+ * A real sandbox on in-memory SQLite (or `dbPath`), a pinned clock and seeded ids.
+ * @example const t = await createTestSandbox(); const r = await t.call('GET', '/sandbox/clock');
+ */
+export async function createTestSandbox(options: { dbPath?: string; seed?: string } = {}): Promise<TestSandbox> {
+  const sandbox = await openSandbox({ dbPath: options.dbPath ?? ':memory:', ids: seededIds(options.seed ?? 'test'), realNow: () => T0 });
+  const { apiKey, developerId } = await ensureSandboxDeveloper(sandbox);
+  const app = await buildApp({ sandbox, logError: () => {} });
+  const call: TestSandbox['call'] = async (method, url, body, opts = {}) => {
+    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+    const key = opts.key === undefined ? apiKey : opts.key;
+    if (key !== null) headers['x-api-key'] = key;
+    const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+    if (payload !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+    const response = await app.inject({ method: method as 'GET', url, headers, ...(payload !== undefined ? { payload } : {}) });
+    let parsed: unknown = response.body;
+    try {
+      parsed = JSON.parse(response.body);
+    } catch {
+      // not JSON: leave the text
+    }
+    return { status: response.statusCode, body: parsed, headers: response.headers };
+  };
+  return {
+    app,
+    sandbox,
+    key: apiKey,
+    developerId,
+    call,
+    close: async () => {
+      await app.close();
+      await sandbox.close();
+    },
+  };
+}
+
+let walletCounter = 0;
+
+/** A valid create-wallet body; `overrides` replace fields. */
+export function walletBody(overrides: Record<string, unknown> = {}) {
+  walletCounter += 1;
+  return {
+    customer_reference: `cust-${walletCounter}`,
+    first_name: 'Ada',
+    last_name: 'Obi',
+    email: `ada${walletCounter}@example.com`,
+    ...overrides,
+  };
+}
+
+/** Creates a wallet and, if `fund` is given, credits it through an inbound transfer. */
+export async function createWallet(t: TestSandbox, fund = 0, overrides: Record<string, unknown> = {}) {
+  const created = await t.call('POST', '/v1/wallets', walletBody(overrides));
+  if (created.status !== 201) throw new Error(`wallet create failed: ${JSON.stringify(created.body)}`);
+  if (fund > 0) {
+    const credited = await t.call('POST', '/sandbox/inbound-transfers', { account_number: created.body.data.account_number, amount: fund });
+    if (credited.status !== 200) throw new Error(`credit failed: ${JSON.stringify(credited.body)}`);
+  }
+  return (await t.call('GET', `/v1/wallets/${created.body.data.id}`)).body.data;
+}
+
+/** Asserts the sandbox's audit is clean and returns the report. */
+export async function expectCleanAudit(t: TestSandbox) {
+  const report = await t.call('GET', '/sandbox/audit');
+  if (report.status !== 200 || !report.body.data.ok) {
+    throw new Error(`audit failed: ${JSON.stringify(report.body, null, 2)}`);
+  }
+  return report.body.data;
+}
