@@ -1,0 +1,17 @@
+/** The API answered with an error body (exit code 1). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly fields?: { field: string; message: string }[],
+  ) {
+    super(message);
+  }
+}
+
+/** Nothing answered at the base URL (exit code 3). */
+export class UnreachableError extends Error {}
+
+/** The command line itself is wrong: a missing or malformed value (exit code 2). */
+export class UsageError extends Error {}

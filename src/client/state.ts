@@ -1,0 +1,53 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+
+/** What `ledger sandbox start` remembers for the commands that follow (file mode 0600: it holds the key). */
+export interface SandboxState {
+  base_url: string;
+  api_key: string;
+  db: string;
+  pid?: number | undefined;
+  log_file?: string | undefined;
+  started_at?: string | undefined;
+}
+
+export const STATE_DIR = '.ledger';
+export const STATE_FILE = 'sandbox.json';
+
+/** Where `sandbox start` keeps its state and default database: $LEDGER_HOME, else ./.ledger. */
+export function stateDirFor(cwd: string, env: NodeJS.ProcessEnv): string {
+  return env.LEDGER_HOME ? resolve(cwd, env.LEDGER_HOME) : join(cwd, STATE_DIR);
+}
+
+/** The state file a client should read: $LEDGER_HOME's, else the nearest .ledger/sandbox.json up from cwd. */
+export function findStateFile(cwd: string, env: NodeJS.ProcessEnv): string | undefined {
+  if (env.LEDGER_HOME) {
+    const file = join(resolve(cwd, env.LEDGER_HOME), STATE_FILE);
+    return existsSync(file) ? file : undefined;
+  }
+  let dir = resolve(cwd);
+  for (;;) {
+    const file = join(dir, STATE_DIR, STATE_FILE);
+    if (existsSync(file)) return file;
+    const parent = dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+export function readState(file: string): SandboxState | undefined {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as SandboxState;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes atomically with mode 0600. */
+export function writeState(file: string, state: SandboxState): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
+  chmodSync(temporary, 0o600);
+  renameSync(temporary, file);
+}

@@ -1,0 +1,67 @@
+import { ApiClient } from '../client/http.js';
+import { type ClientConfig, resolveConfig } from '../client/config.js';
+import type { Stream } from './output/render.js';
+import type { View } from './output/views.js';
+
+/** Flags every client command takes. */
+export interface GlobalFlags {
+  json?: boolean;
+  quiet?: boolean;
+  baseUrl?: string;
+  apiKey?: string;
+}
+
+/** What a runner touches outside itself: streams, environment, the API client and the renderer. */
+export interface Io {
+  stdout: Stream;
+  stderr: Stream;
+  stdinIsTTY: boolean;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  flags: GlobalFlags;
+  config(): ClientConfig;
+  client(): ApiClient;
+  /** Prints a result on stdout as --json, --quiet or for people. */
+  show(data: unknown, view: View): Promise<void>;
+  /** A note for people on stderr; silent under --json and --quiet. */
+  note(text: string): void;
+  /** True when a person is at the keyboard: prompts are allowed. */
+  interactive(): boolean;
+}
+
+export interface IoSources {
+  stdout?: Stream;
+  stderr?: Stream;
+  stdinIsTTY?: boolean;
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+}
+
+export function createIo(flags: GlobalFlags, sources: IoSources = {}): Io {
+  const stdout = sources.stdout ?? process.stdout;
+  const stderr = sources.stderr ?? process.stderr;
+  const env = sources.env ?? process.env;
+  const cwd = sources.cwd ?? process.cwd();
+  const stdinIsTTY = sources.stdinIsTTY ?? Boolean(process.stdin.isTTY);
+  let config: ClientConfig | undefined;
+  let client: ApiClient | undefined;
+  const io: Io = {
+    stdout,
+    stderr,
+    stdinIsTTY,
+    env,
+    cwd,
+    flags,
+    config: () => (config ??= resolveConfig({ baseUrl: flags.baseUrl, apiKey: flags.apiKey, env, cwd })),
+    client: () => (client ??= new ApiClient(io.config().baseUrl, io.config().apiKey)),
+    async show(data, view) {
+      const { render } = await import('./output/render.js');
+      render(stdout, data, view, { json: Boolean(flags.json), quiet: Boolean(flags.quiet), env });
+    },
+    note(text) {
+      if (!flags.json && !flags.quiet) stderr.write(`${text}\n`);
+    },
+    interactive: () => stdinIsTTY && Boolean(stdout.isTTY),
+  };
+  return io;
+}

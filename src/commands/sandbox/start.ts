@@ -1,0 +1,151 @@
+import { Command, Option } from 'commander';
+import { join, resolve } from 'node:path';
+import { UsageError } from '../../client/errors.js';
+import { readState, type SandboxState, STATE_FILE, stateDirFor, writeState } from '../../client/state.js';
+import { ApiError } from '../../client/errors.js';
+import type { Io } from '../io.js';
+import { action, examples } from '../options.js';
+
+export interface StartOptions {
+  port: string;
+  host: string;
+  db?: string;
+  memory?: boolean;
+  detach?: boolean;
+  json?: boolean;
+}
+
+export function startCommand(): Command {
+  return new Command('start')
+    .description('Run the sandbox: the whole /v1 API on a local SQLite file, with a simulated provider')
+    .option('-p, --port <port>', 'port to listen on (0 picks a free one)', '4010')
+    .option('--host <host>', 'address to bind; anything but loopback is reachable from your network', '127.0.0.1')
+    .option('--db <path>', 'SQLite file (default: .ledger/sandbox.db)')
+    .addOption(new Option('--memory', 'throw-away in-memory database').conflicts('db'))
+    .option('-d, --detach', 'run in the background, wait until healthy, and return')
+    .option('--json', 'with --detach: print the connection details as JSON')
+    .addHelpText(
+      'after',
+      examples('ledger sandbox start', 'ledger sandbox start --detach --port 4011 --memory', 'eval "$(ledger sandbox env)"'),
+    )
+    .action(action(runStart));
+}
+
+function paths(io: Io, options: StartOptions) {
+  const stateDir = stateDirFor(io.cwd, io.env);
+  return {
+    stateFile: join(stateDir, STATE_FILE),
+    logFile: join(stateDir, 'sandbox.log'),
+    dbPath: options.memory ? ':memory:' : resolve(io.cwd, options.db ?? join(stateDir, 'sandbox.db')),
+  };
+}
+
+async function healthy(baseUrl: string): Promise<boolean> {
+  try {
+    const response = await fetch(`${baseUrl}/sandbox/health`);
+    return response.ok;
+  } catch {
+    return false;
+  }
+}
+
+async function assertNotRunning(stateFile: string): Promise<void> {
+  const state = readState(stateFile);
+  if (state?.pid && (await healthy(state.base_url))) {
+    const { isAlive } = await import('../../sandbox/process.js');
+    if (isAlive(state.pid)) {
+      throw new ApiError(409, 'ALREADY_RUNNING', `a sandbox is already running at ${state.base_url} (pid ${state.pid}): \`ledger sandbox stop\` first`);
+    }
+  }
+}
+
+export async function runStart(io: Io, options: StartOptions): Promise<void> {
+  const port = Number(options.port);
+  if (!/^\d+$/.test(options.port) || port > 65535) throw new UsageError('--port must be a number from 0 to 65535');
+  const { stateFile, logFile, dbPath } = paths(io, options);
+  await assertNotRunning(stateFile);
+  const { isLoopback } = await import('../../sandbox/server.js');
+  if (!isLoopback(options.host)) {
+    io.stderr.write(`Warning: binding ${options.host}, which is not loopback: anyone who can reach it can use the sandbox.\n`);
+  }
+  if (options.detach) return detach(io, options, stateFile, logFile, dbPath);
+  return foreground(io, options, stateFile, dbPath, port);
+}
+
+async function detach(io: Io, options: StartOptions, stateFile: string, logFile: string, dbPath: string): Promise<void> {
+  const { spawnDetached } = await import('../../sandbox/process.js');
+  const { mkdirSync } = await import('node:fs');
+  mkdirSync(join(stateFile, '..'), { recursive: true });
+  const args = ['sandbox', 'start', '--port', options.port, '--host', options.host, ...(options.memory ? ['--memory'] : ['--db', dbPath])];
+  let state: SandboxState | undefined;
+  try {
+    await spawnDetached({
+      args,
+      logFile,
+      cwd: io.cwd,
+      env: io.env,
+      ready: async (pid) => {
+        state = readState(stateFile);
+        return state?.pid === pid && (await healthy(state.base_url));
+      },
+    });
+  } catch (error) {
+    throw new ApiError(500, 'START_FAILED', (error as Error).message);
+  }
+  const details = { base_url: state!.base_url, api_key: state!.api_key, pid: state!.pid, db: state!.db, log_file: logFile };
+  if (options.json) {
+    io.stdout.write(`${JSON.stringify(details, null, 2)}\n`);
+    return;
+  }
+  io.stdout.write(
+    [
+      `Sandbox running in the background at ${details.base_url} (pid ${details.pid})`,
+      `API key   ${details.api_key}`,
+      `Database  ${details.db}`,
+      `Log       ${logFile}`,
+      'Commands in this directory use it automatically; elsewhere: eval "$(ledger sandbox env)". Stop it with `ledger sandbox stop`.',
+      '',
+    ].join('\n'),
+  );
+}
+
+async function foreground(io: Io, options: StartOptions, stateFile: string, dbPath: string, port: number): Promise<void> {
+  const previous = readState(stateFile);
+  const { startServer } = await import('../../sandbox/server.js');
+  const server = await startServer({
+    dbPath,
+    host: options.host,
+    port,
+    knownKey: previous?.db === dbPath ? previous.api_key : undefined,
+    logRequest: (line) => io.stdout.write(`${line}\n`),
+    logError: (error) => io.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
+  }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'EADDRINUSE') throw new ApiError(409, 'PORT_IN_USE', `port ${port} on ${options.host} is in use: pick another with --port`);
+    throw error;
+  });
+  const state: SandboxState = { base_url: server.baseUrl, api_key: server.apiKey, db: dbPath, pid: process.pid, started_at: new Date().toISOString() };
+  writeState(stateFile, state);
+  io.stdout.write(
+    [
+      `ledger sandbox listening on ${server.baseUrl}`,
+      `API key   ${server.apiKey}${server.keyIssued ? '  (new)' : ''}`,
+      `Database  ${dbPath}`,
+      `State     ${stateFile}`,
+      'Press Ctrl-C to stop.',
+      '',
+    ].join('\n'),
+  );
+  await new Promise<void>((resolveStop) => {
+    const stop = async () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      await server.close();
+      const current = readState(stateFile);
+      if (current?.pid === process.pid) writeState(stateFile, { ...current, pid: undefined });
+      io.stdout.write('sandbox stopped\n');
+      resolveStop();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}

@@ -1,0 +1,18 @@
+import type { Command } from 'commander';
+import type { Wallet } from '../../api/schemas/wallets.js';
+import type { Io } from '../io.js';
+import { action, clientCommand, examples } from '../options.js';
+import { walletView } from '../output/views.js';
+
+export function getCommand(): Command {
+  return clientCommand('get')
+    .description('Show a wallet and its balance')
+    .argument('<wallet_id>', 'wallet id')
+    .addHelpText('after', examples('ledger wallets get 3f1c…', 'ledger wallets get "$WALLET" --json'))
+    .action(action(runGet));
+}
+
+export async function runGet(io: Io, walletId: string): Promise<void> {
+  const wallet = await io.client().request<Wallet>('GET', `/v1/wallets/${encodeURIComponent(walletId)}`);
+  await io.show(wallet, walletView);
+}

@@ -1,0 +1,21 @@
+import type { Command } from 'commander';
+import type { Wallet } from '../../api/schemas/wallets.js';
+import type { Io } from '../io.js';
+import { action, clientCommand, examples } from '../options.js';
+import { walletView } from '../output/views.js';
+
+export function unlockCommand(): Command {
+  return clientCommand('unlock')
+    .description('Allow transfers out again (undoes LOCK_WALLET or --no-transfers-out); --lock does the opposite')
+    .argument('<wallet_id>', 'wallet id')
+    .option('--lock', 'set allow_transfers_out to false instead')
+    .addHelpText('after', examples('ledger wallets unlock "$WALLET"', 'ledger wallets unlock "$WALLET" --lock'))
+    .action(action(runUnlock));
+}
+
+export async function runUnlock(io: Io, walletId: string, options: { lock?: boolean }): Promise<void> {
+  const wallet = await io.client().sandbox<Wallet>('PATCH', `/sandbox/wallets/${encodeURIComponent(walletId)}`, {
+    body: { allow_transfers_out: !options.lock },
+  });
+  await io.show(wallet, walletView);
+}

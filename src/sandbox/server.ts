@@ -1,0 +1,54 @@
+import { buildApp } from './app.js';
+import { ensureSandboxDeveloper, openSandbox } from './sandbox.js';
+
+export interface StartServerOptions {
+  dbPath: string;
+  host: string;
+  port: number;
+  /** The key the last start handed out; kept if it still works, so scripts keep working across restarts. */
+  knownKey?: string | undefined;
+  logRequest?: (line: string) => void;
+  logError?: (error: unknown) => void;
+}
+
+export interface RunningServer {
+  baseUrl: string;
+  apiKey: string;
+  developerId: string;
+  keyIssued: boolean;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the database, makes sure the SANDBOX developer has a key, and listens.
+ * @example const server = await startServer({ dbPath: ':memory:', host: '127.0.0.1', port: 0 });
+ */
+export async function startServer(options: StartServerOptions): Promise<RunningServer> {
+  const sandbox = await openSandbox({ dbPath: options.dbPath });
+  const credentials = await ensureSandboxDeveloper(sandbox, options.knownKey);
+  const app = await buildApp({ sandbox, logRequest: options.logRequest, logError: options.logError });
+  try {
+    await app.listen({ host: options.host, port: options.port });
+  } catch (error) {
+    await app.close();
+    await sandbox.close();
+    throw error;
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  return {
+    baseUrl: `http://${host}:${port}`,
+    apiKey: credentials.apiKey,
+    developerId: credentials.developerId,
+    keyIssued: credentials.issued,
+    async close() {
+      await app.close();
+      await sandbox.close();
+    },
+  };
+}
+
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host.startsWith('127.');
+}
