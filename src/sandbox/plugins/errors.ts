@@ -12,19 +12,26 @@ class RequestValidationError extends Error {
   }
 }
 
-function fieldsOf(issues: readonly $ZodIssue[], context: string): FieldProblem[] {
+function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
+  let value = data;
+  for (const key of path) value = value && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+  return value;
+}
+
+function fieldsOf(issues: readonly $ZodIssue[], context: string, data: unknown): FieldProblem[] {
   const out: FieldProblem[] = [];
   for (const issue of issues) {
     const base = issue.path.map(String).join('.');
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) out.push({ field: base ? `${base}.${key}` : key, message: 'unknown field' });
-    } else if (issue.code === 'invalid_type' && issue.input === undefined) {
+    } else if (issue.code === 'invalid_type' && valueAt(data, issue.path) === undefined) {
       out.push({ field: base || context, message: 'is required' });
     } else {
       out.push({ field: base || context, message: issue.message });
     }
   }
-  return out;
+  // One problem per field: the first is the one to fix first.
+  return out.filter((problem, index) => out.findIndex((p) => p.field === problem.field) === index);
 }
 
 /** Validates a request part with its zod schema and reports problems by field name. */
@@ -32,7 +39,7 @@ export function validatorCompiler({ schema, httpPart }: { schema: ZodType; httpP
   return (data: unknown) => {
     const result = safeParse(schema, data ?? (httpPart === 'body' ? undefined : {}));
     if (result.success) return { value: result.data };
-    return { error: new RequestValidationError(fieldsOf(result.error.issues, httpPart ?? 'body')) as unknown as FastifySchemaValidationError[] };
+    return { error: new RequestValidationError(fieldsOf(result.error.issues, httpPart ?? 'body', data)) as unknown as FastifySchemaValidationError[] };
   };
 }
 

@@ -1,0 +1,173 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestSandbox, createWallet, expectCleanAudit, type TestSandbox, walletBody } from '../helpers/sandbox.js';
+
+let t: TestSandbox;
+beforeEach(async () => {
+  t = await createTestSandbox();
+});
+afterEach(() => t.close());
+
+describe('authentication (contract §2)', () => {
+  it('answers 401 UNAUTHORIZED with the documented body when the key is missing', async () => {
+    const r = await t.call('GET', '/v1/wallets/x', undefined, { key: null });
+    expect(r.status).toBe(401);
+    expect(r.body).toEqual({ success: false, detail: { code: 'UNAUTHORIZED', message: expect.stringMatching(/missing/) } });
+  });
+
+  it('refuses an unknown key and a live key', async () => {
+    const unknown = await t.call('GET', '/sandbox/clock', undefined, { key: 'svc_test_nope' });
+    expect([unknown.status, unknown.body.detail.code]).toEqual([401, 'UNAUTHORIZED']);
+    const live = await t.call('GET', '/sandbox/clock', undefined, { key: 'svc_live_0123456789abcdef0123456789abcdef' });
+    expect(live.status).toBe(401);
+    expect(live.body.detail.message).toMatch(/live keys .* not accepted by the sandbox/);
+  });
+
+  it('lets health and the OpenAPI document through without a key', async () => {
+    const health = await t.call('GET', '/sandbox/health', undefined, { key: null });
+    expect(health.body).toEqual({ success: true, data: { status: 'ok', version: expect.any(String), api_version: '2026-11-01' } });
+    expect((await t.call('GET', '/openapi.json', undefined, { key: null })).status).toBe(200);
+  });
+
+  it('makes the old key fail at once after rotation', async () => {
+    const rotated = await t.call('POST', '/sandbox/keys/rotate');
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.data.api_key).toMatch(/^svc_test_[0-9A-Za-z]{32}$/);
+    expect((await t.call('GET', '/sandbox/clock')).status).toBe(401);
+    expect((await t.call('GET', '/sandbox/clock', undefined, { key: rotated.body.data.api_key })).status).toBe(200);
+  });
+
+  it("hides another developer's wallets and transactions behind 404", async () => {
+    const mine = await createWallet(t, 5000);
+    const other = await t.call('POST', '/sandbox/developers', { business_name: 'Acme Pay' });
+    expect(other.status).toBe(201);
+    const key = other.body.data.api_key;
+    for (const url of [`/v1/wallets/${mine.id}`, `/v1/wallets/${mine.id}/transactions`]) {
+      const r = await t.call('GET', url, undefined, { key });
+      expect([r.status, r.body.detail]).toEqual([404, { code: 'NOT_FOUND', message: 'wallet not found' }]);
+    }
+    const close = await t.call('POST', `/v1/wallets/${mine.id}/close`, undefined, { key });
+    expect(close.status).toBe(404);
+    const txs = await t.call('GET', `/v1/wallets/${mine.id}/transactions`);
+    const tx = await t.call('GET', `/v1/transactions/${txs.body.data.items[0].id}`, undefined, { key });
+    expect([tx.status, tx.body.detail.message]).toEqual([404, 'transaction not found']);
+    const theirs = await t.call('POST', '/v1/wallets', walletBody(), { key });
+    expect(theirs.body.data.account_name).toBe('ACME PAY / ADA OBI');
+    const sandboxList = await t.call('GET', '/sandbox/wallets', undefined, { key });
+    expect(sandboxList.body.data.items.map((w: { id: string }) => w.id)).toEqual([theirs.body.data.id]);
+  });
+});
+
+describe('request bodies (contract §2)', () => {
+  it('answers 400 INVALID_JSON to broken JSON and writes nothing', async () => {
+    const r = await t.call('POST', '/v1/wallets', '{"customer_reference": "a",');
+    expect([r.status, r.body.detail.code]).toEqual([400, 'INVALID_JSON']);
+    expect((await t.call('GET', '/sandbox/wallets')).body.data.total).toBe(0);
+  });
+
+  it('answers 415 to a body that is not JSON', async () => {
+    const r = await t.call('POST', '/v1/wallets', 'customer_reference=a', { headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect([r.status, r.body.detail.code]).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE']);
+  });
+
+  it('answers 413 to a body over 64 KiB', async () => {
+    const r = await t.call('POST', '/v1/wallets', walletBody({ label: 'x'.repeat(70 * 1024) }));
+    expect([r.status, r.body.detail.code]).toEqual([413, 'PAYLOAD_TOO_LARGE']);
+  });
+
+  it('names unknown fields', async () => {
+    const r = await t.call('POST', '/v1/wallets', walletBody({ balance: 100, nickname: 'x' }));
+    expect(r.status).toBe(400);
+    expect(r.body.detail.code).toBe('VALIDATION_ERROR');
+    expect(r.body.detail.fields).toEqual([
+      { field: 'balance', message: 'unknown field' },
+      { field: 'nickname', message: 'unknown field' },
+    ]);
+  });
+
+  it('answers 404 NOT_FOUND on an unknown route', async () => {
+    const r = await t.call('GET', '/v1/nothing-here');
+    expect([r.status, r.body.detail.code]).toEqual([404, 'NOT_FOUND']);
+  });
+});
+
+describe('Idempotency-Key (contract §3)', () => {
+  it('replays the first response with Idempotent-Replayed and creates nothing new', async () => {
+    const body = walletBody();
+    const first = await t.call('POST', '/v1/wallets', body, { headers: { 'idempotency-key': 'create-1' } });
+    const again = await t.call('POST', '/v1/wallets', { ...body }, { headers: { 'idempotency-key': 'create-1' } });
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    expect(again.body).toEqual(first.body);
+    expect((await t.call('GET', '/sandbox/wallets')).body.data.total).toBe(1);
+  });
+
+  it('treats the same body in another key order as the same request', async () => {
+    const body = walletBody();
+    await t.call('POST', '/v1/wallets', body, { headers: { 'idempotency-key': 'k' } });
+    const reordered = Object.fromEntries(Object.entries(body).reverse());
+    const again = await t.call('POST', '/v1/wallets', reordered, { headers: { 'idempotency-key': 'k' } });
+    expect(again.headers['idempotent-replayed']).toBe('true');
+  });
+
+  it('answers 409 IDEMPOTENCY_KEY_REUSED to the same key with a different body', async () => {
+    await t.call('POST', '/v1/wallets', walletBody(), { headers: { 'idempotency-key': 'k' } });
+    const r = await t.call('POST', '/v1/wallets', walletBody(), { headers: { 'idempotency-key': 'k' } });
+    expect([r.status, r.body.detail.code]).toEqual([409, 'IDEMPOTENCY_KEY_REUSED']);
+  });
+
+  it('does not store a request that failed validation, so a corrected retry can use the key', async () => {
+    const bad = await t.call('POST', '/v1/wallets', walletBody({ email: 'not-an-email' }), { headers: { 'idempotency-key': 'k' } });
+    expect(bad.status).toBe(400);
+    const good = await t.call('POST', '/v1/wallets', walletBody(), { headers: { 'idempotency-key': 'k' } });
+    expect(good.status).toBe(201);
+  });
+
+  it('replays a refused transfer without moving money twice', async () => {
+    const a = await createWallet(t, 10_000);
+    const b = await createWallet(t);
+    const send = () => t.call('POST', `/v1/wallets/${a.id}/transfer`, { destination_account_number: b.account_number, amount: 6000 }, { headers: { 'idempotency-key': 'pay-1' } });
+    const first = await send();
+    const second = await send();
+    expect(first.body.data.new_balance).toBe(4000);
+    expect(second.body).toEqual(first.body);
+    expect((await t.call('GET', `/v1/wallets/${a.id}`)).body.data.balance).toBe(4000);
+    await expectCleanAudit(t);
+  });
+
+  it('scopes keys by path: the same key on another endpoint is a new request', async () => {
+    await t.call('POST', '/v1/wallets', walletBody(), { headers: { 'idempotency-key': 'k' } });
+    const r = await t.call('POST', '/sandbox/developers', { business_name: 'X' }, { headers: { 'idempotency-key': 'k' } });
+    expect(r.status).toBe(201);
+  });
+
+  it('rejects a key longer than 255 characters', async () => {
+    const r = await t.call('POST', '/v1/wallets', walletBody(), { headers: { 'idempotency-key': 'k'.repeat(256) } });
+    expect(r.status).toBe(400);
+    expect(r.body.detail.fields).toEqual([{ field: 'idempotency-key', message: 'must be 1 to 255 characters' }]);
+  });
+});
+
+describe('sandbox clock (contract §8)', () => {
+  it('moves forward and refuses to move back', async () => {
+    expect((await t.call('GET', '/sandbox/clock')).body.data).toEqual({ now: '2026-11-21T09:30:00.000Z', offset_seconds: 0 });
+    const advanced = await t.call('POST', '/sandbox/clock/advance', { seconds: 90 });
+    expect(advanced.body.data).toEqual({ now: '2026-11-21T09:31:30.000Z', offset_seconds: 90 });
+    const back = await t.call('POST', '/sandbox/clock/advance', { seconds: -1 });
+    expect([back.status, back.body.detail.fields[0].field]).toEqual([400, 'seconds']);
+    const wallet = await createWallet(t);
+    expect(wallet.created_at).toBe('2026-11-21T09:31:30.000Z');
+  });
+});
+
+describe('reset (contract §8)', () => {
+  it('empties wallets and money but keeps the developer and key', async () => {
+    await createWallet(t, 5000);
+    const r = await t.call('POST', '/sandbox/reset');
+    expect(r.body.data).toMatchObject({ reset: true, removed: { wallets: 1, transactions: 1 } });
+    expect((await t.call('GET', '/sandbox/wallets')).body.data.total).toBe(0);
+    await expectCleanAudit(t);
+    expect((await createWallet(t, 100)).balance).toBe(100);
+  });
+});
