@@ -33,6 +33,8 @@ export function buildProgram(): Command {
     );
   for (const group of GROUPS) program.addCommand(group());
   applyEverywhere(program, (command) => {
+    // A parent's options (keys --json) belong to it only before its subcommand (keys rotate --json).
+    command.enablePositionalOptions();
     command.exitOverride();
     command.showHelpAfterError('(add --help for usage and examples)');
     command.configureOutput({ outputError: (text, write) => write(`Error [USAGE]: ${text.replace(/^error: /, '')}`) });

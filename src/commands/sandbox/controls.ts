@@ -142,6 +142,7 @@ export async function runAdvance(io: Io, duration: string): Promise<void> {
 export function developersCommand(): Command {
   return new Command('developers')
     .description('Other developer accounts in the same sandbox, for isolation tests')
+    .addHelpText('after', examples('ledger sandbox developers create "Acme Pay"'))
     .addCommand(
       clientCommand('create')
         .description('Create a developer account and print its id and key')

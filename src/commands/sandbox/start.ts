@@ -111,6 +111,8 @@ async function detach(io: Io, options: StartOptions, stateFile: string, logFile:
 
 async function foreground(io: Io, options: StartOptions, stateFile: string, dbPath: string, port: number): Promise<void> {
   const previous = readState(stateFile);
+  // A log reader that goes away (a closed pipe) must not take the sandbox down with it.
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
   const { startServer } = await import('../../sandbox/server.js');
   const server = await startServer({
     dbPath,

@@ -1,0 +1,31 @@
+import type { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { buildProgram } from '../../src/program.js';
+
+function leaves(command: Command, path: string[] = []): { path: string; command: Command }[] {
+  const here = [...path, command.name()];
+  const own = [{ path: here.join(' '), command }];
+  return [...own, ...command.commands.flatMap((sub) => leaves(sub, here))];
+}
+
+describe('--help', () => {
+  const all = leaves(buildProgram());
+
+  it('covers every command of contract §9 that this version has', () => {
+    const paths = all.map((c) => c.path);
+    for (const expected of [
+      'ledger sandbox start', 'ledger sandbox stop', 'ledger sandbox status', 'ledger sandbox env', 'ledger sandbox reset',
+      'ledger sandbox audit', 'ledger sandbox keys', 'ledger sandbox keys rotate', 'ledger sandbox clock', 'ledger sandbox clock advance',
+      'ledger wallets create', 'ledger wallets get', 'ledger wallets close', 'ledger wallets list', 'ledger wallets unlock',
+      'ledger credit', 'ledger transfer', 'ledger transactions list', 'ledger transactions get',
+    ]) expect(paths).toContain(expected);
+  });
+
+  it.each(leaves(buildProgram()).map((c) => [c.path, c.command] as const))('%s --help has examples and the exit codes', (_path, command) => {
+    let text = '';
+    command.configureOutput({ writeOut: (s) => (text += s) });
+    command.outputHelp();
+    expect(text).toMatch(/Examples:\n {2}\$ .*ledger /);
+    expect(text).toContain('Exit codes: 0 success · 1 the API refused (4xx/5xx) · 2 usage error · 3 sandbox not reachable.');
+  });
+});

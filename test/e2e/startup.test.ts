@@ -1,0 +1,120 @@
+import { execa } from 'execa';
+import { readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, cleanEnv, createCli, watchOutput } from '../helpers/cli.js';
+
+const HOOK = resolve(import.meta.dirname, '../helpers/module-trace.mjs');
+const HEAVY = ['fastify', 'better-sqlite3', 'zod', '@inquirer', 'kysely'];
+
+/** Runs the binary with every module it loads recorded, and returns the packages among them. */
+async function packagesLoaded(args: string[]): Promise<{ packages: string[]; stdout: string }> {
+  const cli = createCli();
+  const trace = join(cli.dir, 'trace.txt');
+  try {
+    const result = await execa(process.execPath, ['--import', HOOK, BIN, ...args], {
+      cwd: cli.dir,
+      env: cleanEnv({ LEDGER_TRACE_FILE: trace }),
+      extendEnv: false,
+      reject: false,
+    });
+    const lines = readFileSync(trace, 'utf8').split('\n');
+    const packages = new Set<string>();
+    for (const line of lines) {
+      const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(line) ?? /^cjs:((?:@[^/]+\/)?[^./][^/]*)/.exec(line);
+      if (match && !match[1]!.startsWith('node:')) packages.add(match[1]!);
+    }
+    return { packages: [...packages].sort(), stdout: String(result.stdout) };
+  } finally {
+    cli.cleanup();
+  }
+}
+
+describe('fast start', () => {
+  it('`ledger --version` loads no package at all', async () => {
+    const { packages, stdout } = await packagesLoaded(['--version']);
+    expect(stdout).toBe(JSON.parse(readFileSync(resolve(BIN, '../../package.json'), 'utf8')).version);
+    expect(packages).toEqual([]);
+  });
+
+  it('client commands load no server, database, zod or prompt code', async () => {
+    for (const args of [['wallets', 'list', '--base-url', 'http://127.0.0.1:9'], ['transfer', 'a', '0123456789', '100', '--base-url', 'http://127.0.0.1:9'], ['--help']]) {
+      const { packages } = await packagesLoaded(args);
+      expect(packages.filter((p) => HEAVY.some((h) => p.startsWith(h)))).toEqual([]);
+      expect(packages).toContain('commander');
+    }
+  });
+
+  it('the trace itself works: `sandbox start` does load the server', async () => {
+    const cli = createCli();
+    const trace = join(cli.dir, 'trace.txt');
+    const server = execa(process.execPath, ['--import', HOOK, BIN, 'sandbox', 'start', '--memory', '--port', '0'], {
+      cwd: cli.dir,
+      env: cleanEnv({ LEDGER_TRACE_FILE: trace }),
+      extendEnv: false,
+      reject: false,
+    });
+    await watchOutput(server.stdout).waitFor(/Press Ctrl-C/);
+    server.kill('SIGINT');
+    await server;
+    const text = readFileSync(trace, 'utf8');
+    expect(text).toMatch(/node_modules\/fastify\//);
+    expect(text).toMatch(/better-sqlite3/);
+    rmSync(cli.dir, { recursive: true, force: true });
+  });
+});
+
+describe('ledger sandbox start in the foreground', () => {
+  it('logs one line per request, stops cleanly on Ctrl-C, and keeps its key across a restart', async () => {
+    const cli = createCli();
+    try {
+      const startOnce = async () => {
+        const server = execa(process.execPath, [BIN, 'sandbox', 'start', '--port', '0'], { cwd: cli.dir, env: cleanEnv(), extendEnv: false, reject: false });
+        const output = watchOutput(server.stdout);
+        await output.waitFor(/Press Ctrl-C to stop\.\n/);
+        return { server, output, banner: output.text().split('\n') };
+      };
+      const first = await startOnce();
+      expect(first.banner[0]).toMatch(/^ledger sandbox listening on http:\/\/127\.0\.0\.1:\d+$/);
+      expect(first.banner[1]).toMatch(/^API key {3}svc_test_\w{32} {2}\(new\)$/);
+      expect(first.banner[2]).toBe(`Database  ${join(cli.dir, '.ledger', 'sandbox.db')}`);
+      const state = JSON.parse(readFileSync(join(cli.dir, '.ledger', 'sandbox.json'), 'utf8'));
+
+      const created = await cli.run(['wallets', 'create', '--customer-reference', 'a', '--first-name', 'A', '--last-name', 'B', '--email', 'a@b.ng', '-q']);
+      expect(created.exitCode).toBe(0);
+      const [logLine] = await first.output.waitFor(/^.* POST \/v1\/wallets .*$/m);
+      expect(logLine).toMatch(/^\d{4}-\d{2}-\d{2}T[\d:.]+Z POST \/v1\/wallets 201 [\d.]+ms$/);
+
+      first.server.kill('SIGINT');
+      const ended = await first.server;
+      expect(ended.exitCode).toBe(0);
+      expect(String(ended.stdout)).toContain('sandbox stopped');
+      expect(JSON.parse(readFileSync(join(cli.dir, '.ledger', 'sandbox.json'), 'utf8')).pid).toBeUndefined();
+
+      const second = await startOnce();
+      expect(second.banner[1]).toBe(`API key   ${state.api_key}`);
+      const list = await cli.run(['wallets', 'list', '--json']);
+      expect(JSON.parse(list.stdout).total).toBe(1);
+      second.server.kill('SIGTERM');
+      expect((await second.server).exitCode).toBe(0);
+    } finally {
+      cli.cleanup();
+    }
+  });
+
+  it('refuses a second start while one runs, and stop ends the detached one', async () => {
+    const cli = createCli();
+    try {
+      expect((await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--memory'])).exitCode).toBe(0);
+      const again = await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--memory']);
+      expect(again.exitCode).toBe(1);
+      expect(again.stderr).toMatch(/^Error \[ALREADY_RUNNING\]: a sandbox is already running at http:\/\/127\.0\.0\.1:\d+ \(pid \d+\)/);
+      const stop = await cli.run(['sandbox', 'stop', '--json']);
+      expect(JSON.parse(stop.stdout)).toEqual({ stopped: true, pid: expect.any(Number) });
+      expect((await cli.run(['sandbox', 'status'])).exitCode).toBe(3);
+    } finally {
+      await cli.run(['sandbox', 'stop']);
+      cli.cleanup();
+    }
+  });
+});

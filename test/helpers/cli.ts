@@ -1,0 +1,81 @@
+import { execa } from 'execa';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
+
+export const BIN = resolve(import.meta.dirname, '../../bin/ledger.js');
+
+/** An environment without the caller's LEDGER_* settings, so tests see only what they set. */
+export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...extra };
+  for (const name of ['LEDGER_BASE_URL', 'LEDGER_API_KEY', 'LEDGER_HOME']) if (!(name in extra)) delete env[name];
+  return env;
+}
+
+export interface RunResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface Cli {
+  dir: string;
+  run(args: string[], options?: { env?: Record<string, string>; input?: string }): Promise<RunResult>;
+  cleanup(): void;
+}
+
+/** Runs the built `ledger` binary in its own temporary working directory (its own .ledger/ state). */
+export function createCli(): Cli {
+  const dir = mkdtempSync(join(tmpdir(), 'ledger-e2e-'));
+  return {
+    dir,
+    run: async (args, options = {}) => {
+      const result = await execa(process.execPath, [BIN, ...args], {
+        cwd: dir,
+        env: cleanEnv(options.env),
+        reject: false,
+        extendEnv: false,
+        stripFinalNewline: false,
+        input: options.input ?? '',
+        timeout: 60_000,
+      });
+      return { exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr: String(result.stderr) };
+    },
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** Replaces ids, times, keys and references so output can be compared exactly. */
+export function stable(text: string): string {
+  return stripVTControlCharacters(text)
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<id>')
+    .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/g, '<time>')
+    .replace(/svc_test_[0-9A-Za-z]{32}/g, '<key>')
+    .replace(/\b\d{30}\b/g, '<reference>');
+}
+
+/** Collects a running process's stdout and resolves when it has printed something matching. */
+export function watchOutput(stream: NodeJS.ReadableStream | null) {
+  let text = '';
+  const waiters: { pattern: RegExp; resolve: (match: RegExpMatchArray) => void }[] = [];
+  stream?.on('data', (chunk: Buffer) => {
+    text += chunk.toString();
+    for (const waiter of [...waiters]) {
+      const match = text.match(waiter.pattern);
+      if (match) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve(match);
+      }
+    }
+  });
+  return {
+    text: () => text,
+    waitFor: (pattern: RegExp) =>
+      new Promise<RegExpMatchArray>((resolve) => {
+        const match = text.match(pattern);
+        if (match) resolve(match);
+        else waiters.push({ pattern, resolve });
+      }),
+  };
+}
