@@ -1,7 +1,7 @@
 import SQLite from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Kysely, Migrator, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, SqliteDialect, type SqliteDialectConfig } from 'kysely';
 import type { Database, Db } from './database.js';
 import { migrationProvider } from './migrations.js';
 
@@ -22,7 +22,7 @@ export async function openDatabase({ path }: OpenOptions): Promise<Db> {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   const { error, results } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
   if (error) {
     await db.destroy();
@@ -30,6 +30,27 @@ export async function openDatabase({ path }: OpenOptions): Promise<Db> {
     throw new Error(`database migration ${failed} failed: ${String(error)}`);
   }
   return db;
+}
+
+/**
+ * Kysely prepares every query afresh; the ledger runs the same few dozen statements over and
+ * over, so prepared statements are kept by SQL text. Kysely runs one query at a time on this
+ * connection and never iterates a statement, so reusing one is safe.
+ */
+function withStatementCache(sqlite: SQLite.Database): SqliteDialectConfig['database'] {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    prepare(sql: string) {
+      let statement = cache.get(sql);
+      if (!statement) {
+        statement = sqlite.prepare(sql);
+        if (cache.size >= 500) cache.delete(cache.keys().next().value!);
+        cache.set(sql, statement);
+      }
+      return statement;
+    },
+    close: () => sqlite.close(),
+  } as unknown as SqliteDialectConfig['database'];
 }
 
 /** True when the error is SQLite refusing a UNIQUE constraint. */
