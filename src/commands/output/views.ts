@@ -106,3 +106,15 @@ export const transferView: View = {
     { label: 'New balance', key: 'new_balance', format: 'money' },
   ],
 };
+
+/** A developer and a key: `sandbox keys`, `keys rotate` and `developers create` (absent fields are skipped). */
+export const credentialView = {
+  kind: 'record',
+  id: 'api_key',
+  fields: [
+    { label: 'Developer', key: 'developer_id' },
+    { label: 'Business name', key: 'business_name' },
+    { label: 'API key', key: 'api_key' },
+    { label: 'Issued', key: 'created_at' },
+  ],
+} satisfies View;

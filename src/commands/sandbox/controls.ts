@@ -4,7 +4,7 @@ import { UsageError } from '../../client/errors.js';
 import { SilentFailure, EXIT } from '../errors.js';
 import type { Io } from '../io.js';
 import { action, clientCommand, examples, parseDuration } from '../options.js';
-import type { View } from '../output/views.js';
+import { credentialView, type View } from '../output/views.js';
 import { confirm } from '../prompts.js';
 
 interface AuditReport {
@@ -79,17 +79,7 @@ export function keysCommand(): Command {
 
 export async function runKeys(io: Io): Promise<void> {
   const info = await io.client().sandbox<KeyInfo>('GET', '/sandbox/keys');
-  const data = { ...info, api_key: io.config().apiKey ?? null };
-  await io.show(data, {
-    kind: 'record',
-    id: 'api_key',
-    fields: [
-      { label: 'Developer', key: 'developer_id' },
-      { label: 'Business name', key: 'business_name' },
-      { label: 'API key', key: 'api_key' },
-      { label: 'Issued', key: 'key_created_at' },
-    ],
-  });
+  await io.show({ ...info, api_key: io.config().apiKey ?? null }, { ...credentialView, fields: credentialView.fields.map((f) => (f.key === 'created_at' ? { ...f, key: 'key_created_at' } : f)) });
 }
 
 export async function runRotate(io: Io): Promise<void> {
@@ -102,15 +92,7 @@ export async function runRotate(io: Io): Promise<void> {
   } else {
     io.note('The old key no longer works: update LEDGER_API_KEY.');
   }
-  await io.show(rotated, {
-    kind: 'record',
-    id: 'api_key',
-    fields: [
-      { label: 'Developer', key: 'developer_id' },
-      { label: 'New API key', key: 'api_key' },
-      { label: 'Issued', key: 'created_at' },
-    ],
-  });
+  await io.show(rotated, credentialView);
 }
 
 const clockView: View = {
@@ -151,15 +133,7 @@ export function developersCommand(): Command {
         .action(
           action(async (io: Io, businessName: string) => {
             const created = await io.client().sandbox('POST', '/sandbox/developers', { body: { business_name: businessName } });
-            await io.show(created, {
-              kind: 'record',
-              id: 'api_key',
-              fields: [
-                { label: 'Developer', key: 'developer_id' },
-                { label: 'Business name', key: 'business_name' },
-                { label: 'API key', key: 'api_key' },
-              ],
-            });
+            await io.show(created, credentialView);
           }),
         ),
     );
