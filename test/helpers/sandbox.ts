@@ -13,6 +13,7 @@ export interface TestSandbox {
   developerId: string;
   /** A request with the developer's key (or `key` to override; `null` for none). */
   call(method: string, url: string, body?: unknown, options?: { key?: string | null; headers?: Record<string, string> }): Promise<Reply>;
+  /** Audits the ledger (throwing on any problem), then shuts down. */
   close(): Promise<void>;
 }
 
@@ -51,9 +52,16 @@ export async function createTestSandbox(options: { dbPath?: string; seed?: strin
     key: apiKey,
     developerId,
     call,
+    // Every scenario ends with the audit: closing a sandbox whose ledger is inconsistent fails the test.
     close: async () => {
-      await app.close();
-      await sandbox.close();
+      try {
+        const { audit } = await import('../../src/engine/audit/audit.service.js');
+        const report = await audit(sandbox.db);
+        if (!report.ok) throw new Error(`audit failed after the test: ${JSON.stringify(report.problems, null, 2)}`);
+      } finally {
+        await app.close();
+        await sandbox.close();
+      }
     },
   };
 }

@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { UsageError } from '../../src/client/errors.js';
+import { runCredit } from '../../src/commands/credit.js';
+import { reportError } from '../../src/commands/errors.js';
+import { runAudit } from '../../src/commands/sandbox/controls.js';
+import { runList as runTransactions } from '../../src/commands/transactions/list.js';
+import { runCreate } from '../../src/commands/wallets/create.js';
+import { createTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { captureIo } from '../helpers/io.js';
+
+const answers = vi.hoisted(() => ({ input: [] as string[], asked: [] as string[] }));
+vi.mock('@inquirer/prompts', () => ({
+  input: async ({ message }: { message: string }) => {
+    answers.asked.push(message);
+    return answers.input.shift() ?? '';
+  },
+  confirm: async () => true,
+}));
+
+let t: TestSandbox;
+let baseUrl: string;
+beforeAll(async () => {
+  t = await createTestSandbox();
+  baseUrl = await t.app.listen({ host: '127.0.0.1', port: 0 });
+});
+afterAll(() => t.close());
+beforeEach(() => {
+  answers.input = [];
+  answers.asked = [];
+});
+
+const connect = (flags: Record<string, unknown> = {}, tty = false) => captureIo(flags, { baseUrl, apiKey: t.key, tty });
+
+describe('wallets create', () => {
+  it('asks for each missing required field on a terminal, then creates the wallet', async () => {
+    answers.input = ['prompted-ref', 'Ngozi', 'ngozi@example.com'];
+    const c = connect({ json: true }, true);
+    await runCreate(c.io, { lastName: 'Okafor' });
+    expect(answers.asked).toEqual(['Customer reference', 'First name', 'Email']);
+    expect(JSON.parse(c.stdout())).toMatchObject({ customer_reference: 'prompted-ref', first_name: 'Ngozi', last_name: 'Okafor', account_name: 'SANDBOX / NGOZI OKAFOR' });
+  });
+
+  it('never asks without a terminal: a usage error naming the flag', async () => {
+    const c = connect({}, false);
+    await expect(runCreate(c.io, { customerReference: 'x', firstName: 'A', lastName: 'B' })).rejects.toThrow(new UsageError('missing --email (no terminal to ask on)'));
+    expect(answers.asked).toEqual([]);
+  });
+
+  it('--json prints exactly the API data; --quiet only the id; people get a record', async () => {
+    const json = connect({ json: true });
+    await runCreate(json.io, { customerReference: 'j1', firstName: 'A', lastName: 'B', email: 'a@b.ng' });
+    const wallet = JSON.parse(json.stdout());
+    expect(json.stdout()).toBe(`${JSON.stringify((await t.call('GET', `/v1/wallets/${wallet.id}`)).body.data, null, 2)}\n`);
+    const quiet = connect({ quiet: true });
+    await runCreate(quiet.io, { customerReference: 'q1', firstName: 'A', lastName: 'B', email: 'a@b.ng' });
+    expect(quiet.stdout()).toMatch(/^[0-9a-f-]{36}\n$/);
+    const human = connect();
+    await runCreate(human.io, { customerReference: 'h1', firstName: 'A', lastName: 'B', email: 'a@b.ng', transfersOut: false });
+    expect(human.stdout()).toMatch(/^Wallet {10}[0-9a-f-]{36}\nStatus {10}ACTIVE\nBalance {9}0 \(₦0\.00\)\n/);
+    expect(human.stdout()).toContain('Transfers out   disabled');
+    expect(human.stdout()).not.toMatch(/\u001b\[/);
+  });
+});
+
+describe('output for people', () => {
+  it('shows kobo and naira, colours only on a terminal, and honours NO_COLOR', async () => {
+    const wallet = (await t.call('POST', '/v1/wallets', { customer_reference: 'col', first_name: 'A', last_name: 'B', email: 'a@b.ng' })).body.data;
+    const tty = connect({}, true);
+    await runCredit(tty.io, wallet.account_number, '1234567', {});
+    expect(tty.stdout()).toContain('1234567 (₦12,345.67)');
+    expect(tty.stdout()).toMatch(/\u001b\[32mCREDITED\u001b\[39m/);
+    const noColor = captureIo({}, { baseUrl, apiKey: t.key, tty: true, env: { NO_COLOR: '1' } });
+    await runTransactions(noColor.io, wallet.id, {});
+    expect(noColor.stdout()).not.toMatch(/\u001b\[/);
+    expect(noColor.stdout()).toContain('1–1 of 1 · page 1');
+  });
+
+  it('says which page comes next', async () => {
+    const wallet = (await t.call('POST', '/v1/wallets', { customer_reference: 'pages', first_name: 'A', last_name: 'B', email: 'a@b.ng' })).body.data;
+    for (let i = 0; i < 3; i++) await t.call('POST', '/sandbox/inbound-transfers', { account_number: wallet.account_number, amount: 100 + i });
+    const c = connect();
+    await runTransactions(c.io, wallet.id, { limit: '2' });
+    expect(c.stdout()).toContain('1–2 of 3 · page 1 (next: --page 2)');
+  });
+});
+
+describe('errors and exit codes', () => {
+  it('renders API refusals with their code and fields, and returns exit 1', async () => {
+    const c = connect();
+    const error = await runCredit(c.io, '0123456789', '100', {}).catch((e: unknown) => e);
+    let stderr = '';
+    expect(reportError(error, { write: (s: string) => (stderr += s) })).toBe(1);
+    expect(stderr).toBe('Error [NOT_FOUND]: account 0123456789 not found: it is not one of your virtual accounts\n');
+  });
+
+  it('exits 1 from `sandbox audit` when an invariant is broken, after printing the problems', async () => {
+    const c = connect();
+    await runAudit(c.io);
+    expect(c.stdout()).toMatch(/^Audit clean/);
+    const wallet = (await t.call('POST', '/v1/wallets', { customer_reference: 'tamper', first_name: 'A', last_name: 'B', email: 'a@b.ng' })).body.data;
+    await t.sandbox.db.updateTable('accounts').set({ balance: 1 }).where('id', '=', wallet.id).execute();
+    const broken = connect();
+    const error = await runAudit(broken.io).catch((e: unknown) => e);
+    expect(reportError(error, { write: () => {} })).toBe(1);
+    expect(broken.stdout()).toContain(`[balance_equals_entries] WALLET account ${wallet.id} has balance 1 but its entries sum to 0`);
+    await t.sandbox.db.updateTable('accounts').set({ balance: 0 }).where('id', '=', wallet.id).execute();
+  });
+});
