@@ -30,7 +30,8 @@ export class ApiClient {
     try {
       response = await fetch(url, { method, headers, ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}) });
     } catch (error) {
-      const cause = (error as { cause?: { code?: string } }).cause?.code ?? String(error);
+      const reason = (error as { cause?: { code?: string; message?: string } }).cause;
+      const cause = reason?.code ?? reason?.message ?? String(error);
       throw new UnreachableError(`cannot reach the sandbox at ${this.baseUrl} (${cause}): start it with \`ledger sandbox start\``);
     }
     const text = await response.text();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Cli, createCli, stable } from '../helpers/cli.js';
+import { type Cli, closedPort, createCli, stable } from '../helpers/cli.js';
 
 /**
  * The issue's scenario through the built binary: start --detach, two wallets, a credit, a
@@ -137,11 +137,12 @@ describe('a developer scripting the sandbox', () => {
 describe('when nothing is listening', () => {
   it('exits 3 with a hint to start the sandbox', async () => {
     const other = createCli();
+    const url = `http://127.0.0.1:${await closedPort()}`;
     try {
-      const r = await other.run(['wallets', 'list', '--base-url', 'http://127.0.0.1:9']);
+      const r = await other.run(['wallets', 'list', '--base-url', url]);
       expect(r.exitCode).toBe(3);
-      expect(r.stderr).toMatch(/^Error \[UNREACHABLE\]: cannot reach the sandbox at http:\/\/127\.0\.0\.1:9 .*ledger sandbox start/);
-      const status = await other.run(['sandbox', 'status', '--base-url', 'http://127.0.0.1:9']);
+      expect(r.stderr).toBe(`Error [UNREACHABLE]: cannot reach the sandbox at ${url} (ECONNREFUSED): start it with \`ledger sandbox start\`\n`);
+      const status = await other.run(['sandbox', 'status', '--base-url', url]);
       expect(status.exitCode).toBe(3);
       const stop = await other.run(['sandbox', 'stop']);
       expect([stop.exitCode, stop.stderr]).toEqual([0, 'No sandbox is running.\n']);

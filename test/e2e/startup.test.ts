@@ -38,7 +38,7 @@ describe('fast start', () => {
   });
 
   it('client commands load no server, database, zod or prompt code', async () => {
-    for (const args of [['wallets', 'list', '--base-url', 'http://127.0.0.1:9'], ['transfer', 'a', '0123456789', '100', '--base-url', 'http://127.0.0.1:9'], ['--help']]) {
+    for (const args of [['wallets', 'list', '--base-url', 'http://127.0.0.1:4019'], ['transfer', 'a', '0123456789', '100', '--base-url', 'http://127.0.0.1:4019'], ['--help']]) {
       const { packages } = await packagesLoaded(args);
       expect(packages.filter((p) => HEAVY.some((h) => p.startsWith(h)))).toEqual([]);
       expect(packages).toContain('commander');

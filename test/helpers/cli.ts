@@ -79,3 +79,13 @@ export function watchOutput(stream: NodeJS.ReadableStream | null) {
       }),
   };
 }
+
+/** A loopback port that nothing listens on (found by binding port 0 and closing it). */
+export async function closedPort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
