@@ -5,7 +5,11 @@ import type { Ids } from './ids.js';
 export interface EngineEnv {
   clock: Clock;
   ids: Ids;
+  /** Seconds of sandbox time between accepting a payout and the provider settling or failing it (default 2; 0 settles at once). */
+  settlementDelaySeconds?: number;
 }
+
+export const DEFAULT_SETTLEMENT_DELAY_SECONDS = 2;
 
 /** Version stamped on every event envelope (interface document, Versioning). */
 export const API_VERSION = '2026-11-01';

@@ -7,12 +7,20 @@ import { installAuth } from './plugins/auth.js';
 import { BODY_LIMIT, installJsonBody } from './plugins/body.js';
 import { installErrorHandling, validatorCompiler } from './plugins/errors.js';
 import { installIdempotency } from './plugins/idempotency.js';
+import { bankRoutes } from './routes/banks.js';
 import type { App, RouteDeps } from './routes/route.js';
 import { sandboxControlRoutes } from './routes/sandbox-control.js';
 import { sandboxWalletRoutes } from './routes/sandbox-wallets.js';
 import { transactionRoutes } from './routes/transactions.js';
 import { walletRoutes } from './routes/wallets.js';
 import type { Sandbox } from './sandbox.js';
+import { createScheduler, type Scheduler } from './scheduler.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    scheduler: Scheduler;
+  }
+}
 
 export interface BuildAppOptions {
   sandbox: Sandbox;
@@ -23,7 +31,7 @@ export interface BuildAppOptions {
 }
 
 /** Route groups, each a function of the app and the sandbox. */
-const ROUTES: ((app: App, deps: RouteDeps) => void)[] = [walletRoutes, transactionRoutes, sandboxWalletRoutes, sandboxControlRoutes];
+const ROUTES: ((app: App, deps: RouteDeps) => void)[] = [walletRoutes, transactionRoutes, bankRoutes, sandboxWalletRoutes, sandboxControlRoutes];
 
 /**
  * The sandbox HTTP server as a value: every route registered, nothing listening.
@@ -62,7 +70,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     transformObject: jsonSchemaTransformObject,
   });
 
-  const deps: RouteDeps = { sandbox, version: VERSION };
+  const scheduler = createScheduler(sandbox, { onError: options.logError ?? ((error) => console.error(error)) });
+  app.decorate('scheduler', scheduler);
+  app.addHook('onClose', () => scheduler.stop());
+  const deps: RouteDeps = { sandbox, scheduler, version: VERSION };
   for (const register of ROUTES) register(app, deps);
 
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());

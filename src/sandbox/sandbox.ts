@@ -3,7 +3,7 @@ import type { Db } from '../engine/db/database.js';
 import { openDatabase } from '../engine/db/open.js';
 import { SANDBOX_BUSINESS_NAME, createDeveloper } from '../engine/developers/developers.service.js';
 import { authenticate, issueKey } from '../engine/developers/keys.js';
-import type { EngineEnv } from '../engine/env.js';
+import { DEFAULT_SETTLEMENT_DELAY_SECONDS, type EngineEnv } from '../engine/env.js';
 import { LedgerError } from '../engine/errors.js';
 import { cryptoIds, type Ids } from '../engine/ids.js';
 import { getSetting, putSetting } from '../engine/settings/settings.repository.js';
@@ -27,6 +27,7 @@ export interface OpenSandboxOptions {
   ids?: Ids;
   /** Real time source; tests pin it so the virtual clock is deterministic. */
   realNow?: () => number;
+  settlementDelaySeconds?: number | undefined;
 }
 
 /**
@@ -37,7 +38,7 @@ export async function openSandbox(options: OpenSandboxOptions): Promise<Sandbox>
   const db = await openDatabase({ path: options.dbPath });
   const offset = Number((await getSetting(db, CLOCK_OFFSET)) ?? 0);
   const clock = new VirtualClock(offset, options.realNow);
-  const env: EngineEnv = { clock, ids: options.ids ?? cryptoIds };
+  const env: EngineEnv = { clock, ids: options.ids ?? cryptoIds, settlementDelaySeconds: options.settlementDelaySeconds ?? DEFAULT_SETTLEMENT_DELAY_SECONDS };
   return {
     db,
     clock,

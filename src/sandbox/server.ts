@@ -7,6 +7,8 @@ export interface StartServerOptions {
   port: number;
   /** The key the last start handed out; kept if it still works, so scripts keep working across restarts. */
   knownKey?: string | undefined;
+  /** Seconds of sandbox time before the provider acts on a payout (default 2; 0 = at once). */
+  settlementDelaySeconds?: number | undefined;
   logRequest?: (line: string) => void;
   logError?: (error: unknown) => void;
 }
@@ -24,7 +26,7 @@ export interface RunningServer {
  * @example const server = await startServer({ dbPath: ':memory:', host: '127.0.0.1', port: 0 });
  */
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
-  const sandbox = await openSandbox({ dbPath: options.dbPath });
+  const sandbox = await openSandbox({ dbPath: options.dbPath, settlementDelaySeconds: options.settlementDelaySeconds });
   const credentials = await ensureSandboxDeveloper(sandbox, options.knownKey);
   const app = await buildApp({ sandbox, logRequest: options.logRequest, logError: options.logError });
   try {
@@ -34,6 +36,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     await sandbox.close();
     throw error;
   }
+  // Work that fell due while the sandbox was stopped runs now; then the clock drives it.
+  await app.scheduler.runDue();
+  app.scheduler.start();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;

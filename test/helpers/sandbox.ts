@@ -27,8 +27,13 @@ export interface Reply {
  * A real sandbox on in-memory SQLite (or `dbPath`), a pinned clock and seeded ids.
  * @example const t = await createTestSandbox(); const r = await t.call('GET', '/sandbox/clock');
  */
-export async function createTestSandbox(options: { dbPath?: string; seed?: string } = {}): Promise<TestSandbox> {
-  const sandbox = await openSandbox({ dbPath: options.dbPath ?? ':memory:', ids: seededIds(options.seed ?? 'test'), realNow: () => T0 });
+export async function createTestSandbox(options: { dbPath?: string; seed?: string; settlementDelaySeconds?: number; realNow?: () => number } = {}): Promise<TestSandbox> {
+  const sandbox = await openSandbox({
+    dbPath: options.dbPath ?? ':memory:',
+    ids: seededIds(options.seed ?? 'test'),
+    realNow: options.realNow ?? (() => T0),
+    settlementDelaySeconds: options.settlementDelaySeconds,
+  });
   const { apiKey, developerId } = await ensureSandboxDeveloper(sandbox);
   const app = await buildApp({ sandbox, logError: () => {} });
   const call: TestSandbox['call'] = async (method, url, body, opts = {}) => {

@@ -56,7 +56,7 @@ export type TransferBody = z.infer<typeof TransferBody>;
 
 export const TransferResult = z
   .object({
-    status: z.enum(['SUCCESS', 'PENDING']),
+    status: z.enum(['SUCCESS', 'PENDING', 'FAILED']).describe('SUCCESS: settled; PENDING: the provider has not acted yet; FAILED: rejected and already reversed'),
     transaction_id: z.string(),
     provider_reference: z.string(),
     new_balance: Kobo,

@@ -4,6 +4,7 @@ import type { EventTable, WebhookLogTable } from '../events/events.table.js';
 import type { IdempotencyKeyTable } from '../idempotency/idempotency.table.js';
 import type { InboundTransferTable } from '../inbound/inbound.table.js';
 import type { AccountTable, EntryTable, PostingTable, TransactionTable } from '../ledger/ledger.table.js';
+import type { PayoutTable } from '../payouts/payouts.table.js';
 import type { SettingTable } from '../settings/settings.table.js';
 import type { SuspenseItemTable } from '../suspense/suspense.table.js';
 import type { WalletTable } from '../wallets/wallets.table.js';
@@ -22,6 +23,7 @@ export interface Database {
   inbound_transfers: InboundTransferTable;
   idempotency_keys: IdempotencyKeyTable;
   settings: SettingTable;
+  payouts: PayoutTable;
 }
 
 export type Db = Kysely<Database>;

@@ -2,6 +2,7 @@ import type { Trx } from '../db/database.js';
 
 /** Tables that `reset` empties, children before parents. Developers, keys and settings stay. */
 const RESET_ORDER = [
+  'payouts',
   'webhook_logs',
   'events',
   'idempotency_keys',

@@ -2,7 +2,9 @@ import type { Trx } from '../db/database.js';
 import { type EngineEnv, VIRTUAL_BANK } from '../env.js';
 import { LedgerError, invalidField } from '../errors.js';
 import { emitLedgerEvent } from '../events/events.service.js';
+import { nameEnquiry } from '../banks/name-enquiry.js';
 import { post } from '../ledger/ledger.service.js';
+import { startPayout } from '../payouts/payouts.service.js';
 import { nipSessionId } from '../references.js';
 import { findWalletByAccountNumber, type WalletRow } from '../wallets/wallets.repository.js';
 import { getWallet } from '../wallets/wallets.service.js';
@@ -16,7 +18,7 @@ export interface TransferInput {
 }
 
 export interface TransferResult {
-  status: 'SUCCESS' | 'PENDING';
+  status: 'SUCCESS' | 'PENDING' | 'FAILED';
   transaction_id: string;
   provider_reference: string;
   new_balance: number;
@@ -61,12 +63,8 @@ export async function transfer(
       );
     }
   }
-  return externalTransfer();
-}
-
-/** Until the simulated provider exists, no external account resolves. */
-function externalTransfer(): never {
-  throw new LedgerError('ACCOUNT_NOT_FOUND', 'the destination account could not be resolved');
+  const destination = await nameEnquiry(trx, bankCode, input.destination_account_number, 'destination_bank_code');
+  return startPayout(trx, env, source, destination, { amount: input.amount, narration: input.narration ?? DEFAULT_NARRATION });
 }
 
 async function internalTransfer(

@@ -3,12 +3,14 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../engine/db/database.js';
 import type { Sandbox } from '../sandbox.js';
+import type { Scheduler } from '../scheduler.js';
 
 /** The Fastify instance routes are written against: zod-typed, with the sandbox at hand. */
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, ZodTypeProvider>;
 
 export interface RouteDeps {
   sandbox: Sandbox;
+  scheduler: Scheduler;
   version: string;
 }
 

@@ -11,7 +11,7 @@ import { type App, type RouteDeps, inTransaction, ok } from './route.js';
 const tags = ['Sandbox'];
 
 /** Health, clock, keys, developers, audit and reset: the controls only the sandbox has (contract §8). */
-export function sandboxControlRoutes(app: App, { sandbox, version }: RouteDeps): void {
+export function sandboxControlRoutes(app: App, { sandbox, scheduler, version }: RouteDeps): void {
   const { env, clock } = sandbox;
   const clockState = () => ({ now: clock.now().toISOString(), offset_seconds: clock.offsetSeconds });
 
@@ -40,6 +40,7 @@ export function sandboxControlRoutes(app: App, { sandbox, version }: RouteDeps):
     },
     async (request) => {
       await sandbox.advanceClock(request.body.seconds);
+      await scheduler.runDue();
       return ok(clockState());
     },
   );
