@@ -17,7 +17,7 @@ const balance = async (id: string, key?: string) => (await t.call('GET', `/v1/wa
 const send = (from: string, account: string, amount: number, bank = '058', extra: Record<string, unknown> = {}) =>
   t.call('POST', `/v1/wallets/${from}/transfer`, { destination_account_number: account, destination_bank_code: bank, amount, ...extra });
 const advance = (seconds: number) => t.call('POST', '/sandbox/clock/advance', { seconds });
-const systemBalance = async (kind: string) =>
+const systemBalance = async (kind: 'FEE_INCOME' | 'PROVIDER_SETTLEMENT') =>
   (await t.sandbox.db.selectFrom('accounts').select('balance').where('developer_id', '=', t.developerId).where('kind', '=', kind).executeTakeFirstOrThrow()).balance;
 const eventTypes = async () => (await t.sandbox.db.selectFrom('webhook_logs').select('event_type').orderBy('seq').execute()).map((e) => e.event_type);
 const history = async (walletId: string) =>
