@@ -83,9 +83,10 @@ export function render(stream: Stream, data: unknown, view: View, options: Rende
     }
     const page = record.page as number;
     const limit = record.limit as number;
-    const total = record.total as number;
+    const total = record.total as number | undefined;
     const first = items.length ? (page - 1) * limit + 1 : 0;
-    lines.push(fmt.dim(`${first}–${first + items.length - (items.length ? 1 : 0)} of ${total} · page ${page}${total > page * limit ? ` (next: --page ${page + 1})` : ''}`));
+    // Lists without paging (banks, magic accounts) have no footer.
+    if (total !== undefined) lines.push(fmt.dim(`${first}–${first + items.length - (items.length ? 1 : 0)} of ${total} · page ${page}${total > page * limit ? ` (next: --page ${page + 1})` : ''}`));
   }
   stream.write(`${lines.join('\n')}\n`);
 }

@@ -118,3 +118,28 @@ export const credentialView = {
     { label: 'Issued', key: 'created_at' },
   ],
 } satisfies View;
+
+export const bankListView: View = {
+  kind: 'custom',
+  quiet: (d: { items: { code: string }[] }) => d.items.map((b) => b.code).join('\n'),
+  lines: (d: { items: { code: string; name: string }[] }, fmt) =>
+    d.items.length === 0
+      ? [fmt.dim('No bank matches.')]
+      : d.items.map((b) => `${b.code.padEnd(7)} ${b.name}`).concat(fmt.dim(`${d.items.length} banks`)),
+};
+
+export const resolvedAccountView: View = {
+  kind: 'record',
+  id: 'account_name',
+  fields: [
+    { label: 'Account number', key: 'account_number' },
+    { label: 'Account name', key: 'account_name' },
+  ],
+};
+
+export const magicView: View = {
+  kind: 'custom',
+  quiet: (d: { items: { account_number: string }[] }) => d.items.map((m) => m.account_number).filter((n) => /^\d+$/.test(n)).join('\n'),
+  lines: (d: { items: { account_number: string; name_enquiry: string; payout: string }[] }, fmt) =>
+    d.items.flatMap((m) => [fmt.bold(m.account_number), `  ${fmt.dim('name enquiry')}  ${m.name_enquiry}`, `  ${fmt.dim('payout      ')}  ${m.payout}`]),
+};

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { examples } from '../options.js';
 import { auditCommand, clockCommand, developersCommand, keysCommand, resetCommand } from './controls.js';
 import { envCommand, statusCommand, stopCommand } from './lifecycle.js';
+import { magicCommand, payoutsCommand } from './provider.js';
 import { startCommand } from './start.js';
 
 export function sandboxCommand(): Command {
@@ -15,6 +16,8 @@ export function sandboxCommand(): Command {
     .addCommand(auditCommand())
     .addCommand(keysCommand())
     .addCommand(clockCommand())
+    .addCommand(magicCommand())
+    .addCommand(payoutsCommand())
     .addCommand(developersCommand())
     .addHelpText('after', examples('ledger sandbox start --detach', 'ledger sandbox status', 'ledger sandbox audit', 'ledger sandbox stop'));
 }

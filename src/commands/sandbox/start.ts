@@ -13,6 +13,7 @@ export interface StartOptions {
   memory?: boolean;
   detach?: boolean;
   json?: boolean;
+  settlementDelay: string;
 }
 
 export function startCommand(): Command {
@@ -22,6 +23,7 @@ export function startCommand(): Command {
     .option('--host <host>', 'address to bind; anything but loopback is reachable from your network', '127.0.0.1')
     .option('--db <path>', 'SQLite file (default: .ledger/sandbox.db)')
     .addOption(new Option('--memory', 'throw-away in-memory database').conflicts('db'))
+    .option('--settlement-delay <seconds>', 'sandbox seconds before the provider settles or fails a payout (0: before answering)', '2')
     .option('-d, --detach', 'run in the background, wait until healthy, and return')
     .option('--json', 'with --detach: print the connection details as JSON')
     .addHelpText(
@@ -62,6 +64,8 @@ async function assertNotRunning(stateFile: string): Promise<void> {
 export async function runStart(io: Io, options: StartOptions): Promise<void> {
   const port = Number(options.port);
   if (!/^\d+$/.test(options.port) || port > 65535) throw new UsageError('--port must be a number from 0 to 65535');
+  const settlementDelay = Number(options.settlementDelay);
+  if (!/^\d+(\.\d+)?$/.test(options.settlementDelay)) throw new UsageError('--settlement-delay must be a number of seconds, 0 or more');
   const { stateFile, logFile, dbPath } = paths(io, options);
   await assertNotRunning(stateFile);
   const { isLoopback } = await import('../../sandbox/server.js');
@@ -69,14 +73,17 @@ export async function runStart(io: Io, options: StartOptions): Promise<void> {
     io.stderr.write(`Warning: binding ${options.host}, which is not loopback: anyone who can reach it can use the sandbox.\n`);
   }
   if (options.detach) return detach(io, options, stateFile, logFile, dbPath);
-  return foreground(io, options, stateFile, dbPath, port);
+  return foreground(io, options, stateFile, dbPath, port, settlementDelay);
 }
 
 async function detach(io: Io, options: StartOptions, stateFile: string, logFile: string, dbPath: string): Promise<void> {
   const { spawnDetached } = await import('../../sandbox/process.js');
   const { mkdirSync } = await import('node:fs');
   mkdirSync(join(stateFile, '..'), { recursive: true });
-  const args = ['sandbox', 'start', '--port', options.port, '--host', options.host, ...(options.memory ? ['--memory'] : ['--db', dbPath])];
+  const args = [
+    'sandbox', 'start', '--port', options.port, '--host', options.host, '--settlement-delay', options.settlementDelay,
+    ...(options.memory ? ['--memory'] : ['--db', dbPath]),
+  ];
   let state: SandboxState | undefined;
   try {
     await spawnDetached({
@@ -109,7 +116,7 @@ async function detach(io: Io, options: StartOptions, stateFile: string, logFile:
   );
 }
 
-async function foreground(io: Io, options: StartOptions, stateFile: string, dbPath: string, port: number): Promise<void> {
+async function foreground(io: Io, options: StartOptions, stateFile: string, dbPath: string, port: number, settlementDelaySeconds: number): Promise<void> {
   const previous = readState(stateFile);
   // A log reader that goes away (a closed pipe) must not take the sandbox down with it.
   for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
@@ -119,6 +126,7 @@ async function foreground(io: Io, options: StartOptions, stateFile: string, dbPa
     host: options.host,
     port,
     knownKey: previous?.db === dbPath ? previous.api_key : undefined,
+    settlementDelaySeconds,
     logRequest: (line) => io.stdout.write(`${line}\n`),
     logError: (error) => io.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
   }).catch((error: NodeJS.ErrnoException) => {

@@ -1,0 +1,90 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeNuban } from '../../src/engine/wallets/nuban.js';
+import { type Cli, createCli } from '../helpers/cli.js';
+
+/** Payouts through the built binary: failure and reversal, a restart while pending, and the provider commands. */
+let cli: Cli;
+beforeAll(() => {
+  cli = createCli();
+});
+afterAll(async () => {
+  await cli.run(['sandbox', 'stop']);
+  cli.cleanup();
+});
+
+const json = async (args: string[]) => {
+  const r = await cli.run([...args, '--json']);
+  if (r.exitCode !== 0) throw new Error(`${args.join(' ')} failed: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+};
+
+describe('payouts from the command line', () => {
+  it('payout → failure → reversal, with the audit clean and balances exact', async () => {
+    expect((await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--memory', '--settlement-delay', '30'])).exitCode).toBe(0);
+    const w = (await cli.run(['wallets', 'create', '--customer-reference', 'p', '--first-name', 'Pay', '--last-name', 'Out', '--email', 'p@o.ng', '-q'])).stdout.trim();
+    await cli.run(['credit', w, '700000']);
+
+    const payout = await json(['transfer', w, '1111111111', '500000', '--bank', '044', '--narration', 'Supplier']);
+    expect(payout).toMatchObject({ status: 'PENDING', new_balance: 199_000, fee: 1_000 });
+    expect((await json(['transactions', 'get', payout.transaction_id])).status).toBe('PENDING');
+
+    await json(['sandbox', 'clock', 'advance', '30s']);
+    expect((await json(['transactions', 'get', payout.transaction_id])).status).toBe('FAILED');
+    const history = (await json(['transactions', 'list', w])).items.map((t: { type: string; amount: number; status: string; balance_after: number }) => [t.type, t.amount, t.status, t.balance_after]);
+    expect(history).toEqual([
+      ['CREDIT', 700_000, 'SETTLED', 700_000],
+      ['DEBIT', 500_000, 'FAILED', 200_000],
+      ['DEBIT', 1_000, 'SETTLED', 199_000],
+      ['CREDIT', 501_000, 'SETTLED', 700_000],
+    ]);
+    expect((await json(['wallets', 'get', w])).balance).toBe(700_000);
+
+    const stuck = await json(['transfer', w, '2222222222', '100000', '--bank', '058', '--yes']);
+    await json(['sandbox', 'clock', 'advance', '1d']);
+    expect((await json(['transactions', 'get', stuck.transaction_id])).status).toBe('PENDING');
+    expect((await json(['sandbox', 'payouts', 'settle', stuck.transaction_id])).status).toBe('SETTLED');
+    const again = await cli.run(['sandbox', 'payouts', 'fail', stuck.transaction_id]);
+    expect([again.exitCode, again.stderr]).toEqual([1, 'Error [NOT_FOUND]: payout is already SETTLED\n']);
+    expect((await json(['wallets', 'get', w])).balance).toBe(599_000);
+
+    const refused = await cli.run(['transfer', w, '0000000000', '100', '--bank', '058']);
+    expect([refused.exitCode, refused.stderr]).toEqual([1, 'Error [ACCOUNT_NOT_FOUND]: account 0000000000 at bank 058 could not be resolved\n']);
+    const audit = await cli.run(['sandbox', 'audit']);
+    expect(audit.exitCode).toBe(0);
+    await cli.run(['sandbox', 'stop']);
+  });
+
+  it('keeps a pending payout across a restart and settles it when the clock reaches it', async () => {
+    const db = join(cli.dir, 'restart.db');
+    rmSync(db, { force: true });
+    expect((await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--db', db, '--settlement-delay', '60'])).exitCode).toBe(0);
+    const w = (await cli.run(['wallets', 'create', '--customer-reference', 'r', '--first-name', 'Re', '--last-name', 'Start', '--email', 'r@s.ng', '-q'])).stdout.trim();
+    await cli.run(['credit', w, '100000']);
+    const payout = await json(['transfer', w, makeNuban('057', '123123123'), '10000', '--bank', '057']);
+    expect((await cli.run(['sandbox', 'stop'])).exitCode).toBe(0);
+
+    expect((await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--db', db, '--settlement-delay', '60'])).exitCode).toBe(0);
+    expect((await json(['transactions', 'get', payout.transaction_id])).status).toBe('PENDING');
+    await json(['sandbox', 'clock', 'advance', '60s']);
+    expect((await json(['transactions', 'get', payout.transaction_id])).status).toBe('SETTLED');
+    expect((await json(['wallets', 'get', w])).balance).toBe(89_000);
+    expect((await cli.run(['sandbox', 'audit'])).exitCode).toBe(0);
+    await cli.run(['sandbox', 'stop']);
+  });
+
+  it('lists and searches banks, resolves names, and shows the magic accounts', async () => {
+    expect((await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--memory'])).exitCode).toBe(0);
+    const kuda = await json(['banks', 'list', '--search', 'kuda']);
+    expect(kuda.items).toEqual([
+      { code: '50211', name: 'Kuda Microfinance Bank' },
+      { code: '090267', name: 'Kuda (NIP)' },
+    ]);
+    expect((await cli.run(['banks', 'list'])).stdout).toContain('058     Guaranty Trust Bank');
+    expect(await json(['banks', 'resolve', '2222222222', '058'])).toEqual({ account_number: '2222222222', account_name: 'SANDBOX PENDING PAYOUT' });
+    const bad = await cli.run(['banks', 'resolve', '2222222222', '999']);
+    expect([bad.exitCode, bad.stderr]).toEqual([1, 'Error [INVALID_BANK_CODE]: bank code 999 is not in the list of banks (GET /v1/banks)\n  bank_code: not a listed bank code\n']);
+    expect((await cli.run(['sandbox', 'magic', '--quiet'])).stdout).toBe('0000000000\n1111111111\n2222222222\n');
+  });
+});
