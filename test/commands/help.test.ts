@@ -18,6 +18,7 @@ describe('--help', () => {
       'ledger sandbox audit', 'ledger sandbox keys', 'ledger sandbox keys rotate', 'ledger sandbox clock', 'ledger sandbox clock advance',
       'ledger wallets create', 'ledger wallets get', 'ledger wallets close', 'ledger wallets list', 'ledger wallets unlock',
       'ledger credit', 'ledger transfer', 'ledger transactions list', 'ledger transactions get',
+      'ledger banks list', 'ledger banks resolve', 'ledger sandbox magic', 'ledger sandbox payouts settle', 'ledger sandbox payouts fail',
     ]) expect(paths).toContain(expected);
   });
 

@@ -121,3 +121,18 @@ describe('audit()', () => {
     expect((await audit(db)).problems.map((p) => p.check)).toContain('balance_chain');
   });
 });
+
+describe('audit() of payouts', () => {
+  it('catches a failed payout whose reversal is missing', async () => {
+    const { makeNuban } = await import('../../src/engine/wallets/nuban.js');
+    const { resolvePayout } = await import('../../src/engine/payouts/payouts.service.js');
+    const w = await wallet('a', 100_000);
+    const sent = await db.transaction().execute((trx) =>
+      transfer(trx, env, developerId, w.id, { destination_account_number: makeNuban('058', '111222333'), destination_bank_code: '058', amount: 10_000 }),
+    );
+    await db.transaction().execute((trx) => resolvePayout(trx, env, developerId, sent.transaction_id, 'FAIL'));
+    expect((await audit(db)).ok).toBe(true);
+    await db.updateTable('payouts').set({ reversal_transaction_id: null }).execute();
+    expect((await audit(db)).problems.map((p) => p.check)).toEqual(['payout_reversal']);
+  });
+});

@@ -23,6 +23,7 @@ const COUNTED = [
   'events',
   'webhook_logs',
   'suspense_items',
+  'payouts',
 ] as const;
 
 /**
@@ -80,6 +81,7 @@ export async function audit(trx: Trx): Promise<AuditReport> {
   await checkTransactionsMatchEntries(trx, problems);
   await checkOutbox(trx, problems);
   await checkSuspenseHolding(trx, problems);
+  await checkPayouts(trx, problems);
   return { ok: problems.length === 0, checked, problems };
 }
 
@@ -162,6 +164,38 @@ async function checkSuspenseHolding(trx: Trx, problems: AuditProblem[]): Promise
     const expected = totals.get(h.developer_id) ?? 0;
     if (h.balance !== expected) {
       problems.push({ check: 'suspense_holding', id: h.developer_id, message: `suspense_holding of developer ${h.developer_id} is ${h.balance} but unresolved items total ${expected}` });
+    }
+  }
+}
+
+/** A payout's DEBIT carries its status; its fee DEBIT is the NIP fee; a FAILED one has a reversal of amount + fee. */
+async function checkPayouts(trx: Trx, problems: AuditProblem[]): Promise<void> {
+  const rows = await trx
+    .selectFrom('payouts')
+    .innerJoin('transactions as payout', 'payout.id', 'payouts.transaction_id')
+    .innerJoin('transactions as fee', 'fee.id', 'payouts.fee_transaction_id')
+    .leftJoin('transactions as reversal', 'reversal.id', 'payouts.reversal_transaction_id')
+    .select([
+      'payouts.transaction_id',
+      'payouts.status',
+      'payouts.amount',
+      'payouts.fee',
+      'payout.status as payout_status',
+      'payout.amount as payout_amount',
+      'fee.amount as fee_amount',
+      'reversal.amount as reversal_amount',
+      'reversal.type as reversal_type',
+    ])
+    .execute();
+  for (const p of rows) {
+    const id = p.transaction_id;
+    if (p.payout_status !== p.status || p.payout_amount !== p.amount) {
+      problems.push({ check: 'payout_matches_transaction', id, message: `payout ${id} is ${p.status} ${p.amount} but its transaction is ${p.payout_status} ${p.payout_amount}` });
+    }
+    if (p.fee_amount !== p.fee) problems.push({ check: 'payout_fee', id, message: `payout ${id} charged ${p.fee_amount} for a fee of ${p.fee}` });
+    const reversed = p.reversal_type === 'CREDIT' && p.reversal_amount === p.amount + p.fee;
+    if ((p.status === 'FAILED') !== reversed) {
+      problems.push({ check: 'payout_reversal', id, message: `payout ${id} is ${p.status} but its reversal is ${p.reversal_amount ?? 'missing'}` });
     }
   }
 }
