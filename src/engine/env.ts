@@ -1,5 +1,6 @@
 import type { Clock } from './clock.js';
 import type { Ids } from './ids.js';
+import type { NarrationAnalyser } from './intelligence/analyser.js';
 
 /** What every engine function needs besides the transaction: injected time and randomness. */
 export interface EngineEnv {
@@ -7,6 +8,8 @@ export interface EngineEnv {
   ids: Ids;
   /** Seconds of sandbox time between accepting a payout and the provider settling or failing it (default 2; 0 settles at once). */
   settlementDelaySeconds?: number;
+  /** Reads inbound narrations (default: the offline rules analyser). */
+  analyser?: NarrationAnalyser;
 }
 
 export const DEFAULT_SETTLEMENT_DELAY_SECONDS = 2;

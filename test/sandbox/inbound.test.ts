@@ -38,7 +38,14 @@ describe('POST /sandbox/inbound-transfers', () => {
         sender_name: 'BOLA ADE',
         sender_account: '0690000031',
         raw_narration: 'school fees',
-        service_intelligence: null,
+        service_intelligence: {
+          raw_narration: 'school fees',
+          extracted_intent: 'school_fees',
+          confidence_score: 0.95,
+          flags: [],
+          suggested_label: 'School fees',
+          explanation: ['matched SCHOOL FEES, SCHOOL → school_fees (score 7)'],
+        },
       }),
     });
     expect((await t.call('GET', `/v1/wallets/${w.id}`)).body.data.balance).toBe(250_000);

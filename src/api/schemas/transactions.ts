@@ -8,6 +8,7 @@ export const ServiceIntelligence = z
     confidence_score: z.number().min(0).max(1),
     flags: z.array(z.string()),
     suggested_label: z.string(),
+    explanation: z.array(z.string()).describe('the rules that produced this analysis, in order (an addition)'),
   })
   .meta({ id: 'ServiceIntelligence' });
 

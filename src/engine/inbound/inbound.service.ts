@@ -10,6 +10,10 @@ import { nipSessionId } from '../references.js';
 import { findSuspenseItem, insertSuspenseItem, type SuspenseRow } from '../suspense/suspense.repository.js';
 import type { SuspenseReason, SuspenseStatus } from '../suspense/suspense.table.js';
 import { findWalletByAccountNumber, type WalletRow } from '../wallets/wallets.repository.js';
+import { LOW_CONFIDENCE, type ServiceIntelligence } from '../intelligence/analyser.js';
+import { hasRiskFlag, RulesAnalyser } from '../intelligence/rules-analyser.js';
+
+const DEFAULT_ANALYSER = new RulesAnalyser();
 
 export interface InboundInput {
   account_number: string;
@@ -84,10 +88,18 @@ export async function receiveInbound(trx: Trx, env: EngineEnv, developerId: stri
   if (!wallet || wallet.developer_id !== developerId) {
     throw new LedgerError('NOT_FOUND', `account ${payload.account_number} not found: it is not one of your virtual accounts`);
   }
-  const outcome =
-    wallet.status === 'CLOSED'
-      ? await suspend(trx, env, wallet, payload, 'WALLET_CLOSED', 'PENDING')
-      : await credit(trx, env, wallet, payload);
+  const intelligence = await (env.analyser ?? DEFAULT_ANALYSER).analyse({
+    narration: payload.narration,
+    systemPrompt: wallet.system_prompt,
+    amount: payload.amount,
+    senderName: payload.sender_name,
+  });
+  // Contract §6: a closed wallet first, then low confidence, then a risk flag; otherwise credit.
+  let outcome: InboundOutcome;
+  if (wallet.status === 'CLOSED') outcome = await suspend(trx, env, wallet, payload, 'WALLET_CLOSED', 'PENDING', intelligence);
+  else if (intelligence.confidence_score < LOW_CONFIDENCE) outcome = await suspend(trx, env, wallet, payload, 'AI_LOW_CONFIDENCE', 'PENDING', intelligence);
+  else if (hasRiskFlag(intelligence)) outcome = await suspend(trx, env, wallet, payload, 'AI_RISK_FLAG', 'FLAGGED', intelligence);
+  else outcome = await credit(trx, env, wallet, payload, intelligence);
   const stored: StoredOutcome = {
     outcome: outcome.outcome,
     transaction_id: outcome.transaction?.id,
@@ -119,7 +131,7 @@ async function replay(trx: Trx, developerId: string, stored: StoredOutcome): Pro
   return outcome;
 }
 
-async function credit(trx: Trx, env: EngineEnv, wallet: WalletRow, payload: InboundPayload): Promise<InboundOutcome> {
+async function credit(trx: Trx, env: EngineEnv, wallet: WalletRow, payload: InboundPayload, intelligence: ServiceIntelligence): Promise<InboundOutcome> {
   const settlement = await findSystemAccountId(trx, wallet.developer_id, 'PROVIDER_SETTLEMENT');
   const { transactions } = await post(trx, env, {
     developerId: wallet.developer_id,
@@ -135,7 +147,7 @@ async function credit(trx: Trx, env: EngineEnv, wallet: WalletRow, payload: Inbo
           sender_name: payload.sender_name,
           sender_account: payload.sender_account,
           raw_narration: payload.narration,
-          service_intelligence: null,
+          service_intelligence: intelligence,
         },
       },
     ],
@@ -196,6 +208,7 @@ export async function suspend(
     status: item.status,
     provider_reference: item.provider_reference,
     sender_name: item.sender_name,
+    narration: item.raw_narration,
   });
   return { outcome: 'SUSPENDED', suspense_item: item, replayed: false };
 }

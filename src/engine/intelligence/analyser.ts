@@ -1,0 +1,32 @@
+/** The interface document's service_intelligence object, plus the reasons behind it. */
+export interface ServiceIntelligence {
+  raw_narration: string;
+  extracted_intent: string;
+  confidence_score: number;
+  flags: string[];
+  suggested_label: string;
+  /** Why: each rule that fired, in order. An addition that helps support staff. */
+  explanation: string[];
+}
+
+export interface AnalysisInput {
+  narration: string;
+  /** The receiving wallet's system_prompt ('' when none). */
+  systemPrompt: string;
+  amount: number;
+  senderName: string;
+}
+
+/**
+ * Turns an inbound payment's narration into service_intelligence. The default is offline and
+ * deterministic; a model-backed analyser can implement the same interface.
+ */
+export interface NarrationAnalyser {
+  analyse(input: AnalysisInput): Promise<ServiceIntelligence>;
+}
+
+/** Flags that hold a payment in suspense as AI_RISK_FLAG (status FLAGGED). */
+export const RISK_FLAGS = new Set(['SUSPECTED_FRAUD', 'REJECTED_BY_PROMPT', 'REVIEW_REQUESTED_BY_PROMPT']);
+
+/** Below this confidence a payment is held as AI_LOW_CONFIDENCE (contract §6). */
+export const LOW_CONFIDENCE = 0.5;
