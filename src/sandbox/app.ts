@@ -11,6 +11,7 @@ import { bankRoutes } from './routes/banks.js';
 import type { App, RouteDeps } from './routes/route.js';
 import { sandboxControlRoutes } from './routes/sandbox-control.js';
 import { sandboxWalletRoutes } from './routes/sandbox-wallets.js';
+import { suspenseRoutes } from './routes/suspense.js';
 import { transactionRoutes } from './routes/transactions.js';
 import { walletRoutes } from './routes/wallets.js';
 import type { Sandbox } from './sandbox.js';
@@ -31,7 +32,7 @@ export interface BuildAppOptions {
 }
 
 /** Route groups, each a function of the app and the sandbox. */
-const ROUTES: ((app: App, deps: RouteDeps) => void)[] = [walletRoutes, transactionRoutes, bankRoutes, sandboxWalletRoutes, sandboxControlRoutes];
+const ROUTES: ((app: App, deps: RouteDeps) => void)[] = [walletRoutes, transactionRoutes, suspenseRoutes, bankRoutes, sandboxWalletRoutes, sandboxControlRoutes];
 
 /**
  * The sandbox HTTP server as a value: every route registered, nothing listening.

@@ -77,6 +77,8 @@ export function toSuspenseItem(row: SuspenseRow): SuspenseItem {
     service_intelligence: row.service_intelligence ? JSON.parse(row.service_intelligence) : null,
     resolved_at: row.resolved_at,
     resolution_note: row.resolution_note,
+    resolution_action: row.resolution_action,
+    resolution_transaction_id: row.resolution_transaction_id,
     created_at: row.created_at,
   };
 }

@@ -20,6 +20,8 @@ export const SuspenseItem = z
     service_intelligence: ServiceIntelligence.nullable(),
     resolved_at: Timestamp.nullable(),
     resolution_note: z.string().nullable(),
+    resolution_action: z.enum(['CREDIT_WALLET', 'DISMISS', 'REFUND']).nullable(),
+    resolution_transaction_id: z.string().nullable().describe('the wallet CREDIT of a CREDIT_WALLET resolution'),
     created_at: Timestamp,
   })
   .meta({ id: 'SuspenseItem' });

@@ -222,6 +222,13 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('payouts_due').on('payouts').columns(['status', 'due_at']).execute();
     },
   },
+  '0003_suspense_resolution': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('suspense_items').addColumn('resolution_action', 'text').execute();
+      await db.schema.alterTable('suspense_items').addColumn('resolution_transaction_id', 'text').execute();
+      await db.schema.createIndex('suspense_items_developer').on('suspense_items').columns(['developer_id', 'status', 'reason']).execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -197,6 +197,8 @@ export async function suspend(
     posting_id: postingId,
     resolved_at: null,
     resolution_note: null,
+    resolution_action: null,
+    resolution_transaction_id: null,
     created_at: env.clock.now().toISOString(),
   });
   await emitEvent(trx, env, wallet.developer_id, 'suspense.created', {

@@ -2,15 +2,15 @@ import type { Selectable } from 'kysely';
 import { nipFee } from '../../api/fees.js';
 import type { ResolvedAccount } from '../banks/name-enquiry.js';
 import type { Db, Trx } from '../db/database.js';
-import { DEFAULT_SETTLEMENT_DELAY_SECONDS, type EngineEnv, VIRTUAL_BANK } from '../env.js';
+import { DEFAULT_SETTLEMENT_DELAY_SECONDS, type EngineEnv } from '../env.js';
 import { LedgerError } from '../errors.js';
 import { emitEvent, emitLedgerEvent } from '../events/events.service.js';
-import { receiveInbound } from '../inbound/inbound.service.js';
+import { deliverToSandboxAccount } from '../inbound/deliver.js';
 import { findSystemAccountId } from '../ledger/accounts.repository.js';
 import { post, type TransactionRow } from '../ledger/ledger.service.js';
 import { findTransaction } from '../ledger/transactions.repository.js';
 import { nipSessionId } from '../references.js';
-import { findWalletByAccountNumber, type WalletRow } from '../wallets/wallets.repository.js';
+import type { WalletRow } from '../wallets/wallets.repository.js';
 import type { PayoutTable } from './payouts.table.js';
 
 export type PayoutRow = Selectable<PayoutTable>;
@@ -146,16 +146,12 @@ async function settle(trx: Trx, env: EngineEnv, payout: PayoutRow): Promise<void
     destination_account_name: payout.destination_account_name,
   });
   // A payout to another developer's virtual account arrives there through the provider.
-  if (payout.destination_bank_code !== VIRTUAL_BANK.code) return;
-  const recipient = await findWalletByAccountNumber(trx, payout.destination_account_number);
-  if (!recipient || recipient.developer_id === payout.developer_id) return;
   const debit = (await findTransaction(trx, payout.developer_id, payout.transaction_id))!;
-  await receiveInbound(trx, env, recipient.developer_id, {
+  await deliverToSandboxAccount(trx, env, payout.developer_id, payout.destination_bank_code, {
     account_number: payout.destination_account_number,
     amount: payout.amount,
     sender_name: debit.sender_name,
     sender_account: debit.sender_account,
-    sender_bank_code: VIRTUAL_BANK.code,
     narration: payout.narration,
     provider_reference: payout.provider_reference,
   });

@@ -22,5 +22,10 @@ export interface SuspenseItemTable {
   posting_id: string;
   resolved_at: string | null;
   resolution_note: string | null;
+  resolution_action: SuspenseAction | null;
+  /** The wallet CREDIT of a CREDIT_WALLET resolution. */
+  resolution_transaction_id: string | null;
   created_at: string;
 }
+
+export type SuspenseAction = 'CREDIT_WALLET' | 'DISMISS' | 'REFUND';

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { Ok, Page, optionalText, pageQuery } from './common.js';
+import { SuspenseItem } from './suspense.js';
+
+export const SuspenseParams = z.object({ suspense_id: z.string() });
+
+export const SuspenseListQuery = z.strictObject({
+  ...pageQuery,
+  status: z.enum(['PENDING', 'RESOLVED', 'FLAGGED']).optional(),
+  reason: z.enum(['WALLET_CLOSED', 'AI_LOW_CONFIDENCE', 'AI_RISK_FLAG']).optional(),
+});
+
+export const ResolveSuspenseBody = z
+  .strictObject({
+    action: z.enum(['CREDIT_WALLET', 'DISMISS', 'REFUND'], { error: 'must be CREDIT_WALLET, DISMISS or REFUND' }),
+    target_wallet_id: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).optional(),
+    note: optionalText(500),
+  })
+  .superRefine((body, ctx) => {
+    if (body.action === 'CREDIT_WALLET' && body.target_wallet_id === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['target_wallet_id'], message: 'is required for CREDIT_WALLET' });
+    }
+    if (body.action !== 'CREDIT_WALLET' && body.target_wallet_id !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['target_wallet_id'], message: `is only used with CREDIT_WALLET, not ${body.action}` });
+    }
+  });
+
+export const Resolution = z
+  .object({
+    message: z.string(),
+    action: z.enum(['CREDIT_WALLET', 'DISMISS', 'REFUND']),
+    transaction_id: z.string().optional(),
+    provider_reference: z.string().optional(),
+  })
+  .meta({ id: 'SuspenseResolution' });
+
+export const SuspenseResponse = Ok(SuspenseItem);
+export const SuspensePageResponse = Ok(Page(SuspenseItem));

@@ -1,0 +1,44 @@
+import { commonErrors, ErrorBody, IdempotencyHeaders, Ok } from '../../api/schemas/common.js';
+import { Resolution, ResolveSuspenseBody, SuspenseListQuery, SuspensePageResponse, SuspenseParams, SuspenseResponse } from '../../api/schemas/suspense-requests.js';
+import { getSuspenseItem, listSuspense, resolveSuspense } from '../../engine/suspense/suspense.service.js';
+import { toPage, toSuspenseItem } from '../serialize.js';
+import { type App, type RouteDeps, inTransaction, ok } from './route.js';
+
+const tags = ['Suspense'];
+
+export function suspenseRoutes(app: App, { sandbox }: RouteDeps): void {
+  app.get(
+    '/v1/suspense',
+    {
+      schema: {
+        tags,
+        summary: 'List held payments awaiting resolution (filters status, reason)',
+        querystring: SuspenseListQuery,
+        response: { 200: SuspensePageResponse, ...commonErrors },
+      },
+    },
+    async (request) => ok(toPage(await listSuspense(sandbox.db, request.developerId, request.query), toSuspenseItem)),
+  );
+
+  app.post(
+    '/v1/suspense/:suspense_id/resolve',
+    {
+      schema: {
+        tags,
+        summary: 'Resolve a held payment: CREDIT_WALLET, DISMISS or REFUND',
+        headers: IdempotencyHeaders,
+        params: SuspenseParams,
+        body: ResolveSuspenseBody,
+        response: { 200: Ok(Resolution), ...commonErrors, 422: ErrorBody },
+      },
+    },
+    async (request) =>
+      ok(await inTransaction(sandbox, (trx) => resolveSuspense(trx, sandbox.env, request.developerId, request.params.suspense_id, request.body))),
+  );
+
+  app.get(
+    '/sandbox/suspense/:suspense_id',
+    { schema: { tags: ['Sandbox'], summary: 'One suspense item (for `ledger suspense show`)', params: SuspenseParams, response: { 200: SuspenseResponse, ...commonErrors } } },
+    async (request) => ok(toSuspenseItem(await getSuspenseItem(sandbox.db, request.developerId, request.params.suspense_id))),
+  );
+}
