@@ -50,7 +50,7 @@ export function creditCommand(): Command {
       'after',
       examples(
         'ledger credit 0123456789 500000 --narration "rent for May"',
-        'ledger credit "$WALLET" 250000 --sender-name "Bola Ade" --sender-account 0690000031 --sender-bank-code 044',
+        'ledger credit "$WALLET" 250000 --sender-name "Bola Ade" --sender-account 0690000032 --sender-bank-code 044',
       ),
     )
     .action(action(runCredit));

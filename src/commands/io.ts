@@ -22,7 +22,7 @@ export interface Io {
   config(): ClientConfig;
   client(): ApiClient;
   /** Prints a result on stdout as --json, --quiet or for people. */
-  show(data: unknown, view: View): Promise<void>;
+  show(data: unknown, view: View, context?: { now?: Date }): Promise<void>;
   /** A note for people on stderr; silent under --json and --quiet. */
   note(text: string): void;
   /** True when a person is at the keyboard: prompts are allowed. */
@@ -54,9 +54,9 @@ export function createIo(flags: GlobalFlags, sources: IoSources = {}): Io {
     flags,
     config: () => (config ??= resolveConfig({ baseUrl: flags.baseUrl, apiKey: flags.apiKey, env, cwd })),
     client: () => (client ??= new ApiClient(io.config().baseUrl, io.config().apiKey)),
-    async show(data, view) {
+    async show(data, view, context = {}) {
       const { render } = await import('./output/render.js');
-      render(stdout, data, view, { json: Boolean(flags.json), quiet: Boolean(flags.quiet), env });
+      render(stdout, data, view, { json: Boolean(flags.json), quiet: Boolean(flags.quiet), env, ...context });
     },
     note(text) {
       if (!flags.json && !flags.quiet) stderr.write(`${text}\n`);

@@ -20,3 +20,42 @@ export async function confirm(io: Io, message: string, skip: boolean | undefined
   const prompts = await import('@inquirer/prompts');
   return prompts.confirm({ message, default: false });
 }
+
+export interface Choice<T> {
+  name: string;
+  value: T;
+  description?: string;
+}
+
+function needTerminal(io: Io, flag: string): void {
+  if (!io.interactive()) throw new UsageError(`missing ${flag} (no terminal to ask on)`);
+}
+
+/** Picks one of a few choices on a terminal; without one, names the flag that was missing. */
+export async function choose<T>(io: Io, flag: string, message: string, choices: Choice<T>[]): Promise<T> {
+  needTerminal(io, flag);
+  const { select } = await import('@inquirer/prompts');
+  return select({ message, choices, pageSize: 12 });
+}
+
+/** Picks from a long list by typing to filter it. */
+export async function searchFor<T>(io: Io, flag: string, message: string, choices: Choice<T>[]): Promise<T> {
+  needTerminal(io, flag);
+  const { search } = await import('@inquirer/prompts');
+  return search({
+    message,
+    pageSize: 12,
+    source: async (term) => {
+      const needle = (term ?? '').toLowerCase();
+      return choices.filter((c) => c.name.toLowerCase().includes(needle));
+    },
+  });
+}
+
+/** Free text that may be left empty (undefined). */
+export async function optionalInput(io: Io, message: string): Promise<string | undefined> {
+  if (!io.interactive()) return undefined;
+  const { input } = await import('@inquirer/prompts');
+  const text = (await input({ message })).trim();
+  return text === '' ? undefined : text;
+}

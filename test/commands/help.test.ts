@@ -19,6 +19,7 @@ describe('--help', () => {
       'ledger wallets create', 'ledger wallets get', 'ledger wallets close', 'ledger wallets list', 'ledger wallets unlock',
       'ledger credit', 'ledger transfer', 'ledger transactions list', 'ledger transactions get',
       'ledger banks list', 'ledger banks resolve', 'ledger sandbox magic', 'ledger sandbox payouts settle', 'ledger sandbox payouts fail',
+      'ledger suspense list', 'ledger suspense show', 'ledger suspense resolve',
     ]) expect(paths).toContain(expected);
   });
 

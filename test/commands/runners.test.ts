@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { UsageError } from '../../src/client/errors.js';
 import { runCredit } from '../../src/commands/credit.js';
 import { reportError } from '../../src/commands/errors.js';
 import { runAudit } from '../../src/commands/sandbox/controls.js';
 import { runList as runTransactions } from '../../src/commands/transactions/list.js';
 import { runCreate } from '../../src/commands/wallets/create.js';
-import { createTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { listeningSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { captureIo } from '../helpers/io.js';
 
 const answers = vi.hoisted(() => ({ input: [] as string[], asked: [] as string[] }));
@@ -17,13 +17,12 @@ vi.mock('@inquirer/prompts', () => ({
   confirm: async () => true,
 }));
 
+const server = listeningSandbox();
 let t: TestSandbox;
 let baseUrl: string;
-beforeAll(async () => {
-  t = await createTestSandbox();
-  baseUrl = await t.app.listen({ host: '127.0.0.1', port: 0 });
+beforeAll(() => {
+  ({ t, baseUrl } = server);
 });
-afterAll(() => t.close());
 beforeEach(() => {
   answers.input = [];
   answers.asked = [];

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { UsageError } from '../../src/client/errors.js';
 import { runTransfer } from '../../src/commands/transfer.js';
 import { makeNuban } from '../../src/engine/wallets/nuban.js';
 import { captureIo } from '../helpers/io.js';
-import { createTestSandbox, createWallet, type TestSandbox } from '../helpers/sandbox.js';
+import { createWallet, listeningSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 const prompts = vi.hoisted(() => ({ answer: true, asked: [] as string[] }));
 vi.mock('@inquirer/prompts', () => ({
@@ -15,13 +15,12 @@ vi.mock('@inquirer/prompts', () => ({
 }));
 
 const GTB = makeNuban('058', '099887766');
+const server = listeningSandbox();
 let t: TestSandbox;
 let baseUrl: string;
-beforeAll(async () => {
-  t = await createTestSandbox();
-  baseUrl = await t.app.listen({ host: '127.0.0.1', port: 0 });
+beforeAll(() => {
+  ({ t, baseUrl } = server);
 });
-afterAll(() => t.close());
 beforeEach(() => {
   prompts.asked = [];
 });

@@ -14,11 +14,7 @@ afterAll(async () => {
   cli.cleanup();
 });
 
-const json = async (args: string[]) => {
-  const r = await cli.run([...args, '--json']);
-  if (r.exitCode !== 0) throw new Error(`${args.join(' ')} failed: ${r.stderr}`);
-  return JSON.parse(r.stdout);
-};
+const json = (args: string[]) => cli.json(args);
 
 describe('payouts from the command line', () => {
   it('payout → failure → reversal, with the audit clean and balances exact', async () => {

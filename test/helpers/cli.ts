@@ -22,14 +22,21 @@ export interface RunResult {
 export interface Cli {
   dir: string;
   run(args: string[], options?: { env?: Record<string, string>; input?: string }): Promise<RunResult>;
+  /** Runs with --json, fails the test on a non-zero exit, and returns the parsed stdout. */
+  json(args: string[]): Promise<any>;
   cleanup(): void;
 }
 
 /** Runs the built `ledger` binary in its own temporary working directory (its own .ledger/ state). */
 export function createCli(): Cli {
   const dir = mkdtempSync(join(tmpdir(), 'ledger-e2e-'));
-  return {
+  const cli: Cli = {
     dir,
+    json: async (args) => {
+      const r = await cli.run([...args, '--json']);
+      if (r.exitCode !== 0) throw new Error(`ledger ${args.join(' ')} failed (${r.exitCode}): ${r.stderr}`);
+      return JSON.parse(r.stdout);
+    },
     run: async (args, options = {}) => {
       const result = await execa(process.execPath, [BIN, ...args], {
         cwd: dir,
@@ -44,6 +51,7 @@ export function createCli(): Cli {
     },
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };
+  return cli;
 }
 
 /** Replaces ids, times, keys and references so output can be compared exactly. */

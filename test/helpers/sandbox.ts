@@ -1,4 +1,5 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
 import { seededIds } from '../../src/engine/ids.js';
 import { buildApp } from '../../src/sandbox/app.js';
 import { ensureSandboxDeveloper, openSandbox, type Sandbox } from '../../src/sandbox/sandbox.js';
@@ -103,4 +104,26 @@ export async function expectCleanAudit(t: TestSandbox) {
     throw new Error(`audit failed: ${JSON.stringify(report.body, null, 2)}`);
   }
   return report.body.data;
+}
+
+/**
+ * A test sandbox listening on a loopback port for the life of a describe file, for runners that
+ * speak HTTP. Call inside the file: it registers its own beforeAll and afterAll.
+ */
+export function listeningSandbox(): { get t(): TestSandbox; get baseUrl(): string } {
+  let sandbox: TestSandbox;
+  let url: string;
+  beforeAll(async () => {
+    sandbox = await createTestSandbox();
+    url = await sandbox.app.listen({ host: '127.0.0.1', port: 0 });
+  });
+  afterAll(() => sandbox.close());
+  return {
+    get t() {
+      return sandbox;
+    },
+    get baseUrl() {
+      return url;
+    },
+  };
 }

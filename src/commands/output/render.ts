@@ -11,6 +11,17 @@ export interface RenderOptions {
   json: boolean;
   quiet: boolean;
   env: NodeJS.ProcessEnv;
+  /** "Now" for ages: the sandbox clock when known. */
+  now?: Date;
+}
+
+/** 95 → "1m", 7200 → "2h", 3 days → "3d". */
+export function age(from: string, now: Date): string {
+  const seconds = Math.max(0, Math.floor((now.getTime() - Date.parse(from)) / 1000));
+  if (seconds < 60) return `${seconds}s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)}m`;
+  if (seconds < 86_400) return `${Math.floor(seconds / 3600)}h`;
+  return `${Math.floor(seconds / 86_400)}d`;
 }
 
 export function formatter(stream: Stream, env: NodeJS.ProcessEnv): Formatter {
@@ -26,9 +37,11 @@ export function formatter(stream: Stream, env: NodeJS.ProcessEnv): Formatter {
   };
 }
 
-function cell(value: unknown, field: Field, fmt: Formatter): string {
+function cell(value: unknown, field: Field, fmt: Formatter, now: Date): string {
   if (value === null || value === undefined || value === '') return fmt.dim('—');
   switch (field.format) {
+    case 'age':
+      return age(String(value), now);
     case 'money':
       return fmt.money(value as number);
     case 'status':
@@ -61,6 +74,7 @@ export function render(stream: Stream, data: unknown, view: View, options: Rende
     return;
   }
   const fmt = formatter(stream, options.env);
+  const now = options.now ?? new Date();
   let lines: string[];
   if (view.kind === 'custom') {
     lines = view.lines(data, fmt);
@@ -68,7 +82,7 @@ export function render(stream: Stream, data: unknown, view: View, options: Rende
     const width = Math.max(...view.fields.map((f) => f.label.length));
     lines = view.fields
       .filter((f) => f.key in record)
-      .map((f) => `${fmt.dim(f.label.padEnd(width))}  ${cell(record[f.key], f, fmt)}`);
+      .map((f) => `${fmt.dim(f.label.padEnd(width))}  ${cell(record[f.key], f, fmt, now)}`);
   } else {
     const items = record.items as Record<string, unknown>[];
     if (items.length === 0) {
@@ -78,7 +92,7 @@ export function render(stream: Stream, data: unknown, view: View, options: Rende
         head: view.columns.map((c) => fmt.bold(c.label)),
         style: { head: [], border: [] },
       });
-      for (const item of items) table.push(view.columns.map((c) => cell(item[c.key], c, fmt)));
+      for (const item of items) table.push(view.columns.map((c) => cell(item[c.key], c, fmt, now)));
       lines = [table.toString()];
     }
     const page = record.page as number;

@@ -2,7 +2,7 @@
  * How each resource looks to a person. Plain data, no imports: commands name a view and the
  * renderer (loaded only when something is printed) does the rest.
  */
-export type Format = 'text' | 'money' | 'status' | 'bool' | 'type';
+export type Format = 'text' | 'money' | 'status' | 'bool' | 'type' | 'age';
 
 export interface Field {
   label: string;
@@ -142,4 +142,78 @@ export const magicView: View = {
   quiet: (d: { items: { account_number: string }[] }) => d.items.map((m) => m.account_number).filter((n) => /^\d+$/.test(n)).join('\n'),
   lines: (d: { items: { account_number: string; name_enquiry: string; payout: string }[] }, fmt) =>
     d.items.flatMap((m) => [fmt.bold(m.account_number), `  ${fmt.dim('name enquiry')}  ${m.name_enquiry}`, `  ${fmt.dim('payout      ')}  ${m.payout}`]),
+};
+
+export const suspenseListView: View = {
+  kind: 'list',
+  id: 'id',
+  empty: 'No suspense items match.',
+  columns: [
+    { label: 'ID', key: 'id' },
+    { label: 'Age', key: 'created_at', format: 'age' },
+    { label: 'Amount', key: 'amount', format: 'money' },
+    { label: 'Reason', key: 'reason' },
+    { label: 'Status', key: 'status', format: 'status' },
+    { label: 'Sender', key: 'sender_name' },
+    { label: 'Narration', key: 'raw_narration' },
+  ],
+};
+
+interface SuspenseShown {
+  id: string;
+  status: string;
+  reason: string;
+  amount: number;
+  account_number: string;
+  sender_name: string;
+  sender_account: string;
+  sender_bank_code: string;
+  raw_narration: string;
+  provider_reference: string;
+  created_at: string;
+  resolved_at: string | null;
+  resolution_action: string | null;
+  resolution_note: string | null;
+  raw_payload: unknown;
+  service_intelligence: { extracted_intent: string; suggested_label: string; confidence_score: number; flags: string[]; explanation?: string[] } | null;
+}
+
+export const suspenseItemView: View = {
+  kind: 'custom',
+  quiet: (item: SuspenseShown) => item.id,
+  lines: (item: SuspenseShown, fmt) => {
+    const row = (label: string, value: string) => `${fmt.dim(label.padEnd(14))}  ${value}`;
+    const ai = item.service_intelligence;
+    return [
+      row('Suspense item', item.id),
+      row('Status', fmt.status(item.status)),
+      row('Reason', item.reason),
+      row('Amount', fmt.money(item.amount)),
+      row('To account', item.account_number),
+      row('Sender', `${item.sender_name}${item.sender_account ? ` · ${item.sender_account} · bank ${item.sender_bank_code}` : fmt.dim(' (no sender account)')}`),
+      row('Narration', item.raw_narration || fmt.dim('(empty)')),
+      row('Reference', item.provider_reference),
+      row('Received', item.created_at),
+      ...(item.resolved_at ? [row('Resolved', `${item.resolved_at} · ${item.resolution_action ?? ''}${item.resolution_note ? ` · "${item.resolution_note}"` : ''}`)] : []),
+      ...(ai
+        ? [
+            row('Analysis', `${ai.extracted_intent} (${ai.suggested_label}), confidence ${ai.confidence_score}${ai.flags.length ? `, flags ${ai.flags.join(', ')}` : ''}`),
+            ...(ai.explanation ?? []).map((line) => row('', fmt.dim(`· ${line}`))),
+          ]
+        : []),
+      fmt.dim('Raw payload'),
+      ...JSON.stringify(item.raw_payload, null, 2).split('\n').map((line) => `  ${line}`),
+    ];
+  },
+};
+
+export const resolutionView: View = {
+  kind: 'record',
+  id: 'action',
+  fields: [
+    { label: 'Action', key: 'action' },
+    { label: 'Result', key: 'message' },
+    { label: 'Transaction', key: 'transaction_id' },
+    { label: 'Reference', key: 'provider_reference' },
+  ],
 };

@@ -1,0 +1,18 @@
+import type { Command } from 'commander';
+import type { SuspenseItem } from '../../api/schemas/suspense.js';
+import type { Io } from '../io.js';
+import { action, clientCommand, examples } from '../options.js';
+import { suspenseItemView } from '../output/views.js';
+
+export function showCommand(): Command {
+  return clientCommand('show')
+    .description('Show one held payment in full: the analysis and the original payload')
+    .argument('<suspense_id>', 'suspense item id')
+    .addHelpText('after', examples('ledger suspense show "$ITEM"', 'ledger suspense show "$ITEM" --json'))
+    .action(action(runShow));
+}
+
+export async function runShow(io: Io, id: string): Promise<void> {
+  const item = await io.client().sandbox<SuspenseItem>('GET', `/sandbox/suspense/${encodeURIComponent(id)}`);
+  await io.show(item, suspenseItemView);
+}

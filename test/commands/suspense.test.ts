@@ -1,0 +1,129 @@
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { UsageError } from '../../src/client/errors.js';
+import { runList } from '../../src/commands/suspense/list.js';
+import { runResolve } from '../../src/commands/suspense/resolve.js';
+import { runShow } from '../../src/commands/suspense/show.js';
+import { captureIo } from '../helpers/io.js';
+import { createWallet, listeningSandbox, type TestSandbox } from '../helpers/sandbox.js';
+
+/** The prompts module mocked: each prompt kind answers from its queue and records what was asked. */
+const ui = vi.hoisted(() => ({
+  asked: [] as string[],
+  select: [] as ((choices: { name: string; value: unknown }[]) => unknown)[],
+  search: [] as string[],
+  input: [] as string[],
+  confirm: [] as boolean[],
+  searched: [] as string[],
+}));
+vi.mock('@inquirer/prompts', () => ({
+  select: async ({ message, choices }: { message: string; choices: { name: string; value: unknown }[] }) => {
+    ui.asked.push(`select: ${message}`);
+    return ui.select.shift()!(choices);
+  },
+  search: async ({ message, source }: { message: string; source: (term: string) => Promise<{ name: string; value: unknown }[]> }) => {
+    ui.asked.push(`search: ${message}`);
+    const term = ui.search.shift()!;
+    const found = await source(term);
+    ui.searched = found.map((f) => f.name);
+    return found[0]!.value;
+  },
+  input: async ({ message }: { message: string }) => {
+    ui.asked.push(`input: ${message}`);
+    return ui.input.shift() ?? '';
+  },
+  confirm: async ({ message }: { message: string }) => {
+    ui.asked.push(`confirm: ${message}`);
+    return ui.confirm.shift() ?? false;
+  },
+}));
+
+const server = listeningSandbox();
+let t: TestSandbox;
+let baseUrl: string;
+beforeAll(() => {
+  ({ t, baseUrl } = server);
+});
+beforeEach(async () => {
+  Object.assign(ui, { asked: [], select: [], search: [], input: [], confirm: [], searched: [] });
+  await t.call('POST', '/sandbox/reset');
+});
+
+const io = (flags: Record<string, unknown> = {}, tty = false) => captureIo(flags, { baseUrl, apiKey: t.key, tty, env: { NO_COLOR: '1' } });
+async function hold(amount: number, narration = 'asdfgh') {
+  const w = await createWallet(t);
+  return (await t.call('POST', '/sandbox/inbound-transfers', { account_number: w.account_number, amount, narration })).body.data.suspense_item;
+}
+
+describe('ledger suspense list and show', () => {
+  it('lists with the amount in naira and the age on the sandbox clock', async () => {
+    const item = await hold(123_456);
+    await t.call('POST', '/sandbox/clock/advance', { seconds: 7_200 });
+    const c = io();
+    await runList(c.io, { status: 'pending' });
+    expect(c.stdout()).toContain(item.id);
+    expect(c.stdout()).toMatch(/│ 2h +│ 123456 \(₦1,234\.56\) │ AI_LOW_CONFIDENCE │ PENDING │ SANDBOX SENDER │ asdfgh +│/);
+    const json = io({ json: true });
+    await runList(json.io, {});
+    expect(JSON.parse(json.stdout())).toEqual((await t.call('GET', '/v1/suspense')).body.data);
+    await expect(runList(io().io, { reason: 'LOST' })).rejects.toThrow(UsageError);
+  });
+
+  it('shows the whole item with the analysis and the payload pretty-printed', async () => {
+    const item = await hold(5_000);
+    const c = io();
+    await runShow(c.io, item.id);
+    expect(c.stdout()).toContain('Analysis        unknown (Uncategorised), confidence 0.3, flags UNCLEAR_NARRATION');
+    expect(c.stdout()).toContain('Raw payload\n  {\n    "account_number": ');
+    expect(c.stdout()).toContain('    "amount": 5000,');
+  });
+});
+
+describe('ledger suspense resolve', () => {
+  it('on a terminal: pick the item, the action and the wallet by search, see it, confirm, and the money moves', async () => {
+    await hold(1_000, 'SANDBOX-RISK');
+    const wanted = await hold(2_500);
+    const target = await createWallet(t, 0, { customer_reference: 'target-ref', first_name: 'Kemi', last_name: 'Bello' });
+    ui.select.push((choices) => choices.find((c) => c.name.includes('₦25.00'))!.value, (choices) => choices.find((c) => c.name.startsWith('CREDIT_WALLET'))!.value);
+    ui.search.push('kemi');
+    ui.input.push('called the customer');
+    ui.confirm.push(true);
+    const c = io({ json: true }, true);
+    await runResolve(c.io, undefined, {});
+    expect(ui.asked).toEqual([
+      'select: Which held payment?',
+      'select: What should happen to it?',
+      'search: Credit which wallet? (type to search)',
+      'input: Note (optional):',
+      'confirm: Resolve this ₦25.00 payment?',
+    ]);
+    expect(ui.searched).toEqual([expect.stringContaining('SANDBOX / KEMI BELLO')]);
+    expect(c.stderr()).toContain(`Suspense item   ${wanted.id}`);
+    expect(c.stderr()).toContain(`CREDIT_WALLET → wallet ${target.id} · note "called the customer"`);
+    expect(JSON.parse(c.stdout())).toMatchObject({ action: 'CREDIT_WALLET', transaction_id: expect.any(String) });
+    expect((await t.call('GET', `/v1/wallets/${target.id}`)).body.data.balance).toBe(2_500);
+    expect((await t.call('GET', `/sandbox/suspense/${wanted.id}`)).body.data).toMatchObject({ status: 'RESOLVED', resolution_note: 'called the customer' });
+  });
+
+  it('moves nothing when the person says no', async () => {
+    const item = await hold(900);
+    ui.confirm.push(false);
+    await expect(runResolve(io({}, true).io, item.id, { action: 'DISMISS', note: 'x' })).rejects.toThrow(new UsageError('resolution cancelled: nothing moved'));
+    expect((await t.call('GET', `/sandbox/suspense/${item.id}`)).body.data.status).toBe('PENDING');
+  });
+
+  it('without a terminal: missing flags are usage errors and nothing is asked', async () => {
+    const item = await hold(900);
+    await expect(runResolve(io().io, undefined, { action: 'DISMISS' })).rejects.toThrow(new UsageError('missing <suspense_id> (no terminal to ask on)'));
+    await expect(runResolve(io().io, item.id, {})).rejects.toThrow(new UsageError('missing --action (no terminal to ask on)'));
+    await expect(runResolve(io().io, item.id, { action: 'credit_wallet' })).rejects.toThrow(new UsageError('missing --target-wallet for CREDIT_WALLET (no terminal to ask on)'));
+    await expect(runResolve(io().io, item.id, { action: 'KEEP' })).rejects.toThrow(UsageError);
+    expect(ui.asked).toEqual([]);
+    const c = io({ quiet: true });
+    await runResolve(c.io, item.id, { action: 'dismiss' });
+    expect(c.stdout()).toBe('DISMISS\n');
+  });
+
+  it('says so when there is nothing to pick', async () => {
+    await expect(runResolve(io({}, true).io, undefined, {})).rejects.toThrow(new UsageError('nothing to resolve: no PENDING or FLAGGED suspense items'));
+  });
+});
