@@ -105,3 +105,14 @@ describe('errors and exit codes', () => {
     await t.sandbox.db.updateTable('accounts').set({ balance: 0 }).where('id', '=', wallet.id).execute();
   });
 });
+
+describe('transactions get', () => {
+  it('shows the analysis of an inbound payment to people', async () => {
+    const { runGet } = await import('../../src/commands/transactions/get.js');
+    const wallet = (await t.call('POST', '/v1/wallets', { customer_reference: 'ai', first_name: 'A', last_name: 'B', email: 'a@b.ng' })).body.data;
+    const credit = (await t.call('POST', '/sandbox/inbound-transfers', { account_number: wallet.account_number, amount: 100, narration: 'SALARY NOV 2026 ACME LTD' })).body.data;
+    const c = connect();
+    await runGet(c.io, credit.transaction.id);
+    expect(c.stdout()).toContain('Analysis          salary (Salary), confidence 0.95\n');
+  });
+});

@@ -42,6 +42,10 @@ function cell(value: unknown, field: Field, fmt: Formatter, now: Date): string {
   switch (field.format) {
     case 'age':
       return age(String(value), now);
+    case 'intelligence': {
+      const ai = value as { extracted_intent: string; suggested_label: string; confidence_score: number; flags: string[] };
+      return `${ai.extracted_intent} (${ai.suggested_label}), confidence ${ai.confidence_score}${ai.flags.length ? `, flags ${ai.flags.join(', ')}` : ''}`;
+    }
     case 'money':
       return fmt.money(value as number);
     case 'status':

@@ -2,7 +2,7 @@
  * How each resource looks to a person. Plain data, no imports: commands name a view and the
  * renderer (loaded only when something is printed) does the rest.
  */
-export type Format = 'text' | 'money' | 'status' | 'bool' | 'type' | 'age';
+export type Format = 'text' | 'money' | 'status' | 'bool' | 'type' | 'age' | 'intelligence';
 
 export interface Field {
   label: string;
@@ -76,6 +76,7 @@ export const transactionView: View = {
     { label: 'Destination name', key: 'destination_account_name' },
     { label: 'Fee', key: 'fee', format: 'money' },
     { label: 'Narration', key: 'raw_narration' },
+    { label: 'Analysis', key: 'service_intelligence', format: 'intelligence' },
     { label: 'Created', key: 'created_at' },
   ],
 };
