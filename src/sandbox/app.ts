@@ -12,6 +12,9 @@ import type { App, RouteDeps } from './routes/route.js';
 import { sandboxControlRoutes } from './routes/sandbox-control.js';
 import { sandboxWalletRoutes } from './routes/sandbox-wallets.js';
 import { suspenseRoutes } from './routes/suspense.js';
+import { webhookRoutes } from './routes/webhooks.js';
+import { createDispatcher } from './webhooks/dispatcher.js';
+import { receiverRoutes } from './webhooks/receiver.js';
 import { transactionRoutes } from './routes/transactions.js';
 import { walletRoutes } from './routes/wallets.js';
 import type { Sandbox } from './sandbox.js';
@@ -20,6 +23,8 @@ import { createScheduler, type Scheduler } from './scheduler.js';
 declare module 'fastify' {
   interface FastifyInstance {
     scheduler: Scheduler;
+    /** Tells the dispatcher where the built-in receiver listens. */
+    setSelfUrl(url: string): void;
   }
 }
 
@@ -29,10 +34,14 @@ export interface BuildAppOptions {
   logRequest?: (line: string) => void;
   /** Where unexpected errors are reported; they never reach the response body. */
   logError?: (error: unknown) => void;
+  /** Seconds before a webhook attempt is abandoned (default 15). */
+  webhookTimeoutSeconds?: number;
+  /** Real time for webhook-timestamp headers (default Date.now). */
+  realNow?: () => number;
 }
 
 /** Route groups, each a function of the app and the sandbox. */
-const ROUTES: ((app: App, deps: RouteDeps) => void)[] = [walletRoutes, transactionRoutes, suspenseRoutes, bankRoutes, sandboxWalletRoutes, sandboxControlRoutes];
+const ROUTES: ((app: App, deps: RouteDeps) => void)[] = [walletRoutes, transactionRoutes, suspenseRoutes, webhookRoutes, bankRoutes, sandboxWalletRoutes, sandboxControlRoutes];
 
 /**
  * The sandbox HTTP server as a value: every route registered, nothing listening.
@@ -71,11 +80,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     transformObject: jsonSchemaTransformObject,
   });
 
-  const scheduler = createScheduler(sandbox, { onError: options.logError ?? ((error) => console.error(error)) });
+  const dispatcher = createDispatcher(sandbox, { timeoutSeconds: options.webhookTimeoutSeconds ?? 15, version: VERSION, realNow: options.realNow });
+  const scheduler = createScheduler(sandbox, dispatcher, { onError: options.logError ?? ((error) => console.error(error)) });
+  let selfUrl: string | undefined;
   app.decorate('scheduler', scheduler);
-  app.addHook('onClose', () => scheduler.stop());
-  const deps: RouteDeps = { sandbox, scheduler, version: VERSION };
+  app.decorate('setSelfUrl', (url: string) => {
+    selfUrl = url;
+    dispatcher.setSelfUrl(url);
+  });
+  // Before the server stops taking requests: attempts in flight finish, and are recorded, first.
+  app.addHook('preClose', () => scheduler.stop());
+  const deps: RouteDeps = { sandbox, scheduler, dispatcher, selfUrl: () => selfUrl, version: VERSION };
   for (const register of ROUTES) register(app, deps);
+  await receiverRoutes(app, deps);
 
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   await app.ready();

@@ -1,7 +1,8 @@
 import { runDuePayouts } from '../engine/payouts/payouts.service.js';
 import type { Sandbox } from './sandbox.js';
+import type { Dispatcher } from './webhooks/dispatcher.js';
 
-/** Runs whatever has fallen due on the sandbox clock: payout settlements today. */
+/** Runs whatever has fallen due on the sandbox clock: payout settlements and webhook deliveries. */
 export interface Scheduler {
   /** Runs everything due now; calls never overlap. Resolves with how much it ran. */
   runDue(): Promise<number>;
@@ -10,32 +11,34 @@ export interface Scheduler {
   stop(): Promise<void>;
 }
 
-/** The due-work runners, in the order they run. */
-const JOBS = [runDuePayouts];
-
-export function createScheduler(sandbox: Sandbox, options: { intervalMs?: number; onError: (error: unknown) => void }): Scheduler {
+/**
+ * Settlements run one at a time, in order; webhook deliveries run beside them through the
+ * dispatcher, whose slow endpoints never hold up a settlement. `runDue` waits for both.
+ */
+export function createScheduler(sandbox: Sandbox, dispatcher: Dispatcher, options: { intervalMs?: number; onError: (error: unknown) => void }): Scheduler {
   let chain: Promise<number> = Promise.resolve(0);
   let timer: NodeJS.Timeout | undefined;
-  const runDue = () => {
-    chain = chain
-      .catch(() => 0)
-      .then(async () => {
-        let ran = 0;
-        for (const job of JOBS) ran += await job(sandbox.db, sandbox.env);
-        return ran;
-      });
+  const settle = () => {
+    chain = chain.catch(() => 0).then(() => runDuePayouts(sandbox.db, sandbox.env));
     return chain;
   };
   return {
-    runDue,
+    async runDue() {
+      const settled = await settle();
+      return settled + (await dispatcher.dispatchDue());
+    },
     start() {
-      timer ??= setInterval(() => runDue().catch(options.onError), options.intervalMs ?? 250);
+      timer ??= setInterval(() => {
+        settle().catch(options.onError);
+        dispatcher.dispatchDue().catch(options.onError);
+      }, options.intervalMs ?? 250);
       timer.unref();
     },
     async stop() {
       clearInterval(timer);
       timer = undefined;
       await chain.catch(() => 0);
+      await dispatcher.stop();
     },
   };
 }

@@ -7,6 +7,8 @@ import type { InboundOutcome } from '../engine/inbound/inbound.service.js';
 import type { TransactionRow } from '../engine/ledger/ledger.service.js';
 import type { SuspenseRow } from '../engine/suspense/suspense.repository.js';
 import type { WalletRow } from '../engine/wallets/wallets.repository.js';
+import type { WebhookAttempt, WebhookLog } from '../api/schemas/webhooks.js';
+import type { WebhookAttemptRow, WebhookLogRow } from '../engine/events/webhooks.service.js';
 
 /** Database rows → the resources of the interface document. */
 
@@ -97,4 +99,34 @@ export function toAuditReport(report: EngineAuditReport): AuditReport {
 
 export function toPage<Row, Item>(page: { items: Row[]; total: number; page: number; limit: number }, map: (row: Row) => Item) {
   return { items: page.items.map(map), total: page.total, page: page.page, limit: page.limit };
+}
+
+export function toWebhookLog(row: WebhookLogRow): WebhookLog {
+  return {
+    id: row.id,
+    event_id: row.event_id,
+    event_type: row.event_type,
+    payload: JSON.parse(row.payload),
+    status: row.status,
+    http_status_code: row.http_status_code,
+    response_body: row.response_body,
+    attempt_count: row.attempt_count,
+    next_retry_at: row.next_retry_at,
+    delivered_at: row.delivered_at,
+    created_at: row.created_at,
+  };
+}
+
+export function toAttempt(row: WebhookAttemptRow): WebhookAttempt {
+  return {
+    id: row.id,
+    attempt_number: row.attempt_number,
+    manual: row.manual === 1,
+    url: row.url,
+    http_status_code: row.http_status_code,
+    response_body: row.response_body,
+    error: row.error,
+    duration_ms: row.duration_ms,
+    created_at: row.created_at,
+  };
 }

@@ -1,3 +1,4 @@
+import { setEndpointUrl } from '../engine/events/webhooks.service.js';
 import { buildApp } from './app.js';
 import { ensureSandboxDeveloper, openSandbox } from './sandbox.js';
 
@@ -9,6 +10,10 @@ export interface StartServerOptions {
   knownKey?: string | undefined;
   /** Seconds of sandbox time before the provider acts on a payout (default 2; 0 = at once). */
   settlementDelaySeconds?: number | undefined;
+  /** Where the SANDBOX developer's webhooks go (default: the built-in receiver). */
+  webhookUrl?: string | undefined;
+  /** Seconds before a webhook attempt is abandoned (default 15). */
+  webhookTimeoutSeconds?: number | undefined;
   logRequest?: (line: string) => void;
   logError?: (error: unknown) => void;
 }
@@ -28,7 +33,8 @@ export interface RunningServer {
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const sandbox = await openSandbox({ dbPath: options.dbPath, settlementDelaySeconds: options.settlementDelaySeconds });
   const credentials = await ensureSandboxDeveloper(sandbox, options.knownKey);
-  const app = await buildApp({ sandbox, logRequest: options.logRequest, logError: options.logError });
+  if (options.webhookUrl !== undefined) await setEndpointUrl(sandbox.db, credentials.developerId, options.webhookUrl);
+  const app = await buildApp({ sandbox, logRequest: options.logRequest, logError: options.logError, webhookTimeoutSeconds: options.webhookTimeoutSeconds });
   try {
     await app.listen({ host: options.host, port: options.port });
   } catch (error) {
@@ -36,14 +42,17 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     await sandbox.close();
     throw error;
   }
-  // Work that fell due while the sandbox was stopped runs now; then the clock drives it.
-  await app.scheduler.runDue();
-  app.scheduler.start();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  const baseUrl = `http://${host}:${port}`;
+  // A wildcard bind is reached through loopback.
+  app.setSelfUrl(['0.0.0.0', '::'].includes(options.host) ? `http://127.0.0.1:${port}` : baseUrl);
+  // Work that fell due while the sandbox was stopped runs now; then the clock drives it.
+  await app.scheduler.runDue();
+  app.scheduler.start();
   return {
-    baseUrl: `http://${host}:${port}`,
+    baseUrl,
     apiKey: credentials.apiKey,
     developerId: credentials.developerId,
     keyIssued: credentials.issued,

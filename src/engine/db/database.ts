@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { ApiKeyTable, DeveloperTable } from '../developers/developers.table.js';
-import type { EventTable, WebhookLogTable } from '../events/events.table.js';
+import type { EventTable, ReceiverEventTable, WebhookAttemptTable, WebhookLogTable } from '../events/events.table.js';
 import type { IdempotencyKeyTable } from '../idempotency/idempotency.table.js';
 import type { InboundTransferTable } from '../inbound/inbound.table.js';
 import type { AccountTable, EntryTable, PostingTable, TransactionTable } from '../ledger/ledger.table.js';
@@ -24,6 +24,8 @@ export interface Database {
   idempotency_keys: IdempotencyKeyTable;
   settings: SettingTable;
   payouts: PayoutTable;
+  webhook_attempts: WebhookAttemptTable;
+  receiver_events: ReceiverEventTable;
 }
 
 export type Db = Kysely<Database>;

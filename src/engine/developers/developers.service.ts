@@ -28,6 +28,8 @@ export async function createDeveloper(trx: Trx, env: EngineEnv, businessName: st
       business_name: businessName,
       webhook_url: null,
       webhook_secret: `whsec_${env.ids.bytes(32).toString('base64')}`,
+      webhook_secret_previous: null,
+      webhook_secret_previous_until: null,
       created_at: now,
     })
     .execute();

@@ -5,6 +5,9 @@ export interface DeveloperTable {
   business_name: string;
   webhook_url: string | null;
   webhook_secret: string;
+  /** After a rotation, the old secret still signs until this time (sandbox clock). */
+  webhook_secret_previous: string | null;
+  webhook_secret_previous_until: string | null;
   created_at: string;
 }
 

@@ -2,16 +2,19 @@ import type { Trx } from '../db/database.js';
 import { API_VERSION, type EngineEnv } from '../env.js';
 import type { TransactionRow } from '../ledger/ledger.service.js';
 
-export type EventType =
-  | 'ledger.credit'
-  | 'ledger.debit'
-  | 'transfer.completed'
-  | 'transfer.failed'
-  | 'suspense.created'
-  | 'suspense.resolved'
-  | 'agent.triggered'
-  | 'agent.failed'
-  | 'wallet.closed';
+/** Every event type of contract §7. */
+export const EVENT_TYPES = [
+  'ledger.credit',
+  'ledger.debit',
+  'transfer.completed',
+  'transfer.failed',
+  'suspense.created',
+  'suspense.resolved',
+  'agent.triggered',
+  'agent.failed',
+  'wallet.closed',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
 
 export interface EventEnvelope {
   event_id: string;

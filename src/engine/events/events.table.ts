@@ -27,3 +27,33 @@ export interface WebhookLogTable {
   delivered_at: string | null;
   created_at: string;
 }
+
+/** One HTTP attempt to deliver a webhook log. */
+export interface WebhookAttemptTable {
+  seq: Generated<number>;
+  id: string;
+  log_id: string;
+  attempt_number: number;
+  manual: number;
+  url: string;
+  http_status_code: number | null;
+  response_body: string | null;
+  /** Why there is no status code: timeout, connection refused, redirect… */
+  error: string | null;
+  duration_ms: number;
+  created_at: string;
+}
+
+/** What the built-in receiver got. */
+export interface ReceiverEventTable {
+  seq: Generated<number>;
+  id: string;
+  developer_id: string;
+  webhook_id: string | null;
+  event_type: string | null;
+  headers: string;
+  body: string;
+  signature_valid: number;
+  response_status: number;
+  created_at: string;
+}

@@ -4,6 +4,7 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../../engine/db/database.js';
 import type { Sandbox } from '../sandbox.js';
 import type { Scheduler } from '../scheduler.js';
+import type { Dispatcher } from '../webhooks/dispatcher.js';
 
 /** The Fastify instance routes are written against: zod-typed, with the sandbox at hand. */
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, ZodTypeProvider>;
@@ -11,6 +12,9 @@ export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression,
 export interface RouteDeps {
   sandbox: Sandbox;
   scheduler: Scheduler;
+  dispatcher: Dispatcher;
+  /** The sandbox's own base URL once it listens. */
+  selfUrl: () => string | undefined;
   version: string;
 }
 

@@ -1,0 +1,158 @@
+import type { Selectable } from 'kysely';
+import type { Db, Trx } from '../db/database.js';
+import type { EngineEnv } from '../env.js';
+import { LedgerError, notFound } from '../errors.js';
+import { type Page, type PageQuery, paginate } from '../paging.js';
+import type { WebhookAttemptTable, WebhookLogStatus, WebhookLogTable } from './events.table.js';
+
+export type WebhookLogRow = Selectable<WebhookLogTable>;
+export type WebhookAttemptRow = Selectable<WebhookAttemptTable>;
+
+/** Seconds to wait after attempt n (1-based) before attempt n + 1 (contract §7): 8 attempts in all. */
+export const RETRY_SCHEDULE_SECONDS = [5, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 3600, 10 * 3600];
+export const MAX_ATTEMPTS = RETRY_SCHEDULE_SECONDS.length + 1;
+/** A rotated-out secret keeps signing for this long (sandbox time). */
+export const SECRET_OVERLAP_MS = 24 * 3600 * 1000;
+/** How much of a response body a log keeps. */
+export const RESPONSE_BODY_LIMIT = 4096;
+
+export interface AttemptResult {
+  url: string;
+  httpStatus: number | null;
+  responseBody: string | null;
+  error: string | null;
+  durationMs: number;
+  manual: boolean;
+}
+
+export async function listWebhookLogs(
+  trx: Trx,
+  developerId: string,
+  query: PageQuery & { status?: WebhookLogStatus | undefined; event_type?: string | undefined },
+): Promise<Page<WebhookLogRow>> {
+  let base = trx.selectFrom('webhook_logs').where('developer_id', '=', developerId);
+  if (query.status) base = base.where('status', '=', query.status);
+  if (query.event_type) base = base.where('event_type', '=', query.event_type);
+  return paginate<WebhookLogRow>(base, query);
+}
+
+export async function getWebhookLog(trx: Trx, developerId: string, id: string): Promise<WebhookLogRow> {
+  const log = await trx.selectFrom('webhook_logs').selectAll().where('developer_id', '=', developerId).where('id', '=', id).executeTakeFirst();
+  if (!log) throw notFound('webhook log');
+  return log;
+}
+
+export async function listAttempts(trx: Trx, logId: string): Promise<WebhookAttemptRow[]> {
+  return trx.selectFrom('webhook_attempts').selectAll().where('log_id', '=', logId).orderBy('seq').execute();
+}
+
+/** Only a FAILED or DEAD delivery can be retried by hand (contract §7). */
+export function assertRetryable(log: WebhookLogRow): void {
+  if (log.status === 'PENDING' || log.status === 'DELIVERED') {
+    throw new LedgerError('WEBHOOK_NOT_RETRYABLE', `a ${log.status} delivery cannot be retried: only FAILED or DEAD ones`);
+  }
+}
+
+/** Deliveries whose time has come, oldest first. */
+export async function dueLogs(db: Db, env: EngineEnv, limit: number, skip: string[]): Promise<WebhookLogRow[]> {
+  let query = db
+    .selectFrom('webhook_logs')
+    .selectAll()
+    .where('status', 'in', ['PENDING', 'FAILED'])
+    .where('next_retry_at', '<=', env.clock.now().toISOString());
+  if (skip.length > 0) query = query.where('id', 'not in', skip);
+  return query.orderBy('next_retry_at').orderBy('seq').limit(limit).execute();
+}
+
+/**
+ * Records one attempt and moves the log on: 2xx → DELIVERED; 410 → DEAD; otherwise FAILED with the
+ * next retry from the schedule, or DEAD when attempts are used up. A manual attempt that fails
+ * leaves a FAILED log on its schedule and a DEAD one dead.
+ * @example await recordAttempt(trx, env, log, { url, httpStatus: 500, responseBody: 'oops', error: null, durationMs: 12, manual: false })
+ */
+export async function recordAttempt(trx: Trx, env: EngineEnv, log: WebhookLogRow, result: AttemptResult): Promise<WebhookLogRow> {
+  const now = env.clock.now();
+  const attempts = log.attempt_count + 1;
+  await trx
+    .insertInto('webhook_attempts')
+    .values({
+      id: env.ids.uuid(),
+      log_id: log.id,
+      attempt_number: attempts,
+      manual: result.manual ? 1 : 0,
+      url: result.url,
+      http_status_code: result.httpStatus,
+      response_body: result.responseBody,
+      error: result.error,
+      duration_ms: Math.round(result.durationMs),
+      created_at: now.toISOString(),
+    })
+    .execute();
+  const ok = result.httpStatus !== null && result.httpStatus >= 200 && result.httpStatus < 300;
+  let status: WebhookLogStatus;
+  let next: string | null = null;
+  if (ok) status = 'DELIVERED';
+  else if (result.httpStatus === 410) status = 'DEAD';
+  else if (result.manual) {
+    status = log.status === 'DEAD' ? 'DEAD' : 'FAILED';
+    next = status === 'FAILED' ? log.next_retry_at : null;
+  } else if (attempts >= MAX_ATTEMPTS) status = 'DEAD';
+  else {
+    status = 'FAILED';
+    next = new Date(now.getTime() + RETRY_SCHEDULE_SECONDS[attempts - 1]! * 1000).toISOString();
+  }
+  return trx
+    .updateTable('webhook_logs')
+    .set({
+      status,
+      attempt_count: attempts,
+      http_status_code: result.httpStatus,
+      response_body: result.responseBody ?? result.error,
+      next_retry_at: next,
+      delivered_at: ok ? now.toISOString() : log.delivered_at,
+    })
+    .where('id', '=', log.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export interface Endpoint {
+  /** null: the built-in receiver. */
+  url: string | null;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_until: string | null;
+}
+
+export async function getEndpoint(trx: Trx, developerId: string): Promise<Endpoint> {
+  const d = await trx.selectFrom('developers').selectAll().where('id', '=', developerId).executeTakeFirstOrThrow();
+  return { url: d.webhook_url, secret: d.webhook_secret, previous_secret: d.webhook_secret_previous, previous_secret_until: d.webhook_secret_previous_until };
+}
+
+export async function setEndpointUrl(trx: Trx, developerId: string, url: string | null): Promise<void> {
+  await trx.updateTable('developers').set({ webhook_url: url }).where('id', '=', developerId).execute();
+}
+
+/**
+ * Issues a new signing secret; the old one keeps signing alongside it for 24 h of sandbox time so
+ * receivers can switch without losing a delivery.
+ */
+export async function rotateSecret(trx: Trx, env: EngineEnv, developerId: string): Promise<Endpoint> {
+  const current = await getEndpoint(trx, developerId);
+  await trx
+    .updateTable('developers')
+    .set({
+      webhook_secret: `whsec_${env.ids.bytes(32).toString('base64')}`,
+      webhook_secret_previous: current.secret,
+      webhook_secret_previous_until: new Date(env.clock.now().getTime() + SECRET_OVERLAP_MS).toISOString(),
+    })
+    .where('id', '=', developerId)
+    .execute();
+  return getEndpoint(trx, developerId);
+}
+
+/** The secrets that sign now: the current one, and the previous one while its overlap lasts. */
+export function signingSecrets(endpoint: Endpoint, now: Date): string[] {
+  const previousValid = endpoint.previous_secret && endpoint.previous_secret_until && Date.parse(endpoint.previous_secret_until) > now.getTime();
+  return previousValid ? [endpoint.secret, endpoint.previous_secret!] : [endpoint.secret];
+}

@@ -1,0 +1,119 @@
+import { commonErrors, IdempotencyHeaders } from '../../api/schemas/common.js';
+import {
+  AttemptsResponse,
+  EndpointResponse,
+  PutEndpointBody,
+  WebhookLogListQuery,
+  WebhookLogPageResponse,
+  WebhookLogParams,
+  WebhookLogResponse,
+} from '../../api/schemas/webhooks.js';
+import type { Trx } from '../../engine/db/database.js';
+import { assertRetryable, getEndpoint, getWebhookLog, listAttempts, listWebhookLogs, rotateSecret, setEndpointUrl } from '../../engine/events/webhooks.service.js';
+import { toAttempt, toPage, toWebhookLog } from '../serialize.js';
+import { type App, type RouteDeps, inTransaction, ok } from './route.js';
+
+export function webhookRoutes(app: App, { sandbox, dispatcher, selfUrl }: RouteDeps): void {
+  const { db, env } = sandbox;
+
+  async function endpoint(trx: Trx, developerId: string) {
+    const e = await getEndpoint(trx, developerId);
+    const active = e.previous_secret_until && Date.parse(e.previous_secret_until) > env.clock.now().getTime() ? e.previous_secret_until : null;
+    return {
+      url: e.url ?? `${selfUrl() ?? '(this sandbox)'}/sandbox/receiver/${developerId}`,
+      built_in: e.url === null,
+      secret: e.secret,
+      previous_secret_valid_until: active,
+    };
+  }
+
+  app.get(
+    '/v1/webhook-logs',
+    {
+      schema: {
+        tags: ['Webhooks'],
+        summary: 'List outbound webhook deliveries (filters status, event_type)',
+        querystring: WebhookLogListQuery,
+        response: { 200: WebhookLogPageResponse, ...commonErrors },
+      },
+    },
+    async (request) => ok(toPage(await listWebhookLogs(db, request.developerId, request.query), toWebhookLog)),
+  );
+
+  app.post(
+    '/v1/webhook-logs/:log_id/retry',
+    {
+      schema: {
+        tags: ['Webhooks'],
+        summary: 'Retry a FAILED or DEAD delivery now: one attempt before answering',
+        headers: IdempotencyHeaders,
+        params: WebhookLogParams,
+        response: { 200: WebhookLogResponse, ...commonErrors },
+      },
+    },
+    async (request) => {
+      const log = await getWebhookLog(db, request.developerId, request.params.log_id);
+      assertRetryable(log);
+      return ok(toWebhookLog(await dispatcher.attemptNow(log)));
+    },
+  );
+
+  app.get(
+    '/sandbox/webhook-logs/:log_id',
+    { schema: { tags: ['Sandbox'], summary: 'One delivery log', params: WebhookLogParams, response: { 200: WebhookLogResponse, ...commonErrors } } },
+    async (request) => ok(toWebhookLog(await getWebhookLog(db, request.developerId, request.params.log_id))),
+  );
+
+  app.get(
+    '/sandbox/webhook-logs/:log_id/attempts',
+    { schema: { tags: ['Sandbox'], summary: 'Every attempt of one delivery', params: WebhookLogParams, response: { 200: AttemptsResponse, ...commonErrors } } },
+    async (request) => {
+      const log = await getWebhookLog(db, request.developerId, request.params.log_id);
+      return ok({ items: (await listAttempts(db, log.id)).map(toAttempt) });
+    },
+  );
+
+  app.get(
+    '/sandbox/webhook-endpoint',
+    { schema: { tags: ['Sandbox'], summary: 'Where deliveries go, and the signing secret', response: { 200: EndpointResponse, ...commonErrors } } },
+    async (request) => ok(await endpoint(db, request.developerId)),
+  );
+
+  app.put(
+    '/sandbox/webhook-endpoint',
+    {
+      schema: {
+        tags: ['Sandbox'],
+        summary: 'Set the delivery URL (null: the built-in receiver)',
+        body: PutEndpointBody,
+        response: { 200: EndpointResponse, ...commonErrors },
+      },
+    },
+    async (request) =>
+      ok(
+        await inTransaction(sandbox, async (trx) => {
+          await setEndpointUrl(trx, request.developerId, request.body.url);
+          return endpoint(trx, request.developerId);
+        }),
+      ),
+  );
+
+  app.post(
+    '/sandbox/webhook-endpoint/rotate-secret',
+    {
+      schema: {
+        tags: ['Sandbox'],
+        summary: 'New signing secret; the old one also signs for 24 h of sandbox time',
+        headers: IdempotencyHeaders,
+        response: { 200: EndpointResponse, ...commonErrors },
+      },
+    },
+    async (request) =>
+      ok(
+        await inTransaction(sandbox, async (trx) => {
+          await rotateSecret(trx, env, request.developerId);
+          return endpoint(trx, request.developerId);
+        }),
+      ),
+  );
+}

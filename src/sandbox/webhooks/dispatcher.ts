@@ -1,0 +1,135 @@
+import { dueLogs, getEndpoint, recordAttempt, RESPONSE_BODY_LIMIT, signingSecrets, type WebhookLogRow } from '../../engine/events/webhooks.service.js';
+import type { Sandbox } from '../sandbox.js';
+import { signatureHeader } from './signing.js';
+
+export interface DispatcherOptions {
+  /** Seconds before an attempt is abandoned (contract §7: 15). */
+  timeoutSeconds: number;
+  /** Attempts in flight at once, over all endpoints. */
+  concurrency?: number;
+  version: string;
+  /** Real time for the webhook-timestamp header: receivers check it against their own clock. */
+  realNow?: () => number;
+}
+
+export interface Dispatcher {
+  /** Where the built-in receiver listens, once the server does. Until then its deliveries wait. */
+  setSelfUrl(url: string): void;
+  /** Starts every due delivery that has a free slot and resolves when those attempts are recorded. */
+  dispatchDue(): Promise<number>;
+  /** One attempt now, whatever the schedule says (manual retry). */
+  attemptNow(log: WebhookLogRow): Promise<WebhookLogRow>;
+  /** Stops taking work and waits for attempts in flight, so none is lost or sent twice. */
+  stop(): Promise<void>;
+}
+
+async function readLimited(response: Response): Promise<string> {
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  while (size < RESPONSE_BODY_LIMIT) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.length;
+  }
+  await reader.cancel().catch(() => {});
+  return Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString('utf8');
+}
+
+export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): Dispatcher {
+  const { db, env } = sandbox;
+  const concurrency = options.concurrency ?? 8;
+  const realNow = options.realNow ?? Date.now;
+  const inFlight = new Map<string, Promise<WebhookLogRow>>();
+  let selfUrl: string | undefined;
+  let stopped = false;
+  let selecting: Promise<unknown> = Promise.resolve();
+
+  async function endpointFor(log: WebhookLogRow) {
+    const endpoint = await getEndpoint(db, log.developer_id);
+    const url = endpoint.url ?? (selfUrl ? `${selfUrl}/sandbox/receiver/${log.developer_id}` : undefined);
+    return { endpoint, url };
+  }
+
+  async function attempt(log: WebhookLogRow, manual: boolean, url: string, secrets: string[]): Promise<WebhookLogRow> {
+    const timestamp = Math.floor(realNow() / 1000);
+    const started = performance.now();
+    let httpStatus: number | null = null;
+    let responseBody: string | null = null;
+    let error: string | null = null;
+    try {
+      const response = await fetch(url, {
+        method: 'POST',
+        redirect: 'manual',
+        signal: AbortSignal.timeout(options.timeoutSeconds * 1000),
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': `ledger-sandbox/${options.version}`,
+          'webhook-id': log.event_id,
+          'webhook-timestamp': String(timestamp),
+          'webhook-signature': signatureHeader(secrets, log.event_id, timestamp, log.payload),
+        },
+        body: log.payload,
+      });
+      httpStatus = response.status;
+      responseBody = await readLimited(response);
+    } catch (caught) {
+      const reason = caught as { name?: string; cause?: { code?: string; message?: string }; message?: string };
+      error = reason.name === 'TimeoutError' ? `timeout: no answer within ${options.timeoutSeconds} s` : (reason.cause?.code ?? reason.cause?.message ?? reason.message ?? String(caught));
+    }
+    const durationMs = performance.now() - started;
+    return db.transaction().execute(async (trx) => {
+      const current = (await trx.selectFrom('webhook_logs').selectAll().where('id', '=', log.id).executeTakeFirstOrThrow());
+      return recordAttempt(trx, env, current, { url, httpStatus, responseBody, error, durationMs, manual });
+    });
+  }
+
+  function track(log: WebhookLogRow, manual: boolean, url: string, secrets: string[]): Promise<WebhookLogRow> {
+    const running = attempt(log, manual, url, secrets).finally(() => inFlight.delete(log.id));
+    inFlight.set(log.id, running);
+    return running;
+  }
+
+  return {
+    setSelfUrl(url) {
+      selfUrl = url;
+    },
+    async dispatchDue() {
+      // Choosing what to send is serialized, so two ticks never pick the same delivery.
+      const started: Promise<WebhookLogRow>[] = [];
+      const choosing = selecting.then(async () => {
+        if (stopped) return;
+        const slots = concurrency - inFlight.size;
+        if (slots <= 0) return;
+        for (const log of await dueLogs(db, env, slots, [...inFlight.keys()])) {
+          const { endpoint, url } = await endpointFor(log);
+          if (!url) continue;
+          started.push(track(log, false, url, signingSecrets(endpoint, env.clock.now())));
+        }
+      });
+      selecting = choosing.catch(() => {});
+      await choosing;
+      await Promise.allSettled(started);
+      return started.length;
+    },
+    async attemptNow(log) {
+      const running = inFlight.get(log.id);
+      if (running) await running.catch(() => {});
+      const { endpoint, url } = await endpointFor(log);
+      const fresh = await db.selectFrom('webhook_logs').selectAll().where('id', '=', log.id).executeTakeFirstOrThrow();
+      if (!url) {
+        return db.transaction().execute((trx) =>
+          recordAttempt(trx, env, fresh, { url: '(built-in receiver, not listening)', httpStatus: null, responseBody: null, error: 'the sandbox is not listening, so its built-in receiver cannot be reached', durationMs: 0, manual: true }),
+        );
+      }
+      return track(fresh, true, url, signingSecrets(endpoint, env.clock.now()));
+    },
+    async stop() {
+      stopped = true;
+      await selecting;
+      await Promise.allSettled([...inFlight.values()]);
+    },
+  };
+}
