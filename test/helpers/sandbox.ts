@@ -9,6 +9,8 @@ export const T0 = Date.parse('2026-11-21T09:30:00.000Z');
 
 export interface TestSandbox {
   app: FastifyInstance;
+  /** Set when the sandbox listens (`listen: true`). */
+  baseUrl: string | undefined;
   sandbox: Sandbox;
   key: string;
   developerId: string;
@@ -28,7 +30,17 @@ export interface Reply {
  * A real sandbox on in-memory SQLite (or `dbPath`), a pinned clock and seeded ids.
  * @example const t = await createTestSandbox(); const r = await t.call('GET', '/sandbox/clock');
  */
-export async function createTestSandbox(options: { dbPath?: string; seed?: string; settlementDelaySeconds?: number; realNow?: () => number } = {}): Promise<TestSandbox> {
+export interface TestSandboxOptions {
+  dbPath?: string;
+  seed?: string;
+  settlementDelaySeconds?: number;
+  realNow?: () => number;
+  /** Listen on a loopback port so webhooks reach the built-in receiver. */
+  listen?: boolean;
+  webhookTimeoutSeconds?: number;
+}
+
+export async function createTestSandbox(options: TestSandboxOptions = {}): Promise<TestSandbox> {
   const sandbox = await openSandbox({
     dbPath: options.dbPath ?? ':memory:',
     ids: seededIds(options.seed ?? 'test'),
@@ -36,7 +48,12 @@ export async function createTestSandbox(options: { dbPath?: string; seed?: strin
     settlementDelaySeconds: options.settlementDelaySeconds,
   });
   const { apiKey, developerId } = await ensureSandboxDeveloper(sandbox);
-  const app = await buildApp({ sandbox, logError: () => {} });
+  const app = await buildApp({ sandbox, logError: () => {}, webhookTimeoutSeconds: options.webhookTimeoutSeconds });
+  let baseUrl: string | undefined;
+  if (options.listen) {
+    baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
+    app.setSelfUrl(baseUrl);
+  }
   const call: TestSandbox['call'] = async (method, url, body, opts = {}) => {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
     const key = opts.key === undefined ? apiKey : opts.key;
@@ -55,6 +72,7 @@ export async function createTestSandbox(options: { dbPath?: string; seed?: strin
   return {
     app,
     sandbox,
+    baseUrl,
     key: apiKey,
     developerId,
     call,

@@ -13,15 +13,14 @@ import { verifySignature } from './signing.js';
 
 type ReceiverEventRow = Selectable<ReceiverEventTable>;
 
-/** Failure injection per developer: answer `status` to the next `remaining` deliveries. In memory: a restart clears it. */
-const behaviours = new Map<string, { status: number; remaining: number }>();
-
 /**
  * The built-in receiver, the default webhook endpoint: it keeps every delivery with its headers,
  * body and whether the signature verified. Its own plugin, so the body stays the exact bytes sent.
  */
 export async function receiverRoutes(app: FastifyInstance, { sandbox }: RouteDeps): Promise<void> {
   const { db, env } = sandbox;
+  /** Failure injection per developer: answer `status` to the next `remaining` deliveries. In memory: a restart clears it. */
+  const behaviours = new Map<string, { status: number; remaining: number }>();
   await app.register(async (raw) => {
     raw.removeAllContentTypeParsers();
     raw.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));

@@ -1,0 +1,198 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { RETRY_SCHEDULE_SECONDS } from '../../src/engine/events/webhooks.service.js';
+import { createTestSandbox, createWallet, type TestSandbox } from '../helpers/sandbox.js';
+import { startWebhookApp } from '../helpers/webhook-app.js';
+
+let t: TestSandbox;
+beforeEach(async () => {
+  t = await createTestSandbox({ listen: true });
+});
+afterEach(() => t.close());
+
+const advance = (seconds: number) => t.call('POST', '/sandbox/clock/advance', { seconds });
+const logs = async (query = '') => (await t.call('GET', `/v1/webhook-logs${query}`)).body.data;
+const creditLog = async () => (await logs('?event_type=ledger.credit&order=desc&limit=1')).items[0];
+const secret = async () => (await t.call('GET', '/sandbox/webhook-endpoint')).body.data.secret as string;
+
+describe('delivery to the built-in receiver', () => {
+  it('delivers the exact envelope, signed, and the receiver verifies it', async () => {
+    const w = await createWallet(t, 5_000);
+    expect((await creditLog()).status).toBe('PENDING');
+    await advance(1);
+    const log = await creditLog();
+    expect(log).toMatchObject({ status: 'DELIVERED', attempt_count: 1, http_status_code: 200, next_retry_at: null, delivered_at: '2026-11-21T09:30:01.000Z' });
+    expect(log.payload).toMatchObject({ event_type: 'ledger.credit', data: { wallet_id: w.id, amount: 5_000 } });
+    const events = (await t.call('GET', '/sandbox/receiver/events')).body.data.items;
+    const got = events.find((e: { webhook_id: string }) => e.webhook_id === log.event_id);
+    expect(got).toMatchObject({ event_type: 'ledger.credit', signature_valid: true, response_status: 200 });
+    expect(got.body).toBe(JSON.stringify(log.payload));
+    expect(got.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
+    expect(Number(got.headers['webhook-timestamp'])).toBeGreaterThan(1_700_000_000);
+    const attempts = (await t.call('GET', `/sandbox/webhook-logs/${log.id}/attempts`)).body.data.items;
+    expect(attempts).toEqual([expect.objectContaining({ attempt_number: 1, manual: false, http_status_code: 200, url: `${t.baseUrl}/sandbox/receiver/${t.developerId}` })]);
+  });
+
+  it('lists with status and event_type filters and refuses unknown values', async () => {
+    await createWallet(t, 5_000);
+    const all = await logs();
+    expect(all.total).toBe(1);
+    expect((await logs('?status=DELIVERED')).total).toBe(0);
+    expect((await logs('?event_type=ledger.debit')).total).toBe(0);
+    expect((await t.call('GET', '/v1/webhook-logs?event_type=ledger.refund')).status).toBe(400);
+    expect((await t.call('GET', '/v1/webhook-logs?status=LOST')).status).toBe(400);
+  });
+});
+
+describe('the retry schedule on the sandbox clock', () => {
+  it('walks 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h and ends DEAD after 8 attempts', async () => {
+    await t.call('PUT', '/sandbox/receiver/behaviour', { status: 500, count: 100 });
+    await createWallet(t, 5_000);
+    await advance(1);
+    let log = await creditLog();
+    expect(log).toMatchObject({ status: 'FAILED', attempt_count: 1, http_status_code: 500, next_retry_at: '2026-11-21T09:30:06.000Z' });
+    for (const [index, wait] of RETRY_SCHEDULE_SECONDS.entries()) {
+      await advance(wait - 1);
+      expect((await creditLog()).attempt_count).toBe(index + 1);
+      await advance(1);
+      log = await creditLog();
+      expect(log.attempt_count).toBe(index + 2);
+    }
+    expect(log).toMatchObject({ status: 'DEAD', attempt_count: 8, next_retry_at: null, delivered_at: null });
+    expect(log.response_body).toContain('failure injected');
+    await advance(100_000);
+    expect((await creditLog()).attempt_count).toBe(8);
+    const attempts = (await t.call('GET', `/sandbox/webhook-logs/${log.id}/attempts`)).body.data.items;
+    expect(attempts.map((a: { attempt_number: number }) => a.attempt_number)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+  });
+
+  it('retries by hand from FAILED and from DEAD, one attempt before answering', async () => {
+    await t.call('PUT', '/sandbox/receiver/behaviour', { status: 503, count: 1 });
+    await createWallet(t, 5_000);
+    await advance(1);
+    const failed = await creditLog();
+    expect(failed.status).toBe('FAILED');
+    const retried = await t.call('POST', `/v1/webhook-logs/${failed.id}/retry`);
+    expect(retried.body.data).toMatchObject({ status: 'DELIVERED', attempt_count: 2, http_status_code: 200 });
+    const again = await t.call('POST', `/v1/webhook-logs/${failed.id}/retry`);
+    expect([again.status, again.body.detail.code]).toEqual([409, 'WEBHOOK_NOT_RETRYABLE']);
+
+    await t.call('PUT', '/sandbox/receiver/behaviour', { status: 410, count: 1 });
+    await createWallet(t, 1_000);
+    await advance(1);
+    const dead = await creditLog();
+    expect(dead).toMatchObject({ status: 'DEAD', attempt_count: 1, http_status_code: 410, next_retry_at: null });
+    const revived = await t.call('POST', `/v1/webhook-logs/${dead.id}/retry`);
+    expect(revived.body.data).toMatchObject({ status: 'DELIVERED', attempt_count: 2 });
+    const attempts = (await t.call('GET', `/sandbox/webhook-logs/${dead.id}/attempts`)).body.data.items;
+    expect(attempts.map((a: { manual: boolean }) => a.manual)).toEqual([false, true]);
+  });
+
+  it('a failed manual retry leaves a FAILED log on its schedule and a DEAD log dead', async () => {
+    await t.call('PUT', '/sandbox/receiver/behaviour', { status: 500, count: 3 });
+    await createWallet(t, 5_000);
+    await advance(1);
+    const before = await creditLog();
+    const after = (await t.call('POST', `/v1/webhook-logs/${before.id}/retry`)).body.data;
+    expect(after).toMatchObject({ status: 'FAILED', attempt_count: 2, next_retry_at: before.next_retry_at });
+  });
+
+  it('answers 409 to a retry of a PENDING or DELIVERED log, and 404 to another developer’s', async () => {
+    await createWallet(t, 5_000);
+    const pending = await creditLog();
+    expect((await t.call('POST', `/v1/webhook-logs/${pending.id}/retry`)).body.detail.code).toBe('WEBHOOK_NOT_RETRYABLE');
+    await advance(1);
+    const delivered = await t.call('POST', `/v1/webhook-logs/${pending.id}/retry`);
+    expect([delivered.status, delivered.body.detail]).toEqual([409, { code: 'WEBHOOK_NOT_RETRYABLE', message: 'a DELIVERED delivery cannot be retried: only FAILED or DEAD ones' }]);
+    const other = (await t.call('POST', '/sandbox/developers', { business_name: 'Other' })).body.data.api_key;
+    expect((await t.call('POST', `/v1/webhook-logs/${pending.id}/retry`, undefined, { key: other })).status).toBe(404);
+  });
+});
+
+describe('a developer’s own endpoint', () => {
+  it('is verified by the standardwebhooks package on every attempt, before and after a secret rotation', async () => {
+    let secrets = [await secret()];
+    const app = await startWebhookApp(() => secrets[secrets.length - 1]!, (n) => (n <= 2 ? 500 : 200));
+    try {
+      expect((await t.call('PUT', '/sandbox/webhook-endpoint', { url: app.url })).body.data).toMatchObject({ url: app.url, built_in: false });
+      await createWallet(t, 5_000);
+      await advance(1);
+      await advance(5);
+      const rotated = (await t.call('POST', '/sandbox/webhook-endpoint/rotate-secret')).body.data;
+      expect(rotated.previous_secret_valid_until).toBe('2026-11-22T09:30:06.000Z');
+      // A receiver still on the old secret verifies during the overlap.
+      await advance(300);
+      expect(app.received.map((r) => [r.status, r.verified])).toEqual([[500, true], [500, true], [200, true]]);
+      expect(app.received[2]!.signature.split(' ')).toHaveLength(2);
+      expect((await creditLog()).status).toBe('DELIVERED');
+      secrets = [rotated.secret];
+      await createWallet(t, 1_000);
+      await advance(1);
+      expect(app.received.at(-1)).toMatchObject({ status: 200, verified: true });
+      await advance(24 * 3600);
+      expect((await t.call('GET', '/sandbox/webhook-endpoint')).body.data.previous_secret_valid_until).toBeNull();
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('gives up on an endpoint that hangs past the timeout, and does not follow redirects', async () => {
+    const slow = await createTestSandbox({ listen: true, webhookTimeoutSeconds: 0.3, seed: 'slow' });
+    const app = await startWebhookApp(() => 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', (n) => (n === 1 ? 'hang' : 'redirect'));
+    try {
+      await slow.call('PUT', '/sandbox/webhook-endpoint', { url: app.url });
+      await createWallet(slow, 5_000);
+      await slow.call('POST', '/sandbox/clock/advance', { seconds: 1 });
+      const log = (await slow.call('GET', '/v1/webhook-logs')).body.data.items[0];
+      expect(log).toMatchObject({ status: 'FAILED', attempt_count: 1, http_status_code: null, response_body: 'timeout: no answer within 0.3 s' });
+      await slow.call('POST', '/sandbox/clock/advance', { seconds: 5 });
+      const redirected = (await slow.call('GET', `/sandbox/webhook-logs/${log.id}`)).body.data;
+      expect(redirected).toMatchObject({ status: 'FAILED', attempt_count: 2, http_status_code: 302 });
+      expect(app.received).toHaveLength(2);
+    } finally {
+      await app.close();
+      await slow.close();
+    }
+  });
+
+  it('refuses a URL that is not http(s), and null goes back to the built-in receiver', async () => {
+    const bad = await t.call('PUT', '/sandbox/webhook-endpoint', { url: 'ftp://example.com/x' });
+    expect([bad.status, bad.body.detail.fields]).toEqual([400, [{ field: 'url', message: 'must be an http or https URL' }]]);
+    await t.call('PUT', '/sandbox/webhook-endpoint', { url: 'http://127.0.0.1:9/x' });
+    const reset = await t.call('PUT', '/sandbox/webhook-endpoint', { url: null });
+    expect(reset.body.data).toMatchObject({ built_in: true, url: `${t.baseUrl}/sandbox/receiver/${t.developerId}` });
+    expect(reset.body.data.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+  });
+});
+
+describe('a restart mid-schedule', () => {
+  it('continues the schedule after a restart, and nothing is sent twice', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ledger-webhook-restart-'));
+    const dbPath = join(dir, 'sandbox.db');
+    const app = await startWebhookApp(() => 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', (n) => (n === 1 ? 500 : 200));
+    try {
+      const first = await createTestSandbox({ dbPath, listen: true, seed: 'a' });
+      await first.call('PUT', '/sandbox/webhook-endpoint', { url: app.url });
+      await createWallet(first, 5_000);
+      await first.call('POST', '/sandbox/clock/advance', { seconds: 1 });
+      const log = (await first.call('GET', '/v1/webhook-logs')).body.data.items[0];
+      expect(log).toMatchObject({ status: 'FAILED', attempt_count: 1 });
+      await first.close();
+
+      const second = await createTestSandbox({ dbPath, listen: true, seed: 'b' });
+      await second.call('POST', '/sandbox/clock/advance', { seconds: 5 });
+      expect((await second.call('GET', `/sandbox/webhook-logs/${log.id}`)).body.data).toMatchObject({ status: 'DELIVERED', attempt_count: 2 });
+      await second.call('POST', '/sandbox/clock/advance', { seconds: 3600 });
+      expect(app.received.map((r) => [r.id, r.status])).toEqual([
+        [log.event_id, 500],
+        [log.event_id, 200],
+      ]);
+      await second.close();
+    } finally {
+      await app.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
