@@ -5,13 +5,14 @@ import { EXIT, reportError } from './commands/errors.js';
 import { examples } from './commands/options.js';
 import { sandboxCommand } from './commands/sandbox/index.js';
 import { suspenseCommand } from './commands/suspense/index.js';
+import { webhooksCommand } from './commands/webhooks/index.js';
 import { transactionsCommand } from './commands/transactions/index.js';
 import { transferCommand } from './commands/transfer.js';
 import { walletsCommand } from './commands/wallets/index.js';
 import { VERSION } from './version.js';
 
 /** The command groups, in the order `ledger --help` lists them. */
-const GROUPS: (() => Command)[] = [sandboxCommand, walletsCommand, creditCommand, transferCommand, transactionsCommand, suspenseCommand, banksCommand];
+const GROUPS: (() => Command)[] = [sandboxCommand, walletsCommand, creditCommand, transferCommand, transactionsCommand, suspenseCommand, webhooksCommand, banksCommand];
 
 function applyEverywhere(command: Command, apply: (c: Command) => void): void {
   apply(command);

@@ -20,6 +20,8 @@ describe('--help', () => {
       'ledger credit', 'ledger transfer', 'ledger transactions list', 'ledger transactions get',
       'ledger banks list', 'ledger banks resolve', 'ledger sandbox magic', 'ledger sandbox payouts settle', 'ledger sandbox payouts fail',
       'ledger suspense list', 'ledger suspense show', 'ledger suspense resolve',
+      'ledger webhooks list', 'ledger webhooks show', 'ledger webhooks retry', 'ledger webhooks tail', 'ledger webhooks secret', 'ledger webhooks endpoint', 'ledger webhooks endpoint set',
+      'ledger sandbox receiver fail', 'ledger sandbox receiver reset',
     ]) expect(paths).toContain(expected);
   });
 

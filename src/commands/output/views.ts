@@ -218,3 +218,73 @@ export const resolutionView: View = {
     { label: 'Reference', key: 'provider_reference' },
   ],
 };
+
+export const webhookListView: View = {
+  kind: 'list',
+  id: 'id',
+  empty: 'No webhook deliveries match.',
+  columns: [
+    { label: 'ID', key: 'id' },
+    { label: 'Event', key: 'event_type' },
+    { label: 'Status', key: 'status', format: 'status' },
+    { label: 'Attempts', key: 'attempt_count' },
+    { label: 'HTTP', key: 'http_status_code' },
+    { label: 'Next retry', key: 'next_retry_at' },
+    { label: 'Created', key: 'created_at' },
+  ],
+};
+
+interface LogShown {
+  log: {
+    id: string;
+    event_id: string;
+    event_type: string;
+    status: string;
+    attempt_count: number;
+    next_retry_at: string | null;
+    delivered_at: string | null;
+    payload: unknown;
+  };
+  attempts: { attempt_number: number; manual: boolean; created_at: string; url: string; http_status_code: number | null; error: string | null; duration_ms: number; response_body: string | null }[];
+}
+
+export const webhookShowView: View = {
+  kind: 'custom',
+  quiet: (d: LogShown) => d.log.id,
+  lines: ({ log, attempts }: LogShown, fmt) => [
+    `${fmt.dim('Delivery  ')} ${log.id}`,
+    `${fmt.dim('Event     ')} ${log.event_type} · ${log.event_id}`,
+    `${fmt.dim('Status    ')} ${fmt.status(log.status)} after ${log.attempt_count} attempt(s)${log.next_retry_at ? ` · next retry ${log.next_retry_at}` : ''}${log.delivered_at ? ` · delivered ${log.delivered_at}` : ''}`,
+    fmt.dim('Envelope'),
+    ...JSON.stringify(log.payload, null, 2).split('\n').map((line) => `  ${line}`),
+    fmt.dim(`Attempts (${attempts.length})`),
+    ...attempts.flatMap((a) => [
+      `  #${a.attempt_number} ${a.created_at}${a.manual ? ' (manual)' : ''} → ${a.http_status_code ?? fmt.red(a.error ?? 'no answer')} in ${a.duration_ms} ms · ${a.url}`,
+      ...(a.response_body ? [`     ${fmt.dim(a.response_body.replace(/\s+/g, ' ').slice(0, 200))}`] : []),
+    ]),
+  ],
+};
+
+export const endpointView: View = {
+  kind: 'record',
+  id: 'url',
+  fields: [
+    { label: 'URL', key: 'url' },
+    { label: 'Built-in receiver', key: 'built_in' },
+    { label: 'Secret', key: 'secret' },
+    { label: 'Old secret until', key: 'previous_secret_valid_until' },
+  ],
+};
+
+export const receiverEventsView: View = {
+  kind: 'list',
+  id: 'id',
+  empty: 'The built-in receiver has received nothing yet.',
+  columns: [
+    { label: 'Received', key: 'created_at' },
+    { label: 'Webhook id', key: 'webhook_id' },
+    { label: 'Event', key: 'event_type' },
+    { label: 'Signature', key: 'signature_valid', format: 'bool' },
+    { label: 'Answered', key: 'response_status' },
+  ],
+};

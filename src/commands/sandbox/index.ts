@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { examples } from '../options.js';
 import { auditCommand, clockCommand, developersCommand, keysCommand, resetCommand } from './controls.js';
 import { envCommand, statusCommand, stopCommand } from './lifecycle.js';
-import { magicCommand, payoutsCommand } from './provider.js';
+import { magicCommand, payoutsCommand, receiverCommand } from './provider.js';
 import { startCommand } from './start.js';
 
 export function sandboxCommand(): Command {
@@ -18,6 +18,7 @@ export function sandboxCommand(): Command {
     .addCommand(clockCommand())
     .addCommand(magicCommand())
     .addCommand(payoutsCommand())
+    .addCommand(receiverCommand())
     .addCommand(developersCommand())
     .addHelpText('after', examples('ledger sandbox start --detach', 'ledger sandbox status', 'ledger sandbox audit', 'ledger sandbox stop'));
 }

@@ -1,8 +1,9 @@
 import { Command } from 'commander';
 import type { Transaction } from '../../api/schemas/transactions.js';
 import type { Io } from '../io.js';
-import { action, clientCommand, examples } from '../options.js';
-import { magicView, transactionView } from '../output/views.js';
+import { action, clientCommand, examples, positiveInt } from '../options.js';
+import { pageQuery, type PageFlags, withPaging } from '../paging.js';
+import { magicView, receiverEventsView, transactionView, type View } from '../output/views.js';
 
 export function magicCommand(): Command {
   return clientCommand('magic')
@@ -35,3 +36,41 @@ export function payoutsCommand(): Command {
   }
   return payouts;
 }
+
+export function receiverCommand(): Command {
+  const receiver = new Command('receiver')
+    .description("The sandbox's built-in webhook receiver: what it got, and failures to inject")
+    .addHelpText('after', examples('ledger sandbox receiver fail --status 500 --times 3', 'ledger sandbox receiver events', 'ledger sandbox receiver reset'));
+  receiver.addCommand(
+    clientCommand('fail')
+      .description('Answer the next deliveries with an error status')
+      .option('--status <code>', 'HTTP status to answer (200-599; 410 makes the delivery DEAD)', '500')
+      .option('--times <n>', 'how many deliveries', '1')
+      .addHelpText('after', examples('ledger sandbox receiver fail --status 500 --times 3', 'ledger sandbox receiver fail --status 410'))
+      .action(
+        action(async (io: Io, options: { status: string; times: string }) => {
+          const body = { status: positiveInt('--status')(options.status), count: positiveInt('--times')(options.times) };
+          await io.show(await io.client().sandbox('PUT', '/sandbox/receiver/behaviour', { body }), behaviourView);
+        }),
+      ),
+  );
+  receiver.addCommand(
+    clientCommand('reset')
+      .description('Stop injecting failures: answer 200 again')
+      .addHelpText('after', examples('ledger sandbox receiver reset'))
+      .action(action(async (io: Io) => io.show(await io.client().sandbox('PUT', '/sandbox/receiver/behaviour', { body: { status: 200, count: 0 } }), behaviourView))),
+  );
+  receiver.addCommand(
+    withPaging(clientCommand('events'))
+      .description('What the built-in receiver got, and whether each signature verified')
+      .addHelpText('after', examples('ledger sandbox receiver events --desc --limit 5', 'ledger sandbox receiver events --json'))
+      .action(action(async (io: Io, options: PageFlags) => io.show(await io.client().sandbox('GET', '/sandbox/receiver/events', { query: pageQuery(options) }), receiverEventsView))),
+  );
+  return receiver;
+}
+
+const behaviourView: View = {
+  kind: 'custom',
+  quiet: (b: { remaining: number }) => String(b.remaining),
+  lines: (b: { status: number; remaining: number }) => [b.remaining > 0 ? `The built-in receiver answers ${b.status} to the next ${b.remaining} deliveries.` : 'The built-in receiver answers 200.'],
+};

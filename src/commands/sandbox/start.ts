@@ -14,6 +14,8 @@ export interface StartOptions {
   detach?: boolean;
   json?: boolean;
   settlementDelay: string;
+  webhookUrl?: string;
+  webhookTimeout: string;
 }
 
 export function startCommand(): Command {
@@ -24,6 +26,8 @@ export function startCommand(): Command {
     .option('--db <path>', 'SQLite file (default: .ledger/sandbox.db)')
     .addOption(new Option('--memory', 'throw-away in-memory database').conflicts('db'))
     .option('--settlement-delay <seconds>', 'sandbox seconds before the provider settles or fails a payout (0: before answering)', '2')
+    .option('--webhook-url <url>', "deliver the SANDBOX developer's webhooks here (default: the built-in receiver)")
+    .option('--webhook-timeout <seconds>', 'seconds before a webhook attempt is abandoned', '15')
     .option('-d, --detach', 'run in the background, wait until healthy, and return')
     .option('--json', 'with --detach: print the connection details as JSON')
     .addHelpText(
@@ -66,6 +70,9 @@ export async function runStart(io: Io, options: StartOptions): Promise<void> {
   if (!/^\d+$/.test(options.port) || port > 65535) throw new UsageError('--port must be a number from 0 to 65535');
   const settlementDelay = Number(options.settlementDelay);
   if (!/^\d+(\.\d+)?$/.test(options.settlementDelay)) throw new UsageError('--settlement-delay must be a number of seconds, 0 or more');
+  const webhookTimeout = Number(options.webhookTimeout);
+  if (!(webhookTimeout > 0) || webhookTimeout > 600) throw new UsageError('--webhook-timeout must be a number of seconds, above 0 and at most 600');
+  if (options.webhookUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(options.webhookUrl)) throw new UsageError('--webhook-url must be an http or https URL');
   const { stateFile, logFile, dbPath } = paths(io, options);
   await assertNotRunning(stateFile);
   const { isLoopback } = await import('../../sandbox/server.js');
@@ -82,6 +89,7 @@ async function detach(io: Io, options: StartOptions, stateFile: string, logFile:
   mkdirSync(join(stateFile, '..'), { recursive: true });
   const args = [
     'sandbox', 'start', '--port', options.port, '--host', options.host, '--settlement-delay', options.settlementDelay,
+    '--webhook-timeout', options.webhookTimeout, ...(options.webhookUrl ? ['--webhook-url', options.webhookUrl] : []),
     ...(options.memory ? ['--memory'] : ['--db', dbPath]),
   ];
   let state: SandboxState | undefined;
@@ -127,6 +135,8 @@ async function foreground(io: Io, options: StartOptions, stateFile: string, dbPa
     port,
     knownKey: previous?.db === dbPath ? previous.api_key : undefined,
     settlementDelaySeconds,
+    webhookUrl: options.webhookUrl,
+    webhookTimeoutSeconds: Number(options.webhookTimeout),
     logRequest: (line) => io.stdout.write(`${line}\n`),
     logError: (error) => io.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
   }).catch((error: NodeJS.ErrnoException) => {

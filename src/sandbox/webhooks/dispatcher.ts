@@ -97,22 +97,32 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
       selfUrl = url;
     },
     async dispatchDue() {
-      // Choosing what to send is serialized, so two ticks never pick the same delivery.
-      const started: Promise<WebhookLogRow>[] = [];
-      const choosing = selecting.then(async () => {
-        if (stopped) return;
-        const slots = concurrency - inFlight.size;
-        if (slots <= 0) return;
-        for (const log of await dueLogs(db, env, slots, [...inFlight.keys()])) {
-          const { endpoint, url } = await endpointFor(log);
-          if (!url) continue;
-          started.push(track(log, false, url, signingSecrets(endpoint, env.clock.now())));
+      let total = 0;
+      // Batch after batch until nothing is due: a failed attempt is rescheduled into the future, so this ends.
+      for (;;) {
+        // Choosing what to send is serialized, so two callers never pick the same delivery.
+        const started: Promise<WebhookLogRow>[] = [];
+        const choosing = selecting.then(async () => {
+          if (stopped) return;
+          const slots = concurrency - inFlight.size;
+          if (slots <= 0) return;
+          for (const log of await dueLogs(db, env, slots, [...inFlight.keys()])) {
+            const { endpoint, url } = await endpointFor(log);
+            if (!url) continue;
+            started.push(track(log, false, url, signingSecrets(endpoint, env.clock.now())));
+          }
+        });
+        selecting = choosing.catch(() => {});
+        await choosing;
+        if (started.length === 0) {
+          // Nothing new to start: wait for attempts another caller started, then look again.
+          if (stopped || inFlight.size === 0) return total;
+          await Promise.allSettled([...inFlight.values()]);
+          continue;
         }
-      });
-      selecting = choosing.catch(() => {});
-      await choosing;
-      await Promise.allSettled(started);
-      return started.length;
+        await Promise.allSettled(started);
+        total += started.length;
+      }
     },
     async attemptNow(log) {
       const running = inFlight.get(log.id);
