@@ -7,6 +7,7 @@ import { installAuth } from './plugins/auth.js';
 import { BODY_LIMIT, installJsonBody } from './plugins/body.js';
 import { installErrorHandling, validatorCompiler } from './plugins/errors.js';
 import { installIdempotency } from './plugins/idempotency.js';
+import { agentRoutes } from './routes/agents.js';
 import { bankRoutes } from './routes/banks.js';
 import type { App, RouteDeps } from './routes/route.js';
 import { sandboxControlRoutes } from './routes/sandbox-control.js';
@@ -41,7 +42,7 @@ export interface BuildAppOptions {
 }
 
 /** Route groups, each a function of the app and the sandbox. */
-const ROUTES: ((app: App, deps: RouteDeps) => void)[] = [walletRoutes, transactionRoutes, suspenseRoutes, webhookRoutes, bankRoutes, sandboxWalletRoutes, sandboxControlRoutes];
+const ROUTES: ((app: App, deps: RouteDeps) => void)[] = [walletRoutes, transactionRoutes, agentRoutes, suspenseRoutes, webhookRoutes, bankRoutes, sandboxWalletRoutes, sandboxControlRoutes];
 
 /**
  * The sandbox HTTP server as a value: every route registered, nothing listening.

@@ -8,6 +8,8 @@ import type { TransactionRow } from '../engine/ledger/ledger.service.js';
 import type { SuspenseRow } from '../engine/suspense/suspense.repository.js';
 import type { WalletRow } from '../engine/wallets/wallets.repository.js';
 import type { WebhookAttempt, WebhookLog } from '../api/schemas/webhooks.js';
+import type { Agent } from '../api/schemas/agents.js';
+import type { AgentRow, AgentRunRow } from '../engine/agents/agents.service.js';
 import type { WebhookAttemptRow, WebhookLogRow } from '../engine/events/webhooks.service.js';
 
 /** Database rows → the resources of the interface document. */
@@ -127,6 +129,42 @@ export function toAttempt(row: WebhookAttemptRow): WebhookAttempt {
     response_body: row.response_body,
     error: row.error,
     duration_ms: row.duration_ms,
+    created_at: row.created_at,
+  };
+}
+
+export function toAgent(row: AgentRow): Agent {
+  return {
+    id: row.id,
+    wallet_id: row.wallet_id,
+    developer_id: row.developer_id,
+    name: row.name,
+    trigger: row.trigger,
+    threshold: row.threshold,
+    action: row.action,
+    destination_wallet_id: row.destination_wallet_id,
+    sweep_amount: row.sweep_amount,
+    is_active: row.is_active === 1,
+    trigger_count: row.trigger_count,
+    last_triggered_at: row.last_triggered_at,
+    created_at: row.created_at,
+  };
+}
+
+export function toAgentRun(row: AgentRunRow) {
+  return {
+    id: row.id,
+    agent_id: row.agent_id,
+    wallet_id: row.wallet_id,
+    outcome: row.outcome,
+    reason: row.reason,
+    effect: row.effect,
+    transaction_id: row.transaction_id,
+    error: row.error,
+    cause_transaction_id: row.cause_transaction_id,
+    origin_transaction_id: row.origin_transaction_id,
+    hop: row.hop,
+    balance: row.balance,
     created_at: row.created_at,
   };
 }

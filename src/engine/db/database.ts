@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import type { AgentRunTable, AgentTable } from '../agents/agents.table.js';
 import type { ApiKeyTable, DeveloperTable } from '../developers/developers.table.js';
 import type { EventTable, ReceiverEventTable, WebhookAttemptTable, WebhookLogTable } from '../events/events.table.js';
 import type { IdempotencyKeyTable } from '../idempotency/idempotency.table.js';
@@ -26,6 +27,8 @@ export interface Database {
   payouts: PayoutTable;
   webhook_attempts: WebhookAttemptTable;
   receiver_events: ReceiverEventTable;
+  agents: AgentTable;
+  agent_runs: AgentRunTable;
 }
 
 export type Db = Kysely<Database>;

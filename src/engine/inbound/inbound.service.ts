@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Trx } from '../db/database.js';
 import type { EngineEnv } from '../env.js';
 import { LedgerError } from '../errors.js';
+import { runAgents } from '../agents/evaluate.js';
 import { emitEvent, emitLedgerEvent } from '../events/events.service.js';
 import { findSystemAccountId } from '../ledger/accounts.repository.js';
 import { post, type TransactionRow } from '../ledger/ledger.service.js';
@@ -154,6 +155,7 @@ async function credit(trx: Trx, env: EngineEnv, wallet: WalletRow, payload: Inbo
   });
   const transaction = transactions[0]!;
   await emitLedgerEvent(trx, env, transaction);
+  await runAgents(trx, env, [transaction]);
   return { outcome: 'CREDITED', transaction, replayed: false };
 }
 

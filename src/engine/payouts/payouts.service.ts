@@ -4,6 +4,7 @@ import type { ResolvedAccount } from '../banks/name-enquiry.js';
 import type { Db, Trx } from '../db/database.js';
 import { DEFAULT_SETTLEMENT_DELAY_SECONDS, type EngineEnv } from '../env.js';
 import { LedgerError } from '../errors.js';
+import { runAgents } from '../agents/evaluate.js';
 import { emitEvent, emitLedgerEvent } from '../events/events.service.js';
 import { deliverToSandboxAccount } from '../inbound/deliver.js';
 import { findSystemAccountId } from '../ledger/accounts.repository.js';
@@ -98,6 +99,7 @@ export async function startPayout(
     .returningAll()
     .executeTakeFirstOrThrow();
 
+  await runAgents(trx, env, [debit, feeDebit]);
   let status: PayoutStarted['status'] = 'PENDING';
   let balance = feeDebit.balance_after;
   if (delay === 0 && row.plan !== 'HOLD') {
@@ -200,6 +202,7 @@ async function fail(trx: Trx, env: EngineEnv, payout: PayoutRow, reason: string)
     reversed_amount: payout.amount + payout.fee,
     reason,
   });
+  await runAgents(trx, env, [reversal]);
   return reversal;
 }
 

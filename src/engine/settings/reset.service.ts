@@ -2,6 +2,8 @@ import type { Trx } from '../db/database.js';
 
 /** Tables that `reset` empties, children before parents. Developers, keys and settings stay. */
 const RESET_ORDER = [
+  'agent_runs',
+  'agents',
   'webhook_attempts',
   'receiver_events',
   'payouts',

@@ -1,3 +1,4 @@
+import { runAgents } from '../agents/evaluate.js';
 import { nameEnquiry } from '../banks/name-enquiry.js';
 import type { Trx } from '../db/database.js';
 import type { EngineEnv } from '../env.js';
@@ -77,6 +78,7 @@ export async function resolveSuspense(trx: Trx, env: EngineEnv, developerId: str
     });
     const credit = transactions[0]!;
     await emitLedgerEvent(trx, env, credit);
+    await runAgents(trx, env, [credit]);
     resolution = { message: `credited ${item.amount} kobo to wallet ${wallet.id}`, action: 'CREDIT_WALLET', transaction_id: credit.id };
   } else if (input.action === 'DISMISS') {
     await post(trx, env, {

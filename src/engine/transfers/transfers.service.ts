@@ -1,12 +1,11 @@
 import type { Trx } from '../db/database.js';
 import { type EngineEnv, VIRTUAL_BANK } from '../env.js';
 import { LedgerError, invalidField } from '../errors.js';
-import { emitLedgerEvent } from '../events/events.service.js';
 import { nameEnquiry } from '../banks/name-enquiry.js';
-import { post } from '../ledger/ledger.service.js';
 import { startPayout } from '../payouts/payouts.service.js';
-import { nipSessionId } from '../references.js';
-import { findWalletByAccountNumber, type WalletRow } from '../wallets/wallets.repository.js';
+import { runAgents } from '../agents/evaluate.js';
+import { moveBetweenWallets } from './internal.js';
+import { findWallet, findWalletByAccountNumber, type WalletRow } from '../wallets/wallets.repository.js';
 import { getWallet } from '../wallets/wallets.service.js';
 
 export interface TransferInput {
@@ -78,35 +77,14 @@ async function internalTransfer(
     throw invalidField('destination_account_number', 'is the source wallet itself');
   }
   if (destination.status === 'CLOSED') throw new LedgerError('WALLET_CLOSED', 'the destination wallet is closed');
-  const reference = nipSessionId(env);
-  const narration = input.narration ?? DEFAULT_NARRATION;
-  const common = {
-    status: 'SETTLED' as const,
-    provider_reference: reference,
-    sender_name: source.account_name,
-    sender_account: source.account_number,
-    raw_narration: narration,
-    destination_account_number: destination.account_number,
-    destination_bank_code: destination.bank_code,
-    destination_account_name: destination.account_name,
-    fee: 0,
-  };
-  const { transactions } = await post(trx, env, {
-    developerId: source.developer_id,
-    kind: 'INTERNAL_TRANSFER',
-    legs: [
-      { accountId: source.id, amount: -input.amount, transaction: common },
-      { accountId: destination.id, amount: input.amount, transaction: common },
-    ],
-  });
-  const [debit, credit] = transactions as [NonNullable<(typeof transactions)[0]>, NonNullable<(typeof transactions)[0]>];
-  await emitLedgerEvent(trx, env, debit);
-  await emitLedgerEvent(trx, env, credit);
+  const [debit, credit] = await moveBetweenWallets(trx, env, source, destination, input.amount, { narration: input.narration ?? DEFAULT_NARRATION });
+  await runAgents(trx, env, [debit, credit]);
+  const after = (await findWallet(trx, source.developer_id, source.id))!;
   return {
     status: 'SUCCESS',
     transaction_id: debit.id,
-    provider_reference: reference,
-    new_balance: debit.balance_after,
+    provider_reference: debit.provider_reference,
+    new_balance: after.balance,
     currency: 'NGN',
     fee: 0,
   };

@@ -1,0 +1,56 @@
+import { AgentListQuery, AgentPageResponse, AgentParams, AgentResponse, AgentRunPageResponse, CreateAgentBody, ToggleBody } from '../../api/schemas/agents.js';
+import { commonErrors, IdempotencyHeaders, pageQuery } from '../../api/schemas/common.js';
+import { WalletParams } from '../../api/schemas/wallets.js';
+import { createAgent, listAgents, listRuns, toggleAgent } from '../../engine/agents/agents.service.js';
+import { z } from 'zod';
+import { toAgent, toAgentRun, toPage } from '../serialize.js';
+import { type App, type RouteDeps, inTransaction, ok } from './route.js';
+
+const tags = ['Agents'];
+
+export function agentRoutes(app: App, { sandbox }: RouteDeps): void {
+  app.post(
+    '/v1/wallets/:wallet_id/agents',
+    {
+      schema: {
+        tags,
+        summary: 'Create an agent: a trigger-action rule on the wallet',
+        headers: IdempotencyHeaders,
+        params: WalletParams,
+        body: CreateAgentBody,
+        response: { 201: AgentResponse, ...commonErrors },
+      },
+    },
+    async (request, reply) => {
+      const agent = await inTransaction(sandbox, (trx) => createAgent(trx, sandbox.env, request.developerId, request.params.wallet_id, request.body));
+      return reply.code(201).send(ok(toAgent(agent)));
+    },
+  );
+
+  app.patch(
+    '/v1/wallets/:wallet_id/agents/:agent_id/toggle',
+    { schema: { tags, summary: 'Enable or disable an agent', params: AgentParams, body: ToggleBody, response: { 200: AgentResponse, ...commonErrors } } },
+    async (request) =>
+      ok(toAgent(await inTransaction(sandbox, (trx) => toggleAgent(trx, request.developerId, request.params.wallet_id, request.params.agent_id, request.body.is_active)))),
+  );
+
+  app.get(
+    '/v1/agents',
+    { schema: { tags, summary: 'List agents across wallets (filter wallet_id)', querystring: AgentListQuery, response: { 200: AgentPageResponse, ...commonErrors } } },
+    async (request) => ok(toPage(await listAgents(sandbox.db, request.developerId, request.query), toAgent)),
+  );
+
+  app.get(
+    '/sandbox/agents/:agent_id/runs',
+    {
+      schema: {
+        tags: ['Sandbox'],
+        summary: 'Every firing of an agent: when, why, what it did, and the transaction or error',
+        params: z.object({ agent_id: z.string() }),
+        querystring: z.strictObject({ ...pageQuery }),
+        response: { 200: AgentRunPageResponse, ...commonErrors },
+      },
+    },
+    async (request) => ok(toPage(await listRuns(sandbox.db, request.developerId, request.params.agent_id, request.query), toAgentRun)),
+  );
+}
