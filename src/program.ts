@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { agentsCommand } from './commands/agents/index.js';
 import { banksCommand } from './commands/banks/index.js';
 import { creditCommand } from './commands/credit.js';
 import { EXIT, reportError } from './commands/errors.js';
@@ -12,7 +13,7 @@ import { walletsCommand } from './commands/wallets/index.js';
 import { VERSION } from './version.js';
 
 /** The command groups, in the order `ledger --help` lists them. */
-const GROUPS: (() => Command)[] = [sandboxCommand, walletsCommand, creditCommand, transferCommand, transactionsCommand, suspenseCommand, webhooksCommand, banksCommand];
+const GROUPS: (() => Command)[] = [sandboxCommand, walletsCommand, creditCommand, transferCommand, transactionsCommand, agentsCommand, suspenseCommand, webhooksCommand, banksCommand];
 
 function applyEverywhere(command: Command, apply: (c: Command) => void): void {
   apply(command);

@@ -22,6 +22,7 @@ describe('--help', () => {
       'ledger suspense list', 'ledger suspense show', 'ledger suspense resolve',
       'ledger webhooks list', 'ledger webhooks show', 'ledger webhooks retry', 'ledger webhooks tail', 'ledger webhooks secret', 'ledger webhooks endpoint', 'ledger webhooks endpoint set',
       'ledger sandbox receiver fail', 'ledger sandbox receiver reset',
+      'ledger agents create', 'ledger agents toggle', 'ledger agents list', 'ledger agents runs',
     ]) expect(paths).toContain(expected);
   });
 

@@ -22,8 +22,8 @@ export function colourFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): 
   return new Chalk({ level: enabled ? 1 : 0 });
 }
 
-const GOOD = new Set(['ACTIVE', 'SETTLED', 'SUCCESS', 'DELIVERED', 'RESOLVED', 'CREDITED', 'ok', 'running']);
-const WAITING = new Set(['PENDING', 'SUSPENDED']);
+const GOOD = new Set(['ACTIVE', 'SETTLED', 'SUCCESS', 'DELIVERED', 'RESOLVED', 'CREDITED', 'DONE', 'ok', 'running']);
+const WAITING = new Set(['PENDING', 'SUSPENDED', 'SKIPPED']);
 const BAD = new Set(['CLOSED', 'FAILED', 'DEAD', 'FLAGGED', 'stopped']);
 
 export function status(value: string, c: ChalkInstance): string {

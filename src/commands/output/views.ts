@@ -288,3 +288,52 @@ export const receiverEventsView: View = {
     { label: 'Answered', key: 'response_status' },
   ],
 };
+
+export const agentView: View = {
+  kind: 'record',
+  id: 'id',
+  fields: [
+    { label: 'Agent', key: 'id' },
+    { label: 'Name', key: 'name' },
+    { label: 'Wallet', key: 'wallet_id' },
+    { label: 'Trigger', key: 'trigger' },
+    { label: 'Threshold', key: 'threshold', format: 'money' },
+    { label: 'Action', key: 'action' },
+    { label: 'Destination', key: 'destination_wallet_id' },
+    { label: 'Sweep amount', key: 'sweep_amount', format: 'money' },
+    { label: 'Active', key: 'is_active' },
+    { label: 'Fired', key: 'trigger_count' },
+    { label: 'Last fired', key: 'last_triggered_at' },
+  ],
+};
+
+export const agentListView: View = {
+  kind: 'list',
+  id: 'id',
+  empty: 'No agents. Create one with `ledger agents create <wallet_id>`.',
+  columns: [
+    { label: 'ID', key: 'id' },
+    { label: 'Name', key: 'name' },
+    { label: 'Wallet', key: 'wallet_id' },
+    { label: 'Trigger', key: 'trigger' },
+    { label: 'Threshold', key: 'threshold', format: 'money' },
+    { label: 'Action', key: 'action' },
+    { label: 'Active', key: 'is_active' },
+    { label: 'Fired', key: 'trigger_count' },
+  ],
+};
+
+export const agentRunsView: View = {
+  kind: 'list',
+  id: 'id',
+  empty: 'This agent has not fired yet.',
+  columns: [
+    { label: 'When', key: 'created_at' },
+    { label: 'Outcome', key: 'outcome', format: 'status' },
+    { label: 'Why', key: 'reason' },
+    { label: 'What it did', key: 'effect' },
+    { label: 'Transaction', key: 'transaction_id' },
+    { label: 'Error', key: 'error' },
+    { label: 'Hop', key: 'hop' },
+  ],
+};
