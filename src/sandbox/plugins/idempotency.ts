@@ -2,14 +2,18 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../engine/db/database.js';
 import type { EngineEnv } from '../../engine/env.js';
-import { invalidField } from '../../engine/errors.js';
+import { invalidField, LedgerError } from '../../engine/errors.js';
 import { type IdempotencyScope, claimKey, completeKey, release } from '../../engine/idempotency/idempotency.service.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     idempotency?: IdempotencyScope;
+    idempotencyDone?: () => void;
   }
 }
+
+/** How long a duplicate waits for the first request with its key before answering IDEMPOTENCY_KEY_IN_USE. */
+export const IN_FLIGHT_WAIT_MS = 10_000;
 
 /** JSON with sorted keys, so the same body in another key order is the same request. */
 function canonical(value: unknown): string {
@@ -26,6 +30,24 @@ function canonical(value: unknown): string {
  * `Idempotent-Replayed: true`; validation failures (400) and server errors are not stored.
  */
 export function installIdempotency(app: FastifyInstance, db: Db, env: EngineEnv): void {
+  /** Requests of this process still running, by scope: a duplicate waits for the first instead of failing. */
+  const running = new Map<string, Promise<void>>();
+  const scopeKey = (scope: IdempotencyScope) => JSON.stringify([scope.developerId, scope.method, scope.path, scope.key]);
+
+  async function claimOrWait(scope: IdempotencyScope, hash: string) {
+    const deadline = Date.now() + IN_FLIGHT_WAIT_MS;
+    for (;;) {
+      try {
+        return await claimKey(db, env, scope, hash);
+      } catch (error) {
+        const first = running.get(scopeKey(scope));
+        const remaining = deadline - Date.now();
+        if (!(error instanceof LedgerError) || error.code !== 'IDEMPOTENCY_KEY_IN_USE' || !first || remaining <= 0) throw error;
+        await Promise.race([first, new Promise((resolve) => setTimeout(resolve, remaining))]);
+      }
+    }
+  }
+
   app.addHook('preValidation', async (request, reply) => {
     if (request.method !== 'POST' || !request.developerId) return;
     const header = request.headers['idempotency-key'];
@@ -34,18 +56,28 @@ export function installIdempotency(app: FastifyInstance, db: Db, env: EngineEnv)
     if (key.length < 1 || key.length > 255) throw invalidField('idempotency-key', 'must be 1 to 255 characters');
     const scope: IdempotencyScope = { developerId: request.developerId, method: request.method, path: request.url.split('?')[0]!, key };
     const hash = createHash('sha256').update(canonical(request.body)).digest('hex');
-    const claim = await claimKey(db, env, scope, hash);
+    const claim = await claimOrWait(scope, hash);
     if (claim.kind === 'replay') {
       return reply.code(claim.status).header('idempotent-replayed', 'true').type('application/json; charset=utf-8').send(claim.body);
     }
     request.idempotency = scope;
+    let finish!: () => void;
+    running.set(scopeKey(scope), new Promise<void>((resolve) => (finish = resolve)));
+    request.idempotencyDone = () => {
+      running.delete(scopeKey(scope));
+      finish();
+    };
   });
   app.addHook('onSend', async (request, reply, payload) => {
     const scope = request.idempotency;
     if (!scope) return payload;
     request.idempotency = undefined;
-    if (reply.statusCode === 400 || reply.statusCode >= 500) await release(db, scope);
-    else await completeKey(db, scope, reply.statusCode, String(payload));
+    try {
+      if (reply.statusCode === 400 || reply.statusCode >= 500) await release(db, scope);
+      else await completeKey(db, scope, reply.statusCode, String(payload));
+    } finally {
+      request.idempotencyDone?.();
+    }
     return payload;
   });
 }
