@@ -1,4 +1,5 @@
 import { setEndpointUrl } from '../engine/events/webhooks.service.js';
+import { releaseInterrupted } from '../engine/idempotency/idempotency.service.js';
 import { buildApp } from './app.js';
 import { ensureSandboxDeveloper, openSandbox } from './sandbox.js';
 
@@ -32,6 +33,7 @@ export interface RunningServer {
  */
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const sandbox = await openSandbox({ dbPath: options.dbPath, settlementDelaySeconds: options.settlementDelaySeconds });
+  await releaseInterrupted(sandbox.db);
   const credentials = await ensureSandboxDeveloper(sandbox, options.knownKey);
   if (options.webhookUrl !== undefined) await setEndpointUrl(sandbox.db, credentials.developerId, options.webhookUrl);
   const app = await buildApp({ sandbox, logRequest: options.logRequest, logError: options.logError, webhookTimeoutSeconds: options.webhookTimeoutSeconds });

@@ -9,7 +9,7 @@ import { createDeveloper } from '../../src/engine/developers/developers.service.
 import { authenticate, hashKey, issueKey } from '../../src/engine/developers/keys.js';
 import type { EngineEnv } from '../../src/engine/env.js';
 import { seededIds } from '../../src/engine/ids.js';
-import { claimKey, completeKey, IDEMPOTENCY_TTL_MS } from '../../src/engine/idempotency/idempotency.service.js';
+import { claimKey, completeKey, IDEMPOTENCY_TTL_MS, releaseInterrupted } from '../../src/engine/idempotency/idempotency.service.js';
 import { ensureSandboxDeveloper, openSandbox } from '../../src/sandbox/sandbox.js';
 
 let db: Db;
@@ -90,6 +90,15 @@ describe('idempotency keys', () => {
     await completeKey(db, scope, 201, '{"success":true}');
     expect(await claimKey(db, env, scope, 'h')).toEqual({ kind: 'replay', status: 201, body: '{"success":true}' });
     await expect(claimKey(db, env, scope, 'other')).rejects.toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED' });
+  });
+
+  it('drops claims of requests that died with the process, so their retry runs afresh', async () => {
+    await claimKey(db, env, scope, 'h');
+    await claimKey(db, env, { ...scope, key: 'k2' }, 'h');
+    await completeKey(db, { ...scope, key: 'k2' }, 200, '{}');
+    expect(await releaseInterrupted(db)).toBe(1);
+    expect(await claimKey(db, env, scope, 'h')).toEqual({ kind: 'claimed' });
+    expect(await claimKey(db, env, { ...scope, key: 'k2' }, 'h')).toEqual({ kind: 'replay', status: 200, body: '{}' });
   });
 
   it('forgets a key after 24 hours on the sandbox clock', async () => {

@@ -81,3 +81,13 @@ export async function release(trx: Trx, scope: IdempotencyScope): Promise<void> 
     .where('key', '=', scope.key)
     .execute();
 }
+
+/**
+ * At start-up no request is running, so an IN_FLIGHT claim belongs to a request that died with the
+ * process. Its effect never committed (effects and their stored responses commit together), so the
+ * claim is dropped and a retry with the same key runs afresh.
+ */
+export async function releaseInterrupted(trx: Trx): Promise<number> {
+  const result = await trx.deleteFrom('idempotency_keys').where('state', '=', 'IN_FLIGHT').executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -8,6 +8,8 @@ import { type IdempotencyScope, claimKey, completeKey, release } from '../../eng
 declare module 'fastify' {
   interface FastifyRequest {
     idempotency?: IdempotencyScope;
+    /** Set when the route stored its response with its effect (routes/route.ts commit). */
+    idempotencyStored?: boolean;
     idempotencyDone?: () => void;
   }
 }
@@ -73,7 +75,9 @@ export function installIdempotency(app: FastifyInstance, db: Db, env: EngineEnv)
     if (!scope) return payload;
     request.idempotency = undefined;
     try {
-      if (reply.statusCode === 400 || reply.statusCode >= 500) await release(db, scope);
+      if (request.idempotencyStored) {
+        // Stored already, in the same transaction as the effect.
+      } else if (reply.statusCode === 400 || reply.statusCode >= 500) await release(db, scope);
       else await completeKey(db, scope, reply.statusCode, String(payload));
     } finally {
       request.idempotencyDone?.();

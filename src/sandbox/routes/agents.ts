@@ -4,7 +4,7 @@ import { WalletParams } from '../../api/schemas/wallets.js';
 import { createAgent, listAgents, listRuns, toggleAgent } from '../../engine/agents/agents.service.js';
 import { z } from 'zod';
 import { toAgent, toAgentRun, toPage } from '../serialize.js';
-import { type App, type RouteDeps, inTransaction, ok } from './route.js';
+import { type App, type RouteDeps, commit, inTransaction, ok } from './route.js';
 
 const tags = ['Agents'];
 
@@ -21,10 +21,8 @@ export function agentRoutes(app: App, { sandbox }: RouteDeps): void {
         response: { 201: AgentResponse, ...commonErrors },
       },
     },
-    async (request, reply) => {
-      const agent = await inTransaction(sandbox, (trx) => createAgent(trx, sandbox.env, request.developerId, request.params.wallet_id, request.body));
-      return reply.code(201).send(ok(toAgent(agent)));
-    },
+    async (request, reply) =>
+      commit(request, reply, sandbox, (trx) => createAgent(trx, sandbox.env, request.developerId, request.params.wallet_id, request.body), toAgent, 201),
   );
 
   app.patch(

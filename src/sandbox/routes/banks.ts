@@ -6,7 +6,7 @@ import { MAGIC_ACCOUNTS, ORDINARY_ACCOUNTS } from '../../engine/banks/magic.js';
 import { nameEnquiry } from '../../engine/banks/name-enquiry.js';
 import { resolvePayout } from '../../engine/payouts/payouts.service.js';
 import { toTransaction } from '../serialize.js';
-import { type App, type RouteDeps, inTransaction, ok } from './route.js';
+import { type App, type RouteDeps, commit, ok } from './route.js';
 
 /** The simulated provider: banks, name enquiry, magic accounts and manual payout outcomes. */
 export function bankRoutes(app: App, { sandbox }: RouteDeps): void {
@@ -57,12 +57,8 @@ export function bankRoutes(app: App, { sandbox }: RouteDeps): void {
           response: { 200: TransactionResponse, ...commonErrors },
         },
       },
-      async (request) => {
-        const row = await inTransaction(sandbox, (trx) =>
-          resolvePayout(trx, env, request.developerId, request.params.transaction_id, outcome === 'settle' ? 'SETTLE' : 'FAIL'),
-        );
-        return ok(toTransaction(row));
-      },
+      async (request, reply) =>
+        commit(request, reply, sandbox, (trx) => resolvePayout(trx, env, request.developerId, request.params.transaction_id, outcome === 'settle' ? 'SETTLE' : 'FAIL'), toTransaction),
     );
   }
 }

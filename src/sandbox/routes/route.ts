@@ -1,4 +1,5 @@
-import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import { completeKey } from '../../engine/idempotency/idempotency.service.js';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../engine/db/database.js';
@@ -25,4 +26,31 @@ export function inTransaction<T>(sandbox: Sandbox, work: (trx: Transaction<Datab
 
 export function ok<T>(data: T): { success: true; data: T } {
   return { success: true, data };
+}
+
+/**
+ * Runs engine work in one database transaction and answers with its result. When the request
+ * carries an Idempotency-Key, the exact response bytes are stored in that same transaction: the
+ * effect and its replay commit together, so a crash can never leave one without the other.
+ * @example return commit(request, reply, sandbox, (trx) => createWallet(trx, env, id, body), toWallet, 201)
+ */
+export async function commit<T, R>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  sandbox: Sandbox,
+  work: (trx: Transaction<Database>) => Promise<T>,
+  present: (result: T) => R,
+  status = 200,
+): Promise<FastifyReply> {
+  const text = await sandbox.db.transaction().execute(async (trx) => {
+    const data = present(await work(trx));
+    reply.code(status);
+    const body = reply.serialize(ok(data)) as string;
+    if (request.idempotency) {
+      await completeKey(trx, request.idempotency, status, body);
+      request.idempotencyStored = true;
+    }
+    return body;
+  });
+  return reply.type('application/json; charset=utf-8').send(text);
 }

@@ -6,7 +6,7 @@ import { currentKeyInfo, issueKey } from '../../engine/developers/keys.js';
 import { API_VERSION } from '../../engine/env.js';
 import { notFound } from '../../engine/errors.js';
 import { resetSandbox } from '../../engine/settings/reset.service.js';
-import { type App, type RouteDeps, inTransaction, ok } from './route.js';
+import { type App, type RouteDeps, commit, inTransaction, ok } from './route.js';
 
 const tags = ['Sandbox'];
 
@@ -65,10 +65,8 @@ export function sandboxControlRoutes(app: App, { sandbox, scheduler, version }: 
         response: { 200: Ok(RotatedKey), ...commonErrors },
       },
     },
-    async (request) => {
-      const apiKey = await inTransaction(sandbox, (trx) => issueKey(trx, env, request.developerId));
-      return ok({ developer_id: request.developerId, api_key: apiKey, created_at: clock.now().toISOString() });
-    },
+    async (request, reply) =>
+      commit(request, reply, sandbox, (trx) => issueKey(trx, env, request.developerId), (apiKey) => ({ developer_id: request.developerId, api_key: apiKey, created_at: clock.now().toISOString() })),
   );
 
   app.post(
@@ -82,10 +80,7 @@ export function sandboxControlRoutes(app: App, { sandbox, scheduler, version }: 
         response: { 201: Ok(NewDeveloper), ...commonErrors },
       },
     },
-    async (request, reply) => {
-      const created = await inTransaction(sandbox, (trx) => createDeveloper(trx, env, request.body.business_name));
-      return reply.code(201).send(ok(created));
-    },
+    async (request, reply) => commit(request, reply, sandbox, (trx) => createDeveloper(trx, env, request.body.business_name), (created) => created, 201),
   );
 
   app.get(
@@ -104,7 +99,7 @@ export function sandboxControlRoutes(app: App, { sandbox, scheduler, version }: 
         response: { 200: Ok(ResetResult), ...commonErrors },
       },
     },
-    async () => ok({ reset: true as const, removed: await inTransaction(sandbox, (trx) => resetSandbox(trx)) }),
+    async (request, reply) => commit(request, reply, sandbox, (trx) => resetSandbox(trx), (removed) => ({ reset: true as const, removed })),
   );
 }
 

@@ -5,7 +5,7 @@ import { receiveInbound } from '../../engine/inbound/inbound.service.js';
 import { listWallets } from '../../engine/wallets/wallets.repository.js';
 import { setTransfersOut } from '../../engine/wallets/wallets.service.js';
 import { toInboundOutcome, toPage, toWallet } from '../serialize.js';
-import { type App, type RouteDeps, inTransaction, ok } from './route.js';
+import { type App, type RouteDeps, commit, inTransaction, ok } from './route.js';
 
 const tags = ['Sandbox'];
 
@@ -52,6 +52,6 @@ export function sandboxWalletRoutes(app: App, { sandbox }: RouteDeps): void {
         response: { 200: Ok(InboundOutcome), ...commonErrors },
       },
     },
-    async (request) => ok(toInboundOutcome(await inTransaction(sandbox, (trx) => receiveInbound(trx, env, request.developerId, request.body)))),
+    async (request, reply) => commit(request, reply, sandbox, (trx) => receiveInbound(trx, env, request.developerId, request.body), toInboundOutcome),
   );
 }

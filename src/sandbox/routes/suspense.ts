@@ -2,7 +2,7 @@ import { commonErrors, ErrorBody, IdempotencyHeaders, Ok } from '../../api/schem
 import { Resolution, ResolveSuspenseBody, SuspenseListQuery, SuspensePageResponse, SuspenseParams, SuspenseResponse } from '../../api/schemas/suspense-requests.js';
 import { getSuspenseItem, listSuspense, resolveSuspense } from '../../engine/suspense/suspense.service.js';
 import { toPage, toSuspenseItem } from '../serialize.js';
-import { type App, type RouteDeps, inTransaction, ok } from './route.js';
+import { type App, type RouteDeps, commit, ok } from './route.js';
 
 const tags = ['Suspense'];
 
@@ -32,8 +32,8 @@ export function suspenseRoutes(app: App, { sandbox }: RouteDeps): void {
         response: { 200: Ok(Resolution), ...commonErrors, 422: ErrorBody },
       },
     },
-    async (request) =>
-      ok(await inTransaction(sandbox, (trx) => resolveSuspense(trx, sandbox.env, request.developerId, request.params.suspense_id, request.body))),
+    async (request, reply) =>
+      commit(request, reply, sandbox, (trx) => resolveSuspense(trx, sandbox.env, request.developerId, request.params.suspense_id, request.body), (resolution) => resolution),
   );
 
   app.get(

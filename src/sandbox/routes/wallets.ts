@@ -5,7 +5,7 @@ import { listWalletTransactions } from '../../engine/ledger/transactions.reposit
 import { transfer } from '../../engine/transfers/transfers.service.js';
 import { closeWallet, createWallet, getWallet } from '../../engine/wallets/wallets.service.js';
 import { toPage, toTransaction, toWallet } from '../serialize.js';
-import { type App, type RouteDeps, inTransaction, ok } from './route.js';
+import { type App, type RouteDeps, commit, inTransaction, ok } from './route.js';
 
 const tags = ['Wallets'];
 
@@ -23,10 +23,7 @@ export function walletRoutes(app: App, { sandbox }: RouteDeps): void {
         response: { 201: WalletResponse, ...commonErrors },
       },
     },
-    async (request, reply) => {
-      const wallet = await inTransaction(sandbox, (trx) => createWallet(trx, env, request.developerId, request.body));
-      return reply.code(201).send(ok(toWallet(wallet)));
-    },
+    async (request, reply) => commit(request, reply, sandbox, (trx) => createWallet(trx, env, request.developerId, request.body), toWallet, 201),
   );
 
   app.get(
@@ -46,8 +43,7 @@ export function walletRoutes(app: App, { sandbox }: RouteDeps): void {
         response: { 200: WalletResponse, ...commonErrors },
       },
     },
-    async (request) =>
-      ok(toWallet(await inTransaction(sandbox, (trx) => closeWallet(trx, env, request.developerId, request.params.wallet_id)))),
+    async (request, reply) => commit(request, reply, sandbox, (trx) => closeWallet(trx, env, request.developerId, request.params.wallet_id), toWallet),
   );
 
   app.post(
@@ -62,8 +58,7 @@ export function walletRoutes(app: App, { sandbox }: RouteDeps): void {
         response: { 200: TransferResponse, ...commonErrors, 403: ErrorBody, 422: ErrorBody },
       },
     },
-    async (request) =>
-      ok(await inTransaction(sandbox, (trx) => transfer(trx, env, request.developerId, request.params.wallet_id, request.body))),
+    async (request, reply) => commit(request, reply, sandbox, (trx) => transfer(trx, env, request.developerId, request.params.wallet_id, request.body), (result) => result),
   );
 
   app.get(

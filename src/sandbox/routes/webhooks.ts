@@ -11,7 +11,7 @@ import {
 import type { Trx } from '../../engine/db/database.js';
 import { assertRetryable, getEndpoint, getWebhookLog, listAttempts, listWebhookLogs, rotateSecret, setEndpointUrl } from '../../engine/events/webhooks.service.js';
 import { toAttempt, toPage, toWebhookLog } from '../serialize.js';
-import { type App, type RouteDeps, inTransaction, ok } from './route.js';
+import { type App, type RouteDeps, commit, inTransaction, ok } from './route.js';
 
 export function webhookRoutes(app: App, { sandbox, dispatcher, selfUrl }: RouteDeps): void {
   const { db, env } = sandbox;
@@ -108,12 +108,16 @@ export function webhookRoutes(app: App, { sandbox, dispatcher, selfUrl }: RouteD
         response: { 200: EndpointResponse, ...commonErrors },
       },
     },
-    async (request) =>
-      ok(
-        await inTransaction(sandbox, async (trx) => {
+    async (request, reply) =>
+      commit(
+        request,
+        reply,
+        sandbox,
+        async (trx) => {
           await rotateSecret(trx, env, request.developerId);
           return endpoint(trx, request.developerId);
-        }),
+        },
+        (e) => e,
       ),
   );
 }
