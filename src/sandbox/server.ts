@@ -50,8 +50,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const baseUrl = `http://${host}:${port}`;
   // A wildcard bind is reached through loopback.
   app.setSelfUrl(['0.0.0.0', '::'].includes(options.host) ? `http://127.0.0.1:${port}` : baseUrl);
-  // Work that fell due while the sandbox was stopped runs now; then the clock drives it.
-  await app.scheduler.runDue();
+  // Work that fell due while the sandbox was stopped starts now, beside the first requests rather
+  // than before them, so a backlog never delays readiness; then the clock drives it.
+  app.scheduler.runDue().catch(options.logError ?? ((error) => console.error(error)));
   app.scheduler.start();
   return {
     baseUrl,

@@ -102,9 +102,9 @@ describe('hostile input', () => {
     const withParams = routes.filter((r) => r.path.includes('{') && !r.path.startsWith('/sandbox/receiver'));
     expect(withParams.length).toBeGreaterThanOrEqual(14);
     for (const route of withParams) {
-      const names = [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+      const names = [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
       const idFor = (name: string) => ({ wallet_id: ids[0], tx_id: ids[2], transaction_id: ids[6], suspense_id: ids[3], agent_id: ids[4], log_id: ids[5] })[name]!;
-      const url = names.reduce((p, name) => p.replace(`{${name}}`, idFor(name!)), route.path);
+      const url = names.reduce((p, name) => p.replace(`{${name}}`, idFor(name)), route.path);
       const r = await t.call(route.method, url, valid[`${route.method} ${route.path}`], { key: otherKey });
       expect([`${route.method} ${route.path}`, r.status, r.body.detail?.code]).toEqual([`${route.method} ${route.path}`, 404, 'NOT_FOUND']);
     }

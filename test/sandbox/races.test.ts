@@ -14,7 +14,7 @@ const http = async (method: string, path: string, body?: unknown, headers: Recor
     headers: { 'x-api-key': t.key, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
-  return { status: response.status, body: await response.json(), replayed: response.headers.get('idempotent-replayed') };
+  return { status: response.status, body: (await response.json()) as any, replayed: response.headers.get('idempotent-replayed') };
 };
 
 describe('races', () => {

@@ -53,13 +53,13 @@ export function assertRetryable(log: WebhookLogRow): void {
   }
 }
 
-/** Deliveries whose time has come, oldest first. */
-export async function dueLogs(db: Db, env: EngineEnv, limit: number, skip: string[]): Promise<WebhookLogRow[]> {
+/** Deliveries whose time had come by `cutoff` (default: now), oldest first. */
+export async function dueLogs(db: Db, env: EngineEnv, limit: number, skip: string[], cutoff: Date = env.clock.now()): Promise<WebhookLogRow[]> {
   let query = db
     .selectFrom('webhook_logs')
     .selectAll()
     .where('status', 'in', ['PENDING', 'FAILED'])
-    .where('next_retry_at', '<=', env.clock.now().toISOString());
+    .where('next_retry_at', '<=', cutoff.toISOString());
   if (skip.length > 0) query = query.where('id', 'not in', skip);
   return query.orderBy('next_retry_at').orderBy('seq').limit(limit).execute();
 }

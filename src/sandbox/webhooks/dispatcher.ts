@@ -98,7 +98,9 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
     },
     async dispatchDue() {
       let total = 0;
-      // Batch after batch until nothing is due: a failed attempt is rescheduled into the future, so this ends.
+      // Batch after batch until nothing that was due when this call began is left: work that
+      // arrives meanwhile waits for the next call, so a steady stream of events cannot keep it going.
+      const cutoff = env.clock.now();
       for (;;) {
         // Choosing what to send is serialized, so two callers never pick the same delivery.
         const started: Promise<WebhookLogRow>[] = [];
@@ -106,7 +108,7 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
           if (stopped) return;
           const slots = concurrency - inFlight.size;
           if (slots <= 0) return;
-          for (const log of await dueLogs(db, env, slots, [...inFlight.keys()])) {
+          for (const log of await dueLogs(db, env, slots, [...inFlight.keys()], cutoff)) {
             const { endpoint, url } = await endpointFor(log);
             if (!url) continue;
             started.push(track(log, false, url, signingSecrets(endpoint, env.clock.now())));
