@@ -82,6 +82,7 @@ export async function audit(trx: Trx): Promise<AuditReport> {
   await checkOutbox(trx, problems);
   await checkSuspenseHolding(trx, problems);
   await checkPayouts(trx, problems);
+  await checkCounts(trx, problems);
   return { ok: problems.length === 0, checked, problems };
 }
 
@@ -198,4 +199,19 @@ async function checkPayouts(trx: Trx, problems: AuditProblem[]): Promise<void> {
       problems.push({ check: 'payout_reversal', id, message: `payout ${id} is ${p.status} but its reversal is ${p.reversal_amount ?? 'missing'}` });
     }
   }
+}
+
+/** The per-wallet counters that list totals read agree with the rows. */
+async function checkCounts(trx: Trx, problems: AuditProblem[]): Promise<void> {
+  const actual = await trx.selectFrom('transactions').select(['wallet_id', 'type', (eb) => eb.fn.countAll<number>().as('n')]).groupBy(['wallet_id', 'type']).execute();
+  const stored = await trx.selectFrom('transaction_counts').selectAll().execute();
+  const key = (r: { wallet_id: string; type: string }) => `${r.wallet_id}:${r.type}`;
+  const counted = new Map(stored.map((r) => [key(r), r.n]));
+  for (const row of actual) {
+    if (counted.get(key(row)) !== Number(row.n)) {
+      problems.push({ check: 'transaction_counts', id: row.wallet_id, message: `wallet ${row.wallet_id} has ${row.n} ${row.type} transactions but its counter says ${counted.get(key(row)) ?? 0}` });
+    }
+    counted.delete(key(row));
+  }
+  for (const [k, n] of counted) if (n !== 0) problems.push({ check: 'transaction_counts', id: k, message: `counter ${k} says ${n} but there are none` });
 }

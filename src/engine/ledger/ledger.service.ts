@@ -106,6 +106,11 @@ export async function post(trx: Trx, env: EngineEnv, input: PostingInput): Promi
         })
         .returningAll()
         .executeTakeFirstOrThrow();
+      await trx
+        .insertInto('transaction_counts')
+        .values({ wallet_id: row.wallet_id, type: row.type, n: 1 })
+        .onConflict((oc) => oc.columns(['wallet_id', 'type']).doUpdateSet((eb) => ({ n: eb('transaction_counts.n', '+', 1) })))
+        .execute();
       results[index] = row;
     }
   }

@@ -61,3 +61,10 @@ export interface TransactionTable {
   created_at: string;
   updated_at: string;
 }
+
+/** How many transactions of each type a wallet has: list totals without counting rows. */
+export interface TransactionCountTable {
+  wallet_id: string;
+  type: TransactionType;
+  n: number;
+}

@@ -12,6 +12,7 @@ const RESET_ORDER = [
   'idempotency_keys',
   'inbound_transfers',
   'suspense_items',
+  'transaction_counts',
   'transactions',
   'entries',
   'postings',

@@ -1,0 +1,56 @@
+// Shared pieces of the benchmarks: a sandbox in its own process, seeded wallets, timing helpers.
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { receiveInbound } from '../dist/engine/inbound/inbound.service.js';
+import { createWallet } from '../dist/engine/wallets/wallets.service.js';
+
+export const BIN = resolve(import.meta.dirname, '../bin/ledger.js');
+export const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+
+/** Creates funded wallets through the engine (same statements as the API). */
+export async function seedWallets(sandbox, developerId, count, fund = 1_000_000_000_000) {
+  const wallets = [];
+  for (let i = 0; i < count; i++) {
+    const reference = `bench-${i}-${Math.random().toString(36).slice(2, 8)}`;
+    const wallet = await sandbox.db.transaction().execute((trx) =>
+      createWallet(trx, sandbox.env, developerId, { customer_reference: reference, first_name: 'Bench', last_name: `W${i}`, email: `${reference}@example.com` }),
+    );
+    if (fund) await sandbox.db.transaction().execute((trx) => receiveInbound(trx, sandbox.env, developerId, { account_number: wallet.account_number, amount: fund, narration: 'salary' }));
+    wallets.push(wallet);
+  }
+  return wallets;
+}
+
+/** `ledger sandbox start` on a file in its own process; resolves with its URL, key and a stop(). */
+export async function startSandbox(dir, dbPath, extra = []) {
+  const child = spawn(process.execPath, [BIN, 'sandbox', 'start', '--db', dbPath, '--port', '0', ...extra], { cwd: dir, env: { ...process.env, LEDGER_HOME: dir } });
+  const [baseUrl, apiKey] = await new Promise((resolveUrl, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const match = /listening on (\S+)\nAPI key\s+(\S+)/.exec(out);
+      if (match) resolveUrl([match[1], match[2]]);
+    });
+    child.on('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
+  });
+  child.stdout.resume();
+  return {
+    baseUrl,
+    apiKey,
+    pid: child.pid,
+    call: (method, path, body) =>
+      fetch(`${baseUrl}${path}`, {
+        method,
+        headers: { 'x-api-key': apiKey, ...(body ? { 'content-type': 'application/json' } : {}) },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      }).then((r) => r.json()),
+    stop: () =>
+      new Promise((done) => {
+        child.once('exit', done);
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+export const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+export const percentile = (values, p) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))];
