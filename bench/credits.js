@@ -54,6 +54,9 @@ export async function run() {
         value: result.requests.average,
         floor: inProcess,
         unit: '/s',
+        floorLabel: 'same engine call in-process',
+        target: '—',
+        met: audit.data.ok && result.non2xx === 0,
         note: `p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}, audit ${audit.data.ok ? 'clean' : 'FAILED'}`,
       },
     ];

@@ -16,10 +16,8 @@ export async function run() {
     if (r.extracted_intent !== c.intent || r.suggested_label !== c.label || held !== c.held) misses.push({ c, r, held });
   }
   const correct = corpus.length - misses.length;
-  console.log(`bench/narrations  (test/fixtures/narrations.json)`);
-  console.log(`  accuracy: ${correct} of ${corpus.length} (${((100 * correct) / corpus.length).toFixed(1)}%) right on intent, label and hold`);
   for (const { c, r, held } of misses) {
-    console.log(`  miss: "${c.narration}"${c.system_prompt ? ` with prompt "${c.system_prompt}"` : ''}: expected ${c.intent}/${c.held ? 'held' : 'credited'}, got ${r.extracted_intent}/${held ? 'held' : 'credited'}`);
+    console.error(`  narration miss: "${c.narration}"${c.system_prompt ? ` with prompt "${c.system_prompt}"` : ''}: expected ${c.intent}/${c.held ? 'held' : 'credited'}, got ${r.extracted_intent}/${held ? 'held' : 'credited'}`);
   }
   const rounds = 200;
   let start = performance.now();
@@ -28,7 +26,10 @@ export async function run() {
   start = performance.now();
   for (let i = 0; i < rounds; i++) for (const c of corpus) analyseNarration(input(c));
   const each = (performance.now() - start) / (rounds * corpus.length);
-  console.log(`  speed: ${(each * 1000).toFixed(1)} µs per narration (floor, normalising only: ${(floor * 1000).toFixed(2)} µs; ratio ${(each / floor).toFixed(0)}×)`);
+  return [
+    { row: `narration analysis accuracy (${corpus.length} narrations)`, value: (100 * correct) / corpus.length, floor: 100, unit: '%', floorLabel: 'all right', target: '—', met: true },
+    { row: 'narration analysis time', value: each * 1000, floor: floor * 1000, unit: 'µs', floorLabel: 'normalising only', lowerIsBetter: true, target: '—', met: true },
+  ];
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await run();
+if (import.meta.url === `file://${process.argv[1]}`) console.log(await run());

@@ -58,9 +58,9 @@ export async function run() {
     const large = await measure(dir, await build(dir, 'large', ROWS));
     const label = ROWS.toLocaleString('en');
     return [
-      { row: `list transactions, oldest page, ${label} rows`, value: large.list, floor: small.list, unit: 'ms', floorLabel: '1,000 rows', lowerIsBetter: true },
-      { row: `list DEBITs, newest page, ${label} rows`, value: large.listNewest, floor: small.listNewest, unit: 'ms', floorLabel: '1,000 rows', lowerIsBetter: true },
-      { row: `get transaction, ${label} rows`, value: large.get, floor: small.get, unit: 'ms', floorLabel: '1,000 rows', lowerIsBetter: true },
+      { row: `list transactions, oldest page, ${label} rows`, value: large.list, floor: small.list, unit: 'ms', floorLabel: '1,000 rows', lowerIsBetter: true, target: '≤ 2× floor', met: large.list <= 2 * small.list },
+      { row: `list DEBITs, newest page, ${label} rows`, value: large.listNewest, floor: small.listNewest, unit: 'ms', floorLabel: '1,000 rows', lowerIsBetter: true, target: '≤ 2× floor', met: large.listNewest <= 2 * small.listNewest },
+      { row: `get transaction, ${label} rows`, value: large.get, floor: small.get, unit: 'ms', floorLabel: '1,000 rows', lowerIsBetter: true, target: '≤ 2× floor', met: large.get <= 2 * small.get },
     ];
   } finally {
     rmSync(dir, { recursive: true, force: true });

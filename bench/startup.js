@@ -19,11 +19,12 @@ export async function run() {
   time(['-e', '']); // warm the file cache
   for (let i = 0; i < RUNS; i++) for (const [name, args] of Object.entries(cases)) samples[name].push(time(args));
   const floor = median(samples["node -e ''"]);
-  console.log(`bench/startup  (median of ${RUNS} runs, interleaved)`);
-  for (const name of Object.keys(cases)) {
-    const m = median(samples[name]);
-    console.log(`  ${name.padEnd(18)} ${m.toFixed(1)} ms   ${(m / floor).toFixed(2)}× node -e ''`);
-  }
+  const version = median(samples['ledger --version']);
+  const help = median(samples['ledger --help']);
+  return [
+    { row: '`ledger --version` wall time', value: version, floor, unit: 'ms', floorLabel: "node -e ''", lowerIsBetter: true, target: '≤ 2× floor', met: version <= 2 * floor },
+    { row: '`ledger --help` wall time', value: help, floor, unit: 'ms', floorLabel: "node -e ''", lowerIsBetter: true, target: '—', met: true },
+  ];
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await run();
+if (import.meta.url === `file://${process.argv[1]}`) console.log(await run());

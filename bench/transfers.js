@@ -35,13 +35,17 @@ async function inProcess(dir) {
   const body = { destination_account_number: b.account_number, amount: 1 };
   const deadline = performance.now() + SECONDS * 1000;
   let count = 0;
+  const latencies = [];
   while (performance.now() < deadline) {
+    const start = performance.now();
     await sandbox.db.transaction().execute((trx) => transfer(trx, sandbox.env, developerId, a.id, body));
+    latencies.push(performance.now() - start);
     count++;
   }
   const report = await audit(sandbox.db);
   await sandbox.close();
-  return { perSecond: count / SECONDS, count, auditOk: report.ok };
+  latencies.sort((x, y) => x - y);
+  return { perSecond: count / SECONDS, count, auditOk: report.ok, p99: latencies[Math.floor(latencies.length * 0.99)] };
 }
 
 async function overHttp(dir) {
@@ -90,17 +94,33 @@ export async function run() {
   try {
     const floor = await inProcess(dir);
     const http = await overHttp(dir);
-    const ratio = http.perSecond / floor.perSecond;
-    console.log(`bench/transfers  (${SECONDS} s each, internal transfer of 1 kobo, SQLite file in WAL mode)`);
-    console.log(`  in-process engine (floor): ${floor.perSecond.toFixed(0)} transfers/s   audit ${floor.auditOk ? 'clean' : 'FAILED'}`);
-    console.log(
-      `  HTTP, ${CONNECTIONS} connections:      ${http.perSecond.toFixed(0)} transfers/s   p50 ${http.p50} ms, p99 ${http.p99} ms, non-2xx ${http.non2xx}, errors ${http.errors}   audit ${http.auditOk ? 'clean' : 'FAILED'}`,
-    );
-    console.log(`  ratio HTTP / in-process:   ${ratio.toFixed(2)}`);
-    if (!floor.auditOk || !http.auditOk || http.non2xx > 0 || http.errors > 0) process.exitCode = 1;
+    const audits = floor.auditOk && http.auditOk ? 'clean' : 'FAILED';
+    return [
+      {
+        row: `internal transfers/s, HTTP ${CONNECTIONS} conn`,
+        value: http.perSecond,
+        floor: floor.perSecond,
+        unit: '/s',
+        floorLabel: 'same SQL in-process',
+        target: '≥ 0.5× floor',
+        met: http.perSecond >= 0.5 * floor.perSecond,
+        note: `non-2xx ${http.non2xx}, errors ${http.errors}, audits ${audits}`,
+      },
+      {
+        row: `transfer p99 latency, HTTP ${CONNECTIONS} conn`,
+        value: http.p99,
+        floor: floor.p99,
+        unit: 'ms',
+        floorLabel: 'in-process p99',
+        lowerIsBetter: true,
+        target: '≤ 20 ms',
+        met: http.p99 <= 20,
+        note: `p50 ${http.p50} ms`,
+      },
+    ];
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await run();
+if (import.meta.url === `file://${process.argv[1]}`) console.log(await run());

@@ -46,7 +46,7 @@ export async function spawnDetached(options: DetachOptions): Promise<number> {
     while (Date.now() < deadline) {
       if (exited !== undefined) throw new Error(`the sandbox exited (code ${exited}) before it was ready:\n${tail(options.logFile)}`);
       if (await options.ready(pid)) return pid;
-      await sleep(100);
+      await sleep(20);
     }
     process.kill(pid, 'SIGTERM');
     throw new Error(`the sandbox did not become healthy within ${(options.timeoutMs ?? 30_000) / 1000} s:\n${tail(options.logFile)}`);
