@@ -60,6 +60,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     developerId: credentials.developerId,
     keyIssued: credentials.issued,
     async close() {
+      // Deliveries in flight (some to this server's own receiver) finish before it stops answering.
+      await app.scheduler.stop();
       await app.close();
       await sandbox.close();
     },
