@@ -11,19 +11,12 @@ import { findSystemAccountId } from '../ledger/accounts.repository.js';
 import { post, type TransactionRow } from '../ledger/ledger.service.js';
 import { findTransaction } from '../ledger/transactions.repository.js';
 import { nipSessionId } from '../references.js';
+import type { TransferResult } from '../transfers/transfers.service.js';
 import type { WalletRow } from '../wallets/wallets.repository.js';
 import type { PayoutTable } from './payouts.table.js';
 
 export type PayoutRow = Selectable<PayoutTable>;
 
-export interface PayoutStarted {
-  status: 'SUCCESS' | 'PENDING' | 'FAILED';
-  transaction_id: string;
-  provider_reference: string;
-  new_balance: number;
-  currency: 'NGN';
-  fee: number;
-}
 
 /**
  * Sends money out through the simulated provider: the payout as a PENDING DEBIT to
@@ -37,7 +30,7 @@ export async function startPayout(
   source: WalletRow,
   destination: ResolvedAccount,
   input: { amount: number; narration: string },
-): Promise<PayoutStarted> {
+): Promise<TransferResult> {
   const fee = nipFee(input.amount);
   const reference = nipSessionId(env);
   const [settlement, feeIncome] = await Promise.all([
@@ -100,7 +93,7 @@ export async function startPayout(
     .executeTakeFirstOrThrow();
 
   await runAgents(trx, env, [debit, feeDebit]);
-  let status: PayoutStarted['status'] = 'PENDING';
+  let status: TransferResult['status'] = 'PENDING';
   let balance = feeDebit.balance_after;
   if (delay === 0 && row.plan !== 'HOLD') {
     const reversal = await actOn(trx, env, row, row.plan);
