@@ -40,7 +40,3 @@ export class ManualClock implements Clock {
     this.ms += seconds * 1000;
   }
 }
-
-export function iso(clock: Clock): string {
-  return clock.now().toISOString();
-}

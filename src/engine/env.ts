@@ -20,9 +20,5 @@ export const API_VERSION = '2026-11-01';
 /** The bank that holds the sandbox's virtual accounts (contract §5). */
 export const VIRTUAL_BANK = { code: '035', name: 'Wema Bank' } as const;
 
-/** Amount bounds in kobo (contract §2). */
-export const MIN_AMOUNT = 1;
-export const MAX_AMOUNT = 10_000_000_000_000;
-
 /** No balance may leave the range where JavaScript numbers are exact. */
 export const MAX_BALANCE = Number.MAX_SAFE_INTEGER;

@@ -1,8 +1,6 @@
-import type { AuditReport } from '../api/schemas/sandbox.js';
 import type { SuspenseItem } from '../api/schemas/suspense.js';
 import type { Transaction } from '../api/schemas/transactions.js';
 import type { Wallet } from '../api/schemas/wallets.js';
-import type { AuditReport as EngineAuditReport } from '../engine/audit/audit.service.js';
 import type { InboundOutcome } from '../engine/inbound/inbound.service.js';
 import type { TransactionRow } from '../engine/ledger/ledger.service.js';
 import type { SuspenseRow } from '../engine/suspense/suspense.repository.js';
@@ -93,10 +91,6 @@ export function toInboundOutcome(outcome: InboundOutcome) {
     ...(outcome.transaction ? { transaction: toTransaction(outcome.transaction) } : {}),
     ...(outcome.suspense_item ? { suspense_item: toSuspenseItem(outcome.suspense_item) } : {}),
   };
-}
-
-export function toAuditReport(report: EngineAuditReport): AuditReport {
-  return report;
 }
 
 export function toPage<Row, Item>(page: { items: Row[]; total: number; page: number; limit: number }, map: (row: Row) => Item) {

@@ -43,13 +43,3 @@ export async function createDeveloper(trx: Trx, env: EngineEnv, businessName: st
 export async function findDeveloper(trx: Trx, id: string) {
   return trx.selectFrom('developers').selectAll().where('id', '=', id).executeTakeFirst();
 }
-
-/** The developer the sandbox made at its first start, if it exists. */
-export async function findSandboxDeveloper(trx: Trx) {
-  return trx
-    .selectFrom('developers')
-    .selectAll()
-    .where('business_name', '=', SANDBOX_BUSINESS_NAME)
-    .orderBy('created_at')
-    .executeTakeFirst();
-}
