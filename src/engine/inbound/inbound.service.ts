@@ -4,7 +4,7 @@ import type { EngineEnv } from '../env.js';
 import { LedgerError } from '../errors.js';
 import { runAgents } from '../agents/evaluate.js';
 import { emitEvent, emitLedgerEvent } from '../events/events.service.js';
-import { findSystemAccountId } from '../ledger/accounts.repository.js';
+import { findSystemAccountId, findSystemAccountIds } from '../ledger/accounts.repository.js';
 import { post, type TransactionRow } from '../ledger/ledger.service.js';
 import { findTransaction } from '../ledger/transactions.repository.js';
 import { nipSessionId } from '../references.js';
@@ -169,10 +169,7 @@ export async function suspend(
   status: SuspenseStatus,
   intelligence: unknown = null,
 ): Promise<InboundOutcome> {
-  const [settlement, holding] = await Promise.all([
-    findSystemAccountId(trx, wallet.developer_id, 'PROVIDER_SETTLEMENT'),
-    findSystemAccountId(trx, wallet.developer_id, 'SUSPENSE_HOLDING'),
-  ]);
+  const [settlement, holding] = await findSystemAccountIds(trx, wallet.developer_id, ['PROVIDER_SETTLEMENT', 'SUSPENSE_HOLDING'] as const);
   const { postingId } = await post(trx, env, {
     developerId: wallet.developer_id,
     kind: 'INBOUND_SUSPENSE',

@@ -13,14 +13,23 @@ export async function insertAccount(
     .execute();
 }
 
+/**
+ * A developer's system accounts by kind, in the order asked, in one query.
+ * @example const [settlement, fees] = await findSystemAccountIds(trx, developerId, ['PROVIDER_SETTLEMENT', 'FEE_INCOME']);
+ */
+export async function findSystemAccountIds<K extends readonly AccountKind[]>(trx: Trx, developerId: string, kinds: K): Promise<{ [I in keyof K]: string }> {
+  const rows = await trx.selectFrom('accounts').select(['id', 'kind']).where('developer_id', '=', developerId).where('kind', 'in', [...kinds]).execute();
+  const byKind = new Map(rows.map((r) => [r.kind, r.id]));
+  return kinds.map((kind) => {
+    const id = byKind.get(kind);
+    if (!id) throw new Error(`developer ${developerId} has no ${kind} account`);
+    return id;
+  }) as { [I in keyof K]: string };
+}
+
 export async function findSystemAccountId(trx: Trx, developerId: string, kind: AccountKind): Promise<string> {
-  const row = await trx
-    .selectFrom('accounts')
-    .select('id')
-    .where('developer_id', '=', developerId)
-    .where('kind', '=', kind)
-    .executeTakeFirstOrThrow();
-  return row.id;
+  const [id] = await findSystemAccountIds(trx, developerId, [kind] as const);
+  return id;
 }
 
 /**

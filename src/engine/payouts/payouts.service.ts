@@ -7,7 +7,7 @@ import { LedgerError } from '../errors.js';
 import { runAgents } from '../agents/evaluate.js';
 import { emitEvent, emitLedgerEvent } from '../events/events.service.js';
 import { deliverToSandboxAccount } from '../inbound/deliver.js';
-import { findSystemAccountId } from '../ledger/accounts.repository.js';
+import { findSystemAccountIds } from '../ledger/accounts.repository.js';
 import { post, type TransactionRow } from '../ledger/ledger.service.js';
 import { findTransaction } from '../ledger/transactions.repository.js';
 import { nipSessionId } from '../references.js';
@@ -33,10 +33,7 @@ export async function startPayout(
 ): Promise<TransferResult> {
   const fee = nipFee(input.amount);
   const reference = nipSessionId(env);
-  const [settlement, feeIncome] = await Promise.all([
-    findSystemAccountId(trx, source.developer_id, 'PROVIDER_SETTLEMENT'),
-    findSystemAccountId(trx, source.developer_id, 'FEE_INCOME'),
-  ]);
+  const [settlement, feeIncome] = await findSystemAccountIds(trx, source.developer_id, ['PROVIDER_SETTLEMENT', 'FEE_INCOME'] as const);
   const common = {
     provider_reference: reference,
     sender_name: source.account_name,
@@ -154,10 +151,7 @@ async function settle(trx: Trx, env: EngineEnv, payout: PayoutRow): Promise<void
 
 async function fail(trx: Trx, env: EngineEnv, payout: PayoutRow, reason: string): Promise<TransactionRow | undefined> {
   if (!(await claim(trx, env, payout, 'FAILED'))) return undefined;
-  const [settlement, feeIncome] = await Promise.all([
-    findSystemAccountId(trx, payout.developer_id, 'PROVIDER_SETTLEMENT'),
-    findSystemAccountId(trx, payout.developer_id, 'FEE_INCOME'),
-  ]);
+  const [settlement, feeIncome] = await findSystemAccountIds(trx, payout.developer_id, ['PROVIDER_SETTLEMENT', 'FEE_INCOME'] as const);
   const { transactions } = await post(trx, env, {
     developerId: payout.developer_id,
     kind: 'PAYOUT_REVERSAL',
