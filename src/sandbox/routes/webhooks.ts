@@ -9,7 +9,7 @@ import {
   WebhookLogResponse,
 } from '../../api/schemas/webhooks.js';
 import type { Trx } from '../../engine/db/database.js';
-import { assertRetryable, getEndpoint, getWebhookLog, listAttempts, listWebhookLogs, rotateSecret, setEndpointUrl } from '../../engine/events/webhooks.service.js';
+import { assertRetryable, getEndpoint, getWebhookLog, listAttempts, listWebhookLogs, rotateSecret, setEndpointUrl, signingSecrets } from '../../engine/events/webhooks.service.js';
 import { toAttempt, toPage, toWebhookLog } from '../serialize.js';
 import { type App, type RouteDeps, commit, inTransaction, ok } from './route.js';
 
@@ -18,12 +18,11 @@ export function webhookRoutes(app: App, { sandbox, dispatcher, selfUrl }: RouteD
 
   async function endpoint(trx: Trx, developerId: string) {
     const e = await getEndpoint(trx, developerId);
-    const active = e.previous_secret_until && Date.parse(e.previous_secret_until) > env.clock.now().getTime() ? e.previous_secret_until : null;
     return {
       url: e.url ?? `${selfUrl() ?? '(this sandbox)'}/sandbox/receiver/${developerId}`,
       built_in: e.url === null,
       secret: e.secret,
-      previous_secret_valid_until: active,
+      previous_secret_valid_until: signingSecrets(e, env.clock.now()).length > 1 ? e.previous_secret_until : null,
     };
   }
 
