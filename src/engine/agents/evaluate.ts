@@ -144,9 +144,11 @@ export async function runAgents(trx: Trx, env: EngineEnv, transactions: Transact
   if (transactions.length === 0) return;
   const context = cascade ?? { originTransactionId: transactions[0]!.id, hop: 0, fired: new Set<string>() };
   for (const change of changes(transactions)) {
+    // Most wallets have no agents: ask that first, and load the wallet only when there are some.
+    const agents = await trx.selectFrom('agents').selectAll().where('wallet_id', '=', change.walletId).where('is_active', '=', 1).orderBy('seq').execute();
+    if (agents.length === 0) continue;
     const wallet = await findWallet(trx, change.developerId, change.walletId);
     if (!wallet || wallet.status === 'CLOSED') continue;
-    const agents = await trx.selectFrom('agents').selectAll().where('wallet_id', '=', wallet.id).where('is_active', '=', 1).orderBy('seq').execute();
     for (const agent of agents) {
       const reason = firesBecause(agent, change);
       if (!reason) continue;
