@@ -21,3 +21,14 @@ export function pageQuery(flags: PageFlags) {
     order: flags.desc ? 'desc' : undefined,
   };
 }
+
+/** Every item of a paged list, 100 at a time, stopping at `maxPages` pages. */
+export async function fetchAll<T>(fetchPage: (query: { page: number; limit: number }) => Promise<{ items: T[]; total: number }>, maxPages = Infinity): Promise<T[]> {
+  const items: T[] = [];
+  for (let page = 1; page <= maxPages; page++) {
+    const batch = await fetchPage({ page, limit: 100 });
+    items.push(...batch.items);
+    if (page * 100 >= batch.total) break;
+  }
+  return items;
+}

@@ -1,13 +1,12 @@
 import { Command } from 'commander';
 import type { Agent } from '../../api/schemas/agents.js';
-import type { Wallet } from '../../api/schemas/wallets.js';
 import { UsageError } from '../../client/errors.js';
 import type { Io } from '../io.js';
 import { action, clientCommand, examples, parseAmount } from '../options.js';
-import { naira } from '../output/format.js';
 import { agentListView, agentRunsView, agentView } from '../output/views.js';
 import { pageQuery, type PageFlags, withPaging } from '../paging.js';
-import { choose, requireValue, searchFor } from '../prompts.js';
+import { chooseWallet } from '../accounts.js';
+import { choose, requireValue } from '../prompts.js';
 
 const TRIGGERS = {
   BALANCE_ABOVE: { threshold: true, text: 'the balance rises above a threshold' },
@@ -92,12 +91,6 @@ function pick<T extends string>(value: string | undefined, allowed: Record<T, un
   return upper as T;
 }
 
-async function pickDestination(io: Io, walletId: string): Promise<string> {
-  const { items } = await io.client().sandbox<{ items: Wallet[] }>('GET', '/sandbox/wallets', { query: { status: 'ACTIVE', limit: 100 } });
-  const choices = items.filter((w) => w.id !== walletId).map((w) => ({ name: `${w.account_name} · ${w.account_number} · ${naira(w.balance)}`, value: w.id }));
-  if (choices.length === 0) throw new UsageError('no other ACTIVE wallet to sweep into');
-  return searchFor(io, '--destination', 'Sweep into which wallet? (type to search)', choices);
-}
 
 export async function runCreate(io: Io, walletId: string, options: CreateAgentOptions): Promise<void> {
   const name = await requireValue(io, options.name, '--name', 'Agent name');
@@ -110,7 +103,7 @@ export async function runCreate(io: Io, walletId: string, options: CreateAgentOp
   const body: Record<string, unknown> = { name, trigger, action: act };
   if (TRIGGERS[trigger].threshold) body.threshold = parseAmount(await requireValue(io, options.threshold, '--threshold', 'Threshold in kobo'));
   else if (options.threshold !== undefined) throw new UsageError(`--threshold is not used by ${trigger}`);
-  if (ACTIONS[act].destination) body.destination_wallet_id = options.destination ?? (await pickDestination(io, walletId));
+  if (ACTIONS[act].destination) body.destination_wallet_id = options.destination ?? (await chooseWallet(io, '--destination', 'Sweep into which wallet? (type to search)', { exclude: walletId, none: 'no other ACTIVE wallet to sweep into' }));
   else if (options.destination !== undefined) throw new UsageError(`--destination is not used by ${act}`);
   if (ACTIONS[act].sweepAmount) body.sweep_amount = parseAmount(await requireValue(io, options.sweepAmount, '--sweep-amount', 'Amount to sweep, in kobo'));
   else if (options.sweepAmount !== undefined) throw new UsageError(`--sweep-amount is not used by ${act}`);

@@ -1,12 +1,13 @@
 import type { Command } from 'commander';
 import type { SuspenseItem } from '../../api/schemas/suspense.js';
-import type { Wallet } from '../../api/schemas/wallets.js';
 import { UsageError } from '../../client/errors.js';
 import { naira } from '../output/format.js';
 import type { Io } from '../io.js';
 import { action, clientCommand, examples } from '../options.js';
 import { resolutionView, suspenseItemView } from '../output/views.js';
-import { choose, confirm, optionalInput, searchFor } from '../prompts.js';
+import { chooseWallet } from '../accounts.js';
+import { fetchAll } from '../paging.js';
+import { choose, confirm, optionalInput } from '../prompts.js';
 import { sandboxNow } from './list.js';
 
 const ACTIONS = ['CREDIT_WALLET', 'DISMISS', 'REFUND'] as const;
@@ -41,11 +42,12 @@ export function resolveCommand(): Command {
 }
 
 async function pickItem(io: Io): Promise<SuspenseItem> {
-  const client = io.client();
-  const [pending, flagged] = await Promise.all(
-    ['PENDING', 'FLAGGED'].map((status) => client.request<{ items: SuspenseItem[] }>('GET', '/v1/suspense', { query: { status, limit: 100 } })),
+  const lists = await Promise.all(
+    ['PENDING', 'FLAGGED'].map((status) =>
+      fetchAll((page) => io.client().request<{ items: SuspenseItem[]; total: number }>('GET', '/v1/suspense', { query: { status, ...page } }), 20),
+    ),
   );
-  const open = [...pending!.items, ...flagged!.items].sort((a, b) => a.created_at.localeCompare(b.created_at));
+  const open = lists.flat().sort((a, b) => a.created_at.localeCompare(b.created_at));
   if (open.length === 0) throw new UsageError('nothing to resolve: no PENDING or FLAGGED suspense items');
   const { age } = await import('../output/render.js');
   const now = await sandboxNow(io);
@@ -60,21 +62,6 @@ async function pickItem(io: Io): Promise<SuspenseItem> {
   );
 }
 
-async function pickWallet(io: Io): Promise<string> {
-  const wallets: Wallet[] = [];
-  for (let page = 1; page <= 20; page++) {
-    const batch = await io.client().sandbox<{ items: Wallet[]; total: number }>('GET', '/sandbox/wallets', { query: { status: 'ACTIVE', limit: 100, page } });
-    wallets.push(...batch.items);
-    if (wallets.length >= batch.total) break;
-  }
-  if (wallets.length === 0) throw new UsageError('no ACTIVE wallet to credit');
-  return searchFor(
-    io,
-    '--target-wallet',
-    'Credit which wallet? (type to search)',
-    wallets.map((w) => ({ name: `${w.account_name} · ${w.account_number} · ${w.customer_reference} · ${naira(w.balance)}`, value: w.id })),
-  );
-}
 
 /**
  * Script mode takes everything from flags; on a terminal the missing parts are asked, the item is
@@ -99,7 +86,7 @@ export async function runResolve(io: Io, id: string | undefined, options: Resolv
       { name: 'DISMISS        keep it off every wallet (moves to the dismissed account)', value: 'DISMISS' },
       { name: 'REFUND         send it back to the sender, no fee', value: 'REFUND' },
     ]));
-  const target = chosen === 'CREDIT_WALLET' ? (options.targetWallet ?? (await pickWallet(io))) : undefined;
+  const target = chosen === 'CREDIT_WALLET' ? (options.targetWallet ?? (await chooseWallet(io, '--target-wallet', 'Credit which wallet? (type to search)', { none: 'no ACTIVE wallet to credit' }))) : undefined;
   const note = options.note ?? (io.interactive() && !options.yes ? await optionalInput(io, 'Note (optional):') : undefined);
 
   if (io.interactive() && !options.yes && item) {

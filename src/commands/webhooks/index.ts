@@ -4,7 +4,7 @@ import { UsageError } from '../../client/errors.js';
 import type { Io } from '../io.js';
 import { action, clientCommand, examples } from '../options.js';
 import { endpointView, webhookListView, webhookShowView } from '../output/views.js';
-import { pageQuery, type PageFlags, withPaging } from '../paging.js';
+import { fetchAll, pageQuery, type PageFlags, withPaging } from '../paging.js';
 import { runTail } from './tail.js';
 
 const STATUSES = ['PENDING', 'DELIVERED', 'FAILED', 'DEAD'];
@@ -63,15 +63,10 @@ export async function runShow(io: Io, id: string): Promise<void> {
 }
 
 async function retryable(io: Io): Promise<WebhookLog[]> {
-  const found: WebhookLog[] = [];
-  for (const status of ['FAILED', 'DEAD']) {
-    for (let page = 1; ; page++) {
-      const batch = await io.client().request<{ items: WebhookLog[]; total: number }>('GET', '/v1/webhook-logs', { query: { status, limit: 100, page } });
-      found.push(...batch.items);
-      if (page * 100 >= batch.total) break;
-    }
-  }
-  return found;
+  const pages = ['FAILED', 'DEAD'].map((status) =>
+    fetchAll((page) => io.client().request<{ items: WebhookLog[]; total: number }>('GET', '/v1/webhook-logs', { query: { status, ...page } })),
+  );
+  return (await Promise.all(pages)).flat();
 }
 
 export async function runRetry(io: Io, id: string | undefined, options: { allFailed?: boolean; dryRun?: boolean }): Promise<void> {
