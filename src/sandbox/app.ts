@@ -57,7 +57,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   installJsonBody(app);
   installErrorHandling(app, options.logError ?? ((error) => console.error(error)));
   installAuth(app, sandbox.db);
-  installIdempotency(app, sandbox.db, sandbox.env);
+  installIdempotency(app, sandbox);
 
   if (options.logRequest) {
     const log = options.logRequest;

@@ -1,12 +1,13 @@
 import { VirtualClock } from '../engine/clock.js';
 import type { Db } from '../engine/db/database.js';
-import { openDatabase } from '../engine/db/open.js';
+import { closeDatabase, openDatabase } from '../engine/db/open.js';
 import { SANDBOX_BUSINESS_NAME, createDeveloper } from '../engine/developers/developers.service.js';
 import { authenticate, issueKey } from '../engine/developers/keys.js';
 import { DEFAULT_SETTLEMENT_DELAY_SECONDS, type EngineEnv } from '../engine/env.js';
 import { LedgerError } from '../engine/errors.js';
 import { cryptoIds, type Ids } from '../engine/ids.js';
 import { getSetting, putSetting } from '../engine/settings/settings.repository.js';
+import { createGroupCommit, type GroupCommit } from './group-commit.js';
 
 const CLOCK_OFFSET = 'clock_offset_ms';
 const SANDBOX_DEVELOPER = 'sandbox_developer_id';
@@ -16,6 +17,8 @@ export interface Sandbox {
   db: Db;
   clock: VirtualClock;
   env: EngineEnv;
+  /** Runs a write in a transaction shared with the writes that arrive beside it (group commit). */
+  write: GroupCommit['write'];
   /** Moves the virtual clock forward and remembers the new offset across restarts. */
   advanceClock(seconds: number): Promise<void>;
   close(): Promise<void>;
@@ -28,6 +31,8 @@ export interface OpenSandboxOptions {
   /** Real time source; tests pin it so the virtual clock is deterministic. */
   realNow?: () => number;
   settlementDelaySeconds?: number | undefined;
+  /** A server under load: checkpoint the WAL from a worker thread. */
+  backgroundCheckpoints?: boolean;
 }
 
 /**
@@ -35,19 +40,24 @@ export interface OpenSandboxOptions {
  * @example const sandbox = await openSandbox({ dbPath: ':memory:' });
  */
 export async function openSandbox(options: OpenSandboxOptions): Promise<Sandbox> {
-  const db = await openDatabase({ path: options.dbPath });
+  const db = await openDatabase({ path: options.dbPath, backgroundCheckpoints: options.backgroundCheckpoints ?? false });
   const offset = Number((await getSetting(db, CLOCK_OFFSET)) ?? 0);
   const clock = new VirtualClock(offset, options.realNow);
   const env: EngineEnv = { clock, ids: options.ids ?? cryptoIds, settlementDelaySeconds: options.settlementDelaySeconds ?? DEFAULT_SETTLEMENT_DELAY_SECONDS };
+  const writes = createGroupCommit(db);
   return {
     db,
     clock,
     env,
+    write: writes.write,
     async advanceClock(seconds) {
       clock.advance(seconds);
       await putSetting(db, CLOCK_OFFSET, String(clock.offsetSeconds * 1000));
     },
-    close: () => db.destroy(),
+    async close() {
+      await writes.drain();
+      await closeDatabase(db);
+    },
   };
 }
 

@@ -32,7 +32,7 @@ export interface RunningServer {
  * @example const server = await startServer({ dbPath: ':memory:', host: '127.0.0.1', port: 0 });
  */
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
-  const sandbox = await openSandbox({ dbPath: options.dbPath, settlementDelaySeconds: options.settlementDelaySeconds });
+  const sandbox = await openSandbox({ dbPath: options.dbPath, settlementDelaySeconds: options.settlementDelaySeconds, backgroundCheckpoints: true });
   await releaseInterrupted(sandbox.db);
   const credentials = await ensureSandboxDeveloper(sandbox, options.knownKey);
   if (options.webhookUrl !== undefined) await setEndpointUrl(sandbox.db, credentials.developerId, options.webhookUrl);

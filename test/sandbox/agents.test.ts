@@ -106,6 +106,8 @@ describe('every trigger × action', () => {
     if (action === 'SWEEP') expect([after.balance, await balance(destination.id)]).toEqual([0, before]);
     if (action === 'PARTIAL_SWEEP') expect([after.balance, await balance(destination.id)]).toEqual([before - 100, 100]);
     if (action === 'LOCK_WALLET') expect(after.allow_transfers_out).toBe(false);
+    // The transfer that set the agent off answers with the balance after the agent's own move.
+    if (trigger === 'BALANCE_BELOW') expect(fired.body.data.new_balance).toBe(after.balance);
     if (action === 'WEBHOOK_NOTIFY') {
       expect(await events('agent.triggered')).toEqual([
         expect.objectContaining({ agent_id: created.id, wallet_id: w.id, trigger, action, balance: before, transaction_id: expect.any(String) }),

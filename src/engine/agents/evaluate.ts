@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Trx } from '../db/database.js';
+import { prepare } from '../db/prepared.js';
 import type { EngineEnv } from '../env.js';
 import { emitEvent } from '../events/events.service.js';
 import type { TransactionRow } from '../ledger/ledger.service.js';
@@ -10,6 +11,12 @@ import type { AgentTable } from './agents.table.js';
 type AgentRow = Selectable<AgentTable>;
 
 /** Agent-started moves a payment may cause before the cascade stops (contract §6). */
+
+/** A wallet's active agents in creation order: asked after every movement of money. */
+const activeAgents = prepare((db, p: { walletId: string }) =>
+  db.selectFrom('agents').selectAll().where('wallet_id', '=', p.walletId).where('is_active', '=', 1).orderBy('seq'),
+);
+
 export const MAX_HOPS = 8;
 
 /** One originating payment's cascade: how deep it is and which agents already fired for it. */
@@ -138,20 +145,23 @@ async function record(trx: Trx, env: EngineEnv, agent: AgentRow, change: Change,
  * Evaluates the active agents of every wallet a movement touched, in creation order, inside the
  * movement's own database transaction. Sweeps they make are evaluated in turn, one hop deeper;
  * no agent fires twice for one originating payment, and nothing fires past 8 hops.
+ * Resolves true when any agent fired (and so may have changed balances or wallets).
  * @example await runAgents(trx, env, [debit, credit])
  */
-export async function runAgents(trx: Trx, env: EngineEnv, transactions: TransactionRow[], cascade?: Cascade): Promise<void> {
-  if (transactions.length === 0) return;
+export async function runAgents(trx: Trx, env: EngineEnv, transactions: TransactionRow[], cascade?: Cascade): Promise<boolean> {
+  let fired = false;
+  if (transactions.length === 0) return fired;
   const context = cascade ?? { originTransactionId: transactions[0]!.id, hop: 0, fired: new Set<string>() };
   for (const change of changes(transactions)) {
     // Most wallets have no agents: ask that first, and load the wallet only when there are some.
-    const agents = await trx.selectFrom('agents').selectAll().where('wallet_id', '=', change.walletId).where('is_active', '=', 1).orderBy('seq').execute();
+    const { rows: agents } = await activeAgents(trx, { walletId: change.walletId });
     if (agents.length === 0) continue;
     const wallet = await findWallet(trx, change.developerId, change.walletId);
     if (!wallet || wallet.status === 'CLOSED') continue;
     for (const agent of agents) {
       const reason = firesBecause(agent, change);
       if (!reason) continue;
+      fired = true;
       if (context.hop >= MAX_HOPS) {
         await record(trx, env, agent, change, context, { outcome: 'SKIPPED', reason, effect: `nothing: the cascade reached ${MAX_HOPS} hops` });
         continue;
@@ -177,4 +187,5 @@ export async function runAgents(trx: Trx, env: EngineEnv, transactions: Transact
       if (result.moved) await runAgents(trx, env, result.moved, { ...context, hop: context.hop + 1 });
     }
   }
+  return fired;
 }

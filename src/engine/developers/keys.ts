@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Trx } from '../db/database.js';
+import { prepare } from '../db/prepared.js';
 import type { EngineEnv } from '../env.js';
 import { LedgerError } from '../errors.js';
 
@@ -45,15 +46,12 @@ export async function authenticate(trx: Trx, key: string | undefined): Promise<s
   if (key.startsWith(LIVE_KEY_PREFIX)) {
     throw new LedgerError('UNAUTHORIZED', 'API key is invalid: live keys (svc_live_) are not accepted by the sandbox');
   }
-  const row = await trx
-    .selectFrom('api_keys')
-    .select('developer_id')
-    .where('key_hash', '=', hashKey(key))
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
+  const [row] = (await keyOwner(trx, { hash: hashKey(key) })).rows;
   if (!row) throw new LedgerError('UNAUTHORIZED', 'API key is invalid or has been rotated');
   return row.developer_id;
 }
+
+const keyOwner = prepare((db, p: { hash: string }) => db.selectFrom('api_keys').select('developer_id').where('key_hash', '=', p.hash).where('revoked_at', 'is', null));
 
 export async function currentKeyInfo(trx: Trx, developerId: string) {
   return trx

@@ -1,4 +1,5 @@
 import type { Trx } from '../db/database.js';
+import { prepareInsert } from '../db/prepared.js';
 import { API_VERSION, type EngineEnv } from '../env.js';
 import type { TransactionRow } from '../ledger/ledger.service.js';
 
@@ -39,29 +40,41 @@ export async function emitEvent(
   const now = env.clock.now().toISOString();
   const envelope: EventEnvelope = { event_id: env.ids.uuid(), event_type: type, api_version: API_VERSION, created_at: now, data };
   const payload = JSON.stringify(envelope);
-  await trx
-    .insertInto('events')
-    .values({ id: envelope.event_id, developer_id: developerId, type, payload, created_at: now })
-    .execute();
-  await trx
-    .insertInto('webhook_logs')
-    .values({
-      id: env.ids.uuid(),
-      developer_id: developerId,
-      event_id: envelope.event_id,
-      event_type: type,
-      payload,
-      status: 'PENDING',
-      http_status_code: null,
-      response_body: null,
-      attempt_count: 0,
-      next_retry_at: now,
-      delivered_at: null,
-      created_at: now,
-    })
-    .execute();
+  await insertEvent(trx, { id: envelope.event_id, developer_id: developerId, type, payload, created_at: now });
+  // The outbox row: a PENDING delivery, due at once.
+  await insertDelivery(trx, {
+    id: env.ids.uuid(),
+    developer_id: developerId,
+    event_id: envelope.event_id,
+    event_type: type,
+    payload,
+    status: 'PENDING',
+    http_status_code: null,
+    response_body: null,
+    attempt_count: 0,
+    next_retry_at: now,
+    delivered_at: null,
+    created_at: now,
+  });
   return envelope;
 }
+
+const insertEvent = prepareInsert('events', ['id', 'developer_id', 'type', 'payload', 'created_at']);
+
+const insertDelivery = prepareInsert('webhook_logs', [
+  'id',
+  'developer_id',
+  'event_id',
+  'event_type',
+  'payload',
+  'status',
+  'http_status_code',
+  'response_body',
+  'attempt_count',
+  'next_retry_at',
+  'delivered_at',
+  'created_at',
+]);
 
 /** `ledger.credit` / `ledger.debit` for a wallet transaction (contract §7: at least wallet_id, amount, transaction_id, balance_after). */
 export async function emitLedgerEvent(trx: Trx, env: EngineEnv, tx: TransactionRow): Promise<EventEnvelope> {

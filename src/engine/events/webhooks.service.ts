@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db, Trx } from '../db/database.js';
+import { prepare, prepareInsert } from '../db/prepared.js';
 import type { EngineEnv } from '../env.js';
 import { LedgerError, notFound } from '../errors.js';
 import { type Page, type PageQuery, paginate } from '../paging.js';
@@ -73,21 +74,18 @@ export async function dueLogs(db: Db, env: EngineEnv, limit: number, skip: strin
 export async function recordAttempt(trx: Trx, env: EngineEnv, log: WebhookLogRow, result: AttemptResult): Promise<WebhookLogRow> {
   const now = env.clock.now();
   const attempts = log.attempt_count + 1;
-  await trx
-    .insertInto('webhook_attempts')
-    .values({
-      id: env.ids.uuid(),
-      log_id: log.id,
-      attempt_number: attempts,
-      manual: result.manual ? 1 : 0,
-      url: result.url,
-      http_status_code: result.httpStatus,
-      response_body: result.responseBody,
-      error: result.error,
-      duration_ms: Math.round(result.durationMs),
-      created_at: now.toISOString(),
-    })
-    .execute();
+  await insertAttempt(trx, {
+    id: env.ids.uuid(),
+    log_id: log.id,
+    attempt_number: attempts,
+    manual: result.manual ? 1 : 0,
+    url: result.url,
+    http_status_code: result.httpStatus,
+    response_body: result.responseBody,
+    error: result.error,
+    duration_ms: Math.round(result.durationMs),
+    created_at: now.toISOString(),
+  });
   const ok = result.httpStatus !== null && result.httpStatus >= 200 && result.httpStatus < 300;
   let status: WebhookLogStatus;
   let next: string | null = null;
@@ -101,19 +99,40 @@ export async function recordAttempt(trx: Trx, env: EngineEnv, log: WebhookLogRow
     status = 'FAILED';
     next = new Date(now.getTime() + RETRY_SCHEDULE_SECONDS[attempts - 1]! * 1000).toISOString();
   }
-  return trx
+  const { rows } = await updateLog(trx, {
+    id: log.id,
+    status,
+    attempt_count: attempts,
+    http_status_code: result.httpStatus,
+    response_body: result.responseBody ?? result.error,
+    next_retry_at: next,
+    delivered_at: ok ? now.toISOString() : log.delivered_at,
+  });
+  return rows[0]!;
+}
+
+const insertAttempt = prepareInsert('webhook_attempts', ['id', 'log_id', 'attempt_number', 'manual', 'url', 'http_status_code', 'response_body', 'error', 'duration_ms', 'created_at']);
+
+const updateLog = prepare((db, p: Pick<WebhookLogRow, 'id' | 'status' | 'attempt_count' | 'http_status_code' | 'response_body' | 'next_retry_at' | 'delivered_at'>) =>
+  db
     .updateTable('webhook_logs')
     .set({
-      status,
-      attempt_count: attempts,
-      http_status_code: result.httpStatus,
-      response_body: result.responseBody ?? result.error,
-      next_retry_at: next,
-      delivered_at: ok ? now.toISOString() : log.delivered_at,
+      status: p.status,
+      attempt_count: p.attempt_count,
+      http_status_code: p.http_status_code,
+      response_body: p.response_body,
+      next_retry_at: p.next_retry_at,
+      delivered_at: p.delivered_at,
     })
-    .where('id', '=', log.id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+    .where('id', '=', p.id)
+    .returningAll(),
+);
+
+const logById = prepare((db, p: { id: string }) => db.selectFrom('webhook_logs').selectAll().where('id', '=', p.id));
+
+/** A delivery as it is now (the dispatcher re-reads it before recording an attempt). */
+export async function findLog(trx: Trx, id: string): Promise<WebhookLogRow | undefined> {
+  return (await logById(trx, { id })).rows[0];
 }
 
 export interface Endpoint {
@@ -124,9 +143,18 @@ export interface Endpoint {
   previous_secret_until: string | null;
 }
 
+const developerById = prepare((db, p: { id: string }) => db.selectFrom('developers').selectAll().where('id', '=', p.id));
+
+/** Where a developer's webhooks go and what signs them; undefined for an unknown developer. */
+export async function findEndpoint(trx: Trx, developerId: string): Promise<Endpoint | undefined> {
+  const [d] = (await developerById(trx, { id: developerId })).rows;
+  return d && { url: d.webhook_url, secret: d.webhook_secret, previous_secret: d.webhook_secret_previous, previous_secret_until: d.webhook_secret_previous_until };
+}
+
 export async function getEndpoint(trx: Trx, developerId: string): Promise<Endpoint> {
-  const d = await trx.selectFrom('developers').selectAll().where('id', '=', developerId).executeTakeFirstOrThrow();
-  return { url: d.webhook_url, secret: d.webhook_secret, previous_secret: d.webhook_secret_previous, previous_secret_until: d.webhook_secret_previous_until };
+  const endpoint = await findEndpoint(trx, developerId);
+  if (!endpoint) throw new Error(`developer ${developerId} does not exist`);
+  return endpoint;
 }
 
 export async function setEndpointUrl(trx: Trx, developerId: string, url: string | null): Promise<void> {

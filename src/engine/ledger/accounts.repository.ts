@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Trx } from '../db/database.js';
+import { prepare } from '../db/prepared.js';
 import { MAX_BALANCE } from '../env.js';
 import type { AccountKind } from './ledger.table.js';
 
@@ -38,14 +39,17 @@ export async function findSystemAccountId(trx: Trx, developerId: string, kind: A
  * Returns the new balance, or undefined when the floor or the safe-integer range would be broken.
  */
 export async function applyDelta(trx: Trx, accountId: string, delta: number): Promise<number | undefined> {
-  const row = await trx
-    .updateTable('accounts')
-    .set({ balance: sql<number>`balance + ${delta}` })
-    .where('id', '=', accountId)
-    .where((eb) => eb.or([eb('floor_zero', '=', 0), eb(sql<number>`balance + ${delta}`, '>=', 0)]))
-    .where(sql<number>`balance + ${delta}`, '<=', MAX_BALANCE)
-    .where(sql<number>`balance + ${delta}`, '>=', -MAX_BALANCE)
-    .returning('balance')
-    .executeTakeFirst();
-  return row?.balance;
+  const { rows } = await updateBalance(trx, { accountId, delta });
+  return rows[0]?.balance;
 }
+
+const updateBalance = prepare((db, p: { accountId: string; delta: number }) =>
+  db
+    .updateTable('accounts')
+    .set({ balance: sql<number>`balance + ${p.delta}` })
+    .where('id', '=', p.accountId)
+    .where((eb) => eb.or([eb('floor_zero', '=', 0), eb(sql<number>`balance + ${p.delta}`, '>=', 0)]))
+    .where(sql<number>`balance + ${p.delta}`, '<=', MAX_BALANCE)
+    .where(sql<number>`balance + ${p.delta}`, '>=', -MAX_BALANCE)
+    .returning('balance'),
+);

@@ -3,6 +3,7 @@ import type { Trx } from '../db/database.js';
 import type { EngineEnv } from '../env.js';
 import { LedgerError, invalidField } from '../errors.js';
 import { applyDelta } from './accounts.repository.js';
+import { countTransaction, insertEntry, insertPosting, insertTransaction } from './postings.repository.js';
 import type { TransactionStatus, TransactionTable } from './ledger.table.js';
 
 export type TransactionRow = Selectable<TransactionTable>;
@@ -56,10 +57,7 @@ export async function post(trx: Trx, env: EngineEnv, input: PostingInput): Promi
   }
   const now = env.clock.now().toISOString();
   const postingId = env.ids.uuid();
-  await trx
-    .insertInto('postings')
-    .values({ id: postingId, developer_id: input.developerId, kind: input.kind, created_at: now })
-    .execute();
+  await insertPosting(trx, { id: postingId, developer_id: input.developerId, kind: input.kind, created_at: now });
 
   // Debits first: when money is short, nothing has been credited yet.
   const order = input.legs.map((leg, index) => ({ leg, index })).sort((a, b) => a.leg.amount - b.leg.amount);
@@ -71,15 +69,10 @@ export async function post(trx: Trx, env: EngineEnv, input: PostingInput): Promi
       throw invalidField('amount', 'the balance would exceed the largest amount the ledger can hold');
     }
     const entryId = env.ids.uuid();
-    await trx
-      .insertInto('entries')
-      .values({ id: entryId, posting_id: postingId, account_id: leg.accountId, amount: leg.amount, created_at: now })
-      .execute();
+    await insertEntry(trx, { id: entryId, posting_id: postingId, account_id: leg.accountId, amount: leg.amount, created_at: now });
     if (leg.transaction) {
       const t = leg.transaction;
-      const row = await trx
-        .insertInto('transactions')
-        .values({
+      const { rows } = await insertTransaction(trx, {
           id: env.ids.uuid(),
           developer_id: input.developerId,
           wallet_id: leg.accountId,
@@ -101,16 +94,11 @@ export async function post(trx: Trx, env: EngineEnv, input: PostingInput): Promi
           destination_account_name: t.destination_account_name ?? null,
           fee: t.fee ?? null,
           agent_id: t.agent_id ?? null,
-          created_at: now,
-          updated_at: now,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await trx
-        .insertInto('transaction_counts')
-        .values({ wallet_id: row.wallet_id, type: row.type, n: 1 })
-        .onConflict((oc) => oc.columns(['wallet_id', 'type']).doUpdateSet((eb) => ({ n: eb('transaction_counts.n', '+', 1) })))
-        .execute();
+        created_at: now,
+        updated_at: now,
+      });
+      const row = rows[0]!;
+      await countTransaction(trx, { wallet_id: row.wallet_id, type: row.type });
       results[index] = row;
     }
   }

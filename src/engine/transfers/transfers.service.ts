@@ -78,13 +78,14 @@ async function internalTransfer(
   }
   if (destination.status === 'CLOSED') throw new LedgerError('WALLET_CLOSED', 'the destination wallet is closed');
   const [debit, credit] = await moveBetweenWallets(trx, env, source, destination, input.amount, { narration: input.narration ?? DEFAULT_NARRATION });
-  await runAgents(trx, env, [debit, credit]);
-  const after = (await findWallet(trx, source.developer_id, source.id))!;
+  // Agents may move money on from either wallet; only then is the debit's balance out of date.
+  const agentsFired = await runAgents(trx, env, [debit, credit]);
+  const newBalance = agentsFired ? (await findWallet(trx, source.developer_id, source.id))!.balance : debit.balance_after;
   return {
     status: 'SUCCESS',
     transaction_id: debit.id,
     provider_reference: debit.provider_reference,
-    new_balance: after.balance,
+    new_balance: newBalance,
     currency: 'NGN',
     fee: 0,
   };

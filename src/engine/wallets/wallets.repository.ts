@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Trx } from '../db/database.js';
+import { prepare } from '../db/prepared.js';
 import { type Page, type PageQuery, paginate } from '../paging.js';
 import type { WalletStatus, WalletTable } from './wallets.table.js';
 
@@ -13,13 +14,19 @@ function withBalance(trx: Trx) {
     .select('accounts.balance');
 }
 
+const walletById = prepare((db, p: { developerId: string; id: string }) =>
+  withBalance(db).where('wallets.developer_id', '=', p.developerId).where('wallets.id', '=', p.id),
+);
+
 export async function findWallet(trx: Trx, developerId: string, id: string): Promise<WalletRow | undefined> {
-  return withBalance(trx).where('wallets.developer_id', '=', developerId).where('wallets.id', '=', id).executeTakeFirst();
+  return (await walletById(trx, { developerId, id })).rows[0];
 }
+
+const walletByAccountNumber = prepare((db, p: { accountNumber: string }) => withBalance(db).where('wallets.account_number', '=', p.accountNumber));
 
 /** Any developer's wallet by its virtual account number (the provider routes on it). */
 export async function findWalletByAccountNumber(trx: Trx, accountNumber: string): Promise<WalletRow | undefined> {
-  return withBalance(trx).where('wallets.account_number', '=', accountNumber).executeTakeFirst();
+  return (await walletByAccountNumber(trx, { accountNumber })).rows[0];
 }
 
 export async function accountNumberTaken(trx: Trx, accountNumber: string): Promise<boolean> {

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { Db } from '../../engine/db/database.js';
-import type { EngineEnv } from '../../engine/env.js';
 import { invalidField, LedgerError } from '../../engine/errors.js';
 import { type IdempotencyScope, claimKey, completeKey, release } from '../../engine/idempotency/idempotency.service.js';
+import type { Sandbox } from '../sandbox.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -31,7 +30,7 @@ function canonical(value: unknown): string {
  * `Idempotency-Key` on every POST (contract §3): the first response is stored and replayed with
  * `Idempotent-Replayed: true`; validation failures (400) and server errors are not stored.
  */
-export function installIdempotency(app: FastifyInstance, db: Db, env: EngineEnv): void {
+export function installIdempotency(app: FastifyInstance, { write, env }: Pick<Sandbox, 'write' | 'env'>): void {
   /** Requests of this process still running, by scope: a duplicate waits for the first instead of failing. */
   const running = new Map<string, Promise<void>>();
   const scopeKey = (scope: IdempotencyScope) => JSON.stringify([scope.developerId, scope.method, scope.path, scope.key]);
@@ -40,7 +39,7 @@ export function installIdempotency(app: FastifyInstance, db: Db, env: EngineEnv)
     const deadline = Date.now() + IN_FLIGHT_WAIT_MS;
     for (;;) {
       try {
-        return await claimKey(db, env, scope, hash);
+        return await write((trx) => claimKey(trx, env, scope, hash));
       } catch (error) {
         const first = running.get(scopeKey(scope));
         const remaining = deadline - Date.now();
@@ -77,8 +76,8 @@ export function installIdempotency(app: FastifyInstance, db: Db, env: EngineEnv)
     try {
       if (request.idempotencyStored) {
         // Stored already, in the same transaction as the effect.
-      } else if (reply.statusCode === 400 || reply.statusCode >= 500) await release(db, scope);
-      else await completeKey(db, scope, reply.statusCode, String(payload));
+      } else if (reply.statusCode === 400 || reply.statusCode >= 500) await write((trx) => release(trx, scope));
+      else await write((trx) => completeKey(trx, scope, reply.statusCode, String(payload)));
     } finally {
       request.idempotencyDone?.();
     }

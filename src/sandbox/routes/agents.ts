@@ -4,7 +4,7 @@ import { WalletParams } from '../../api/schemas/wallets.js';
 import { createAgent, listAgents, listRuns, toggleAgent } from '../../engine/agents/agents.service.js';
 import { z } from 'zod';
 import { toAgent, toAgentRun, toPage } from '../serialize.js';
-import { type App, type RouteDeps, commit, inTransaction, ok } from './route.js';
+import { type App, type RouteDeps, commit, ok } from './route.js';
 
 const tags = ['Agents'];
 
@@ -29,7 +29,7 @@ export function agentRoutes(app: App, { sandbox }: RouteDeps): void {
     '/v1/wallets/:wallet_id/agents/:agent_id/toggle',
     { schema: { tags, summary: 'Enable or disable an agent', params: AgentParams, body: ToggleBody, response: { 200: AgentResponse, ...commonErrors } } },
     async (request) =>
-      ok(toAgent(await inTransaction(sandbox, (trx) => toggleAgent(trx, request.developerId, request.params.wallet_id, request.params.agent_id, request.body.is_active)))),
+      ok(toAgent(await sandbox.write((trx) => toggleAgent(trx, request.developerId, request.params.wallet_id, request.params.agent_id, request.body.is_active)))),
   );
 
   app.get(

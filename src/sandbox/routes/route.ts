@@ -19,7 +19,10 @@ export interface RouteDeps {
   version: string;
 }
 
-/** Runs engine work in one database transaction: all of it commits, or none. */
+/**
+ * Reads in one database transaction, so they see one consistent state. Writes go through
+ * `sandbox.write` (group commit) instead.
+ */
 export function inTransaction<T>(sandbox: Sandbox, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
   return sandbox.db.transaction().execute(work);
 }
@@ -29,7 +32,7 @@ export function ok<T>(data: T): { success: true; data: T } {
 }
 
 /**
- * Runs engine work in one database transaction and answers with its result. When the request
+ * Runs engine work as one write (group commit: see sandbox/group-commit.ts) and answers with its result. When the request
  * carries an Idempotency-Key, the exact response bytes are stored in that same transaction: the
  * effect and its replay commit together, so a crash can never leave one without the other.
  * @example return commit(request, reply, sandbox, (trx) => createWallet(trx, env, id, body), toWallet, 201)
@@ -42,15 +45,13 @@ export async function commit<T, R>(
   present: (result: T) => R,
   status = 200,
 ): Promise<FastifyReply> {
-  const text = await sandbox.db.transaction().execute(async (trx) => {
-    const data = present(await work(trx));
-    reply.code(status);
-    const body = reply.serialize(ok(data)) as string;
-    if (request.idempotency) {
-      await completeKey(trx, request.idempotency, status, body);
-      request.idempotencyStored = true;
-    }
+  reply.code(status);
+  const text = await sandbox.write(async (trx) => {
+    const body = reply.serialize(ok(present(await work(trx)))) as string;
+    if (request.idempotency) await completeKey(trx, request.idempotency, status, body);
     return body;
   });
+  // Only now is it committed: the idempotency hook must not store or release the key itself.
+  request.idempotencyStored = Boolean(request.idempotency);
   return reply.type('application/json; charset=utf-8').send(text);
 }

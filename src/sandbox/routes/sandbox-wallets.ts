@@ -5,7 +5,7 @@ import { receiveInbound } from '../../engine/inbound/inbound.service.js';
 import { listWallets } from '../../engine/wallets/wallets.repository.js';
 import { setTransfersOut } from '../../engine/wallets/wallets.service.js';
 import { toInboundOutcome, toPage, toWallet } from '../serialize.js';
-import { type App, type RouteDeps, commit, inTransaction, ok } from './route.js';
+import { type App, type RouteDeps, commit, ok } from './route.js';
 
 const tags = ['Sandbox'];
 
@@ -38,7 +38,7 @@ export function sandboxWalletRoutes(app: App, { sandbox }: RouteDeps): void {
       },
     },
     async (request) =>
-      ok(toWallet(await inTransaction(sandbox, (trx) => setTransfersOut(trx, request.developerId, request.params.wallet_id, request.body.allow_transfers_out)))),
+      ok(toWallet(await sandbox.write((trx) => setTransfersOut(trx, request.developerId, request.params.wallet_id, request.body.allow_transfers_out)))),
   );
 
   app.post(

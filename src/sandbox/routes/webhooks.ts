@@ -11,7 +11,7 @@ import {
 import type { Trx } from '../../engine/db/database.js';
 import { assertRetryable, getEndpoint, getWebhookLog, listAttempts, listWebhookLogs, rotateSecret, setEndpointUrl, signingSecrets } from '../../engine/events/webhooks.service.js';
 import { toAttempt, toPage, toWebhookLog } from '../serialize.js';
-import { type App, type RouteDeps, commit, inTransaction, ok } from './route.js';
+import { type App, type RouteDeps, commit, ok } from './route.js';
 
 export function webhookRoutes(app: App, { sandbox, dispatcher, selfUrl }: RouteDeps): void {
   const { db, env } = sandbox;
@@ -90,7 +90,7 @@ export function webhookRoutes(app: App, { sandbox, dispatcher, selfUrl }: RouteD
     },
     async (request) =>
       ok(
-        await inTransaction(sandbox, async (trx) => {
+        await sandbox.write(async (trx) => {
           await setEndpointUrl(trx, request.developerId, request.body.url);
           return endpoint(trx, request.developerId);
         }),

@@ -1,4 +1,4 @@
-import { dueLogs, getEndpoint, recordAttempt, RESPONSE_BODY_LIMIT, signingSecrets, type WebhookLogRow } from '../../engine/events/webhooks.service.js';
+import { dueLogs, findLog, getEndpoint, recordAttempt, RESPONSE_BODY_LIMIT, signingSecrets, type WebhookLogRow } from '../../engine/events/webhooks.service.js';
 import type { Sandbox } from '../sandbox.js';
 import { signatureHeader } from './signing.js';
 
@@ -80,8 +80,8 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
       error = reason.name === 'TimeoutError' ? `timeout: no answer within ${options.timeoutSeconds} s` : (reason.cause?.code ?? reason.cause?.message ?? reason.message ?? String(caught));
     }
     const durationMs = performance.now() - started;
-    return db.transaction().execute(async (trx) => {
-      const current = (await trx.selectFrom('webhook_logs').selectAll().where('id', '=', log.id).executeTakeFirstOrThrow());
+    return sandbox.write(async (trx) => {
+      const current = (await findLog(trx, log.id))!;
       return recordAttempt(trx, env, current, { url, httpStatus, responseBody, error, durationMs, manual });
     });
   }
@@ -130,9 +130,9 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
       const running = inFlight.get(log.id);
       if (running) await running.catch(() => {});
       const { endpoint, url } = await endpointFor(log);
-      const fresh = await db.selectFrom('webhook_logs').selectAll().where('id', '=', log.id).executeTakeFirstOrThrow();
+      const fresh = (await findLog(db, log.id))!;
       if (!url) {
-        return db.transaction().execute((trx) =>
+        return sandbox.write((trx) =>
           recordAttempt(trx, env, fresh, { url: '(built-in receiver, not listening)', httpStatus: null, responseBody: null, error: 'the sandbox is not listening, so its built-in receiver cannot be reached', durationMs: 0, manual: true }),
         );
       }

@@ -2,9 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { commonErrors } from '../../api/schemas/common.js';
 import { ReceiverBehaviourBody, ReceiverBehaviourResponse, ReceiverEventsQuery, ReceiverEventsResponse } from '../../api/schemas/webhooks.js';
-import { getEndpoint, signingSecrets } from '../../engine/events/webhooks.service.js';
+import { findEndpoint, signingSecrets } from '../../engine/events/webhooks.service.js';
 import { notFound } from '../../engine/errors.js';
 import { paginate } from '../../engine/paging.js';
+import { prepareInsert } from '../../engine/db/prepared.js';
 import type { ReceiverEventTable } from '../../engine/events/events.table.js';
 import type { Selectable } from 'kysely';
 import type { RouteDeps } from '../routes/route.js';
@@ -12,6 +13,8 @@ import { ok } from '../routes/route.js';
 import { verifySignature } from './signing.js';
 
 type ReceiverEventRow = Selectable<ReceiverEventTable>;
+
+const insertReceived = prepareInsert('receiver_events', ['id', 'developer_id', 'webhook_id', 'event_type', 'headers', 'body', 'signature_valid', 'response_status', 'created_at']);
 
 /**
  * The built-in receiver, the default webhook endpoint: it keeps every delivery with its headers,
@@ -28,16 +31,17 @@ export async function receiverRoutes(app: FastifyInstance, { sandbox }: RouteDep
       '/sandbox/receiver/:developer_id',
       { config: { public: true }, schema: { hide: true } },
       async (request, reply) => {
-        const developer = await db.selectFrom('developers').select('id').where('id', '=', request.params.developer_id).executeTakeFirst();
-        if (!developer) throw notFound('receiver');
+        const developerId = request.params.developer_id;
+        const endpoint = await findEndpoint(db, developerId);
+        if (!endpoint) throw notFound('receiver');
         const body = typeof request.body === 'string' ? request.body : '';
         const header = (name: string) => {
           const value = request.headers[name];
           return Array.isArray(value) ? (value[0] ?? '') : (value ?? '');
         };
-        const secrets = signingSecrets(await getEndpoint(db, developer.id), env.clock.now());
+        const secrets = signingSecrets(endpoint, env.clock.now());
         const valid = verifySignature(secrets, header('webhook-id'), header('webhook-timestamp'), body, header('webhook-signature'));
-        const behaviour = behaviours.get(developer.id);
+        const behaviour = behaviours.get(developerId);
         let status = 200;
         if (behaviour && behaviour.remaining > 0) {
           status = behaviour.status;
@@ -50,20 +54,18 @@ export async function receiverRoutes(app: FastifyInstance, { sandbox }: RouteDep
           eventType = null;
         }
         const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]));
-        await db
-          .insertInto('receiver_events')
-          .values({
-            id: env.ids.uuid(),
-            developer_id: developer.id,
-            webhook_id: header('webhook-id') || null,
-            event_type: eventType,
-            headers: JSON.stringify(headers),
-            body,
-            signature_valid: valid ? 1 : 0,
-            response_status: status,
-            created_at: env.clock.now().toISOString(),
-          })
-          .execute();
+        const received: Omit<ReceiverEventRow, 'seq'> = {
+          id: env.ids.uuid(),
+          developer_id: developerId,
+          webhook_id: header('webhook-id') || null,
+          event_type: eventType,
+          headers: JSON.stringify(headers),
+          body,
+          signature_valid: valid ? 1 : 0,
+          response_status: status,
+          created_at: env.clock.now().toISOString(),
+        };
+        await sandbox.write((trx) => insertReceived(trx, received));
         return reply.code(status).send(status < 300 ? { received: true, signature_valid: valid } : { error: `failure injected by PUT /sandbox/receiver/behaviour (${status})` });
       },
     );

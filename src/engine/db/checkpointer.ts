@@ -1,0 +1,54 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+
+/** How often the background connection copies the WAL back into the database file. */
+const INTERVAL_MS = 20;
+
+/**
+ * The worker's whole program. It has its own connection and never waits for a lock
+ * (`busy_timeout = 0`): a PASSIVE checkpoint copies what no reader still needs and leaves the
+ * rest for the next round, so the writer is never held up.
+ */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const SQLite = require(workerData.driver);
+const db = new SQLite(workerData.path);
+db.pragma('busy_timeout = 0');
+db.pragma('synchronous = NORMAL');
+const timer = setInterval(() => {
+  try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {}
+}, workerData.intervalMs);
+parentPort.once('message', () => {
+  clearInterval(timer);
+  db.close();
+  parentPort.close();
+});
+`;
+
+export interface Checkpointer {
+  stop(): Promise<void>;
+}
+
+/**
+ * Checkpoints a WAL database from a worker thread. A checkpoint copies pages into the database
+ * file and syncs it to disk (several fsyncs); done on the connection that writes, it stalls every
+ * request behind it for milliseconds. Here the writer only appends to the WAL. The writer keeps
+ * a high automatic checkpoint as a backstop, for a WAL that this thread could not keep short.
+ * @example const checkpointer = startCheckpointer('/tmp/ledger.db'); ... await checkpointer.stop();
+ */
+export function startCheckpointer(path: string): Checkpointer {
+  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path, driver, intervalMs: INTERVAL_MS } });
+  // A failed checkpointer costs speed, not correctness: the writer's own checkpoints take over.
+  worker.on('error', () => {});
+  worker.unref();
+  const exited = new Promise((resolve) => worker.once('exit', resolve));
+  return {
+    async stop() {
+      // Held again while it closes, or the process could end before its exit arrives.
+      worker.ref();
+      worker.postMessage('stop');
+      await exited;
+    },
+  };
+}
