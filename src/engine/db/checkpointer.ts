@@ -15,6 +15,8 @@ const SQLite = require(workerData.driver);
 const db = new SQLite(workerData.path);
 db.pragma('busy_timeout = 0');
 db.pragma('synchronous = NORMAL');
+// A checkpoint copies pages through its own buffer; this connection needs no page cache of note.
+db.pragma('cache_size = 16');
 const timer = setInterval(() => {
   try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {}
 }, workerData.intervalMs);
@@ -38,7 +40,7 @@ export interface Checkpointer {
  */
 export function startCheckpointer(path: string): Checkpointer {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path, driver, intervalMs: INTERVAL_MS } });
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path, driver, intervalMs: INTERVAL_MS }, resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16 } });
   // A failed checkpointer costs speed, not correctness: the writer's own checkpoints take over.
   worker.on('error', () => {});
   worker.unref();

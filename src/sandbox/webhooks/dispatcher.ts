@@ -1,5 +1,6 @@
 import { dueLogs, findLog, getEndpoint, recordAttempt, RESPONSE_BODY_LIMIT, signingSecrets, type WebhookLogRow } from '../../engine/events/webhooks.service.js';
 import type { Sandbox } from '../sandbox.js';
+import { postWebhook } from './http-post.js';
 import { signatureHeader } from './signing.js';
 
 export interface DispatcherOptions {
@@ -21,21 +22,6 @@ export interface Dispatcher {
   attemptNow(log: WebhookLogRow): Promise<WebhookLogRow>;
   /** Stops taking work and waits for attempts in flight, so none is lost or sent twice. */
   stop(): Promise<void>;
-}
-
-async function readLimited(response: Response): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  while (size < RESPONSE_BODY_LIMIT) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    size += value.length;
-  }
-  await reader.cancel().catch(() => {});
-  return Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString('utf8');
 }
 
 export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): Dispatcher {
@@ -60,24 +46,22 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
     let responseBody: string | null = null;
     let error: string | null = null;
     try {
-      const response = await fetch(url, {
-        method: 'POST',
-        redirect: 'manual',
-        signal: AbortSignal.timeout(options.timeoutSeconds * 1000),
-        headers: {
+      const response = await postWebhook(
+        new URL(url),
+        {
           'content-type': 'application/json',
           'user-agent': `ledger-sandbox/${options.version}`,
           'webhook-id': log.event_id,
           'webhook-timestamp': String(timestamp),
           'webhook-signature': signatureHeader(secrets, log.event_id, timestamp, log.payload),
         },
-        body: log.payload,
-      });
+        log.payload,
+        { timeoutMs: options.timeoutSeconds * 1000, limit: RESPONSE_BODY_LIMIT },
+      );
       httpStatus = response.status;
-      responseBody = await readLimited(response);
+      responseBody = response.body;
     } catch (caught) {
-      const reason = caught as { name?: string; cause?: { code?: string; message?: string }; message?: string };
-      error = reason.name === 'TimeoutError' ? `timeout: no answer within ${options.timeoutSeconds} s` : (reason.cause?.code ?? reason.cause?.message ?? reason.message ?? String(caught));
+      error = caught instanceof Error ? caught.message : String(caught);
     }
     const durationMs = performance.now() - started;
     return sandbox.write(async (trx) => {
