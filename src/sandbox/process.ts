@@ -78,3 +78,8 @@ export async function stopProcess(pid: number, graceMs = 10_000): Promise<boolea
   process.kill(pid, 'SIGKILL');
   return true;
 }
+
+/** True for an address only this machine can reach. */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host.startsWith('127.');
+}

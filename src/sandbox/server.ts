@@ -1,4 +1,3 @@
-import { setFlagsFromString } from 'node:v8';
 import { setEndpointUrl } from '../engine/events/webhooks.service.js';
 import { releaseInterrupted } from '../engine/idempotency/idempotency.service.js';
 import { buildApp } from './app.js';
@@ -33,7 +32,6 @@ export interface RunningServer {
  * @example const server = await startServer({ dbPath: ':memory:', host: '127.0.0.1', port: 0 });
  */
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
-  keepHeapNearLiveSize();
   const sandbox = await openSandbox({ dbPath: options.dbPath, settlementDelaySeconds: options.settlementDelaySeconds, backgroundCheckpoints: true });
   await releaseInterrupted(sandbox.db);
   const credentials = await ensureSandboxDeveloper(sandbox, options.knownKey);
@@ -68,18 +66,4 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       await sandbox.close();
     },
   };
-}
-
-/**
- * Under steady load V8 lets the old generation grow to several times what is live and keeps it:
- * after 100,000 transfers the sandbox held 150 MB of old space for 45 MB of live objects. Growing
- * the heap by at most 50% over the live size after each full collection keeps the process lean
- * (bench/memory.js) for a few more concurrent-marking cycles, which run beside requests.
- */
-function keepHeapNearLiveSize(): void {
-  setFlagsFromString('--heap-growing-percent=50');
-}
-
-export function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || host.startsWith('127.');
 }

@@ -2,13 +2,13 @@ import { execa } from 'execa';
 import { readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, createCli, watchOutput } from '../helpers/cli.js';
+import { BIN, type Cli, cleanEnv, createCli, watchOutput } from '../helpers/cli.js';
 
 const HOOK = resolve(import.meta.dirname, '../helpers/module-trace.mjs');
 const HEAVY = ['fastify', 'better-sqlite3', 'zod', '@inquirer', 'kysely'];
 
 /** Runs the binary with every module it loads recorded, and returns the packages among them. */
-async function packagesLoaded(args: string[]): Promise<{ packages: string[]; stdout: string }> {
+async function packagesLoaded(args: string[], after?: (cli: Cli) => Promise<unknown>): Promise<{ packages: string[]; stdout: string }> {
   const cli = createCli();
   const trace = join(cli.dir, 'trace.txt');
   try {
@@ -26,6 +26,7 @@ async function packagesLoaded(args: string[]): Promise<{ packages: string[]; std
     }
     return { packages: [...packages].sort(), stdout: String(result.stdout) };
   } finally {
+    await after?.(cli);
     cli.cleanup();
   }
 }
@@ -43,6 +44,12 @@ describe('fast start', () => {
       expect(packages.filter((p) => HEAVY.some((h) => p.startsWith(h)))).toEqual([]);
       expect(packages).toContain('commander');
     }
+  });
+
+  it('`sandbox start --detach` starts the server without loading it itself', async () => {
+    const { packages, stdout } = await packagesLoaded(['sandbox', 'start', '--detach', '--memory', '--port', '0'], (cli) => cli.run(['sandbox', 'stop']));
+    expect(stdout).toMatch(/^Sandbox running in the background at http:\/\/127\.0\.0\.1:\d+ \(pid \d+\)\n/);
+    expect(packages.filter((p) => HEAVY.some((h) => p.startsWith(h)))).toEqual([]);
   });
 
   it('the trace itself works: `sandbox start` does load the server', async () => {

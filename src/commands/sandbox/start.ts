@@ -75,7 +75,8 @@ export async function runStart(io: Io, options: StartOptions): Promise<void> {
   if (options.webhookUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(options.webhookUrl)) throw new UsageError('--webhook-url must be an http or https URL');
   const { stateFile, logFile, dbPath } = paths(io, options);
   await assertNotRunning(stateFile);
-  const { isLoopback } = await import('../../sandbox/server.js');
+  // process.js is small: the parent of a detached sandbox must not load the server it starts.
+  const { isLoopback } = await import('../../sandbox/process.js');
   if (!isLoopback(options.host)) {
     io.stderr.write(`Warning: binding ${options.host}, which is not loopback: anyone who can reach it can use the sandbox.\n`);
   }
