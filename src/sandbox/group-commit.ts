@@ -1,4 +1,4 @@
-import type { ControlledTransaction, Transaction } from 'kysely';
+import { type ControlledTransaction, sql, type Transaction } from 'kysely';
 import type { Database, Db } from '../engine/db/database.js';
 
 export type Work<T> = (trx: Transaction<Database>) => Promise<T>;
@@ -10,6 +10,11 @@ interface Job {
 }
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+// Plain SQL savepoints (portable: SQLite and PostgreSQL spell them alike); built once.
+const SAVEPOINT = sql.raw('savepoint write');
+const RELEASE = sql.raw('release savepoint write');
+const ROLLBACK_TO = sql.raw('rollback to savepoint write');
 
 /** Writes that share one COMMIT at most; a bound keeps the wait of the last one short. */
 const MAX_BATCH = 32;
@@ -46,14 +51,14 @@ export function createGroupCommit(db: Db): GroupCommit {
     try {
       trx = await db.startTransaction().execute();
       for (const job of batch) {
-        const inSavepoint = await trx.savepoint('write').execute();
+        await SAVEPOINT.execute(trx);
         try {
-          const value = await job.work(inSavepoint);
-          await inSavepoint.releaseSavepoint('write').execute();
+          const value = await job.work(trx);
+          await RELEASE.execute(trx);
           outcomes.push({ ok: true, value });
         } catch (error) {
-          await inSavepoint.rollbackToSavepoint('write').execute();
-          await inSavepoint.releaseSavepoint('write').execute();
+          await ROLLBACK_TO.execute(trx);
+          await RELEASE.execute(trx);
           outcomes.push({ ok: false, error });
         }
       }

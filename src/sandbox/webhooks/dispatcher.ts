@@ -92,8 +92,11 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
           if (stopped) return;
           const slots = concurrency - inFlight.size;
           if (slots <= 0) return;
+          // One endpoint lookup per developer in a batch (usually the whole batch is one developer's).
+          const endpoints = new Map<string, ReturnType<typeof endpointFor>>();
           for (const log of await dueLogs(db, env, slots, [...inFlight.keys()], cutoff)) {
-            const { endpoint, url } = await endpointFor(log);
+            if (!endpoints.has(log.developer_id)) endpoints.set(log.developer_id, endpointFor(log));
+            const { endpoint, url } = await endpoints.get(log.developer_id)!;
             if (!url) continue;
             started.push(track(log, false, url, signingSecrets(endpoint, env.clock.now())));
           }
