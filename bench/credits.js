@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { createAgent } from '../dist/engine/agents/agents.service.js';
 import { receiveInbound } from '../dist/engine/inbound/inbound.service.js';
 import { ensureSandboxDeveloper, openSandbox } from '../dist/sandbox/sandbox.js';
-import { SECONDS, seedWallets, startSandbox } from './lib.js';
+import { CONNECTIONS, SECONDS, seedWallets, startSandbox } from './lib.js';
 
 async function prepare(dbPath) {
   const sandbox = await openSandbox({ dbPath });
@@ -41,7 +41,7 @@ export async function run() {
     const result = await autocannon({
       url: `${server.baseUrl}/sandbox/inbound-transfers`,
       method: 'POST',
-      connections: 16,
+      connections: CONNECTIONS,
       duration: SECONDS,
       headers: { 'content-type': 'application/json', 'x-api-key': server.apiKey },
       body: JSON.stringify({ account_number: seeded.target.account_number, amount: 500_000, narration: 'NIP/GTB/ADA OBI/RENT JAN 2026' }),

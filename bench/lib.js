@@ -1,11 +1,15 @@
 // Shared pieces of the benchmarks: a sandbox in its own process, seeded wallets, timing helpers.
+import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { receiveInbound } from '../dist/engine/inbound/inbound.service.js';
 import { createWallet } from '../dist/engine/wallets/wallets.service.js';
+import { ensureSandboxDeveloper, openSandbox } from '../dist/sandbox/sandbox.js';
 
 export const BIN = resolve(import.meta.dirname, '../bin/ledger.js');
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+/** Concurrent connections of every HTTP load (the issue's targets are set at 16). */
+export const CONNECTIONS = 16;
 
 /** Creates funded wallets through the engine (same statements as the API). */
 export async function seedWallets(sandbox, developerId, count, fund = 1_000_000_000_000) {
@@ -50,6 +54,29 @@ export async function startSandbox(dir, dbPath, extra = []) {
         child.kill('SIGTERM');
       }),
   };
+}
+
+/**
+ * Two funded wallets seeded through the engine in `dbPath`, served by `ledger sandbox start` in its
+ * own process, and `load(options)`: internal transfers of 1 kobo from one to the other with
+ * autocannon (CONNECTIONS connections; pass `duration` in seconds or `amount` of requests).
+ */
+export async function servedTransfers(dir, dbPath) {
+  const sandbox = await openSandbox({ dbPath });
+  const { developerId } = await ensureSandboxDeveloper(sandbox);
+  const [a, b] = await seedWallets(sandbox, developerId, 2);
+  await sandbox.close();
+  const server = await startSandbox(dir, dbPath);
+  const load = (options) =>
+    autocannon({
+      url: `${server.baseUrl}/v1/wallets/${a.id}/transfer`,
+      method: 'POST',
+      connections: CONNECTIONS,
+      headers: { 'content-type': 'application/json', 'x-api-key': server.apiKey },
+      body: JSON.stringify({ destination_account_number: b.account_number, amount: 1 }),
+      ...options,
+    });
+  return { server, load };
 }
 
 export const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];

@@ -1,17 +1,14 @@
 // bench/transfers: internal transfers over HTTP (autocannon, 16 connections) against the same
 // engine SQL run in-process on an identical database: once one transaction at a time, once through
 // the same group commit from 16 concurrent callers. Prints the figures and their ratios.
-import autocannon from 'autocannon';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { audit } from '../dist/engine/audit/audit.service.js';
 import { transfer } from '../dist/engine/transfers/transfers.service.js';
 import { ensureSandboxDeveloper, openSandbox } from '../dist/sandbox/sandbox.js';
-import { seedWallets, startSandbox } from './lib.js';
+import { CONNECTIONS, SECONDS, seedWallets, servedTransfers } from './lib.js';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const CONNECTIONS = 16;
 /** Both sides run this long before the measured run: JIT compilation and first-use statement preparation are not steady state. */
 const WARM_UP_SECONDS = 2;
 
@@ -53,25 +50,9 @@ async function inProcess(dir, callerCount) {
 }
 
 async function overHttp(dir) {
-  const dbPath = join(dir, 'http.db');
-  // Seed through the engine, then serve the same file from a separate process.
-  const sandbox = await openSandbox({ dbPath });
-  const { developerId } = await ensureSandboxDeveloper(sandbox);
-  const [a, b] = await seedWallets(sandbox, developerId, 2);
-  await sandbox.close();
-
-  const server = await startSandbox(dir, dbPath);
-  const load = (duration) =>
-    autocannon({
-      url: `${server.baseUrl}/v1/wallets/${a.id}/transfer`,
-      method: 'POST',
-      connections: CONNECTIONS,
-      duration,
-      headers: { 'content-type': 'application/json', 'x-api-key': server.apiKey },
-      body: JSON.stringify({ destination_account_number: b.account_number, amount: 1 }),
-    });
-  await load(WARM_UP_SECONDS);
-  const result = await load(SECONDS);
+  const { server, load } = await servedTransfers(dir, join(dir, 'http.db'));
+  await load({ duration: WARM_UP_SECONDS });
+  const result = await load({ duration: SECONDS });
   const auditResponse = await server.call('GET', '/sandbox/audit');
   await server.stop();
   return {
