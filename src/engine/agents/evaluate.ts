@@ -11,13 +11,12 @@ import type { AgentTable } from './agents.table.js';
 type AgentRow = Selectable<AgentTable>;
 
 /** Agent-started moves a payment may cause before the cascade stops (contract §6). */
+export const MAX_HOPS = 8;
 
 /** A wallet's active agents in creation order: asked after every movement of money. */
 const activeAgents = prepare((db, p: { walletId: string }) =>
   db.selectFrom('agents').selectAll().where('wallet_id', '=', p.walletId).where('is_active', '=', 1).orderBy('seq'),
 );
-
-export const MAX_HOPS = 8;
 
 /** One originating payment's cascade: how deep it is and which agents already fired for it. */
 export interface Cascade {

@@ -1,4 +1,4 @@
-import type { Compilable, CompiledQuery, Insertable, Kysely, QueryResult } from 'kysely';
+import type { Compilable, CompiledQuery, Insertable, Kysely, QueryResult, Selectable } from 'kysely';
 import type { Database, Trx } from './database.js';
 
 /** Stands for a value in a prepared query; replaced by the real value at each run. */
@@ -41,12 +41,26 @@ export function prepare<P extends object, O>(
 
 /**
  * A prepared INSERT of one row into `table`, with exactly `columns`; the row given at run time
- * supplies their values.
+ * supplies their values. With `{ returning: true }` it answers with the row as stored.
  * @example const insertPosting = prepareInsert('postings', ['id', 'developer_id', 'kind', 'created_at']);
  */
 export function prepareInsert<T extends keyof Database & string, K extends keyof Insertable<Database[T]> & string>(
   table: T,
   columns: readonly K[],
+  options?: { returning: false },
+): (trx: Trx, row: Pick<Insertable<Database[T]>, K>) => Promise<QueryResult<unknown>>;
+export function prepareInsert<T extends keyof Database & string, K extends keyof Insertable<Database[T]> & string>(
+  table: T,
+  columns: readonly K[],
+  options: { returning: true },
+): (trx: Trx, row: Pick<Insertable<Database[T]>, K>) => Promise<QueryResult<Selectable<Database[T]>>>;
+export function prepareInsert<T extends keyof Database & string, K extends keyof Insertable<Database[T]> & string>(
+  table: T,
+  columns: readonly K[],
+  options?: { returning: boolean },
 ): (trx: Trx, row: Pick<Insertable<Database[T]>, K>) => Promise<QueryResult<unknown>> {
-  return prepare((db, p: Pick<Insertable<Database[T]>, K>) => db.insertInto(table).values(Object.fromEntries(columns.map((c) => [c, p[c]])) as never));
+  return prepare((db, p: Pick<Insertable<Database[T]>, K>) => {
+    const insert = db.insertInto(table).values(Object.fromEntries(columns.map((c) => [c, p[c]])) as never);
+    return options?.returning ? insert.returningAll() : insert;
+  });
 }

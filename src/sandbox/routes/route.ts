@@ -32,9 +32,10 @@ export function ok<T>(data: T): { success: true; data: T } {
 }
 
 /**
- * Runs engine work as one write (group commit: see sandbox/group-commit.ts) and answers with its result. When the request
- * carries an Idempotency-Key, the exact response bytes are stored in that same transaction: the
- * effect and its replay commit together, so a crash can never leave one without the other.
+ * Runs engine work as one write (group commit: see sandbox/group-commit.ts) and answers with its
+ * result. When the request carries an Idempotency-Key, the exact response bytes are stored in that
+ * same transaction: the effect and its replay commit together, so a crash can never leave one
+ * without the other.
  * @example return commit(request, reply, sandbox, (trx) => createWallet(trx, env, id, body), toWallet, 201)
  */
 export async function commit<T, R>(
