@@ -11,8 +11,8 @@ import { nipSessionId } from '../references.js';
 import { findSuspenseItem, insertSuspenseItem, type SuspenseRow } from '../suspense/suspense.repository.js';
 import type { SuspenseReason, SuspenseStatus } from '../suspense/suspense.table.js';
 import { findWalletByAccountNumber, type WalletRow } from '../wallets/wallets.repository.js';
-import { LOW_CONFIDENCE, type ServiceIntelligence } from '../intelligence/analyser.js';
-import { hasRiskFlag, RulesAnalyser } from '../intelligence/rules-analyser.js';
+import { holdReason, type ServiceIntelligence } from '../intelligence/analyser.js';
+import { RulesAnalyser } from '../intelligence/rules-analyser.js';
 
 const DEFAULT_ANALYSER = new RulesAnalyser();
 
@@ -95,11 +95,11 @@ export async function receiveInbound(trx: Trx, env: EngineEnv, developerId: stri
     amount: payload.amount,
     senderName: payload.sender_name,
   });
-  // Contract §6: a closed wallet first, then low confidence, then a risk flag; otherwise credit.
+  // Contract §6: a closed wallet first, then a risk flag (it outranks low confidence), then low confidence; otherwise credit.
+  const held = holdReason(intelligence);
   let outcome: InboundOutcome;
   if (wallet.status === 'CLOSED') outcome = await suspend(trx, env, wallet, payload, 'WALLET_CLOSED', 'PENDING', intelligence);
-  else if (intelligence.confidence_score < LOW_CONFIDENCE) outcome = await suspend(trx, env, wallet, payload, 'AI_LOW_CONFIDENCE', 'PENDING', intelligence);
-  else if (hasRiskFlag(intelligence)) outcome = await suspend(trx, env, wallet, payload, 'AI_RISK_FLAG', 'FLAGGED', intelligence);
+  else if (held) outcome = await suspend(trx, env, wallet, payload, held, held === 'AI_RISK_FLAG' ? 'FLAGGED' : 'PENDING', intelligence);
   else outcome = await credit(trx, env, wallet, payload, intelligence);
   const stored: StoredOutcome = {
     outcome: outcome.outcome,

@@ -30,3 +30,18 @@ export const RISK_FLAGS = new Set(['SUSPECTED_FRAUD', 'REJECTED_BY_PROMPT', 'REV
 
 /** Below this confidence a payment is held as AI_LOW_CONFIDENCE (contract §6). */
 export const LOW_CONFIDENCE = 0.5;
+
+export function hasRiskFlag(intelligence: ServiceIntelligence): boolean {
+  return intelligence.flags.some((flag) => RISK_FLAGS.has(flag));
+}
+
+/**
+ * Why an analysis holds a payment, or null when it is credited. Contract §6: a risk flag outranks
+ * low confidence, so fraud review comes before a missing purpose.
+ * @example holdReason({ ...analysis, confidence_score: 0.2, flags: ['SUSPECTED_FRAUD'] }) // 'AI_RISK_FLAG'
+ */
+export function holdReason(intelligence: ServiceIntelligence): 'AI_RISK_FLAG' | 'AI_LOW_CONFIDENCE' | null {
+  if (hasRiskFlag(intelligence)) return 'AI_RISK_FLAG';
+  if (intelligence.confidence_score < LOW_CONFIDENCE) return 'AI_LOW_CONFIDENCE';
+  return null;
+}

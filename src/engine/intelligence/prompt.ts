@@ -1,0 +1,61 @@
+import { INTENTS, TOPICS } from './lexicon.js';
+
+const REJECT = /\b(reject|refuse|block|decline|do not accept|don't accept|never accept|not allowed|disallow)\b/;
+const REVIEW = /\b(review|flag|check|verify|hold|manual|suspicious|investigate|confirm)\b/;
+const LIMIT = /\b(?:above|over|more than|greater than|exceeding|exceeds)\s*(?:₦|ngn|n)?\s*([\d,]+(?:\.\d+)?)\s*(k|m|thousand|million)?\s*(naira|kobo)?/;
+const STOPWORDS = new Set(['THIS', 'THAT', 'WALLET', 'ACCOUNT', 'PAYMENT', 'EXPECT', 'RECEIVE', 'ONLY', 'FROM', 'WITH', 'WILL', 'SHOULD', 'THEY', 'THEM', 'THEIR', 'THESE', 'MONEY', 'FUND', 'TRANSFER', 'MOSTLY', 'USUALLY', 'ALWAYS', 'CREDIT', 'INBOUND', 'INCOMING', 'USER', 'CUSTOMER', 'ABOUT', 'ANYTHING', 'ELSE', 'EVERYTHING', 'FINE', 'OTHER', 'THAN', 'ABOVE', 'BELOW', 'OVER', 'NAIRA', 'KOBO', 'REJECT', 'REFUSE', 'BLOCK', 'DECLINE', 'ACCEPT', 'NEVER', 'ALLOWED', 'DISALLOW', 'REVIEW', 'FLAG', 'CHECK', 'VERIFY', 'HOLD', 'MANUAL', 'MANUALLY', 'SUSPICIOUS', 'INVESTIGATE', 'CONFIRM', 'MORE', 'GREATER', 'EXCEEDING', 'EXCEED', 'MILLION', 'THOUSAND', 'MENTION', 'MENTIONING', 'SAYS', 'PLEASE', 'INTO', 'PAYS']);
+
+export const words = (text: string) => text.toUpperCase().replace(/[^A-Z0-9]+/g, ' ').trim();
+export const has = (spaced: string, term: string) => spaced.includes(` ${term} `);
+
+/** Plural and simple inflections folded, so "loans" in a prompt meets "loan" in a narration. */
+export function stem(word: string): string {
+  if (word.length > 4 && word.endsWith('IES')) return `${word.slice(0, -3)}Y`;
+  if (word.length > 4 && word.endsWith('S') && !word.endsWith('SS')) return word.slice(0, -1);
+  return word;
+}
+
+/** The tokens as written and as stems, for matching terms and phrases either way. */
+export function spacedWithStems(tokens: string[]): string {
+  return ` ${tokens.join(' ')} | ${tokens.map(stem).join(' ')} `;
+}
+
+export interface Clause {
+  polarity: 'expect' | 'review' | 'reject';
+  intents: Set<string>;
+  only: boolean;
+  /** The clause's own words (stems), with every word of a topic it names. */
+  words: string[];
+  limitKobo?: number;
+}
+
+function limitOf(clause: string): number | undefined {
+  const limit = LIMIT.exec(clause);
+  if (!limit) return undefined;
+  const scale = { k: 1e3, thousand: 1e3, m: 1e6, million: 1e6 }[limit[2] as 'k'] ?? 1;
+  const value = Number(limit[1]!.replace(/,/g, '')) * scale;
+  return Math.round(limit[3] === 'kobo' ? value : value * 100);
+}
+
+/** Reads a system prompt clause by clause: what it expects, what it wants reviewed or rejected. */
+export function readPrompt(prompt: string): Clause[] {
+  return prompt
+    .toLowerCase()
+    .split(/[.;!?\n]+|\bbut\b/)
+    .map((clause) => clause.trim())
+    .filter(Boolean)
+    .map((clause) => {
+      const tokens = words(clause).split(' ');
+      const spaced = spacedWithStems(tokens);
+      const intents = new Set(
+        INTENTS.filter(
+          (i) => has(spaced, words(i.label)) || has(spaced, words(i.intent.replace(/_/g, ' '))) || i.terms.some(([term, weight]) => weight >= 3 && has(spaced, term)),
+        ).map((i) => i.intent),
+      );
+      const own = tokens.filter((w) => !STOPWORDS.has(w)).map(stem).filter((w) => w.length >= 4 && !STOPWORDS.has(w) && !/^\d+$/.test(w));
+      const topics = TOPICS.filter((topic) => topic.some((w) => own.includes(stem(w)))).flat().map(stem);
+      const limitKobo = limitOf(clause);
+      const polarity: Clause['polarity'] = REJECT.test(clause) ? 'reject' : REVIEW.test(clause) ? 'review' : 'expect';
+      return { polarity, intents, only: /\bonly\b/.test(clause), words: [...new Set([...own, ...topics])], ...(limitKobo !== undefined ? { limitKobo } : {}) };
+    });
+}
