@@ -1,5 +1,6 @@
 import { setEndpointUrl } from '../engine/events/webhooks.service.js';
 import { releaseInterrupted } from '../engine/idempotency/idempotency.service.js';
+import { type AnalyserConfig, installAnalyser } from './analyser.js';
 import { buildApp } from './app.js';
 import { ensureSandboxDeveloper, openSandbox } from './sandbox.js';
 
@@ -15,6 +16,8 @@ export interface StartServerOptions {
   webhookUrl?: string | undefined;
   /** Seconds before a webhook attempt is abandoned (default 15). */
   webhookTimeoutSeconds?: number | undefined;
+  /** Which analyser reads inbound narrations (default: the rules analyser). */
+  analyser?: AnalyserConfig | undefined;
   logRequest?: (line: string) => void;
   logError?: (error: unknown) => void;
 }
@@ -34,6 +37,7 @@ export interface RunningServer {
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const sandbox = await openSandbox({ dbPath: options.dbPath, settlementDelaySeconds: options.settlementDelaySeconds, backgroundCheckpoints: true });
   await releaseInterrupted(sandbox.db);
+  installAnalyser(sandbox, options.analyser);
   const credentials = await ensureSandboxDeveloper(sandbox, options.knownKey);
   if (options.webhookUrl !== undefined) await setEndpointUrl(sandbox.db, credentials.developerId, options.webhookUrl);
   const app = await buildApp({ sandbox, logRequest: options.logRequest, logError: options.logError, webhookTimeoutSeconds: options.webhookTimeoutSeconds });

@@ -330,6 +330,19 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('webhook_logs_due').on('webhook_logs').columns(['next_retry_at', 'seq']).where(sql.ref('next_retry_at'), 'is not', null).execute();
     },
   },
+  '0011_analysis_cache': {
+    async up(db: Kysely<unknown>) {
+      // A model-backed analyser's answers, so a replay or a seeded run gets the answer it got before.
+      // Not developer data: reset keeps it, like the clock.
+      await db.schema
+        .createTable('analysis_cache')
+        .addColumn('key', 'text', (c) => c.primaryKey())
+        .addColumn('model', 'text', (c) => c.notNull())
+        .addColumn('answer', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

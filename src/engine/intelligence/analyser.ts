@@ -17,12 +17,24 @@ export interface AnalysisInput {
   senderName: string;
 }
 
+export interface AnalyseOptions {
+  /**
+   * Called inside a payment's database transaction: answer from what is known already, never from
+   * the network, so no write waits on a model.
+   */
+  offline?: boolean;
+}
+
 /**
  * Turns an inbound payment's narration into service_intelligence. The default is offline and
- * deterministic; a model-backed analyser can implement the same interface.
+ * deterministic; a model-backed analyser implements the same interface.
  */
 export interface NarrationAnalyser {
-  analyse(input: AnalysisInput): Promise<ServiceIntelligence>;
+  analyse(input: AnalysisInput, options?: AnalyseOptions): Promise<ServiceIntelligence>;
+  /** Shown by `ledger sandbox analyse`: which analyser answered. */
+  readonly name: string;
+  /** Asks something over the network: analyse a payment before its transaction opens. */
+  readonly remote?: boolean;
 }
 
 /** Flags that hold a payment in suspense as AI_RISK_FLAG (status FLAGGED). */

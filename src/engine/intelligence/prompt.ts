@@ -59,3 +59,13 @@ export function readPrompt(prompt: string): Clause[] {
       return { polarity, intents, only: /\bonly\b/.test(clause), words: [...new Set([...own, ...topics])], ...(limitKobo !== undefined ? { limitKobo } : {}) };
     });
 }
+
+/** Flags for clauses that review or reject amounts above a limit ("review any payment above ₦2m"). */
+export function amountLimits(clauses: Clause[], amount: number): { flag: string; line: string }[] {
+  return clauses
+    .filter((clause) => clause.polarity !== 'expect' && clause.limitKobo !== undefined && amount > clause.limitKobo)
+    .map((clause) => {
+      const flag = clause.polarity === 'reject' ? 'REJECTED_BY_PROMPT' : 'REVIEW_REQUESTED_BY_PROMPT';
+      return { flag, line: `system prompt says to ${clause.polarity} amounts above ${clause.limitKobo} kobo: ${flag}` };
+    });
+}

@@ -1,11 +1,10 @@
 import type { AnalysisInput, NarrationAnalyser, ServiceIntelligence } from './analyser.js';
 import { FRAUD_TERMS, GENERAL_PAYMENT, INTENTS } from './lexicon.js';
 import { EMPTY_WORDS } from './nigerian-words.js';
-import { has, readPrompt, spacedWithStems, stem, words } from './prompt.js';
+import { applyMarkers, withoutMarkers } from './markers.js';
+import { amountLimits, has, readPrompt, spacedWithStems, stem, words } from './prompt.js';
 import { classifyToken, noiseReason, type TokenKind } from './readable.js';
 
-const LOW_MARKER = 'SANDBOX-LOW-CONFIDENCE';
-const RISK_MARKER = 'SANDBOX-RISK';
 const SPECIFIC = new Set(INTENTS.map((i) => i.intent));
 
 const round = (x: number) => Math.round(Math.min(1, Math.max(0, x)) * 100) / 100;
@@ -99,55 +98,49 @@ function readNarration(upper: string, rawSlashed: string, senderName: string): R
 }
 
 export function analyseNarration({ narration, systemPrompt, amount, senderName }: AnalysisInput): ServiceIntelligence {
-  const upper = narration.toUpperCase();
-  // The markers steer the outcome; they are not part of what the narration says.
-  const text = upper.replaceAll(LOW_MARKER, ' ').replaceAll(RISK_MARKER, ' ');
+  const text = withoutMarkers(narration);
   const reading = readNarration(text, text.replace(/[^A-Z0-9/]+/g, ' '), senderName);
   const { intent, label, explanation } = reading;
-  let confidence = reading.confidence;
-  const flags = new Set(reading.flags);
+  const draft = { confidence: reading.confidence, flags: new Set(reading.flags), explanation };
   const tokens = words(text).split(' ').filter(Boolean);
   const stems = new Set(tokens.map(stem));
 
-  for (const clause of readPrompt(systemPrompt)) {
+  const clauses = readPrompt(systemPrompt);
+  for (const clause of clauses) {
     const about = clause.intents.has(intent);
     const mentionedWord = clause.words.find((w) => stems.has(w));
-    const overLimit = clause.limitKobo !== undefined && amount > clause.limitKobo;
     if (clause.polarity === 'expect') {
       if (about) {
-        confidence += 0.15;
+        draft.confidence += 0.15;
         explanation.push(`system prompt expects ${intent}: +0.15`);
       } else if (mentionedWord) {
-        confidence += 0.2;
+        draft.confidence += 0.2;
         explanation.push(`system prompt mentions ${mentionedWord}, which the narration has: +0.2`);
       } else if (clause.only && clause.intents.size > 0 && SPECIFIC.has(intent)) {
         // A narration that states no purpose does not contradict the prompt; one that states another does.
-        confidence -= 0.2;
-        flags.add('UNEXPECTED_FOR_WALLET');
+        draft.confidence -= 0.2;
+        draft.flags.add('UNEXPECTED_FOR_WALLET');
         explanation.push(`system prompt expects only ${[...clause.intents].join(', ')}: -0.2`);
       }
-    } else if (about || mentionedWord || overLimit) {
+    } else if (about || mentionedWord) {
       const flag = clause.polarity === 'reject' ? 'REJECTED_BY_PROMPT' : 'REVIEW_REQUESTED_BY_PROMPT';
-      flags.add(flag);
-      const what = overLimit ? `amounts above ${clause.limitKobo} kobo` : about ? intent : mentionedWord!;
-      explanation.push(`system prompt says to ${clause.polarity} ${what}: ${flag}`);
+      draft.flags.add(flag);
+      explanation.push(`system prompt says to ${clause.polarity} ${about ? intent : mentionedWord}: ${flag}`);
     }
+  }
+  for (const { flag, line } of amountLimits(clauses, amount)) {
+    draft.flags.add(flag);
+    explanation.push(line);
   }
 
   const spaced = ` ${tokens.join(' ')} `;
   const fraud = FRAUD_TERMS.filter((t) => has(spaced, t));
   if (fraud.length > 0) {
-    flags.add('SUSPECTED_FRAUD');
+    draft.flags.add('SUSPECTED_FRAUD');
     explanation.push(`fraud words: ${fraud.join(', ')}`);
   }
-  if (upper.includes(RISK_MARKER)) {
-    flags.add('SUSPECTED_FRAUD');
-    explanation.push(`${RISK_MARKER} marker: SUSPECTED_FRAUD`);
-  }
-  if (upper.includes(LOW_MARKER)) {
-    confidence = 0.2;
-    explanation.push(`${LOW_MARKER} marker: confidence 0.2`);
-  }
+  applyMarkers(narration, draft);
+  const { confidence, flags } = draft;
 
   return {
     raw_narration: narration,

@@ -26,6 +26,16 @@ function canonical(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
+/** The body's canonical text; a body nested too deeply to walk is refused (400), never a 500. */
+function canonicalBody(body: unknown): string {
+  try {
+    return canonical(body);
+  } catch (error) {
+    if (error instanceof RangeError) throw invalidField('body', 'is nested too deeply');
+    throw error;
+  }
+}
+
 /**
  * `Idempotency-Key` on every POST (contract §3): the first response is stored and replayed with
  * `Idempotent-Replayed: true`; validation failures (400) and server errors are not stored.
@@ -56,7 +66,7 @@ export function installIdempotency(app: FastifyInstance, { write, env }: Pick<Sa
     const key = Array.isArray(header) ? header[0]! : header;
     if (key.length < 1 || key.length > 255) throw invalidField('idempotency-key', 'must be 1 to 255 characters');
     const scope: IdempotencyScope = { developerId: request.developerId, method: request.method, path: request.url.split('?')[0]!, key };
-    const hash = createHash('sha256').update(canonical(request.body)).digest('hex');
+    const hash = createHash('sha256').update(canonicalBody(request.body)).digest('hex');
     const claim = await claimOrWait(scope, hash);
     if (claim.kind === 'replay') {
       return reply.code(claim.status).header('idempotent-replayed', 'true').type('application/json; charset=utf-8').send(claim.body);

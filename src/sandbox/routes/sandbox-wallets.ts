@@ -1,7 +1,7 @@
 import { commonErrors, IdempotencyHeaders, Ok } from '../../api/schemas/common.js';
 import { InboundBody, InboundOutcome } from '../../api/schemas/sandbox.js';
 import { PatchWalletBody, WalletListQuery, WalletPageResponse, WalletParams, WalletResponse } from '../../api/schemas/wallets.js';
-import { receiveInbound } from '../../engine/inbound/inbound.service.js';
+import { analyseInbound, receiveInbound } from '../../engine/inbound/inbound.service.js';
 import { listWallets } from '../../engine/wallets/wallets.repository.js';
 import { setTransfersOut } from '../../engine/wallets/wallets.service.js';
 import { toInboundOutcome, toPage, toWallet } from '../serialize.js';
@@ -52,6 +52,10 @@ export function sandboxWalletRoutes(app: App, { sandbox }: RouteDeps): void {
         response: { 200: Ok(InboundOutcome), ...commonErrors },
       },
     },
-    async (request, reply) => commit(request, reply, sandbox, (trx) => receiveInbound(trx, env, request.developerId, request.body), toInboundOutcome),
+    async (request, reply) => {
+      // A model-backed analyser is asked before the write, so no transaction waits on the network.
+      const analysis = env.analyser?.remote ? await analyseInbound(sandbox.db, env, request.developerId, request.body) : undefined;
+      return commit(request, reply, sandbox, (trx) => receiveInbound(trx, env, request.developerId, request.body, analysis), toInboundOutcome);
+    },
   );
 }
