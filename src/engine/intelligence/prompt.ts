@@ -6,7 +6,6 @@ const LIMIT = /\b(?:above|over|more than|greater than|exceeding|exceeds)\s*(?:â‚
 const STOPWORDS = new Set(['THIS', 'THAT', 'WALLET', 'ACCOUNT', 'PAYMENT', 'EXPECT', 'RECEIVE', 'ONLY', 'FROM', 'WITH', 'WILL', 'SHOULD', 'THEY', 'THEM', 'THEIR', 'THESE', 'MONEY', 'FUND', 'TRANSFER', 'MOSTLY', 'USUALLY', 'ALWAYS', 'CREDIT', 'INBOUND', 'INCOMING', 'USER', 'CUSTOMER', 'ABOUT', 'ANYTHING', 'ELSE', 'EVERYTHING', 'FINE', 'OTHER', 'THAN', 'ABOVE', 'BELOW', 'OVER', 'NAIRA', 'KOBO', 'REJECT', 'REFUSE', 'BLOCK', 'DECLINE', 'ACCEPT', 'NEVER', 'ALLOWED', 'DISALLOW', 'REVIEW', 'FLAG', 'CHECK', 'VERIFY', 'HOLD', 'MANUAL', 'MANUALLY', 'SUSPICIOUS', 'INVESTIGATE', 'CONFIRM', 'MORE', 'GREATER', 'EXCEEDING', 'EXCEED', 'MILLION', 'THOUSAND', 'MENTION', 'MENTIONING', 'SAYS', 'PLEASE', 'INTO', 'PAYS']);
 
 export const words = (text: string) => text.toUpperCase().replace(/[^A-Z0-9]+/g, ' ').trim();
-export const has = (spaced: string, term: string) => spaced.includes(` ${term} `);
 
 /** Plural and simple inflections folded, so "loans" in a prompt meets "loan" in a narration. */
 export function stem(word: string): string {
@@ -15,9 +14,25 @@ export function stem(word: string): string {
   return word;
 }
 
-/** The tokens as written and as stems, for matching terms and phrases either way. */
-export function spacedWithStems(tokens: string[]): string {
-  return ` ${tokens.join(' ')} | ${tokens.map(stem).join(' ')} `;
+/** A text's tokens as written and as stems, for matching words and phrases either way. */
+export interface Text {
+  tokens: Set<string>;
+  spaced: string;
+}
+
+export function textOf(tokens: string[]): Text {
+  const stems = tokens.map(stem);
+  return { tokens: new Set([...tokens, ...stems]), spaced: ` ${tokens.join(' ')} | ${stems.join(' ')} ` };
+}
+
+const padded = new Map<string, string>();
+
+/** Whether the text holds a word (a set lookup) or a phrase (on word boundaries). */
+export function mentions(text: Text, term: string): boolean {
+  if (!term.includes(' ')) return text.tokens.has(term);
+  let phrase = padded.get(term);
+  if (phrase === undefined) padded.set(term, (phrase = ` ${term} `));
+  return text.spaced.includes(phrase);
 }
 
 export interface Clause {
@@ -46,10 +61,10 @@ export function readPrompt(prompt: string): Clause[] {
     .filter(Boolean)
     .map((clause) => {
       const tokens = words(clause).split(' ');
-      const spaced = spacedWithStems(tokens);
+      const text = textOf(tokens);
       const intents = new Set(
         INTENTS.filter(
-          (i) => has(spaced, words(i.label)) || has(spaced, words(i.intent.replace(/_/g, ' '))) || i.terms.some(([term, weight]) => weight >= 3 && has(spaced, term)),
+          (i) => mentions(text, words(i.label)) || mentions(text, words(i.intent.replace(/_/g, ' '))) || i.terms.some(([term, weight]) => weight >= 3 && mentions(text, term)),
         ).map((i) => i.intent),
       );
       const own = tokens.filter((w) => !STOPWORDS.has(w)).map(stem).filter((w) => w.length >= 4 && !STOPWORDS.has(w) && !/^\d+$/.test(w));

@@ -2,7 +2,7 @@ import type { AnalysisInput, NarrationAnalyser, ServiceIntelligence } from './an
 import { FRAUD_TERMS, GENERAL_PAYMENT, INTENTS } from './lexicon.js';
 import { EMPTY_WORDS } from './nigerian-words.js';
 import { applyMarkers, withoutMarkers } from './markers.js';
-import { amountLimits, has, readPrompt, spacedWithStems, stem, words } from './prompt.js';
+import { amountLimits, mentions, readPrompt, stem, type Text, textOf, words } from './prompt.js';
 import { classifyToken, noiseReason, type TokenKind } from './readable.js';
 
 const SPECIFIC = new Set(INTENTS.map((i) => i.intent));
@@ -37,6 +37,25 @@ function isInstalment(text: string): boolean {
   return [...text.matchAll(/\b(\d{1,2}) ?(?:OF|\/) ?(\d{1,2})\b/g)].some(([, n, of]) => Number(n) >= 1 && Number(n) <= Number(of));
 }
 
+/** Every intent term by its word, and the phrases, so a narration is matched in one pass over its tokens. */
+const MAX_TERMS = 1000;
+const WORD_TERMS = new Map<string, number[]>();
+const PHRASE_TERMS: { padded: string; id: number }[] = [];
+INTENTS.forEach((intent, i) =>
+  intent.terms.forEach(([term], order) => {
+    const id = i * MAX_TERMS + order;
+    if (term.includes(' ')) PHRASE_TERMS.push({ padded: ` ${term} `, id });
+    else WORD_TERMS.set(term, [...(WORD_TERMS.get(term) ?? []), id]);
+  }),
+);
+
+function termsIn(text: Text): Set<number> {
+  const hits = new Set<number>();
+  for (const token of text.tokens) for (const id of WORD_TERMS.get(token) ?? []) hits.add(id);
+  for (const { padded, id } of PHRASE_TERMS) if (text.spaced.includes(padded)) hits.add(id);
+  return hits;
+}
+
 /** What the narration itself says, before the prompt and the markers. */
 function readNarration(upper: string, rawSlashed: string, senderName: string): Reading {
   const normal = words(upper);
@@ -44,9 +63,10 @@ function readNarration(upper: string, rawSlashed: string, senderName: string): R
   if (tokens.length === 0 || tokens.every((t) => EMPTY_WORDS.has(t))) {
     return { intent: 'unknown', label: 'Uncategorised', confidence: 0.1, flags: ['EMPTY_NARRATION'], explanation: [tokens.length ? `${quote(tokens)} says nothing: an empty narration` : 'empty narration: nothing to read'] };
   }
-  const spaced = spacedWithStems(tokens);
-  const scores = INTENTS.map((intent) => {
-    const matched = intent.terms.filter(([term]) => has(spaced, term));
+  const text = textOf(tokens);
+  const hits = termsIn(text);
+  const scores = INTENTS.map((intent, i) => {
+    const matched = intent.terms.filter((_, order) => hits.has(i * MAX_TERMS + order));
     let score = matched.reduce((sum, [, weight]) => sum + weight, 0);
     if (intent.intent === 'loan_repayment' && isInstalment(rawSlashed)) {
       score += 2;
@@ -133,8 +153,7 @@ export function analyseNarration({ narration, systemPrompt, amount, senderName }
     explanation.push(line);
   }
 
-  const spaced = ` ${tokens.join(' ')} `;
-  const fraud = FRAUD_TERMS.filter((t) => has(spaced, t));
+  const fraud = FRAUD_TERMS.filter((t) => mentions(textOf(tokens), t));
   if (fraud.length > 0) {
     draft.flags.add('SUSPECTED_FRAUD');
     explanation.push(`fraud words: ${fraud.join(', ')}`);
