@@ -105,6 +105,8 @@ function contentHash(payload: InboundPayload): string {
 /**
  * The simulated provider's notification of money arriving at a virtual account (contract §6):
  * idempotent on provider_reference; an active wallet is credited, a closed one's payment is held in suspense.
+ * `analysis` is one made before the transaction opened (analyseInbound); without it the analyser is
+ * asked offline, so the write never waits on a model.
  * @example await receiveInbound(trx, env, developerId, { account_number: '0123456789', amount: 500000 });
  */
 export async function receiveInbound(trx: Trx, env: EngineEnv, developerId: string, input: InboundInput, analysis?: ServiceIntelligence): Promise<InboundOutcome> {
