@@ -3,9 +3,9 @@ import { CHANNEL_WORDS, FILLER_WORDS, NAMES, TITLES } from './nigerian-words.js'
 import { englishWords } from './word-list.js';
 
 /**
- * What one token of a narration is. `word`, `local`, `name`, `name-like`, `generic`, `transfer` and
- * `channel` are readable; `noise` is not; `neutral` tokens (numbers, codes, months, single letters)
- * are neither.
+ * What one token of a narration is. `word`, `local`, `filler`, `name`, `name-like`, `generic`,
+ * `transfer` and `channel` are readable; `noise` is not; `neutral` tokens (numbers, codes with
+ * digits, months, single letters) are neither.
  */
 export type TokenKind = 'word' | 'local' | 'name' | 'name-like' | 'generic' | 'transfer' | 'channel' | 'filler' | 'neutral' | 'noise';
 
@@ -25,13 +25,13 @@ function keyboardRuns(length: number): Set<string> {
   return runs;
 }
 const RUNS_OF_3 = keyboardRuns(3);
-const RUNS_OF_4 = keyboardRuns(4);
+const RUNS_OF_4 = [...keyboardRuns(4)];
 
 /** One letter repeated, a short pattern repeated ("hdhdhd", "asdasd") or a keyboard run ("asdfgh", "qwerty", "abcdef"). */
 export function typedNoise(token: string): string | undefined {
   if (/^(.)\1{2,}$/.test(token)) return 'one key held down';
   if (token.length >= 4 && repeatsUnit(token)) return 'a short pattern repeated';
-  if (token.length >= 4 && [...RUNS_OF_4].some((run) => token.includes(run)) && token.length - coveredByRuns(token) <= 1) return 'a keyboard run';
+  if (token.length >= 4 && RUNS_OF_4.some((run) => token.includes(run)) && token.length - coveredByRuns(token) <= 1) return 'a keyboard run';
   return undefined;
 }
 
@@ -96,10 +96,7 @@ const LOCAL_WORDS = new Set(['PIKIN', 'MANAGE', 'SETTLE', 'OSU', 'KETA', 'IBI', 
  * are still noise), then the English word list, and last anything pronounceable, taken for a name.
  */
 export function classifyToken(token: string, senderWords: ReadonlySet<string>): TokenKind {
-  if (/^\d+$/.test(token)) return 'neutral';
-  if (/\d/.test(token)) return 'neutral';
-  if (MONTHS.has(token)) return 'neutral';
-  if (token.length === 1) return 'neutral';
+  if (/\d/.test(token) || MONTHS.has(token) || token.length === 1) return 'neutral';
   if (GENERIC_TERMS.has(token)) return 'generic';
   if (TRANSFER_TERMS.has(token)) return 'transfer';
   if (CHANNEL_WORDS.has(token)) return 'channel';
