@@ -11,8 +11,6 @@ const tags = ['Sandbox'];
 
 /** Wallet inspection and the simulated provider's inbound notifications. */
 export function sandboxWalletRoutes(app: App, { sandbox }: RouteDeps): void {
-  const { env } = sandbox;
-
   app.get(
     '/sandbox/wallets',
     {
@@ -52,6 +50,6 @@ export function sandboxWalletRoutes(app: App, { sandbox }: RouteDeps): void {
         response: { 200: Ok(InboundOutcome), ...commonErrors },
       },
     },
-    async (request, reply) => commit(request, reply, sandbox, (trx) => receiveInbound(trx, env, request.developerId, request.body), toInboundOutcome),
+    async (request, reply) => commit(request, reply, sandbox, (trx) => receiveInbound(trx, request.env, request.developerId, request.body), toInboundOutcome),
   );
 }
