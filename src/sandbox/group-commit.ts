@@ -40,6 +40,8 @@ export interface GroupCommit {
 export interface GroupCommitOptions {
   /** Runs before every batch; throwing refuses the whole batch (a database file lost under the server). */
   beforeBatch?: () => void;
+  /** Runs after every batch that committed: the database takes writes. */
+  afterCommit?: () => void;
 }
 
 export function createGroupCommit(db: Db, options: GroupCommitOptions = {}): GroupCommit {
@@ -72,6 +74,7 @@ export function createGroupCommit(db: Db, options: GroupCommitOptions = {}): Gro
         }
       }
       await trx.commit().execute();
+      options.afterCommit?.();
     } catch (error) {
       // The batch itself failed (COMMIT, a savepoint command, the storage, or the one write of a
       // batch of one): nothing of it is kept. A storage failure reaches every caller as 507 / 503.

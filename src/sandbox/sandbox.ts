@@ -30,6 +30,8 @@ export interface Sandbox {
   write: GroupCommit['write'];
   /** Moves one developer's clock forward and remembers the new offset across restarts. */
   advanceClock(developerId: string, seconds: number): Promise<VirtualClock>;
+  /** Calls `listener` after every write batch that committed (the storage works). */
+  onCommit(listener: () => void): void;
   /** Set once the database file was removed, replaced or truncated under the server. */
   lost(): string | undefined;
   close(): Promise<void>;
@@ -81,7 +83,8 @@ export async function openSandbox(options: OpenSandboxOptions): Promise<Sandbox>
       options.onLost?.(reason);
     });
   }
-  const writes = createGroupCommit(db, { beforeBatch: guard && (() => guard.check()) });
+  const committed: (() => void)[] = [];
+  const writes = createGroupCommit(db, { beforeBatch: guard && (() => guard.check()), afterCommit: () => committed.forEach((listener) => listener()) });
   const systemEnv: EngineEnv = { ...shared, clock: new VirtualClock(0, options.realNow) };
   return {
     db,
@@ -96,6 +99,7 @@ export async function openSandbox(options: OpenSandboxOptions): Promise<Sandbox>
       clocks.commitAdvance(developerId, offset);
       return clocks.clockFor(developerId);
     },
+    onCommit: (listener) => committed.push(listener),
     lost: () => lostReason,
     async close() {
       guard?.stop();

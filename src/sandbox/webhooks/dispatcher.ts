@@ -75,16 +75,19 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
     return lane;
   };
 
+  const resume = () => {
+    if (pausedUntil === 0) return;
+    pausedUntil = 0;
+    backoff = FIRST_BACKOFF_MS;
+    options.onPause?.(false, 'the database takes writes again');
+  };
+  // Any write that commits shows the storage works again: deliveries resume at once.
+  sandbox.onCommit(resume);
+
   /** Writes through group commit; a storage failure pauses every delivery and is rethrown. */
   async function record<T>(work: Parameters<Sandbox['write']>[0]): Promise<T> {
     try {
-      const result = (await sandbox.write(work)) as T;
-      if (pausedUntil !== 0) {
-        pausedUntil = 0;
-        backoff = FIRST_BACKOFF_MS;
-        options.onPause?.(false, 'the database takes writes again');
-      }
-      return result;
+      return (await sandbox.write(work)) as T;
     } catch (error) {
       const failure = storageFailure(error);
       if (failure) {
