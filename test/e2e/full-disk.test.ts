@@ -48,7 +48,7 @@ describe.skipIf(!mount)('a full disk under a running sandbox', () => {
       const { base_url: base, api_key: key, log_file: logFile } = JSON.parse(started.stdout);
       const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
         const r = await fetch(`${base}${path}`, { method, headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}), ...headers }, ...(body ? { body: JSON.stringify(body) } : {}) });
-        return { status: r.status, body: await r.json() };
+        return { status: r.status, body: (await r.json()) as any };
       };
       await call('PUT', '/sandbox/webhook-endpoint', { url: app.url });
       const wallet = (await call('POST', '/v1/wallets', { customer_reference: 'full', first_name: 'Ada', last_name: 'Obi', email: 'ada@example.com' })).body.data;
