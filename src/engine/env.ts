@@ -10,6 +10,16 @@ export interface EngineEnv {
   settlementDelaySeconds?: number;
   /** Reads inbound narrations (default: the offline rules analyser). */
   analyser?: NarrationAnalyser;
+  /**
+   * The same environment on another developer's clock: a flow that crosses developers (a payout
+   * to another developer's virtual account) stamps what arrives on the receiver's clock.
+   */
+  forDeveloper?(developerId: string): EngineEnv;
+}
+
+/** The environment of `developerId`, or `env` itself when it has no per-developer clocks. */
+export function envOf(env: EngineEnv, developerId: string): EngineEnv {
+  return env.forDeveloper ? env.forDeveloper(developerId) : env;
 }
 
 export const DEFAULT_SETTLEMENT_DELAY_SECONDS = 2;

@@ -17,6 +17,9 @@ export type LedgerErrorCode =
   | 'ACCOUNT_NOT_FOUND'
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'FORBIDDEN'
+  | 'STORAGE_FULL'
+  | 'STORAGE_UNAVAILABLE'
   | 'INTERNAL_ERROR';
 
 export interface FieldProblem {

@@ -40,6 +40,8 @@ export interface BuildAppOptions {
   webhookTimeoutSeconds?: number;
   /** Real time for webhook-timestamp headers (default Date.now). */
   realNow?: () => number;
+  /** Deliveries stopped (or started again) because their attempts could not be recorded. */
+  onDeliveriesPaused?: (paused: boolean, reason: string) => void;
 }
 
 /** Route groups, each a function of the app and the sandbox. */
@@ -57,13 +59,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setSerializerCompiler(serializerCompiler);
   installJsonBody(app);
   installErrorHandling(app, options.logError ?? ((error) => console.error(error)));
-  installAuth(app, sandbox.db);
+  installAuth(app, sandbox);
   installIdempotency(app, sandbox);
 
   if (options.logRequest) {
     const log = options.logRequest;
     app.addHook('onResponse', async (request, reply) => {
-      log(`${sandbox.clock.now().toISOString()} ${request.method} ${request.url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`);
+      log(`${new Date().toISOString()} ${request.method} ${request.url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`);
     });
   }
 
@@ -82,7 +84,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     transformObject: jsonSchemaTransformObject,
   });
 
-  const dispatcher = createDispatcher(sandbox, { timeoutSeconds: options.webhookTimeoutSeconds ?? 15, version: VERSION, realNow: options.realNow });
+  const dispatcher = createDispatcher(sandbox, {
+    timeoutSeconds: options.webhookTimeoutSeconds ?? 15,
+    version: VERSION,
+    realNow: options.realNow,
+    onPause: options.onDeliveriesPaused,
+  });
   const scheduler = createScheduler(sandbox, dispatcher, { onError: options.logError ?? ((error) => console.error(error)) });
   let selfUrl: string | undefined;
   app.decorate('scheduler', scheduler);
@@ -92,7 +99,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   // Before the server stops taking requests: attempts in flight finish, and are recorded, first.
   app.addHook('preClose', () => scheduler.stop());
-  const deps: RouteDeps = { sandbox, scheduler, dispatcher, selfUrl: () => selfUrl, version: VERSION };
+  const deps: RouteDeps = { sandbox, scheduler, dispatcher, selfUrl: () => selfUrl, version: VERSION, realNow: options.realNow ?? Date.now };
   for (const register of ROUTES) register(app, deps);
   await receiverRoutes(app, deps);
 

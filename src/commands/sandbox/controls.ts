@@ -25,7 +25,7 @@ const auditView: View = {
 
 export function auditCommand(): Command {
   return clientCommand('audit')
-    .description('Check every money invariant (balanced entries, balances, chains, outbox); exit 1 on any problem')
+    .description('Check every money invariant of your books (balanced entries, balances, chains, outbox); exit 1 on any problem')
     .addHelpText('after', examples('ledger sandbox audit', 'ledger sandbox audit --json'))
     .action(action(runAudit));
 }
@@ -38,7 +38,7 @@ export async function runAudit(io: Io): Promise<void> {
 
 export function resetCommand(): Command {
   return clientCommand('reset')
-    .description('Delete every wallet, transaction, suspense item and webhook; developers, keys and the clock stay')
+    .description("Delete your wallets, transactions, suspense items, agents and webhooks; your account, keys and clock stay, and other developers' data is untouched")
     .option('-y, --yes', 'do not ask for confirmation on a terminal')
     .addHelpText('after', examples('ledger sandbox reset --yes'))
     .action(action(runReset));
@@ -103,12 +103,12 @@ const clockView: View = {
 
 export function clockCommand(): Command {
   const clock = clientCommand('clock')
-    .description('Show the virtual clock; `clock advance` moves it forward and runs whatever falls due')
+    .description('Show your virtual clock (each developer has its own); `clock advance` moves it forward and runs whatever of yours falls due')
     .addHelpText('after', examples('ledger sandbox clock', 'ledger sandbox clock advance 5m'))
     .action(action(async (io: Io) => io.show(await io.client().sandbox('GET', '/sandbox/clock'), clockView)));
   clock.addCommand(
     clientCommand('advance')
-      .description('Move the sandbox clock forward by a duration: 90, 90s, 5m, 2h or 1d')
+      .description('Move your sandbox clock forward by a duration: 90, 90s, 5m, 2h or 1d')
       .argument('<duration>', 'how far: 90s, 5m, 2h, 1d')
       .addHelpText('after', examples('ledger sandbox clock advance 90s', 'ledger sandbox clock advance 2h --json'))
       .action(action(runAdvance)),

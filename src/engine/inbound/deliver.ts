@@ -1,5 +1,5 @@
 import type { Trx } from '../db/database.js';
-import { type EngineEnv, VIRTUAL_BANK } from '../env.js';
+import { type EngineEnv, envOf, VIRTUAL_BANK } from '../env.js';
 import { findWalletByAccountNumber } from '../wallets/wallets.repository.js';
 import { type InboundInput, receiveInbound } from './inbound.service.js';
 
@@ -12,5 +12,6 @@ export async function deliverToSandboxAccount(trx: Trx, env: EngineEnv, fromDeve
   if (bankCode !== VIRTUAL_BANK.code) return;
   const recipient = await findWalletByAccountNumber(trx, input.account_number);
   if (!recipient || recipient.developer_id === fromDeveloperId) return;
-  await receiveInbound(trx, env, recipient.developer_id, { ...input, sender_bank_code: input.sender_bank_code ?? VIRTUAL_BANK.code });
+  // What arrives is stamped on the receiving developer's clock (contract §8).
+  await receiveInbound(trx, envOf(env, recipient.developer_id), recipient.developer_id, { ...input, sender_bank_code: input.sender_bank_code ?? VIRTUAL_BANK.code });
 }

@@ -219,16 +219,21 @@ export async function resolvePayout(
   return (await findTransaction(trx, developerId, transactionId))!;
 }
 
+/** Runs one write: the caller decides how (the sandbox shares commits between concurrent writes). */
+export type WriteRunner = <T>(work: (trx: Trx) => Promise<T>) => Promise<T>;
+
 /**
- * Lets the provider act on every payout whose time has come on the sandbox clock, oldest first,
- * each in its own database transaction. Returns how many it resolved.
- * @example await runDuePayouts(db, env)
+ * Lets the provider act on every payout of one developer whose time has come on that developer's
+ * clock, oldest first, each in its own write. Returns how many it resolved. A failed write (a full
+ * disk) stops the pass: the rest stay due for the next one.
+ * @example await runDuePayouts(db, write, env, developerId)
  */
-export async function runDuePayouts(db: Db, env: EngineEnv): Promise<number> {
+export async function runDuePayouts(db: Db, write: WriteRunner, env: EngineEnv, developerId: string): Promise<number> {
   const now = env.clock.now().toISOString();
   const due = await db
     .selectFrom('payouts')
     .selectAll()
+    .where('developer_id', '=', developerId)
     .where('status', '=', 'PENDING')
     .where('due_at', 'is not', null)
     .where('due_at', '<=', now)
@@ -236,7 +241,7 @@ export async function runDuePayouts(db: Db, env: EngineEnv): Promise<number> {
     .orderBy('created_at')
     .execute();
   for (const payout of due) {
-    await db.transaction().execute(async (trx) => {
+    await write(async (trx) => {
       await actOn(trx, env, payout, payout.plan === 'FAIL' ? 'FAIL' : 'SETTLE');
     });
   }

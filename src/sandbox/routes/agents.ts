@@ -22,7 +22,7 @@ export function agentRoutes(app: App, { sandbox }: RouteDeps): void {
       },
     },
     async (request, reply) =>
-      commit(request, reply, sandbox, (trx) => createAgent(trx, sandbox.env, request.developerId, request.params.wallet_id, request.body), toAgent, 201),
+      commit(request, reply, sandbox, (trx) => createAgent(trx, request.env, request.developerId, request.params.wallet_id, request.body), toAgent, 201),
   );
 
   app.patch(

@@ -10,7 +10,6 @@ import { type App, type RouteDeps, commit, ok } from './route.js';
 
 /** The simulated provider: banks, name enquiry, magic accounts and manual payout outcomes. */
 export function bankRoutes(app: App, { sandbox }: RouteDeps): void {
-  const { env } = sandbox;
   const bankList = ok({ items: BANKS.map(({ code, name }) => ({ code, name })) });
   const magicList = ok({
     items: [...MAGIC_ACCOUNTS, ...ORDINARY_ACCOUNTS].map(({ account_number, name_enquiry, payout }) => ({ account_number, name_enquiry, payout })),
@@ -58,7 +57,7 @@ export function bankRoutes(app: App, { sandbox }: RouteDeps): void {
         },
       },
       async (request, reply) =>
-        commit(request, reply, sandbox, (trx) => resolvePayout(trx, env, request.developerId, request.params.transaction_id, outcome === 'settle' ? 'SETTLE' : 'FAIL'), toTransaction),
+        commit(request, reply, sandbox, (trx) => resolvePayout(trx, request.env, request.developerId, request.params.transaction_id, outcome === 'settle' ? 'SETTLE' : 'FAIL'), toTransaction),
     );
   }
 }

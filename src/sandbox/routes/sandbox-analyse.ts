@@ -16,6 +16,6 @@ export function sandboxAnalyseRoutes(app: App, { sandbox }: RouteDeps): void {
       },
     },
     // Outside any transaction: a model-backed analyser may take seconds, and this writes nothing of the developer's.
-    async (request) => ok(await previewAnalysis(sandbox.db, sandbox.env, request.developerId, request.body)),
+    async (request) => ok(await previewAnalysis(sandbox.db, request.env, request.developerId, request.body)),
   );
 }

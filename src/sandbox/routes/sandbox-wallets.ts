@@ -11,8 +11,6 @@ const tags = ['Sandbox'];
 
 /** Wallet inspection and the simulated provider's inbound notifications. */
 export function sandboxWalletRoutes(app: App, { sandbox }: RouteDeps): void {
-  const { env } = sandbox;
-
   app.get(
     '/sandbox/wallets',
     {
@@ -53,6 +51,7 @@ export function sandboxWalletRoutes(app: App, { sandbox }: RouteDeps): void {
       },
     },
     async (request, reply) => {
+      const { env } = request;
       // A model-backed analyser is asked before the write, so no transaction waits on the network.
       const analysis = env.analyser?.remote ? await analyseInbound(sandbox.db, env, request.developerId, request.body) : undefined;
       return commit(request, reply, sandbox, (trx) => receiveInbound(trx, env, request.developerId, request.body, analysis), toInboundOutcome);

@@ -33,7 +33,7 @@ export function suspenseRoutes(app: App, { sandbox }: RouteDeps): void {
       },
     },
     async (request, reply) =>
-      commit(request, reply, sandbox, (trx) => resolveSuspense(trx, sandbox.env, request.developerId, request.params.suspense_id, request.body), (resolution) => resolution),
+      commit(request, reply, sandbox, (trx) => resolveSuspense(trx, request.env, request.developerId, request.params.suspense_id, request.body), (resolution) => resolution),
   );
 
   app.get(

@@ -10,8 +10,6 @@ import { type App, type RouteDeps, commit, inTransaction, ok } from './route.js'
 const tags = ['Wallets'];
 
 export function walletRoutes(app: App, { sandbox }: RouteDeps): void {
-  const { env } = sandbox;
-
   app.post(
     '/v1/wallets',
     {
@@ -23,7 +21,7 @@ export function walletRoutes(app: App, { sandbox }: RouteDeps): void {
         response: { 201: WalletResponse, ...commonErrors },
       },
     },
-    async (request, reply) => commit(request, reply, sandbox, (trx) => createWallet(trx, env, request.developerId, request.body), toWallet, 201),
+    async (request, reply) => commit(request, reply, sandbox, (trx) => createWallet(trx, request.env, request.developerId, request.body), toWallet, 201),
   );
 
   app.get(
@@ -43,7 +41,7 @@ export function walletRoutes(app: App, { sandbox }: RouteDeps): void {
         response: { 200: WalletResponse, ...commonErrors },
       },
     },
-    async (request, reply) => commit(request, reply, sandbox, (trx) => closeWallet(trx, env, request.developerId, request.params.wallet_id), toWallet),
+    async (request, reply) => commit(request, reply, sandbox, (trx) => closeWallet(trx, request.env, request.developerId, request.params.wallet_id), toWallet),
   );
 
   app.post(
@@ -58,7 +56,7 @@ export function walletRoutes(app: App, { sandbox }: RouteDeps): void {
         response: { 200: TransferResponse, ...commonErrors, 403: ErrorBody, 422: ErrorBody },
       },
     },
-    async (request, reply) => commit(request, reply, sandbox, (trx) => transfer(trx, env, request.developerId, request.params.wallet_id, request.body), (result) => result),
+    async (request, reply) => commit(request, reply, sandbox, (trx) => transfer(trx, request.env, request.developerId, request.params.wallet_id, request.body), (result) => result),
   );
 
   app.get(

@@ -14,15 +14,16 @@ import { toAttempt, toPage, toWebhookLog } from '../serialize.js';
 import { type App, type RouteDeps, commit, ok } from './route.js';
 
 export function webhookRoutes(app: App, { sandbox, dispatcher, selfUrl }: RouteDeps): void {
-  const { db, env } = sandbox;
+  const { db } = sandbox;
 
   async function endpoint(trx: Trx, developerId: string) {
     const e = await getEndpoint(trx, developerId);
+    const now = sandbox.envFor(developerId).clock.now();
     return {
       url: e.url ?? `${selfUrl() ?? '(this sandbox)'}/sandbox/receiver/${developerId}`,
       built_in: e.url === null,
       secret: e.secret,
-      previous_secret_valid_until: signingSecrets(e, env.clock.now()).length > 1 ? e.previous_secret_until : null,
+      previous_secret_valid_until: signingSecrets(e, now).length > 1 ? e.previous_secret_until : null,
     };
   }
 
@@ -113,7 +114,7 @@ export function webhookRoutes(app: App, { sandbox, dispatcher, selfUrl }: RouteD
         reply,
         sandbox,
         async (trx) => {
-          await rotateSecret(trx, env, request.developerId);
+          await rotateSecret(trx, request.env, request.developerId);
           return endpoint(trx, request.developerId);
         },
         (e) => e,
