@@ -330,6 +330,13 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('webhook_logs_due').on('webhook_logs').columns(['next_retry_at', 'seq']).where(sql.ref('next_retry_at'), 'is not', null).execute();
     },
   },
+  '0010_pending_payouts_by_wallet': {
+    async up(db: Kysely<unknown>) {
+      // A credit to a wallet checks its balance plus its pending payouts against the ceiling
+      // (accounts.repository.ts), so a reversal always fits: one indexed look-up per credit.
+      await db.schema.createIndex('payouts_wallet_status').on('payouts').columns(['wallet_id', 'status']).execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {
