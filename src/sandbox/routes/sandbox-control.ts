@@ -1,4 +1,4 @@
-import { commonErrors, IdempotencyHeaders, Ok } from '../../api/schemas/common.js';
+import { IdempotencyHeaders, Ok } from '../../api/schemas/common.js';
 import { AuditReport, ClockAdvanceBody, ClockState, DeveloperBody, Health, KeyInfo, NewDeveloper, ResetResult, RotatedKey } from '../../api/schemas/sandbox.js';
 import { audit } from '../../engine/audit/audit.service.js';
 import { createDeveloper, findDeveloper } from '../../engine/developers/developers.service.js';
@@ -23,7 +23,7 @@ export function sandboxControlRoutes(app: App, { sandbox, scheduler, version }: 
 
   app.get(
     '/sandbox/clock',
-    { schema: { tags, summary: 'The virtual clock: real time plus an offset', response: { 200: Ok(ClockState), ...commonErrors } } },
+    { schema: { tags, summary: 'The virtual clock: real time plus an offset', response: { 200: Ok(ClockState) } } },
     async () => ok(clockState()),
   );
 
@@ -35,7 +35,7 @@ export function sandboxControlRoutes(app: App, { sandbox, scheduler, version }: 
         summary: 'Move the virtual clock forward; work that became due runs before the answer',
         headers: IdempotencyHeaders,
         body: ClockAdvanceBody,
-        response: { 200: Ok(ClockState), ...commonErrors },
+        response: { 200: Ok(ClockState) },
       },
     },
     async (request) => {
@@ -47,7 +47,7 @@ export function sandboxControlRoutes(app: App, { sandbox, scheduler, version }: 
 
   app.get(
     '/sandbox/keys',
-    { schema: { tags, summary: 'The calling developer and a hint of its current key', response: { 200: Ok(KeyInfo), ...commonErrors } } },
+    { schema: { tags, summary: 'The calling developer and a hint of its current key', response: { 200: Ok(KeyInfo) } } },
     async (request) => {
       const [developer, key] = await Promise.all([findDeveloper(sandbox.db, request.developerId), currentKeyInfo(sandbox.db, request.developerId)]);
       if (!developer || !key) throw notFound('developer');
@@ -62,7 +62,7 @@ export function sandboxControlRoutes(app: App, { sandbox, scheduler, version }: 
         tags,
         summary: 'Issue a new key for the calling developer; the old one fails at once',
         headers: IdempotencyHeaders,
-        response: { 200: Ok(RotatedKey), ...commonErrors },
+        response: { 200: Ok(RotatedKey) },
       },
     },
     async (request, reply) =>
@@ -77,7 +77,7 @@ export function sandboxControlRoutes(app: App, { sandbox, scheduler, version }: 
         summary: 'Create another developer account with its own key (isolation tests)',
         headers: IdempotencyHeaders,
         body: DeveloperBody,
-        response: { 201: Ok(NewDeveloper), ...commonErrors },
+        response: { 201: Ok(NewDeveloper) },
       },
     },
     async (request, reply) => commit(request, reply, sandbox, (trx) => createDeveloper(trx, env, request.body.business_name), (created) => created, 201),
@@ -85,7 +85,7 @@ export function sandboxControlRoutes(app: App, { sandbox, scheduler, version }: 
 
   app.get(
     '/sandbox/audit',
-    { schema: { tags, summary: 'Check every money invariant over the whole database', response: { 200: Ok(AuditReport), ...commonErrors } } },
+    { schema: { tags, summary: 'Check every money invariant over the whole database', response: { 200: Ok(AuditReport) } } },
     async () => ok(await inTransaction(sandbox, (trx) => audit(trx))),
   );
 
@@ -96,7 +96,7 @@ export function sandboxControlRoutes(app: App, { sandbox, scheduler, version }: 
         tags,
         summary: 'Empty everything but developer accounts, keys and the clock',
         headers: IdempotencyHeaders,
-        response: { 200: Ok(ResetResult), ...commonErrors },
+        response: { 200: Ok(ResetResult) },
       },
     },
     async (request, reply) => commit(request, reply, sandbox, (trx) => resetSandbox(trx), (removed) => ({ reset: true as const, removed })),
