@@ -104,7 +104,7 @@ describe('refusals of the HTTP layer, in the documented shape', () => {
 describe('request bodies', () => {
   it('answers 400 to JSON nested deeper than 32 levels, with or without an Idempotency-Key, and releases the key (Seen: 500)', async () => {
     const deep = '['.repeat(5_000) + ']'.repeat(5_000);
-    for (const headers of [{}, { 'idempotency-key': 'deep-1' }]) {
+    for (const headers of [{}, { 'idempotency-key': 'deep-1' }] as Record<string, string>[]) {
       const r = await t.call('POST', '/v1/wallets', deep, { headers });
       expect([r.status, r.body.detail]).toEqual([400, { code: 'VALIDATION_ERROR', message: 'body: nests objects or arrays deeper than 32 levels', fields: [{ field: 'body', message: 'nests objects or arrays deeper than 32 levels' }] }]);
     }

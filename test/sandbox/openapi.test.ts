@@ -18,7 +18,7 @@ afterAll(() => t.close());
 interface Operation {
   method: string;
   path: string;
-  parameters?: { in: string; name: string; schema: Record<string, unknown> }[];
+  parameters?: { in: string; name: string; required?: boolean; schema: Record<string, unknown> }[];
   requestBody?: unknown;
   security?: unknown[];
   responses: Record<string, { description: string; content?: Record<string, { schema: unknown }> }>;
@@ -56,10 +56,9 @@ describe('GET /openapi.json', () => {
       expect.arrayContaining(['GET /v1/wallets/{wallet_id}/transactions', 'GET /v1/agents', 'GET /v1/suspense', 'GET /v1/webhook-logs', 'GET /sandbox/wallets', 'GET /sandbox/receiver/events']),
     );
     for (const list of lists) {
-      const query = Object.fromEntries(list.parameters!.filter((p) => p.in === 'query').map((p) => [p.name, p]));
-      expect([list.path, query.page.schema]).toEqual([list.path, { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER }]);
-      expect([list.path, query.limit.schema]).toEqual([list.path, { type: 'integer', minimum: 1, maximum: 100 }]);
-      expect(query.page.required).toBe(false);
+      const query = (name: string) => list.parameters!.find((p) => p.in === 'query' && p.name === name)!;
+      expect([list.path, query('page').schema, query('page').required]).toEqual([list.path, { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER }, false]);
+      expect([list.path, query('limit').schema, query('limit').required]).toEqual([list.path, { type: 'integer', minimum: 1, maximum: 100 }, false]);
     }
   });
 });
