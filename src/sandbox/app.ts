@@ -7,7 +7,7 @@ import { VERSION } from '../version.js';
 import { installAuth } from './plugins/auth.js';
 import { BODY_LIMIT, installJsonBody } from './plugins/body.js';
 import { installErrorHandling, validatorCompiler } from './plugins/errors.js';
-import { httpLayerOptions, installRequestChecks, installRouteDefaults } from './plugins/http-layer.js';
+import { httpLayerOptions, installRequestChecks, installRouteDefaults, refuseConnect } from './plugins/http-layer.js';
 import { installIdempotency } from './plugins/idempotency.js';
 import { agentRoutes } from './routes/agents.js';
 import { bankRoutes } from './routes/banks.js';
@@ -59,6 +59,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // First: the URL checks run before any other hook, and every route gets its defaults as it is added.
   installRequestChecks(app);
   installRouteDefaults(app);
+  refuseConnect(app.server);
   installJsonBody(app);
   installErrorHandling(app, options.logError ?? ((error) => console.error(error)));
   installAuth(app, sandbox.db);

@@ -95,6 +95,12 @@ describe('refusals of the HTTP layer, in the documented shape', () => {
     expectRefusal(await raw(port, 'not http at all\r\n\r\n'), 400, 'VALIDATION_ERROR');
   });
 
+  it('answers 404 NOT_FOUND to methods no route takes, CONNECT included (Seen: the connection closed without an answer)', async () => {
+    expect(expectRefusal(await raw(port, 'CONNECT 127.0.0.1:443 HTTP/1.1\r\nhost: 127.0.0.1:443\r\n\r\n'), 404, 'NOT_FOUND').message).toBe('no route CONNECT 127.0.0.1:443');
+    expect(expectRefusal(await request('OPTIONS /v1/wallets'), 404, 'NOT_FOUND').message).toBe('no route OPTIONS /v1/wallets');
+    expect(expectRefusal(await request('TRACE /sandbox/clock'), 404, 'NOT_FOUND').message).toBe('no route TRACE /sandbox/clock');
+  });
+
   it('serves a request without Host instead of a bare 400 (Seen: no body)', async () => {
     const reply = await raw(port, `GET /sandbox/clock HTTP/1.1\r\nx-api-key: ${t.key}\r\nconnection: close\r\n\r\n`);
     expect([reply.status, JSON.parse(reply.body).success]).toEqual([200, true]);

@@ -1,5 +1,6 @@
-import { STATUS_CODES } from 'node:http';
+import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import { HTTP_STATUS } from '../../api/errors.js';
 import { IdempotencyHeaders, NoQuery } from '../../api/schemas/common.js';
@@ -49,11 +50,24 @@ function clientErrorHandler(error: ConnectionError, socket: Socket): void {
     const { reason } = error as { reason?: unknown };
     refusal = notValidHttp(typeof reason === 'string' && reason ? reason : error.code || 'malformed request');
   }
+  refuseOnSocket(socket, refusal);
+}
+
+/** Writes a refusal straight on a connection that has no request object, and closes it. */
+function refuseOnSocket(socket: Duplex, refusal: LedgerError): void {
   const status = HTTP_STATUS[refusal.code];
   const body = JSON.stringify(errorBody(refusal));
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
   );
+  // Closing at once could reset the connection before the client reads the answer; a client that
+  // never closes its side does not keep the socket for long either.
+  setTimeout(() => socket.destroy(), 1_000).unref();
+}
+
+/** CONNECT never reaches Fastify, and Node would close the connection without a word: no such route. */
+export function refuseConnect(server: Server): void {
+  server.on('connect', (request: IncomingMessage, socket: Duplex) => refuseOnSocket(socket, new LedgerError('NOT_FOUND', `no route CONNECT ${request.url ?? ''}`.slice(0, 200))));
 }
 
 /** Whether the parser's packet starts with a request line that alone passes the URL limit. */
