@@ -39,7 +39,7 @@ export async function findSystemAccountId(trx: Trx, developerId: string, kind: A
  * change happen together, so two debits can never both pass on the same money.
  * Returns the new balance (exact for wallets), or undefined when a bound would be broken: a
  * wallet's floor of 0 or its ceiling (MAX_BALANCE less its pending payouts, so that a reversal
- * always fits), or a system account's ±MAX_SYSTEM_BALANCE. `refusalOf` says which.
+ * always fits), or a system account's ±MAX_SYSTEM_BALANCE_SQL. `refusalOf` says which.
  */
 export async function applyDelta(trx: Trx, accountId: string, delta: number): Promise<number | undefined> {
   const { rows } = await (delta < 0 ? lowerBalance : raiseBalance)(trx, { accountId, delta });
