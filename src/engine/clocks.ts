@@ -42,9 +42,14 @@ export class ClockRegistry {
    */
   async stageAdvance(trx: Trx, developerId: string, seconds: number): Promise<number> {
     if (!(seconds > 0)) throw new RangeError('the clock only moves forward');
-    const offsetMs = this.clockFor(developerId).offsetMs + seconds * 1000;
-    await trx.updateTable('developers').set({ clock_offset_ms: offsetMs }).where('id', '=', developerId).execute();
-    return offsetMs;
+    // From the stored offset, inside the transaction: two advances that share a commit both count.
+    const row = await trx
+      .updateTable('developers')
+      .set((eb) => ({ clock_offset_ms: eb('clock_offset_ms', '+', seconds * 1000) }))
+      .where('id', '=', developerId)
+      .returning('clock_offset_ms')
+      .executeTakeFirstOrThrow();
+    return row.clock_offset_ms;
   }
 
   commitAdvance(developerId: string, offsetMs: number): void {

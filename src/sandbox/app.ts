@@ -1,11 +1,13 @@
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { describeErrorResponses } from '../api/schemas/responses.js';
 import { API_VERSION } from '../engine/env.js';
 import { VERSION } from '../version.js';
 import { installAuth } from './plugins/auth.js';
 import { BODY_LIMIT, installJsonBody } from './plugins/body.js';
 import { installErrorHandling, validatorCompiler } from './plugins/errors.js';
+import { httpLayerOptions, installRequestChecks, installRouteDefaults, refuseConnect } from './plugins/http-layer.js';
 import { installIdempotency } from './plugins/idempotency.js';
 import { agentRoutes } from './routes/agents.js';
 import { bankRoutes } from './routes/banks.js';
@@ -54,9 +56,13 @@ const ROUTES: ((app: App, deps: RouteDeps) => void)[] = [walletRoutes, transacti
  */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { sandbox } = options;
-  const app = Fastify({ bodyLimit: BODY_LIMIT, logger: false, return503OnClosing: true }).withTypeProvider<ZodTypeProvider>();
+  const app = Fastify({ bodyLimit: BODY_LIMIT, logger: false, ...httpLayerOptions }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // First: the URL checks run before any other hook, and every route gets its defaults as it is added.
+  installRequestChecks(app);
+  installRouteDefaults(app);
+  refuseConnect(app.server);
   installJsonBody(app);
   installErrorHandling(app, options.logError ?? ((error) => console.error(error)));
   installAuth(app, sandbox);
@@ -81,7 +87,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       security: [{ ApiKey: [] }],
     },
     transform: jsonSchemaTransform,
-    transformObject: jsonSchemaTransformObject,
+    transformObject: (input) => describeErrorResponses(jsonSchemaTransformObject(input)),
   });
 
   const dispatcher = createDispatcher(sandbox, {

@@ -72,7 +72,7 @@ describe('Idempotency-Key at the edges', () => {
   it('seen: 5,000-deep JSON with an Idempotency-Key gave 500; it is a 400', async () => {
     const deep = '['.repeat(5000) + ']'.repeat(5000);
     const r = await t.call('POST', '/v1/wallets', deep, { headers: { 'idempotency-key': 'deep' } });
-    expect([r.status, r.body.detail.code, r.body.detail.fields]).toEqual([400, 'VALIDATION_ERROR', [{ field: 'body', message: 'nests deeper than 32 levels' }]]);
+    expect([r.status, r.body.detail.code, r.body.detail.fields]).toEqual([400, 'VALIDATION_ERROR', [{ field: 'body', message: 'nests objects or arrays deeper than 32 levels' }]]);
   });
 
   it('key rotation and developer creation refuse Idempotency-Key: their answers hold a key, which is never stored', async () => {

@@ -169,3 +169,8 @@ describe('webhook delivery is fair between developers', () => {
     }
   });
 });
+
+it('concurrent clock advances of one developer all count', async () => {
+  await Promise.all(Array.from({ length: 10 }, () => t.call('POST', '/sandbox/clock/advance', { seconds: 60 })));
+  expect((await t.call('GET', '/sandbox/clock')).body.data).toEqual({ now: '2026-11-21T09:40:00.000Z', offset_seconds: 600 });
+});

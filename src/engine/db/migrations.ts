@@ -348,6 +348,13 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('payouts_developer_due').on('payouts').columns(['developer_id', 'status', 'due_at']).execute();
     },
   },
+  '0010_pending_payouts_by_wallet': {
+    async up(db: Kysely<unknown>) {
+      // A credit to a wallet checks its balance plus its pending payouts against the ceiling
+      // (accounts.repository.ts), so a reversal always fits: one indexed look-up per credit.
+      await db.schema.createIndex('payouts_wallet_status').on('payouts').columns(['wallet_id', 'status']).execute();
+    },
+  },
   '0011_analysis_cache': {
     async up(db: Kysely<unknown>) {
       // A model-backed analyser's answers, so a replay or a seeded run gets the answer it got before.

@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import { nipFee } from '../../api/fees.js';
 import type { ResolvedAccount } from '../banks/name-enquiry.js';
 import type { Db, Trx } from '../db/database.js';
+import { inSavepoint } from '../db/savepoint.js';
 import { DEFAULT_SETTLEMENT_DELAY_SECONDS, type EngineEnv } from '../env.js';
 import { LedgerError } from '../errors.js';
 import { runAgents } from '../agents/evaluate.js';
@@ -102,10 +103,7 @@ export async function startPayout(
 
 /** Settles or fails a pending payout; returns the reversal when it failed. */
 async function actOn(trx: Trx, env: EngineEnv, payout: PayoutRow, outcome: 'SETTLE' | 'FAIL'): Promise<TransactionRow | undefined> {
-  if (outcome === 'SETTLE') {
-    await settle(trx, env, payout);
-    return undefined;
-  }
+  if (outcome === 'SETTLE') return settle(trx, env, payout);
   return fail(trx, env, payout, 'the beneficiary bank rejected the transfer');
 }
 
@@ -123,7 +121,22 @@ async function claim(trx: Trx, env: EngineEnv, payout: PayoutRow, status: 'SETTL
   return now;
 }
 
-async function settle(trx: Trx, env: EngineEnv, payout: PayoutRow): Promise<void> {
+/**
+ * Settles a payout; one to a virtual account of this sandbox arrives there as an inbound transfer.
+ * When that account refuses it (it cannot hold the amount), the beneficiary's bank has rejected the
+ * transfer: the payout fails and is reversed instead, so a settlement can never be stuck.
+ */
+async function settle(trx: Trx, env: EngineEnv, payout: PayoutRow): Promise<TransactionRow | undefined> {
+  try {
+    await inSavepoint(trx, () => settleAndDeliver(trx, env, payout));
+    return undefined;
+  } catch (refused) {
+    if (!(refused instanceof LedgerError)) throw refused;
+    return fail(trx, env, payout, `the beneficiary bank rejected the credit: ${refused.message}`);
+  }
+}
+
+async function settleAndDeliver(trx: Trx, env: EngineEnv, payout: PayoutRow): Promise<void> {
   if (!(await claim(trx, env, payout, 'SETTLED'))) return;
   await emitEvent(trx, env, payout.developer_id, 'transfer.completed', {
     transaction_id: payout.transaction_id,
@@ -137,9 +150,8 @@ async function settle(trx: Trx, env: EngineEnv, payout: PayoutRow): Promise<void
     destination_bank_code: payout.destination_bank_code,
     destination_account_name: payout.destination_account_name,
   });
-  // A payout to another developer's virtual account arrives there through the provider.
   const debit = (await findTransaction(trx, payout.developer_id, payout.transaction_id))!;
-  await deliverToSandboxAccount(trx, env, payout.developer_id, payout.destination_bank_code, {
+  await deliverToSandboxAccount(trx, env, payout.destination_bank_code, {
     account_number: payout.destination_account_number,
     amount: payout.amount,
     sender_name: debit.sender_name,

@@ -3,17 +3,17 @@ import { invalidField, LedgerError } from '../../engine/errors.js';
 
 export const BODY_LIMIT = 64 * 1024;
 
-/** No request of the API nests deeper than a few levels; deeper JSON is refused before anything walks it. */
-export const MAX_DEPTH = 32;
+/** No request body of the API nests past a few levels; a deeper one is refused before anything walks it. */
+export const MAX_BODY_DEPTH = 32;
 
-/** How deeply a parsed JSON value nests, stopping as soon as it passes `limit` (no recursion). */
-function depthExceeds(value: unknown, limit: number): boolean {
+/** Whether objects and arrays nest deeper than `limit`, measured without recursion. */
+function nestsDeeperThan(value: unknown, limit: number): boolean {
   const stack: [unknown, number][] = [[value, 1]];
   while (stack.length > 0) {
-    const [current, depth] = stack.pop()!;
-    if (current === null || typeof current !== 'object') continue;
+    const [item, depth] = stack.pop()!;
+    if (item === null || typeof item !== 'object') continue;
     if (depth > limit) return true;
-    for (const child of Object.values(current as object)) stack.push([child, depth + 1]);
+    for (const child of Object.values(item)) stack.push([child, depth + 1]);
   }
   return false;
 }
@@ -30,7 +30,7 @@ export function installJsonBody(app: FastifyInstance): void {
     } catch {
       return done(new LedgerError('INVALID_JSON', 'request body is not valid JSON'), undefined);
     }
-    if (depthExceeds(parsed, MAX_DEPTH)) return done(invalidField('body', `nests deeper than ${MAX_DEPTH} levels`), undefined);
+    if (nestsDeeperThan(parsed, MAX_BODY_DEPTH)) return done(invalidField('body', `nests objects or arrays deeper than ${MAX_BODY_DEPTH} levels`), undefined);
     done(null, parsed);
   });
 }

@@ -30,16 +30,6 @@ function canonical(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
-/** The body's canonical text; a body nested too deeply to walk is refused (400), never a 500. */
-function canonicalBody(body: unknown): string {
-  try {
-    return canonical(body);
-  } catch (error) {
-    if (error instanceof RangeError) throw invalidField('body', 'is nested too deeply');
-    throw error;
-  }
-}
-
 /**
  * `Idempotency-Key` on every POST (contract §3). Requests with one key run one at a time: a lock
  * per key, in this process (the only one serving the database: contract §10). The first runs;
@@ -84,7 +74,7 @@ export function installIdempotency(app: FastifyInstance, sandbox: Pick<Sandbox, 
       path: `${request.routeOptions.url} ${canonical(request.params ?? {})}`,
       key,
     };
-    const hash = createHash('sha256').update(canonicalBody(request.body)).digest('hex');
+    const hash = createHash('sha256').update(canonical(request.body)).digest('hex');
     const unlock = await lock(JSON.stringify([scope.developerId, scope.method, scope.path, scope.key]));
     let claim;
     try {

@@ -1,5 +1,6 @@
 import { BankList, MagicList, PayoutParams, ResolveBody, ResolvedAccount } from '../../api/schemas/banks.js';
-import { commonErrors, ErrorBody, IdempotencyHeaders, Ok } from '../../api/schemas/common.js';
+import { IdempotencyHeaders, Ok } from '../../api/schemas/common.js';
+import { errors } from '../../api/schemas/responses.js';
 import { TransactionResponse } from '../../api/schemas/transactions.js';
 import { BANKS } from '../../engine/banks/banks.js';
 import { MAGIC_ACCOUNTS, ORDINARY_ACCOUNTS } from '../../engine/banks/magic.js';
@@ -17,7 +18,7 @@ export function bankRoutes(app: App, { sandbox }: RouteDeps): void {
 
   app.get(
     '/v1/banks',
-    { schema: { tags: ['Banks'], summary: 'List banks supported for outbound transfers', response: { 200: BankList, ...commonErrors } } },
+    { schema: { tags: ['Banks'], summary: 'List banks supported for outbound transfers', response: { 200: BankList } } },
     async () => bankList,
   );
 
@@ -29,7 +30,7 @@ export function bankRoutes(app: App, { sandbox }: RouteDeps): void {
         summary: 'Resolve an account number at a bank to its account name (name enquiry)',
         headers: IdempotencyHeaders,
         body: ResolveBody,
-        response: { 200: Ok(ResolvedAccount), ...commonErrors, 422: ErrorBody },
+        response: { 200: Ok(ResolvedAccount), ...errors(422) },
       },
     },
     async (request) => {
@@ -40,7 +41,7 @@ export function bankRoutes(app: App, { sandbox }: RouteDeps): void {
 
   app.get(
     '/sandbox/magic',
-    { schema: { tags: ['Sandbox'], summary: 'Magic external accounts and what the provider does with each', response: { 200: MagicList, ...commonErrors } } },
+    { schema: { tags: ['Sandbox'], summary: 'Magic external accounts and what the provider does with each', response: { 200: MagicList } } },
     async () => magicList,
   );
 
@@ -53,7 +54,7 @@ export function bankRoutes(app: App, { sandbox }: RouteDeps): void {
           summary: outcome === 'settle' ? 'Settle a pending payout now (transfer.completed)' : 'Fail a pending payout now: FAILED, reversal of amount + fee (transfer.failed)',
           headers: IdempotencyHeaders,
           params: PayoutParams,
-          response: { 200: TransactionResponse, ...commonErrors },
+          response: { 200: TransactionResponse },
         },
       },
       async (request, reply) =>

@@ -1,4 +1,4 @@
-import { commonErrors, IdempotencyHeaders, Ok } from '../../api/schemas/common.js';
+import { IdempotencyHeaders, Ok } from '../../api/schemas/common.js';
 import { AuditReport, ClockAdvanceBody, ClockState, DeveloperBody, Health, KeyInfo, NewDeveloper, ResetResult, RotatedKey } from '../../api/schemas/sandbox.js';
 import { audit } from '../../engine/audit/audit.service.js';
 import { createDeveloper, findDeveloper } from '../../engine/developers/developers.service.js';
@@ -25,7 +25,7 @@ export function sandboxControlRoutes(app: App, { sandbox, scheduler, version }: 
 
   app.get(
     '/sandbox/clock',
-    { schema: { tags, summary: "The caller's virtual clock: real time plus its offset", response: { 200: Ok(ClockState), ...commonErrors } } },
+    { schema: { tags, summary: "The caller's virtual clock: real time plus its offset", response: { 200: Ok(ClockState) } } },
     async (request) => ok(clockState(request.developerId)),
   );
 
@@ -37,7 +37,7 @@ export function sandboxControlRoutes(app: App, { sandbox, scheduler, version }: 
         summary: "Move the caller's virtual clock forward; the caller's work that became due runs before the answer",
         headers: IdempotencyHeaders,
         body: ClockAdvanceBody,
-        response: { 200: Ok(ClockState), ...commonErrors },
+        response: { 200: Ok(ClockState) },
       },
     },
     async (request) => {
@@ -49,7 +49,7 @@ export function sandboxControlRoutes(app: App, { sandbox, scheduler, version }: 
 
   app.get(
     '/sandbox/keys',
-    { schema: { tags, summary: 'The calling developer and a hint of its current key', response: { 200: Ok(KeyInfo), ...commonErrors } } },
+    { schema: { tags, summary: 'The calling developer and a hint of its current key', response: { 200: Ok(KeyInfo) } } },
     async (request) => {
       const [developer, key] = await Promise.all([findDeveloper(sandbox.db, request.developerId), currentKeyInfo(sandbox.db, request.developerId)]);
       if (!developer || !key) throw notFound('developer');
@@ -63,7 +63,7 @@ export function sandboxControlRoutes(app: App, { sandbox, scheduler, version }: 
       schema: {
         tags,
         summary: 'Issue a new key for the calling developer; the old one fails at once (no Idempotency-Key: its answer holds a key)',
-        response: { 200: Ok(RotatedKey), ...commonErrors },
+        response: { 200: Ok(RotatedKey) },
       },
       config: { idempotency: false },
     },
@@ -78,7 +78,7 @@ export function sandboxControlRoutes(app: App, { sandbox, scheduler, version }: 
         tags,
         summary: 'Create another developer account with its own key (isolation tests; no Idempotency-Key: its answer holds a key)',
         body: DeveloperBody,
-        response: { 201: Ok(NewDeveloper), ...commonErrors },
+        response: { 201: Ok(NewDeveloper) },
       },
       config: { idempotency: false },
     },
@@ -87,7 +87,7 @@ export function sandboxControlRoutes(app: App, { sandbox, scheduler, version }: 
 
   app.get(
     '/sandbox/audit',
-    { schema: { tags, summary: "Check every money invariant of the caller's books, and that the sandbox's books balance as a whole", response: { 200: Ok(AuditReport), ...commonErrors } } },
+    { schema: { tags, summary: "Check every money invariant of the caller's books, and that the sandbox's books balance as a whole", response: { 200: Ok(AuditReport) } } },
     async (request) => ok(await inTransaction(sandbox, (trx) => audit(trx, request.developerId))),
   );
 
@@ -98,7 +98,7 @@ export function sandboxControlRoutes(app: App, { sandbox, scheduler, version }: 
         tags,
         summary: "Empty the caller's wallets, money, suspense items, agents, events and deliveries; its account, keys and clock stay",
         headers: IdempotencyHeaders,
-        response: { 200: Ok(ResetResult), ...commonErrors },
+        response: { 200: Ok(ResetResult) },
       },
     },
     async (request, reply) => commit(request, reply, sandbox, (trx) => resetDeveloper(trx, request.developerId), (removed) => ({ reset: true as const, removed })),

@@ -1,4 +1,5 @@
-import { commonErrors, IdempotencyHeaders } from '../../api/schemas/common.js';
+import { IdempotencyHeaders } from '../../api/schemas/common.js';
+import { errors } from '../../api/schemas/responses.js';
 import {
   AttemptsResponse,
   EndpointResponse,
@@ -34,7 +35,7 @@ export function webhookRoutes(app: App, { sandbox, dispatcher, selfUrl }: RouteD
         tags: ['Webhooks'],
         summary: 'List outbound webhook deliveries (filters status, event_type)',
         querystring: WebhookLogListQuery,
-        response: { 200: WebhookLogPageResponse, ...commonErrors },
+        response: { 200: WebhookLogPageResponse },
       },
     },
     async (request) => ok(toPage(await listWebhookLogs(db, request.developerId, request.query), toWebhookLog)),
@@ -48,7 +49,7 @@ export function webhookRoutes(app: App, { sandbox, dispatcher, selfUrl }: RouteD
         summary: 'Retry a FAILED or DEAD delivery now: one attempt before answering',
         headers: IdempotencyHeaders,
         params: WebhookLogParams,
-        response: { 200: WebhookLogResponse, ...commonErrors },
+        response: { 200: WebhookLogResponse, ...errors(409) },
       },
     },
     async (request) => {
@@ -60,13 +61,13 @@ export function webhookRoutes(app: App, { sandbox, dispatcher, selfUrl }: RouteD
 
   app.get(
     '/sandbox/webhook-logs/:log_id',
-    { schema: { tags: ['Sandbox'], summary: 'One delivery log', params: WebhookLogParams, response: { 200: WebhookLogResponse, ...commonErrors } } },
+    { schema: { tags: ['Sandbox'], summary: 'One delivery log', params: WebhookLogParams, response: { 200: WebhookLogResponse } } },
     async (request) => ok(toWebhookLog(await getWebhookLog(db, request.developerId, request.params.log_id))),
   );
 
   app.get(
     '/sandbox/webhook-logs/:log_id/attempts',
-    { schema: { tags: ['Sandbox'], summary: 'Every attempt of one delivery', params: WebhookLogParams, response: { 200: AttemptsResponse, ...commonErrors } } },
+    { schema: { tags: ['Sandbox'], summary: 'Every attempt of one delivery', params: WebhookLogParams, response: { 200: AttemptsResponse } } },
     async (request) => {
       const log = await getWebhookLog(db, request.developerId, request.params.log_id);
       return ok({ items: (await listAttempts(db, log.id)).map(toAttempt) });
@@ -75,7 +76,7 @@ export function webhookRoutes(app: App, { sandbox, dispatcher, selfUrl }: RouteD
 
   app.get(
     '/sandbox/webhook-endpoint',
-    { schema: { tags: ['Sandbox'], summary: 'Where deliveries go, and the signing secret', response: { 200: EndpointResponse, ...commonErrors } } },
+    { schema: { tags: ['Sandbox'], summary: 'Where deliveries go, and the signing secret', response: { 200: EndpointResponse } } },
     async (request) => ok(await endpoint(db, request.developerId)),
   );
 
@@ -86,7 +87,7 @@ export function webhookRoutes(app: App, { sandbox, dispatcher, selfUrl }: RouteD
         tags: ['Sandbox'],
         summary: 'Set the delivery URL (null: the built-in receiver)',
         body: PutEndpointBody,
-        response: { 200: EndpointResponse, ...commonErrors },
+        response: { 200: EndpointResponse },
       },
     },
     async (request) =>
@@ -105,7 +106,7 @@ export function webhookRoutes(app: App, { sandbox, dispatcher, selfUrl }: RouteD
         tags: ['Sandbox'],
         summary: 'New signing secret; the old one also signs for 24 h of sandbox time',
         headers: IdempotencyHeaders,
-        response: { 200: EndpointResponse, ...commonErrors },
+        response: { 200: EndpointResponse },
       },
     },
     async (request, reply) =>

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { commonErrors } from '../../api/schemas/common.js';
 import { ReceiverBehaviourBody, ReceiverBehaviourResponse, ReceiverEventsQuery, ReceiverEventsResponse } from '../../api/schemas/webhooks.js';
 import { findEndpoint, signingSecrets } from '../../engine/events/webhooks.service.js';
 import { LedgerError } from '../../engine/errors.js';
@@ -93,7 +92,7 @@ export async function receiverRoutes(app: FastifyInstance, { sandbox, realNow }:
   const typed = app.withTypeProvider<ZodTypeProvider>();
   typed.get(
     '/sandbox/receiver/events',
-    { schema: { tags: ['Sandbox'], summary: 'What the built-in receiver got, with signature checks', querystring: ReceiverEventsQuery, response: { 200: ReceiverEventsResponse, ...commonErrors } } },
+    { schema: { tags: ['Sandbox'], summary: 'What the built-in receiver got, with signature checks', querystring: ReceiverEventsQuery, response: { 200: ReceiverEventsResponse } } },
     async (request) => {
       const page = await paginate<ReceiverEventRow>(db.selectFrom('receiver_events').where('developer_id', '=', request.developerId), request.query);
       return ok({
@@ -115,7 +114,7 @@ export async function receiverRoutes(app: FastifyInstance, { sandbox, realNow }:
   const current = (developerId: string) => behaviours.get(developerId) ?? { status: 200, remaining: 0 };
   typed.get(
     '/sandbox/receiver/behaviour',
-    { schema: { tags: ['Sandbox'], summary: 'The failure the built-in receiver will inject', response: { 200: ReceiverBehaviourResponse, ...commonErrors } } },
+    { schema: { tags: ['Sandbox'], summary: 'The failure the built-in receiver will inject', response: { 200: ReceiverBehaviourResponse } } },
     async (request) => ok(current(request.developerId)),
   );
   typed.put(
@@ -125,7 +124,7 @@ export async function receiverRoutes(app: FastifyInstance, { sandbox, realNow }:
         tags: ['Sandbox'],
         summary: 'Make the built-in receiver answer `status` to the next `count` deliveries (count 0 resets)',
         body: ReceiverBehaviourBody,
-        response: { 200: ReceiverBehaviourResponse, ...commonErrors },
+        response: { 200: ReceiverBehaviourResponse },
       },
     },
     async (request) => {
