@@ -12,6 +12,7 @@ import { installIdempotency } from './plugins/idempotency.js';
 import { agentRoutes } from './routes/agents.js';
 import { bankRoutes } from './routes/banks.js';
 import type { App, RouteDeps } from './routes/route.js';
+import { sandboxAnalyseRoutes } from './routes/sandbox-analyse.js';
 import { sandboxControlRoutes } from './routes/sandbox-control.js';
 import { sandboxWalletRoutes } from './routes/sandbox-wallets.js';
 import { suspenseRoutes } from './routes/suspense.js';
@@ -46,7 +47,7 @@ export interface BuildAppOptions {
 }
 
 /** Route groups, each a function of the app and the sandbox. */
-const ROUTES: ((app: App, deps: RouteDeps) => void)[] = [walletRoutes, transactionRoutes, agentRoutes, suspenseRoutes, webhookRoutes, bankRoutes, sandboxWalletRoutes, sandboxControlRoutes];
+const ROUTES: ((app: App, deps: RouteDeps) => void)[] = [walletRoutes, transactionRoutes, agentRoutes, suspenseRoutes, webhookRoutes, bankRoutes, sandboxWalletRoutes, sandboxControlRoutes, sandboxAnalyseRoutes];
 
 /**
  * The sandbox HTTP server as a value: every route registered, nothing listening.

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { examples } from '../options.js';
+import { analyseCommand } from './analyse.js';
 import { auditCommand, clockCommand, developersCommand, keysCommand, resetCommand } from './controls.js';
 import { envCommand, statusCommand, stopCommand } from './lifecycle.js';
 import { magicCommand, payoutsCommand, receiverCommand } from './provider.js';
@@ -20,5 +21,6 @@ export function sandboxCommand(): Command {
     .addCommand(payoutsCommand())
     .addCommand(receiverCommand())
     .addCommand(developersCommand())
-    .addHelpText('after', examples('ledger sandbox start --detach', 'ledger sandbox status', 'ledger sandbox audit', 'ledger sandbox stop'));
+    .addCommand(analyseCommand())
+    .addHelpText('after', examples('ledger sandbox start --detach', 'ledger sandbox status', 'ledger sandbox analyse "sch fees"', 'ledger sandbox audit', 'ledger sandbox stop'));
 }
