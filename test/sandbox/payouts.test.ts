@@ -220,7 +220,7 @@ describe('a restart while a payout is pending', () => {
       await before.close();
 
       // Ten seconds of real time pass while it is stopped.
-      const after = await createTestSandbox({ dbPath, seed: 'r2', realNow: () => T0 + 10_000 });
+      const after = await createTestSandbox({ dbPath, seed: 'r2', clockStart: T0 + 10_000 });
       expect((await after.call('GET', `/v1/transactions/${r.body.data.transaction_id}`, undefined, { key: after.key })).body.data.status).toBe('PENDING');
       expect(await after.app.scheduler.runDue()).toBe(1);
       const settled = (await after.call('GET', `/v1/transactions/${r.body.data.transaction_id}`)).body.data;

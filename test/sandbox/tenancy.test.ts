@@ -11,7 +11,8 @@ let t: TestSandbox;
 let bKey: string;
 let bId: string;
 beforeEach(async () => {
-  t = await createTestSandbox({ listen: true });
+  // Eight delivery slots per developer, as a sandbox on a real-time clock has (fairness, below).
+  t = await createTestSandbox({ listen: true, deliveryConcurrency: 8 });
   const b = (await t.call('POST', '/sandbox/developers', { business_name: 'Bee Pay' })).body.data;
   bKey = b.api_key;
   bId = b.developer_id;

@@ -130,6 +130,10 @@ async function detach(io: Io, options: StartOptions, stateFile: string, logFile:
 
 async function foreground(io: Io, options: StartOptions, where: { stateFile: string; dbPath: string; lockPath: string | undefined }, port: number, settlementDelaySeconds: number): Promise<void> {
   const { stateFile, dbPath } = where;
+  // The database, its WAL, the lock files and the snapshots hold secrets: nothing this process
+  // creates is readable by others. Here, not in the server: an in-process sandbox (startSandbox)
+  // must not change its host process's umask.
+  process.umask(0o077);
   makeStateDir(dirname(stateFile));
   const previous = readState(stateFile);
   // A log reader that goes away (a closed pipe) must not take the sandbox down with it.
