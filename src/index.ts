@@ -8,7 +8,7 @@ import type { AuditReport, ClockState } from './api/schemas/sandbox.js';
 import type { Snapshot } from './api/schemas/snapshots.js';
 import { parseDuration } from './api/duration.js';
 import { getEndpoint } from './engine/events/webhooks.service.js';
-import { manualClockStart, parseSeed } from './sandbox/clock-options.js';
+import { manualClockStart, parseApiKey, parseSeed } from './sandbox/start-options.js';
 import { startServer } from './sandbox/server.js';
 import type { SnapshotTarget } from './sandbox/snapshots.js';
 
@@ -100,7 +100,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     port: options.port ?? 0,
     seed,
     clockStart,
-    apiKey: options.apiKey,
+    apiKey: options.apiKey === undefined ? undefined : parseApiKey(options.apiKey),
     snapshot: options.snapshot === undefined ? undefined : target(options.snapshot),
     snapshotDir: options.snapshotDir,
     settlementDelaySeconds: options.settlementDelaySeconds,

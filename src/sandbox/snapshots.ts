@@ -1,7 +1,8 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
-import { SNAPSHOT_NAME, type Snapshot } from '../api/schemas/snapshots.js';
+import type { Snapshot } from '../api/schemas/snapshots.js';
+import { SNAPSHOT_NAME, SNAPSHOT_NAME_RULE } from '../api/snapshot-name.js';
 import { allKeys, type ApiKeyRow, carryKeys } from '../engine/developers/keys.js';
 import { invalidField, LedgerError, notFound } from '../engine/errors.js';
 import { copyDatabase, prepareSnapshot, readSnapshotInfo, replaceContents, syncFile } from '../engine/db/snapshot.js';
@@ -32,7 +33,7 @@ let temporaries = 0;
 export function createSnapshots(sandbox: Sandbox, scheduler: Pick<Scheduler, 'quiesce'>, dir: string): Snapshots {
   const located = (target: SnapshotTarget) => {
     if ('name' in target) {
-      if (!SNAPSHOT_NAME.test(target.name)) throw invalidField('name', 'must be 1 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit');
+      if (!SNAPSHOT_NAME.test(target.name)) throw invalidField('name', SNAPSHOT_NAME_RULE);
       return { path: join(dir, `${target.name}.db`), name: target.name, file: null, field: 'name' };
     }
     const path = resolve(target.file);

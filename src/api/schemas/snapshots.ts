@@ -1,11 +1,8 @@
 import { z } from 'zod';
+import { SNAPSHOT_NAME, SNAPSHOT_NAME_RULE } from '../snapshot-name.js';
 import { Ok, Page, pageQuery, Timestamp } from './common.js';
 
-/** A snapshot's name: its file in the snapshot directory, so no separators and no leading dot. */
-export const SNAPSHOT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-
-const nameRule = { error: 'must be 1 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit' };
-export const SnapshotName = z.string({ error: 'must be a string' }).regex(SNAPSHOT_NAME, nameRule);
+export const SnapshotName = z.string({ error: 'must be a string' }).regex(SNAPSHOT_NAME, { error: SNAPSHOT_NAME_RULE });
 const AbsolutePath = z
   .string({ error: 'must be a string' })
   .min(2, { error: 'must be an absolute path' })

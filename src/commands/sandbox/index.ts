@@ -3,6 +3,7 @@ import { examples } from '../options.js';
 import { auditCommand, clockCommand, developersCommand, keysCommand, resetCommand } from './controls.js';
 import { envCommand, statusCommand, stopCommand } from './lifecycle.js';
 import { magicCommand, payoutsCommand, receiverCommand } from './provider.js';
+import { snapshotCommand } from './snapshot.js';
 import { startCommand } from './start.js';
 
 export function sandboxCommand(): Command {
@@ -20,5 +21,6 @@ export function sandboxCommand(): Command {
     .addCommand(payoutsCommand())
     .addCommand(receiverCommand())
     .addCommand(developersCommand())
+    .addCommand(snapshotCommand())
     .addHelpText('after', examples('ledger sandbox start --detach', 'ledger sandbox status', 'ledger sandbox audit', 'ledger sandbox stop'));
 }

@@ -19,9 +19,6 @@ function hint(key: string): string {
   return `${key.slice(0, TEST_KEY_PREFIX.length + 4)}…${key.slice(-4)}`;
 }
 
-/** A test key as the sandbox issues them: `svc_test_` and 32 base62 characters (contract §8). */
-export const TEST_KEY_PATTERN = /^svc_test_[0-9A-Za-z]{32}$/;
-
 /**
  * Issues a new `svc_test_` key for the developer (or makes `given` its key) and revokes every
  * earlier one at once. Returns the plain key: the only moment it exists outside the caller's hands.

@@ -1,3 +1,11 @@
+/**
+ * The options of `sandbox start` (and of the in-process `startSandbox`) that are checked before any
+ * server code loads: the parent of a detached sandbox reports them as usage errors (exit 2) itself.
+ * Each throws RangeError with a message naming the flag.
+ */
+import { isAbsolute, resolve } from 'node:path';
+import { SNAPSHOT_NAME, SNAPSHOT_NAME_RULE } from '../api/snapshot-name.js';
+
 /** Where a seeded sandbox's clocks start unless told otherwise (contract §11). */
 export const DEFAULT_SEEDED_CLOCK_START = '2026-01-01T00:00:00Z';
 
@@ -31,4 +39,17 @@ export function parseSeed(seed: string | number): string {
   const text = String(seed).trim();
   if (!/^\d{1,16}$/.test(text) || !Number.isSafeInteger(Number(text))) throw new RangeError(`--seed "${seed}" must be a whole number from 0 to 9007199254740991`);
   return String(Number(text));
+}
+
+/** `--api-key`: a test key of the form the sandbox issues (`svc_test_` and 32 base62 characters). */
+export function parseApiKey(key: string): string {
+  if (!/^svc_test_[0-9A-Za-z]{32}$/.test(key)) throw new RangeError('--api-key must be svc_test_ followed by 32 letters and digits (a live key is never accepted)');
+  return key;
+}
+
+/** `--snapshot`: a name saved with `snapshot save`, or a path to a snapshot file (anything with a /). */
+export function parseSnapshotTarget(value: string, cwd: string): { name: string } | { file: string } {
+  if (value.includes('/') || isAbsolute(value)) return { file: resolve(cwd, value) };
+  if (!SNAPSHOT_NAME.test(value)) throw new RangeError(`--snapshot "${value}" ${SNAPSHOT_NAME_RULE}, or is a path with a /`);
+  return { name: value };
 }
