@@ -137,9 +137,9 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
       return webhookSecret;
     },
     developerId: server.developerId,
-    advance: (duration) => call<ClockState>('POST', '/sandbox/clock/advance', { seconds: parseDuration(duration) }),
+    advance: async (duration) => call<ClockState>('POST', '/sandbox/clock/advance', { seconds: parseDuration(duration) }),
     snapshot: {
-      save: (given) => call<Snapshot>('POST', '/sandbox/snapshots', target(given)),
+      save: async (given) => call<Snapshot>('POST', '/sandbox/snapshots', target(given)),
       restore,
       list: async () => (await call<{ items: Snapshot[] }>('GET', '/sandbox/snapshots?limit=100')).items,
       delete: async (name) => {

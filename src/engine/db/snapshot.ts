@@ -1,11 +1,10 @@
 import SQLite from 'better-sqlite3';
 import { chmodSync, closeSync, copyFileSync, fsyncSync, openSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database, Db } from './database.js';
 import { closeDatabase, databasePath, openDatabase } from './open.js';
 import { LedgerError } from '../errors.js';
+import { startSqliteWorker } from './worker.js';
 
 /**
  * Snapshots of a whole sandbox database (contract §11): what is SQLite about them lives here.
@@ -23,8 +22,6 @@ export interface SnapshotMeta {
 
 /** The worker that copies a file database from its own connection, so requests go on meanwhile. */
 const COPY_WORKER = `
-const { parentPort, workerData } = require('node:worker_threads');
-const SQLite = require(workerData.driver);
 const db = new SQLite(workerData.path);
 try {
   db.pragma('busy_timeout = 5000');
@@ -66,8 +63,7 @@ export async function copyDatabase(db: Db, target: string, meta: SnapshotMeta): 
 }
 
 function copyInWorker(path: string, target: string): Promise<void> {
-  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-  const worker = new Worker(COPY_WORKER, { eval: true, workerData: { path, target, driver } });
+  const worker = startSqliteWorker(COPY_WORKER, { path, target });
   return new Promise((resolve, reject) => {
     worker.once('message', (result: { ok: boolean; message?: string; code?: string }) => {
       if (result.ok) resolve();
