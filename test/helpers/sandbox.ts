@@ -130,23 +130,27 @@ export async function expectCleanAudit(t: TestSandbox) {
 }
 
 /**
- * A test sandbox listening on a loopback port for the life of a describe file, for runners that
- * speak HTTP. Call inside the file: it registers its own beforeAll and afterAll.
+ * A test sandbox for each test (`scope: 'each'`, the default) or for the whole file (`'all'`),
+ * closed afterwards (which audits the whole database); with `auditAfter`, the caller's audit through
+ * the API must be clean first. Returns a stand-in that always reaches the current sandbox, so a file
+ * declares `const t = useSandbox()` once instead of repeating the set-up.
  */
-export function listeningSandbox(): { get t(): TestSandbox; get baseUrl(): string } {
-  let sandbox: TestSandbox;
-  let url: string;
-  beforeAll(async () => {
-    sandbox = await createTestSandbox();
-    url = await sandbox.app.listen({ host: '127.0.0.1', port: 0 });
+export function useSandbox(options: TestSandboxOptions & { scope?: 'each' | 'all'; auditAfter?: boolean } = {}): TestSandbox {
+  const { scope = 'each', auditAfter = false, ...rest } = options;
+  let current: TestSandbox | undefined;
+  (scope === 'each' ? beforeEach : beforeAll)(async () => {
+    current = await createTestSandbox(rest);
   });
-  afterAll(() => sandbox.close());
-  return {
-    get t() {
-      return sandbox;
-    },
-    get baseUrl() {
-      return url;
-    },
-  };
+  (scope === 'each' ? afterEach : afterAll)(async () => {
+    if (!current) return;
+    try {
+      if (auditAfter) await expectCleanAudit(current);
+    } finally {
+      await current.close();
+    }
+  });
+  return new Proxy({} as TestSandbox, {
+    get: (_, property) => Reflect.get(current!, property),
+    set: (_, property, value) => Reflect.set(current!, property, value),
+  });
 }

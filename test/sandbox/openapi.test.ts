@@ -1,12 +1,8 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { useSandbox } from '../helpers/sandbox.js';
 
-let t: TestSandbox;
-beforeAll(async () => {
-  t = await createTestSandbox();
-});
-afterAll(() => t.close());
+const t = useSandbox({ scope: 'all' });
 
 describe('GET /openapi.json', () => {
   it('is a valid OpenAPI 3.1 document of both surfaces', async () => {

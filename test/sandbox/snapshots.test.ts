@@ -5,19 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migrationProvider } from '../../src/engine/db/migrations.js';
-import { createTestSandbox, createWallet, expectCleanAudit, type TestSandbox, walletBody } from '../helpers/sandbox.js';
+import { createTestSandbox, createWallet, expectCleanAudit, type TestSandbox, useSandbox, walletBody } from '../helpers/sandbox.js';
 
-let t: TestSandbox;
+const t = useSandbox({ auditAfter: true });
 let dir: string;
-beforeEach(async () => {
-  t = await createTestSandbox();
+beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'ledger-snapshots-'));
 });
-afterEach(async () => {
-  await expectCleanAudit(t);
-  await t.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 /** What the owner can read of its books, to compare two states. */
 async function view(s: TestSandbox, walletIds: string[]) {
