@@ -75,13 +75,14 @@ export function createSnapshots(sandbox: Sandbox, scheduler: Pick<Scheduler, 'qu
       const info = describe(at);
       const work = mkdtempSync(join(tmpdir(), 'ledger-restore-'));
       try {
-        const prepared = join(work, 'snapshot.db');
-        await prepareSnapshot(at.path, prepared, at.field);
+        const prepared = await prepareSnapshot(at.path, join(work, 'snapshot.db'), at.field);
         let keys: ApiKeyRow[] = [];
         let ownerNow: string | undefined;
         await scheduler.quiesce(() =>
           sandbox.restore(() =>
-            replaceContents(sandbox.db, prepared, {
+            replaceContents(sandbox.db, prepared.path, {
+              // A named snapshot this version saved holds together; a file from elsewhere, or a migrated one, is checked.
+              checkForeignKeys: prepared.migrated || at.name === null,
               async before(trx) {
                 keys = await allKeys(trx);
                 ownerNow = await getSetting(trx, SANDBOX_DEVELOPER);

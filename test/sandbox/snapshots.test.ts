@@ -132,6 +132,19 @@ describe('save and restore', () => {
     expect((await t.call('GET', `/v1/wallets/${w.id}`)).body.data.balance).toBe(1_000);
   });
 
+  it('refuses a snapshot file whose rows do not hold together, and changes nothing', async () => {
+    const w = await createWallet(t, 1_000);
+    const file = join(dir, 'broken.db');
+    await t.call('POST', '/sandbox/snapshots', { file });
+    const raw = new SQLite(file);
+    raw.pragma('foreign_keys = OFF');
+    raw.prepare('UPDATE transactions SET wallet_id = ?').run('no-such-wallet');
+    raw.close();
+    const r = await t.call('POST', '/sandbox/snapshots/restore', { file });
+    expect([r.status, r.body.detail.code, r.body.detail.message]).toEqual([400, 'VALIDATION_ERROR', 'snapshot: its rows do not hold together (transactions refers to a missing row)']);
+    expect((await t.call('GET', `/v1/wallets/${w.id}/transactions`)).body.data.total).toBe(1);
+  });
+
   it('writes named snapshots with mode 0600 in a directory of mode 0700, and leaves no temporary file', async () => {
     await t.call('POST', '/sandbox/snapshots', { name: 'private' });
     const snapshotDir = t.app.snapshots.dir;

@@ -2,6 +2,7 @@ import SQLite from 'better-sqlite3';
 import { chmodSync, closeSync, copyFileSync, fsyncSync, openSync, rmSync } from 'node:fs';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database, Db } from './database.js';
+import { migrationProvider } from './migrations.js';
 import { closeDatabase, databasePath, openDatabase } from './open.js';
 import { LedgerError } from '../errors.js';
 import { startSqliteWorker } from './worker.js';
@@ -86,6 +87,8 @@ export function syncFile(path: string): void {
 
 export interface SnapshotFileInfo {
   meta: SnapshotMeta | undefined;
+  /** The migrations the snapshot's schema has had. */
+  migrations: string[];
 }
 
 /** What a snapshot file says about itself; throws a LedgerError on `field` when it is not a ledger snapshot. */
@@ -96,7 +99,8 @@ export function readSnapshotInfo(file: string, field: string): SnapshotFileInfo 
     const tables = new Set((handle.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((t) => t.name));
     if (!tables.has('developers') || !tables.has('settings') || !tables.has('kysely_migration')) throw notASnapshot(field);
     const row = handle.prepare('SELECT value FROM settings WHERE key = ?').get(SNAPSHOT_META) as { value: string } | undefined;
-    return { meta: row ? (JSON.parse(row.value) as SnapshotMeta) : undefined };
+    const migrations = (handle.prepare('SELECT name FROM kysely_migration ORDER BY name').all() as { name: string }[]).map((m) => m.name);
+    return { meta: row ? (JSON.parse(row.value) as SnapshotMeta) : undefined, migrations };
   } catch (error) {
     if (error instanceof LedgerError) throw error;
     throw notASnapshot(field);
@@ -108,12 +112,15 @@ export function readSnapshotInfo(file: string, field: string): SnapshotFileInfo 
 const notASnapshot = (field: string) => new LedgerError('VALIDATION_ERROR', `${field}: is not a ledger sandbox snapshot`, [{ field, message: 'is not a ledger sandbox snapshot' }]);
 
 /**
- * A copy of the snapshot at `file`, at `work`, migrated to this version's schema: the file itself is
- * never changed (it may be a fixture in a repository). Throws on `field` for a file that is not a
- * snapshot, or one made by a newer version (with migrations this one does not know).
+ * The snapshot at `file` with this version's schema: the file itself when its schema is current
+ * (it is only read), else a copy at `work`, migrated. The file is never changed: it may be a fixture
+ * in a repository. Throws on `field` for a file that is not a snapshot, or one made by a newer
+ * version (with migrations this one does not know).
  */
-export async function prepareSnapshot(file: string, work: string, field: string): Promise<void> {
-  readSnapshotInfo(file, field);
+export async function prepareSnapshot(file: string, work: string, field: string): Promise<{ path: string; migrated: boolean }> {
+  const { migrations } = readSnapshotInfo(file, field);
+  const current = Object.keys(await migrationProvider.getMigrations()).sort();
+  if (migrations.join() === current.join()) return { path: file, migrated: false };
   copyFileSync(file, work);
   try {
     const copy = await openDatabase({ path: work });
@@ -125,13 +132,19 @@ export async function prepareSnapshot(file: string, work: string, field: string)
   } finally {
     for (const suffix of ['-wal', '-shm']) rmSync(`${work}${suffix}`, { force: true });
   }
+  return { path: work, migrated: true };
 }
 
-export interface ReplaceHooks {
+export interface ReplaceOptions {
   /** Inside the transaction, before any row changes: read what must outlive the restore. */
   before(trx: Transaction<Database>): Promise<void>;
   /** Inside the transaction, after every table holds the snapshot's rows. */
   after(trx: Transaction<Database>): Promise<void>;
+  /**
+   * Check every foreign key before COMMIT (a third of the time at 100,000 transactions). A snapshot
+   * this version saved holds together by construction; one from elsewhere, or migrated, is checked.
+   */
+  checkForeignKeys: boolean;
 }
 
 /**
@@ -140,29 +153,32 @@ export interface ReplaceHooks {
  * WAL with it), so this works for `:memory:` too. Call it between two write batches
  * (GroupCommit.exclusive): ATTACH and DETACH cannot run inside a transaction, and holding the one
  * connection throughout keeps every reader out until it is done.
- * @example await replaceContents(db, '/tmp/base.work', { before, after });
+ * @example await replaceContents(db, '/tmp/base.work', { before, after, checkForeignKeys: true });
  */
-export async function replaceContents(db: Db, file: string, hooks: ReplaceHooks): Promise<void> {
+export async function replaceContents(db: Db, file: string, options: ReplaceOptions): Promise<void> {
   await db.connection().execute(async (conn) => {
     // Off for the copy (rows arrive in table order, not in dependency order); checked before COMMIT.
     await sql`PRAGMA foreign_keys = OFF`.execute(conn);
     await sql`ATTACH DATABASE ${file} AS snapshot`.execute(conn);
     try {
       await conn.transaction().execute(async (trx) => {
-        await hooks.before(trx);
+        await options.before(trx);
         for (const table of await tablesOf(trx)) {
-          const columns = sql.join(table.columns.map((c) => sql.id(c)));
-          await sql`DELETE FROM main.${sql.id(table.name)}`.execute(trx);
-          await sql`INSERT INTO main.${sql.id(table.name)} (${columns}) SELECT ${columns} FROM snapshot.${sql.id(table.name)}`.execute(trx);
+          const name = sql.id(table.name);
+          await sql`DELETE FROM main.${name}`.execute(trx);
+          // With the same columns in the same order, `SELECT *` lets SQLite copy the rows and their
+          // indexes as they are (its transfer optimization: about three times faster).
+          const columns = table.same ? sql`*` : sql.join(table.columns.map((c) => sql.id(c)));
+          await sql`INSERT INTO main.${name} ${table.same ? sql`` : sql`(${columns})`} SELECT ${columns} FROM snapshot.${name}`.execute(trx);
         }
         // AUTOINCREMENT counters go back too, so rows made after a restore number as they did after the save.
         await sql`DELETE FROM main.sqlite_sequence`.execute(trx);
         await sql`INSERT INTO main.sqlite_sequence (name, seq) SELECT name, seq FROM snapshot.sqlite_sequence`.execute(trx);
         await sql`DELETE FROM main.settings WHERE key = ${SNAPSHOT_META}`.execute(trx);
-        await hooks.after(trx);
-        const broken = await sql<{ table: string }>`PRAGMA main.foreign_key_check`.execute(trx);
-        if (broken.rows.length > 0) {
-          throw new LedgerError('VALIDATION_ERROR', `snapshot: its rows do not hold together (${broken.rows[0]!.table} refers to a missing row)`, [
+        await options.after(trx);
+        const broken = options.checkForeignKeys ? (await sql<{ table: string }>`PRAGMA main.foreign_key_check`.execute(trx)).rows : [];
+        if (broken.length > 0) {
+          throw new LedgerError('VALIDATION_ERROR', `snapshot: its rows do not hold together (${broken[0]!.table} refers to a missing row)`, [
             { field: 'snapshot', message: 'is inconsistent' },
           ]);
         }
@@ -174,13 +190,17 @@ export async function replaceContents(db: Db, file: string, hooks: ReplaceHooks)
   });
 }
 
-/** Every table of the live schema but SQLite's and the migrator's own, with its columns. */
-async function tablesOf(trx: Kysely<Database>): Promise<{ name: string; columns: string[] }[]> {
+/**
+ * Every table of the live schema but SQLite's and the migrator's own, with its columns, and whether
+ * the snapshot's table has exactly those columns in that order.
+ */
+async function tablesOf(trx: Kysely<Database>): Promise<{ name: string; columns: string[]; same: boolean }[]> {
   const { rows } = await sql<{ name: string }>`SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'kysely_%' ORDER BY name`.execute(trx);
+  const columnsOf = async (name: string, schema: string) => (await sql<{ name: string }>`SELECT name FROM pragma_table_info(${name}, ${schema})`.execute(trx)).rows.map((c) => c.name);
   const tables = [];
   for (const { name } of rows) {
-    const columns = await sql<{ name: string }>`SELECT name FROM pragma_table_info(${name}, 'main')`.execute(trx);
-    tables.push({ name, columns: columns.rows.map((c) => c.name) });
+    const columns = await columnsOf(name, 'main');
+    tables.push({ name, columns, same: columns.join() === (await columnsOf(name, 'snapshot')).join() });
   }
   return tables;
 }
