@@ -5,6 +5,7 @@ import type { Snapshot } from '../api/schemas/snapshots.js';
 import { SNAPSHOT_NAME, SNAPSHOT_NAME_RULE } from '../api/snapshot-name.js';
 import { allKeys, type ApiKeyRow, carryKeys } from '../engine/developers/keys.js';
 import { invalidField, LedgerError, notFound } from '../engine/errors.js';
+import { storageFailure } from '../engine/db/faults.js';
 import { copyDatabase, prepareSnapshot, readSnapshotInfo, replaceContents, syncFile } from '../engine/db/snapshot.js';
 import { getSetting } from '../engine/settings/settings.repository.js';
 import { SANDBOX_DEVELOPER, type Sandbox } from './sandbox.js';
@@ -75,7 +76,9 @@ export function createSnapshots(sandbox: Sandbox, scheduler: Pick<Scheduler, 'qu
       const info = describe(at);
       const work = mkdtempSync(join(tmpdir(), 'ledger-restore-'));
       try {
-        const prepared = await prepareSnapshot(at.path, join(work, 'snapshot.db'), at.field);
+        const prepared = await prepareSnapshot(at.path, join(work, 'snapshot.db'), at.field).catch((error: unknown) => {
+          throw storageError(error);
+        });
         let keys: ApiKeyRow[] = [];
         let ownerNow: string | undefined;
         await scheduler.quiesce(() =>
@@ -126,12 +129,17 @@ export function createSnapshots(sandbox: Sandbox, scheduler: Pick<Scheduler, 'qu
  * full or the storage fails, which keep their own codes (507, 503).
  */
 function unwritable(error: unknown, field: string, path: string): unknown {
-  if (error instanceof LedgerError) return error;
   const code = String((error as { code?: unknown }).code ?? '');
-  if (/^(EACCES|EISDIR|ENOTDIR|ENOENT|EROFS|EPERM|SQLITE_CANTOPEN|SQLITE_READONLY|SQLITE_ERROR)/.test(code)) {
+  if (!(error instanceof LedgerError) && /^(EACCES|EISDIR|ENOTDIR|ENOENT|EROFS|EPERM|SQLITE_CANTOPEN|SQLITE_READONLY|SQLITE_ERROR)/.test(code)) {
     return invalidField(field, `cannot be written at ${path} (${code.replace('SQLITE_', '').toLowerCase()})`);
   }
-  return error;
+  return storageError(error);
+}
+
+/** A full disk (also the file system's ENOSPC) is 507 and a storage failure 503, as for any write (contract §10). */
+function storageError(error: unknown): unknown {
+  if ((error as { code?: unknown }).code === 'ENOSPC') return new LedgerError('STORAGE_FULL', 'the disk is full: nothing was written; free some space and retry');
+  return storageFailure(error) ?? error;
 }
 
 /** The snapshot directory: readable by its owner only, as every file in it (contract §10). */

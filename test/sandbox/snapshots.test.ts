@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migrationProvider } from '../../src/engine/db/migrations.js';
+import { injectStorageFault } from '../../src/engine/db/open.js';
 import { createTestSandbox, createWallet, expectCleanAudit, type TestSandbox, useSandbox, walletBody } from '../helpers/sandbox.js';
 
 const t = useSandbox({ auditAfter: true });
@@ -143,6 +144,19 @@ describe('save and restore', () => {
     const r = await t.call('POST', '/sandbox/snapshots/restore', { file });
     expect([r.status, r.body.detail.code, r.body.detail.message]).toEqual([400, 'VALIDATION_ERROR', 'snapshot: its rows do not hold together (transactions refers to a missing row)']);
     expect((await t.call('GET', `/v1/wallets/${w.id}/transactions`)).body.data.total).toBe(1);
+  });
+
+  it('answers 507 to a restore on a full disk, changes nothing, and restores once space is back', async () => {
+    const w = await createWallet(t, 1_000);
+    await t.call('POST', '/sandbox/snapshots', { name: 'base' });
+    await t.call('POST', '/sandbox/inbound-transfers', { account_number: w.account_number, amount: 500 });
+    injectStorageFault(t.sandbox.db, 'full');
+    const refused = await t.call('POST', '/sandbox/snapshots/base/restore');
+    injectStorageFault(t.sandbox.db, undefined);
+    expect([refused.status, refused.body.detail.code]).toEqual([507, 'STORAGE_FULL']);
+    expect((await t.call('GET', `/v1/wallets/${w.id}`)).body.data.balance).toBe(1_500);
+    expect((await t.call('POST', '/sandbox/snapshots/base/restore')).status).toBe(200);
+    expect((await t.call('GET', `/v1/wallets/${w.id}`)).body.data.balance).toBe(1_000);
   });
 
   it('writes named snapshots with mode 0600 in a directory of mode 0700, and leaves no temporary file', async () => {
