@@ -45,6 +45,9 @@ try {
  */
 export async function copyDatabase(db: Db, target: string, meta: SnapshotMeta): Promise<void> {
   const path = databasePath(db);
+  // Made empty first with mode 0600 (VACUUM INTO takes an empty file): the copy holds keys' hashes
+  // and webhook secrets, and is never readable by others, whatever the host process's umask.
+  closeSync(openSync(target, 'wx', 0o600));
   try {
     if (path === ':memory:') await sql`VACUUM INTO ${target}`.execute(db);
     else await copyInWorker(path, target);
