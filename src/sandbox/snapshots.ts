@@ -66,6 +66,7 @@ export function createSnapshots(sandbox: Sandbox, scheduler: Pick<Scheduler, 'qu
         else await copyDatabase(sandbox.db, temporary, meta);
         renameSync(temporary, at.path);
       } catch (error) {
+        rmSync(temporary, { force: true });
         throw unwritable(error, at.field, at.path);
       }
       syncFile(dirname(at.path));

@@ -118,6 +118,9 @@ describe('save and restore', () => {
     expect((await t.call('POST', '/sandbox/snapshots', { file: 'relative.db' })).body.detail.fields).toEqual([{ field: 'file', message: expect.stringMatching(/absolute/) }]);
     expect((await t.call('POST', '/sandbox/snapshots', { file: join(dir, 'missing', 'x.db') })).body.detail.fields).toEqual([{ field: 'file', message: expect.stringMatching(/does not exist/) }]);
     expect((await t.call('POST', '/sandbox/snapshots/restore', { file: join(dir, 'missing.db') })).status).toBe(400);
+    const onDirectory = await t.call('POST', '/sandbox/snapshots', { file: dir });
+    expect([onDirectory.status, onDirectory.body.detail.fields]).toEqual([400, [{ field: 'file', message: expect.stringMatching(/^cannot be written at .* \(eisdir\)$/) }]]);
+    expect(readdirSync(dir)).toEqual([]);
     const idempotent = await t.call('POST', '/sandbox/snapshots', { name: 'k' }, { headers: { 'idempotency-key': 'k1' } });
     expect(idempotent.body.detail.fields).toEqual([{ field: 'idempotency-key', message: expect.stringMatching(/restore replaces/) }]);
   });
@@ -165,6 +168,9 @@ describe('save and restore', () => {
     expect(statSync(snapshotDir).mode & 0o777).toBe(0o700);
     expect(readdirSync(snapshotDir)).toEqual(['private.db']);
     expect(statSync(join(snapshotDir, 'private.db')).mode & 0o777).toBe(0o600);
+    // A file anywhere too, whatever this process's umask.
+    await t.call('POST', '/sandbox/snapshots', { file: join(dir, 'anywhere.db') });
+    expect(statSync(join(dir, 'anywhere.db')).mode & 0o777).toBe(0o600);
   });
 });
 
