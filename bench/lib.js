@@ -25,9 +25,10 @@ export async function seedWallets(sandbox, developerId, count, fund = 1_000_000_
   return wallets;
 }
 
-/** `ledger sandbox start` on a file in its own process; resolves with its URL, key and a stop(). */
+/** `ledger sandbox start` on a file (`null`: --memory) in its own process; resolves with its URL, key and a stop(). */
 export async function startSandbox(dir, dbPath, extra = []) {
-  const child = spawn(process.execPath, [BIN, 'sandbox', 'start', '--db', dbPath, '--port', '0', ...extra], { cwd: dir, env: { ...process.env, LEDGER_HOME: dir } });
+  const where = dbPath === null ? ['--memory'] : ['--db', dbPath];
+  const child = spawn(process.execPath, [BIN, 'sandbox', 'start', ...where, '--port', '0', ...extra], { cwd: dir, env: { ...process.env, LEDGER_HOME: dir } });
   const [baseUrl, apiKey] = await new Promise((resolveUrl, reject) => {
     let out = '';
     child.stdout.on('data', (chunk) => {

@@ -1,4 +1,5 @@
 import { Command, Option } from 'commander';
+import { parseDuration as parseSeconds } from '../api/duration.js';
 import { UsageError } from '../client/errors.js';
 import { reportError } from './errors.js';
 import { createIo, type GlobalFlags, type Io } from './io.js';
@@ -50,14 +51,13 @@ export function parseAmount(text: string): number {
   return value;
 }
 
-/** `90`, `90s`, `5m`, `2h`, `1d` → seconds. */
+/** `90`, `90s`, `5m`, `2h`, `1d` → seconds (the rule the in-process API's `advance` uses too). */
 export function parseDuration(text: string): number {
-  const match = /^(\d+(?:\.\d+)?)\s*(s|m|h|d)?$/.exec(text.trim());
-  if (!match) throw new UsageError(`duration "${text}" must look like 90s, 5m, 2h or 1d`);
-  const unit = { s: 1, m: 60, h: 3600, d: 86400 }[(match[2] ?? 's') as 's'];
-  const seconds = Number(match[1]) * unit;
-  if (!(seconds > 0)) throw new UsageError('duration must be greater than zero');
-  return seconds;
+  try {
+    return parseSeconds(text);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
 }
 
 export function positiveInt(name: string) {

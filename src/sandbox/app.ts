@@ -1,5 +1,8 @@
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { describeErrorResponses } from '../api/schemas/responses.js';
 import { API_VERSION } from '../engine/env.js';
@@ -15,6 +18,7 @@ import type { App, RouteDeps } from './routes/route.js';
 import { sandboxAnalyseRoutes } from './routes/sandbox-analyse.js';
 import { sandboxControlRoutes } from './routes/sandbox-control.js';
 import { sandboxWalletRoutes } from './routes/sandbox-wallets.js';
+import { snapshotRoutes } from './routes/snapshots.js';
 import { suspenseRoutes } from './routes/suspense.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { createDispatcher } from './webhooks/dispatcher.js';
@@ -23,10 +27,12 @@ import { transactionRoutes } from './routes/transactions.js';
 import { walletRoutes } from './routes/wallets.js';
 import type { Sandbox } from './sandbox.js';
 import { createScheduler, type Scheduler } from './scheduler.js';
+import { createSnapshots, type Snapshots } from './snapshots.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     scheduler: Scheduler;
+    snapshots: Snapshots;
     /** Tells the dispatcher where the built-in receiver listens. */
     setSelfUrl(url: string): void;
   }
@@ -44,10 +50,14 @@ export interface BuildAppOptions {
   realNow?: () => number;
   /** Deliveries stopped (or started again) because their attempts could not be recorded. */
   onDeliveriesPaused?: (paused: boolean, reason: string) => void;
+  /** Attempts in flight at once per developer (default: 1 with a manual clock, else 8). */
+  deliveryConcurrency?: number | undefined;
+  /** Where named snapshots live (`sandbox start`: .ledger/snapshots). Default: a temporary directory removed when the app closes. */
+  snapshotDir?: string | undefined;
 }
 
 /** Route groups, each a function of the app and the sandbox. */
-const ROUTES: ((app: App, deps: RouteDeps) => void)[] = [walletRoutes, transactionRoutes, agentRoutes, suspenseRoutes, webhookRoutes, bankRoutes, sandboxWalletRoutes, sandboxControlRoutes, sandboxAnalyseRoutes];
+const ROUTES: ((app: App, deps: RouteDeps) => void)[] = [walletRoutes, transactionRoutes, agentRoutes, suspenseRoutes, webhookRoutes, bankRoutes, sandboxWalletRoutes, sandboxControlRoutes, sandboxAnalyseRoutes, snapshotRoutes];
 
 /**
  * The sandbox HTTP server as a value: every route registered, nothing listening.
@@ -92,20 +102,27 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   const dispatcher = createDispatcher(sandbox, {
     timeoutSeconds: options.webhookTimeoutSeconds ?? 15,
+    // With a manual clock deliveries go out one at a time, in order, so the receiver sees them (and
+    // its injected failures hit them) in the same order in every run (contract §11).
+    concurrency: options.deliveryConcurrency ?? (sandbox.clockMode === 'manual' ? 1 : 8),
     version: VERSION,
     realNow: options.realNow,
     onPause: options.onDeliveriesPaused,
   });
   const scheduler = createScheduler(sandbox, dispatcher, { onError: options.logError ?? ((error) => console.error(error)) });
   let selfUrl: string | undefined;
+  const snapshotDir = options.snapshotDir ?? mkdtempSync(join(tmpdir(), 'ledger-snapshots-'));
+  if (options.snapshotDir === undefined) app.addHook('onClose', async () => rmSync(snapshotDir, { recursive: true, force: true }));
+  const snapshots = createSnapshots(sandbox, scheduler, snapshotDir);
   app.decorate('scheduler', scheduler);
+  app.decorate('snapshots', snapshots);
   app.decorate('setSelfUrl', (url: string) => {
     selfUrl = url;
     dispatcher.setSelfUrl(url);
   });
   // Before the server stops taking requests: attempts in flight finish, and are recorded, first.
   app.addHook('preClose', () => scheduler.stop());
-  const deps: RouteDeps = { sandbox, scheduler, dispatcher, selfUrl: () => selfUrl, version: VERSION, realNow: options.realNow ?? Date.now };
+  const deps: RouteDeps = { sandbox, scheduler, dispatcher, snapshots, selfUrl: () => selfUrl, version: VERSION, realNow: options.realNow ?? Date.now };
   for (const register of ROUTES) register(app, deps);
   await receiverRoutes(app, deps);
 

@@ -11,6 +11,11 @@ export interface Scheduler {
   runDue(developerId?: string): Promise<number>;
   /** Starts checking in real time (the running server; tests drive runDue through the clock instead). */
   start(): void;
+  /**
+   * Lets the settlement and the attempts under way finish, runs `work` (a snapshot restore) while
+   * nothing else of the scheduler's runs, then carries on. `runDue` calls wait for it.
+   */
+  quiesce<T>(work: () => Promise<T>): Promise<T>;
   stop(): Promise<void>;
 }
 
@@ -22,6 +27,7 @@ export interface Scheduler {
 export function createScheduler(sandbox: Sandbox, dispatcher: Dispatcher, options: { intervalMs?: number; onError: (error: unknown) => void }): Scheduler {
   let chain: Promise<number> = Promise.resolve(0);
   let timer: NodeJS.Timeout | undefined;
+  let quiet: Promise<unknown> | undefined;
   const settle = (developerIds: string[]) => {
     chain = chain
       .catch(() => 0)
@@ -34,15 +40,30 @@ export function createScheduler(sandbox: Sandbox, dispatcher: Dispatcher, option
   };
   return {
     async runDue(developerId) {
+      while (quiet) await quiet.catch(() => {});
       const settled = await settle(developerId ? [developerId] : sandbox.developerIds());
       return settled + (await dispatcher.dispatchDue(developerId));
     },
     start() {
       timer ??= setInterval(() => {
+        if (quiet) return;
         settle(sandbox.developerIds()).catch(options.onError);
         dispatcher.tick();
       }, options.intervalMs ?? 250);
       timer.unref();
+    },
+    async quiesce(work) {
+      while (quiet) await quiet.catch(() => {});
+      const running = (async () => {
+        await chain.catch(() => 0);
+        return dispatcher.quiesce(work);
+      })();
+      quiet = running;
+      try {
+        return await running;
+      } finally {
+        quiet = undefined;
+      }
     },
     async stop() {
       clearInterval(timer);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { detachedSandbox } from '../helpers/cli.js';
+import { useSandboxCli } from '../helpers/cli.js';
 
-const cli = detachedSandbox();
+const cli = useSandboxCli();
 
 const wallet = async (ref: string) =>
   (await cli.run(['wallets', 'create', '--customer-reference', ref, '--first-name', 'Agent', '--last-name', ref, '--email', `${ref}@x.ng`, '-q'])).stdout.trim();

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCli, detachedSandbox } from '../helpers/cli.js';
+import { createCli, useSandboxCli } from '../helpers/cli.js';
 import { GOOD_ANSWER, startFakeModel, type FakeModel } from '../helpers/fake-model.js';
 
 describe('ledger sandbox analyse', () => {
-  const cli = detachedSandbox();
+  const cli = useSandboxCli();
 
   it('prints the analysis with its explanation and where the payment would go, moving no money', async () => {
     const r = await cli.run(['sandbox', 'analyse', 'asdfgh SANDBOX-RISK']);

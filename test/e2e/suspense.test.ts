@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { detachedSandbox } from '../helpers/cli.js';
+import { useSandboxCli } from '../helpers/cli.js';
 
-const cli = detachedSandbox();
+const cli = useSandboxCli();
 
 const json = (args: string[]) => cli.json(args);
 const wallet = async (ref: string) =>

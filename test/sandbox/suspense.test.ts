@@ -1,12 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { makeNuban } from '../../src/engine/wallets/nuban.js';
-import { createTestSandbox, createWallet, type TestSandbox } from '../helpers/sandbox.js';
+import { createTestSandbox, createWallet, type TestSandbox, useSandbox } from '../helpers/sandbox.js';
 
-let t: TestSandbox;
-beforeEach(async () => {
-  t = await createTestSandbox();
-});
-afterEach(() => t.close());
+const t = useSandbox();
 
 const inbound = (body: Record<string, unknown>, key?: string) => t.call('POST', '/sandbox/inbound-transfers', body, key ? { key } : {});
 const balance = async (id: string) => (await t.call('GET', `/v1/wallets/${id}`)).body.data.balance;

@@ -6,7 +6,7 @@ import { ServiceIntelligence, Transaction } from './transactions.js';
 export const Health = Ok(z.object({ status: z.literal('ok'), version: z.string(), api_version: z.string() }));
 
 export const ClockState = z
-  .object({ now: Timestamp, offset_seconds: z.number().describe('how far the sandbox clock is ahead of real time') })
+  .object({ now: Timestamp, offset_seconds: z.number().describe('how far the sandbox clock is ahead of real time (of --clock-start, on a manual clock)') })
   .meta({ id: 'Clock' });
 export type ClockState = z.infer<typeof ClockState>;
 

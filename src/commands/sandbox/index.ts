@@ -4,6 +4,7 @@ import { analyseCommand } from './analyse.js';
 import { auditCommand, clockCommand, developersCommand, keysCommand, resetCommand } from './controls.js';
 import { envCommand, statusCommand, stopCommand } from './lifecycle.js';
 import { magicCommand, payoutsCommand, receiverCommand } from './provider.js';
+import { snapshotCommand } from './snapshot.js';
 import { startCommand } from './start.js';
 
 export function sandboxCommand(): Command {
@@ -22,5 +23,6 @@ export function sandboxCommand(): Command {
     .addCommand(receiverCommand())
     .addCommand(developersCommand())
     .addCommand(analyseCommand())
+    .addCommand(snapshotCommand())
     .addHelpText('after', examples('ledger sandbox start --detach', 'ledger sandbox status', 'ledger sandbox analyse "sch fees"', 'ledger sandbox audit', 'ledger sandbox stop'));
 }

@@ -20,6 +20,7 @@ export interface OpenOptions {
 export type StorageFault = 'full' | 'readonly' | undefined;
 
 interface DbState {
+  path: string;
   checkpointer?: Checkpointer;
   fault: StorageFault;
   identity: number;
@@ -46,7 +47,7 @@ export async function openDatabase({ path, backgroundCheckpoints = false, identi
   sqlite.pragma('synchronous = NORMAL');
   // The sandbox commits concurrent writes together, each in a savepoint; their undo journals stay in memory.
   sqlite.pragma('temp_store = MEMORY');
-  const state: DbState = { fault: undefined, identity: 0 };
+  const state: DbState = { path, fault: undefined, identity: 0 };
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, state) }) });
   const { error, results } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
   if (error) {
@@ -71,6 +72,13 @@ export async function openDatabase({ path, backgroundCheckpoints = false, identi
 export async function closeDatabase(db: Db): Promise<void> {
   await states.get(db)?.checkpointer?.stop();
   await db.destroy();
+}
+
+/** The file the database was opened from, or ':memory:'. */
+export function databasePath(db: Db): string {
+  const state = states.get(db);
+  if (!state) throw new Error('not a database opened by openDatabase');
+  return state.path;
 }
 
 /** The number stamped in the database header at creation (0 for a database from before stamps). */

@@ -5,6 +5,7 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../../engine/db/database.js';
 import type { Sandbox } from '../sandbox.js';
 import type { Scheduler } from '../scheduler.js';
+import type { Snapshots } from '../snapshots.js';
 import type { Dispatcher } from '../webhooks/dispatcher.js';
 
 /** The Fastify instance routes are written against: zod-typed, with the sandbox at hand. */
@@ -14,6 +15,7 @@ export interface RouteDeps {
   sandbox: Sandbox;
   scheduler: Scheduler;
   dispatcher: Dispatcher;
+  snapshots: Snapshots;
   /** The sandbox's own base URL once it listens. */
   selfUrl: () => string | undefined;
   version: string;

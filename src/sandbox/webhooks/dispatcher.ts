@@ -1,4 +1,5 @@
 import { storageFailure } from '../../engine/db/faults.js';
+import { notFound } from '../../engine/errors.js';
 import {
   abandonLog,
   beginAttempts,
@@ -39,6 +40,11 @@ export interface Dispatcher {
   tick(): void;
   /** One attempt now, whatever the schedule says (manual retry). */
   attemptNow(log: WebhookLogRow): Promise<WebhookLogRow>;
+  /**
+   * Starts nothing new, waits for the attempts in flight to be recorded, runs `work` (a snapshot
+   * restore), then carries on: no attempt's outcome is written into a state it was not sent from.
+   */
+  quiesce<T>(work: () => Promise<T>): Promise<T>;
   /** Stops taking work and waits for attempts in flight, so none is lost or sent twice. */
   stop(): Promise<void>;
 }
@@ -62,6 +68,8 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
   const lanes = new Map<string, Lane>();
   let selfUrl: string | undefined;
   let stopped = false;
+  /** Set while quiesce() runs its work: nothing new starts. */
+  let holding = false;
   /** While the storage refuses writes, nothing is sent (real time; doubling up to 30 s). */
   let pausedUntil = 0;
   let backoff = FIRST_BACKOFF_MS;
@@ -109,7 +117,9 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
   async function send(log: WebhookLogRow, manual: boolean, url: string, secrets: string[]): Promise<WebhookLogRow | undefined> {
     const env = sandbox.envFor(log.developer_id);
     const timestamp = Math.floor(realNow() / 1000);
-    const started = performance.now();
+    // Measured on the developer's clock, like every time the sandbox reports: a manual clock stands
+    // still while an attempt runs, so its attempts take 0 ms and two runs report the same.
+    const started = env.clock.now().getTime();
     let httpStatus: number | null = null;
     let responseBody: string | null = null;
     let error: string | null = null;
@@ -131,7 +141,7 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
     } catch (caught) {
       error = caught instanceof Error ? caught.message : String(caught);
     }
-    const durationMs = performance.now() - started;
+    const durationMs = env.clock.now().getTime() - started;
     const result = { url, httpStatus, responseBody, error, durationMs, manual };
     if (manual) return record<WebhookLogRow>((trx) => finishAttempt(trx, env, log, result));
     // An outcome that cannot be written leaves the log due at its next retry (see beginAttempts).
@@ -144,11 +154,17 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
     return running;
   }
 
+  /** Waits until no lane is choosing and no attempt is in flight (once nothing new may start). */
+  async function settleLanes(): Promise<void> {
+    for (const lane of lanes.values()) await lane.selecting;
+    await Promise.allSettled([...lanes.values()].flatMap((lane) => [...lane.inFlight.values()]));
+  }
+
   /** Starts what is due for one developer in its free slots. Serialized per lane. */
   function startDue(developerId: string, lane: Lane, cutoff: Date): Promise<Promise<unknown>[]> {
     const choosing = lane.selecting.then(async () => {
       const slots = concurrency - lane.inFlight.size;
-      if (stopped || slots <= 0 || Date.now() < pausedUntil) return [];
+      if (stopped || holding || slots <= 0 || Date.now() < pausedUntil) return [];
       const due = await dueLogs(db, developerId, cutoff, slots, [...lane.inFlight.keys()]);
       if (due.length === 0) return [];
       const { endpoint, url } = await endpointFor(developerId);
@@ -178,7 +194,7 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
       const started = await startDue(developerId, lane, cutoff);
       if (started.length === 0) {
         // Nothing new to start: wait for attempts another caller started, then look again.
-        if (stopped || lane.inFlight.size === 0 || Date.now() < pausedUntil) return total;
+        if (stopped || holding || lane.inFlight.size === 0 || Date.now() < pausedUntil) return total;
         await Promise.allSettled([...lane.inFlight.values()]);
         continue;
       }
@@ -197,7 +213,7 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
       return counts.reduce((a, b) => a + b, 0);
     },
     tick() {
-      if (stopped || Date.now() < pausedUntil) return;
+      if (stopped || holding || Date.now() < pausedUntil) return;
       for (const developerId of sandbox.developerIds()) {
         const lane = laneOf(developerId);
         if (lane.ticking) continue;
@@ -213,7 +229,9 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
       if (running) await running.catch(() => {});
       const env = sandbox.envFor(log.developer_id);
       const { endpoint, url } = await endpointFor(log.developer_id);
-      const fresh = (await findLog(db, log.id))!;
+      // A restore may have run since the caller read it.
+      const fresh = await findLog(db, log.id);
+      if (!fresh) throw notFound('webhook log');
       const [begun] = await record<WebhookLogRow[]>((trx) => beginAttempts(trx, env, [fresh], true));
       if (!url) {
         const missing = { url: '(built-in receiver, not listening)', httpStatus: null, responseBody: null, durationMs: 0, manual: true };
@@ -221,10 +239,18 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
       }
       return (await track(lane, begun!, true, url, signingSecrets(endpoint, env.clock.now())))!;
     },
+    async quiesce(work) {
+      holding = true;
+      try {
+        await settleLanes();
+        return await work();
+      } finally {
+        holding = false;
+      }
+    },
     async stop() {
       stopped = true;
-      for (const lane of lanes.values()) await lane.selecting;
-      await Promise.allSettled([...lanes.values()].flatMap((lane) => [...lane.inFlight.values()]));
+      await settleLanes();
     },
   };
 }

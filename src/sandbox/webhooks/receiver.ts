@@ -32,6 +32,8 @@ export async function receiverRoutes(app: FastifyInstance, { sandbox, realNow }:
   const { db } = sandbox;
   /** Failure injection per developer: answer `status` to the next `remaining` deliveries. In memory: a restart clears it. */
   const behaviours = new Map<string, { status: number; remaining: number }>();
+  // Injected failures belong to the state a restore replaces: the restored sandbox starts without any.
+  sandbox.onRestore(() => behaviours.clear());
   await app.register(async (raw) => {
     raw.removeAllContentTypeParsers();
     raw.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
