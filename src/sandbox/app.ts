@@ -14,6 +14,7 @@ import { sandboxControlRoutes } from './routes/sandbox-control.js';
 import { sandboxWalletRoutes } from './routes/sandbox-wallets.js';
 import { suspenseRoutes } from './routes/suspense.js';
 import { webhookRoutes } from './routes/webhooks.js';
+import { webhookStreamRoutes } from './routes/webhook-stream.js';
 import { createDispatcher } from './webhooks/dispatcher.js';
 import { receiverRoutes } from './webhooks/receiver.js';
 import { transactionRoutes } from './routes/transactions.js';
@@ -42,7 +43,17 @@ export interface BuildAppOptions {
 }
 
 /** Route groups, each a function of the app and the sandbox. */
-const ROUTES: ((app: App, deps: RouteDeps) => void)[] = [walletRoutes, transactionRoutes, agentRoutes, suspenseRoutes, webhookRoutes, bankRoutes, sandboxWalletRoutes, sandboxControlRoutes];
+const ROUTES: ((app: App, deps: RouteDeps) => void)[] = [
+  walletRoutes,
+  transactionRoutes,
+  agentRoutes,
+  suspenseRoutes,
+  webhookRoutes,
+  webhookStreamRoutes,
+  bankRoutes,
+  sandboxWalletRoutes,
+  sandboxControlRoutes,
+];
 
 /**
  * The sandbox HTTP server as a value: every route registered, nothing listening.
@@ -61,8 +72,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   if (options.logRequest) {
     const log = options.logRequest;
+    const line = (request: { method: string; url: string }, outcome: string) => log(`${sandbox.clock.now().toISOString()} ${request.method} ${request.url} ${outcome}`);
     app.addHook('onResponse', async (request, reply) => {
-      log(`${sandbox.clock.now().toISOString()} ${request.method} ${request.url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`);
+      // A stream (webhooks tail) is noted once when it opens; its heartbeats and its end are not requests.
+      if (request.routeOptions.config.stream && reply.statusCode === 200) return;
+      line(request, `${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`);
+    });
+    app.addHook('preHandler', async (request) => {
+      if (request.routeOptions.config.stream) line(request, '200 stream opened');
     });
   }
 

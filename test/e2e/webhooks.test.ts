@@ -73,8 +73,9 @@ describe('webhooks through the built binary', () => {
   it('webhooks tail --json prints one JSON object per line until Ctrl-C', async () => {
     expect((await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--memory'])).exitCode).toBe(0);
     const w = await wallet('tail');
-    const tail = execa(process.execPath, [BIN, 'webhooks', 'tail', '--json', '--interval', '100'], { cwd: cli.dir, env: cleanEnv(), extendEnv: false, reject: false });
+    const tail = execa(process.execPath, [BIN, 'webhooks', 'tail', '--json'], { cwd: cli.dir, env: cleanEnv(), extendEnv: false, reject: false });
     const output = watchOutput(tail.stdout);
+    await watchOutput(tail.stderr).waitFor(/Following webhook delivery attempts/);
     await cli.run(['credit', w, '777']);
     await cli.json(['sandbox', 'clock', 'advance', '1s']);
     const [line] = await output.waitFor(/^.*"status":"DELIVERED".*$/m);

@@ -20,7 +20,6 @@ export interface StartOptions {
 
 export function startCommand(): Command {
   return new Command('start')
-    .description('Run the sandbox: the whole /v1 API on a local SQLite file, with a simulated provider')
     .option('-p, --port <port>', 'port to listen on (0 picks a free one)', '4010')
     .option('--host <host>', 'address to bind; anything but loopback is reachable from your network', '127.0.0.1')
     .option('--db <path>', 'SQLite file (default: .ledger/sandbox.db)')

@@ -6,7 +6,6 @@ import { suspenseItemView } from '../output/views.js';
 
 export function showCommand(): Command {
   return clientCommand('show')
-    .description('Show one held payment in full: the analysis and the original payload')
     .argument('<suspense_id>', 'suspense item id')
     .addHelpText('after', examples('ledger suspense show "$ITEM"', 'ledger suspense show "$ITEM" --json'))
     .action(action(runShow));
