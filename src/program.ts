@@ -1,4 +1,4 @@
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError } from './commands/commander.js';
 import { EXIT, reportError } from './commands/errors.js';
 import { examples } from './commands/options.js';
 import { childrenOf, entry, locate } from './commands/registry.js';
@@ -20,9 +20,8 @@ export async function assemble(target: string, full = false): Promise<Command> {
     else command = new Command(path.split(' ').at(-1));
     if (known) command.description(known.description);
     if (known?.examples) command.addHelpText('after', examples(...known.examples));
-    for (const child of childrenOf(path)) {
-      command.addCommand(full || onPath ? await build(child.path) : new Command(child.path.split(' ').at(-1)).description(child.description));
-    }
+    // Off the path a group needs no children: nothing routes through it and its listing is not shown.
+    if (full || onPath) for (const child of childrenOf(path)) command.addCommand(await build(child.path));
     return command;
   };
   const program = await build('');

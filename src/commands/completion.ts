@@ -1,4 +1,4 @@
-import { Command, type Option } from 'commander';
+import { Command, type Option } from './commander.js';
 import { UsageError } from '../client/errors.js';
 import { reportError } from './errors.js';
 import { examples } from './options.js';

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { check, kobo } from '../client/validate.js';
 import type { Io } from './io.js';
-import { accountNumberOf } from './accounts.js';
+import { accountNumberOf } from './account-number.js';
 import { action, clientCommand, examples } from './options.js';
 import type { View } from './output/views.js';
 

@@ -70,8 +70,9 @@ export function createIo(flags: GlobalFlags, sources: IoSources = {}): Io {
         stdout.write(quietText(data, view));
         return;
       }
-      const { render } = await import('./output/render.js');
-      render(stdout, data, view, { quiet: false, wide: Boolean(flags.wide), env, ...context });
+      const options = { quiet: false, wide: Boolean(flags.wide), env, ...context };
+      if (view.kind === 'list') (await import('./output/list.js')).renderList(stdout, data, view, options);
+      else (await import('./output/render.js')).render(stdout, data, view, options);
     },
     note(text) {
       if (!flags.json && !flags.quiet) stderr.write(`${text}\n`);

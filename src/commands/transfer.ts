@@ -6,7 +6,7 @@ import { UsageError } from '../client/errors.js';
 import { check, kobo } from '../client/validate.js';
 import { confirm } from './prompts.js';
 import type { Io } from './io.js';
-import { accountNumberOf } from './accounts.js';
+import { accountNumberOf } from './account-number.js';
 import { explainNotFound } from './banks/explain.js';
 import { action, clientCommand, examples } from './options.js';
 import { transferView } from './output/views.js';

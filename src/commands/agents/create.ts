@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Agent } from '../../api/schemas/agents.js';
 import { check, choicesOf, condition, kobo, koboCheck, refuseUnused, textCheck } from '../../client/validate.js';
-import { chooseWallet } from '../accounts.js';
+import { chooseWallet } from '../wallet-picker.js';
 import type { Io } from '../io.js';
 import { action, clientCommand, enumOption, examples } from '../options.js';
 import { agentView } from '../output/views.js';

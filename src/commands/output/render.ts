@@ -1,7 +1,6 @@
 import { cleanDeep } from './clean.js';
 import { colourFor, money, moneyInText, plural, status } from './format.js';
 import { quietText } from './quiet.js';
-import { renderTable } from './table.js';
 import type { Field, Formatter, View } from './views.js';
 
 export interface Stream {
@@ -44,7 +43,7 @@ export function widthOf(stream: Stream, env: NodeJS.ProcessEnv): number {
 }
 
 /** A value as plain text for a person (colour, where there is any, is added by `paint`). */
-function plain(value: unknown, field: Field, now: Date): string {
+export function plain(value: unknown, field: Field, now: Date): string {
   if (value === null || value === undefined || value === '') return '—';
   switch (field.format) {
     case 'age':
@@ -68,7 +67,7 @@ function plain(value: unknown, field: Field, now: Date): string {
   }
 }
 
-function paint(text: string, value: unknown, field: Field, fmt: Formatter): string {
+export function paint(text: string, value: unknown, field: Field, fmt: Formatter): string {
   if (value === null || value === undefined || value === '') return fmt.dim(text);
   switch (field.format) {
     case 'status':
@@ -83,46 +82,25 @@ function paint(text: string, value: unknown, field: Field, fmt: Formatter): stri
 }
 
 /**
- * Prints a result for people: a table, a record or a view's own lines; with --quiet only the id.
- * Every string from the data is cleaned of control characters and escape sequences first.
+ * Prints a record or a view's own lines for people; with --quiet only the id. Every string from the
+ * data is cleaned of control characters and escape sequences first. Lists go through list.ts.
  */
 export function render(stream: Stream, data: unknown, view: View, options: RenderOptions): void {
   if (options.quiet) {
     stream.write(quietText(data, view));
     return;
   }
+  if (view.kind === 'list') throw new Error('a list view is rendered by output/list.js');
   const record = cleanDeep(data) as Record<string, unknown>;
   const fmt = formatter(stream, options.env);
   const now = options.now ?? new Date();
   let lines: string[];
   if (view.kind === 'custom') {
     lines = view.lines(record, fmt);
-  } else if (view.kind === 'record') {
+  } else {
     const fields = view.fields.filter((f) => f.key in record && (!f.when || f.when(record)));
     const width = Math.max(...fields.map((f) => f.label.length));
     lines = fields.map((f) => `${fmt.dim(f.label.padEnd(width))}  ${paint(plain(record[f.key], f, now), record[f.key], f, fmt)}`);
-  } else {
-    const items = record.items as Record<string, unknown>[];
-    if (items.length === 0) {
-      lines = [fmt.dim(view.empty)];
-    } else {
-      const columns = view.columns.map((c) => ({
-        label: c.label,
-        kind: c.kind ?? 'fixed',
-        drop: c.drop,
-        cells: items.map((item) => plain(item[c.key], c, now)),
-        paint: (text: string, row: number) => paint(text, items[row]![c.key], c, fmt),
-      }));
-      lines = renderTable(columns, widthOf(stream, options.env), { wide: options.wide, head: fmt.bold });
-    }
-    const page = record.page as number;
-    const limit = record.limit as number;
-    const total = record.total as number | undefined;
-    const first = items.length ? (page - 1) * limit + 1 : 0;
-    if (total !== undefined) {
-      const last = first + items.length - (items.length ? 1 : 0);
-      lines.push(fmt.dim(`${first}–${last} of ${plural(total, view.noun)} · page ${page}${total > page * limit ? ` (next: --page ${page + 1})` : ''}`));
-    }
   }
   stream.write(`${lines.join('\n')}\n`);
 }

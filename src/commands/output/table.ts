@@ -98,14 +98,17 @@ export function renderTable(input: TableColumn[], maxWidth: number, options: { w
       widths[widest] = Math.max(floor, displayWidth(columns[widest]!.label), widths[widest]! - (total() - maxWidth));
     }
   };
+  // Columns are dropped, least useful first, only while the table would not fit even with its text
+  // cut to a readable length; then the text takes whatever room is left.
   shrinkText(TEXT_SOFT_MIN);
-  const droppable = columns.map((c, i) => ({ c, i })).filter(({ c }) => c.drop !== undefined).sort((a, b) => a.c.drop! - b.c.drop!);
-  for (const { c } of droppable) {
+  const droppable = columns.filter((c) => c.drop !== undefined).sort((a, b) => a.drop! - b.drop!);
+  for (const column of droppable) {
     if (total() <= maxWidth) break;
-    const at = columns.indexOf(c);
+    const at = columns.indexOf(column);
     columns = columns.filter((_, i) => i !== at);
     widths = widths.filter((_, i) => i !== at);
   }
+  widths = columns.map((c, i) => (c.kind === 'text' ? natural(c) : widths[i]!));
   shrinkText(TEXT_HARD_MIN);
   // Last resort on a very narrow terminal: everything gives, widest first.
   while (total() > maxWidth && Math.max(...widths) > 4) {

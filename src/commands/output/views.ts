@@ -110,7 +110,7 @@ export const transactionListView: View = {
     { label: 'Type', key: 'type', format: 'type' },
     { label: 'Amount', key: 'amount', format: 'money' },
     { label: 'Balance after', key: 'balance_after', format: 'money', drop: 1 },
-    { label: 'Status', key: 'status', format: 'status', drop: 3 },
+    { label: 'Status', key: 'status', format: 'status' },
     { label: 'Narration', key: 'raw_narration', kind: 'text' },
   ],
 };

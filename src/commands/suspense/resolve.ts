@@ -3,7 +3,7 @@ import type { SuspenseItem } from '../../api/schemas/suspense.js';
 import type { Wallet } from '../../api/schemas/wallets.js';
 import { UsageError } from '../../client/errors.js';
 import { check, choicesOf, condition, refuseUnused, textCheck } from '../../client/validate.js';
-import { activeWallets, chooseWallet } from '../accounts.js';
+import { activeWallets, chooseWallet } from '../wallet-picker.js';
 import type { Io } from '../io.js';
 import { action, clientCommand, enumOption, examples } from '../options.js';
 import { money } from '../output/format.js';

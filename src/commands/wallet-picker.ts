@@ -5,13 +5,6 @@ import { money } from './output/format.js';
 import { fetchAll } from './paging.js';
 import { searchFor } from './prompts.js';
 
-/** A 10-digit argument is an account number; anything else is taken as a wallet id and looked up. */
-export async function accountNumberOf(io: Io, walletOrAccount: string): Promise<string> {
-  if (/^\d{10}$/.test(walletOrAccount)) return walletOrAccount;
-  const wallet = await io.client().request<Wallet>('GET', `/v1/wallets/${encodeURIComponent(walletOrAccount)}`);
-  return wallet.account_number;
-}
-
 /** The developer's ACTIVE wallets, up to 2,000 of them. */
 export function activeWallets(io: Io): Promise<Wallet[]> {
   return fetchAll((page) => io.client().sandbox<{ items: Wallet[]; total: number }>('GET', '/sandbox/wallets', { query: { status: 'ACTIVE', ...page } }), 20);
