@@ -13,7 +13,8 @@ export type Check = (text: string) => string | undefined;
 
 const asValidate = (check?: Check) => (text: string) => check?.(text) ?? true;
 
-function needTerminal(io: Io, flag: string): void {
+/** Without a terminal there is nobody to ask: a missing value is a usage error naming its flag. */
+export function needTerminal(io: Io, flag: string): void {
   if (!io.interactive()) throw new UsageError(`missing ${flag} (no terminal to ask on)`);
 }
 

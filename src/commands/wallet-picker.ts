@@ -3,7 +3,7 @@ import { UsageError } from '../client/errors.js';
 import type { Io } from './io.js';
 import { money } from './output/format.js';
 import { fetchAll } from './paging.js';
-import { searchFor } from './prompts.js';
+import { needTerminal, searchFor } from './prompts.js';
 
 /** The developer's ACTIVE wallets, up to 2,000 of them. */
 export function activeWallets(io: Io): Promise<Wallet[]> {
@@ -21,6 +21,7 @@ export async function chooseWallet(
   message: string,
   options: { exclude?: string; none: string; suggested?: string | undefined; wallets?: Wallet[] },
 ): Promise<string> {
+  needTerminal(io, flag);
   const wallets = options.wallets ?? (await activeWallets(io));
   const choices = wallets
     .filter((w) => w.id !== options.exclude)
