@@ -60,7 +60,7 @@ export function creditCommand(): Command {
       'after',
       examples(
         'ledger credit "$WALLET" 500000 --narration "rent for May"',
-        'ledger credit 0123456789 250000 --sender-name "Bola Ade" --sender-account 0000014579 --sender-bank-code 058',
+        'ledger credit "$WALLET" 250000 --sender-name "Bola Ade" --sender-account 0123456785 --sender-bank-code 058',
       ),
     )
     .action(action(runCredit));

@@ -75,7 +75,7 @@ export const COMMANDS: CommandEntry[] = [
   { path: 'webhooks endpoint set', description: 'Deliver to this URL from now on (pending deliveries included)', load: () => import('./webhooks/endpoint.js').then((m) => m.setCommand) },
   { path: 'webhooks endpoint reset', description: "Deliver to the sandbox's built-in receiver again", load: () => import('./webhooks/endpoint.js').then((m) => m.resetCommand) },
 
-  { path: 'banks', description: 'Banks for outbound transfers, and name enquiry', examples: ['ledger banks list --search gt', 'ledger banks resolve 0000014579 058'] },
+  { path: 'banks', description: 'Banks for outbound transfers, and name enquiry', examples: ['ledger banks list --search gt', 'ledger banks resolve 0123456785 058'] },
   { path: 'banks list', description: 'List the banks you can send to, with their codes', load: () => import('./banks/list.js').then((m) => m.listCommand) },
   { path: 'banks resolve', description: 'Name enquiry: the account name behind an account number at a bank', load: () => import('./banks/resolve.js').then((m) => m.resolveCommand) },
 

@@ -41,7 +41,7 @@ export function transferCommand(): Command {
       'after',
       examples(
         'ledger transfer "$FROM" "$TO_WALLET" 150000',
-        'ledger transfer "$FROM" 0000014579 150000 --bank 058 --narration "May rent" --idempotency-key rent-may',
+        'ledger transfer "$FROM" 0123456785 150000 --bank 058 --narration "May rent" --idempotency-key rent-may',
         'ledger transfer "$FROM" 1111111111 50000 --bank 044 --yes   # a payout that fails and is reversed',
       ) + '\nNIP fee of a payout: ₦10.00 up to ₦5,000.00, ₦25.00 up to ₦50,000.00, ₦50.00 above; none between your own wallets.\n',
     )

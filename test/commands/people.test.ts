@@ -103,7 +103,7 @@ describe('the suspense picker', () => {
     expect(ui.choices[0]![0]!.name).toContain('4000 (₦40.00)');
     expect(ui.choices[1]!.map((c) => c.value)).toEqual(['CREDIT_WALLET', 'DISMISS']);
 
-    await credit({ account_number: w.account_number, amount: 5_000, narration: 'qwerty', sender_account: '0000014579', sender_bank_code: '058' });
+    await credit({ account_number: w.account_number, amount: 5_000, narration: 'qwerty', sender_account: '0123456785', sender_bank_code: '058' });
     ui.answers = [(choices: { value: unknown }[]) => choices[0]!.value, (choices: { value: unknown }[]) => choices.find((c) => c.value === 'DISMISS')!.value, true];
     await runResolve(io({ quiet: true }, true).io, undefined, { note: 'n' });
     expect(ui.choices.at(-1)!.map((c) => c.value)).toEqual(['CREDIT_WALLET', 'DISMISS', 'REFUND']);

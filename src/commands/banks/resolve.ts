@@ -10,7 +10,7 @@ export function resolveCommand(): Command {
   return clientCommand('resolve')
     .argument('<account_number>', '10-digit account number')
     .argument('<bank_code>', 'bank code from `ledger banks list`')
-    .addHelpText('after', examples('ledger banks resolve 0000014579 058', 'ledger banks resolve 1111111111 044 --json'))
+    .addHelpText('after', examples('ledger banks resolve 0123456785 058', 'ledger banks resolve 1111111111 044 --json'))
     .action(action(runResolve));
 }
 
