@@ -1,16 +1,66 @@
-import { Command, CommanderError } from './commands/commander.js';
+import type * as Commander from 'commander';
+import { Command } from './commands/command.js';
 import { EXIT, reportError } from './commands/errors.js';
 import { examples } from './commands/options.js';
 import { childrenOf, entry, locate } from './commands/registry.js';
+import { keepRunningOnClosedPipe, stderr, stdout } from './commands/streams.js';
 import { VERSION } from './version.js';
 
 /**
- * Builds the commander program for one invocation from the registry: the invoked command is loaded
- * and built for real; its parents, siblings and children are stand-ins with a name and a description,
- * enough for routing, listings, "unknown command" suggestions and `--help`. `full` builds every command
- * for real (shell completion and the help tests walk the whole tree).
+ * Runs one invocation. The registry names the command; only its module is loaded. An ordinary
+ * invocation of a command without subcommands is parsed by the command itself (command.ts) and
+ * never loads commander; help, listings, completion and every invocation it is unsure of go to
+ * commander, built from the same declarations, which parses and reports as it always has.
  */
-export async function assemble(target: string, full = false): Promise<Command> {
+export async function main(argv: string[]): Promise<void> {
+  let args = argv.slice(2);
+  // `ledger help wallets get` is `ledger wallets get --help`.
+  if (args[0] === 'help') args = [...args.slice(1), '--help'];
+  const { path, used } = locate(args);
+  // A closed pipe ends a command quietly (streams.ts); the server's log reader going away must not stop it.
+  if (path === 'sandbox start') keepRunningOnClosedPipe();
+  try {
+    const alone = await leaf(path);
+    if (alone && (await alone.parseFast(args.slice(used)))) return;
+    const commander = await loadCommander();
+    if (alone) {
+      const command = alone.toCommander(commander);
+      configure(command);
+      await command.parseAsync(args.slice(used), { from: 'user' });
+    } else {
+      await (await assemble(path, path === 'completion')).parseAsync([argv[0]!, argv[1]!, ...args]);
+    }
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'string' && code.startsWith('commander.')) {
+      process.exitCode = ['commander.helpDisplayed', 'commander.help', 'commander.version'].includes(code) ? EXIT.OK : EXIT.USAGE;
+      return;
+    }
+    process.exitCode = reportError(error, stderr);
+  }
+}
+
+async function loadCommander(): Promise<typeof Commander> {
+  return (await import('./commands/commander.js')).commander;
+}
+
+/**
+ * A command with no subcommands stands alone, named by its whole path (`ledger wallets get`, as its
+ * usage line says): no program, groups or stand-ins are built around it.
+ */
+async function leaf(path: string): Promise<Command | undefined> {
+  const known = entry(path);
+  if (!known?.load || childrenOf(path).length > 0 || path === 'completion') return undefined;
+  return (await known.load())().name(`ledger ${path}`).description(known.description);
+}
+
+/**
+ * The commander program for one invocation: the invoked command is loaded and built for real; its
+ * parents and their children are stand-ins with a name and a description, enough for routing,
+ * listings, "unknown command" suggestions and `--help`. `full` builds every command for real (shell
+ * completion and the help tests walk the whole tree).
+ */
+export async function assemble(target: string, full = false): Promise<Commander.Command> {
   const build = async (path: string): Promise<Command> => {
     const known = entry(path);
     const onPath = path === '' || target === path || target.startsWith(`${path} `);
@@ -24,21 +74,14 @@ export async function assemble(target: string, full = false): Promise<Command> {
     if (full || onPath) for (const child of childrenOf(path)) command.addCommand(await build(child.path));
     return command;
   };
-  const program = await build('');
-  applyEverywhere(program, (command) => {
-    // A parent's options (keys --json) belong to it only before its subcommand (keys rotate --json).
-    command.enablePositionalOptions();
-    command.exitOverride();
-    command.showHelpAfterError('(add --help for usage and examples)');
-    command.configureOutput({ outputError: (text, write) => write(`Error [USAGE]: ${text.replace(/^error: /, '')}`) });
-  });
+  const program = (await build('')).toCommander(await loadCommander()).version(VERSION, '-V, --version', 'print the version (also -v)');
+  applyEverywhere(program, configure);
   return program;
 }
 
 function root(): Command {
   return new Command('ledger')
     .description('Local sandbox and command line for the Wallet Ledger Service API (NGN, amounts in kobo)')
-    .version(VERSION, '-V, --version', 'print the version (also -v)')
     .addHelpText(
       'after',
       examples(
@@ -53,40 +96,24 @@ function root(): Command {
     );
 }
 
-function applyEverywhere(command: Command, apply: (c: Command) => void): void {
+/** How every command reports: errors as `Error [USAGE]`, help through the CLI's own stdout and stderr. */
+function configure(command: Commander.Command): void {
+  // A parent's options (keys --json) belong to it only before its subcommand (keys rotate --json).
+  command.enablePositionalOptions();
+  command.exitOverride();
+  command.showHelpAfterError('(add --help for usage and examples)');
+  command.configureOutput({
+    writeOut: (text) => stdout.write(text),
+    writeErr: (text) => stderr.write(text),
+    outputError: (text, write) => write(`Error [USAGE]: ${text.replace(/^error: /, '')}`),
+    getOutHelpWidth: () => stdout.columns ?? 80,
+    getErrHelpWidth: () => stderr.columns ?? 80,
+    getOutHasColors: () => false,
+    getErrHasColors: () => false,
+  });
+}
+
+function applyEverywhere(command: Commander.Command, apply: (c: Commander.Command) => void): void {
   apply(command);
   for (const sub of command.commands) applyEverywhere(sub, apply);
-}
-
-/**
- * A reader that stops early (`ledger wallets list --json | head -1`) closes the pipe: the command
- * ends there, quietly and successfully, as git and gh do, instead of dying on EPIPE with a stack
- * trace. `sandbox start` keeps its own handling: its log reader going away must not stop the server.
- */
-function quietOnClosedPipes(): void {
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EPIPE') throw error;
-      process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
-    });
-  }
-}
-
-export async function main(argv: string[]): Promise<void> {
-  let args = argv.slice(2);
-  // `ledger help wallets get` is `ledger wallets get --help`.
-  if (args[0] === 'help') args = [...args.slice(1), '--help'];
-  const { path } = locate(args);
-  if (path !== 'sandbox start') quietOnClosedPipes();
-  try {
-    const program = await assemble(path, path === 'completion');
-    await program.parseAsync([argv[0]!, argv[1]!, ...args]);
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      const shown = ['commander.helpDisplayed', 'commander.help', 'commander.version'].includes(error.code);
-      process.exitCode = shown ? EXIT.OK : EXIT.USAGE;
-      return;
-    }
-    process.exitCode = reportError(error, process.stderr);
-  }
 }

@@ -1,7 +1,9 @@
-import { Command, type Option } from './commander.js';
+import type { Command as Commander, Option } from 'commander';
+import { Command } from './command.js';
 import { UsageError } from '../client/errors.js';
 import { reportError } from './errors.js';
 import { examples } from './options.js';
+import { stderr, stdout } from './streams.js';
 
 /** One command of the tree as completion needs it: its words, subcommands, flags and their values. */
 interface Node {
@@ -10,7 +12,7 @@ interface Node {
   flags: { names: string[]; takesValue: boolean; values: string[] }[];
 }
 
-function walk(command: Command, path: string[] = []): Node[] {
+function walk(command: Commander, path: string[] = []): Node[] {
   const options: readonly Option[] = command.options;
   const node: Node = {
     path,
@@ -96,15 +98,15 @@ export function completionCommand(): Command {
         'source <(ledger completion bash)',
       ),
     )
-    .action((shell: string, _options: unknown, command: Command) => {
+    .action((shell: string, _options: unknown, command: Commander) => {
       try {
         const make = SHELLS[shell as keyof typeof SHELLS];
         if (!make) throw new UsageError(`shell must be one of ${Object.keys(SHELLS).join(', ')}`);
         let root = command;
         while (root.parent) root = root.parent;
-        process.stdout.write(make(walk(root).filter((n) => n.path[0] !== 'help')));
+        stdout.write(make(walk(root).filter((n) => n.path[0] !== 'help')));
       } catch (error) {
-        process.exitCode = reportError(error, process.stderr);
+        process.exitCode = reportError(error, stderr);
       }
     });
 }

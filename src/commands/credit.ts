@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from './command.js';
 import { check, kobo } from '../client/validate.js';
 import type { Io } from './io.js';
 import { accountNumberOf } from './account-number.js';

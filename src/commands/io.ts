@@ -2,6 +2,7 @@ import { ApiClient } from '../client/http.js';
 import { type ClientConfig, requireKey, resolveConfig } from '../client/config.js';
 import type { Stream } from './output/render.js';
 import type { View } from './output/views.js';
+import * as streams from './streams.js';
 
 /** Flags every client command takes. */
 export interface GlobalFlags {
@@ -42,11 +43,11 @@ export interface IoSources {
 }
 
 export function createIo(flags: GlobalFlags, sources: IoSources = {}): Io {
-  const stdout = sources.stdout ?? process.stdout;
-  const stderr = sources.stderr ?? process.stderr;
+  const stdout = sources.stdout ?? streams.stdout;
+  const stderr = sources.stderr ?? streams.stderr;
   const env = sources.env ?? process.env;
   const cwd = sources.cwd ?? process.cwd();
-  const stdinIsTTY = sources.stdinIsTTY ?? Boolean(process.stdin.isTTY);
+  const stdinIsTTY = sources.stdinIsTTY ?? streams.stdinIsTTY();
   let config: ClientConfig | undefined;
   let client: ApiClient | undefined;
   const io: Io = {

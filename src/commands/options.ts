@@ -1,4 +1,4 @@
-import { Command, Option } from './commander.js';
+import { Command, Option } from './command.js';
 import { UsageError } from '../client/errors.js';
 import { reportError } from './errors.js';
 import { createIo, type GlobalFlags, type Io } from './io.js';

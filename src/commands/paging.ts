@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from './command.js';
 import type { RequestName } from '../api/rules.js';
 import { check, type FlagNames, wholeNumber } from '../client/validate.js';
 

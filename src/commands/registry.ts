@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from './command.js';
 
 /**
  * Every command, as plain data: its path, what `--help` lists it as, and how to load its builder.

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from './command.js';
 import type { ResolvedAccount } from '../api/schemas/banks.js';
 import { nipFee } from '../api/fees.js';
 import type { TransferResult } from '../api/schemas/transactions.js';

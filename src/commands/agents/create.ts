@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from '../command.js';
 import type { Agent } from '../../api/schemas/agents.js';
 import { check, choicesOf, condition, kobo, koboCheck, refuseUnused, textCheck } from '../../client/validate.js';
 import { chooseWallet } from '../wallet-picker.js';

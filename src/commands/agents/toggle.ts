@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from '../command.js';
 import type { Agent } from '../../api/schemas/agents.js';
 import { UsageError } from '../../client/errors.js';
 import type { Io } from '../io.js';

@@ -1,4 +1,3 @@
-import { isValidNubanForCode, magicAccount } from '../../api/nuban.js';
 import { ApiError } from '../../client/errors.js';
 
 /**
@@ -9,7 +8,10 @@ export async function explainNotFound<T>(accountNumber: string, bankCode: string
   try {
     return await work();
   } catch (error) {
-    if (error instanceof ApiError && error.code === 'ACCOUNT_NOT_FOUND' && !magicAccount(accountNumber) && !isValidNubanForCode(accountNumber, bankCode)) {
+    if (!(error instanceof ApiError) || error.code !== 'ACCOUNT_NOT_FOUND') throw error;
+    // Loaded only now: a transfer that goes through never needs the rule.
+    const { isValidNubanForCode, magicAccount } = await import('../../api/nuban.js');
+    if (!magicAccount(accountNumber) && !isValidNubanForCode(accountNumber, bankCode)) {
       throw new ApiError(error.status, error.code, `${error.message}: ${accountNumber} fails the NUBAN check digit for bank ${bankCode}, so it cannot be an account there (a mistyped digit?)`, error.fields);
     }
     throw error;

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from '../command.js';
 import type { ResolvedAccount } from '../../api/schemas/banks.js';
 import { check } from '../../client/validate.js';
 import type { Io } from '../io.js';

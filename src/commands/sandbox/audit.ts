@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from '../command.js';
 import { SilentFailure, EXIT } from '../errors.js';
 import type { Io } from '../io.js';
 import { action, clientCommand, examples } from '../options.js';

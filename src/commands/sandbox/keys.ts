@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from '../command.js';
 import type { Io } from '../io.js';
 import { action, clientCommand, examples } from '../options.js';
 import { credentialView } from '../output/views.js';

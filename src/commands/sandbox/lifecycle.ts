@@ -1,4 +1,4 @@
-import { Command } from '../commander.js';
+import { Command } from '../command.js';
 import { UnreachableError } from '../../client/errors.js';
 import { requireKey } from '../../client/config.js';
 import { findStateFile, readState, writeState } from '../../client/state.js';

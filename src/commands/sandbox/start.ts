@@ -1,4 +1,4 @@
-import { Command, Option } from '../commander.js';
+import { Command, Option } from '../command.js';
 import { join, resolve } from 'node:path';
 import { UsageError } from '../../client/errors.js';
 import { readState, type SandboxState, STATE_FILE, stateDirFor, writeState } from '../../client/state.js';

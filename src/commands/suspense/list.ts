@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from '../command.js';
 import type { SuspenseItem } from '../../api/schemas/suspense.js';
 import { choicesOf } from '../../client/validate.js';
 import type { Io } from '../io.js';

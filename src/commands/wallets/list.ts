@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from '../command.js';
 import type { Wallet } from '../../api/schemas/wallets.js';
 import { choicesOf } from '../../client/validate.js';
 import type { Io } from '../io.js';

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from '../command.js';
 import { WEBHOOK_STREAM_PATH, type WebhookAttemptEvent } from '../../api/schemas/webhook-stream.js';
 import { UnreachableError } from '../../client/errors.js';
 import type { Io } from '../io.js';
