@@ -50,7 +50,7 @@ describe('the command line’s own parser', () => {
     [['w1', '--memory']],
     [['w1', '--db', 'x.db']],
   ])('reads %j exactly as commander does', async (words) => {
-    for (const env of [{}, { TEST_BASE_URL: 'http://127.0.0.1:9' }]) {
+    for (const env of [{}, { TEST_BASE_URL: 'http://127.0.0.1:9' }] as Record<string, string>[]) {
       const seen: unknown[][] = [];
       expect(await declare(seen).parseFast(words, env)).toBe(true);
       expect(seen[0]).toEqual(await viaCommander(words, env));
