@@ -1,5 +1,6 @@
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { displayWidth } from '../../src/commands/output/table.js';
 import { BIN, type Cli, cleanEnv, closedPort, createCli } from '../helpers/cli.js';
 
 /** Pipes that close early, malformed flags, shell completion and a directory with no sandbox. */
@@ -46,6 +47,23 @@ describe('a reader that stops early', () => {
     expect(ended.stdout.split('\n').map((l) => JSON.parse(l).payload.data.amount)).toEqual([101, 102]);
     const { readFileSync } = await import('node:fs');
     expect(readFileSync(`${cli.dir}/tail.err`, 'utf8')).toBe('Following webhook delivery attempts; Ctrl-C to stop.\n');
+  });
+});
+
+describe('tables at 80 columns', () => {
+  it('every list fits, agent runs (about 200 columns wide in full) included; --json is the same whatever the width', async () => {
+    const save = (await cli.run(['wallets', 'create', '--customer-reference', 'edges-save', '--first-name', 'Savings', '--last-name', 'Pot-With-A-Long-Name', '--email', 's@p.ng', '-q'])).stdout.trim();
+    const agent = (await cli.run(['agents', 'create', wallet, '--name', 'Sweep everything above ten thousand naira', '--trigger', 'BALANCE_ABOVE', '--threshold', '1000000', '--action', 'SWEEP', '--destination', save, '-q'])).stdout.trim();
+    await cli.run(['credit', wallet, '1500000', '--narration', 'Salary for the month of November, Acme Logistics Limited, Ikeja']);
+    const narrow = { COLUMNS: '80' };
+    for (const args of [['agents', 'runs', agent], ['agents', 'list'], ['transactions', 'list', wallet], ['wallets', 'list'], ['webhooks', 'list'], ['sandbox', 'receiver', 'events'], ['suspense', 'list']]) {
+      const r = await cli.run(args, { env: narrow });
+      expect(r.exitCode, args.join(' ')).toBe(0);
+      for (const line of r.stdout.split('\n')) expect(displayWidth(line), `${args.join(' ')}: ${line}`).toBeLessThanOrEqual(80);
+    }
+    const wide = await cli.run(['agents', 'runs', agent, '--wide'], { env: narrow });
+    expect(wide.stdout).toContain(`moved 1500000 (₦15,000.00) to wallet ${save}`);
+    expect((await cli.run(['agents', 'runs', agent, '--json'], { env: narrow })).stdout).toBe((await cli.run(['agents', 'runs', agent, '--json'])).stdout);
   });
 });
 

@@ -23,7 +23,7 @@ export function renderList(stream: Stream, data: unknown, view: ListView, option
             cells: items.map((item) => plain(item[c.key], c, now)),
             paint: (text: string, row: number) => paint(text, items[row]![c.key], c, fmt),
           })),
-          widthOf(stream, options.env),
+          options.wide ? Infinity : widthOf(stream, options.env),
           { wide: options.wide, head: fmt.bold },
         );
   const { page = 1, limit = items.length, total } = record;

@@ -88,6 +88,7 @@ export function renderTable(input: TableColumn[], maxWidth: number, options: { w
       widths[i] = natural(c);
     });
   }
+  // The widest text column gives one column at a time, so text columns end up sharing the room evenly.
   const shrinkText = (floor: number) => {
     while (total() > maxWidth) {
       let widest = -1;
@@ -95,13 +96,15 @@ export function renderTable(input: TableColumn[], maxWidth: number, options: { w
         if (c.kind === 'text' && widths[i]! > Math.max(floor, displayWidth(c.label)) && (widest < 0 || widths[i]! > widths[widest]!)) widest = i;
       });
       if (widest < 0) return;
-      widths[widest] = Math.max(floor, displayWidth(columns[widest]!.label), widths[widest]! - (total() - maxWidth));
+      widths[widest] = widths[widest]! - 1;
     }
   };
   // Columns are dropped, least useful first, only while the table would not fit even with its text
   // cut to a readable length; then the text takes whatever room is left.
   shrinkText(TEXT_SOFT_MIN);
-  const droppable = columns.filter((c) => c.drop !== undefined).sort((a, b) => a.drop! - b.drop!);
+  // A column with nothing in it goes before any other.
+  const empty = (c: TableColumn) => c.cells.every((cell) => cell === '—');
+  const droppable = columns.filter((c) => c.drop !== undefined).sort((a, b) => Number(empty(b)) - Number(empty(a)) || a.drop! - b.drop!);
   for (const column of droppable) {
     if (total() <= maxWidth) break;
     const at = columns.indexOf(column);
