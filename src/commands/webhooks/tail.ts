@@ -47,7 +47,7 @@ export async function runTail(io: Io, options: { signal?: AbortSignal } = {}): P
     return io.stdout.write(
       [
         when,
-        log.event_type.padEnd(18),
+        clean(log.event_type).padEnd(18),
         (wallet ? (io.flags.wide ? wallet : wallet.slice(0, 8)) : '—').padEnd(io.flags.wide ? 36 : 8),
         (amount !== undefined ? fmt.money(amount) : '—').padEnd(20),
         fmt.status(log.status) + ' '.repeat(Math.max(0, 9 - log.status.length)),
