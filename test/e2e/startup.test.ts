@@ -51,11 +51,19 @@ describe('fast start', () => {
     expect(packages).toEqual([]);
   });
 
-  it('client commands load no package at all (not even commander); help loads commander and nothing heavy', async () => {
+  it('client commands and `ledger --help` load no package at all (not even commander); other help loads commander and nothing heavy', async () => {
     for (const args of [['wallets', 'list', '--base-url', 'http://127.0.0.1:4019', '--api-key', 'svc_test_x'], ['transfer', 'a', '0123456789', '100', '--base-url', 'http://127.0.0.1:4019', '--api-key', 'svc_test_x']]) {
       expect((await packagesLoaded(args)).packages, args.join(' ')).toEqual([]);
     }
-    for (const args of [['--help'], ['wallets', 'get', '--help'], ['wallets', 'list', '--colour']]) {
+    const help = await packagesLoaded(['--help']);
+    expect(help.packages).toEqual([]);
+    const { assemble } = await import('../../src/program.js');
+    const program = await assemble('');
+    let text = '';
+    program.configureOutput({ writeOut: (s) => (text += s) });
+    program.outputHelp();
+    expect(help.stdout).toBe(text.replace(/\n$/, ''));
+    for (const args of [['wallets', 'get', '--help'], ['wallets', 'list', '--colour']]) {
       const { packages } = await packagesLoaded(args);
       expect(packages.filter((p) => HEAVY.some((h) => p.startsWith(h))), args.join(' ')).toEqual([]);
       expect(packages, args.join(' ')).toContain('commander');
