@@ -14,7 +14,7 @@ async function prepare(dbPath) {
   const { developerId } = await ensureSandboxDeveloper(sandbox);
   const [target, savings] = await seedWallets(sandbox, developerId, 2, 0);
   await sandbox.db.transaction().execute((trx) =>
-    createAgent(trx, sandbox.env, developerId, target.id, { name: 'notify big credits', trigger: 'ON_CREDIT_AMOUNT_ABOVE', threshold: 1_000_000, action: 'WEBHOOK_NOTIFY' }),
+    createAgent(trx, sandbox.envFor(developerId), developerId, target.id, { name: 'notify big credits', trigger: 'ON_CREDIT_AMOUNT_ABOVE', threshold: 1_000_000, action: 'WEBHOOK_NOTIFY' }),
   );
   void savings;
   return { sandbox, developerId, target };
@@ -28,7 +28,7 @@ export async function run() {
     let count = 0;
     while (performance.now() < deadline) {
       await floor.sandbox.db.transaction().execute((trx) =>
-        receiveInbound(trx, floor.sandbox.env, floor.developerId, { account_number: floor.target.account_number, amount: 500_000, narration: 'NIP/GTB/ADA OBI/RENT JAN 2026' }),
+        receiveInbound(trx, floor.sandbox.envFor(floor.developerId), floor.developerId, { account_number: floor.target.account_number, amount: 500_000, narration: 'NIP/GTB/ADA OBI/RENT JAN 2026' }),
       );
       count++;
     }

@@ -31,7 +31,7 @@ async function inProcess(dir, callerCount) {
     const caller = async () => {
       while (performance.now() < deadline) {
         const start = performance.now();
-        const work = (trx) => transfer(trx, sandbox.env, developerId, a.id, body);
+        const work = (trx) => transfer(trx, sandbox.envFor(developerId), developerId, a.id, body);
         await (callerCount === 1 ? sandbox.db.transaction().execute(work) : sandbox.write(work));
         latencies?.push(performance.now() - start);
         count++;

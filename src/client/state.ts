@@ -13,6 +13,10 @@ export interface SandboxState {
 
 export const STATE_DIR = '.ledger';
 export const STATE_FILE = 'sandbox.json';
+/** The lock of an in-memory sandbox, in the state directory: how `stop` finds it without the state file. */
+export const MEMORY_LOCK = 'memory-lock';
+/** Set in the environment of a detached sandbox, whose output goes to a log file. */
+export const DETACHED_ENV = 'LEDGER_SANDBOX_DETACHED';
 
 /** Where `sandbox start` keeps its state and default database: $LEDGER_HOME, else ./.ledger. */
 export function stateDirFor(cwd: string, env: NodeJS.ProcessEnv): string {
@@ -43,9 +47,15 @@ export function readState(file: string): SandboxState | undefined {
   }
 }
 
-/** Writes atomically with mode 0600. */
+/** Makes the state directory, readable by its owner only (mode 0700: it holds the key and the database). */
+export function makeStateDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
+}
+
+/** Writes atomically with mode 0600, in a directory of mode 0700. */
 export function writeState(file: string, state: SandboxState): void {
-  mkdirSync(dirname(file), { recursive: true });
+  makeStateDir(dirname(file));
   const temporary = `${file}.${process.pid}.tmp`;
   writeFileSync(temporary, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
   chmodSync(temporary, 0o600);

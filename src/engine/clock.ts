@@ -3,24 +3,33 @@ export interface Clock {
   now(): Date;
 }
 
-/** Real time plus an offset that only moves forward (the sandbox's virtual clock, contract §8). */
+/** Real time plus an offset that only moves forward (a developer's virtual clock, contract §8). */
 export class VirtualClock implements Clock {
   constructor(
-    private offsetMs = 0,
+    private offset = 0,
     private readonly realNow: () => number = Date.now,
   ) {}
 
   now(): Date {
-    return new Date(this.realNow() + this.offsetMs);
+    return new Date(this.realNow() + this.offset);
+  }
+
+  get offsetMs(): number {
+    return this.offset;
   }
 
   get offsetSeconds(): number {
-    return this.offsetMs / 1000;
+    return this.offset / 1000;
   }
 
   advance(seconds: number): void {
     if (!(seconds > 0)) throw new RangeError('the clock only moves forward');
-    this.offsetMs += seconds * 1000;
+    this.offset += seconds * 1000;
+  }
+
+  /** Sets the offset read back from storage; never backwards. */
+  setOffset(offsetMs: number): void {
+    if (offsetMs > this.offset) this.offset = offsetMs;
   }
 }
 

@@ -17,6 +17,11 @@ export type LedgerErrorCode =
   | 'ACCOUNT_NOT_FOUND'
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'FORBIDDEN'
+  | 'URI_TOO_LONG'
+  | 'HEADERS_TOO_LARGE'
+  | 'STORAGE_FULL'
+  | 'STORAGE_UNAVAILABLE'
   | 'INTERNAL_ERROR';
 
 export interface FieldProblem {

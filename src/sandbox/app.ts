@@ -1,11 +1,13 @@
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { describeErrorResponses } from '../api/schemas/responses.js';
 import { API_VERSION } from '../engine/env.js';
 import { VERSION } from '../version.js';
 import { installAuth } from './plugins/auth.js';
 import { BODY_LIMIT, installJsonBody } from './plugins/body.js';
 import { installErrorHandling, validatorCompiler } from './plugins/errors.js';
+import { httpLayerOptions, installRequestChecks, installRouteDefaults, refuseConnect } from './plugins/http-layer.js';
 import { installIdempotency } from './plugins/idempotency.js';
 import { agentRoutes } from './routes/agents.js';
 import { bankRoutes } from './routes/banks.js';
@@ -40,6 +42,8 @@ export interface BuildAppOptions {
   webhookTimeoutSeconds?: number;
   /** Real time for webhook-timestamp headers (default Date.now). */
   realNow?: () => number;
+  /** Deliveries stopped (or started again) because their attempts could not be recorded. */
+  onDeliveriesPaused?: (paused: boolean, reason: string) => void;
 }
 
 /** Route groups, each a function of the app and the sandbox. */
@@ -62,17 +66,21 @@ const ROUTES: ((app: App, deps: RouteDeps) => void)[] = [
  */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { sandbox } = options;
-  const app = Fastify({ bodyLimit: BODY_LIMIT, logger: false, return503OnClosing: true }).withTypeProvider<ZodTypeProvider>();
+  const app = Fastify({ bodyLimit: BODY_LIMIT, logger: false, ...httpLayerOptions }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // First: the URL checks run before any other hook, and every route gets its defaults as it is added.
+  installRequestChecks(app);
+  installRouteDefaults(app);
+  refuseConnect(app.server);
   installJsonBody(app);
   installErrorHandling(app, options.logError ?? ((error) => console.error(error)));
-  installAuth(app, sandbox.db);
+  installAuth(app, sandbox);
   installIdempotency(app, sandbox);
 
   if (options.logRequest) {
     const log = options.logRequest;
-    const line = (request: { method: string; url: string }, outcome: string) => log(`${sandbox.clock.now().toISOString()} ${request.method} ${request.url} ${outcome}`);
+    const line = (request: { method: string; url: string }, outcome: string) => log(`${new Date().toISOString()} ${request.method} ${request.url} ${outcome}`);
     app.addHook('onResponse', async (request, reply) => {
       // A stream (webhooks tail) is noted once when it opens; its heartbeats and its end are not requests.
       if (request.routeOptions.config.stream && reply.statusCode === 200) return;
@@ -95,10 +103,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       security: [{ ApiKey: [] }],
     },
     transform: jsonSchemaTransform,
-    transformObject: jsonSchemaTransformObject,
+    transformObject: (input) => describeErrorResponses(jsonSchemaTransformObject(input)),
   });
 
-  const dispatcher = createDispatcher(sandbox, { timeoutSeconds: options.webhookTimeoutSeconds ?? 15, version: VERSION, realNow: options.realNow });
+  const dispatcher = createDispatcher(sandbox, {
+    timeoutSeconds: options.webhookTimeoutSeconds ?? 15,
+    version: VERSION,
+    realNow: options.realNow,
+    onPause: options.onDeliveriesPaused,
+  });
   const scheduler = createScheduler(sandbox, dispatcher, { onError: options.logError ?? ((error) => console.error(error)) });
   let selfUrl: string | undefined;
   app.decorate('scheduler', scheduler);
@@ -108,7 +121,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   // Before the server stops taking requests: attempts in flight finish, and are recorded, first.
   app.addHook('preClose', () => scheduler.stop());
-  const deps: RouteDeps = { sandbox, scheduler, dispatcher, selfUrl: () => selfUrl, version: VERSION };
+  const deps: RouteDeps = { sandbox, scheduler, dispatcher, selfUrl: () => selfUrl, version: VERSION, realNow: options.realNow ?? Date.now };
   for (const register of ROUTES) register(app, deps);
   await receiverRoutes(app, deps);
 

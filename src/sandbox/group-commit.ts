@@ -1,5 +1,6 @@
 import { type ControlledTransaction, sql, type Transaction } from 'kysely';
 import type { Database, Db } from '../engine/db/database.js';
+import { storageFailure } from '../engine/db/faults.js';
 
 export type Work<T> = (trx: Transaction<Database>) => Promise<T>;
 
@@ -36,37 +37,50 @@ export interface GroupCommit {
   drain(): Promise<void>;
 }
 
-export function createGroupCommit(db: Db): GroupCommit {
+export interface GroupCommitOptions {
+  /** Runs before every batch; throwing refuses the whole batch (a database file lost under the server). */
+  beforeBatch?: () => void;
+  /** Runs after every batch that committed: the database takes writes. */
+  afterCommit?: () => void;
+}
+
+export function createGroupCommit(db: Db, options: GroupCommitOptions = {}): GroupCommit {
   let queue: Job[] = [];
   let flushing: Promise<void> | undefined;
 
   async function runBatch(batch: Job[]): Promise<void> {
-    if (batch.length === 1) {
-      const [job] = batch as [Job];
-      await db.transaction().execute(job.work).then(job.resolve, job.reject);
-      return;
-    }
     const outcomes: Outcome[] = [];
     let trx: ControlledTransaction<Database> | undefined;
     try {
+      options.beforeBatch?.();
       trx = await db.startTransaction().execute();
-      for (const job of batch) {
-        await SAVEPOINT.execute(trx);
-        try {
-          const value = await job.work(trx);
-          await RELEASE.execute(trx);
-          outcomes.push({ ok: true, value });
-        } catch (error) {
-          await ROLLBACK_TO.execute(trx);
-          await RELEASE.execute(trx);
-          outcomes.push({ ok: false, error });
+      if (batch.length === 1) {
+        outcomes.push({ ok: true, value: await batch[0]!.work(trx) });
+      } else {
+        for (const job of batch) {
+          await SAVEPOINT.execute(trx);
+          try {
+            const value = await job.work(trx);
+            await RELEASE.execute(trx);
+            outcomes.push({ ok: true, value });
+          } catch (error) {
+            // A full disk or an I/O error may already have rolled the whole transaction back:
+            // the batch cannot commit, so it fails as a whole below.
+            if (storageFailure(error)) throw error;
+            await ROLLBACK_TO.execute(trx);
+            await RELEASE.execute(trx);
+            outcomes.push({ ok: false, error });
+          }
         }
       }
       await trx.commit().execute();
+      options.afterCommit?.();
     } catch (error) {
-      // The batch itself failed (COMMIT, or a savepoint command): nothing of it is kept.
+      // The batch itself failed (COMMIT, a savepoint command, the storage, or the one write of a
+      // batch of one): nothing of it is kept. A storage failure reaches every caller as 507 / 503.
       await trx?.rollback().execute().catch(() => {});
-      for (const job of batch) job.reject(error);
+      const failure = storageFailure(error) ?? error;
+      for (const job of batch) job.reject(failure);
       return;
     }
     batch.forEach((job, i) => {

@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { chmodSync, closeSync, openSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { lockPathFor, readOwner } from '../engine/db/lock-owner.js';
 
 /** True while a process with this pid exists. */
 export function isAlive(pid: number): boolean {
@@ -28,7 +30,8 @@ export interface DetachOptions {
  * `ready` says it serves. Fails with the log's tail if it exits first or never gets there.
  */
 export async function spawnDetached(options: DetachOptions): Promise<number> {
-  const log = openSync(options.logFile, 'a');
+  const log = openSync(options.logFile, 'a', 0o600);
+  chmodSync(options.logFile, 0o600);
   const child = spawn(process.execPath, [process.argv[1]!, ...options.args], {
     cwd: options.cwd,
     env: options.env,
@@ -82,4 +85,32 @@ export async function stopProcess(pid: number, graceMs = 10_000): Promise<boolea
 /** True for an address only this machine can reach. */
 export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || host.startsWith('127.');
+}
+
+/** A sandbox process found for a state directory: through its state file, or through its lock. */
+export interface FoundServer {
+  pid: number;
+  base_url: string | null;
+  db: string | null;
+  /** The lock whose owner it is, when it was found that way (to confirm before stopping it). */
+  lock?: string;
+}
+
+/**
+ * The sandbox that serves this state directory, if its process lives: the state file names it;
+ * when that file is gone (or names a process that ended), the locks in the directory do. `stop`
+ * and `status` both ask this, so they agree.
+ */
+export function findServer(state: { pid?: number | undefined; base_url: string; db: string } | undefined, stateDir: string, memoryLock: string): FoundServer | undefined {
+  if (state?.pid && isAlive(state.pid)) return { pid: state.pid, base_url: state.base_url, db: state.db };
+  const locks = [
+    ...(state && state.db !== ':memory:' ? [lockPathFor(state.db)] : []),
+    lockPathFor(join(stateDir, 'sandbox.db')),
+    join(stateDir, memoryLock),
+  ];
+  for (const lock of locks) {
+    const owner = readOwner(lock);
+    if (owner && isAlive(owner.pid)) return { pid: owner.pid, base_url: owner.base_url, db: owner.db, lock };
+  }
+  return undefined;
 }

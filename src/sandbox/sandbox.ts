@@ -1,26 +1,39 @@
+import { ClockRegistry } from '../engine/clocks.js';
 import { VirtualClock } from '../engine/clock.js';
 import type { Db } from '../engine/db/database.js';
-import { closeDatabase, openDatabase } from '../engine/db/open.js';
+import { type FileGuard, guardDatabaseFile } from '../engine/db/faults.js';
+import { closeDatabase, databaseIdentity, openDatabase } from '../engine/db/open.js';
 import { SANDBOX_BUSINESS_NAME, createDeveloper } from '../engine/developers/developers.service.js';
 import { authenticate, issueKey } from '../engine/developers/keys.js';
 import { DEFAULT_SETTLEMENT_DELAY_SECONDS, type EngineEnv } from '../engine/env.js';
 import { LedgerError } from '../engine/errors.js';
 import { cryptoIds, type Ids } from '../engine/ids.js';
+import type { NarrationAnalyser } from '../engine/intelligence/analyser.js';
 import { getSetting, putSetting } from '../engine/settings/settings.repository.js';
 import { createGroupCommit, type GroupCommit } from './group-commit.js';
 
-const CLOCK_OFFSET = 'clock_offset_ms';
 const SANDBOX_DEVELOPER = 'sandbox_developer_id';
 
-/** One running sandbox: its database, its virtual clock and the injected randomness. */
+/** One running sandbox: its database, one virtual clock per developer, and the injected randomness. */
 export interface Sandbox {
   db: Db;
-  clock: VirtualClock;
-  env: EngineEnv;
+  ids: Ids;
+  /** The engine environment of one developer: its own clock (contract §8), the shared ids and settings. */
+  envFor(developerId: string): EngineEnv;
+  /** One developer's virtual clock (the same object for the life of the sandbox). */
+  clockFor(developerId: string): VirtualClock;
+  /** No developer's: for work before any developer exists (the first start). Real time, offset 0. */
+  systemEnv: EngineEnv;
+  /** Every developer the sandbox knows, for background work that runs per developer. */
+  developerIds(): string[];
   /** Runs a write in a transaction shared with the writes that arrive beside it (group commit). */
   write: GroupCommit['write'];
-  /** Moves the virtual clock forward and remembers the new offset across restarts. */
-  advanceClock(seconds: number): Promise<void>;
+  /** Moves one developer's clock forward and remembers the new offset across restarts. */
+  advanceClock(developerId: string, seconds: number): Promise<VirtualClock>;
+  /** Calls `listener` after every write batch that committed (the storage works). */
+  onCommit(listener: () => void): void;
+  /** Set once the database file was removed, replaced or truncated under the server. */
+  lost(): string | undefined;
   close(): Promise<void>;
 }
 
@@ -28,33 +41,68 @@ export interface OpenSandboxOptions {
   /** A file path, or ':memory:'. */
   dbPath: string;
   ids?: Ids;
-  /** Real time source; tests pin it so the virtual clock is deterministic. */
+  /** Real time source; tests pin it so the virtual clocks are deterministic. */
   realNow?: () => number;
   settlementDelaySeconds?: number | undefined;
+  analyser?: NarrationAnalyser | undefined;
   /** A server under load: checkpoint the WAL from a worker thread. */
   backgroundCheckpoints?: boolean;
+  /** Called once if the database file is lost under the server: it must stop (contract §10). */
+  onLost?: (reason: string) => void;
 }
 
 /**
- * Opens (and migrates) the sandbox database and restores the virtual clock.
+ * Opens (and migrates) the sandbox database and restores every developer's virtual clock.
  * @example const sandbox = await openSandbox({ dbPath: ':memory:' });
  */
 export async function openSandbox(options: OpenSandboxOptions): Promise<Sandbox> {
-  const db = await openDatabase({ path: options.dbPath, backgroundCheckpoints: options.backgroundCheckpoints ?? false });
-  const offset = Number((await getSetting(db, CLOCK_OFFSET)) ?? 0);
-  const clock = new VirtualClock(offset, options.realNow);
-  const env: EngineEnv = { clock, ids: options.ids ?? cryptoIds, settlementDelaySeconds: options.settlementDelaySeconds ?? DEFAULT_SETTLEMENT_DELAY_SECONDS };
-  const writes = createGroupCommit(db);
+  const ids = options.ids ?? cryptoIds;
+  const db = await openDatabase({ path: options.dbPath, backgroundCheckpoints: options.backgroundCheckpoints ?? false, identity: ids.bytes(4).readUInt32BE(0) | 1 });
+  const clocks = await ClockRegistry.load(db, options.realNow);
+  const envs = new Map<string, EngineEnv>();
+  const envFor = (developerId: string): EngineEnv => {
+    let env = envs.get(developerId);
+    if (!env) {
+      env = { ...shared, clock: clocks.clockFor(developerId) };
+      envs.set(developerId, env);
+    }
+    return env;
+  };
+  const shared: Omit<EngineEnv, 'clock'> = {
+    ids,
+    settlementDelaySeconds: options.settlementDelaySeconds ?? DEFAULT_SETTLEMENT_DELAY_SECONDS,
+    ...(options.analyser ? { analyser: options.analyser } : {}),
+    forDeveloper: envFor,
+  };
+
+  let lostReason: string | undefined;
+  let guard: FileGuard | undefined;
+  if (options.dbPath !== ':memory:') {
+    guard = guardDatabaseFile(options.dbPath, databaseIdentity(db), (reason) => {
+      lostReason = reason;
+      options.onLost?.(reason);
+    });
+  }
+  const committed: (() => void)[] = [];
+  const writes = createGroupCommit(db, { beforeBatch: guard && (() => guard.check()), afterCommit: () => committed.forEach((listener) => listener()) });
+  const systemEnv: EngineEnv = { ...shared, clock: new VirtualClock(0, options.realNow) };
   return {
     db,
-    clock,
-    env,
+    ids,
+    envFor,
+    clockFor: (developerId) => clocks.clockFor(developerId),
+    systemEnv,
+    developerIds: () => clocks.developerIds(),
     write: writes.write,
-    async advanceClock(seconds) {
-      clock.advance(seconds);
-      await putSetting(db, CLOCK_OFFSET, String(clock.offsetSeconds * 1000));
+    async advanceClock(developerId, seconds) {
+      const offset = await writes.write((trx) => clocks.stageAdvance(trx, developerId, seconds));
+      clocks.commitAdvance(developerId, offset);
+      return clocks.clockFor(developerId);
     },
+    onCommit: (listener) => committed.push(listener),
+    lost: () => lostReason,
     async close() {
+      guard?.stop();
       await writes.drain();
       await closeDatabase(db);
     },
@@ -74,11 +122,10 @@ export interface SandboxCredentials {
  * @example const { apiKey } = await ensureSandboxDeveloper(sandbox, state.apiKey);
  */
 export async function ensureSandboxDeveloper(sandbox: Sandbox, knownKey?: string): Promise<SandboxCredentials> {
-  const { db, env } = sandbox;
-  return db.transaction().execute(async (trx) => {
+  return sandbox.write(async (trx) => {
     const developerId = await getSetting(trx, SANDBOX_DEVELOPER);
     if (!developerId) {
-      const created = await createDeveloper(trx, env, SANDBOX_BUSINESS_NAME);
+      const created = await createDeveloper(trx, sandbox.systemEnv, SANDBOX_BUSINESS_NAME);
       await putSetting(trx, SANDBOX_DEVELOPER, created.developer_id);
       return { developerId: created.developer_id, apiKey: created.api_key, issued: true };
     }
@@ -89,6 +136,11 @@ export async function ensureSandboxDeveloper(sandbox: Sandbox, knownKey?: string
         if (!(error instanceof LedgerError)) throw error;
       }
     }
-    return { developerId, apiKey: await issueKey(trx, env, developerId), issued: true };
+    return { developerId, apiKey: await issueKey(trx, sandbox.envFor(developerId), developerId), issued: true };
   });
+}
+
+/** The id of the developer created at first start, the sandbox's owner (contract §11). */
+export async function sandboxOwnerId(sandbox: Sandbox): Promise<string | undefined> {
+  return getSetting(sandbox.db, SANDBOX_DEVELOPER);
 }

@@ -2,10 +2,13 @@ import { runDuePayouts } from '../engine/payouts/payouts.service.js';
 import type { Sandbox } from './sandbox.js';
 import type { Dispatcher } from './webhooks/dispatcher.js';
 
-/** Runs whatever has fallen due on the sandbox clock: payout settlements and webhook deliveries. */
+/** Runs whatever has fallen due on each developer's clock: payout settlements and webhook deliveries. */
 export interface Scheduler {
-  /** Runs everything due now; calls never overlap. Resolves with how much it ran. */
-  runDue(): Promise<number>;
+  /**
+   * Runs everything of `developerId` (of every developer when left out) that is due now on its
+   * clock; resolves with how much it ran.
+   */
+  runDue(developerId?: string): Promise<number>;
   /** Starts checking in real time (the running server; tests drive runDue through the clock instead). */
   start(): void;
   stop(): Promise<void>;
@@ -13,24 +16,31 @@ export interface Scheduler {
 
 /**
  * Settlements run one at a time, in order; webhook deliveries run beside them through the
- * dispatcher, whose slow endpoints never hold up a settlement. `runDue` waits for both.
+ * dispatcher, in one lane per developer, so a slow endpoint never holds up a settlement or another
+ * developer's deliveries. `runDue` waits for both.
  */
 export function createScheduler(sandbox: Sandbox, dispatcher: Dispatcher, options: { intervalMs?: number; onError: (error: unknown) => void }): Scheduler {
   let chain: Promise<number> = Promise.resolve(0);
   let timer: NodeJS.Timeout | undefined;
-  const settle = () => {
-    chain = chain.catch(() => 0).then(() => runDuePayouts(sandbox.db, sandbox.env));
+  const settle = (developerIds: string[]) => {
+    chain = chain
+      .catch(() => 0)
+      .then(async () => {
+        let settled = 0;
+        for (const id of developerIds) settled += await runDuePayouts(sandbox.db, sandbox.write, sandbox.envFor(id), id);
+        return settled;
+      });
     return chain;
   };
   return {
-    async runDue() {
-      const settled = await settle();
-      return settled + (await dispatcher.dispatchDue());
+    async runDue(developerId) {
+      const settled = await settle(developerId ? [developerId] : sandbox.developerIds());
+      return settled + (await dispatcher.dispatchDue(developerId));
     },
     start() {
       timer ??= setInterval(() => {
-        settle().catch(options.onError);
-        dispatcher.dispatchDue().catch(options.onError);
+        settle(sandbox.developerIds()).catch(options.onError);
+        dispatcher.tick();
       }, options.intervalMs ?? 250);
       timer.unref();
     },

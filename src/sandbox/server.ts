@@ -1,12 +1,16 @@
+import { acquireLock, type DatabaseLock, lockPathFor } from '../engine/db/lock.js';
 import { setEndpointUrl } from '../engine/events/webhooks.service.js';
 import { releaseInterrupted } from '../engine/idempotency/idempotency.service.js';
 import { buildApp } from './app.js';
+import { limitLog } from './log-limit.js';
 import { ensureSandboxDeveloper, openSandbox } from './sandbox.js';
 
 export interface StartServerOptions {
   dbPath: string;
   host: string;
   port: number;
+  /** Where the lock that keeps a second server away lives (default: beside a database file; none for :memory:). */
+  lockPath?: string | undefined;
   /** The key the last start handed out; kept if it still works, so scripts keep working across restarts. */
   knownKey?: string | undefined;
   /** Seconds of sandbox time before the provider acts on a payout (default 2; 0 = at once). */
@@ -16,7 +20,13 @@ export interface StartServerOptions {
   /** Seconds before a webhook attempt is abandoned (default 15). */
   webhookTimeoutSeconds?: number | undefined;
   logRequest?: (line: string) => void;
-  logError?: (error: unknown) => void;
+  /** One line (or stack) per call; the server limits how often it is called. */
+  log?: (line: string) => void;
+  /**
+   * The database file was removed, replaced or truncated under the server: every write from now
+   * on would be lost, so the process must end (contract §10). Default: log and exit 1.
+   */
+  onFatal?: (reason: string) => void;
 }
 
 export interface RunningServer {
@@ -28,42 +38,78 @@ export interface RunningServer {
 }
 
 /**
- * Opens the database, makes sure the SANDBOX developer has a key, and listens.
+ * Takes the database's lock, opens it, makes sure the SANDBOX developer has a key, and listens.
+ * Throws DatabaseInUseError when another process serves the same database.
  * @example const server = await startServer({ dbPath: ':memory:', host: '127.0.0.1', port: 0 });
  */
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
-  const sandbox = await openSandbox({ dbPath: options.dbPath, settlementDelaySeconds: options.settlementDelaySeconds, backgroundCheckpoints: true });
-  await releaseInterrupted(sandbox.db);
-  const credentials = await ensureSandboxDeveloper(sandbox, options.knownKey);
-  if (options.webhookUrl !== undefined) await setEndpointUrl(sandbox.db, credentials.developerId, options.webhookUrl);
-  const app = await buildApp({ sandbox, logRequest: options.logRequest, logError: options.logError, webhookTimeoutSeconds: options.webhookTimeoutSeconds });
+  const write = options.log ?? ((line: string) => console.error(line));
+  const logError = limitLog(write);
+  const lockPath = options.lockPath ?? (options.dbPath === ':memory:' ? undefined : lockPathFor(options.dbPath));
+  // The database, its WAL and the lock files hold secrets: nothing this process creates is readable by others.
+  process.umask(0o077);
+  const lock: DatabaseLock | undefined = lockPath ? acquireLock(lockPath, options.dbPath) : undefined;
+  let app: Awaited<ReturnType<typeof buildApp>> | undefined;
+  const onFatal =
+    options.onFatal ??
+    ((reason: string) => {
+      write(`Error [STORAGE_UNAVAILABLE]: ${reason}. The sandbox stopped so that no write is acknowledged and then lost.`);
+      process.exit(1);
+    });
   try {
-    await app.listen({ host: options.host, port: options.port });
-  } catch (error) {
-    await app.close();
-    await sandbox.close();
-    throw error;
-  }
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : options.port;
-  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
-  const baseUrl = `http://${host}:${port}`;
-  // A wildcard bind is reached through loopback.
-  app.setSelfUrl(['0.0.0.0', '::'].includes(options.host) ? `http://127.0.0.1:${port}` : baseUrl);
-  // Work that fell due while the sandbox was stopped starts now, beside the first requests rather
-  // than before them, so a backlog never delays readiness; then the clock drives it.
-  app.scheduler.runDue().catch(options.logError ?? ((error) => console.error(error)));
-  app.scheduler.start();
-  return {
-    baseUrl,
-    apiKey: credentials.apiKey,
-    developerId: credentials.developerId,
-    keyIssued: credentials.issued,
-    async close() {
-      // Deliveries in flight (some to this server's own receiver) finish before it stops answering.
-      await app.scheduler.stop();
+    const sandbox = await openSandbox({
+      dbPath: options.dbPath,
+      settlementDelaySeconds: options.settlementDelaySeconds,
+      backgroundCheckpoints: true,
+      onLost: (reason) => {
+        app?.server.close();
+        onFatal(reason);
+      },
+    });
+    await releaseInterrupted(sandbox.db);
+    const credentials = await ensureSandboxDeveloper(sandbox, options.knownKey);
+    if (options.webhookUrl !== undefined) await sandbox.write((trx) => setEndpointUrl(trx, credentials.developerId, options.webhookUrl!));
+    app = await buildApp({
+      sandbox,
+      logRequest: options.logRequest,
+      logError,
+      webhookTimeoutSeconds: options.webhookTimeoutSeconds,
+      onDeliveriesPaused: (paused, reason) => write(paused ? `webhook deliveries paused: ${reason}` : `webhook deliveries resumed: ${reason}`),
+    });
+    try {
+      await app.listen({ host: options.host, port: options.port });
+    } catch (error) {
       await app.close();
       await sandbox.close();
-    },
-  };
+      throw error;
+    }
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : options.port;
+    const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+    const baseUrl = `http://${host}:${port}`;
+    lock?.publish(baseUrl);
+    // A wildcard bind is reached through loopback.
+    app.setSelfUrl(['0.0.0.0', '::'].includes(options.host) ? `http://127.0.0.1:${port}` : baseUrl);
+    // Work that fell due while the sandbox was stopped starts now, beside the first requests rather
+    // than before them, so a backlog never delays readiness; then the clocks drive it.
+    app.scheduler.runDue().catch(logError);
+    app.scheduler.start();
+    const running = app;
+    return {
+      baseUrl,
+      apiKey: credentials.apiKey,
+      developerId: credentials.developerId,
+      keyIssued: credentials.issued,
+      async close() {
+        // Deliveries in flight (some to this server's own receiver) finish before it stops answering.
+        await running.scheduler.stop();
+        await running.close();
+        await sandbox.close();
+        lock?.release();
+      },
+    };
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
 }

@@ -9,7 +9,7 @@ import { createDeveloper } from '../../src/engine/developers/developers.service.
 import { authenticate, hashKey, issueKey } from '../../src/engine/developers/keys.js';
 import type { EngineEnv } from '../../src/engine/env.js';
 import { seededIds } from '../../src/engine/ids.js';
-import { claimKey, completeKey, IDEMPOTENCY_TTL_MS, releaseInterrupted } from '../../src/engine/idempotency/idempotency.service.js';
+import { IDEMPOTENCY_TTL_MS, lookupKey, releaseInterrupted, storeKey } from '../../src/engine/idempotency/idempotency.service.js';
 import { ensureSandboxDeveloper, openSandbox } from '../../src/sandbox/sandbox.js';
 
 let db: Db;
@@ -45,20 +45,23 @@ describe('keys', () => {
   });
 });
 
-describe('sandbox clock', () => {
-  it('keeps its offset across a restart of the same database file', async () => {
+describe('developer clocks', () => {
+  it('each developer keeps its own offset, across a restart of the same database file', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ledger-clock-'));
     const dbPath = join(dir, 'sandbox.db');
     const realNow = () => Date.parse('2026-11-21T09:30:00.000Z');
     try {
       const first = await openSandbox({ dbPath, realNow });
-      await first.advanceClock(90);
-      expect(first.clock.now().toISOString()).toBe('2026-11-21T09:31:30.000Z');
-      const { apiKey } = await ensureSandboxDeveloper(first);
+      const { apiKey, developerId } = await ensureSandboxDeveloper(first);
+      const other = await first.write((trx) => createDeveloper(trx, first.envFor(developerId), 'OTHER'));
+      await first.advanceClock(developerId, 90);
+      expect(first.clockFor(developerId).now().toISOString()).toBe('2026-11-21T09:31:30.000Z');
+      expect(first.clockFor(other.developer_id).now().toISOString()).toBe('2026-11-21T09:30:00.000Z');
       await first.close();
 
       const second = await openSandbox({ dbPath, realNow });
-      expect(second.clock.now().toISOString()).toBe('2026-11-21T09:31:30.000Z');
+      expect(second.clockFor(developerId).now().toISOString()).toBe('2026-11-21T09:31:30.000Z');
+      expect(second.clockFor(other.developer_id).now().toISOString()).toBe('2026-11-21T09:30:00.000Z');
       const again = await ensureSandboxDeveloper(second, apiKey);
       expect(again).toMatchObject({ apiKey, issued: false });
       const forgotten = await ensureSandboxDeveloper(second);
@@ -72,39 +75,39 @@ describe('sandbox clock', () => {
 
   it('only moves forward', async () => {
     const sandbox = await openSandbox({ dbPath: ':memory:' });
-    await expect(sandbox.advanceClock(-5)).rejects.toThrow(/forward/);
+    const { developerId } = await ensureSandboxDeveloper(sandbox);
+    await expect(sandbox.advanceClock(developerId, -5)).rejects.toThrow(/forward/);
     await sandbox.close();
   });
 });
 
 describe('idempotency keys', () => {
-  const scope = { developerId: '', method: 'POST', path: '/v1/wallets', key: 'k1' };
+  const scope = { developerId: '', method: 'POST', path: '/v1/wallets {}', key: 'k1' };
 
   beforeEach(async () => {
     scope.developerId = (await db.transaction().execute((trx) => createDeveloper(trx, env, 'ACME'))).developer_id;
   });
 
-  it('is IN_USE while the first request runs, then replays its response', async () => {
-    expect(await claimKey(db, env, scope, 'h')).toEqual({ kind: 'claimed' });
-    await expect(claimKey(db, env, scope, 'h')).rejects.toMatchObject({ code: 'IDEMPOTENCY_KEY_IN_USE' });
-    await completeKey(db, scope, 201, '{"success":true}');
-    expect(await claimKey(db, env, scope, 'h')).toEqual({ kind: 'replay', status: 201, body: '{"success":true}' });
-    await expect(claimKey(db, env, scope, 'other')).rejects.toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED' });
+  it('is new until an answer is stored, then replays it; another request with the key is REUSED', async () => {
+    expect(await lookupKey(db, env, scope, 'h')).toEqual({ kind: 'new' });
+    await storeKey(db, env, scope, 'h', 201, '{"success":true}');
+    expect(await lookupKey(db, env, scope, 'h')).toEqual({ kind: 'replay', status: 201, body: '{"success":true}' });
+    await expect(lookupKey(db, env, scope, 'other')).rejects.toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED' });
   });
 
-  it('drops claims of requests that died with the process, so their retry runs afresh', async () => {
-    await claimKey(db, env, scope, 'h');
-    await claimKey(db, env, { ...scope, key: 'k2' }, 'h');
-    await completeKey(db, { ...scope, key: 'k2' }, 200, '{}');
+  it('drops IN_FLIGHT claims an earlier version left behind, so their retry runs afresh', async () => {
+    await db.insertInto('idempotency_keys').values({ ...{ developer_id: scope.developerId, method: 'POST', path: scope.path, key: 'old' }, request_hash: 'h', state: 'IN_FLIGHT', response_status: null, response_body: null, created_at: clock.now().toISOString() }).execute();
+    await storeKey(db, env, { ...scope, key: 'k2' }, 'h', 200, '{}');
     expect(await releaseInterrupted(db)).toBe(1);
-    expect(await claimKey(db, env, scope, 'h')).toEqual({ kind: 'claimed' });
-    expect(await claimKey(db, env, { ...scope, key: 'k2' }, 'h')).toEqual({ kind: 'replay', status: 200, body: '{}' });
+    expect(await lookupKey(db, env, { ...scope, key: 'old' }, 'h')).toEqual({ kind: 'new' });
+    expect(await lookupKey(db, env, { ...scope, key: 'k2' }, 'h')).toEqual({ kind: 'replay', status: 200, body: '{}' });
   });
 
-  it('forgets a key after 24 hours on the sandbox clock', async () => {
-    await claimKey(db, env, scope, 'h');
-    await completeKey(db, scope, 200, '{}');
+  it('forgets a key after 24 hours on the developer clock, and a new answer replaces it', async () => {
+    await storeKey(db, env, scope, 'h', 200, '{}');
     clock.advance(IDEMPOTENCY_TTL_MS / 1000);
-    expect(await claimKey(db, env, scope, 'different')).toEqual({ kind: 'claimed' });
+    expect(await lookupKey(db, env, scope, 'different')).toEqual({ kind: 'new' });
+    await storeKey(db, env, scope, 'different', 201, '{"b":1}');
+    expect(await lookupKey(db, env, scope, 'different')).toEqual({ kind: 'replay', status: 201, body: '{"b":1}' });
   });
 });

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { audit } from '../../src/engine/audit/audit.service.js';
 import { ManualClock } from '../../src/engine/clock.js';
@@ -8,7 +9,7 @@ import type { EngineEnv } from '../../src/engine/env.js';
 import { LedgerError } from '../../src/engine/errors.js';
 import { seededIds } from '../../src/engine/ids.js';
 import { receiveInbound } from '../../src/engine/inbound/inbound.service.js';
-import { findSystemAccountId } from '../../src/engine/ledger/accounts.repository.js';
+import { findSystemAccountId, findSystemAccountIds } from '../../src/engine/ledger/accounts.repository.js';
 import { post } from '../../src/engine/ledger/ledger.service.js';
 import { transfer } from '../../src/engine/transfers/transfers.service.js';
 import { createWallet, getWallet } from '../../src/engine/wallets/wallets.service.js';
@@ -86,6 +87,34 @@ describe('post()', () => {
     expect((await getWallet(db, developerId, from.id)).balance).toBe(3000);
     expect((await getWallet(db, developerId, to.id)).balance).toBe(7000);
     expect((await audit(db)).ok).toBe(true);
+  });
+});
+
+describe('the bounds of system accounts', () => {
+  /** As SQLite holds it, as text: exact where a JavaScript number is not. */
+  const exact = async (id: string) => (await sql<{ b: string }>`select cast(balance as text) as b from accounts where id = ${id}`.execute(db)).rows[0]!.b;
+  const move = (from: string, to: string, amount: number) =>
+    db.transaction().execute((trx) => post(trx, env, { developerId, kind: 'TEST', legs: [{ accountId: from, amount: -amount }, { accountId: to, amount }] }));
+
+  it('holds a whole developer’s money past 2^53 exactly, up to 2^63 − 2^53, then refuses with 400 on amount', async () => {
+    const [settlement, dismissed] = await findSystemAccountIds(db, developerId, ['PROVIDER_SETTLEMENT', 'DISMISSED'] as const);
+    const max = Number.MAX_SAFE_INTEGER;
+    for (let i = 0; i < 1023; i += 1) await move(settlement, dismissed, max);
+    await move(settlement, dismissed, 1);
+    // 1023 × (2^53 − 1) + 1: integer arithmetic in SQL, where a REAL sum would have lost the 1.
+    expect(await exact(settlement)).toBe('-9214364837600033794');
+    await move(settlement, dismissed, 1021);
+    expect(await exact(settlement)).toBe('-9214364837600034815');
+    await move(settlement, dismissed, 1);
+    expect(await exact(settlement)).toBe('-9214364837600034816');
+
+    const refused = await move(settlement, dismissed, 1).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(LedgerError);
+    expect((refused as LedgerError).code).toBe('VALIDATION_ERROR');
+    expect((refused as LedgerError).fields).toEqual([{ field: 'amount', message: expect.stringContaining('provider_settlement account would pass 9214364837600034816 kobo') }]);
+    expect(await exact(settlement)).toBe('-9214364837600034816');
+    expect(await exact(dismissed)).toBe('9214364837600034816');
+    expect((await audit(db)).problems).toEqual([]);
   });
 });
 

@@ -136,10 +136,10 @@ describe('Idempotency-Key (contract §3)', () => {
     await expectCleanAudit(t);
   });
 
-  it('scopes keys by path: the same key on another endpoint is a new request', async () => {
-    await t.call('POST', '/v1/wallets', walletBody(), { headers: { 'idempotency-key': 'k' } });
-    const r = await t.call('POST', '/sandbox/developers', { business_name: 'X' }, { headers: { 'idempotency-key': 'k' } });
-    expect(r.status).toBe(201);
+  it('scopes keys by route: the same key on another endpoint is a new request', async () => {
+    const created = await t.call('POST', '/v1/wallets', walletBody(), { headers: { 'idempotency-key': 'k' } });
+    const r = await t.call('POST', `/v1/wallets/${created.body.data.id}/close`, undefined, { headers: { 'idempotency-key': 'k' } });
+    expect([r.status, r.body.data.status, r.headers['idempotent-replayed']]).toEqual([200, 'CLOSED', undefined]);
   });
 
   it('rejects a key longer than 255 characters', async () => {

@@ -6,11 +6,11 @@ import { createTestSandbox, createWallet, type TestSandbox } from '../helpers/sa
 
 /**
  * Hostile input against every endpoint of the OpenAPI document: random and malformed bodies, query
- * strings, headers and path ids. Nothing may answer 5xx, every error has the documented shape, and
- * the ledger stays consistent.
+ * strings, headers and path ids. Nothing may answer 5xx, every error has the documented shape, every
+ * status is one the operation declares, and the ledger stays consistent.
  */
 let t: TestSandbox;
-let routes: { method: string; path: string }[];
+let routes: { method: string; path: string; fields: string[]; required: string[]; statuses: string[] }[];
 let ids: string[];
 let otherKey: string;
 
@@ -26,8 +26,11 @@ beforeAll(async () => {
   ids = [w.id, d.id, tx, held, agent, log, payout, t.developerId];
   otherKey = (await t.call('POST', '/sandbox/developers', { business_name: 'Intruder' })).body.data.api_key;
   const document = (await t.call('GET', '/openapi.json', undefined, { key: null })).body;
-  routes = Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(([path, methods]) =>
-    Object.keys(methods).map((method) => ({ method: method.toUpperCase(), path })),
+  routes = Object.entries(document.paths as Record<string, Record<string, any>>).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, operation]) => {
+      const schema = operation.requestBody?.content?.['application/json']?.schema ?? {};
+      return { method: method.toUpperCase(), path, fields: Object.keys(schema.properties ?? {}), required: (schema.required ?? []) as string[], statuses: Object.keys(operation.responses) };
+    }),
   );
 });
 afterAll(() => t.close());
@@ -82,7 +85,7 @@ describe('hostile input', () => {
         } catch {
           parsed = response.body;
         }
-        if (route.path === '/openapi.json' && response.statusCode === 200) return;
+        expect(route.statuses, `${route.method} ${route.path} answered ${response.statusCode}, which its OpenAPI operation does not declare`).toContain(String(response.statusCode));
         expectDocumentedShape(response.statusCode, parsed);
       }),
       { seed: 20261121, numRuns: 1500 },
@@ -109,4 +112,177 @@ describe('hostile input', () => {
       expect([`${route.method} ${route.path}`, r.status, r.body.detail?.code]).toEqual([`${route.method} ${route.path}`, 404, 'NOT_FOUND']);
     }
   });
+});
+
+describe('another developer', () => {
+  it("on every endpoint, one developer's actions leave another developer's reads and audit unchanged", async () => {
+    const a = await createTestSandbox({ seed: 'fuzz-tenancy', listen: true });
+    try {
+      // Developer A: a little of everything, settled so that nothing of A's falls due later.
+      const aw = await createWallet(a, 100_000);
+      const ad = await createWallet(a);
+      await a.call('POST', `/v1/wallets/${aw.id}/transfer`, { destination_account_number: ad.account_number, amount: 1_000 });
+      await a.call('POST', '/sandbox/inbound-transfers', { account_number: aw.account_number, amount: 700, narration: 'asdfgh' });
+      await a.call('POST', `/v1/wallets/${aw.id}/agents`, { name: 'n', trigger: 'ON_CREDIT', action: 'WEBHOOK_NOTIFY' });
+      await a.call('PUT', '/sandbox/receiver/behaviour', { status: 500, count: 2 });
+      await a.call('POST', '/sandbox/clock/advance', { seconds: 90_000 });
+      const viewOfA = async () => {
+        const views: unknown[] = [];
+        for (const url of ['/sandbox/wallets?limit=100', `/v1/wallets/${aw.id}/transactions?limit=100`, `/v1/wallets/${ad.id}/transactions?limit=100`, '/v1/suspense?limit=100', '/v1/agents?limit=100', '/v1/webhook-logs?limit=100', '/sandbox/receiver/events?limit=100', '/sandbox/receiver/behaviour', '/sandbox/clock', '/sandbox/webhook-endpoint', '/sandbox/keys', '/sandbox/audit']) {
+          views.push((await a.call('GET', url)).body);
+        }
+        return views;
+      };
+      const before = await viewOfA();
+
+      // Developer B, with data of its own, acts on every endpoint with its own ids, A's ids and junk.
+      const b = (await a.call('POST', '/sandbox/developers', { business_name: 'Intruder' })).body.data;
+      const asB = (method: string, url: string, body?: unknown) => a.call(method, url, body, { key: b.api_key });
+      const bw = (await asB('POST', '/v1/wallets', { customer_reference: 'b1', first_name: 'B', last_name: 'B', email: 'b@b.ng' })).body.data;
+      await asB('POST', '/sandbox/inbound-transfers', { account_number: bw.account_number, amount: 50_000 });
+      await asB('POST', '/sandbox/inbound-transfers', { account_number: bw.account_number, amount: 700, narration: 'asdfgh' });
+      // B's ids change as B creates, resets and creates again: each run picks from what B has now.
+      const bNow = async () => {
+        const wallets = (await asB('GET', '/sandbox/wallets?limit=100')).body.data.items as { id: string; account_number: string }[];
+        const logs = (await asB('GET', '/v1/webhook-logs?limit=20&order=desc')).body.data.items as { id: string }[];
+        const held = (await asB('GET', '/v1/suspense?limit=20&order=desc')).body.data.items as { id: string }[];
+        const agents = (await asB('GET', '/v1/agents?limit=20&order=desc')).body.data.items as { id: string }[];
+        const txs = wallets.length ? ((await asB('GET', `/v1/wallets/${wallets[0]!.id}/transactions?limit=20&order=desc`)).body.data.items as { id: string }[]) : [];
+        return { wallets: wallets.map((w) => w.id), logs: logs.map((l) => l.id), held: held.map((h) => h.id), agents: agents.map((g) => g.id), txs: txs.map((t) => t.id), accounts: wallets.map((w) => w.account_number) };
+      };
+      const aLogs = (await a.call('GET', '/v1/webhook-logs')).body.data.items.map((l: { id: string }) => l.id) as string[];
+      const aHeld = (await a.call('GET', '/v1/suspense')).body.data.items.map((h: { id: string }) => h.id) as string[];
+      const aAgents = (await a.call('GET', '/v1/agents')).body.data.items.map((g: { id: string }) => g.id) as string[];
+      const aTxs = (await a.call('GET', `/v1/wallets/${aw.id}/transactions`)).body.data.items.map((t: { id: string }) => t.id) as string[];
+      // Rotating B's own key would only lock B out of the rest of the run: it is checked once, at the end.
+      const acting = routes.filter((r) => !r.path.startsWith('/sandbox/receiver/{') && r.path !== '/sandbox/keys/rotate');
+      const succeeded = new Set<string>();
+      let n = 0;
+      await fc.assert(
+        fc.asyncProperty(
+          fc.nat(),
+          fc.nat(),
+          fc.nat(),
+          fc.record({
+            amount: fc.constantFrom(1, 100, 50_000),
+            destination_bank_code: fc.constantFrom('035', '058'),
+            seconds: fc.constantFrom(1, 3600, 90_000),
+            action: fc.constantFrom('DISMISS', 'REFUND', 'CREDIT_WALLET'),
+            url: fc.constantFrom(null, 'http://127.0.0.1:9/x'),
+            status: fc.constantFrom(500, 200),
+            count: fc.constantFrom(0, 3),
+            is_active: fc.boolean(),
+            allow_transfers_out: fc.boolean(),
+            bank_code: fc.constantFrom('035', '058'),
+            name: fc.constantFrom('sweeper', 'notify'),
+            trigger: fc.constantFrom('ON_CREDIT', 'BALANCE_ABOVE'),
+            threshold: fc.constantFrom(10, 1_000),
+            first_name: fc.constant('Bee'),
+            last_name: fc.constant('Intruder'),
+            email: fc.constant('bee@example.com'),
+            business_name: fc.constant('Third'),
+            narration: fc.constantFrom('salary', 'asdfgh', 'SANDBOX-RISK'),
+          }),
+          fc.boolean(),
+          async (which, pickId, pickAccount, fields, minimal) => {
+            const route = acting[which % acting.length]!;
+            const now = await bNow();
+            // Each path parameter from the ids of its kind, A's and B's alike, or junk.
+            const pools: Record<string, string[]> = {
+              wallet_id: [aw.id, ad.id, ...now.wallets, ...now.wallets],
+              log_id: [...aLogs, ...now.logs],
+              suspense_id: [...aHeld, ...now.held, ...now.held],
+              agent_id: [...aAgents, ...now.agents],
+              tx_id: [...aTxs, ...now.txs],
+              transaction_id: [...aTxs, ...now.txs],
+            };
+            const pick = (kind: string, k: number) => {
+              const pool = [...(pools[kind] ?? []), 'x'];
+              return pool[k % pool.length]!;
+            };
+            const accounts = [aw.account_number, ad.account_number, ...now.accounts, ...now.accounts, '1111111111'];
+            const account = accounts[pickAccount % accounts.length]!;
+            const values: Record<string, unknown> = {
+              ...fields,
+              account_number: account,
+              destination_account_number: account,
+              target_wallet_id: pick('wallet_id', pickId + 1),
+              destination_wallet_id: pick('wallet_id', pickId + 2),
+              action: route.path.includes('agents') ? 'WEBHOOK_NOTIFY' : fields.action,
+              customer_reference: `b-${n++}`,
+            };
+            const url = route.path.replace(/\{([^}]+)\}/g, (_m, kind: string) => pick(kind, pickId));
+            // A body the route takes: the fields its schema names (only the required ones, at times).
+            const names = minimal ? route.required : route.fields;
+            const body = route.fields.length ? Object.fromEntries(names.filter((name) => name in values).map((name) => [name, values[name]])) : undefined;
+            const r = await asB(route.method, url, body);
+            expect(r.status, `${route.method} ${url}: ${JSON.stringify(r.body)}`).toBeLessThan(500);
+            if (r.status < 300) succeeded.add(`${route.method} ${route.path}`);
+          },
+        ),
+        { seed: 20261123, numRuns: 600 },
+      );
+      // Then every endpoint once more, with a request that succeeds: B really acts, not only fails.
+      const w1 = (await asB('POST', '/v1/wallets', { customer_reference: 'script-1', first_name: 'B', last_name: 'One', email: 'b1@b.ng' })).body.data;
+      const w2 = (await asB('POST', '/v1/wallets', { customer_reference: 'script-2', first_name: 'B', last_name: 'Two', email: 'b2@b.ng' })).body.data;
+      await asB('POST', '/sandbox/inbound-transfers', { account_number: w1.account_number, amount: 90_000 });
+      const heldId = (await asB('POST', '/sandbox/inbound-transfers', { account_number: w1.account_number, amount: 500, narration: 'asdfgh' })).body.data.suspense_item.id;
+      const agentId = (await asB('POST', `/v1/wallets/${w1.id}/agents`, { name: 'n', trigger: 'ON_CREDIT', action: 'WEBHOOK_NOTIFY' })).body.data.id;
+      const payoutId = (await asB('POST', `/v1/wallets/${w1.id}/transfer`, { destination_account_number: '2222222222', destination_bank_code: '058', amount: 100 })).body.data.transaction_id;
+      await asB('PUT', '/sandbox/receiver/behaviour', { status: 500, count: 1 });
+      await a.app.scheduler.runDue(b.developer_id);
+      const failedLog = (await asB('GET', '/v1/webhook-logs?status=FAILED')).body.data.items[0].id;
+      const script: Record<string, [string, unknown?]> = {
+        'GET /sandbox/health': ['/sandbox/health'],
+        'POST /v1/wallets': ['/v1/wallets', { customer_reference: 'script-3', first_name: 'B', last_name: 'Three', email: 'b3@b.ng' }],
+        'GET /v1/wallets/{wallet_id}': [`/v1/wallets/${w1.id}`],
+        'GET /v1/wallets/{wallet_id}/transactions': [`/v1/wallets/${w1.id}/transactions`],
+        'POST /v1/wallets/{wallet_id}/transfer': [`/v1/wallets/${w1.id}/transfer`, { destination_account_number: w2.account_number, amount: 1_000 }],
+        'GET /v1/transactions/{tx_id}': [`/v1/transactions/${payoutId}`],
+        'POST /v1/wallets/{wallet_id}/agents': [`/v1/wallets/${w1.id}/agents`, { name: 'lock', trigger: 'BALANCE_ABOVE', threshold: 10_000_000, action: 'LOCK_WALLET' }],
+        'PATCH /v1/wallets/{wallet_id}/agents/{agent_id}/toggle': [`/v1/wallets/${w1.id}/agents/${agentId}/toggle`, { is_active: false }],
+        'GET /v1/agents': ['/v1/agents'],
+        'GET /sandbox/agents/{agent_id}/runs': [`/sandbox/agents/${agentId}/runs`],
+        'GET /v1/suspense': ['/v1/suspense'],
+        'GET /sandbox/suspense/{suspense_id}': [`/sandbox/suspense/${heldId}`],
+        'POST /v1/suspense/{suspense_id}/resolve': [`/v1/suspense/${heldId}/resolve`, { action: 'CREDIT_WALLET', target_wallet_id: w2.id }],
+        'GET /v1/webhook-logs': ['/v1/webhook-logs'],
+        'POST /v1/webhook-logs/{log_id}/retry': [`/v1/webhook-logs/${failedLog}/retry`],
+        'GET /sandbox/webhook-logs/{log_id}': [`/sandbox/webhook-logs/${failedLog}`],
+        'GET /sandbox/webhook-logs/{log_id}/attempts': [`/sandbox/webhook-logs/${failedLog}/attempts`],
+        'GET /v1/banks': ['/v1/banks'],
+        'POST /v1/banks/resolve': ['/v1/banks/resolve', { account_number: aw.account_number, bank_code: '035' }],
+        'GET /sandbox/magic': ['/sandbox/magic'],
+        'POST /sandbox/payouts/{transaction_id}/settle': [`/sandbox/payouts/${payoutId}/settle`],
+        'POST /sandbox/payouts/{transaction_id}/fail': [`/sandbox/payouts/${(await asB('POST', `/v1/wallets/${w1.id}/transfer`, { destination_account_number: '2222222222', destination_bank_code: '058', amount: 100 })).body.data.transaction_id}/fail`],
+        'GET /sandbox/wallets': ['/sandbox/wallets'],
+        'PATCH /sandbox/wallets/{wallet_id}': [`/sandbox/wallets/${w1.id}`, { allow_transfers_out: false }],
+        'POST /sandbox/inbound-transfers': ['/sandbox/inbound-transfers', { account_number: w2.account_number, amount: 100 }],
+        'POST /v1/wallets/{wallet_id}/close': [`/v1/wallets/${w2.id}/close`],
+        'GET /sandbox/clock': ['/sandbox/clock'],
+        'POST /sandbox/clock/advance': ['/sandbox/clock/advance', { seconds: 200_000 }],
+        'GET /sandbox/keys': ['/sandbox/keys'],
+        'POST /sandbox/developers': ['/sandbox/developers', { business_name: 'Third' }],
+        'GET /sandbox/audit': ['/sandbox/audit'],
+        'GET /sandbox/webhook-endpoint': ['/sandbox/webhook-endpoint'],
+        'PUT /sandbox/webhook-endpoint': ['/sandbox/webhook-endpoint', { url: 'http://127.0.0.1:9/b' }],
+        'POST /sandbox/webhook-endpoint/rotate-secret': ['/sandbox/webhook-endpoint/rotate-secret'],
+        'GET /sandbox/receiver/events': ['/sandbox/receiver/events'],
+        'GET /sandbox/receiver/behaviour': ['/sandbox/receiver/behaviour'],
+        'PUT /sandbox/receiver/behaviour': ['/sandbox/receiver/behaviour', { status: 503, count: 5 }],
+        'POST /sandbox/reset': ['/sandbox/reset'],
+      };
+      expect(Object.keys(script).sort()).toEqual(acting.map((route) => `${route.method} ${route.path}`).sort());
+      for (const [route, [url, body]] of Object.entries(script)) {
+        const method = route.split(' ')[0]!;
+        const r = await a.call(method, url, body, { key: ['/openapi.json', '/sandbox/health'].includes(url) ? null : b.api_key });
+        expect([route, r.status]).toEqual([route, r.status < 300 ? r.status : 'a 2xx']);
+      }
+      await asB('POST', '/sandbox/keys/rotate');
+      await a.app.scheduler.runDue();
+      expect(await viewOfA()).toEqual(before);
+    } finally {
+      await a.close();
+    }
+  }, 120_000);
 });

@@ -85,3 +85,12 @@ describe('GET /sandbox/webhook-logs/stream', () => {
     expect(odd.body.detail.code).toBe('VALIDATION_ERROR');
   });
 });
+
+describe('HEAD /sandbox/webhook-logs/stream', () => {
+  it('answers with the headers of a stream and ends', async () => {
+    const head = await fetch(`${t.baseUrl}/sandbox/webhook-logs/stream`, { method: 'HEAD', headers: { 'x-api-key': t.key } });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    expect(await head.text()).toBe('');
+  });
+});

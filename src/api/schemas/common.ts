@@ -34,19 +34,28 @@ export const Ok = <T extends z.ZodType>(data: T) => z.object({ success: z.litera
 export const Page = <T extends z.ZodType>(item: T) =>
   z.object({ items: z.array(item), total: z.int(), page: z.int(), limit: z.int() });
 
-const positiveInt = (name: string, max?: number) =>
-  z
-    .string()
-    .regex(/^\d+$/, { error: `${name} must be a whole number` })
-    .transform(Number)
-    .pipe(max ? z.int().min(1, { error: `${name} must be at least 1` }).max(max, { error: `${name} must be at most ${max}` }) : z.int().min(1, { error: `${name} must be at least 1` }));
+/**
+ * A whole number of at least 1 in a query string: declared as an integer (so a typed client passes
+ * a number), read from the digits of the string; anything else is refused, never coerced.
+ */
+const positiveInt = (name: string, max = Number.MAX_SAFE_INTEGER) =>
+  z.preprocess(
+    (value) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value),
+    z
+      .int({ error: `${name} must be a whole number` })
+      .min(1, { error: `${name} must be at least 1` })
+      .max(max, { error: max === Number.MAX_SAFE_INTEGER ? `${name} must be a whole number` : `${name} must be at most ${max}` }),
+  );
 
 /** page, limit and order, shared by every list (contract §2). */
 export const pageQuery = {
-  page: positiveInt('page').default(1),
-  limit: positiveInt('limit', 100).default(20),
+  page: positiveInt('page').default(1).describe('page number, from 1 (default 1)'),
+  limit: positiveInt('limit', 100).default(20).describe('items per page, 1 to 100 (default 20)'),
   order: z.enum(['asc', 'desc']).default('asc'),
 };
+
+/** The query of a route that takes no parameters: any parameter is refused by name (contract §10). */
+export const NoQuery = z.strictObject({});
 
 export const ErrorBody = z
   .object({
@@ -58,9 +67,6 @@ export const ErrorBody = z
     }),
   })
   .meta({ id: 'Error' });
-
-/** Error responses every authenticated route can give. */
-export const commonErrors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 409: ErrorBody, 500: ErrorBody };
 
 export const IdempotencyHeaders = z.looseObject({
   'idempotency-key': z

@@ -1,7 +1,10 @@
 import { Command } from '../command.js';
-import { UnreachableError } from '../../client/errors.js';
+import { dirname } from 'node:path';
 import { requireKey } from '../../client/config.js';
-import { findStateFile, readState, writeState } from '../../client/state.js';
+import { UnreachableError } from '../../client/errors.js';
+import { findStateFile, MEMORY_LOCK, readState, stateDirFor, writeState } from '../../client/state.js';
+import { ApiClient } from '../../client/http.js';
+import type { FoundServer } from '../../sandbox/process.js';
 import type { Io } from '../io.js';
 import { action, clientCommand, examples } from '../options.js';
 import type { View } from '../output/views.js';
@@ -13,19 +16,30 @@ export function stopCommand(): Command {
     .action(action(runStop));
 }
 
+/** The sandbox of this directory, found the same way by `stop` and `status`. */
+async function localServer(io: Io, stateFile: string | undefined): Promise<FoundServer | undefined> {
+  const { findServer } = await import('../../sandbox/process.js');
+  return findServer(stateFile ? readState(stateFile) : undefined, stateFile ? dirname(stateFile) : stateDirFor(io.cwd, io.env), MEMORY_LOCK);
+}
+
 export async function runStop(io: Io, options: { json?: boolean }): Promise<void> {
   const file = findStateFile(io.cwd, io.env);
-  const state = file ? readState(file) : undefined;
-  const { isAlive, stopProcess } = await import('../../sandbox/process.js');
-  const pid = state?.pid;
-  if (!file || !state || !pid || !isAlive(pid)) {
+  let found = await localServer(io, file);
+  if (found?.lock) {
+    // Found by an owner file alone: stop the process only while it holds that lock (not a reused pid).
+    const { isLocked } = await import('../../engine/db/lock.js');
+    if (!isLocked(found.lock)) found = undefined;
+  }
+  if (!found) {
     if (options.json) io.stdout.write(`${JSON.stringify({ stopped: false, pid: null })}\n`);
     else io.stderr.write('No sandbox is running.\n');
     return;
   }
+  const { stopProcess } = await import('../../sandbox/process.js');
+  const { pid } = found;
   const killed = await stopProcess(pid);
-  const after = readState(file);
-  if (after?.pid === pid) writeState(file, { ...after, pid: undefined });
+  const after = file ? readState(file) : undefined;
+  if (file && after?.pid === pid) writeState(file, { ...after, pid: undefined });
   if (options.json) io.stdout.write(`${JSON.stringify({ stopped: true, pid })}\n`);
   else io.stdout.write(`Stopped the sandbox (pid ${pid})${killed ? ' after it ignored SIGTERM' : ''}.\n`);
 }
@@ -58,14 +72,18 @@ export function statusCommand(): Command {
 
 export async function runStatus(io: Io): Promise<void> {
   const config = io.config();
-  const state = config.stateFile ? readState(config.stateFile) : undefined;
-  const local = state?.base_url === config.baseUrl ? state : undefined;
+  const found = await localServer(io, config.stateFile ?? findStateFile(io.cwd, io.env));
+  // A base URL given on purpose is the one asked about; otherwise this directory's sandbox, however found.
+  const explicit = io.flags.baseUrl ?? io.env.LEDGER_BASE_URL;
+  const baseUrl = explicit || !found?.base_url ? config.baseUrl : found.base_url;
+  const local = found?.base_url === baseUrl ? found : undefined;
+  const client = baseUrl === config.baseUrl ? io.publicClient() : new ApiClient(baseUrl, config.apiKey);
   try {
-    const health = await io.publicClient().sandbox<{ version: string; api_version: string }>('GET', '/sandbox/health');
-    await io.show({ running: true, base_url: config.baseUrl, version: health.version, api_version: health.api_version, pid: local?.pid ?? null, db: local?.db ?? null }, statusView);
+    const health = await client.sandbox<{ version: string; api_version: string }>('GET', '/sandbox/health');
+    await io.show({ running: true, base_url: baseUrl, version: health.version, api_version: health.api_version, pid: local?.pid ?? null, db: local?.db ?? null }, statusView);
   } catch (error) {
     if (error instanceof UnreachableError) {
-      await io.show({ running: false, base_url: config.baseUrl, version: null, api_version: null, pid: null, db: local?.db ?? null }, statusView);
+      await io.show({ running: false, base_url: baseUrl, version: null, api_version: null, pid: null, db: local?.db ?? null }, statusView);
     }
     throw error;
   }

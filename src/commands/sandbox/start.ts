@@ -1,7 +1,7 @@
 import { Command, Option } from '../command.js';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { UsageError } from '../../client/errors.js';
-import { readState, type SandboxState, STATE_FILE, stateDirFor, writeState } from '../../client/state.js';
+import { DETACHED_ENV, makeStateDir, MEMORY_LOCK, readState, type SandboxState, STATE_FILE, stateDirFor, writeState } from '../../client/state.js';
 import { ApiError } from '../../client/errors.js';
 import type { Io } from '../io.js';
 import { action, examples } from '../options.js';
@@ -80,13 +80,12 @@ export async function runStart(io: Io, options: StartOptions): Promise<void> {
     io.stderr.write(`Warning: binding ${options.host}, which is not loopback: anyone who can reach it can use the sandbox.\n`);
   }
   if (options.detach) return detach(io, options, stateFile, logFile, dbPath);
-  return foreground(io, options, stateFile, dbPath, port, settlementDelay);
+  return foreground(io, options, { stateFile, dbPath, lockPath: options.memory ? join(dirname(stateFile), MEMORY_LOCK) : undefined }, port, settlementDelay);
 }
 
 async function detach(io: Io, options: StartOptions, stateFile: string, logFile: string, dbPath: string): Promise<void> {
   const { spawnDetached } = await import('../../sandbox/process.js');
-  const { mkdirSync } = await import('node:fs');
-  mkdirSync(join(stateFile, '..'), { recursive: true });
+  makeStateDir(dirname(stateFile));
   const args = [
     'sandbox', 'start', '--port', options.port, '--host', options.host, '--settlement-delay', options.settlementDelay,
     '--webhook-timeout', options.webhookTimeout, ...(options.webhookUrl ? ['--webhook-url', options.webhookUrl] : []),
@@ -98,14 +97,18 @@ async function detach(io: Io, options: StartOptions, stateFile: string, logFile:
       args,
       logFile,
       cwd: io.cwd,
-      env: io.env,
+      env: { ...io.env, [DETACHED_ENV]: '1' },
       ready: async (pid) => {
         state = readState(stateFile);
         return state?.pid === pid && (await healthy(state.base_url));
       },
     });
   } catch (error) {
-    throw new ApiError(500, 'START_FAILED', (error as Error).message);
+    const message = (error as Error).message;
+    // The sandbox's own refusal (DATABASE_IN_USE, PORT_IN_USE) is the one to report.
+    const own = /Error \[([A-Z_]+)\]: (.*)/.exec(message);
+    if (own && own[1] !== 'INTERNAL') throw new ApiError(409, own[1]!, own[2]!);
+    throw new ApiError(500, 'START_FAILED', message);
   }
   const details = { base_url: state!.base_url, api_key: state!.api_key, pid: state!.pid, db: state!.db, log_file: logFile };
   if (options.json) {
@@ -124,13 +127,17 @@ async function detach(io: Io, options: StartOptions, stateFile: string, logFile:
   );
 }
 
-async function foreground(io: Io, options: StartOptions, stateFile: string, dbPath: string, port: number, settlementDelaySeconds: number): Promise<void> {
+async function foreground(io: Io, options: StartOptions, where: { stateFile: string; dbPath: string; lockPath: string | undefined }, port: number, settlementDelaySeconds: number): Promise<void> {
+  const { stateFile, dbPath } = where;
+  makeStateDir(dirname(stateFile));
   const previous = readState(stateFile);
   // A log reader that goes away (a closed pipe) must not take the sandbox down with it.
   for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
   const { startServer } = await import('../../sandbox/server.js');
+  const { DatabaseInUseError } = await import('../../engine/db/lock.js');
   const server = await startServer({
     dbPath,
+    lockPath: where.lockPath,
     host: options.host,
     port,
     knownKey: previous?.db === dbPath ? previous.api_key : undefined,
@@ -138,17 +145,21 @@ async function foreground(io: Io, options: StartOptions, stateFile: string, dbPa
     webhookUrl: options.webhookUrl,
     webhookTimeoutSeconds: Number(options.webhookTimeout),
     logRequest: (line) => io.stdout.write(`${line}\n`),
-    logError: (error) => io.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
+    log: (line) => io.stderr.write(`${line}\n`),
   }).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'EADDRINUSE') throw new ApiError(409, 'PORT_IN_USE', `port ${port} on ${options.host} is in use: pick another with --port`);
+    if (error instanceof DatabaseInUseError) throw new ApiError(409, 'DATABASE_IN_USE', error.message);
     throw error;
   });
   const state: SandboxState = { base_url: server.baseUrl, api_key: server.apiKey, db: dbPath, pid: process.pid, started_at: new Date().toISOString() };
   writeState(stateFile, state);
+  // A detached sandbox's output goes to its log file, which must never hold the key: the parent
+  // that started it prints the key on the terminal instead (contract §10).
+  const detached = io.env[DETACHED_ENV] === '1';
   io.stdout.write(
     [
       `ledger sandbox listening on ${server.baseUrl}`,
-      `API key   ${server.apiKey}${server.keyIssued ? '  (new)' : ''}`,
+      `API key   ${detached ? `${server.apiKey.slice(0, 13)}… (in ${stateFile}; \`ledger sandbox env\` prints it)` : `${server.apiKey}${server.keyIssued ? '  (new)' : ''}`}`,
       `Database  ${dbPath}`,
       `State     ${stateFile}`,
       'Press Ctrl-C to stop.',

@@ -1,7 +1,9 @@
 import type { Selectable } from 'kysely';
 import type { Trx } from '../db/database.js';
 import { prepare } from '../db/prepared.js';
+import { inSavepoint } from '../db/savepoint.js';
 import type { EngineEnv } from '../env.js';
+import { LedgerError } from '../errors.js';
 import { emitEvent } from '../events/events.service.js';
 import type { TransactionRow } from '../ledger/ledger.service.js';
 import { moveBetweenWallets } from '../transfers/internal.js';
@@ -100,21 +102,27 @@ async function act(trx: Trx, env: EngineEnv, agent: AgentRow, change: Change, ca
   else if (!destination || destination.status === 'CLOSED') error = 'WALLET_CLOSED: the destination wallet is closed';
   else if (amount <= 0) error = 'INSUFFICIENT_FUNDS: nothing to sweep, the balance is 0';
   else if (wallet.balance < amount) error = `INSUFFICIENT_FUNDS: balance ${wallet.balance} is less than sweep_amount ${amount}`;
-  if (error) {
-    await emitEvent(trx, env, agent.developer_id, 'agent.failed', {
-      agent_id: agent.id,
-      agent_name: agent.name,
-      wallet_id: wallet.id,
-      action: agent.action,
-      error,
-      transaction_id: change.cause.id,
-      origin_transaction_id: cascade.originTransactionId,
-      balance: wallet.balance,
-    });
-    return { outcome: 'FAILED', effect: 'moved nothing', error };
+  else {
+    try {
+      // In a savepoint: a move the ledger refuses (the destination cannot hold it) leaves no trace.
+      const moved = await inSavepoint(trx, () => moveBetweenWallets(trx, env, wallet, destination, amount, { narration: `Agent sweep: ${agent.name}`.slice(0, 100), agentId: agent.id }));
+      return { outcome: 'DONE', effect: `moved ${amount} to wallet ${destination.id}`, moved };
+    } catch (refused) {
+      if (!(refused instanceof LedgerError)) throw refused;
+      error = `${refused.code}: ${refused.message}`;
+    }
   }
-  const moved = await moveBetweenWallets(trx, env, wallet, destination!, amount, { narration: `Agent sweep: ${agent.name}`.slice(0, 100), agentId: agent.id });
-  return { outcome: 'DONE', effect: `moved ${amount} to wallet ${destination!.id}`, moved };
+  await emitEvent(trx, env, agent.developer_id, 'agent.failed', {
+    agent_id: agent.id,
+    agent_name: agent.name,
+    wallet_id: wallet.id,
+    action: agent.action,
+    error,
+    transaction_id: change.cause.id,
+    origin_transaction_id: cascade.originTransactionId,
+    balance: wallet.balance,
+  });
+  return { outcome: 'FAILED', effect: 'moved nothing', error };
 }
 
 async function record(trx: Trx, env: EngineEnv, agent: AgentRow, change: Change, cascade: Cascade, run: { outcome: 'DONE' | 'FAILED' | 'SKIPPED'; reason: string; effect: string; transactionId?: string; error?: string }) {

@@ -13,31 +13,37 @@ export interface AuditReport {
   problems: AuditProblem[];
 }
 
-const COUNTED = [
-  'developers',
-  'accounts',
-  'wallets',
-  'postings',
-  'entries',
-  'transactions',
-  'events',
-  'webhook_logs',
-  'suspense_items',
-  'payouts',
-] as const;
+const COUNTED = ['accounts', 'wallets', 'postings', 'entries', 'transactions', 'events', 'webhook_logs', 'suspense_items', 'payouts'] as const;
 
 /**
- * Checks every money invariant of contract §4 over the whole database: balanced postings,
- * balances equal to their entries, no wallet below zero, unbroken balance_before/after chains,
- * transactions matching their entries, an event and a webhook delivery for every movement,
- * and suspense_holding equal to the unresolved suspense items.
- * @example const report = await audit(db); if (!report.ok) console.log(report.problems);
+ * Checks every money invariant of contract §4: balanced postings, balances equal to their
+ * entries, no wallet below zero, unbroken balance_before/after chains, transactions matching their
+ * entries, an event and a webhook delivery for every movement, and suspense_holding equal to the
+ * unresolved suspense items.
+ *
+ * With `developerId` it checks that developer's books only (contract §8), and adds the one
+ * sandbox-wide check, that every developer's books sum to zero, reported as counts with no other
+ * developer's ids. Without it (tests, the crash test) it checks the whole database.
+ * @example const report = await audit(db, developerId); if (!report.ok) console.log(report.problems);
  */
-export async function audit(trx: Trx): Promise<AuditReport> {
+export async function audit(trx: Trx, developerId?: string): Promise<AuditReport> {
   const problems: AuditProblem[] = [];
   const checked: Record<string, number> = {};
+  const dev = developerId;
   for (const table of COUNTED) {
-    const row = await trx.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const row =
+      table === 'entries'
+        ? await trx
+            .selectFrom('entries')
+            .innerJoin('postings', 'postings.id', 'entries.posting_id')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .$if(dev !== undefined, (qb) => qb.where('postings.developer_id', '=', dev!))
+            .executeTakeFirstOrThrow()
+        : await trx
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .$if(dev !== undefined, (qb) => qb.where('developer_id', '=', dev!))
+            .executeTakeFirstOrThrow();
     checked[table] = Number(row.n);
   }
 
@@ -46,6 +52,7 @@ export async function audit(trx: Trx): Promise<AuditReport> {
     .leftJoin('entries', 'entries.posting_id', 'postings.id')
     .select(['postings.id', (eb) => eb.fn.coalesce(eb.fn.sum<number>('entries.amount'), sql<number>`0`).as('total')])
     .select((eb) => eb.fn.count<number>('entries.id').as('legs'))
+    .$if(dev !== undefined, (qb) => qb.where('postings.developer_id', '=', dev!))
     .groupBy('postings.id')
     .having((eb) => eb.or([eb(eb.fn.coalesce(eb.fn.sum<number>('entries.amount'), sql<number>`0`), '!=', 0), eb(eb.fn.count('entries.id'), '<', 2)]))
     .execute();
@@ -57,6 +64,7 @@ export async function audit(trx: Trx): Promise<AuditReport> {
     .selectFrom('accounts')
     .leftJoin('entries', 'entries.account_id', 'accounts.id')
     .select(['accounts.id', 'accounts.kind', 'accounts.balance', (eb) => eb.fn.coalesce(eb.fn.sum<number>('entries.amount'), sql<number>`0`).as('total')])
+    .$if(dev !== undefined, (qb) => qb.where('accounts.developer_id', '=', dev!))
     .groupBy('accounts.id')
     .having((eb) => eb(eb.fn.coalesce(eb.fn.sum<number>('entries.amount'), sql<number>`0`), '!=', eb.ref('accounts.balance')))
     .execute();
@@ -64,7 +72,13 @@ export async function audit(trx: Trx): Promise<AuditReport> {
     problems.push({ check: 'balance_equals_entries', id: a.id, message: `${a.kind} account ${a.id} has balance ${a.balance} but its entries sum to ${a.total}` });
   }
 
-  const negative = await trx.selectFrom('accounts').select(['id', 'balance']).where('floor_zero', '=', 1).where('balance', '<', 0).execute();
+  const negative = await trx
+    .selectFrom('accounts')
+    .select(['id', 'balance'])
+    .where('floor_zero', '=', 1)
+    .where('balance', '<', 0)
+    .$if(dev !== undefined, (qb) => qb.where('developer_id', '=', dev!))
+    .execute();
   for (const a of negative) problems.push({ check: 'no_negative_wallet', id: a.id, message: `wallet ${a.id} has balance ${a.balance}` });
 
   const perDeveloper = await trx
@@ -74,24 +88,36 @@ export async function audit(trx: Trx): Promise<AuditReport> {
     .having((eb) => eb(eb.fn.sum('balance'), '!=', 0))
     .execute();
   for (const d of perDeveloper) {
-    problems.push({ check: 'developer_balanced', id: d.developer_id, message: `developer ${d.developer_id}'s accounts sum to ${d.total}, not 0` });
+    if (dev === undefined || d.developer_id === dev) {
+      problems.push({ check: 'developer_balanced', id: d.developer_id, message: `developer ${d.developer_id}'s accounts sum to ${d.total}, not 0` });
+    }
+  }
+  const others = perDeveloper.filter((d) => dev !== undefined && d.developer_id !== dev).length;
+  if (others > 0) {
+    problems.push({ check: 'sandbox_balanced', message: `${others} other developer${others === 1 ? "'s books do" : "s' books do"} not sum to zero in this sandbox` });
   }
 
-  await checkChains(trx, problems);
-  await checkTransactionsMatchEntries(trx, problems);
-  await checkOutbox(trx, problems);
-  await checkSuspenseHolding(trx, problems);
-  await checkPayouts(trx, problems);
-  await checkCounts(trx, problems);
+  await checkChains(trx, problems, dev);
+  await checkTransactionsMatchEntries(trx, problems, dev);
+  await checkOutbox(trx, problems, dev);
+  await checkSuspenseHolding(trx, problems, dev);
+  await checkPayouts(trx, problems, dev);
+  await checkCounts(trx, problems, dev);
   return { ok: problems.length === 0, checked, problems };
 }
 
-async function checkChains(trx: Trx, problems: AuditProblem[]): Promise<void> {
-  const wallets = await trx.selectFrom('wallets').innerJoin('accounts', 'accounts.id', 'wallets.id').select(['wallets.id', 'accounts.balance']).execute();
+async function checkChains(trx: Trx, problems: AuditProblem[], dev: string | undefined): Promise<void> {
+  const wallets = await trx
+    .selectFrom('wallets')
+    .innerJoin('accounts', 'accounts.id', 'wallets.id')
+    .select(['wallets.id', 'accounts.balance'])
+    .$if(dev !== undefined, (qb) => qb.where('wallets.developer_id', '=', dev!))
+    .execute();
   const balances = new Map(wallets.map((w) => [w.id, w.balance]));
   const rows = await trx
     .selectFrom('transactions')
     .select(['id', 'wallet_id', 'type', 'amount', 'balance_before', 'balance_after'])
+    .$if(dev !== undefined, (qb) => qb.where('developer_id', '=', dev!))
     .orderBy('wallet_id')
     .orderBy('seq')
     .execute();
@@ -118,11 +144,12 @@ async function checkChains(trx: Trx, problems: AuditProblem[]): Promise<void> {
   }
 }
 
-async function checkTransactionsMatchEntries(trx: Trx, problems: AuditProblem[]): Promise<void> {
+async function checkTransactionsMatchEntries(trx: Trx, problems: AuditProblem[], dev: string | undefined): Promise<void> {
   const rows = await trx
     .selectFrom('transactions')
     .leftJoin('entries', 'entries.id', 'transactions.entry_id')
     .select(['transactions.id', 'transactions.wallet_id', 'transactions.type', 'transactions.amount', 'entries.account_id', 'entries.amount as entry_amount'])
+    .$if(dev !== undefined, (qb) => qb.where('transactions.developer_id', '=', dev!))
     .execute();
   for (const t of rows) {
     const signed = t.type === 'CREDIT' ? t.amount : -t.amount;
@@ -132,10 +159,19 @@ async function checkTransactionsMatchEntries(trx: Trx, problems: AuditProblem[])
   }
 }
 
-async function checkOutbox(trx: Trx, problems: AuditProblem[]): Promise<void> {
-  const events = await trx.selectFrom('events').select(['id', 'type', 'payload']).where('type', 'in', ['ledger.credit', 'ledger.debit']).execute();
+async function checkOutbox(trx: Trx, problems: AuditProblem[], dev: string | undefined): Promise<void> {
+  const events = await trx
+    .selectFrom('events')
+    .select(['id', 'type', 'payload'])
+    .where('type', 'in', ['ledger.credit', 'ledger.debit'])
+    .$if(dev !== undefined, (qb) => qb.where('developer_id', '=', dev!))
+    .execute();
   const announced = new Set(events.map((e) => (JSON.parse(e.payload) as { data: { transaction_id?: string } }).data.transaction_id));
-  const transactions = await trx.selectFrom('transactions').select(['id', 'type']).execute();
+  const transactions = await trx
+    .selectFrom('transactions')
+    .select(['id', 'type'])
+    .$if(dev !== undefined, (qb) => qb.where('developer_id', '=', dev!))
+    .execute();
   for (const t of transactions) {
     if (!announced.has(t.id)) {
       problems.push({ check: 'event_for_movement', id: t.id, message: `transaction ${t.id} has no ledger.${t.type.toLowerCase()} event` });
@@ -146,18 +182,25 @@ async function checkOutbox(trx: Trx, problems: AuditProblem[]): Promise<void> {
     .leftJoin('webhook_logs', 'webhook_logs.event_id', 'events.id')
     .select(['events.id', 'events.type'])
     .where('webhook_logs.id', 'is', null)
+    .$if(dev !== undefined, (qb) => qb.where('events.developer_id', '=', dev!))
     .execute();
   for (const e of undelivered) {
     problems.push({ check: 'delivery_for_event', id: e.id, message: `event ${e.id} (${e.type}) has no webhook delivery row` });
   }
 }
 
-async function checkSuspenseHolding(trx: Trx, problems: AuditProblem[]): Promise<void> {
-  const holdings = await trx.selectFrom('accounts').select(['developer_id', 'balance']).where('kind', '=', 'SUSPENSE_HOLDING').execute();
+async function checkSuspenseHolding(trx: Trx, problems: AuditProblem[], dev: string | undefined): Promise<void> {
+  const holdings = await trx
+    .selectFrom('accounts')
+    .select(['developer_id', 'balance'])
+    .where('kind', '=', 'SUSPENSE_HOLDING')
+    .$if(dev !== undefined, (qb) => qb.where('developer_id', '=', dev!))
+    .execute();
   const held = await trx
     .selectFrom('suspense_items')
     .select(['developer_id', (eb) => eb.fn.sum<number>('amount').as('total')])
     .where('status', 'in', ['PENDING', 'FLAGGED'])
+    .$if(dev !== undefined, (qb) => qb.where('developer_id', '=', dev!))
     .groupBy('developer_id')
     .execute();
   const totals = new Map(held.map((h) => [h.developer_id, Number(h.total)]));
@@ -170,7 +213,7 @@ async function checkSuspenseHolding(trx: Trx, problems: AuditProblem[]): Promise
 }
 
 /** A payout's DEBIT carries its status; its fee DEBIT is the NIP fee; a FAILED one has a reversal of amount + fee. */
-async function checkPayouts(trx: Trx, problems: AuditProblem[]): Promise<void> {
+async function checkPayouts(trx: Trx, problems: AuditProblem[], dev: string | undefined): Promise<void> {
   const rows = await trx
     .selectFrom('payouts')
     .innerJoin('transactions as payout', 'payout.id', 'payouts.transaction_id')
@@ -187,6 +230,7 @@ async function checkPayouts(trx: Trx, problems: AuditProblem[]): Promise<void> {
       'reversal.amount as reversal_amount',
       'reversal.type as reversal_type',
     ])
+    .$if(dev !== undefined, (qb) => qb.where('payouts.developer_id', '=', dev!))
     .execute();
   for (const p of rows) {
     const id = p.transaction_id;
@@ -202,9 +246,19 @@ async function checkPayouts(trx: Trx, problems: AuditProblem[]): Promise<void> {
 }
 
 /** The per-wallet counters that list totals read agree with the rows. */
-async function checkCounts(trx: Trx, problems: AuditProblem[]): Promise<void> {
-  const actual = await trx.selectFrom('transactions').select(['wallet_id', 'type', (eb) => eb.fn.countAll<number>().as('n')]).groupBy(['wallet_id', 'type']).execute();
-  const stored = await trx.selectFrom('transaction_counts').selectAll().execute();
+async function checkCounts(trx: Trx, problems: AuditProblem[], dev: string | undefined): Promise<void> {
+  const actual = await trx
+    .selectFrom('transactions')
+    .select(['wallet_id', 'type', (eb) => eb.fn.countAll<number>().as('n')])
+    .$if(dev !== undefined, (qb) => qb.where('developer_id', '=', dev!))
+    .groupBy(['wallet_id', 'type'])
+    .execute();
+  const stored = await trx
+    .selectFrom('transaction_counts')
+    .innerJoin('wallets', 'wallets.id', 'transaction_counts.wallet_id')
+    .select(['transaction_counts.wallet_id', 'transaction_counts.type', 'transaction_counts.n'])
+    .$if(dev !== undefined, (qb) => qb.where('wallets.developer_id', '=', dev!))
+    .execute();
   const key = (r: { wallet_id: string; type: string }) => `${r.wallet_id}:${r.type}`;
   const counted = new Map(stored.map((r) => [key(r), r.n]));
   for (const row of actual) {

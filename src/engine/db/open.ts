@@ -1,9 +1,10 @@
 import SQLite from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Kysely, Migrator, SqliteDialect, type SqliteDialectConfig } from 'kysely';
 import type { Database, Db } from './database.js';
 import { type Checkpointer, startCheckpointer } from './checkpointer.js';
+import { sqliteError } from './faults.js';
 import { migrationProvider } from './migrations.js';
 
 export interface OpenOptions {
@@ -11,53 +12,89 @@ export interface OpenOptions {
   path: string;
   /** Checkpoint the WAL from a worker thread (a server under load); see checkpointer.ts. */
   backgroundCheckpoints?: boolean;
+  /** Stamped into a new database's header (user_version), so a file copied over it can be told apart. */
+  identity?: number;
+}
+
+/** A storage fault to inject into every write (tests of contract §10 where no small disk can be mounted). */
+export type StorageFault = 'full' | 'readonly' | undefined;
+
+interface DbState {
+  checkpointer?: Checkpointer;
+  fault: StorageFault;
+  identity: number;
 }
 
 /** WAL pages after which the writer checkpoints itself, when a background checkpointer runs (backstop). */
 const BACKSTOP_CHECKPOINT_PAGES = 16_384;
 
-const checkpointers = new WeakMap<Db, Checkpointer>();
+const states = new WeakMap<Db, DbState>();
 
 /**
  * Opens the sandbox database (the only place that knows it is SQLite), applies the
  * pragmas the ledger relies on and runs pending migrations.
  * @example const db = await openDatabase({ path: ':memory:' });
  */
-export async function openDatabase({ path, backgroundCheckpoints = false }: OpenOptions): Promise<Db> {
+export async function openDatabase({ path, backgroundCheckpoints = false, identity }: OpenOptions): Promise<Db> {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new SQLite(path);
   if (path !== ':memory:') sqlite.pragma('journal_mode = WAL');
+  // The database holds webhook secrets: only its owner may read it (contract §10).
+  if (path !== ':memory:') for (const file of [path, `${path}-wal`, `${path}-shm`]) restrict(file);
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
   // The sandbox commits concurrent writes together, each in a savepoint; their undo journals stay in memory.
   sqlite.pragma('temp_store = MEMORY');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const state: DbState = { fault: undefined, identity: 0 };
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, state) }) });
   const { error, results } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
   if (error) {
     await db.destroy();
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new Error(`database migration ${failed} failed: ${String(error)}`);
   }
+  state.identity = sqlite.pragma('user_version', { simple: true }) as number;
+  if (state.identity === 0 && identity) {
+    sqlite.pragma(`user_version = ${identity >>> 0}`);
+    state.identity = identity >>> 0;
+  }
   if (backgroundCheckpoints && path !== ':memory:') {
     sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
-    checkpointers.set(db, startCheckpointer(path));
+    state.checkpointer = startCheckpointer(path);
   }
+  states.set(db, state);
   return db;
 }
 
 /** Stops the background checkpointer (if any) and closes the database. */
 export async function closeDatabase(db: Db): Promise<void> {
-  await checkpointers.get(db)?.stop();
+  await states.get(db)?.checkpointer?.stop();
   await db.destroy();
 }
+
+/** The number stamped in the database header at creation (0 for a database from before stamps). */
+export function databaseIdentity(db: Db): number {
+  return states.get(db)?.identity ?? 0;
+}
+
+/**
+ * Makes every data-changing statement fail as a full disk or a read-only database would, until
+ * called again with `undefined`. The fault-injection seam for tests of contract §10.
+ */
+export function injectStorageFault(db: Db, fault: StorageFault): void {
+  const state = states.get(db);
+  if (state) state.fault = fault;
+}
+
+const WRITES = /^\s*(insert|update|delete|replace)\b/i;
 
 /**
  * Kysely prepares every query afresh; the ledger runs the same few dozen statements over and
  * over, so prepared statements are kept by SQL text. Kysely runs one query at a time on this
  * connection and never iterates a statement, so reusing one is safe.
  */
-function withStatementCache(sqlite: SQLite.Database): SqliteDialectConfig['database'] {
+function withStatementCache(sqlite: SQLite.Database, state: DbState): SqliteDialectConfig['database'] {
   const cache = new Map<string, SQLite.Statement>();
   return {
     prepare(sql: string) {
@@ -67,10 +104,28 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDialectConfig['datab
         if (cache.size >= 500) cache.delete(cache.keys().next().value!);
         cache.set(sql, statement);
       }
+      if (state.fault && WRITES.test(sql)) return faulty(statement, state.fault);
       return statement;
     },
     close: () => sqlite.close(),
   } as unknown as SqliteDialectConfig['database'];
+}
+
+/** Mode 0600 where this process may set it (a file it does not own keeps its mode). */
+function restrict(file: string): void {
+  try {
+    chmodSync(file, 0o600);
+  } catch {
+    // missing, or not ours
+  }
+}
+
+/** A statement that fails as SQLite does on a full disk or a read-only file. */
+function faulty(statement: SQLite.Statement, fault: Exclude<StorageFault, undefined>): SQLite.Statement {
+  const fail = () => {
+    throw fault === 'full' ? sqliteError('SQLITE_FULL', 'database or disk is full') : sqliteError('SQLITE_READONLY', 'attempt to write a readonly database');
+  };
+  return { reader: statement.reader, run: fail, all: fail, get: fail, iterate: fail } as unknown as SQLite.Statement;
 }
 
 /** True when the error is SQLite refusing a UNIQUE constraint. */

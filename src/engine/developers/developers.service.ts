@@ -1,5 +1,5 @@
 import type { Trx } from '../db/database.js';
-import type { EngineEnv } from '../env.js';
+import { type EngineEnv, envOf } from '../env.js';
 import { insertAccount } from '../ledger/accounts.repository.js';
 import type { AccountKind } from '../ledger/ledger.table.js';
 import { issueKey } from './keys.js';
@@ -18,8 +18,10 @@ export interface NewDeveloper {
  * Creates a developer account with its system ledger accounts, webhook secret and first test key.
  * @example const { developer_id, api_key } = await createDeveloper(trx, env, 'Acme Pay');
  */
-export async function createDeveloper(trx: Trx, env: EngineEnv, businessName: string): Promise<NewDeveloper> {
-  const id = env.ids.uuid();
+export async function createDeveloper(trx: Trx, caller: EngineEnv, businessName: string): Promise<NewDeveloper> {
+  const id = caller.ids.uuid();
+  // The new developer's own clock (a fresh one starts at real time) stamps what it owns.
+  const env = envOf(caller, id);
   const now = env.clock.now().toISOString();
   await trx
     .insertInto('developers')

@@ -8,6 +8,8 @@ export interface DeveloperTable {
   /** After a rotation, the old secret still signs until this time (sandbox clock). */
   webhook_secret_previous: string | null;
   webhook_secret_previous_until: string | null;
+  /** How far this developer's virtual clock is ahead of real time (contract §8). */
+  clock_offset_ms: Generated<number>;
   created_at: string;
 }
 

@@ -54,30 +54,54 @@ export function assertRetryable(log: WebhookLogRow): void {
   }
 }
 
-/** Deliveries whose time had come by `cutoff` (default: now), oldest first. */
-export async function dueLogs(db: Db, env: EngineEnv, limit: number, skip: string[], cutoff: Date = env.clock.now()): Promise<WebhookLogRow[]> {
+/**
+ * One developer's deliveries whose time had come by `cutoff` on that developer's clock, oldest
+ * first, leaving out those in `skip` (in flight already).
+ */
+export async function dueLogs(db: Db, developerId: string, cutoff: Date, limit: number, skip: string[]): Promise<WebhookLogRow[]> {
   let query = db
     .selectFrom('webhook_logs')
     .selectAll()
-    .where('status', 'in', ['PENDING', 'FAILED'])
-    .where('next_retry_at', '<=', cutoff.toISOString());
+    .where('developer_id', '=', developerId)
+    .where('next_retry_at', '<=', cutoff.toISOString())
+    .where('status', 'in', ['PENDING', 'FAILED']);
   if (skip.length > 0) query = query.where('id', 'not in', skip);
   return query.orderBy('next_retry_at').orderBy('seq').limit(limit).execute();
 }
 
 /**
- * Records one attempt and moves the log on: 2xx → DELIVERED; 410 → DEAD; otherwise FAILED with the
- * next retry from the schedule, or DEAD when attempts are used up. A manual attempt that fails
- * leaves a FAILED log on its schedule and a DEAD one dead.
- * @example await recordAttempt(trx, env, log, { url, httpStatus: 500, responseBody: 'oops', error: null, durationMs: 12, manual: false })
+ * Records that an attempt starts, before anything is sent (contract §10: nothing is sent that
+ * cannot be recorded). The attempt is counted, and the log is already due again at the time the
+ * schedule gives if this attempt fails: if its outcome can never be written (a full disk, a
+ * crash), the delivery waits for that time instead of being sent again at once. A manual attempt
+ * leaves the schedule as it is.
+ * @example const [started] = await beginAttempts(trx, env, [log], false);
  */
-export async function recordAttempt(trx: Trx, env: EngineEnv, log: WebhookLogRow, result: AttemptResult): Promise<WebhookLogRow> {
+export async function beginAttempts(trx: Trx, env: EngineEnv, logs: WebhookLogRow[], manual: boolean): Promise<WebhookLogRow[]> {
+  const now = env.clock.now().getTime();
+  const begun: WebhookLogRow[] = [];
+  for (const log of logs) {
+    const attempts = log.attempt_count + 1;
+    const wait = RETRY_SCHEDULE_SECONDS[Math.min(attempts, RETRY_SCHEDULE_SECONDS.length) - 1]!;
+    const next = manual ? log.next_retry_at : new Date(now + wait * 1000).toISOString();
+    const { rows } = await startLog(trx, { id: log.id, attempt_count: attempts, next_retry_at: next });
+    begun.push(rows[0]!);
+  }
+  return begun;
+}
+
+/**
+ * Records how a started attempt went and moves the log on: 2xx → DELIVERED; 410 → DEAD; otherwise
+ * FAILED, due again when `beginAttempts` said, or DEAD when attempts are used up. A manual attempt
+ * that fails leaves a FAILED log on its schedule and a DEAD one dead.
+ * @example await finishAttempt(trx, env, begun, { url, httpStatus: 500, responseBody: 'oops', error: null, durationMs: 12, manual: false })
+ */
+export async function finishAttempt(trx: Trx, env: EngineEnv, log: WebhookLogRow, result: AttemptResult): Promise<WebhookLogRow> {
   const now = env.clock.now();
-  const attempts = log.attempt_count + 1;
   await insertAttempt(trx, {
     id: env.ids.uuid(),
     log_id: log.id,
-    attempt_number: attempts,
+    attempt_number: log.attempt_count,
     manual: result.manual ? 1 : 0,
     url: result.url,
     http_status_code: result.httpStatus,
@@ -94,15 +118,15 @@ export async function recordAttempt(trx: Trx, env: EngineEnv, log: WebhookLogRow
   else if (result.manual) {
     status = log.status === 'DEAD' ? 'DEAD' : 'FAILED';
     next = status === 'FAILED' ? log.next_retry_at : null;
-  } else if (attempts >= MAX_ATTEMPTS) status = 'DEAD';
+  } else if (log.attempt_count >= MAX_ATTEMPTS) status = 'DEAD';
   else {
     status = 'FAILED';
-    next = new Date(now.getTime() + RETRY_SCHEDULE_SECONDS[attempts - 1]! * 1000).toISOString();
+    next = log.next_retry_at;
   }
   const { rows } = await updateLog(trx, {
     id: log.id,
     status,
-    attempt_count: attempts,
+    attempt_count: log.attempt_count,
     http_status_code: result.httpStatus,
     response_body: result.responseBody ?? result.error,
     next_retry_at: next,
@@ -110,6 +134,27 @@ export async function recordAttempt(trx: Trx, env: EngineEnv, log: WebhookLogRow
   });
   return rows[0]!;
 }
+
+/**
+ * A delivery whose last attempt started but whose outcome was never recorded, and which has no
+ * attempt left: it is given up as DEAD without another send.
+ */
+export async function abandonLog(trx: Trx, log: WebhookLogRow): Promise<WebhookLogRow> {
+  const { rows } = await updateLog(trx, {
+    id: log.id,
+    status: 'DEAD',
+    attempt_count: log.attempt_count,
+    http_status_code: log.http_status_code,
+    response_body: 'the outcome of the last attempt could not be recorded',
+    next_retry_at: null,
+    delivered_at: log.delivered_at,
+  });
+  return rows[0]!;
+}
+
+const startLog = prepare((db, p: Pick<WebhookLogRow, 'id' | 'attempt_count' | 'next_retry_at'>) =>
+  db.updateTable('webhook_logs').set({ attempt_count: p.attempt_count, next_retry_at: p.next_retry_at }).where('id', '=', p.id).returningAll(),
+);
 
 const insertAttempt = prepareInsert('webhook_attempts', ['id', 'log_id', 'attempt_number', 'manual', 'url', 'http_status_code', 'response_body', 'error', 'duration_ms', 'created_at']);
 

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { Trx } from '../db/database.js';
 import { prepare } from '../db/prepared.js';
-import { MAX_BALANCE } from '../env.js';
+import { MAX_BALANCE, MAX_SYSTEM_BALANCE_SQL } from '../env.js';
+import { invalidField, LedgerError } from '../errors.js';
 import type { AccountKind } from './ledger.table.js';
 
 export async function insertAccount(
@@ -34,22 +35,51 @@ export async function findSystemAccountId(trx: Trx, developerId: string, kind: A
 }
 
 /**
- * Moves an account's balance by `delta` in one conditional statement: the floor check and the
+ * Moves an account's balance by `delta` in one conditional statement: the bound check and the
  * change happen together, so two debits can never both pass on the same money.
- * Returns the new balance, or undefined when the floor or the safe-integer range would be broken.
+ * Returns the new balance (exact for wallets), or undefined when a bound would be broken: a
+ * wallet's floor of 0 or its ceiling (MAX_BALANCE less its pending payouts, so that a reversal
+ * always fits), or a system account's ±MAX_SYSTEM_BALANCE_SQL. `refusalOf` says which.
  */
 export async function applyDelta(trx: Trx, accountId: string, delta: number): Promise<number | undefined> {
-  const { rows } = await updateBalance(trx, { accountId, delta });
+  const { rows } = await (delta < 0 ? lowerBalance : raiseBalance)(trx, { accountId, delta });
   return rows[0]?.balance;
 }
 
-const updateBalance = prepare((db, p: { accountId: string; delta: number }) =>
+/** Integer arithmetic in SQL: a bound JavaScript number is a REAL, and REAL sums past 2^53 round. */
+const newBalance = (delta: number) => sql<number>`balance + cast(${delta} as integer)`;
+
+const lowerBalance = prepare((db, p: { accountId: string; delta: number }) =>
   db
     .updateTable('accounts')
-    .set({ balance: sql<number>`balance + ${p.delta}` })
+    .set({ balance: newBalance(p.delta) })
     .where('id', '=', p.accountId)
-    .where((eb) => eb.or([eb('floor_zero', '=', 0), eb(sql<number>`balance + ${p.delta}`, '>=', 0)]))
-    .where(sql<number>`balance + ${p.delta}`, '<=', MAX_BALANCE)
-    .where(sql<number>`balance + ${p.delta}`, '>=', -MAX_BALANCE)
+    .where(newBalance(p.delta), '>=', sql<number>`case when floor_zero = 1 then 0 else -${sql.raw(MAX_SYSTEM_BALANCE_SQL)} end`)
     .returning('balance'),
 );
+
+/** A wallet's pending payouts, amount and fee: money on its way out that may come back. */
+const pendingPayouts = sql<number>`(select coalesce(sum(payouts.amount + payouts.fee), 0) from payouts where payouts.wallet_id = accounts.id and payouts.status = 'PENDING')`;
+
+const raiseBalance = prepare((db, p: { accountId: string; delta: number }) =>
+  db
+    .updateTable('accounts')
+    .set({ balance: newBalance(p.delta) })
+    .where('id', '=', p.accountId)
+    .where(newBalance(p.delta), '<=', sql<number>`case when floor_zero = 1 then ${sql.raw(String(MAX_BALANCE))} - ${pendingPayouts} else ${sql.raw(MAX_SYSTEM_BALANCE_SQL)} end`)
+    .returning('balance'),
+);
+
+/**
+ * Why `applyDelta` refused a change: a wallet short of money is INSUFFICIENT_FUNDS (422); any
+ * account that would pass its ceiling is a 400 on `amount`, the request's amount being too large.
+ */
+export async function refusalOf(trx: Trx, accountId: string, delta: number): Promise<LedgerError> {
+  const account = await trx.selectFrom('accounts').select(['kind']).where('id', '=', accountId).executeTakeFirst();
+  if (!account) throw new Error(`no account ${accountId}`);
+  if (account.kind !== 'WALLET') {
+    return invalidField('amount', `the developer's ${account.kind.toLowerCase()} account would pass ${MAX_SYSTEM_BALANCE_SQL} kobo, the most the ledger keeps in one account`);
+  }
+  if (delta < 0) return new LedgerError('INSUFFICIENT_FUNDS', 'insufficient funds for this amount');
+  return invalidField('amount', `the wallet would hold more than ${MAX_BALANCE} kobo (2^53 − 1, counting its pending payouts), the most the ledger keeps in one wallet`);
+}

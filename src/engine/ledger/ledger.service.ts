@@ -1,8 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Trx } from '../db/database.js';
 import type { EngineEnv } from '../env.js';
-import { LedgerError, invalidField } from '../errors.js';
-import { applyDelta } from './accounts.repository.js';
+import { applyDelta, refusalOf } from './accounts.repository.js';
 import { countTransaction, insertEntry, insertPosting, insertTransaction } from './postings.repository.js';
 import type { TransactionStatus, TransactionTable } from './ledger.table.js';
 
@@ -64,10 +63,7 @@ export async function post(trx: Trx, env: EngineEnv, input: PostingInput): Promi
   const results = new Array<TransactionRow | undefined>(input.legs.length);
   for (const { leg, index } of order) {
     const after = await applyDelta(trx, leg.accountId, leg.amount);
-    if (after === undefined) {
-      if (leg.amount < 0) throw new LedgerError('INSUFFICIENT_FUNDS', 'insufficient funds for this amount');
-      throw invalidField('amount', 'the balance would exceed the largest amount the ledger can hold');
-    }
+    if (after === undefined) throw await refusalOf(trx, leg.accountId, leg.amount);
     const entryId = env.ids.uuid();
     await insertEntry(trx, { id: entryId, posting_id: postingId, account_id: leg.accountId, amount: leg.amount, created_at: now });
     if (leg.transaction) {

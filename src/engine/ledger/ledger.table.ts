@@ -7,7 +7,7 @@ export interface AccountTable {
   id: string;
   developer_id: string;
   kind: AccountKind;
-  /** Signed kobo. Wallets never go below zero (`floor_zero` = 1); system accounts may. */
+  /** Signed kobo. Wallets stay within 0..2^53 − 1 (`floor_zero` = 1); system accounts within ±(2^63 − 2^53) (see MAX_SYSTEM_BALANCE_SQL). */
   balance: number;
   floor_zero: number;
   created_at: string;

@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import { nipFee } from '../../api/fees.js';
 import type { ResolvedAccount } from '../banks/name-enquiry.js';
 import type { Db, Trx } from '../db/database.js';
+import { inSavepoint } from '../db/savepoint.js';
 import { DEFAULT_SETTLEMENT_DELAY_SECONDS, type EngineEnv } from '../env.js';
 import { LedgerError } from '../errors.js';
 import { runAgents } from '../agents/evaluate.js';
@@ -102,10 +103,7 @@ export async function startPayout(
 
 /** Settles or fails a pending payout; returns the reversal when it failed. */
 async function actOn(trx: Trx, env: EngineEnv, payout: PayoutRow, outcome: 'SETTLE' | 'FAIL'): Promise<TransactionRow | undefined> {
-  if (outcome === 'SETTLE') {
-    await settle(trx, env, payout);
-    return undefined;
-  }
+  if (outcome === 'SETTLE') return settle(trx, env, payout);
   return fail(trx, env, payout, 'the beneficiary bank rejected the transfer');
 }
 
@@ -123,7 +121,22 @@ async function claim(trx: Trx, env: EngineEnv, payout: PayoutRow, status: 'SETTL
   return now;
 }
 
-async function settle(trx: Trx, env: EngineEnv, payout: PayoutRow): Promise<void> {
+/**
+ * Settles a payout; one to a virtual account of this sandbox arrives there as an inbound transfer.
+ * When that account refuses it (it cannot hold the amount), the beneficiary's bank has rejected the
+ * transfer: the payout fails and is reversed instead, so a settlement can never be stuck.
+ */
+async function settle(trx: Trx, env: EngineEnv, payout: PayoutRow): Promise<TransactionRow | undefined> {
+  try {
+    await inSavepoint(trx, () => settleAndDeliver(trx, env, payout));
+    return undefined;
+  } catch (refused) {
+    if (!(refused instanceof LedgerError)) throw refused;
+    return fail(trx, env, payout, `the beneficiary bank rejected the credit: ${refused.message}`);
+  }
+}
+
+async function settleAndDeliver(trx: Trx, env: EngineEnv, payout: PayoutRow): Promise<void> {
   if (!(await claim(trx, env, payout, 'SETTLED'))) return;
   await emitEvent(trx, env, payout.developer_id, 'transfer.completed', {
     transaction_id: payout.transaction_id,
@@ -137,9 +150,8 @@ async function settle(trx: Trx, env: EngineEnv, payout: PayoutRow): Promise<void
     destination_bank_code: payout.destination_bank_code,
     destination_account_name: payout.destination_account_name,
   });
-  // A payout to another developer's virtual account arrives there through the provider.
   const debit = (await findTransaction(trx, payout.developer_id, payout.transaction_id))!;
-  await deliverToSandboxAccount(trx, env, payout.developer_id, payout.destination_bank_code, {
+  await deliverToSandboxAccount(trx, env, payout.destination_bank_code, {
     account_number: payout.destination_account_number,
     amount: payout.amount,
     sender_name: debit.sender_name,
@@ -219,16 +231,21 @@ export async function resolvePayout(
   return (await findTransaction(trx, developerId, transactionId))!;
 }
 
+/** Runs one write: the caller decides how (the sandbox shares commits between concurrent writes). */
+export type WriteRunner = <T>(work: (trx: Trx) => Promise<T>) => Promise<T>;
+
 /**
- * Lets the provider act on every payout whose time has come on the sandbox clock, oldest first,
- * each in its own database transaction. Returns how many it resolved.
- * @example await runDuePayouts(db, env)
+ * Lets the provider act on every payout of one developer whose time has come on that developer's
+ * clock, oldest first, each in its own write. Returns how many it resolved. A failed write (a full
+ * disk) stops the pass: the rest stay due for the next one.
+ * @example await runDuePayouts(db, write, env, developerId)
  */
-export async function runDuePayouts(db: Db, env: EngineEnv): Promise<number> {
+export async function runDuePayouts(db: Db, write: WriteRunner, env: EngineEnv, developerId: string): Promise<number> {
   const now = env.clock.now().toISOString();
   const due = await db
     .selectFrom('payouts')
     .selectAll()
+    .where('developer_id', '=', developerId)
     .where('status', '=', 'PENDING')
     .where('due_at', 'is not', null)
     .where('due_at', '<=', now)
@@ -236,7 +253,7 @@ export async function runDuePayouts(db: Db, env: EngineEnv): Promise<number> {
     .orderBy('created_at')
     .execute();
   for (const payout of due) {
-    await db.transaction().execute(async (trx) => {
+    await write(async (trx) => {
       await actOn(trx, env, payout, payout.plan === 'FAIL' ? 'FAIL' : 'SETTLE');
     });
   }

@@ -139,7 +139,7 @@ async function refund(trx: Trx, env: EngineEnv, item: SuspenseRow, holding: stri
       { accountId: await findSystemAccountId(trx, item.developer_id, 'PROVIDER_SETTLEMENT'), amount: item.amount },
     ],
   });
-  await deliverToSandboxAccount(trx, env, item.developer_id, item.sender_bank_code, {
+  await deliverToSandboxAccount(trx, env, item.sender_bank_code, {
     account_number: item.sender_account,
     amount: item.amount,
     sender_name: 'NIP REFUND',

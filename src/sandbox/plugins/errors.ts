@@ -43,11 +43,16 @@ export function validatorCompiler({ schema, httpPart }: { schema: ZodType; httpP
   };
 }
 
-export function sendError(reply: FastifyReply, error: LedgerError): FastifyReply {
-  return reply.code(HTTP_STATUS[error.code]).send({
-    success: false,
+/** The documented error body (contract §2) of a refusal. */
+export function errorBody(error: LedgerError) {
+  return {
+    success: false as const,
     detail: { code: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) },
-  });
+  };
+}
+
+export function sendError(reply: FastifyReply, error: LedgerError): FastifyReply {
+  return reply.code(HTTP_STATUS[error.code]).send(errorBody(error));
 }
 
 /** Turns every failure into the contract's error body. Bugs become INTERNAL_ERROR without internals. */

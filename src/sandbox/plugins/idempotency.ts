@@ -1,22 +1,26 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { invalidField, LedgerError } from '../../engine/errors.js';
-import { type IdempotencyScope, claimKey, completeKey, release } from '../../engine/idempotency/idempotency.service.js';
+import { type IdempotencyScope, lookupKey, storeKey } from '../../engine/idempotency/idempotency.service.js';
 import type { Sandbox } from '../sandbox.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    idempotency?: IdempotencyScope;
+    idempotency?: { scope: IdempotencyScope; hash: string };
     /** Set when the route stored its response with its effect (routes/route.ts commit). */
     idempotencyStored?: boolean;
     idempotencyDone?: () => void;
+  }
+  interface FastifyContextConfig {
+    /** false: the route refuses Idempotency-Key (its answer holds a secret that is never stored). */
+    idempotency?: boolean;
   }
 }
 
 /** How long a duplicate waits for the first request with its key before answering IDEMPOTENCY_KEY_IN_USE. */
 export const IN_FLIGHT_WAIT_MS = 10_000;
 
-/** JSON with sorted keys, so the same body in another key order is the same request. */
+/** JSON with sorted keys, so the same body in another key order is the same request. Bodies nest at most MAX_DEPTH (body.ts). */
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value && typeof value === 'object') {
@@ -27,60 +31,86 @@ function canonical(value: unknown): string {
 }
 
 /**
- * `Idempotency-Key` on every POST (contract §3): the first response is stored and replayed with
- * `Idempotent-Replayed: true`; validation failures (400) and server errors are not stored.
+ * `Idempotency-Key` on every POST (contract §3). Requests with one key run one at a time: a lock
+ * per key, in this process (the only one serving the database: contract §10). The first runs;
+ * each duplicate waits for it (up to 10 s), then finds its stored answer and replays it with
+ * `Idempotent-Replayed: true`. Nothing is written before the request's own effect, so a request
+ * that fails in any way (400, a full disk, a failed COMMIT, a crash) leaves no claim behind and
+ * its retry runs once. Answers of 400 and 5xx are not stored.
  */
-export function installIdempotency(app: FastifyInstance, { write, env }: Pick<Sandbox, 'write' | 'env'>): void {
-  /** Requests of this process still running, by scope: a duplicate waits for the first instead of failing. */
-  const running = new Map<string, Promise<void>>();
-  const scopeKey = (scope: IdempotencyScope) => JSON.stringify([scope.developerId, scope.method, scope.path, scope.key]);
+export function installIdempotency(app: FastifyInstance, sandbox: Pick<Sandbox, 'write' | 'db'>): void {
+  const held = new Map<string, Promise<void>>();
 
-  async function claimOrWait(scope: IdempotencyScope, hash: string) {
+  async function lock(name: string): Promise<() => void> {
     const deadline = Date.now() + IN_FLIGHT_WAIT_MS;
-    for (;;) {
-      try {
-        return await write((trx) => claimKey(trx, env, scope, hash));
-      } catch (error) {
-        const first = running.get(scopeKey(scope));
-        const remaining = deadline - Date.now();
-        if (!(error instanceof LedgerError) || error.code !== 'IDEMPOTENCY_KEY_IN_USE' || !first || remaining <= 0) throw error;
-        await Promise.race([first, new Promise((resolve) => setTimeout(resolve, remaining))]);
-      }
+    for (let current = held.get(name); current; current = held.get(name)) {
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) throw new LedgerError('IDEMPOTENCY_KEY_IN_USE', 'a request with this Idempotency-Key is still being processed');
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([current, new Promise((resolve) => (timer = setTimeout(resolve, remaining)))]);
+      clearTimeout(timer);
     }
+    let release!: () => void;
+    const mine = new Promise<void>((resolve) => (release = resolve));
+    held.set(name, mine);
+    return () => {
+      if (held.get(name) === mine) held.delete(name);
+      release();
+    };
   }
 
   app.addHook('preValidation', async (request, reply) => {
     if (request.method !== 'POST' || !request.developerId) return;
     const header = request.headers['idempotency-key'];
     if (header === undefined) return;
+    if (request.routeOptions.config.idempotency === false) {
+      throw invalidField('idempotency-key', 'is not accepted here: the answer holds a new API key, which the sandbox never stores, so it could not be replayed');
+    }
     const key = Array.isArray(header) ? header[0]! : header;
     if (key.length < 1 || key.length > 255) throw invalidField('idempotency-key', 'must be 1 to 255 characters');
-    const scope: IdempotencyScope = { developerId: request.developerId, method: request.method, path: request.url.split('?')[0]!, key };
+    const scope: IdempotencyScope = {
+      developerId: request.developerId,
+      method: request.method,
+      path: `${request.routeOptions.url} ${canonical(request.params ?? {})}`,
+      key,
+    };
     const hash = createHash('sha256').update(canonical(request.body)).digest('hex');
-    const claim = await claimOrWait(scope, hash);
+    const unlock = await lock(JSON.stringify([scope.developerId, scope.method, scope.path, scope.key]));
+    let claim;
+    try {
+      claim = await lookupKey(sandbox.db, request.env, scope, hash);
+    } catch (error) {
+      unlock();
+      throw error;
+    }
     if (claim.kind === 'replay') {
+      unlock();
       return reply.code(claim.status).header('idempotent-replayed', 'true').type('application/json; charset=utf-8').send(claim.body);
     }
-    request.idempotency = scope;
-    let finish!: () => void;
-    running.set(scopeKey(scope), new Promise<void>((resolve) => (finish = resolve)));
-    request.idempotencyDone = () => {
-      running.delete(scopeKey(scope));
-      finish();
-    };
+    request.idempotency = { scope, hash };
+    request.idempotencyDone = unlock;
   });
+
   app.addHook('onSend', async (request, reply, payload) => {
-    const scope = request.idempotency;
-    if (!scope) return payload;
+    const claim = request.idempotency;
+    if (!claim) return payload;
     request.idempotency = undefined;
     try {
-      if (request.idempotencyStored) {
-        // Stored already, in the same transaction as the effect.
-      } else if (reply.statusCode === 400 || reply.statusCode >= 500) await write((trx) => release(trx, scope));
-      else await write((trx) => completeKey(trx, scope, reply.statusCode, String(payload)));
+      // Routes that change state stored their answer with their effect (route.ts commit).
+      if (!request.idempotencyStored && reply.statusCode !== 400 && reply.statusCode < 500) {
+        await sandbox.write((trx) => storeKey(trx, request.env, claim.scope, claim.hash, reply.statusCode, String(payload))).catch(() => {
+          // Not remembered (the disk filled up meanwhile): a retry runs again, as after a 5xx.
+        });
+      }
     } finally {
       request.idempotencyDone?.();
+      request.idempotencyDone = undefined;
     }
     return payload;
+  });
+
+  // A request that never reaches onSend (the client went away mid-request) still lets go of its key.
+  app.addHook('onResponse', async (request) => {
+    request.idempotencyDone?.();
   });
 }

@@ -1,5 +1,6 @@
 import { BankList, MagicList, PayoutParams, ResolveBody, ResolvedAccount } from '../../api/schemas/banks.js';
-import { commonErrors, ErrorBody, IdempotencyHeaders, Ok } from '../../api/schemas/common.js';
+import { IdempotencyHeaders, Ok } from '../../api/schemas/common.js';
+import { errors } from '../../api/schemas/responses.js';
 import { TransactionResponse } from '../../api/schemas/transactions.js';
 import { BANKS } from '../../engine/banks/banks.js';
 import { MAGIC_ACCOUNTS, ORDINARY_ACCOUNTS } from '../../engine/banks/magic.js';
@@ -10,7 +11,6 @@ import { type App, type RouteDeps, commit, ok } from './route.js';
 
 /** The simulated provider: banks, name enquiry, magic accounts and manual payout outcomes. */
 export function bankRoutes(app: App, { sandbox }: RouteDeps): void {
-  const { env } = sandbox;
   const bankList = ok({ items: BANKS.map(({ code, name }) => ({ code, name })) });
   const magicList = ok({
     items: [...MAGIC_ACCOUNTS, ...ORDINARY_ACCOUNTS].map(({ account_number, name_enquiry, payout }) => ({ account_number, name_enquiry, payout })),
@@ -18,7 +18,7 @@ export function bankRoutes(app: App, { sandbox }: RouteDeps): void {
 
   app.get(
     '/v1/banks',
-    { schema: { tags: ['Banks'], summary: 'List banks supported for outbound transfers', response: { 200: BankList, ...commonErrors } } },
+    { schema: { tags: ['Banks'], summary: 'List banks supported for outbound transfers', response: { 200: BankList } } },
     async () => bankList,
   );
 
@@ -30,7 +30,7 @@ export function bankRoutes(app: App, { sandbox }: RouteDeps): void {
         summary: 'Resolve an account number at a bank to its account name (name enquiry)',
         headers: IdempotencyHeaders,
         body: ResolveBody,
-        response: { 200: Ok(ResolvedAccount), ...commonErrors, 422: ErrorBody },
+        response: { 200: Ok(ResolvedAccount), ...errors(422) },
       },
     },
     async (request) => {
@@ -41,7 +41,7 @@ export function bankRoutes(app: App, { sandbox }: RouteDeps): void {
 
   app.get(
     '/sandbox/magic',
-    { schema: { tags: ['Sandbox'], summary: 'Magic external accounts and what the provider does with each', response: { 200: MagicList, ...commonErrors } } },
+    { schema: { tags: ['Sandbox'], summary: 'Magic external accounts and what the provider does with each', response: { 200: MagicList } } },
     async () => magicList,
   );
 
@@ -54,11 +54,11 @@ export function bankRoutes(app: App, { sandbox }: RouteDeps): void {
           summary: outcome === 'settle' ? 'Settle a pending payout now (transfer.completed)' : 'Fail a pending payout now: FAILED, reversal of amount + fee (transfer.failed)',
           headers: IdempotencyHeaders,
           params: PayoutParams,
-          response: { 200: TransactionResponse, ...commonErrors },
+          response: { 200: TransactionResponse },
         },
       },
       async (request, reply) =>
-        commit(request, reply, sandbox, (trx) => resolvePayout(trx, env, request.developerId, request.params.transaction_id, outcome === 'settle' ? 'SETTLE' : 'FAIL'), toTransaction),
+        commit(request, reply, sandbox, (trx) => resolvePayout(trx, request.env, request.developerId, request.params.transaction_id, outcome === 'settle' ? 'SETTLE' : 'FAIL'), toTransaction),
     );
   }
 }

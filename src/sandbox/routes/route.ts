@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
-import { completeKey } from '../../engine/idempotency/idempotency.service.js';
+import { storeKey } from '../../engine/idempotency/idempotency.service.js';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../engine/db/database.js';
@@ -17,6 +17,8 @@ export interface RouteDeps {
   /** The sandbox's own base URL once it listens. */
   selfUrl: () => string | undefined;
   version: string;
+  /** Real time (webhook timestamps are real time, not a developer's clock). */
+  realNow: () => number;
 }
 
 /**
@@ -49,7 +51,7 @@ export async function commit<T, R>(
   reply.code(status);
   const text = await sandbox.write(async (trx) => {
     const body = reply.serialize(ok(present(await work(trx)))) as string;
-    if (request.idempotency) await completeKey(trx, request.idempotency, status, body);
+    if (request.idempotency) await storeKey(trx, request.env, request.idempotency.scope, request.idempotency.hash, status, body);
     return body;
   });
   // Only now is it committed: the idempotency hook must not store or release the key itself.

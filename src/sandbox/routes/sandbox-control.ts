@@ -1,19 +1,21 @@
-import { commonErrors, IdempotencyHeaders, Ok } from '../../api/schemas/common.js';
+import { IdempotencyHeaders, Ok } from '../../api/schemas/common.js';
 import { AuditReport, ClockAdvanceBody, ClockState, DeveloperBody, Health, KeyInfo, NewDeveloper, ResetResult, RotatedKey } from '../../api/schemas/sandbox.js';
 import { audit } from '../../engine/audit/audit.service.js';
 import { createDeveloper, findDeveloper } from '../../engine/developers/developers.service.js';
 import { currentKeyInfo, issueKey } from '../../engine/developers/keys.js';
 import { API_VERSION } from '../../engine/env.js';
 import { notFound } from '../../engine/errors.js';
-import { resetSandbox } from '../../engine/settings/reset.service.js';
+import { resetDeveloper } from '../../engine/settings/reset.service.js';
 import { type App, type RouteDeps, commit, inTransaction, ok } from './route.js';
 
 const tags = ['Sandbox'];
 
 /** Health, clock, keys, developers, audit and reset: the controls only the sandbox has (contract §8). */
 export function sandboxControlRoutes(app: App, { sandbox, scheduler, version }: RouteDeps): void {
-  const { env, clock } = sandbox;
-  const clockState = () => ({ now: clock.now().toISOString(), offset_seconds: clock.offsetSeconds });
+  const clockState = (developerId: string) => {
+    const clock = sandbox.clockFor(developerId);
+    return { now: clock.now().toISOString(), offset_seconds: clock.offsetSeconds };
+  };
 
   app.get(
     '/sandbox/health',
@@ -23,8 +25,8 @@ export function sandboxControlRoutes(app: App, { sandbox, scheduler, version }: 
 
   app.get(
     '/sandbox/clock',
-    { schema: { tags, summary: 'The virtual clock: real time plus an offset', response: { 200: Ok(ClockState), ...commonErrors } } },
-    async () => ok(clockState()),
+    { schema: { tags, summary: "The caller's virtual clock: real time plus its offset", response: { 200: Ok(ClockState) } } },
+    async (request) => ok(clockState(request.developerId)),
   );
 
   app.post(
@@ -32,22 +34,22 @@ export function sandboxControlRoutes(app: App, { sandbox, scheduler, version }: 
     {
       schema: {
         tags,
-        summary: 'Move the virtual clock forward; work that became due runs before the answer',
+        summary: "Move the caller's virtual clock forward; the caller's work that became due runs before the answer",
         headers: IdempotencyHeaders,
         body: ClockAdvanceBody,
-        response: { 200: Ok(ClockState), ...commonErrors },
+        response: { 200: Ok(ClockState) },
       },
     },
     async (request) => {
-      await sandbox.advanceClock(request.body.seconds);
-      await scheduler.runDue();
-      return ok(clockState());
+      await sandbox.advanceClock(request.developerId, request.body.seconds);
+      await scheduler.runDue(request.developerId);
+      return ok(clockState(request.developerId));
     },
   );
 
   app.get(
     '/sandbox/keys',
-    { schema: { tags, summary: 'The calling developer and a hint of its current key', response: { 200: Ok(KeyInfo), ...commonErrors } } },
+    { schema: { tags, summary: 'The calling developer and a hint of its current key', response: { 200: Ok(KeyInfo) } } },
     async (request) => {
       const [developer, key] = await Promise.all([findDeveloper(sandbox.db, request.developerId), currentKeyInfo(sandbox.db, request.developerId)]);
       if (!developer || !key) throw notFound('developer');
@@ -60,13 +62,13 @@ export function sandboxControlRoutes(app: App, { sandbox, scheduler, version }: 
     {
       schema: {
         tags,
-        summary: 'Issue a new key for the calling developer; the old one fails at once',
-        headers: IdempotencyHeaders,
-        response: { 200: Ok(RotatedKey), ...commonErrors },
+        summary: 'Issue a new key for the calling developer; the old one fails at once (no Idempotency-Key: its answer holds a key)',
+        response: { 200: Ok(RotatedKey) },
       },
+      config: { idempotency: false },
     },
     async (request, reply) =>
-      commit(request, reply, sandbox, (trx) => issueKey(trx, env, request.developerId), (apiKey) => ({ developer_id: request.developerId, api_key: apiKey, created_at: clock.now().toISOString() })),
+      commit(request, reply, sandbox, (trx) => issueKey(trx, request.env, request.developerId), (apiKey) => ({ developer_id: request.developerId, api_key: apiKey, created_at: request.env.clock.now().toISOString() })),
   );
 
   app.post(
@@ -74,19 +76,19 @@ export function sandboxControlRoutes(app: App, { sandbox, scheduler, version }: 
     {
       schema: {
         tags,
-        summary: 'Create another developer account with its own key (isolation tests)',
-        headers: IdempotencyHeaders,
+        summary: 'Create another developer account with its own key (isolation tests; no Idempotency-Key: its answer holds a key)',
         body: DeveloperBody,
-        response: { 201: Ok(NewDeveloper), ...commonErrors },
+        response: { 201: Ok(NewDeveloper) },
       },
+      config: { idempotency: false },
     },
-    async (request, reply) => commit(request, reply, sandbox, (trx) => createDeveloper(trx, env, request.body.business_name), (created) => created, 201),
+    async (request, reply) => commit(request, reply, sandbox, (trx) => createDeveloper(trx, request.env, request.body.business_name), (created) => created, 201),
   );
 
   app.get(
     '/sandbox/audit',
-    { schema: { tags, summary: 'Check every money invariant over the whole database', response: { 200: Ok(AuditReport), ...commonErrors } } },
-    async () => ok(await inTransaction(sandbox, (trx) => audit(trx))),
+    { schema: { tags, summary: "Check every money invariant of the caller's books, and that the sandbox's books balance as a whole", response: { 200: Ok(AuditReport) } } },
+    async (request) => ok(await inTransaction(sandbox, (trx) => audit(trx, request.developerId))),
   );
 
   app.post(
@@ -94,12 +96,12 @@ export function sandboxControlRoutes(app: App, { sandbox, scheduler, version }: 
     {
       schema: {
         tags,
-        summary: 'Empty everything but developer accounts, keys and the clock',
+        summary: "Empty the caller's wallets, money, suspense items, agents, events and deliveries; its account, keys and clock stay",
         headers: IdempotencyHeaders,
-        response: { 200: Ok(ResetResult), ...commonErrors },
+        response: { 200: Ok(ResetResult) },
       },
     },
-    async (request, reply) => commit(request, reply, sandbox, (trx) => resetSandbox(trx), (removed) => ({ reset: true as const, removed })),
+    async (request, reply) => commit(request, reply, sandbox, (trx) => resetDeveloper(trx, request.developerId), (removed) => ({ reset: true as const, removed })),
   );
 }
 

@@ -1,4 +1,5 @@
-import { commonErrors, IdempotencyHeaders, Ok } from '../../api/schemas/common.js';
+import { IdempotencyHeaders, Ok } from '../../api/schemas/common.js';
+import { errors } from '../../api/schemas/responses.js';
 import { InboundBody, InboundOutcome } from '../../api/schemas/sandbox.js';
 import { PatchWalletBody, WalletListQuery, WalletPageResponse, WalletParams, WalletResponse } from '../../api/schemas/wallets.js';
 import { receiveInbound } from '../../engine/inbound/inbound.service.js';
@@ -11,8 +12,6 @@ const tags = ['Sandbox'];
 
 /** Wallet inspection and the simulated provider's inbound notifications. */
 export function sandboxWalletRoutes(app: App, { sandbox }: RouteDeps): void {
-  const { env } = sandbox;
-
   app.get(
     '/sandbox/wallets',
     {
@@ -20,7 +19,7 @@ export function sandboxWalletRoutes(app: App, { sandbox }: RouteDeps): void {
         tags,
         summary: "List the developer's wallets (filters status, customer_reference)",
         querystring: WalletListQuery,
-        response: { 200: WalletPageResponse, ...commonErrors },
+        response: { 200: WalletPageResponse },
       },
     },
     async (request) => ok(toPage(await listWallets(sandbox.db, request.developerId, request.query), toWallet)),
@@ -34,7 +33,7 @@ export function sandboxWalletRoutes(app: App, { sandbox }: RouteDeps): void {
         summary: 'Set allow_transfers_out (unlock a wallet that LOCK_WALLET locked)',
         params: WalletParams,
         body: PatchWalletBody,
-        response: { 200: WalletResponse, ...commonErrors },
+        response: { 200: WalletResponse, ...errors(409) },
       },
     },
     async (request) =>
@@ -49,9 +48,9 @@ export function sandboxWalletRoutes(app: App, { sandbox }: RouteDeps): void {
         summary: 'Simulate a bank transfer arriving at a virtual account; idempotent on provider_reference',
         headers: IdempotencyHeaders,
         body: InboundBody,
-        response: { 200: Ok(InboundOutcome), ...commonErrors },
+        response: { 200: Ok(InboundOutcome), ...errors(404, 409) },
       },
     },
-    async (request, reply) => commit(request, reply, sandbox, (trx) => receiveInbound(trx, env, request.developerId, request.body), toInboundOutcome),
+    async (request, reply) => commit(request, reply, sandbox, (trx) => receiveInbound(trx, request.env, request.developerId, request.body), toInboundOutcome),
   );
 }

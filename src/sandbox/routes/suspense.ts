@@ -1,4 +1,5 @@
-import { commonErrors, ErrorBody, IdempotencyHeaders, Ok } from '../../api/schemas/common.js';
+import { IdempotencyHeaders, Ok } from '../../api/schemas/common.js';
+import { errors } from '../../api/schemas/responses.js';
 import { Resolution, ResolveSuspenseBody, SuspenseListQuery, SuspensePageResponse, SuspenseParams, SuspenseResponse } from '../../api/schemas/suspense-requests.js';
 import { getSuspenseItem, listSuspense, resolveSuspense } from '../../engine/suspense/suspense.service.js';
 import { toPage, toSuspenseItem } from '../serialize.js';
@@ -14,7 +15,7 @@ export function suspenseRoutes(app: App, { sandbox }: RouteDeps): void {
         tags,
         summary: 'List held payments awaiting resolution (filters status, reason)',
         querystring: SuspenseListQuery,
-        response: { 200: SuspensePageResponse, ...commonErrors },
+        response: { 200: SuspensePageResponse },
       },
     },
     async (request) => ok(toPage(await listSuspense(sandbox.db, request.developerId, request.query), toSuspenseItem)),
@@ -29,16 +30,16 @@ export function suspenseRoutes(app: App, { sandbox }: RouteDeps): void {
         headers: IdempotencyHeaders,
         params: SuspenseParams,
         body: ResolveSuspenseBody,
-        response: { 200: Ok(Resolution), ...commonErrors, 422: ErrorBody },
+        response: { 200: Ok(Resolution), ...errors(409, 422) },
       },
     },
     async (request, reply) =>
-      commit(request, reply, sandbox, (trx) => resolveSuspense(trx, sandbox.env, request.developerId, request.params.suspense_id, request.body), (resolution) => resolution),
+      commit(request, reply, sandbox, (trx) => resolveSuspense(trx, request.env, request.developerId, request.params.suspense_id, request.body), (resolution) => resolution),
   );
 
   app.get(
     '/sandbox/suspense/:suspense_id',
-    { schema: { tags: ['Sandbox'], summary: 'One suspense item (for `ledger suspense show`)', params: SuspenseParams, response: { 200: SuspenseResponse, ...commonErrors } } },
+    { schema: { tags: ['Sandbox'], summary: 'One suspense item (for `ledger suspense show`)', params: SuspenseParams, response: { 200: SuspenseResponse } } },
     async (request) => ok(toSuspenseItem(await getSuspenseItem(sandbox.db, request.developerId, request.params.suspense_id))),
   );
 }

@@ -1,4 +1,3 @@
-import { commonErrors } from '../../api/schemas/common.js';
 import { TransactionParams, TransactionResponse } from '../../api/schemas/transactions.js';
 import { notFound } from '../../engine/errors.js';
 import { findTransaction } from '../../engine/ledger/transactions.repository.js';
@@ -13,7 +12,7 @@ export function transactionRoutes(app: App, { sandbox }: RouteDeps): void {
         tags: ['Transactions'],
         summary: 'Get transaction, including service_intelligence',
         params: TransactionParams,
-        response: { 200: TransactionResponse, ...commonErrors },
+        response: { 200: TransactionResponse },
       },
     },
     async (request) => {

@@ -1,4 +1,5 @@
-import { commonErrors, ErrorBody, IdempotencyHeaders } from '../../api/schemas/common.js';
+import { IdempotencyHeaders } from '../../api/schemas/common.js';
+import { errors } from '../../api/schemas/responses.js';
 import { TransactionListQuery, TransactionPageResponse, TransferBody, TransferResponse } from '../../api/schemas/transactions.js';
 import { CreateWalletBody, WalletParams, WalletResponse } from '../../api/schemas/wallets.js';
 import { listWalletTransactions } from '../../engine/ledger/transactions.repository.js';
@@ -10,8 +11,6 @@ import { type App, type RouteDeps, commit, inTransaction, ok } from './route.js'
 const tags = ['Wallets'];
 
 export function walletRoutes(app: App, { sandbox }: RouteDeps): void {
-  const { env } = sandbox;
-
   app.post(
     '/v1/wallets',
     {
@@ -20,15 +19,15 @@ export function walletRoutes(app: App, { sandbox }: RouteDeps): void {
         summary: 'Create wallet: provisions a virtual NUBAN and an ACTIVE wallet with balance 0',
         headers: IdempotencyHeaders,
         body: CreateWalletBody,
-        response: { 201: WalletResponse, ...commonErrors },
+        response: { 201: WalletResponse, ...errors(409) },
       },
     },
-    async (request, reply) => commit(request, reply, sandbox, (trx) => createWallet(trx, env, request.developerId, request.body), toWallet, 201),
+    async (request, reply) => commit(request, reply, sandbox, (trx) => createWallet(trx, request.env, request.developerId, request.body), toWallet, 201),
   );
 
   app.get(
     '/v1/wallets/:wallet_id',
-    { schema: { tags, summary: 'Get wallet', params: WalletParams, response: { 200: WalletResponse, ...commonErrors } } },
+    { schema: { tags, summary: 'Get wallet', params: WalletParams, response: { 200: WalletResponse } } },
     async (request) => ok(toWallet(await getWallet(sandbox.db, request.developerId, request.params.wallet_id))),
   );
 
@@ -40,10 +39,10 @@ export function walletRoutes(app: App, { sandbox }: RouteDeps): void {
         summary: 'Close wallet: keeps its balance; later inbound transfers go to suspense',
         headers: IdempotencyHeaders,
         params: WalletParams,
-        response: { 200: WalletResponse, ...commonErrors },
+        response: { 200: WalletResponse, ...errors(409) },
       },
     },
-    async (request, reply) => commit(request, reply, sandbox, (trx) => closeWallet(trx, env, request.developerId, request.params.wallet_id), toWallet),
+    async (request, reply) => commit(request, reply, sandbox, (trx) => closeWallet(trx, request.env, request.developerId, request.params.wallet_id), toWallet),
   );
 
   app.post(
@@ -55,10 +54,10 @@ export function walletRoutes(app: App, { sandbox }: RouteDeps): void {
         headers: IdempotencyHeaders,
         params: WalletParams,
         body: TransferBody,
-        response: { 200: TransferResponse, ...commonErrors, 403: ErrorBody, 422: ErrorBody },
+        response: { 200: TransferResponse, ...errors(403, 409, 422) },
       },
     },
-    async (request, reply) => commit(request, reply, sandbox, (trx) => transfer(trx, env, request.developerId, request.params.wallet_id, request.body), (result) => result),
+    async (request, reply) => commit(request, reply, sandbox, (trx) => transfer(trx, request.env, request.developerId, request.params.wallet_id, request.body), (result) => result),
   );
 
   app.get(
@@ -69,7 +68,7 @@ export function walletRoutes(app: App, { sandbox }: RouteDeps): void {
         summary: 'List wallet transactions, oldest first (order=desc for newest first); suspense items are not included',
         params: WalletParams,
         querystring: TransactionListQuery,
-        response: { 200: TransactionPageResponse, ...commonErrors },
+        response: { 200: TransactionPageResponse },
       },
     },
     async (request) => {

@@ -1,4 +1,5 @@
-import { commonErrors, IdempotencyHeaders } from '../../api/schemas/common.js';
+import { IdempotencyHeaders } from '../../api/schemas/common.js';
+import { errors } from '../../api/schemas/responses.js';
 import {
   AttemptsResponse,
   EndpointResponse,
@@ -14,15 +15,16 @@ import { toAttempt, toPage, toWebhookLog } from '../serialize.js';
 import { type App, type RouteDeps, commit, ok } from './route.js';
 
 export function webhookRoutes(app: App, { sandbox, dispatcher, selfUrl }: RouteDeps): void {
-  const { db, env } = sandbox;
+  const { db } = sandbox;
 
   async function endpoint(trx: Trx, developerId: string) {
     const e = await getEndpoint(trx, developerId);
+    const now = sandbox.envFor(developerId).clock.now();
     return {
       url: e.url ?? `${selfUrl() ?? '(this sandbox)'}/sandbox/receiver/${developerId}`,
       built_in: e.url === null,
       secret: e.secret,
-      previous_secret_valid_until: signingSecrets(e, env.clock.now()).length > 1 ? e.previous_secret_until : null,
+      previous_secret_valid_until: signingSecrets(e, now).length > 1 ? e.previous_secret_until : null,
     };
   }
 
@@ -33,7 +35,7 @@ export function webhookRoutes(app: App, { sandbox, dispatcher, selfUrl }: RouteD
         tags: ['Webhooks'],
         summary: 'List outbound webhook deliveries (filters status, event_type)',
         querystring: WebhookLogListQuery,
-        response: { 200: WebhookLogPageResponse, ...commonErrors },
+        response: { 200: WebhookLogPageResponse },
       },
     },
     async (request) => ok(toPage(await listWebhookLogs(db, request.developerId, request.query), toWebhookLog)),
@@ -47,7 +49,7 @@ export function webhookRoutes(app: App, { sandbox, dispatcher, selfUrl }: RouteD
         summary: 'Retry a FAILED or DEAD delivery now: one attempt before answering',
         headers: IdempotencyHeaders,
         params: WebhookLogParams,
-        response: { 200: WebhookLogResponse, ...commonErrors },
+        response: { 200: WebhookLogResponse, ...errors(409) },
       },
     },
     async (request) => {
@@ -59,13 +61,13 @@ export function webhookRoutes(app: App, { sandbox, dispatcher, selfUrl }: RouteD
 
   app.get(
     '/sandbox/webhook-logs/:log_id',
-    { schema: { tags: ['Sandbox'], summary: 'One delivery log', params: WebhookLogParams, response: { 200: WebhookLogResponse, ...commonErrors } } },
+    { schema: { tags: ['Sandbox'], summary: 'One delivery log', params: WebhookLogParams, response: { 200: WebhookLogResponse } } },
     async (request) => ok(toWebhookLog(await getWebhookLog(db, request.developerId, request.params.log_id))),
   );
 
   app.get(
     '/sandbox/webhook-logs/:log_id/attempts',
-    { schema: { tags: ['Sandbox'], summary: 'Every attempt of one delivery', params: WebhookLogParams, response: { 200: AttemptsResponse, ...commonErrors } } },
+    { schema: { tags: ['Sandbox'], summary: 'Every attempt of one delivery', params: WebhookLogParams, response: { 200: AttemptsResponse } } },
     async (request) => {
       const log = await getWebhookLog(db, request.developerId, request.params.log_id);
       return ok({ items: (await listAttempts(db, log.id)).map(toAttempt) });
@@ -74,7 +76,7 @@ export function webhookRoutes(app: App, { sandbox, dispatcher, selfUrl }: RouteD
 
   app.get(
     '/sandbox/webhook-endpoint',
-    { schema: { tags: ['Sandbox'], summary: 'Where deliveries go, and the signing secret', response: { 200: EndpointResponse, ...commonErrors } } },
+    { schema: { tags: ['Sandbox'], summary: 'Where deliveries go, and the signing secret', response: { 200: EndpointResponse } } },
     async (request) => ok(await endpoint(db, request.developerId)),
   );
 
@@ -85,7 +87,7 @@ export function webhookRoutes(app: App, { sandbox, dispatcher, selfUrl }: RouteD
         tags: ['Sandbox'],
         summary: 'Set the delivery URL (null: the built-in receiver)',
         body: PutEndpointBody,
-        response: { 200: EndpointResponse, ...commonErrors },
+        response: { 200: EndpointResponse },
       },
     },
     async (request) =>
@@ -104,7 +106,7 @@ export function webhookRoutes(app: App, { sandbox, dispatcher, selfUrl }: RouteD
         tags: ['Sandbox'],
         summary: 'New signing secret; the old one also signs for 24 h of sandbox time',
         headers: IdempotencyHeaders,
-        response: { 200: EndpointResponse, ...commonErrors },
+        response: { 200: EndpointResponse },
       },
     },
     async (request, reply) =>
@@ -113,7 +115,7 @@ export function webhookRoutes(app: App, { sandbox, dispatcher, selfUrl }: RouteD
         reply,
         sandbox,
         async (trx) => {
-          await rotateSecret(trx, env, request.developerId);
+          await rotateSecret(trx, request.env, request.developerId);
           return endpoint(trx, request.developerId);
         },
         (e) => e,

@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { commonErrors } from '../../api/schemas/common.js';
 import { ReceiverBehaviourBody, ReceiverBehaviourResponse, ReceiverEventsQuery, ReceiverEventsResponse } from '../../api/schemas/webhooks.js';
 import { findEndpoint, signingSecrets } from '../../engine/events/webhooks.service.js';
-import { notFound } from '../../engine/errors.js';
+import { LedgerError } from '../../engine/errors.js';
 import { paginate } from '../../engine/paging.js';
 import { prepareInsert } from '../../engine/db/prepared.js';
 import type { ReceiverEventTable } from '../../engine/events/events.table.js';
@@ -16,12 +15,21 @@ type ReceiverEventRow = Selectable<ReceiverEventTable>;
 
 const insertReceived = prepareInsert('receiver_events', ['id', 'developer_id', 'webhook_id', 'event_type', 'headers', 'body', 'signature_valid', 'response_status', 'created_at']);
 
+/** Headers a receiver must never keep: credentials that a caller may have sent along. */
+const SECRET_HEADERS = new Set(['x-api-key', 'authorization', 'proxy-authorization', 'cookie']);
+
+/** How far a delivery's webhook-timestamp may be from now, as the standardwebhooks package allows. */
+const TIMESTAMP_TOLERANCE_SECONDS = 5 * 60;
+
 /**
- * The built-in receiver, the default webhook endpoint: it keeps every delivery with its headers,
- * body and whether the signature verified. Its own plugin, so the body stays the exact bytes sent.
+ * The built-in receiver, the default webhook endpoint. It accepts only deliveries signed (Standard
+ * Webhooks) with that developer's current or previous secret, within five minutes of now, and
+ * keeps each with its headers (no credentials), body and the signature check. Anything else gets
+ * 401 and leaves no trace: it is not stored and does not use up an injected failure (contract §8).
+ * Its own plugin, so the body stays the exact bytes sent.
  */
-export async function receiverRoutes(app: FastifyInstance, { sandbox }: RouteDeps): Promise<void> {
-  const { db, env } = sandbox;
+export async function receiverRoutes(app: FastifyInstance, { sandbox, realNow }: RouteDeps): Promise<void> {
+  const { db } = sandbox;
   /** Failure injection per developer: answer `status` to the next `remaining` deliveries. In memory: a restart clears it. */
   const behaviours = new Map<string, { status: number; remaining: number }>();
   await app.register(async (raw) => {
@@ -32,15 +40,20 @@ export async function receiverRoutes(app: FastifyInstance, { sandbox }: RouteDep
       { config: { public: true }, schema: { hide: true } },
       async (request, reply) => {
         const developerId = request.params.developer_id;
-        const endpoint = await findEndpoint(db, developerId);
-        if (!endpoint) throw notFound('receiver');
         const body = typeof request.body === 'string' ? request.body : '';
         const header = (name: string) => {
           const value = request.headers[name];
           return Array.isArray(value) ? (value[0] ?? '') : (value ?? '');
         };
-        const secrets = signingSecrets(endpoint, env.clock.now());
-        const valid = verifySignature(secrets, header('webhook-id'), header('webhook-timestamp'), body, header('webhook-signature'));
+        // An unknown developer and a bad signature look the same from outside.
+        const endpoint = await findEndpoint(db, developerId);
+        const timestamp = Number(header('webhook-timestamp'));
+        const fresh = /^\d{1,12}$/.test(header('webhook-timestamp')) && Math.abs(realNow() / 1000 - timestamp) <= TIMESTAMP_TOLERANCE_SECONDS;
+        // Only a known developer's env is asked for: a stranger's id must not create a clock.
+        const env = endpoint && sandbox.envFor(developerId);
+        if (!endpoint || !env || !fresh || !verifySignature(signingSecrets(endpoint, env.clock.now()), header('webhook-id'), header('webhook-timestamp'), body, header('webhook-signature'))) {
+          throw new LedgerError('UNAUTHORIZED', 'not a delivery of this sandbox: the Standard Webhooks signature (webhook-id, webhook-timestamp, webhook-signature) is missing, stale or wrong');
+        }
         const behaviour = behaviours.get(developerId);
         let status = 200;
         if (behaviour && behaviour.remaining > 0) {
@@ -53,7 +66,11 @@ export async function receiverRoutes(app: FastifyInstance, { sandbox }: RouteDep
         } catch {
           eventType = null;
         }
-        const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]));
+        const headers = Object.fromEntries(
+          Object.entries(request.headers)
+            .filter(([k]) => !SECRET_HEADERS.has(k))
+            .map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]),
+        );
         const received: Omit<ReceiverEventRow, 'seq'> = {
           id: env.ids.uuid(),
           developer_id: developerId,
@@ -61,12 +78,13 @@ export async function receiverRoutes(app: FastifyInstance, { sandbox }: RouteDep
           event_type: eventType,
           headers: JSON.stringify(headers),
           body,
-          signature_valid: valid ? 1 : 0,
+          // Kept for the record's shape: only verified deliveries are stored.
+          signature_valid: 1,
           response_status: status,
           created_at: env.clock.now().toISOString(),
         };
         await sandbox.write((trx) => insertReceived(trx, received));
-        return reply.code(status).send(status < 300 ? { received: true, signature_valid: valid } : { error: `failure injected by PUT /sandbox/receiver/behaviour (${status})` });
+        return reply.code(status).send(status < 300 ? { received: true, signature_valid: true } : { error: `failure injected by PUT /sandbox/receiver/behaviour (${status})` });
       },
     );
   });
@@ -74,7 +92,7 @@ export async function receiverRoutes(app: FastifyInstance, { sandbox }: RouteDep
   const typed = app.withTypeProvider<ZodTypeProvider>();
   typed.get(
     '/sandbox/receiver/events',
-    { schema: { tags: ['Sandbox'], summary: 'What the built-in receiver got, with signature checks', querystring: ReceiverEventsQuery, response: { 200: ReceiverEventsResponse, ...commonErrors } } },
+    { schema: { tags: ['Sandbox'], summary: 'What the built-in receiver got, with signature checks', querystring: ReceiverEventsQuery, response: { 200: ReceiverEventsResponse } } },
     async (request) => {
       const page = await paginate<ReceiverEventRow>(db.selectFrom('receiver_events').where('developer_id', '=', request.developerId), request.query);
       return ok({
@@ -96,7 +114,7 @@ export async function receiverRoutes(app: FastifyInstance, { sandbox }: RouteDep
   const current = (developerId: string) => behaviours.get(developerId) ?? { status: 200, remaining: 0 };
   typed.get(
     '/sandbox/receiver/behaviour',
-    { schema: { tags: ['Sandbox'], summary: 'The failure the built-in receiver will inject', response: { 200: ReceiverBehaviourResponse, ...commonErrors } } },
+    { schema: { tags: ['Sandbox'], summary: 'The failure the built-in receiver will inject', response: { 200: ReceiverBehaviourResponse } } },
     async (request) => ok(current(request.developerId)),
   );
   typed.put(
@@ -106,7 +124,7 @@ export async function receiverRoutes(app: FastifyInstance, { sandbox }: RouteDep
         tags: ['Sandbox'],
         summary: 'Make the built-in receiver answer `status` to the next `count` deliveries (count 0 resets)',
         body: ReceiverBehaviourBody,
-        response: { 200: ReceiverBehaviourResponse, ...commonErrors },
+        response: { 200: ReceiverBehaviourResponse },
       },
     },
     async (request) => {

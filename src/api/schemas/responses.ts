@@ -1,0 +1,62 @@
+import { ERROR_CODES, HTTP_STATUS } from '../errors.js';
+import { ErrorBody } from './common.js';
+
+/** The HTTP statuses of the error table (contract §2). */
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 414 | 415 | 422 | 431 | 500 | 503 | 507;
+
+/**
+ * A route's own refusals, beyond those every route of its kind answers (`standardErrors`), for its
+ * response schema and the OpenAPI document.
+ * @example response: { 200: TransferResponse, ...errors(403, 409, 422) }
+ */
+export function errors(...statuses: ErrorStatus[]): Partial<Record<ErrorStatus, typeof ErrorBody>> {
+  return Object.fromEntries(statuses.map((status) => [status, ErrorBody]));
+}
+
+/** What decides the refusals a route answers whatever it does. */
+export interface RouteKind {
+  method: string;
+  /** Needs no x-api-key. */
+  public: boolean;
+  /** Has path identifiers. */
+  params: boolean;
+  /** Takes an Idempotency-Key. */
+  idempotent: boolean;
+}
+
+/**
+ * The error statuses every route of a kind can answer, declared on each by the app (so a new route
+ * cannot forget them):
+ * - any route: 400 (a query parameter it does not take, bad percent-encoding, malformed HTTP),
+ *   414 and 431 (the HTTP layer), 500, and 503 (STORAGE_UNAVAILABLE, or the sandbox shutting down);
+ * - with a key: 401; with path identifiers: 404, for what is not the caller's;
+ * - with a body (POST, PUT, PATCH): 413 and 415, and 507 STORAGE_FULL (every such route may write);
+ * - taking an Idempotency-Key: 409 (IDEMPOTENCY_KEY_REUSED, IDEMPOTENCY_KEY_IN_USE).
+ */
+export function standardErrors(kind: RouteKind): ErrorStatus[] {
+  const statuses: ErrorStatus[] = [400, 414, 431, 500, 503];
+  if (!kind.public) statuses.push(401);
+  if (kind.params) statuses.push(404);
+  if (!['GET', 'HEAD'].includes(kind.method)) statuses.push(413, 415, 507);
+  if (kind.idempotent) statuses.push(409);
+  return statuses.sort((a, b) => a - b);
+}
+
+type Operation = { responses?: Record<string, { description?: string }> };
+
+/**
+ * Names, on every error response of an OpenAPI document, the codes of the error table that answer
+ * with its status (instead of the generator's "Default Response").
+ * @example transformObject: (input) => describeErrorResponses(jsonSchemaTransformObject(input))
+ */
+export function describeErrorResponses<D extends { paths?: object }>(document: D): D {
+  for (const item of Object.values(document.paths ?? {}) as (Record<string, unknown> | undefined)[]) {
+    for (const operation of Object.values(item ?? {}) as (Operation | undefined)[]) {
+      for (const [status, response] of Object.entries(operation?.responses ?? {})) {
+        const codes = ERROR_CODES.filter((code) => HTTP_STATUS[code] === Number(status));
+        if (codes.length > 0) response.description = `Refused (${codes.join(', ')}), in the Error shape`;
+      }
+    }
+  }
+  return document;
+}

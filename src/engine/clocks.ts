@@ -1,0 +1,64 @@
+import type { Trx } from './db/database.js';
+import { VirtualClock } from './clock.js';
+
+/**
+ * One virtual clock per developer (contract §8): real time plus that developer's offset, which
+ * only moves forward and is kept in the database so time never runs backwards across a restart.
+ * Clocks are read on every request, so they live in memory; the database is written only when one
+ * moves. A developer the registry has not seen yet starts at offset 0.
+ * @example const clocks = await ClockRegistry.load(db); clocks.clockFor(developerId).now();
+ */
+export class ClockRegistry {
+  private readonly clocks = new Map<string, VirtualClock>();
+
+  private constructor(private readonly realNow: () => number) {}
+
+  static async load(trx: Trx, realNow: () => number = Date.now): Promise<ClockRegistry> {
+    const registry = new ClockRegistry(realNow);
+    for (const row of await trx.selectFrom('developers').select(['id', 'clock_offset_ms']).execute()) {
+      registry.clocks.set(row.id, new VirtualClock(row.clock_offset_ms, realNow));
+    }
+    return registry;
+  }
+
+  /** The developer's clock; the same object for the life of the registry. */
+  clockFor(developerId: string): VirtualClock {
+    let clock = this.clocks.get(developerId);
+    if (!clock) {
+      clock = new VirtualClock(0, this.realNow);
+      this.clocks.set(developerId, clock);
+    }
+    return clock;
+  }
+
+  /** Every developer with a clock: the ones background work runs for. */
+  developerIds(): string[] {
+    return [...this.clocks.keys()];
+  }
+
+  /**
+   * Moves one developer's clock forward. The new offset is written first (in the caller's
+   * transaction); call `commitAdvance` once that transaction has committed.
+   */
+  async stageAdvance(trx: Trx, developerId: string, seconds: number): Promise<number> {
+    if (!(seconds > 0)) throw new RangeError('the clock only moves forward');
+    // From the stored offset, inside the transaction: two advances that share a commit both count.
+    const row = await trx
+      .updateTable('developers')
+      .set((eb) => ({ clock_offset_ms: eb('clock_offset_ms', '+', seconds * 1000) }))
+      .where('id', '=', developerId)
+      .returning('clock_offset_ms')
+      .executeTakeFirstOrThrow();
+    return row.clock_offset_ms;
+  }
+
+  commitAdvance(developerId: string, offsetMs: number): void {
+    this.clockFor(developerId).setOffset(offsetMs);
+  }
+
+  /** Forgets every clock and reads them again (after the database itself was swapped). */
+  async reload(trx: Trx): Promise<void> {
+    const rows = await trx.selectFrom('developers').select(['id', 'clock_offset_ms']).execute();
+    for (const row of rows) this.clockFor(row.id).setOffset(row.clock_offset_ms);
+  }
+}

@@ -1,0 +1,96 @@
+import { execFileSync } from 'node:child_process';
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createCli } from '../helpers/cli.js';
+import { startWebhookApp } from '../helpers/webhook-app.js';
+
+/**
+ * Contract §10 on a real full disk: a small tmpfs, filled up while the sandbox runs on it. Mounting
+ * needs root (CI runs as root); where the machine refuses, the same behaviour is covered through
+ * the fault-injection seam in test/sandbox/storage-faults.test.ts and idempotency-edges.test.ts.
+ */
+function mountTmpfs(): string | undefined {
+  const dir = mkdtempSync(join(tmpdir(), 'ledger-full-'));
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=3m', 'tmpfs', dir], { stdio: 'ignore' });
+    return dir;
+  } catch {
+    rmSync(dir, { recursive: true, force: true });
+    return undefined;
+  }
+}
+
+/** Fills the file system until it refuses, in 4 KiB writes. */
+function fill(path: string): void {
+  const fd = openSync(path, 'w');
+  const block = Buffer.alloc(4096, 1);
+  try {
+    for (;;) writeSync(fd, block);
+  } catch {
+    // ENOSPC: full
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const mount = mountTmpfs();
+
+describe.skipIf(!mount)('a full disk under a running sandbox', () => {
+  it('refuses writes with 507, sends no webhook it cannot record, keeps its log small, and resumes by itself with nothing lost', async () => {
+    const cli = createCli();
+    const app = await startWebhookApp(() => '', () => 200);
+    const db = join(mount!, 'sandbox.db');
+    try {
+      const started = await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--db', db, '--json']);
+      expect(started.exitCode, started.stderr).toBe(0);
+      const { base_url: base, api_key: key, log_file: logFile } = JSON.parse(started.stdout);
+      const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+        const r = await fetch(`${base}${path}`, { method, headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}), ...headers }, ...(body ? { body: JSON.stringify(body) } : {}) });
+        return { status: r.status, body: (await r.json()) as any };
+      };
+      await call('PUT', '/sandbox/webhook-endpoint', { url: app.url });
+      const wallet = (await call('POST', '/v1/wallets', { customer_reference: 'full', first_name: 'Ada', last_name: 'Obi', email: 'ada@example.com' })).body.data;
+      mkdirSync(join(mount!, 'filler'));
+      fill(join(mount!, 'filler', 'a'));
+      const logBefore = statSync(logFile).size;
+
+      // Keep writing until the disk refuses one: the WAL has room for a few first.
+      let refused: { status: number; body: any } | undefined;
+      let accepted = 0;
+      for (let i = 0; i < 5000 && !refused; i++) {
+        const r = await call('POST', '/sandbox/inbound-transfers', { account_number: wallet.account_number, amount: 100, narration: `salary ${i}`, provider_reference: `FULL-${i}` }, { 'idempotency-key': `full-${i}` });
+        if (r.status === 200) accepted += 1;
+        else refused = { ...r, i } as never;
+      }
+      expect(refused, 'the disk never filled').toBeDefined();
+      expect([refused!.status, refused!.body.success, refused!.body.detail.code]).toEqual([507, false, 'STORAGE_FULL']);
+      for (let i = 0; i < 50; i++) expect((await call('GET', `/v1/wallets/${wallet.id}`)).status).toBe(200);
+      for (let i = 0; i < 20; i++) expect((await call('POST', '/v1/wallets', { customer_reference: `r${i}`, first_name: 'A', last_name: 'B', email: 'a@b.ng' })).status).toBeGreaterThanOrEqual(503);
+      const perEvent = new Map<string, number>();
+      for (const r of app.received) perEvent.set(r.id, (perEvent.get(r.id) ?? 0) + 1);
+      expect(Math.max(0, ...perEvent.values())).toBeLessThanOrEqual(2);
+
+      rmSync(join(mount!, 'filler'), { recursive: true });
+      const refusedIndex = (refused as unknown as { i: number }).i;
+      const retry = await call('POST', '/sandbox/inbound-transfers', { account_number: wallet.account_number, amount: 100, narration: `salary ${refusedIndex}`, provider_reference: `FULL-${refusedIndex}` }, { 'idempotency-key': `full-${refusedIndex}` });
+      expect(retry.status).toBe(200);
+      await call('POST', '/sandbox/clock/advance', { seconds: 86_400 });
+      const balance = (await call('GET', `/v1/wallets/${wallet.id}`)).body.data.balance;
+      expect(balance).toBe((accepted + 1) * 100);
+      expect((await call('GET', '/sandbox/audit')).body.data).toMatchObject({ ok: true });
+      const logs = (await call('GET', '/v1/webhook-logs?status=DELIVERED&limit=1')).body.data.total;
+      const all = (await call('GET', '/v1/webhook-logs?limit=1')).body.data.total;
+      expect(logs).toBe(all);
+      // A few lines about the storage, not a stack trace per failure.
+      expect(statSync(logFile).size - logBefore).toBeLessThan(64 * 1024);
+    } finally {
+      await cli.run(['sandbox', 'stop']);
+      await app.close();
+      cli.cleanup();
+      execFileSync('umount', [mount!]);
+      rmSync(mount!, { recursive: true, force: true });
+    }
+  }, 120_000);
+});

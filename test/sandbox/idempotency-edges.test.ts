@@ -1,0 +1,119 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { injectStorageFault } from '../../src/engine/db/open.js';
+import { createTestSandbox, createWallet, expectCleanAudit, type TestSandbox, walletBody } from '../helpers/sandbox.js';
+
+/** Contract §3: an Idempotency-Key moves money once, at every edge. */
+let t: TestSandbox;
+beforeEach(async () => {
+  t = await createTestSandbox();
+});
+afterEach(() => t.close());
+
+const balance = async (id: string) => (await t.call('GET', `/v1/wallets/${id}`)).body.data.balance as number;
+const debits = async (id: string) => (await t.call('GET', `/v1/wallets/${id}/transactions?type=DEBIT`)).body.data.total as number;
+
+describe('Idempotency-Key at the edges', () => {
+  it('seen: the same key and body sent to a percent-encoded spelling of the path moved money twice', async () => {
+    const a = await createWallet(t, 10_000);
+    const b = await createWallet(t);
+    const body = { destination_account_number: b.account_number, amount: 2_500 };
+    const headers = { 'idempotency-key': 'spelled-twice' };
+    const plain = await t.call('POST', `/v1/wallets/${a.id}/transfer`, body, { headers });
+    const encoded = a.id.replace(/[0-9a-f]/, (c: string) => `%${c.charCodeAt(0).toString(16)}`);
+    expect(encoded).not.toBe(a.id);
+    const spelled = await t.call('POST', `/v1/wallets/${encoded}/transfer`, body, { headers });
+    expect(spelled.headers['idempotent-replayed']).toBe('true');
+    expect(spelled.body).toEqual(plain.body);
+    expect(await balance(a.id)).toBe(7_500);
+    expect(await debits(a.id)).toBe(1);
+  });
+
+  it('seen: 31 of 50 concurrent duplicates got 409 IDEMPOTENCY_KEY_IN_USE; they all wait and replay', async () => {
+    const a = await createWallet(t, 10_000);
+    const b = await createWallet(t);
+    const send = () => t.call('POST', `/v1/wallets/${a.id}/transfer`, { destination_account_number: b.account_number, amount: 100 }, { headers: { 'idempotency-key': 'fifty' } });
+    const answers = await Promise.all(Array.from({ length: 50 }, send));
+    expect(answers.map((r) => r.status)).toEqual(Array(50).fill(200));
+    expect(answers.filter((r) => r.headers['idempotent-replayed'] === 'true')).toHaveLength(49);
+    for (const r of answers) expect(r.body).toEqual(answers[0]!.body);
+    expect(await balance(a.id)).toBe(9_900);
+  });
+
+  it('a duplicate with a different body that arrives while the first runs waits, then gets IDEMPOTENCY_KEY_REUSED', async () => {
+    const [first, second] = await Promise.all([
+      t.call('POST', '/v1/wallets', walletBody({ customer_reference: 'same-key-1' }), { headers: { 'idempotency-key': 'k' } }),
+      t.call('POST', '/v1/wallets', walletBody({ customer_reference: 'same-key-2' }), { headers: { 'idempotency-key': 'k' } }),
+    ]);
+    expect(first.status).toBe(201);
+    expect([second.status, second.body.detail.code]).toEqual([409, 'IDEMPOTENCY_KEY_REUSED']);
+  });
+
+  for (const [fault, status, code] of [['full', 507, 'STORAGE_FULL'], ['readonly', 503, 'STORAGE_UNAVAILABLE']] as const) {
+    it(`seen: a key stayed IN_FLIGHT after a failed write; on a ${fault} database the key is released and the retry runs once`, async () => {
+      const a = await createWallet(t, 10_000);
+      const b = await createWallet(t);
+      const send = () => t.call('POST', `/v1/wallets/${a.id}/transfer`, { destination_account_number: b.account_number, amount: 1_000 }, { headers: { 'idempotency-key': `disk-${fault}` } });
+      injectStorageFault(t.sandbox.db, fault);
+      const refused = await send();
+      expect([refused.status, refused.body.success, refused.body.detail.code]).toEqual([status, false, code]);
+      expect(refused.body.detail.message).toMatch(/nothing was written/);
+      injectStorageFault(t.sandbox.db, undefined);
+      expect(await balance(a.id)).toBe(10_000);
+      const retry = await send();
+      expect([retry.status, retry.headers['idempotent-replayed']]).toEqual([200, undefined]);
+      const again = await send();
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(await balance(a.id)).toBe(9_000);
+      expect(await debits(a.id)).toBe(1);
+      await expectCleanAudit(t);
+    });
+  }
+
+  it('seen: 5,000-deep JSON with an Idempotency-Key gave 500; it is a 400', async () => {
+    const deep = '['.repeat(5000) + ']'.repeat(5000);
+    const r = await t.call('POST', '/v1/wallets', deep, { headers: { 'idempotency-key': 'deep' } });
+    expect([r.status, r.body.detail.code, r.body.detail.fields]).toEqual([400, 'VALIDATION_ERROR', [{ field: 'body', message: 'nests objects or arrays deeper than 32 levels' }]]);
+  });
+
+  it('key rotation and developer creation refuse Idempotency-Key: their answers hold a key, which is never stored', async () => {
+    for (const [url, body] of [['/sandbox/keys/rotate', undefined], ['/sandbox/developers', { business_name: 'X' }]] as const) {
+      const r = await t.call('POST', url, body, { headers: { 'idempotency-key': 'k' } });
+      expect([url, r.status, r.body.detail.fields[0].field]).toEqual([url, 400, 'idempotency-key']);
+    }
+    // Every stored answer, after every kind of write: none holds a plaintext key.
+    const created = (await t.call('POST', '/sandbox/developers', { business_name: 'Y' })).body.data;
+    await t.call('POST', '/v1/wallets', walletBody(), { headers: { 'idempotency-key': 'w' } });
+    const stored = await t.sandbox.db.selectFrom('idempotency_keys').select('response_body').execute();
+    expect(stored.length).toBeGreaterThan(0);
+    expect(JSON.stringify(stored)).not.toMatch(/svc_test_/);
+    expect(JSON.stringify(stored)).not.toContain(created.api_key);
+  });
+});
+
+describe('a full disk or a read-only database (contract §10)', () => {
+  it('every write answers 507 in the documented shape and nothing is half-written; reads still answer', async () => {
+    const a = await createWallet(t, 10_000);
+    const b = await createWallet(t);
+    const before = (await t.call('GET', '/sandbox/audit')).body.data.checked;
+    injectStorageFault(t.sandbox.db, 'full');
+    const writes: [string, string, unknown][] = [
+      ['POST', '/v1/wallets', walletBody()],
+      ['POST', `/v1/wallets/${a.id}/transfer`, { destination_account_number: b.account_number, amount: 10 }],
+      ['POST', '/sandbox/inbound-transfers', { account_number: a.account_number, amount: 10 }],
+      ['POST', `/v1/wallets/${a.id}/agents`, { name: 'x', trigger: 'ON_CREDIT', action: 'WEBHOOK_NOTIFY' }],
+      ['POST', `/v1/wallets/${b.id}/close`, undefined],
+      ['POST', '/sandbox/clock/advance', { seconds: 5 }],
+      ['PUT', '/sandbox/webhook-endpoint', { url: 'http://127.0.0.1:9/x' }],
+      ['POST', '/sandbox/reset', undefined],
+    ];
+    for (const [method, url, body] of writes) {
+      const r = await t.call(method, url, body);
+      expect([method, url, r.status, r.body.detail?.code]).toEqual([method, url, 507, 'STORAGE_FULL']);
+    }
+    expect((await t.call('GET', `/v1/wallets/${a.id}`)).status).toBe(200);
+    injectStorageFault(t.sandbox.db, undefined);
+    expect((await t.call('GET', '/sandbox/audit')).body.data).toMatchObject({ ok: true, checked: before });
+    expect((await t.call('GET', '/sandbox/clock')).body.data.offset_seconds).toBe(0);
+    expect((await t.call('GET', `/v1/wallets/${b.id}`)).body.data.status).toBe('ACTIVE');
+  });
+});

@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { injectStorageFault } from '../../src/engine/db/open.js';
+import { LedgerError } from '../../src/engine/errors.js';
+import { limitLog } from '../../src/sandbox/log-limit.js';
+import { createTestSandbox, createWallet } from '../helpers/sandbox.js';
+import { startWebhookApp } from '../helpers/webhook-app.js';
+
+describe('deliveries when attempts cannot be recorded (contract §10)', () => {
+  it('seen: with the disk full one event reached an endpoint 6,025 times; now nothing is sent until it can be recorded, then each is sent once', async () => {
+    const t = await createTestSandbox({ listen: true });
+    const app = await startWebhookApp(() => '', () => 200);
+    try {
+      await t.call('PUT', '/sandbox/webhook-endpoint', { url: app.url });
+      await createWallet(t, 1_000);
+      await createWallet(t, 2_000);
+      injectStorageFault(t.sandbox.db, 'full');
+      for (let pass = 0; pass < 50; pass++) await t.app.scheduler.runDue();
+      expect(app.received).toHaveLength(0);
+      const logs = (await t.call('GET', '/v1/webhook-logs')).body.data.items;
+      expect(logs.map((l: { status: string; attempt_count: number }) => [l.status, l.attempt_count])).toEqual([
+        ['PENDING', 0],
+        ['PENDING', 0],
+      ]);
+
+      injectStorageFault(t.sandbox.db, undefined);
+      // The clock advance is itself a write: once one commits, deliveries resume and it runs what is due.
+      await t.call('POST', '/sandbox/clock/advance', { seconds: 1 });
+      expect(app.received.map((r) => r.id).sort()).toEqual(logs.map((l: { event_id: string }) => l.event_id).sort());
+      expect((await t.call('GET', '/v1/webhook-logs?status=DELIVERED')).body.data.total).toBe(2);
+    } finally {
+      await app.close();
+      await t.close();
+    }
+  });
+
+  it('an attempt whose outcome cannot be written is not sent again at once: it waits for its next retry', async () => {
+    const t = await createTestSandbox({ listen: true });
+    let fail = false;
+    const app = await startWebhookApp(
+      () => '',
+      () => {
+        if (fail) injectStorageFault(t.sandbox.db, 'full');
+        return 200;
+      },
+    );
+    try {
+      await t.call('PUT', '/sandbox/webhook-endpoint', { url: app.url });
+      await createWallet(t, 1_000);
+      fail = true;
+      await t.app.scheduler.runDue();
+      for (let pass = 0; pass < 20; pass++) await t.app.scheduler.runDue();
+      expect(app.received).toHaveLength(1);
+      fail = false;
+      injectStorageFault(t.sandbox.db, undefined);
+      const [log] = (await t.call('GET', '/v1/webhook-logs')).body.data.items;
+      expect(log).toMatchObject({ status: 'PENDING', attempt_count: 1, next_retry_at: '2026-11-21T09:30:05.000Z' });
+      await t.call('POST', '/sandbox/clock/advance', { seconds: 4 });
+      expect(app.received).toHaveLength(1);
+      await t.call('POST', '/sandbox/clock/advance', { seconds: 1 });
+      expect(app.received).toHaveLength(2);
+      expect((await t.call('GET', `/sandbox/webhook-logs/${log.id}`)).body.data).toMatchObject({ status: 'DELIVERED', attempt_count: 2 });
+    } finally {
+      await app.close();
+      await t.close();
+    }
+  });
+
+  it('a manual retry on a full disk answers 507 and sends nothing', async () => {
+    const t = await createTestSandbox({ listen: true });
+    const app = await startWebhookApp(() => '', (n) => (n === 1 ? 500 : 200));
+    try {
+      await t.call('PUT', '/sandbox/webhook-endpoint', { url: app.url });
+      await createWallet(t, 1_000);
+      await t.app.scheduler.runDue();
+      const [log] = (await t.call('GET', '/v1/webhook-logs')).body.data.items;
+      expect(log.status).toBe('FAILED');
+      injectStorageFault(t.sandbox.db, 'full');
+      const r = await t.call('POST', `/v1/webhook-logs/${log.id}/retry`);
+      expect([r.status, r.body.detail.code]).toEqual([507, 'STORAGE_FULL']);
+      expect(app.received).toHaveLength(1);
+      injectStorageFault(t.sandbox.db, undefined);
+      expect((await t.call('POST', `/v1/webhook-logs/${log.id}/retry`)).body.data).toMatchObject({ status: 'DELIVERED', attempt_count: 2 });
+    } finally {
+      await app.close();
+      await t.close();
+    }
+  });
+});
+
+describe('logging cannot fill the disk', () => {
+  it('seen: 1.4 MB/s of stack traces; a storage failure is one line a minute, other errors at most 20 a minute', () => {
+    const lines: string[] = [];
+    let now = 0;
+    const log = limitLog((line) => lines.push(line), 20, () => now);
+    for (let i = 0; i < 10_000; i++) log(new LedgerError('STORAGE_FULL', 'the disk is full: nothing was written; free some space and retry'));
+    expect(lines).toEqual(['storage: the disk is full: nothing was written; free some space and retry']);
+    for (let i = 0; i < 1_000; i++) log(new Error(`bug ${i}`));
+    expect(lines).toHaveLength(21);
+    now += 60_000;
+    log(new Error('later'));
+    expect(lines.slice(21)).toEqual(['(980 more errors were not logged in the last minute)', expect.stringContaining('Error: later')]);
+    log(new LedgerError('STORAGE_FULL', 'the disk is full: nothing was written; free some space and retry'));
+    expect(lines.at(-1)).toBe('storage: the disk is full: nothing was written; free some space and retry');
+  });
+});
