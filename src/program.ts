@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import type * as Commander from 'commander';
 import { Command } from './commands/command.js';
 import { EXIT, reportError } from './commands/errors.js';
@@ -17,7 +16,6 @@ export async function main(argv: string[]): Promise<void> {
   let args = argv.slice(2);
   // `ledger help wallets get` is `ledger wallets get --help`.
   if (args[0] === 'help') args = [...args.slice(1), '--help'];
-  if (args.length === 1 && (args[0] === '--help' || args[0] === '-h') && printBuiltHelp()) return;
   const { path, used } = locate(args);
   // A closed pipe ends a command quietly (streams.ts); the server's log reader going away must not stop it.
   if (path === 'sandbox start') keepRunningOnClosedPipe();
@@ -40,23 +38,6 @@ export async function main(argv: string[]): Promise<void> {
     }
     process.exitCode = reportError(error, stderr);
   }
-}
-
-/**
- * `ledger --help` as the build printed it (dist/help.txt, 80 columns), for a pipe or a terminal of
- * that width: the top-level help then needs neither commander nor the command groups. False when
- * there is none (the source tree) or the terminal is another width.
- */
-function printBuiltHelp(): boolean {
-  if (stdout.isTTY && stdout.columns !== 80) return false;
-  let text: string;
-  try {
-    text = readFileSync(new URL('./help.txt', import.meta.url), 'utf8');
-  } catch {
-    return false;
-  }
-  stdout.write(text);
-  return true;
 }
 
 async function loadCommander(): Promise<typeof Commander> {

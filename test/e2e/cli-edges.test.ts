@@ -24,7 +24,11 @@ describe('a reader that stops early', () => {
   it('`ledger --help | head -1` and a --json list into a reader that closed exit 0 with nothing on stderr', async () => {
     const help = await pipeline('$LEDGER --help | head -1');
     expect([help.exitCode, help.stdout, help.stderr]).toEqual([0, 'Usage: ledger [options] [command]', '']);
-    // `true` exits before the list is printed, so every write meets a closed pipe (EPIPE).
+    // `true` exits before anything is printed, so every write meets a closed pipe (EPIPE).
+    for (const line of ['$LEDGER -V | true', '$LEDGER --help | true', '$LEDGER help wallets | true']) {
+      const r = await pipeline(line);
+      expect([line, r.exitCode, r.stderr]).toEqual([line, 0, '']);
+    }
     const list = await pipeline('$LEDGER wallets list --json | true');
     expect([list.exitCode, list.stderr]).toEqual([0, '']);
     const table = await pipeline('$LEDGER transactions list "$0" | true'.replace('"$0"', wallet));
