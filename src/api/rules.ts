@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CreateAgentBody, AgentListQuery } from './schemas/agents.js';
 import { ResolveBody } from './schemas/banks.js';
 import { IdempotencyHeaders, pageQuery } from './schemas/common.js';
-import { ClockAdvanceBody, DeveloperBody, InboundBody } from './schemas/sandbox.js';
+import { AnalyseBody, ClockAdvanceBody, DeveloperBody, InboundBody } from './schemas/sandbox.js';
 import { ResolveSuspenseBody, SuspenseListQuery } from './schemas/suspense-requests.js';
 import { TransactionListQuery, TransferBody } from './schemas/transactions.js';
 import { CreateWalletBody, WalletListQuery } from './schemas/wallets.js';
@@ -28,6 +28,7 @@ const REQUESTS = {
   ClockAdvanceBody,
   DeveloperBody,
   ReceiverBehaviourBody,
+  AnalyseBody,
   IdempotencyHeaders: z.strictObject({ 'idempotency-key': IdempotencyHeaders.shape['idempotency-key'] }),
   WalletListQuery,
   TransactionListQuery,

@@ -17,7 +17,7 @@ export interface CommandEntry {
 }
 
 export const COMMANDS: CommandEntry[] = [
-  { path: 'sandbox', description: 'Run and control the local sandbox', examples: ['ledger sandbox start --detach', 'ledger sandbox status', 'ledger sandbox audit', 'ledger sandbox stop'] },
+  { path: 'sandbox', description: 'Run and control the local sandbox', examples: ['ledger sandbox start --detach', 'ledger sandbox status', 'ledger sandbox analyse "sch fees"', 'ledger sandbox audit', 'ledger sandbox stop'] },
   { path: 'sandbox start', description: 'Run the sandbox: the whole /v1 API on a local SQLite file, with a simulated provider', load: () => import('./sandbox/start.js').then((m) => m.startCommand) },
   { path: 'sandbox stop', description: 'Stop the background sandbox started from this directory (a no-op when none runs)', load: () => import('./sandbox/lifecycle.js').then((m) => m.stopCommand) },
   { path: 'sandbox status', description: 'Is the sandbox up? Exit code 3 when it is not reachable', load: () => import('./sandbox/lifecycle.js').then((m) => m.statusCommand) },
@@ -28,6 +28,7 @@ export const COMMANDS: CommandEntry[] = [
   { path: 'sandbox keys rotate', description: 'Issue a new key; the old one fails at once. The sandbox state file is updated when the key came from it', load: () => import('./sandbox/keys-rotate.js').then((m) => m.rotateCommand) },
   { path: 'sandbox clock', description: 'Show your virtual clock (each developer has its own); `clock advance` moves it forward and runs whatever of yours falls due', load: () => import('./sandbox/clock.js').then((m) => m.clockCommand) },
   { path: 'sandbox clock advance', description: 'Move your sandbox clock forward by a duration: 90, 90s, 5m, 2h or 1d', load: () => import('./sandbox/clock-advance.js').then((m) => m.advanceCommand) },
+  { path: 'sandbox analyse', description: 'Show how the sandbox reads a narration, and whether a payment with it would be held; no money moves', load: () => import('./sandbox/analyse.js').then((m) => m.analyseCommand) },
   { path: 'sandbox magic', description: 'The magic external account numbers and what the simulated provider does with each', load: () => import('./sandbox/magic.js').then((m) => m.magicCommand) },
   { path: 'sandbox payouts', description: 'Settle or fail a PENDING payout by hand (for 2222222222, or before the delay is up)', examples: ['ledger sandbox payouts settle "$TX"', 'ledger sandbox payouts fail "$TX" --json'] },
   { path: 'sandbox payouts settle', description: 'Settle a PENDING payout now (transfer.completed)', load: () => import('./sandbox/payouts.js').then((m) => m.settleCommand) },

@@ -12,6 +12,7 @@ import { installIdempotency } from './plugins/idempotency.js';
 import { agentRoutes } from './routes/agents.js';
 import { bankRoutes } from './routes/banks.js';
 import type { App, RouteDeps } from './routes/route.js';
+import { sandboxAnalyseRoutes } from './routes/sandbox-analyse.js';
 import { sandboxControlRoutes } from './routes/sandbox-control.js';
 import { sandboxWalletRoutes } from './routes/sandbox-wallets.js';
 import { suspenseRoutes } from './routes/suspense.js';
@@ -57,6 +58,7 @@ const ROUTES: ((app: App, deps: RouteDeps) => void)[] = [
   bankRoutes,
   sandboxWalletRoutes,
   sandboxControlRoutes,
+  sandboxAnalyseRoutes,
 ];
 
 /**

@@ -1,6 +1,7 @@
 import { acquireLock, type DatabaseLock, lockPathFor } from '../engine/db/lock.js';
 import { setEndpointUrl } from '../engine/events/webhooks.service.js';
 import { releaseInterrupted } from '../engine/idempotency/idempotency.service.js';
+import { type AnalyserConfig, configureAnalyser } from './analyser.js';
 import { buildApp } from './app.js';
 import { limitLog } from './log-limit.js';
 import { ensureSandboxDeveloper, openSandbox } from './sandbox.js';
@@ -19,6 +20,8 @@ export interface StartServerOptions {
   webhookUrl?: string | undefined;
   /** Seconds before a webhook attempt is abandoned (default 15). */
   webhookTimeoutSeconds?: number | undefined;
+  /** Which analyser reads inbound narrations (default: the rules analyser). */
+  analyser?: AnalyserConfig | undefined;
   logRequest?: (line: string) => void;
   /** One line (or stack) per call; the server limits how often it is called. */
   log?: (line: string) => void;
@@ -57,9 +60,11 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       process.exit(1);
     });
   try {
+    const analysis = configureAnalyser(options.analyser);
     const sandbox = await openSandbox({
       dbPath: options.dbPath,
       settlementDelaySeconds: options.settlementDelaySeconds,
+      analyser: analysis.analyser,
       backgroundCheckpoints: true,
       onLost: (reason) => {
         app?.server.close();
@@ -67,6 +72,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       },
     });
     await releaseInterrupted(sandbox.db);
+    analysis.attach(sandbox);
     const credentials = await ensureSandboxDeveloper(sandbox, options.knownKey);
     if (options.webhookUrl !== undefined) await sandbox.write((trx) => setEndpointUrl(trx, credentials.developerId, options.webhookUrl!));
     app = await buildApp({

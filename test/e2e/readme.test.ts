@@ -78,6 +78,11 @@ const CHECKS: Record<string, Check | Check[]> = {
   'ledger wallets get "$ADA"': (r) => expect(r.stdout).toMatch(/^Balance +249000 \(₦2,490\.00\)$/m),
   'ledger sandbox magic': (r) => expect(r.stdout).toContain('1111111111'),
 
+  'ledger sandbox analyse "asdfgh"': async (r) => {
+    expect(r.stdout).toMatch(/^Would be +SUSPENDED: AI_LOW_CONFIDENCE/m);
+    expect((await ledger(['wallets', 'get', vars.ADA!])).balance).toBe(249_000);
+    expect((await ledger(['suspense', 'list'])).total).toBe(1);
+  },
   'ledger credit "$ADA" 70000 --narration "asdfgh"': (r) => expect(r.stdout).toMatch(/^SUSPENDED 70000 \(₦700\.00\) held in suspense: AI_LOW_CONFIDENCE\n/),
   'ledger suspense show "$ITEM"': (r) => {
     expect(r.stdout).toMatch(/^Reason +AI_LOW_CONFIDENCE$/m);

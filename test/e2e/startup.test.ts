@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { BIN, type Cli, cleanEnv, createCli, watchOutput } from '../helpers/cli.js';
 
 const HOOK = resolve(import.meta.dirname, '../helpers/module-trace.mjs');
-const HEAVY = ['fastify', 'better-sqlite3', 'zod', '@inquirer', 'kysely'];
+const HEAVY = ['fastify', 'better-sqlite3', 'zod', '@inquirer', 'kysely', 'word-list'];
 
 /**
  * Runs the binary with every module it loads recorded, and returns the packages among them and the

@@ -1,4 +1,5 @@
 import { execa } from 'execa';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -96,4 +97,29 @@ export async function closedPort(): Promise<number> {
   const { port } = server.address() as { port: number };
   await new Promise((resolve) => server.close(resolve));
   return port;
+}
+
+/**
+ * A background sandbox (`sandbox start --detach --memory`) in its own directory for the life of a
+ * describe file, and the CLI that talks to it. Call at the top of the file: it registers its own
+ * beforeAll and afterAll.
+ */
+export function detachedSandbox(): Cli {
+  let cli: Cli;
+  beforeAll(async () => {
+    cli = createCli();
+    expect((await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--memory'])).exitCode).toBe(0);
+  });
+  afterAll(async () => {
+    await cli.run(['sandbox', 'stop']);
+    cli.cleanup();
+  });
+  return {
+    get dir() {
+      return cli.dir;
+    },
+    run: (args, options) => cli.run(args, options),
+    json: (args) => cli.json(args),
+    cleanup: () => cli.cleanup(),
+  };
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
 import { seededIds } from '../../src/engine/ids.js';
+import { type AnalyserConfig, configureAnalyser } from '../../src/sandbox/analyser.js';
 import { buildApp } from '../../src/sandbox/app.js';
 import { ensureSandboxDeveloper, openSandbox, type Sandbox } from '../../src/sandbox/sandbox.js';
 
@@ -38,15 +39,20 @@ export interface TestSandboxOptions {
   /** Listen on a loopback port so webhooks reach the built-in receiver. */
   listen?: boolean;
   webhookTimeoutSeconds?: number;
+  /** A model-backed analyser (default: the rules). */
+  analyser?: AnalyserConfig;
 }
 
 export async function createTestSandbox(options: TestSandboxOptions = {}): Promise<TestSandbox> {
+  const analysis = configureAnalyser(options.analyser);
   const sandbox = await openSandbox({
     dbPath: options.dbPath ?? ':memory:',
     ids: seededIds(options.seed ?? 'test'),
     realNow: options.realNow ?? (() => T0),
     settlementDelaySeconds: options.settlementDelaySeconds,
+    analyser: analysis.analyser,
   });
+  analysis.attach(sandbox);
   const { apiKey, developerId } = await ensureSandboxDeveloper(sandbox);
   const app = await buildApp({ sandbox, logError: () => {}, webhookTimeoutSeconds: options.webhookTimeoutSeconds });
   let baseUrl: string | undefined;

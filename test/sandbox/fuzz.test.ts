@@ -270,6 +270,7 @@ describe('another developer', () => {
         'GET /sandbox/receiver/events': ['/sandbox/receiver/events'],
         'GET /sandbox/receiver/behaviour': ['/sandbox/receiver/behaviour'],
         'PUT /sandbox/receiver/behaviour': ['/sandbox/receiver/behaviour', { status: 503, count: 5 }],
+        'POST /sandbox/analyse': ['/sandbox/analyse', { narration: 'rent', wallet_id: w1.id, amount: 5_000 }],
         'POST /sandbox/reset': ['/sandbox/reset'],
       };
       expect(Object.keys(script).sort()).toEqual(acting.map((route) => `${route.method} ${route.path}`).sort());

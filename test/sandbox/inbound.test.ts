@@ -44,7 +44,7 @@ describe('POST /sandbox/inbound-transfers', () => {
           confidence_score: 0.95,
           flags: [],
           suggested_label: 'School fees',
-          explanation: ['matched SCHOOL FEES, SCHOOL → school_fees (score 7)'],
+          explanation: ['matched SCHOOL FEES, SCHOOL, FEES → school_fees (score 9)'],
         },
       }),
     });

@@ -3,10 +3,12 @@ import { dirname, join, resolve } from 'node:path';
 import { UsageError } from '../../client/errors.js';
 import { DETACHED_ENV, makeStateDir, MEMORY_LOCK, readState, type SandboxState, STATE_FILE, stateDirFor, writeState } from '../../client/state.js';
 import { ApiError } from '../../client/errors.js';
+import type { AnalyserConfig } from '../../sandbox/analyser.js';
 import type { Io } from '../io.js';
 import { action, examples } from '../options.js';
+import { addAnalyserOptions, type AnalyserFlags, analyserArgs, analyserConfig, describeAnalyser } from './analyser-options.js';
 
-export interface StartOptions {
+export interface StartOptions extends AnalyserFlags {
   port: string;
   host: string;
   db?: string;
@@ -19,7 +21,7 @@ export interface StartOptions {
 }
 
 export function startCommand(): Command {
-  return new Command('start')
+  return addAnalyserOptions(new Command('start'))
     .option('-p, --port <port>', 'port to listen on (0 picks a free one)', '4010')
     .option('--host <host>', 'address to bind; anything but loopback is reachable from your network', '127.0.0.1')
     .option('--db <path>', 'SQLite file (default: .ledger/sandbox.db)')
@@ -31,7 +33,12 @@ export function startCommand(): Command {
     .option('--json', 'with --detach: print the connection details as JSON')
     .addHelpText(
       'after',
-      examples('ledger sandbox start', 'ledger sandbox start --detach --port 4011 --memory', 'eval "$(ledger sandbox env)"'),
+      examples(
+        'ledger sandbox start',
+        'ledger sandbox start --detach --port 4011 --memory',
+        'ledger sandbox start --analyser openai-compatible --analyser-url http://127.0.0.1:11434/v1 --analyser-model llama3.2',
+        'eval "$(ledger sandbox env)"',
+      ),
     )
     .action(action(runStart));
 }
@@ -72,6 +79,7 @@ export async function runStart(io: Io, options: StartOptions): Promise<void> {
   const webhookTimeout = Number(options.webhookTimeout);
   if (!(webhookTimeout > 0) || webhookTimeout > 600) throw new UsageError('--webhook-timeout must be a number of seconds, above 0 and at most 600');
   if (options.webhookUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(options.webhookUrl)) throw new UsageError('--webhook-url must be an http or https URL');
+  const analyser = analyserConfig(options, io.env);
   const { stateFile, logFile, dbPath } = paths(io, options);
   await assertNotRunning(stateFile);
   // process.js is small: the parent of a detached sandbox must not load the server it starts.
@@ -79,17 +87,17 @@ export async function runStart(io: Io, options: StartOptions): Promise<void> {
   if (!isLoopback(options.host)) {
     io.stderr.write(`Warning: binding ${options.host}, which is not loopback: anyone who can reach it can use the sandbox.\n`);
   }
-  if (options.detach) return detach(io, options, stateFile, logFile, dbPath);
-  return foreground(io, options, { stateFile, dbPath, lockPath: options.memory ? join(dirname(stateFile), MEMORY_LOCK) : undefined }, port, settlementDelay);
+  if (options.detach) return detach(io, options, stateFile, logFile, dbPath, analyserArgs(analyser));
+  return foreground(io, options, { stateFile, dbPath, lockPath: options.memory ? join(dirname(stateFile), MEMORY_LOCK) : undefined }, port, settlementDelay, analyser);
 }
 
-async function detach(io: Io, options: StartOptions, stateFile: string, logFile: string, dbPath: string): Promise<void> {
+async function detach(io: Io, options: StartOptions, stateFile: string, logFile: string, dbPath: string, analyserFlags: string[]): Promise<void> {
   const { spawnDetached } = await import('../../sandbox/process.js');
   makeStateDir(dirname(stateFile));
   const args = [
     'sandbox', 'start', '--port', options.port, '--host', options.host, '--settlement-delay', options.settlementDelay,
     '--webhook-timeout', options.webhookTimeout, ...(options.webhookUrl ? ['--webhook-url', options.webhookUrl] : []),
-    ...(options.memory ? ['--memory'] : ['--db', dbPath]),
+    ...(options.memory ? ['--memory'] : ['--db', dbPath]), ...analyserFlags,
   ];
   let state: SandboxState | undefined;
   try {
@@ -127,7 +135,14 @@ async function detach(io: Io, options: StartOptions, stateFile: string, logFile:
   );
 }
 
-async function foreground(io: Io, options: StartOptions, where: { stateFile: string; dbPath: string; lockPath: string | undefined }, port: number, settlementDelaySeconds: number): Promise<void> {
+async function foreground(
+  io: Io,
+  options: StartOptions,
+  where: { stateFile: string; dbPath: string; lockPath: string | undefined },
+  port: number,
+  settlementDelaySeconds: number,
+  analyser: AnalyserConfig,
+): Promise<void> {
   const { stateFile, dbPath } = where;
   makeStateDir(dirname(stateFile));
   const previous = readState(stateFile);
@@ -144,6 +159,7 @@ async function foreground(io: Io, options: StartOptions, where: { stateFile: str
     settlementDelaySeconds,
     webhookUrl: options.webhookUrl,
     webhookTimeoutSeconds: Number(options.webhookTimeout),
+    analyser,
     logRequest: (line) => io.stdout.write(`${line}\n`),
     log: (line) => io.stderr.write(`${line}\n`),
   }).catch((error: NodeJS.ErrnoException) => {
@@ -162,6 +178,7 @@ async function foreground(io: Io, options: StartOptions, where: { stateFile: str
       `API key   ${detached ? `${server.apiKey.slice(0, 13)}… (in ${stateFile}; \`ledger sandbox env\` prints it)` : `${server.apiKey}${server.keyIssued ? '  (new)' : ''}`}`,
       `Database  ${dbPath}`,
       `State     ${stateFile}`,
+      `Analyser  ${describeAnalyser(analyser)}`,
       'Press Ctrl-C to stop.',
       '',
     ].join('\n'),

@@ -355,6 +355,19 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('payouts_wallet_status').on('payouts').columns(['wallet_id', 'status']).execute();
     },
   },
+  '0011_analysis_cache': {
+    async up(db: Kysely<unknown>) {
+      // A model-backed analyser's answers, so a replay or a seeded run gets the answer it got before.
+      // Not developer data: reset keeps it, like the clock.
+      await db.schema
+        .createTable('analysis_cache')
+        .addColumn('key', 'text', (c) => c.primaryKey())
+        .addColumn('model', 'text', (c) => c.notNull())
+        .addColumn('answer', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {
