@@ -1,4 +1,5 @@
 import { execa } from 'execa';
+import { join } from 'node:path';
 import { BIN, cleanEnv } from './cli.js';
 
 /**
@@ -20,7 +21,8 @@ let sessions = 0;
 const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
 
 export async function terminal(args: string[], options: { cwd: string; env?: Record<string, string>; columns?: number; rows?: number }): Promise<Terminal> {
-  const socket = `ledger-test-${process.pid}-${(sessions += 1)}`;
+  // The server's socket lives in the test's own directory, so nothing is left behind in /tmp.
+  const socket = join(options.cwd, `tmux-${(sessions += 1)}.sock`);
   const env = cleanEnv({ TERM: 'xterm-256color', ...(options.env ?? {}) });
   delete env.NO_COLOR;
   delete env.COLUMNS;
@@ -29,7 +31,7 @@ export async function terminal(args: string[], options: { cwd: string; env?: Rec
     .map(([name, value]) => `${name}=${quote(value!)}`)
     .join(' ');
   const line = `env -i ${exports} ${quote(process.execPath)} ${quote(BIN)} ${args.map(quote).join(' ')}; echo "[exit $?]"; sleep 600`;
-  const tmux = (...rest: string[]) => execa('tmux', ['-L', socket, '-f', '/dev/null', ...rest], { cwd: options.cwd });
+  const tmux = (...rest: string[]) => execa('tmux', ['-S', socket, '-f', '/dev/null', ...rest], { cwd: options.cwd });
   await tmux('new-session', '-d', '-s', 'main', '-x', String(options.columns ?? 80), '-y', String(options.rows ?? 40), 'bash', '--norc', '--noprofile', '-c', line);
   const term: Terminal = {
     keys: async (...keys) => {
