@@ -21,6 +21,7 @@ import { sandboxWalletRoutes } from './routes/sandbox-wallets.js';
 import { snapshotRoutes } from './routes/snapshots.js';
 import { suspenseRoutes } from './routes/suspense.js';
 import { webhookRoutes } from './routes/webhooks.js';
+import { webhookStreamRoutes } from './routes/webhook-stream.js';
 import { createDispatcher } from './webhooks/dispatcher.js';
 import { receiverRoutes } from './webhooks/receiver.js';
 import { transactionRoutes } from './routes/transactions.js';
@@ -57,7 +58,19 @@ export interface BuildAppOptions {
 }
 
 /** Route groups, each a function of the app and the sandbox. */
-const ROUTES: ((app: App, deps: RouteDeps) => void)[] = [walletRoutes, transactionRoutes, agentRoutes, suspenseRoutes, webhookRoutes, bankRoutes, sandboxWalletRoutes, sandboxControlRoutes, sandboxAnalyseRoutes, snapshotRoutes];
+const ROUTES: ((app: App, deps: RouteDeps) => void)[] = [
+  walletRoutes,
+  transactionRoutes,
+  agentRoutes,
+  suspenseRoutes,
+  webhookRoutes,
+  webhookStreamRoutes,
+  bankRoutes,
+  sandboxWalletRoutes,
+  sandboxControlRoutes,
+  sandboxAnalyseRoutes,
+  snapshotRoutes,
+];
 
 /**
  * The sandbox HTTP server as a value: every route registered, nothing listening.
@@ -80,8 +93,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   if (options.logRequest) {
     const log = options.logRequest;
+    const line = (request: { method: string; url: string }, outcome: string) => log(`${new Date().toISOString()} ${request.method} ${request.url} ${outcome}`);
     app.addHook('onResponse', async (request, reply) => {
-      log(`${new Date().toISOString()} ${request.method} ${request.url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`);
+      // A stream (webhooks tail) is noted once when it opens; its heartbeats and its end are not requests.
+      if (request.routeOptions.config.stream && reply.statusCode === 200) return;
+      line(request, `${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`);
+    });
+    app.addHook('preHandler', async (request) => {
+      if (request.routeOptions.config.stream) line(request, '200 stream opened');
     });
   }
 

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { UsageError } from '../../src/client/errors.js';
-import { runCreate, runToggle } from '../../src/commands/agents/index.js';
+import { runCreate } from '../../src/commands/agents/create.js';
+import { runToggle } from '../../src/commands/agents/toggle.js';
 import { captureIo } from '../helpers/io.js';
 import { createWallet, useSandbox } from '../helpers/sandbox.js';
 

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { UsageError } from '../../src/client/errors.js';
 import { runCredit } from '../../src/commands/credit.js';
 import { reportError } from '../../src/commands/errors.js';
-import { runAudit } from '../../src/commands/sandbox/controls.js';
+import { runAudit } from '../../src/commands/sandbox/audit.js';
 import { runList as runTransactions } from '../../src/commands/transactions/list.js';
 import { runCreate } from '../../src/commands/wallets/create.js';
 import { useSandbox } from '../helpers/sandbox.js';
@@ -66,7 +66,7 @@ describe('output for people', () => {
     const noColor = captureIo({}, { baseUrl: t.baseUrl!, apiKey: t.key, tty: true, env: { NO_COLOR: '1' } });
     await runTransactions(noColor.io, wallet.id, {});
     expect(noColor.stdout()).not.toMatch(/\u001b\[/);
-    expect(noColor.stdout()).toContain('1–1 of 1 · page 1');
+    expect(noColor.stdout()).toContain('1–1 of 1 transaction · page 1');
   });
 
   it('says which page comes next', async () => {
@@ -74,7 +74,7 @@ describe('output for people', () => {
     for (let i = 0; i < 3; i++) await t.call('POST', '/sandbox/inbound-transfers', { account_number: wallet.account_number, amount: 100 + i });
     const c = connect();
     await runTransactions(c.io, wallet.id, { limit: '2' });
-    expect(c.stdout()).toContain('1–2 of 3 · page 1 (next: --page 2)');
+    expect(c.stdout()).toContain('1–2 of 3 transactions · page 1 (next: --page 2)');
   });
 });
 

@@ -87,9 +87,9 @@ describe('ledger suspense resolve', () => {
     expect(ui.asked).toEqual([
       'select: Which held payment?',
       'select: What should happen to it?',
-      'search: Credit which wallet? (type to search)',
+      'search: Credit which wallet? (type a name, account number or reference)',
       'input: Note (optional):',
-      'confirm: Resolve this ₦25.00 payment?',
+      'confirm: Resolve this 2500 (₦25.00) payment?',
     ]);
     expect(ui.searched).toEqual([expect.stringContaining('SANDBOX / KEMI BELLO')]);
     expect(c.stderr()).toContain(`Suspense item   ${wanted.id}`);

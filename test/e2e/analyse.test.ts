@@ -45,7 +45,7 @@ describe('ledger sandbox analyse', () => {
     expect((await cli.run(['sandbox', 'analyse', 'rent', '--wallet', wallet, '--amount', '300000000', '-q'])).stdout).toBe('AI_RISK_FLAG\n');
     expect((await cli.run(['sandbox', 'analyse', 'rent', '--wallet', wallet, '--amount', '100000000', '-q'])).stdout).toBe('CREDITED\n');
     const usage = await cli.run(['sandbox', 'analyse', 'rent', '--amount', 'lots']);
-    expect([usage.exitCode, usage.stderr]).toEqual([2, 'Error [USAGE]: amount "lots" must be a whole number of kobo (500000 is ₦5,000.00)\n']);
+    expect([usage.exitCode, usage.stderr]).toEqual([2, 'Error [USAGE]: --amount "lots" must be a whole number of kobo, digits only (500000 is ₦5,000.00)\n']);
     const missing = await cli.run(['sandbox', 'analyse', 'rent', '--wallet', 'nope']);
     expect([missing.exitCode, missing.stderr]).toEqual([1, 'Error [NOT_FOUND]: wallet not found\n']);
     const both = await cli.run(['sandbox', 'analyse', 'rent', '--wallet', wallet, '--prompt', 'rent']);

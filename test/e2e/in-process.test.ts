@@ -96,6 +96,9 @@ describe('startSandbox: two sandboxes in one process', () => {
   });
 });
 
+/** The package imports itself by name, as a project that installed it would. */
+const PACKAGE = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string }).name;
+
 describe('the package entry, in a process of its own', () => {
   it('loads no command-line code, runs two sandboxes, and exits by itself once both are stopped', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ledger-entry-'));
@@ -105,7 +108,7 @@ describe('the package entry, in a process of its own', () => {
     const script = `
       import { register } from 'node:module';
       register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hook)}));
-      const { startSandbox } = await import('ledger');
+      const { startSandbox } = await import(${JSON.stringify(PACKAGE)});
       const [a, b] = await Promise.all([startSandbox({ seed: 1 }), startSandbox({ db: ${JSON.stringify(join(dir, 'b.db'))} })]);
       const wallet = await fetch(a.baseUrl + '/v1/wallets', { method: 'POST', headers: { 'x-api-key': a.apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ customer_reference: 'x', first_name: 'A', last_name: 'B', email: 'a@b.ng' }) });
       await fetch(a.baseUrl + '/sandbox/inbound-transfers', { method: 'POST', headers: { 'x-api-key': a.apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ account_number: (await wallet.json()).data.account_number, amount: 500 }) });

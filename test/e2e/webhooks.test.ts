@@ -68,16 +68,12 @@ describe('webhooks through the built binary', () => {
   it('webhooks tail --json prints one JSON object per line until Ctrl-C', async () => {
     expect((await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--memory'])).exitCode).toBe(0);
     const w = await wallet('tail');
-    const tail = execa(process.execPath, [BIN, 'webhooks', 'tail', '--json', '--interval', '100'], { cwd: cli.dir, env: cleanEnv(), extendEnv: false, reject: false });
+    const tail = execa(process.execPath, [BIN, 'webhooks', 'tail', '--json'], { cwd: cli.dir, env: cleanEnv(), extendEnv: false, reject: false });
     const output = watchOutput(tail.stdout);
-    // A delivery made before the tail starts following is not replayed: credit until one is seen.
-    let seen: RegExpMatchArray | undefined;
-    const delivered = output.waitFor(/^.*"status":"DELIVERED".*$/m).then((match) => (seen = match));
-    for (let i = 0; i < 50 && !seen; i++) {
-      await cli.run(['credit', w, '777']);
-      await Promise.race([delivered, new Promise((resolve) => setTimeout(resolve, 200))]);
-    }
-    const [line] = await delivered;
+    await watchOutput(tail.stderr).waitFor(/Following webhook delivery attempts/);
+    await cli.run(['credit', w, '777']);
+    await cli.json(['sandbox', 'clock', 'advance', '1s']);
+    const [line] = await output.waitFor(/^.*"status":"DELIVERED".*$/m);
     tail.kill('SIGINT');
     const ended = await tail;
     expect(ended.exitCode).toBe(0);

@@ -1,6 +1,7 @@
-import type { Command } from 'commander';
+import type { Command } from '../command.js';
+import { check, kobo } from '../../client/validate.js';
 import type { Io } from '../io.js';
-import { action, clientCommand, examples, parseAmount } from '../options.js';
+import { action, clientCommand, examples } from '../options.js';
 import type { View } from '../output/views.js';
 
 export interface AnalyseOptions {
@@ -38,7 +39,6 @@ const previewView: View = {
 
 export function analyseCommand(): Command {
   return clientCommand('analyse')
-    .description('Show how the sandbox reads a narration, and whether a payment with it would be held; no money moves')
     .argument('<narration>', 'the narration, in quotes ("" for an empty one)')
     .option('--prompt <system_prompt>', "a wallet's system_prompt to read it against (default: none)")
     .option('--wallet <wallet_id>', "read it against this wallet's own system_prompt and status instead")
@@ -57,12 +57,16 @@ export function analyseCommand(): Command {
 }
 
 export async function runAnalyse(io: Io, narration: string, options: AnalyseOptions): Promise<void> {
-  const body = {
-    narration,
-    ...(options.prompt !== undefined ? { system_prompt: options.prompt } : {}),
-    ...(options.wallet !== undefined ? { wallet_id: options.wallet } : {}),
-    ...(options.amount !== undefined ? { amount: parseAmount(options.amount) } : {}),
-    ...(options.senderName !== undefined ? { sender_name: options.senderName } : {}),
-  };
+  const body = check(
+    'AnalyseBody',
+    {
+      narration,
+      system_prompt: options.prompt,
+      wallet_id: options.wallet,
+      amount: options.amount === undefined ? undefined : kobo(options.amount, '--amount', 'AnalyseBody', 'amount'),
+      sender_name: options.senderName,
+    },
+    { narration: '<narration>', system_prompt: '--prompt', wallet_id: '--wallet', amount: '--amount', sender_name: '--sender-name' },
+  );
   await io.show(await io.client().sandbox<Preview>('POST', '/sandbox/analyse', { body }), previewView);
 }

@@ -1,4 +1,4 @@
-import { Command, Option } from 'commander';
+import { Command, Option } from '../command.js';
 import { dirname, join, resolve } from 'node:path';
 import { UsageError } from '../../client/errors.js';
 import { DETACHED_ENV, makeStateDir, MEMORY_LOCK, readState, type SandboxState, SNAPSHOT_DIR, STATE_FILE, stateDirFor, writeState } from '../../client/state.js';
@@ -28,7 +28,6 @@ export interface StartOptions extends AnalyserFlags {
 
 export function startCommand(): Command {
   return addAnalyserOptions(new Command('start'))
-    .description('Run the sandbox: the whole /v1 API on a local SQLite file, with a simulated provider')
     .option('-p, --port <port>', 'port to listen on (0 picks a free one)', '4010')
     .option('--host <host>', 'address to bind; anything but loopback is reachable from your network', '127.0.0.1')
     .option('--db <path>', 'SQLite file (default: .ledger/sandbox.db)')
