@@ -36,7 +36,11 @@ type Check = (r: Ran) => void | Promise<void>;
 
 /** What each commented line's comment promises, keyed by the line's command (a list when it comes more than once). */
 const CHECKS: Record<string, Check | Check[]> = {
-  'ledger sandbox start --detach --settlement-delay 3600': (r) => expect(r.stdout).toMatch(/^Sandbox running in the background at http:\/\/127\.0\.0\.1:\d+ \(pid \d+\)\n/),
+  'ledger sandbox start --detach --settlement-delay 3600': (r) => {
+    expect(r.stdout).toMatch(/^Sandbox running in the background at http:\/\/127\.0\.0\.1:\d+ \(pid \d+\)\n/);
+    // What to do in another directory, exactly: LEDGER_HOME pointing at this one's state.
+    expect(r.stdout).toContain(`elsewhere, first: export LEDGER_HOME='${join(cli.dir, '.ledger')}'.\n`);
+  },
   'eval "$(ledger sandbox env)"': (r) => expect(r.code).toBe(0),
   'ledger credit "$ADA" 500000 --narration "Salary for May"': (r) => expect(r.stdout).toMatch(/^CREDITED 500000 \(₦5,000\.00\)\n/),
   'ledger transfer "$ADA" "$BOLA" 150000 --narration "Rent share"': (r) => {
@@ -49,7 +53,7 @@ const CHECKS: Record<string, Check | Check[]> = {
     expect(r.stdout).toContain('1–2 of 2 transactions · page 1');
   },
   'ledger wallets get "$BOLA"': (r) => expect(r.stdout).toMatch(/^Balance +150000 \(₦1,500\.00\)$/m),
-  'ledger wallets close "$BOLA"': (r) => {
+  'ledger wallets close "$BOLA" --yes': (r) => {
     expect(r.stdout).toMatch(/^Status +CLOSED$/m);
     expect(r.stdout).toMatch(/^Balance +150000 \(₦1,500\.00\)$/m);
   },
