@@ -9,6 +9,21 @@ export function show(value: unknown): string {
   return value === undefined ? '(missing)' : JSON.stringify(value);
 }
 
+const BRIEF = 120;
+
+/** As `show`, cut to a line's worth: for messages whose full values follow (in a diff). */
+export function brief(value: unknown): string {
+  const text = show(value);
+  return text.length > BRIEF ? `${text.slice(0, BRIEF - 1)}…` : text;
+}
+
+/** Lines of indented JSON, without the commas that only say another line follows (so `"a": 1,` and `"a": 1` are the same line). */
+const jsonLines = (value: unknown) =>
+  JSON.stringify(sorted(value), null, 2)
+    .split('\n')
+    .slice(0, MAX_LINES)
+    .map((line) => line.replace(/,$/, ''));
+
 /** Keys sorted at every level, so two objects that are equal print alike. */
 function sorted(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sorted);
@@ -25,8 +40,8 @@ const CONTEXT = 2;
  */
 export function diffValues(expected: unknown, actual: unknown): string | undefined {
   if (!expected || !actual || typeof expected !== 'object' || typeof actual !== 'object') return undefined;
-  const a = JSON.stringify(sorted(expected), null, 2).split('\n').slice(0, MAX_LINES);
-  const b = JSON.stringify(sorted(actual), null, 2).split('\n').slice(0, MAX_LINES);
+  const a = jsonLines(expected);
+  const b = jsonLines(actual);
   // Longest common subsequence, table from the end.
   const lcs: number[][] = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
   for (let i = a.length - 1; i >= 0; i--) {

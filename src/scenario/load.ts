@@ -60,7 +60,11 @@ export function readScenarios(path: string, display: string): LocatedScenario[] 
     if (error) {
       const { line, col } = error.linePos?.[0] ?? { line: 1, col: 1 };
       const source = lineOf(text, line);
-      const hint = /[{[][^}\]]*\$\{/.test(source) ? ' (inside { … } or [ … ], quote a value that holds ${…}: "${NAME}")' : '';
+      const hint = /[{[][^}\]]*\$\{/.test(source)
+        ? ' (inside { … } or [ … ], quote a value that holds ${…}: "${NAME}")'
+        : /\{[^}]*\w\[\d+\]/.test(source)
+          ? ' (inside { … }, quote a path with [ ]: "data.items[0].id", or write data.items.0.id)'
+          : '';
       problems.push({ line, column: col, message: `not YAML: ${error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}${hint}` });
     }
     if (document.errors.length > 0 || document.contents === null) continue;

@@ -1,4 +1,4 @@
-import { diffValues, show } from './diff.js';
+import { brief, diffValues, show } from './diff.js';
 
 /**
  * What an expectation says of one field of a step's result. A plain value must be equal; an object
@@ -45,9 +45,9 @@ const ORDER = {
 function compare(name: keyof typeof ORDER, bound: unknown, actual: unknown): string | undefined {
   const { holds, words } = ORDER[name];
   const comparable = (typeof bound === 'number' && typeof actual === 'number') || (typeof bound === 'string' && typeof actual === 'string');
-  if (!comparable) return `expected ${typeof bound === 'number' ? 'a number' : 'text'} ${words} ${show(bound)}, got ${show(actual)}`;
+  if (!comparable) return `expected ${typeof bound === 'number' ? 'a number' : 'text'} ${words} ${show(bound)}, got ${brief(actual)}`;
   const order = typeof bound === 'number' ? (actual as number) - bound : (actual as string) < bound ? -1 : (actual as string) > bound ? 1 : 0;
-  return holds(order) ? undefined : `expected ${words} ${show(bound)}, got ${show(actual)}`;
+  return holds(order) ? undefined : `expected ${words} ${show(bound)}, got ${brief(actual)}`;
 }
 
 function lengthOf(actual: unknown): number | undefined {
@@ -58,18 +58,18 @@ function lengthOf(actual: unknown): number | undefined {
 function failure(name: string, expected: unknown, actual: unknown): string | undefined {
   switch (name) {
     case 'eq':
-      return deepEqual(actual, expected) ? undefined : `expected ${show(expected)}, got ${show(actual)}`;
+      return deepEqual(actual, expected) ? undefined : `expected ${brief(expected)}, got ${brief(actual)}`;
     case 'gt':
     case 'gte':
     case 'lt':
     case 'lte':
       return compare(name, expected, actual);
     case 'matches':
-      if (typeof actual !== 'string') return `expected text matching /${String(expected)}/, got ${show(actual)}`;
-      return new RegExp(String(expected)).test(actual) ? undefined : `expected text matching /${String(expected)}/, got ${show(actual)}`;
+      if (typeof actual !== 'string') return `expected text matching /${String(expected)}/, got ${brief(actual)}`;
+      return new RegExp(String(expected)).test(actual) ? undefined : `expected text matching /${String(expected)}/, got ${brief(actual)}`;
     case 'length': {
       const length = lengthOf(actual);
-      if (length === undefined) return `expected an array or text of length ${show(expected)}, got ${show(actual)}`;
+      if (length === undefined) return `expected an array or text of length ${show(expected)}, got ${brief(actual)}`;
       const bounds = isMatcherObject(expected) ? Object.entries(expected) : [['eq', expected] as const];
       const broken = bounds.find(([n, v]) => failure(n, v, length));
       if (!broken) return undefined;
@@ -79,14 +79,14 @@ function failure(name: string, expected: unknown, actual: unknown): string | und
     case 'exists': {
       const present = actual !== undefined && actual !== null;
       if (present === expected) return undefined;
-      return expected ? `expected a value, got ${show(actual)}` : `expected no value, got ${show(actual)}`;
+      return expected ? `expected a value, got ${brief(actual)}` : `expected no value, got ${brief(actual)}`;
     }
     case 'one_of':
-      return (expected as unknown[]).some((option) => deepEqual(actual, option)) ? undefined : `expected one of ${show(expected)}, got ${show(actual)}`;
+      return (expected as unknown[]).some((option) => deepEqual(actual, option)) ? undefined : `expected one of ${brief(expected)}, got ${brief(actual)}`;
     case 'contains':
-      if (Array.isArray(actual)) return actual.some((item) => includes(item, expected)) ? undefined : `expected an array containing ${show(expected)}, got ${show(actual)}`;
-      if (typeof actual === 'string' && typeof expected === 'string') return actual.includes(expected) ? undefined : `expected text containing ${show(expected)}, got ${show(actual)}`;
-      return `expected ${typeof expected === 'string' ? 'text or an array' : 'an array'} containing ${show(expected)}, got ${show(actual)}`;
+      if (Array.isArray(actual)) return actual.some((item) => includes(item, expected)) ? undefined : `expected an array containing ${brief(expected)}, got ${brief(actual)}`;
+      if (typeof actual === 'string' && typeof expected === 'string') return actual.includes(expected) ? undefined : `expected text containing ${brief(expected)}, got ${brief(actual)}`;
+      return `expected ${typeof expected === 'string' ? 'text or an array' : 'an array'} containing ${brief(expected)}, got ${brief(actual)}`;
     default:
       return `unknown matcher ${name}`;
   }
