@@ -54,8 +54,8 @@ export function diffValues(expected: unknown, actual: unknown): string | undefin
     if (i < a.length && j < b.length && a[i] === b[j]) {
       lines.push({ mark: ' ', text: a[i++]! });
       j++;
-    } else if (j < b.length && (i >= a.length || lcs[i]![j + 1]! >= lcs[i + 1]![j]!)) lines.push({ mark: '+', text: b[j++]! });
-    else lines.push({ mark: '-', text: a[i++]! });
+    } else if (i < a.length && (j >= b.length || lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) lines.push({ mark: '-', text: a[i++]! });
+    else lines.push({ mark: '+', text: b[j++]! });
   }
   const near = (k: number) => lines.slice(Math.max(0, k - CONTEXT), k + CONTEXT + 1).some((line) => line.mark !== ' ');
   const out: string[] = [];

@@ -24,7 +24,10 @@ function diagnostics(s: ScenarioReport): Record<string, unknown> {
     if (f.step) block.step = f.step.name ? `${f.step.name}: ${f.step.text}` : f.step.text;
     const first = f.mismatches[0];
     if (first) Object.assign(block, { expected: first.expected ?? null, actual: first.actual ?? null });
-    block.details = failureLines(s, f).slice(2);
+    // After the first line (where), everything but the message, which is said above.
+    block.details = failureLines(s, f)
+      .slice(1)
+      .filter((line) => line !== f.message);
   }
   block.duration_ms = Math.round(s.durationMs);
   return block;
