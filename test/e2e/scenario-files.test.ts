@@ -65,6 +65,21 @@ describe('scenario run: passing', () => {
     expect(xml).not.toMatch(/<failure|<error/);
   });
 
+  it("runs the README's scenario file as written, and it fails when its last expectation does not hold", async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('### Scenario files'));
+    const yaml = /```yaml\n([\s\S]*?)```/.exec(section)![1]!;
+    expect(yaml).toContain('expect: { status: 200, data.balance: 500000 }');
+    writeFileSync(join(cli.dir, 'readme.yaml'), yaml);
+    const run = await cli.run(['scenario', 'run', 'readme.yaml']);
+    expect(run.exitCode).toBe(0);
+    expect(tapPoints(run.stdout).get('A payout to the failing account is reversed')?.ok).toBe(true);
+    writeFileSync(join(cli.dir, 'readme.yaml'), yaml.replace('data.balance: 500000', 'data.balance: 449000'));
+    const failed = await cli.run(['scenario', 'run', 'readme.yaml']);
+    expect(failed.exitCode).toBe(1);
+    expect(tapPoints(failed.stdout).get('A payout to the failing account is reversed')?.diagnostics.message).toBe('data.balance: expected 449000, got 500000');
+  });
+
   it('holds every step kind and matcher, with ${…} in command lines, request paths, bodies and headers', async () => {
     const run = await cli.run(['scenario', 'run', join(FIXTURES, 'every-step.yaml'), '--reporter', 'tap']);
     expect(run.stderr).toBe('');
