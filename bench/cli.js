@@ -4,53 +4,13 @@
 // with curl (and jq where the script needs an id). Every pair runs interleaved, A B A B A B, after
 // one warm-up of each side; the median of the runs is reported with min and max. Plus
 // `sandbox start --detach` until healthy against a bare node server.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, median, startSandbox } from './lib.js';
+import { BIN, interleaved, median, row, startSandbox, wall } from './lib.js';
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const SCENARIO_RUNS = Number(process.env.BENCH_SCENARIO_RUNS ?? 3);
-
-/** Wall time of one whole process, in ms (its output thrown away, as a script's capture would keep it). */
-function wall(command, args, options = {}) {
-  const start = process.hrtime.bigint();
-  const result = spawnSync(command, args, { stdio: ['ignore', 'ignore', 'pipe'], ...options });
-  const ms = Number(process.hrtime.bigint() - start) / 1e6;
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
-  return ms;
-}
-
-/** A and B in turn, RUNS times each after one warm-up of each: { a: [ms…], b: [ms…] }. */
-function interleaved(a, b, runs = RUNS) {
-  a();
-  b();
-  const times = { a: [], b: [] };
-  for (let i = 0; i < runs; i++) {
-    times.a.push(a());
-    times.b.push(b());
-  }
-  return times;
-}
-
-const spread = (values) => `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)} ms`;
-
-function row(name, times, floorLabel, target) {
-  const value = median(times.a);
-  const floor = median(times.b);
-  return {
-    row: name,
-    value,
-    floor,
-    unit: 'ms',
-    floorLabel,
-    lowerIsBetter: true,
-    target: target ? `≤ ${target}× floor` : '—',
-    ...(target ? { met: value <= target * floor } : {}),
-    note: `median of ${times.a.length} interleaved; min–max ${spread(times.a)} vs ${spread(times.b)}`,
-  };
-}
 
 const curlArgs = (server, method, path, body) => [
   '-s', '-f', '-X', method, `${server.baseUrl}${path}`, '-H', `x-api-key: ${server.apiKey}`,

@@ -1,6 +1,6 @@
 // Shared pieces of the benchmarks: a sandbox in its own process, seeded wallets, timing helpers.
 import autocannon from 'autocannon';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { receiveInbound } from '../dist/engine/inbound/inbound.service.js';
 import { createWallet } from '../dist/engine/wallets/wallets.service.js';
@@ -82,3 +82,46 @@ export async function servedTransfers(dir, dbPath) {
 
 export const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 export const percentile = (values, p) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))];
+
+/** How many times each side of a pair runs (after one warm-up of each). */
+export const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+
+/** Wall time of one whole process, in ms (its output thrown away, as a script's capture would keep it). */
+export function wall(command, args, options = {}) {
+  const start = process.hrtime.bigint();
+  const result = spawnSync(command, args, { stdio: ['ignore', 'ignore', 'pipe'], ...options });
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
+  return ms;
+}
+
+/** A and B in turn, `runs` times each after one warm-up of each, so both meet the same machine: { a: [ms…], b: [ms…] }. */
+export function interleaved(a, b, runs = RUNS) {
+  a();
+  b();
+  const times = { a: [], b: [] };
+  for (let i = 0; i < runs; i++) {
+    times.a.push(a());
+    times.b.push(b());
+  }
+  return times;
+}
+
+const spread = (values) => `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)} ms`;
+
+/** A table row from interleaved times: side A's median against side B's (the floor), with a target as a multiple of the floor. */
+export function row(name, times, floorLabel, target) {
+  const value = median(times.a);
+  const floor = median(times.b);
+  return {
+    row: name,
+    value,
+    floor,
+    unit: 'ms',
+    floorLabel,
+    lowerIsBetter: true,
+    target: target ? `≤ ${target}× floor` : '—',
+    ...(target ? { met: value <= target * floor } : {}),
+    note: `median of ${times.a.length} interleaved; min–max ${spread(times.a)} vs ${spread(times.b)}`,
+  };
+}

@@ -1,6 +1,6 @@
 // `npm run bench`: every benchmark, one after another, then one table. Figures only: nothing here
 // asserts a time. `npm run bench -- transfers` runs the benchmarks whose file name contains "transfers".
-const benches = ['./startup.js', './cli.js', './narrations.js', './transfers.js', './credits.js', './webhooks.js', './scale.js', './snapshots.js', './memory.js'];
+const benches = ['./startup.js', './cli.js', './scenarios.js', './narrations.js', './transfers.js', './credits.js', './webhooks.js', './scale.js', './snapshots.js', './memory.js'];
 const only = process.argv[2];
 const rows = [];
 for (const path of benches) {

@@ -2,6 +2,7 @@ import type * as Commander from 'commander';
 import { Command } from './commands/command.js';
 import { EXIT, reportError } from './commands/errors.js';
 import { examples } from './commands/options.js';
+import type { Stream } from './commands/output/render.js';
 import { childrenOf, entry, locate } from './commands/registry.js';
 import { keepRunningOnClosedPipe, stderr, stdout } from './commands/streams.js';
 import { VERSION } from './version.js';
@@ -21,23 +22,39 @@ export async function main(argv: string[]): Promise<void> {
   if (path === 'sandbox start') keepRunningOnClosedPipe();
   try {
     const alone = await leaf(path);
-    if (alone && (await alone.parseFast(args.slice(used)))) return;
-    const commander = await loadCommander();
-    if (alone) {
-      const command = alone.toCommander(commander);
-      configure(command);
-      await command.parseAsync(args.slice(used), { from: 'user' });
-    } else {
-      await (await assemble(path, path === 'completion')).parseAsync([argv[0]!, argv[1]!, ...args]);
-    }
+    if (alone) await runLeaf(alone, args.slice(used), { stdout, stderr });
+    else await (await assemble(path, path === 'completion')).parseAsync([argv[0]!, argv[1]!, ...args]);
   } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    if (typeof code === 'string' && code.startsWith('commander.')) {
-      process.exitCode = ['commander.helpDisplayed', 'commander.help', 'commander.version'].includes(code) ? EXIT.OK : EXIT.USAGE;
-      return;
-    }
-    process.exitCode = reportError(error, stderr);
+    process.exitCode = exitCodeOf(error, stderr);
   }
+}
+
+/** Where a command writes. */
+export interface Output {
+  stdout: Stream;
+  stderr: Stream;
+}
+
+/**
+ * Runs one invocation of a command that stands alone: its own parser first, and commander, built
+ * from the same declarations, for anything that parser is not sure of. `main` runs every such
+ * command through here, and so does a scenario's command-line step (with its own output and env).
+ * Commander's refusals are thrown: `exitCodeOf` turns them into exit codes.
+ */
+export async function runLeaf(command: Command, words: string[], output: Output, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  if (await command.parseFast(words, env)) return;
+  const built = command.toCommander(await loadCommander());
+  configure(built, output);
+  await built.parseAsync(words, { from: 'user' });
+}
+
+/** The exit code of a failure: commander's own (help is 0, a usage error 2), else reportError's. */
+export function exitCodeOf(error: unknown, errors: Stream): number {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && code.startsWith('commander.')) {
+    return ['commander.helpDisplayed', 'commander.help', 'commander.version'].includes(code) ? EXIT.OK : EXIT.USAGE;
+  }
+  return reportError(error, errors);
 }
 
 async function loadCommander(): Promise<typeof Commander> {
@@ -49,8 +66,17 @@ async function loadCommander(): Promise<typeof Commander> {
  * usage line says): no program, groups or stand-ins are built around it.
  */
 async function leaf(path: string): Promise<Command | undefined> {
+  if (childrenOf(path).length > 0 || path === 'completion') return undefined;
+  return standalone(path);
+}
+
+/**
+ * The command at `path` built on its own, without its subcommands, or undefined for a pure group.
+ * A scenario step runs `sandbox keys` this way too: the words after it are its own.
+ */
+export async function standalone(path: string): Promise<Command | undefined> {
   const known = entry(path);
-  if (!known?.load || childrenOf(path).length > 0 || path === 'completion') return undefined;
+  if (!known?.load) return undefined;
   return (await known.load())().name(`ledger ${path}`).description(known.description);
 }
 
@@ -75,7 +101,7 @@ export async function assemble(target: string, full = false): Promise<Commander.
     return command;
   };
   const program = (await build('')).toCommander(await loadCommander()).version(VERSION, '-V, --version', 'print the version (also -v)');
-  applyEverywhere(program, configure);
+  applyEverywhere(program, (command) => configure(command, { stdout, stderr }));
   return program;
 }
 
@@ -96,8 +122,8 @@ function root(): Command {
     );
 }
 
-/** How every command reports: errors as `Error [USAGE]`, help through the CLI's own stdout and stderr. */
-function configure(command: Commander.Command): void {
+/** How every command reports: errors as `Error [USAGE]`, help through the given stdout and stderr. */
+function configure(command: Commander.Command, { stdout, stderr }: Output): void {
   // A parent's options (keys --json) belong to it only before its subcommand (keys rotate --json).
   command.enablePositionalOptions();
   command.exitOverride();

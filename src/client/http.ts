@@ -20,30 +20,63 @@ export interface ServerEvent {
   data: string;
 }
 
+/** A request as it goes on the wire: `path` is below the base URL and carries the query string. */
+export interface WireRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: string | undefined;
+}
+
+export interface WireResponse {
+  status: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  body: string;
+}
+
 /**
- * A thin client of /v1 and /sandbox over `node:http`: sends the key, unwraps `{ success, data }`,
- * turns error bodies into ApiError and a dead socket into UnreachableError. Every request has its
- * own connection, closed when the answer is read, so a command exits as soon as it has printed
- * (`fetch` kept a pooled socket alive and added about a third of a second to every call).
+ * How requests reach the API. By default over `node:http` to the base URL (`httpTransport`); a
+ * scenario run hands in one that calls an in-process sandbox's `app.inject()`, so its steps go
+ * through the same client code without a socket.
+ */
+export type Transport = (request: WireRequest) => Promise<WireResponse>;
+
+/**
+ * Requests over `node:http` to `baseUrl`, each on its own connection, closed when the answer is
+ * read; a dead socket is an UnreachableError (exit code 3).
+ * @example const { status, body } = await httpTransport('http://127.0.0.1:4010')({ method: 'GET', path: '/sandbox/health', headers: {} });
+ */
+export function httpTransport(baseUrl: string): Transport {
+  return async (request) => {
+    const response = await open(baseUrl, request);
+    return { status: response.statusCode ?? 0, headers: response.headers, body: await readAll(response) };
+  };
+}
+
+/**
+ * A thin client of /v1 and /sandbox: sends the key, unwraps `{ success, data }`, turns error bodies
+ * into ApiError and a dead socket into UnreachableError. Over `node:http` by default, every request
+ * on its own connection, closed when the answer is read, so a command exits as soon as it has
+ * printed (`fetch` kept a pooled socket alive and added about a third of a second to every call).
  * @example const wallet = await new ApiClient(url, key).request<Wallet>('GET', `/v1/wallets/${id}`);
  */
 export class ApiClient {
   constructor(
     readonly baseUrl: string,
     readonly apiKey: string | undefined,
+    private readonly transport: Transport = httpTransport(baseUrl),
   ) {}
 
   async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
-    const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
-    const response = await this.send(method, path, options, payload, 'application/json');
-    const text = await readAll(response);
+    const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+    const response = await this.transport({ method, path: withQuery(path, options.query), headers: this.headers('application/json', options, body), body });
     let parsed: Envelope<T>;
     try {
-      parsed = JSON.parse(text) as Envelope<T>;
+      parsed = JSON.parse(response.body) as Envelope<T>;
     } catch {
-      throw new ApiError(response.statusCode ?? 0, 'INVALID_RESPONSE', `${this.baseUrl} answered HTTP ${response.statusCode} with a body that is not JSON: is it a ledger sandbox?`);
+      throw new ApiError(response.status, 'INVALID_RESPONSE', `${this.baseUrl} answered HTTP ${response.status} with a body that is not JSON: is it a ledger sandbox?`);
     }
-    return unwrap(parsed, response.statusCode ?? 0);
+    return unwrap(parsed, response.status);
   }
 
   /** Calls a /sandbox control; says so clearly when the base URL is not a sandbox. */
@@ -58,12 +91,12 @@ export class ApiClient {
   /**
    * Follows a server-sent event stream until `signal` aborts or the server ends it; `onOpen` runs once
    * the server has accepted it, `onEvent` for each event as it arrives. An error answer (401, 404…)
-   * is thrown like any other.
+   * is thrown like any other. Always over `node:http`: a stream needs a socket.
    */
   async stream(path: string, handlers: { onOpen?: () => void; onEvent: (event: ServerEvent) => void }, signal: AbortSignal): Promise<void> {
     let response: IncomingMessage;
     try {
-      response = await this.send('GET', path, {}, undefined, 'text/event-stream', signal);
+      response = await open(this.baseUrl, { method: 'GET', path, headers: this.headers('text/event-stream', {}, undefined) }, signal);
     } catch (error) {
       if (signal.aborted) return;
       throw notASandbox(error, this.baseUrl, path);
@@ -97,39 +130,49 @@ export class ApiClient {
     });
   }
 
-  private async send(method: string, path: string, options: RequestOptions, payload: string | undefined, accept: string, signal?: AbortSignal): Promise<IncomingMessage> {
-    const url = new URL(this.baseUrl + path);
-    for (const [name, value] of Object.entries(options.query ?? {})) {
-      if (value !== undefined) url.searchParams.set(name, String(value));
-    }
+  private headers(accept: string, options: RequestOptions, body: string | undefined): Record<string, string> {
     const headers: Record<string, string> = { accept, connection: 'close' };
     if (this.apiKey) headers['x-api-key'] = this.apiKey;
     if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
-    if (payload !== undefined) {
+    if (body !== undefined) {
       headers['content-type'] = 'application/json';
-      headers['content-length'] = String(Buffer.byteLength(payload));
+      headers['content-length'] = String(Buffer.byteLength(body));
     }
-    // https is loaded only for an https base URL: TLS costs start-up time nobody on loopback needs.
-    const open = url.protocol === 'https:' ? (await import('node:https')).request : httpRequest;
-    const nodeOptions: NodeRequestOptions = { method, headers, agent: false, ...(signal ? { signal } : {}) };
-    return new Promise<IncomingMessage>((resolve, reject) => {
-      let req: ClientRequest;
-      try {
-        req = open(url, nodeOptions, resolve);
-      } catch (error) {
-        reject(new UnreachableError(`cannot reach the sandbox at ${this.baseUrl} (${(error as Error).message})`));
-        return;
-      }
-      req.on('error', (error: NodeJS.ErrnoException) => {
-        reject(
-          signal?.aborted
-            ? error
-            : new UnreachableError(`cannot reach the sandbox at ${this.baseUrl} (${error.code ?? error.message}): start it with \`ledger sandbox start\``),
-        );
-      });
-      req.end(payload);
-    });
+    return headers;
   }
+}
+
+/** `path` with the query's defined values appended. */
+function withQuery(path: string, query: RequestOptions['query']): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (value !== undefined) search.set(name, String(value));
+  }
+  const text = search.toString();
+  return text ? `${path}${path.includes('?') ? '&' : '?'}${text}` : path;
+}
+
+/** Sends one request over `node:http` (https for an https base URL) and resolves with the answer's head. */
+async function open(baseUrl: string, request: WireRequest, signal?: AbortSignal): Promise<IncomingMessage> {
+  const url = new URL(baseUrl + request.path);
+  // https is loaded only for an https base URL: TLS costs start-up time nobody on loopback needs.
+  const send = url.protocol === 'https:' ? (await import('node:https')).request : httpRequest;
+  const nodeOptions: NodeRequestOptions = { method: request.method, headers: request.headers, agent: false, ...(signal ? { signal } : {}) };
+  return new Promise<IncomingMessage>((resolve, reject) => {
+    let req: ClientRequest;
+    try {
+      req = send(url, nodeOptions, resolve);
+    } catch (error) {
+      reject(new UnreachableError(`cannot reach the sandbox at ${baseUrl} (${(error as Error).message})`));
+      return;
+    }
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      reject(
+        signal?.aborted ? error : new UnreachableError(`cannot reach the sandbox at ${baseUrl} (${error.code ?? error.message}): start it with \`ledger sandbox start\``),
+      );
+    });
+    req.end(request.body);
+  });
 }
 
 function readAll(response: IncomingMessage): Promise<string> {

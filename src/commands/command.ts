@@ -1,4 +1,5 @@
 import type * as Commander from 'commander';
+import type { Invocation } from './io.js';
 
 /**
  * Commands are declared with a small subset of commander's builder API (`option`, `addOption`,
@@ -85,6 +86,8 @@ export class Command {
   private summary = '';
   private handler: Handler | undefined;
   private values: Record<string, unknown> = {};
+  /** Set to run the command inside another's process (a scenario step): see `Invocation`. */
+  invocation: Invocation | undefined;
 
   constructor(private title = '') {}
 
@@ -186,9 +189,11 @@ export class Command {
       if (option.conflictsWith.some((name) => [...given].some((o) => o.attributeName() === name))) return false;
     }
     const required = this.declared.filter((a) => a.required).length;
-    if (positional.length < required || positional.length > this.declared.length) return false;
+    // A last argument written `<files...>` takes the rest, as an array.
+    const variadic = this.declared.at(-1)?.spec.includes('...') ?? false;
+    if (positional.length < required || (!variadic && positional.length > this.declared.length)) return false;
     this.values = values;
-    const args = this.declared.map((_, i) => positional[i]);
+    const args = this.declared.map((_, i) => (variadic && i === this.declared.length - 1 ? positional.slice(i) : positional[i]));
     await this.handler(...args, values, this);
     return true;
   }
@@ -209,7 +214,10 @@ export class Command {
     for (const argument of this.declared) command.argument(argument.spec, argument.description);
     for (const help of this.helpTexts) command.addHelpText(help.position, help.text);
     const handler = this.handler;
+    const invocation = this.invocation;
     if (handler) command.action(async (...args: unknown[]) => {
+      // The action finds the invocation on the command it is handed, commander's here.
+      if (invocation) Object.assign(args[args.length - 1] as object, { invocation });
       await handler(...args);
     });
     for (const sub of this.commands) command.addCommand(sub.toCommander(commander));

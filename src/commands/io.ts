@@ -1,4 +1,4 @@
-import { ApiClient } from '../client/http.js';
+import { ApiClient, type Transport } from '../client/http.js';
 import { type ClientConfig, requireKey, resolveConfig } from '../client/config.js';
 import type { Stream } from './output/render.js';
 import type { View } from './output/views.js';
@@ -40,6 +40,18 @@ export interface IoSources {
   stdinIsTTY?: boolean;
   env?: NodeJS.ProcessEnv;
   cwd?: string;
+  /** How requests reach the API (default: `node:http` to the base URL); a scenario step's goes in-process. */
+  transport?: Transport;
+}
+
+/**
+ * A command run inside another command's process (a scenario step) rather than by `main`: where
+ * its output goes, how its requests travel, and the exit code it would have had, which the action
+ * records here instead of setting `process.exitCode`.
+ */
+export interface Invocation {
+  sources: IoSources;
+  exitCode: number;
 }
 
 export function createIo(flags: GlobalFlags, sources: IoSources = {}): Io {
@@ -58,8 +70,8 @@ export function createIo(flags: GlobalFlags, sources: IoSources = {}): Io {
     cwd,
     flags,
     config: () => (config ??= resolveConfig({ baseUrl: flags.baseUrl, apiKey: flags.apiKey, env, cwd })),
-    client: () => (client ??= new ApiClient(io.config().baseUrl, requireKey(io.config(), env, cwd))),
-    publicClient: () => new ApiClient(io.config().baseUrl, io.config().apiKey),
+    client: () => (client ??= new ApiClient(io.config().baseUrl, requireKey(io.config(), env, cwd), sources.transport)),
+    publicClient: () => new ApiClient(io.config().baseUrl, io.config().apiKey, sources.transport),
     async show(data, view, context = {}) {
       // --json and --quiet never load the table and colour code.
       if (flags.json) {

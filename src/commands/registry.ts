@@ -85,6 +85,10 @@ export const COMMANDS: CommandEntry[] = [
   { path: 'banks list', description: 'List the banks you can send to, with their codes', load: () => import('./banks/list.js').then((m) => m.listCommand) },
   { path: 'banks resolve', description: 'Name enquiry: the account name behind an account number at a bank', load: () => import('./banks/resolve.js').then((m) => m.resolveCommand) },
 
+  { path: 'scenario', description: 'Whole test scenarios in one file: steps, assertions, webhooks and the audit, run in this process', examples: ['ledger scenario init', 'ledger scenario run examples/scenarios', 'ledger scenario run test/scenarios --reporter junit --output report.xml'] },
+  { path: 'scenario run', description: 'Run scenario files (YAML or JSON), each scenario on a fresh seeded sandbox in this process, and report (pretty, TAP or JUnit)', load: () => import('./scenario/run.js').then((m) => m.runCommand) },
+  { path: 'scenario init', description: 'Write a commented example scenario file that passes as written', load: () => import('./scenario/init.js').then((m) => m.initCommand) },
+
   { path: 'completion', description: 'Print a shell completion script for bash, zsh or fish', load: () => import('./completion.js').then((m) => m.completionCommand) },
 ];
 

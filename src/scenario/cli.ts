@@ -1,0 +1,101 @@
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { requireKey, resolveConfig } from '../client/config.js';
+import { UsageError } from '../client/errors.js';
+import { httpTransport } from '../client/http.js';
+import { SNAPSHOT_DIR, stateDirFor } from '../client/state.js';
+import { EXIT, SilentFailure } from '../commands/errors.js';
+import type { Io } from '../commands/io.js';
+import type { Stream } from '../commands/output/render.js';
+import { parseSeed, parseSnapshotTarget } from '../sandbox/start-options.js';
+import type { SnapshotTarget } from '../sandbox/snapshots.js';
+import { FormatErrors, loadScenarioFiles } from './files.js';
+import { junitReporter } from './report/junit.js';
+import { prettyReporter } from './report/pretty.js';
+import { type Reporter, type ReporterName, REPORTERS } from './report/reporter.js';
+import { tapReporter } from './report/tap.js';
+import { runSuite } from './suite.js';
+
+export interface RunFlags {
+  reporter?: string;
+  output?: string;
+  bail?: boolean;
+  seed?: string;
+  snapshot?: string;
+  baseUrl?: string;
+  apiKey?: string;
+}
+
+function reporterFor(name: ReporterName, out: Stream, env: NodeJS.ProcessEnv): Reporter {
+  if (name === 'junit') return junitReporter(out);
+  if (name === 'tap') return tapReporter(out);
+  return prettyReporter(out, env);
+}
+
+/** The reporter asked for; without --reporter, by --output's extension (.xml JUnit, else TAP), or pretty on a terminal and TAP otherwise. */
+function chooseReporter(flags: RunFlags, stdoutIsTTY: boolean): ReporterName {
+  if (flags.reporter !== undefined) {
+    const name = flags.reporter.toLowerCase() as ReporterName;
+    if (!REPORTERS.includes(name)) throw new UsageError(`--reporter must be one of ${REPORTERS.join(', ')}`);
+    return name;
+  }
+  if (flags.output !== undefined) return /\.xml$/i.test(flags.output) ? 'junit' : 'tap';
+  return stdoutIsTTY ? 'pretty' : 'tap';
+}
+
+/** `--snapshot`: in-process, a named snapshot is the file `sandbox snapshot save NAME` wrote here. */
+function startingSnapshot(value: string | undefined, io: Io, remote: boolean): SnapshotTarget | undefined {
+  if (value === undefined) return undefined;
+  let target: SnapshotTarget;
+  try {
+    target = parseSnapshotTarget(value, io.cwd);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (remote && 'name' in target) return target;
+  const file = 'file' in target ? target.file : join(stateDirFor(io.cwd, io.env), SNAPSHOT_DIR, `${target.name}.db`);
+  if (!existsSync(file)) throw new UsageError(`--snapshot ${value}: ${'name' in target ? `no snapshot of that name in ${dirname(file)} (save one with \`ledger sandbox snapshot save ${value}\`)` : `${file} does not exist`}`);
+  return { file };
+}
+
+/**
+ * `ledger scenario run`: checks every file first (a malformed one is exit 2, with its line and
+ * column, and nothing runs), then runs them and reports. Exit 1 when a scenario fails, 3 when the
+ * sandbox named by --base-url cannot be reached.
+ */
+export async function runScenarioFiles(io: Io, paths: string[], flags: RunFlags): Promise<void> {
+  const reporter = chooseReporter(flags, Boolean(io.stdout.isTTY));
+  let seed: string | undefined;
+  try {
+    seed = flags.seed === undefined ? undefined : parseSeed(flags.seed);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const snapshot = startingSnapshot(flags.snapshot, io, flags.baseUrl !== undefined);
+  let files;
+  try {
+    files = loadScenarioFiles(paths, io.cwd);
+  } catch (error) {
+    if (!(error instanceof FormatErrors)) throw error;
+    for (const file of error.errors) for (const p of file.problems) io.stderr.write(`Error [INVALID_SCENARIO]: ${file.file}:${p.line}:${p.column}: ${p.message}\n`);
+    throw new SilentFailure(EXIT.USAGE);
+  }
+  let remote: { baseUrl: string; apiKey: string } | undefined;
+  if (flags.baseUrl !== undefined) {
+    const config = resolveConfig({ baseUrl: flags.baseUrl, apiKey: flags.apiKey, env: io.env, cwd: io.cwd });
+    remote = { baseUrl: config.baseUrl, apiKey: requireKey(config, io.env, io.cwd) };
+    // Unreachable is exit 3 before anything runs.
+    await httpTransport(remote.baseUrl)({ method: 'GET', path: '/sandbox/health', headers: {} });
+  }
+  let report = '';
+  const toFile: Stream = { write: (text: string) => (report += text), isTTY: false };
+  const reporters = flags.output === undefined ? [reporterFor(reporter, io.stdout, io.env)] : [reporterFor(reporter, toFile, {}), prettyReporter(io.stdout, io.env)];
+  const { exitCode } = await runSuite(files, { cwd: io.cwd, seed, snapshot, remote, bail: Boolean(flags.bail), log: (line) => io.stderr.write(`${line}\n`) }, reporters);
+  if (flags.output !== undefined) {
+    const path = resolve(io.cwd, flags.output);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, report);
+    io.note(`${reporter === 'junit' ? 'JUnit XML' : reporter === 'tap' ? 'TAP' : 'The report'} written to ${flags.output}`);
+  }
+  if (exitCode !== 0) throw new SilentFailure(exitCode);
+}
