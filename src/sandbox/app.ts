@@ -17,7 +17,7 @@ import { sandboxWalletRoutes } from './routes/sandbox-wallets.js';
 import { suspenseRoutes } from './routes/suspense.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { createDispatcher } from './webhooks/dispatcher.js';
-import { receiverRoutes } from './webhooks/receiver.js';
+import { createReceiver, receiverRoutes } from './webhooks/receiver.js';
 import { transactionRoutes } from './routes/transactions.js';
 import { walletRoutes } from './routes/wallets.js';
 import type { Sandbox } from './sandbox.js';
@@ -89,10 +89,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     transformObject: (input) => describeErrorResponses(jsonSchemaTransformObject(input)),
   });
 
+  const realNow = options.realNow ?? Date.now;
+  const receiver = createReceiver(sandbox, realNow);
   const dispatcher = createDispatcher(sandbox, {
     timeoutSeconds: options.webhookTimeoutSeconds ?? 15,
     version: VERSION,
-    realNow: options.realNow,
+    realNow,
+    receiver,
     onPause: options.onDeliveriesPaused,
   });
   const scheduler = createScheduler(sandbox, dispatcher, { onError: options.logError ?? ((error) => console.error(error)) });
@@ -104,7 +107,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   // Before the server stops taking requests: attempts in flight finish, and are recorded, first.
   app.addHook('preClose', () => scheduler.stop());
-  const deps: RouteDeps = { sandbox, scheduler, dispatcher, selfUrl: () => selfUrl, version: VERSION, realNow: options.realNow ?? Date.now };
+  const deps: RouteDeps = { sandbox, scheduler, dispatcher, receiver, selfUrl: () => selfUrl, version: VERSION, realNow };
   for (const register of ROUTES) register(app, deps);
   await receiverRoutes(app, deps);
 

@@ -115,6 +115,11 @@ export async function createWallet(t: TestSandbox, fund = 0, overrides: Record<s
   return (await t.call('GET', `/v1/wallets/${created.body.data.id}`)).body.data;
 }
 
+/** The sandbox's webhook logs as rows, each with the payload it sends (stored once, on its event). */
+export function logsWithPayload(t: TestSandbox) {
+  return t.sandbox.db.selectFrom('webhook_logs').innerJoin('events', 'events.id', 'webhook_logs.event_id').selectAll('webhook_logs').select('events.payload');
+}
+
 /** Asserts the sandbox's audit is clean and returns the report. */
 export async function expectCleanAudit(t: TestSandbox) {
   const report = await t.call('GET', '/sandbox/audit');

@@ -245,27 +245,71 @@ async function checkPayouts(trx: Trx, problems: AuditProblem[], dev: string | un
   }
 }
 
-/** The per-wallet counters that list totals read agree with the rows. */
+/** One group of rows as counted by the audit, and as its counter says. */
+interface Counted {
+  key: string;
+  n: number;
+  /** What the rows are, for the message: "wallet … has 3 DEBIT transactions". */
+  what: string;
+  id?: string;
+}
+
+/** Every group's counter equals its rows, and no counter counts rows that are not there. */
+function compareCounters(check: string, problems: AuditProblem[], actual: Counted[], stored: Map<string, number>): void {
+  for (const row of actual) {
+    const says = stored.get(row.key) ?? 0;
+    if (says !== row.n) problems.push({ check, ...(row.id ? { id: row.id } : {}), message: `${row.what}: ${row.n}, but the counter says ${says}` });
+    stored.delete(row.key);
+  }
+  for (const [key, n] of stored) if (n !== 0) problems.push({ check, message: `counter ${key} says ${n} but there are none` });
+}
+
+/** The counters that list totals read (transactions per wallet and type, webhook logs, receipts) agree with the rows. */
 async function checkCounts(trx: Trx, problems: AuditProblem[], dev: string | undefined): Promise<void> {
-  const actual = await trx
+  const transactions = await trx
     .selectFrom('transactions')
     .select(['wallet_id', 'type', (eb) => eb.fn.countAll<number>().as('n')])
     .$if(dev !== undefined, (qb) => qb.where('developer_id', '=', dev!))
     .groupBy(['wallet_id', 'type'])
     .execute();
-  const stored = await trx
+  const transactionCounters = await trx
     .selectFrom('transaction_counts')
     .innerJoin('wallets', 'wallets.id', 'transaction_counts.wallet_id')
     .select(['transaction_counts.wallet_id', 'transaction_counts.type', 'transaction_counts.n'])
     .$if(dev !== undefined, (qb) => qb.where('wallets.developer_id', '=', dev!))
     .execute();
-  const key = (r: { wallet_id: string; type: string }) => `${r.wallet_id}:${r.type}`;
-  const counted = new Map(stored.map((r) => [key(r), r.n]));
-  for (const row of actual) {
-    if (counted.get(key(row)) !== Number(row.n)) {
-      problems.push({ check: 'transaction_counts', id: row.wallet_id, message: `wallet ${row.wallet_id} has ${row.n} ${row.type} transactions but its counter says ${counted.get(key(row)) ?? 0}` });
-    }
-    counted.delete(key(row));
-  }
-  for (const [k, n] of counted) if (n !== 0) problems.push({ check: 'transaction_counts', id: k, message: `counter ${k} says ${n} but there are none` });
+  compareCounters(
+    'transaction_counts',
+    problems,
+    transactions.map((r) => ({ key: `${r.wallet_id}:${r.type}`, n: Number(r.n), id: r.wallet_id, what: `wallet ${r.wallet_id}'s ${r.type} transactions` })),
+    new Map(transactionCounters.map((r) => [`${r.wallet_id}:${r.type}`, r.n])),
+  );
+
+  const logs = await trx
+    .selectFrom('webhook_logs')
+    .select(['developer_id', 'status', 'event_type', (eb) => eb.fn.countAll<number>().as('n')])
+    .$if(dev !== undefined, (qb) => qb.where('developer_id', '=', dev!))
+    .groupBy(['developer_id', 'status', 'event_type'])
+    .execute();
+  const logCounters = await trx.selectFrom('webhook_log_counts').selectAll().$if(dev !== undefined, (qb) => qb.where('developer_id', '=', dev!)).execute();
+  compareCounters(
+    'webhook_log_counts',
+    problems,
+    logs.map((r) => ({ key: `${r.developer_id}:${r.status}:${r.event_type}`, n: Number(r.n), what: `${r.status} ${r.event_type} webhook logs` })),
+    new Map(logCounters.map((r) => [`${r.developer_id}:${r.status}:${r.event_type}`, r.n])),
+  );
+
+  const received = await trx
+    .selectFrom('receiver_events')
+    .select(['developer_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .$if(dev !== undefined, (qb) => qb.where('developer_id', '=', dev!))
+    .groupBy('developer_id')
+    .execute();
+  const receivedCounters = await trx.selectFrom('receiver_event_counts').selectAll().$if(dev !== undefined, (qb) => qb.where('developer_id', '=', dev!)).execute();
+  compareCounters(
+    'receiver_event_counts',
+    problems,
+    received.map((r) => ({ key: r.developer_id, n: Number(r.n), what: 'deliveries the built-in receiver kept' })),
+    new Map(receivedCounters.map((r) => [r.developer_id, r.n])),
+  );
 }

@@ -2,6 +2,7 @@ import type { Trx } from '../db/database.js';
 import { prepareInsert } from '../db/prepared.js';
 import { API_VERSION, type EngineEnv } from '../env.js';
 import type { TransactionRow } from '../ledger/ledger.service.js';
+import { countLogs } from './webhook-logs.repository.js';
 
 /** Every event type of contract §7. */
 export const EVENT_TYPES = [
@@ -41,13 +42,12 @@ export async function emitEvent(
   const envelope: EventEnvelope = { event_id: env.ids.uuid(), event_type: type, api_version: API_VERSION, created_at: now, data };
   const payload = JSON.stringify(envelope);
   await insertEvent(trx, { id: envelope.event_id, developer_id: developerId, type, payload, created_at: now });
-  // The outbox row: a PENDING delivery, due at once.
+  // The outbox row: a PENDING delivery, due at once. It sends the event's payload, stored once, above.
   await insertDelivery(trx, {
     id: env.ids.uuid(),
     developer_id: developerId,
     event_id: envelope.event_id,
     event_type: type,
-    payload,
     status: 'PENDING',
     http_status_code: null,
     response_body: null,
@@ -56,6 +56,7 @@ export async function emitEvent(
     delivered_at: null,
     created_at: now,
   });
+  await countLogs(trx, developerId, 'PENDING', type, 1);
   return envelope;
 }
 
@@ -66,7 +67,6 @@ const insertDelivery = prepareInsert('webhook_logs', [
   'developer_id',
   'event_id',
   'event_type',
-  'payload',
   'status',
   'http_status_code',
   'response_body',

@@ -1,12 +1,13 @@
 import type { Selectable } from 'kysely';
-import type { Db, Trx } from '../db/database.js';
+import type { Trx } from '../db/database.js';
 import { prepare, prepareInsert } from '../db/prepared.js';
 import type { EngineEnv } from '../env.js';
 import { LedgerError, notFound } from '../errors.js';
-import { type Page, type PageQuery, paginate } from '../paging.js';
-import type { WebhookAttemptTable, WebhookLogStatus, WebhookLogTable } from './events.table.js';
+import type { Page, PageQuery } from '../paging.js';
+import type { WebhookAttemptTable, WebhookLogStatus } from './events.table.js';
+import { countStatusChange, findDeveloperLog, listLogs, type WebhookLogRow } from './webhook-logs.repository.js';
 
-export type WebhookLogRow = Selectable<WebhookLogTable>;
+export { dueLogs, findLog, type WebhookLogRow } from './webhook-logs.repository.js';
 export type WebhookAttemptRow = Selectable<WebhookAttemptTable>;
 
 /** Seconds to wait after attempt n (1-based) before attempt n + 1 (contract §7): 8 attempts in all. */
@@ -31,14 +32,11 @@ export async function listWebhookLogs(
   developerId: string,
   query: PageQuery & { status?: WebhookLogStatus | undefined; event_type?: string | undefined },
 ): Promise<Page<WebhookLogRow>> {
-  let base = trx.selectFrom('webhook_logs').where('developer_id', '=', developerId);
-  if (query.status) base = base.where('status', '=', query.status);
-  if (query.event_type) base = base.where('event_type', '=', query.event_type);
-  return paginate<WebhookLogRow>(base, query);
+  return listLogs(trx, developerId, query);
 }
 
 export async function getWebhookLog(trx: Trx, developerId: string, id: string): Promise<WebhookLogRow> {
-  const log = await trx.selectFrom('webhook_logs').selectAll().where('developer_id', '=', developerId).where('id', '=', id).executeTakeFirst();
+  const log = await findDeveloperLog(trx, developerId, id);
   if (!log) throw notFound('webhook log');
   return log;
 }
@@ -52,21 +50,6 @@ export function assertRetryable(log: WebhookLogRow): void {
   if (log.status === 'PENDING' || log.status === 'DELIVERED') {
     throw new LedgerError('WEBHOOK_NOT_RETRYABLE', `a ${log.status} delivery cannot be retried: only FAILED or DEAD ones`);
   }
-}
-
-/**
- * One developer's deliveries whose time had come by `cutoff` on that developer's clock, oldest
- * first, leaving out those in `skip` (in flight already).
- */
-export async function dueLogs(db: Db, developerId: string, cutoff: Date, limit: number, skip: string[]): Promise<WebhookLogRow[]> {
-  let query = db
-    .selectFrom('webhook_logs')
-    .selectAll()
-    .where('developer_id', '=', developerId)
-    .where('next_retry_at', '<=', cutoff.toISOString())
-    .where('status', 'in', ['PENDING', 'FAILED']);
-  if (skip.length > 0) query = query.where('id', 'not in', skip);
-  return query.orderBy('next_retry_at').orderBy('seq').limit(limit).execute();
 }
 
 /**
@@ -85,7 +68,7 @@ export async function beginAttempts(trx: Trx, env: EngineEnv, logs: WebhookLogRo
     const wait = RETRY_SCHEDULE_SECONDS[Math.min(attempts, RETRY_SCHEDULE_SECONDS.length) - 1]!;
     const next = manual ? log.next_retry_at : new Date(now + wait * 1000).toISOString();
     const { rows } = await startLog(trx, { id: log.id, attempt_count: attempts, next_retry_at: next });
-    begun.push(rows[0]!);
+    begun.push({ ...rows[0]!, payload: log.payload });
   }
   return begun;
 }
@@ -132,7 +115,8 @@ export async function finishAttempt(trx: Trx, env: EngineEnv, log: WebhookLogRow
     next_retry_at: next,
     delivered_at: ok ? now.toISOString() : log.delivered_at,
   });
-  return rows[0]!;
+  await countStatusChange(trx, log, log.status, status);
+  return { ...rows[0]!, payload: log.payload };
 }
 
 /**
@@ -149,7 +133,8 @@ export async function abandonLog(trx: Trx, log: WebhookLogRow): Promise<WebhookL
     next_retry_at: null,
     delivered_at: log.delivered_at,
   });
-  return rows[0]!;
+  await countStatusChange(trx, log, log.status, 'DEAD');
+  return { ...rows[0]!, payload: log.payload };
 }
 
 const startLog = prepare((db, p: Pick<WebhookLogRow, 'id' | 'attempt_count' | 'next_retry_at'>) =>
@@ -172,13 +157,6 @@ const updateLog = prepare((db, p: Pick<WebhookLogRow, 'id' | 'status' | 'attempt
     .where('id', '=', p.id)
     .returningAll(),
 );
-
-const logById = prepare((db, p: { id: string }) => db.selectFrom('webhook_logs').selectAll().where('id', '=', p.id));
-
-/** A delivery as it is now (the dispatcher re-reads it before recording an attempt). */
-export async function findLog(trx: Trx, id: string): Promise<WebhookLogRow | undefined> {
-  return (await logById(trx, { id })).rows[0];
-}
 
 export interface Endpoint {
   /** null: the built-in receiver. */

@@ -9,6 +9,8 @@ const RESET_ORDER = [
   ['agents', 'own'],
   ['webhook_attempts', 'log'],
   ['receiver_events', 'own'],
+  ['receiver_event_counts', 'own'],
+  ['webhook_log_counts', 'own'],
   ['payouts', 'own'],
   ['webhook_logs', 'own'],
   ['events', 'own'],

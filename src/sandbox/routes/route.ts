@@ -6,6 +6,7 @@ import type { Database } from '../../engine/db/database.js';
 import type { Sandbox } from '../sandbox.js';
 import type { Scheduler } from '../scheduler.js';
 import type { Dispatcher } from '../webhooks/dispatcher.js';
+import type { BuiltInReceiver } from '../webhooks/receiver.js';
 
 /** The Fastify instance routes are written against: zod-typed, with the sandbox at hand. */
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, ZodTypeProvider>;
@@ -14,6 +15,8 @@ export interface RouteDeps {
   sandbox: Sandbox;
   scheduler: Scheduler;
   dispatcher: Dispatcher;
+  /** The built-in receiver: its checks, its record and its failure injection. */
+  receiver: BuiltInReceiver & { behaviours: Map<string, { status: number; remaining: number }> };
   /** The sandbox's own base URL once it listens. */
   selfUrl: () => string | undefined;
   version: string;

@@ -1,8 +1,11 @@
+import type { Transaction } from 'kysely';
+import type { Database } from '../../engine/db/database.js';
 import { storageFailure } from '../../engine/db/faults.js';
 import {
   abandonLog,
   beginAttempts,
   dueLogs,
+  type Endpoint,
   finishAttempt,
   findLog,
   getEndpoint,
@@ -11,8 +14,10 @@ import {
   signingSecrets,
   type WebhookLogRow,
 } from '../../engine/events/webhooks.service.js';
+import { LedgerError } from '../../engine/errors.js';
 import type { Sandbox } from '../sandbox.js';
 import { postWebhook } from './http-post.js';
+import type { BuiltInReceiver, ReceiverAnswer } from './receiver.js';
 import { signatureHeader } from './signing.js';
 
 export interface DispatcherOptions {
@@ -23,6 +28,8 @@ export interface DispatcherOptions {
   version: string;
   /** Real time for the webhook-timestamp header: receivers check it against their own clock. */
   realNow?: () => number;
+  /** The built-in receiver, handed its deliveries inside the process (none: they go over HTTP). */
+  receiver?: BuiltInReceiver;
   /** Deliveries stopped because their attempts cannot be recorded (full disk), and started again. */
   onPause?: (paused: boolean, reason: string) => void;
 }
@@ -54,6 +61,8 @@ interface Lane {
 
 const FIRST_BACKOFF_MS = 500;
 const MAX_BACKOFF_MS = 30_000;
+/** Deliveries to the built-in receiver handed over in one write: a bound on how long one write holds the database. */
+const HANDOVER_BATCH = 64;
 
 export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): Dispatcher {
   const { db } = sandbox;
@@ -85,9 +94,9 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
   sandbox.onCommit(resume);
 
   /** Writes through group commit; a storage failure pauses every delivery and is rethrown. */
-  async function record<T>(work: Parameters<Sandbox['write']>[0]): Promise<T> {
+  async function record<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
     try {
-      return (await sandbox.write(work)) as T;
+      return await sandbox.write(work);
     } catch (error) {
       const failure = storageFailure(error);
       if (failure) {
@@ -99,33 +108,68 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
     }
   }
 
+  /** Where a developer's deliveries go now: its own URL, or the built-in receiver (once the server listens). */
   async function endpointFor(developerId: string) {
     const endpoint = await getEndpoint(db, developerId);
+    const builtIn = endpoint.url === null;
     const url = endpoint.url ?? (selfUrl ? `${selfUrl}/sandbox/receiver/${developerId}` : undefined);
-    return { endpoint, url };
+    return { endpoint, url, inProcess: builtIn && options.receiver !== undefined };
   }
 
-  /** Sends one begun attempt and records its outcome. Resolves undefined when that record failed. */
+  /** The headers of one attempt of `log`, signed now. */
+  function deliveryHeaders(log: WebhookLogRow, secrets: string[]): Record<string, string> {
+    const timestamp = Math.floor(realNow() / 1000);
+    return {
+      'content-type': 'application/json',
+      'user-agent': `ledger-sandbox/${options.version}`,
+      'webhook-id': log.event_id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signatureHeader(secrets, log.event_id, timestamp, log.payload),
+    };
+  }
+
+  /**
+   * Hands begun attempts to the built-in receiver and records how each went, in the caller's
+   * transaction: the receipt, the attempt and the log's new state commit together or not at all,
+   * so a delivery to the built-in receiver is never lost, sent twice or left unrecorded.
+   */
+  async function handOver(trx: Transaction<Database>, developerId: string, endpoint: Endpoint, url: string, begun: WebhookLogRow[], manual: boolean): Promise<WebhookLogRow[]> {
+    const receiver = options.receiver!;
+    const env = sandbox.envFor(developerId);
+    const secrets = signingSecrets(endpoint, env.clock.now());
+    const host = new URL(url).host;
+    const answers: ReceiverAnswer[] = [];
+    const results: { log: WebhookLogRow; answer?: ReceiverAnswer; refused?: string }[] = [];
+    for (const log of begun) {
+      const headers = { host, ...deliveryHeaders(log, secrets), 'content-length': String(Buffer.byteLength(log.payload)) };
+      try {
+        const answer = receiver.answer(developerId, endpoint, headers, log.payload, true);
+        answers.push(answer);
+        results.push({ log, answer });
+      } catch (error) {
+        if (!(error instanceof LedgerError)) throw error;
+        results.push({ log, refused: JSON.stringify({ success: false, detail: { code: error.code, message: error.message } }) });
+      }
+    }
+    await receiver.keep(trx, developerId, answers);
+    const finished: WebhookLogRow[] = [];
+    for (const { log, answer, refused } of results) {
+      const httpStatus = answer ? answer.status : 401;
+      const responseBody = answer ? answer.body : refused!;
+      finished.push(await finishAttempt(trx, env, log, { url, httpStatus, responseBody, error: null, durationMs: 0, manual }));
+    }
+    return finished;
+  }
+
+  /** Sends one begun attempt over HTTP and records its outcome. Resolves undefined when that record failed. */
   async function send(log: WebhookLogRow, manual: boolean, url: string, secrets: string[]): Promise<WebhookLogRow | undefined> {
     const env = sandbox.envFor(log.developer_id);
-    const timestamp = Math.floor(realNow() / 1000);
     const started = performance.now();
     let httpStatus: number | null = null;
     let responseBody: string | null = null;
     let error: string | null = null;
     try {
-      const response = await postWebhook(
-        new URL(url),
-        {
-          'content-type': 'application/json',
-          'user-agent': `ledger-sandbox/${options.version}`,
-          'webhook-id': log.event_id,
-          'webhook-timestamp': String(timestamp),
-          'webhook-signature': signatureHeader(secrets, log.event_id, timestamp, log.payload),
-        },
-        log.payload,
-        { timeoutMs: options.timeoutSeconds * 1000, limit: RESPONSE_BODY_LIMIT },
-      );
+      const response = await postWebhook(new URL(url), deliveryHeaders(log, secrets), log.payload, { timeoutMs: options.timeoutSeconds * 1000, limit: RESPONSE_BODY_LIMIT });
       httpStatus = response.status;
       responseBody = response.body;
     } catch (caught) {
@@ -133,9 +177,9 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
     }
     const durationMs = performance.now() - started;
     const result = { url, httpStatus, responseBody, error, durationMs, manual };
-    if (manual) return record<WebhookLogRow>((trx) => finishAttempt(trx, env, log, result));
+    if (manual) return record((trx) => finishAttempt(trx, env, log, result));
     // An outcome that cannot be written leaves the log due at its next retry (see beginAttempts).
-    return record<WebhookLogRow>((trx) => finishAttempt(trx, env, log, result)).catch(() => undefined);
+    return record((trx) => finishAttempt(trx, env, log, result)).catch(() => undefined);
   }
 
   function track(lane: Lane, log: WebhookLogRow, manual: boolean, url: string, secrets: string[]): Promise<WebhookLogRow | undefined> {
@@ -144,20 +188,36 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
     return running;
   }
 
-  /** Starts what is due for one developer in its free slots. Serialized per lane. */
+  /**
+   * Starts what is due for one developer. Serialized per lane. To the built-in receiver: one
+   * write that chooses, delivers and records a batch, finished when it resolves. Over HTTP: the
+   * free slots are filled, each attempt on record before it is sent; resolves with the attempts.
+   */
   function startDue(developerId: string, lane: Lane, cutoff: Date): Promise<Promise<unknown>[]> {
     const choosing = lane.selecting.then(async () => {
-      const slots = concurrency - lane.inFlight.size;
-      if (stopped || slots <= 0 || Date.now() < pausedUntil) return [];
-      const due = await dueLogs(db, developerId, cutoff, slots, [...lane.inFlight.keys()]);
-      if (due.length === 0) return [];
-      const { endpoint, url } = await endpointFor(developerId);
+      if (stopped || Date.now() < pausedUntil) return [];
+      const { endpoint, url, inProcess } = await endpointFor(developerId);
       if (!url) return [];
       const env = sandbox.envFor(developerId);
+      if (inProcess) {
+        // Chosen inside the write, so it sees every delivery as it is at that moment.
+        const handled = await record(async (trx) => {
+          const due = await dueLogs(trx, developerId, cutoff, HANDOVER_BATCH, [...lane.inFlight.keys()]);
+          for (const log of due.filter((l) => l.attempt_count >= MAX_ATTEMPTS)) await abandonLog(trx, log);
+          const begun = await beginAttempts(trx, env, due.filter((l) => l.attempt_count < MAX_ATTEMPTS), false);
+          await handOver(trx, developerId, endpoint, url, begun, false);
+          return due;
+        }).catch(() => [] as WebhookLogRow[]);
+        return handled.map(() => Promise.resolve());
+      }
+      const slots = concurrency - lane.inFlight.size;
+      if (slots <= 0) return [];
+      const due = await dueLogs(db, developerId, cutoff, slots, [...lane.inFlight.keys()]);
+      if (due.length === 0) return [];
       const spent = due.filter((log) => log.attempt_count >= MAX_ATTEMPTS);
       const fresh = due.filter((log) => log.attempt_count < MAX_ATTEMPTS);
       // Nothing is sent before its attempt is on record: if that write fails, nothing goes out.
-      const begun = await record<WebhookLogRow[]>(async (trx) => {
+      const begun = await record(async (trx) => {
         for (const log of spent) await abandonLog(trx, log);
         return beginAttempts(trx, env, fresh, false);
       }).catch(() => [] as WebhookLogRow[]);
@@ -168,7 +228,10 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
     return choosing;
   }
 
-  /** Batch after batch until nothing of this developer's that was due at the start is left. */
+  /**
+   * Batch after batch until nothing of this developer's that was due at the start is left. Over
+   * HTTP a slot is filled again as soon as it frees, so a slow attempt holds up only its own slot.
+   */
   async function drain(developerId: string): Promise<number> {
     const lane = laneOf(developerId);
     // Work that falls due meanwhile waits for the next call: a steady stream cannot keep it going.
@@ -176,14 +239,18 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
     let total = 0;
     for (;;) {
       const started = await startDue(developerId, lane, cutoff);
-      if (started.length === 0) {
-        // Nothing new to start: wait for attempts another caller started, then look again.
-        if (stopped || lane.inFlight.size === 0 || Date.now() < pausedUntil) return total;
-        await Promise.allSettled([...lane.inFlight.values()]);
+      total += started.length;
+      if (started.length > 0 && lane.inFlight.size < concurrency) continue;
+      if (lane.inFlight.size === 0) {
+        if (started.length === 0) return total;
         continue;
       }
-      await Promise.allSettled(started);
-      total += started.length;
+      // Every slot is taken, or nothing new is due: wait for one attempt to end, then look again.
+      if (stopped || Date.now() < pausedUntil) {
+        await Promise.allSettled([...lane.inFlight.values()]);
+        return total;
+      }
+      await Promise.race([...lane.inFlight.values()].map((p) => p.catch(() => undefined)));
     }
   }
 
@@ -212,12 +279,22 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
       const running = lane.inFlight.get(log.id);
       if (running) await running.catch(() => {});
       const env = sandbox.envFor(log.developer_id);
-      const { endpoint, url } = await endpointFor(log.developer_id);
+      const { endpoint, url, inProcess } = await endpointFor(log.developer_id);
+      if (url && inProcess) {
+        const attempt = lane.selecting.then(() =>
+          record(async (trx) => {
+            const fresh = (await findLog(trx, log.id))!;
+            return (await handOver(trx, log.developer_id, endpoint, url, await beginAttempts(trx, env, [fresh], true), true))[0]!;
+          }),
+        );
+        lane.selecting = attempt.catch(() => {});
+        return attempt;
+      }
       const fresh = (await findLog(db, log.id))!;
-      const [begun] = await record<WebhookLogRow[]>((trx) => beginAttempts(trx, env, [fresh], true));
+      const [begun] = await record((trx) => beginAttempts(trx, env, [fresh], true));
       if (!url) {
         const missing = { url: '(built-in receiver, not listening)', httpStatus: null, responseBody: null, durationMs: 0, manual: true };
-        return record<WebhookLogRow>((trx) => finishAttempt(trx, env, begun!, { ...missing, error: 'the sandbox is not listening, so its built-in receiver cannot be reached' }));
+        return record((trx) => finishAttempt(trx, env, begun!, { ...missing, error: 'the sandbox is not listening, so its built-in receiver cannot be reached' }));
       }
       return (await track(lane, begun!, true, url, signingSecrets(endpoint, env.clock.now())))!;
     },
