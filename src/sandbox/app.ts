@@ -4,7 +4,7 @@ import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, typ
 import { describeErrorResponses } from '../api/schemas/responses.js';
 import { API_VERSION } from '../engine/env.js';
 import { VERSION } from '../version.js';
-import { installAuth } from './plugins/auth.js';
+import { installAuth, installWriteRelease } from './plugins/auth.js';
 import { BODY_LIMIT, installJsonBody } from './plugins/body.js';
 import { installErrorHandling, validatorCompiler } from './plugins/errors.js';
 import { httpLayerOptions, installRequestChecks, installRouteDefaults, refuseConnect } from './plugins/http-layer.js';
@@ -26,6 +26,8 @@ import { createScheduler, type Scheduler } from './scheduler.js';
 declare module 'fastify' {
   interface FastifyInstance {
     scheduler: Scheduler;
+    /** Waits, while the developer is held, until none of its work still runs (see RouteDeps). */
+    quiesce: RouteDeps['quiesce'];
     /** Tells the dispatcher where the built-in receiver listens. */
     setSelfUrl(url: string): void;
   }
@@ -66,6 +68,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   installErrorHandling(app, options.logError ?? ((error) => console.error(error)));
   installAuth(app, sandbox);
   installIdempotency(app, sandbox);
+  installWriteRelease(app);
 
   if (options.logRequest) {
     const log = options.logRequest;
@@ -107,7 +110,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   // Before the server stops taking requests: attempts in flight finish, and are recorded, first.
   app.addHook('preClose', () => scheduler.stop());
-  const deps: RouteDeps = { sandbox, scheduler, dispatcher, receiver, selfUrl: () => selfUrl, version: VERSION, realNow };
+  // Everything of one developer's that runs: its write requests, settlements and deliveries.
+  const quiesce: RouteDeps['quiesce'] = async (developerId, except) => {
+    await app.developerWrites.settled(developerId, except);
+    await scheduler.idle();
+    await dispatcher.idle(developerId);
+  };
+  app.decorate('quiesce', quiesce);
+  const deps: RouteDeps = { sandbox, scheduler, dispatcher, receiver, quiesce, selfUrl: () => selfUrl, version: VERSION, realNow };
   for (const register of ROUTES) register(app, deps);
   await receiverRoutes(app, deps);
 

@@ -4,11 +4,15 @@ import { storageFailure } from '../engine/db/faults.js';
 
 export type Work<T> = (trx: Transaction<Database>) => Promise<T>;
 
-interface Job {
-  work: Work<unknown>;
+interface Waiting {
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
+
+/** A write, which shares a batch, or work that runs alone between two batches (see `exclusive`). */
+type WriteJob = Waiting & { work: Work<unknown> };
+type AloneJob = Waiting & { alone: () => Promise<unknown> };
+type Job = WriteJob | AloneJob;
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
@@ -33,6 +37,12 @@ const MAX_BATCH = 32;
  */
 export interface GroupCommit {
   write<T>(work: Work<T>): Promise<T>;
+  /**
+   * Runs `work` on its own between two batches: every write queued before it has committed, none
+   * queued after it has started, and no transaction is open, so it may manage its own (a snapshot
+   * restore, which must ATTACH a database outside any transaction) or read a committed state.
+   */
+  exclusive<T>(work: () => Promise<T>): Promise<T>;
   /** Resolves when everything queued so far has committed or failed. */
   drain(): Promise<void>;
 }
@@ -48,7 +58,7 @@ export function createGroupCommit(db: Db, options: GroupCommitOptions = {}): Gro
   let queue: Job[] = [];
   let flushing: Promise<void> | undefined;
 
-  async function runBatch(batch: Job[]): Promise<void> {
+  async function runBatch(batch: WriteJob[]): Promise<void> {
     const outcomes: Outcome[] = [];
     let trx: ControlledTransaction<Database> | undefined;
     try {
@@ -90,24 +100,46 @@ export function createGroupCommit(db: Db, options: GroupCommitOptions = {}): Gro
     });
   }
 
+  async function runAlone(job: AloneJob): Promise<void> {
+    try {
+      options.beforeBatch?.();
+      job.resolve(await job.alone());
+    } catch (error) {
+      job.reject(storageFailure(error) ?? error);
+    }
+  }
+
   async function flush(): Promise<void> {
-    // Waiting one turn lets every request that arrived with this one queue its write first.
-    await new Promise((resolve) => setImmediate(resolve));
     while (queue.length > 0) {
-      const batch = queue.slice(0, MAX_BATCH);
-      queue = queue.slice(MAX_BATCH);
+      // Waiting one turn lets every request that arrived with this one queue its write first. And
+      // between batches it lets the event loop take in new requests: work that queues its next
+      // write as soon as the last commits (a reset's chunks, a backlog of deliveries) is served in
+      // turn with everyone else's, instead of holding the server until it is done.
+      await new Promise((resolve) => setImmediate(resolve));
+      const head = queue[0]!;
+      if ('alone' in head) {
+        queue.shift();
+        await runAlone(head);
+        continue;
+      }
+      const alone = queue.findIndex((job) => 'alone' in job);
+      const size = Math.min(MAX_BATCH, alone === -1 ? queue.length : alone);
+      const batch = queue.slice(0, size) as WriteJob[];
+      queue = queue.slice(size);
       await runBatch(batch);
     }
     flushing = undefined;
   }
 
+  const enqueue = <T>(job: { work: Work<unknown> } | { alone: () => Promise<unknown> }): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      queue.push({ ...job, resolve: resolve as (value: unknown) => void, reject });
+      flushing ??= flush();
+    });
+
   return {
-    write<T>(work: Work<T>): Promise<T> {
-      return new Promise<T>((resolve, reject) => {
-        queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
-        flushing ??= flush();
-      });
-    },
+    write: <T>(work: Work<T>) => enqueue<T>({ work }),
+    exclusive: <T>(alone: () => Promise<T>) => enqueue<T>({ alone }),
     async drain() {
       while (flushing) await flushing;
     },

@@ -28,6 +28,17 @@ export interface Sandbox {
   developerIds(): string[];
   /** Runs a write in a transaction shared with the writes that arrive beside it (group commit). */
   write: GroupCommit['write'];
+  /** Runs work alone between two write batches, with no transaction open (see GroupCommit). */
+  exclusive: GroupCommit['exclusive'];
+  /**
+   * Holds one developer's requests back (they wait before they start) until the returned release
+   * is called: for work on all of that developer's rows that its own requests must not see half
+   * done or change meanwhile (a reset). Background work of that developer waits too.
+   */
+  hold(developerId: string): () => void;
+  /** Resolves once the developer is not held (at once when it is not). */
+  whenFree(developerId: string): Promise<void>;
+  isHeld(developerId: string): boolean;
   /** Moves one developer's clock forward and remembers the new offset across restarts. */
   advanceClock(developerId: string, seconds: number): Promise<VirtualClock>;
   /** Calls `listener` after every write batch that committed (the storage works). */
@@ -84,6 +95,8 @@ export async function openSandbox(options: OpenSandboxOptions): Promise<Sandbox>
     });
   }
   const committed: (() => void)[] = [];
+  /** Developers held back, each with the promise that settles when the last hold on it is released. */
+  const held = new Map<string, Promise<void>>();
   const writes = createGroupCommit(db, { beforeBatch: guard && (() => guard.check()), afterCommit: () => committed.forEach((listener) => listener()) });
   const systemEnv: EngineEnv = { ...shared, clock: new VirtualClock(0, options.realNow) };
   return {
@@ -94,6 +107,20 @@ export async function openSandbox(options: OpenSandboxOptions): Promise<Sandbox>
     systemEnv,
     developerIds: () => clocks.developerIds(),
     write: writes.write,
+    exclusive: writes.exclusive,
+    hold(developerId) {
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const previous = held.get(developerId);
+      const mine = (previous ?? Promise.resolve()).then(() => released);
+      held.set(developerId, mine);
+      return () => {
+        release();
+        if (held.get(developerId) === mine) held.delete(developerId);
+      };
+    },
+    whenFree: (developerId) => held.get(developerId) ?? Promise.resolve(),
+    isHeld: (developerId) => held.has(developerId),
     async advanceClock(developerId, seconds) {
       const offset = await writes.write((trx) => clocks.stageAdvance(trx, developerId, seconds));
       clocks.commitAdvance(developerId, offset);

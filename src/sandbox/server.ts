@@ -3,6 +3,7 @@ import { setEndpointUrl } from '../engine/events/webhooks.service.js';
 import { releaseInterrupted } from '../engine/idempotency/idempotency.service.js';
 import { buildApp } from './app.js';
 import { limitLog } from './log-limit.js';
+import { resumeResets } from './reset.js';
 import { ensureSandboxDeveloper, openSandbox } from './sandbox.js';
 
 export interface StartServerOptions {
@@ -76,6 +77,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       webhookTimeoutSeconds: options.webhookTimeoutSeconds,
       onDeliveriesPaused: (paused, reason) => write(paused ? `webhook deliveries paused: ${reason}` : `webhook deliveries resumed: ${reason}`),
     });
+    // A reset the last run left half done finishes in the background; its developer waits for it.
+    await resumeResets(sandbox, app.quiesce, logError);
     try {
       await app.listen({ host: options.host, port: options.port });
     } catch (error) {

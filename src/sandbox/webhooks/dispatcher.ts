@@ -46,6 +46,8 @@ export interface Dispatcher {
   tick(): void;
   /** One attempt now, whatever the schedule says (manual retry). */
   attemptNow(log: WebhookLogRow): Promise<WebhookLogRow>;
+  /** Resolves once nothing of the developer's is being chosen or sent (nothing new starts while the sandbox holds it). */
+  idle(developerId: string): Promise<void>;
   /** Stops taking work and waits for attempts in flight, so none is lost or sent twice. */
   stop(): Promise<void>;
 }
@@ -195,7 +197,7 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
    */
   function startDue(developerId: string, lane: Lane, cutoff: Date): Promise<Promise<unknown>[]> {
     const choosing = lane.selecting.then(async () => {
-      if (stopped || Date.now() < pausedUntil) return [];
+      if (stopped || Date.now() < pausedUntil || sandbox.isHeld(developerId)) return [];
       const { endpoint, url, inProcess } = await endpointFor(developerId);
       if (!url) return [];
       const env = sandbox.envFor(developerId);
@@ -297,6 +299,11 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
         return record((trx) => finishAttempt(trx, env, begun!, { ...missing, error: 'the sandbox is not listening, so its built-in receiver cannot be reached' }));
       }
       return (await track(lane, begun!, true, url, signingSecrets(endpoint, env.clock.now())))!;
+    },
+    async idle(developerId) {
+      const lane = laneOf(developerId);
+      await lane.selecting;
+      await Promise.allSettled([...lane.inFlight.values()]);
     },
     async stop() {
       stopped = true;
