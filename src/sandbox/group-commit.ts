@@ -52,6 +52,8 @@ export interface GroupCommitOptions {
   beforeBatch?: () => void;
   /** Runs after every batch that committed: the database takes writes. */
   afterCommit?: () => void;
+  /** Runs after a batch (or work run alone) failed for the storage's sake, with the 507 / 503 it answers. */
+  afterStorageFailure?: (failure: Error) => void;
 }
 
 export function createGroupCommit(db: Db, options: GroupCommitOptions = {}): GroupCommit {
@@ -89,8 +91,9 @@ export function createGroupCommit(db: Db, options: GroupCommitOptions = {}): Gro
       // The batch itself failed (COMMIT, a savepoint command, the storage, or the one write of a
       // batch of one): nothing of it is kept. A storage failure reaches every caller as 507 / 503.
       await trx?.rollback().execute().catch(() => {});
-      const failure = storageFailure(error) ?? error;
-      for (const job of batch) job.reject(failure);
+      const storage = storageFailure(error);
+      if (storage) options.afterStorageFailure?.(storage);
+      for (const job of batch) job.reject(storage ?? error);
       return;
     }
     batch.forEach((job, i) => {
@@ -105,7 +108,9 @@ export function createGroupCommit(db: Db, options: GroupCommitOptions = {}): Gro
       options.beforeBatch?.();
       job.resolve(await job.alone());
     } catch (error) {
-      job.reject(storageFailure(error) ?? error);
+      const storage = storageFailure(error);
+      if (storage) options.afterStorageFailure?.(storage);
+      job.reject(storage ?? error);
     }
   }
 

@@ -1,7 +1,7 @@
 import { ClockRegistry } from '../engine/clocks.js';
 import { VirtualClock } from '../engine/clock.js';
 import type { Db } from '../engine/db/database.js';
-import { type FileGuard, guardDatabaseFile } from '../engine/db/faults.js';
+import { type FileGuard, guardDatabaseFile, guardDiskSpace, type SpaceGuard } from '../engine/db/faults.js';
 import { closeDatabase, databaseIdentity, openDatabase } from '../engine/db/open.js';
 import { SANDBOX_BUSINESS_NAME, createDeveloper } from '../engine/developers/developers.service.js';
 import { authenticate, issueKey } from '../engine/developers/keys.js';
@@ -58,6 +58,8 @@ export interface OpenSandboxOptions {
   analyser?: NarrationAnalyser | undefined;
   /** A server under load: checkpoint the WAL from a worker thread. */
   backgroundCheckpoints?: boolean;
+  /** A file nothing needs after the process ends (`--memory`): no syncing to disk. */
+  throwAway?: boolean;
   /** Called once if the database file is lost under the server: it must stop (contract §10). */
   onLost?: (reason: string) => void;
 }
@@ -68,7 +70,12 @@ export interface OpenSandboxOptions {
  */
 export async function openSandbox(options: OpenSandboxOptions): Promise<Sandbox> {
   const ids = options.ids ?? cryptoIds;
-  const db = await openDatabase({ path: options.dbPath, backgroundCheckpoints: options.backgroundCheckpoints ?? false, identity: ids.bytes(4).readUInt32BE(0) | 1 });
+  const db = await openDatabase({
+    path: options.dbPath,
+    backgroundCheckpoints: options.backgroundCheckpoints ?? false,
+    throwAway: options.throwAway ?? false,
+    identity: ids.bytes(4).readUInt32BE(0) | 1,
+  });
   const clocks = await ClockRegistry.load(db, options.realNow);
   const envs = new Map<string, EngineEnv>();
   const envFor = (developerId: string): EngineEnv => {
@@ -88,16 +95,25 @@ export async function openSandbox(options: OpenSandboxOptions): Promise<Sandbox>
 
   let lostReason: string | undefined;
   let guard: FileGuard | undefined;
+  let space: SpaceGuard | undefined;
   if (options.dbPath !== ':memory:') {
     guard = guardDatabaseFile(options.dbPath, databaseIdentity(db), (reason) => {
       lostReason = reason;
       options.onLost?.(reason);
     });
+    space = guardDiskSpace(options.dbPath);
   }
   const committed: (() => void)[] = [];
   /** Developers held back, each with the promise that settles when the last hold on it is released. */
   const held = new Map<string, Promise<void>>();
-  const writes = createGroupCommit(db, { beforeBatch: guard && (() => guard.check()), afterCommit: () => committed.forEach((listener) => listener()) });
+  const writes = createGroupCommit(db, {
+    beforeBatch: () => {
+      guard?.check();
+      space?.check();
+    },
+    afterCommit: () => committed.forEach((listener) => listener()),
+    afterStorageFailure: (failure) => space?.refused(failure),
+  });
   const systemEnv: EngineEnv = { ...shared, clock: new VirtualClock(0, options.realNow) };
   return {
     db,

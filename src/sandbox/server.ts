@@ -5,6 +5,7 @@ import { buildApp } from './app.js';
 import { limitLog } from './log-limit.js';
 import { resumeResets } from './reset.js';
 import { ensureSandboxDeveloper, openSandbox } from './sandbox.js';
+import { createThrowAwayDatabase } from './throw-away.js';
 
 export interface StartServerOptions {
   dbPath: string;
@@ -57,9 +58,12 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       write(`Error [STORAGE_UNAVAILABLE]: ${reason}. The sandbox stopped so that no write is acknowledged and then lost.`);
       process.exit(1);
     });
+  // --memory: a throw-away file of its own, removed when the server stops (see throw-away.ts).
+  const throwAway = options.dbPath === ':memory:' ? createThrowAwayDatabase() : undefined;
   try {
     const sandbox = await openSandbox({
-      dbPath: options.dbPath,
+      dbPath: throwAway?.path ?? options.dbPath,
+      throwAway: throwAway !== undefined,
       settlementDelaySeconds: options.settlementDelaySeconds,
       backgroundCheckpoints: true,
       onLost: (reason) => {
@@ -108,10 +112,12 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         await running.scheduler.stop();
         await running.close();
         await sandbox.close();
+        throwAway?.remove();
         lock?.release();
       },
     };
   } catch (error) {
+    throwAway?.remove();
     lock?.release();
     throw error;
   }

@@ -14,7 +14,7 @@ const { parentPort, workerData } = require('node:worker_threads');
 const SQLite = require(workerData.driver);
 const db = new SQLite(workerData.path);
 db.pragma('busy_timeout = 0');
-db.pragma('synchronous = NORMAL');
+db.pragma('synchronous = ' + workerData.synchronous);
 // A checkpoint copies pages through its own buffer; this connection needs no page cache of note.
 db.pragma('cache_size = 16');
 const timer = setInterval(() => {
@@ -38,9 +38,9 @@ export interface Checkpointer {
  * a high automatic checkpoint as a backstop, for a WAL that this thread could not keep short.
  * @example const checkpointer = startCheckpointer('/tmp/ledger.db'); ... await checkpointer.stop();
  */
-export function startCheckpointer(path: string): Checkpointer {
+export function startCheckpointer(path: string, options: { throwAway?: boolean } = {}): Checkpointer {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path, driver, intervalMs: INTERVAL_MS }, resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16 } });
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path, driver, intervalMs: INTERVAL_MS, synchronous: options.throwAway ? 'OFF' : 'NORMAL' }, resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16 } });
   // A failed checkpointer costs speed, not correctness: the writer's own checkpoints take over.
   worker.on('error', () => {});
   worker.unref();

@@ -14,6 +14,8 @@ export interface OpenOptions {
   backgroundCheckpoints?: boolean;
   /** Stamped into a new database's header (user_version), so a file copied over it can be told apart. */
   identity?: number;
+  /** A file nothing needs after the process ends (`--memory`): never synced to disk. */
+  throwAway?: boolean;
 }
 
 /** A storage fault to inject into every write (tests of contract §10 where no small disk can be mounted). */
@@ -86,7 +88,7 @@ const states = new WeakMap<Db, DbState>();
  * pragmas the ledger relies on and runs pending migrations.
  * @example const db = await openDatabase({ path: ':memory:' });
  */
-export async function openDatabase({ path, backgroundCheckpoints = false, identity }: OpenOptions): Promise<Db> {
+export async function openDatabase({ path, backgroundCheckpoints = false, identity, throwAway = false }: OpenOptions): Promise<Db> {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new SQLite(path);
   if (path !== ':memory:') {
@@ -101,7 +103,7 @@ export async function openDatabase({ path, backgroundCheckpoints = false, identi
   if (path !== ':memory:') for (const file of [path, `${path}-wal`, `${path}-shm`]) restrict(file);
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma(throwAway ? 'synchronous = OFF' : 'synchronous = NORMAL');
   // The sandbox commits concurrent writes together, each in a savepoint; their undo journals stay in memory.
   sqlite.pragma('temp_store = MEMORY');
   const state: DbState = { path, sqlite, fault: undefined, identity: 0 };
@@ -119,7 +121,7 @@ export async function openDatabase({ path, backgroundCheckpoints = false, identi
   }
   if (backgroundCheckpoints && path !== ':memory:') {
     sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
-    state.checkpointer = startCheckpointer(path);
+    state.checkpointer = startCheckpointer(path, { throwAway });
   }
   states.set(db, state);
   return db;
