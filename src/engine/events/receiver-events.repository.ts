@@ -22,8 +22,10 @@ const addToCount = prepare((db, p: { developer_id: string; n: number }) =>
  * @example await keepReceived(trx, developerId, [{ id, developer_id, webhook_id, event_type, headers, body: null, signature_valid: 1, response_status: 200, created_at }]);
  */
 export async function keepReceived(trx: Trx, developerId: string, rows: Omit<Selectable<ReceiverEventTable>, 'seq'>[]): Promise<void> {
-  for (const row of rows) await insertReceived(trx, row);
-  if (rows.length > 0) await addToCount(trx, { developer_id: developerId, n: rows.length });
+  if (rows.length === 0) return;
+  if (rows.length === 1) await insertReceived(trx, rows[0]!);
+  else await trx.insertInto('receiver_events').values(rows).execute();
+  await addToCount(trx, { developer_id: developerId, n: rows.length });
 }
 
 const eventPayload = prepare((db, p: { developerId: string; eventId: string }) =>

@@ -10,6 +10,7 @@ import {
   findLog,
   getEndpoint,
   MAX_ATTEMPTS,
+  recordAttempts,
   RESPONSE_BODY_LIMIT,
   signingSecrets,
   type WebhookLogRow,
@@ -131,36 +132,32 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
   }
 
   /**
-   * Hands begun attempts to the built-in receiver and records how each went, in the caller's
-   * transaction: the receipt, the attempt and the log's new state commit together or not at all,
-   * so a delivery to the built-in receiver is never lost, sent twice or left unrecorded.
+   * Hands deliveries to the built-in receiver and records how each went, in the caller's
+   * transaction: each attempt starts, is received and is settled in this one write, so a delivery
+   * to the built-in receiver is never lost, sent twice or left unrecorded.
    */
-  async function handOver(trx: Transaction<Database>, developerId: string, endpoint: Endpoint, url: string, begun: WebhookLogRow[], manual: boolean): Promise<WebhookLogRow[]> {
+  async function handOver(trx: Transaction<Database>, developerId: string, endpoint: Endpoint, url: string, logs: WebhookLogRow[], manual: boolean): Promise<WebhookLogRow[]> {
     const receiver = options.receiver!;
     const env = sandbox.envFor(developerId);
     const secrets = signingSecrets(endpoint, env.clock.now());
     const host = new URL(url).host;
     const answers: ReceiverAnswer[] = [];
-    const results: { log: WebhookLogRow; answer?: ReceiverAnswer; refused?: string }[] = [];
-    for (const log of begun) {
+    const attempts = logs.map((log) => {
       const headers = { host, ...deliveryHeaders(log, secrets), 'content-length': String(Buffer.byteLength(log.payload)) };
+      let httpStatus: number;
+      let responseBody: string;
       try {
-        const answer = receiver.answer(developerId, endpoint, headers, log.payload, true);
+        const answer = receiver.answer(developerId, endpoint, headers, log.payload, { eventType: log.event_type });
         answers.push(answer);
-        results.push({ log, answer });
+        [httpStatus, responseBody] = [answer.status, answer.body];
       } catch (error) {
         if (!(error instanceof LedgerError)) throw error;
-        results.push({ log, refused: JSON.stringify({ success: false, detail: { code: error.code, message: error.message } }) });
+        [httpStatus, responseBody] = [401, JSON.stringify({ success: false, detail: { code: error.code, message: error.message } })];
       }
-    }
+      return { log, result: { url, httpStatus, responseBody, error: null, durationMs: 0, manual } };
+    });
     await receiver.keep(trx, developerId, answers);
-    const finished: WebhookLogRow[] = [];
-    for (const { log, answer, refused } of results) {
-      const httpStatus = answer ? answer.status : 401;
-      const responseBody = answer ? answer.body : refused!;
-      finished.push(await finishAttempt(trx, env, log, { url, httpStatus, responseBody, error: null, durationMs: 0, manual }));
-    }
-    return finished;
+    return recordAttempts(trx, env, attempts);
   }
 
   /** Sends one begun attempt over HTTP and records its outcome. Resolves undefined when that record failed. */
@@ -206,8 +203,7 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
         const handled = await record(async (trx) => {
           const due = await dueLogs(trx, developerId, cutoff, HANDOVER_BATCH, [...lane.inFlight.keys()]);
           for (const log of due.filter((l) => l.attempt_count >= MAX_ATTEMPTS)) await abandonLog(trx, log);
-          const begun = await beginAttempts(trx, env, due.filter((l) => l.attempt_count < MAX_ATTEMPTS), false);
-          await handOver(trx, developerId, endpoint, url, begun, false);
+          await handOver(trx, developerId, endpoint, url, due.filter((l) => l.attempt_count < MAX_ATTEMPTS), false);
           return due;
         }).catch(() => [] as WebhookLogRow[]);
         return handled.map(() => Promise.resolve());
@@ -286,7 +282,7 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
         const attempt = lane.selecting.then(() =>
           record(async (trx) => {
             const fresh = (await findLog(trx, log.id))!;
-            return (await handOver(trx, log.developer_id, endpoint, url, await beginAttempts(trx, env, [fresh], true), true))[0]!;
+            return (await handOver(trx, log.developer_id, endpoint, url, [fresh], true))[0]!;
           }),
         );
         lane.selecting = attempt.catch(() => {});

@@ -40,10 +40,10 @@ export interface ReceiverAnswer {
 export interface BuiltInReceiver {
   /**
    * Checks one delivery to `developerId` and decides the answer, using up an injected failure;
-   * throws UNAUTHORIZED when the delivery is not signed for that developer. `bodyIsPayload`: the
-   * body is exactly the payload of the event named by webhook-id (kept as a reference to it).
+   * throws UNAUTHORIZED when the delivery is not signed for that developer. `payloadOf`: the body
+   * is exactly the payload of the event named by webhook-id, of this type (kept as a reference).
    */
-  answer(developerId: string, endpoint: Endpoint, headers: Record<string, string>, body: string, bodyIsPayload: boolean): ReceiverAnswer;
+  answer(developerId: string, endpoint: Endpoint, headers: Record<string, string>, body: string, payloadOf?: { eventType: string }): ReceiverAnswer;
   /** Keeps answered deliveries of one developer (in the caller's transaction). */
   keep(trx: Trx, developerId: string, answers: ReceiverAnswer[]): Promise<void>;
 }
@@ -53,7 +53,7 @@ export function createReceiver(sandbox: Sandbox, realNow: () => number): BuiltIn
   const behaviours = new Map<string, { status: number; remaining: number }>();
   return {
     behaviours,
-    answer(developerId, endpoint, headers, body, bodyIsPayload) {
+    answer(developerId, endpoint, headers, body, payloadOf) {
       const env = sandbox.envFor(developerId);
       const header = (name: string) => headers[name] ?? '';
       const timestamp = Number(header('webhook-timestamp'));
@@ -67,11 +67,13 @@ export function createReceiver(sandbox: Sandbox, realNow: () => number): BuiltIn
         status = behaviour.status;
         behaviour.remaining -= 1;
       }
-      let eventType: string | null = null;
-      try {
-        eventType = (JSON.parse(body) as { event_type?: string }).event_type ?? null;
-      } catch {
-        eventType = null;
+      let eventType: string | null = payloadOf?.eventType ?? null;
+      if (!payloadOf) {
+        try {
+          eventType = (JSON.parse(body) as { event_type?: string }).event_type ?? null;
+        } catch {
+          eventType = null;
+        }
       }
       const kept = Object.fromEntries(Object.entries(headers).filter(([k]) => !SECRET_HEADERS.has(k)));
       return {
@@ -83,7 +85,7 @@ export function createReceiver(sandbox: Sandbox, realNow: () => number): BuiltIn
           webhook_id: header('webhook-id') || null,
           event_type: eventType,
           headers: JSON.stringify(kept),
-          body: bodyIsPayload ? null : body,
+          body: payloadOf ? null : body,
           // Kept for the record's shape: only verified deliveries are stored.
           signature_valid: 1,
           response_status: status,
@@ -114,7 +116,7 @@ export async function receiverRoutes(app: FastifyInstance, { sandbox, receiver }
         const endpoint = await findEndpoint(db, developerId);
         if (!endpoint) throw new LedgerError('UNAUTHORIZED', 'not a delivery of this sandbox: the Standard Webhooks signature (webhook-id, webhook-timestamp, webhook-signature) is missing, stale or wrong');
         const webhookId = headers['webhook-id'];
-        const answer = receiver.answer(developerId, endpoint, headers, body, false);
+        const answer = receiver.answer(developerId, endpoint, headers, body);
         if (webhookId && (await findEventPayload(db, developerId, webhookId)) === body) answer.record.body = null;
         await sandbox.write((trx) => receiver.keep(trx, developerId, [answer]));
         return reply.code(answer.status).type('application/json; charset=utf-8').send(answer.body);
