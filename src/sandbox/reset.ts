@@ -1,16 +1,16 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../engine/db/database.js';
-import { reclaimSpace, withoutForeignKeys } from '../engine/db/open.js';
+import { reclaimSpace, truncateWal, withoutForeignKeys } from '../engine/db/open.js';
 import { beginReset, finishReset, newResetProgress, type ResetProgress, resetChunk, unfinishedResets } from '../engine/settings/reset.service.js';
 import type { Sandbox } from './sandbox.js';
 
-/** How long one chunk of a reset may hold the database: the rows it removes follow what the last one took. */
-const CHUNK_TARGET_MS = 10;
-const FIRST_ROWS = 1_000;
-const MIN_ROWS = 100;
+/** How long one chunk of a reset should hold the database: the rows it removes follow what the last one took. */
+const CHUNK_TARGET_MS = 5;
+const FIRST_ROWS = 250;
+const MIN_ROWS = 50;
 const MAX_ROWS = 20_000;
-/** Free pages given back to the file system per step (8 MiB of 4 KiB pages). */
-const RECLAIM_PAGES = 2_048;
+/** Free pages given back to the file system in the first step; then as many as take about CHUNK_TARGET_MS. */
+const FIRST_RECLAIM_PAGES = 256;
 
 /** Waits, while the developer is held, until nothing of its own still runs (its write requests, deliveries, settlements). */
 export type Quiesce = (developerId: string) => Promise<void>;
@@ -24,7 +24,7 @@ export type Quiesce = (developerId: string) => Promise<void>;
  * 1. one write marks the reset and zeroes the developer's accounts, so the sandbox's books balance
  *    throughout (and a sandbox stopped midway finishes the reset when it starts again);
  * 2. the rows go in chunks, each its own short transaction between two write batches, sized to
- *    take about 10 ms, so every other developer's requests keep being served;
+ *    take about 5 ms, so every other developer's requests keep being served;
  * 3. the last write removes the wallet accounts and the mark, with `finish` (the answer and its
  *    Idempotency-Key) in the same transaction;
  * 4. the space goes back to the file system, a few MiB at a time.
@@ -51,8 +51,7 @@ export async function resetInChunks<T>(
       const took = performance.now() - started;
       const full = Object.values(next.removed).reduce((a, b) => a + b, 0) - Object.values(progress.removed).reduce((a, b) => a + b, 0) >= rows;
       progress = next;
-      if (full && took < CHUNK_TARGET_MS / 2) rows = Math.min(MAX_ROWS, rows * 2);
-      else if (took > CHUNK_TARGET_MS * 2) rows = Math.max(MIN_ROWS, Math.floor(rows / 2));
+      rows = adapt(rows, took, full, MIN_ROWS, MAX_ROWS);
     }
     const done = progress;
     result = await sandbox.write(async (trx) => finish(trx, await finishReset(trx, developerId, done)));
@@ -63,13 +62,27 @@ export async function resetInChunks<T>(
   return result;
 }
 
-/** Returns the database's free pages to the file system, a step at a time between write batches. */
+/**
+ * Returns the database's free pages to the file system, a step at a time between write batches,
+ * then has the WAL file cut back (the pages moved went through it).
+ */
 export async function giveSpaceBack(sandbox: Sandbox): Promise<void> {
+  let pages = FIRST_RECLAIM_PAGES;
   // Until nothing is left, or nothing more can go (a database that does not give space back).
   for (let left = Infinity, now = 0; left > 0; left = now) {
-    now = await sandbox.exclusive(() => reclaimSpace(sandbox.db, RECLAIM_PAGES));
-    if (now >= left) return;
+    const started = performance.now();
+    now = await sandbox.exclusive(() => reclaimSpace(sandbox.db, pages));
+    pages = adapt(pages, performance.now() - started, true, FIRST_RECLAIM_PAGES / 4, 65_536);
+    if (now >= left) break;
   }
+  await truncateWal(sandbox.db);
+}
+
+/** The size of the next step: doubled while steps are quick (and were full), halved when one took too long. */
+function adapt(size: number, took: number, full: boolean, min: number, max: number): number {
+  if (full && took < CHUNK_TARGET_MS / 2) return Math.min(max, size * 2);
+  if (took > CHUNK_TARGET_MS * 2) return Math.max(min, Math.floor(size / 2));
+  return size;
 }
 
 /** Finishes, in the background, every reset that a stopped sandbox left half done; its developer waits meanwhile. */

@@ -17,7 +17,7 @@ import { createTestSandbox, createWallet, type TestSandbox, walletBody } from '.
  */
 const TRANSFERS = 100_000;
 const OTHER_TRANSFERS = 20_000;
-/** The event loop never stalled this long (a chunk is about 10 ms; the old audit of these rows took seconds). */
+/** The event loop never stalled this long (a reset chunk is about 5 ms; the old audit of these rows took seconds). */
 const STALL_BOUND_MS = 1_000;
 
 let dir: string;

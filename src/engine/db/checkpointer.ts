@@ -17,10 +17,27 @@ db.pragma('busy_timeout = 0');
 db.pragma('synchronous = ' + workerData.synchronous);
 // A checkpoint copies pages through its own buffer; this connection needs no page cache of note.
 db.pragma('cache_size = 16');
+// Asked to, it also cuts the WAL file back to nothing once it is all copied and no one reads it
+// (TRUNCATE, which does not wait either: it is tried again each round, for at most 5 s).
+let truncateTries = 0;
 const timer = setInterval(() => {
+  if (truncateTries > 0) {
+    let done = false;
+    try { done = db.pragma('wal_checkpoint(TRUNCATE)')[0].busy === 0; } catch {}
+    truncateTries -= 1;
+    if (done || truncateTries === 0) {
+      truncateTries = 0;
+      parentPort.postMessage('truncated');
+    }
+    return;
+  }
   try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {}
 }, workerData.intervalMs);
-parentPort.once('message', () => {
+parentPort.on('message', (message) => {
+  if (message === 'truncate') {
+    truncateTries = Math.ceil(5000 / workerData.intervalMs);
+    return;
+  }
   clearInterval(timer);
   db.close();
   parentPort.close();
@@ -28,6 +45,8 @@ parentPort.once('message', () => {
 `;
 
 export interface Checkpointer {
+  /** Cuts the WAL file back to nothing as soon as it can (after a reset): resolves when done, or after trying for 5 s. */
+  truncate(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -45,7 +64,18 @@ export function startCheckpointer(path: string, options: { throwAway?: boolean }
   worker.on('error', () => {});
   worker.unref();
   const exited = new Promise((resolve) => worker.once('exit', resolve));
+  let truncating: Promise<void> | undefined;
   return {
+    truncate() {
+      truncating ??= new Promise<void>((resolve) => {
+        worker.once('message', () => {
+          truncating = undefined;
+          resolve();
+        });
+        worker.postMessage('truncate');
+      });
+      return truncating;
+    },
     async stop() {
       // Held again while it closes, or the process could end before its exit arrives.
       worker.ref();

@@ -65,6 +65,14 @@ export async function reclaimSpace(db: Db, pages: number): Promise<number> {
 }
 
 /**
+ * Cuts the WAL file back to nothing once its pages are in the database file (after a reset gave
+ * space back): done by the background checkpointer, off the request thread; nothing without one.
+ */
+export async function truncateWal(db: Db): Promise<void> {
+  await states.get(db)?.checkpointer?.truncate();
+}
+
+/**
  * Runs `work` with foreign keys unchecked: for removing rows children first, where each check would
  * look for children that are already gone (a scan where a child column has no index). Only with no
  * transaction open (the pragma is a no-op inside one): run it in `exclusive`.
