@@ -1,6 +1,6 @@
 import { type Selectable, sql } from 'kysely';
 import type { Trx } from '../db/database.js';
-import { prepare } from '../db/prepared.js';
+import { prepare, prepareRows } from '../db/prepared.js';
 import { inPageOrder, type Page, type PageQuery, pageWindow } from '../paging.js';
 import type { WebhookLogStatus, WebhookLogTable } from './events.table.js';
 
@@ -68,6 +68,14 @@ const addToCount = prepare((db, p: { developer_id: string; status: WebhookLogSta
     .insertInto('webhook_log_counts')
     .values({ developer_id: p.developer_id, status: p.status, event_type: p.event_type, n: p.n })
     .onConflict((oc) => oc.columns(['developer_id', 'status', 'event_type']).doUpdateSet((eb) => ({ n: eb('webhook_log_counts.n', '+', eb.ref('excluded.n')) }))),
+);
+
+/** Counts new PENDING logs, one for each row given, in one statement. */
+export const countNewLogs = prepareRows((db, rows: { developer_id: string; event_type: string }[]) =>
+  db
+    .insertInto('webhook_log_counts')
+    .values(rows.map((row) => ({ developer_id: row.developer_id, status: 'PENDING' as const, event_type: row.event_type, n: 1 })))
+    .onConflict((oc) => oc.columns(['developer_id', 'status', 'event_type']).doUpdateSet((eb) => ({ n: eb('webhook_log_counts.n', '+', 1) }))),
 );
 
 /** Keeps the counters that list totals read: `n` logs of this kind more (or fewer, when negative). */
