@@ -29,9 +29,9 @@ export async function seedWallets(sandbox, developerId, count, fund = 1_000_000_
   return wallets;
 }
 
-/** `ledger sandbox start` in its own process (on `dbPath`, or `--memory`); resolves with its URL, key and a stop(). */
+/** `ledger sandbox start` in its own process (on `dbPath`, or `--memory` when it is `null` or `:memory:`); resolves with its URL, key and a stop(). */
 export async function startSandbox(dir, dbPath, extra = [], env = {}) {
-  const where = dbPath === ':memory:' ? ['--memory'] : ['--db', dbPath];
+  const where = dbPath === null || dbPath === ':memory:' ? ['--memory'] : ['--db', dbPath];
   const child = spawn(process.execPath, [BIN, 'sandbox', 'start', ...where, '--port', '0', ...extra], { cwd: dir, env: { ...process.env, LEDGER_HOME: dir, ...env } });
   const [baseUrl, apiKey] = await new Promise((resolveUrl, reject) => {
     let out = '';

@@ -1,29 +1,87 @@
-import { Command, CommanderError } from 'commander';
-import { agentsCommand } from './commands/agents/index.js';
-import { banksCommand } from './commands/banks/index.js';
-import { creditCommand } from './commands/credit.js';
+import type * as Commander from 'commander';
+import { Command } from './commands/command.js';
 import { EXIT, reportError } from './commands/errors.js';
 import { examples } from './commands/options.js';
-import { sandboxCommand } from './commands/sandbox/index.js';
-import { suspenseCommand } from './commands/suspense/index.js';
-import { webhooksCommand } from './commands/webhooks/index.js';
-import { transactionsCommand } from './commands/transactions/index.js';
-import { transferCommand } from './commands/transfer.js';
-import { walletsCommand } from './commands/wallets/index.js';
+import { childrenOf, entry, locate } from './commands/registry.js';
+import { keepRunningOnClosedPipe, stderr, stdout } from './commands/streams.js';
 import { VERSION } from './version.js';
 
-/** The command groups, in the order `ledger --help` lists them. */
-const GROUPS: (() => Command)[] = [sandboxCommand, walletsCommand, creditCommand, transferCommand, transactionsCommand, agentsCommand, suspenseCommand, webhooksCommand, banksCommand];
-
-function applyEverywhere(command: Command, apply: (c: Command) => void): void {
-  apply(command);
-  for (const sub of command.commands) applyEverywhere(sub, apply);
+/**
+ * Runs one invocation. The registry names the command; only its module is loaded. An ordinary
+ * invocation of a command without subcommands is parsed by the command itself (command.ts) and
+ * never loads commander; help, listings, completion and every invocation it is unsure of go to
+ * commander, built from the same declarations, which parses and reports as it always has.
+ */
+export async function main(argv: string[]): Promise<void> {
+  let args = argv.slice(2);
+  // `ledger help wallets get` is `ledger wallets get --help`.
+  if (args[0] === 'help') args = [...args.slice(1), '--help'];
+  const { path, used } = locate(args);
+  // A closed pipe ends a command quietly (streams.ts); the server's log reader going away must not stop it.
+  if (path === 'sandbox start') keepRunningOnClosedPipe();
+  try {
+    const alone = await leaf(path);
+    if (alone && (await alone.parseFast(args.slice(used)))) return;
+    const commander = await loadCommander();
+    if (alone) {
+      const command = alone.toCommander(commander);
+      configure(command);
+      await command.parseAsync(args.slice(used), { from: 'user' });
+    } else {
+      await (await assemble(path, path === 'completion')).parseAsync([argv[0]!, argv[1]!, ...args]);
+    }
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'string' && code.startsWith('commander.')) {
+      process.exitCode = ['commander.helpDisplayed', 'commander.help', 'commander.version'].includes(code) ? EXIT.OK : EXIT.USAGE;
+      return;
+    }
+    process.exitCode = reportError(error, stderr);
+  }
 }
 
-export function buildProgram(): Command {
-  const program = new Command('ledger')
+async function loadCommander(): Promise<typeof Commander> {
+  return (await import('./commands/commander.js')).commander;
+}
+
+/**
+ * A command with no subcommands stands alone, named by its whole path (`ledger wallets get`, as its
+ * usage line says): no program, groups or stand-ins are built around it.
+ */
+async function leaf(path: string): Promise<Command | undefined> {
+  const known = entry(path);
+  if (!known?.load || childrenOf(path).length > 0 || path === 'completion') return undefined;
+  return (await known.load())().name(`ledger ${path}`).description(known.description);
+}
+
+/**
+ * The commander program for one invocation: the invoked command is loaded and built for real; its
+ * parents and their children are stand-ins with a name and a description, enough for routing,
+ * listings, "unknown command" suggestions and `--help`. `full` builds every command for real (shell
+ * completion and the help tests walk the whole tree).
+ */
+export async function assemble(target: string, full = false): Promise<Commander.Command> {
+  const build = async (path: string): Promise<Command> => {
+    const known = entry(path);
+    const onPath = path === '' || target === path || target.startsWith(`${path} `);
+    let command: Command;
+    if (path === '') command = root();
+    else if (known?.load && (full || path === target)) command = (await known.load())();
+    else command = new Command(path.split(' ').at(-1));
+    if (known) command.description(known.description);
+    if (known?.examples) command.addHelpText('after', examples(...known.examples));
+    // Off the path a group needs no children: nothing routes through it and its listing is not shown.
+    if (full || onPath) for (const child of childrenOf(path)) command.addCommand(await build(child.path));
+    return command;
+  };
+  const program = (await build('')).toCommander(await loadCommander()).version(VERSION, '-V, --version', 'print the version (also -v)');
+  applyEverywhere(program, configure);
+  return program;
+}
+
+function root(): Command {
+  return new Command('ledger')
     .description('Local sandbox and command line for the Wallet Ledger Service API (NGN, amounts in kobo)')
-    .version(VERSION, '-v, --version')
     .addHelpText(
       'after',
       examples(
@@ -32,29 +90,30 @@ export function buildProgram(): Command {
         'ledger credit "$W" 500000 --narration "rent for May"',
         'ledger transactions list "$W"',
         'ledger sandbox audit',
+        'ledger help transfer',
       ) +
         '\nConfiguration: --base-url / LEDGER_BASE_URL and LEDGER_API_KEY, else the state `ledger sandbox start` wrote in .ledger/.\n',
     );
-  for (const group of GROUPS) program.addCommand(group());
-  applyEverywhere(program, (command) => {
-    // A parent's options (keys --json) belong to it only before its subcommand (keys rotate --json).
-    command.enablePositionalOptions();
-    command.exitOverride();
-    command.showHelpAfterError('(add --help for usage and examples)');
-    command.configureOutput({ outputError: (text, write) => write(`Error [USAGE]: ${text.replace(/^error: /, '')}`) });
-  });
-  return program;
 }
 
-export async function main(argv: string[]): Promise<void> {
-  try {
-    await buildProgram().parseAsync(argv);
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      const shown = ['commander.helpDisplayed', 'commander.help', 'commander.version'].includes(error.code);
-      process.exitCode = shown ? EXIT.OK : EXIT.USAGE;
-      return;
-    }
-    process.exitCode = reportError(error, process.stderr);
-  }
+/** How every command reports: errors as `Error [USAGE]`, help through the CLI's own stdout and stderr. */
+function configure(command: Commander.Command): void {
+  // A parent's options (keys --json) belong to it only before its subcommand (keys rotate --json).
+  command.enablePositionalOptions();
+  command.exitOverride();
+  command.showHelpAfterError('(add --help for usage and examples)');
+  command.configureOutput({
+    writeOut: (text) => stdout.write(text),
+    writeErr: (text) => stderr.write(text),
+    outputError: (text, write) => write(`Error [USAGE]: ${text.replace(/^error: /, '')}`),
+    getOutHelpWidth: () => stdout.columns ?? 80,
+    getErrHelpWidth: () => stderr.columns ?? 80,
+    getOutHasColors: () => false,
+    getErrHasColors: () => false,
+  });
+}
+
+function applyEverywhere(command: Commander.Command, apply: (c: Commander.Command) => void): void {
+  apply(command);
+  for (const sub of command.commands) applyEverywhere(sub, apply);
 }

@@ -1,4 +1,4 @@
-import { UsageError } from './errors.js';
+import { UnreachableError, UsageError } from './errors.js';
 import { findStateFile, readState } from './state.js';
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:4010';
@@ -8,6 +8,8 @@ export interface ClientConfig {
   apiKey: string | undefined;
   /** The state file the values came from, when they did. */
   stateFile: string | undefined;
+  /** Where the base URL came from: a flag or LEDGER_BASE_URL, the state file, or nowhere (the default). */
+  baseUrlFrom: 'given' | 'state' | 'default';
 }
 
 export interface ConfigSources {
@@ -24,12 +26,32 @@ export interface ConfigSources {
 export function resolveConfig(sources: ConfigSources): ClientConfig {
   const stateFile = findStateFile(sources.cwd, sources.env);
   const state = stateFile ? readState(stateFile) : undefined;
-  const baseUrl = sources.baseUrl ?? sources.env.LEDGER_BASE_URL ?? state?.base_url ?? DEFAULT_BASE_URL;
+  const given = sources.baseUrl ?? sources.env.LEDGER_BASE_URL;
+  const baseUrl = given ?? state?.base_url ?? DEFAULT_BASE_URL;
   const apiKey = sources.apiKey ?? sources.env.LEDGER_API_KEY ?? state?.api_key;
   try {
     new URL(baseUrl);
   } catch {
     throw new UsageError(`base URL ${baseUrl} is not a URL (from --base-url, LEDGER_BASE_URL or the sandbox state)`);
   }
-  return { baseUrl: baseUrl.replace(/\/+$/, ''), apiKey, stateFile: sources.apiKey || sources.env.LEDGER_API_KEY ? undefined : stateFile };
+  return {
+    baseUrl: baseUrl.replace(/\/+$/, ''),
+    apiKey,
+    stateFile: sources.apiKey || sources.env.LEDGER_API_KEY ? undefined : stateFile,
+    baseUrlFrom: given ? 'given' : state?.base_url ? 'state' : 'default',
+  };
+}
+
+/**
+ * A request without a key can only be refused, so a command that needs one says what is missing
+ * instead: no sandbox state here (exit 3, with how to start one), or a base URL without a key (exit 2).
+ */
+export function requireKey(config: ClientConfig, env: NodeJS.ProcessEnv, cwd: string): string {
+  if (config.apiKey) return config.apiKey;
+  if (config.baseUrlFrom === 'given') throw new UsageError(`no API key for ${config.baseUrl}: set LEDGER_API_KEY (or pass --api-key)`);
+  const where = env.LEDGER_HOME ? `in LEDGER_HOME (${env.LEDGER_HOME})` : `in ${cwd} or a parent directory (.ledger/sandbox.json)`;
+  throw new UnreachableError(
+    `no sandbox state found ${where}: start one with \`ledger sandbox start --detach\`, or set LEDGER_BASE_URL and LEDGER_API_KEY`,
+    'NO_SANDBOX',
+  );
 }

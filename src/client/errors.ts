@@ -10,8 +10,15 @@ export class ApiError extends Error {
   }
 }
 
-/** Nothing answered at the base URL (exit code 3). */
-export class UnreachableError extends Error {}
+/** Nothing answered at the base URL, or there is no sandbox to talk to (exit code 3). */
+export class UnreachableError extends Error {
+  constructor(
+    message: string,
+    readonly code: 'UNREACHABLE' | 'NO_SANDBOX' = 'UNREACHABLE',
+  ) {
+    super(message);
+  }
+}
 
 /** The command line itself is wrong: a missing or malformed value (exit code 2). */
 export class UsageError extends Error {}

@@ -13,6 +13,8 @@ export interface SandboxState {
 
 export const STATE_DIR = '.ledger';
 export const STATE_FILE = 'sandbox.json';
+/** Where named snapshots live, in the state directory (mode 0700, files 0600). */
+export const SNAPSHOT_DIR = 'snapshots';
 /** The lock of an in-memory sandbox, in the state directory: how `stop` finds it without the state file. */
 export const MEMORY_LOCK = 'memory-lock';
 /** Set in the environment of a detached sandbox, whose output goes to a log file. */

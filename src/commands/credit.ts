@@ -1,7 +1,8 @@
-import type { Command } from 'commander';
+import type { Command } from './command.js';
+import { check, kobo } from '../client/validate.js';
 import type { Io } from './io.js';
-import { accountNumberOf } from './accounts.js';
-import { action, clientCommand, examples, parseAmount } from './options.js';
+import { accountNumberOf } from './account-number.js';
+import { action, clientCommand, examples } from './options.js';
 import type { View } from './output/views.js';
 
 export interface CreditOptions {
@@ -36,36 +37,46 @@ const outcomeView: View = {
         ],
 };
 
+const FLAGS = {
+  account_number: '<account>',
+  amount: '<amount>',
+  sender_name: '--sender-name',
+  sender_account: '--sender-account',
+  sender_bank_code: '--sender-bank-code',
+  narration: '--narration',
+  provider_reference: '--reference',
+};
+
 export function creditCommand(): Command {
   return clientCommand('credit')
-    .description('Simulate a bank transfer into a virtual account (the provider notifying the sandbox)')
     .argument('<account>', 'virtual account number, or a wallet id')
     .argument('<amount>', 'kobo (500000 is ₦5,000.00)')
-    .option('--sender-name <name>', 'who sent it', 'SANDBOX SENDER')
+    .option('--sender-name <name>', 'who sent it (default: SANDBOX SENDER)')
     .option('--sender-account <nuban>', "sender's 10-digit account number (needed to REFUND from suspense)")
-    .option('--sender-bank-code <code>', "sender's bank code")
-    .option('--narration <text>', 'transfer narration (default: "Transfer from <sender name>")')
+    .option('--sender-bank-code <code>', "sender's bank code (needed to REFUND from suspense)")
+    .option('--narration <text>', 'transfer narration, at most 100 characters (default: "Transfer from <sender name>")')
     .option('--reference <provider_reference>', 'NIP session id; the same one again is a no-op replay (default: a fresh one)')
     .addHelpText(
       'after',
       examples(
-        'ledger credit 0123456789 500000 --narration "rent for May"',
-        'ledger credit "$WALLET" 250000 --sender-name "Bola Ade" --sender-account 0690000032 --sender-bank-code 044',
+        'ledger credit "$WALLET" 500000 --narration "rent for May"',
+        'ledger credit "$WALLET" 250000 --sender-name "Bola Ade" --sender-account 0123456785 --sender-bank-code 058',
       ),
     )
     .action(action(runCredit));
 }
 
 export async function runCredit(io: Io, account: string, amount: string, options: CreditOptions): Promise<void> {
-  const body = {
-    account_number: await accountNumberOf(io, account),
-    amount: parseAmount(amount),
-    ...(options.senderName !== undefined ? { sender_name: options.senderName } : {}),
-    ...(options.senderAccount !== undefined ? { sender_account: options.senderAccount } : {}),
-    ...(options.senderBankCode !== undefined ? { sender_bank_code: options.senderBankCode } : {}),
-    ...(options.narration !== undefined ? { narration: options.narration } : {}),
-    ...(options.reference !== undefined ? { provider_reference: options.reference } : {}),
+  const given = {
+    amount: kobo(amount, '<amount>', 'InboundBody', 'amount'),
+    sender_name: options.senderName,
+    sender_account: options.senderAccount,
+    sender_bank_code: options.senderBankCode,
+    narration: options.narration,
+    provider_reference: options.reference,
   };
+  check('InboundBody', given, FLAGS, { partial: true });
+  const body = check('InboundBody', { account_number: await accountNumberOf(io, account), ...given }, FLAGS);
   const outcome = await io.client().sandbox<Outcome>('POST', '/sandbox/inbound-transfers', { body });
   await io.show(outcome, outcomeView);
 }

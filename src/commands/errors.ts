@@ -1,8 +1,9 @@
 import { ApiError, UnreachableError, UsageError } from '../client/errors.js';
+import { clean } from './output/clean.js';
 import type { Stream } from './output/render.js';
 
-/** Documented exit codes (contract §9). */
-export const EXIT = { OK: 0, REFUSED: 1, USAGE: 2, UNREACHABLE: 3 } as const;
+/** Documented exit codes (contract §9); 130 is a person pressing Ctrl-C at a question, as shells report SIGINT. */
+export const EXIT = { OK: 0, REFUSED: 1, USAGE: 2, UNREACHABLE: 3, CANCELLED: 130 } as const;
 
 /** A command that finished but must report failure (an audit with problems): the output is already printed. */
 export class SilentFailure extends Error {
@@ -11,23 +12,32 @@ export class SilentFailure extends Error {
   }
 }
 
+/** Ctrl-C at a prompt (@inquirer's ExitPromptError): every question comes before anything is sent. */
+function isCancelled(error: unknown): boolean {
+  return error instanceof Error && error.name === 'ExitPromptError';
+}
+
 /** The one place failures become `Error [CODE]: message` on stderr and an exit code. */
 export function reportError(error: unknown, stderr: Stream): number {
   if (error instanceof SilentFailure) return error.exitCode;
+  if (isCancelled(error)) {
+    stderr.write('cancelled, nothing was changed\n');
+    return EXIT.CANCELLED;
+  }
   if (error instanceof ApiError) {
-    const fields = (error.fields ?? []).map((f) => `\n  ${f.field}: ${f.message}`).join('');
-    stderr.write(`Error [${error.code}]: ${error.message}${fields}\n`);
+    const fields = (error.fields ?? []).map((f) => `\n  ${clean(f.field)}: ${clean(f.message)}`).join('');
+    stderr.write(`Error [${clean(error.code)}]: ${clean(error.message)}${fields}\n`);
     return EXIT.REFUSED;
   }
   if (error instanceof UsageError) {
-    stderr.write(`Error [USAGE]: ${error.message}\n`);
+    stderr.write(`Error [USAGE]: ${clean(error.message)}\n`);
     return EXIT.USAGE;
   }
   if (error instanceof UnreachableError) {
-    stderr.write(`Error [UNREACHABLE]: ${error.message}\n`);
+    stderr.write(`Error [${error.code}]: ${clean(error.message)}\n`);
     return EXIT.UNREACHABLE;
   }
   const message = error instanceof Error ? error.message : String(error);
-  stderr.write(`Error [INTERNAL]: ${message}\n`);
+  stderr.write(`Error [INTERNAL]: ${clean(message)}\n`);
   return EXIT.REFUSED;
 }

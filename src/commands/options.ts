@@ -1,9 +1,10 @@
-import { Command, Option } from 'commander';
+import { Command, Option } from './command.js';
+import { parseDuration as parseSeconds } from '../api/duration.js';
 import { UsageError } from '../client/errors.js';
 import { reportError } from './errors.js';
 import { createIo, type GlobalFlags, type Io } from './io.js';
 
-const EXIT_CODES = `Exit codes: 0 success · 1 the API refused (4xx/5xx) · 2 usage error · 3 sandbox not reachable.
+const EXIT_CODES = `Exit codes: 0 success · 1 the API refused (4xx/5xx) · 2 usage error · 3 sandbox not reachable · 130 cancelled at a prompt.
 --json prints exactly the API's data on stdout and is stable; errors go to stderr as "Error [CODE]: message".`;
 
 /** The examples and exit codes every command's --help ends with. */
@@ -11,13 +12,23 @@ export function examples(...lines: string[]): string {
   return `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n\n${EXIT_CODES}\n`;
 }
 
-/** Adds --json, --quiet, --base-url and --api-key to a command that talks to the API. */
+/** Adds --json, --quiet, --wide, --base-url and --api-key to a command that talks to the API. */
 export function clientCommand(name: string): Command {
   return new Command(name)
     .option('--json', "print exactly the API's data as JSON")
     .option('-q, --quiet', 'print only the id')
+    .option('-w, --wide', 'full ids and text in tables, whatever the terminal width')
     .addOption(new Option('--base-url <url>', 'sandbox or API base URL').env('LEDGER_BASE_URL'))
     .addOption(new Option('--api-key <key>', 'API key (visible in ps: prefer LEDGER_API_KEY)').env('LEDGER_API_KEY'));
+}
+
+/**
+ * A flag whose value is one of a schema's enum values: matched without regard to case and handed
+ * on in the schema's own spelling (`--action dismiss` → `DISMISS`). The values also feed `--help`
+ * and shell completion; anything else is left for the runner's check to refuse with the schema's message.
+ */
+export function enumOption(flags: string, description: string, values: string[]): Option {
+  return new Option(flags, description).choices(values).argParser((text: string) => values.find((v) => v.toLowerCase() === text.toLowerCase()) ?? text);
 }
 
 /**
@@ -39,30 +50,11 @@ export function action(run: (io: Io, ...args: any[]) => Promise<void>) {
   };
 }
 
-/** Kobo from the command line: digits only (1 to 10^13 is the API's rule; it has the last word). */
-export function parseAmount(text: string): number {
-  const cleaned = text.replace(/[_,]/g, '');
-  if (!/^\d+$/.test(cleaned)) {
-    throw new UsageError(`amount "${text}" must be a whole number of kobo (500000 is ₦5,000.00)`);
-  }
-  const value = Number(cleaned);
-  if (!Number.isSafeInteger(value)) throw new UsageError(`amount "${text}" is too large`);
-  return value;
-}
-
-/** `90`, `90s`, `5m`, `2h`, `1d` → seconds. */
+/** `90`, `90s`, `5m`, `2h`, `1d` → seconds (the rule the in-process API's `advance` uses too). */
 export function parseDuration(text: string): number {
-  const match = /^(\d+(?:\.\d+)?)\s*(s|m|h|d)?$/.exec(text.trim());
-  if (!match) throw new UsageError(`duration "${text}" must look like 90s, 5m, 2h or 1d`);
-  const unit = { s: 1, m: 60, h: 3600, d: 86400 }[(match[2] ?? 's') as 's'];
-  const seconds = Number(match[1]) * unit;
-  if (!(seconds > 0)) throw new UsageError('duration must be greater than zero');
-  return seconds;
-}
-
-export function positiveInt(name: string) {
-  return (text: string): number => {
-    if (!/^\d+$/.test(text) || Number(text) < 1) throw new UsageError(`${name} must be a whole number of at least 1`);
-    return Number(text);
-  };
+  try {
+    return parseSeconds(text);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
 }

@@ -1,5 +1,6 @@
-import type { Command } from 'commander';
-import { positiveInt } from './options.js';
+import type { Command } from './command.js';
+import type { RequestName } from '../api/rules.js';
+import { check, type FlagNames, wholeNumber } from '../client/validate.js';
 
 export interface PageFlags {
   page?: string;
@@ -14,12 +15,16 @@ export function withPaging(command: Command): Command {
     .option('--desc', 'newest first');
 }
 
-export function pageQuery(flags: PageFlags) {
-  return {
-    page: positiveInt('--page')(flags.page ?? '1'),
-    limit: positiveInt('--limit')(flags.limit ?? '20'),
-    order: flags.desc ? 'desc' : undefined,
-  };
+/**
+ * A list's query: page, limit and order from the flags, plus its filters, checked against that
+ * list's query rules (`--limit 1000` or `--status LOST` is exit 2 before any request).
+ */
+export function listQuery(request: RequestName, flags: PageFlags, filters: Record<string, string | undefined> = {}, names: FlagNames = {}) {
+  return check(
+    request,
+    { page: wholeNumber(flags.page ?? '1', '--page'), limit: wholeNumber(flags.limit ?? '20', '--limit'), order: flags.desc ? 'desc' : undefined, ...filters },
+    { page: '--page', limit: '--limit', order: '--desc', ...names },
+  );
 }
 
 /** Every item of a paged list, 100 at a time, stopping at `maxPages` pages. */

@@ -1,24 +1,44 @@
 import { UsageError } from '../client/errors.js';
 import type { Io } from './io.js';
-
-/** The only module that loads @inquirer/prompts, and only when a person must be asked. */
+import { clean } from './output/clean.js';
 
 /**
- * Returns `value` when given; otherwise asks on a terminal, or fails as a usage error (exit 2)
- * naming the flag, so scripts never hang on a question.
+ * The only module that loads @inquirer/prompts, and only when a person must be asked. Every question
+ * comes before anything is sent, so Ctrl-C at one (ExitPromptError, reported as exit 130) changes
+ * nothing. An answer that breaks a rule is asked again with the reason; it never ends the flow.
  */
-export async function requireValue(io: Io, value: string | undefined, flag: string, message: string): Promise<string> {
-  if (value !== undefined && value !== '') return value;
+
+/** What is wrong with an answer, or undefined when it will do. */
+export type Check = (text: string) => string | undefined;
+
+const asValidate = (check?: Check) => (text: string) => check?.(text) ?? true;
+
+/** Without a terminal there is nobody to ask: a missing value is a usage error naming its flag. */
+export function needTerminal(io: Io, flag: string): void {
   if (!io.interactive()) throw new UsageError(`missing ${flag} (no terminal to ask on)`);
+}
+
+/**
+ * Returns `value` when given (checked: a bad flag is a usage error); otherwise asks on a terminal
+ * until the answer passes `check`, or fails as a usage error naming the flag, so scripts never hang.
+ */
+export async function requireValue(io: Io, value: string | undefined, flag: string, message: string, check?: Check): Promise<string> {
+  if (value !== undefined && value !== '') {
+    const wrong = check?.(value);
+    if (wrong) throw new UsageError(`${flag} ${wrong}`);
+    return value;
+  }
+  needTerminal(io, flag);
   const { input } = await import('@inquirer/prompts');
-  return input({ message, required: true, validate: (text) => (text.trim() ? true : `${message} is required`) });
+  const answer = await input({ message, required: true, validate: (text) => (text.trim() ? asValidate(check)(text.trim()) : `${message} is required`) });
+  return answer.trim();
 }
 
 /** Asks yes/no on a terminal; without one (scripts, CI) there is nobody to ask and the answer is yes. */
 export async function confirm(io: Io, message: string, skip: boolean | undefined): Promise<boolean> {
   if (skip || !io.interactive()) return true;
   const prompts = await import('@inquirer/prompts');
-  return prompts.confirm({ message, default: false });
+  return prompts.confirm({ message: clean(message), default: false });
 }
 
 export interface Choice<T> {
@@ -27,35 +47,38 @@ export interface Choice<T> {
   description?: string;
 }
 
-function needTerminal(io: Io, flag: string): void {
-  if (!io.interactive()) throw new UsageError(`missing ${flag} (no terminal to ask on)`);
-}
+const cleaned = <T>(choices: Choice<T>[]) => choices.map((c) => ({ ...c, name: clean(c.name), ...(c.description ? { description: clean(c.description) } : {}) }));
 
-/** Picks one of a few choices on a terminal; without one, names the flag that was missing. */
-export async function choose<T>(io: Io, flag: string, message: string, choices: Choice<T>[]): Promise<T> {
+/** Picks one of a few choices on a terminal (`preselect` starts highlighted); without one, names the flag that was missing. */
+export async function choose<T>(io: Io, flag: string, message: string, choices: Choice<T>[], preselect?: T): Promise<T> {
   needTerminal(io, flag);
   const { select } = await import('@inquirer/prompts');
-  return select({ message, choices, pageSize: 12 });
+  return select({ message, choices: cleaned(choices), pageSize: 12, ...(preselect !== undefined ? { default: preselect } : {}) });
 }
 
-/** Picks from a long list by typing to filter it. */
-export async function searchFor<T>(io: Io, flag: string, message: string, choices: Choice<T>[]): Promise<T> {
+/**
+ * Picks from a long list by typing to filter it. Before anything is typed only `suggested` is shown
+ * (when there is one), so nothing is picked for the person by its place in the list.
+ */
+export async function searchFor<T>(io: Io, flag: string, message: string, choices: Choice<T>[], suggested?: T): Promise<T> {
   needTerminal(io, flag);
   const { search } = await import('@inquirer/prompts');
+  const all = cleaned(choices);
   return search({
     message,
     pageSize: 12,
     source: async (term) => {
-      const needle = (term ?? '').toLowerCase();
-      return choices.filter((c) => c.name.toLowerCase().includes(needle));
+      const needle = (term ?? '').trim().toLowerCase();
+      if (needle === '') return all.filter((c) => suggested !== undefined && c.value === suggested);
+      return all.filter((c) => c.name.toLowerCase().includes(needle));
     },
   });
 }
 
-/** Free text that may be left empty (undefined). */
-export async function optionalInput(io: Io, message: string): Promise<string | undefined> {
+/** Free text that may be left empty (undefined), asked again while it breaks `check`. */
+export async function optionalInput(io: Io, message: string, check?: Check): Promise<string | undefined> {
   if (!io.interactive()) return undefined;
   const { input } = await import('@inquirer/prompts');
-  const text = (await input({ message })).trim();
+  const text = (await input({ message, validate: (t) => (t.trim() === '' ? true : asValidate(check)(t.trim())) })).trim();
   return text === '' ? undefined : text;
 }

@@ -1,12 +1,14 @@
-import type { Command } from 'commander';
+import type { Command } from './command.js';
 import type { ResolvedAccount } from '../api/schemas/banks.js';
 import { nipFee } from '../api/fees.js';
 import type { TransferResult } from '../api/schemas/transactions.js';
 import { UsageError } from '../client/errors.js';
+import { check, kobo } from '../client/validate.js';
 import { confirm } from './prompts.js';
 import type { Io } from './io.js';
-import { accountNumberOf } from './accounts.js';
-import { action, clientCommand, examples, parseAmount } from './options.js';
+import { accountNumberOf } from './account-number.js';
+import { explainNotFound } from './banks/explain.js';
+import { action, clientCommand, examples } from './options.js';
 import { transferView } from './output/views.js';
 
 export interface TransferOptions {
@@ -17,55 +19,63 @@ export interface TransferOptions {
   yes?: boolean;
 }
 
+const FLAGS = {
+  destination_account_number: '<to>',
+  destination_bank_code: '--bank',
+  destination_account_name: '--name',
+  amount: '<amount>',
+  narration: '--narration',
+};
+
 export function transferCommand(): Command {
   return clientCommand('transfer')
-    .description('Send money to another of your wallets (instant, no fee) or to a bank account (--bank: NIP fee, PENDING until the provider settles; a terminal shows the name and fee and asks first)')
     .argument('<from_wallet_id>', 'source wallet id')
     .argument('<to>', 'destination account number, or one of your wallet ids')
     .argument('<amount>', 'kobo (500000 is ₦5,000.00)')
     .option('--bank <code>', 'destination bank code (needed for an account that is not one of your wallets)')
     .option('--name <account_name>', 'destination account name, as you expect it')
-    .option('--narration <text>', 'narration, at most 100 characters', undefined)
+    .option('--narration <text>', 'narration, at most 100 characters')
     .option('--idempotency-key <key>', 'replay instead of repeating on a retry')
     .option('-y, --yes', 'do not ask for confirmation on a terminal')
     .addHelpText(
       'after',
       examples(
         'ledger transfer "$FROM" "$TO_WALLET" 150000',
-        'ledger transfer "$FROM" 0123456789 150000 --bank 058 --narration "May rent" --idempotency-key rent-may',
+        'ledger transfer "$FROM" 0123456785 150000 --bank 058 --narration "May rent" --idempotency-key rent-may',
         'ledger transfer "$FROM" 1111111111 50000 --bank 044 --yes   # a payout that fails and is reversed',
-      ),
+      ) + '\nNIP fee of a payout: ₦10.00 up to ₦5,000.00, ₦25.00 up to ₦50,000.00, ₦50.00 above; none between your own wallets.\n',
     )
     .action(action(runTransfer));
 }
 
 export async function runTransfer(io: Io, from: string, to: string, amount: string, options: TransferOptions): Promise<void> {
-  const kobo = parseAmount(amount);
-  const destination = await accountNumberOf(io, to);
-  if (options.bank !== undefined && io.interactive() && !options.yes) await confirmPayout(io, destination, options.bank, kobo);
-  const body = {
-    destination_account_number: destination,
-    amount: kobo,
-    ...(options.bank !== undefined ? { destination_bank_code: options.bank } : {}),
-    ...(options.name !== undefined ? { destination_account_name: options.name } : {}),
-    ...(options.narration !== undefined ? { narration: options.narration } : {}),
+  check('IdempotencyHeaders', { 'idempotency-key': options.idempotencyKey }, { 'idempotency-key': '--idempotency-key' });
+  const given = {
+    amount: kobo(amount, '<amount>'),
+    destination_bank_code: options.bank,
+    destination_account_name: options.name,
+    narration: options.narration,
   };
-  const result = await io.client().request<TransferResult>('POST', `/v1/wallets/${encodeURIComponent(from)}/transfer`, {
-    body,
-    idempotencyKey: options.idempotencyKey,
-  });
+  check('TransferBody', given, FLAGS, { partial: true });
+  const body = check('TransferBody', { destination_account_number: await accountNumberOf(io, to), ...given }, FLAGS);
+  if (body.destination_bank_code !== undefined && io.interactive() && !options.yes) await confirmPayout(io, body.destination_account_number, body.destination_bank_code, body.amount);
+  const send = () => io.client().request<TransferResult>('POST', `/v1/wallets/${encodeURIComponent(from)}/transfer`, { body, idempotencyKey: options.idempotencyKey });
+  const result = body.destination_bank_code === undefined ? await send() : await explainNotFound(body.destination_account_number, body.destination_bank_code, send);
   await io.show(result, transferView);
 }
 
 /** On a terminal, a payout to a bank account shows who it will reach and what it costs, and asks first. */
 async function confirmPayout(io: Io, accountNumber: string, bankCode: string, amount: number): Promise<void> {
-  const resolved = await io.client().request<ResolvedAccount>('POST', '/v1/banks/resolve', { body: { account_number: accountNumber, bank_code: bankCode } });
+  const resolved = await explainNotFound(accountNumber, bankCode, () =>
+    io.client().request<ResolvedAccount>('POST', '/v1/banks/resolve', { body: { account_number: accountNumber, bank_code: bankCode } }),
+  );
   const fee = nipFee(amount);
   const { formatter } = await import('./output/render.js');
+  const { clean } = await import('./output/clean.js');
   const fmt = formatter(io.stderr, io.env);
   io.stderr.write(
     [
-      `To      ${fmt.bold(resolved.account_name)} · ${accountNumber} · bank ${bankCode}`,
+      `To      ${fmt.bold(clean(resolved.account_name))} · ${accountNumber} · bank ${bankCode}`,
       `Amount  ${fmt.money(amount)}`,
       `Fee     ${fmt.money(fee)}${bankCode === '035' ? fmt.dim(' (none if it is one of your own wallets)') : ''}`,
       `Total   ${fmt.money(amount + fee)}`,

@@ -31,6 +31,14 @@ export class VirtualClock implements Clock {
   setOffset(offsetMs: number): void {
     if (offsetMs > this.offset) this.offset = offsetMs;
   }
+
+  /**
+   * Sets the offset exactly, backwards too. Only a snapshot restore does this: the whole sandbox
+   * goes back to an earlier state, and its clocks go back with it, so what was due then is due again.
+   */
+  restoreOffset(offsetMs: number): void {
+    this.offset = offsetMs;
+  }
 }
 
 /** A clock that stands still until told to move: deterministic tests. */

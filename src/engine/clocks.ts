@@ -56,9 +56,17 @@ export class ClockRegistry {
     this.clockFor(developerId).setOffset(offsetMs);
   }
 
-  /** Forgets every clock and reads them again (after the database itself was swapped). */
-  async reload(trx: Trx): Promise<void> {
+  /**
+   * Reads every clock again after a snapshot restore replaced the database's contents: each clock
+   * is set to its stored offset exactly (backwards too), and developers the restored state does not
+   * have are forgotten. Returns the ids forgotten.
+   */
+  async restore(trx: Trx): Promise<string[]> {
     const rows = await trx.selectFrom('developers').select(['id', 'clock_offset_ms']).execute();
-    for (const row of rows) this.clockFor(row.id).setOffset(row.clock_offset_ms);
+    const present = new Set(rows.map((row) => row.id));
+    const forgotten = [...this.clocks.keys()].filter((id) => !present.has(id));
+    for (const id of forgotten) this.clocks.delete(id);
+    for (const row of rows) this.clockFor(row.id).restoreOffset(row.clock_offset_ms);
+    return forgotten;
   }
 }

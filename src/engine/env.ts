@@ -6,6 +6,12 @@ import type { NarrationAnalyser } from './intelligence/analyser.js';
 export interface EngineEnv {
   clock: Clock;
   ids: Ids;
+  /**
+   * Where API keys come from: never `ids`, so a seed can neither make a key guessable nor be moved
+   * on by one (whether a start issues a key must not change the ids that follow). Default: the
+   * system's random source.
+   */
+  keys?: Ids;
   /** Seconds of sandbox time between accepting a payout and the provider settling or failing it (default 2; 0 settles at once). */
   settlementDelaySeconds?: number;
   /** Reads inbound narrations (default: the offline rules analyser). */

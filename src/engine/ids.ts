@@ -1,6 +1,9 @@
 import { createHash, randomFillSync } from 'node:crypto';
 
-/** The only source of randomness in the engine: identifiers, account serials, keys and references. */
+/**
+ * The only source of randomness in the engine: identifiers, account serials, references and secrets.
+ * API keys draw from a source of their own (EngineEnv.keys), never from a seeded one.
+ */
 export interface Ids {
   uuid(): string;
   /** `count` random decimal digits. */
@@ -69,28 +72,55 @@ export const cryptoIds: Ids = {
   bytes: (count) => random(count),
 };
 
-/** Deterministic ids for tests: the same seed gives the same sequence. */
-export function seededIds(seed = 'ledger'): Ids {
+/** Where every seeded stream's UUIDv7 time field starts (2026-01-01T00:00:00Z); see seededIds. */
+export const SEED_EPOCH_MS = Date.UTC(2026, 0, 1);
+
+/** A seeded generator: the same seed, read from the same position, gives the same values. */
+export interface SeededIds extends Ids {
+  readonly seed: string;
+  /** How far the stream has been read (blocks). Kept with the data, so a restart or a restore resumes from it. */
+  position: number;
+}
+
+/**
+ * One seeded generator for everything random the sandbox makes (contract §11): SHA-256 of
+ * `seed:n` for n = 0, 1, 2, … as a stream of bytes. Ids stay UUIDv7 in form; their time field is
+ * SEED_EPOCH_MS plus the stream position, so they still sort in the order they were made (what
+ * UUIDv7 is for here) without reading any clock, and two runs give the same ids.
+ * @example const ids = seededIds('7'); ids.uuid(); // the same id in every run with seed 7
+ */
+export function seededIds(seed: string | number = 'ledger'): SeededIds {
+  const text = String(seed);
   let counter = 0;
   const stream = (n: number): Buffer => {
     const chunks: Buffer[] = [];
     let have = 0;
     while (have < n) {
-      const block = createHash('sha256').update(`${seed}:${counter++}`).digest();
+      const block = createHash('sha256').update(`${text}:${counter++}`).digest();
       chunks.push(block);
       have += block.length;
     }
     return Buffer.concat(chunks).subarray(0, n);
   };
   return {
+    seed: text,
+    get position() {
+      return counter;
+    },
+    set position(value: number) {
+      counter = value;
+    },
     uuid: () => {
-      const b = stream(16);
-      b[6] = (b[6]! & 0x0f) | 0x40;
-      b[8] = (b[8]! & 0x3f) | 0x80;
-      return formatUuid(b);
+      const milliseconds = SEED_EPOCH_MS + counter;
+      return uuidV7(milliseconds, stream(16));
     },
     digits: (count) => pick('0123456789', count, stream),
     base62: (count) => pick(BASE62, count, stream),
     bytes: (count) => stream(count),
   };
+}
+
+/** True for a generator whose position must be kept with the data (see SeededIds). */
+export function isSeeded(ids: Ids): ids is SeededIds {
+  return typeof (ids as Partial<SeededIds>).seed === 'string';
 }

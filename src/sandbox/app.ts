@@ -1,5 +1,8 @@
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { describeErrorResponses } from '../api/schemas/responses.js';
 import { API_VERSION } from '../engine/env.js';
@@ -12,22 +15,28 @@ import { installIdempotency } from './plugins/idempotency.js';
 import { agentRoutes } from './routes/agents.js';
 import { bankRoutes } from './routes/banks.js';
 import type { App, RouteDeps } from './routes/route.js';
+import { sandboxAnalyseRoutes } from './routes/sandbox-analyse.js';
 import { sandboxControlRoutes } from './routes/sandbox-control.js';
 import { sandboxWalletRoutes } from './routes/sandbox-wallets.js';
+import { snapshotRoutes } from './routes/snapshots.js';
 import { suspenseRoutes } from './routes/suspense.js';
 import { webhookRoutes } from './routes/webhooks.js';
+import { webhookStreamRoutes } from './routes/webhook-stream.js';
 import { createDispatcher } from './webhooks/dispatcher.js';
 import { createReceiver, receiverRoutes } from './webhooks/receiver.js';
 import { transactionRoutes } from './routes/transactions.js';
 import { walletRoutes } from './routes/wallets.js';
 import type { Sandbox } from './sandbox.js';
+import { resumeResets } from './reset.js';
 import { createScheduler, type Scheduler } from './scheduler.js';
+import { createSnapshots, type Snapshots } from './snapshots.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     scheduler: Scheduler;
     /** Waits, while the developer is held, until none of its work still runs (see RouteDeps). */
     quiesce: RouteDeps['quiesce'];
+    snapshots: Snapshots;
     /** Tells the dispatcher where the built-in receiver listens. */
     setSelfUrl(url: string): void;
   }
@@ -45,10 +54,26 @@ export interface BuildAppOptions {
   realNow?: () => number;
   /** Deliveries stopped (or started again) because their attempts could not be recorded. */
   onDeliveriesPaused?: (paused: boolean, reason: string) => void;
+  /** Attempts in flight at once per developer (default: 1 with a manual clock, else 8). */
+  deliveryConcurrency?: number | undefined;
+  /** Where named snapshots live (`sandbox start`: .ledger/snapshots). Default: a temporary directory removed when the app closes. */
+  snapshotDir?: string | undefined;
 }
 
 /** Route groups, each a function of the app and the sandbox. */
-const ROUTES: ((app: App, deps: RouteDeps) => void)[] = [walletRoutes, transactionRoutes, agentRoutes, suspenseRoutes, webhookRoutes, bankRoutes, sandboxWalletRoutes, sandboxControlRoutes];
+const ROUTES: ((app: App, deps: RouteDeps) => void)[] = [
+  walletRoutes,
+  transactionRoutes,
+  agentRoutes,
+  suspenseRoutes,
+  webhookRoutes,
+  webhookStreamRoutes,
+  bankRoutes,
+  sandboxWalletRoutes,
+  sandboxControlRoutes,
+  sandboxAnalyseRoutes,
+  snapshotRoutes,
+];
 
 /**
  * The sandbox HTTP server as a value: every route registered, nothing listening.
@@ -72,8 +97,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   if (options.logRequest) {
     const log = options.logRequest;
+    const line = (request: { method: string; url: string }, outcome: string) => log(`${new Date().toISOString()} ${request.method} ${request.url} ${outcome}`);
     app.addHook('onResponse', async (request, reply) => {
-      log(`${new Date().toISOString()} ${request.method} ${request.url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`);
+      // A stream (webhooks tail) is noted once when it opens; its heartbeats and its end are not requests.
+      if (request.routeOptions.config.stream && reply.statusCode === 200) return;
+      line(request, `${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`);
+    });
+    app.addHook('preHandler', async (request) => {
+      if (request.routeOptions.config.stream) line(request, '200 stream opened');
     });
   }
 
@@ -96,6 +127,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const receiver = createReceiver(sandbox, realNow);
   const dispatcher = createDispatcher(sandbox, {
     timeoutSeconds: options.webhookTimeoutSeconds ?? 15,
+    // With a manual clock deliveries go out one at a time, in order, so the receiver sees them (and
+    // its injected failures hit them) in the same order in every run (contract §11).
+    concurrency: options.deliveryConcurrency ?? (sandbox.clockMode === 'manual' ? 1 : 8),
     version: VERSION,
     realNow,
     receiver,
@@ -103,7 +137,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   const scheduler = createScheduler(sandbox, dispatcher, { onError: options.logError ?? ((error) => console.error(error)) });
   let selfUrl: string | undefined;
+  const snapshotDir = options.snapshotDir ?? mkdtempSync(join(tmpdir(), 'ledger-snapshots-'));
+  if (options.snapshotDir === undefined) app.addHook('onClose', async () => rmSync(snapshotDir, { recursive: true, force: true }));
+  const snapshots = createSnapshots(sandbox, scheduler, snapshotDir);
   app.decorate('scheduler', scheduler);
+  app.decorate('snapshots', snapshots);
   app.decorate('setSelfUrl', (url: string) => {
     selfUrl = url;
     dispatcher.setSelfUrl(url);
@@ -117,7 +155,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await dispatcher.idle(developerId);
   };
   app.decorate('quiesce', quiesce);
-  const deps: RouteDeps = { sandbox, scheduler, dispatcher, receiver, quiesce, selfUrl: () => selfUrl, version: VERSION, realNow };
+  // A snapshot taken while a reset ran holds it half done: the restored sandbox finishes it.
+  sandbox.onRestore(() => resumeResets(sandbox, quiesce, options.logError ?? ((error) => console.error(error))));
+  const deps: RouteDeps = { sandbox, scheduler, dispatcher, snapshots, receiver, quiesce, selfUrl: () => selfUrl, version: VERSION, realNow };
   for (const register of ROUTES) register(app, deps);
   await receiverRoutes(app, deps);
 

@@ -54,6 +54,8 @@ export interface GroupCommitOptions {
   afterCommit?: () => void;
   /** Runs after a batch (or work run alone) failed for the storage's sake, with the 507 / 503 it answers. */
   afterStorageFailure?: (failure: Error) => void;
+  /** Runs inside every batch's transaction just before COMMIT (state that must commit with the batch). */
+  beforeCommit?: (trx: Transaction<Database>) => Promise<void>;
 }
 
 export function createGroupCommit(db: Db, options: GroupCommitOptions = {}): GroupCommit {
@@ -85,6 +87,7 @@ export function createGroupCommit(db: Db, options: GroupCommitOptions = {}): Gro
           }
         }
       }
+      await options.beforeCommit?.(trx);
       await trx.commit().execute();
       options.afterCommit?.();
     } catch (error) {

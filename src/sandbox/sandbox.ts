@@ -7,17 +7,26 @@ import { SANDBOX_BUSINESS_NAME, createDeveloper } from '../engine/developers/dev
 import { authenticate, issueKey } from '../engine/developers/keys.js';
 import { DEFAULT_SETTLEMENT_DELAY_SECONDS, type EngineEnv } from '../engine/env.js';
 import { LedgerError } from '../engine/errors.js';
-import { cryptoIds, type Ids } from '../engine/ids.js';
+import { cryptoIds, type Ids, isSeeded, seededIds } from '../engine/ids.js';
 import type { NarrationAnalyser } from '../engine/intelligence/analyser.js';
 import { getSetting, putSetting } from '../engine/settings/settings.repository.js';
 import { createGroupCommit, type GroupCommit } from './group-commit.js';
 
-const SANDBOX_DEVELOPER = 'sandbox_developer_id';
+/** The setting that names the developer created at first start: the sandbox's owner. */
+export const SANDBOX_DEVELOPER = 'sandbox_developer_id';
+/** Where a seeded stream stopped, per seed, written with every batch that moved it (contract §11). */
+const SEED_POSITION = (seed: string) => `seed_position:${seed}`;
+
+/** How the developers' clocks run: real time plus each offset, or standing still until advanced (contract §11). */
+export type ClockMode = 'real' | 'manual';
 
 /** One running sandbox: its database, one virtual clock per developer, and the injected randomness. */
 export interface Sandbox {
   db: Db;
+  /** The database file, or ':memory:'. */
+  dbPath: string;
   ids: Ids;
+  clockMode: ClockMode;
   /** The engine environment of one developer: its own clock (contract §8), the shared ids and settings. */
   envFor(developerId: string): EngineEnv;
   /** One developer's virtual clock (the same object for the life of the sandbox). */
@@ -39,6 +48,14 @@ export interface Sandbox {
   /** Resolves once the developer is not held (at once when it is not). */
   whenFree(developerId: string): Promise<void>;
   isHeld(developerId: string): boolean;
+  /**
+   * Replaces the database's contents (`replace` runs alone between two write batches), then reads
+   * again what lives in memory: every clock, exactly, and where the seeded stream stood. Listeners
+   * given to `onRestore` run after it.
+   */
+  restore<T>(replace: () => Promise<T>): Promise<T>;
+  /** Calls `listener` after every restore (state kept in memory that the restore made stale); the restore waits for it. */
+  onRestore(listener: () => void | Promise<void>): void;
   /** Moves one developer's clock forward and remembers the new offset across restarts. */
   advanceClock(developerId: string, seconds: number): Promise<VirtualClock>;
   /** Calls `listener` after every write batch that committed (the storage works). */
@@ -51,8 +68,11 @@ export interface Sandbox {
 export interface OpenSandboxOptions {
   /** A file path, or ':memory:'. */
   dbPath: string;
-  ids?: Ids;
-  /** Real time source; tests pin it so the virtual clocks are deterministic. */
+  /** Derive every id, account number, reference and secret from this seed (contract §11); default: random. */
+  seed?: string | undefined;
+  /** A manual clock: every developer's clock stands at this instant (ms) plus its own offset, until advanced. */
+  clockStart?: number | undefined;
+  /** Real time source (default Date.now); ignored with `clockStart`. */
   realNow?: () => number;
   settlementDelaySeconds?: number | undefined;
   analyser?: NarrationAnalyser | undefined;
@@ -69,14 +89,23 @@ export interface OpenSandboxOptions {
  * @example const sandbox = await openSandbox({ dbPath: ':memory:' });
  */
 export async function openSandbox(options: OpenSandboxOptions): Promise<Sandbox> {
-  const ids = options.ids ?? cryptoIds;
+  const ids = options.seed === undefined ? cryptoIds : seededIds(options.seed);
+  // The header identity tells this database from a file copied over it: never from a seed, or two
+  // databases made with one seed would look alike.
   const db = await openDatabase({
     path: options.dbPath,
     backgroundCheckpoints: options.backgroundCheckpoints ?? false,
     throwAway: options.throwAway ?? false,
-    identity: ids.bytes(4).readUInt32BE(0) | 1,
+    identity: cryptoIds.bytes(4).readUInt32BE(0) | 1,
   });
-  const clocks = await ClockRegistry.load(db, options.realNow);
+  const clockStart = options.clockStart;
+  const realNow = clockStart === undefined ? options.realNow : () => clockStart;
+  const clocks = await ClockRegistry.load(db, realNow);
+  // Where the seeded stream stopped: a restart goes on from there instead of making the same ids again.
+  const seedPosition = async (): Promise<number> => (isSeeded(ids) ? Number((await getSetting(db, SEED_POSITION(ids.seed))) ?? 0) : 0);
+  let savedPosition = await seedPosition();
+  let stagedPosition = savedPosition;
+  if (isSeeded(ids)) ids.position = savedPosition;
   const envs = new Map<string, EngineEnv>();
   const envFor = (developerId: string): EngineEnv => {
     let env = envs.get(developerId);
@@ -88,6 +117,7 @@ export async function openSandbox(options: OpenSandboxOptions): Promise<Sandbox>
   };
   const shared: Omit<EngineEnv, 'clock'> = {
     ids,
+    keys: cryptoIds,
     settlementDelaySeconds: options.settlementDelaySeconds ?? DEFAULT_SETTLEMENT_DELAY_SECONDS,
     ...(options.analyser ? { analyser: options.analyser } : {}),
     forDeveloper: envFor,
@@ -103,7 +133,8 @@ export async function openSandbox(options: OpenSandboxOptions): Promise<Sandbox>
     });
     space = guardDiskSpace(options.dbPath);
   }
-  const committed: (() => void)[] = [];
+  const committed: (() => void)[] = [() => (savedPosition = stagedPosition)];
+  const restored: (() => void | Promise<void>)[] = [];
   /** Developers held back, each with the promise that settles when the last hold on it is released. */
   const held = new Map<string, Promise<void>>();
   const writes = createGroupCommit(db, {
@@ -113,11 +144,19 @@ export async function openSandbox(options: OpenSandboxOptions): Promise<Sandbox>
     },
     afterCommit: () => committed.forEach((listener) => listener()),
     afterStorageFailure: (failure) => space?.refused(failure),
+    beforeCommit: isSeeded(ids)
+      ? async (trx) => {
+          stagedPosition = ids.position;
+          if (stagedPosition !== savedPosition) await putSetting(trx, SEED_POSITION(ids.seed), String(stagedPosition));
+        }
+      : undefined,
   });
-  const systemEnv: EngineEnv = { ...shared, clock: new VirtualClock(0, options.realNow) };
+  const systemEnv: EngineEnv = { ...shared, clock: new VirtualClock(0, realNow) };
   return {
     db,
+    dbPath: options.dbPath,
     ids,
+    clockMode: clockStart === undefined ? 'real' : 'manual',
     envFor,
     clockFor: (developerId) => clocks.clockFor(developerId),
     systemEnv,
@@ -137,6 +176,20 @@ export async function openSandbox(options: OpenSandboxOptions): Promise<Sandbox>
     },
     whenFree: (developerId) => held.get(developerId) ?? Promise.resolve(),
     isHeld: (developerId) => held.has(developerId),
+    async restore(replace) {
+      // A reset under way would go on removing rows from the restored state: it finishes first.
+      await Promise.all([...held.values()]);
+      const result = await writes.exclusive(async () => {
+        const value = await replace();
+        for (const id of await clocks.restore(db)) envs.delete(id);
+        savedPosition = stagedPosition = await seedPosition();
+        if (isSeeded(ids)) ids.position = savedPosition;
+        return value;
+      });
+      for (const listener of restored) await listener();
+      return result;
+    },
+    onRestore: (listener) => restored.push(listener),
     async advanceClock(developerId, seconds) {
       const offset = await writes.write((trx) => clocks.stageAdvance(trx, developerId, seconds));
       clocks.commitAdvance(developerId, offset);
@@ -161,25 +214,28 @@ export interface SandboxCredentials {
 
 /**
  * Makes sure the SANDBOX developer exists and that the caller holds a working key for it.
- * Keys are stored hashed, so a key that was not remembered (or was rotated) is re-issued.
+ * Keys are stored hashed, so a key that was not remembered (or was rotated) is re-issued. A
+ * `fixedKey` (`sandbox start --api-key`) becomes the SANDBOX developer's only key.
  * @example const { apiKey } = await ensureSandboxDeveloper(sandbox, state.apiKey);
  */
-export async function ensureSandboxDeveloper(sandbox: Sandbox, knownKey?: string): Promise<SandboxCredentials> {
+export async function ensureSandboxDeveloper(sandbox: Sandbox, knownKey?: string, fixedKey?: string): Promise<SandboxCredentials> {
   return sandbox.write(async (trx) => {
     const developerId = await getSetting(trx, SANDBOX_DEVELOPER);
     if (!developerId) {
-      const created = await createDeveloper(trx, sandbox.systemEnv, SANDBOX_BUSINESS_NAME);
+      const created = await createDeveloper(trx, sandbox.systemEnv, SANDBOX_BUSINESS_NAME, fixedKey);
       await putSetting(trx, SANDBOX_DEVELOPER, created.developer_id);
       return { developerId: created.developer_id, apiKey: created.api_key, issued: true };
     }
-    if (knownKey) {
-      try {
-        if ((await authenticate(trx, knownKey)) === developerId) return { developerId, apiKey: knownKey, issued: false };
-      } catch (error) {
-        if (!(error instanceof LedgerError)) throw error;
-      }
+    const wanted = fixedKey ?? knownKey;
+    if (wanted) {
+      const owner = await authenticate(trx, wanted).catch((error: unknown) => {
+        if (error instanceof LedgerError) return undefined;
+        throw error;
+      });
+      if (owner === developerId) return { developerId, apiKey: wanted, issued: false };
+      if (fixedKey && owner) throw new LedgerError('VALIDATION_ERROR', 'the API key given is the key of another developer in this database', [{ field: 'api_key', message: 'belongs to another developer' }]);
     }
-    return { developerId, apiKey: await issueKey(trx, sandbox.envFor(developerId), developerId), issued: true };
+    return { developerId, apiKey: await issueKey(trx, sandbox.envFor(developerId), developerId, fixedKey), issued: true };
   });
 }
 

@@ -13,6 +13,11 @@ export interface Scheduler {
   start(): void;
   /** Resolves once no settlement runs (none starts for a developer the sandbox holds). */
   idle(): Promise<void>;
+  /**
+   * Lets the settlement and the attempts under way finish, runs `work` (a snapshot restore) while
+   * nothing else of the scheduler's runs, then carries on. `runDue` calls wait for it.
+   */
+  quiesce<T>(work: () => Promise<T>): Promise<T>;
   stop(): Promise<void>;
 }
 
@@ -24,6 +29,7 @@ export interface Scheduler {
 export function createScheduler(sandbox: Sandbox, dispatcher: Dispatcher, options: { intervalMs?: number; onError: (error: unknown) => void }): Scheduler {
   let chain: Promise<number> = Promise.resolve(0);
   let timer: NodeJS.Timeout | undefined;
+  let quiet: Promise<unknown> | undefined;
   const settle = (developerIds: string[]) => {
     chain = chain
       .catch(() => 0)
@@ -36,11 +42,13 @@ export function createScheduler(sandbox: Sandbox, dispatcher: Dispatcher, option
   };
   return {
     async runDue(developerId) {
+      while (quiet) await quiet.catch(() => {});
       const settled = await settle(developerId ? [developerId] : sandbox.developerIds());
       return settled + (await dispatcher.dispatchDue(developerId));
     },
     start() {
       timer ??= setInterval(() => {
+        if (quiet) return;
         settle(sandbox.developerIds()).catch(options.onError);
         dispatcher.tick();
       }, options.intervalMs ?? 250);
@@ -48,6 +56,19 @@ export function createScheduler(sandbox: Sandbox, dispatcher: Dispatcher, option
     },
     async idle() {
       await chain.catch(() => 0);
+    },
+    async quiesce(work) {
+      while (quiet) await quiet.catch(() => {});
+      const running = (async () => {
+        await chain.catch(() => 0);
+        return dispatcher.quiesce(work);
+      })();
+      quiet = running;
+      try {
+        return await running;
+      } finally {
+        quiet = undefined;
+      }
     },
     async stop() {
       clearInterval(timer);

@@ -1,70 +1,105 @@
+import type { FastifyInstance } from 'fastify';
 import { acquireLock, type DatabaseLock, lockPathFor } from '../engine/db/lock.js';
 import { setEndpointUrl } from '../engine/events/webhooks.service.js';
 import { releaseInterrupted } from '../engine/idempotency/idempotency.service.js';
+import { type AnalyserConfig, configureAnalyser } from './analyser.js';
 import { buildApp } from './app.js';
 import { limitLog } from './log-limit.js';
 import { resumeResets } from './reset.js';
-import { ensureSandboxDeveloper, openSandbox } from './sandbox.js';
+import { ensureSandboxDeveloper, openSandbox, type Sandbox, sandboxOwnerId } from './sandbox.js';
+import type { SnapshotTarget } from './snapshots.js';
 import { createThrowAwayDatabase } from './throw-away.js';
 
-export interface StartServerOptions {
+export interface OpenServerOptions {
   dbPath: string;
-  host: string;
-  port: number;
+  /** A file nothing needs after the process ends (`--memory`): never synced to disk. */
+  throwAway?: boolean | undefined;
   /** Where the lock that keeps a second server away lives (default: beside a database file; none for :memory:). */
   lockPath?: string | undefined;
   /** The key the last start handed out; kept if it still works, so scripts keep working across restarts. */
   knownKey?: string | undefined;
+  /** The SANDBOX developer's key, chosen (`--api-key`): never drawn from the seed. */
+  apiKey?: string | undefined;
+  /** Derive ids, account numbers, references and secrets from this seed (contract §11). */
+  seed?: string | undefined;
+  /** A manual clock standing at this instant (ms) plus each developer's offset; otherwise real time. */
+  clockStart?: number | undefined;
+  /** Start from this snapshot: the database's contents are replaced by it before the first request. */
+  snapshot?: SnapshotTarget | undefined;
+  /** Where named snapshots live (default: a temporary directory, removed at close). */
+  snapshotDir?: string | undefined;
   /** Seconds of sandbox time before the provider acts on a payout (default 2; 0 = at once). */
   settlementDelaySeconds?: number | undefined;
   /** Where the SANDBOX developer's webhooks go (default: the built-in receiver). */
   webhookUrl?: string | undefined;
   /** Seconds before a webhook attempt is abandoned (default 15). */
   webhookTimeoutSeconds?: number | undefined;
-  logRequest?: (line: string) => void;
+  /** Attempts in flight at once per developer (default: 1 with a manual clock, else 8). */
+  deliveryConcurrency?: number | undefined;
+  /** Which analyser reads inbound narrations (default: the rules analyser). */
+  analyser?: AnalyserConfig | undefined;
+  logRequest?: ((line: string) => void) | undefined;
   /** One line (or stack) per call; the server limits how often it is called. */
-  log?: (line: string) => void;
+  log?: ((line: string) => void) | undefined;
   /**
    * The database file was removed, replaced or truncated under the server: every write from now
-   * on would be lost, so the process must end (contract §10). Default: log and exit 1.
+   * on would be lost, so it must stop (contract §10). Default: log and exit 1.
    */
-  onFatal?: (reason: string) => void;
+  onFatal?: ((reason: string) => void) | undefined;
 }
 
-export interface RunningServer {
-  baseUrl: string;
+/** A sandbox with every route in place, not listening yet (tests call `app.inject`). */
+export interface OpenServer {
+  app: FastifyInstance;
+  sandbox: Sandbox;
   apiKey: string;
+  /** The sandbox's owner, the SANDBOX developer. */
   developerId: string;
   keyIssued: boolean;
+  /** Where unexpected errors go, at most 20 a minute. */
+  logError: (error: unknown) => void;
+  /** Records where the server listens, beside the database's lock, for `stop` and `status` to find. */
+  publish(baseUrl: string): void;
   close(): Promise<void>;
 }
 
+export interface StartServerOptions extends OpenServerOptions {
+  host: string;
+  port: number;
+}
+
+export interface RunningServer extends OpenServer {
+  baseUrl: string;
+}
+
 /**
- * Takes the database's lock, opens it, makes sure the SANDBOX developer has a key, and listens.
+ * Takes the database's lock, opens it, makes sure the SANDBOX developer has a key, builds the app
+ * and, with `snapshot`, restores it. Nothing listens yet, and no work runs by itself.
  * Throws DatabaseInUseError when another process serves the same database.
- * @example const server = await startServer({ dbPath: ':memory:', host: '127.0.0.1', port: 0 });
+ * @example const { app } = await openServer({ dbPath: ':memory:', seed: '7', clockStart: Date.parse('2026-01-01') });
  */
-export async function startServer(options: StartServerOptions): Promise<RunningServer> {
+export async function openServer(options: OpenServerOptions): Promise<OpenServer> {
   const write = options.log ?? ((line: string) => console.error(line));
   const logError = limitLog(write);
   const lockPath = options.lockPath ?? (options.dbPath === ':memory:' ? undefined : lockPathFor(options.dbPath));
-  // The database, its WAL and the lock files hold secrets: nothing this process creates is readable by others.
-  process.umask(0o077);
   const lock: DatabaseLock | undefined = lockPath ? acquireLock(lockPath, options.dbPath) : undefined;
-  let app: Awaited<ReturnType<typeof buildApp>> | undefined;
+  let app: FastifyInstance | undefined;
   const onFatal =
     options.onFatal ??
     ((reason: string) => {
       write(`Error [STORAGE_UNAVAILABLE]: ${reason}. The sandbox stopped so that no write is acknowledged and then lost.`);
       process.exit(1);
     });
-  // --memory: a throw-away file of its own, removed when the server stops (see throw-away.ts).
-  const throwAway = options.dbPath === ':memory:' ? createThrowAwayDatabase() : undefined;
+  let sandbox: Sandbox | undefined;
   try {
-    const sandbox = await openSandbox({
-      dbPath: throwAway?.path ?? options.dbPath,
-      throwAway: throwAway !== undefined,
+    const analysis = configureAnalyser(options.analyser);
+    sandbox = await openSandbox({
+      dbPath: options.dbPath,
+      throwAway: options.throwAway ?? false,
+      seed: options.seed,
+      clockStart: options.clockStart,
       settlementDelaySeconds: options.settlementDelaySeconds,
+      analyser: analysis.analyser,
       backgroundCheckpoints: true,
       onLost: (reason) => {
         app?.server.close();
@@ -72,53 +107,92 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       },
     });
     await releaseInterrupted(sandbox.db);
-    const credentials = await ensureSandboxDeveloper(sandbox, options.knownKey);
-    if (options.webhookUrl !== undefined) await sandbox.write((trx) => setEndpointUrl(trx, credentials.developerId, options.webhookUrl!));
+    analysis.attach(sandbox);
+    const credentials = await ensureSandboxDeveloper(sandbox, options.knownKey, options.apiKey);
     app = await buildApp({
       sandbox,
       logRequest: options.logRequest,
       logError,
       webhookTimeoutSeconds: options.webhookTimeoutSeconds,
+      deliveryConcurrency: options.deliveryConcurrency,
+      snapshotDir: options.snapshotDir,
       onDeliveriesPaused: (paused, reason) => write(paused ? `webhook deliveries paused: ${reason}` : `webhook deliveries resumed: ${reason}`),
     });
+    if (options.snapshot) await app.snapshots.restore(options.snapshot);
+    // The owner of a snapshot from another sandbox has its own id; the key followed it (see carryKeys).
+    const developerId = (await sandboxOwnerId(sandbox)) ?? credentials.developerId;
+    if (options.webhookUrl !== undefined) await sandbox.write((trx) => setEndpointUrl(trx, developerId, options.webhookUrl!));
     // A reset the last run left half done finishes in the background; its developer waits for it.
     await resumeResets(sandbox, app.quiesce, logError);
-    try {
-      await app.listen({ host: options.host, port: options.port });
-    } catch (error) {
-      await app.close();
-      await sandbox.close();
-      throw error;
-    }
-    const address = app.server.address();
-    const port = typeof address === 'object' && address ? address.port : options.port;
-    const host = options.host.includes(':') ? `[${options.host}]` : options.host;
-    const baseUrl = `http://${host}:${port}`;
-    lock?.publish(baseUrl);
-    // A wildcard bind is reached through loopback.
-    app.setSelfUrl(['0.0.0.0', '::'].includes(options.host) ? `http://127.0.0.1:${port}` : baseUrl);
-    // Work that fell due while the sandbox was stopped starts now, beside the first requests rather
-    // than before them, so a backlog never delays readiness; then the clocks drive it.
-    app.scheduler.runDue().catch(logError);
-    app.scheduler.start();
-    const running = app;
+    const opened = { app, sandbox };
     return {
-      baseUrl,
+      ...opened,
       apiKey: credentials.apiKey,
-      developerId: credentials.developerId,
+      developerId,
       keyIssued: credentials.issued,
+      logError,
+      publish: (baseUrl) => lock?.publish(baseUrl),
       async close() {
         // Deliveries in flight (some to this server's own receiver) finish before it stops answering.
-        await running.scheduler.stop();
-        await running.close();
-        await sandbox.close();
-        throwAway?.remove();
+        await opened.app.scheduler.stop();
+        await opened.app.close();
+        await opened.sandbox.close();
         lock?.release();
       },
     };
   } catch (error) {
-    throwAway?.remove();
+    await app?.close();
+    await sandbox?.close();
     lock?.release();
     throw error;
   }
+}
+
+/**
+ * `openServer`, then listens. With a real-time clock, the scheduler then runs by itself; with a
+ * manual clock nothing becomes due until a developer advances its clock (contract §11). A
+ * `:memory:` database (`sandbox start --memory`) is a throw-away file of its own, removed when the
+ * server stops (see throw-away.ts).
+ * @example const server = await startServer({ dbPath: ':memory:', host: '127.0.0.1', port: 0 });
+ */
+export async function startServer(options: StartServerOptions): Promise<RunningServer> {
+  const throwAway = options.dbPath === ':memory:' ? createThrowAwayDatabase() : undefined;
+  let opened: OpenServer;
+  try {
+    opened = await openServer(throwAway ? { ...options, dbPath: throwAway.path, throwAway: true, lockPath: options.lockPath ?? `${throwAway.path}-lock` } : options);
+  } catch (error) {
+    throwAway?.remove();
+    throw error;
+  }
+  if (throwAway) {
+    const close = opened.close;
+    opened = {
+      ...opened,
+      async close() {
+        await close();
+        throwAway.remove();
+      },
+    };
+  }
+  const { app, sandbox } = opened;
+  try {
+    await app.listen({ host: options.host, port: options.port });
+  } catch (error) {
+    await opened.close();
+    throw error;
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  const baseUrl = `http://${host}:${port}`;
+  opened.publish(baseUrl);
+  // A wildcard bind is reached through loopback.
+  app.setSelfUrl(['0.0.0.0', '::'].includes(options.host) ? `http://127.0.0.1:${port}` : baseUrl);
+  if (sandbox.clockMode === 'real') {
+    // Work that fell due while the sandbox was stopped starts now, beside the first requests rather
+    // than before them, so a backlog never delays readiness; then the clocks drive it.
+    app.scheduler.runDue().catch(opened.logError);
+    app.scheduler.start();
+  }
+  return { ...opened, baseUrl };
 }

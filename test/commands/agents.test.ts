@@ -1,8 +1,9 @@
-import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { UsageError } from '../../src/client/errors.js';
-import { runCreate, runToggle } from '../../src/commands/agents/index.js';
+import { runCreate } from '../../src/commands/agents/create.js';
+import { runToggle } from '../../src/commands/agents/toggle.js';
 import { captureIo } from '../helpers/io.js';
-import { createWallet, listeningSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { createWallet, useSandbox } from '../helpers/sandbox.js';
 
 const ui = vi.hoisted(() => ({ asked: [] as string[], answers: [] as unknown[] }));
 vi.mock('@inquirer/prompts', () => {
@@ -16,17 +17,12 @@ vi.mock('@inquirer/prompts', () => {
   return { select: answer('select'), search: answer('search'), input: answer('input'), confirm: answer('confirm') };
 });
 
-const server = listeningSandbox();
-let t: TestSandbox;
-let baseUrl: string;
-beforeAll(() => {
-  ({ t, baseUrl } = server);
-});
+const t = useSandbox({ scope: 'all', listen: true });
 beforeEach(() => {
   ui.asked = [];
   ui.answers = [];
 });
-const io = (tty: boolean, flags: Record<string, unknown> = { json: true }) => captureIo(flags, { baseUrl, apiKey: t.key, tty });
+const io = (tty: boolean, flags: Record<string, unknown> = { json: true }) => captureIo(flags, { baseUrl: t.baseUrl!, apiKey: t.key, tty });
 
 describe('ledger agents create', () => {
   it('on a terminal asks only what ON_CREDIT + WEBHOOK_NOTIFY need', async () => {

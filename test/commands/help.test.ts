@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { buildProgram } from '../../src/program.js';
+import { assemble } from '../../src/program.js';
 
 function leaves(command: Command, path: string[] = []): { path: string; command: Command }[] {
   const here = [...path, command.name()];
@@ -8,8 +8,10 @@ function leaves(command: Command, path: string[] = []): { path: string; command:
   return [...own, ...command.commands.flatMap((sub) => leaves(sub, here))];
 }
 
+const program = await assemble('', true);
+
 describe('--help', () => {
-  const all = leaves(buildProgram());
+  const all = leaves(program);
 
   it('covers every command of contract §9 that this version has', () => {
     const paths = all.map((c) => c.path);
@@ -26,11 +28,11 @@ describe('--help', () => {
     ]) expect(paths).toContain(expected);
   });
 
-  it.each(leaves(buildProgram()).map((c) => [c.path, c.command] as const))('%s --help has examples and the exit codes', (_path, command) => {
+  it.each(leaves(program).map((c) => [c.path, c.command] as const))('%s --help has examples and the exit codes', (_path, command) => {
     let text = '';
     command.configureOutput({ writeOut: (s) => (text += s) });
     command.outputHelp();
     expect(text).toMatch(/Examples:\n {2}\$ .*ledger /);
-    expect(text).toContain('Exit codes: 0 success · 1 the API refused (4xx/5xx) · 2 usage error · 3 sandbox not reachable.');
+    expect(text).toContain('Exit codes: 0 success · 1 the API refused (4xx/5xx) · 2 usage error · 3 sandbox not reachable · 130 cancelled at a prompt.');
   });
 });

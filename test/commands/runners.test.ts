@@ -1,11 +1,11 @@
-import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { UsageError } from '../../src/client/errors.js';
 import { runCredit } from '../../src/commands/credit.js';
 import { reportError } from '../../src/commands/errors.js';
-import { runAudit } from '../../src/commands/sandbox/controls.js';
+import { runAudit } from '../../src/commands/sandbox/audit.js';
 import { runList as runTransactions } from '../../src/commands/transactions/list.js';
 import { runCreate } from '../../src/commands/wallets/create.js';
-import { listeningSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { useSandbox } from '../helpers/sandbox.js';
 import { captureIo } from '../helpers/io.js';
 
 const answers = vi.hoisted(() => ({ input: [] as string[], asked: [] as string[] }));
@@ -17,18 +17,13 @@ vi.mock('@inquirer/prompts', () => ({
   confirm: async () => true,
 }));
 
-const server = listeningSandbox();
-let t: TestSandbox;
-let baseUrl: string;
-beforeAll(() => {
-  ({ t, baseUrl } = server);
-});
+const t = useSandbox({ scope: 'all', listen: true });
 beforeEach(() => {
   answers.input = [];
   answers.asked = [];
 });
 
-const connect = (flags: Record<string, unknown> = {}, tty = false) => captureIo(flags, { baseUrl, apiKey: t.key, tty });
+const connect = (flags: Record<string, unknown> = {}, tty = false) => captureIo(flags, { baseUrl: t.baseUrl!, apiKey: t.key, tty });
 
 describe('wallets create', () => {
   it('asks for each missing required field on a terminal, then creates the wallet', async () => {
@@ -68,10 +63,10 @@ describe('output for people', () => {
     await runCredit(tty.io, wallet.account_number, '1234567', {});
     expect(tty.stdout()).toContain('1234567 (₦12,345.67)');
     expect(tty.stdout()).toMatch(/\u001b\[32mCREDITED\u001b\[39m/);
-    const noColor = captureIo({}, { baseUrl, apiKey: t.key, tty: true, env: { NO_COLOR: '1' } });
+    const noColor = captureIo({}, { baseUrl: t.baseUrl!, apiKey: t.key, tty: true, env: { NO_COLOR: '1' } });
     await runTransactions(noColor.io, wallet.id, {});
     expect(noColor.stdout()).not.toMatch(/\u001b\[/);
-    expect(noColor.stdout()).toContain('1–1 of 1 · page 1');
+    expect(noColor.stdout()).toContain('1–1 of 1 transaction · page 1');
   });
 
   it('says which page comes next', async () => {
@@ -79,7 +74,7 @@ describe('output for people', () => {
     for (let i = 0; i < 3; i++) await t.call('POST', '/sandbox/inbound-transfers', { account_number: wallet.account_number, amount: 100 + i });
     const c = connect();
     await runTransactions(c.io, wallet.id, { limit: '2' });
-    expect(c.stdout()).toContain('1–2 of 3 · page 1 (next: --page 2)');
+    expect(c.stdout()).toContain('1–2 of 3 transactions · page 1 (next: --page 2)');
   });
 });
 

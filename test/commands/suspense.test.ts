@@ -1,10 +1,10 @@
-import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { UsageError } from '../../src/client/errors.js';
 import { runList } from '../../src/commands/suspense/list.js';
 import { runResolve } from '../../src/commands/suspense/resolve.js';
 import { runShow } from '../../src/commands/suspense/show.js';
 import { captureIo } from '../helpers/io.js';
-import { createWallet, listeningSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { createWallet, useSandbox } from '../helpers/sandbox.js';
 
 /** The prompts module mocked: each prompt kind answers from its queue and records what was asked. */
 const ui = vi.hoisted(() => ({
@@ -37,18 +37,13 @@ vi.mock('@inquirer/prompts', () => ({
   },
 }));
 
-const server = listeningSandbox();
-let t: TestSandbox;
-let baseUrl: string;
-beforeAll(() => {
-  ({ t, baseUrl } = server);
-});
+const t = useSandbox({ scope: 'all', listen: true });
 beforeEach(async () => {
   Object.assign(ui, { asked: [], select: [], search: [], input: [], confirm: [], searched: [] });
   await t.call('POST', '/sandbox/reset');
 });
 
-const io = (flags: Record<string, unknown> = {}, tty = false) => captureIo(flags, { baseUrl, apiKey: t.key, tty, env: { NO_COLOR: '1' } });
+const io = (flags: Record<string, unknown> = {}, tty = false) => captureIo(flags, { baseUrl: t.baseUrl!, apiKey: t.key, tty, env: { NO_COLOR: '1' } });
 async function hold(amount: number, narration = 'asdfgh') {
   const w = await createWallet(t);
   return (await t.call('POST', '/sandbox/inbound-transfers', { account_number: w.account_number, amount, narration })).body.data.suspense_item;
@@ -92,9 +87,9 @@ describe('ledger suspense resolve', () => {
     expect(ui.asked).toEqual([
       'select: Which held payment?',
       'select: What should happen to it?',
-      'search: Credit which wallet? (type to search)',
+      'search: Credit which wallet? (type a name, account number or reference)',
       'input: Note (optional):',
-      'confirm: Resolve this ₦25.00 payment?',
+      'confirm: Resolve this 2500 (₦25.00) payment?',
     ]);
     expect(ui.searched).toEqual([expect.stringContaining('SANDBOX / KEMI BELLO')]);
     expect(c.stderr()).toContain(`Suspense item   ${wanted.id}`);

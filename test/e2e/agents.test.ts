@@ -1,15 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Cli, createCli } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { useSandboxCli } from '../helpers/cli.js';
 
-let cli: Cli;
-beforeAll(async () => {
-  cli = createCli();
-  expect((await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--memory'])).exitCode).toBe(0);
-});
-afterAll(async () => {
-  await cli.run(['sandbox', 'stop']);
-  cli.cleanup();
-});
+const cli = useSandboxCli();
 
 const wallet = async (ref: string) =>
   (await cli.run(['wallets', 'create', '--customer-reference', ref, '--first-name', 'Agent', '--last-name', ref, '--email', `${ref}@x.ng`, '-q'])).stdout.trim();

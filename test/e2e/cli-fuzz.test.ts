@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Cli, createCli } from '../helpers/cli.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useSandboxCli } from '../helpers/cli.js';
 
 /** Random flags and arguments for every command: a failure is one clear line and exit 1 or 2, never a stack trace. */
 const COMMANDS = [
@@ -17,15 +17,9 @@ const VALUES = fc.oneof(
   fc.string({ maxLength: 20 }),
 );
 
-let cli: Cli;
+const cli = useSandboxCli();
 beforeAll(async () => {
-  cli = createCli();
-  expect((await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--memory'])).exitCode).toBe(0);
   await cli.run(['wallets', 'create', '--customer-reference', 'fz', '--first-name', 'F', '--last-name', 'Z', '--email', 'f@z.ng']);
-});
-afterAll(async () => {
-  await cli.run(['sandbox', 'stop']);
-  cli.cleanup();
 });
 
 describe('the command line under hostile flags', () => {

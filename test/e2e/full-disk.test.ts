@@ -67,7 +67,14 @@ describe.skipIf(!mount)('a full disk under a running sandbox', () => {
       expect(refused, 'the disk never filled').toBeDefined();
       expect([refused!.status, refused!.body.success, refused!.body.detail.code]).toEqual([507, false, 'STORAGE_FULL']);
       for (let i = 0; i < 50; i++) expect((await call('GET', `/v1/wallets/${wallet.id}`)).status).toBe(200);
-      for (let i = 0; i < 20; i++) expect((await call('POST', '/v1/wallets', { customer_reference: `r${i}`, first_name: 'A', last_name: 'B', email: 'a@b.ng' })).status).toBeGreaterThanOrEqual(503);
+      // A small write may still fit in WAL pages a refused one left free: each is either written
+      // (and then kept) or refused in the documented shape, never a 500.
+      const created: string[] = [];
+      for (let i = 0; i < 20; i++) {
+        const r = await call('POST', '/v1/wallets', { customer_reference: `r${i}`, first_name: 'A', last_name: 'B', email: 'a@b.ng' });
+        if (r.status === 201) created.push(r.body.data.id);
+        else expect([r.status, r.body.detail.code]).toEqual([507, 'STORAGE_FULL']);
+      }
       const perEvent = new Map<string, number>();
       for (const r of app.received) perEvent.set(r.id, (perEvent.get(r.id) ?? 0) + 1);
       expect(Math.max(0, ...perEvent.values())).toBeLessThanOrEqual(2);
@@ -77,6 +84,7 @@ describe.skipIf(!mount)('a full disk under a running sandbox', () => {
       const retry = await call('POST', '/sandbox/inbound-transfers', { account_number: wallet.account_number, amount: 100, narration: `salary ${refusedIndex}`, provider_reference: `FULL-${refusedIndex}` }, { 'idempotency-key': `full-${refusedIndex}` });
       expect(retry.status).toBe(200);
       await call('POST', '/sandbox/clock/advance', { seconds: 86_400 });
+      for (const id of created) expect((await call('GET', `/v1/wallets/${id}`)).status).toBe(200);
       const balance = (await call('GET', `/v1/wallets/${wallet.id}`)).body.data.balance;
       expect(balance).toBe((accepted + 1) * 100);
       expect((await call('GET', '/sandbox/audit')).body.data).toMatchObject({ ok: true });

@@ -1,18 +1,11 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { makeNuban } from '../../src/engine/wallets/nuban.js';
-import { type Cli, createCli } from '../helpers/cli.js';
+import { useCli } from '../helpers/cli.js';
 
 /** Payouts through the built binary: failure and reversal, a restart while pending, and the provider commands. */
-let cli: Cli;
-beforeAll(() => {
-  cli = createCli();
-});
-afterAll(async () => {
-  await cli.run(['sandbox', 'stop']);
-  cli.cleanup();
-});
+const cli = useCli();
 
 const json = (args: string[]) => cli.json(args);
 

@@ -5,31 +5,44 @@ import { describe, expect, it } from 'vitest';
 import { BIN, type Cli, cleanEnv, createCli, watchOutput } from '../helpers/cli.js';
 
 const HOOK = resolve(import.meta.dirname, '../helpers/module-trace.mjs');
-const HEAVY = ['fastify', 'better-sqlite3', 'zod', '@inquirer', 'kysely'];
+const HEAVY = ['fastify', 'better-sqlite3', 'zod', '@inquirer', 'kysely', 'word-list'];
 
-/** Runs the binary with every module it loads recorded, and returns the packages among them. */
-async function packagesLoaded(args: string[], after?: (cli: Cli) => Promise<unknown>): Promise<{ packages: string[]; stdout: string }> {
+/**
+ * Runs the binary with every module it loads recorded, and returns the packages among them and the
+ * project's own modules (paths below dist/).
+ */
+async function packagesLoaded(
+  args: string[],
+  after?: (cli: Cli) => Promise<unknown>,
+  options: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<{ packages: string[]; modules: string[]; stdout: string; exitCode: number }> {
   const cli = createCli();
   const trace = join(cli.dir, 'trace.txt');
   try {
     const result = await execa(process.execPath, ['--import', HOOK, BIN, ...args], {
-      cwd: cli.dir,
-      env: cleanEnv({ LEDGER_TRACE_FILE: trace }),
+      cwd: options.cwd ?? cli.dir,
+      env: cleanEnv({ LEDGER_TRACE_FILE: trace, ...(options.env ?? {}) }),
       extendEnv: false,
       reject: false,
     });
     const lines = readFileSync(trace, 'utf8').split('\n');
     const packages = new Set<string>();
+    const modules = new Set<string>();
     for (const line of lines) {
       const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(line) ?? /^cjs:((?:@[^/]+\/)?[^./][^/]*)/.exec(line);
       if (match && !match[1]!.startsWith('node:')) packages.add(match[1]!);
+      const own = /\/dist\/(.+\.js)$/.exec(line);
+      if (own) modules.add(own[1]!);
     }
-    return { packages: [...packages].sort(), stdout: String(result.stdout) };
+    return { packages: [...packages].sort(), modules: [...modules].sort(), stdout: String(result.stdout), exitCode: result.exitCode ?? -1 };
   } finally {
     await after?.(cli);
     cli.cleanup();
   }
 }
+
+/** The modules the registry loads commands from (src/commands/registry.ts), as paths below dist/. */
+const COMMAND_MODULES = [...readFileSync(resolve(import.meta.dirname, '../../src/commands/registry.ts'), 'utf8').matchAll(/import\('\.\/([^']+)'\)/g)].map((m) => `commands/${m[1]}`);
 
 describe('fast start', () => {
   it('`ledger --version` loads no package at all', async () => {
@@ -38,11 +51,51 @@ describe('fast start', () => {
     expect(packages).toEqual([]);
   });
 
-  it('client commands load no server, database, zod or prompt code', async () => {
-    for (const args of [['wallets', 'list', '--base-url', 'http://127.0.0.1:4019'], ['transfer', 'a', '0123456789', '100', '--base-url', 'http://127.0.0.1:4019'], ['--help']]) {
+  it('client commands and `ledger --help` load no package at all (not even commander); other help loads commander and nothing heavy', async () => {
+    for (const args of [['wallets', 'list', '--base-url', 'http://127.0.0.1:4019', '--api-key', 'svc_test_x'], ['transfer', 'a', '0123456789', '100', '--base-url', 'http://127.0.0.1:4019', '--api-key', 'svc_test_x']]) {
+      expect((await packagesLoaded(args)).packages, args.join(' ')).toEqual([]);
+    }
+    const help = await packagesLoaded(['--help']);
+    expect(help.packages).toEqual([]);
+    const { assemble } = await import('../../src/program.js');
+    const program = await assemble('');
+    let text = '';
+    program.configureOutput({ writeOut: (s) => (text += s) });
+    program.outputHelp();
+    expect(help.stdout).toBe(text.replace(/\n$/, ''));
+    for (const args of [['wallets', 'get', '--help'], ['wallets', 'list', '--colour']]) {
       const { packages } = await packagesLoaded(args);
-      expect(packages.filter((p) => HEAVY.some((h) => p.startsWith(h)))).toEqual([]);
-      expect(packages).toContain('commander');
+      expect(packages.filter((p) => HEAVY.some((h) => p.startsWith(h))), args.join(' ')).toEqual([]);
+      expect(packages, args.join(' ')).toContain('commander');
+    }
+  });
+
+  it('a command loads its own module and no other command module; --json and --quiet load no table code', async () => {
+    const cli = createCli();
+    try {
+      expect((await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--memory'])).exitCode).toBe(0);
+      const a = (await cli.run(['wallets', 'create', '--customer-reference', 't1', '--first-name', 'T', '--last-name', 'R', '--email', 't@r.ng', '-q'])).stdout.trim();
+      const b = (await cli.run(['wallets', 'create', '--customer-reference', 't2', '--first-name', 'T', '--last-name', 'S', '--email', 's@r.ng', '-q'])).stdout.trim();
+      await cli.run(['credit', a, '5000']);
+      const cases: [string[], string | undefined][] = [
+        [['wallets', 'get', a, '--json'], 'commands/wallets/get.js'],
+        [['credit', a, '100'], 'commands/credit.js'],
+        [['transfer', a, b, '100', '--quiet'], 'commands/transfer.js'],
+        [['transactions', 'list', a], 'commands/transactions/list.js'],
+        [['--help'], undefined],
+        [['wallets', '--help'], undefined],
+      ];
+      for (const [args, own] of cases) {
+        const { modules, exitCode } = await packagesLoaded(args, undefined, { cwd: cli.dir });
+        expect(exitCode, args.join(' ')).toBe(0);
+        expect(modules.filter((m) => COMMAND_MODULES.includes(m)), args.join(' ')).toEqual(own ? [own] : []);
+        const tables = modules.filter((m) => m === 'commands/output/table.js' || m === 'commands/output/list.js');
+        expect(tables, args.join(' ')).toEqual(args[1] === 'list' ? ['commands/output/list.js', 'commands/output/table.js'] : []);
+        if (args.includes('--json') || args.includes('--quiet')) expect(modules, args.join(' ')).not.toContain('commands/output/render.js');
+      }
+    } finally {
+      await cli.run(['sandbox', 'stop']);
+      cli.cleanup();
     }
   });
 
@@ -104,6 +157,33 @@ describe('ledger sandbox start in the foreground', () => {
       expect(JSON.parse(list.stdout).total).toBe(1);
       second.server.kill('SIGTERM');
       expect((await second.server).exitCode).toBe(0);
+    } finally {
+      cli.cleanup();
+    }
+  });
+
+  it('notes a webhooks tail stream once when it opens, never each time it looks for attempts', async () => {
+    const cli = createCli();
+    try {
+      const server = execa(process.execPath, [BIN, 'sandbox', 'start', '--port', '0', '--memory'], { cwd: cli.dir, env: cleanEnv(), extendEnv: false, reject: false });
+      const log = watchOutput(server.stdout);
+      await log.waitFor(/Press Ctrl-C to stop\.\n/);
+      const w = (await cli.run(['wallets', 'create', '--customer-reference', 'st', '--first-name', 'S', '--last-name', 'T', '--email', 's@t.ng', '-q'])).stdout.trim();
+      const tail = execa(process.execPath, [BIN, 'webhooks', 'tail', '--json'], { cwd: cli.dir, env: cleanEnv(), extendEnv: false, reject: false });
+      const followed = watchOutput(tail.stdout);
+      await watchOutput(tail.stderr).waitFor(/Following/);
+      // Each delivery reaches the tail through the stream's own looks for new attempts: several have run by the end.
+      for (const amount of [11, 12, 13]) {
+        await cli.run(['credit', w, String(amount)]);
+        await followed.waitFor(new RegExp(`"amount":${amount}[,}]`));
+      }
+      tail.kill('SIGINT');
+      expect((await tail).exitCode).toBe(0);
+      server.kill('SIGINT');
+      await server;
+      const streamLines = log.text().split('\n').filter((line) => line.includes('/sandbox/webhook-logs/stream'));
+      expect(streamLines).toEqual([expect.stringMatching(/^\S+ GET \/sandbox\/webhook-logs\/stream 200 stream opened$/)]);
+      expect(log.text()).not.toContain('/v1/webhook-logs');
     } finally {
       cli.cleanup();
     }

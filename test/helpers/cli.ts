@@ -1,4 +1,6 @@
 import { execa } from 'execa';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { type RunningSandbox, type StartSandboxOptions, startSandbox } from '../../src/index.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -27,8 +29,11 @@ export interface Cli {
   cleanup(): void;
 }
 
-/** Runs the built `ledger` binary in its own temporary working directory (its own .ledger/ state). */
-export function createCli(): Cli {
+/**
+ * Runs the built `ledger` binary in its own temporary working directory (its own .ledger/ state),
+ * with `defaults` in the environment of every run.
+ */
+export function createCli(defaults: Record<string, string> = {}): Cli {
   const dir = mkdtempSync(join(tmpdir(), 'ledger-e2e-'));
   const cli: Cli = {
     dir,
@@ -40,7 +45,7 @@ export function createCli(): Cli {
     run: async (args, options = {}) => {
       const result = await execa(process.execPath, [BIN, ...args], {
         cwd: dir,
-        env: cleanEnv(options.env),
+        env: cleanEnv({ ...defaults, ...options.env }),
         reject: false,
         extendEnv: false,
         stripFinalNewline: false,
@@ -52,6 +57,47 @@ export function createCli(): Cli {
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };
   return cli;
+}
+
+/**
+ * A CLI in a fresh temporary directory for each test (`each`) or for the whole file (`all`); any
+ * sandbox it started there is stopped afterwards. `env` gives the environment of its runs.
+ */
+export function useCli(scope: 'each' | 'all' = 'all', env: () => Record<string, string> = () => ({})): Cli {
+  let current: Cli | undefined;
+  (scope === 'each' ? beforeEach : beforeAll)(() => {
+    current = createCli(env());
+  });
+  (scope === 'each' ? afterEach : afterAll)(async () => {
+    await current?.run(['sandbox', 'stop']);
+    current?.cleanup();
+  });
+  return {
+    get dir() {
+      return current!.dir;
+    },
+    run: (args, options) => current!.run(args, options),
+    json: (args) => current!.json(args),
+    cleanup: () => current!.cleanup(),
+  };
+}
+
+/**
+ * The built binary pointed at an in-process sandbox (startSandbox) for the whole file, through
+ * LEDGER_BASE_URL and LEDGER_API_KEY: no sandbox process to spawn, and stopped after the file.
+ */
+export function useSandboxCli(options: StartSandboxOptions = {}): Cli & { readonly sandbox: RunningSandbox } {
+  let sandbox: RunningSandbox | undefined;
+  beforeAll(async () => {
+    sandbox = await startSandbox(options);
+  });
+  afterAll(() => sandbox?.stop());
+  const cli = useCli('all', () => ({ LEDGER_BASE_URL: sandbox!.baseUrl, LEDGER_API_KEY: sandbox!.apiKey }));
+  return Object.assign(cli, {
+    get sandbox() {
+      return sandbox!;
+    },
+  });
 }
 
 /** Replaces ids, times, keys and references so output can be compared exactly. */
@@ -97,3 +143,4 @@ export async function closedPort(): Promise<number> {
   await new Promise((resolve) => server.close(resolve));
   return port;
 }
+

@@ -1,10 +1,10 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll } from 'vitest';
-import { seededIds } from '../../src/engine/ids.js';
-import { buildApp } from '../../src/sandbox/app.js';
-import { ensureSandboxDeveloper, openSandbox, type Sandbox } from '../../src/sandbox/sandbox.js';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import type { AnalyserConfig } from '../../src/sandbox/analyser.js';
+import type { Sandbox } from '../../src/sandbox/sandbox.js';
+import { openServer } from '../../src/sandbox/server.js';
 
-/** The instant every test sandbox's real-time source is pinned to, so its clock only moves when told. */
+/** Where every test sandbox's manual clock starts, so it only moves when told. */
 export const T0 = Date.parse('2026-11-21T09:30:00.000Z');
 
 export interface TestSandbox {
@@ -12,6 +12,7 @@ export interface TestSandbox {
   /** Set when the sandbox listens (`listen: true`). */
   baseUrl: string | undefined;
   sandbox: Sandbox;
+  /** The owner's key, sent by `call` (assign a rotated key here). */
   key: string;
   developerId: string;
   /** A request with the developer's key (or `key` to override; `null` for none). */
@@ -34,21 +35,29 @@ export interface TestSandboxOptions {
   dbPath?: string;
   seed?: string;
   settlementDelaySeconds?: number;
-  realNow?: () => number;
+  /** Where the manual clock starts (default T0). */
+  clockStart?: number;
   /** Listen on a loopback port so webhooks reach the built-in receiver. */
   listen?: boolean;
   webhookTimeoutSeconds?: number;
+  /** Deliveries in flight at once per developer (default 1: the manual clock delivers in order). */
+  deliveryConcurrency?: number;
+  /** A model-backed analyser (default: the rules). */
+  analyser?: AnalyserConfig;
 }
 
 export async function createTestSandbox(options: TestSandboxOptions = {}): Promise<TestSandbox> {
-  const sandbox = await openSandbox({
+  const server = await openServer({
     dbPath: options.dbPath ?? ':memory:',
-    ids: seededIds(options.seed ?? 'test'),
-    realNow: options.realNow ?? (() => T0),
+    seed: options.seed ?? 'test',
+    clockStart: options.clockStart ?? T0,
     settlementDelaySeconds: options.settlementDelaySeconds,
+    webhookTimeoutSeconds: options.webhookTimeoutSeconds,
+    deliveryConcurrency: options.deliveryConcurrency,
+    analyser: options.analyser,
+    log: () => {},
   });
-  const { apiKey, developerId } = await ensureSandboxDeveloper(sandbox);
-  const app = await buildApp({ sandbox, logError: () => {}, webhookTimeoutSeconds: options.webhookTimeoutSeconds });
+  const { app, sandbox, apiKey, developerId } = server;
   let baseUrl: string | undefined;
   if (options.listen) {
     baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
@@ -56,7 +65,7 @@ export async function createTestSandbox(options: TestSandboxOptions = {}): Promi
   }
   const call: TestSandbox['call'] = async (method, url, body, opts = {}) => {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
-    const key = opts.key === undefined ? apiKey : opts.key;
+    const key = opts.key === undefined ? self.key : opts.key;
     if (key !== null) headers['x-api-key'] = key;
     const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
     if (payload !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
@@ -69,7 +78,7 @@ export async function createTestSandbox(options: TestSandboxOptions = {}): Promi
     }
     return { status: response.statusCode, body: parsed, headers: response.headers };
   };
-  return {
+  const self: TestSandbox = {
     app,
     sandbox,
     baseUrl,
@@ -83,11 +92,11 @@ export async function createTestSandbox(options: TestSandboxOptions = {}): Promi
         const report = await audit(sandbox.db);
         if (!report.ok) throw new Error(`audit failed after the test: ${JSON.stringify(report.problems, null, 2)}`);
       } finally {
-        await app.close();
-        await sandbox.close();
+        await server.close();
       }
     },
   };
+  return self;
 }
 
 let walletCounter = 0;
@@ -130,23 +139,27 @@ export async function expectCleanAudit(t: TestSandbox) {
 }
 
 /**
- * A test sandbox listening on a loopback port for the life of a describe file, for runners that
- * speak HTTP. Call inside the file: it registers its own beforeAll and afterAll.
+ * A test sandbox for each test (`scope: 'each'`, the default) or for the whole file (`'all'`),
+ * closed afterwards (which audits the whole database); with `auditAfter`, the caller's audit through
+ * the API must be clean first. Returns a stand-in that always reaches the current sandbox, so a file
+ * declares `const t = useSandbox()` once instead of repeating the set-up.
  */
-export function listeningSandbox(): { get t(): TestSandbox; get baseUrl(): string } {
-  let sandbox: TestSandbox;
-  let url: string;
-  beforeAll(async () => {
-    sandbox = await createTestSandbox();
-    url = await sandbox.app.listen({ host: '127.0.0.1', port: 0 });
+export function useSandbox(options: TestSandboxOptions & { scope?: 'each' | 'all'; auditAfter?: boolean } = {}): TestSandbox {
+  const { scope = 'each', auditAfter = false, ...rest } = options;
+  let current: TestSandbox | undefined;
+  (scope === 'each' ? beforeEach : beforeAll)(async () => {
+    current = await createTestSandbox(rest);
   });
-  afterAll(() => sandbox.close());
-  return {
-    get t() {
-      return sandbox;
-    },
-    get baseUrl() {
-      return url;
-    },
-  };
+  (scope === 'each' ? afterEach : afterAll)(async () => {
+    if (!current) return;
+    try {
+      if (auditAfter) await expectCleanAudit(current);
+    } finally {
+      await current.close();
+    }
+  });
+  return new Proxy({} as TestSandbox, {
+    get: (_, property) => Reflect.get(current!, property),
+    set: (_, property, value) => Reflect.set(current!, property, value),
+  });
 }

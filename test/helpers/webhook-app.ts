@@ -12,9 +12,10 @@ export interface Received {
 
 /**
  * A small receiving application on a loopback port, as a developer would write one: it verifies
- * each delivery with the `standardwebhooks` package and answers from a script of status codes.
+ * each delivery with the `standardwebhooks` package and answers from a script of status codes
+ * (`failureBody` is what it says with an error status).
  */
-export async function startWebhookApp(secret: () => string, script: (n: number) => number | 'hang' | 'redirect' = () => 200) {
+export async function startWebhookApp(secret: () => string, script: (n: number) => number | 'hang' | 'redirect' = () => 200, failureBody?: string) {
   const received: Received[] = [];
   const server: Server = createServer((request, response) => {
     let body = '';
@@ -36,7 +37,7 @@ export async function startWebhookApp(secret: () => string, script: (n: number) 
         response.writeHead(302, { location: 'http://127.0.0.1:1/elsewhere' }).end();
         return;
       }
-      response.writeHead(plan, { 'content-type': 'text/plain' }).end(plan < 300 ? 'ok' : `failing on purpose (${plan})`);
+      response.writeHead(plan, { 'content-type': 'text/plain' }).end(plan < 300 ? 'ok' : (failureBody ?? `failing on purpose (${plan})`));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

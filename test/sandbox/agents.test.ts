@@ -1,11 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestSandbox, createWallet, type TestSandbox } from '../helpers/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { createWallet, useSandbox } from '../helpers/sandbox.js';
 
-let t: TestSandbox;
-beforeEach(async () => {
-  t = await createTestSandbox();
-});
-afterEach(() => t.close());
+const t = useSandbox();
 
 type Body = Record<string, unknown>;
 const agent = (walletId: string, body: Body) => t.call('POST', `/v1/wallets/${walletId}/agents`, { name: 'rule', ...body });

@@ -1,13 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { nigerianName } from '../../src/engine/banks/names.js';
 import { isValidNubanForCode, makeNuban } from '../../src/engine/wallets/nuban.js';
-import { createTestSandbox, createWallet, type TestSandbox } from '../helpers/sandbox.js';
+import { createWallet, useSandbox } from '../helpers/sandbox.js';
 
-let t: TestSandbox;
-beforeEach(async () => {
-  t = await createTestSandbox();
-});
-afterEach(() => t.close());
+const t = useSandbox();
 
 const resolve = (account_number: unknown, bank_code: unknown) => t.call('POST', '/v1/banks/resolve', { account_number, bank_code });
 

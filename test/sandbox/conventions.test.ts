@@ -1,11 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestSandbox, createWallet, expectCleanAudit, type TestSandbox, walletBody } from '../helpers/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { createWallet, expectCleanAudit, useSandbox, walletBody } from '../helpers/sandbox.js';
 
-let t: TestSandbox;
-beforeEach(async () => {
-  t = await createTestSandbox();
-});
-afterEach(() => t.close());
+const t = useSandbox();
 
 describe('authentication (contract §2)', () => {
   it('answers 401 UNAUTHORIZED with the documented body when the key is missing', async () => {

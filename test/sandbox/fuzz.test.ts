@@ -102,7 +102,8 @@ describe('hostile input', () => {
       'POST /v1/suspense/{suspense_id}/resolve': { action: 'DISMISS' },
       'PATCH /sandbox/wallets/{wallet_id}': { allow_transfers_out: false },
     };
-    const withParams = routes.filter((r) => r.path.includes('{') && !r.path.startsWith('/sandbox/receiver'));
+    // Snapshots are the owner's alone: another developer gets 403 before any name is looked at (below).
+    const withParams = routes.filter((r) => r.path.includes('{') && !r.path.startsWith('/sandbox/receiver') && !r.path.startsWith('/sandbox/snapshots'));
     expect(withParams.length).toBeGreaterThanOrEqual(14);
     for (const route of withParams) {
       const names = [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
@@ -110,6 +111,35 @@ describe('hostile input', () => {
       const url = names.reduce((p, name) => p.replace(`{${name}}`, idFor(name)), route.path);
       const r = await t.call(route.method, url, valid[`${route.method} ${route.path}`], { key: otherKey });
       expect([`${route.method} ${route.path}`, r.status, r.body.detail?.code]).toEqual([`${route.method} ${route.path}`, 404, 'NOT_FOUND']);
+    }
+  });
+});
+
+describe('snapshots', () => {
+  it('answer 403 FORBIDDEN on every snapshot endpoint to a developer who is not the sandbox owner, and change nothing', async () => {
+    const snapshotRoutes = routes.filter((r) => r.path.startsWith('/sandbox/snapshots'));
+    expect(snapshotRoutes.map((r) => `${r.method} ${r.path}`).sort()).toEqual([
+      'DELETE /sandbox/snapshots/{name}',
+      'GET /sandbox/snapshots',
+      'POST /sandbox/snapshots',
+      'POST /sandbox/snapshots/restore',
+      'POST /sandbox/snapshots/{name}/restore',
+    ]);
+    // A sandbox of its own: the fuzzer above may have rotated t's key.
+    const owner = await createTestSandbox({ seed: 'snapshot-owner' });
+    try {
+      const intruder = (await owner.call('POST', '/sandbox/developers', { business_name: 'Intruder' })).body.data.api_key;
+      const w = await createWallet(owner, 5_000);
+      expect((await owner.call('POST', '/sandbox/snapshots', { name: 'owners' })).status).toBe(200);
+      const valid: Record<string, unknown> = { 'POST /sandbox/snapshots': { name: 'owners' }, 'POST /sandbox/snapshots/restore': { file: '/tmp/x.db' } };
+      for (const route of snapshotRoutes) {
+        const r = await owner.call(route.method, route.path.replace('{name}', 'owners'), valid[`${route.method} ${route.path}`], { key: intruder });
+        expect([`${route.method} ${route.path}`, r.status, r.body.detail?.code]).toEqual([`${route.method} ${route.path}`, 403, 'FORBIDDEN']);
+      }
+      expect((await owner.call('GET', '/sandbox/snapshots')).body.data.items).toEqual([expect.objectContaining({ name: 'owners' })]);
+      expect((await owner.call('GET', `/v1/wallets/${w.id}`)).body.data.balance).toBe(5_000);
+    } finally {
+      await owner.close();
     }
   });
 });
@@ -270,9 +300,12 @@ describe('another developer', () => {
         'GET /sandbox/receiver/events': ['/sandbox/receiver/events'],
         'GET /sandbox/receiver/behaviour': ['/sandbox/receiver/behaviour'],
         'PUT /sandbox/receiver/behaviour': ['/sandbox/receiver/behaviour', { status: 503, count: 5 }],
+        'POST /sandbox/analyse': ['/sandbox/analyse', { narration: 'rent', wallet_id: w1.id, amount: 5_000 }],
         'POST /sandbox/reset': ['/sandbox/reset'],
       };
-      expect(Object.keys(script).sort()).toEqual(acting.map((route) => `${route.method} ${route.path}`).sort());
+      // Snapshots cover every developer: B only ever gets 403 there (the snapshot tests above).
+      const scripted = acting.filter((route) => !route.path.startsWith('/sandbox/snapshots'));
+      expect(Object.keys(script).sort()).toEqual(scripted.map((route) => `${route.method} ${route.path}`).sort());
       for (const [route, [url, body]] of Object.entries(script)) {
         const method = route.split(' ')[0]!;
         const r = await a.call(method, url, body, { key: ['/openapi.json', '/sandbox/health'].includes(url) ? null : b.api_key });

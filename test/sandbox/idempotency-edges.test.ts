@@ -1,13 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { injectStorageFault } from '../../src/engine/db/open.js';
-import { createTestSandbox, createWallet, expectCleanAudit, type TestSandbox, walletBody } from '../helpers/sandbox.js';
+import { createWallet, expectCleanAudit, useSandbox, walletBody } from '../helpers/sandbox.js';
 
 /** Contract §3: an Idempotency-Key moves money once, at every edge. */
-let t: TestSandbox;
-beforeEach(async () => {
-  t = await createTestSandbox();
-});
-afterEach(() => t.close());
+const t = useSandbox();
 
 const balance = async (id: string) => (await t.call('GET', `/v1/wallets/${id}`)).body.data.balance as number;
 const debits = async (id: string) => (await t.call('GET', `/v1/wallets/${id}/transactions?type=DEBIT`)).body.data.total as number;

@@ -1,14 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestSandbox, createWallet, expectCleanAudit, type TestSandbox, logsWithPayload } from '../helpers/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { createWallet, useSandbox, logsWithPayload } from '../helpers/sandbox.js';
 
-let t: TestSandbox;
-beforeEach(async () => {
-  t = await createTestSandbox();
-});
-afterEach(async () => {
-  await expectCleanAudit(t);
-  await t.close();
-});
+const t = useSandbox({ auditAfter: true });
 
 describe('POST /sandbox/inbound-transfers', () => {
   it('credits an active wallet with a SETTLED CREDIT and a ledger.credit delivery', async () => {
@@ -44,7 +37,7 @@ describe('POST /sandbox/inbound-transfers', () => {
           confidence_score: 0.95,
           flags: [],
           suggested_label: 'School fees',
-          explanation: ['matched SCHOOL FEES, SCHOOL → school_fees (score 7)'],
+          explanation: ['matched SCHOOL FEES, SCHOOL, FEES → school_fees (score 9)'],
         },
       }),
     });

@@ -1,17 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { nigerianName } from '../../src/engine/banks/names.js';
 import { makeNuban } from '../../src/engine/wallets/nuban.js';
-import { createTestSandbox, createWallet, T0, type TestSandbox, logsWithPayload } from '../helpers/sandbox.js';
+import { createTestSandbox, createWallet, T0, useSandbox, logsWithPayload } from '../helpers/sandbox.js';
 
 const GTB = makeNuban('058', '012345678');
-let t: TestSandbox;
-beforeEach(async () => {
-  t = await createTestSandbox();
-});
-afterEach(() => t.close());
+const t = useSandbox();
 
 const balance = async (id: string, key?: string) => (await t.call('GET', `/v1/wallets/${id}`, undefined, key ? { key } : {})).body.data.balance;
 const send = (from: string, account: string, amount: number, bank = '058', extra: Record<string, unknown> = {}) =>
@@ -220,7 +216,7 @@ describe('a restart while a payout is pending', () => {
       await before.close();
 
       // Ten seconds of real time pass while it is stopped.
-      const after = await createTestSandbox({ dbPath, seed: 'r2', realNow: () => T0 + 10_000 });
+      const after = await createTestSandbox({ dbPath, seed: 'r2', clockStart: T0 + 10_000 });
       expect((await after.call('GET', `/v1/transactions/${r.body.data.transaction_id}`, undefined, { key: after.key })).body.data.status).toBe('PENDING');
       expect(await after.app.scheduler.runDue()).toBe(1);
       const settled = (await after.call('GET', `/v1/transactions/${r.body.data.transaction_id}`)).body.data;

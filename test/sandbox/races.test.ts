@@ -1,12 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestSandbox, createWallet, type TestSandbox } from '../helpers/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { createWallet, useSandbox } from '../helpers/sandbox.js';
 
 /** Real concurrency: many HTTP requests at once against a listening sandbox. */
-let t: TestSandbox;
-beforeEach(async () => {
-  t = await createTestSandbox({ listen: true });
-});
-afterEach(() => t.close());
+const t = useSandbox({ listen: true });
 
 const http = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
   const response = await fetch(`${t.baseUrl}${path}`, {

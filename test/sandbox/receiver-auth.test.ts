@@ -1,15 +1,13 @@
 import { Webhook } from 'standardwebhooks';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useSandbox } from '../helpers/sandbox.js';
 
 /** Contract §8: the built-in receiver takes only deliveries signed for its developer. */
-let t: TestSandbox;
+const t = useSandbox();
 let secret: string;
 beforeEach(async () => {
-  t = await createTestSandbox();
   secret = (await t.call('GET', '/sandbox/webhook-endpoint')).body.data.secret;
 });
-afterEach(() => t.close());
 
 const body = JSON.stringify({ event_id: 'evt_1', event_type: 'ledger.credit', data: { amount: 1 } });
 

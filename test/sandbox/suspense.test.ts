@@ -1,12 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { makeNuban } from '../../src/engine/wallets/nuban.js';
-import { createTestSandbox, createWallet, type TestSandbox, logsWithPayload } from '../helpers/sandbox.js';
+import { createTestSandbox, createWallet, type TestSandbox, useSandbox, logsWithPayload } from '../helpers/sandbox.js';
 
-let t: TestSandbox;
-beforeEach(async () => {
-  t = await createTestSandbox();
-});
-afterEach(() => t.close());
+const t = useSandbox();
 
 const inbound = (body: Record<string, unknown>, key?: string) => t.call('POST', '/sandbox/inbound-transfers', body, key ? { key } : {});
 const balance = async (id: string) => (await t.call('GET', `/v1/wallets/${id}`)).body.data.balance;
@@ -37,6 +33,25 @@ describe('routing of inbound payments (contract §6)', () => {
     const w = await createWallet(t);
     const r = await inbound({ account_number: w.account_number, amount: 1_000, narration: 'rent SANDBOX-RISK' });
     expect(r.body.data.suspense_item).toMatchObject({ reason: 'AI_RISK_FLAG', status: 'FLAGGED', service_intelligence: { flags: ['SUSPECTED_FRAUD'] } });
+  });
+
+  it('holds a payment that is both risky and unclear as AI_RISK_FLAG (FLAGGED): fraud review before a missing purpose', async () => {
+    const w = await createWallet(t);
+    for (const narration of ['asdfgh SANDBOX-RISK', 'rent SANDBOX-RISK SANDBOX-LOW-CONFIDENCE']) {
+      const r = await inbound({ account_number: w.account_number, amount: 1_000, narration });
+      expect(r.body.data.suspense_item.service_intelligence.confidence_score).toBeLessThan(0.5);
+      expect(r.body.data.suspense_item).toMatchObject({ reason: 'AI_RISK_FLAG', status: 'FLAGGED' });
+    }
+    expect(await balance(w.id)).toBe(0);
+  });
+
+  it('credits the everyday narrations that used to be held, as a general payment', async () => {
+    const w = await createWallet(t);
+    for (const narration of ['payment', 'top up', 'part payment', 'test']) {
+      const r = await inbound({ account_number: w.account_number, amount: 1_000, narration });
+      expect([narration, r.body.data.outcome, r.body.data.transaction?.service_intelligence.suggested_label]).toEqual([narration, 'CREDITED', 'General payment']);
+    }
+    expect(await balance(w.id)).toBe(4_000);
   });
 
   it("holds what the wallet's system_prompt says to review", async () => {

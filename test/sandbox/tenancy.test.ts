@@ -1,22 +1,21 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { makeNuban } from '../../src/engine/wallets/nuban.js';
-import { createTestSandbox, createWallet, expectCleanAudit, type TestSandbox, walletBody } from '../helpers/sandbox.js';
+import { createWallet, expectCleanAudit, useSandbox, walletBody } from '../helpers/sandbox.js';
 import { startWebhookApp } from '../helpers/webhook-app.js';
 
 /**
  * Contract §8: every /sandbox control acts for the calling developer only. Developer A is the
  * sandbox's own developer (t.call with its key); developer B is a second account in the same sandbox.
  */
-let t: TestSandbox;
+// Eight delivery slots per developer, as a sandbox on a real-time clock has (fairness, below).
+const t = useSandbox({ listen: true, deliveryConcurrency: 8 });
 let bKey: string;
 let bId: string;
 beforeEach(async () => {
-  t = await createTestSandbox({ listen: true });
   const b = (await t.call('POST', '/sandbox/developers', { business_name: 'Bee Pay' })).body.data;
   bKey = b.api_key;
   bId = b.developer_id;
 });
-afterEach(() => t.close());
 
 const asB = (method: string, url: string, body?: unknown, headers?: Record<string, string>) => t.call(method, url, body, { key: bKey, ...(headers ? { headers } : {}) });
 

@@ -1,14 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestSandbox, createWallet, expectCleanAudit, type TestSandbox, logsWithPayload } from '../helpers/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { createWallet, useSandbox, logsWithPayload } from '../helpers/sandbox.js';
 
-let t: TestSandbox;
-beforeEach(async () => {
-  t = await createTestSandbox();
-});
-afterEach(async () => {
-  await expectCleanAudit(t);
-  await t.close();
-});
+const t = useSandbox({ auditAfter: true });
 
 const balance = async (id: string) => (await t.call('GET', `/v1/wallets/${id}`)).body.data.balance;
 

@@ -1,12 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isValidNuban } from '../../src/engine/wallets/nuban.js';
-import { createTestSandbox, createWallet, expectCleanAudit, type TestSandbox, walletBody, logsWithPayload } from '../helpers/sandbox.js';
+import { createWallet, expectCleanAudit, useSandbox, walletBody, logsWithPayload } from '../helpers/sandbox.js';
 
-let t: TestSandbox;
-beforeEach(async () => {
-  t = await createTestSandbox();
-});
-afterEach(() => t.close());
+const t = useSandbox();
 
 describe('POST /v1/wallets', () => {
   it('provisions an ACTIVE wallet with balance 0 on a valid Wema NUBAN', async () => {

@@ -1,16 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RETRY_SCHEDULE_SECONDS } from '../../src/engine/events/webhooks.service.js';
-import { createTestSandbox, createWallet, type TestSandbox } from '../helpers/sandbox.js';
+import { createTestSandbox, createWallet, useSandbox } from '../helpers/sandbox.js';
 import { startWebhookApp } from '../helpers/webhook-app.js';
 
-let t: TestSandbox;
-beforeEach(async () => {
-  t = await createTestSandbox({ listen: true });
-});
-afterEach(() => t.close());
+const t = useSandbox({ listen: true });
 
 const advance = (seconds: number) => t.call('POST', '/sandbox/clock/advance', { seconds });
 const logs = async (query = '') => (await t.call('GET', `/v1/webhook-logs${query}`)).body.data;

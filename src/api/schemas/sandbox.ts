@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { AccountNumber, Amount, BankCode, Ok, Timestamp, optionalText, text } from './common.js';
 import { SuspenseItem } from './suspense.js';
-import { Transaction } from './transactions.js';
+import { ServiceIntelligence, Transaction } from './transactions.js';
 
 export const Health = Ok(z.object({ status: z.literal('ok'), version: z.string(), api_version: z.string() }));
 
 export const ClockState = z
-  .object({ now: Timestamp, offset_seconds: z.number().describe('how far the sandbox clock is ahead of real time') })
+  .object({ now: Timestamp, offset_seconds: z.number().describe('how far the sandbox clock is ahead of real time (of --clock-start, on a manual clock)') })
   .meta({ id: 'Clock' });
 export type ClockState = z.infer<typeof ClockState>;
 
@@ -68,3 +68,21 @@ export const AuditReport = z
 export type AuditReport = z.infer<typeof AuditReport>;
 
 export const ResetResult = z.object({ reset: z.literal(true), removed: z.record(z.string(), z.int()) });
+
+export const AnalyseBody = z.strictObject({
+  narration: z.string({ error: 'must be a string' }).max(100, { error: 'must be at most 100 characters' }).describe('the narration to read (may be empty)'),
+  system_prompt: optionalText(2000).describe("a wallet's guidance to read it against"),
+  wallet_id: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).optional().describe("read it against this wallet's system_prompt and status instead"),
+  amount: Amount.optional().describe('kobo (default 100000); prompts can set limits on amounts'),
+  sender_name: text(100).optional(),
+});
+
+export const AnalysisPreview = z
+  .object({
+    service_intelligence: ServiceIntelligence,
+    outcome: z.enum(['CREDITED', 'SUSPENDED']).describe('where an inbound payment with this narration would go'),
+    suspense_reason: z.enum(['WALLET_CLOSED', 'AI_LOW_CONFIDENCE', 'AI_RISK_FLAG']).nullable(),
+    suspense_status: z.enum(['PENDING', 'FLAGGED']).nullable(),
+    analyser: z.string().describe('which analyser answered: rules, or openai-compatible (model)'),
+  })
+  .meta({ id: 'AnalysisPreview' });

@@ -1,15 +1,18 @@
-import Table from 'cli-table3';
-import { colourFor, money, status } from './format.js';
+import { cleanDeep } from './clean.js';
+import { colourFor, money, moneyInText, plural, status } from './format.js';
+import { quietText } from './quiet.js';
 import type { Field, Formatter, View } from './views.js';
 
 export interface Stream {
   write(text: string): unknown;
   isTTY?: boolean;
+  columns?: number;
 }
 
 export interface RenderOptions {
-  json: boolean;
   quiet: boolean;
+  /** Full ids and text in tables, whatever the width. */
+  wide?: boolean;
   env: NodeJS.ProcessEnv;
   /** "Now" for ages: the sandbox clock when known. */
   now?: Date;
@@ -26,85 +29,78 @@ export function age(from: string, now: Date): string {
 
 export function formatter(stream: Stream, env: NodeJS.ProcessEnv): Formatter {
   const c = colourFor(stream, env);
-  return {
-    money: (kobo) => money(kobo),
-    status: (value) => status(value, c),
-    bold: (t) => c.bold(t),
-    dim: (t) => c.dim(t),
-    green: (t) => c.green(t),
-    red: (t) => c.red(t),
-    yellow: (t) => c.yellow(t),
-  };
+  return { money, moneyText: moneyInText, plural, status: (value) => status(value, c), ...c };
 }
 
-function cell(value: unknown, field: Field, fmt: Formatter, now: Date): string {
-  if (value === null || value === undefined || value === '') return fmt.dim('—');
+/**
+ * How wide a table may be: the terminal's width; for a pipe or a file, COLUMNS when set, else
+ * unlimited (the text is for a program or a pager that scrolls sideways).
+ */
+export function widthOf(stream: Stream, env: NodeJS.ProcessEnv): number {
+  if (stream.isTTY && stream.columns) return stream.columns;
+  const columns = Number(env.COLUMNS);
+  return Number.isInteger(columns) && columns > 0 ? columns : Infinity;
+}
+
+/** A value as plain text for a person (colour, where there is any, is added by `paint`). */
+export function plain(value: unknown, field: Field, now: Date): string {
+  if (value === null || value === undefined || value === '') return '—';
   switch (field.format) {
     case 'age':
       return age(String(value), now);
+    case 'time':
+      return String(value).replace('T', ' ').replace(/\.\d+Z$/, '');
     case 'intelligence': {
       const ai = value as { extracted_intent: string; suggested_label: string; confidence_score: number; flags: string[] };
       return `${ai.extracted_intent} (${ai.suggested_label}), confidence ${ai.confidence_score}${ai.flags.length ? `, flags ${ai.flags.join(', ')}` : ''}`;
     }
     case 'money':
-      return fmt.money(value as number);
-    case 'status':
-      return fmt.status(String(value));
+      return money(value as number);
+    case 'moneyText':
+      return moneyInText(String(value));
+    case 'amounts':
+      return moneyInText(String(value), true);
     case 'bool':
-      return value ? 'allowed' : fmt.red('disabled');
-    case 'type':
-      return value === 'CREDIT' ? fmt.green('CREDIT') : fmt.yellow(String(value));
+      return value ? (field.yes ?? 'yes') : (field.no ?? 'no');
     default:
       return String(value);
   }
 }
 
+export function paint(text: string, value: unknown, field: Field, fmt: Formatter): string {
+  if (value === null || value === undefined || value === '') return fmt.dim(text);
+  switch (field.format) {
+    case 'status':
+      return fmt.status(text);
+    case 'type':
+      return value === 'CREDIT' ? fmt.green(text) : fmt.yellow(text);
+    case 'bool':
+      return value ? text : fmt.red(text);
+    default:
+      return text;
+  }
+}
+
 /**
- * Prints a result: exactly the API `data` as JSON with --json, only the id with --quiet,
- * otherwise a table or record for people.
+ * Prints a record or a view's own lines for people; with --quiet only the id. Every string from the
+ * data is cleaned of control characters and escape sequences first. Lists go through list.ts.
  */
 export function render(stream: Stream, data: unknown, view: View, options: RenderOptions): void {
-  if (options.json) {
-    stream.write(`${JSON.stringify(data, null, 2)}\n`);
-    return;
-  }
-  const record = data as Record<string, unknown>;
   if (options.quiet) {
-    let ids: string[];
-    if (view.kind === 'list') ids = (record.items as Record<string, unknown>[]).map((item) => String(item[view.id]));
-    else if (view.kind === 'record') ids = [String(record[view.id])];
-    else ids = view.quiet ? [view.quiet(data)] : [];
-    if (ids.length > 0) stream.write(`${ids.join('\n')}\n`);
+    stream.write(quietText(data, view));
     return;
   }
+  if (view.kind === 'list') throw new Error('a list view is rendered by output/list.js');
+  const record = cleanDeep(data) as Record<string, unknown>;
   const fmt = formatter(stream, options.env);
   const now = options.now ?? new Date();
   let lines: string[];
   if (view.kind === 'custom') {
-    lines = view.lines(data, fmt);
-  } else if (view.kind === 'record') {
-    const width = Math.max(...view.fields.map((f) => f.label.length));
-    lines = view.fields
-      .filter((f) => f.key in record)
-      .map((f) => `${fmt.dim(f.label.padEnd(width))}  ${cell(record[f.key], f, fmt, now)}`);
+    lines = view.lines(record, fmt);
   } else {
-    const items = record.items as Record<string, unknown>[];
-    if (items.length === 0) {
-      lines = [fmt.dim(view.empty)];
-    } else {
-      const table = new Table({
-        head: view.columns.map((c) => fmt.bold(c.label)),
-        style: { head: [], border: [] },
-      });
-      for (const item of items) table.push(view.columns.map((c) => cell(item[c.key], c, fmt, now)));
-      lines = [table.toString()];
-    }
-    const page = record.page as number;
-    const limit = record.limit as number;
-    const total = record.total as number | undefined;
-    const first = items.length ? (page - 1) * limit + 1 : 0;
-    // Lists without paging (banks, magic accounts) have no footer.
-    if (total !== undefined) lines.push(fmt.dim(`${first}–${first + items.length - (items.length ? 1 : 0)} of ${total} · page ${page}${total > page * limit ? ` (next: --page ${page + 1})` : ''}`));
+    const fields = view.fields.filter((f) => f.key in record && (!f.when || f.when(record)));
+    const width = Math.max(...fields.map((f) => f.label.length));
+    lines = fields.map((f) => `${fmt.dim(f.label.padEnd(width))}  ${paint(plain(record[f.key], f, now), record[f.key], f, fmt)}`);
   }
   stream.write(`${lines.join('\n')}\n`);
 }

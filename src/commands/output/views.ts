@@ -1,30 +1,46 @@
 /**
  * How each resource looks to a person. Plain data, no imports: commands name a view and the
- * renderer (loaded only when something is printed) does the rest.
+ * renderer (loaded only when something is printed for people) does the rest.
  */
-export type Format = 'text' | 'money' | 'status' | 'bool' | 'type' | 'age' | 'intelligence';
+export type Format = 'text' | 'money' | 'moneyText' | 'amounts' | 'status' | 'bool' | 'type' | 'age' | 'time' | 'intelligence';
 
 export interface Field {
   label: string;
   key: string;
   format?: Format;
+  /** For `bool`: the words for true and false (default yes / no). */
+  yes?: string;
+  no?: string;
+  /** A record shows the field only when this holds. */
+  when?: (record: any) => boolean;
+}
+
+/** A table column: how it may give way when the terminal is narrow (see table.ts). */
+export interface Column extends Field {
+  kind?: 'id' | 'text' | 'fixed';
+  drop?: number;
 }
 
 export type View =
   | { kind: 'record'; fields: Field[]; id: string }
-  | { kind: 'list'; columns: Field[]; id: string; empty: string }
+  | { kind: 'list'; columns: Column[]; id: string; empty: string; noun: string }
   /** Free-form: `lines` builds the human text; `quiet` the one value --quiet prints. */
   | { kind: 'custom'; lines: (data: any, fmt: Formatter) => string[]; quiet?: (data: any) => string };
 
 export interface Formatter {
   money(kobo: number): string;
+  /** Amounts inside an API sentence in both units (see moneyInText). */
+  moneyText(text: string, bareNumbers?: boolean): string;
   status(value: string): string;
+  plural(count: number, noun: string): string;
   bold(text: string): string;
   dim(text: string): string;
   green(text: string): string;
   red(text: string): string;
   yellow(text: string): string;
 }
+
+const isClosed = (w: { status?: string }) => w.status === 'CLOSED';
 
 export const walletView: View = {
   kind: 'record',
@@ -39,20 +55,22 @@ export const walletView: View = {
     { label: 'Customer ref', key: 'customer_reference' },
     { label: 'Name', key: 'label' },
     { label: 'Email', key: 'email' },
-    { label: 'Transfers out', key: 'allow_transfers_out', format: 'bool' },
+    { label: 'Transfers out', key: 'allow_transfers_out', format: 'bool', yes: 'allowed', no: 'disabled', when: (w) => !isClosed(w) },
     { label: 'Created', key: 'created_at' },
+    { label: 'Closed', key: 'closed_at', when: isClosed },
   ],
 };
 
 export const walletListView: View = {
   kind: 'list',
   id: 'id',
+  noun: 'wallet',
   empty: 'No wallets yet. Create one with `ledger wallets create`.',
   columns: [
-    { label: 'ID', key: 'id' },
-    { label: 'Customer ref', key: 'customer_reference' },
+    { label: 'ID', key: 'id', kind: 'id' },
+    { label: 'Customer ref', key: 'customer_reference', kind: 'text', drop: 2 },
     { label: 'Account', key: 'account_number' },
-    { label: 'Name', key: 'label' },
+    { label: 'Name', key: 'label', kind: 'text', drop: 1 },
     { label: 'Balance', key: 'balance', format: 'money' },
     { label: 'Status', key: 'status', format: 'status' },
   ],
@@ -84,15 +102,16 @@ export const transactionView: View = {
 export const transactionListView: View = {
   kind: 'list',
   id: 'id',
+  noun: 'transaction',
   empty: 'No transactions on this wallet yet.',
   columns: [
-    { label: 'ID', key: 'id' },
-    { label: 'Time', key: 'created_at' },
+    { label: 'ID', key: 'id', kind: 'id' },
+    { label: 'Time', key: 'created_at', format: 'time', drop: 2 },
     { label: 'Type', key: 'type', format: 'type' },
     { label: 'Amount', key: 'amount', format: 'money' },
-    { label: 'Balance after', key: 'balance_after', format: 'money' },
+    { label: 'Balance after', key: 'balance_after', format: 'money', drop: 1 },
     { label: 'Status', key: 'status', format: 'status' },
-    { label: 'Narration', key: 'raw_narration' },
+    { label: 'Narration', key: 'raw_narration', kind: 'text' },
   ],
 };
 
@@ -120,15 +139,6 @@ export const credentialView = {
   ],
 } satisfies View;
 
-export const bankListView: View = {
-  kind: 'custom',
-  quiet: (d: { items: { code: string }[] }) => d.items.map((b) => b.code).join('\n'),
-  lines: (d: { items: { code: string; name: string }[] }, fmt) =>
-    d.items.length === 0
-      ? [fmt.dim('No bank matches.')]
-      : d.items.map((b) => `${b.code.padEnd(7)} ${b.name}`).concat(fmt.dim(`${d.items.length} banks`)),
-};
-
 export const resolvedAccountView: View = {
   kind: 'record',
   id: 'account_name',
@@ -138,26 +148,137 @@ export const resolvedAccountView: View = {
   ],
 };
 
+export const suspenseListView: View = {
+  kind: 'list',
+  id: 'id',
+  noun: 'suspense item',
+  empty: 'No suspense items match.',
+  columns: [
+    { label: 'ID', key: 'id', kind: 'id' },
+    { label: 'Age', key: 'created_at', format: 'age' },
+    { label: 'Amount', key: 'amount', format: 'money' },
+    { label: 'Reason', key: 'reason' },
+    { label: 'Status', key: 'status', format: 'status', drop: 2 },
+    { label: 'Sender', key: 'sender_name', kind: 'text', drop: 1 },
+    { label: 'Narration', key: 'raw_narration', kind: 'text' },
+  ],
+};
+
+export const resolutionView: View = {
+  kind: 'record',
+  id: 'action',
+  fields: [
+    { label: 'Action', key: 'action' },
+    { label: 'Result', key: 'message', format: 'moneyText' },
+    { label: 'Transaction', key: 'transaction_id' },
+    { label: 'Reference', key: 'provider_reference' },
+  ],
+};
+
+export const webhookListView: View = {
+  kind: 'list',
+  id: 'id',
+  noun: 'delivery',
+  empty: 'No webhook deliveries match.',
+  columns: [
+    { label: 'ID', key: 'id', kind: 'id' },
+    { label: 'Event', key: 'event_type' },
+    { label: 'Status', key: 'status', format: 'status' },
+    { label: 'Attempts', key: 'attempt_count' },
+    { label: 'HTTP', key: 'http_status_code' },
+    { label: 'Next retry', key: 'next_retry_at', format: 'time', drop: 2 },
+    { label: 'Created', key: 'created_at', format: 'time', drop: 1 },
+  ],
+};
+
+export const endpointView: View = {
+  kind: 'record',
+  id: 'url',
+  fields: [
+    { label: 'URL', key: 'url' },
+    { label: 'Built-in receiver', key: 'built_in', format: 'bool' },
+    { label: 'Secret', key: 'secret' },
+    { label: 'Old secret until', key: 'previous_secret_valid_until' },
+  ],
+};
+
+export const receiverEventsView: View = {
+  kind: 'list',
+  id: 'id',
+  noun: 'delivery',
+  empty: 'The built-in receiver has received nothing yet.',
+  columns: [
+    { label: 'Received', key: 'created_at', format: 'time' },
+    { label: 'Webhook id', key: 'webhook_id', kind: 'id' },
+    { label: 'Event', key: 'event_type' },
+    { label: 'Signature', key: 'signature_valid', format: 'bool', yes: 'valid', no: 'INVALID' },
+    { label: 'Answered', key: 'response_status' },
+  ],
+};
+
+export const agentView: View = {
+  kind: 'record',
+  id: 'id',
+  fields: [
+    { label: 'Agent', key: 'id' },
+    { label: 'Name', key: 'name' },
+    { label: 'Wallet', key: 'wallet_id' },
+    { label: 'Trigger', key: 'trigger' },
+    { label: 'Threshold', key: 'threshold', format: 'money' },
+    { label: 'Action', key: 'action' },
+    { label: 'Destination', key: 'destination_wallet_id' },
+    { label: 'Sweep amount', key: 'sweep_amount', format: 'money' },
+    { label: 'Active', key: 'is_active', format: 'bool' },
+    { label: 'Fired', key: 'trigger_count' },
+    { label: 'Last fired', key: 'last_triggered_at' },
+  ],
+};
+
+export const agentListView: View = {
+  kind: 'list',
+  id: 'id',
+  noun: 'agent',
+  empty: 'No agents. Create one with `ledger agents create <wallet_id>`.',
+  columns: [
+    { label: 'ID', key: 'id', kind: 'id' },
+    { label: 'Name', key: 'name', kind: 'text' },
+    { label: 'Wallet', key: 'wallet_id', kind: 'id', drop: 2 },
+    { label: 'Trigger', key: 'trigger' },
+    { label: 'Threshold', key: 'threshold', format: 'money', drop: 3 },
+    { label: 'Action', key: 'action' },
+    { label: 'Active', key: 'is_active', format: 'bool' },
+    { label: 'Fired', key: 'trigger_count', drop: 1 },
+  ],
+};
+
+export const agentRunsView: View = {
+  kind: 'list',
+  id: 'id',
+  noun: 'run',
+  empty: 'This agent has not fired yet.',
+  columns: [
+    { label: 'When', key: 'created_at', format: 'time', drop: 3 },
+    { label: 'Outcome', key: 'outcome', format: 'status' },
+    { label: 'Why', key: 'reason', format: 'amounts', kind: 'text' },
+    { label: 'What it did', key: 'effect', format: 'amounts', kind: 'text' },
+    { label: 'Transaction', key: 'transaction_id', kind: 'id', drop: 2 },
+    { label: 'Error', key: 'error', format: 'amounts', kind: 'text', drop: 4 },
+    { label: 'Hop', key: 'hop', drop: 1 },
+  ],
+};
+
+export const bankListView: View = {
+  kind: 'custom',
+  quiet: (d: { items: { code: string }[] }) => d.items.map((b) => b.code).join('\n'),
+  lines: (d: { items: { code: string; name: string }[] }, fmt) =>
+    d.items.length === 0 ? [fmt.dim('No bank matches.')] : d.items.map((b) => `${b.code.padEnd(7)} ${b.name}`).concat(fmt.dim(fmt.plural(d.items.length, 'bank'))),
+};
+
 export const magicView: View = {
   kind: 'custom',
   quiet: (d: { items: { account_number: string }[] }) => d.items.map((m) => m.account_number).filter((n) => /^\d+$/.test(n)).join('\n'),
   lines: (d: { items: { account_number: string; name_enquiry: string; payout: string }[] }, fmt) =>
     d.items.flatMap((m) => [fmt.bold(m.account_number), `  ${fmt.dim('name enquiry')}  ${m.name_enquiry}`, `  ${fmt.dim('payout      ')}  ${m.payout}`]),
-};
-
-export const suspenseListView: View = {
-  kind: 'list',
-  id: 'id',
-  empty: 'No suspense items match.',
-  columns: [
-    { label: 'ID', key: 'id' },
-    { label: 'Age', key: 'created_at', format: 'age' },
-    { label: 'Amount', key: 'amount', format: 'money' },
-    { label: 'Reason', key: 'reason' },
-    { label: 'Status', key: 'status', format: 'status' },
-    { label: 'Sender', key: 'sender_name' },
-    { label: 'Narration', key: 'raw_narration' },
-  ],
 };
 
 interface SuspenseShown {
@@ -191,7 +312,7 @@ export const suspenseItemView: View = {
       row('Reason', item.reason),
       row('Amount', fmt.money(item.amount)),
       row('To account', item.account_number),
-      row('Sender', `${item.sender_name}${item.sender_account ? ` · ${item.sender_account} · bank ${item.sender_bank_code}` : fmt.dim(' (no sender account)')}`),
+      row('Sender', `${item.sender_name}${item.sender_account ? ` · ${item.sender_account} · bank ${item.sender_bank_code}` : fmt.dim(' (no sender account: it cannot be refunded)')}`),
       row('Narration', item.raw_narration || fmt.dim('(empty)')),
       row('Reference', item.provider_reference),
       row('Received', item.created_at),
@@ -199,39 +320,13 @@ export const suspenseItemView: View = {
       ...(ai
         ? [
             row('Analysis', `${ai.extracted_intent} (${ai.suggested_label}), confidence ${ai.confidence_score}${ai.flags.length ? `, flags ${ai.flags.join(', ')}` : ''}`),
-            ...(ai.explanation ?? []).map((line) => row('', fmt.dim(`· ${line}`))),
+            ...(ai.explanation ?? []).map((line) => row('', fmt.dim(`· ${fmt.moneyText(line)}`))),
           ]
         : []),
       fmt.dim('Raw payload'),
       ...JSON.stringify(item.raw_payload, null, 2).split('\n').map((line) => `  ${line}`),
     ];
   },
-};
-
-export const resolutionView: View = {
-  kind: 'record',
-  id: 'action',
-  fields: [
-    { label: 'Action', key: 'action' },
-    { label: 'Result', key: 'message' },
-    { label: 'Transaction', key: 'transaction_id' },
-    { label: 'Reference', key: 'provider_reference' },
-  ],
-};
-
-export const webhookListView: View = {
-  kind: 'list',
-  id: 'id',
-  empty: 'No webhook deliveries match.',
-  columns: [
-    { label: 'ID', key: 'id' },
-    { label: 'Event', key: 'event_type' },
-    { label: 'Status', key: 'status', format: 'status' },
-    { label: 'Attempts', key: 'attempt_count' },
-    { label: 'HTTP', key: 'http_status_code' },
-    { label: 'Next retry', key: 'next_retry_at' },
-    { label: 'Created', key: 'created_at' },
-  ],
 };
 
 interface LogShown {
@@ -254,7 +349,7 @@ export const webhookShowView: View = {
   lines: ({ log, attempts }: LogShown, fmt) => [
     `${fmt.dim('Delivery  ')} ${log.id}`,
     `${fmt.dim('Event     ')} ${log.event_type} · ${log.event_id}`,
-    `${fmt.dim('Status    ')} ${fmt.status(log.status)} after ${log.attempt_count} attempt(s)${log.next_retry_at ? ` · next retry ${log.next_retry_at}` : ''}${log.delivered_at ? ` · delivered ${log.delivered_at}` : ''}`,
+    `${fmt.dim('Status    ')} ${fmt.status(log.status)} after ${fmt.plural(log.attempt_count, 'attempt')}${log.next_retry_at ? ` · next retry ${log.next_retry_at}` : ''}${log.delivered_at ? ` · delivered ${log.delivered_at}` : ''}`,
     fmt.dim('Envelope'),
     ...JSON.stringify(log.payload, null, 2).split('\n').map((line) => `  ${line}`),
     fmt.dim(`Attempts (${attempts.length})`),
@@ -262,78 +357,5 @@ export const webhookShowView: View = {
       `  #${a.attempt_number} ${a.created_at}${a.manual ? ' (manual)' : ''} → ${a.http_status_code ?? fmt.red(a.error ?? 'no answer')} in ${a.duration_ms} ms · ${a.url}`,
       ...(a.response_body ? [`     ${fmt.dim(a.response_body.replace(/\s+/g, ' ').slice(0, 200))}`] : []),
     ]),
-  ],
-};
-
-export const endpointView: View = {
-  kind: 'record',
-  id: 'url',
-  fields: [
-    { label: 'URL', key: 'url' },
-    { label: 'Built-in receiver', key: 'built_in' },
-    { label: 'Secret', key: 'secret' },
-    { label: 'Old secret until', key: 'previous_secret_valid_until' },
-  ],
-};
-
-export const receiverEventsView: View = {
-  kind: 'list',
-  id: 'id',
-  empty: 'The built-in receiver has received nothing yet.',
-  columns: [
-    { label: 'Received', key: 'created_at' },
-    { label: 'Webhook id', key: 'webhook_id' },
-    { label: 'Event', key: 'event_type' },
-    { label: 'Signature', key: 'signature_valid', format: 'bool' },
-    { label: 'Answered', key: 'response_status' },
-  ],
-};
-
-export const agentView: View = {
-  kind: 'record',
-  id: 'id',
-  fields: [
-    { label: 'Agent', key: 'id' },
-    { label: 'Name', key: 'name' },
-    { label: 'Wallet', key: 'wallet_id' },
-    { label: 'Trigger', key: 'trigger' },
-    { label: 'Threshold', key: 'threshold', format: 'money' },
-    { label: 'Action', key: 'action' },
-    { label: 'Destination', key: 'destination_wallet_id' },
-    { label: 'Sweep amount', key: 'sweep_amount', format: 'money' },
-    { label: 'Active', key: 'is_active' },
-    { label: 'Fired', key: 'trigger_count' },
-    { label: 'Last fired', key: 'last_triggered_at' },
-  ],
-};
-
-export const agentListView: View = {
-  kind: 'list',
-  id: 'id',
-  empty: 'No agents. Create one with `ledger agents create <wallet_id>`.',
-  columns: [
-    { label: 'ID', key: 'id' },
-    { label: 'Name', key: 'name' },
-    { label: 'Wallet', key: 'wallet_id' },
-    { label: 'Trigger', key: 'trigger' },
-    { label: 'Threshold', key: 'threshold', format: 'money' },
-    { label: 'Action', key: 'action' },
-    { label: 'Active', key: 'is_active' },
-    { label: 'Fired', key: 'trigger_count' },
-  ],
-};
-
-export const agentRunsView: View = {
-  kind: 'list',
-  id: 'id',
-  empty: 'This agent has not fired yet.',
-  columns: [
-    { label: 'When', key: 'created_at' },
-    { label: 'Outcome', key: 'outcome', format: 'status' },
-    { label: 'Why', key: 'reason' },
-    { label: 'What it did', key: 'effect' },
-    { label: 'Transaction', key: 'transaction_id' },
-    { label: 'Error', key: 'error' },
-    { label: 'Hop', key: 'hop' },
   ],
 };

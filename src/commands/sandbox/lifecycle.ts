@@ -1,5 +1,6 @@
-import { Command } from 'commander';
+import { Command } from '../command.js';
 import { dirname } from 'node:path';
+import { requireKey } from '../../client/config.js';
 import { UnreachableError } from '../../client/errors.js';
 import { findStateFile, MEMORY_LOCK, readState, stateDirFor, writeState } from '../../client/state.js';
 import { ApiClient } from '../../client/http.js';
@@ -10,7 +11,6 @@ import type { View } from '../output/views.js';
 
 export function stopCommand(): Command {
   return new Command('stop')
-    .description('Stop the background sandbox started from this directory (a no-op when none runs)')
     .option('--json', 'print the result as JSON')
     .addHelpText('after', examples('ledger sandbox stop'))
     .action(action(runStop));
@@ -66,7 +66,6 @@ const statusView: View = {
 
 export function statusCommand(): Command {
   return clientCommand('status')
-    .description('Is the sandbox up? Exit code 3 when it is not reachable')
     .addHelpText('after', examples('ledger sandbox status', 'ledger sandbox status --json'))
     .action(action(runStatus));
 }
@@ -78,7 +77,7 @@ export async function runStatus(io: Io): Promise<void> {
   const explicit = io.flags.baseUrl ?? io.env.LEDGER_BASE_URL;
   const baseUrl = explicit || !found?.base_url ? config.baseUrl : found.base_url;
   const local = found?.base_url === baseUrl ? found : undefined;
-  const client = baseUrl === config.baseUrl ? io.client() : new ApiClient(baseUrl, config.apiKey);
+  const client = baseUrl === config.baseUrl ? io.publicClient() : new ApiClient(baseUrl, config.apiKey);
   try {
     const health = await client.sandbox<{ version: string; api_version: string }>('GET', '/sandbox/health');
     await io.show({ running: true, base_url: baseUrl, version: health.version, api_version: health.api_version, pid: local?.pid ?? null, db: local?.db ?? null }, statusView);
@@ -92,17 +91,13 @@ export async function runStatus(io: Io): Promise<void> {
 
 export function envCommand(): Command {
   return clientCommand('env')
-    .description('Print LEDGER_BASE_URL and LEDGER_API_KEY as shell exports, for eval in another shell')
     .addHelpText('after', examples('eval "$(ledger sandbox env)"', 'ledger sandbox env --json'))
     .action(action(runEnv));
 }
 
 export async function runEnv(io: Io): Promise<void> {
   const config = io.config();
-  if (!config.apiKey) {
-    throw new UnreachableError('no sandbox state found here: run `ledger sandbox start` in this directory (or set LEDGER_HOME)');
-  }
-  const data = { LEDGER_BASE_URL: config.baseUrl, LEDGER_API_KEY: config.apiKey };
+  const data = { LEDGER_BASE_URL: config.baseUrl, LEDGER_API_KEY: requireKey(config, io.env, io.cwd) };
   if (io.flags.json) {
     io.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
     return;

@@ -1,12 +1,15 @@
-import { Command, Option } from 'commander';
+import { Command, Option } from '../command.js';
 import { dirname, join, resolve } from 'node:path';
 import { UsageError } from '../../client/errors.js';
-import { DETACHED_ENV, makeStateDir, MEMORY_LOCK, readState, type SandboxState, STATE_FILE, stateDirFor, writeState } from '../../client/state.js';
+import { DETACHED_ENV, makeStateDir, MEMORY_LOCK, readState, type SandboxState, SNAPSHOT_DIR, STATE_FILE, stateDirFor, writeState } from '../../client/state.js';
 import { ApiError } from '../../client/errors.js';
+import type { AnalyserConfig } from '../../sandbox/analyser.js';
 import type { Io } from '../io.js';
 import { action, examples } from '../options.js';
+import { addAnalyserOptions, type AnalyserFlags, analyserArgs, analyserConfig, describeAnalyser } from './analyser-options.js';
+import { type Reproducible, reproducible } from './start-repro.js';
 
-export interface StartOptions {
+export interface StartOptions extends AnalyserFlags {
   port: string;
   host: string;
   db?: string;
@@ -16,11 +19,15 @@ export interface StartOptions {
   settlementDelay: string;
   webhookUrl?: string;
   webhookTimeout: string;
+  seed?: string;
+  clock?: string;
+  clockStart?: string;
+  apiKey?: string;
+  snapshot?: string;
 }
 
 export function startCommand(): Command {
-  return new Command('start')
-    .description('Run the sandbox: the whole /v1 API on a local SQLite file, with a simulated provider')
+  return addAnalyserOptions(new Command('start'))
     .option('-p, --port <port>', 'port to listen on (0 picks a free one)', '4010')
     .option('--host <host>', 'address to bind; anything but loopback is reachable from your network', '127.0.0.1')
     .option('--db <path>', 'SQLite file (default: .ledger/sandbox.db)')
@@ -28,11 +35,23 @@ export function startCommand(): Command {
     .option('--settlement-delay <seconds>', 'sandbox seconds before the provider settles or fails a payout (0: before answering)', '2')
     .option('--webhook-url <url>', "deliver the SANDBOX developer's webhooks here (default: the built-in receiver)")
     .option('--webhook-timeout <seconds>', 'seconds before a webhook attempt is abandoned', '15')
+    .addOption(new Option('--seed <n>', 'derive every id, account number, reference and whsec_ secret from this number; implies --clock manual').env('LEDGER_SEED'))
+    .addOption(new Option('--clock <mode>', "real: real time plus each developer's offset; manual: clocks stand still until `clock advance`").choices(['real', 'manual']))
+    .option('--clock-start <instant>', 'where a manual clock starts, ISO 8601 (default with --seed: 2026-01-01T00:00:00Z)')
+    .addOption(new Option('--api-key <key>', "fix the SANDBOX developer's key (svc_test_ + 32 letters and digits) instead of a random one").env('LEDGER_SANDBOX_API_KEY'))
+    .option('--snapshot <name>', 'start from a snapshot: a name saved with `snapshot save`, or a path to a snapshot file')
     .option('-d, --detach', 'run in the background, wait until healthy, and return')
     .option('--json', 'with --detach: print the connection details as JSON')
     .addHelpText(
       'after',
-      examples('ledger sandbox start', 'ledger sandbox start --detach --port 4011 --memory', 'eval "$(ledger sandbox env)"'),
+      examples(
+        'ledger sandbox start',
+        'ledger sandbox start --detach --port 4011 --memory',
+        'ledger sandbox start --detach --memory --seed 7                  # same ids, numbers and times in every run',
+        'ledger sandbox start --detach --memory --seed 7 --snapshot test/fixtures/base.db',
+        'ledger sandbox start --analyser openai-compatible --analyser-url http://127.0.0.1:11434/v1 --analyser-model llama3.2',
+        'eval "$(ledger sandbox env)"',
+      ) + '\nWith --seed or --clock manual nothing falls due by itself: deliveries and settlements run at `ledger sandbox clock advance`.\n',
     )
     .action(action(runStart));
 }
@@ -73,6 +92,8 @@ export async function runStart(io: Io, options: StartOptions): Promise<void> {
   const webhookTimeout = Number(options.webhookTimeout);
   if (!(webhookTimeout > 0) || webhookTimeout > 600) throw new UsageError('--webhook-timeout must be a number of seconds, above 0 and at most 600');
   if (options.webhookUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(options.webhookUrl)) throw new UsageError('--webhook-url must be an http or https URL');
+  const analyser = analyserConfig(options, io.env);
+  const repro = reproducible(io, options);
   const { stateFile, logFile, dbPath } = paths(io, options);
   await assertNotRunning(stateFile);
   // process.js is small: the parent of a detached sandbox must not load the server it starts.
@@ -80,17 +101,18 @@ export async function runStart(io: Io, options: StartOptions): Promise<void> {
   if (!isLoopback(options.host)) {
     io.stderr.write(`Warning: binding ${options.host}, which is not loopback: anyone who can reach it can use the sandbox.\n`);
   }
-  if (options.detach) return detach(io, options, stateFile, logFile, dbPath);
-  return foreground(io, options, { stateFile, dbPath, lockPath: options.memory ? join(dirname(stateFile), MEMORY_LOCK) : undefined }, port, settlementDelay);
+  if (options.detach) return detach(io, options, stateFile, logFile, dbPath, [...analyserArgs(analyser), ...repro.args], repro.env);
+  return foreground(io, options, { stateFile, dbPath, lockPath: options.memory ? join(dirname(stateFile), MEMORY_LOCK) : undefined }, port, settlementDelay, analyser, repro);
 }
 
-async function detach(io: Io, options: StartOptions, stateFile: string, logFile: string, dbPath: string): Promise<void> {
+async function detach(io: Io, options: StartOptions, stateFile: string, logFile: string, dbPath: string, extraArgs: string[], extraEnv: Record<string, string>): Promise<void> {
   const { spawnDetached } = await import('../../sandbox/process.js');
   makeStateDir(dirname(stateFile));
   const args = [
     'sandbox', 'start', '--port', options.port, '--host', options.host, '--settlement-delay', options.settlementDelay,
     '--webhook-timeout', options.webhookTimeout, ...(options.webhookUrl ? ['--webhook-url', options.webhookUrl] : []),
     ...(options.memory ? ['--memory'] : ['--db', dbPath]),
+    ...extraArgs,
   ];
   let state: SandboxState | undefined;
   try {
@@ -98,7 +120,8 @@ async function detach(io: Io, options: StartOptions, stateFile: string, logFile:
       args,
       logFile,
       cwd: io.cwd,
-      env: { ...io.env, [DETACHED_ENV]: '1' },
+      // A chosen key goes through the environment, not the command line, where `ps` would show it.
+      env: { ...io.env, [DETACHED_ENV]: '1', ...extraEnv },
       ready: async (pid) => {
         state = readState(stateFile);
         return state?.pid === pid && (await healthy(state.base_url));
@@ -128,14 +151,28 @@ async function detach(io: Io, options: StartOptions, stateFile: string, logFile:
   );
 }
 
-async function foreground(io: Io, options: StartOptions, where: { stateFile: string; dbPath: string; lockPath: string | undefined }, port: number, settlementDelaySeconds: number): Promise<void> {
+async function foreground(
+  io: Io,
+  options: StartOptions,
+  where: { stateFile: string; dbPath: string; lockPath: string | undefined },
+  port: number,
+  settlementDelaySeconds: number,
+  analyser: AnalyserConfig,
+  repro: Reproducible,
+): Promise<void> {
   const { stateFile, dbPath } = where;
+  // The database, its WAL, the lock files and the snapshots hold secrets: nothing this process
+  // creates is readable by others. Here, not in the server: an in-process sandbox (startSandbox)
+  // must not change its host process's umask.
+  process.umask(0o077);
   makeStateDir(dirname(stateFile));
   const previous = readState(stateFile);
   // A log reader that goes away (a closed pipe) must not take the sandbox down with it.
   for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
   const { startServer } = await import('../../sandbox/server.js');
   const { DatabaseInUseError } = await import('../../engine/db/lock.js');
+  const { LedgerError } = await import('../../engine/errors.js');
+  const { HTTP_STATUS } = await import('../../api/errors.js');
   const server = await startServer({
     dbPath,
     lockPath: where.lockPath,
@@ -145,11 +182,15 @@ async function foreground(io: Io, options: StartOptions, where: { stateFile: str
     settlementDelaySeconds,
     webhookUrl: options.webhookUrl,
     webhookTimeoutSeconds: Number(options.webhookTimeout),
+    analyser,
+    ...repro.server,
+    snapshotDir: join(dirname(stateFile), SNAPSHOT_DIR),
     logRequest: (line) => io.stdout.write(`${line}\n`),
     log: (line) => io.stderr.write(`${line}\n`),
   }).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'EADDRINUSE') throw new ApiError(409, 'PORT_IN_USE', `port ${port} on ${options.host} is in use: pick another with --port`);
     if (error instanceof DatabaseInUseError) throw new ApiError(409, 'DATABASE_IN_USE', error.message);
+    if (error instanceof LedgerError) throw new ApiError(HTTP_STATUS[error.code], error.code, error.message);
     throw error;
   });
   const state: SandboxState = { base_url: server.baseUrl, api_key: server.apiKey, db: dbPath, pid: process.pid, started_at: new Date().toISOString() };
@@ -163,6 +204,8 @@ async function foreground(io: Io, options: StartOptions, where: { stateFile: str
       `API key   ${detached ? `${server.apiKey.slice(0, 13)}… (in ${stateFile}; \`ledger sandbox env\` prints it)` : `${server.apiKey}${server.keyIssued ? '  (new)' : ''}`}`,
       `Database  ${dbPath}`,
       `State     ${stateFile}`,
+      `Analyser  ${describeAnalyser(analyser)}`,
+      ...repro.banner,
       'Press Ctrl-C to stop.',
       '',
     ].join('\n'),

@@ -1,17 +1,24 @@
-import type { Command } from 'commander';
+import type { Command } from '../command.js';
 import type { SuspenseItem } from '../../api/schemas/suspense.js';
+import type { Wallet } from '../../api/schemas/wallets.js';
 import { UsageError } from '../../client/errors.js';
-import { naira } from '../output/format.js';
+import { check, choicesOf, condition, refuseUnused, textCheck } from '../../client/validate.js';
+import { activeWallets, chooseWallet } from '../wallet-picker.js';
 import type { Io } from '../io.js';
-import { action, clientCommand, examples } from '../options.js';
+import { action, clientCommand, enumOption, examples } from '../options.js';
+import { money } from '../output/format.js';
 import { resolutionView, suspenseItemView } from '../output/views.js';
-import { chooseWallet } from '../accounts.js';
 import { fetchAll } from '../paging.js';
 import { choose, confirm, optionalInput } from '../prompts.js';
 import { sandboxNow } from './list.js';
 
-const ACTIONS = ['CREDIT_WALLET', 'DISMISS', 'REFUND'] as const;
-type Action = (typeof ACTIONS)[number];
+const ACTIONS = choicesOf('ResolveSuspenseBody', 'action');
+const ACTION_TEXT: Record<string, string> = {
+  CREDIT_WALLET: 'credit one of your wallets',
+  DISMISS: 'keep it off every wallet (moves to the dismissed account)',
+  REFUND: 'send it back to the sender, no fee',
+};
+const FLAGS = { action: '--action', target_wallet_id: '--target-wallet', note: '--note' };
 
 export interface ResolveOptions {
   action?: string;
@@ -23,10 +30,9 @@ export interface ResolveOptions {
 
 export function resolveCommand(): Command {
   return clientCommand('resolve')
-    .description('Resolve a held payment. On a terminal, anything left out is asked: pick the item, the action and the target wallet')
     .argument('[suspense_id]', 'suspense item id (asked on a terminal when left out)')
-    .option('--action <action>', ACTIONS.join(', '))
-    .option('--target-wallet <wallet_id>', 'wallet to credit (CREDIT_WALLET)')
+    .addOption(enumOption('--action <action>', 'what to do with the payment', ACTIONS))
+    .option('--target-wallet <wallet_id>', 'wallet to credit (CREDIT_WALLET only)')
     .option('--note <text>', 'resolution note, at most 500 characters')
     .option('-y, --yes', 'do not ask for confirmation on a terminal')
     .option('--idempotency-key <key>', 'replay instead of repeating on a retry')
@@ -35,11 +41,14 @@ export function resolveCommand(): Command {
       examples(
         'ledger suspense resolve',
         'ledger suspense resolve "$ITEM" --action CREDIT_WALLET --target-wallet "$W" --note "confirmed by phone"',
-        'ledger suspense resolve "$ITEM" --action REFUND',
+        'ledger suspense resolve "$ITEM" --action REFUND    # needs the sender account and bank the payment came with',
       ),
     )
     .action(action(runResolve));
 }
+
+/** A payment can go back only to an account at a bank, and only when it came with both. */
+const refundable = (item: SuspenseItem) => Boolean(item.sender_account && item.sender_bank_code);
 
 async function pickItem(io: Io): Promise<SuspenseItem> {
   const lists = await Promise.all(
@@ -56,48 +65,68 @@ async function pickItem(io: Io): Promise<SuspenseItem> {
     '<suspense_id>',
     'Which held payment?',
     open.map((item) => ({
-      name: `${naira(item.amount).padStart(14)}  ${item.reason.padEnd(17)}  ${age(item.created_at, now).padStart(4)}  ${item.sender_name} · "${item.raw_narration}"`,
+      name: `${money(item.amount).padStart(20)}  to ${item.account_number}  ${item.reason.padEnd(17)}  ${age(item.created_at, now).padStart(4)}  ${item.sender_name} · "${item.raw_narration}"`,
       value: item,
     })),
   );
 }
 
+/**
+ * The wallet a person most likely means: the one the payment was for while it is active, else the
+ * one active wallet of the same customer (same email, or same first and last name); none otherwise,
+ * so the picker never offers a wallet just because it comes first.
+ */
+async function likelyTarget(io: Io, item: SuspenseItem, wallets: Wallet[]): Promise<string | undefined> {
+  if (!item.wallet_id) return undefined;
+  if (wallets.some((w) => w.id === item.wallet_id)) return item.wallet_id;
+  const own = await io.client().request<Wallet>('GET', `/v1/wallets/${encodeURIComponent(item.wallet_id)}`).catch(() => undefined);
+  if (!own) return undefined;
+  const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+  const matches = wallets.filter((w) => same(w.email, own.email) || (same(w.first_name, own.first_name) && same(w.last_name, own.last_name)));
+  return matches.length === 1 ? matches[0]!.id : undefined;
+}
 
 /**
  * Script mode takes everything from flags; on a terminal the missing parts are asked, the item is
  * shown, and nothing moves until the person confirms.
  */
 export async function runResolve(io: Io, id: string | undefined, options: ResolveOptions): Promise<void> {
-  const requested = options.action?.toUpperCase();
-  if (requested !== undefined && !ACTIONS.includes(requested as Action)) throw new UsageError(`--action must be one of ${ACTIONS.join(', ')}`);
+  check('IdempotencyHeaders', { 'idempotency-key': options.idempotencyKey }, { 'idempotency-key': '--idempotency-key' });
+  const given = { action: options.action?.toUpperCase(), target_wallet_id: options.targetWallet, note: options.note };
+  check('ResolveSuspenseBody', given, FLAGS, { partial: true });
+  refuseUnused('ResolveSuspenseBody', given, FLAGS);
   if (!io.interactive()) {
     if (!id) throw new UsageError('missing <suspense_id> (no terminal to ask on)');
-    if (!requested) throw new UsageError('missing --action (no terminal to ask on)');
-    if (requested === 'CREDIT_WALLET' && !options.targetWallet) throw new UsageError('missing --target-wallet for CREDIT_WALLET (no terminal to ask on)');
+    if (!given.action) throw new UsageError('missing --action (no terminal to ask on)');
+    if (condition('ResolveSuspenseBody', 'target_wallet_id', given)?.required && given.target_wallet_id === undefined) {
+      throw new UsageError(`missing --target-wallet for ${given.action} (no terminal to ask on)`);
+    }
   }
   // Only a person needs to see the item; a script goes straight to the resolve call.
   let item: SuspenseItem | undefined;
   if (io.interactive()) item = id ? await io.client().sandbox<SuspenseItem>('GET', `/sandbox/suspense/${encodeURIComponent(id)}`) : await pickItem(io);
   const itemId = id ?? item!.id;
+  const offered = ACTIONS.filter((a) => a !== 'REFUND' || (item && refundable(item)));
   const chosen =
-    (requested as Action | undefined) ??
-    (await choose<Action>(io, '--action', 'What should happen to it?', [
-      { name: 'CREDIT_WALLET  credit one of your wallets', value: 'CREDIT_WALLET' },
-      { name: 'DISMISS        keep it off every wallet (moves to the dismissed account)', value: 'DISMISS' },
-      { name: 'REFUND         send it back to the sender, no fee', value: 'REFUND' },
-    ]));
-  const target = chosen === 'CREDIT_WALLET' ? (options.targetWallet ?? (await chooseWallet(io, '--target-wallet', 'Credit which wallet? (type to search)', { none: 'no ACTIVE wallet to credit' }))) : undefined;
-  const note = options.note ?? (io.interactive() && !options.yes ? await optionalInput(io, 'Note (optional):') : undefined);
+    given.action ??
+    (await choose(io, '--action', 'What should happen to it?', offered.map((a) => ({ name: `${a.padEnd(14)} ${ACTION_TEXT[a] ?? ''}`, value: a }))));
+  if (chosen === 'REFUND' && item && !refundable(item)) throw new UsageError('REFUND needs the sender account and bank code, and this payment came without them: CREDIT_WALLET or DISMISS it');
+  let target = given.target_wallet_id;
+  if (condition('ResolveSuspenseBody', 'target_wallet_id', { action: chosen })?.required && target === undefined) {
+    const wallets = await activeWallets(io);
+    const suggested = item ? await likelyTarget(io, item, wallets) : undefined;
+    target = await chooseWallet(io, '--target-wallet', 'Credit which wallet? (type a name, account number or reference)', { none: 'no ACTIVE wallet to credit', suggested, wallets });
+  }
+  const note = given.note ?? (io.interactive() && !options.yes ? await optionalInput(io, 'Note (optional):', textCheck('ResolveSuspenseBody', 'note')) : undefined);
+  const body = check('ResolveSuspenseBody', { action: chosen, target_wallet_id: target, note }, FLAGS);
 
   if (io.interactive() && !options.yes && item) {
     const { render } = await import('../output/render.js');
-    render(io.stderr, item, suspenseItemView, { json: false, quiet: false, env: io.env });
-    io.stderr.write(`\n${chosen}${target ? ` → wallet ${target}` : ''}${note ? ` · note "${note}"` : ''}\n`);
-    if (!(await confirm(io, `Resolve this ${naira(item.amount)} payment?`, false))) throw new UsageError('resolution cancelled: nothing moved');
+    const { clean } = await import('../output/clean.js');
+    render(io.stderr, item, suspenseItemView, { quiet: false, env: io.env });
+    io.stderr.write(`\n${chosen}${target ? ` → wallet ${target}` : ''}${note ? ` · note "${clean(note)}"` : ''}\n`);
+    if (!(await confirm(io, `Resolve this ${money(item.amount)} payment?`, false))) throw new UsageError('resolution cancelled: nothing moved');
   }
-  const result = await io.client().request('POST', `/v1/suspense/${encodeURIComponent(itemId)}/resolve`, {
-    body: { action: chosen, ...(target ? { target_wallet_id: target } : {}), ...(note ? { note } : {}) },
-    idempotencyKey: options.idempotencyKey,
-  });
+  const result = await io.client().request('POST', `/v1/suspense/${encodeURIComponent(itemId)}/resolve`, { body, idempotencyKey: options.idempotencyKey });
   await io.show(result, resolutionView);
 }

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from '../command.js';
 import type { SuspenseItem } from '../../api/schemas/suspense.js';
 import type { Io } from '../io.js';
 import { action, clientCommand, examples } from '../options.js';
@@ -6,7 +6,6 @@ import { suspenseItemView } from '../output/views.js';
 
 export function showCommand(): Command {
   return clientCommand('show')
-    .description('Show one held payment in full: the analysis and the original payload')
     .argument('<suspense_id>', 'suspense item id')
     .addHelpText('after', examples('ledger suspense show "$ITEM"', 'ledger suspense show "$ITEM" --json'))
     .action(action(runShow));

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from '../command.js';
 import type { Transaction } from '../../api/schemas/transactions.js';
 import type { Io } from '../io.js';
 import { action, clientCommand, examples } from '../options.js';
@@ -6,7 +6,6 @@ import { transactionView } from '../output/views.js';
 
 export function getCommand(): Command {
   return clientCommand('get')
-    .description('Show one transaction, including service_intelligence')
     .argument('<transaction_id>', 'transaction id')
     .addHelpText('after', examples('ledger transactions get "$TX"', 'ledger transactions get "$TX" --json'))
     .action(action(runGet));

@@ -1,21 +1,35 @@
-import type { Command } from 'commander';
+import type { Command } from '../command.js';
 import type { Wallet } from '../../api/schemas/wallets.js';
+import { UsageError } from '../../client/errors.js';
+import { check } from '../../client/validate.js';
 import type { Io } from '../io.js';
 import { action, clientCommand, examples } from '../options.js';
+import { money } from '../output/format.js';
 import { walletView } from '../output/views.js';
+import { confirm } from '../prompts.js';
 
 export function closeCommand(): Command {
   return clientCommand('close')
-    .description('Close a wallet; its balance stays, and later inbound payments go to suspense')
     .argument('<wallet_id>', 'wallet id')
+    .option('-y, --yes', 'do not ask for confirmation on a terminal')
     .option('--idempotency-key <key>', 'replay instead of repeating on a retry')
-    .addHelpText('after', examples('ledger wallets close "$WALLET"'))
+    .addHelpText('after', examples('ledger wallets close "$WALLET"', 'ledger wallets close "$WALLET" --yes --json'))
     .action(action(runClose));
 }
 
-export async function runClose(io: Io, walletId: string, options: { idempotencyKey?: string }): Promise<void> {
-  const wallet = await io
-    .client()
-    .request<Wallet>('POST', `/v1/wallets/${encodeURIComponent(walletId)}/close`, { idempotencyKey: options.idempotencyKey });
-  await io.show(wallet, walletView);
+/** On a terminal, shows the wallet and the balance that will stay on it, and asks first. */
+export async function runClose(io: Io, walletId: string, options: { yes?: boolean; idempotencyKey?: string }): Promise<void> {
+  check('IdempotencyHeaders', { 'idempotency-key': options.idempotencyKey }, { 'idempotency-key': '--idempotency-key' });
+  const path = `/v1/wallets/${encodeURIComponent(walletId)}`;
+  if (io.interactive() && !options.yes) {
+    const wallet = await io.client().request<Wallet>('GET', path);
+    const { clean } = await import('../output/clean.js');
+    io.stderr.write(
+      `${clean(wallet.account_name)} · ${wallet.account_number} · ${clean(wallet.customer_reference)}\n` +
+        `Balance ${money(wallet.balance)} stays on the wallet; later payments to ${wallet.account_number} go to suspense.\n`,
+    );
+    if (!(await confirm(io, `Close wallet ${wallet.account_number}?`, false))) throw new UsageError('close cancelled: nothing was changed');
+  }
+  const closed = await io.client().request<Wallet>('POST', `${path}/close`, { idempotencyKey: options.idempotencyKey });
+  await io.show(closed, walletView);
 }

@@ -1,5 +1,6 @@
-import type { Command } from 'commander';
+import type { Command } from '../command.js';
 import type { Wallet } from '../../api/schemas/wallets.js';
+import { check, textCheck } from '../../client/validate.js';
 import type { Io } from '../io.js';
 import { action, clientCommand, examples } from '../options.js';
 import { walletView } from '../output/views.js';
@@ -19,7 +20,6 @@ export interface CreateOptions {
 
 export function createCommand(): Command {
   return clientCommand('create')
-    .description('Create a wallet with a virtual NUBAN (asks for missing details on a terminal)')
     .option('--customer-reference <ref>', "your system's unique id for the user")
     .option('--first-name <name>', 'first name (KYC)')
     .option('--last-name <name>', 'last name (KYC)')
@@ -34,22 +34,42 @@ export function createCommand(): Command {
       examples(
         'ledger wallets create --customer-reference user-42 --first-name Ada --last-name Obi --email ada@example.com',
         'WALLET=$(ledger wallets create --customer-reference u1 --first-name Ada --last-name Obi --email a@x.ng --quiet)',
+        'ledger wallets create        # on a terminal: asks for each missing detail',
       ),
     )
     .action(action(runCreate));
 }
 
+const FLAGS = {
+  customer_reference: '--customer-reference',
+  first_name: '--first-name',
+  last_name: '--last-name',
+  email: '--email',
+  label: '--label',
+  system_prompt: '--system-prompt',
+  sub_account_id: '--sub-account-id',
+};
+
 export async function runCreate(io: Io, options: CreateOptions): Promise<void> {
-  const body = {
-    customer_reference: await requireValue(io, options.customerReference, '--customer-reference', 'Customer reference'),
-    first_name: await requireValue(io, options.firstName, '--first-name', 'First name'),
-    last_name: await requireValue(io, options.lastName, '--last-name', 'Last name'),
-    email: await requireValue(io, options.email, '--email', 'Email'),
-    ...(options.label !== undefined ? { label: options.label } : {}),
-    ...(options.systemPrompt !== undefined ? { system_prompt: options.systemPrompt } : {}),
-    ...(options.transfersOut === false ? { allow_transfers_out: false } : {}),
-    ...(options.subAccountId !== undefined ? { sub_account_id: options.subAccountId } : {}),
-  };
+  check('IdempotencyHeaders', { 'idempotency-key': options.idempotencyKey }, { 'idempotency-key': '--idempotency-key' });
+  // Flags that were given are checked before anything is asked, so nobody answers questions in vain.
+  const given = { customer_reference: options.customerReference, first_name: options.firstName, last_name: options.lastName, email: options.email };
+  check('CreateWalletBody', { ...given, label: options.label, system_prompt: options.systemPrompt, sub_account_id: options.subAccountId }, FLAGS, { partial: true });
+  const ask = (value: string | undefined, field: keyof typeof FLAGS, message: string) => requireValue(io, value, FLAGS[field], message, textCheck('CreateWalletBody', field));
+  const body = check(
+    'CreateWalletBody',
+    {
+      customer_reference: await ask(options.customerReference, 'customer_reference', 'Customer reference'),
+      first_name: await ask(options.firstName, 'first_name', 'First name'),
+      last_name: await ask(options.lastName, 'last_name', 'Last name'),
+      email: await ask(options.email, 'email', 'Email'),
+      label: options.label,
+      system_prompt: options.systemPrompt,
+      allow_transfers_out: options.transfersOut === false ? false : undefined,
+      sub_account_id: options.subAccountId,
+    },
+    FLAGS,
+  );
   const wallet = await io.client().request<Wallet>('POST', '/v1/wallets', { body, idempotencyKey: options.idempotencyKey });
   await io.show(wallet, walletView);
 }

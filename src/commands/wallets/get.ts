@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from '../command.js';
 import type { Wallet } from '../../api/schemas/wallets.js';
 import type { Io } from '../io.js';
 import { action, clientCommand, examples } from '../options.js';
@@ -6,9 +6,8 @@ import { walletView } from '../output/views.js';
 
 export function getCommand(): Command {
   return clientCommand('get')
-    .description('Show a wallet and its balance')
     .argument('<wallet_id>', 'wallet id')
-    .addHelpText('after', examples('ledger wallets get 3f1c…', 'ledger wallets get "$WALLET" --json'))
+    .addHelpText('after', examples('ledger wallets get "$WALLET"', 'ledger wallets get "$WALLET" --json'))
     .action(action(runGet));
 }
 

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from '../command.js';
 import type { Wallet } from '../../api/schemas/wallets.js';
 import type { Io } from '../io.js';
 import { action, clientCommand, examples } from '../options.js';
@@ -6,7 +6,6 @@ import { walletView } from '../output/views.js';
 
 export function unlockCommand(): Command {
   return clientCommand('unlock')
-    .description('Allow transfers out again (undoes LOCK_WALLET or --no-transfers-out); --lock does the opposite')
     .argument('<wallet_id>', 'wallet id')
     .option('--lock', 'set allow_transfers_out to false instead')
     .addHelpText('after', examples('ledger wallets unlock "$WALLET"', 'ledger wallets unlock "$WALLET" --lock'))

@@ -1,43 +1,73 @@
-import type { WebhookLog } from '../../api/schemas/webhooks.js';
+import type { Command } from '../command.js';
+import { WEBHOOK_STREAM_PATH, type WebhookAttemptEvent } from '../../api/schemas/webhook-stream.js';
+import { UnreachableError } from '../../client/errors.js';
 import type { Io } from '../io.js';
-import { positiveInt } from '../options.js';
+import { action, clientCommand, examples } from '../options.js';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+export function tailCommand(): Command {
+  return clientCommand('tail')
+    .addHelpText(
+      'after',
+      examples('ledger webhooks tail', 'ledger webhooks tail --json | jq -c "{event_type, status, attempt_count}"') +
+        '\nEach line: time of the attempt (sandbox clock), event, wallet, amount, status, attempt number and HTTP status.\n',
+    )
+    .action(action(runTail));
+}
+
+/** The wallet and amount an event is about, when its data names them. */
+function subject(log: WebhookAttemptEvent['log']): { wallet?: string; amount?: number } {
+  const data = (log.payload as { data?: { wallet_id?: unknown; amount?: unknown } }).data ?? {};
+  return {
+    ...(typeof data.wallet_id === 'string' ? { wallet: data.wallet_id } : {}),
+    ...(typeof data.amount === 'number' ? { amount: data.amount } : {}),
+  };
+}
 
 /**
- * Prints each delivery attempt as it happens until Ctrl-C: a line for people, or one JSON object
- * (the webhook log) per line with --json. Deliveries from before the start are not replayed.
+ * Follows the sandbox's stream of delivery attempts until Ctrl-C: a line per attempt for people, or
+ * the delivery log as it stood after the attempt, one JSON object per line, with --json. Attempts made
+ * before it started are not replayed.
  */
-export async function runTail(io: Io, options: { interval?: string; signal?: AbortSignal }): Promise<void> {
-  const interval = positiveInt('--interval')(options.interval ?? '500');
+export async function runTail(io: Io, options: { signal?: AbortSignal } = {}): Promise<void> {
+  const client = io.client();
   const { formatter } = await import('../output/render.js');
+  const { clean } = await import('../output/clean.js');
   const fmt = formatter(io.stdout, io.env);
-  const seen = new Map<string, string>();
-  const key = (log: WebhookLog) => `${log.status}:${log.attempt_count}`;
-  const fetchRecent = () => io.client().request<{ items: WebhookLog[] }>('GET', '/v1/webhook-logs', { query: { order: 'desc', limit: 100 } });
-  for (const log of (await fetchRecent()).items) seen.set(log.id, key(log));
-  io.note('Following webhook deliveries; Ctrl-C to stop.');
-
   const controller = new AbortController();
   const stop = () => controller.abort();
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   options.signal?.addEventListener('abort', stop);
+  const print = ({ log, attempt }: WebhookAttemptEvent) => {
+    if (io.flags.json) return io.stdout.write(`${JSON.stringify(log)}\n`);
+    if (io.flags.quiet) return io.stdout.write(`${log.id}\n`);
+    const { wallet, amount } = subject(log);
+    const when = attempt.created_at.replace('T', ' ').replace(/\.\d+Z$/, '');
+    const answer = attempt.http_status_code !== null ? `HTTP ${attempt.http_status_code}` : fmt.red(clean(attempt.error ?? 'no answer'));
+    return io.stdout.write(
+      [
+        when,
+        clean(log.event_type).padEnd(18),
+        (wallet ? (io.flags.wide ? wallet : wallet.slice(0, 8)) : '—').padEnd(io.flags.wide ? 36 : 8),
+        (amount !== undefined ? fmt.money(amount) : '—').padEnd(20),
+        fmt.status(log.status) + ' '.repeat(Math.max(0, 9 - log.status.length)),
+        `#${attempt.attempt_number}`,
+        answer,
+      ].join('  ') + '\n',
+    );
+  };
   try {
-    while (!controller.signal.aborted) {
-      await sleep(interval);
-      if (controller.signal.aborted) break;
-      const changed = (await fetchRecent()).items.filter((log) => seen.get(log.id) !== key(log)).reverse();
-      for (const log of changed) {
-        seen.set(log.id, key(log));
-        if (io.flags.json) io.stdout.write(`${JSON.stringify(log)}\n`);
-        else if (io.flags.quiet) io.stdout.write(`${log.id}\n`);
-        else {
-          const detail = log.attempt_count === 0 ? 'queued' : `attempt ${log.attempt_count} → ${log.http_status_code ?? log.response_body ?? 'no answer'}`;
-          io.stdout.write(`${log.created_at}  ${log.event_type.padEnd(18)} ${fmt.status(log.status)}${' '.repeat(Math.max(1, 10 - log.status.length))} ${detail}  ${fmt.dim(log.id)}\n`);
-        }
-      }
-    }
+    await client.stream(
+      WEBHOOK_STREAM_PATH,
+      {
+        onOpen: () => io.stderr.write('Following webhook delivery attempts; Ctrl-C to stop.\n'),
+        onEvent: (event) => {
+          if (event.event === 'attempt') print(JSON.parse(event.data) as WebhookAttemptEvent);
+        },
+      },
+      controller.signal,
+    );
+    if (!controller.signal.aborted) throw new UnreachableError(`the sandbox at ${client.baseUrl} closed the stream: has it stopped?`);
   } finally {
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);

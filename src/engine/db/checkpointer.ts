@@ -1,5 +1,4 @@
-import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
+import { startSqliteWorker } from './worker.js';
 
 /** How often the background connection copies the WAL back into the database file. */
 const INTERVAL_MS = 20;
@@ -10,8 +9,6 @@ const INTERVAL_MS = 20;
  * rest for the next round, so the writer is never held up.
  */
 const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const SQLite = require(workerData.driver);
 const db = new SQLite(workerData.path);
 db.pragma('busy_timeout = 0');
 db.pragma('synchronous = ' + workerData.synchronous);
@@ -58,8 +55,11 @@ export interface Checkpointer {
  * @example const checkpointer = startCheckpointer('/tmp/ledger.db'); ... await checkpointer.stop();
  */
 export function startCheckpointer(path: string, options: { throwAway?: boolean } = {}): Checkpointer {
-  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path, driver, intervalMs: INTERVAL_MS, synchronous: options.throwAway ? 'OFF' : 'NORMAL' }, resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16 } });
+  const worker = startSqliteWorker(
+    WORKER_SOURCE,
+    { path, intervalMs: INTERVAL_MS, synchronous: options.throwAway ? 'OFF' : 'NORMAL' },
+    { resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16 } },
+  );
   // A failed checkpointer costs speed, not correctness: the writer's own checkpoints take over.
   worker.on('error', () => {});
   worker.unref();

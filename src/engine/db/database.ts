@@ -4,6 +4,7 @@ import type { ApiKeyTable, DeveloperTable } from '../developers/developers.table
 import type { EventTable, ReceiverEventCountTable, ReceiverEventTable, WebhookAttemptTable, WebhookLogCountTable, WebhookLogTable } from '../events/events.table.js';
 import type { IdempotencyKeyTable } from '../idempotency/idempotency.table.js';
 import type { InboundTransferTable } from '../inbound/inbound.table.js';
+import type { AnalysisCacheTable } from '../intelligence/analysis-cache.table.js';
 import type { AccountTable, EntryTable, PostingTable, TransactionCountTable, TransactionTable } from '../ledger/ledger.table.js';
 import type { PayoutTable } from '../payouts/payouts.table.js';
 import type { SettingTable } from '../settings/settings.table.js';
@@ -32,6 +33,7 @@ export interface Database {
   transaction_counts: TransactionCountTable;
   webhook_log_counts: WebhookLogCountTable;
   receiver_event_counts: ReceiverEventCountTable;
+  analysis_cache: AnalysisCacheTable;
 }
 
 export type Db = Kysely<Database>;

@@ -355,6 +355,19 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('payouts_wallet_status').on('payouts').columns(['wallet_id', 'status']).execute();
     },
   },
+  '0011_analysis_cache': {
+    async up(db: Kysely<unknown>) {
+      // A model-backed analyser's answers, so a replay or a seeded run gets the answer it got before.
+      // Not developer data: reset keeps it, like the clock.
+      await db.schema
+        .createTable('analysis_cache')
+        .addColumn('key', 'text', (c) => c.primaryKey())
+        .addColumn('model', 'text', (c) => c.notNull())
+        .addColumn('answer', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+    },
+  },
   '0014_lean_webhook_storage': {
     async up(db: Kysely<unknown>) {
       // Each event's payload is stored once, on the event: a delivery log reads it from there, and
@@ -376,9 +389,8 @@ const migrations: Record<string, Migration> = {
 
       // Lists read a developer's logs in the order they were recorded (seq, the rowid that ends
       // every index entry), filtered by nothing, by event type or by status, each through an index
-      // in that order (no sort, no scan). Most
-      // logs end DELIVERED: the status index keeps only the others, and a DELIVERED list reads
-      // the developer's index, where nearly every row matches.
+      // in that order (no sort, no scan). Most logs end DELIVERED: the status index keeps only the
+      // others, and a DELIVERED list reads the developer's index, where nearly every row matches.
       await db.schema.createIndex('webhook_logs_developer').on('webhook_logs').column('developer_id').execute();
       await db.schema.createIndex('webhook_logs_developer_type').on('webhook_logs').columns(['developer_id', 'event_type']).execute();
       await db.schema

@@ -15,10 +15,11 @@ export interface NewDeveloper {
 }
 
 /**
- * Creates a developer account with its system ledger accounts, webhook secret and first test key.
+ * Creates a developer account with its system ledger accounts, webhook secret and first test key
+ * (`apiKey` when given: `sandbox start --api-key`).
  * @example const { developer_id, api_key } = await createDeveloper(trx, env, 'Acme Pay');
  */
-export async function createDeveloper(trx: Trx, caller: EngineEnv, businessName: string): Promise<NewDeveloper> {
+export async function createDeveloper(trx: Trx, caller: EngineEnv, businessName: string, apiKey?: string): Promise<NewDeveloper> {
   const id = caller.ids.uuid();
   // The new developer's own clock (a fresh one starts at real time) stamps what it owns.
   const env = envOf(caller, id);
@@ -38,8 +39,8 @@ export async function createDeveloper(trx: Trx, caller: EngineEnv, businessName:
   for (const kind of SYSTEM_ACCOUNTS) {
     await insertAccount(trx, { id: env.ids.uuid(), developer_id: id, kind, created_at: now });
   }
-  const apiKey = await issueKey(trx, env, id);
-  return { developer_id: id, business_name: businessName, api_key: apiKey, created_at: now };
+  const key = await issueKey(trx, env, id, apiKey);
+  return { developer_id: id, business_name: businessName, api_key: key, created_at: now };
 }
 
 export async function findDeveloper(trx: Trx, id: string) {

@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
+import type { Selectable } from 'kysely';
 import type { Trx } from '../db/database.js';
 import { prepare } from '../db/prepared.js';
 import type { EngineEnv } from '../env.js';
 import { LedgerError } from '../errors.js';
+import { cryptoIds } from '../ids.js';
+import type { ApiKeyTable } from './developers.table.js';
 
 export const TEST_KEY_PREFIX = 'svc_test_';
 export const LIVE_KEY_PREFIX = 'svc_live_';
@@ -17,22 +20,25 @@ function hint(key: string): string {
 }
 
 /**
- * Issues a new `svc_test_` key for the developer and revokes every earlier one at once.
- * Returns the plain key: the only moment it exists outside the caller's hands.
+ * Issues a new `svc_test_` key for the developer (or makes `given` its key) and revokes every
+ * earlier one at once. Returns the plain key: the only moment it exists outside the caller's hands.
  * @example const key = await issueKey(trx, env, developerId);
  */
-export async function issueKey(trx: Trx, env: EngineEnv, developerId: string): Promise<string> {
+export async function issueKey(trx: Trx, env: EngineEnv, developerId: string, given?: string): Promise<string> {
   const now = env.clock.now().toISOString();
-  const key = `${TEST_KEY_PREFIX}${env.ids.base62(32)}`;
+  const source = env.keys ?? cryptoIds;
+  const key = given ?? `${TEST_KEY_PREFIX}${source.base62(32)}`;
   await trx
     .updateTable('api_keys')
     .set({ revoked_at: now })
     .where('developer_id', '=', developerId)
     .where('revoked_at', 'is', null)
     .execute();
+  // A chosen key may have been this sandbox's before and rotated away since: it becomes current again.
+  if (given) await trx.deleteFrom('api_keys').where('key_hash', '=', hashKey(key)).where('revoked_at', 'is not', null).execute();
   await trx
     .insertInto('api_keys')
-    .values({ id: env.ids.uuid(), developer_id: developerId, key_hash: hashKey(key), key_hint: hint(key), created_at: now })
+    .values({ id: source.uuid(), developer_id: developerId, key_hash: hashKey(key), key_hint: hint(key), created_at: now })
     .execute();
   return key;
 }
@@ -60,4 +66,35 @@ export async function currentKeyInfo(trx: Trx, developerId: string) {
     .where('developer_id', '=', developerId)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
+}
+
+export type ApiKeyRow = Selectable<ApiKeyTable>;
+
+/** Every key row, as it is before a snapshot restore replaces them (see `carryKeys`). */
+export async function allKeys(trx: Trx): Promise<ApiKeyRow[]> {
+  return trx.selectFrom('api_keys').selectAll().execute();
+}
+
+/**
+ * After a snapshot restore: keys that work keep working. Each developer of the restored state
+ * that exists now keeps the keys it has now (the snapshot's for it are dropped); the restored
+ * sandbox owner takes the current owner's keys, even when the snapshot came from another sandbox
+ * whose owner has another id. A developer only the snapshot has keeps the snapshot's keys; one
+ * only the current state has is gone, with its keys.
+ * @example await carryKeys(trx, keysBefore, ownerNow, ownerRestored);
+ */
+export async function carryKeys(trx: Trx, before: ApiKeyRow[], ownerNow: string, ownerRestored: string): Promise<void> {
+  const byDeveloper = new Map<string, ApiKeyRow[]>();
+  for (const key of before) byDeveloper.set(key.developer_id, [...(byDeveloper.get(key.developer_id) ?? []), key]);
+  for (const { id } of await trx.selectFrom('developers').select('id').execute()) {
+    // The current owner's keys follow the owner; a former owner that is not the owner now keeps the snapshot's.
+    const source = id === ownerRestored ? ownerNow : id === ownerNow ? undefined : id;
+    const keys = source === undefined ? undefined : byDeveloper.get(source);
+    if (!keys) continue;
+    await trx.deleteFrom('api_keys').where('developer_id', '=', id).execute();
+    for (const key of keys) {
+      await trx.deleteFrom('api_keys').where((eb) => eb.or([eb('id', '=', key.id), eb('key_hash', '=', key.key_hash)])).execute();
+      await trx.insertInto('api_keys').values({ ...key, developer_id: id }).execute();
+    }
+  }
 }

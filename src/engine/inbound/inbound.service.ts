@@ -11,8 +11,8 @@ import { nipSessionId } from '../references.js';
 import { findSuspenseItem, insertSuspenseItem, type SuspenseRow } from '../suspense/suspense.repository.js';
 import type { SuspenseReason, SuspenseStatus } from '../suspense/suspense.table.js';
 import { findWalletByAccountNumber, type WalletRow } from '../wallets/wallets.repository.js';
-import { LOW_CONFIDENCE, type ServiceIntelligence } from '../intelligence/analyser.js';
-import { hasRiskFlag, RulesAnalyser } from '../intelligence/rules-analyser.js';
+import { holdReason, type NarrationAnalyser, type ServiceIntelligence } from '../intelligence/analyser.js';
+import { RulesAnalyser } from '../intelligence/rules-analyser.js';
 
 const DEFAULT_ANALYSER = new RulesAnalyser();
 
@@ -48,16 +48,54 @@ export interface InboundOutcome {
 export const DEFAULT_SENDER_NAME = 'SANDBOX SENDER';
 
 export function normalizeInbound(env: EngineEnv, input: InboundInput): InboundPayload {
-  const senderName = input.sender_name ?? DEFAULT_SENDER_NAME;
   return {
     account_number: input.account_number,
     amount: input.amount,
-    sender_name: senderName,
+    sender_name: input.sender_name ?? DEFAULT_SENDER_NAME,
     sender_account: input.sender_account ?? '',
     sender_bank_code: input.sender_bank_code ?? '',
-    narration: input.narration ?? `Transfer from ${senderName}`,
+    narration: inboundNarration(input),
     provider_reference: input.provider_reference ?? nipSessionId(env),
   };
+}
+
+function inboundNarration(input: Pick<InboundInput, 'narration' | 'sender_name'>): string {
+  return input.narration ?? `Transfer from ${input.sender_name ?? DEFAULT_SENDER_NAME}`;
+}
+
+/** The analyser a sandbox was started with, or the rules. */
+export function analyserOf(env: EngineEnv): NarrationAnalyser {
+  return env.analyser ?? DEFAULT_ANALYSER;
+}
+
+/**
+ * Analyses an inbound payment before its database transaction opens, for an analyser that asks a
+ * model over the network: the write then never waits on it. Undefined when the account is not one of
+ * the developer's (the write answers 404). A wallet's system_prompt never changes, so the analysis
+ * made here is the one the write would make.
+ * @example const analysis = await analyseInbound(db, env, developerId, body); await receiveInbound(trx, env, developerId, body, analysis);
+ */
+export async function analyseInbound(db: Trx, env: EngineEnv, developerId: string, input: InboundInput): Promise<ServiceIntelligence | undefined> {
+  const wallet = await findWalletByAccountNumber(db, input.account_number);
+  if (!wallet || wallet.developer_id !== developerId) return undefined;
+  return analyserOf(env).analyse({
+    narration: inboundNarration(input),
+    systemPrompt: wallet.system_prompt,
+    amount: input.amount,
+    senderName: input.sender_name ?? DEFAULT_SENDER_NAME,
+  });
+}
+
+/**
+ * Where an inbound payment goes, in the order of contract §6: a closed wallet first, then a risk flag
+ * (it outranks low confidence), then low confidence; null is a credit.
+ */
+export function routeInbound(walletStatus: string, intelligence: ServiceIntelligence): { reason: SuspenseReason; status: 'PENDING' | 'FLAGGED' } | null {
+  if (walletStatus === 'CLOSED') return { reason: 'WALLET_CLOSED', status: 'PENDING' };
+  const held = holdReason(intelligence);
+  if (held === 'AI_RISK_FLAG') return { reason: held, status: 'FLAGGED' };
+  if (held) return { reason: held, status: 'PENDING' };
+  return null;
 }
 
 function contentHash(payload: InboundPayload): string {
@@ -67,9 +105,11 @@ function contentHash(payload: InboundPayload): string {
 /**
  * The simulated provider's notification of money arriving at a virtual account (contract §6):
  * idempotent on provider_reference; an active wallet is credited, a closed one's payment is held in suspense.
+ * `analysis` is one made before the transaction opened (analyseInbound); without it the analyser is
+ * asked offline, so the write never waits on a model.
  * @example await receiveInbound(trx, env, developerId, { account_number: '0123456789', amount: 500000 });
  */
-export async function receiveInbound(trx: Trx, env: EngineEnv, developerId: string, input: InboundInput): Promise<InboundOutcome> {
+export async function receiveInbound(trx: Trx, env: EngineEnv, developerId: string, input: InboundInput, analysis?: ServiceIntelligence): Promise<InboundOutcome> {
   const payload = normalizeInbound(env, input);
   const hash = contentHash(payload);
   const seen = await trx
@@ -89,18 +129,14 @@ export async function receiveInbound(trx: Trx, env: EngineEnv, developerId: stri
   if (!wallet || wallet.developer_id !== developerId) {
     throw new LedgerError('NOT_FOUND', `account ${payload.account_number} not found: it is not one of your virtual accounts`);
   }
-  const intelligence = await (env.analyser ?? DEFAULT_ANALYSER).analyse({
-    narration: payload.narration,
-    systemPrompt: wallet.system_prompt,
-    amount: payload.amount,
-    senderName: payload.sender_name,
-  });
-  // Contract §6: a closed wallet first, then low confidence, then a risk flag; otherwise credit.
-  let outcome: InboundOutcome;
-  if (wallet.status === 'CLOSED') outcome = await suspend(trx, env, wallet, payload, 'WALLET_CLOSED', 'PENDING', intelligence);
-  else if (intelligence.confidence_score < LOW_CONFIDENCE) outcome = await suspend(trx, env, wallet, payload, 'AI_LOW_CONFIDENCE', 'PENDING', intelligence);
-  else if (hasRiskFlag(intelligence)) outcome = await suspend(trx, env, wallet, payload, 'AI_RISK_FLAG', 'FLAGGED', intelligence);
-  else outcome = await credit(trx, env, wallet, payload, intelligence);
+  const intelligence =
+    analysis ??
+    (await analyserOf(env).analyse(
+      { narration: payload.narration, systemPrompt: wallet.system_prompt, amount: payload.amount, senderName: payload.sender_name },
+      { offline: true },
+    ));
+  const held = routeInbound(wallet.status, intelligence);
+  const outcome = held ? await suspend(trx, env, wallet, payload, held.reason, held.status, intelligence) : await credit(trx, env, wallet, payload, intelligence);
   const stored: StoredOutcome = {
     outcome: outcome.outcome,
     transaction_id: outcome.transaction?.id,

@@ -17,12 +17,24 @@ export interface AnalysisInput {
   senderName: string;
 }
 
+export interface AnalyseOptions {
+  /**
+   * Called inside a payment's database transaction: answer from what is known already, never from
+   * the network, so no write waits on a model.
+   */
+  offline?: boolean;
+}
+
 /**
  * Turns an inbound payment's narration into service_intelligence. The default is offline and
- * deterministic; a model-backed analyser can implement the same interface.
+ * deterministic; a model-backed analyser implements the same interface.
  */
 export interface NarrationAnalyser {
-  analyse(input: AnalysisInput): Promise<ServiceIntelligence>;
+  analyse(input: AnalysisInput, options?: AnalyseOptions): Promise<ServiceIntelligence>;
+  /** Shown by `ledger sandbox analyse`: which analyser answered. */
+  readonly name: string;
+  /** Asks something over the network: analyse a payment before its transaction opens. */
+  readonly remote?: boolean;
 }
 
 /** Flags that hold a payment in suspense as AI_RISK_FLAG (status FLAGGED). */
@@ -30,3 +42,18 @@ export const RISK_FLAGS = new Set(['SUSPECTED_FRAUD', 'REJECTED_BY_PROMPT', 'REV
 
 /** Below this confidence a payment is held as AI_LOW_CONFIDENCE (contract §6). */
 export const LOW_CONFIDENCE = 0.5;
+
+export function hasRiskFlag(intelligence: ServiceIntelligence): boolean {
+  return intelligence.flags.some((flag) => RISK_FLAGS.has(flag));
+}
+
+/**
+ * Why an analysis holds a payment, or null when it is credited. Contract §6: a risk flag outranks
+ * low confidence, so fraud review comes before a missing purpose.
+ * @example holdReason({ ...analysis, confidence_score: 0.2, flags: ['SUSPECTED_FRAUD'] }) // 'AI_RISK_FLAG'
+ */
+export function holdReason(intelligence: ServiceIntelligence): 'AI_RISK_FLAG' | 'AI_LOW_CONFIDENCE' | null {
+  if (hasRiskFlag(intelligence)) return 'AI_RISK_FLAG';
+  if (intelligence.confidence_score < LOW_CONFIDENCE) return 'AI_LOW_CONFIDENCE';
+  return null;
+}

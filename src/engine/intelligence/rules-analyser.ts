@@ -1,78 +1,74 @@
-import { type AnalysisInput, type NarrationAnalyser, RISK_FLAGS, type ServiceIntelligence } from './analyser.js';
-import { FRAUD_TERMS, INTENTS, MONTHS, NOISE_TERMS, TRANSFER_TERMS } from './lexicon.js';
+import type { AnalysisInput, NarrationAnalyser, ServiceIntelligence } from './analyser.js';
+import { FRAUD_TERMS, GENERAL_PAYMENT, INTENTS } from './lexicon.js';
+import { EMPTY_WORDS } from './nigerian-words.js';
+import { applyMarkers, withoutMarkers } from './markers.js';
+import { amountLimits, mentions, readPrompt, stem, type Text, textOf, words } from './prompt.js';
+import { classifyToken, noiseReason, type TokenKind } from './readable.js';
 
-const LOW_MARKER = 'SANDBOX-LOW-CONFIDENCE';
-const RISK_MARKER = 'SANDBOX-RISK';
-const INSTALMENT = /\b\d+ OF \d+\b/;
-const REJECT = /\b(reject|refuse|block|decline|do not accept|don't accept|never accept|not allowed|disallow)\b/;
-const REVIEW = /\b(review|flag|check|verify|hold|manual|suspicious|investigate|confirm)\b/;
-const LIMIT = /\b(?:above|over|more than|greater than|exceeding|exceeds)\s*(?:₦|ngn|n)?\s*([\d,]+(?:\.\d+)?)\s*(k|m|thousand|million)?\s*(naira|kobo)?/;
-const STOPWORDS = new Set(['THIS', 'THAT', 'WALLET', 'ACCOUNT', 'PAYMENT', 'PAYMENTS', 'EXPECT', 'EXPECTS', 'RECEIVE', 'RECEIVES', 'ONLY', 'FROM', 'WITH', 'WILL', 'SHOULD', 'THEY', 'THEM', 'THEIR', 'THESE', 'MONEY', 'FUNDS', 'TRANSFER', 'TRANSFERS', 'MOSTLY', 'USUALLY', 'ALWAYS', 'CREDIT', 'CREDITS', 'INBOUND', 'INCOMING', 'USER', 'CUSTOMER', 'ABOUT', 'ANYTHING', 'ELSE', 'OTHER', 'THAN', 'ABOVE', 'BELOW', 'OVER', 'NAIRA', 'KOBO', 'REJECT', 'REFUSE', 'BLOCK', 'DECLINE', 'ACCEPT', 'NEVER', 'ALLOWED', 'DISALLOW', 'REVIEW', 'FLAG', 'CHECK', 'VERIFY', 'HOLD', 'MANUAL', 'MANUALLY', 'SUSPICIOUS', 'INVESTIGATE', 'CONFIRM', 'MORE', 'GREATER', 'EXCEEDING', 'EXCEEDS', 'MILLION', 'THOUSAND']);
+const SPECIFIC = new Set(INTENTS.map((i) => i.intent));
 
-const words = (text: string) => text.toUpperCase().replace(/[^A-Z0-9]+/g, ' ').trim();
-const has = (spaced: string, term: string) => spaced.includes(` ${term} `);
 const round = (x: number) => Math.round(Math.min(1, Math.max(0, x)) * 100) / 100;
-
-interface Clause {
-  polarity: 'expect' | 'review' | 'reject';
-  intents: Set<string>;
-  only: boolean;
-  words: string[];
-  limitKobo?: number;
-}
-
-/** Reads a system prompt clause by clause: what it expects, what it wants reviewed or rejected. */
-function readPrompt(prompt: string): Clause[] {
-  return prompt
-    .toLowerCase()
-    .split(/[.;!?\n]+|\bbut\b/)
-    .map((clause) => clause.trim())
-    .filter(Boolean)
-    .map((clause) => {
-      const spaced = ` ${words(clause)} `;
-      const intents = new Set(
-        INTENTS.filter(
-          (i) => has(spaced, words(i.label)) || has(spaced, words(i.intent.replace(/_/g, ' '))) || i.terms.some(([term, weight]) => weight >= 3 && has(spaced, term)),
-        ).map((i) => i.intent),
-      );
-      const limit = LIMIT.exec(clause);
-      let limitKobo: number | undefined;
-      if (limit) {
-        const scale = { k: 1e3, thousand: 1e3, m: 1e6, million: 1e6 }[limit[2] as 'k'] ?? 1;
-        const value = Number(limit[1]!.replace(/,/g, '')) * scale;
-        limitKobo = Math.round(limit[3] === 'kobo' ? value : value * 100);
-      }
-      const polarity: Clause['polarity'] = REJECT.test(clause) ? 'reject' : REVIEW.test(clause) ? 'review' : 'expect';
-      const clauseWords = words(clause)
-        .split(' ')
-        .filter((w) => w.length >= 4 && !STOPWORDS.has(w) && !/^\d+$/.test(w));
-      return { polarity, intents, only: /\bonly\b/.test(clause), words: clauseWords, ...(limitKobo !== undefined ? { limitKobo } : {}) };
-    });
-}
+const quote = (tokens: string[]) => `"${tokens.join(' ').toLowerCase()}"`;
 
 /**
  * The default analyser: offline, deterministic and explainable. It scores intents from a lexicon
- * of Nigerian narration terms, then lets the wallet's system_prompt raise confidence for what it
- * expects and flag what it wants reviewed or rejected.
+ * of Nigerian narration terms; text with no specific purpose is told apart as readable (English
+ * words from the `word-list` package, the Nigerian lexicon, names) or noise; then the wallet's
+ * system_prompt raises confidence for what it expects and flags what it wants reviewed or rejected.
  * @example await new RulesAnalyser().analyse({ narration: 'NIP/GTB/ADA OBI/RENT JAN 2026', systemPrompt: '', amount: 500000, senderName: 'ADA OBI' })
  */
 export class RulesAnalyser implements NarrationAnalyser {
+  readonly name = 'rules';
   async analyse(input: AnalysisInput): Promise<ServiceIntelligence> {
     return analyseNarration(input);
   }
 }
 
-export function analyseNarration({ narration, systemPrompt, amount, senderName }: AnalysisInput): ServiceIntelligence {
-  const upper = narration.toUpperCase();
-  const normal = words(narration);
-  const spaced = ` ${normal} `;
-  const explanation: string[] = [];
-  const flags = new Set<string>();
+interface Reading {
+  intent: string;
+  label: string;
+  confidence: number;
+  flags: string[];
+  explanation: string[];
+}
 
-  const scores = INTENTS.map((intent) => {
-    const matched = intent.terms.filter(([term]) => has(spaced, term));
+/** "3 of 6", "2/6": the n-th of a few instalments (not a date or a session like 2026/2027). */
+function isInstalment(text: string): boolean {
+  return [...text.matchAll(/\b(\d{1,2}) ?(?:OF|\/) ?(\d{1,2})\b/g)].some(([, n, of]) => Number(n) >= 1 && Number(n) <= Number(of));
+}
+
+/** Every intent term by its word, and the phrases, so a narration is matched in one pass over its tokens. */
+const MAX_TERMS = 1000;
+const WORD_TERMS = new Map<string, number[]>();
+const PHRASE_TERMS: { padded: string; id: number }[] = [];
+INTENTS.forEach((intent, i) =>
+  intent.terms.forEach(([term], order) => {
+    const id = i * MAX_TERMS + order;
+    if (term.includes(' ')) PHRASE_TERMS.push({ padded: ` ${term} `, id });
+    else WORD_TERMS.set(term, [...(WORD_TERMS.get(term) ?? []), id]);
+  }),
+);
+
+function termsIn(text: Text): Set<number> {
+  const hits = new Set<number>();
+  for (const token of text.tokens) for (const id of WORD_TERMS.get(token) ?? []) hits.add(id);
+  for (const { padded, id } of PHRASE_TERMS) if (text.spaced.includes(padded)) hits.add(id);
+  return hits;
+}
+
+/** What the narration itself says, before the prompt and the markers. */
+function readNarration(upper: string, rawSlashed: string, senderName: string): Reading {
+  const normal = words(upper);
+  const tokens = normal ? normal.split(' ') : [];
+  if (tokens.length === 0 || tokens.every((t) => EMPTY_WORDS.has(t))) {
+    return { intent: 'unknown', label: 'Uncategorised', confidence: 0.1, flags: ['EMPTY_NARRATION'], explanation: [tokens.length ? `${quote(tokens)} says nothing: an empty narration` : 'empty narration: nothing to read'] };
+  }
+  const text = textOf(tokens);
+  const hits = termsIn(text);
+  const scores = INTENTS.map((intent, i) => {
+    const matched = intent.terms.filter((_, order) => hits.has(i * MAX_TERMS + order));
     let score = matched.reduce((sum, [, weight]) => sum + weight, 0);
-    if (intent.intent === 'loan_repayment' && INSTALMENT.test(normal)) {
+    if (intent.intent === 'loan_repayment' && isInstalment(rawSlashed)) {
       score += 2;
       matched.push(['<n> OF <n>', 2]);
     }
@@ -80,79 +76,90 @@ export function analyseNarration({ narration, systemPrompt, amount, senderName }
   })
     .filter((s) => s.score > 0)
     .sort((a, b) => b.score - a.score);
-
-  const senderWords = new Set(words(senderName).split(' '));
-  const tokens = normal ? normal.split(' ') : [];
-  const generic = TRANSFER_TERMS.filter((t) => tokens.includes(t));
-
-  let intent = 'unknown';
-  let label = 'Uncategorised';
-  let confidence: number;
   const best = scores[0];
-  if (tokens.length === 0) {
-    confidence = 0.1;
-    flags.add('EMPTY_NARRATION');
-    explanation.push('empty narration: nothing to read');
-  } else if (best) {
-    intent = best.intent.intent;
-    label = best.intent.label;
-    confidence = Math.min(0.95, 0.55 + 0.1 * best.score);
-    explanation.push(`matched ${best.matched.map(([t]) => t).join(', ')} → ${intent} (score ${best.score})`);
+  if (best) {
+    const explanation = [`matched ${best.matched.map(([t]) => t).join(', ')} → ${best.intent.intent} (score ${best.score})`];
+    let confidence = Math.min(0.95, 0.55 + 0.1 * best.score);
+    const flags: string[] = [];
     const runnerUp = scores[1];
     if (runnerUp && runnerUp.score === best.score) {
       confidence -= 0.2;
-      flags.add('AMBIGUOUS_INTENT');
+      flags.push('AMBIGUOUS_INTENT');
       explanation.push(`${runnerUp.intent.intent} scores the same: -0.2`);
     }
-  } else if (generic.length > 0) {
-    intent = 'transfer';
-    label = 'Transfer';
-    confidence = 0.6;
-    explanation.push(`only transfer words (${generic.join(', ')}): a transfer with no stated purpose`);
-  } else {
-    confidence = 0.3;
-    flags.add('UNCLEAR_NARRATION');
-    const meaningful = tokens.filter((t) => !NOISE_TERMS.has(t) && !MONTHS.has(t) && !senderWords.has(t) && !/^\d+$/.test(t));
-    explanation.push(meaningful.length ? `no known purpose in "${meaningful.join(' ')}"` : 'only names, numbers and bank codes');
+    return { intent: best.intent.intent, label: best.intent.label, confidence, flags, explanation };
   }
 
-  for (const clause of readPrompt(systemPrompt)) {
+  const senderWords = new Set(words(senderName).split(' '));
+  const kinds = new Map<TokenKind, string[]>();
+  for (const token of tokens) {
+    const kind = classifyToken(token, senderWords);
+    kinds.set(kind, [...(kinds.get(kind) ?? []), token]);
+  }
+  const of = (...wanted: TokenKind[]) => wanted.flatMap((k) => kinds.get(k) ?? []);
+  const readable = of('word', 'local', 'filler', 'generic', 'transfer', 'channel', 'name', 'name-like');
+  const noise = of('noise');
+  if (noise.length > 0 && noise.length >= readable.length) {
+    return { intent: 'unknown', label: 'Uncategorised', confidence: 0.3, flags: ['UNCLEAR_NARRATION'], explanation: [`unreadable: ${noise.map((t) => `"${t.toLowerCase()}" (${noiseReason(t) ?? 'not a word or a name'})`).join(', ')}`] };
+  }
+  if (readable.length === 0) {
+    return { intent: 'unknown', label: 'Uncategorised', confidence: 0.3, flags: ['UNCLEAR_NARRATION'], explanation: [`only numbers and codes: ${quote(tokens)}`] };
+  }
+  const generic = of('generic');
+  if (generic.length > 0) {
+    return { ...GENERAL_PAYMENT, confidence: 0.6, flags: [], explanation: [`${quote(generic)} names a payment but not what for → payment`] };
+  }
+  const plain = of('word', 'local', 'filler');
+  const who = of('transfer', 'channel', 'name', 'name-like');
+  if (who.length > 0 && of('word', 'local').length === 0) {
+    return { intent: 'transfer', label: 'Transfer', confidence: 0.6, flags: [], explanation: [`only channel words and names (${quote(who)}): a transfer with no stated purpose`] };
+  }
+  return { ...GENERAL_PAYMENT, confidence: 0.55, flags: [], explanation: [`readable (${quote(plain)}) but no specific purpose → payment`] };
+}
+
+export function analyseNarration({ narration, systemPrompt, amount, senderName }: AnalysisInput): ServiceIntelligence {
+  const text = withoutMarkers(narration);
+  const reading = readNarration(text, text.replace(/[^A-Z0-9/]+/g, ' '), senderName);
+  const { intent, label, explanation } = reading;
+  const draft = { confidence: reading.confidence, flags: new Set(reading.flags), explanation };
+  const tokens = words(text).split(' ').filter(Boolean);
+  const stems = new Set(tokens.map(stem));
+
+  const clauses = readPrompt(systemPrompt);
+  for (const clause of clauses) {
     const about = clause.intents.has(intent);
-    const mentionedWord = clause.words.find((w) => has(spaced, w));
-    const overLimit = clause.limitKobo !== undefined && amount > clause.limitKobo;
+    const mentionedWord = clause.words.find((w) => stems.has(w));
     if (clause.polarity === 'expect') {
       if (about) {
-        confidence += 0.15;
+        draft.confidence += 0.15;
         explanation.push(`system prompt expects ${intent}: +0.15`);
       } else if (mentionedWord) {
-        confidence += 0.2;
+        draft.confidence += 0.2;
         explanation.push(`system prompt mentions ${mentionedWord}, which the narration has: +0.2`);
-      } else if (clause.only && clause.intents.size > 0) {
-        confidence -= 0.2;
-        flags.add('UNEXPECTED_FOR_WALLET');
+      } else if (clause.only && clause.intents.size > 0 && SPECIFIC.has(intent)) {
+        // A narration that states no purpose does not contradict the prompt; one that states another does.
+        draft.confidence -= 0.2;
+        draft.flags.add('UNEXPECTED_FOR_WALLET');
         explanation.push(`system prompt expects only ${[...clause.intents].join(', ')}: -0.2`);
       }
-    } else if (about || mentionedWord || overLimit) {
+    } else if (about || mentionedWord) {
       const flag = clause.polarity === 'reject' ? 'REJECTED_BY_PROMPT' : 'REVIEW_REQUESTED_BY_PROMPT';
-      flags.add(flag);
-      const what = overLimit ? `amounts above ${clause.limitKobo} kobo` : about ? intent : mentionedWord;
-      explanation.push(`system prompt says to ${clause.polarity} ${what}: ${flag}`);
+      draft.flags.add(flag);
+      explanation.push(`system prompt says to ${clause.polarity} ${about ? intent : mentionedWord}: ${flag}`);
     }
   }
+  for (const { flag, line } of amountLimits(clauses, amount)) {
+    draft.flags.add(flag);
+    explanation.push(line);
+  }
 
-  const fraud = FRAUD_TERMS.filter((t) => has(spaced, t));
+  const fraud = FRAUD_TERMS.filter((t) => mentions(textOf(tokens), t));
   if (fraud.length > 0) {
-    flags.add('SUSPECTED_FRAUD');
+    draft.flags.add('SUSPECTED_FRAUD');
     explanation.push(`fraud words: ${fraud.join(', ')}`);
   }
-  if (upper.includes(RISK_MARKER)) {
-    flags.add('SUSPECTED_FRAUD');
-    explanation.push(`${RISK_MARKER} marker: SUSPECTED_FRAUD`);
-  }
-  if (upper.includes(LOW_MARKER)) {
-    confidence = 0.2;
-    explanation.push(`${LOW_MARKER} marker: confidence 0.2`);
-  }
+  applyMarkers(narration, draft);
+  const { confidence, flags } = draft;
 
   return {
     raw_narration: narration,
@@ -162,8 +169,4 @@ export function analyseNarration({ narration, systemPrompt, amount, senderName }
     suggested_label: label,
     explanation,
   };
-}
-
-export function hasRiskFlag(intelligence: ServiceIntelligence): boolean {
-  return intelligence.flags.some((flag) => RISK_FLAGS.has(flag));
 }

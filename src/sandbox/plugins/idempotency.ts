@@ -14,6 +14,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** false: the route refuses Idempotency-Key (its answer holds a secret that is never stored). */
     idempotency?: boolean;
+    /** Why the route refuses Idempotency-Key, when that is not a secret in its answer. */
+    idempotencyRefusal?: string;
   }
 }
 
@@ -64,7 +66,7 @@ export function installIdempotency(app: FastifyInstance, sandbox: Pick<Sandbox, 
     const header = request.headers['idempotency-key'];
     if (header === undefined) return;
     if (request.routeOptions.config.idempotency === false) {
-      throw invalidField('idempotency-key', 'is not accepted here: the answer holds a new API key, which the sandbox never stores, so it could not be replayed');
+      throw invalidField('idempotency-key', request.routeOptions.config.idempotencyRefusal ?? 'is not accepted here: the answer holds a new API key, which the sandbox never stores, so it could not be replayed');
     }
     const key = Array.isArray(header) ? header[0]! : header;
     if (key.length < 1 || key.length > 255) throw invalidField('idempotency-key', 'must be 1 to 255 characters');

@@ -5,6 +5,7 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../../engine/db/database.js';
 import type { Sandbox } from '../sandbox.js';
 import type { Scheduler } from '../scheduler.js';
+import type { Snapshots } from '../snapshots.js';
 import type { Dispatcher } from '../webhooks/dispatcher.js';
 import type { BuiltInReceiver } from '../webhooks/receiver.js';
 
@@ -19,6 +20,7 @@ export interface RouteDeps {
   quiesce: (developerId: string, except?: FastifyRequest) => Promise<void>;
   /** The built-in receiver: its checks, its record and its failure injection. */
   receiver: BuiltInReceiver & { behaviours: Map<string, { status: number; remaining: number }> };
+  snapshots: Snapshots;
   /** The sandbox's own base URL once it listens. */
   selfUrl: () => string | undefined;
   version: string;

@@ -2,7 +2,7 @@ import { IdempotencyHeaders, Ok } from '../../api/schemas/common.js';
 import { errors } from '../../api/schemas/responses.js';
 import { InboundBody, InboundOutcome } from '../../api/schemas/sandbox.js';
 import { PatchWalletBody, WalletListQuery, WalletPageResponse, WalletParams, WalletResponse } from '../../api/schemas/wallets.js';
-import { receiveInbound } from '../../engine/inbound/inbound.service.js';
+import { analyseInbound, receiveInbound } from '../../engine/inbound/inbound.service.js';
 import { listWallets } from '../../engine/wallets/wallets.repository.js';
 import { setTransfersOut } from '../../engine/wallets/wallets.service.js';
 import { toInboundOutcome, toPage, toWallet } from '../serialize.js';
@@ -51,6 +51,11 @@ export function sandboxWalletRoutes(app: App, { sandbox }: RouteDeps): void {
         response: { 200: Ok(InboundOutcome), ...errors(404, 409) },
       },
     },
-    async (request, reply) => commit(request, reply, sandbox, (trx) => receiveInbound(trx, request.env, request.developerId, request.body), toInboundOutcome),
+    async (request, reply) => {
+      const { env } = request;
+      // A model-backed analyser is asked before the write, so no transaction waits on the network.
+      const analysis = env.analyser?.remote ? await analyseInbound(sandbox.db, env, request.developerId, request.body) : undefined;
+      return commit(request, reply, sandbox, (trx) => receiveInbound(trx, env, request.developerId, request.body, analysis), toInboundOutcome);
+    },
   );
 }

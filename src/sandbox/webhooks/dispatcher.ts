@@ -15,7 +15,7 @@ import {
   signingSecrets,
   type WebhookLogRow,
 } from '../../engine/events/webhooks.service.js';
-import { LedgerError } from '../../engine/errors.js';
+import { LedgerError, notFound } from '../../engine/errors.js';
 import type { Sandbox } from '../sandbox.js';
 import { postWebhook } from './http-post.js';
 import type { BuiltInReceiver, ReceiverAnswer } from './receiver.js';
@@ -49,6 +49,11 @@ export interface Dispatcher {
   attemptNow(log: WebhookLogRow): Promise<WebhookLogRow>;
   /** Resolves once nothing of the developer's is being chosen or sent (nothing new starts while the sandbox holds it). */
   idle(developerId: string): Promise<void>;
+  /**
+   * Starts nothing new, waits for the attempts in flight to be recorded, runs `work` (a snapshot
+   * restore), then carries on: no attempt's outcome is written into a state it was not sent from.
+   */
+  quiesce<T>(work: () => Promise<T>): Promise<T>;
   /** Stops taking work and waits for attempts in flight, so none is lost or sent twice. */
   stop(): Promise<void>;
 }
@@ -74,6 +79,8 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
   const lanes = new Map<string, Lane>();
   let selfUrl: string | undefined;
   let stopped = false;
+  /** Set while quiesce() runs its work: nothing new starts. */
+  let holding = false;
   /** While the storage refuses writes, nothing is sent (real time; doubling up to 30 s). */
   let pausedUntil = 0;
   let backoff = FIRST_BACKOFF_MS;
@@ -163,7 +170,9 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
   /** Sends one begun attempt over HTTP and records its outcome. Resolves undefined when that record failed. */
   async function send(log: WebhookLogRow, manual: boolean, url: string, secrets: string[]): Promise<WebhookLogRow | undefined> {
     const env = sandbox.envFor(log.developer_id);
-    const started = performance.now();
+    // Measured on the developer's clock, like every time the sandbox reports: a manual clock stands
+    // still while an attempt runs, so its attempts take 0 ms and two runs report the same.
+    const started = env.clock.now().getTime();
     let httpStatus: number | null = null;
     let responseBody: string | null = null;
     let error: string | null = null;
@@ -174,7 +183,7 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
     } catch (caught) {
       error = caught instanceof Error ? caught.message : String(caught);
     }
-    const durationMs = performance.now() - started;
+    const durationMs = env.clock.now().getTime() - started;
     const result = { url, httpStatus, responseBody, error, durationMs, manual };
     if (manual) return record((trx) => finishAttempt(trx, env, log, result));
     // An outcome that cannot be written leaves the log due at its next retry (see beginAttempts).
@@ -187,6 +196,12 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
     return running;
   }
 
+  /** Waits until no lane is choosing and no attempt is in flight (once nothing new may start). */
+  async function settleLanes(): Promise<void> {
+    for (const lane of lanes.values()) await lane.selecting;
+    await Promise.allSettled([...lanes.values()].flatMap((lane) => [...lane.inFlight.values()]));
+  }
+
   /**
    * Starts what is due for one developer. Serialized per lane. To the built-in receiver: one
    * write that chooses, delivers and records a batch, finished when it resolves. Over HTTP: the
@@ -194,7 +209,7 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
    */
   function startDue(developerId: string, lane: Lane, cutoff: Date): Promise<Promise<unknown>[]> {
     const choosing = lane.selecting.then(async () => {
-      if (stopped || Date.now() < pausedUntil || sandbox.isHeld(developerId)) return [];
+      if (stopped || holding || Date.now() < pausedUntil || sandbox.isHeld(developerId)) return [];
       const { endpoint, url, inProcess } = await endpointFor(developerId);
       if (!url) return [];
       const env = sandbox.envFor(developerId);
@@ -244,7 +259,7 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
         continue;
       }
       // Every slot is taken, or nothing new is due: wait for one attempt to end, then look again.
-      if (stopped || Date.now() < pausedUntil) {
+      if (stopped || holding || Date.now() < pausedUntil) {
         await Promise.allSettled([...lane.inFlight.values()]);
         return total;
       }
@@ -262,7 +277,7 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
       return counts.reduce((a, b) => a + b, 0);
     },
     tick() {
-      if (stopped || Date.now() < pausedUntil) return;
+      if (stopped || holding || Date.now() < pausedUntil) return;
       for (const developerId of sandbox.developerIds()) {
         const lane = laneOf(developerId);
         if (lane.ticking) continue;
@@ -281,14 +296,18 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
       if (url && inProcess) {
         const attempt = lane.selecting.then(() =>
           record(async (trx) => {
-            const fresh = (await findLog(trx, log.id))!;
+            // A restore may have run since the caller read it.
+            const fresh = await findLog(trx, log.id);
+            if (!fresh) throw notFound('webhook log');
             return (await handOver(trx, log.developer_id, endpoint, url, [fresh], true))[0]!;
           }),
         );
         lane.selecting = attempt.catch(() => {});
         return attempt;
       }
-      const fresh = (await findLog(db, log.id))!;
+      // A restore may have run since the caller read it.
+      const fresh = await findLog(db, log.id);
+      if (!fresh) throw notFound('webhook log');
       const [begun] = await record((trx) => beginAttempts(trx, env, [fresh], true));
       if (!url) {
         const missing = { url: '(built-in receiver, not listening)', httpStatus: null, responseBody: null, durationMs: 0, manual: true };
@@ -301,10 +320,18 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
       await lane.selecting;
       await Promise.allSettled([...lane.inFlight.values()]);
     },
+    async quiesce(work) {
+      holding = true;
+      try {
+        await settleLanes();
+        return await work();
+      } finally {
+        holding = false;
+      }
+    },
     async stop() {
       stopped = true;
-      for (const lane of lanes.values()) await lane.selecting;
-      await Promise.allSettled([...lanes.values()].flatMap((lane) => [...lane.inFlight.values()]));
+      await settleLanes();
     },
   };
 }

@@ -51,6 +51,8 @@ export interface BuiltInReceiver {
 export function createReceiver(sandbox: Sandbox, realNow: () => number): BuiltInReceiver & { behaviours: Map<string, { status: number; remaining: number }> } {
   /** Failure injection per developer: answer `status` to the next `remaining` deliveries. In memory: a restart clears it. */
   const behaviours = new Map<string, { status: number; remaining: number }>();
+  // Injected failures belong to the state a restore replaces: the restored sandbox starts without any.
+  sandbox.onRestore(() => behaviours.clear());
   return {
     behaviours,
     answer(developerId, endpoint, headers, body, payloadOf) {

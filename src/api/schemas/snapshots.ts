@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { SNAPSHOT_NAME, SNAPSHOT_NAME_RULE } from '../snapshot-name.js';
+import { Ok, Page, pageQuery, Timestamp } from './common.js';
+
+export const SnapshotName = z.string({ error: 'must be a string' }).regex(SNAPSHOT_NAME, { error: SNAPSHOT_NAME_RULE });
+const AbsolutePath = z
+  .string({ error: 'must be a string' })
+  .min(2, { error: 'must be an absolute path' })
+  .max(4096, { error: 'must be at most 4096 characters' })
+  .startsWith('/', { error: 'must be an absolute path (the server may run in another directory)' });
+
+export const SnapshotParams = z.strictObject({ name: SnapshotName });
+
+export const SaveSnapshotBody = z
+  .strictObject({ name: SnapshotName.optional(), file: AbsolutePath.optional() })
+  .refine((body) => (body.name === undefined) !== (body.file === undefined), { error: 'give either name or file, not both', path: ['name'] });
+
+export const RestoreFileBody = z.strictObject({ file: AbsolutePath });
+
+export const SnapshotListQuery = z.strictObject(pageQuery);
+
+export const Snapshot = z
+  .object({
+    name: z.string().nullable().describe('null for a snapshot written to or read from a file of your choosing'),
+    file: z.string().nullable().describe('the path given with file, else null (named snapshots live in the snapshot directory)'),
+    size_bytes: z.int(),
+    saved_at: Timestamp.nullable().describe("when it was saved, on the owner's sandbox clock"),
+  })
+  .meta({ id: 'Snapshot' });
+export type Snapshot = z.infer<typeof Snapshot>;
+
+export const SnapshotResponse = Ok(Snapshot);
+export const SnapshotPageResponse = Ok(Page(Snapshot));
+export const DeletedSnapshotResponse = Ok(z.object({ name: z.string(), deleted: z.literal(true) }));

@@ -1,0 +1,17 @@
+import type { Command } from '../command.js';
+import type { Io } from '../io.js';
+import { action, clientCommand, examples } from '../options.js';
+import { agentListView } from '../output/views.js';
+import { listQuery, type PageFlags, withPaging } from '../paging.js';
+
+export function listCommand(): Command {
+  return withPaging(clientCommand('list'))
+    .option('--wallet <wallet_id>', 'only the agents on this wallet')
+    .addHelpText('after', examples('ledger agents list', 'ledger agents list --wallet "$W" --json'))
+    .action(action(runList));
+}
+
+export async function runList(io: Io, options: PageFlags & { wallet?: string }): Promise<void> {
+  const query = listQuery('AgentListQuery', options, { wallet_id: options.wallet }, { wallet_id: '--wallet' });
+  await io.show(await io.client().request('GET', '/v1/agents', { query }), agentListView);
+}

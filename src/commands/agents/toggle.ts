@@ -1,0 +1,24 @@
+import type { Command } from '../command.js';
+import type { Agent } from '../../api/schemas/agents.js';
+import { UsageError } from '../../client/errors.js';
+import type { Io } from '../io.js';
+import { action, clientCommand, examples } from '../options.js';
+import { agentView } from '../output/views.js';
+
+export function toggleCommand(): Command {
+  return clientCommand('toggle')
+    .argument('<wallet_id>', 'the wallet the agent is on')
+    .argument('<agent_id>', 'agent id')
+    .option('--on', 'enable')
+    .option('--off', 'disable')
+    .addHelpText('after', examples('ledger agents toggle "$W" "$AGENT" --off', 'ledger agents toggle "$W" "$AGENT" --on'))
+    .action(action(runToggle));
+}
+
+export async function runToggle(io: Io, walletId: string, agentId: string, options: { on?: boolean; off?: boolean }): Promise<void> {
+  if (Boolean(options.on) === Boolean(options.off)) throw new UsageError('say --on or --off');
+  const agent = await io.client().request<Agent>('PATCH', `/v1/wallets/${encodeURIComponent(walletId)}/agents/${encodeURIComponent(agentId)}/toggle`, {
+    body: { is_active: Boolean(options.on) },
+  });
+  await io.show(agent, agentView);
+}

@@ -1,0 +1,19 @@
+import { ApiError } from '../../client/errors.js';
+
+/**
+ * Name enquiry answers ACCOUNT_NOT_FOUND whatever the cause; when the number cannot be right at that
+ * bank (its NUBAN check digit fails), the message says so, since that is almost always a typo.
+ */
+export async function explainNotFound<T>(accountNumber: string, bankCode: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.code !== 'ACCOUNT_NOT_FOUND') throw error;
+    // Loaded only now: a transfer that goes through never needs the rule.
+    const { isValidNubanForCode, magicAccount } = await import('../../api/nuban.js');
+    if (!magicAccount(accountNumber) && !isValidNubanForCode(accountNumber, bankCode)) {
+      throw new ApiError(error.status, error.code, `${error.message}: ${accountNumber} fails the NUBAN check digit for bank ${bankCode}, so it cannot be an account there (a mistyped digit?)`, error.fields);
+    }
+    throw error;
+  }
+}

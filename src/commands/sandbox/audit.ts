@@ -1,0 +1,33 @@
+import type { Command } from '../command.js';
+import { SilentFailure, EXIT } from '../errors.js';
+import type { Io } from '../io.js';
+import { action, clientCommand, examples } from '../options.js';
+import type { View } from '../output/views.js';
+
+interface AuditReport {
+  ok: boolean;
+  checked: Record<string, number>;
+  problems: { check: string; message: string }[];
+}
+
+const auditView: View = {
+  kind: 'custom',
+  quiet: (r: AuditReport) => (r.ok ? 'ok' : 'problems'),
+  lines: (r: AuditReport, fmt) => [
+    r.ok ? fmt.green('Audit clean: every invariant holds.') : fmt.red(`Audit found ${fmt.plural(r.problems.length, 'problem')}:`),
+    ...r.problems.map((p) => `  ${fmt.red('✗')} [${p.check}] ${p.message}`),
+    fmt.dim(`Checked ${Object.entries(r.checked).map(([k, v]) => fmt.plural(v, k.replace(/_/g, ' '))).join(', ')}.`),
+  ],
+};
+
+export function auditCommand(): Command {
+  return clientCommand('audit')
+    .addHelpText('after', examples('ledger sandbox audit', 'ledger sandbox audit --json'))
+    .action(action(runAudit));
+}
+
+export async function runAudit(io: Io): Promise<void> {
+  const report = await io.client().sandbox<AuditReport>('GET', '/sandbox/audit');
+  await io.show(report, auditView);
+  if (!report.ok) throw new SilentFailure(EXIT.REFUSED);
+}

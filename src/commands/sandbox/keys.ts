@@ -1,0 +1,22 @@
+import type { Command } from '../command.js';
+import type { Io } from '../io.js';
+import { action, clientCommand, examples } from '../options.js';
+import { credentialView } from '../output/views.js';
+
+interface KeyInfo {
+  developer_id: string;
+  business_name: string;
+  key_hint: string;
+  key_created_at: string;
+}
+
+export function keysCommand(): Command {
+  return clientCommand('keys')
+    .addHelpText('after', examples('ledger sandbox keys', 'ledger sandbox keys rotate'))
+    .action(action(runKeys));
+}
+
+export async function runKeys(io: Io): Promise<void> {
+  const info = await io.client().sandbox<KeyInfo>('GET', '/sandbox/keys');
+  await io.show({ ...info, api_key: io.config().apiKey ?? null }, { ...credentialView, fields: credentialView.fields.map((f) => (f.key === 'created_at' ? { ...f, key: 'key_created_at' } : f)) });
+}

@@ -1,0 +1,27 @@
+import type { Command } from '../command.js';
+import { UsageError } from '../../client/errors.js';
+import type { Io } from '../io.js';
+import { action, clientCommand, examples } from '../options.js';
+import { confirm } from '../prompts.js';
+
+export function resetCommand(): Command {
+  return clientCommand('reset')
+    .option('-y, --yes', 'do not ask for confirmation on a terminal')
+    .addHelpText('after', examples('ledger sandbox reset --yes'))
+    .action(action(runReset));
+}
+
+export async function runReset(io: Io, options: { yes?: boolean }): Promise<void> {
+  if (!(await confirm(io, `Delete all wallets and transactions in the sandbox at ${io.config().baseUrl}?`, options.yes))) {
+    throw new UsageError('reset cancelled: nothing was changed');
+  }
+  const result = await io.client().sandbox<{ removed: Record<string, number> }>('POST', '/sandbox/reset');
+  await io.show(result, {
+    kind: 'custom',
+    quiet: () => 'reset',
+    lines: (r: { removed: Record<string, number> }, fmt) => [
+      fmt.green('Sandbox reset.'),
+      fmt.dim(`Removed ${Object.entries(r.removed).map(([k, v]) => fmt.plural(v, k.replace(/_/g, ' '))).join(', ')}.`),
+    ],
+  });
+}

@@ -1,0 +1,97 @@
+import { resolve } from 'node:path';
+import type { Command } from '../command.js';
+import type { Snapshot } from '../../api/schemas/snapshots.js';
+import { UsageError } from '../../client/errors.js';
+import { check } from '../../client/validate.js';
+import type { Io } from '../io.js';
+import { action, clientCommand, examples } from '../options.js';
+import { clean } from '../output/clean.js';
+import type { View } from '../output/views.js';
+import { listQuery, type PageFlags, withPaging } from '../paging.js';
+import { confirm } from '../prompts.js';
+
+const size = (bytes: number) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`);
+const label = (s: Snapshot) => clean(s.name ?? s.file ?? '');
+
+const snapshotView = (verb: string): View => ({
+  kind: 'custom',
+  quiet: label,
+  lines: (s: Snapshot, fmt) => [fmt.green(`${verb} ${s.name ? `snapshot ${fmt.bold(label(s))}` : label(s)}`), fmt.dim(`${size(s.size_bytes)}, saved at ${s.saved_at ?? 'an unknown time'} (sandbox clock)`)],
+});
+
+const listView: View = {
+  kind: 'custom',
+  quiet: (page: { items: Snapshot[] }) => page.items.map(label).join('\n'),
+  lines: (page: { items: Snapshot[] }, fmt) =>
+    page.items.length === 0
+      ? [fmt.dim('No snapshots yet. Save one with `ledger sandbox snapshot save <name>`.')]
+      : page.items.map((s) => `${fmt.bold(label(s).padEnd(24))} ${size(s.size_bytes).padStart(9)}  ${fmt.dim(s.saved_at ?? '')}`),
+};
+
+/** Exactly one of a name and --file, checked against the API's rules (exit 2 before any request). */
+function targetOf(io: Io, name: string | undefined, file: string | undefined): { name: string } | { file: string } {
+  if ((name === undefined) === (file === undefined)) throw new UsageError('give a snapshot name or --file PATH (one of them)');
+  // The server may run in another directory: it gets an absolute path.
+  const target = name !== undefined ? { name } : { file: resolve(io.cwd, file!) };
+  return check('SaveSnapshotBody', target, { name: '<name>', file: '--file' });
+}
+
+export function saveCommand(): Command {
+  return clientCommand('save')
+    .argument('[name]', 'letters, digits, dots, dashes, underscores (replaces a snapshot of that name)')
+    .option('--file <path>', 'write the snapshot to this file instead (a fixture to commit, say)')
+    .addHelpText('after', examples('ledger sandbox snapshot save base', 'ledger sandbox snapshot save --file test/fixtures/base.db --json'))
+    .action(
+      action(async (io: Io, name: string | undefined, options: { file?: string }) => {
+        const body = targetOf(io, name, options.file);
+        const saved = await io.client().sandbox<Snapshot>('POST', '/sandbox/snapshots', { body });
+        await io.show(saved, snapshotView('Saved'));
+      }),
+    );
+}
+
+export function restoreCommand(): Command {
+  return clientCommand('restore')
+    .argument('[name]', 'a snapshot saved with `snapshot save <name>`')
+    .option('--file <path>', 'restore from this file instead (older snapshots are migrated; the file is not changed)')
+    .option('-y, --yes', 'do not ask for confirmation on a terminal')
+    .addHelpText('after', examples('ledger sandbox snapshot restore base', 'ledger sandbox snapshot restore --file test/fixtures/base.db --yes'))
+    .action(
+      action(async (io: Io, name: string | undefined, options: { file?: string; yes?: boolean }) => {
+        const target = targetOf(io, name, options.file);
+        const what = 'name' in target ? `snapshot ${target.name}` : target.file;
+        if (!(await confirm(io, `Replace everything in the sandbox at ${io.config().baseUrl} with ${what}?`, options.yes))) {
+          throw new UsageError('restore cancelled: nothing was changed');
+        }
+        const path = 'name' in target ? `/sandbox/snapshots/${encodeURIComponent(target.name)}/restore` : '/sandbox/snapshots/restore';
+        const restored = await io.client().sandbox<Snapshot>('POST', path, 'file' in target ? { body: target } : {});
+        await io.show(restored, snapshotView('Restored'));
+      }),
+    );
+}
+
+export function listCommand(): Command {
+  return withPaging(clientCommand('list'))
+    .addHelpText('after', examples('ledger sandbox snapshot list', 'ledger sandbox snapshot list --json'))
+    .action(
+      action(async (io: Io, flags: PageFlags) => {
+        await io.show(await io.client().sandbox<{ items: Snapshot[] }>('GET', '/sandbox/snapshots', { query: listQuery('PageQuery', flags) }), listView);
+      }),
+    );
+}
+
+export function deleteCommand(): Command {
+  return clientCommand('delete')
+    .argument('<name>', 'the snapshot to delete')
+    .addHelpText('after', examples('ledger sandbox snapshot delete base'))
+    .action(
+      action(async (io: Io, name: string) => {
+        check('SaveSnapshotBody', { name }, { name: '<name>' });
+        await io.show(await io.client().sandbox<{ name: string; deleted: true }>('DELETE', `/sandbox/snapshots/${encodeURIComponent(name)}`), {
+          kind: 'custom',
+          quiet: (r: { name: string }) => r.name,
+          lines: (r: { name: string }, fmt) => [fmt.green(`Deleted snapshot ${clean(r.name)}.`)],
+        });
+      }),
+    );
+}

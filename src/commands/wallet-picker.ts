@@ -1,0 +1,31 @@
+import type { Wallet } from '../api/schemas/wallets.js';
+import { UsageError } from '../client/errors.js';
+import type { Io } from './io.js';
+import { money } from './output/format.js';
+import { fetchAll } from './paging.js';
+import { needTerminal, searchFor } from './prompts.js';
+
+/** The developer's ACTIVE wallets, up to 2,000 of them. */
+export function activeWallets(io: Io): Promise<Wallet[]> {
+  return fetchAll((page) => io.client().sandbox<{ items: Wallet[]; total: number }>('GET', '/sandbox/wallets', { query: { status: 'ACTIVE', ...page } }), 20);
+}
+
+/**
+ * Lets a person pick one of `wallets` (default: every ACTIVE one) by typing to search, leaving out
+ * `exclude`; `suggested` is offered before anything is typed. Without a terminal it is a usage error
+ * naming `flag`.
+ */
+export async function chooseWallet(
+  io: Io,
+  flag: string,
+  message: string,
+  options: { exclude?: string; none: string; suggested?: string | undefined; wallets?: Wallet[] },
+): Promise<string> {
+  needTerminal(io, flag);
+  const wallets = options.wallets ?? (await activeWallets(io));
+  const choices = wallets
+    .filter((w) => w.id !== options.exclude)
+    .map((w) => ({ name: `${w.account_name} · ${w.account_number} · ${w.customer_reference} · ${money(w.balance)}`, value: w.id }));
+  if (choices.length === 0) throw new UsageError(options.none);
+  return searchFor(io, flag, message, choices, options.suggested);
+}

@@ -1,0 +1,19 @@
+import type { Command } from '../command.js';
+import type { WebhookEndpoint } from '../../api/schemas/webhooks.js';
+import type { Io } from '../io.js';
+import { action, clientCommand, examples } from '../options.js';
+import type { View } from '../output/views.js';
+
+const secretView: View = { kind: 'custom', quiet: (e: WebhookEndpoint) => e.secret, lines: (e: WebhookEndpoint) => [e.secret] };
+
+export function secretCommand(): Command {
+  return clientCommand('secret')
+    .addHelpText('after', examples('ledger webhooks secret', 'ledger webhooks secret rotate'))
+    .action(action(async (io: Io) => io.show(await io.client().sandbox<WebhookEndpoint>('GET', '/sandbox/webhook-endpoint'), secretView)));
+}
+
+export function rotateCommand(): Command {
+  return clientCommand('rotate')
+    .addHelpText('after', examples('ledger webhooks secret rotate --quiet'))
+    .action(action(async (io: Io) => io.show(await io.client().sandbox<WebhookEndpoint>('POST', '/sandbox/webhook-endpoint/rotate-secret'), secretView)));
+}

@@ -1,0 +1,19 @@
+import type { Command } from '../command.js';
+import type { WebhookAttempt, WebhookLog } from '../../api/schemas/webhooks.js';
+import type { Io } from '../io.js';
+import { action, clientCommand, examples } from '../options.js';
+import { webhookShowView } from '../output/views.js';
+
+export function showCommand(): Command {
+  return clientCommand('show')
+    .argument('<log_id>', 'webhook log id')
+    .addHelpText('after', examples('ledger webhooks show "$LOG"', 'ledger webhooks show "$LOG" --json'))
+    .action(action(runShow));
+}
+
+export async function runShow(io: Io, id: string): Promise<void> {
+  const client = io.client();
+  const log = await client.sandbox<WebhookLog>('GET', `/sandbox/webhook-logs/${encodeURIComponent(id)}`);
+  const { items } = await client.sandbox<{ items: WebhookAttempt[] }>('GET', `/sandbox/webhook-logs/${encodeURIComponent(id)}/attempts`);
+  await io.show({ log, attempts: items }, webhookShowView);
+}

@@ -1,0 +1,9 @@
+/** Answers of a model-backed analyser, kept per (narration, prompt, model) so a replay gets the same one. */
+export interface AnalysisCacheTable {
+  /** SHA-256 of the narration, the system_prompt and the model. */
+  key: string;
+  model: string;
+  /** The model's validated answer, as JSON. */
+  answer: string;
+  created_at: string;
+}

@@ -1,0 +1,194 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { type AnalyseOptions, type AnalysisInput, type NarrationAnalyser, RISK_FLAGS, type ServiceIntelligence } from './analyser.js';
+import { GENERAL_PAYMENT, INTENTS } from './lexicon.js';
+import { applyMarkers } from './markers.js';
+import { amountLimits, readPrompt } from './prompt.js';
+import { RulesAnalyser } from './rules-analyser.js';
+
+/** Seconds a model has to answer before the rules analyser answers instead (issue 16). */
+export const DEFAULT_MODEL_TIMEOUT_SECONDS = 3;
+
+const INTENT_NAMES: string[] = [...INTENTS.map((i) => i.intent), 'transfer', GENERAL_PAYMENT.intent, 'unknown'];
+const FLAGS: string[] = [...RISK_FLAGS, 'EMPTY_NARRATION', 'UNCLEAR_NARRATION', 'AMBIGUOUS_INTENT', 'UNEXPECTED_FOR_WALLET'];
+
+/** What the model must answer: validated with zod, and sent to the model as its JSON schema. */
+export const ModelAnswer = z.strictObject({
+  extracted_intent: z.enum(INTENT_NAMES),
+  suggested_label: z.string().min(1).max(60),
+  confidence_score: z.number().min(0).max(1),
+  flags: z.array(z.enum(FLAGS)).max(FLAGS.length),
+  explanation: z.string().min(1).max(500),
+});
+export type ModelAnswer = z.infer<typeof ModelAnswer>;
+const { $schema: _dialect, ...ANSWER_SCHEMA } = z.toJSONSchema(ModelAnswer);
+
+const INSTRUCTIONS = [
+  'You read the narration of a payment arriving in a Nigerian bank wallet and say what it is for.',
+  'Narrations use channel formats (NIP/, MOB/, USSD/, POS/, FIP:, TRF), abbreviations (sch, trf, frm, pymt, bal, contri), pidgin, Yoruba, Igbo and Hausa.',
+  `extracted_intent is one of: ${INTENT_NAMES.join(', ')}. Use "transfer" for channel words and names only, "payment" for readable text with no specific purpose, "unknown" for empty or unreadable text.`,
+  'suggested_label is a short label for people, such as "School fees" or "General payment".',
+  'confidence_score is from 0 to 1: below 0.5 means a person must look at the payment (empty, unreadable or meaningless text); a readable, plausible narration gets 0.5 or more.',
+  'flags: SUSPECTED_FRAUD for fraud, scams or stolen money; REJECTED_BY_PROMPT or REVIEW_REQUESTED_BY_PROMPT when the wallet guidance says to reject or review such a payment; EMPTY_NARRATION, UNCLEAR_NARRATION, AMBIGUOUS_INTENT, UNEXPECTED_FOR_WALLET as they apply.',
+  'explanation is one short sentence. Answer with JSON only.',
+].join('\n');
+
+/** Where validated answers are kept across requests and restarts (the sandbox keeps them in its database). */
+export interface AnswerStore {
+  get(key: string): Promise<string | undefined>;
+  put(key: string, model: string, answer: string): Promise<void>;
+}
+
+export interface ModelAnalyserOptions {
+  /** Base URL of an OpenAI-compatible API, such as http://127.0.0.1:11434/v1 (Ollama). */
+  url: string;
+  model: string;
+  apiKey?: string | undefined;
+  timeoutSeconds?: number | undefined;
+  store?: AnswerStore | undefined;
+  /** Answers when the model cannot (default: the rules analyser). */
+  fallback?: NarrationAnalyser;
+}
+
+type Asked = { ok: true; answer: ModelAnswer } | { ok: false; why: string };
+
+/** The in-memory cache's bound: beyond it the oldest answers are forgotten (the store keeps them). */
+const MEMORY_ENTRIES = 10_000;
+
+/**
+ * A model-backed analyser for developers who run a local model server (Ollama, llama.cpp's server,
+ * vLLM): the OpenAI-compatible chat completions API, the wallet's system_prompt as guidance, a JSON
+ * schema for the answer, zod validation. A timeout, an invalid answer or any error falls back to the
+ * rules analyser, and the explanation says so. Answers are cached per (narration, prompt, model);
+ * failures are not, so the model is asked again next time. Inside a payment's database transaction
+ * (`offline`) it never waits on the network: it uses an answer it already has, or the rules.
+ * @example const analyser = new ModelAnalyser({ url: 'http://127.0.0.1:11434/v1', model: 'llama3.2' });
+ */
+export class ModelAnalyser implements NarrationAnalyser {
+  readonly remote = true;
+  readonly name: string;
+  /** Validated answers by key, oldest first. */
+  private readonly answers = new Map<string, ModelAnswer>();
+  /** Questions in flight, so the same narration asked twice at once is asked once. */
+  private readonly pending = new Map<string, Promise<Asked>>();
+  private readonly fallback: NarrationAnalyser;
+  private readonly timeoutMs: number;
+
+  constructor(private readonly options: ModelAnalyserOptions) {
+    this.fallback = options.fallback ?? new RulesAnalyser();
+    this.timeoutMs = (options.timeoutSeconds ?? DEFAULT_MODEL_TIMEOUT_SECONDS) * 1000;
+    this.name = `openai-compatible (${options.model})`;
+  }
+
+  async analyse(input: AnalysisInput, options: AnalyseOptions = {}): Promise<ServiceIntelligence> {
+    const key = createHash('sha256').update(JSON.stringify([input.narration, input.systemPrompt, this.options.model])).digest('hex');
+    const known = this.answers.get(key);
+    let asked: Asked;
+    if (known) asked = { ok: true, answer: known };
+    else if (options.offline) asked = { ok: false, why: 'is not asked while a payment is being written (no answer for this narration yet)' };
+    else asked = await this.ask(key, input.narration, input.systemPrompt);
+    if (!asked.ok) {
+      const rules = await this.fallback.analyse(input);
+      return { ...rules, explanation: [`model ${this.options.model} ${asked.why}: the rules analyser answered instead`, ...rules.explanation] };
+    }
+    return fromAnswer(asked.answer, this.options.model, input);
+  }
+
+  private ask(key: string, narration: string, prompt: string): Promise<Asked> {
+    let asking = this.pending.get(key);
+    if (!asking) {
+      asking = this.lookUpOrAsk(key, narration, prompt).finally(() => this.pending.delete(key));
+      this.pending.set(key, asking);
+    }
+    return asking;
+  }
+
+  private async lookUpOrAsk(key: string, narration: string, prompt: string): Promise<Asked> {
+    const stored = parseStored(await this.options.store?.get(key));
+    const asked = stored ? ({ ok: true, answer: stored } as const) : await this.request(narration, prompt);
+    if (asked.ok) {
+      if (!stored) await this.options.store?.put(key, this.options.model, JSON.stringify(asked.answer));
+      this.answers.set(key, asked.answer);
+      if (this.answers.size > MEMORY_ENTRIES) this.answers.delete(this.answers.keys().next().value!);
+    }
+    return asked;
+  }
+
+  private async request(narration: string, prompt: string): Promise<Asked> {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), this.timeoutMs);
+    try {
+      const response = await fetch(`${this.options.url.replace(/\/+$/, '')}/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {}) },
+        body: JSON.stringify(requestBody(this.options.model, narration, prompt)),
+        signal: controller.signal,
+      });
+      const text = await response.text();
+      if (!response.ok) return { ok: false, why: `answered HTTP ${response.status}` };
+      return parseCompletion(text);
+    } catch (error) {
+      if (controller.signal.aborted) return { ok: false, why: `did not answer within ${this.timeoutMs / 1000} s` };
+      return { ok: false, why: `could not be reached (${(error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message})` };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+/** The chat completions request: instructions, the wallet's guidance, the narration, the answer's schema. */
+export function requestBody(model: string, narration: string, prompt: string) {
+  return {
+    model,
+    temperature: 0,
+    messages: [
+      { role: 'system', content: INSTRUCTIONS },
+      { role: 'system', content: `Guidance from the wallet's owner (its system_prompt): ${prompt.trim() ? JSON.stringify(prompt) : 'none'}` },
+      { role: 'user', content: `Narration: ${JSON.stringify(narration)}` },
+    ],
+    response_format: { type: 'json_schema', json_schema: { name: 'service_intelligence', strict: true, schema: ANSWER_SCHEMA } },
+  };
+}
+
+function parseStored(stored: string | undefined): ModelAnswer | undefined {
+  if (stored === undefined) return undefined;
+  try {
+    return ModelAnswer.parse(JSON.parse(stored));
+  } catch {
+    return undefined;
+  }
+}
+
+const Completion = z.object({ choices: z.array(z.object({ message: z.object({ content: z.string() }) })).min(1) });
+
+function parseCompletion(text: string): Asked {
+  try {
+    const completion = Completion.safeParse(JSON.parse(text));
+    if (!completion.success) return { ok: false, why: 'answered without a message' };
+    // Some servers wrap JSON in a code fence even when asked for JSON.
+    const content = completion.data.choices[0]!.message.content.trim().replace(/^```(?:json)?\s*|\s*```$/g, '');
+    const answer = ModelAnswer.safeParse(JSON.parse(content));
+    if (!answer.success) return { ok: false, why: `gave an answer that breaks the schema (${[...new Set(answer.error.issues.map((i) => i.path.join('.') || 'the answer'))].join(', ')})` };
+    return { ok: true, answer: answer.data };
+  } catch {
+    return { ok: false, why: 'gave an answer that is not JSON' };
+  }
+}
+
+/** The model's answer as service_intelligence, with the prompt's amount limits and the markers applied on top. */
+function fromAnswer(answer: ModelAnswer, model: string, { narration, systemPrompt, amount }: AnalysisInput): ServiceIntelligence {
+  const draft = { confidence: answer.confidence_score, flags: new Set(answer.flags), explanation: [`model ${model}: ${answer.explanation}`] };
+  for (const { flag, line } of amountLimits(readPrompt(systemPrompt), amount)) {
+    draft.flags.add(flag);
+    draft.explanation.push(line);
+  }
+  applyMarkers(narration, draft);
+  return {
+    raw_narration: narration,
+    extracted_intent: answer.extracted_intent,
+    confidence_score: Math.round(draft.confidence * 100) / 100,
+    flags: [...draft.flags].sort(),
+    suggested_label: answer.suggested_label,
+    explanation: draft.explanation,
+  };
+}

@@ -1,0 +1,86 @@
+import { INTENTS, TOPICS } from './lexicon.js';
+
+const REJECT = /\b(reject|refuse|block|decline|do not accept|don't accept|never accept|not allowed|disallow)\b/;
+const REVIEW = /\b(review|flag|check|verify|hold|manual|suspicious|investigate|confirm)\b/;
+const LIMIT = /\b(?:above|over|more than|greater than|exceeding|exceeds)\s*(?:₦|ngn|n)?\s*([\d,]+(?:\.\d+)?)\s*(k|m|thousand|million)?\s*(naira|kobo)?/;
+const STOPWORDS = new Set(['THIS', 'THAT', 'WALLET', 'ACCOUNT', 'PAYMENT', 'EXPECT', 'RECEIVE', 'ONLY', 'FROM', 'WITH', 'WILL', 'SHOULD', 'THEY', 'THEM', 'THEIR', 'THESE', 'MONEY', 'FUND', 'TRANSFER', 'MOSTLY', 'USUALLY', 'ALWAYS', 'CREDIT', 'INBOUND', 'INCOMING', 'USER', 'CUSTOMER', 'ABOUT', 'ANYTHING', 'ELSE', 'EVERYTHING', 'FINE', 'OTHER', 'THAN', 'ABOVE', 'BELOW', 'OVER', 'NAIRA', 'KOBO', 'REJECT', 'REFUSE', 'BLOCK', 'DECLINE', 'ACCEPT', 'NEVER', 'ALLOWED', 'DISALLOW', 'REVIEW', 'FLAG', 'CHECK', 'VERIFY', 'HOLD', 'MANUAL', 'MANUALLY', 'SUSPICIOUS', 'INVESTIGATE', 'CONFIRM', 'MORE', 'GREATER', 'EXCEEDING', 'EXCEED', 'MILLION', 'THOUSAND', 'MENTION', 'MENTIONING', 'SAYS', 'PLEASE', 'INTO', 'PAYS']);
+
+export const words = (text: string) => text.toUpperCase().replace(/[^A-Z0-9]+/g, ' ').trim();
+
+/** Plural and simple inflections folded, so "loans" in a prompt meets "loan" in a narration. */
+export function stem(word: string): string {
+  if (word.length > 4 && word.endsWith('IES')) return `${word.slice(0, -3)}Y`;
+  if (word.length > 4 && word.endsWith('S') && !word.endsWith('SS')) return word.slice(0, -1);
+  return word;
+}
+
+/** A text's tokens as written and as stems, for matching words and phrases either way. */
+export interface Text {
+  tokens: Set<string>;
+  spaced: string;
+}
+
+export function textOf(tokens: string[]): Text {
+  const stems = tokens.map(stem);
+  return { tokens: new Set([...tokens, ...stems]), spaced: ` ${tokens.join(' ')} | ${stems.join(' ')} ` };
+}
+
+const padded = new Map<string, string>();
+
+/** Whether the text holds a word (a set lookup) or a phrase (on word boundaries). */
+export function mentions(text: Text, term: string): boolean {
+  if (!term.includes(' ')) return text.tokens.has(term);
+  let phrase = padded.get(term);
+  if (phrase === undefined) padded.set(term, (phrase = ` ${term} `));
+  return text.spaced.includes(phrase);
+}
+
+export interface Clause {
+  polarity: 'expect' | 'review' | 'reject';
+  intents: Set<string>;
+  only: boolean;
+  /** The clause's own words (stems), with every word of a topic it names. */
+  words: string[];
+  limitKobo?: number;
+}
+
+function limitOf(clause: string): number | undefined {
+  const limit = LIMIT.exec(clause);
+  if (!limit) return undefined;
+  const scale = { k: 1e3, thousand: 1e3, m: 1e6, million: 1e6 }[limit[2] as 'k'] ?? 1;
+  const value = Number(limit[1]!.replace(/,/g, '')) * scale;
+  return Math.round(limit[3] === 'kobo' ? value : value * 100);
+}
+
+/** Reads a system prompt clause by clause: what it expects, what it wants reviewed or rejected. */
+export function readPrompt(prompt: string): Clause[] {
+  return prompt
+    .toLowerCase()
+    .split(/[.;!?\n]+|\bbut\b/)
+    .map((clause) => clause.trim())
+    .filter(Boolean)
+    .map((clause) => {
+      const tokens = words(clause).split(' ');
+      const text = textOf(tokens);
+      const intents = new Set(
+        INTENTS.filter(
+          (i) => mentions(text, words(i.label)) || mentions(text, words(i.intent.replace(/_/g, ' '))) || i.terms.some(([term, weight]) => weight >= 3 && mentions(text, term)),
+        ).map((i) => i.intent),
+      );
+      const own = tokens.filter((w) => !STOPWORDS.has(w)).map(stem).filter((w) => w.length >= 4 && !STOPWORDS.has(w) && !/^\d+$/.test(w));
+      const topics = TOPICS.filter((topic) => topic.some((w) => own.includes(stem(w)))).flat().map(stem);
+      const limitKobo = limitOf(clause);
+      const polarity: Clause['polarity'] = REJECT.test(clause) ? 'reject' : REVIEW.test(clause) ? 'review' : 'expect';
+      return { polarity, intents, only: /\bonly\b/.test(clause), words: [...new Set([...own, ...topics])], ...(limitKobo !== undefined ? { limitKobo } : {}) };
+    });
+}
+
+/** Flags for clauses that review or reject amounts above a limit ("review any payment above ₦2m"). */
+export function amountLimits(clauses: Clause[], amount: number): { flag: string; line: string }[] {
+  return clauses
+    .filter((clause) => clause.polarity !== 'expect' && clause.limitKobo !== undefined && amount > clause.limitKobo)
+    .map((clause) => {
+      const flag = clause.polarity === 'reject' ? 'REJECTED_BY_PROMPT' : 'REVIEW_REQUESTED_BY_PROMPT';
+      return { flag, line: `system prompt says to ${clause.polarity} amounts above ${clause.limitKobo} kobo: ${flag}` };
+    });
+}

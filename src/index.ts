@@ -1,0 +1,152 @@
+/**
+ * The in-process API for Node test suites (`import { startSandbox } from '@wallet-ledger/cli'`):
+ * a whole sandbox in the test's own process, on its own database, listening on a loopback port.
+ * It loads the server only: no command-line code (commander, prompts).
+ */
+import { resolve } from 'node:path';
+import type { AuditReport, ClockState } from './api/schemas/sandbox.js';
+import type { Snapshot } from './api/schemas/snapshots.js';
+import { parseDuration } from './api/duration.js';
+import { getEndpoint } from './engine/events/webhooks.service.js';
+import { manualClockStart, parseApiKey, parseSeed } from './sandbox/start-options.js';
+import { startServer } from './sandbox/server.js';
+import type { SnapshotTarget } from './sandbox/snapshots.js';
+
+export type { AuditReport, ClockState, Snapshot };
+
+export interface StartSandboxOptions {
+  /** Derive every id, account number, NIP session id, webhook id and whsec_ secret from this seed; implies `clock: 'manual'`. */
+  seed?: number | string;
+  /** `manual`: every clock stands still until `advance()`, and nothing falls due by itself. Default: `manual` with a seed, else `real`. */
+  clock?: 'real' | 'manual';
+  /** Where a manual clock starts (ISO 8601): default 2026-01-01T00:00:00Z. */
+  clockStart?: string;
+  /** Loopback port; 0 (the default) picks a free one. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** A SQLite file, or ':memory:' (the default). */
+  db?: string;
+  /** Fix the sandbox's key (`svc_test_` + 32 base62 characters); default: a random one. */
+  apiKey?: string;
+  /** Start from this snapshot: a name in `snapshotDir`, or `{ file }`. */
+  snapshot?: string | { file: string };
+  /** Where named snapshots live; default: a temporary directory removed by `stop()`. */
+  snapshotDir?: string;
+  /** Seconds of sandbox time before the provider settles or fails a payout (default 2; 0 = before answering). */
+  settlementDelaySeconds?: number;
+  /** Where the sandbox's webhooks go (default: its built-in receiver). */
+  webhookUrl?: string;
+  /** Seconds before a webhook attempt is abandoned (default 15). */
+  webhookTimeoutSeconds?: number;
+  /** Where unexpected server errors are reported (default: console.error). */
+  log?: (line: string) => void;
+}
+
+export interface RunningSandbox {
+  /** `http://127.0.0.1:<port>`: point your client (or `LEDGER_BASE_URL`) here. */
+  readonly baseUrl: string;
+  /** The sandbox owner's `svc_test_` key. */
+  readonly apiKey: string;
+  /** The owner's `whsec_` signing secret (read again after every restore). */
+  readonly webhookSecret: string;
+  /** The owner's developer id. */
+  readonly developerId: string;
+  /** Moves the owner's clock forward (`90`, `'90s'`, `'5m'`, `'2h'`, `'1d'`) and runs what fell due. */
+  advance(duration: number | string): Promise<ClockState>;
+  snapshot: {
+    /** Saves the whole sandbox under a name (or to `{ file }`, a path relative to the working directory). */
+    save(target: string | { file: string }): Promise<Snapshot>;
+    /** Puts the whole sandbox back as it was saved; the keys in use keep working. */
+    restore(target: string | { file: string }): Promise<Snapshot>;
+    list(): Promise<Snapshot[]>;
+    delete(name: string): Promise<void>;
+  };
+  /** Checks every ledger invariant of the owner's books (`ok: false` lists the problems). */
+  audit(): Promise<AuditReport>;
+  /** Stops the server and closes its database; no handle is left open. */
+  stop(): Promise<void>;
+}
+
+/** An error answer of the sandbox: `code` is the API's (`VALIDATION_ERROR`, `FORBIDDEN`, …). */
+export class SandboxError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(`${code}: ${message}`);
+    this.name = 'SandboxError';
+  }
+}
+
+const target = (given: string | { file: string }): SnapshotTarget => (typeof given === 'string' ? { name: given } : { file: resolve(given.file) });
+
+/**
+ * Starts a sandbox in this process. Several can run at once, each on its own database.
+ * @example
+ * const sandbox = await startSandbox({ seed: 7 });
+ * const res = await fetch(`${sandbox.baseUrl}/v1/banks`, { headers: { 'x-api-key': sandbox.apiKey } });
+ * await sandbox.stop();
+ */
+export async function startSandbox(options: StartSandboxOptions = {}): Promise<RunningSandbox> {
+  const seed = options.seed === undefined ? undefined : parseSeed(options.seed);
+  const clockStart = manualClockStart({ seed, clock: options.clock, clockStart: options.clockStart });
+  const log = options.log ?? ((line: string) => console.error(line));
+  let failed: string | undefined;
+  const server = await startServer({
+    dbPath: options.db ?? ':memory:',
+    host: options.host ?? '127.0.0.1',
+    port: options.port ?? 0,
+    seed,
+    clockStart,
+    apiKey: options.apiKey === undefined ? undefined : parseApiKey(options.apiKey),
+    snapshot: options.snapshot === undefined ? undefined : target(options.snapshot),
+    snapshotDir: options.snapshotDir,
+    settlementDelaySeconds: options.settlementDelaySeconds,
+    webhookUrl: options.webhookUrl,
+    webhookTimeoutSeconds: options.webhookTimeoutSeconds,
+    log,
+    // The host process is the test suite: a lost database file fails this sandbox, never exits the process.
+    onFatal: (reason) => {
+      failed = reason;
+      log(`sandbox stopped: ${reason}`);
+    },
+  });
+  const { app, sandbox } = server;
+  const call = async <T>(method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown): Promise<T> => {
+    if (failed) throw new SandboxError(503, 'STORAGE_UNAVAILABLE', failed);
+    const response = await app.inject({ method, url, headers: { 'x-api-key': server.apiKey }, ...(body === undefined ? {} : { payload: body as object }) });
+    const parsed = response.json() as { success: boolean; data: T; detail?: { code: string; message: string } };
+    if (!parsed.success) throw new SandboxError(response.statusCode, parsed.detail?.code ?? 'INTERNAL_ERROR', parsed.detail?.message ?? response.body);
+    return parsed.data;
+  };
+  const secret = async () => (await getEndpoint(sandbox.db, server.developerId)).secret;
+  let webhookSecret = await secret();
+  sandbox.onRestore(async () => {
+    webhookSecret = await secret();
+  });
+  const restore = (given: string | { file: string }) => {
+    const at = target(given);
+    return 'name' in at ? call<Snapshot>('POST', `/sandbox/snapshots/${encodeURIComponent(at.name)}/restore`) : call<Snapshot>('POST', '/sandbox/snapshots/restore', at);
+  };
+  return {
+    baseUrl: server.baseUrl,
+    apiKey: server.apiKey,
+    get webhookSecret() {
+      return webhookSecret;
+    },
+    developerId: server.developerId,
+    advance: async (duration) => call<ClockState>('POST', '/sandbox/clock/advance', { seconds: parseDuration(duration) }),
+    snapshot: {
+      save: async (given) => call<Snapshot>('POST', '/sandbox/snapshots', target(given)),
+      restore,
+      list: async () => (await call<{ items: Snapshot[] }>('GET', '/sandbox/snapshots?limit=100')).items,
+      delete: async (name) => {
+        await call('DELETE', `/sandbox/snapshots/${encodeURIComponent(name)}`);
+      },
+    },
+    audit: () => call<AuditReport>('GET', '/sandbox/audit'),
+    stop: () => server.close(),
+  };
+}

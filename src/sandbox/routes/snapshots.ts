@@ -1,0 +1,87 @@
+import type { FastifyRequest } from 'fastify';
+import { errors as declare } from '../../api/schemas/responses.js';
+import {
+  DeletedSnapshotResponse,
+  RestoreFileBody,
+  SaveSnapshotBody,
+  SnapshotListQuery,
+  SnapshotPageResponse,
+  SnapshotParams,
+  SnapshotResponse,
+} from '../../api/schemas/snapshots.js';
+import { LedgerError } from '../../engine/errors.js';
+import { sandboxOwnerId } from '../sandbox.js';
+import { type App, type RouteDeps, ok } from './route.js';
+
+const tags = ['Sandbox'];
+// Only the sandbox's owner may touch snapshots; a name or file that is not there is 404.
+const errors = declare(403, 404);
+// A snapshot answer is never replayed: a restore replaces the very table that keeps idempotent answers.
+const config = { idempotency: false, idempotencyRefusal: 'is not accepted by snapshots: a restore replaces the stored answers themselves (saving again under a name is safe to repeat)' };
+
+/**
+ * Snapshots of the whole sandbox (contract §11). A snapshot covers every developer, so only the
+ * sandbox's owner (the SANDBOX developer) may use them; anyone else gets 403 FORBIDDEN.
+ */
+export function snapshotRoutes(app: App, { sandbox, snapshots }: RouteDeps): void {
+  const ownerOnly = async (request: FastifyRequest) => {
+    if ((await sandboxOwnerId(sandbox)) !== request.developerId) {
+      throw new LedgerError('FORBIDDEN', "snapshots cover every developer's data: only the sandbox's owner (the SANDBOX developer's key) may use them");
+    }
+  };
+
+  app.get(
+    '/sandbox/snapshots',
+    { preHandler: ownerOnly, schema: { tags, summary: 'The named snapshots, by name', querystring: SnapshotListQuery, response: { 200: SnapshotPageResponse, ...errors } } },
+    async (request) => {
+      const all = snapshots.list();
+      const { page, limit, order } = request.query;
+      const sorted = order === 'desc' ? all.reverse() : all;
+      return ok({ items: sorted.slice((page - 1) * limit, page * limit), total: all.length, page, limit });
+    },
+  );
+
+  app.post(
+    '/sandbox/snapshots',
+    {
+      preHandler: ownerOnly,
+      config,
+      schema: {
+        tags,
+        summary: 'Save the whole sandbox as a named snapshot, or to an absolute file path (consistent under load, crash-safe)',
+        body: SaveSnapshotBody,
+        response: { 200: SnapshotResponse, ...errors },
+      },
+    },
+    async (request) => ok(await snapshots.save(request.body.name !== undefined ? { name: request.body.name } : { file: request.body.file! }, request.env.clock.now())),
+  );
+
+  app.post(
+    '/sandbox/snapshots/:name/restore',
+    {
+      preHandler: ownerOnly,
+      config,
+      schema: { tags, summary: 'Replace the whole sandbox with a named snapshot, atomically between two write batches', params: SnapshotParams, response: { 200: SnapshotResponse, ...errors } },
+    },
+    async (request) => ok(await snapshots.restore({ name: request.params.name })),
+  );
+
+  app.post(
+    '/sandbox/snapshots/restore',
+    {
+      preHandler: ownerOnly,
+      config,
+      schema: { tags, summary: 'Replace the whole sandbox with the snapshot in a file (an absolute path)', body: RestoreFileBody, response: { 200: SnapshotResponse, ...errors } },
+    },
+    async (request) => ok(await snapshots.restore({ file: request.body.file })),
+  );
+
+  app.delete(
+    '/sandbox/snapshots/:name',
+    { preHandler: ownerOnly, config, schema: { tags, summary: 'Delete a named snapshot', params: SnapshotParams, response: { 200: DeletedSnapshotResponse, ...errors } } },
+    async (request) => {
+      snapshots.remove(request.params.name);
+      return ok({ name: request.params.name, deleted: true as const });
+    },
+  );
+}

@@ -1,0 +1,166 @@
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import type { Snapshot } from '../api/schemas/snapshots.js';
+import { SNAPSHOT_NAME, SNAPSHOT_NAME_RULE } from '../api/snapshot-name.js';
+import { allKeys, type ApiKeyRow, carryKeys } from '../engine/developers/keys.js';
+import { invalidField, LedgerError, notFound } from '../engine/errors.js';
+import { storageFailure } from '../engine/db/faults.js';
+import { copyDatabase, prepareSnapshot, readSnapshotInfo, replaceContents, syncFile } from '../engine/db/snapshot.js';
+import { getSetting } from '../engine/settings/settings.repository.js';
+import { SANDBOX_DEVELOPER, type Sandbox } from './sandbox.js';
+import { isAlive } from './process.js';
+import type { Scheduler } from './scheduler.js';
+
+/** A named snapshot (in the snapshot directory) or a file anywhere (`--file`, a fixture in a repository). */
+export type SnapshotTarget = { name: string } | { file: string };
+
+/**
+ * Saving, restoring, listing and deleting snapshots of the whole sandbox (contract §11). Named
+ * snapshots are `<name>.db` files in one directory (mode 0700, files 0600).
+ */
+export interface Snapshots {
+  readonly dir: string;
+  /** Writes a consistent copy crash-safely: a temp file beside the target, fsync, rename, fsync of the directory. */
+  save(target: SnapshotTarget, savedAt: Date): Promise<Snapshot>;
+  /** Replaces the sandbox's whole state with the snapshot's, atomically between two write batches. */
+  restore(target: SnapshotTarget): Promise<Snapshot>;
+  list(): Snapshot[];
+  remove(name: string): void;
+}
+
+let temporaries = 0;
+
+export function createSnapshots(sandbox: Sandbox, scheduler: Pick<Scheduler, 'quiesce'>, dir: string): Snapshots {
+  const located = (target: SnapshotTarget) => {
+    if ('name' in target) {
+      if (!SNAPSHOT_NAME.test(target.name)) throw invalidField('name', SNAPSHOT_NAME_RULE);
+      return { path: join(dir, `${target.name}.db`), name: target.name, file: null, field: 'name' };
+    }
+    const path = resolve(target.file);
+    return { path, name: null, file: path, field: 'file' };
+  };
+  const describe = (at: ReturnType<typeof located>): Snapshot => {
+    const { meta } = readSnapshotInfo(at.path, at.field);
+    return { name: at.name, file: at.file, size_bytes: statSync(at.path).size, saved_at: meta?.saved_at ?? null };
+  };
+  const existing = (target: SnapshotTarget) => {
+    const at = located(target);
+    if (!existsSync(at.path)) throw 'name' in target ? notFound('snapshot') : invalidField('file', `${at.path} does not exist`);
+    return at;
+  };
+
+  return {
+    dir,
+    async save(target, savedAt) {
+      const at = located(target);
+      if ('name' in target) makePrivateDir(dir);
+      else if (!existsSync(dirname(at.path))) throw invalidField('file', `the directory ${dirname(at.path)} does not exist`);
+      removeStaleTemporaries(at.path);
+      const temporary = join(dirname(at.path), `.${basename(at.path)}.tmp-${process.pid}-${++temporaries}`);
+      const meta = { saved_at: savedAt.toISOString() };
+      // An in-memory database has one connection: it is copied between two write batches. A file is
+      // copied from a connection of its own while requests go on.
+      try {
+        if (sandbox.dbPath === ':memory:') await sandbox.exclusive(() => copyDatabase(sandbox.db, temporary, meta));
+        else await copyDatabase(sandbox.db, temporary, meta);
+        renameSync(temporary, at.path);
+      } catch (error) {
+        rmSync(temporary, { force: true });
+        throw unwritable(error, at.field, at.path);
+      }
+      syncFile(dirname(at.path));
+      return describe(at);
+    },
+    async restore(target) {
+      const at = existing(target);
+      const info = describe(at);
+      const work = mkdtempSync(join(tmpdir(), 'ledger-restore-'));
+      try {
+        const prepared = await prepareSnapshot(at.path, join(work, 'snapshot.db'), at.field).catch((error: unknown) => {
+          throw storageError(error);
+        });
+        let keys: ApiKeyRow[] = [];
+        let ownerNow: string | undefined;
+        await scheduler.quiesce(() =>
+          sandbox.restore(() =>
+            replaceContents(sandbox.db, prepared.path, {
+              // A named snapshot this version saved holds together; a file from elsewhere, or a migrated one, is checked.
+              checkForeignKeys: prepared.migrated || at.name === null,
+              async before(trx) {
+                keys = await allKeys(trx);
+                ownerNow = await getSetting(trx, SANDBOX_DEVELOPER);
+              },
+              async after(trx) {
+                const ownerRestored = await getSetting(trx, SANDBOX_DEVELOPER);
+                if (!ownerNow || !ownerRestored) throw new LedgerError('VALIDATION_ERROR', `${at.field}: has no sandbox owner`, [{ field: at.field, message: 'has no sandbox owner' }]);
+                await carryKeys(trx, keys, ownerNow, ownerRestored);
+              },
+            }),
+          ),
+        );
+        return info;
+      } finally {
+        rmSync(work, { recursive: true, force: true });
+      }
+    },
+    list() {
+      if (!existsSync(dir)) return [];
+      return readdirSync(dir)
+        .filter((entry) => entry.endsWith('.db') && SNAPSHOT_NAME.test(entry.slice(0, -3)))
+        .sort()
+        .map((entry) => {
+          const at = located({ name: entry.slice(0, -3) });
+          try {
+            return describe(at);
+          } catch {
+            return { name: at.name, file: null, size_bytes: statSync(at.path).size, saved_at: null };
+          }
+        });
+    },
+    remove(name) {
+      rmSync(existing({ name }).path);
+      syncFile(dir);
+    },
+  };
+}
+
+/**
+ * A target that cannot be written is the caller's to fix (400 on the field), unless the disk is
+ * full or the storage fails, which keep their own codes (507, 503).
+ */
+function unwritable(error: unknown, field: string, path: string): unknown {
+  const code = String((error as { code?: unknown }).code ?? '');
+  if (!(error instanceof LedgerError) && /^(EACCES|EISDIR|ENOTDIR|ENOENT|EROFS|EPERM|SQLITE_CANTOPEN|SQLITE_READONLY|SQLITE_ERROR)/.test(code)) {
+    return invalidField(field, `cannot be written at ${path} (${code.replace('SQLITE_', '').toLowerCase()})`);
+  }
+  return storageError(error);
+}
+
+/** A full disk (also the file system's ENOSPC) is 507 and a storage failure 503, as for any write (contract §10). */
+function storageError(error: unknown): unknown {
+  if ((error as { code?: unknown }).code === 'ENOSPC') return new LedgerError('STORAGE_FULL', 'the disk is full: nothing was written; free some space and retry');
+  return storageFailure(error) ?? error;
+}
+
+/** The snapshot directory: readable by its owner only, as every file in it (contract §10). */
+function makePrivateDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
+}
+
+/** Temp files a killed save left beside `path` (their process is gone). */
+function removeStaleTemporaries(path: string): void {
+  const prefix = `.${basename(path)}.tmp-`;
+  let entries: string[];
+  try {
+    entries = readdirSync(dirname(path));
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    if (!entry.startsWith(prefix)) continue;
+    const pid = Number(entry.slice(prefix.length).split('-')[0]);
+    if (pid !== process.pid && !isAlive(pid)) rmSync(join(dirname(path), entry), { force: true });
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * The options of `sandbox start` (and of the in-process `startSandbox`) that are checked before any
+ * server code loads: the parent of a detached sandbox reports them as usage errors (exit 2) itself.
+ * Each throws RangeError with a message naming the flag.
+ */
+import { isAbsolute, resolve } from 'node:path';
+import { SNAPSHOT_NAME, SNAPSHOT_NAME_RULE } from '../api/snapshot-name.js';
+
+/** Where a seeded sandbox's clocks start unless told otherwise (contract §11). */
+export const DEFAULT_SEEDED_CLOCK_START = '2026-01-01T00:00:00Z';
+
+export interface ClockChoice {
+  seed?: string | undefined;
+  clock?: string | undefined;
+  clockStart?: string | undefined;
+}
+
+/**
+ * The instant (ms) a manual clock starts at, or undefined for real time: `--seed` implies a manual
+ * clock from 2026-01-01T00:00:00Z; `--clock-start` implies a manual clock; `--clock real` keeps real
+ * time (a start is then refused). Throws RangeError with a message naming the flag.
+ * @example manualClockStart({ seed: '7' }) // Date.parse('2026-01-01T00:00:00Z')
+ */
+export function manualClockStart(choice: ClockChoice): number | undefined {
+  if (choice.clock !== undefined && choice.clock !== 'real' && choice.clock !== 'manual') throw new RangeError('--clock must be real or manual');
+  if (choice.clock === 'real') {
+    if (choice.clockStart !== undefined) throw new RangeError('--clock-start needs a manual clock: leave out --clock real');
+    return undefined;
+  }
+  if (choice.clock !== 'manual' && choice.seed === undefined && choice.clockStart === undefined) return undefined;
+  const start = choice.clockStart ?? DEFAULT_SEEDED_CLOCK_START;
+  const ms = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(start) ? Date.parse(start) : Number.NaN;
+  if (!Number.isFinite(ms)) throw new RangeError(`--clock-start "${start}" must be an ISO 8601 instant with a time zone, like 2026-01-01T00:00:00Z`);
+  return ms;
+}
+
+/** A seed as the sandbox takes it: a whole number, 0 to 2^53 − 1 (`--seed`, LEDGER_SEED). */
+export function parseSeed(seed: string | number): string {
+  const text = String(seed).trim();
+  if (!/^\d{1,16}$/.test(text) || !Number.isSafeInteger(Number(text))) throw new RangeError(`--seed "${seed}" must be a whole number from 0 to 9007199254740991`);
+  return String(Number(text));
+}
+
+/** `--api-key`: a test key of the form the sandbox issues (`svc_test_` and 32 base62 characters). */
+export function parseApiKey(key: string): string {
+  if (!/^svc_test_[0-9A-Za-z]{32}$/.test(key)) throw new RangeError('--api-key must be svc_test_ followed by 32 letters and digits (a live key is never accepted)');
+  return key;
+}
+
+/** `--snapshot`: a name saved with `snapshot save`, or a path to a snapshot file (anything with a /). */
+export function parseSnapshotTarget(value: string, cwd: string): { name: string } | { file: string } {
+  if (value.includes('/') || isAbsolute(value)) return { file: resolve(cwd, value) };
+  if (!SNAPSHOT_NAME.test(value)) throw new RangeError(`--snapshot "${value}" ${SNAPSHOT_NAME_RULE}, or is a path with a /`);
+  return { name: value };
+}

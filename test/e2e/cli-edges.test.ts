@@ -1,0 +1,170 @@
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { displayWidth } from '../../src/commands/output/table.js';
+import { BIN, type Cli, cleanEnv, closedPort, createCli } from '../helpers/cli.js';
+
+/** Pipes that close early, malformed flags, shell completion and a directory with no sandbox. */
+let cli: Cli;
+let wallet: string;
+beforeAll(async () => {
+  cli = createCli();
+  expect((await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--memory'])).exitCode).toBe(0);
+  wallet = (await cli.run(['wallets', 'create', '--customer-reference', 'edges', '--first-name', 'E', '--last-name', 'D', '--email', 'e@d.ng', '-q'])).stdout.trim();
+});
+afterAll(async () => {
+  await cli.run(['sandbox', 'stop']);
+  cli.cleanup();
+});
+
+/** A pipeline through bash with pipefail, so the ledger side's own exit code counts. */
+const pipeline = (line: string) =>
+  execa('bash', ['-o', 'pipefail', '-c', line], { cwd: cli.dir, env: cleanEnv({ LEDGER: `${process.execPath} ${BIN}` }), extendEnv: false, reject: false, timeout: 60_000 });
+
+describe('a reader that stops early', () => {
+  it('`ledger --help | head -1` and a --json list into a reader that closed exit 0 with nothing on stderr', async () => {
+    const help = await pipeline('$LEDGER --help | head -1');
+    expect([help.exitCode, help.stdout, help.stderr]).toEqual([0, 'Usage: ledger [options] [command]', '']);
+    // `true` exits before anything is printed, so every write meets a closed pipe (EPIPE).
+    for (const line of ['$LEDGER -V | true', '$LEDGER --help | true', '$LEDGER help wallets | true']) {
+      const r = await pipeline(line);
+      expect([line, r.exitCode, r.stderr]).toEqual([line, 0, '']);
+    }
+    const list = await pipeline('$LEDGER wallets list --json | true');
+    expect([list.exitCode, list.stderr]).toEqual([0, '']);
+    const table = await pipeline('$LEDGER transactions list "$0" | true'.replace('"$0"', wallet));
+    expect([table.exitCode, table.stderr]).toEqual([0, '']);
+  });
+
+  it('`webhooks tail --json | head -2` ends quietly at the next delivery after the second', async () => {
+    const tail = pipeline('$LEDGER webhooks tail --json 2>tail.err | head -2');
+    let seen = '';
+    for (let look = 0; look < 600 && !seen.includes('Following'); look++) {
+      seen = await import('node:fs').then((fs) => (fs.existsSync(`${cli.dir}/tail.err`) ? fs.readFileSync(`${cli.dir}/tail.err`, 'utf8') : ''));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    for (const amount of ['101', '102', '103']) {
+      await cli.run(['credit', wallet, amount]);
+      await cli.json(['sandbox', 'clock', 'advance', '1s']);
+    }
+    const ended = await tail;
+    expect(ended.exitCode).toBe(0);
+    expect(ended.stdout.split('\n').map((l) => JSON.parse(l).payload.data.amount)).toEqual([101, 102]);
+    const { readFileSync } = await import('node:fs');
+    expect(readFileSync(`${cli.dir}/tail.err`, 'utf8')).toBe('Following webhook delivery attempts; Ctrl-C to stop.\n');
+  });
+});
+
+describe('tables at 80 columns', () => {
+  it('every list fits, agent runs (about 200 columns wide in full) included; --json is the same whatever the width', async () => {
+    const save = (await cli.run(['wallets', 'create', '--customer-reference', 'edges-save', '--first-name', 'Savings', '--last-name', 'Pot-With-A-Long-Name', '--email', 's@p.ng', '-q'])).stdout.trim();
+    const agent = (await cli.run(['agents', 'create', wallet, '--name', 'Sweep everything above ten thousand naira', '--trigger', 'BALANCE_ABOVE', '--threshold', '1000000', '--action', 'SWEEP', '--destination', save, '-q'])).stdout.trim();
+    await cli.run(['credit', wallet, '1500000', '--narration', 'Salary for the month of November, Acme Logistics Limited, Ikeja']);
+    const narrow = { COLUMNS: '80' };
+    for (const args of [['agents', 'runs', agent], ['agents', 'list'], ['transactions', 'list', wallet], ['wallets', 'list'], ['webhooks', 'list'], ['sandbox', 'receiver', 'events'], ['suspense', 'list']]) {
+      const r = await cli.run(args, { env: narrow });
+      expect(r.exitCode, args.join(' ')).toBe(0);
+      for (const line of r.stdout.split('\n')) expect(displayWidth(line), `${args.join(' ')}: ${line}`).toBeLessThanOrEqual(80);
+    }
+    const wide = await cli.run(['agents', 'runs', agent, '--wide'], { env: narrow });
+    expect(wide.stdout).toMatch(new RegExp(`moved 15\\d{5} \\(₦15,\\d{3}\\.\\d\\d\\) to wallet ${save}`));
+    expect((await cli.run(['agents', 'runs', agent, '--json'], { env: narrow })).stdout).toBe((await cli.run(['agents', 'runs', agent, '--json'])).stdout);
+  });
+});
+
+describe('malformed flags', () => {
+  // Against a port where nothing listens: exit 2 (not 3) proves that nothing was sent.
+  let offline: Record<string, string>;
+  beforeAll(async () => {
+    offline = { LEDGER_BASE_URL: `http://127.0.0.1:${await closedPort()}`, LEDGER_API_KEY: 'svc_test_00000000000000000000000000000000' };
+  });
+  const long = (n: number) => 'x'.repeat(n);
+  it.each([
+    [['credit', '0123456789', '0'], 'Error [USAGE]: <amount> must be at least 1 kobo'],
+    [['credit', '0123456789', '12.5'], 'Error [USAGE]: <amount> "12.5" must be a whole number of kobo, digits only (500000 is ₦5,000.00)'],
+    [['credit', '0123456789', '1,000'], 'Error [USAGE]: <amount> "1,000" must be a whole number of kobo, digits only (500000 is ₦5,000.00)'],
+    [['credit', '0123456789', '007'], 'Error [USAGE]: <amount> "007" has a leading zero: write 7'],
+    [['credit', '0123456789', '10000000000001'], 'Error [USAGE]: <amount> must be at most 10000000000000 kobo'],
+    [['credit', '0123456789', '100', '--narration', long(101)], 'Error [USAGE]: --narration must be at most 100 characters'],
+    [['credit', '0123456789', '100', '--sender-account', '12345'], 'Error [USAGE]: --sender-account must be exactly 10 digits'],
+    [['transfer', 'w', '0123456789', '-5'], 'Error [USAGE]: <amount> "-5" must be a whole number of kobo, digits only (500000 is ₦5,000.00)'],
+    [['transfer', 'w', '0123456789', '100', '--bank', 'GTB'], 'Error [USAGE]: --bank must be a bank code of 3 to 6 digits'],
+    [['transfer', 'w', '0123456789', '100', '--idempotency-key', long(256)], 'Error [USAGE]: --idempotency-key must be 1 to 255 characters'],
+    [['wallets', 'create', '--customer-reference', 'r', '--first-name', 'A', '--last-name', 'B', '--email', 'nope'], 'Error [USAGE]: --email must be a valid email address'],
+    [['wallets', 'create', '--customer-reference', '  ', '--first-name', 'A', '--last-name', 'B', '--email', 'a@b.ng'], 'Error [USAGE]: --customer-reference must not be empty'],
+    [['wallets', 'list', '--limit', '1000'], 'Error [USAGE]: --limit must be at most 100'],
+    [['wallets', 'list', '--page', '0'], 'Error [USAGE]: --page must be at least 1'],
+    [['wallets', 'list', '--status', 'LOST'], 'Error [USAGE]: --status must be one of ACTIVE, CLOSED'],
+    [['suspense', 'list', '--reason', 'WHIM'], 'Error [USAGE]: --reason must be one of WALLET_CLOSED, AI_LOW_CONFIDENCE, AI_RISK_FLAG'],
+    [['suspense', 'resolve', 'item', '--action', 'DISMISS', '--target-wallet', 'w'], 'Error [USAGE]: --target-wallet is only used with CREDIT_WALLET, not DISMISS'],
+    [['suspense', 'resolve', 'item', '--action', 'dismiss', '--note', long(501)], 'Error [USAGE]: --note must be at most 500 characters'],
+    [['agents', 'create', 'w', '--name', 'a', '--trigger', 'BALANCE_ABOVE', '--threshold', '₦500', '--action', 'LOCK_WALLET'], 'Error [USAGE]: --threshold "₦500" must be a whole number of kobo, digits only (500000 is ₦5,000.00)'],
+    [['agents', 'create', 'w', '--name', 'a', '--trigger', 'ON_CREDIT', '--threshold', '5', '--action', 'LOCK_WALLET'], 'Error [USAGE]: --threshold is not used by ON_CREDIT'],
+    [['agents', 'create', 'w', '--name', 'a', '--trigger', 'ON_CREDIT', '--action', 'SWEEP'], 'Error [USAGE]: missing --destination (no terminal to ask on)'],
+    [['webhooks', 'list', '--event-type', 'ledger.refund'], 'Error [USAGE]: --event-type must be one of ledger.credit, ledger.debit, transfer.completed, transfer.failed, suspense.created, suspense.resolved, agent.triggered, agent.failed, wallet.closed'],
+    [['webhooks', 'endpoint', 'set', 'ftp://example.com/hooks'], 'Error [USAGE]: <url> must be an http or https URL'],
+    [['sandbox', 'receiver', 'fail', '--status', '99'], 'Error [USAGE]: --status must be 200 to 599'],
+    [['sandbox', 'clock', 'advance', '3651d'], 'Error [USAGE]: <duration> must be at most ten years'],
+    [['banks', 'resolve', '12345', '058'], 'Error [USAGE]: <account_number> must be exactly 10 digits'],
+  ])('ledger %j → exit 2: %s', async (args, message) => {
+    const r = await cli.run(args as string[], { env: offline });
+    expect([r.exitCode, r.stderr.split('\n')[0]]).toEqual([2, message]);
+  });
+
+  it('the built command line checks against exactly the rules of the sandbox schemas', async () => {
+    const { requestRules } = await import('../../src/api/rules.js');
+    const { RULES } = await import(`${process.cwd()}/dist/client/rules.generated.js`);
+    expect(RULES).toEqual(requestRules());
+  });
+});
+
+describe('shell completion', () => {
+  it('bash completes commands, flags and enum values from the command tree', async () => {
+    const script = (await cli.run(['completion', 'bash'])).stdout;
+    const complete = async (words: string[]) => {
+      const line = `${script}\nCOMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _ledger; printf '%s\\n' "\${COMPREPLY[@]}"`;
+      return (await execa('bash', ['--norc', '-c', line], { reject: false })).stdout.split('\n').filter(Boolean).sort();
+    };
+    expect(await complete(['ledger', 'wa'])).toEqual(['wallets']);
+    expect(await complete(['ledger', 'wallets', ''])).toEqual(['close', 'create', 'get', 'list', 'unlock']);
+    expect(await complete(['ledger', 'wallets', 'get', '--j'])).toEqual(['--json']);
+    expect(await complete(['ledger', 'suspense', 'resolve', '--action', ''])).toEqual(['CREDIT_WALLET', 'DISMISS', 'REFUND']);
+    expect(await complete(['ledger', 'agents', 'create', 'W', '--trigger', 'BAL'])).toEqual(['BALANCE_ABOVE', 'BALANCE_BELOW']);
+    expect(await complete(['ledger', 'webhooks', 'list', '--st'])).toEqual(['--status']);
+    expect(await complete(['ledger', 'suspense', 'list', '--status', ''])).toEqual(['FLAGGED', 'PENDING', 'RESOLVED']);
+  });
+
+  it('zsh and fish scripts carry the same tree; an unknown shell is a usage error', async () => {
+    const zsh = await cli.run(['completion', 'zsh']);
+    expect(zsh.stdout).toMatch(/^#compdef ledger\n/);
+    expect(zsh.stdout).toContain('CREDIT_WALLET DISMISS REFUND');
+    const fish = await cli.run(['completion', 'fish']);
+    expect(fish.stdout).toContain("complete -c ledger -n '__fish_seen_subcommand_from resolve' -l action -r -a 'CREDIT_WALLET DISMISS REFUND'");
+    const bad = await cli.run(['completion', 'powershell']);
+    expect([bad.exitCode, bad.stderr]).toEqual([2, 'Error [USAGE]: shell must be one of bash, zsh, fish\n']);
+  });
+
+  it('-V and -v print the version', async () => {
+    const { version } = JSON.parse(await import('node:fs').then((fs) => fs.readFileSync(`${process.cwd()}/package.json`, 'utf8')));
+    expect((await cli.run(['-V'])).stdout).toBe(`${version}\n`);
+    expect((await cli.run(['-v'])).stdout).toBe(`${version}\n`);
+  });
+});
+
+describe('a directory with no sandbox state', () => {
+  it('says no sandbox state was found and how to start one or configure one (exit 3); a URL without a key is exit 2', async () => {
+    const elsewhere = createCli();
+    try {
+      const r = await elsewhere.run(['wallets', 'list']);
+      expect(r.exitCode).toBe(3);
+      expect(r.stderr).toBe(
+        `Error [NO_SANDBOX]: no sandbox state found in ${elsewhere.dir} or a parent directory (.ledger/sandbox.json): start one with \`ledger sandbox start --detach\`, or set LEDGER_BASE_URL and LEDGER_API_KEY\n`,
+      );
+      const env = await elsewhere.run(['sandbox', 'env']);
+      expect(env.exitCode).toBe(3);
+      const keyless = await elsewhere.run(['wallets', 'list'], { env: { LEDGER_BASE_URL: 'http://127.0.0.1:4010' } });
+      expect([keyless.exitCode, keyless.stderr]).toEqual([2, 'Error [USAGE]: no API key for http://127.0.0.1:4010: set LEDGER_API_KEY (or pass --api-key)\n']);
+    } finally {
+      elsewhere.cleanup();
+    }
+  });
+});

@@ -1,0 +1,198 @@
+import { execa } from 'execa';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, type Cli, cleanEnv, createCli } from '../helpers/cli.js';
+
+/**
+ * The README's quickstart, run from the README itself: every line of its fenced `sh` blocks runs in
+ * one bash session, in order, with `ledger` on PATH as the set-up leaves it; each line that has a
+ * comment has a check here that the comment is true. A commented line without a check, or a check
+ * without its line, fails the test, so the README and this file change together. The one liberty:
+ * `sandbox start` gets `--port 0`, so the test never collides with a sandbox on 4010.
+ */
+const README = readFileSync(resolve(import.meta.dirname, '../../README.md'), 'utf8');
+const section = README.slice(README.indexOf('## Quickstart'), README.indexOf('\n## ', README.indexOf('## Quickstart') + 1));
+const LINES = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) => m[1]!.split('\n')).filter((l) => l.trim() !== '');
+const commandOf = (line: string) => line.replace(/\s+#.*$/, '').trim();
+const hasComment = (line: string) => /\s#\s/.test(line);
+
+interface Ran {
+  stdout: string;
+  stderr: string;
+  code: number;
+}
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const vars: Record<string, string> = {};
+let cli: Cli;
+let ledger: (args: string[]) => Promise<any>;
+
+type Check = (r: Ran) => void | Promise<void>;
+
+/** What each commented line's comment promises, keyed by the line's command (a list when it comes more than once). */
+const CHECKS: Record<string, Check | Check[]> = {
+  'ledger sandbox start --detach --settlement-delay 3600': (r) => expect(r.stdout).toMatch(/^Sandbox running in the background at http:\/\/127\.0\.0\.1:\d+ \(pid \d+\)\n/),
+  'eval "$(ledger sandbox env)"': (r) => expect(r.code).toBe(0),
+  'ledger credit "$ADA" 500000 --narration "Salary for May"': (r) => expect(r.stdout).toMatch(/^CREDITED 500000 \(₦5,000\.00\)\n/),
+  'ledger transfer "$ADA" "$BOLA" 150000 --narration "Rent share"': (r) => {
+    expect(r.stdout).toMatch(/^Status +SUCCESS$/m);
+    expect(r.stdout).toMatch(/^Fee +0 \(₦0\.00\)$/m);
+    expect(r.stdout).toMatch(/^New balance +350000 \(₦3,500\.00\)$/m);
+  },
+  'ledger transactions list "$ADA"': (r) => {
+    expect(r.stdout).toMatch(/│ CREDIT │ 500000 \(₦5,000\.00\) [\s\S]*│ DEBIT  │ 150000 \(₦1,500\.00\) /);
+    expect(r.stdout).toContain('1–2 of 2 transactions · page 1');
+  },
+  'ledger wallets get "$BOLA"': (r) => expect(r.stdout).toMatch(/^Balance +150000 \(₦1,500\.00\)$/m),
+  'ledger wallets close "$BOLA"': (r) => {
+    expect(r.stdout).toMatch(/^Status +CLOSED$/m);
+    expect(r.stdout).toMatch(/^Balance +150000 \(₦1,500\.00\)$/m);
+  },
+  'ledger credit "$BOLA" 2500': (r) => expect(r.stdout).toMatch(/^SUSPENDED 2500 \(₦25\.00\) held in suspense: WALLET_CLOSED\n/),
+  'ledger sandbox audit': (r) => expect(r.stdout).toMatch(/^Audit clean: every invariant holds\.\n/),
+  'curl -s "$LEDGER_BASE_URL/v1/wallets/$ADA"': (r) => expect(JSON.parse(r.stdout)).toMatchObject({ success: false, detail: { code: 'UNAUTHORIZED' } }),
+  'curl -s -H "x-api-key: $LEDGER_API_KEY" "$LEDGER_BASE_URL/v1/wallets/$ADA"': (r) => expect(JSON.parse(r.stdout)).toMatchObject({ success: true, data: { id: vars.ADA, balance: 350_000 } }),
+
+  'ledger banks resolve 0123456785 058': (r) => expect(r.stdout).toMatch(/^Account name +[A-Z]+ [A-Z]+$/m),
+  'ledger banks resolve 0123456789 058': (r) => {
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^Error \[ACCOUNT_NOT_FOUND\]: .*0123456789 fails the NUBAN check digit for bank 058/);
+  },
+  'TX=$(ledger transfer "$ADA" 0123456785 100000 --bank 058 --yes --quiet)': async () => {
+    expect(vars.TX).toMatch(UUID);
+    expect(await ledger(['transactions', 'get', vars.TX!])).toMatchObject({ amount: 100_000, fee: 1_000, status: 'PENDING' });
+  },
+  'ledger transactions get "$TX"': [(r) => expect(r.stdout).toMatch(/^Status +PENDING$/m), (r) => expect(r.stdout).toMatch(/^Status +SETTLED$/m)],
+  'ledger sandbox clock advance 1h': [
+    async () => expect(await ledger(['transactions', 'get', vars.TX!])).toMatchObject({ status: 'SETTLED' }),
+    async () => {
+      expect(await ledger(['transactions', 'get', vars.FAIL!])).toMatchObject({ status: 'FAILED' });
+      const [reversal] = (await ledger(['transactions', 'list', vars.ADA!, '--desc', '--limit', '1'])).items;
+      expect(reversal).toMatchObject({ type: 'CREDIT', amount: 51_000, sender_name: 'NIP REVERSAL' });
+    },
+  ],
+  'FAIL=$(ledger transfer "$ADA" 1111111111 50000 --bank 058 --yes --quiet)': async () => {
+    expect(await ledger(['transactions', 'get', vars.FAIL!])).toMatchObject({ status: 'PENDING', destination_account_name: 'SANDBOX FAILED PAYOUT' });
+  },
+  'ledger transactions get "$FAIL"': (r) => expect(r.stdout).toMatch(/^Status +FAILED$/m),
+  'ledger wallets get "$ADA"': (r) => expect(r.stdout).toMatch(/^Balance +249000 \(₦2,490\.00\)$/m),
+  'ledger sandbox magic': (r) => expect(r.stdout).toContain('1111111111'),
+
+  'ledger sandbox analyse "asdfgh"': async (r) => {
+    expect(r.stdout).toMatch(/^Would be +SUSPENDED: AI_LOW_CONFIDENCE/m);
+    expect((await ledger(['wallets', 'get', vars.ADA!])).balance).toBe(249_000);
+    expect((await ledger(['suspense', 'list'])).total).toBe(1);
+  },
+  'ledger credit "$ADA" 70000 --narration "asdfgh"': (r) => expect(r.stdout).toMatch(/^SUSPENDED 70000 \(₦700\.00\) held in suspense: AI_LOW_CONFIDENCE\n/),
+  'ledger suspense show "$ITEM"': (r) => {
+    expect(r.stdout).toMatch(/^Reason +AI_LOW_CONFIDENCE$/m);
+    expect(r.stdout).toMatch(/^Analysis +unknown/m);
+    expect(r.stdout).toContain('Raw payload');
+  },
+  'ledger suspense resolve "$ITEM" --action CREDIT_WALLET --target-wallet "$ADA" --note "customer confirmed" --yes': (r) =>
+    expect(r.stdout).toMatch(new RegExp(`^Result +credited 70000 \\(₦700\\.00\\) to wallet ${vars.ADA}$`, 'm')),
+  'ledger transactions get "$(ledger transactions list "$ADA" --desc --limit 1 --quiet)"': (r) => {
+    expect(r.stdout).toMatch(/^Amount +70000 \(₦700\.00\)$/m);
+    expect(r.stdout).toMatch(/^Analysis +\S/m);
+  },
+
+  'ledger sandbox clock advance 1s': [
+    async () => expect((await ledger(['webhooks', 'list', '--status', 'PENDING'])).total).toBe(0),
+    async () => expect((await ledger(['webhooks', 'list', '--event-type', 'ledger.credit', '--desc', '--limit', '1'])).items[0]).toMatchObject({ status: 'FAILED', attempt_count: 1 }),
+  ],
+  'ledger sandbox receiver fail --status 500 --times 2': (r) => expect(r.stdout).toBe('The built-in receiver answers 500 to the next 2 deliveries.\n'),
+  'ledger credit "$ADA" 1000 --narration "salary"': (r) => expect(r.stdout).toMatch(/^CREDITED 1000 \(₦10\.00\)\n/),
+  'ledger webhooks list --status FAILED': async (r) => {
+    expect(r.stdout).toMatch(/│ ledger\.credit │ FAILED │ 1 +│ 500 +│/);
+    expect(r.stdout).toContain('1–1 of 1 delivery · page 1');
+    const [log] = (await ledger(['webhooks', 'list', '--status', 'FAILED'])).items;
+    const { attempts } = await ledger(['webhooks', 'show', log.id]);
+    // Scheduled 5 s after the attempt began; the attempt's own time is stamped when it is recorded.
+    expect(Math.round((Date.parse(log.next_retry_at) - Date.parse(attempts[0].created_at)) / 1000)).toBe(5);
+  },
+  'ledger sandbox clock advance 5s': async () => {
+    expect((await ledger(['webhooks', 'list', '--event-type', 'ledger.credit', '--desc', '--limit', '1'])).items[0]).toMatchObject({ status: 'FAILED', attempt_count: 2, http_status_code: 500 });
+  },
+  'ledger sandbox clock advance 5m': async () => {
+    expect((await ledger(['webhooks', 'list', '--event-type', 'ledger.credit', '--desc', '--limit', '1'])).items[0]).toMatchObject({ status: 'DELIVERED', attempt_count: 3, http_status_code: 200 });
+  },
+  'ledger webhooks show "$(ledger webhooks list --event-type ledger.credit --desc --limit 1 --quiet)"': (r) => {
+    expect(r.stdout).toMatch(/^Status +DELIVERED after 3 attempts/m);
+    expect(r.stdout).toContain('Attempts (3)');
+  },
+  'ledger webhooks secret': (r) => expect(r.stdout).toMatch(/^whsec_\S+\n$/),
+
+  'ledger credit "$ADA" 700000 --narration "salary"': async (r) => {
+    expect(r.stdout).toMatch(/^CREDITED 700000 \(₦7,000\.00\)\n/);
+    expect((await ledger(['wallets', 'get', vars.ADA!])).balance).toBe(0);
+  },
+  'ledger wallets get "$SAVE"': (r) => expect(r.stdout).toMatch(/^Balance +1020000 \(₦10,200\.00\)$/m),
+  'ledger agents runs "$AGENT"': (r) => {
+    expect(r.stdout).toMatch(/│ DONE +│ balance crossed above 1000000 \(₦10,000\.00\)/);
+    expect(r.stdout).toContain('moved 1020000 (₦10,200.00) to wallet');
+  },
+  'ledger sandbox stop': (r) => expect(r.stdout).toMatch(/^Stopped the sandbox \(pid \d+\)/),
+};
+
+beforeAll(async () => {
+  cli = createCli();
+  const bin = join(cli.dir, 'bin');
+  mkdirSync(bin);
+  // What `npm link` leaves on PATH, pointing at this build.
+  writeFileSync(
+    join(bin, 'ledger'),
+    `#!/bin/sh\nif [ "$1" = sandbox ] && [ "$2" = start ]; then exec '${process.execPath}' '${BIN}' "$@" --port 0; fi\nexec '${process.execPath}' '${BIN}' "$@"\n`,
+  );
+  chmodSync(join(bin, 'ledger'), 0o755);
+  const env = cleanEnv({ PATH: `${bin}:${process.env.PATH}` });
+  ledger = async (args) => {
+    const state = JSON.parse(readFileSync(join(cli.dir, '.ledger', 'sandbox.json'), 'utf8'));
+    const r = await execa(process.execPath, [BIN, ...args, '--json'], { cwd: cli.dir, env: cleanEnv({ LEDGER_BASE_URL: state.base_url, LEDGER_API_KEY: state.api_key }), extendEnv: false });
+    return JSON.parse(String(r.stdout));
+  };
+  run = async (line) => {
+    // One bash per line, in order; every variable (ADA=…, the eval'd exports) carries to the next line.
+    const assigned = /^([A-Z]+)=\$\(/.exec(line)?.[1];
+    const script = `set -a; [ -f state.sh ] && . ./state.sh\n${line}\nstatus=$?\nexport -p > state.sh\n${assigned ? `printf '%s' "$${assigned}" > var.txt\n` : ''}exit $status`;
+    const r = await execa('bash', ['--norc', '--noprofile', '-c', script], { cwd: cli.dir, env, extendEnv: false, reject: false, stripFinalNewline: false, timeout: 60_000 });
+    if (assigned) vars[assigned] = readFileSync(join(cli.dir, 'var.txt'), 'utf8');
+    return { stdout: String(r.stdout), stderr: String(r.stderr), code: r.exitCode ?? -1 };
+  };
+});
+let run: (line: string) => Promise<Ran>;
+
+afterAll(async () => {
+  await execa(process.execPath, [BIN, 'sandbox', 'stop'], { cwd: cli.dir, env: cleanEnv(), extendEnv: false, reject: false });
+  cli.cleanup();
+});
+
+describe('the README quickstart', () => {
+  it('has a check for every commented line, and every check has its line', () => {
+    const commented = LINES.filter(hasComment).map(commandOf);
+    expect(commented.filter((c) => !(c in CHECKS))).toEqual([]);
+    expect(Object.keys(CHECKS).filter((c) => !LINES.map(commandOf).includes(c))).toEqual([]);
+    for (const [command, checks] of Object.entries(CHECKS)) {
+      if (Array.isArray(checks)) expect(LINES.filter((l) => commandOf(l) === command).length, command).toBe(checks.length);
+    }
+    expect(LINES.every((l) => !l.includes('npx '))).toBe(true);
+  });
+
+  it('does what every comment says, line by line', async () => {
+    const seen = new Map<string, number>();
+    for (const line of LINES) {
+      const ran = await run(line);
+      const assigned = /^([A-Z]+)=\$\(/.exec(line)?.[1];
+      const where = `README line: ${line}\nstdout: ${ran.stdout}\nstderr: ${ran.stderr}`;
+      if (assigned) expect(vars[assigned], where).toMatch(UUID);
+      if (!line.includes('banks resolve 0123456789')) expect(ran.code, where).toBe(0);
+      try {
+        const checks = CHECKS[commandOf(line)];
+        const n = seen.get(commandOf(line)) ?? 0;
+        seen.set(commandOf(line), n + 1);
+        await (Array.isArray(checks) ? checks[n] : checks)?.(ran);
+      } catch (error) {
+        throw new Error(`${where}\n${(error as Error).message}`);
+      }
+    }
+  });
+});

@@ -1,0 +1,55 @@
+import { sql } from 'kysely';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ensureSandboxDeveloper, openSandbox } from '../../src/sandbox/sandbox.js';
+import { useCli } from '../helpers/cli.js';
+
+const cli = useCli();
+const sha = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
+
+/** A database big enough that copying it takes a while: 30,000 received webhooks of 2 KB (not money, so the books stay as they are). */
+async function bigDatabase(path: string): Promise<void> {
+  const sandbox = await openSandbox({ dbPath: path, seed: 'big' });
+  const { developerId } = await ensureSandboxDeveloper(sandbox);
+  await sql`
+    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 30000)
+    INSERT INTO receiver_events (id, developer_id, webhook_id, event_type, headers, body, signature_valid, response_status, created_at)
+    SELECT 'padding-' || i, ${developerId}, NULL, NULL, '{}', hex(randomblob(1000)), 1, 200, '2026-01-01T00:00:00.000Z' FROM n`.execute(sandbox.db);
+  await sandbox.close();
+}
+
+describe('a save killed half-way', () => {
+  it('leaves the previous snapshot of that name intact: same bytes, and it restores', async () => {
+    const db = join(cli.dir, 'big.db');
+    await bigDatabase(db);
+    expect((await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--db', db, '--seed', '5'])).exitCode).toBe(0);
+    const { base_url: baseUrl, api_key: apiKey, pid } = JSON.parse(readFileSync(join(cli.dir, '.ledger', 'sandbox.json'), 'utf8'));
+    const base = join(cli.dir, '.ledger', 'snapshots', 'base.db');
+    expect((await cli.json(['sandbox', 'snapshot', 'save', 'base'])).name).toBe('base');
+    const before = sha(base);
+    const later = await cli.json(['wallets', 'create', '--customer-reference', 'after-base', '--first-name', 'A', '--last-name', 'B', '--email', 'a@b.ng']);
+
+    // Save again under the same name, and kill the server while the copy is being written.
+    const saving = fetch(`${baseUrl}/sandbox/snapshots`, { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body: '{"name":"base"}' }).catch(() => 'killed');
+    const temporary = () => readdirSync(join(cli.dir, '.ledger', 'snapshots')).find((entry) => entry.startsWith('.base.db.tmp-'));
+    while (!temporary()) await new Promise((resolve) => setTimeout(resolve, 2));
+    process.kill(pid, 'SIGKILL');
+    expect(await saving).toBe('killed');
+    expect(sha(base)).toBe(before);
+
+    // A new server on the same database: the old snapshot lists, restores, and audits clean.
+    expect((await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--db', db, '--seed', '5'])).exitCode).toBe(0);
+    expect((await cli.json(['sandbox', 'snapshot', 'list'])).items).toEqual([expect.objectContaining({ name: 'base' })]);
+    expect((await cli.run(['wallets', 'get', later.id])).exitCode).toBe(0);
+    expect((await cli.json(['sandbox', 'snapshot', 'restore', 'base'])).name).toBe('base');
+    expect((await cli.run(['wallets', 'get', later.id])).stderr).toMatch(/^Error \[NOT_FOUND\]/);
+    expect((await cli.run(['sandbox', 'audit'])).exitCode).toBe(0);
+    // The next save of that name clears what the killed one left.
+    expect(temporary()).toBeDefined();
+    await cli.json(['sandbox', 'snapshot', 'save', 'base']);
+    expect(temporary()).toBeUndefined();
+    expect(existsSync(base)).toBe(true);
+  }, 120_000);
+});

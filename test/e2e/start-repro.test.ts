@@ -1,0 +1,66 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useCli } from '../helpers/cli.js';
+
+/** `sandbox start`'s reproducibility flags through the built binary: usage errors, keys, seeds from the environment. */
+const cli = useCli('each');
+const KEY_1 = `svc_test_${'One'.padEnd(32, '1')}`;
+const KEY_2 = `svc_test_${'Two'.padEnd(32, '2')}`;
+
+describe('sandbox start --seed, --clock, --clock-start, --api-key, --snapshot', () => {
+  it('refuses malformed values as usage errors (exit 2) before starting anything, detached or not', async () => {
+    const cases: [string[], string][] = [
+      [['--seed', 'seven'], 'Error [USAGE]: --seed "seven" must be a whole number from 0 to 9007199254740991\n'],
+      [['--clock', 'real', '--clock-start', '2026-01-01T00:00:00Z'], 'Error [USAGE]: --clock-start needs a manual clock: leave out --clock real\n'],
+      [['--clock-start', 'yesterday'], 'Error [USAGE]: --clock-start "yesterday" must be an ISO 8601 instant with a time zone, like 2026-01-01T00:00:00Z\n'],
+      [['--api-key', 'svc_live_0123456789012345678901234567890a'], 'Error [USAGE]: --api-key must be svc_test_ followed by 32 letters and digits (a live key is never accepted)\n'],
+      [['--snapshot', '.hidden'], 'Error [USAGE]: --snapshot ".hidden" must be 1 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit, or is a path with a /\n'],
+    ];
+    for (const [flags, stderr] of cases) {
+      for (const detach of [[], ['--detach']]) {
+        const r = await cli.run(['sandbox', 'start', '--memory', '--port', '0', ...detach, ...flags]);
+        expect([flags, r.exitCode, r.stderr]).toEqual([flags, 2, stderr]);
+      }
+    }
+    const clock = await cli.run(['sandbox', 'start', '--memory', '--clock', 'sometimes']);
+    expect([clock.exitCode, clock.stderr]).toEqual([2, expect.stringMatching(/^Error \[USAGE\]: --clock must be real or manual/)]);
+  });
+
+  it('takes the seed from LEDGER_SEED, starts the clock where told, and a missing snapshot is NOT_FOUND (exit 1)', async () => {
+    const started = await cli.run(['sandbox', 'start', '--detach', '--memory', '--port', '0', '--clock-start', '2030-05-01T12:00:00+01:00'], { env: { LEDGER_SEED: '42' } });
+    expect(started.exitCode, started.stderr).toBe(0);
+    expect(await cli.json(['sandbox', 'clock'])).toEqual({ now: '2030-05-01T11:00:00.000Z', offset_seconds: 0 });
+    const wallet = await cli.json(['wallets', 'create', '--customer-reference', 'seeded', '--first-name', 'S', '--last-name', 'D', '--email', 's@d.ng']);
+    await cli.run(['sandbox', 'stop']);
+    await cli.run(['sandbox', 'start', '--detach', '--memory', '--port', '0', '--seed', '42', '--clock-start', '2030-05-01T11:00:00Z']);
+    expect((await cli.json(['wallets', 'create', '--customer-reference', 'seeded', '--first-name', 'S', '--last-name', 'D', '--email', 's@d.ng'])).id).toBe(wallet.id);
+    await cli.run(['sandbox', 'stop']);
+
+    const missing = await cli.run(['sandbox', 'start', '--detach', '--memory', '--port', '0', '--snapshot', 'nowhere']);
+    expect([missing.exitCode, missing.stderr]).toEqual([1, 'Error [NOT_FOUND]: snapshot not found\n']);
+  });
+
+  it('--api-key fixes the key on a new database and replaces it on an existing one; a key rotated away can come back', async () => {
+    const db = join(cli.dir, 'keys.db');
+    const start = async (key: string) => {
+      const r = await cli.run(['sandbox', 'start', '--detach', '--json', '--port', '0', '--db', db, '--api-key', key]);
+      expect(r.exitCode, r.stderr).toBe(0);
+      return JSON.parse(r.stdout);
+    };
+    expect((await start(KEY_1)).api_key).toBe(KEY_1);
+    const owner = (await cli.json(['sandbox', 'keys'])).developer_id;
+    await cli.run(['sandbox', 'stop']);
+    expect((await start(KEY_2)).api_key).toBe(KEY_2);
+    expect((await cli.run(['sandbox', 'keys'], { env: { LEDGER_API_KEY: KEY_1 } })).exitCode).toBe(1);
+    expect((await cli.json(['sandbox', 'keys'])).developer_id).toBe(owner);
+    await cli.run(['sandbox', 'stop']);
+    expect((await start(KEY_1)).api_key).toBe(KEY_1);
+    expect((await cli.json(['sandbox', 'keys'])).developer_id).toBe(owner);
+    // The key never reaches the detached sandbox's command line, where `ps` would show it.
+    const state = await cli.json(['sandbox', 'status']);
+    const { execa } = await import('execa');
+    const ps = await execa('ps', ['-o', 'args=', '-p', String(state.pid)], { reject: false });
+    expect(ps.stdout).toContain('sandbox start');
+    expect(ps.stdout).not.toContain(KEY_1);
+  });
+});

@@ -1,0 +1,143 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { GOOD_ANSWER, startFakeModel, type FakeModel } from '../helpers/fake-model.js';
+import { createTestSandbox, createWallet, expectCleanAudit, type TestSandbox } from '../helpers/sandbox.js';
+
+const counts = async (t: TestSandbox) => ({
+  transactions: (await t.sandbox.db.selectFrom('transactions').select((e) => e.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n,
+  suspense: (await t.sandbox.db.selectFrom('suspense_items').select((e) => e.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n,
+  events: (await t.sandbox.db.selectFrom('events').select((e) => e.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n,
+});
+
+describe('POST /sandbox/analyse (rules)', () => {
+  let t: TestSandbox;
+  beforeAll(async () => {
+    t = await createTestSandbox();
+  });
+  afterAll(() => t.close());
+
+  it('answers the analysis and where the payment would go, and moves no money', async () => {
+    const before = await counts(t);
+    const r = await t.call('POST', '/sandbox/analyse', { narration: 'asdfgh SANDBOX-RISK' });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toEqual({
+      service_intelligence: {
+        raw_narration: 'asdfgh SANDBOX-RISK',
+        extracted_intent: 'unknown',
+        confidence_score: 0.3,
+        flags: ['SUSPECTED_FRAUD', 'UNCLEAR_NARRATION'],
+        suggested_label: 'Uncategorised',
+        explanation: ['unreadable: "asdfgh" (a keyboard run)', 'SANDBOX-RISK marker: SUSPECTED_FRAUD'],
+      },
+      outcome: 'SUSPENDED',
+      suspense_reason: 'AI_RISK_FLAG',
+      suspense_status: 'FLAGGED',
+      analyser: 'rules',
+    });
+    const credited = await t.call('POST', '/sandbox/analyse', { narration: 'payment', system_prompt: 'This wallet only receives rent from tenants.' });
+    expect(credited.body.data).toMatchObject({ outcome: 'CREDITED', suspense_reason: null, suspense_status: null, service_intelligence: { extracted_intent: 'payment', suggested_label: 'General payment' } });
+    expect(await counts(t)).toEqual(before);
+    await expectCleanAudit(t);
+  });
+
+  it("reads a wallet's own system_prompt, amount limits and status", async () => {
+    const w = await createWallet(t, 0, { system_prompt: 'Collects rent. Review any payment above 2,000,000 naira.' });
+    const small = await t.call('POST', '/sandbox/analyse', { narration: 'rent', wallet_id: w.id, amount: 100_000_000 });
+    expect(small.body.data).toMatchObject({ outcome: 'CREDITED', service_intelligence: { explanation: ['matched RENT → rent (score 3)', 'system prompt expects rent: +0.15'] } });
+    const large = await t.call('POST', '/sandbox/analyse', { narration: 'rent', wallet_id: w.id, amount: 300_000_000 });
+    expect(large.body.data).toMatchObject({ outcome: 'SUSPENDED', suspense_reason: 'AI_RISK_FLAG', service_intelligence: { flags: ['REVIEW_REQUESTED_BY_PROMPT'] } });
+    await t.call('POST', `/v1/wallets/${w.id}/close`);
+    const closed = await t.call('POST', '/sandbox/analyse', { narration: 'rent', wallet_id: w.id });
+    expect(closed.body.data).toMatchObject({ outcome: 'SUSPENDED', suspense_reason: 'WALLET_CLOSED', suspense_status: 'PENDING' });
+  });
+
+  it('refuses bad input with the documented codes', async () => {
+    const w = await createWallet(t);
+    const cases: [unknown, number, string, string][] = [
+      [{}, 400, 'VALIDATION_ERROR', 'narration'],
+      [{ narration: 'x'.repeat(101) }, 400, 'VALIDATION_ERROR', 'narration'],
+      [{ narration: 'rent', system_prompt: 'x'.repeat(2001) }, 400, 'VALIDATION_ERROR', 'system_prompt'],
+      [{ narration: 'rent', amount: 0 }, 400, 'VALIDATION_ERROR', 'amount'],
+      [{ narration: 'rent', colour: 'red' }, 400, 'VALIDATION_ERROR', 'colour'],
+      [{ narration: 'rent', wallet_id: w.id, system_prompt: 'rent' }, 400, 'VALIDATION_ERROR', 'system_prompt'],
+    ];
+    for (const [body, status, code, field] of cases) {
+      const r = await t.call('POST', '/sandbox/analyse', body);
+      expect([r.status, r.body.detail.code, r.body.detail.fields?.[0]?.field]).toEqual([status, code, field]);
+    }
+    const missing = await t.call('POST', '/sandbox/analyse', { narration: 'rent', wallet_id: '00000000-0000-7000-8000-000000000000' });
+    expect([missing.status, missing.body.detail.code, missing.body.detail.message]).toEqual([404, 'NOT_FOUND', 'wallet not found']);
+    const other = await t.call('POST', '/sandbox/developers', { business_name: 'Other' });
+    const foreign = await t.call('POST', '/sandbox/analyse', { narration: 'rent', wallet_id: w.id }, { key: other.body.data.api_key });
+    expect(foreign.status).toBe(404);
+    expect((await t.call('POST', '/sandbox/analyse', { narration: 'rent' }, { key: null })).status).toBe(401);
+  });
+});
+
+describe('a sandbox with the model-backed analyser', () => {
+  let model: FakeModel;
+  let dir: string;
+  beforeAll(async () => {
+    model = await startFakeModel();
+    dir = mkdtempSync(join(tmpdir(), 'ledger-analyser-'));
+  });
+  afterAll(async () => {
+    await model.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  beforeEach(() => {
+    model.mode = 'good';
+    model.answer = { ...GOOD_ANSWER };
+    model.requests = [];
+  });
+  const config = () => ({ kind: 'openai-compatible' as const, url: model.url, model: 'fake-llm', timeoutSeconds: 1 });
+
+  it('credits with the model’s analysis, keeps it in the database, and gives it again after a restart without asking', async () => {
+    const dbPath = join(dir, 'cache.db');
+    const first = await createTestSandbox({ dbPath, analyser: config() });
+    const w = await createWallet(first, 0, { customer_reference: 'model-1' });
+    const credit = await first.call('POST', '/sandbox/inbound-transfers', { account_number: w.account_number, amount: 5_000, narration: 'TRF FRM ADA sch fees' });
+    expect(credit.body.data.outcome).toBe('CREDITED');
+    const analysis = credit.body.data.transaction.service_intelligence;
+    expect(analysis).toEqual({ ...GOOD_ANSWER, raw_narration: 'TRF FRM ADA sch fees', explanation: ['model fake-llm: The narration names school fees for a pupil.'] });
+    expect(model.requests).toHaveLength(1);
+    expect(model.requests[0]!.body.messages[1].content).toBe("Guidance from the wallet's owner (its system_prompt): none");
+    const preview = await first.call('POST', '/sandbox/analyse', { narration: 'TRF FRM ADA sch fees' });
+    expect(preview.body.data).toMatchObject({ analyser: 'openai-compatible (fake-llm)', service_intelligence: analysis });
+    expect(model.requests).toHaveLength(1);
+    await first.close();
+
+    model.mode = 'error';
+    const again = await createTestSandbox({ dbPath, analyser: config(), seed: 'again' });
+    try {
+      const replay = await again.call('POST', '/sandbox/inbound-transfers', { account_number: w.account_number, amount: 7_000, narration: 'TRF FRM ADA sch fees' });
+      expect(JSON.stringify(replay.body.data.transaction.service_intelligence)).toBe(JSON.stringify(analysis));
+      expect(model.requests).toHaveLength(1);
+      await again.call('POST', '/sandbox/reset');
+      const kept = await again.sandbox.db.selectFrom('analysis_cache').select(['model', 'answer']).execute();
+      expect(kept.map((row) => [row.model, JSON.parse(row.answer).extracted_intent])).toEqual([['fake-llm', 'school_fees']]);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('falls back to the rules when the model fails, routes on that analysis, and says so', async () => {
+    const t = await createTestSandbox({ analyser: config() });
+    try {
+      const w = await createWallet(t, 0, { customer_reference: 'model-2' });
+      model.mode = 'error';
+      const held = await t.call('POST', '/sandbox/inbound-transfers', { account_number: w.account_number, amount: 5_000, narration: 'asdfgh' });
+      expect(held.body.data.suspense_item).toMatchObject({ reason: 'AI_LOW_CONFIDENCE', service_intelligence: { flags: ['UNCLEAR_NARRATION'] } });
+      expect(held.body.data.suspense_item.service_intelligence.explanation[0]).toBe('model fake-llm answered HTTP 500: the rules analyser answered instead');
+      model.mode = 'malformed';
+      const credited = await t.call('POST', '/sandbox/inbound-transfers', { account_number: w.account_number, amount: 5_000, narration: 'house rent' });
+      expect(credited.body.data.transaction.service_intelligence).toMatchObject({ extracted_intent: 'rent', explanation: ['model fake-llm gave an answer that breaks the schema (extracted_intent, confidence_score): the rules analyser answered instead', 'matched RENT, HOUSE RENT → rent (score 7)'] });
+      expect(await t.sandbox.db.selectFrom('analysis_cache').selectAll().execute()).toEqual([]);
+      await expectCleanAudit(t);
+    } finally {
+      await t.close();
+    }
+  });
+});

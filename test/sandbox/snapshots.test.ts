@@ -1,0 +1,294 @@
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, SqliteDialect } from 'kysely';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { migrationProvider } from '../../src/engine/db/migrations.js';
+import { injectStorageFault } from '../../src/engine/db/open.js';
+import { createTestSandbox, createWallet, expectCleanAudit, type TestSandbox, useSandbox, walletBody } from '../helpers/sandbox.js';
+
+const t = useSandbox({ auditAfter: true });
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'ledger-snapshots-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** What the owner can read of its books, to compare two states. */
+async function view(s: TestSandbox, walletIds: string[]) {
+  const seen: Record<string, unknown> = {};
+  for (const url of ['/sandbox/wallets?limit=100', '/v1/suspense?limit=100', '/v1/agents?limit=100', '/v1/webhook-logs?limit=100', '/sandbox/receiver/events?limit=100', '/sandbox/clock', '/sandbox/webhook-endpoint']) {
+    seen[url] = (await s.call('GET', url)).body;
+  }
+  for (const id of walletIds) seen[id] = (await s.call('GET', `/v1/wallets/${id}/transactions?limit=100`)).body;
+  return seen;
+}
+
+describe('save and restore', () => {
+  it('puts every row back as saved: balances, transactions, suspense, agents, deliveries, the clock and the ids that follow', async () => {
+    const a = await createWallet(t, 90_000);
+    const b = await createWallet(t);
+    await t.call('POST', `/v1/wallets/${a.id}/agents`, { name: 'notify', trigger: 'ON_CREDIT', action: 'WEBHOOK_NOTIFY' });
+    await t.call('POST', '/sandbox/inbound-transfers', { account_number: a.account_number, amount: 700, narration: 'asdfgh' });
+    const payout = (await t.call('POST', `/v1/wallets/${a.id}/transfer`, { destination_account_number: '2222222222', destination_bank_code: '058', amount: 1_000 })).body.data;
+    const saved = await t.call('POST', '/sandbox/snapshots', { name: 'base' });
+    expect(saved.status).toBe(200);
+    expect(saved.body.data).toEqual({ name: 'base', file: null, size_bytes: expect.any(Number), saved_at: '2026-11-21T09:30:00.000Z' });
+    const before = await view(t, [a.id, b.id]);
+    const next = (await t.call('POST', '/v1/wallets', walletBody({ customer_reference: 'after-save' }))).body.data;
+
+    // Everything changes after the save.
+    await t.call('POST', `/v1/wallets/${a.id}/transfer`, { destination_account_number: b.account_number, amount: 5_000 });
+    await t.call('POST', `/sandbox/payouts/${payout.transaction_id}/settle`);
+    await t.call('POST', '/sandbox/clock/advance', { seconds: 3_600 });
+    await t.call('POST', `/v1/wallets/${b.id}/close`);
+    expect(await view(t, [a.id, b.id])).not.toEqual(before);
+
+    const restored = await t.call('POST', '/sandbox/snapshots/base/restore');
+    expect(restored.body.data).toEqual(saved.body.data);
+    expect(await view(t, [a.id, b.id])).toEqual(before);
+    expect((await t.call('GET', `/v1/transactions/${payout.transaction_id}`)).body.data.status).toBe('PENDING');
+    // The seeded stream goes back too: the wallet made after the save is made again with the same id and number.
+    const again = (await t.call('POST', '/v1/wallets', walletBody({ customer_reference: 'after-save' }))).body.data;
+    expect([again.id, again.account_number]).toEqual([next.id, next.account_number]);
+  });
+
+  it('keeps keys working: the owner and other developers keep the keys they have now; a developer made after the save is gone', async () => {
+    const other = (await t.call('POST', '/sandbox/developers', { business_name: 'Other' })).body.data;
+    await t.call('POST', '/sandbox/snapshots', { name: 'base' });
+    const rotated = (await t.call('POST', '/sandbox/keys/rotate', undefined, { key: other.api_key })).body.data.api_key;
+    const late = (await t.call('POST', '/sandbox/developers', { business_name: 'Late' })).body.data;
+    const ownerKey = (await t.call('POST', '/sandbox/keys/rotate')).body.data.api_key;
+
+    expect((await t.call('POST', '/sandbox/snapshots/base/restore', undefined, { key: ownerKey })).status).toBe(200);
+    expect((await t.call('GET', '/sandbox/keys', undefined, { key: ownerKey })).status).toBe(200);
+    expect((await t.call('GET', '/sandbox/keys', undefined, { key: rotated })).body.data.developer_id).toBe(other.developer_id);
+    expect((await t.call('GET', '/sandbox/keys', undefined, { key: other.api_key })).status).toBe(401);
+    expect((await t.call('GET', '/sandbox/keys', undefined, { key: late.api_key })).status).toBe(401);
+    expect((await t.call('GET', '/sandbox/keys', undefined, { key: t.key })).status).toBe(401);
+    t.key = ownerKey;
+  });
+
+  it('restores into another sandbox: the snapshot owner takes the keys of the owner that restores it', async () => {
+    const w = await createWallet(t, 12_345);
+    const file = join(dir, 'fixture.db');
+    expect((await t.call('POST', '/sandbox/snapshots', { file })).body.data).toMatchObject({ name: null, file });
+    const elsewhere = await createTestSandbox({ seed: 'elsewhere' });
+    try {
+      expect(elsewhere.developerId).not.toBe(t.developerId);
+      expect((await elsewhere.call('POST', '/sandbox/snapshots/restore', { file })).status).toBe(200);
+      expect((await elsewhere.call('GET', `/v1/wallets/${w.id}`)).body.data.balance).toBe(12_345);
+      expect((await elsewhere.call('GET', '/sandbox/keys')).body.data.developer_id).toBe(t.developerId);
+      expect((await elsewhere.call('GET', '/sandbox/audit')).body.data.ok).toBe(true);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
+  it('clears the receiver’s injected failures and resumes deliveries from the restored state', async () => {
+    const listening = await createTestSandbox({ listen: true, seed: 'deliveries' });
+    try {
+      await createWallet(listening, 1_000);
+      await listening.call('POST', '/sandbox/snapshots', { name: 'pending' });
+      await listening.call('PUT', '/sandbox/receiver/behaviour', { status: 500, count: 5 });
+      await listening.call('POST', '/sandbox/snapshots/pending/restore');
+      expect((await listening.call('GET', '/sandbox/receiver/behaviour')).body.data).toEqual({ status: 200, remaining: 0 });
+      await listening.call('POST', '/sandbox/clock/advance', { seconds: 1 });
+      expect((await listening.call('GET', '/v1/webhook-logs')).body.data.items).toEqual([expect.objectContaining({ status: 'DELIVERED', attempt_count: 1 })]);
+    } finally {
+      await listening.close();
+    }
+  });
+
+  it('lists, deletes, and answers 404 for a name it does not have and 400 for a bad name, a relative file or an Idempotency-Key', async () => {
+    await t.call('POST', '/sandbox/snapshots', { name: 'b-second' });
+    await t.call('POST', '/sandbox/snapshots', { name: 'a.first' });
+    const listed = (await t.call('GET', '/sandbox/snapshots')).body.data;
+    expect(listed).toMatchObject({ total: 2, page: 1, limit: 20 });
+    expect(listed.items.map((s: { name: string }) => s.name)).toEqual(['a.first', 'b-second']);
+    expect((await t.call('DELETE', '/sandbox/snapshots/a.first')).body.data).toEqual({ name: 'a.first', deleted: true });
+    expect((await t.call('GET', '/sandbox/snapshots')).body.data.total).toBe(1);
+
+    expect((await t.call('POST', '/sandbox/snapshots/nope/restore')).body.detail).toMatchObject({ code: 'NOT_FOUND', message: 'snapshot not found' });
+    expect((await t.call('DELETE', '/sandbox/snapshots/nope')).status).toBe(404);
+    expect((await t.call('POST', '/sandbox/snapshots', { name: '../escape' })).body.detail.fields).toEqual([{ field: 'name', message: expect.stringMatching(/letters, digits/) }]);
+    expect((await t.call('POST', '/sandbox/snapshots', { name: 'x', file: '/tmp/x.db' })).status).toBe(400);
+    expect((await t.call('POST', '/sandbox/snapshots', {})).status).toBe(400);
+    expect((await t.call('POST', '/sandbox/snapshots', { file: 'relative.db' })).body.detail.fields).toEqual([{ field: 'file', message: expect.stringMatching(/absolute/) }]);
+    expect((await t.call('POST', '/sandbox/snapshots', { file: join(dir, 'missing', 'x.db') })).body.detail.fields).toEqual([{ field: 'file', message: expect.stringMatching(/does not exist/) }]);
+    expect((await t.call('POST', '/sandbox/snapshots/restore', { file: join(dir, 'missing.db') })).status).toBe(400);
+    const onDirectory = await t.call('POST', '/sandbox/snapshots', { file: dir });
+    expect([onDirectory.status, onDirectory.body.detail.fields]).toEqual([400, [{ field: 'file', message: expect.stringMatching(/^cannot be written at .* \(eisdir\)$/) }]]);
+    expect(readdirSync(dir)).toEqual([]);
+    const idempotent = await t.call('POST', '/sandbox/snapshots', { name: 'k' }, { headers: { 'idempotency-key': 'k1' } });
+    expect(idempotent.body.detail.fields).toEqual([{ field: 'idempotency-key', message: expect.stringMatching(/restore replaces/) }]);
+  });
+
+  it('refuses a file that is not a snapshot, and changes nothing', async () => {
+    const w = await createWallet(t, 1_000);
+    const junk = join(dir, 'junk.db');
+    new SQLite(junk).exec('CREATE TABLE x (a)');
+    for (const file of [junk, '/etc/hostname']) {
+      const r = await t.call('POST', '/sandbox/snapshots/restore', { file });
+      expect([r.status, r.body.detail.code, r.body.detail.fields]).toEqual([400, 'VALIDATION_ERROR', [{ field: 'file', message: 'is not a ledger sandbox snapshot' }]]);
+    }
+    expect((await t.call('GET', `/v1/wallets/${w.id}`)).body.data.balance).toBe(1_000);
+  });
+
+  it('refuses a snapshot file whose rows do not hold together, and changes nothing', async () => {
+    const w = await createWallet(t, 1_000);
+    const file = join(dir, 'broken.db');
+    await t.call('POST', '/sandbox/snapshots', { file });
+    const raw = new SQLite(file);
+    raw.pragma('foreign_keys = OFF');
+    raw.prepare('UPDATE transactions SET wallet_id = ?').run('no-such-wallet');
+    raw.close();
+    const r = await t.call('POST', '/sandbox/snapshots/restore', { file });
+    expect([r.status, r.body.detail.code, r.body.detail.message]).toEqual([400, 'VALIDATION_ERROR', 'snapshot: its rows do not hold together (transactions refers to a missing row)']);
+    expect((await t.call('GET', `/v1/wallets/${w.id}/transactions`)).body.data.total).toBe(1);
+  });
+
+  it('answers 507 to a restore on a full disk, changes nothing, and restores once space is back', async () => {
+    const w = await createWallet(t, 1_000);
+    await t.call('POST', '/sandbox/snapshots', { name: 'base' });
+    await t.call('POST', '/sandbox/inbound-transfers', { account_number: w.account_number, amount: 500 });
+    injectStorageFault(t.sandbox.db, 'full');
+    const refused = await t.call('POST', '/sandbox/snapshots/base/restore');
+    injectStorageFault(t.sandbox.db, undefined);
+    expect([refused.status, refused.body.detail.code]).toEqual([507, 'STORAGE_FULL']);
+    expect((await t.call('GET', `/v1/wallets/${w.id}`)).body.data.balance).toBe(1_500);
+    expect((await t.call('POST', '/sandbox/snapshots/base/restore')).status).toBe(200);
+    expect((await t.call('GET', `/v1/wallets/${w.id}`)).body.data.balance).toBe(1_000);
+  });
+
+  it('writes named snapshots with mode 0600 in a directory of mode 0700, and leaves no temporary file', async () => {
+    await t.call('POST', '/sandbox/snapshots', { name: 'private' });
+    const snapshotDir = t.app.snapshots.dir;
+    expect(statSync(snapshotDir).mode & 0o777).toBe(0o700);
+    expect(readdirSync(snapshotDir)).toEqual(['private.db']);
+    expect(statSync(join(snapshotDir, 'private.db')).mode & 0o777).toBe(0o600);
+    // A file anywhere too, whatever this process's umask.
+    await t.call('POST', '/sandbox/snapshots', { file: join(dir, 'anywhere.db') });
+    expect(statSync(join(dir, 'anywhere.db')).mode & 0o777).toBe(0o600);
+  });
+});
+
+describe('consistency under load', () => {
+  for (const where of ['memory', 'file'] as const) {
+    it(`a save during 200 concurrent transfers is one consistent state (${where} database): its restored copy audits clean`, async () => {
+      const s = where === 'memory' ? t : await createTestSandbox({ dbPath: join(dir, 'live.db'), seed: 'load' });
+      try {
+        const a = await createWallet(s, 1_000_000);
+        const b = await createWallet(s);
+        const transfers = Array.from({ length: 200 }, (_, i) =>
+          s.call('POST', `/v1/wallets/${i % 2 ? a.id : b.id}/transfer`, { destination_account_number: i % 2 ? b.account_number : a.account_number, amount: 1 + (i % 7) }),
+        );
+        const file = join(dir, `under-load-${where}.db`);
+        const save = s.call('POST', '/sandbox/snapshots', { file });
+        const [saved, ...done] = await Promise.all([save, ...transfers]);
+        expect(saved.status).toBe(200);
+        expect(done.every((r) => r.status === 200 || r.body.detail?.code === 'INSUFFICIENT_FUNDS')).toBe(true);
+
+        const copy = await createTestSandbox({ seed: 'copy' });
+        try {
+          expect((await copy.call('POST', '/sandbox/snapshots/restore', { file })).status).toBe(200);
+          const audit = await expectCleanAudit(copy);
+          expect(audit.checked.transactions).toBeGreaterThanOrEqual(1);
+        } finally {
+          await copy.close();
+        }
+      } finally {
+        if (s !== t) await s.close();
+      }
+    });
+  }
+
+  it('a restore under 16 concurrent writers: no 5xx, every write answered 2xx or 409, the audit clean', async () => {
+    const wallets = await Promise.all(Array.from({ length: 4 }, () => createWallet(t, 500_000)));
+    await t.call('POST', '/sandbox/snapshots', { name: 'base' });
+    let stop = false;
+    const statuses: number[] = [];
+    const writer = async (i: number) => {
+      for (let n = 0; !stop; n++) {
+        const from = wallets[(i + n) % 4]!;
+        const to = wallets[(i + n + 1) % 4]!;
+        const kind = n % 3;
+        const r =
+          kind === 0
+            ? await t.call('POST', `/v1/wallets/${from.id}/transfer`, { destination_account_number: to.account_number, amount: 10 })
+            : kind === 1
+              ? await t.call('POST', '/sandbox/inbound-transfers', { account_number: from.account_number, amount: 25, narration: 'salary' })
+              : await t.call('POST', '/v1/wallets', walletBody());
+        statuses.push(r.status);
+      }
+    };
+    const writers = Array.from({ length: 16 }, (_, i) => writer(i));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const restores = [];
+    for (let i = 0; i < 3; i++) {
+      restores.push((await t.call('POST', '/sandbox/snapshots/base/restore')).status);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    stop = true;
+    await Promise.all(writers);
+    expect(restores).toEqual([200, 200, 200]);
+    expect(statuses.length).toBeGreaterThan(16);
+    expect(statuses.filter((s) => s >= 500)).toEqual([]);
+    expect(new Set(statuses)).toEqual(new Set([...statuses].filter((s) => [200, 201, 409].includes(s))));
+  });
+});
+
+describe('an older snapshot', () => {
+  it('is migrated on restore: a database stopped at migration 0005 comes back with every later change applied', async () => {
+    // A snapshot from before the per-developer clocks and the transaction counters: made with the
+    // migrations up to 0005 only, holding one developer, one wallet and one credit.
+    const file = join(dir, 'old.db');
+    const raw = new SQLite(file);
+    const old = new Kysely<any>({ dialect: new SqliteDialect({ database: raw }) });
+    const result = await new Migrator({ db: old, provider: migrationProvider }).migrateTo('0005_agents');
+    expect(result.error).toBeUndefined();
+    const now = '2026-06-01T10:00:00.000Z';
+    raw.exec(`
+      INSERT INTO developers (id, business_name, webhook_url, webhook_secret, created_at) VALUES ('d0', 'SANDBOX', NULL, 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', '${now}');
+      INSERT INTO settings (key, value) VALUES ('sandbox_developer_id', 'd0'), ('clock_offset_ms', '5000');
+      INSERT INTO accounts (id, developer_id, kind, balance, floor_zero, created_at) VALUES
+        ('a-provider', 'd0', 'PROVIDER_SETTLEMENT', -2500, 0, '${now}'), ('a-suspense', 'd0', 'SUSPENSE_HOLDING', 0, 1, '${now}'),
+        ('a-fee', 'd0', 'FEE_INCOME', 0, 1, '${now}'), ('a-dismissed', 'd0', 'DISMISSED', 0, 1, '${now}'), ('w1', 'd0', 'WALLET', 2500, 1, '${now}');
+      INSERT INTO wallets (id, developer_id, customer_reference, first_name, last_name, email, label, account_number, bank_code, bank_name, account_name, currency, status, system_prompt, allow_transfers_out, created_at)
+        VALUES ('w1', 'd0', 'old-1', 'Old', 'Timer', 'old@example.com', 'Old Timer', '0000000019', '035', 'Wema Bank', 'SANDBOX / OLD TIMER', 'NGN', 'ACTIVE', '', 1, '${now}');
+      INSERT INTO postings (id, developer_id, kind, created_at) VALUES ('p1', 'd0', 'INBOUND', '${now}');
+      INSERT INTO entries (id, posting_id, account_id, amount, created_at) VALUES ('e1', 'p1', 'w1', 2500, '${now}'), ('e2', 'p1', 'a-provider', -2500, '${now}');
+      INSERT INTO transactions (id, developer_id, wallet_id, posting_id, entry_id, type, amount, balance_before, balance_after, currency, status, provider_reference, sender_name, sender_account, raw_narration, created_at, updated_at)
+        VALUES ('t1', 'd0', 'w1', 'p1', 'e1', 'CREDIT', 2500, 0, 2500, 'NGN', 'SETTLED', '000013260601100000000000000001', 'OLD SENDER', '', 'salary', '${now}', '${now}');
+    `);
+    const envelope = JSON.stringify({ event_id: 'ev1', event_type: 'ledger.credit', api_version: '2026-11-01', created_at: now, data: { wallet_id: 'w1', amount: 2500, transaction_id: 't1', balance_after: 2500 } });
+    raw.prepare("INSERT INTO events (id, developer_id, type, payload, created_at) VALUES ('ev1', 'd0', 'ledger.credit', ?, ?)").run(envelope, now);
+    raw
+      .prepare("INSERT INTO webhook_logs (id, developer_id, event_id, event_type, payload, status, attempt_count, delivered_at, created_at) VALUES ('l1', 'd0', 'ev1', 'ledger.credit', ?, 'DELIVERED', 1, ?, ?)")
+      .run(envelope, now, now);
+    await old.destroy();
+
+    expect((await t.call('POST', '/sandbox/snapshots/restore', { file })).status).toBe(200);
+    const listed = (await t.call('GET', '/v1/wallets/w1/transactions')).body.data;
+    expect(listed).toMatchObject({ total: 1, items: [{ id: 't1', amount: 2500, balance_after: 2500 }] });
+    // 0008 gave the developer the old sandbox-wide clock offset.
+    expect((await t.call('GET', '/sandbox/clock')).body.data.offset_seconds).toBe(5);
+    expect((await t.call('GET', '/sandbox/audit')).body.data).toMatchObject({ ok: true });
+    // The file itself is left as it was: a fixture in a repository must not change under its owner.
+    const again = new SQLite(file, { readonly: true });
+    expect(again.prepare("SELECT count(*) AS n FROM kysely_migration WHERE name > '0005_agents'").get()).toEqual({ n: 0 });
+    again.close();
+  });
+});
+
+describe('the temporary directory of an in-process sandbox', () => {
+  it('is removed when the sandbox closes', async () => {
+    const s = await createTestSandbox({ seed: 'temporary' });
+    await s.call('POST', '/sandbox/snapshots', { name: 'gone' });
+    const snapshotDir = s.app.snapshots.dir;
+    expect(existsSync(snapshotDir)).toBe(true);
+    await s.close();
+    expect(existsSync(snapshotDir)).toBe(false);
+  });
+});
