@@ -29,6 +29,20 @@ function built(url: string): string {
   return js;
 }
 
+/**
+ * The host's Node flags, less `--input-type`: a worker inherits them, and a worker that runs a file
+ * under `--input-type=module` (a script run with `node --input-type=module -e`) fails to start.
+ */
+function workerExecArgv(): string[] {
+  const flags: string[] = [];
+  for (let i = 0; i < process.execArgv.length; i++) {
+    const flag = process.execArgv[i]!;
+    if (flag === '--input-type') i++;
+    else if (!flag.startsWith('--input-type=')) flags.push(flag);
+  }
+  return flags;
+}
+
 const queues = new WeakMap<Db, Promise<unknown>>();
 
 /**
@@ -52,7 +66,7 @@ function inWorker<R>(path: string, module: string, name: string, args: unknown[]
   const here = import.meta.url;
   const script = built(new URL(`./read-worker${here.endsWith('.ts') ? '.ts' : '.js'}`, here).href);
   return new Promise<R>((resolve, reject) => {
-    const worker = new Worker(new URL(script), { workerData: { path, module: built(module), name, args }, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
+    const worker = new Worker(new URL(script), { execArgv: workerExecArgv(), workerData: { path, module: built(module), name, args }, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
     let answered = false;
     worker.once('message', (message: { ok: true; result: R } | { ok: false; message: string; code?: string }) => {
       answered = true;
