@@ -12,6 +12,9 @@ const MAX_ROWS = 20_000;
 /** Free pages given back to the file system in the first step; then as many as take about CHUNK_TARGET_MS. */
 const FIRST_RECLAIM_PAGES = 256;
 
+/** How long a reset keeps trying to cut the WAL back (each try waits for no one). */
+const TRUNCATE_FOR_MS = 5_000;
+
 /** Waits, while the developer is held, until nothing of its own still runs (its write requests, deliveries, settlements). */
 export type Quiesce = (developerId: string) => Promise<void>;
 
@@ -64,7 +67,7 @@ export async function resetInChunks<T>(
 
 /**
  * Returns the database's free pages to the file system, a step at a time between write batches,
- * then has the WAL file cut back (the pages moved went through it).
+ * then has the WAL file cut back (the pages moved went through it), trying for up to 5 s.
  */
 export async function giveSpaceBack(sandbox: Sandbox): Promise<void> {
   let pages = FIRST_RECLAIM_PAGES;
@@ -75,7 +78,11 @@ export async function giveSpaceBack(sandbox: Sandbox): Promise<void> {
     pages = adapt(pages, performance.now() - started, true, FIRST_RECLAIM_PAGES / 4, 65_536);
     if (now >= left) break;
   }
-  await truncateWal(sandbox.db);
+  // Between two write batches: a batch that has read could not write once the WAL was reset under it.
+  const deadline = Date.now() + TRUNCATE_FOR_MS;
+  while (!(await sandbox.exclusive(() => truncateWal(sandbox.db))) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 /** The size of the next step: doubled while steps are quick (and were full), halved when one took too long. */

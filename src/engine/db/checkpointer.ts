@@ -14,25 +14,16 @@ db.pragma('busy_timeout = 0');
 db.pragma('synchronous = ' + workerData.synchronous);
 // A checkpoint copies pages through its own buffer; this connection needs no page cache of note.
 db.pragma('cache_size = 16');
-// Asked to, it also cuts the WAL file back to nothing once it is all copied and no one reads it
-// (TRUNCATE, which does not wait either: it is tried again each round, for at most 5 s).
-let truncateTries = 0;
+// Asked to, it also tries once to cut the WAL file back to nothing, once it is all copied and no
+// one reads it (TRUNCATE, which does not wait either), and answers whether it did.
 const timer = setInterval(() => {
-  if (truncateTries > 0) {
-    let done = false;
-    try { done = db.pragma('wal_checkpoint(TRUNCATE)')[0].busy === 0; } catch {}
-    truncateTries -= 1;
-    if (done || truncateTries === 0) {
-      truncateTries = 0;
-      parentPort.postMessage('truncated');
-    }
-    return;
-  }
   try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {}
 }, workerData.intervalMs);
 parentPort.on('message', (message) => {
   if (message === 'truncate') {
-    truncateTries = Math.ceil(5000 / workerData.intervalMs);
+    let done = false;
+    try { done = db.pragma('wal_checkpoint(TRUNCATE)')[0].busy === 0; } catch {}
+    parentPort.postMessage(done);
     return;
   }
   clearInterval(timer);
@@ -42,8 +33,12 @@ parentPort.on('message', (message) => {
 `;
 
 export interface Checkpointer {
-  /** Cuts the WAL file back to nothing as soon as it can (after a reset): resolves when done, or after trying for 5 s. */
-  truncate(): Promise<void>;
+  /**
+   * Tries once to cut the WAL file back to nothing (after a reset); resolves whether it did. Only
+   * while the writer has no transaction open: a write transaction that has read cannot write once
+   * the WAL was reset under it (SQLITE_BUSY, which waits for nothing).
+   */
+  truncate(): Promise<boolean>;
   stop(): Promise<void>;
 }
 
@@ -63,17 +58,19 @@ export function startCheckpointer(path: string, options: { throwAway?: boolean }
   // A failed checkpointer costs speed, not correctness: the writer's own checkpoints take over.
   worker.on('error', () => {});
   worker.unref();
-  const exited = new Promise((resolve) => worker.once('exit', resolve));
-  let truncating: Promise<void> | undefined;
+  let running = true;
+  const exited = new Promise((resolve) => worker.once('exit', resolve)).finally(() => (running = false));
+  let truncating: Promise<boolean> | undefined;
   return {
     truncate() {
-      truncating ??= new Promise<void>((resolve) => {
-        worker.once('message', () => {
-          truncating = undefined;
-          resolve();
-        });
-        worker.postMessage('truncate');
-      });
+      if (!running) return Promise.resolve(false);
+      truncating ??= Promise.race([
+        new Promise<boolean>((resolve) => {
+          worker.once('message', (done: boolean) => resolve(done));
+          worker.postMessage('truncate');
+        }),
+        exited.then(() => false),
+      ]).finally(() => (truncating = undefined));
       return truncating;
     },
     async stop() {

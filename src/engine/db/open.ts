@@ -65,11 +65,13 @@ export async function reclaimSpace(db: Db, pages: number): Promise<number> {
 }
 
 /**
- * Cuts the WAL file back to nothing once its pages are in the database file (after a reset gave
- * space back): done by the background checkpointer, off the request thread; nothing without one.
+ * Tries once to cut the WAL file back to nothing, once its pages are in the database file (after a
+ * reset gave space back): done by the background checkpointer, off the request thread. Resolves
+ * whether it did (false with no checkpointer, or while someone still reads the WAL). Only with no
+ * transaction open: run it in `exclusive`.
  */
-export async function truncateWal(db: Db): Promise<void> {
-  await states.get(db)?.checkpointer?.truncate();
+export async function truncateWal(db: Db): Promise<boolean> {
+  return (await states.get(db)?.checkpointer?.truncate()) ?? false;
 }
 
 /**
