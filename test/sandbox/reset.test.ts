@@ -54,8 +54,7 @@ describe('a reset that a stopped sandbox left half done', () => {
     const { sandbox } = t;
     const progress = await sandbox.write((trx) => beginReset(trx, t.developerId));
     for (let i = 0; i < 4; i++) await sandbox.exclusive(() => withoutForeignKeys(sandbox.db, () => sandbox.db.transaction().execute((trx) => resetChunk(trx, t.developerId, progress, 10))));
-    await t.app.close();
-    await sandbox.close();
+    await t.stop();
 
     const server = await startServer({ dbPath: join(dir, 'reset.db'), host: '127.0.0.1', port: 0, log: () => {} });
     try {
