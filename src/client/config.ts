@@ -51,7 +51,7 @@ export function requireKey(config: ClientConfig, env: NodeJS.ProcessEnv, cwd: st
   if (config.baseUrlFrom === 'given') throw new UsageError(`no API key for ${config.baseUrl}: set LEDGER_API_KEY (or pass --api-key)`);
   const where = env.LEDGER_HOME ? `in LEDGER_HOME (${env.LEDGER_HOME})` : `in ${cwd} or a parent directory (.ledger/sandbox.json)`;
   throw new UnreachableError(
-    `no sandbox state found ${where}: start one with \`ledger sandbox start --detach\`, or set LEDGER_BASE_URL and LEDGER_API_KEY`,
+    `no sandbox state found ${where}: start one with \`ledger sandbox start --detach\`, set LEDGER_HOME to the .ledger folder of a running one, or set LEDGER_BASE_URL and LEDGER_API_KEY`,
     'NO_SANDBOX',
   );
 }

@@ -119,6 +119,12 @@ export function wholeNumber(text: string, flag: string, unit = '', example = '')
 
 /** Kobo from the command line, checked against the field's rule (amount 1 to 10^13, threshold from 0). */
 export function kobo(text: string, flag: string, request: RequestName = 'TransferBody', field = 'amount'): number {
+  // Naira with kobo after the point (12.50, ₦1,500.75) is refused too, with the number it means.
+  const naira = /^₦?(\d{1,3}(?:,\d{3})+|\d+)\.(\d{1,2})$/.exec(text.trim());
+  if (naira) {
+    const meant = BigInt(naira[1]!.replace(/,/g, '')) * 100n + BigInt(naira[2]!.padEnd(2, '0'));
+    throw new UsageError(`${flag} "${text}" must be a whole number of kobo, digits only: ₦${naira[1]}.${naira[2]!.padEnd(2, '0')} is ${meant}`.trim());
+  }
   const value = wholeNumber(text, flag, ' of kobo', ' (500000 is ₦5,000.00)');
   const wrong = problem(rule(request, field), value);
   if (wrong) throw new UsageError(`${flag} ${wrong}`.trim());

@@ -16,7 +16,7 @@ export function examples(...lines: string[]): string {
 export function clientCommand(name: string): Command {
   return new Command(name)
     .option('--json', "print exactly the API's data as JSON")
-    .option('-q, --quiet', 'print only the id')
+    .option('-q, --quiet', 'print only the id (or, without one, the value that matters)')
     .option('-w, --wide', 'full ids and text in tables, whatever the terminal width')
     .addOption(new Option('--base-url <url>', 'sandbox or API base URL').env('LEDGER_BASE_URL'))
     .addOption(new Option('--api-key <key>', 'API key (visible in ps: prefer LEDGER_API_KEY)').env('LEDGER_API_KEY'));

@@ -3,6 +3,7 @@ import { UsageError } from '../../src/client/errors.js';
 import { runCredit } from '../../src/commands/credit.js';
 import { reportError } from '../../src/commands/errors.js';
 import { runAudit } from '../../src/commands/sandbox/audit.js';
+import { runReset } from '../../src/commands/sandbox/reset.js';
 import { runList as runTransactions } from '../../src/commands/transactions/list.js';
 import { runCreate } from '../../src/commands/wallets/create.js';
 import { useSandbox } from '../helpers/sandbox.js';
@@ -24,6 +25,20 @@ beforeEach(() => {
 });
 
 const connect = (flags: Record<string, unknown> = {}, tty = false) => captureIo(flags, { baseUrl: t.baseUrl!, apiKey: t.key, tty });
+
+describe('sandbox reset', () => {
+  it('without a terminal deletes nothing unless --yes says so; on a terminal it asks', async () => {
+    const c = connect({ json: true }, false);
+    await runCreate(c.io, { customerReference: 'keep-me', firstName: 'Kept', lastName: 'Safe', email: 'k@s.ng' });
+    await expect(runReset(connect({}, false).io, {})).rejects.toThrow(new UsageError('sandbox reset deletes all your wallets and money: pass --yes to confirm (no terminal to ask on)'));
+    expect((await t.call('GET', '/sandbox/wallets')).body.data.total).toBe(1);
+    await runReset(connect({ json: true }, true).io, {});
+    expect((await t.call('GET', '/sandbox/wallets')).body.data.total).toBe(0);
+    await runCreate(c.io, { customerReference: 'again', firstName: 'A', lastName: 'Gain', email: 'a@g.ng' });
+    await runReset(connect({ json: true }, false).io, { yes: true });
+    expect((await t.call('GET', '/sandbox/wallets')).body.data.total).toBe(0);
+  });
+});
 
 describe('wallets create', () => {
   it('asks for each missing required field on a terminal, then creates the wallet', async () => {

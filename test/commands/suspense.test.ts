@@ -63,6 +63,22 @@ describe('ledger suspense list and show', () => {
     await expect(runList(io().io, { reason: 'LOST' })).rejects.toThrow(UsageError);
   });
 
+  it('at 80 columns keeps the status (a resolved item must not read as pending) and says the ids are shortened', async () => {
+    const item = await hold(7_000);
+    await hold(8_000);
+    await t.call('POST', `/v1/suspense/${item.id}/resolve`, { action: 'DISMISS', note: 'duplicate' });
+    const narrow = captureIo({}, { baseUrl: t.baseUrl!, apiKey: t.key, env: { NO_COLOR: '1', COLUMNS: '80' } });
+    await runList(narrow.io, {});
+    const lines = narrow.stdout().split('\n');
+    expect(lines.filter((l) => l.startsWith('│')).map((l) => /│ (PENDING|RESOLVED|DISMISSED) +│/.exec(l)?.[1])).toEqual([undefined, 'RESOLVED', 'PENDING']);
+    expect(lines.every((l) => l.length <= 80)).toBe(true);
+    expect(narrow.stdout()).toContain('ids shortened to fit: --wide shows them whole\n');
+    const wide = captureIo({ wide: true }, { baseUrl: t.baseUrl!, apiKey: t.key, env: { NO_COLOR: '1', COLUMNS: '80' } });
+    await runList(wide.io, {});
+    expect(wide.stdout()).toContain(item.id);
+    expect(wide.stdout()).not.toContain('ids shortened');
+  });
+
   it('shows the whole item with the analysis and the payload pretty-printed', async () => {
     const item = await hold(5_000);
     const c = io();

@@ -80,7 +80,8 @@ describe('malformed flags', () => {
   const long = (n: number) => 'x'.repeat(n);
   it.each([
     [['credit', '0123456789', '0'], 'Error [USAGE]: <amount> must be at least 1 kobo'],
-    [['credit', '0123456789', '12.5'], 'Error [USAGE]: <amount> "12.5" must be a whole number of kobo, digits only (500000 is ₦5,000.00)'],
+    [['credit', '0123456789', '12.5'], 'Error [USAGE]: <amount> "12.5" must be a whole number of kobo, digits only: ₦12.50 is 1250'],
+    [['credit', '0123456789', '₦1,500.75'], 'Error [USAGE]: <amount> "₦1,500.75" must be a whole number of kobo, digits only: ₦1,500.75 is 150075'],
     [['credit', '0123456789', '1,000'], 'Error [USAGE]: <amount> "1,000" must be a whole number of kobo, digits only (500000 is ₦5,000.00)'],
     [['credit', '0123456789', '007'], 'Error [USAGE]: <amount> "007" has a leading zero: write 7'],
     [['credit', '0123456789', '10000000000001'], 'Error [USAGE]: <amount> must be at most 10000000000000 kobo'],
@@ -157,7 +158,7 @@ describe('a directory with no sandbox state', () => {
       const r = await elsewhere.run(['wallets', 'list']);
       expect(r.exitCode).toBe(3);
       expect(r.stderr).toBe(
-        `Error [NO_SANDBOX]: no sandbox state found in ${elsewhere.dir} or a parent directory (.ledger/sandbox.json): start one with \`ledger sandbox start --detach\`, or set LEDGER_BASE_URL and LEDGER_API_KEY\n`,
+        `Error [NO_SANDBOX]: no sandbox state found in ${elsewhere.dir} or a parent directory (.ledger/sandbox.json): start one with \`ledger sandbox start --detach\`, set LEDGER_HOME to the .ledger folder of a running one, or set LEDGER_BASE_URL and LEDGER_API_KEY\n`,
       );
       const env = await elsewhere.run(['sandbox', 'env']);
       expect(env.exitCode).toBe(3);

@@ -71,6 +71,10 @@ describe('payouts from the command line', () => {
       { code: '090267', name: 'Kuda (NIP)' },
     ]);
     expect((await cli.run(['banks', 'list'])).stdout).toContain('058     Guaranty Trust Bank');
+    // The names people use: a brand, or the initials.
+    for (const [search, code] of [['GTBank', '058'], ['gtb', '058'], ['UBA', '033'], ['fcmb', '214'], ['first bank', '011']]) {
+      expect((await json(['banks', 'list', '--search', search!])).items.map((b: { code: string }) => b.code), search).toEqual([code]);
+    }
     expect(await json(['banks', 'resolve', '2222222222', '058'])).toEqual({ account_number: '2222222222', account_name: 'SANDBOX PENDING PAYOUT' });
     const bad = await cli.run(['banks', 'resolve', '2222222222', '999']);
     expect([bad.exitCode, bad.stderr]).toEqual([1, 'Error [INVALID_BANK_CODE]: bank code 999 is not in the list of banks (GET /v1/banks)\n  bank_code: not a listed bank code\n']);

@@ -13,7 +13,12 @@ import { BIN, type Cli, cleanEnv, createCli } from '../helpers/cli.js';
  */
 const README = readFileSync(resolve(import.meta.dirname, '../../README.md'), 'utf8');
 const section = README.slice(README.indexOf('## Quickstart'), README.indexOf('\n## ', README.indexOf('## Quickstart') + 1));
-const LINES = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) => m[1]!.split('\n')).filter((l) => l.trim() !== '');
+/** The set-up's first command ends by starting the sandbox: that part runs first, as a newcomer's shell would have run it. */
+const SETUP = /## Set up[\s\S]*?```sh\n(npm install && npm link && )(ledger sandbox start [^\n]*)\nnpm test\n```/.exec(README);
+const LINES = [
+  ...(SETUP ? [SETUP[2]!] : []),
+  ...[...section.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) => m[1]!.split('\n')).filter((l) => l.trim() !== ''),
+];
 const commandOf = (line: string) => line.replace(/\s+#.*$/, '').trim();
 const hasComment = (line: string) => /\s#\s/.test(line);
 
@@ -31,7 +36,11 @@ type Check = (r: Ran) => void | Promise<void>;
 
 /** What each commented line's comment promises, keyed by the line's command (a list when it comes more than once). */
 const CHECKS: Record<string, Check | Check[]> = {
-  'ledger sandbox start --detach --settlement-delay 3600': (r) => expect(r.stdout).toMatch(/^Sandbox running in the background at http:\/\/127\.0\.0\.1:\d+ \(pid \d+\)\n/),
+  'ledger sandbox start --detach --settlement-delay 3600': (r) => {
+    expect(r.stdout).toMatch(/^Sandbox running in the background at http:\/\/127\.0\.0\.1:\d+ \(pid \d+\)\n/);
+    // What to do in another directory, exactly: LEDGER_HOME pointing at this one's state.
+    expect(r.stdout).toContain(`elsewhere, first: export LEDGER_HOME='${join(cli.dir, '.ledger')}'.\n`);
+  },
   'eval "$(ledger sandbox env)"': (r) => expect(r.code).toBe(0),
   'ledger credit "$ADA" 500000 --narration "Salary for May"': (r) => expect(r.stdout).toMatch(/^CREDITED 500000 \(₦5,000\.00\)\n/),
   'ledger transfer "$ADA" "$BOLA" 150000 --narration "Rent share"': (r) => {
@@ -44,7 +53,7 @@ const CHECKS: Record<string, Check | Check[]> = {
     expect(r.stdout).toContain('1–2 of 2 transactions · page 1');
   },
   'ledger wallets get "$BOLA"': (r) => expect(r.stdout).toMatch(/^Balance +150000 \(₦1,500\.00\)$/m),
-  'ledger wallets close "$BOLA"': (r) => {
+  'ledger wallets close "$BOLA" --yes': (r) => {
     expect(r.stdout).toMatch(/^Status +CLOSED$/m);
     expect(r.stdout).toMatch(/^Balance +150000 \(₦1,500\.00\)$/m);
   },
@@ -168,6 +177,7 @@ afterAll(async () => {
 
 describe('the README quickstart', () => {
   it('has a check for every commented line, and every check has its line', () => {
+    expect(SETUP, 'the set-up is two commands: npm install && npm link && ledger sandbox start …, then npm test').not.toBeNull();
     const commented = LINES.filter(hasComment).map(commandOf);
     expect(commented.filter((c) => !(c in CHECKS))).toEqual([]);
     expect(Object.keys(CHECKS).filter((c) => !LINES.map(commandOf).includes(c))).toEqual([]);

@@ -87,7 +87,7 @@ describe('a developer scripting the sandbox', () => {
     expect([badEmail.exitCode, badEmail.stderr]).toEqual([2, 'Error [USAGE]: --email must be a valid email address\n']);
 
     const amount = await cli.run(['transfer', a, b, '12.50']);
-    expect([amount.exitCode, amount.stderr]).toEqual([2, 'Error [USAGE]: <amount> "12.50" must be a whole number of kobo, digits only (500000 is ₦5,000.00)\n']);
+    expect([amount.exitCode, amount.stderr]).toEqual([2, 'Error [USAGE]: <amount> "12.50" must be a whole number of kobo, digits only: ₦12.50 is 1250\n']);
 
     const missing = await cli.run(['wallets', 'create', '--first-name', 'Ada']);
     expect([missing.exitCode, missing.stderr]).toEqual([2, 'Error [USAGE]: missing --customer-reference (no terminal to ask on)\n']);

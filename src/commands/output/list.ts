@@ -12,6 +12,8 @@ export function renderList(stream: Stream, data: unknown, view: ListView, option
   const fmt = formatter(stream, options.env);
   const now = options.now ?? new Date();
   const { items } = record;
+  // A cut id cannot be passed to another command: say how to see them whole.
+  let idsCut = false;
   const lines =
     items.length === 0
       ? [fmt.dim(view.empty)]
@@ -24,7 +26,7 @@ export function renderList(stream: Stream, data: unknown, view: ListView, option
             paint: (text: string, row: number) => paint(text, items[row]![c.key], c, fmt),
           })),
           options.wide ? Infinity : widthOf(stream, options.env),
-          { wide: options.wide, head: fmt.bold },
+          { wide: options.wide, head: fmt.bold, idsCut: () => (idsCut = true) },
         );
   const { page = 1, limit = items.length, total } = record;
   if (total !== undefined) {
@@ -32,5 +34,6 @@ export function renderList(stream: Stream, data: unknown, view: ListView, option
     const last = first + items.length - (items.length ? 1 : 0);
     lines.push(fmt.dim(`${first}–${last} of ${plural(total, view.noun)} · page ${page}${total > page * limit ? ` (next: --page ${page + 1})` : ''}`));
   }
+  if (idsCut) lines.push(fmt.dim('ids shortened to fit: --wide shows them whole'));
   stream.write(`${lines.join('\n')}\n`);
 }

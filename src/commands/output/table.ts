@@ -74,7 +74,11 @@ function uniquePrefix(ids: string[]): number {
  * Lays the columns out within `maxWidth` columns (Infinity: as wide as they are) and returns the lines.
  * @example renderTable([{ label: 'ID', cells: ['a1'], kind: 'id' }], 80)
  */
-export function renderTable(input: TableColumn[], maxWidth: number, options: { wide?: boolean; head?: (label: string) => string } = {}): string[] {
+export function renderTable(
+  input: TableColumn[],
+  maxWidth: number,
+  options: { wide?: boolean; head?: (label: string) => string; idsCut?: () => void } = {},
+): string[] {
   let columns = input.map((c) => ({ ...c, cells: [...c.cells] }));
   const natural = (c: TableColumn) => Math.max(displayWidth(c.label), ...c.cells.map(displayWidth));
   let widths = columns.map(natural);
@@ -84,6 +88,7 @@ export function renderTable(input: TableColumn[], maxWidth: number, options: { w
     columns.forEach((c, i) => {
       if (c.kind !== 'id') return;
       const length = uniquePrefix(c.cells);
+      if (c.cells.some((id) => id.length > length)) options.idsCut?.();
       c.cells = c.cells.map((id) => (id.length > length ? `${id.slice(0, length)}${ELLIPSIS}` : id));
       widths[i] = natural(c);
     });

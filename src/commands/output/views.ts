@@ -155,10 +155,10 @@ export const suspenseListView: View = {
   empty: 'No suspense items match.',
   columns: [
     { label: 'ID', key: 'id', kind: 'id' },
-    { label: 'Age', key: 'created_at', format: 'age' },
+    { label: 'Age', key: 'created_at', format: 'age', drop: 2 },
     { label: 'Amount', key: 'amount', format: 'money' },
     { label: 'Reason', key: 'reason' },
-    { label: 'Status', key: 'status', format: 'status', drop: 2 },
+    { label: 'Status', key: 'status', format: 'status' },
     { label: 'Sender', key: 'sender_name', kind: 'text', drop: 1 },
     { label: 'Narration', key: 'raw_narration', kind: 'text' },
   ],

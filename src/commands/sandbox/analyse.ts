@@ -1,4 +1,5 @@
 import type { Command } from '../command.js';
+import { UsageError } from '../../client/errors.js';
 import { check, kobo } from '../../client/validate.js';
 import type { Io } from '../io.js';
 import { action, clientCommand, examples } from '../options.js';
@@ -57,6 +58,8 @@ export function analyseCommand(): Command {
 }
 
 export async function runAnalyse(io: Io, narration: string, options: AnalyseOptions): Promise<void> {
+  // The API refuses both together too (400 on system_prompt); said here, nothing is sent.
+  if (options.prompt !== undefined && options.wallet !== undefined) throw new UsageError('give --prompt or --wallet, not both');
   const body = check(
     'AnalyseBody',
     {

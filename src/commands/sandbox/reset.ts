@@ -6,12 +6,14 @@ import { confirm } from '../prompts.js';
 
 export function resetCommand(): Command {
   return clientCommand('reset')
-    .option('-y, --yes', 'do not ask for confirmation on a terminal')
+    .option('-y, --yes', 'confirm (required without a terminal, where there is nobody to ask)')
     .addHelpText('after', examples('ledger sandbox reset --yes'))
     .action(action(runReset));
 }
 
 export async function runReset(io: Io, options: { yes?: boolean }): Promise<void> {
+  // Deleting everything is the one thing a script must say it means: without a terminal, --yes or nothing.
+  if (!options.yes && !io.interactive()) throw new UsageError('sandbox reset deletes all your wallets and money: pass --yes to confirm (no terminal to ask on)');
   if (!(await confirm(io, `Delete all wallets and transactions in the sandbox at ${io.config().baseUrl}?`, options.yes))) {
     throw new UsageError('reset cancelled: nothing was changed');
   }

@@ -145,7 +145,8 @@ async function detach(io: Io, options: StartOptions, stateFile: string, logFile:
       `API key   ${details.api_key}`,
       `Database  ${details.db}`,
       `Log       ${logFile}`,
-      'Commands in this directory use it automatically; elsewhere: eval "$(ledger sandbox env)". Stop it with `ledger sandbox stop`.',
+      `Commands in this directory, or below it, use it automatically; elsewhere, first: export LEDGER_HOME='${dirname(stateFile)}'.`,
+      'Stop it with `ledger sandbox stop`.',
       '',
     ].join('\n'),
   );
