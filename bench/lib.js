@@ -1,6 +1,8 @@
-// Shared pieces of the benchmarks: a sandbox in its own process, seeded wallets, timing helpers.
+// Shared pieces of the benchmarks: a sandbox in its own process, seeded wallets, interleaved runs
+// and their statistics.
 import autocannon from 'autocannon';
 import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { receiveInbound } from '../dist/engine/inbound/inbound.service.js';
 import { createWallet } from '../dist/engine/wallets/wallets.service.js';
@@ -8,6 +10,8 @@ import { ensureSandboxDeveloper, openSandbox } from '../dist/sandbox/sandbox.js'
 
 export const BIN = resolve(import.meta.dirname, '../bin/ledger.js');
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+/** Rounds of every measured pair: A B A B A B, the median reported with min and max. */
+export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /** Concurrent connections of every HTTP load (the issue's targets are set at 16). */
 export const CONNECTIONS = 16;
 
@@ -25,10 +29,10 @@ export async function seedWallets(sandbox, developerId, count, fund = 1_000_000_
   return wallets;
 }
 
-/** `ledger sandbox start` on a file (`null`: --memory) in its own process; resolves with its URL, key and a stop(). */
-export async function startSandbox(dir, dbPath, extra = []) {
-  const where = dbPath === null ? ['--memory'] : ['--db', dbPath];
-  const child = spawn(process.execPath, [BIN, 'sandbox', 'start', ...where, '--port', '0', ...extra], { cwd: dir, env: { ...process.env, LEDGER_HOME: dir } });
+/** `ledger sandbox start` in its own process (on `dbPath`, or `--memory` when it is `null` or `:memory:`); resolves with its URL, key and a stop(). */
+export async function startSandbox(dir, dbPath, extra = [], env = {}) {
+  const where = dbPath === null || dbPath === ':memory:' ? ['--memory'] : ['--db', dbPath];
+  const child = spawn(process.execPath, [BIN, 'sandbox', 'start', ...where, '--port', '0', ...extra], { cwd: dir, env: { ...process.env, LEDGER_HOME: dir, ...env } });
   const [baseUrl, apiKey] = await new Promise((resolveUrl, reject) => {
     let out = '';
     child.stdout.on('data', (chunk) => {
@@ -58,16 +62,27 @@ export async function startSandbox(dir, dbPath, extra = []) {
 }
 
 /**
- * Two funded wallets seeded through the engine in `dbPath`, served by `ledger sandbox start` in its
- * own process, and `load(options)`: internal transfers of 1 kobo from one to the other with
- * autocannon (CONNECTIONS connections; pass `duration` in seconds or `amount` of requests).
+ * Two funded wallets seeded through the engine in `dbPath` (`:memory:` seeds nothing and starts
+ * `--memory`: the wallets are created over HTTP), served by `ledger sandbox start` in its own
+ * process, and `load(options)`: internal transfers of 1 kobo from one to the other with autocannon
+ * (CONNECTIONS connections; pass `duration` in seconds or `amount` of requests).
  */
-export async function servedTransfers(dir, dbPath) {
-  const sandbox = await openSandbox({ dbPath });
-  const { developerId } = await ensureSandboxDeveloper(sandbox);
-  const [a, b] = await seedWallets(sandbox, developerId, 2);
-  await sandbox.close();
-  const server = await startSandbox(dir, dbPath);
+export async function servedTransfers(dir, dbPath, env = {}) {
+  let a;
+  let b;
+  if (dbPath !== ':memory:') {
+    const sandbox = await openSandbox({ dbPath });
+    const { developerId } = await ensureSandboxDeveloper(sandbox);
+    [a, b] = await seedWallets(sandbox, developerId, 2);
+    await sandbox.close();
+  }
+  const server = await startSandbox(dir, dbPath, [], env);
+  if (dbPath === ':memory:') {
+    const wallet = (ref) => server.call('POST', '/v1/wallets', { customer_reference: ref, first_name: 'Bench', last_name: ref, email: `${ref}@example.com` }).then((r) => r.data);
+    a = await wallet('bench-a');
+    b = await wallet('bench-b');
+    await server.call('POST', '/sandbox/inbound-transfers', { account_number: a.account_number, amount: 1_000_000_000_000, narration: 'salary' });
+  }
   const load = (options) =>
     autocannon({
       url: `${server.baseUrl}/v1/wallets/${a.id}/transfer`,
@@ -77,10 +92,40 @@ export async function servedTransfers(dir, dbPath) {
       body: JSON.stringify({ destination_account_number: b.account_number, amount: 1 }),
       ...options,
     });
-  return { server, load };
+  return { server, load, wallets: [a, b] };
 }
 
-export const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+/** The resident memory of a process, in MB. */
+export const rss = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
+
+/** A measure over several runs: the median to quote, with the smallest and largest beside it. */
+export function stats(samples) {
+  const sorted = [...samples].sort((x, y) => x - y);
+  return { median: sorted[Math.floor((sorted.length - 1) / 2)], min: sorted[0], max: sorted[sorted.length - 1], samples };
+}
+
+/**
+ * Runs `a` and `b` in turn, A B A B A B (`rounds` of each), so a machine that speeds up or slows
+ * down during the run weighs on both sides alike. Each call returns one sample (or an object of
+ * samples: then every key is collected). Resolves with stats of each side (per key for objects).
+ * @example const { a, b } = await interleave(() => timeHttp(), () => timeFloor()); // a.median, a.min, a.max
+ */
+export async function interleave(a, b, rounds = ROUNDS) {
+  const runs = { a: [], b: [] };
+  for (let i = 0; i < rounds; i++) {
+    runs.a.push(await a(i));
+    runs.b.push(await b(i));
+  }
+  return { a: collect(runs.a), b: collect(runs.b) };
+}
+
+/** Stats of numbers, or of each key of objects of numbers. */
+export function collect(samples) {
+  if (typeof samples[0] === 'number') return stats(samples);
+  return Object.fromEntries(Object.keys(samples[0]).map((key) => [key, typeof samples[0][key] === 'number' ? stats(samples.map((s) => s[key])) : samples.map((s) => s[key])]));
+}
+
+export const median = (values) => stats(values).median;
 export const percentile = (values, p) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))];
 
 /** How many times each side of a pair runs (after one warm-up of each). */

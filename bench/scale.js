@@ -1,68 +1,211 @@
-// bench/scale: list and get latency over HTTP with 1,000,000 transactions on a wallet, against the
-// same requests with 1,000.
-import { sql } from 'kysely';
-import { mkdtempSync, rmSync } from 'node:fs';
+// bench/scale (`npm run bench -- scale`, not in the default run): a sandbox of 1,000 wallets and
+// 1,000,000 transactions, loaded through the engine (internal transfers between random wallets,
+// each with its events, webhook logs and deliveries to the built-in receiver, as a running sandbox
+// makes them), against the same built to 10,000 transactions. The server runs in this process, so
+// its event loop is measured directly (monitorEventLoopDelay) while health probes go to it over HTTP.
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { transfer } from '../dist/engine/transfers/transfers.service.js';
+import { buildApp } from '../dist/sandbox/app.js';
 import { ensureSandboxDeveloper, openSandbox } from '../dist/sandbox/sandbox.js';
-import { median, seedWallets, startSandbox } from './lib.js';
+import { startServer } from '../dist/sandbox/server.js';
+import { CONNECTIONS, rss, seedWallets, stats } from './lib.js';
 
-const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
+const TRANSACTIONS = Number(process.env.BENCH_SCALE_TRANSACTIONS ?? 1_000_000);
+const SMALL = 10_000;
+const WALLETS = Number(process.env.BENCH_SCALE_WALLETS ?? 1_000);
+/** Requests per list timing; the median is reported with min and max. */
+const SAMPLES = 21;
 
-/** Bulk-loads `rows` CREDIT transactions of 1 kobo onto one wallet with plain SQL (latency only; the data is not a real ledger). */
-async function build(dir, name, rows) {
+/** Builds a sandbox of WALLETS funded wallets and about `transactions` transactions through the engine, with their deliveries. */
+async function build(dir, name, transactions) {
   const dbPath = join(dir, `${name}.db`);
-  const sandbox = await openSandbox({ dbPath });
+  const sandbox = await openSandbox({ dbPath, backgroundCheckpoints: true });
   const { developerId } = await ensureSandboxDeveloper(sandbox);
-  const [wallet] = await seedWallets(sandbox, developerId, 1, 1_000);
-  const first = await sandbox.db.selectFrom('transactions').selectAll().where('wallet_id', '=', wallet.id).executeTakeFirstOrThrow();
-  await sql`
-    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${rows - 1})
-    INSERT INTO transactions (id, developer_id, wallet_id, posting_id, entry_id, type, amount, balance_before, balance_after, currency, status,
-      provider_reference, sender_name, sender_account, raw_narration, service_intelligence, created_at, updated_at)
-    SELECT lower(hex(randomblob(16))), ${developerId}, ${wallet.id}, ${first.posting_id}, ${first.entry_id}, CASE WHEN i % 3 = 0 THEN 'DEBIT' ELSE 'CREDIT' END,
-      1, 1000, 1000, 'NGN', 'SETTLED', 'BULK-' || i, 'BULK', '', 'bulk row', NULL,
-      strftime('%Y-%m-%dT%H:%M:%fZ', '2026-01-01', '+' || i || ' seconds'), strftime('%Y-%m-%dT%H:%M:%fZ', '2026-01-01', '+' || i || ' seconds')
-    FROM n`.execute(sandbox.db);
-  await sql`DELETE FROM transaction_counts`.execute(sandbox.db);
-  await sql`INSERT INTO transaction_counts (wallet_id, type, n) SELECT wallet_id, type, count(*) FROM transactions GROUP BY wallet_id, type`.execute(sandbox.db);
-  const last = await sandbox.db.selectFrom('transactions').select('id').orderBy('seq', 'desc').limit(1).executeTakeFirstOrThrow();
+  const app = await buildApp({ sandbox, logError: (error) => console.error(error) });
+  app.setSelfUrl(await app.listen({ host: '127.0.0.1', port: 0 }));
+  app.scheduler.start();
+  const wallets = await seedWallets(sandbox, developerId, WALLETS, 1_000_000_000);
+  const transfers = Math.max(0, Math.round((transactions - WALLETS) / 2));
+  const env = sandbox.envFor(developerId);
+  let next = 0;
+  let state = 12345;
+  const pick = () => {
+    state = (state * 1103515245 + 12345) % 2 ** 31;
+    return state % WALLETS;
+  };
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (next++ < transfers) {
+        const from = pick();
+        const to = (from + 1 + pick() % (WALLETS - 1)) % WALLETS;
+        await sandbox.write((trx) => transfer(trx, env, developerId, wallets[from].id, { destination_account_number: wallets[to].account_number, amount: 1 }));
+        if (next % 100_000 === 0) process.stderr.write(`  ${name}: ${next.toLocaleString('en')} of ${transfers.toLocaleString('en')} transfers\n`);
+      }
+    }),
+  );
+  const perSecond = transfers / ((performance.now() - started) / 1000);
+  await app.scheduler.runDue(developerId);
+  await app.close();
   await sandbox.close();
-  return { dbPath, walletId: wallet.id, txId: last.id };
+  return { dbPath, perSecond, wallets };
 }
 
-async function measure(dir, data) {
-  const server = await startSandbox(dir, data.dbPath);
-  const time = async (path) => {
+const bytesOf = (path) => [path, `${path}-wal`].filter(existsSync).reduce((sum, file) => sum + statSync(file).size, 0);
+
+/** Runs `operation` while probing health over HTTP one request at a time; the longest stall of this process's event loop and of a probe. */
+async function whileRunning(baseUrl, operation) {
+  const histogram = monitorEventLoopDelay({ resolution: 10 });
+  histogram.enable();
+  let finished = false;
+  let peakRss = rss(process.pid);
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, rss(process.pid))), 100);
+  const started = performance.now();
+  const done = operation().finally(() => (finished = true));
+  const waits = [];
+  while (!finished) {
+    const at = performance.now();
+    await fetch(`${baseUrl}/sandbox/health`).then((r) => r.arrayBuffer());
+    waits.push(performance.now() - at);
+  }
+  const result = await done;
+  const seconds = (performance.now() - started) / 1000;
+  clearInterval(sampler);
+  histogram.disable();
+  return { result, seconds, stallMs: histogram.max / 1e6, probes: waits.length, longestProbeMs: Math.max(...waits), peakRss };
+}
+
+/** The lists a person or `webhooks tail` reads, each timed SAMPLES times. */
+async function timeLists(server, wallet) {
+  const get = (path) => fetch(`${server.baseUrl}${path}`, { headers: { 'x-api-key': server.apiKey } }).then((r) => r.json());
+  const last = async (path) => {
+    const { total } = (await get(`${path}${path.includes('?') ? '&' : '?'}limit=20`)).data;
+    return `${path}${path.includes('?') ? '&' : '?'}limit=20&page=${Math.max(1, Math.ceil(total / 20))}`;
+  };
+  const lists = {
+    'webhook logs, page 1': '/v1/webhook-logs?limit=20',
+    'webhook logs, last page': await last('/v1/webhook-logs'),
+    'webhook logs, newest 100 (what `webhooks tail` polls)': '/v1/webhook-logs?order=desc&limit=100',
+    'webhook logs DELIVERED, last page': await last('/v1/webhook-logs?status=DELIVERED'),
+    'webhook logs ledger.debit, page 1': '/v1/webhook-logs?event_type=ledger.debit&limit=20',
+    'receiver events, last page': await last('/sandbox/receiver/events'),
+    "one wallet's transactions, last page": await last(`/v1/wallets/${wallet.id}/transactions`),
+    "one wallet's DEBITs, newest page": `/v1/wallets/${wallet.id}/transactions?type=DEBIT&order=desc&limit=20`,
+  };
+  const times = {};
+  for (const [name, path] of Object.entries(lists)) {
+    await get(path);
     const samples = [];
-    for (let i = 0; i < 60; i++) {
-      const start = performance.now();
-      await server.call('GET', path);
-      samples.push(performance.now() - start);
+    for (let i = 0; i < SAMPLES; i++) {
+      const at = performance.now();
+      const body = await get(path);
+      samples.push(performance.now() - at);
+      if (!body.success) throw new Error(`${path}: ${JSON.stringify(body)}`);
     }
-    return median(samples.slice(10));
-  };
-  const result = {
-    list: await time(`/v1/wallets/${data.walletId}/transactions?limit=20`),
-    listNewest: await time(`/v1/wallets/${data.walletId}/transactions?limit=20&order=desc&type=DEBIT`),
-    get: await time(`/v1/transactions/${data.txId}`),
-  };
-  await server.stop();
-  return result;
+    times[name] = stats(samples);
+  }
+  return times;
+}
+
+/** Lists, audit and reset of one built sandbox, served in this process. */
+async function measure(data) {
+  const server = await startServer({ dbPath: data.dbPath, host: '127.0.0.1', port: 0, log: () => {} });
+  try {
+    const lists = await timeLists(server, data.wallets[0]);
+    const call = (method, path) => fetch(`${server.baseUrl}${path}`, { method, headers: { 'x-api-key': server.apiKey } }).then((r) => r.json());
+    const before = rss(process.pid);
+    const auditRun = await whileRunning(server.baseUrl, () => call('GET', '/sandbox/audit'));
+    const transactions = auditRun.result.data.checked.transactions;
+    const bytesBefore = bytesOf(data.dbPath);
+    const resetRun = await whileRunning(server.baseUrl, () => call('POST', '/sandbox/reset'));
+    return { lists, before, auditRun, resetRun, transactions, bytesBefore, bytesAfter: bytesOf(data.dbPath) };
+  } finally {
+    await server.close();
+  }
 }
 
 export async function run() {
   const dir = mkdtempSync(join(tmpdir(), 'ledger-bench-scale-'));
   try {
-    const small = await measure(dir, await build(dir, 'small', 1_000));
-    const large = await measure(dir, await build(dir, 'large', ROWS));
-    const label = ROWS.toLocaleString('en');
+    process.stderr.write(`  building ${SMALL.toLocaleString('en')} transactions…\n`);
+    const small = await measure(await build(dir, 'small', SMALL));
+    process.stderr.write(`  building ${TRANSACTIONS.toLocaleString('en')} transactions over ${WALLETS.toLocaleString('en')} wallets…\n`);
+    const data = await build(dir, 'large', TRANSACTIONS);
+    const large = await measure(data);
+    const label = large.transactions.toLocaleString('en');
+    const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
     return [
-      { row: `list transactions, oldest page, ${label} rows`, value: large.list, floor: small.list, unit: 'ms', floorLabel: '1,000 rows', lowerIsBetter: true, target: '≤ 2× floor', met: large.list <= 2 * small.list },
-      { row: `list DEBITs, newest page, ${label} rows`, value: large.listNewest, floor: small.listNewest, unit: 'ms', floorLabel: '1,000 rows', lowerIsBetter: true, target: '≤ 2× floor', met: large.listNewest <= 2 * small.listNewest },
-      { row: `get transaction, ${label} rows`, value: large.get, floor: small.get, unit: 'ms', floorLabel: '1,000 rows', lowerIsBetter: true, target: '≤ 2× floor', met: large.get <= 2 * small.get },
+      ...Object.keys(large.lists).map((name) => ({
+        row: `${name}, ${label} transactions`,
+        value: large.lists[name],
+        floor: small.lists[name],
+        unit: 'ms',
+        floorLabel: `${small.transactions.toLocaleString('en')} transactions`,
+        lowerIsBetter: true,
+        target: '≤ 2× floor',
+        met: large.lists[name].median <= 2 * small.lists[name].median,
+      })),
+      {
+        row: `longest event-loop stall during the audit of ${label} transactions`,
+        value: large.auditRun.stallMs,
+        floor: 50,
+        unit: 'ms',
+        floorLabel: 'target',
+        lowerIsBetter: true,
+        target: '≤ 50 ms',
+        met: large.auditRun.stallMs <= 50,
+        note: `audit took ${large.auditRun.seconds.toFixed(1)} s, ${large.auditRun.result.data.ok ? 'clean' : 'PROBLEMS'}; ${large.auditRun.probes} health probes answered meanwhile, the slowest in ${large.auditRun.longestProbeMs.toFixed(0)} ms`,
+      },
+      {
+        row: `memory the audit of ${label} transactions adds (peak RSS less RSS before)`,
+        value: large.auditRun.peakRss - large.before,
+        floor: 300,
+        unit: 'MB',
+        floorLabel: 'target',
+        lowerIsBetter: true,
+        target: '≤ 300 MB',
+        met: large.auditRun.peakRss - large.before <= 300,
+        note: `peak ${large.auditRun.peakRss.toFixed(0)} MB`,
+      },
+      {
+        row: `longest event-loop stall during the reset of ${label} transactions`,
+        value: large.resetRun.stallMs,
+        floor: 50,
+        unit: 'ms',
+        floorLabel: 'target',
+        lowerIsBetter: true,
+        target: '≤ 50 ms',
+        met: large.resetRun.stallMs <= 50,
+        note: `reset took ${large.resetRun.seconds.toFixed(1)} s; ${large.resetRun.probes} health probes answered meanwhile, the slowest in ${large.resetRun.longestProbeMs.toFixed(0)} ms`,
+      },
+      {
+        row: 'database and WAL after the reset',
+        value: large.bytesAfter / 1024 / 1024,
+        floor: large.bytesBefore / 1024 / 1024,
+        unit: 'MB',
+        floorLabel: 'before the reset',
+        lowerIsBetter: true,
+        target: 'space given back',
+        met: large.bytesAfter < large.bytesBefore / 10,
+        note: `${mb(large.bytesBefore)} → ${mb(large.bytesAfter)}`,
+      },
+      {
+        row: 'database bytes per transaction (events, logs, attempts and receipts included)',
+        value: large.bytesBefore / large.transactions,
+        floor: small.bytesBefore / small.transactions,
+        unit: 'B',
+        floorLabel: `${small.transactions.toLocaleString('en')} transactions`,
+        lowerIsBetter: true,
+        target: '—',
+        note: `loaded through the engine at ${Math.round(data.perSecond).toLocaleString('en')} transfers/s with deliveries`,
+      },
     ];
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+if (import.meta.url === `file://${process.argv[1]}`) console.log(await run());

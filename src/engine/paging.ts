@@ -37,3 +37,31 @@ export async function paginate<Row>(
     .execute();
   return { items: rows as Row[], total: Number(counted.total), page: query.page, limit: query.limit };
 }
+
+/** Which rows to read for one page of a list whose `total` is known (from a counter). */
+export interface PageWindow {
+  order: 'asc' | 'desc';
+  offset: number;
+  limit: number;
+  /** The rows come back in the opposite order: turn them round (see `pageWindow`). */
+  reversed: boolean;
+}
+
+/**
+ * Where a page lies in a list of `total` rows read through an index. An index walks from either
+ * end alike, but OFFSET walks every row it skips: a page past the middle is read from the other
+ * end, so the last page costs what the first does, and no page walks more than half the list.
+ * @example const w = pageWindow({ page: 50_000, limit: 20, order: 'asc' }, 1_000_000); // { order: 'desc', offset: 0, limit: 20, reversed: true }
+ */
+export function pageWindow(query: PageQuery, total: number): PageWindow {
+  const offset = (query.page - 1) * query.limit;
+  const rest = total - offset;
+  if (offset <= rest || rest <= 0) return { order: query.order, offset, limit: query.limit, reversed: false };
+  const limit = Math.min(query.limit, rest);
+  return { order: query.order === 'asc' ? 'desc' : 'asc', offset: rest - limit, limit, reversed: true };
+}
+
+/** The page's rows in the order asked, from rows read through `window`. */
+export function inPageOrder<T>(rows: T[], window: PageWindow): T[] {
+  return window.reversed ? rows.reverse() : rows;
+}

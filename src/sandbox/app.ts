@@ -7,7 +7,7 @@ import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, typ
 import { describeErrorResponses } from '../api/schemas/responses.js';
 import { API_VERSION } from '../engine/env.js';
 import { VERSION } from '../version.js';
-import { installAuth } from './plugins/auth.js';
+import { installAuth, installWriteRelease } from './plugins/auth.js';
 import { BODY_LIMIT, installJsonBody } from './plugins/body.js';
 import { installErrorHandling, validatorCompiler } from './plugins/errors.js';
 import { httpLayerOptions, installRequestChecks, installRouteDefaults, refuseConnect } from './plugins/http-layer.js';
@@ -23,16 +23,19 @@ import { suspenseRoutes } from './routes/suspense.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { webhookStreamRoutes } from './routes/webhook-stream.js';
 import { createDispatcher } from './webhooks/dispatcher.js';
-import { receiverRoutes } from './webhooks/receiver.js';
+import { createReceiver, receiverRoutes } from './webhooks/receiver.js';
 import { transactionRoutes } from './routes/transactions.js';
 import { walletRoutes } from './routes/wallets.js';
 import type { Sandbox } from './sandbox.js';
+import { resumeResets } from './reset.js';
 import { createScheduler, type Scheduler } from './scheduler.js';
 import { createSnapshots, type Snapshots } from './snapshots.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     scheduler: Scheduler;
+    /** Waits, while the developer is held, until none of its work still runs (see RouteDeps). */
+    quiesce: RouteDeps['quiesce'];
     snapshots: Snapshots;
     /** Tells the dispatcher where the built-in receiver listens. */
     setSelfUrl(url: string): void;
@@ -90,6 +93,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   installErrorHandling(app, options.logError ?? ((error) => console.error(error)));
   installAuth(app, sandbox);
   installIdempotency(app, sandbox);
+  installWriteRelease(app);
 
   if (options.logRequest) {
     const log = options.logRequest;
@@ -119,13 +123,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     transformObject: (input) => describeErrorResponses(jsonSchemaTransformObject(input)),
   });
 
+  const realNow = options.realNow ?? Date.now;
+  const receiver = createReceiver(sandbox, realNow);
   const dispatcher = createDispatcher(sandbox, {
     timeoutSeconds: options.webhookTimeoutSeconds ?? 15,
     // With a manual clock deliveries go out one at a time, in order, so the receiver sees them (and
     // its injected failures hit them) in the same order in every run (contract §11).
     concurrency: options.deliveryConcurrency ?? (sandbox.clockMode === 'manual' ? 1 : 8),
     version: VERSION,
-    realNow: options.realNow,
+    realNow,
+    receiver,
     onPause: options.onDeliveriesPaused,
   });
   const scheduler = createScheduler(sandbox, dispatcher, { onError: options.logError ?? ((error) => console.error(error)) });
@@ -141,7 +148,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   // Before the server stops taking requests: attempts in flight finish, and are recorded, first.
   app.addHook('preClose', () => scheduler.stop());
-  const deps: RouteDeps = { sandbox, scheduler, dispatcher, snapshots, selfUrl: () => selfUrl, version: VERSION, realNow: options.realNow ?? Date.now };
+  // Everything of one developer's that runs: its write requests, settlements and deliveries.
+  const quiesce: RouteDeps['quiesce'] = async (developerId, except) => {
+    await app.developerWrites.settled(developerId, except);
+    await scheduler.idle();
+    await dispatcher.idle(developerId);
+  };
+  app.decorate('quiesce', quiesce);
+  // A snapshot taken while a reset ran holds it half done: the restored sandbox finishes it.
+  sandbox.onRestore(() => resumeResets(sandbox, quiesce, options.logError ?? ((error) => console.error(error))));
+  const deps: RouteDeps = { sandbox, scheduler, dispatcher, snapshots, receiver, quiesce, selfUrl: () => selfUrl, version: VERSION, realNow };
   for (const register of ROUTES) register(app, deps);
   await receiverRoutes(app, deps);
 

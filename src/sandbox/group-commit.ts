@@ -52,6 +52,8 @@ export interface GroupCommitOptions {
   beforeBatch?: () => void;
   /** Runs after every batch that committed: the database takes writes. */
   afterCommit?: () => void;
+  /** Runs after a batch (or work run alone) failed for the storage's sake, with the 507 / 503 it answers. */
+  afterStorageFailure?: (failure: Error) => void;
   /** Runs inside every batch's transaction just before COMMIT (state that must commit with the batch). */
   beforeCommit?: (trx: Transaction<Database>) => Promise<void>;
 }
@@ -92,8 +94,9 @@ export function createGroupCommit(db: Db, options: GroupCommitOptions = {}): Gro
       // The batch itself failed (COMMIT, a savepoint command, the storage, or the one write of a
       // batch of one): nothing of it is kept. A storage failure reaches every caller as 507 / 503.
       await trx?.rollback().execute().catch(() => {});
-      const failure = storageFailure(error) ?? error;
-      for (const job of batch) job.reject(failure);
+      const storage = storageFailure(error);
+      if (storage) options.afterStorageFailure?.(storage);
+      for (const job of batch) job.reject(storage ?? error);
       return;
     }
     batch.forEach((job, i) => {
@@ -108,14 +111,19 @@ export function createGroupCommit(db: Db, options: GroupCommitOptions = {}): Gro
       options.beforeBatch?.();
       job.resolve(await job.alone());
     } catch (error) {
-      job.reject(storageFailure(error) ?? error);
+      const storage = storageFailure(error);
+      if (storage) options.afterStorageFailure?.(storage);
+      job.reject(storage ?? error);
     }
   }
 
   async function flush(): Promise<void> {
-    // Waiting one turn lets every request that arrived with this one queue its write first.
-    await new Promise((resolve) => setImmediate(resolve));
     while (queue.length > 0) {
+      // Waiting one turn lets every request that arrived with this one queue its write first. And
+      // between batches it lets the event loop take in new requests: work that queues its next
+      // write as soon as the last commits (a reset's chunks, a backlog of deliveries) is served in
+      // turn with everyone else's, instead of holding the server until it is done.
+      await new Promise((resolve) => setImmediate(resolve));
       const head = queue[0]!;
       if ('alone' in head) {
         queue.shift();

@@ -1,7 +1,7 @@
 import { ClockRegistry } from '../engine/clocks.js';
 import { VirtualClock } from '../engine/clock.js';
 import type { Db } from '../engine/db/database.js';
-import { type FileGuard, guardDatabaseFile } from '../engine/db/faults.js';
+import { type FileGuard, guardDatabaseFile, guardDiskSpace, type SpaceGuard } from '../engine/db/faults.js';
 import { closeDatabase, databaseIdentity, openDatabase } from '../engine/db/open.js';
 import { SANDBOX_BUSINESS_NAME, createDeveloper } from '../engine/developers/developers.service.js';
 import { authenticate, issueKey } from '../engine/developers/keys.js';
@@ -40,6 +40,15 @@ export interface Sandbox {
   /** Runs work alone between two write batches, with no transaction open (see GroupCommit). */
   exclusive: GroupCommit['exclusive'];
   /**
+   * Holds one developer's requests back (they wait before they start) until the returned release
+   * is called: for work on all of that developer's rows that its own requests must not see half
+   * done or change meanwhile (a reset). Background work of that developer waits too.
+   */
+  hold(developerId: string): () => void;
+  /** Resolves once the developer is not held (at once when it is not). */
+  whenFree(developerId: string): Promise<void>;
+  isHeld(developerId: string): boolean;
+  /**
    * Replaces the database's contents (`replace` runs alone between two write batches), then reads
    * again what lives in memory: every clock, exactly, and where the seeded stream stood. Listeners
    * given to `onRestore` run after it.
@@ -69,6 +78,8 @@ export interface OpenSandboxOptions {
   analyser?: NarrationAnalyser | undefined;
   /** A server under load: checkpoint the WAL from a worker thread. */
   backgroundCheckpoints?: boolean;
+  /** A file nothing needs after the process ends (`--memory`): no syncing to disk. */
+  throwAway?: boolean;
   /** Called once if the database file is lost under the server: it must stop (contract §10). */
   onLost?: (reason: string) => void;
 }
@@ -81,7 +92,12 @@ export async function openSandbox(options: OpenSandboxOptions): Promise<Sandbox>
   const ids = options.seed === undefined ? cryptoIds : seededIds(options.seed);
   // The header identity tells this database from a file copied over it: never from a seed, or two
   // databases made with one seed would look alike.
-  const db = await openDatabase({ path: options.dbPath, backgroundCheckpoints: options.backgroundCheckpoints ?? false, identity: cryptoIds.bytes(4).readUInt32BE(0) | 1 });
+  const db = await openDatabase({
+    path: options.dbPath,
+    backgroundCheckpoints: options.backgroundCheckpoints ?? false,
+    throwAway: options.throwAway ?? false,
+    identity: cryptoIds.bytes(4).readUInt32BE(0) | 1,
+  });
   const clockStart = options.clockStart;
   const realNow = clockStart === undefined ? options.realNow : () => clockStart;
   const clocks = await ClockRegistry.load(db, realNow);
@@ -109,17 +125,25 @@ export async function openSandbox(options: OpenSandboxOptions): Promise<Sandbox>
 
   let lostReason: string | undefined;
   let guard: FileGuard | undefined;
+  let space: SpaceGuard | undefined;
   if (options.dbPath !== ':memory:') {
     guard = guardDatabaseFile(options.dbPath, databaseIdentity(db), (reason) => {
       lostReason = reason;
       options.onLost?.(reason);
     });
+    space = guardDiskSpace(options.dbPath);
   }
   const committed: (() => void)[] = [() => (savedPosition = stagedPosition)];
   const restored: (() => void | Promise<void>)[] = [];
+  /** Developers held back, each with the promise that settles when the last hold on it is released. */
+  const held = new Map<string, Promise<void>>();
   const writes = createGroupCommit(db, {
-    beforeBatch: guard && (() => guard.check()),
+    beforeBatch: () => {
+      guard?.check();
+      space?.check();
+    },
     afterCommit: () => committed.forEach((listener) => listener()),
+    afterStorageFailure: (failure) => space?.refused(failure),
     beforeCommit: isSeeded(ids)
       ? async (trx) => {
           stagedPosition = ids.position;
@@ -139,7 +163,22 @@ export async function openSandbox(options: OpenSandboxOptions): Promise<Sandbox>
     developerIds: () => clocks.developerIds(),
     write: writes.write,
     exclusive: writes.exclusive,
+    hold(developerId) {
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const previous = held.get(developerId);
+      const mine = (previous ?? Promise.resolve()).then(() => released);
+      held.set(developerId, mine);
+      return () => {
+        release();
+        if (held.get(developerId) === mine) held.delete(developerId);
+      };
+    },
+    whenFree: (developerId) => held.get(developerId) ?? Promise.resolve(),
+    isHeld: (developerId) => held.has(developerId),
     async restore(replace) {
+      // A reset under way would go on removing rows from the restored state: it finishes first.
+      await Promise.all([...held.values()]);
       const result = await writes.exclusive(async () => {
         const value = await replace();
         for (const id of await clocks.restore(db)) envs.delete(id);

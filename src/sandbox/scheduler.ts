@@ -11,6 +11,8 @@ export interface Scheduler {
   runDue(developerId?: string): Promise<number>;
   /** Starts checking in real time (the running server; tests drive runDue through the clock instead). */
   start(): void;
+  /** Resolves once no settlement runs (none starts for a developer the sandbox holds). */
+  idle(): Promise<void>;
   /**
    * Lets the settlement and the attempts under way finish, runs `work` (a snapshot restore) while
    * nothing else of the scheduler's runs, then carries on. `runDue` calls wait for it.
@@ -33,7 +35,7 @@ export function createScheduler(sandbox: Sandbox, dispatcher: Dispatcher, option
       .catch(() => 0)
       .then(async () => {
         let settled = 0;
-        for (const id of developerIds) settled += await runDuePayouts(sandbox.db, sandbox.write, sandbox.envFor(id), id);
+        for (const id of developerIds) if (!sandbox.isHeld(id)) settled += await runDuePayouts(sandbox.db, sandbox.write, sandbox.envFor(id), id);
         return settled;
       });
     return chain;
@@ -51,6 +53,9 @@ export function createScheduler(sandbox: Sandbox, dispatcher: Dispatcher, option
         dispatcher.tick();
       }, options.intervalMs ?? 250);
       timer.unref();
+    },
+    async idle() {
+      await chain.catch(() => 0);
     },
     async quiesce(work) {
       while (quiet) await quiet.catch(() => {});

@@ -5,11 +5,15 @@ import { releaseInterrupted } from '../engine/idempotency/idempotency.service.js
 import { type AnalyserConfig, configureAnalyser } from './analyser.js';
 import { buildApp } from './app.js';
 import { limitLog } from './log-limit.js';
+import { resumeResets } from './reset.js';
 import { ensureSandboxDeveloper, openSandbox, type Sandbox, sandboxOwnerId } from './sandbox.js';
 import type { SnapshotTarget } from './snapshots.js';
+import { createThrowAwayDatabase } from './throw-away.js';
 
 export interface OpenServerOptions {
   dbPath: string;
+  /** A file nothing needs after the process ends (`--memory`): never synced to disk. */
+  throwAway?: boolean | undefined;
   /** Where the lock that keeps a second server away lives (default: beside a database file; none for :memory:). */
   lockPath?: string | undefined;
   /** The key the last start handed out; kept if it still works, so scripts keep working across restarts. */
@@ -91,6 +95,7 @@ export async function openServer(options: OpenServerOptions): Promise<OpenServer
     const analysis = configureAnalyser(options.analyser);
     sandbox = await openSandbox({
       dbPath: options.dbPath,
+      throwAway: options.throwAway ?? false,
       seed: options.seed,
       clockStart: options.clockStart,
       settlementDelaySeconds: options.settlementDelaySeconds,
@@ -117,6 +122,8 @@ export async function openServer(options: OpenServerOptions): Promise<OpenServer
     // The owner of a snapshot from another sandbox has its own id; the key followed it (see carryKeys).
     const developerId = (await sandboxOwnerId(sandbox)) ?? credentials.developerId;
     if (options.webhookUrl !== undefined) await sandbox.write((trx) => setEndpointUrl(trx, developerId, options.webhookUrl!));
+    // A reset the last run left half done finishes in the background; its developer waits for it.
+    await resumeResets(sandbox, app.quiesce, logError);
     const opened = { app, sandbox };
     return {
       ...opened,
@@ -143,11 +150,30 @@ export async function openServer(options: OpenServerOptions): Promise<OpenServer
 
 /**
  * `openServer`, then listens. With a real-time clock, the scheduler then runs by itself; with a
- * manual clock nothing becomes due until a developer advances its clock (contract §11).
+ * manual clock nothing becomes due until a developer advances its clock (contract §11). A
+ * `:memory:` database (`sandbox start --memory`) is a throw-away file of its own, removed when the
+ * server stops (see throw-away.ts).
  * @example const server = await startServer({ dbPath: ':memory:', host: '127.0.0.1', port: 0 });
  */
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
-  const opened = await openServer(options);
+  const throwAway = options.dbPath === ':memory:' ? createThrowAwayDatabase() : undefined;
+  let opened: OpenServer;
+  try {
+    opened = await openServer(throwAway ? { ...options, dbPath: throwAway.path, throwAway: true, lockPath: options.lockPath ?? `${throwAway.path}-lock` } : options);
+  } catch (error) {
+    throwAway?.remove();
+    throw error;
+  }
+  if (throwAway) {
+    const close = opened.close;
+    opened = {
+      ...opened,
+      async close() {
+        await close();
+        throwAway.remove();
+      },
+    };
+  }
   const { app, sandbox } = opened;
   try {
     await app.listen({ host: options.host, port: options.port });

@@ -19,6 +19,8 @@ export interface TestSandbox {
   call(method: string, url: string, body?: unknown, options?: { key?: string | null; headers?: Record<string, string> }): Promise<Reply>;
   /** Audits the ledger (throwing on any problem), then shuts down. */
   close(): Promise<void>;
+  /** Shuts down without the audit, as a stopped process would (a test that stops it half-way); `close` afterwards does nothing. */
+  stop(): Promise<void>;
 }
 
 export interface Reply {
@@ -78,6 +80,7 @@ export async function createTestSandbox(options: TestSandboxOptions = {}): Promi
     }
     return { status: response.statusCode, body: parsed, headers: response.headers };
   };
+  let stopped = false;
   const self: TestSandbox = {
     app,
     sandbox,
@@ -87,13 +90,19 @@ export async function createTestSandbox(options: TestSandboxOptions = {}): Promi
     call,
     // Every scenario ends with the audit: closing a sandbox whose ledger is inconsistent fails the test.
     close: async () => {
+      if (stopped) return;
       try {
         const { audit } = await import('../../src/engine/audit/audit.service.js');
         const report = await audit(sandbox.db);
         if (!report.ok) throw new Error(`audit failed after the test: ${JSON.stringify(report.problems, null, 2)}`);
       } finally {
-        await server.close();
+        await self.stop();
       }
+    },
+    stop: async () => {
+      if (stopped) return;
+      stopped = true;
+      await server.close();
     },
   };
   return self;
@@ -122,6 +131,11 @@ export async function createWallet(t: TestSandbox, fund = 0, overrides: Record<s
     if (credited.status !== 200) throw new Error(`credit failed: ${JSON.stringify(credited.body)}`);
   }
   return (await t.call('GET', `/v1/wallets/${created.body.data.id}`)).body.data;
+}
+
+/** The sandbox's webhook logs as rows, each with the payload it sends (stored once, on its event). */
+export function logsWithPayload(t: TestSandbox) {
+  return t.sandbox.db.selectFrom('webhook_logs').innerJoin('events', 'events.id', 'webhook_logs.event_id').selectAll('webhook_logs').select('events.payload');
 }
 
 /** Asserts the sandbox's audit is clean and returns the report. */

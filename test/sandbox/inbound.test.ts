@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createWallet, useSandbox } from '../helpers/sandbox.js';
+import { createWallet, useSandbox, logsWithPayload } from '../helpers/sandbox.js';
 
 const t = useSandbox({ auditAfter: true });
 
@@ -42,7 +42,7 @@ describe('POST /sandbox/inbound-transfers', () => {
       }),
     });
     expect((await t.call('GET', `/v1/wallets/${w.id}`)).body.data.balance).toBe(250_000);
-    const log = await t.sandbox.db.selectFrom('webhook_logs').selectAll().where('event_type', '=', 'ledger.credit').executeTakeFirstOrThrow();
+    const log = await logsWithPayload(t).where('event_type', '=', 'ledger.credit').executeTakeFirstOrThrow();
     expect(log).toMatchObject({ status: 'PENDING', attempt_count: 0, http_status_code: null, delivered_at: null });
     expect(JSON.parse(log.payload)).toEqual({
       event_id: log.event_id,

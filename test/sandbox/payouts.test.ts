@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { nigerianName } from '../../src/engine/banks/names.js';
 import { makeNuban } from '../../src/engine/wallets/nuban.js';
-import { createTestSandbox, createWallet, T0, useSandbox } from '../helpers/sandbox.js';
+import { createTestSandbox, createWallet, T0, useSandbox, logsWithPayload } from '../helpers/sandbox.js';
 
 const GTB = makeNuban('058', '012345678');
 const t = useSandbox();
@@ -56,7 +56,7 @@ describe('an external payout that settles', () => {
     expect(await systemBalance('FEE_INCOME')).toBe(1_000);
     expect(await systemBalance('PROVIDER_SETTLEMENT')).toBe(-500_000);
     expect(await eventTypes()).toEqual(['ledger.credit', 'ledger.debit', 'ledger.debit', 'transfer.completed']);
-    const completed = await t.sandbox.db.selectFrom('webhook_logs').select('payload').where('event_type', '=', 'transfer.completed').executeTakeFirstOrThrow();
+    const completed = await logsWithPayload(t).where('event_type', '=', 'transfer.completed').executeTakeFirstOrThrow();
     expect(JSON.parse(completed.payload).data).toMatchObject({ transaction_id: payout.id, wallet_id: w.id, status: 'SETTLED', amount: 500_000, fee: 1_000 });
   });
 
@@ -91,7 +91,7 @@ describe('the magic accounts', () => {
     expect(await systemBalance('FEE_INCOME')).toBe(0);
     expect(await systemBalance('PROVIDER_SETTLEMENT')).toBe(-600_000);
     expect(await eventTypes()).toEqual(['ledger.credit', 'ledger.debit', 'ledger.debit', 'ledger.credit', 'transfer.failed']);
-    const failed = await t.sandbox.db.selectFrom('webhook_logs').select('payload').where('event_type', '=', 'transfer.failed').executeTakeFirstOrThrow();
+    const failed = await logsWithPayload(t).where('event_type', '=', 'transfer.failed').executeTakeFirstOrThrow();
     expect(JSON.parse(failed.payload).data).toMatchObject({ transaction_id: r.body.data.transaction_id, reversed_amount: 501_000, status: 'FAILED' });
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makeNuban } from '../../src/engine/wallets/nuban.js';
-import { createTestSandbox, createWallet, type TestSandbox, useSandbox } from '../helpers/sandbox.js';
+import { createTestSandbox, createWallet, type TestSandbox, useSandbox, logsWithPayload } from '../helpers/sandbox.js';
 
 const t = useSandbox();
 
@@ -25,7 +25,7 @@ describe('routing of inbound payments (contract §6)', () => {
     expect(await balance(w.id)).toBe(0);
     expect((await t.call('GET', `/v1/wallets/${w.id}/transactions`)).body.data.total).toBe(0);
     expect(await system('SUSPENSE_HOLDING')).toBe(40_000);
-    const created = await t.sandbox.db.selectFrom('webhook_logs').select('payload').where('event_type', '=', 'suspense.created').executeTakeFirstOrThrow();
+    const created = await logsWithPayload(t).where('event_type', '=', 'suspense.created').executeTakeFirstOrThrow();
     expect(JSON.parse(created.payload).data).toMatchObject({ suspense_id: r.body.data.suspense_item.id, reason: 'AI_LOW_CONFIDENCE', amount: 40_000 });
   });
 

@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { AgentRunTable, AgentTable } from '../agents/agents.table.js';
 import type { ApiKeyTable, DeveloperTable } from '../developers/developers.table.js';
-import type { EventTable, ReceiverEventTable, WebhookAttemptTable, WebhookLogTable } from '../events/events.table.js';
+import type { EventTable, ReceiverEventCountTable, ReceiverEventTable, WebhookAttemptTable, WebhookLogCountTable, WebhookLogTable } from '../events/events.table.js';
 import type { IdempotencyKeyTable } from '../idempotency/idempotency.table.js';
 import type { InboundTransferTable } from '../inbound/inbound.table.js';
 import type { AnalysisCacheTable } from '../intelligence/analysis-cache.table.js';
@@ -31,6 +31,8 @@ export interface Database {
   agents: AgentTable;
   agent_runs: AgentRunTable;
   transaction_counts: TransactionCountTable;
+  webhook_log_counts: WebhookLogCountTable;
+  receiver_event_counts: ReceiverEventCountTable;
   analysis_cache: AnalysisCacheTable;
 }
 

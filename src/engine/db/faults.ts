@@ -1,4 +1,5 @@
-import { closeSync, openSync, readSync, statSync, unlinkSync } from 'node:fs';
+import { closeSync, openSync, readSync, statfsSync, statSync, unlinkSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { LedgerError } from '../errors.js';
 
 /**
@@ -105,6 +106,43 @@ export function guardDatabaseFile(path: string, identity: number, onLost: (reaso
     },
     stop() {
       clearInterval(timer);
+    },
+  };
+}
+
+/** Free space below which a disk that has refused a write counts as still full. */
+const FULL_BELOW_BYTES = 1024 * 1024;
+
+/**
+ * Remembers that the disk under a database refused a write, and from then on refuses writes up
+ * front (STORAGE_FULL) until the file system has room again: once full, the sandbox answers 507
+ * every time, instead of now and then committing a small write into room that a refused one left
+ * in the WAL file. One statfs per write batch, only while the disk is full.
+ */
+export interface SpaceGuard {
+  /** Throws STORAGE_FULL while the disk that refused a write has less than 1 MiB free. */
+  check(): void;
+  /** A write was refused (the failure it answered with). */
+  refused(failure: Error): void;
+}
+
+export function guardDiskSpace(path: string): SpaceGuard {
+  let full = false;
+  return {
+    check() {
+      if (!full) return;
+      let free = Infinity;
+      try {
+        const stats = statfsSync(dirname(path));
+        free = stats.bavail * stats.bsize;
+      } catch {
+        // Cannot tell: let the write try.
+      }
+      if (free < FULL_BELOW_BYTES) throw storageFailure(sqliteError('SQLITE_FULL', 'database or disk is full'))!;
+      full = false;
+    },
+    refused(failure) {
+      if ((failure as { code?: string }).code === 'STORAGE_FULL') full = true;
     },
   };
 }

@@ -1,7 +1,7 @@
 import SQLite from 'better-sqlite3';
 import { chmodSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Kysely, Migrator, SqliteDialect, type SqliteDialectConfig } from 'kysely';
+import { Kysely, Migrator, SqliteDialect, type SqliteDialectConfig, sql } from 'kysely';
 import type { Database, Db } from './database.js';
 import { type Checkpointer, startCheckpointer } from './checkpointer.js';
 import { sqliteError } from './faults.js';
@@ -14,6 +14,8 @@ export interface OpenOptions {
   backgroundCheckpoints?: boolean;
   /** Stamped into a new database's header (user_version), so a file copied over it can be told apart. */
   identity?: number;
+  /** A file nothing needs after the process ends (`--memory`): never synced to disk. */
+  throwAway?: boolean;
 }
 
 /** A storage fault to inject into every write (tests of contract §10 where no small disk can be mounted). */
@@ -21,9 +23,69 @@ export type StorageFault = 'full' | 'readonly' | undefined;
 
 interface DbState {
   path: string;
+  sqlite: SQLite.Database;
   checkpointer?: Checkpointer;
   fault: StorageFault;
   identity: number;
+}
+
+/** Bytes a checkpointed WAL is cut back to. */
+const WAL_SIZE_LIMIT = 64 * 1024 * 1024;
+
+/** An existing database up to this size that does not give space back yet is rebuilt at open so it does. */
+const REBUILD_AT_OPEN_BYTES = 64 * 1024 * 1024;
+
+/** INCREMENTAL in sqlite's auto_vacuum pragma. */
+const INCREMENTAL = 2;
+
+function incrementalVacuum(sqlite: SQLite.Database): void {
+  if (sqlite.pragma('auto_vacuum', { simple: true }) === INCREMENTAL) return;
+  const pages = sqlite.pragma('page_count', { simple: true }) as number;
+  const bytes = pages * (sqlite.pragma('page_size', { simple: true }) as number);
+  sqlite.pragma(`auto_vacuum = ${INCREMENTAL}`);
+  if (pages === 0 || bytes > REBUILD_AT_OPEN_BYTES) return;
+  try {
+    sqlite.exec('VACUUM');
+  } catch {
+    // No room for the rebuild (a full disk): the file keeps its mode; nothing else changes.
+  }
+}
+
+/**
+ * Gives up to `pages` free pages back to the file system (incremental vacuum) and answers how many
+ * free pages are left. Run it with no transaction open (`exclusive`); each call is one short write.
+ * @example while ((await reclaimSpace(db, 2048)) > 0);
+ */
+export async function reclaimSpace(db: Db, pages: number): Promise<number> {
+  const sqlite = states.get(db)?.sqlite;
+  if (!sqlite) return 0;
+  // Through the driver's pragma call: a prepared statement would free one page per run.
+  sqlite.pragma(`incremental_vacuum(${Math.max(1, Math.floor(pages))})`);
+  return sqlite.pragma('freelist_count', { simple: true }) as number;
+}
+
+/**
+ * Tries once to cut the WAL file back to nothing, once its pages are in the database file (after a
+ * reset gave space back): done by the background checkpointer, off the request thread. Resolves
+ * whether it did (false with no checkpointer, or while someone still reads the WAL). Only with no
+ * transaction open: run it in `exclusive`.
+ */
+export async function truncateWal(db: Db): Promise<boolean> {
+  return (await states.get(db)?.checkpointer?.truncate()) ?? false;
+}
+
+/**
+ * Runs `work` with foreign keys unchecked: for removing rows children first, where each check would
+ * look for children that are already gone (a scan where a child column has no index). Only with no
+ * transaction open (the pragma is a no-op inside one): run it in `exclusive`.
+ */
+export async function withoutForeignKeys<T>(db: Db, work: () => Promise<T>): Promise<T> {
+  await sql.raw('PRAGMA foreign_keys = OFF').execute(db);
+  try {
+    return await work();
+  } finally {
+    await sql.raw('PRAGMA foreign_keys = ON').execute(db);
+  }
 }
 
 /** WAL pages after which the writer checkpoints itself, when a background checkpointer runs (backstop). */
@@ -36,18 +98,25 @@ const states = new WeakMap<Db, DbState>();
  * pragmas the ledger relies on and runs pending migrations.
  * @example const db = await openDatabase({ path: ':memory:' });
  */
-export async function openDatabase({ path, backgroundCheckpoints = false, identity }: OpenOptions): Promise<Db> {
+export async function openDatabase({ path, backgroundCheckpoints = false, identity, throwAway = false }: OpenOptions): Promise<Db> {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new SQLite(path);
-  if (path !== ':memory:') sqlite.pragma('journal_mode = WAL');
+  if (path !== ':memory:') {
+    // Space freed by a reset goes back to the file system, a chunk at a time (reclaimSpace). Only a
+    // database with no tables yet can take the mode; an older small one is rebuilt into it here.
+    incrementalVacuum(sqlite);
+    sqlite.pragma('journal_mode = WAL');
+    // A WAL that grew under a burst of writes is cut back to this size once checkpointed.
+    sqlite.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
+  }
   // The database holds webhook secrets: only its owner may read it (contract §10).
   if (path !== ':memory:') for (const file of [path, `${path}-wal`, `${path}-shm`]) restrict(file);
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma(throwAway ? 'synchronous = OFF' : 'synchronous = NORMAL');
   // The sandbox commits concurrent writes together, each in a savepoint; their undo journals stay in memory.
   sqlite.pragma('temp_store = MEMORY');
-  const state: DbState = { path, fault: undefined, identity: 0 };
+  const state: DbState = { path, sqlite, fault: undefined, identity: 0 };
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, state) }) });
   const { error, results } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
   if (error) {
@@ -62,7 +131,7 @@ export async function openDatabase({ path, backgroundCheckpoints = false, identi
   }
   if (backgroundCheckpoints && path !== ':memory:') {
     sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
-    state.checkpointer = startCheckpointer(path);
+    state.checkpointer = startCheckpointer(path, { throwAway });
   }
   states.set(db, state);
   return db;

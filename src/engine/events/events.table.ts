@@ -12,13 +12,13 @@ export interface EventTable {
 
 export type WebhookLogStatus = 'PENDING' | 'DELIVERED' | 'FAILED' | 'DEAD';
 
+/** One delivery of one event; the payload it sends is the event's (events.payload). */
 export interface WebhookLogTable {
   seq: Generated<number>;
   id: string;
   developer_id: string;
   event_id: string;
   event_type: string;
-  payload: string;
   status: WebhookLogStatus;
   http_status_code: number | null;
   response_body: string | null;
@@ -52,8 +52,23 @@ export interface ReceiverEventTable {
   webhook_id: string | null;
   event_type: string | null;
   headers: string;
-  body: string;
+  /** What was received; null when it is exactly the payload of the event named by webhook_id. */
+  body: string | null;
   signature_valid: number;
   response_status: number;
   created_at: string;
+}
+
+/** How many logs a developer has in each status and event type (list totals without counting). */
+export interface WebhookLogCountTable {
+  developer_id: string;
+  status: WebhookLogStatus;
+  event_type: string;
+  n: number;
+}
+
+/** How many deliveries the built-in receiver kept for each developer. */
+export interface ReceiverEventCountTable {
+  developer_id: string;
+  n: number;
 }

@@ -1,12 +1,13 @@
 import type { Selectable } from 'kysely';
-import type { Db, Trx } from '../db/database.js';
+import type { Trx } from '../db/database.js';
 import { prepare, prepareInsert } from '../db/prepared.js';
 import type { EngineEnv } from '../env.js';
 import { LedgerError, notFound } from '../errors.js';
-import { type Page, type PageQuery, paginate } from '../paging.js';
-import type { WebhookAttemptTable, WebhookLogStatus, WebhookLogTable } from './events.table.js';
+import type { Page, PageQuery } from '../paging.js';
+import type { WebhookAttemptTable, WebhookLogStatus } from './events.table.js';
+import { countLogs, countStatusChange, findDeveloperLog, listLogs, type WebhookLogRow } from './webhook-logs.repository.js';
 
-export type WebhookLogRow = Selectable<WebhookLogTable>;
+export { dueLogs, findLog, type WebhookLogRow } from './webhook-logs.repository.js';
 export type WebhookAttemptRow = Selectable<WebhookAttemptTable>;
 
 /** Seconds to wait after attempt n (1-based) before attempt n + 1 (contract §7): 8 attempts in all. */
@@ -31,14 +32,11 @@ export async function listWebhookLogs(
   developerId: string,
   query: PageQuery & { status?: WebhookLogStatus | undefined; event_type?: string | undefined },
 ): Promise<Page<WebhookLogRow>> {
-  let base = trx.selectFrom('webhook_logs').where('developer_id', '=', developerId);
-  if (query.status) base = base.where('status', '=', query.status);
-  if (query.event_type) base = base.where('event_type', '=', query.event_type);
-  return paginate<WebhookLogRow>(base, query);
+  return listLogs(trx, developerId, query);
 }
 
 export async function getWebhookLog(trx: Trx, developerId: string, id: string): Promise<WebhookLogRow> {
-  const log = await trx.selectFrom('webhook_logs').selectAll().where('developer_id', '=', developerId).where('id', '=', id).executeTakeFirst();
+  const log = await findDeveloperLog(trx, developerId, id);
   if (!log) throw notFound('webhook log');
   return log;
 }
@@ -54,19 +52,56 @@ export function assertRetryable(log: WebhookLogRow): void {
   }
 }
 
+/** The log as an attempt of it starts: counted, and due again when the schedule says (a manual attempt keeps its schedule). */
+function started(log: WebhookLogRow, now: number, manual: boolean): WebhookLogRow {
+  const attempts = log.attempt_count + 1;
+  const wait = RETRY_SCHEDULE_SECONDS[Math.min(attempts, RETRY_SCHEDULE_SECONDS.length) - 1]!;
+  return { ...log, attempt_count: attempts, next_retry_at: manual ? log.next_retry_at : new Date(now + wait * 1000).toISOString() };
+}
+
 /**
- * One developer's deliveries whose time had come by `cutoff` on that developer's clock, oldest
- * first, leaving out those in `skip` (in flight already).
+ * Where a started attempt leaves its log: 2xx → DELIVERED; 410 → DEAD; otherwise FAILED, due again
+ * when the start said, or DEAD when attempts are used up. A manual attempt that fails leaves a
+ * FAILED log on its schedule and a DEAD one dead.
  */
-export async function dueLogs(db: Db, developerId: string, cutoff: Date, limit: number, skip: string[]): Promise<WebhookLogRow[]> {
-  let query = db
-    .selectFrom('webhook_logs')
-    .selectAll()
-    .where('developer_id', '=', developerId)
-    .where('next_retry_at', '<=', cutoff.toISOString())
-    .where('status', 'in', ['PENDING', 'FAILED']);
-  if (skip.length > 0) query = query.where('id', 'not in', skip);
-  return query.orderBy('next_retry_at').orderBy('seq').limit(limit).execute();
+function settled(log: WebhookLogRow, result: AttemptResult, now: string): WebhookLogRow {
+  const ok = result.httpStatus !== null && result.httpStatus >= 200 && result.httpStatus < 300;
+  let status: WebhookLogStatus;
+  let next: string | null = null;
+  if (ok) status = 'DELIVERED';
+  else if (result.httpStatus === 410) status = 'DEAD';
+  else if (result.manual) {
+    status = log.status === 'DEAD' ? 'DEAD' : 'FAILED';
+    next = status === 'FAILED' ? log.next_retry_at : null;
+  } else if (log.attempt_count >= MAX_ATTEMPTS) status = 'DEAD';
+  else {
+    status = 'FAILED';
+    next = log.next_retry_at;
+  }
+  return {
+    ...log,
+    status,
+    http_status_code: result.httpStatus,
+    response_body: result.responseBody ?? result.error,
+    next_retry_at: next,
+    delivered_at: ok ? now : log.delivered_at,
+  };
+}
+
+/** The attempt's own record. */
+function attemptRow(env: EngineEnv, log: WebhookLogRow, result: AttemptResult, now: string) {
+  return {
+    id: env.ids.uuid(),
+    log_id: log.id,
+    attempt_number: log.attempt_count,
+    manual: result.manual ? 1 : 0,
+    url: result.url,
+    http_status_code: result.httpStatus,
+    response_body: result.responseBody,
+    error: result.error,
+    duration_ms: Math.round(result.durationMs),
+    created_at: now,
+  };
 }
 
 /**
@@ -81,58 +116,69 @@ export async function beginAttempts(trx: Trx, env: EngineEnv, logs: WebhookLogRo
   const now = env.clock.now().getTime();
   const begun: WebhookLogRow[] = [];
   for (const log of logs) {
-    const attempts = log.attempt_count + 1;
-    const wait = RETRY_SCHEDULE_SECONDS[Math.min(attempts, RETRY_SCHEDULE_SECONDS.length) - 1]!;
-    const next = manual ? log.next_retry_at : new Date(now + wait * 1000).toISOString();
-    const { rows } = await startLog(trx, { id: log.id, attempt_count: attempts, next_retry_at: next });
-    begun.push(rows[0]!);
+    const next = started(log, now, manual);
+    const { rows } = await startLog(trx, { id: log.id, attempt_count: next.attempt_count, next_retry_at: next.next_retry_at });
+    begun.push({ ...rows[0]!, payload: log.payload });
   }
   return begun;
 }
 
 /**
- * Records how a started attempt went and moves the log on: 2xx → DELIVERED; 410 → DEAD; otherwise
- * FAILED, due again when `beginAttempts` said, or DEAD when attempts are used up. A manual attempt
- * that fails leaves a FAILED log on its schedule and a DEAD one dead.
+ * Records how a started attempt went and moves the log on (see `settled`).
  * @example await finishAttempt(trx, env, begun, { url, httpStatus: 500, responseBody: 'oops', error: null, durationMs: 12, manual: false })
  */
 export async function finishAttempt(trx: Trx, env: EngineEnv, log: WebhookLogRow, result: AttemptResult): Promise<WebhookLogRow> {
-  const now = env.clock.now();
-  await insertAttempt(trx, {
-    id: env.ids.uuid(),
-    log_id: log.id,
-    attempt_number: log.attempt_count,
-    manual: result.manual ? 1 : 0,
-    url: result.url,
-    http_status_code: result.httpStatus,
-    response_body: result.responseBody,
-    error: result.error,
-    duration_ms: Math.round(result.durationMs),
-    created_at: now.toISOString(),
+  const now = env.clock.now().toISOString();
+  await insertAttempt(trx, attemptRow(env, log, result, now));
+  const next = settled(log, result, now);
+  const { rows } = await updateLog(trx, next);
+  await countStatusChange(trx, log, log.status, next.status);
+  return { ...rows[0]!, payload: log.payload };
+}
+
+/**
+ * Attempts that started and ended inside this transaction (deliveries handed to the built-in
+ * receiver in the same write): each is counted, recorded and settled as `beginAttempts` and
+ * `finishAttempt` would, with a few statements for the whole batch instead of several per attempt.
+ * @example const settledLogs = await recordAttempts(trx, env, [{ log, result }]);
+ */
+export async function recordAttempts(trx: Trx, env: EngineEnv, attempts: { log: WebhookLogRow; result: AttemptResult }[]): Promise<WebhookLogRow[]> {
+  if (attempts.length === 0) return [];
+  const at = env.clock.now();
+  const now = at.toISOString();
+  const done = attempts.map(({ log, result }) => {
+    const begun = started(log, at.getTime(), result.manual);
+    return { log, begun, result, after: settled(begun, result, now) };
   });
-  const ok = result.httpStatus !== null && result.httpStatus >= 200 && result.httpStatus < 300;
-  let status: WebhookLogStatus;
-  let next: string | null = null;
-  if (ok) status = 'DELIVERED';
-  else if (result.httpStatus === 410) status = 'DEAD';
-  else if (result.manual) {
-    status = log.status === 'DEAD' ? 'DEAD' : 'FAILED';
-    next = status === 'FAILED' ? log.next_retry_at : null;
-  } else if (log.attempt_count >= MAX_ATTEMPTS) status = 'DEAD';
-  else {
-    status = 'FAILED';
-    next = log.next_retry_at;
+  await trx.insertInto('webhook_attempts').values(done.map(({ begun, result }) => attemptRow(env, begun, result, now))).execute();
+  // One UPDATE for each distinct outcome (nearly always one: all delivered).
+  const outcomes = new Map<string, typeof done>();
+  for (const d of done) {
+    const { status, http_status_code, response_body, next_retry_at, delivered_at } = d.after;
+    const key = JSON.stringify([status, http_status_code, response_body, next_retry_at, delivered_at]);
+    outcomes.set(key, [...(outcomes.get(key) ?? []), d]);
   }
-  const { rows } = await updateLog(trx, {
-    id: log.id,
-    status,
-    attempt_count: log.attempt_count,
-    http_status_code: result.httpStatus,
-    response_body: result.responseBody ?? result.error,
-    next_retry_at: next,
-    delivered_at: ok ? now.toISOString() : log.delivered_at,
-  });
-  return rows[0]!;
+  for (const group of outcomes.values()) {
+    const { status, http_status_code, response_body, next_retry_at, delivered_at } = group[0]!.after;
+    await trx
+      .updateTable('webhook_logs')
+      .set((eb) => ({ status, attempt_count: eb('attempt_count', '+', 1), http_status_code, response_body, next_retry_at, delivered_at }))
+      .where('id', 'in', group.map((d) => d.log.id))
+      .execute();
+  }
+  const moves = new Map<string, { developerId: string; type: string; from: WebhookLogStatus; to: WebhookLogStatus; n: number }>();
+  for (const { log, after } of done) {
+    if (log.status === after.status) continue;
+    const key = `${log.developer_id}:${log.event_type}:${log.status}:${after.status}`;
+    const move = moves.get(key) ?? { developerId: log.developer_id, type: log.event_type, from: log.status, to: after.status, n: 0 };
+    move.n += 1;
+    moves.set(key, move);
+  }
+  for (const move of moves.values()) {
+    await countLogs(trx, move.developerId, move.from, move.type, -move.n);
+    await countLogs(trx, move.developerId, move.to, move.type, move.n);
+  }
+  return done.map((d) => d.after);
 }
 
 /**
@@ -149,7 +195,8 @@ export async function abandonLog(trx: Trx, log: WebhookLogRow): Promise<WebhookL
     next_retry_at: null,
     delivered_at: log.delivered_at,
   });
-  return rows[0]!;
+  await countStatusChange(trx, log, log.status, 'DEAD');
+  return { ...rows[0]!, payload: log.payload };
 }
 
 const startLog = prepare((db, p: Pick<WebhookLogRow, 'id' | 'attempt_count' | 'next_retry_at'>) =>
@@ -172,13 +219,6 @@ const updateLog = prepare((db, p: Pick<WebhookLogRow, 'id' | 'status' | 'attempt
     .where('id', '=', p.id)
     .returningAll(),
 );
-
-const logById = prepare((db, p: { id: string }) => db.selectFrom('webhook_logs').selectAll().where('id', '=', p.id));
-
-/** A delivery as it is now (the dispatcher re-reads it before recording an attempt). */
-export async function findLog(trx: Trx, id: string): Promise<WebhookLogRow | undefined> {
-  return (await logById(trx, { id })).rows[0];
-}
 
 export interface Endpoint {
   /** null: the built-in receiver. */

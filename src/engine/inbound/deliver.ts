@@ -1,18 +1,20 @@
 import type { Trx } from '../db/database.js';
 import { type EngineEnv, envOf, VIRTUAL_BANK } from '../env.js';
+import { resetPending } from '../settings/reset.service.js';
 import { findWalletByAccountNumber } from '../wallets/wallets.repository.js';
 import { type InboundInput, receiveInbound } from './inbound.service.js';
 
 /**
  * Money the provider pays out to a virtual account of this sandbox (a settled payout, a refund)
  * arrives there as an inbound transfer, whichever developer owns it, the payer included. Anything
- * else leaves the sandbox. Throws what the receiving side refuses (an amount the wallet cannot hold).
+ * else leaves the sandbox, as does money for a developer whose reset is under way. Throws what the receiving side refuses (an amount the wallet cannot hold).
  * @example await deliverToSandboxAccount(trx, env, '035', { account_number, amount, ... })
  */
 export async function deliverToSandboxAccount(trx: Trx, env: EngineEnv, bankCode: string, input: InboundInput): Promise<void> {
   if (bankCode !== VIRTUAL_BANK.code) return;
   const recipient = await findWalletByAccountNumber(trx, input.account_number);
-  if (!recipient) return;
+  // A wallet whose developer is being reset is as good as gone: the reset removes it.
+  if (!recipient || (await resetPending(trx, recipient.developer_id))) return;
   // What arrives is stamped on the receiving developer's clock (contract §8).
   await receiveInbound(trx, envOf(env, recipient.developer_id), recipient.developer_id, { ...input, sender_bank_code: input.sender_bank_code ?? VIRTUAL_BANK.code });
 }

@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Trx } from '../db/database.js';
 import type { EngineEnv } from '../env.js';
 import { applyDelta, refusalOf } from './accounts.repository.js';
-import { countTransaction, insertEntry, insertPosting, insertTransaction } from './postings.repository.js';
+import { countTransactions, insertEntries, insertPosting, insertTransactions } from './postings.repository.js';
 import type { TransactionStatus, TransactionTable } from './ledger.table.js';
 
 export type TransactionRow = Selectable<TransactionTable>;
@@ -60,21 +60,27 @@ export async function post(trx: Trx, env: EngineEnv, input: PostingInput): Promi
 
   // Debits first: when money is short, nothing has been credited yet.
   const order = input.legs.map((leg, index) => ({ leg, index })).sort((a, b) => a.leg.amount - b.leg.amount);
-  const results = new Array<TransactionRow | undefined>(input.legs.length);
+  const balances = new Map<number, number>();
   for (const { leg, index } of order) {
     const after = await applyDelta(trx, leg.accountId, leg.amount);
     if (after === undefined) throw await refusalOf(trx, leg.accountId, leg.amount);
-    const entryId = env.ids.uuid();
-    await insertEntry(trx, { id: entryId, posting_id: postingId, account_id: leg.accountId, amount: leg.amount, created_at: now });
-    if (leg.transaction) {
-      const t = leg.transaction;
-      const { rows } = await insertTransaction(trx, {
+    balances.set(index, after);
+  }
+  // Then the legs' entries, and the wallet legs' transactions, each kind in one statement, in the same order.
+  const entries = order.map(({ leg }) => ({ id: env.ids.uuid(), posting_id: postingId, account_id: leg.accountId, amount: leg.amount, created_at: now }));
+  await insertEntries(trx, entries);
+  const walletLegs = order.flatMap(({ leg, index }, i) => (leg.transaction ? [{ leg, index, transaction: leg.transaction, entryId: entries[i]!.id }] : []));
+  const results = new Array<TransactionRow | undefined>(input.legs.length);
+  if (walletLegs.length > 0) {
+    const values = walletLegs.map(({ leg, index, transaction: t, entryId }) => {
+      const after = balances.get(index)!;
+      return {
         id: env.ids.uuid(),
         developer_id: input.developerId,
         wallet_id: leg.accountId,
         posting_id: postingId,
         entry_id: entryId,
-        type: leg.amount > 0 ? 'CREDIT' : 'DEBIT',
+        type: leg.amount > 0 ? ('CREDIT' as const) : ('DEBIT' as const),
         amount: Math.abs(leg.amount),
         balance_before: after - leg.amount,
         balance_after: after,
@@ -92,11 +98,14 @@ export async function post(trx: Trx, env: EngineEnv, input: PostingInput): Promi
         agent_id: t.agent_id ?? null,
         created_at: now,
         updated_at: now,
-      });
-      const row = rows[0]!;
-      await countTransaction(trx, { wallet_id: row.wallet_id, type: row.type });
-      results[index] = row;
-    }
+      };
+    });
+    // The rows as stored, built here (RETURNING * costs more than the insert's own index work): one
+    // statement's rows take consecutive seqs, the last of them its insertId.
+    const { insertId } = await insertTransactions(trx, values);
+    const first = Number(insertId) - values.length + 1;
+    values.forEach((row, i) => (results[walletLegs[i]!.index] = { ...row, seq: first + i }));
+    await countTransactions(trx, values.map(({ wallet_id, type }) => ({ wallet_id, type })));
   }
   return { postingId, transactions: results.filter((r): r is TransactionRow => r !== undefined) };
 }

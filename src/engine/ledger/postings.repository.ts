@@ -1,13 +1,15 @@
-import { prepare, prepareInsert } from '../db/prepared.js';
+import { prepareInsert, prepareInsertRows, prepareRows } from '../db/prepared.js';
 import type { TransactionTable } from './ledger.table.js';
 
 // The statements every movement of money runs, prepared once (see db/prepared.ts).
 
 export const insertPosting = prepareInsert('postings', ['id', 'developer_id', 'kind', 'created_at']);
 
-export const insertEntry = prepareInsert('entries', ['id', 'posting_id', 'account_id', 'amount', 'created_at']);
+/** A posting's entries, all in one statement. */
+export const insertEntries = prepareInsertRows('entries', ['id', 'posting_id', 'account_id', 'amount', 'created_at']);
 
-export const insertTransaction = prepareInsert(
+/** A posting's wallet transactions, all in one statement. */
+export const insertTransactions = prepareInsertRows(
   'transactions',
   [
     'id',
@@ -34,13 +36,12 @@ export const insertTransaction = prepareInsert(
     'created_at',
     'updated_at',
   ],
-  { returning: true },
 );
 
-/** Keeps the per-wallet, per-type count that list totals read. */
-export const countTransaction = prepare((db, p: { wallet_id: string; type: TransactionTable['type'] }) =>
+/** Keeps the per-wallet, per-type counts that list totals read: one more for each row given. */
+export const countTransactions = prepareRows((db, rows: { wallet_id: string; type: TransactionTable['type'] }[]) =>
   db
     .insertInto('transaction_counts')
-    .values({ wallet_id: p.wallet_id, type: p.type, n: 1 })
+    .values(rows.map((row) => ({ wallet_id: row.wallet_id, type: row.type, n: 1 })))
     .onConflict((oc) => oc.columns(['wallet_id', 'type']).doUpdateSet((eb) => ({ n: eb('transaction_counts.n', '+', 1) }))),
 );

@@ -1,7 +1,7 @@
 import type { Trx } from '../db/database.js';
 import type { TransactionType } from './ledger.table.js';
 import type { TransactionRow } from './ledger.service.js';
-import type { Page, PageQuery } from '../paging.js';
+import { inPageOrder, type Page, type PageQuery, pageWindow } from '../paging.js';
 
 export async function findTransaction(trx: Trx, developerId: string, id: string): Promise<TransactionRow | undefined> {
   return trx
@@ -12,6 +12,10 @@ export async function findTransaction(trx: Trx, developerId: string, id: string)
     .executeTakeFirst();
 }
 
+/**
+ * One page of a wallet's transactions in (created_at, seq) order through the matching index, with
+ * `total` from the wallet's counters: the same cost at any depth (see pageWindow).
+ */
 export async function listWalletTransactions(
   trx: Trx,
   walletId: string,
@@ -23,14 +27,8 @@ export async function listWalletTransactions(
     items = items.where('type', '=', query.type);
     counts = counts.where('type', '=', query.type);
   }
-  const [rows, counted] = await Promise.all([
-    items
-      .orderBy('created_at', query.order)
-      .orderBy('seq', query.order)
-      .limit(query.limit)
-      .offset((query.page - 1) * query.limit)
-      .execute(),
-    counts.executeTakeFirstOrThrow(),
-  ]);
-  return { items: rows, total: Number(counted.total), page: query.page, limit: query.limit };
+  const total = Number((await counts.executeTakeFirstOrThrow()).total);
+  const window = pageWindow(query, total);
+  const rows = await items.orderBy('created_at', window.order).orderBy('seq', window.order).limit(window.limit).offset(window.offset).execute();
+  return { items: inPageOrder(rows, window), total, page: query.page, limit: query.limit };
 }

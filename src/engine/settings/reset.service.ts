@@ -1,47 +1,122 @@
-import type { Trx } from '../db/database.js';
+import { sql } from 'kysely';
+import type { Database, Trx } from '../db/database.js';
+
+type Table = keyof Database & string;
 
 /**
- * What `reset` empties for one developer, children before parents. Each entry names how a row is
- * tied to the developer: its own `developer_id`, or through a parent that has one.
+ * What `reset` empties for one developer, children before parents. A table with `seq` is walked in
+ * seq order; one without is reached through its key, which starts with the developer's id. Rows of
+ * `children` (tied by a column to the table's `id`, with no developer id of their own) go with
+ * their parents' chunk. Bookkeeping tables are not reported.
  */
-const RESET_ORDER = [
-  ['agent_runs', 'own'],
-  ['agents', 'own'],
-  ['webhook_attempts', 'log'],
-  ['receiver_events', 'own'],
-  ['payouts', 'own'],
-  ['webhook_logs', 'own'],
-  ['events', 'own'],
-  ['idempotency_keys', 'own'],
-  ['inbound_transfers', 'own'],
-  ['suspense_items', 'own'],
-  ['transaction_counts', 'wallet'],
-  ['transactions', 'own'],
-  ['entries', 'posting'],
-  ['postings', 'own'],
-  ['wallets', 'own'],
-] as const;
+const RESET_ORDER: { table: Table; key?: string[]; children?: { table: Table; column: string }[]; bookkeeping?: true }[] = [
+  { table: 'agent_runs' },
+  { table: 'agents' },
+  { table: 'webhook_logs', children: [{ table: 'webhook_attempts', column: 'log_id' }] },
+  { table: 'receiver_events' },
+  { table: 'payouts', key: ['transaction_id'] },
+  { table: 'events' },
+  { table: 'idempotency_keys', key: ['developer_id', 'method', 'path', 'key'] },
+  { table: 'inbound_transfers', key: ['developer_id', 'provider_reference'] },
+  { table: 'suspense_items' },
+  { table: 'transactions' },
+  { table: 'postings', children: [{ table: 'entries', column: 'posting_id' }] },
+  { table: 'wallets', children: [{ table: 'transaction_counts', column: 'wallet_id' }] },
+  { table: 'webhook_log_counts', key: ['developer_id', 'status', 'event_type'], bookkeeping: true },
+  { table: 'receiver_event_counts', key: ['developer_id'], bookkeeping: true },
+];
+
+/** Rows of other developers a chunk may look past, at most, in a table walked in seq order. */
+const SCAN = 20_000;
+
+/** Where a reset stands: the table it is in, the last seq it covered there, and what it removed. */
+export interface ResetProgress {
+  step: number;
+  after: number;
+  /** The last seq of the current table when the reset reached it (the developer adds none meanwhile: the sandbox holds it). */
+  end?: number;
+  removed: Record<string, number>;
+}
+
+const markOf = (developerId: string) => `reset_pending:${developerId}`;
 
 /**
- * Empties one developer's wallets, money, suspense items, agents, events and deliveries, and zeroes
- * its system accounts so its books start balanced again (contract §8). Its account, keys, webhook
- * endpoint and clock stay; no other developer's row is touched. Every developer's books balance on
- * their own (a payout to another developer's account leaves one set of books and enters the other),
- * so removing one developer's leaves the rest balanced.
- * @example const removed = await resetDeveloper(trx, developerId);
+ * The first step of a reset, in one transaction: marks it (a sandbox that stops before the last
+ * step finishes it when it starts again) and zeroes every account of the developer, so the
+ * sandbox's books balance while the developer's rows are removed, chunk by chunk.
+ * @example const progress = await beginReset(trx, developerId); while (await resetChunk(trx, developerId, progress, 2000));
  */
-export async function resetDeveloper(trx: Trx, developerId: string): Promise<Record<string, number>> {
-  const removed: Record<string, number> = {};
-  for (const [table, tie] of RESET_ORDER) {
-    let query = trx.deleteFrom(table);
-    if (tie === 'own') query = query.where('developer_id', '=', developerId);
-    else if (tie === 'log') query = query.where('log_id', 'in', trx.selectFrom('webhook_logs').select('id').where('developer_id', '=', developerId));
-    else if (tie === 'wallet') query = query.where('wallet_id', 'in', trx.selectFrom('wallets').select('id').where('developer_id', '=', developerId));
-    else query = query.where('posting_id', 'in', trx.selectFrom('postings').select('id').where('developer_id', '=', developerId));
-    const result = await query.executeTakeFirst();
-    removed[table] = Number(result.numDeletedRows);
-  }
-  await trx.deleteFrom('accounts').where('developer_id', '=', developerId).where('kind', '=', 'WALLET').execute();
+export async function beginReset(trx: Trx, developerId: string): Promise<ResetProgress> {
+  await trx.insertInto('settings').values({ key: markOf(developerId), value: '1' }).onConflict((oc) => oc.column('key').doNothing()).execute();
   await trx.updateTable('accounts').set({ balance: 0 }).where('developer_id', '=', developerId).execute();
-  return removed;
+  return newResetProgress();
+}
+
+export function newResetProgress(): ResetProgress {
+  return { step: 0, after: 0, removed: {} };
+}
+
+const count = (progress: ResetProgress, table: string, n: number | bigint | undefined) => {
+  progress.removed[table] = (progress.removed[table] ?? 0) + Number(n ?? 0);
+};
+
+/**
+ * Removes the next chunk of the developer's rows: at most `rows` of them, with their children,
+ * looking past at most SCAN rows of other developers, so a chunk's cost has a bound however large
+ * the tables are. Resolves false once every table is done; answers how many rows it removed in
+ * `progress.last`. Run it with foreign keys off (children go first, so nothing is left pointing
+ * at a removed row) and nothing else of the developer's running: the sandbox holds it meanwhile.
+ */
+export async function resetChunk(trx: Trx, developerId: string, progress: ResetProgress, rows: number): Promise<boolean> {
+  const entry = RESET_ORDER[progress.step];
+  if (!entry) return false;
+  const table = sql.table(entry.table);
+  let done: boolean;
+  if (entry.key) {
+    const key = sql.join(entry.key.map((column) => sql.ref(column)));
+    const result = await sql`DELETE FROM ${table} WHERE (${key}) IN (SELECT ${key} FROM ${table} WHERE developer_id = ${developerId} LIMIT ${rows})`.execute(trx);
+    if (!entry.bookkeeping) count(progress, entry.table, result.numAffectedRows);
+    done = Number(result.numAffectedRows ?? 0) < rows;
+  } else {
+    progress.end ??= (await sql<{ last: number | null }>`SELECT max(seq) AS last FROM ${table}`.execute(trx)).rows[0]?.last ?? 0;
+    const upTo = Math.min(progress.after + SCAN, progress.end);
+    const found = await sql<{ seq: number; id: string }>`SELECT seq, id FROM ${table}
+      WHERE seq > ${progress.after} AND seq <= ${upTo} AND developer_id = ${developerId} ORDER BY seq LIMIT ${rows}`.execute(trx);
+    const seqs = found.rows.map((r) => r.seq);
+    if (seqs.length > 0) {
+      const ids = sql.join(found.rows.map((r) => r.id));
+      for (const child of entry.children ?? []) {
+        const result = await sql`DELETE FROM ${sql.table(child.table)} WHERE ${sql.ref(child.column)} IN (${ids})`.execute(trx);
+        count(progress, child.table, result.numAffectedRows);
+      }
+      const result = await sql`DELETE FROM ${table} WHERE seq IN (${sql.join(seqs)})`.execute(trx);
+      count(progress, entry.table, result.numAffectedRows);
+    }
+    progress.after = seqs.length === rows ? seqs[seqs.length - 1]! : upTo;
+    done = progress.after >= progress.end;
+  }
+  if (done) {
+    progress.step += 1;
+    progress.after = 0;
+    delete progress.end;
+  }
+  return progress.step < RESET_ORDER.length;
+}
+
+/** The last step: the developer's wallet accounts, and the mark. Its account, keys, endpoint and clock stay. */
+export async function finishReset(trx: Trx, developerId: string, progress: ResetProgress): Promise<Record<string, number>> {
+  await trx.deleteFrom('accounts').where('developer_id', '=', developerId).where('kind', '=', 'WALLET').execute();
+  await trx.deleteFrom('settings').where('key', '=', markOf(developerId)).execute();
+  return progress.removed;
+}
+
+/** True while a reset of the developer is under way. */
+export async function resetPending(trx: Trx, developerId: string): Promise<boolean> {
+  return (await trx.selectFrom('settings').select('key').where('key', '=', markOf(developerId)).executeTakeFirst()) !== undefined;
+}
+
+/** Developers whose reset began and did not finish (the sandbox stopped in between). */
+export async function unfinishedResets(trx: Trx): Promise<string[]> {
+  const rows = await trx.selectFrom('settings').select('key').where('key', 'like', 'reset_pending:%').execute();
+  return rows.map((r) => r.key.slice(markOf('').length));
 }

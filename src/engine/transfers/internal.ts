@@ -1,6 +1,6 @@
 import type { Trx } from '../db/database.js';
 import type { EngineEnv } from '../env.js';
-import { emitLedgerEvent } from '../events/events.service.js';
+import { emitLedgerEvents } from '../events/events.service.js';
 import { post, type TransactionRow } from '../ledger/ledger.service.js';
 import { nipSessionId } from '../references.js';
 import type { WalletRow } from '../wallets/wallets.repository.js';
@@ -40,7 +40,6 @@ export async function moveBetweenWallets(
   });
   const debit = transactions[0]!;
   const credit = transactions[1]!;
-  await emitLedgerEvent(trx, env, debit);
-  await emitLedgerEvent(trx, env, credit);
+  await emitLedgerEvents(trx, env, [debit, credit]);
   return [debit, credit];
 }

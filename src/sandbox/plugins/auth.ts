@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { authenticate } from '../../engine/developers/keys.js';
 import type { EngineEnv } from '../../engine/env.js';
 import type { Sandbox } from '../sandbox.js';
@@ -13,16 +13,74 @@ declare module 'fastify' {
     /** The route needs no x-api-key (health, OpenAPI, the webhook receiver). */
     public?: boolean;
   }
+  interface FastifyInstance {
+    /** Each developer's requests that may write, from when they start until they answer. */
+    developerWrites: DeveloperWrites;
+    /** Marks a write request done (see installWriteRelease). */
+    releaseWrite(request: FastifyRequest): void;
+  }
 }
 
-/** Every matched route but the public ones needs a live svc_test_ key (contract §2). */
-export function installAuth(app: FastifyInstance, sandbox: Pick<Sandbox, 'db' | 'envFor'>): void {
+export interface DeveloperWrites {
+  /** Resolves once none of the developer's write requests is running but `except` (the caller's own). */
+  settled(developerId: string, except?: FastifyRequest): Promise<void>;
+}
+
+const READS = new Set(['GET', 'HEAD']);
+
+/**
+ * Every matched route but the public ones needs a live svc_test_ key (contract §2). A developer
+ * the sandbox holds (a reset under way) waits here before its request starts. Requests that may
+ * write are tracked from here until they answer, so a reset can wait for them to finish.
+ */
+export function installAuth(app: FastifyInstance, sandbox: Pick<Sandbox, 'db' | 'envFor' | 'whenFree'>): void {
+  const running = new Map<string, Map<FastifyRequest, Promise<void>>>();
+  const done = new WeakMap<FastifyRequest, () => void>();
+
   app.decorateRequest('developerId', '');
   app.decorateRequest('env', null as unknown as EngineEnv);
+  app.decorate('developerWrites', {
+    async settled(developerId: string, except?: FastifyRequest) {
+      for (;;) {
+        const others = [...(running.get(developerId) ?? new Map<FastifyRequest, Promise<void>>()).entries()].filter(([request]) => request !== except);
+        if (others.length === 0) return;
+        await Promise.all(others.map(([, finished]) => finished));
+      }
+    },
+  });
   app.addHook('onRequest', async (request) => {
     if (request.routeOptions.url === undefined || request.routeOptions.config.public) return;
     const header = request.headers['x-api-key'];
-    request.developerId = await authenticate(sandbox.db, Array.isArray(header) ? header[0] : header);
-    request.env = sandbox.envFor(request.developerId);
+    const developerId = await authenticate(sandbox.db, Array.isArray(header) ? header[0] : header);
+    await sandbox.whenFree(developerId);
+    request.developerId = developerId;
+    request.env = sandbox.envFor(developerId);
+    if (READS.has(request.method)) return;
+    let finish!: () => void;
+    const finished = new Promise<void>((resolve) => (finish = resolve));
+    const mine = running.get(developerId) ?? new Map<FastifyRequest, Promise<void>>();
+    running.set(developerId, mine);
+    mine.set(request, finished);
+    done.set(request, () => {
+      mine.delete(request);
+      if (mine.size === 0 && running.get(developerId) === mine) running.delete(developerId);
+      finish();
+    });
   });
+  app.decorate('releaseWrite', (request: FastifyRequest) => {
+    done.get(request)?.();
+    done.delete(request);
+  });
+}
+
+/**
+ * A write request is done once it answers: installed after every other onSend hook (the
+ * idempotency plugin stores some answers there), and on onResponse should a reply skip onSend.
+ */
+export function installWriteRelease(app: FastifyInstance): void {
+  app.addHook('onSend', async (request, _reply, payload) => {
+    app.releaseWrite(request);
+    return payload;
+  });
+  app.addHook('onResponse', async (request) => app.releaseWrite(request));
 }

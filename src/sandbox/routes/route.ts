@@ -7,6 +7,7 @@ import type { Sandbox } from '../sandbox.js';
 import type { Scheduler } from '../scheduler.js';
 import type { Snapshots } from '../snapshots.js';
 import type { Dispatcher } from '../webhooks/dispatcher.js';
+import type { BuiltInReceiver } from '../webhooks/receiver.js';
 
 /** The Fastify instance routes are written against: zod-typed, with the sandbox at hand. */
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, ZodTypeProvider>;
@@ -15,6 +16,10 @@ export interface RouteDeps {
   sandbox: Sandbox;
   scheduler: Scheduler;
   dispatcher: Dispatcher;
+  /** Waits, while the developer is held, until none of its work still runs but `except` (the caller's request). */
+  quiesce: (developerId: string, except?: FastifyRequest) => Promise<void>;
+  /** The built-in receiver: its checks, its record and its failure injection. */
+  receiver: BuiltInReceiver & { behaviours: Map<string, { status: number; remaining: number }> };
   snapshots: Snapshots;
   /** The sandbox's own base URL once it listens. */
   selfUrl: () => string | undefined;
@@ -51,12 +56,23 @@ export async function commit<T, R>(
   status = 200,
 ): Promise<FastifyReply> {
   reply.code(status);
-  const text = await sandbox.write(async (trx) => {
-    const body = reply.serialize(ok(present(await work(trx)))) as string;
-    if (request.idempotency) await storeKey(trx, request.env, request.idempotency.scope, request.idempotency.hash, status, body);
-    return body;
-  });
-  // Only now is it committed: the idempotency hook must not store or release the key itself.
+  const text = await sandbox.write(async (trx) => answerInTransaction(request, reply, trx, present(await work(trx))));
+  return sendAnswer(request, reply, text);
+}
+
+/**
+ * The answer's exact bytes, stored with the request's Idempotency-Key (if any) in the transaction
+ * of its effect; send them with `sendAnswer` once that transaction has committed.
+ */
+export async function answerInTransaction<R>(request: FastifyRequest, reply: FastifyReply, trx: Transaction<Database>, data: R): Promise<string> {
+  const body = reply.serialize(ok(data)) as string;
+  if (request.idempotency) await storeKey(trx, request.env, request.idempotency.scope, request.idempotency.hash, reply.statusCode, body);
+  return body;
+}
+
+/** Sends an answer made by `answerInTransaction`, now committed. */
+export function sendAnswer(request: FastifyRequest, reply: FastifyReply, text: string): FastifyReply {
+  // The idempotency hook must not store or release the key itself.
   request.idempotencyStored = Boolean(request.idempotency);
   return reply.type('application/json; charset=utf-8').send(text);
 }

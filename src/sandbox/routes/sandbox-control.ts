@@ -1,17 +1,17 @@
 import { IdempotencyHeaders, Ok } from '../../api/schemas/common.js';
 import { AuditReport, ClockAdvanceBody, ClockState, DeveloperBody, Health, KeyInfo, NewDeveloper, ResetResult, RotatedKey } from '../../api/schemas/sandbox.js';
-import { audit } from '../../engine/audit/audit.service.js';
+import { auditOffThread } from '../../engine/audit/audit.service.js';
 import { createDeveloper, findDeveloper } from '../../engine/developers/developers.service.js';
 import { currentKeyInfo, issueKey } from '../../engine/developers/keys.js';
 import { API_VERSION } from '../../engine/env.js';
 import { notFound } from '../../engine/errors.js';
-import { resetDeveloper } from '../../engine/settings/reset.service.js';
-import { type App, type RouteDeps, commit, inTransaction, ok } from './route.js';
+import { resetInChunks } from '../reset.js';
+import { type App, type RouteDeps, answerInTransaction, commit, ok, sendAnswer } from './route.js';
 
 const tags = ['Sandbox'];
 
 /** Health, clock, keys, developers, audit and reset: the controls only the sandbox has (contract §8). */
-export function sandboxControlRoutes(app: App, { sandbox, scheduler, version }: RouteDeps): void {
+export function sandboxControlRoutes(app: App, { sandbox, scheduler, version, quiesce }: RouteDeps): void {
   const clockState = (developerId: string) => {
     const clock = sandbox.clockFor(developerId);
     return { now: clock.now().toISOString(), offset_seconds: clock.offsetSeconds };
@@ -88,7 +88,7 @@ export function sandboxControlRoutes(app: App, { sandbox, scheduler, version }: 
   app.get(
     '/sandbox/audit',
     { schema: { tags, summary: "Check every money invariant of the caller's books, and that the sandbox's books balance as a whole", response: { 200: Ok(AuditReport) } } },
-    async (request) => ok(await inTransaction(sandbox, (trx) => audit(trx, request.developerId))),
+    async (request) => ok(await auditOffThread(sandbox.db, request.developerId)),
   );
 
   app.post(
@@ -101,7 +101,12 @@ export function sandboxControlRoutes(app: App, { sandbox, scheduler, version }: 
         response: { 200: Ok(ResetResult) },
       },
     },
-    async (request, reply) => commit(request, reply, sandbox, (trx) => resetDeveloper(trx, request.developerId), (removed) => ({ reset: true as const, removed })),
+    async (request, reply) => {
+      const answer = await resetInChunks(sandbox, (developerId) => quiesce(developerId, request), request.developerId, (trx, removed) =>
+        answerInTransaction(request, reply, trx, { reset: true as const, removed }),
+      );
+      return sendAnswer(request, reply, answer);
+    },
   );
 }
 

@@ -1,19 +1,24 @@
+import type { Transaction } from 'kysely';
+import type { Database } from '../../engine/db/database.js';
 import { storageFailure } from '../../engine/db/faults.js';
-import { notFound } from '../../engine/errors.js';
 import {
   abandonLog,
   beginAttempts,
   dueLogs,
+  type Endpoint,
   finishAttempt,
   findLog,
   getEndpoint,
   MAX_ATTEMPTS,
+  recordAttempts,
   RESPONSE_BODY_LIMIT,
   signingSecrets,
   type WebhookLogRow,
 } from '../../engine/events/webhooks.service.js';
+import { LedgerError, notFound } from '../../engine/errors.js';
 import type { Sandbox } from '../sandbox.js';
 import { postWebhook } from './http-post.js';
+import type { BuiltInReceiver, ReceiverAnswer } from './receiver.js';
 import { signatureHeader } from './signing.js';
 
 export interface DispatcherOptions {
@@ -24,6 +29,8 @@ export interface DispatcherOptions {
   version: string;
   /** Real time for the webhook-timestamp header: receivers check it against their own clock. */
   realNow?: () => number;
+  /** The built-in receiver, handed its deliveries inside the process (none: they go over HTTP). */
+  receiver?: BuiltInReceiver;
   /** Deliveries stopped because their attempts cannot be recorded (full disk), and started again. */
   onPause?: (paused: boolean, reason: string) => void;
 }
@@ -40,6 +47,8 @@ export interface Dispatcher {
   tick(): void;
   /** One attempt now, whatever the schedule says (manual retry). */
   attemptNow(log: WebhookLogRow): Promise<WebhookLogRow>;
+  /** Resolves once nothing of the developer's is being chosen or sent (nothing new starts while the sandbox holds it). */
+  idle(developerId: string): Promise<void>;
   /**
    * Starts nothing new, waits for the attempts in flight to be recorded, runs `work` (a snapshot
    * restore), then carries on: no attempt's outcome is written into a state it was not sent from.
@@ -60,6 +69,8 @@ interface Lane {
 
 const FIRST_BACKOFF_MS = 500;
 const MAX_BACKOFF_MS = 30_000;
+/** Deliveries to the built-in receiver handed over in one write: a bound on how long one write holds the database. */
+const HANDOVER_BATCH = 64;
 
 export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): Dispatcher {
   const { db } = sandbox;
@@ -93,9 +104,9 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
   sandbox.onCommit(resume);
 
   /** Writes through group commit; a storage failure pauses every delivery and is rethrown. */
-  async function record<T>(work: Parameters<Sandbox['write']>[0]): Promise<T> {
+  async function record<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
     try {
-      return (await sandbox.write(work)) as T;
+      return await sandbox.write(work);
     } catch (error) {
       const failure = storageFailure(error);
       if (failure) {
@@ -107,16 +118,58 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
     }
   }
 
+  /** Where a developer's deliveries go now: its own URL, or the built-in receiver (once the server listens). */
   async function endpointFor(developerId: string) {
     const endpoint = await getEndpoint(db, developerId);
+    const builtIn = endpoint.url === null;
     const url = endpoint.url ?? (selfUrl ? `${selfUrl}/sandbox/receiver/${developerId}` : undefined);
-    return { endpoint, url };
+    return { endpoint, url, inProcess: builtIn && options.receiver !== undefined };
   }
 
-  /** Sends one begun attempt and records its outcome. Resolves undefined when that record failed. */
+  /** The headers of one attempt of `log`, signed now. */
+  function deliveryHeaders(log: WebhookLogRow, secrets: string[]): Record<string, string> {
+    const timestamp = Math.floor(realNow() / 1000);
+    return {
+      'content-type': 'application/json',
+      'user-agent': `ledger-sandbox/${options.version}`,
+      'webhook-id': log.event_id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signatureHeader(secrets, log.event_id, timestamp, log.payload),
+    };
+  }
+
+  /**
+   * Hands deliveries to the built-in receiver and records how each went, in the caller's
+   * transaction: each attempt starts, is received and is settled in this one write, so a delivery
+   * to the built-in receiver is never lost, sent twice or left unrecorded.
+   */
+  async function handOver(trx: Transaction<Database>, developerId: string, endpoint: Endpoint, url: string, logs: WebhookLogRow[], manual: boolean): Promise<WebhookLogRow[]> {
+    const receiver = options.receiver!;
+    const env = sandbox.envFor(developerId);
+    const secrets = signingSecrets(endpoint, env.clock.now());
+    const host = new URL(url).host;
+    const answers: ReceiverAnswer[] = [];
+    const attempts = logs.map((log) => {
+      const headers = { host, ...deliveryHeaders(log, secrets), 'content-length': String(Buffer.byteLength(log.payload)) };
+      let httpStatus: number;
+      let responseBody: string;
+      try {
+        const answer = receiver.answer(developerId, endpoint, headers, log.payload, { eventType: log.event_type });
+        answers.push(answer);
+        [httpStatus, responseBody] = [answer.status, answer.body];
+      } catch (error) {
+        if (!(error instanceof LedgerError)) throw error;
+        [httpStatus, responseBody] = [401, JSON.stringify({ success: false, detail: { code: error.code, message: error.message } })];
+      }
+      return { log, result: { url, httpStatus, responseBody, error: null, durationMs: 0, manual } };
+    });
+    await receiver.keep(trx, developerId, answers);
+    return recordAttempts(trx, env, attempts);
+  }
+
+  /** Sends one begun attempt over HTTP and records its outcome. Resolves undefined when that record failed. */
   async function send(log: WebhookLogRow, manual: boolean, url: string, secrets: string[]): Promise<WebhookLogRow | undefined> {
     const env = sandbox.envFor(log.developer_id);
-    const timestamp = Math.floor(realNow() / 1000);
     // Measured on the developer's clock, like every time the sandbox reports: a manual clock stands
     // still while an attempt runs, so its attempts take 0 ms and two runs report the same.
     const started = env.clock.now().getTime();
@@ -124,18 +177,7 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
     let responseBody: string | null = null;
     let error: string | null = null;
     try {
-      const response = await postWebhook(
-        new URL(url),
-        {
-          'content-type': 'application/json',
-          'user-agent': `ledger-sandbox/${options.version}`,
-          'webhook-id': log.event_id,
-          'webhook-timestamp': String(timestamp),
-          'webhook-signature': signatureHeader(secrets, log.event_id, timestamp, log.payload),
-        },
-        log.payload,
-        { timeoutMs: options.timeoutSeconds * 1000, limit: RESPONSE_BODY_LIMIT },
-      );
+      const response = await postWebhook(new URL(url), deliveryHeaders(log, secrets), log.payload, { timeoutMs: options.timeoutSeconds * 1000, limit: RESPONSE_BODY_LIMIT });
       httpStatus = response.status;
       responseBody = response.body;
     } catch (caught) {
@@ -143,9 +185,9 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
     }
     const durationMs = env.clock.now().getTime() - started;
     const result = { url, httpStatus, responseBody, error, durationMs, manual };
-    if (manual) return record<WebhookLogRow>((trx) => finishAttempt(trx, env, log, result));
+    if (manual) return record((trx) => finishAttempt(trx, env, log, result));
     // An outcome that cannot be written leaves the log due at its next retry (see beginAttempts).
-    return record<WebhookLogRow>((trx) => finishAttempt(trx, env, log, result)).catch(() => undefined);
+    return record((trx) => finishAttempt(trx, env, log, result)).catch(() => undefined);
   }
 
   function track(lane: Lane, log: WebhookLogRow, manual: boolean, url: string, secrets: string[]): Promise<WebhookLogRow | undefined> {
@@ -160,20 +202,35 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
     await Promise.allSettled([...lanes.values()].flatMap((lane) => [...lane.inFlight.values()]));
   }
 
-  /** Starts what is due for one developer in its free slots. Serialized per lane. */
+  /**
+   * Starts what is due for one developer. Serialized per lane. To the built-in receiver: one
+   * write that chooses, delivers and records a batch, finished when it resolves. Over HTTP: the
+   * free slots are filled, each attempt on record before it is sent; resolves with the attempts.
+   */
   function startDue(developerId: string, lane: Lane, cutoff: Date): Promise<Promise<unknown>[]> {
     const choosing = lane.selecting.then(async () => {
-      const slots = concurrency - lane.inFlight.size;
-      if (stopped || holding || slots <= 0 || Date.now() < pausedUntil) return [];
-      const due = await dueLogs(db, developerId, cutoff, slots, [...lane.inFlight.keys()]);
-      if (due.length === 0) return [];
-      const { endpoint, url } = await endpointFor(developerId);
+      if (stopped || holding || Date.now() < pausedUntil || sandbox.isHeld(developerId)) return [];
+      const { endpoint, url, inProcess } = await endpointFor(developerId);
       if (!url) return [];
       const env = sandbox.envFor(developerId);
+      if (inProcess) {
+        // Chosen inside the write, so it sees every delivery as it is at that moment.
+        const handled = await record(async (trx) => {
+          const due = await dueLogs(trx, developerId, cutoff, HANDOVER_BATCH, [...lane.inFlight.keys()]);
+          for (const log of due.filter((l) => l.attempt_count >= MAX_ATTEMPTS)) await abandonLog(trx, log);
+          await handOver(trx, developerId, endpoint, url, due.filter((l) => l.attempt_count < MAX_ATTEMPTS), false);
+          return due;
+        }).catch(() => [] as WebhookLogRow[]);
+        return handled.map(() => Promise.resolve());
+      }
+      const slots = concurrency - lane.inFlight.size;
+      if (slots <= 0) return [];
+      const due = await dueLogs(db, developerId, cutoff, slots, [...lane.inFlight.keys()]);
+      if (due.length === 0) return [];
       const spent = due.filter((log) => log.attempt_count >= MAX_ATTEMPTS);
       const fresh = due.filter((log) => log.attempt_count < MAX_ATTEMPTS);
       // Nothing is sent before its attempt is on record: if that write fails, nothing goes out.
-      const begun = await record<WebhookLogRow[]>(async (trx) => {
+      const begun = await record(async (trx) => {
         for (const log of spent) await abandonLog(trx, log);
         return beginAttempts(trx, env, fresh, false);
       }).catch(() => [] as WebhookLogRow[]);
@@ -184,7 +241,10 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
     return choosing;
   }
 
-  /** Batch after batch until nothing of this developer's that was due at the start is left. */
+  /**
+   * Batch after batch until nothing of this developer's that was due at the start is left. Over
+   * HTTP a slot is filled again as soon as it frees, so a slow attempt holds up only its own slot.
+   */
   async function drain(developerId: string): Promise<number> {
     const lane = laneOf(developerId);
     // Work that falls due meanwhile waits for the next call: a steady stream cannot keep it going.
@@ -192,14 +252,18 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
     let total = 0;
     for (;;) {
       const started = await startDue(developerId, lane, cutoff);
-      if (started.length === 0) {
-        // Nothing new to start: wait for attempts another caller started, then look again.
-        if (stopped || holding || lane.inFlight.size === 0 || Date.now() < pausedUntil) return total;
-        await Promise.allSettled([...lane.inFlight.values()]);
+      total += started.length;
+      if (started.length > 0 && lane.inFlight.size < concurrency) continue;
+      if (lane.inFlight.size === 0) {
+        if (started.length === 0) return total;
         continue;
       }
-      await Promise.allSettled(started);
-      total += started.length;
+      // Every slot is taken, or nothing new is due: wait for one attempt to end, then look again.
+      if (stopped || holding || Date.now() < pausedUntil) {
+        await Promise.allSettled([...lane.inFlight.values()]);
+        return total;
+      }
+      await Promise.race([...lane.inFlight.values()].map((p) => p.catch(() => undefined)));
     }
   }
 
@@ -228,16 +292,33 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
       const running = lane.inFlight.get(log.id);
       if (running) await running.catch(() => {});
       const env = sandbox.envFor(log.developer_id);
-      const { endpoint, url } = await endpointFor(log.developer_id);
+      const { endpoint, url, inProcess } = await endpointFor(log.developer_id);
+      if (url && inProcess) {
+        const attempt = lane.selecting.then(() =>
+          record(async (trx) => {
+            // A restore may have run since the caller read it.
+            const fresh = await findLog(trx, log.id);
+            if (!fresh) throw notFound('webhook log');
+            return (await handOver(trx, log.developer_id, endpoint, url, [fresh], true))[0]!;
+          }),
+        );
+        lane.selecting = attempt.catch(() => {});
+        return attempt;
+      }
       // A restore may have run since the caller read it.
       const fresh = await findLog(db, log.id);
       if (!fresh) throw notFound('webhook log');
-      const [begun] = await record<WebhookLogRow[]>((trx) => beginAttempts(trx, env, [fresh], true));
+      const [begun] = await record((trx) => beginAttempts(trx, env, [fresh], true));
       if (!url) {
         const missing = { url: '(built-in receiver, not listening)', httpStatus: null, responseBody: null, durationMs: 0, manual: true };
-        return record<WebhookLogRow>((trx) => finishAttempt(trx, env, begun!, { ...missing, error: 'the sandbox is not listening, so its built-in receiver cannot be reached' }));
+        return record((trx) => finishAttempt(trx, env, begun!, { ...missing, error: 'the sandbox is not listening, so its built-in receiver cannot be reached' }));
       }
       return (await track(lane, begun!, true, url, signingSecrets(endpoint, env.clock.now())))!;
+    },
+    async idle(developerId) {
+      const lane = laneOf(developerId);
+      await lane.selecting;
+      await Promise.allSettled([...lane.inFlight.values()]);
     },
     async quiesce(work) {
       holding = true;

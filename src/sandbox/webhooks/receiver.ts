@@ -1,19 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ReceiverBehaviourBody, ReceiverBehaviourResponse, ReceiverEventsQuery, ReceiverEventsResponse } from '../../api/schemas/webhooks.js';
-import { findEndpoint, signingSecrets } from '../../engine/events/webhooks.service.js';
-import { LedgerError } from '../../engine/errors.js';
-import { paginate } from '../../engine/paging.js';
-import { prepareInsert } from '../../engine/db/prepared.js';
-import type { ReceiverEventTable } from '../../engine/events/events.table.js';
 import type { Selectable } from 'kysely';
+import { ReceiverBehaviourBody, ReceiverBehaviourResponse, ReceiverEventsQuery, ReceiverEventsResponse } from '../../api/schemas/webhooks.js';
+import type { Trx } from '../../engine/db/database.js';
+import type { ReceiverEventTable } from '../../engine/events/events.table.js';
+import { findEventPayload, keepReceived, listReceived } from '../../engine/events/receiver-events.repository.js';
+import { type Endpoint, findEndpoint, signingSecrets } from '../../engine/events/webhooks.service.js';
+import { LedgerError } from '../../engine/errors.js';
 import type { RouteDeps } from '../routes/route.js';
 import { ok } from '../routes/route.js';
+import type { Sandbox } from '../sandbox.js';
 import { verifySignature } from './signing.js';
 
-type ReceiverEventRow = Selectable<ReceiverEventTable>;
-
-const insertReceived = prepareInsert('receiver_events', ['id', 'developer_id', 'webhook_id', 'event_type', 'headers', 'body', 'signature_valid', 'response_status', 'created_at']);
+type Received = Omit<Selectable<ReceiverEventTable>, 'seq'>;
 
 /** Headers a receiver must never keep: credentials that a caller may have sent along. */
 const SECRET_HEADERS = new Set(['x-api-key', 'authorization', 'proxy-authorization', 'cookie']);
@@ -21,19 +20,89 @@ const SECRET_HEADERS = new Set(['x-api-key', 'authorization', 'proxy-authorizati
 /** How far a delivery's webhook-timestamp may be from now, as the standardwebhooks package allows. */
 const TIMESTAMP_TOLERANCE_SECONDS = 5 * 60;
 
+/** What the receiver answered: its status and the exact body it sent. */
+export interface ReceiverAnswer {
+  status: number;
+  body: string;
+  /** The record to keep, in the same transaction as whatever else the caller writes. */
+  record: Received;
+}
+
 /**
- * The built-in receiver, the default webhook endpoint. It accepts only deliveries signed (Standard
- * Webhooks) with that developer's current or previous secret, within five minutes of now, and
- * keeps each with its headers (no credentials), body and the signature check. Anything else gets
- * 401 and leaves no trace: it is not stored and does not use up an injected failure (contract §8).
- * Its own plugin, so the body stays the exact bytes sent.
+ * The built-in receiver, the default webhook endpoint (contract §7, §8). It accepts only deliveries
+ * signed (Standard Webhooks) with that developer's current or previous secret, within five minutes
+ * of now, and keeps each with its headers (no credentials), body and the signature check; anything
+ * else is refused with 401 and leaves no trace (not kept, no injected failure used up). Deliveries
+ * reach it over HTTP (`POST /sandbox/receiver/:developer_id`), or, from this sandbox's own
+ * dispatcher, handed over inside the process: the same checks and the same record, written in the
+ * same transaction as the attempt's, with no socket in between.
  */
-export async function receiverRoutes(app: FastifyInstance, { sandbox, realNow }: RouteDeps): Promise<void> {
-  const { db } = sandbox;
+export interface BuiltInReceiver {
+  /**
+   * Checks one delivery to `developerId` and decides the answer, using up an injected failure;
+   * throws UNAUTHORIZED when the delivery is not signed for that developer. `payloadOf`: the body
+   * is exactly the payload of the event named by webhook-id, of this type (kept as a reference).
+   */
+  answer(developerId: string, endpoint: Endpoint, headers: Record<string, string>, body: string, payloadOf?: { eventType: string }): ReceiverAnswer;
+  /** Keeps answered deliveries of one developer (in the caller's transaction). */
+  keep(trx: Trx, developerId: string, answers: ReceiverAnswer[]): Promise<void>;
+}
+
+export function createReceiver(sandbox: Sandbox, realNow: () => number): BuiltInReceiver & { behaviours: Map<string, { status: number; remaining: number }> } {
   /** Failure injection per developer: answer `status` to the next `remaining` deliveries. In memory: a restart clears it. */
   const behaviours = new Map<string, { status: number; remaining: number }>();
   // Injected failures belong to the state a restore replaces: the restored sandbox starts without any.
   sandbox.onRestore(() => behaviours.clear());
+  return {
+    behaviours,
+    answer(developerId, endpoint, headers, body, payloadOf) {
+      const env = sandbox.envFor(developerId);
+      const header = (name: string) => headers[name] ?? '';
+      const timestamp = Number(header('webhook-timestamp'));
+      const fresh = /^\d{1,12}$/.test(header('webhook-timestamp')) && Math.abs(realNow() / 1000 - timestamp) <= TIMESTAMP_TOLERANCE_SECONDS;
+      if (!fresh || !verifySignature(signingSecrets(endpoint, env.clock.now()), header('webhook-id'), header('webhook-timestamp'), body, header('webhook-signature'))) {
+        throw new LedgerError('UNAUTHORIZED', 'not a delivery of this sandbox: the Standard Webhooks signature (webhook-id, webhook-timestamp, webhook-signature) is missing, stale or wrong');
+      }
+      const behaviour = behaviours.get(developerId);
+      let status = 200;
+      if (behaviour && behaviour.remaining > 0) {
+        status = behaviour.status;
+        behaviour.remaining -= 1;
+      }
+      let eventType: string | null = payloadOf?.eventType ?? null;
+      if (!payloadOf) {
+        try {
+          eventType = (JSON.parse(body) as { event_type?: string }).event_type ?? null;
+        } catch {
+          eventType = null;
+        }
+      }
+      const kept = Object.fromEntries(Object.entries(headers).filter(([k]) => !SECRET_HEADERS.has(k)));
+      return {
+        status,
+        body: JSON.stringify(status < 300 ? { received: true, signature_valid: true } : { error: `failure injected by PUT /sandbox/receiver/behaviour (${status})` }),
+        record: {
+          id: env.ids.uuid(),
+          developer_id: developerId,
+          webhook_id: header('webhook-id') || null,
+          event_type: eventType,
+          headers: JSON.stringify(kept),
+          body: payloadOf ? null : body,
+          // Kept for the record's shape: only verified deliveries are stored.
+          signature_valid: 1,
+          response_status: status,
+          created_at: env.clock.now().toISOString(),
+        },
+      };
+    },
+    keep: (trx, developerId, answers) => keepReceived(trx, developerId, answers.map((a) => a.record)),
+  };
+}
+
+/** The receiver's HTTP side: deliveries from anywhere, what it kept, and its failure injection. */
+export async function receiverRoutes(app: FastifyInstance, { sandbox, receiver }: RouteDeps): Promise<void> {
+  const { db } = sandbox;
+  // Its own plugin, so the body stays the exact bytes sent.
   await app.register(async (raw) => {
     raw.removeAllContentTypeParsers();
     raw.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
@@ -43,50 +112,16 @@ export async function receiverRoutes(app: FastifyInstance, { sandbox, realNow }:
       async (request, reply) => {
         const developerId = request.params.developer_id;
         const body = typeof request.body === 'string' ? request.body : '';
-        const header = (name: string) => {
-          const value = request.headers[name];
-          return Array.isArray(value) ? (value[0] ?? '') : (value ?? '');
-        };
-        // An unknown developer and a bad signature look the same from outside.
+        const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]));
+        // An unknown developer and a bad signature look the same from outside; only a known
+        // developer's env is asked for, so a stranger's id creates no clock.
         const endpoint = await findEndpoint(db, developerId);
-        const timestamp = Number(header('webhook-timestamp'));
-        const fresh = /^\d{1,12}$/.test(header('webhook-timestamp')) && Math.abs(realNow() / 1000 - timestamp) <= TIMESTAMP_TOLERANCE_SECONDS;
-        // Only a known developer's env is asked for: a stranger's id must not create a clock.
-        const env = endpoint && sandbox.envFor(developerId);
-        if (!endpoint || !env || !fresh || !verifySignature(signingSecrets(endpoint, env.clock.now()), header('webhook-id'), header('webhook-timestamp'), body, header('webhook-signature'))) {
-          throw new LedgerError('UNAUTHORIZED', 'not a delivery of this sandbox: the Standard Webhooks signature (webhook-id, webhook-timestamp, webhook-signature) is missing, stale or wrong');
-        }
-        const behaviour = behaviours.get(developerId);
-        let status = 200;
-        if (behaviour && behaviour.remaining > 0) {
-          status = behaviour.status;
-          behaviour.remaining -= 1;
-        }
-        let eventType: string | null = null;
-        try {
-          eventType = (JSON.parse(body) as { event_type?: string }).event_type ?? null;
-        } catch {
-          eventType = null;
-        }
-        const headers = Object.fromEntries(
-          Object.entries(request.headers)
-            .filter(([k]) => !SECRET_HEADERS.has(k))
-            .map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]),
-        );
-        const received: Omit<ReceiverEventRow, 'seq'> = {
-          id: env.ids.uuid(),
-          developer_id: developerId,
-          webhook_id: header('webhook-id') || null,
-          event_type: eventType,
-          headers: JSON.stringify(headers),
-          body,
-          // Kept for the record's shape: only verified deliveries are stored.
-          signature_valid: 1,
-          response_status: status,
-          created_at: env.clock.now().toISOString(),
-        };
-        await sandbox.write((trx) => insertReceived(trx, received));
-        return reply.code(status).send(status < 300 ? { received: true, signature_valid: true } : { error: `failure injected by PUT /sandbox/receiver/behaviour (${status})` });
+        if (!endpoint) throw new LedgerError('UNAUTHORIZED', 'not a delivery of this sandbox: the Standard Webhooks signature (webhook-id, webhook-timestamp, webhook-signature) is missing, stale or wrong');
+        const webhookId = headers['webhook-id'];
+        const answer = receiver.answer(developerId, endpoint, headers, body);
+        if (webhookId && (await findEventPayload(db, developerId, webhookId)) === body) answer.record.body = null;
+        await sandbox.write((trx) => receiver.keep(trx, developerId, [answer]));
+        return reply.code(answer.status).type('application/json; charset=utf-8').send(answer.body);
       },
     );
   });
@@ -96,7 +131,7 @@ export async function receiverRoutes(app: FastifyInstance, { sandbox, realNow }:
     '/sandbox/receiver/events',
     { schema: { tags: ['Sandbox'], summary: 'What the built-in receiver got, with signature checks', querystring: ReceiverEventsQuery, response: { 200: ReceiverEventsResponse } } },
     async (request) => {
-      const page = await paginate<ReceiverEventRow>(db.selectFrom('receiver_events').where('developer_id', '=', request.developerId), request.query);
+      const page = await sandbox.db.transaction().execute((trx) => listReceived(trx, request.developerId, request.query));
       return ok({
         ...page,
         items: page.items.map((e) => ({
@@ -113,7 +148,7 @@ export async function receiverRoutes(app: FastifyInstance, { sandbox, realNow }:
     },
   );
 
-  const current = (developerId: string) => behaviours.get(developerId) ?? { status: 200, remaining: 0 };
+  const current = (developerId: string) => receiver.behaviours.get(developerId) ?? { status: 200, remaining: 0 };
   typed.get(
     '/sandbox/receiver/behaviour',
     { schema: { tags: ['Sandbox'], summary: 'The failure the built-in receiver will inject', response: { 200: ReceiverBehaviourResponse } } },
@@ -130,7 +165,7 @@ export async function receiverRoutes(app: FastifyInstance, { sandbox, realNow }:
       },
     },
     async (request) => {
-      behaviours.set(request.developerId, { status: request.body.status, remaining: request.body.count });
+      receiver.behaviours.set(request.developerId, { status: request.body.status, remaining: request.body.count });
       return ok(current(request.developerId));
     },
   );

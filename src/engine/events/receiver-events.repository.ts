@@ -1,0 +1,60 @@
+import type { Selectable } from 'kysely';
+import type { Trx } from '../db/database.js';
+import { prepare, prepareInsert } from '../db/prepared.js';
+import { inPageOrder, type Page, type PageQuery, pageWindow } from '../paging.js';
+import type { ReceiverEventTable } from './events.table.js';
+
+/** What the built-in receiver kept, with the body it got (read from the event when it was exactly its payload). */
+export type ReceivedRow = Omit<Selectable<ReceiverEventTable>, 'body'> & { body: string };
+
+const insertReceived = prepareInsert('receiver_events', ['id', 'developer_id', 'webhook_id', 'event_type', 'headers', 'body', 'signature_valid', 'response_status', 'created_at']);
+
+const addToCount = prepare((db, p: { developer_id: string; n: number }) =>
+  db
+    .insertInto('receiver_event_counts')
+    .values({ developer_id: p.developer_id, n: p.n })
+    .onConflict((oc) => oc.column('developer_id').doUpdateSet((eb) => ({ n: eb('receiver_event_counts.n', '+', eb.ref('excluded.n')) }))),
+);
+
+/**
+ * Keeps deliveries the built-in receiver accepted, all of one developer, and counts them. A body
+ * that is exactly its event's payload is stored as null: the event holds it.
+ * @example await keepReceived(trx, developerId, [{ id, developer_id, webhook_id, event_type, headers, body: null, signature_valid: 1, response_status: 200, created_at }]);
+ */
+export async function keepReceived(trx: Trx, developerId: string, rows: Omit<Selectable<ReceiverEventTable>, 'seq'>[]): Promise<void> {
+  if (rows.length === 0) return;
+  if (rows.length === 1) await insertReceived(trx, rows[0]!);
+  else await trx.insertInto('receiver_events').values(rows).execute();
+  await addToCount(trx, { developer_id: developerId, n: rows.length });
+}
+
+const eventPayload = prepare((db, p: { developerId: string; eventId: string }) =>
+  db.selectFrom('events').select('payload').where('id', '=', p.eventId).where('developer_id', '=', p.developerId),
+);
+
+/** The payload of one of the developer's events, if `eventId` names one. */
+export async function findEventPayload(trx: Trx, developerId: string, eventId: string): Promise<string | undefined> {
+  return (await eventPayload(trx, { developerId, eventId })).rows[0]?.payload;
+}
+
+/**
+ * One page of what the receiver kept for a developer, in the order it arrived (through the
+ * developer's index), `total` from the developer's counter.
+ */
+export async function listReceived(trx: Trx, developerId: string, query: PageQuery): Promise<Page<ReceivedRow>> {
+  const counted = await trx.selectFrom('receiver_event_counts').select('n').where('developer_id', '=', developerId).executeTakeFirst();
+  const total = counted?.n ?? 0;
+  const window = pageWindow(query, total);
+  const rows = await trx
+    .selectFrom('receiver_events')
+    .leftJoin('events', (join) => join.onRef('events.id', '=', 'receiver_events.webhook_id').on('receiver_events.body', 'is', null))
+    .selectAll('receiver_events')
+    .select('events.payload')
+    .where('receiver_events.developer_id', '=', developerId)
+    .orderBy('receiver_events.seq', window.order)
+    .limit(window.limit)
+    .offset(window.offset)
+    .execute();
+  const items = rows.map(({ payload, ...row }) => ({ ...row, body: row.body ?? payload ?? '' }));
+  return { items: inPageOrder(items, window), total, page: query.page, limit: query.limit };
+}

@@ -1,0 +1,91 @@
+import { type Selectable, sql } from 'kysely';
+import type { Trx } from '../db/database.js';
+import { prepare, prepareRows } from '../db/prepared.js';
+import { inPageOrder, type Page, type PageQuery, pageWindow } from '../paging.js';
+import type { WebhookLogStatus, WebhookLogTable } from './events.table.js';
+
+/** A delivery log with the payload it sends, which is stored once, on its event. */
+export type WebhookLogRow = Selectable<WebhookLogTable> & { payload: string };
+
+/** Logs with their event's payload: one look-up by the event's id per row. */
+const withPayload = (trx: Trx) => trx.selectFrom('webhook_logs').innerJoin('events', 'events.id', 'webhook_logs.event_id').selectAll('webhook_logs').select('events.payload');
+
+const logById = prepare((db, p: { id: string }) => withPayload(db).where('webhook_logs.id', '=', p.id));
+
+/** A delivery as it is now (the dispatcher re-reads it before recording an attempt). */
+export async function findLog(trx: Trx, id: string): Promise<WebhookLogRow | undefined> {
+  return (await logById(trx, { id })).rows[0];
+}
+
+/** One developer's log by id, or undefined (another developer's log is as good as missing). */
+export async function findDeveloperLog(trx: Trx, developerId: string, id: string): Promise<WebhookLogRow | undefined> {
+  return withPayload(trx).where('webhook_logs.developer_id', '=', developerId).where('webhook_logs.id', '=', id).executeTakeFirst();
+}
+
+/**
+ * One page of a developer's logs in the order they were recorded (insertion order, which is the
+ * order of their created_at on the developer's clock), each filter served by an index in that
+ * order; `total` from the counters. A status other than DELIVERED reads the partial index of
+ * undelivered logs, which the query names by repeating its condition.
+ */
+export async function listLogs(
+  trx: Trx,
+  developerId: string,
+  query: PageQuery & { status?: WebhookLogStatus | undefined; event_type?: string | undefined },
+): Promise<Page<WebhookLogRow>> {
+  let items = withPayload(trx).where('webhook_logs.developer_id', '=', developerId);
+  let counts = trx.selectFrom('webhook_log_counts').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('n'), eb.val(0)).as('total')).where('developer_id', '=', developerId);
+  if (query.status) {
+    items = items.where('webhook_logs.status', '=', query.status);
+    if (query.status !== 'DELIVERED') items = items.where(sql<boolean>`webhook_logs.status != 'DELIVERED'`);
+    counts = counts.where('status', '=', query.status);
+  }
+  if (query.event_type) {
+    items = items.where('webhook_logs.event_type', '=', query.event_type);
+    counts = counts.where('event_type', '=', query.event_type);
+  }
+  const total = Number((await counts.executeTakeFirstOrThrow()).total);
+  const window = pageWindow(query, total);
+  const rows = await items.orderBy('webhook_logs.seq', window.order).limit(window.limit).offset(window.offset).execute();
+  return { items: inPageOrder(rows, window), total, page: query.page, limit: query.limit };
+}
+
+/**
+ * One developer's deliveries whose time had come by `cutoff` on that developer's clock, oldest
+ * first, leaving out those in `skip` (in flight already).
+ */
+export async function dueLogs(trx: Trx, developerId: string, cutoff: Date, limit: number, skip: string[]): Promise<WebhookLogRow[]> {
+  let query = withPayload(trx)
+    .where('webhook_logs.developer_id', '=', developerId)
+    .where('webhook_logs.next_retry_at', '<=', cutoff.toISOString())
+    .where('webhook_logs.status', 'in', ['PENDING', 'FAILED']);
+  if (skip.length > 0) query = query.where('webhook_logs.id', 'not in', skip);
+  return query.orderBy('webhook_logs.next_retry_at').orderBy('webhook_logs.seq').limit(limit).execute();
+}
+
+const addToCount = prepare((db, p: { developer_id: string; status: WebhookLogStatus; event_type: string; n: number }) =>
+  db
+    .insertInto('webhook_log_counts')
+    .values({ developer_id: p.developer_id, status: p.status, event_type: p.event_type, n: p.n })
+    .onConflict((oc) => oc.columns(['developer_id', 'status', 'event_type']).doUpdateSet((eb) => ({ n: eb('webhook_log_counts.n', '+', eb.ref('excluded.n')) }))),
+);
+
+/** Counts new PENDING logs, one for each row given, in one statement. */
+export const countNewLogs = prepareRows((db, rows: { developer_id: string; event_type: string }[]) =>
+  db
+    .insertInto('webhook_log_counts')
+    .values(rows.map((row) => ({ developer_id: row.developer_id, status: 'PENDING' as const, event_type: row.event_type, n: 1 })))
+    .onConflict((oc) => oc.columns(['developer_id', 'status', 'event_type']).doUpdateSet((eb) => ({ n: eb('webhook_log_counts.n', '+', 1) }))),
+);
+
+/** Keeps the counters that list totals read: `n` logs of this kind more (or fewer, when negative). */
+export async function countLogs(trx: Trx, developerId: string, status: WebhookLogStatus, eventType: string, n: number): Promise<void> {
+  if (n !== 0) await addToCount(trx, { developer_id: developerId, status, event_type: eventType, n });
+}
+
+/** Moves one log from one status's counter to another's (nothing when the status stays). */
+export async function countStatusChange(trx: Trx, log: Pick<WebhookLogRow, 'developer_id' | 'event_type'>, from: WebhookLogStatus, to: WebhookLogStatus): Promise<void> {
+  if (from === to) return;
+  await countLogs(trx, log.developer_id, from, log.event_type, -1);
+  await countLogs(trx, log.developer_id, to, log.event_type, 1);
+}

@@ -1,0 +1,100 @@
+import type { Transaction } from 'kysely';
+import type { Database } from '../engine/db/database.js';
+import { reclaimSpace, truncateWal, withoutForeignKeys } from '../engine/db/open.js';
+import { beginReset, finishReset, newResetProgress, type ResetProgress, resetChunk, unfinishedResets } from '../engine/settings/reset.service.js';
+import type { Sandbox } from './sandbox.js';
+
+/** How long one chunk of a reset should hold the database: the rows it removes follow what the last one took. */
+const CHUNK_TARGET_MS = 5;
+const FIRST_ROWS = 250;
+const MIN_ROWS = 50;
+const MAX_ROWS = 20_000;
+/** Free pages given back to the file system in the first step; then as many as take about CHUNK_TARGET_MS. */
+const FIRST_RECLAIM_PAGES = 256;
+
+/** How long a reset keeps trying to cut the WAL back (each try waits for no one). */
+const TRUNCATE_FOR_MS = 5_000;
+
+/** Waits, while the developer is held, until nothing of its own still runs (its write requests, deliveries, settlements). */
+export type Quiesce = (developerId: string) => Promise<void>;
+
+/**
+ * Resets one developer without stopping the sandbox (contract §8). A reset of a large ledger
+ * removes millions of rows: done in one statement it would hold the server for a minute, and its
+ * WAL would grow by gigabytes. Here the developer's requests are held back (they wait, then see
+ * the empty books), everything of its own that was running finishes, and then:
+ *
+ * 1. one write marks the reset and zeroes the developer's accounts, so the sandbox's books balance
+ *    throughout (and a sandbox stopped midway finishes the reset when it starts again);
+ * 2. the rows go in chunks, each its own short transaction between two write batches, sized to
+ *    take about 5 ms, so every other developer's requests keep being served;
+ * 3. the last write removes the wallet accounts and the mark, with `finish` (the answer and its
+ *    Idempotency-Key) in the same transaction;
+ * 4. the space goes back to the file system, a few MiB at a time.
+ * @example const removed = await resetInChunks(sandbox, quiesce, developerId, (trx, removed) => store(trx, removed));
+ */
+export async function resetInChunks<T>(
+  sandbox: Sandbox,
+  quiesce: Quiesce,
+  developerId: string,
+  finish: (trx: Transaction<Database>, removed: Record<string, number>) => Promise<T>,
+  resumed = false,
+): Promise<T> {
+  const release = sandbox.hold(developerId);
+  let result: T;
+  try {
+    await quiesce(developerId);
+    let progress = resumed ? newResetProgress() : await sandbox.write((trx) => beginReset(trx, developerId));
+    if (resumed) await sandbox.write((trx) => beginReset(trx, developerId));
+    let rows = FIRST_ROWS;
+    for (let more = true; more; ) {
+      const next: ResetProgress = structuredClone(progress);
+      const started = performance.now();
+      more = await sandbox.exclusive(() => withoutForeignKeys(sandbox.db, () => sandbox.db.transaction().execute((trx) => resetChunk(trx, developerId, next, rows))));
+      const took = performance.now() - started;
+      const full = Object.values(next.removed).reduce((a, b) => a + b, 0) - Object.values(progress.removed).reduce((a, b) => a + b, 0) >= rows;
+      progress = next;
+      rows = adapt(rows, took, full, MIN_ROWS, MAX_ROWS);
+    }
+    const done = progress;
+    result = await sandbox.write(async (trx) => finish(trx, await finishReset(trx, developerId, done)));
+  } finally {
+    release();
+  }
+  await giveSpaceBack(sandbox);
+  return result;
+}
+
+/**
+ * Returns the database's free pages to the file system, a step at a time between write batches,
+ * then has the WAL file cut back (the pages moved went through it), trying for up to 5 s.
+ */
+export async function giveSpaceBack(sandbox: Sandbox): Promise<void> {
+  let pages = FIRST_RECLAIM_PAGES;
+  // Until nothing is left, or nothing more can go (a database that does not give space back).
+  for (let left = Infinity, now = 0; left > 0; left = now) {
+    const started = performance.now();
+    now = await sandbox.exclusive(() => reclaimSpace(sandbox.db, pages));
+    pages = adapt(pages, performance.now() - started, true, FIRST_RECLAIM_PAGES / 4, 65_536);
+    if (now >= left) break;
+  }
+  // Between two write batches: a batch that has read could not write once the WAL was reset under it.
+  const deadline = Date.now() + TRUNCATE_FOR_MS;
+  while (!(await sandbox.exclusive(() => truncateWal(sandbox.db))) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** The size of the next step: doubled while steps are quick (and were full), halved when one took too long. */
+function adapt(size: number, took: number, full: boolean, min: number, max: number): number {
+  if (full && took < CHUNK_TARGET_MS / 2) return Math.min(max, size * 2);
+  if (took > CHUNK_TARGET_MS * 2) return Math.max(min, Math.floor(size / 2));
+  return size;
+}
+
+/** Finishes, in the background, every reset that a stopped sandbox left half done; its developer waits meanwhile. */
+export async function resumeResets(sandbox: Sandbox, quiesce: Quiesce, onError: (error: unknown) => void): Promise<void> {
+  for (const developerId of await unfinishedResets(sandbox.db)) {
+    resetInChunks(sandbox, quiesce, developerId, async () => undefined, true).catch(onError);
+  }
+}

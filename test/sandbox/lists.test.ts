@@ -1,0 +1,146 @@
+import SQLite from 'better-sqlite3';
+import { type CompiledQuery, Kysely, SqliteDialect, sql } from 'kysely';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../src/engine/db/database.js';
+import { dueLogs, listWebhookLogs } from '../../src/engine/events/webhooks.service.js';
+import { listReceived } from '../../src/engine/events/receiver-events.repository.js';
+import { listWalletTransactions } from '../../src/engine/ledger/transactions.repository.js';
+import { createTestSandbox, createWallet, type TestSandbox } from '../helpers/sandbox.js';
+
+/** Lists that a tail, a dashboard or a script reads over and over, and what they must never do at scale. */
+let dir: string;
+let t: TestSandbox;
+let wallet: { id: string; account_number: string };
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'ledger-lists-'));
+  t = await createTestSandbox({ dbPath: join(dir, 'lists.db'), listen: true });
+  wallet = await createWallet(t, 1_000_000);
+  const other = await createWallet(t);
+  // 45 transfers (90 transactions, 91 deliveries with the funding credit), half of them delivered.
+  for (let i = 0; i < 45; i++) await t.call('POST', `/v1/wallets/${wallet.id}/transfer`, { destination_account_number: other.account_number, amount: 100 + i });
+  await t.app.scheduler.runDue(t.developerId);
+  for (let i = 0; i < 3; i++) await t.call('POST', `/v1/wallets/${wallet.id}/transfer`, { destination_account_number: other.account_number, amount: 1 });
+}, 60_000);
+
+afterAll(async () => {
+  await t.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the hot lists use indexes in their order and filters', () => {
+  /** Every SELECT the list functions run, planned by SQLite on this database. */
+  async function plans(run: (db: Kysely<Database>) => Promise<unknown>): Promise<string[]> {
+    const raw = new SQLite(join(dir, 'lists.db'), { readonly: true });
+    const queries: CompiledQuery[] = [];
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }), log: (event) => void queries.push(event.query) });
+    try {
+      await run(db);
+      return queries
+        .filter((q) => /^\s*select/i.test(q.sql))
+        .map((q) => `${q.sql}\n  → ${(raw.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...(q.parameters as unknown[])) as { detail: string }[]).map((r) => r.detail).join(' | ')}`);
+    } finally {
+      await db.destroy();
+    }
+  }
+
+  const page = (page: number, order: 'asc' | 'desc' = 'asc') => ({ page, limit: 20, order });
+  const noScanNoSort = (planned: string[]) => {
+    expect(planned.length).toBeGreaterThan(0);
+    for (const plan of planned) {
+      const steps = plan.split('→ ')[1]!;
+      expect(steps, plan).not.toMatch(/\bSCAN\b/);
+      expect(steps, plan).not.toMatch(/TEMP B-TREE/);
+    }
+  };
+
+  it('webhook logs: unfiltered, by each status, by event type, by both, either order, first and last page', async () => {
+    noScanNoSort(
+      await plans(async (db) => {
+        for (const order of ['asc', 'desc'] as const) {
+          for (const at of [1, 5]) {
+            await listWebhookLogs(db, t.developerId, page(at, order));
+            for (const status of ['PENDING', 'DELIVERED', 'FAILED', 'DEAD'] as const) await listWebhookLogs(db, t.developerId, { ...page(at, order), status });
+            await listWebhookLogs(db, t.developerId, { ...page(at, order), event_type: 'ledger.debit' });
+            await listWebhookLogs(db, t.developerId, { ...page(at, order), status: 'PENDING', event_type: 'ledger.credit' });
+          }
+        }
+      }),
+    );
+  });
+
+  it('what the dispatcher reads: due deliveries, oldest first', async () => {
+    noScanNoSort(await plans((db) => dueLogs(db, t.developerId, new Date('2030-01-01'), 8, ['x'])));
+  });
+
+  it('receiver events and wallet transactions, first and last page, either order, with and without a type', async () => {
+    noScanNoSort(
+      await plans(async (db) => {
+        for (const order of ['asc', 'desc'] as const) {
+          for (const at of [1, 5]) {
+            await listReceived(db, t.developerId, page(at, order));
+            await listWalletTransactions(db, wallet.id, page(at, order));
+            await listWalletTransactions(db, wallet.id, { ...page(at, order), type: 'DEBIT' });
+          }
+        }
+      }),
+    );
+  });
+});
+
+describe('a page read from the far end is the same page', () => {
+  /** Every page of a list, then the same rows in one page of 100: they must be the same rows in the same order. */
+  async function pagesAgree(path: string, total: number) {
+    for (const order of ['asc', 'desc']) {
+      const whole = (await t.call('GET', `${path}${path.includes('?') ? '&' : '?'}limit=100&order=${order}`)).body.data;
+      expect(whole.total).toBe(total);
+      const paged: unknown[] = [];
+      for (let at = 1; at <= Math.ceil(total / 7) + 1; at++) {
+        const one = (await t.call('GET', `${path}${path.includes('?') ? '&' : '?'}limit=7&page=${at}&order=${order}`)).body.data;
+        expect(one.total).toBe(total);
+        paged.push(...one.items);
+      }
+      expect(paged).toEqual(whole.items);
+    }
+  }
+
+  it('webhook logs, filtered and not', async () => {
+    await pagesAgree('/v1/webhook-logs', 97);
+    await pagesAgree('/v1/webhook-logs?status=DELIVERED', 91);
+    await pagesAgree('/v1/webhook-logs?status=PENDING&event_type=ledger.debit', 3);
+  });
+
+  it('receiver events and wallet transactions', async () => {
+    await pagesAgree('/sandbox/receiver/events', 91);
+    await pagesAgree(`/v1/wallets/${wallet.id}/transactions`, 49);
+    await pagesAgree(`/v1/wallets/${wallet.id}/transactions?type=DEBIT`, 48);
+  });
+});
+
+describe('the counters that list totals read', () => {
+  it('are checked by the audit: each one that drifts from its rows is a problem', async () => {
+    const drift = [
+      sql`UPDATE webhook_log_counts SET n = n + 1 WHERE status = 'DELIVERED' AND event_type = 'ledger.credit'`,
+      sql`UPDATE receiver_event_counts SET n = n - 1`,
+      sql`UPDATE transaction_counts SET n = n + 2 WHERE type = 'DEBIT'`,
+    ];
+    const undo = [
+      sql`UPDATE webhook_log_counts SET n = n - 1 WHERE status = 'DELIVERED' AND event_type = 'ledger.credit'`,
+      sql`UPDATE receiver_event_counts SET n = n + 1`,
+      sql`UPDATE transaction_counts SET n = n - 2 WHERE type = 'DEBIT'`,
+    ];
+    try {
+      for (const statement of drift) await statement.execute(t.sandbox.db);
+      const report = (await t.call('GET', '/sandbox/audit')).body.data;
+      expect(report.ok).toBe(false);
+      expect(report.problems.map((p: { check: string }) => p.check).sort()).toEqual(['receiver_event_counts', 'transaction_counts', 'webhook_log_counts']);
+      expect(report.problems.find((p: { check: string }) => p.check === 'webhook_log_counts').message).toBe('DELIVERED ledger.credit webhook logs: 46, but the counter says 47');
+    } finally {
+      for (const statement of undo) await statement.execute(t.sandbox.db);
+    }
+    expect((await t.call('GET', '/sandbox/audit')).body.data.ok).toBe(true);
+  });
+});

@@ -1,0 +1,89 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { withoutForeignKeys } from '../../src/engine/db/open.js';
+import { beginReset, resetChunk } from '../../src/engine/settings/reset.service.js';
+import { startServer } from '../../src/sandbox/server.js';
+import { createTestSandbox, createWallet, type TestSandbox } from '../helpers/sandbox.js';
+
+/** A reset removes a developer's rows in chunks (sandbox/reset.ts); these are the edges of doing it that way. */
+let dir: string;
+let t: TestSandbox;
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'ledger-reset-'));
+  t = await createTestSandbox({ dbPath: join(dir, 'reset.db'), listen: true });
+});
+afterEach(async () => {
+  await t.close().catch(() => {});
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const turns = async (n: number) => {
+  for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
+};
+
+async function populate() {
+  const a = await createWallet(t, 50_000);
+  const b = await createWallet(t);
+  for (let i = 0; i < 30; i++) await t.call('POST', `/v1/wallets/${a.id}/transfer`, { destination_account_number: b.account_number, amount: 100 });
+  await t.app.scheduler.runDue(t.developerId);
+  return { a, b };
+}
+
+describe('while a developer is held (its reset runs)', () => {
+  it('its requests wait before they start, and run once it is released; other developers are not held', async () => {
+    const other = (await t.call('POST', '/sandbox/developers', { business_name: 'Other' })).body.data;
+    const release = t.sandbox.hold(t.developerId);
+    let answered = false;
+    const mine = t.call('GET', '/sandbox/clock').then((r) => {
+      answered = true;
+      return r;
+    });
+    expect((await t.call('GET', '/sandbox/clock', undefined, { key: other.api_key })).status).toBe(200);
+    await turns(20);
+    expect(answered).toBe(false);
+    release();
+    expect((await mine).status).toBe(200);
+  });
+});
+
+describe('a reset that a stopped sandbox left half done', () => {
+  it('is finished by the next start before the developer is served again', async () => {
+    await populate();
+    const { sandbox } = t;
+    const progress = await sandbox.write((trx) => beginReset(trx, t.developerId));
+    for (let i = 0; i < 4; i++) await sandbox.exclusive(() => withoutForeignKeys(sandbox.db, () => sandbox.db.transaction().execute((trx) => resetChunk(trx, t.developerId, progress, 10))));
+    await t.stop();
+
+    const server = await startServer({ dbPath: join(dir, 'reset.db'), host: '127.0.0.1', port: 0, log: () => {} });
+    try {
+      const report = await fetch(`${server.baseUrl}/sandbox/audit`, { headers: { 'x-api-key': server.apiKey } }).then((r) => r.json() as Promise<{ data: any }>);
+      expect(report.data).toMatchObject({ ok: true, checked: { wallets: 0, transactions: 0, events: 0, webhook_logs: 0, accounts: 4 } });
+      const wallets = await fetch(`${server.baseUrl}/sandbox/wallets`, { headers: { 'x-api-key': server.apiKey } }).then((r) => r.json() as Promise<{ data: any }>);
+      expect(wallets.data.total).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('money that another developer sends to a developer being reset', () => {
+  it('leaves the sandbox, as it would once the reset has removed the wallet', async () => {
+    const payer = (await t.call('POST', '/sandbox/developers', { business_name: 'Payer' })).body.data;
+    const asPayer = (method: string, url: string, body?: unknown) => t.call(method, url, body, { key: payer.api_key });
+    const target = await createWallet(t);
+    const from = (await asPayer('POST', '/v1/wallets', { customer_reference: 'payer', first_name: 'P', last_name: 'Y', email: 'p@y.ng' })).body.data;
+    await asPayer('POST', '/sandbox/inbound-transfers', { account_number: from.account_number, amount: 100_000 });
+    const payout = await asPayer('POST', `/v1/wallets/${from.id}/transfer`, { destination_account_number: target.account_number, destination_bank_code: '035', amount: 20_000 });
+    expect(payout.body.data.status).toBe('PENDING');
+
+    await t.sandbox.db.insertInto('settings').values({ key: `reset_pending:${t.developerId}`, value: '1' }).execute();
+    await asPayer('POST', '/sandbox/clock/advance', { seconds: 5 });
+    await t.sandbox.db.deleteFrom('settings').where('key', '=', `reset_pending:${t.developerId}`).execute();
+
+    expect((await asPayer('GET', `/v1/transactions/${payout.body.data.transaction_id}`)).body.data.status).toBe('SETTLED');
+    expect((await t.call('GET', `/v1/wallets/${target.id}`)).body.data.balance).toBe(0);
+    expect((await t.call('GET', '/sandbox/audit')).body.data.ok).toBe(true);
+  });
+});
