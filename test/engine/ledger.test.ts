@@ -144,6 +144,20 @@ describe('audit()', () => {
     expect(report.problems.map((p) => p.check)).toContain('delivery_for_event');
   });
 
+  it('catches suspense_holding off by one kobo even past 2^53, where JavaScript numbers cannot tell', async () => {
+    const w = await wallet('a');
+    for (const _ of [1, 2]) await db.transaction().execute((trx) => receiveInbound(trx, env, developerId, { account_number: w.account_number, amount: 1000, narration: 'asdfgh' }));
+    expect((await audit(db)).ok).toBe(true);
+    const holding = await findSystemAccountId(db, developerId, 'SUSPENSE_HOLDING');
+    // Two items of 2^52 hold 2^53 between them; the account says one kobo more.
+    await sql`update suspense_items set amount = 4503599627370496 where developer_id = ${developerId}`.execute(db);
+    await sql`update accounts set balance = 9007199254740993 where id = ${holding}`.execute(db);
+    const report = await audit(db);
+    expect(report.problems.find((p) => p.check === 'suspense_holding')?.message).toBe(
+      `suspense_holding of developer ${developerId} is 9007199254740993 but unresolved items total 9007199254740992`,
+    );
+  });
+
   it('catches a broken balance chain', async () => {
     const a = await wallet('a', 5000);
     await db.updateTable('transactions').set({ balance_before: 1 }).where('wallet_id', '=', a.id).execute();

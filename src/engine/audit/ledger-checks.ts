@@ -120,27 +120,21 @@ export async function checkWallets(trx: Trx, problems: Problems, dev: string | u
   }
 }
 
-/** suspense_holding equals what the unresolved suspense items hold. */
+/**
+ * suspense_holding equals what the unresolved suspense items hold. Compared in SQL, in integers: a
+ * system account may hold more than 2^53 kobo, where JavaScript numbers stop being exact.
+ */
 export async function checkSuspenseHolding(trx: Trx, problems: Problems, dev: string | undefined): Promise<void> {
-  const holdings = await trx
+  const held = sql<string>`coalesce((select sum(s.amount) from suspense_items s where s.developer_id = accounts.developer_id and s.status in ('PENDING', 'FLAGGED')), 0)`;
+  const wrong = await trx
     .selectFrom('accounts')
-    .select(['developer_id', 'balance'])
+    .select(['developer_id', sql<string>`cast(balance as text)`.as('balance'), sql<string>`cast(${held} as text)`.as('expected')])
     .where('kind', '=', 'SUSPENSE_HOLDING')
     .$if(dev !== undefined, (qb) => qb.where('developer_id', '=', dev!))
+    .where(sql<boolean>`balance != ${held}`)
     .execute();
-  const held = await trx
-    .selectFrom('suspense_items')
-    .select(['developer_id', (eb) => eb.fn.sum<number>('amount').as('total')])
-    .where('status', 'in', ['PENDING', 'FLAGGED'])
-    .$if(dev !== undefined, (qb) => qb.where('developer_id', '=', dev!))
-    .groupBy('developer_id')
-    .execute();
-  const totals = new Map(held.map((h) => [h.developer_id, Number(h.total)]));
-  for (const h of holdings) {
-    const expected = totals.get(h.developer_id) ?? 0;
-    if (h.balance !== expected) {
-      problems.push({ check: 'suspense_holding', id: h.developer_id, message: `suspense_holding of developer ${h.developer_id} is ${h.balance} but unresolved items total ${expected}` });
-    }
+  for (const h of wrong) {
+    problems.push({ check: 'suspense_holding', id: h.developer_id, message: `suspense_holding of developer ${h.developer_id} is ${h.balance} but unresolved items total ${h.expected}` });
   }
 }
 
