@@ -1,6 +1,6 @@
 import type { Command } from './command.js';
 import type { ResolvedAccount } from '../api/schemas/banks.js';
-import { nipFee } from '../api/fees.js';
+import { nipFee } from '../engine/fees.js';
 import type { TransferResult } from '../api/schemas/transactions.js';
 import { UsageError } from '../client/errors.js';
 import { check, kobo } from '../client/validate.js';

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import { nipFee } from '../../api/fees.js';
+import { nipFee } from '../fees.js';
 import type { ResolvedAccount } from '../banks/name-enquiry.js';
 import type { Db, Trx } from '../db/database.js';
 import { inSavepoint } from '../db/savepoint.js';
