@@ -2,13 +2,9 @@ import type { Db, Trx } from '../db/database.js';
 import { offThread } from '../db/off-thread.js';
 import { checkBalances, checkPayouts, checkPostings, checkSuspenseHolding, checkWallets } from './ledger-checks.js';
 import { checkDeliveryCounts, checkOutbox } from './outbox-checks.js';
-import { Problems } from './scan.js';
+import { type AuditProblem, Problems } from './scan.js';
 
-export interface AuditProblem {
-  check: string;
-  message: string;
-  id?: string;
-}
+export type { AuditProblem } from './scan.js';
 
 export interface AuditReport {
   ok: boolean;

@@ -1,4 +1,9 @@
-import type { AuditProblem } from './audit.service.js';
+/** One thing the audit found wrong (defined here, beside the collector, so the checks import nothing above them). */
+export interface AuditProblem {
+  check: string;
+  message: string;
+  id?: string;
+}
 
 /** Rows an audit check holds at once: a check's memory stays this small whatever the table's size. */
 export const CHUNK = 5_000;
