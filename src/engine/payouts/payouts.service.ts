@@ -12,7 +12,7 @@ import { findSystemAccountIds } from '../ledger/accounts.repository.js';
 import { post, type TransactionRow } from '../ledger/ledger.service.js';
 import { findTransaction } from '../ledger/transactions.repository.js';
 import { nipSessionId } from '../references.js';
-import type { TransferResult } from '../transfers/transfers.service.js';
+import type { TransferResult } from '../transfers/result.js';
 import type { WalletRow } from '../wallets/wallets.repository.js';
 import type { PayoutTable } from './payouts.table.js';
 

@@ -7,6 +7,7 @@ import { runAgents } from '../agents/evaluate.js';
 import { moveBetweenWallets } from './internal.js';
 import { findWallet, findWalletByAccountNumber, type WalletRow } from '../wallets/wallets.repository.js';
 import { getWallet } from '../wallets/wallets.service.js';
+import type { TransferResult } from './result.js';
 
 export interface TransferInput {
   destination_account_number: string;
@@ -16,14 +17,7 @@ export interface TransferInput {
   narration?: string | undefined;
 }
 
-export interface TransferResult {
-  status: 'SUCCESS' | 'PENDING' | 'FAILED';
-  transaction_id: string;
-  provider_reference: string;
-  new_balance: number;
-  currency: 'NGN';
-  fee: number;
-}
+export type { TransferResult } from './result.js';
 
 export const DEFAULT_NARRATION = 'Wallet Transfer';
 
