@@ -2,10 +2,14 @@
 // - dist/client/rules.generated.js: the request rules of the zod schemas as plain data (it replaces
 //   the compiled module, which computes them from the schemas), so the CLI never loads zod;
 // - dist/help.txt: `ledger --help` as commander prints it at 80 columns, so the top-level help needs
-//   neither commander nor the command groups (program.ts prints it for a pipe or an 80-column terminal).
+//   neither commander nor the command groups (program.ts prints it for a pipe or an 80-column terminal);
+// - dist/engine/db/template.db: an empty database with every migration applied, made by the engine's
+//   own openDatabase, which copies it for each new throw-away database instead of migrating (open.ts).
 import { execFileSync } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, rmSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { requestRules } from '../dist/api/rules.js';
+import { closeDatabase, openDatabase } from '../dist/engine/db/open.js';
 
 writeFileSync(
   new URL('../dist/client/rules.generated.js', import.meta.url),
@@ -18,3 +22,10 @@ rmSync(help, { force: true });
 const env = { ...process.env, NO_COLOR: '1' };
 delete env.COLUMNS;
 writeFileSync(help, execFileSync(process.execPath, [new URL('../bin/ledger.js', import.meta.url).pathname, '--help'], { env, stdio: ['ignore', 'pipe', 'inherit'] }));
+
+const template = fileURLToPath(new URL('../dist/engine/db/template.db', import.meta.url));
+for (const file of [template, `${template}-wal`, `${template}-shm`]) rmSync(file, { force: true });
+await closeDatabase(await openDatabase({ path: template, throwAway: true }));
+for (const file of [`${template}-wal`, `${template}-shm`]) rmSync(file, { force: true });
+// Readable by whoever runs an installed package; each copy is made its owner's alone (open.ts).
+chmodSync(template, 0o644);

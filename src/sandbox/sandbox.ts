@@ -78,6 +78,8 @@ export interface OpenSandboxOptions {
   analyser?: NarrationAnalyser | undefined;
   /** A server under load: checkpoint the WAL from a worker thread. */
   backgroundCheckpoints?: boolean;
+  /** Reads that scale with the data on a worker thread (default true; see openDatabase). */
+  readsOffThread?: boolean;
   /** A file nothing needs after the process ends (`--memory`): no syncing to disk. */
   throwAway?: boolean;
   /** Called once if the database file is lost under the server: it must stop (contract §10). */
@@ -96,6 +98,7 @@ export async function openSandbox(options: OpenSandboxOptions): Promise<Sandbox>
     path: options.dbPath,
     backgroundCheckpoints: options.backgroundCheckpoints ?? false,
     throwAway: options.throwAway ?? false,
+    readsOffThread: options.readsOffThread ?? true,
     identity: cryptoIds.bytes(4).readUInt32BE(0) | 1,
   });
   const clockStart = options.clockStart;

@@ -14,6 +14,12 @@ export interface OpenServerOptions {
   dbPath: string;
   /** A file nothing needs after the process ends (`--memory`): never synced to disk. */
   throwAway?: boolean | undefined;
+  /**
+   * One caller making one request at a time, in this process (`scenario run`): the audit reads on
+   * this thread and the writer checkpoints its own WAL, so no worker thread starts (each would cost
+   * a thread start, and the audit's loads the engine again, about 0.3 s, for nothing to run beside).
+   */
+  singleCaller?: boolean | undefined;
   /** Where the lock that keeps a second server away lives (default: beside a database file; none for :memory:). */
   lockPath?: string | undefined;
   /** The key the last start handed out; kept if it still works, so scripts keep working across restarts. */
@@ -100,7 +106,8 @@ export async function openServer(options: OpenServerOptions): Promise<OpenServer
       clockStart: options.clockStart,
       settlementDelaySeconds: options.settlementDelaySeconds,
       analyser: analysis.analyser,
-      backgroundCheckpoints: true,
+      backgroundCheckpoints: !options.singleCaller,
+      readsOffThread: !options.singleCaller,
       onLost: (reason) => {
         app?.server.close();
         onFatal(reason);

@@ -75,6 +75,7 @@ export async function inProcessTarget(options: InProcessOptions): Promise<Target
     seed: options.seed,
     clockStart: options.clockStart,
     snapshot: options.snapshot,
+    singleCaller: true,
     log: options.log,
     onFatal: (reason) => {
       lost = reason;

@@ -66,5 +66,5 @@ export async function audit(trx: Trx, developerId?: string): Promise<AuditReport
  * @example const report = await auditOffThread(sandbox.db, developerId);
  */
 export function auditOffThread(db: Db, developerId?: string): Promise<AuditReport> {
-  return offThread(db, { module: import.meta.url, name: 'audit', run: audit }, developerId);
+  return offThread(db, { module: 'engine/audit/audit.service', name: 'audit', run: audit }, developerId);
 }

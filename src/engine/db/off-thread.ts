@@ -1,13 +1,16 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Transaction } from 'kysely';
 import type { Database, Db } from './database.js';
-import { databasePath } from './open.js';
+import { built, moduleUrl } from './module-files.js';
+import { databasePath, readsOffThread } from './open.js';
 
 /** A read to run off the request thread: an exported function of a module, given a read transaction. */
 export interface ReadJob<A extends unknown[], R> {
-  /** The module's URL (`import.meta.url` of the module that exports it). */
+  /**
+   * The module's path under src/ (dist/ when built), without its extension: `engine/audit/audit.service`.
+   * Not its `import.meta.url`: inside a bundle (dist/scenario.bundle.js) that names the bundle. A
+   * worker always loads the unbundled files of dist/, which every build ships beside the bundle.
+   */
   module: string;
   /** The name it is exported under. */
   name: string;
@@ -17,17 +20,6 @@ export interface ReadJob<A extends unknown[], R> {
 
 /** Heap a read may use (its rows are read in chunks; this is a bound, not an estimate). */
 const WORKER_HEAP_MB = 192;
-
-/**
- * A module's built file. Under the test runner the engine runs from `src/*.ts`, but a worker thread
- * runs plain JavaScript: it loads the same module from `dist/` (built by `npm run build`).
- */
-function built(url: string): string {
-  if (!url.endsWith('.ts')) return url;
-  const js = url.replace(/\/src\/((?:(?!\/src\/).)*)\.ts$/, '/dist/$1.js');
-  if (!existsSync(fileURLToPath(js))) throw new Error(`${js} is missing: a read off the request thread runs the built code (npm run build)`);
-  return js;
-}
 
 /**
  * The host's Node flags, less `--input-type`: a worker inherits them, and a worker that runs a file
@@ -50,12 +42,13 @@ const queues = new WeakMap<Db, Promise<unknown>>();
  * with its own read-only connection and one read transaction, so a read that scales with the data
  * (an audit of a million transactions) never holds up a request, and its memory is given back when
  * the thread ends. Reads of one database run one after another. An in-memory database cannot be
- * opened twice: there the read runs here, in one read transaction.
- * @example const report = await offThread(db, { module: import.meta.url, name: 'audit', run: audit }, developerId);
+ * opened twice, and a database opened for one caller at a time (`readsOffThread: false`, a scenario
+ * run) has no request to hold up: there the read runs here, in one read transaction.
+ * @example const report = await offThread(db, { module: 'engine/audit/audit.service', name: 'audit', run: audit }, developerId);
  */
 export function offThread<A extends unknown[], R>(db: Db, job: ReadJob<A, R>, ...args: A): Promise<R> {
   const path = databasePath(db);
-  if (path === ':memory:') return db.transaction().execute((trx) => job.run(trx, ...args));
+  if (!readsOffThread(db)) return db.transaction().execute((trx) => job.run(trx, ...args));
   const previous = queues.get(db) ?? Promise.resolve();
   const next = previous.catch(() => {}).then(() => inWorker<R>(path, job.module, job.name, args));
   queues.set(db, next);
@@ -63,10 +56,9 @@ export function offThread<A extends unknown[], R>(db: Db, job: ReadJob<A, R>, ..
 }
 
 function inWorker<R>(path: string, module: string, name: string, args: unknown[]): Promise<R> {
-  const here = import.meta.url;
-  const script = built(new URL(`./read-worker${here.endsWith('.ts') ? '.ts' : '.js'}`, here).href);
+  const script = built(moduleUrl('engine/db/read-worker'));
   return new Promise<R>((resolve, reject) => {
-    const worker = new Worker(new URL(script), { execArgv: workerExecArgv(), workerData: { path, module: built(module), name, args }, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
+    const worker = new Worker(new URL(script), { execArgv: workerExecArgv(), workerData: { path, module: built(moduleUrl(module)), name, args }, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
     let answered = false;
     worker.once('message', (message: { ok: true; result: R } | { ok: false; message: string; code?: string }) => {
       answered = true;

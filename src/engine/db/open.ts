@@ -1,11 +1,12 @@
 import SQLite from 'better-sqlite3';
-import { chmodSync, mkdirSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Kysely, Migrator, SqliteDialect, type SqliteDialectConfig, sql } from 'kysely';
 import type { Database, Db } from './database.js';
 import { type Checkpointer, startCheckpointer } from './checkpointer.js';
 import { sqliteError } from './faults.js';
 import { migrationProvider } from './migrations.js';
+import { builtFile } from './module-files.js';
 
 export interface OpenOptions {
   /** A file path, or ':memory:' for a throw-away database. */
@@ -16,6 +17,12 @@ export interface OpenOptions {
   identity?: number;
   /** A file nothing needs after the process ends (`--memory`): never synced to disk. */
   throwAway?: boolean;
+  /**
+   * Reads that scale with the data (the audit) run on a worker thread with a connection of their
+   * own (default), or, with false, here: for one caller making one request at a time (a scenario
+   * run), which no read can hold up, and which should not pay for a thread loading the engine.
+   */
+  readsOffThread?: boolean;
 }
 
 /** A storage fault to inject into every write (tests of contract §10 where no small disk can be mounted). */
@@ -27,6 +34,7 @@ interface DbState {
   checkpointer?: Checkpointer;
   fault: StorageFault;
   identity: number;
+  readsOffThread: boolean;
 }
 
 /** Bytes a checkpointed WAL is cut back to. */
@@ -94,12 +102,22 @@ const BACKSTOP_CHECKPOINT_PAGES = 16_384;
 const states = new WeakMap<Db, DbState>();
 
 /**
+ * An empty database with every migration applied, made by `npm run build` (scripts/after-build.js)
+ * through this very function. A new throw-away database (`sandbox start --memory`, each scenario of
+ * `scenario run`) starts as a copy of it: the migrations then find nothing to do, where running them
+ * all on an empty file costs several times the copy. Not from the sources (the test runner), whose
+ * migrations may be newer than the last build: there every migration runs.
+ */
+const TEMPLATE = builtFile('engine/db/template.db');
+
+/**
  * Opens the sandbox database (the only place that knows it is SQLite), applies the
  * pragmas the ledger relies on and runs pending migrations.
  * @example const db = await openDatabase({ path: ':memory:' });
  */
-export async function openDatabase({ path, backgroundCheckpoints = false, identity, throwAway = false }: OpenOptions): Promise<Db> {
+export async function openDatabase({ path, backgroundCheckpoints = false, identity, throwAway = false, readsOffThread = true }: OpenOptions): Promise<Db> {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (throwAway && path !== ':memory:' && TEMPLATE && !existsSync(path) && existsSync(TEMPLATE)) copyFileSync(TEMPLATE, path);
   const sqlite = new SQLite(path);
   if (path !== ':memory:') {
     // Space freed by a reset goes back to the file system, a chunk at a time (reclaimSpace). Only a
@@ -116,7 +134,7 @@ export async function openDatabase({ path, backgroundCheckpoints = false, identi
   sqlite.pragma(throwAway ? 'synchronous = OFF' : 'synchronous = NORMAL');
   // The sandbox commits concurrent writes together, each in a savepoint; their undo journals stay in memory.
   sqlite.pragma('temp_store = MEMORY');
-  const state: DbState = { path, sqlite, fault: undefined, identity: 0 };
+  const state: DbState = { path, sqlite, fault: undefined, identity: 0, readsOffThread: readsOffThread && path !== ':memory:' };
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, state) }) });
   const { error, results } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
   if (error) {
@@ -148,6 +166,13 @@ export function databasePath(db: Db): string {
   const state = states.get(db);
   if (!state) throw new Error('not a database opened by openDatabase');
   return state.path;
+}
+
+/** Whether reads that scale with the data go to a worker thread (see `OpenOptions.readsOffThread`; never for ':memory:'). */
+export function readsOffThread(db: Db): boolean {
+  const state = states.get(db);
+  if (!state) throw new Error('not a database opened by openDatabase');
+  return state.readsOffThread;
 }
 
 /** The number stamped in the database header at creation (0 for a database from before stamps). */
