@@ -1,5 +1,6 @@
 import { execa } from 'execa';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, type Cli, cleanEnv, createCli, watchOutput } from '../helpers/cli.js';
@@ -103,6 +104,28 @@ describe('fast start', () => {
     const { packages, stdout } = await packagesLoaded(['sandbox', 'start', '--detach', '--memory', '--port', '0'], (cli) => cli.run(['sandbox', 'stop']));
     expect(stdout).toMatch(/^Sandbox running in the background at http:\/\/127\.0\.0\.1:\d+ \(pid \d+\)\n/);
     expect(packages.filter((p) => HEAVY.some((h) => p.startsWith(h)))).toEqual([]);
+  });
+
+  it('`scenario run` loads the scenario engine and the server as one bundle (scripts/bundle.js), and the examples and the OpenAPI document work through it', async () => {
+    const cli = createCli();
+    try {
+      writeFileSync(
+        join(cli.dir, 'openapi.yaml'),
+        'name: the OpenAPI document\nsteps:\n  - request: GET /openapi.json\n    expect: { status: 200, body.openapi: "3.1.0", body.info.title: "Wallet Ledger Service (ledger sandbox)" }\n',
+      );
+      const examples = resolve(BIN, '../../examples/scenarios');
+      const { packages, modules, stdout, exitCode } = await packagesLoaded(['scenario', 'run', examples, 'openapi.yaml', '--reporter', 'tap'], undefined, { cwd: cli.dir });
+      expect(stdout).toMatch(/^# scenarios 6\n# pass 6\n# fail 0$/m);
+      expect(exitCode).toBe(0);
+      expect(modules).toContain('scenario.bundle.js');
+      // The scenario engine and the server come from the bundle; dist/scenario/cli.js only re-exports it.
+      expect(modules.filter((m) => /^(scenario|sandbox)\//.test(m))).toEqual(['scenario/cli.js']);
+      expect(modules.filter((m) => /^engine\/(db|ledger|audit)\//.test(m))).toEqual([]);
+      // No package is loaded from its own files but those the bundle keeps out (better-sqlite3 with its loader, word-list).
+      expect(packages.filter((p) => !builtinModules.includes(p))).toEqual(['better-sqlite3', 'bindings', 'file-uri-to-path', 'word-list']);
+    } finally {
+      cli.cleanup();
+    }
   });
 
   it('the trace itself works: `sandbox start` does load the server', async () => {
