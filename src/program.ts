@@ -1,6 +1,7 @@
 import type * as Commander from 'commander';
 import { Command } from './commands/command.js';
 import { EXIT, reportError } from './commands/errors.js';
+import type { CommandLines, Invocation } from './commands/io.js';
 import { examples } from './commands/options.js';
 import type { Stream } from './commands/output/render.js';
 import { childrenOf, entry, locate } from './commands/registry.js';
@@ -22,6 +23,7 @@ export async function main(argv: string[]): Promise<void> {
   if (path === 'sandbox start') keepRunningOnClosedPipe();
   try {
     const alone = await leaf(path);
+    if (alone) alone.commandLines = commandLines;
     if (alone) await runLeaf(alone, args.slice(used), { stdout, stderr });
     else await (await assemble(path, path === 'completion')).parseAsync([argv[0]!, argv[1]!, ...args]);
   } catch (error) {
@@ -46,6 +48,37 @@ export async function runLeaf(command: Command, words: string[], output: Output,
   const built = command.toCommander(await loadCommander());
   configure(built, output);
   await built.parseAsync(words, { from: 'user' });
+}
+
+/**
+ * Other command lines, named by the registry and run in this process (a scenario's steps): the
+ * command standing alone, with `added` after its own flags, its output and requests where
+ * `invocation.sources` says. Handed to commands through their Io (see `CommandLines`).
+ * @example const exit = await commandLines.run(['wallets', 'get', id], ['--json'], { sources: { stdout, stderr, env: {}, cwd }, exitCode: 0 });
+ */
+export const commandLines: CommandLines = {
+  name(words) {
+    const { path, used } = locate(words);
+    const known = entry(path);
+    return { path, used, known: Boolean(known), runs: Boolean(known?.load), children: childrenOf(path).map((c) => c.path) };
+  },
+  run: (words, added, invocation) => runCommandLine(words, added, invocation),
+};
+
+async function runCommandLine(words: string[], added: string[], invocation: Invocation): Promise<number> {
+  const { path, used } = locate(words);
+  const command = (await standalone(path))!;
+  command.invocation = invocation;
+  command.commandLines = commandLines;
+  const own = words.slice(used);
+  const end = own.includes('--') ? own.indexOf('--') : own.length;
+  const output = { stdout: invocation.sources.stdout ?? stdout, stderr: invocation.sources.stderr ?? stderr };
+  try {
+    await runLeaf(command, [...own.slice(0, end), ...added, ...own.slice(end)], output, invocation.sources.env ?? {});
+    return invocation.exitCode;
+  } catch (error) {
+    return exitCodeOf(error, output.stderr);
+  }
 }
 
 /** The exit code of a failure: commander's own (help is 0, a usage error 2), else reportError's. */

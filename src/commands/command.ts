@@ -1,5 +1,5 @@
 import type * as Commander from 'commander';
-import type { Invocation } from './io.js';
+import type { CommandLines, Invocation } from './io.js';
 
 /**
  * Commands are declared with a small subset of commander's builder API (`option`, `addOption`,
@@ -88,6 +88,8 @@ export class Command {
   private values: Record<string, unknown> = {};
   /** Set to run the command inside another's process (a scenario step): see `Invocation`. */
   invocation: Invocation | undefined;
+  /** Set by the program that runs the command: how it names and runs other command lines (see `CommandLines`). */
+  commandLines: CommandLines | undefined;
 
   constructor(private title = '') {}
 
@@ -214,10 +216,10 @@ export class Command {
     for (const argument of this.declared) command.argument(argument.spec, argument.description);
     for (const help of this.helpTexts) command.addHelpText(help.position, help.text);
     const handler = this.handler;
-    const invocation = this.invocation;
+    const { invocation, commandLines } = this;
     if (handler) command.action(async (...args: unknown[]) => {
-      // The action finds the invocation on the command it is handed, commander's here.
-      if (invocation) Object.assign(args[args.length - 1] as object, { invocation });
+      // The action finds the invocation and the command lines on the command it is handed, commander's here.
+      Object.assign(args[args.length - 1] as object, { invocation, commandLines });
       await handler(...args);
     });
     for (const sub of this.commands) command.addCommand(sub.toCommander(commander));

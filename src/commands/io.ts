@@ -32,9 +32,13 @@ export interface Io {
   note(text: string): void;
   /** True when a person is at the keyboard: prompts are allowed. */
   interactive(): boolean;
+  /** Names and runs other command lines in this process (see CommandLines). */
+  commandLines(): CommandLines;
 }
 
 export interface IoSources {
+  /** Names and runs other command lines in this process (`scenario run`'s steps); set by the program that runs the command. */
+  commandLines?: CommandLines | undefined;
   stdout?: Stream;
   stderr?: Stream;
   stdinIsTTY?: boolean;
@@ -52,6 +56,22 @@ export interface IoSources {
 export interface Invocation {
   sources: IoSources;
   exitCode: number;
+}
+
+/**
+ * Other ledger command lines, as the program names and runs them (program.ts `commandLines`). The
+ * program hands them to the command it runs, through the command's Io, so that a command that runs
+ * others (`scenario run`) never imports the registry or the program, which load that command.
+ */
+export interface CommandLines {
+  /** The deepest command `words` name and how many words that took; whether it is known, runs (a group does not), and a group's subcommands. */
+  name(words: string[]): { path: string; used: number; known: boolean; runs: boolean; children: string[] };
+  /**
+   * Runs a command line in this process, as `ledger` runs it: its output, environment and requests
+   * go where `invocation.sources` says, `added` words follow the command's own flags (before any
+   * `--`), and it resolves the exit code the command would have had.
+   */
+  run(words: string[], added: string[], invocation: Invocation): Promise<number>;
 }
 
 export function createIo(flags: GlobalFlags, sources: IoSources = {}): Io {
@@ -91,6 +111,10 @@ export function createIo(flags: GlobalFlags, sources: IoSources = {}): Io {
       if (!flags.json && !flags.quiet) stderr.write(`${text}\n`);
     },
     interactive: () => stdinIsTTY && Boolean(stdout.isTTY),
+    commandLines: () => {
+      if (!sources.commandLines) throw new Error('this command was not run by the program (program.ts), which alone runs other command lines');
+      return sources.commandLines;
+    },
   };
   return io;
 }

@@ -2,7 +2,7 @@ import { Command, Option } from './command.js';
 import { parseDuration as parseSeconds } from '../api/duration.js';
 import { UsageError } from '../client/errors.js';
 import { reportError } from './errors.js';
-import { createIo, type GlobalFlags, type Invocation, type Io } from './io.js';
+import { type CommandLines, createIo, type GlobalFlags, type Invocation, type Io } from './io.js';
 
 const EXIT_CODES = `Exit codes: 0 success · 1 the API refused (4xx/5xx) · 2 usage error · 3 sandbox not reachable · 130 cancelled at a prompt.
 --json prints exactly the API's data on stdout and is stable; errors go to stderr as "Error [CODE]: message".`;
@@ -39,11 +39,11 @@ export function enumOption(flags: string, description: string, values: string[])
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function action(run: (io: Io, ...args: any[]) => Promise<void>) {
   return async (...received: unknown[]): Promise<void> => {
-    const command = received[received.length - 1] as Command & { invocation?: Invocation };
+    const command = received[received.length - 1] as Command & { invocation?: Invocation; commandLines?: CommandLines };
     const options = command.opts() as Record<string, unknown>;
     const positional = received.slice(0, -2);
-    const { invocation } = command;
-    const io = createIo(options as GlobalFlags, invocation?.sources);
+    const { invocation, commandLines } = command;
+    const io = createIo(options as GlobalFlags, { ...invocation?.sources, commandLines });
     try {
       await run(io, ...positional, options);
     } catch (error) {

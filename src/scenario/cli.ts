@@ -72,9 +72,11 @@ export async function runScenarioFiles(io: Io, paths: string[], flags: RunFlags)
     throw new UsageError((error as Error).message);
   }
   const snapshot = startingSnapshot(flags.snapshot, io, flags.baseUrl !== undefined);
+  // The registry's names and the program's runner, from the program (no import of either here).
+  const lines = io.commandLines();
   let files;
   try {
-    files = loadScenarioFiles(paths, io.cwd);
+    files = loadScenarioFiles(paths, io.cwd, lines);
   } catch (error) {
     if (!(error instanceof FormatErrors)) throw error;
     for (const file of error.errors) for (const p of file.problems) io.stderr.write(`Error [INVALID_SCENARIO]: ${file.file}:${p.line}:${p.column}: ${p.message}\n`);
@@ -90,7 +92,7 @@ export async function runScenarioFiles(io: Io, paths: string[], flags: RunFlags)
   let report = '';
   const toFile: Stream = { write: (text: string) => (report += text), isTTY: false };
   const reporters = flags.output === undefined ? [reporterFor(reporter, io.stdout, io.env)] : [reporterFor(reporter, toFile, {}), prettyReporter(io.stdout, io.env)];
-  const { exitCode } = await runSuite(files, { cwd: io.cwd, seed, snapshot, remote, bail: Boolean(flags.bail), log: (line) => io.stderr.write(`${line}\n`) }, reporters);
+  const { exitCode } = await runSuite(files, { shell: { cwd: io.cwd, lines }, seed, snapshot, remote, bail: Boolean(flags.bail), log: (line) => io.stderr.write(`${line}\n`) }, reporters);
   if (flags.output !== undefined) {
     const path = resolve(io.cwd, flags.output);
     mkdirSync(dirname(path), { recursive: true });

@@ -1,8 +1,16 @@
-import type { Invocation } from '../commands/io.js';
+import type { CommandLines, Invocation } from '../commands/io.js';
 import type { Stream } from '../commands/output/render.js';
-import { locate } from '../commands/registry.js';
-import { exitCodeOf, runLeaf, standalone } from '../program.js';
 import type { Target } from './target.js';
+
+/**
+ * Where a scenario's command-line steps run: the directory, and the program's own runner, handed
+ * down from the `scenario run` command's Io (scenario code never imports the registry or the
+ * program, which load the `scenario run` command: that was an import circle).
+ */
+export interface Shell {
+  cwd: string;
+  lines: CommandLines;
+}
 
 /** What a command-line step did: what `expect` and `save` paths read. */
 export interface CommandResult {
@@ -34,28 +42,18 @@ function capture(): Stream & { text: string } {
  * code it would have had; its requests go to the scenario's sandbox (`--base-url` and `--api-key`
  * are added, unless the step gives its own key), through the target's transport. There is no
  * terminal, so nothing is ever asked.
- * @example await runCommandLine(['wallets', 'get', id], target, process.cwd()) // { exit: 0, data: { id, … } }
+ * @example await runCommandLine(['wallets', 'get', id], target, shell) // { exit: 0, data: { id, … } }
  */
-export async function runCommandLine(words: string[], target: Target, cwd: string): Promise<CommandResult> {
-  const { path, used } = locate(words);
-  const command = (await standalone(path))!;
+export async function runCommandLine(words: string[], target: Target, shell: Shell): Promise<CommandResult> {
   const stdout = capture();
   const stderr = capture();
-  const invocation: Invocation = { sources: { stdout, stderr, stdinIsTTY: false, env: {}, cwd, transport: target.transport }, exitCode: 0 };
-  command.invocation = invocation;
-  const own = words.slice(used);
-  const end = own.includes('--') ? own.indexOf('--') : own.length;
-  const flags = own.slice(0, end);
+  const invocation: Invocation = { sources: { stdout, stderr, stdinIsTTY: false, env: {}, cwd: shell.cwd, transport: target.transport }, exitCode: 0 };
+  // The command's own flags: the words before any `--` (the command's path has no flags).
+  const flags = words.includes('--') ? words.slice(0, words.indexOf('--')) : words;
   const added = ['--base-url', target.baseUrl];
   if (!flags.includes('--json')) added.push('--json');
   if (!flags.some((w) => w === '--api-key' || w.startsWith('--api-key='))) added.push('--api-key', target.apiKey);
-  let exit: number;
-  try {
-    await runLeaf(command, [...flags, ...added, ...own.slice(end)], { stdout, stderr }, {});
-    exit = invocation.exitCode;
-  } catch (error) {
-    exit = exitCodeOf(error, stderr);
-  }
+  const exit = await shell.lines.run(words, added, invocation);
   const result: CommandResult = { exit, stdout: stdout.text, stderr: stderr.text };
   try {
     if (stdout.text.trim()) result.data = JSON.parse(stdout.text);

@@ -1,4 +1,4 @@
-import { childrenOf, entry, locate } from '../commands/registry.js';
+import type { CommandLines } from '../commands/io.js';
 import { parseDuration } from '../api/duration.js';
 import { parseSeed } from '../sandbox/start-options.js';
 import { referencesIn, referencesInValue } from './interpolate.js';
@@ -28,7 +28,7 @@ const NOT_IN_SCENARIOS: Record<string, string> = {
 
 type RawStep = Record<string, unknown>;
 
-export function compileScenarios(located: LocatedScenario[]): { scenarios: Scenario[]; problems: Problem[] } {
+export function compileScenarios(located: LocatedScenario[], lines: CommandLines): { scenarios: Scenario[]; problems: Problem[] } {
   const problems: Problem[] = [];
   const scenarios: Scenario[] = [];
   const names = new Set<string>();
@@ -39,7 +39,7 @@ export function compileScenarios(located: LocatedScenario[]): { scenarios: Scena
     const defined = new Set(Object.keys(value.vars ?? {}));
     const compileList = (list: ScenarioInput['steps'] | undefined, key: 'setup' | 'steps') =>
       (list ?? []).flatMap((raw, i) => {
-        const step = compileStep(raw, [key, i], position, defined, report);
+        const step = compileStep(raw, [key, i], position, defined, report, lines);
         return step ? [step] : [];
       });
     const setup = compileList(value.setup, 'setup');
@@ -63,6 +63,7 @@ function compileStep(
   position: LocatedScenario['position'],
   defined: Set<string>,
   report: (path: JsonPath, message: string, key?: string) => void,
+  lines: CommandLines,
 ): Step | undefined {
   const value: RawStep = typeof raw === 'string' ? (REQUEST_LINE.test(raw.trim()) ? { request: raw.trim() } : { run: raw }) : raw;
   const { line, column } = position(path);
@@ -104,7 +105,7 @@ function compileStep(
   switch (kind) {
     case 'run': {
       const text = String(value.run);
-      const words = commandWords(text, (message) => problem(message), defined);
+      const words = commandWords(text, (message) => problem(message), defined, lines);
       if (words) step = { ...base, kind, text: text.trim().replace(/\s+/g, ' '), words };
       break;
     }
@@ -142,7 +143,7 @@ function checkFields(kind: StepKind, expect: Expectation[], save: Record<string,
  * The words of a command line, checked: it splits as a shell would split it, names a command that
  * a scenario can run, and leaves where requests go to the scenario. `ledger` in front is allowed.
  */
-function commandWords(text: string, problem: (message: string) => void, defined: Set<string>): string[] | undefined {
+function commandWords(text: string, problem: (message: string) => void, defined: Set<string>, lines: CommandLines): string[] | undefined {
   let words: string[];
   try {
     words = splitWords(text);
@@ -153,14 +154,13 @@ function commandWords(text: string, problem: (message: string) => void, defined:
   }
   if (words[0] === 'ledger') words = words.slice(1);
   hintBareVariables(text, defined, problem);
-  const { path, used } = locate(words);
-  const known = entry(path);
+  const { path, used, known, runs, children } = lines.name(words);
   if (!known) {
     problem(`unknown command "${words[0] ?? ''}": run ledger --help for the commands`);
     return undefined;
   }
-  if (!known.load) {
-    problem(`"${path}" needs a subcommand: ${childrenOf(path).map((c) => c.path).join(', ')}`);
+  if (!runs) {
+    problem(`"${path}" needs a subcommand: ${children.join(', ')}`);
     return undefined;
   }
   if (NOT_IN_SCENARIOS[path]) {

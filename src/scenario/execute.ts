@@ -1,5 +1,5 @@
 import { UnreachableError } from '../client/errors.js';
-import { runCommandLine } from './command-step.js';
+import { runCommandLine, type Shell } from './command-step.js';
 import { interpolateText, interpolateValue, type Vars } from './interpolate.js';
 import type { Step } from './model.js';
 import type { Target } from './target.js';
@@ -23,7 +23,7 @@ export interface Outcome {
 
 export interface StepContext {
   target: Target;
-  cwd: string;
+  shell: Shell;
   /** The deliveries earlier expect_webhook steps of this scenario matched: each is matched once. */
   deliveries: Deliveries;
 }
@@ -33,7 +33,7 @@ export async function execute(step: Step, vars: Vars, context: StepContext): Pro
   switch (step.kind) {
     case 'run': {
       const words = step.words.map((word) => interpolateText(word, vars));
-      const result = await runCommandLine(words, context.target, context.cwd);
+      const result = await runCommandLine(words, context.target, context.shell);
       const unreachable = result.exit === 3 && result.error?.code === 'UNREACHABLE';
       const summary = result.exit === 0 ? undefined : `exited ${result.exit}${result.error ? `: Error [${result.error.code}]: ${result.error.message}` : ''}`;
       return { result: { ...result }, ok: result.exit === 0, summary, command: words.join(' '), unreachable };

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { extname, join, relative, resolve } from 'node:path';
 import { UsageError } from '../client/errors.js';
+import type { CommandLines } from '../commands/io.js';
 import { compileScenarios } from './compile.js';
 import { FormatError, readScenarios } from './load.js';
 import type { ScenarioFile } from './model.js';
@@ -23,7 +24,7 @@ function filesIn(dir: string): string[] {
  * it), each read and checked in full before anything runs. A missing path is a UsageError; every
  * file that breaks the format is in the FormatErrors thrown together (exit code 2).
  */
-export function loadScenarioFiles(paths: string[], cwd: string): ScenarioFile[] {
+export function loadScenarioFiles(paths: string[], cwd: string, lines: CommandLines): ScenarioFile[] {
   const found: string[] = [];
   for (const given of paths) {
     const path = resolve(cwd, given);
@@ -43,7 +44,7 @@ export function loadScenarioFiles(paths: string[], cwd: string): ScenarioFile[] 
     const display = near && !near.startsWith('..') ? near : path;
     try {
       if (!EXTENSIONS.has(extname(path).toLowerCase())) throw new FormatError(display, [{ line: 1, column: 1, message: 'a scenario file is .yaml, .yml or .json' }]);
-      const { scenarios, problems } = compileScenarios(readScenarios(path, display));
+      const { scenarios, problems } = compileScenarios(readScenarios(path, display), lines);
       if (problems.length > 0) throw new FormatError(display, problems.sort((a, b) => a.line - b.line || a.column - b.column));
       files.push({ path, display, scenarios });
     } catch (error) {

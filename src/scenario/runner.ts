@@ -1,3 +1,4 @@
+import type { Shell } from './command-step.js';
 import { execute, type Outcome, request } from './execute.js';
 import type { Vars } from './interpolate.js';
 import type { Scenario, Step } from './model.js';
@@ -34,7 +35,7 @@ function exchangeReport({ request: sent, response, error }: Exchange): ExchangeR
  * the ledger audit must be clean. A failure in setup, or a step that could not run at all, is an
  * error; anything else that does not hold is a failure.
  */
-export async function runScenario(scenario: Scenario, file: string, target: Target, cwd: string): Promise<ScenarioRun> {
+export async function runScenario(scenario: Scenario, file: string, target: Target, shell: Shell): Promise<ScenarioRun> {
   const started = performance.now();
   const vars: Vars = { ...scenario.vars };
   const deliveries = new Set<string>();
@@ -51,7 +52,7 @@ export async function runScenario(scenario: Scenario, file: string, target: Targ
     let outcome: Outcome;
     let crashed = false;
     try {
-      outcome = await execute(step, vars, { target, cwd, deliveries });
+      outcome = await execute(step, vars, { target, shell, deliveries });
     } catch (error) {
       crashed = true;
       outcome = { result: {}, ok: false, summary: `could not run: ${error instanceof Error ? error.message : String(error)}` };

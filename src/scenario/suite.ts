@@ -4,6 +4,7 @@ import { request } from './execute.js';
 import type { Scenario, ScenarioFile } from './model.js';
 import type { Reporter } from './report/reporter.js';
 import type { FileReport, RunReport, ScenarioReport } from './results.js';
+import type { Shell } from './command-step.js';
 import { runScenario } from './runner.js';
 import { httpTarget, inProcessTarget, type Target } from './target.js';
 
@@ -11,7 +12,8 @@ import { httpTarget, inProcessTarget, type Target } from './target.js';
 export const DEFAULT_SEED = '1';
 
 export interface SuiteOptions {
-  cwd: string;
+  /** Where command-line steps run, and how. */
+  shell: Shell;
   /** --seed: every scenario's sandbox, whatever its file says. */
   seed?: string | undefined;
   /** --snapshot: the state every scenario starts from (in-process: a file). */
@@ -92,7 +94,7 @@ async function runOne(scenario: Scenario, file: string, options: SuiteOptions, s
       target.take();
       if (!restored.ok) throw Object.assign(new Error(`the starting snapshot could not be restored: ${restored.summary}`), { unreachable: restored.unreachable });
     }
-    return await runScenario(scenario, file, target, options.cwd);
+    return await runScenario(scenario, file, target, options.shell);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return {
