@@ -37,10 +37,14 @@ BOLA=$(ledger wallets create --customer-reference "bola-$RUN" --first-name Bola 
 ${STEPS.map(([, line]) => `ledger ${line} > /dev/null`).join('\n')}
 `;
 
-/** The requests the scenario's steps make (each command's own, in order), then the audit, on the same in-process sandbox. */
+/**
+ * The requests the scenario's steps make (each command's own, in order), then the audit, on the same
+ * in-process sandbox (`singleCaller`, as `scenario run` opens it). It imports the server from its
+ * unbundled files: the bundle (scripts/bundle.js) is `scenario run`'s own.
+ */
 const BARE = `
 import { startServer } from ${JSON.stringify(join(DIST, 'sandbox/server.js'))};
-const server = await startServer({ dbPath: ':memory:', host: '127.0.0.1', port: 0, seed: '1', clockStart: Date.parse('2026-01-01T00:00:00Z'), log: () => {} });
+const server = await startServer({ dbPath: ':memory:', host: '127.0.0.1', port: 0, seed: '1', clockStart: Date.parse('2026-01-01T00:00:00Z'), log: () => {}, singleCaller: true });
 const call = async (method, url, body) => {
   const response = await server.app.inject({ method, url, headers: { 'x-api-key': server.apiKey, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { payload: JSON.stringify(body) } : {}) });
   const parsed = JSON.parse(response.body);
