@@ -8,11 +8,15 @@
 // - every module of ours outside scenario/, sandbox/, engine/ and api/ (the command line: client/,
 //   commands/, program.js, version.js): the commands a scenario step runs load them too, and must
 //   see the same classes (`instanceof UsageError`) and the same registry;
-// - better-sqlite3 (native), word-list (finds its words.txt beside its own file), @fastify/swagger
-//   (reads its package.json through __dirname), commander (loaded by the command line anyway).
+// - better-sqlite3 (native), word-list (finds its words.txt beside its own file), commander (loaded
+//   by the command line anyway).
+// @fastify/swagger is inside: its own package.json, which it reads through __dirname (undefined in
+// an ES module) only for a default `info` that app.ts always gives, is then not found, which it
+// allows; the test of the bundle reads the OpenAPI document through it.
 // The bundle stands in dist/ itself: version.js reads ../package.json from its own file, and
-// engine/db/off-thread.ts takes the bundle's folder for dist/ when it finds itself in a bundle.
-// Source maps: the bundle's points at dist/*.js, whose own maps point at src/.
+// engine/db/module-files.ts takes the bundle's folder for dist/ when it finds itself in a bundle.
+// No source map: the bundle is not minified, and each module in it starts with a `// dist/…` line,
+// so a stack trace into it reads as it is (a map would add 5 MB to the package).
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,8 +53,8 @@ await build({
       },
     },
   ],
-  output: { file: BUNDLE, format: 'esm', codeSplitting: false, sourcemap: true },
+  output: { file: BUNDLE, format: 'esm', codeSplitting: false },
 });
 
 writeFileSync(ENTRY, REEXPORT);
-rmSync(`${ENTRY}.map`, { force: true });
+for (const map of [`${ENTRY}.map`, `${BUNDLE}.map`]) rmSync(map, { force: true });
