@@ -1,25 +1,9 @@
 import { UnreachableError } from '../client/errors.js';
 import { runCommandLine, type Shell } from './command-step.js';
 import { interpolateText, interpolateValue, type Vars } from './interpolate.js';
-import type { Step } from './model.js';
+import type { Outcome, Step } from './model.js';
 import type { Target } from './target.js';
 import { awaitWebhook, type Deliveries } from './webhooks.js';
-
-/** What one step did, before its expectations are checked. */
-export interface Outcome {
-  /** What `expect` and `save` paths read: { exit, data, error, … } or { status, headers, body, data, error }. */
-  result: Record<string, unknown>;
-  /** Did it succeed by its own measure (exit 0, a 2xx answer, a matching delivery)? */
-  ok: boolean;
-  /** When it did not: one line saying how. */
-  summary?: string | undefined;
-  /** More lines about it (deliveries that almost matched, say). */
-  details?: string[] | undefined;
-  /** The command line as it ran, for a command step. */
-  command?: string | undefined;
-  /** The sandbox could not be reached (exit code 3 for the whole run). */
-  unreachable?: boolean | undefined;
-}
 
 export interface StepContext {
   target: Target;

@@ -63,3 +63,19 @@ export const RESULT_FIELDS: Record<StepKind, string[]> = {
   snapshot: ['status', 'headers', 'body', 'data', 'error'],
   expect_webhook: ['event_id', 'event_type', 'api_version', 'created_at', 'data', 'headers'],
 };
+
+/** What one step did, before its expectations are checked. */
+export interface Outcome {
+  /** What `expect` and `save` paths read: { exit, data, error, … } or { status, headers, body, data, error }. */
+  result: Record<string, unknown>;
+  /** Did it succeed by its own measure (exit 0, a 2xx answer, a matching delivery)? */
+  ok: boolean;
+  /** When it did not: one line saying how. */
+  summary?: string | undefined;
+  /** More lines about it (deliveries that almost matched, say). */
+  details?: string[] | undefined;
+  /** The command line as it ran, for a command step. */
+  command?: string | undefined;
+  /** The sandbox could not be reached (exit code 3 for the whole run). */
+  unreachable?: boolean | undefined;
+}

@@ -1,7 +1,7 @@
 import type { Shell } from './command-step.js';
-import { execute, type Outcome, request } from './execute.js';
+import { execute, request } from './execute.js';
 import type { Vars } from './interpolate.js';
-import type { Scenario, Step } from './model.js';
+import type { Outcome, Scenario, Step } from './model.js';
 import { type ExchangeReport, type FailureReport, redact, type ScenarioReport, type StepReport } from './results.js';
 import type { Exchange, Target } from './target.js';
 import { saved, verify } from './verify.js';

@@ -1,7 +1,6 @@
-import type { Outcome } from './execute.js';
 import { interpolateValue, type Vars } from './interpolate.js';
 import { matchValue } from './matchers.js';
-import type { Step } from './model.js';
+import type { Outcome, Step } from './model.js';
 import { valueAt } from './paths.js';
 import type { MismatchReport } from './results.js';
 

@@ -1,9 +1,8 @@
 import type { WebhookEndpoint } from '../api/schemas/webhooks.js';
 import { verifySignature } from '../sandbox/webhooks/signing.js';
 import { show } from './diff.js';
-import type { Outcome } from './execute.js';
 import { matchValue } from './matchers.js';
-import type { Expectation } from './model.js';
+import type { Expectation, Outcome } from './model.js';
 import { valueAt } from './paths.js';
 import type { Target } from './target.js';
 
