@@ -419,6 +419,14 @@ const migrations: Record<string, Migration> = {
       await sql`INSERT INTO receiver_event_counts (developer_id, n) SELECT developer_id, count(*) FROM receiver_events GROUP BY developer_id`.execute(db);
     },
   },
+  '0015_lean_ledger_rows': {
+    async up(db: Kysely<unknown>) {
+      // A ledger event of a SETTLED transaction stores no payload (''): it is built from the
+      // transaction at transaction_seq whenever it is sent or shown (events/ledger-payload.ts).
+      // Events stored before keep their payload, which stays what they send.
+      await db.schema.alterTable('events').addColumn('transaction_seq', 'integer').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

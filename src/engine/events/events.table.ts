@@ -5,8 +5,10 @@ export interface EventTable {
   id: string;
   developer_id: string;
   type: string;
-  /** The §7 envelope as JSON. */
+  /** The §7 envelope as JSON; '' when it is built from the SETTLED transaction at transaction_seq (ledger-payload.ts). */
   payload: string;
+  /** A ledger event's transaction (its seq), when the payload is built from it; otherwise null. */
+  transaction_seq: number | null;
   created_at: string;
 }
 
