@@ -2,6 +2,7 @@ import { type Selectable, sql } from 'kysely';
 import type { Trx } from '../db/database.js';
 import { prepare, prepareRows } from '../db/prepared.js';
 import { inPageOrder, type Page, type PageQuery, pageWindow } from '../paging.js';
+import { withAnsweredBody } from './answers.js';
 import type { WebhookLogStatus, WebhookLogTable } from './events.table.js';
 import { ANNOUNCED, withEventPayload } from './ledger-payload.js';
 
@@ -10,7 +11,8 @@ export type WebhookLogRow = Selectable<WebhookLogTable> & { payload: string };
 
 /**
  * Logs with their event's payload: one look-up by the event's id per row, and one of its
- * transaction by seq when the payload is built from it (ledger-payload.ts); rows go through `built`.
+ * transaction by seq when the payload is built from it (ledger-payload.ts); rows go through
+ * `built`, which also gives back a response body stored as NULL (answers.ts).
  */
 const withPayload = (trx: Trx) =>
   trx
@@ -21,7 +23,7 @@ const withPayload = (trx: Trx) =>
     .select('events.payload')
     .select(ANNOUNCED);
 
-const built = (rows: Parameters<typeof withEventPayload>[0][]): WebhookLogRow[] => rows.map((row) => withEventPayload(row) as WebhookLogRow);
+const built = (rows: Parameters<typeof withEventPayload>[0][]): WebhookLogRow[] => rows.map((row) => withAnsweredBody(withEventPayload(row) as WebhookLogRow));
 
 const logById = prepare((db, p: { id: string }) => withPayload(db).where('webhook_logs.id', '=', p.id));
 

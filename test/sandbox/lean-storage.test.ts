@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { makeNuban } from '../../src/engine/wallets/nuban.js';
@@ -133,5 +134,44 @@ describe('ledger event payloads built from their transactions', () => {
     expect(report.problems).toEqual(expect.arrayContaining([expect.objectContaining({ check: 'event_for_movement', id: debit.payload.data.transaction_id })]));
     const debitSeq = (await t.sandbox.db.selectFrom('transactions').select('seq').where('id', '=', debit.payload.data.transaction_id!).executeTakeFirstOrThrow()).seq;
     await t.sandbox.db.updateTable('events').set({ transaction_seq: debitSeq }).where('id', '=', debit.event_id).execute();
+  });
+});
+
+describe('the built-in receiver’s standard answer, stored once', () => {
+  it('shows the answer on logs, attempts and the stream’s rows while storing NULL, and keeps any other answer as it came', async () => {
+    const accepted = JSON.stringify({ received: true, signature_valid: true });
+    const w = await createWallet(t, 5_000);
+    await advance(1);
+    const [log] = (await allLogs()) as (Log & { response_body: string | null })[];
+    expect(log).toMatchObject({ status: 'DELIVERED', response_body: accepted });
+    expect((await t.call('GET', `/sandbox/webhook-logs/${log!.id}`)).body.data.response_body).toBe(accepted);
+    const attempts = (await t.call('GET', `/sandbox/webhook-logs/${log!.id}/attempts`)).body.data.items;
+    expect(attempts.map((a: { response_body: string }) => a.response_body)).toEqual([accepted]);
+    const stored = await t.sandbox.db.selectFrom('webhook_attempts').select('response_body').unionAll(t.sandbox.db.selectFrom('webhook_logs').select('response_body')).execute();
+    expect(stored).toEqual([{ response_body: null }, { response_body: null }]);
+
+    // An application's answers, whatever they are, read back as they came: empty, the same words, an error.
+    const answers = ['', accepted, 'nope'];
+    const bodies = [...answers];
+    const server = createServer((_request, response) => response.writeHead(bodies.length === 1 ? 500 : 200).end(bodies.shift()));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      await t.call('PUT', '/sandbox/webhook-endpoint', { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hooks` });
+      for (const amount of [1, 2, 3]) {
+        await t.call('POST', '/sandbox/inbound-transfers', { account_number: w.account_number, amount });
+        await advance(1);
+      }
+      const logs = (await allLogs()).slice(1) as (Log & { response_body: string | null; http_status_code: number })[];
+      expect(logs.map((l) => [l.http_status_code, l.response_body])).toEqual([
+        [200, ''],
+        [200, accepted],
+        [500, 'nope'],
+      ]);
+      const firstAnswers = await Promise.all(logs.map(async (l) => (await t.call('GET', `/sandbox/webhook-logs/${l.id}/attempts`)).body.data.items[0].response_body));
+      expect(firstAnswers).toEqual(answers);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
