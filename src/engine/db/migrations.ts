@@ -451,6 +451,10 @@ const migrations: Record<string, Migration> = {
       await sql`DROP TABLE webhook_attempts`.execute(db);
       await sql`ALTER TABLE webhook_attempts_0015 RENAME TO webhook_attempts`.execute(db);
       await db.schema.createIndex('webhook_attempts_log').on('webhook_attempts').column('log_id').execute();
+      // An entry's time is its posting's, a delivery log's its event's: their copies go.
+      await db.schema.alterTable('entries').dropColumn('created_at').execute();
+      await db.schema.alterTable('webhook_logs').dropColumn('created_at').execute();
+
       // The built-in receiver's standard answer on logs stored before, as attempts now store it (events/answers.ts).
       await sql`UPDATE webhook_logs SET response_body = NULL
         WHERE http_status_code BETWEEN 200 AND 299 AND response_body = '{"received":true,"signature_valid":true}'`.execute(db);

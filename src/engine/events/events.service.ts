@@ -75,7 +75,6 @@ export async function emitEvents(
       attempt_count: 0,
       next_retry_at: now,
       delivered_at: null,
-      created_at: now,
     });
   }
   await insertEvents(trx, eventRows);
@@ -97,7 +96,6 @@ const insertDeliveries = prepareInsertRows('webhook_logs', [
   'attempt_count',
   'next_retry_at',
   'delivered_at',
-  'created_at',
 ]);
 
 /** `ledger.credit` / `ledger.debit` for a wallet transaction (contract §7: at least wallet_id, amount, transaction_id, balance_after). */

@@ -14,7 +14,7 @@ export interface EventTable {
 
 export type WebhookLogStatus = 'PENDING' | 'DELIVERED' | 'FAILED' | 'DEAD';
 
-/** One delivery of one event; the payload it sends is the event's (events.payload). */
+/** One delivery of one event; the payload it sends and its time of creation are the event's (events.payload, events.created_at). */
 export interface WebhookLogTable {
   seq: Generated<number>;
   id: string;
@@ -27,7 +27,6 @@ export interface WebhookLogTable {
   attempt_count: number;
   next_retry_at: string | null;
   delivered_at: string | null;
-  created_at: string;
 }
 
 /** One HTTP attempt to deliver a webhook log. */

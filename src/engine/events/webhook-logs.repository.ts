@@ -6,8 +6,8 @@ import { withAnsweredBody } from './answers.js';
 import type { WebhookLogStatus, WebhookLogTable } from './events.table.js';
 import { ANNOUNCED, withEventPayload } from './ledger-payload.js';
 
-/** A delivery log with the payload it sends, which is stored once, on its event. */
-export type WebhookLogRow = Selectable<WebhookLogTable> & { payload: string };
+/** A delivery log with the payload it sends and its time of creation, both stored once, on its event. */
+export type WebhookLogRow = Selectable<WebhookLogTable> & { payload: string; created_at: string };
 
 /**
  * Logs with their event's payload: one look-up by the event's id per row, and one of its
@@ -20,7 +20,7 @@ const withPayload = (trx: Trx) =>
     .innerJoin('events', 'events.id', 'webhook_logs.event_id')
     .leftJoin('transactions as announced', 'announced.seq', 'events.transaction_seq')
     .selectAll('webhook_logs')
-    .select('events.payload')
+    .select(['events.payload', 'events.created_at'])
     .select(ANNOUNCED);
 
 const built = (rows: Parameters<typeof withEventPayload>[0][]): WebhookLogRow[] => rows.map((row) => withAnsweredBody(withEventPayload(row) as WebhookLogRow));

@@ -119,7 +119,7 @@ export async function beginAttempts(trx: Trx, env: EngineEnv, logs: WebhookLogRo
   for (const log of logs) {
     const next = started(log, now, manual);
     const { rows } = await startLog(trx, { id: log.id, attempt_count: next.attempt_count, next_retry_at: next.next_retry_at });
-    begun.push({ ...withAnsweredBody(rows[0]!), payload: log.payload });
+    begun.push({ ...withAnsweredBody(rows[0]!), payload: log.payload, created_at: log.created_at });
   }
   return begun;
 }
@@ -134,7 +134,7 @@ export async function finishAttempt(trx: Trx, env: EngineEnv, log: WebhookLogRow
   const next = settled(log, result, now);
   const { rows } = await updateLog(trx, { ...next, response_body: storedBody(next.http_status_code, next.response_body) });
   await countStatusChange(trx, log, log.status, next.status);
-  return { ...withAnsweredBody(rows[0]!), payload: log.payload };
+  return { ...withAnsweredBody(rows[0]!), payload: log.payload, created_at: log.created_at };
 }
 
 /**
@@ -197,7 +197,7 @@ export async function abandonLog(trx: Trx, log: WebhookLogRow): Promise<WebhookL
     delivered_at: log.delivered_at,
   });
   await countStatusChange(trx, log, log.status, 'DEAD');
-  return { ...withAnsweredBody(rows[0]!), payload: log.payload };
+  return { ...withAnsweredBody(rows[0]!), payload: log.payload, created_at: log.created_at };
 }
 
 const startLog = prepare((db, p: Pick<WebhookLogRow, 'id' | 'attempt_count' | 'next_retry_at'>) =>
