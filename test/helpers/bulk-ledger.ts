@@ -24,8 +24,8 @@ export async function bulkTransfers(
     await sql`CREATE TEMP TABLE bulk_n AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${transfers}) SELECT i,
       strftime('%Y-%m-%dT%H:%M:%fZ', '2026-11-22', '+' || i || ' seconds') AS at FROM n`.execute(trx);
     await sql`INSERT INTO postings (id, developer_id, kind, created_at) SELECT ${id('001')}, ${developerId}, 'INTERNAL_TRANSFER', at FROM bulk_n`.execute(trx);
-    await sql`INSERT INTO entries (id, posting_id, account_id, amount, created_at)
-      SELECT ${id('002')}, ${id('001')}, ${from.id}, -1, at FROM bulk_n UNION ALL SELECT ${id('003')}, ${id('001')}, ${to.id}, 1, at FROM bulk_n`.execute(trx);
+    await sql`INSERT INTO entries (id, posting_id, account_id, amount)
+      SELECT ${id('002')}, ${id('001')}, ${from.id}, -1 FROM bulk_n UNION ALL SELECT ${id('003')}, ${id('001')}, ${to.id}, 1 FROM bulk_n`.execute(trx);
     const leg = (kind: string, entry: string, wallet: string, type: string, before: ReturnType<typeof sql>, after: ReturnType<typeof sql>) => sql`
       SELECT ${id(kind)}, ${developerId}, ${wallet}, ${id('001')}, ${id(entry)}, ${type}, 1, ${before}, ${after}, 'NGN', 'SETTLED',
         printf('%030d', i), 'BULK SENDER', ${from.account_number}, 'Bulk transfer', NULL, ${to.account_number}, '035', 'BULK RECEIVER', 0, NULL, at, at FROM bulk_n`;
@@ -39,8 +39,8 @@ export async function bulkTransfers(
         at FROM bulk_n`;
     await sql`INSERT INTO events (id, developer_id, type, payload, created_at) ${event('006', '004', 'ledger.debit', from.id)} UNION ALL ${event('007', '005', 'ledger.credit', to.id)}`.execute(trx);
     const log = (kind: string, eventKind: string, type: string) => sql`
-      SELECT ${id(kind)}, ${developerId}, ${id(eventKind)}, ${type}, 'DELIVERED', 200, '{"received":true}', 1, NULL, at, at FROM bulk_n`;
-    await sql`INSERT INTO webhook_logs (id, developer_id, event_id, event_type, status, http_status_code, response_body, attempt_count, next_retry_at, delivered_at, created_at)
+      SELECT ${id(kind)}, ${developerId}, ${id(eventKind)}, ${type}, 'DELIVERED', 200, '{"received":true}', 1, NULL, at FROM bulk_n`;
+    await sql`INSERT INTO webhook_logs (id, developer_id, event_id, event_type, status, http_status_code, response_body, attempt_count, next_retry_at, delivered_at)
       ${log('008', '006', 'ledger.debit')} UNION ALL ${log('009', '007', 'ledger.credit')}`.execute(trx);
     await sql`DROP TABLE bulk_n`.execute(trx);
 

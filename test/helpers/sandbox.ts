@@ -2,6 +2,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import type { AnalyserConfig } from '../../src/sandbox/analyser.js';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
+import { findLog, type WebhookLogRow } from '../../src/engine/events/webhook-logs.repository.js';
 import { openServer } from '../../src/sandbox/server.js';
 
 /** Where every test sandbox's manual clock starts, so it only moves when told. */
@@ -133,9 +134,19 @@ export async function createWallet(t: TestSandbox, fund = 0, overrides: Record<s
   return (await t.call('GET', `/v1/wallets/${created.body.data.id}`)).body.data;
 }
 
-/** The sandbox's webhook logs as rows, each with the payload it sends (stored once, on its event). */
-export function logsWithPayload(t: TestSandbox) {
-  return t.sandbox.db.selectFrom('webhook_logs').innerJoin('events', 'events.id', 'webhook_logs.event_id').selectAll('webhook_logs').select('events.payload');
+/**
+ * The sandbox's webhook logs as rows in the order they were recorded (of one event type, if given),
+ * each with the payload it sends, read as the dispatcher reads it (stored on its event, or built from
+ * the event's transaction).
+ */
+export async function logsWithPayload(t: TestSandbox, eventType?: string): Promise<WebhookLogRow[]> {
+  const ids = await t.sandbox.db
+    .selectFrom('webhook_logs')
+    .select('id')
+    .$if(eventType !== undefined, (qb) => qb.where('event_type', '=', eventType!))
+    .orderBy('seq')
+    .execute();
+  return Promise.all(ids.map(async ({ id }) => (await findLog(t.sandbox.db, id))!));
 }
 
 /** Asserts the sandbox's audit is clean and returns the report. */

@@ -42,7 +42,7 @@ describe('POST /sandbox/inbound-transfers', () => {
       }),
     });
     expect((await t.call('GET', `/v1/wallets/${w.id}`)).body.data.balance).toBe(250_000);
-    const log = await logsWithPayload(t).where('event_type', '=', 'ledger.credit').executeTakeFirstOrThrow();
+    const log = (await logsWithPayload(t, 'ledger.credit')).at(0)!;
     expect(log).toMatchObject({ status: 'PENDING', attempt_count: 0, http_status_code: null, delivered_at: null });
     expect(JSON.parse(log.payload)).toEqual({
       event_id: log.event_id,

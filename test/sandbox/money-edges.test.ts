@@ -105,7 +105,7 @@ describe('the 2^53 guard is per wallet (contract §2 amounts, README)', () => {
     expect((await t.call('GET', `/v1/transactions/${next.body.data.transaction_id}`)).body.data.status).toBe('SETTLED');
     expect((await wallet(payer.id)).balance).toBe(20_000 - 1_000 - 1_000);
     expect((await wallet(theirs.id, other.key)).balance).toBe(MAX - 1_000);
-    const failed = await logsWithPayload(t).where('event_type', '=', 'transfer.failed').execute();
+    const failed = await logsWithPayload(t, 'transfer.failed');
     expect(failed.map((f) => JSON.parse(f.payload).data)).toContainEqual(
       expect.objectContaining({ transaction_id: refused.body.data.transaction_id, reason: expect.stringContaining('the beneficiary bank rejected the credit') }),
     );
@@ -121,7 +121,7 @@ describe('the 2^53 guard is per wallet (contract §2 amounts, README)', () => {
     expect((await wallet(sweeper.id)).balance).toBe(5_000);
     const runs = (await t.call('GET', `/sandbox/agents/${agent.body.data.id}/runs`)).body.data.items;
     expect(runs).toEqual([expect.objectContaining({ outcome: 'FAILED', effect: 'moved nothing', error: expect.stringMatching(/^VALIDATION_ERROR: amount: the wallet would hold more than 9007199254740991 kobo/) })]);
-    const events = await logsWithPayload(t).where('event_type', '=', 'agent.failed').execute();
+    const events = await logsWithPayload(t, 'agent.failed');
     expect(events.map((e) => JSON.parse(e.payload).data.agent_id)).toContain(agent.body.data.id);
     expect((await wallet(full.id)).balance).toBe(MAX);
     await expectCleanAudit(t);
@@ -143,7 +143,7 @@ describe("a suspense REFUND to one of the caller's own virtual accounts (contrac
     expect((await wallet(home.id)).balance).toBe(4_000);
     const [credit] = (await history(home.id)).items;
     expect(credit).toMatchObject({ type: 'CREDIT', amount: 4_000, status: 'SETTLED', sender_name: 'NIP REFUND', sender_account: closed.account_number, provider_reference: refund.body.data.provider_reference });
-    const announced = await logsWithPayload(t).where('event_type', '=', 'ledger.credit').execute();
+    const announced = await logsWithPayload(t, 'ledger.credit');
     expect(announced.map((e) => JSON.parse(e.payload).data.transaction_id)).toContain(credit.id);
     expect((await t.call('GET', `/sandbox/suspense/${item.id}`)).body.data.status).toBe('RESOLVED');
     await expectCleanAudit(t);

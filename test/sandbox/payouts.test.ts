@@ -56,7 +56,7 @@ describe('an external payout that settles', () => {
     expect(await systemBalance('FEE_INCOME')).toBe(1_000);
     expect(await systemBalance('PROVIDER_SETTLEMENT')).toBe(-500_000);
     expect(await eventTypes()).toEqual(['ledger.credit', 'ledger.debit', 'ledger.debit', 'transfer.completed']);
-    const completed = await logsWithPayload(t).where('event_type', '=', 'transfer.completed').executeTakeFirstOrThrow();
+    const completed = (await logsWithPayload(t, 'transfer.completed')).at(0)!;
     expect(JSON.parse(completed.payload).data).toMatchObject({ transaction_id: payout.id, wallet_id: w.id, status: 'SETTLED', amount: 500_000, fee: 1_000 });
   });
 
@@ -91,7 +91,7 @@ describe('the magic accounts', () => {
     expect(await systemBalance('FEE_INCOME')).toBe(0);
     expect(await systemBalance('PROVIDER_SETTLEMENT')).toBe(-600_000);
     expect(await eventTypes()).toEqual(['ledger.credit', 'ledger.debit', 'ledger.debit', 'ledger.credit', 'transfer.failed']);
-    const failed = await logsWithPayload(t).where('event_type', '=', 'transfer.failed').executeTakeFirstOrThrow();
+    const failed = (await logsWithPayload(t, 'transfer.failed')).at(0)!;
     expect(JSON.parse(failed.payload).data).toMatchObject({ transaction_id: r.body.data.transaction_id, reversed_amount: 501_000, status: 'FAILED' });
   });
 

@@ -239,35 +239,42 @@ describe('consistency under load', () => {
   });
 });
 
+/** A database migrated up to `migration` only, holding one developer, one wallet and one credit as that version wrote them. */
+async function olderDatabase(file: string, migration: string, now: string): Promise<SQLite.Database> {
+  const raw = new SQLite(file);
+  const old = new Kysely<any>({ dialect: new SqliteDialect({ database: raw }) });
+  const result = await new Migrator({ db: old, provider: migrationProvider }).migrateTo(migration);
+  expect(result.error).toBeUndefined();
+  raw.exec(`
+    INSERT INTO developers (id, business_name, webhook_url, webhook_secret, created_at) VALUES ('d0', 'SANDBOX', NULL, 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', '${now}');
+    INSERT INTO settings (key, value) VALUES ('sandbox_developer_id', 'd0');
+    INSERT INTO accounts (id, developer_id, kind, balance, floor_zero, created_at) VALUES
+      ('a-provider', 'd0', 'PROVIDER_SETTLEMENT', -2500, 0, '${now}'), ('a-suspense', 'd0', 'SUSPENSE_HOLDING', 0, 1, '${now}'),
+      ('a-fee', 'd0', 'FEE_INCOME', 0, 1, '${now}'), ('a-dismissed', 'd0', 'DISMISSED', 0, 1, '${now}'), ('w1', 'd0', 'WALLET', 2500, 1, '${now}');
+    INSERT INTO wallets (id, developer_id, customer_reference, first_name, last_name, email, label, account_number, bank_code, bank_name, account_name, currency, status, system_prompt, allow_transfers_out, created_at)
+      VALUES ('w1', 'd0', 'old-1', 'Old', 'Timer', 'old@example.com', 'Old Timer', '0000000019', '035', 'Wema Bank', 'SANDBOX / OLD TIMER', 'NGN', 'ACTIVE', '', 1, '${now}');
+    INSERT INTO postings (id, developer_id, kind, created_at) VALUES ('p1', 'd0', 'INBOUND', '${now}');
+    INSERT INTO entries (id, posting_id, account_id, amount, created_at) VALUES ('e1', 'p1', 'w1', 2500, '${now}'), ('e2', 'p1', 'a-provider', -2500, '${now}');
+    INSERT INTO transactions (id, developer_id, wallet_id, posting_id, entry_id, type, amount, balance_before, balance_after, currency, status, provider_reference, sender_name, sender_account, raw_narration, created_at, updated_at)
+      VALUES ('t1', 'd0', 'w1', 'p1', 'e1', 'CREDIT', 2500, 0, 2500, 'NGN', 'SETTLED', '000013260601100000000000000001', 'OLD SENDER', '', 'salary', '${now}', '${now}');
+  `);
+  // Not old.destroy(): that closes `raw`, which the caller writes to and closes.
+  return raw;
+}
+
 describe('an older snapshot', () => {
   it('is migrated on restore: a database stopped at migration 0005 comes back with every later change applied', async () => {
-    // A snapshot from before the per-developer clocks and the transaction counters: made with the
-    // migrations up to 0005 only, holding one developer, one wallet and one credit.
+    // A snapshot from before the per-developer clocks and the transaction counters.
     const file = join(dir, 'old.db');
-    const raw = new SQLite(file);
-    const old = new Kysely<any>({ dialect: new SqliteDialect({ database: raw }) });
-    const result = await new Migrator({ db: old, provider: migrationProvider }).migrateTo('0005_agents');
-    expect(result.error).toBeUndefined();
     const now = '2026-06-01T10:00:00.000Z';
-    raw.exec(`
-      INSERT INTO developers (id, business_name, webhook_url, webhook_secret, created_at) VALUES ('d0', 'SANDBOX', NULL, 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', '${now}');
-      INSERT INTO settings (key, value) VALUES ('sandbox_developer_id', 'd0'), ('clock_offset_ms', '5000');
-      INSERT INTO accounts (id, developer_id, kind, balance, floor_zero, created_at) VALUES
-        ('a-provider', 'd0', 'PROVIDER_SETTLEMENT', -2500, 0, '${now}'), ('a-suspense', 'd0', 'SUSPENSE_HOLDING', 0, 1, '${now}'),
-        ('a-fee', 'd0', 'FEE_INCOME', 0, 1, '${now}'), ('a-dismissed', 'd0', 'DISMISSED', 0, 1, '${now}'), ('w1', 'd0', 'WALLET', 2500, 1, '${now}');
-      INSERT INTO wallets (id, developer_id, customer_reference, first_name, last_name, email, label, account_number, bank_code, bank_name, account_name, currency, status, system_prompt, allow_transfers_out, created_at)
-        VALUES ('w1', 'd0', 'old-1', 'Old', 'Timer', 'old@example.com', 'Old Timer', '0000000019', '035', 'Wema Bank', 'SANDBOX / OLD TIMER', 'NGN', 'ACTIVE', '', 1, '${now}');
-      INSERT INTO postings (id, developer_id, kind, created_at) VALUES ('p1', 'd0', 'INBOUND', '${now}');
-      INSERT INTO entries (id, posting_id, account_id, amount, created_at) VALUES ('e1', 'p1', 'w1', 2500, '${now}'), ('e2', 'p1', 'a-provider', -2500, '${now}');
-      INSERT INTO transactions (id, developer_id, wallet_id, posting_id, entry_id, type, amount, balance_before, balance_after, currency, status, provider_reference, sender_name, sender_account, raw_narration, created_at, updated_at)
-        VALUES ('t1', 'd0', 'w1', 'p1', 'e1', 'CREDIT', 2500, 0, 2500, 'NGN', 'SETTLED', '000013260601100000000000000001', 'OLD SENDER', '', 'salary', '${now}', '${now}');
-    `);
+    const raw = await olderDatabase(file, '0005_agents', now);
+    raw.exec("INSERT INTO settings (key, value) VALUES ('clock_offset_ms', '5000')");
     const envelope = JSON.stringify({ event_id: 'ev1', event_type: 'ledger.credit', api_version: '2026-11-01', created_at: now, data: { wallet_id: 'w1', amount: 2500, transaction_id: 't1', balance_after: 2500 } });
     raw.prepare("INSERT INTO events (id, developer_id, type, payload, created_at) VALUES ('ev1', 'd0', 'ledger.credit', ?, ?)").run(envelope, now);
     raw
       .prepare("INSERT INTO webhook_logs (id, developer_id, event_id, event_type, payload, status, attempt_count, delivered_at, created_at) VALUES ('l1', 'd0', 'ev1', 'ledger.credit', ?, 'DELIVERED', 1, ?, ?)")
       .run(envelope, now, now);
-    await old.destroy();
+    raw.close();
 
     expect((await t.call('POST', '/sandbox/snapshots/restore', { file })).status).toBe(200);
     const listed = (await t.call('GET', '/v1/wallets/w1/transactions')).body.data;
@@ -279,6 +286,43 @@ describe('an older snapshot', () => {
     const again = new SQLite(file, { readonly: true });
     expect(again.prepare("SELECT count(*) AS n FROM kysely_migration WHERE name > '0005_agents'").get()).toEqual({ n: 0 });
     again.close();
+  });
+
+  it('made before 0015 keeps sending and showing what it stored: payloads, answers and attempts', async () => {
+    const file = join(dir, 'old-0014.db');
+    const now = '2026-06-01T10:00:00.000Z';
+    const raw = await olderDatabase(file, '0014_lean_webhook_storage', now);
+    const accepted = '{"received":true,"signature_valid":true}';
+    const envelope = JSON.stringify({ event_id: 'ev1', event_type: 'ledger.credit', api_version: '2026-11-01', created_at: now, data: { transaction_id: 't1', wallet_id: 'w1', amount: 2500 } });
+    raw.prepare("INSERT INTO events (id, developer_id, type, payload, created_at) VALUES ('ev1', 'd0', 'ledger.credit', ?, ?)").run(envelope, now);
+    raw.exec(`
+      INSERT INTO transaction_counts (wallet_id, type, n) VALUES ('w1', 'CREDIT', 1);
+      INSERT INTO webhook_log_counts (developer_id, status, event_type, n) VALUES ('d0', 'DELIVERED', 'ledger.credit', 1);
+      INSERT INTO webhook_logs (id, developer_id, event_id, event_type, status, http_status_code, response_body, attempt_count, delivered_at, created_at)
+        VALUES ('l1', 'd0', 'ev1', 'ledger.credit', 'DELIVERED', 200, '${accepted}', 1, '${now}', '${now}');
+      INSERT INTO webhook_attempts (id, log_id, attempt_number, manual, url, http_status_code, response_body, error, duration_ms, created_at)
+        VALUES ('at1', 'l1', 1, 0, 'http://127.0.0.1:4010/sandbox/receiver/d0', 200, '${accepted}', NULL, 0, '${now}'),
+               ('at2', 'l1', 2, 1, 'http://example.test/hooks', 200, '', NULL, 3, '${now}');
+    `);
+    raw.close();
+
+    expect((await t.call('POST', '/sandbox/snapshots/restore', { file })).status).toBe(200);
+    const log = (await t.call('GET', '/sandbox/webhook-logs/l1')).body.data;
+    expect(log).toMatchObject({ payload: JSON.parse(envelope), response_body: accepted, http_status_code: 200 });
+    const attempts = (await t.call('GET', '/sandbox/webhook-logs/l1/attempts')).body.data.items;
+    expect(attempts.map((a: { response_body: string; url: string }) => [a.url, a.response_body])).toEqual([
+      ['http://127.0.0.1:4010/sandbox/receiver/d0', accepted],
+      ['http://example.test/hooks', ''],
+    ]);
+    // Stored as 0015 stores them: the event keeps its payload, the standard answer is NULL, the rest as it was.
+    const db = t.sandbox.db;
+    expect(await db.selectFrom('events').select(['payload', 'transaction_seq']).execute()).toEqual([{ payload: envelope, transaction_seq: null }]);
+    expect(await db.selectFrom('webhook_attempts').select(['id', 'response_body']).orderBy('seq').execute()).toEqual([
+      { id: 'at1', response_body: null },
+      { id: 'at2', response_body: '' },
+    ]);
+    expect(await db.selectFrom('webhook_logs').select('response_body').execute()).toEqual([{ response_body: null }]);
+    expect((await t.call('GET', '/sandbox/audit')).body.data).toMatchObject({ ok: true });
   });
 });
 

@@ -98,7 +98,7 @@ describe('GET and close', () => {
     expect(closed.body.data).toMatchObject({ id: w.id, status: 'CLOSED', balance: 12_345, closed_at: '2026-11-21T09:30:00.000Z' });
     const again = await t.call('POST', `/v1/wallets/${w.id}/close`);
     expect([again.status, again.body.detail.code]).toEqual([409, 'WALLET_CLOSED']);
-    const events = await logsWithPayload(t).where('event_type', '=', 'wallet.closed').execute();
+    const events = await logsWithPayload(t, 'wallet.closed');
     expect(events).toHaveLength(1);
     expect(events[0]!.status).toBe('PENDING');
     expect(JSON.parse(events[0]!.payload)).toMatchObject({ event_type: 'wallet.closed', api_version: '2026-11-01', data: { wallet_id: w.id, balance: 12_345 } });

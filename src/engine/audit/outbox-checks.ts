@@ -15,6 +15,12 @@ export function announcedTransaction(payload: string): string | undefined {
   return (JSON.parse(payload) as { data?: { transaction_id?: string } }).data?.transaction_id;
 }
 
+/** The transaction an event whose payload is built from it announces, if it is one that event can announce. */
+function builtFrom(e: { type: string; developer_id: string; announced_id: string | null; announced_developer: string | null; announced_type: string | null }): string | undefined {
+  const type = e.type === 'ledger.credit' ? 'CREDIT' : 'DEBIT';
+  return e.announced_id !== null && e.announced_developer === e.developer_id && e.announced_type === type ? e.announced_id : undefined;
+}
+
 /**
  * Every wallet transaction is on its wallet with the signed amount of its ledger entry and has its
  * ledger.credit / ledger.debit event, and every event its webhook delivery row. Events and
@@ -57,8 +63,17 @@ export async function checkOutbox(trx: Trx, problems: Problems, dev: string | un
   await pairUp(
     matched(),
     (t) => t.id,
-    bySeq('events', trx.selectFrom('events').select(['seq', 'payload']).where('type', 'in', ['ledger.credit', 'ledger.debit'])),
-    (e) => announcedTransaction(e.payload),
+    bySeq(
+      'events',
+      trx
+        .selectFrom('events')
+        .leftJoin('transactions as announced', 'announced.seq', 'events.transaction_seq')
+        .select(['events.seq', 'events.type', 'events.payload', 'events.developer_id', 'announced.id as announced_id', 'announced.developer_id as announced_developer', 'announced.type as announced_type'])
+        .where('events.type', 'in', ['ledger.credit', 'ledger.debit']),
+    ),
+    // A stored payload names its transaction; one built from its transaction (payload '') names
+    // the transaction at transaction_seq, which must be the same developer's and of the event's type.
+    (e) => (e.payload === '' ? builtFrom(e) : announcedTransaction(e.payload)),
     (t) => problems.push({ check: 'event_for_movement', id: t.id, message: `transaction ${t.id} has no ledger.${t.type.toLowerCase()} event` }),
   );
   await pairUp(

@@ -2,6 +2,7 @@ import type { Trx } from '../db/database.js';
 import { prepareInsertRows } from '../db/prepared.js';
 import { API_VERSION, type EngineEnv } from '../env.js';
 import type { TransactionRow } from '../ledger/ledger.service.js';
+import { envelopeJson, ledgerEventData } from './ledger-payload.js';
 import { countNewLogs } from './webhook-logs.repository.js';
 
 /** Every event type of contract §7. */
@@ -46,15 +47,22 @@ export async function emitEvent(
  * row in one statement (the two legs of a transfer announce themselves together).
  * @example const [debited, credited] = await emitEvents(trx, env, developerId, [{ type: 'ledger.debit', data }, { type: 'ledger.credit', data }]);
  */
-export async function emitEvents(trx: Trx, env: EngineEnv, developerId: string, events: { type: EventType; data: Record<string, unknown> }[]): Promise<EventEnvelope[]> {
+export async function emitEvents(
+  trx: Trx,
+  env: EngineEnv,
+  developerId: string,
+  events: { type: EventType; data: Record<string, unknown>; transactionSeq?: number }[],
+): Promise<EventEnvelope[]> {
   const now = env.clock.now().toISOString();
   const envelopes: EventEnvelope[] = [];
   const eventRows = [];
   const deliveries = [];
-  for (const { type, data } of events) {
+  for (const { type, data, transactionSeq } of events) {
     const envelope: EventEnvelope = { event_id: env.ids.uuid(), event_type: type, api_version: API_VERSION, created_at: now, data };
     envelopes.push(envelope);
-    eventRows.push({ id: envelope.event_id, developer_id: developerId, type, payload: JSON.stringify(envelope), created_at: now });
+    // With a transaction to build it from, no payload is stored ('': see ledger-payload.ts).
+    const payload = transactionSeq === undefined ? envelopeJson(envelope.event_id, type, now, data) : '';
+    eventRows.push({ id: envelope.event_id, developer_id: developerId, type, payload, transaction_seq: transactionSeq ?? null, created_at: now });
     // The outbox row: a PENDING delivery, due at once. It sends the event's payload, stored once, on the event.
     deliveries.push({
       id: env.ids.uuid(),
@@ -67,7 +75,6 @@ export async function emitEvents(trx: Trx, env: EngineEnv, developerId: string, 
       attempt_count: 0,
       next_retry_at: now,
       delivered_at: null,
-      created_at: now,
     });
   }
   await insertEvents(trx, eventRows);
@@ -76,7 +83,7 @@ export async function emitEvents(trx: Trx, env: EngineEnv, developerId: string, 
   return envelopes;
 }
 
-const insertEvents = prepareInsertRows('events', ['id', 'developer_id', 'type', 'payload', 'created_at']);
+const insertEvents = prepareInsertRows('events', ['id', 'developer_id', 'type', 'payload', 'transaction_seq', 'created_at']);
 
 const insertDeliveries = prepareInsertRows('webhook_logs', [
   'id',
@@ -89,7 +96,6 @@ const insertDeliveries = prepareInsertRows('webhook_logs', [
   'attempt_count',
   'next_retry_at',
   'delivered_at',
-  'created_at',
 ]);
 
 /** `ledger.credit` / `ledger.debit` for a wallet transaction (contract §7: at least wallet_id, amount, transaction_id, balance_after). */
@@ -97,31 +103,21 @@ export async function emitLedgerEvent(trx: Trx, env: EngineEnv, tx: TransactionR
   return (await emitLedgerEvents(trx, env, [tx]))[0]!;
 }
 
-/** The ledger events of several transactions of one developer (both legs of a transfer), in one go. */
+/**
+ * The ledger events of several transactions of one developer (both legs of a transfer), in one go.
+ * A SETTLED transaction never changes, so its event's payload is built from it when needed instead
+ * of stored; a PENDING one (a payout's debit) may still change status, so its event keeps the
+ * payload as it was.
+ */
 export async function emitLedgerEvents(trx: Trx, env: EngineEnv, txs: TransactionRow[]): Promise<EventEnvelope[]> {
-  return emitEvents(trx, env, txs[0]!.developer_id, txs.map((tx) => ({ type: tx.type === 'CREDIT' ? 'ledger.credit' : 'ledger.debit', data: ledgerEventData(tx) })));
-}
-
-function ledgerEventData(tx: TransactionRow): Record<string, unknown> {
-  return {
-    transaction_id: tx.id,
-    wallet_id: tx.wallet_id,
-    type: tx.type,
-    amount: tx.amount,
-    balance_before: tx.balance_before,
-    balance_after: tx.balance_after,
-    currency: tx.currency,
-    status: tx.status,
-    provider_reference: tx.provider_reference,
-    sender_name: tx.sender_name,
-    sender_account: tx.sender_account,
-    narration: tx.raw_narration,
-    ...(tx.destination_account_number
-      ? {
-          destination_account_number: tx.destination_account_number,
-          destination_bank_code: tx.destination_bank_code,
-          destination_account_name: tx.destination_account_name,
-        }
-      : {}),
-  };
+  return emitEvents(
+    trx,
+    env,
+    txs[0]!.developer_id,
+    txs.map((tx) => ({
+      type: tx.type === 'CREDIT' ? 'ledger.credit' : 'ledger.debit',
+      data: ledgerEventData(tx),
+      ...(tx.status === 'SETTLED' ? { transactionSeq: tx.seq } : {}),
+    })),
+  );
 }

@@ -5,14 +5,16 @@ export interface EventTable {
   id: string;
   developer_id: string;
   type: string;
-  /** The §7 envelope as JSON. */
+  /** The §7 envelope as JSON; '' when it is built from the SETTLED transaction at transaction_seq (ledger-payload.ts). */
   payload: string;
+  /** A ledger event's transaction (its seq), when the payload is built from it; otherwise null. */
+  transaction_seq: number | null;
   created_at: string;
 }
 
 export type WebhookLogStatus = 'PENDING' | 'DELIVERED' | 'FAILED' | 'DEAD';
 
-/** One delivery of one event; the payload it sends is the event's (events.payload). */
+/** One delivery of one event; the payload it sends and its time of creation are the event's (events.payload, events.created_at). */
 export interface WebhookLogTable {
   seq: Generated<number>;
   id: string;
@@ -25,7 +27,6 @@ export interface WebhookLogTable {
   attempt_count: number;
   next_retry_at: string | null;
   delivered_at: string | null;
-  created_at: string;
 }
 
 /** One HTTP attempt to deliver a webhook log. */

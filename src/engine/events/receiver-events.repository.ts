@@ -3,6 +3,7 @@ import type { Trx } from '../db/database.js';
 import { prepare, prepareInsert } from '../db/prepared.js';
 import { inPageOrder, type Page, type PageQuery, pageWindow } from '../paging.js';
 import type { ReceiverEventTable } from './events.table.js';
+import { ANNOUNCED, withEventPayload } from './ledger-payload.js';
 
 /** What the built-in receiver kept, with the body it got (read from the event when it was exactly its payload). */
 export type ReceivedRow = Omit<Selectable<ReceiverEventTable>, 'body'> & { body: string };
@@ -29,12 +30,19 @@ export async function keepReceived(trx: Trx, developerId: string, rows: Omit<Sel
 }
 
 const eventPayload = prepare((db, p: { developerId: string; eventId: string }) =>
-  db.selectFrom('events').select('payload').where('id', '=', p.eventId).where('developer_id', '=', p.developerId),
+  db
+    .selectFrom('events')
+    .leftJoin('transactions as announced', 'announced.seq', 'events.transaction_seq')
+    .select('events.payload')
+    .select(ANNOUNCED)
+    .where('events.id', '=', p.eventId)
+    .where('events.developer_id', '=', p.developerId),
 );
 
 /** The payload of one of the developer's events, if `eventId` names one. */
 export async function findEventPayload(trx: Trx, developerId: string, eventId: string): Promise<string | undefined> {
-  return (await eventPayload(trx, { developerId, eventId })).rows[0]?.payload;
+  const [row] = (await eventPayload(trx, { developerId, eventId })).rows;
+  return row && withEventPayload(row).payload;
 }
 
 /**
@@ -48,13 +56,18 @@ export async function listReceived(trx: Trx, developerId: string, query: PageQue
   const rows = await trx
     .selectFrom('receiver_events')
     .leftJoin('events', (join) => join.onRef('events.id', '=', 'receiver_events.webhook_id').on('receiver_events.body', 'is', null))
+    .leftJoin('transactions as announced', 'announced.seq', 'events.transaction_seq')
     .selectAll('receiver_events')
     .select('events.payload')
+    .select(ANNOUNCED)
     .where('receiver_events.developer_id', '=', developerId)
     .orderBy('receiver_events.seq', window.order)
     .limit(window.limit)
     .offset(window.offset)
     .execute();
-  const items = rows.map(({ payload, ...row }) => ({ ...row, body: row.body ?? payload ?? '' }));
+  const items = rows.map((joined) => {
+    const { payload, ...row } = withEventPayload(joined);
+    return { ...row, body: row.body ?? payload ?? '' };
+  });
   return { items: inPageOrder(items, window), total, page: query.page, limit: query.limit };
 }

@@ -2,24 +2,39 @@ import { type Selectable, sql } from 'kysely';
 import type { Trx } from '../db/database.js';
 import { prepare, prepareRows } from '../db/prepared.js';
 import { inPageOrder, type Page, type PageQuery, pageWindow } from '../paging.js';
+import { withAnsweredBody } from './answers.js';
 import type { WebhookLogStatus, WebhookLogTable } from './events.table.js';
+import { ANNOUNCED, withEventPayload } from './ledger-payload.js';
 
-/** A delivery log with the payload it sends, which is stored once, on its event. */
-export type WebhookLogRow = Selectable<WebhookLogTable> & { payload: string };
+/** A delivery log with the payload it sends and its time of creation, both stored once, on its event. */
+export type WebhookLogRow = Selectable<WebhookLogTable> & { payload: string; created_at: string };
 
-/** Logs with their event's payload: one look-up by the event's id per row. */
-const withPayload = (trx: Trx) => trx.selectFrom('webhook_logs').innerJoin('events', 'events.id', 'webhook_logs.event_id').selectAll('webhook_logs').select('events.payload');
+/**
+ * Logs with their event's payload: one look-up by the event's id per row, and one of its
+ * transaction by seq when the payload is built from it (ledger-payload.ts); rows go through
+ * `built`, which also gives back a response body stored as NULL (answers.ts).
+ */
+const withPayload = (trx: Trx) =>
+  trx
+    .selectFrom('webhook_logs')
+    .innerJoin('events', 'events.id', 'webhook_logs.event_id')
+    .leftJoin('transactions as announced', 'announced.seq', 'events.transaction_seq')
+    .selectAll('webhook_logs')
+    .select(['events.payload', 'events.created_at'])
+    .select(ANNOUNCED);
+
+const built = (rows: Parameters<typeof withEventPayload>[0][]): WebhookLogRow[] => rows.map((row) => withAnsweredBody(withEventPayload(row) as WebhookLogRow));
 
 const logById = prepare((db, p: { id: string }) => withPayload(db).where('webhook_logs.id', '=', p.id));
 
 /** A delivery as it is now (the dispatcher re-reads it before recording an attempt). */
 export async function findLog(trx: Trx, id: string): Promise<WebhookLogRow | undefined> {
-  return (await logById(trx, { id })).rows[0];
+  return built((await logById(trx, { id })).rows)[0];
 }
 
 /** One developer's log by id, or undefined (another developer's log is as good as missing). */
 export async function findDeveloperLog(trx: Trx, developerId: string, id: string): Promise<WebhookLogRow | undefined> {
-  return withPayload(trx).where('webhook_logs.developer_id', '=', developerId).where('webhook_logs.id', '=', id).executeTakeFirst();
+  return built(await withPayload(trx).where('webhook_logs.developer_id', '=', developerId).where('webhook_logs.id', '=', id).execute())[0];
 }
 
 /**
@@ -46,7 +61,7 @@ export async function listLogs(
   }
   const total = Number((await counts.executeTakeFirstOrThrow()).total);
   const window = pageWindow(query, total);
-  const rows = await items.orderBy('webhook_logs.seq', window.order).limit(window.limit).offset(window.offset).execute();
+  const rows = built(await items.orderBy('webhook_logs.seq', window.order).limit(window.limit).offset(window.offset).execute());
   return { items: inPageOrder(rows, window), total, page: query.page, limit: query.limit };
 }
 
@@ -60,7 +75,7 @@ export async function dueLogs(trx: Trx, developerId: string, cutoff: Date, limit
     .where('webhook_logs.next_retry_at', '<=', cutoff.toISOString())
     .where('webhook_logs.status', 'in', ['PENDING', 'FAILED']);
   if (skip.length > 0) query = query.where('webhook_logs.id', 'not in', skip);
-  return query.orderBy('webhook_logs.next_retry_at').orderBy('webhook_logs.seq').limit(limit).execute();
+  return built(await query.orderBy('webhook_logs.next_retry_at').orderBy('webhook_logs.seq').limit(limit).execute());
 }
 
 const addToCount = prepare((db, p: { developer_id: string; status: WebhookLogStatus; event_type: string; n: number }) =>

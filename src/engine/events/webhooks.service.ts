@@ -4,6 +4,7 @@ import { prepare, prepareInsert } from '../db/prepared.js';
 import type { EngineEnv } from '../env.js';
 import { LedgerError, notFound } from '../errors.js';
 import type { Page, PageQuery } from '../paging.js';
+import { storedBody, withAnsweredBody } from './answers.js';
 import type { WebhookAttemptTable, WebhookLogStatus } from './events.table.js';
 import { countLogs, countStatusChange, findDeveloperLog, listLogs, type WebhookLogRow } from './webhook-logs.repository.js';
 
@@ -42,7 +43,7 @@ export async function getWebhookLog(trx: Trx, developerId: string, id: string): 
 }
 
 export async function listAttempts(trx: Trx, logId: string): Promise<WebhookAttemptRow[]> {
-  return trx.selectFrom('webhook_attempts').selectAll().where('log_id', '=', logId).orderBy('seq').execute();
+  return (await trx.selectFrom('webhook_attempts').selectAll().where('log_id', '=', logId).orderBy('seq').execute()).map(withAnsweredBody);
 }
 
 /** Only a FAILED or DEAD delivery can be retried by hand (contract §7). */
@@ -97,7 +98,7 @@ function attemptRow(env: EngineEnv, log: WebhookLogRow, result: AttemptResult, n
     manual: result.manual ? 1 : 0,
     url: result.url,
     http_status_code: result.httpStatus,
-    response_body: result.responseBody,
+    response_body: storedBody(result.httpStatus, result.responseBody),
     error: result.error,
     duration_ms: Math.round(result.durationMs),
     created_at: now,
@@ -118,7 +119,7 @@ export async function beginAttempts(trx: Trx, env: EngineEnv, logs: WebhookLogRo
   for (const log of logs) {
     const next = started(log, now, manual);
     const { rows } = await startLog(trx, { id: log.id, attempt_count: next.attempt_count, next_retry_at: next.next_retry_at });
-    begun.push({ ...rows[0]!, payload: log.payload });
+    begun.push({ ...withAnsweredBody(rows[0]!), payload: log.payload, created_at: log.created_at });
   }
   return begun;
 }
@@ -131,9 +132,9 @@ export async function finishAttempt(trx: Trx, env: EngineEnv, log: WebhookLogRow
   const now = env.clock.now().toISOString();
   await insertAttempt(trx, attemptRow(env, log, result, now));
   const next = settled(log, result, now);
-  const { rows } = await updateLog(trx, next);
+  const { rows } = await updateLog(trx, { ...next, response_body: storedBody(next.http_status_code, next.response_body) });
   await countStatusChange(trx, log, log.status, next.status);
-  return { ...rows[0]!, payload: log.payload };
+  return { ...withAnsweredBody(rows[0]!), payload: log.payload, created_at: log.created_at };
 }
 
 /**
@@ -162,7 +163,7 @@ export async function recordAttempts(trx: Trx, env: EngineEnv, attempts: { log: 
     const { status, http_status_code, response_body, next_retry_at, delivered_at } = group[0]!.after;
     await trx
       .updateTable('webhook_logs')
-      .set((eb) => ({ status, attempt_count: eb('attempt_count', '+', 1), http_status_code, response_body, next_retry_at, delivered_at }))
+      .set((eb) => ({ status, attempt_count: eb('attempt_count', '+', 1), http_status_code, response_body: storedBody(http_status_code, response_body), next_retry_at, delivered_at }))
       .where('id', 'in', group.map((d) => d.log.id))
       .execute();
   }
@@ -196,7 +197,7 @@ export async function abandonLog(trx: Trx, log: WebhookLogRow): Promise<WebhookL
     delivered_at: log.delivered_at,
   });
   await countStatusChange(trx, log, log.status, 'DEAD');
-  return { ...rows[0]!, payload: log.payload };
+  return { ...withAnsweredBody(rows[0]!), payload: log.payload, created_at: log.created_at };
 }
 
 const startLog = prepare((db, p: Pick<WebhookLogRow, 'id' | 'attempt_count' | 'next_retry_at'>) =>

@@ -67,7 +67,7 @@ export async function post(trx: Trx, env: EngineEnv, input: PostingInput): Promi
     balances.set(index, after);
   }
   // Then the legs' entries, and the wallet legs' transactions, each kind in one statement, in the same order.
-  const entries = order.map(({ leg }) => ({ id: env.ids.uuid(), posting_id: postingId, account_id: leg.accountId, amount: leg.amount, created_at: now }));
+  const entries = order.map(({ leg }) => ({ id: env.ids.uuid(), posting_id: postingId, account_id: leg.accountId, amount: leg.amount }));
   await insertEntries(trx, entries);
   const walletLegs = order.flatMap(({ leg, index }, i) => (leg.transaction ? [{ leg, index, transaction: leg.transaction, entryId: entries[i]!.id }] : []));
   const results = new Array<TransactionRow | undefined>(input.legs.length);

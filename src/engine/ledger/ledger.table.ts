@@ -21,14 +21,13 @@ export interface PostingTable {
   created_at: string;
 }
 
-/** One leg of a posting. The legs of a posting sum to zero. */
+/** One leg of a posting. The legs of a posting sum to zero. Its time is the posting's. */
 export interface EntryTable {
   seq: Generated<number>;
   id: string;
   posting_id: string;
   account_id: string;
   amount: number;
-  created_at: string;
 }
 
 export type TransactionType = 'CREDIT' | 'DEBIT';

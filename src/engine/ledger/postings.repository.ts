@@ -6,7 +6,7 @@ import type { TransactionTable } from './ledger.table.js';
 export const insertPosting = prepareInsert('postings', ['id', 'developer_id', 'kind', 'created_at']);
 
 /** A posting's entries, all in one statement. */
-export const insertEntries = prepareInsertRows('entries', ['id', 'posting_id', 'account_id', 'amount', 'created_at']);
+export const insertEntries = prepareInsertRows('entries', ['id', 'posting_id', 'account_id', 'amount']);
 
 /** A posting's wallet transactions, all in one statement. */
 export const insertTransactions = prepareInsertRows(

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { WEBHOOK_STREAM_PATH, type WebhookAttemptEvent, WebhookStreamQuery } from '../../api/schemas/webhook-stream.js';
 import type { WebhookLog } from '../../api/schemas/webhooks.js';
+import { withAnsweredBody } from '../../engine/events/answers.js';
 import { findLog, RETRY_SCHEDULE_SECONDS, type WebhookAttemptRow } from '../../engine/events/webhooks.service.js';
 import { toAttempt, toWebhookLog } from '../serialize.js';
 import type { App, RouteDeps } from './route.js';
@@ -58,7 +59,8 @@ export function webhookStreamRoutes(app: App, { sandbox }: RouteDeps): void {
       .selectAll('a')
       .orderBy('a.seq')
       .limit(BATCH)
-      .execute();
+      .execute()
+      .then((rows) => rows.map(withAnsweredBody));
 
   // A stream never ends by itself: close them when the server closes, or it would wait for them.
   app.addHook('preClose', async () => {

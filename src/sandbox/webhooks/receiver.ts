@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Selectable } from 'kysely';
 import { ReceiverBehaviourBody, ReceiverBehaviourResponse, ReceiverEventsQuery, ReceiverEventsResponse } from '../../api/schemas/webhooks.js';
 import type { Trx } from '../../engine/db/database.js';
+import { RECEIVER_ACCEPTED } from '../../engine/events/answers.js';
 import type { ReceiverEventTable } from '../../engine/events/events.table.js';
 import { findEventPayload, keepReceived, listReceived } from '../../engine/events/receiver-events.repository.js';
 import { type Endpoint, findEndpoint, signingSecrets } from '../../engine/events/webhooks.service.js';
@@ -80,7 +81,7 @@ export function createReceiver(sandbox: Sandbox, realNow: () => number): BuiltIn
       const kept = Object.fromEntries(Object.entries(headers).filter(([k]) => !SECRET_HEADERS.has(k)));
       return {
         status,
-        body: JSON.stringify(status < 300 ? { received: true, signature_valid: true } : { error: `failure injected by PUT /sandbox/receiver/behaviour (${status})` }),
+        body: status < 300 ? RECEIVER_ACCEPTED : JSON.stringify({ error: `failure injected by PUT /sandbox/receiver/behaviour (${status})` }),
         record: {
           id: env.ids.uuid(),
           developer_id: developerId,
