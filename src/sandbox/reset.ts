@@ -16,9 +16,9 @@ const RECLAIM_STEP_MS = 20;
 /** How long a reset waits, after a step, for the checkpointer to copy the WAL into the database file (then it goes on regardless). */
 const CATCH_UP_FOR_MS = 2_000;
 /**
- * WAL pages (16 MiB) past which a reset waits for the checkpointer after a step. Not after every
- * step: each checkpoint syncs the database file, and waiting for one per 5 ms chunk made the reset
- * several times slower.
+ * WAL pages (16 MiB) past which giving space back waits for the checkpointer after a step: the
+ * pages it moves go through the WAL, and the writer's backstop checkpoint (on the request thread)
+ * would otherwise copy them. Not after every step: each checkpoint syncs the database file.
  */
 const WAL_PAGES_BEFORE_WAIT = 4_096;
 
@@ -41,12 +41,6 @@ export type Quiesce = (developerId: string) => Promise<void>;
  * 3. the last write removes the wallet accounts and the mark, with `finish` (the answer and its
  *    Idempotency-Key) in the same transaction;
  * 4. the space goes back to the file system, a few MiB at a time.
- *
- * After each step it waits (without holding anything) until the background checkpointer has
- * copied the WAL into the database file: the writer then starts the WAL over instead of making it
- * longer. Without the wait the WAL outgrew the checkpoints (3.4 GB for 200,000 transactions), and
- * either the writer's backstop checkpoints (100–150 ms each, on the request thread) or cutting the
- * WAL back at the end (4 s in one call) stalled the server.
  * @example const removed = await resetInChunks(sandbox, quiesce, developerId, (trx, removed) => store(trx, removed));
  */
 export async function resetInChunks<T>(
@@ -71,7 +65,6 @@ export async function resetInChunks<T>(
       const full = Object.values(next.removed).reduce((a, b) => a + b, 0) - Object.values(progress.removed).reduce((a, b) => a + b, 0) >= rows;
       progress = next;
       rows = adapt(rows, took, full, MIN_ROWS, MAX_ROWS);
-      await walCatchesUp(sandbox);
     }
     const done = progress;
     result = await sandbox.write(async (trx) => finish(trx, await finishReset(trx, developerId, done)));
