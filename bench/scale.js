@@ -3,7 +3,9 @@
 // each with its events, webhook logs and deliveries to the built-in receiver, as a running sandbox
 // makes them), against the same built to 10,000 transactions. The server runs in this process, so
 // its event loop is measured directly (monitorEventLoopDelay) while health probes go to it over HTTP.
+import { fork } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { Agent, get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -20,7 +22,7 @@ const WALLETS = Number(process.env.BENCH_SCALE_WALLETS ?? 1_000);
 const SAMPLES = 21;
 
 /** Builds a sandbox of WALLETS funded wallets and about `transactions` transactions through the engine, with their deliveries. */
-async function build(dir, name, transactions) {
+export async function build(dir, name, transactions) {
   const dbPath = join(dir, `${name}.db`);
   const sandbox = await openSandbox({ dbPath, backgroundCheckpoints: true });
   const { developerId } = await ensureSandboxDeveloper(sandbox);
@@ -56,26 +58,49 @@ async function build(dir, name, transactions) {
 
 const bytesOf = (path) => [path, `${path}-wal`].filter(existsSync).reduce((sum, file) => sum + statSync(file).size, 0);
 
-/** Runs `operation` while probing health over HTTP one request at a time; the longest stall of this process's event loop and of a probe. */
-async function whileRunning(baseUrl, operation) {
+/**
+ * Health probes from another process, one at a time over one kept-alive connection, until told to
+ * stop; then the number answered and the slowest. From another process, as a user's client is:
+ * a probe loop in the server's own process spent its CPU and made its garbage on the thread
+ * measured, and its pauses for collecting that garbage were counted as the server's stalls.
+ */
+function probe(baseUrl) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  let stop = false;
+  process.on('message', () => (stop = true));
+  const once = () =>
+    new Promise((resolve, reject) => get(`${baseUrl}/sandbox/health`, { agent }, (res) => res.resume().on('end', resolve)).on('error', reject));
+  (async () => {
+    process.send('ready');
+    let probes = 0;
+    let longest = 0;
+    while (!stop) {
+      const at = performance.now();
+      await once();
+      longest = Math.max(longest, performance.now() - at);
+      probes++;
+    }
+    process.send({ probes, longestProbeMs: longest }, () => process.exit(0));
+  })();
+}
+
+/** Runs `operation` while another process probes health; the longest stall of this process's event loop (the server's) and of a probe. */
+export async function whileRunning(baseUrl, operation) {
+  const prober = fork(import.meta.filename, ['--probe', baseUrl]);
+  await new Promise((resolve) => prober.once('message', resolve));
   const histogram = monitorEventLoopDelay({ resolution: 10 });
   histogram.enable();
-  let finished = false;
   let peakRss = rss(process.pid);
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, rss(process.pid))), 100);
   const started = performance.now();
-  const done = operation().finally(() => (finished = true));
-  const waits = [];
-  while (!finished) {
-    const at = performance.now();
-    await fetch(`${baseUrl}/sandbox/health`).then((r) => r.arrayBuffer());
-    waits.push(performance.now() - at);
-  }
-  const result = await done;
+  const result = await operation();
   const seconds = (performance.now() - started) / 1000;
-  clearInterval(sampler);
   histogram.disable();
-  return { result, seconds, stallMs: histogram.max / 1e6, probes: waits.length, longestProbeMs: Math.max(...waits), peakRss };
+  clearInterval(sampler);
+  const probed = new Promise((resolve) => prober.once('message', resolve));
+  prober.send('stop');
+  const { probes, longestProbeMs } = await probed;
+  return { result, seconds, stallMs: histogram.max / 1e6, probes, longestProbeMs, peakRss };
 }
 
 /** The lists a person or `webhooks tail` reads, each timed SAMPLES times. */
@@ -208,4 +233,5 @@ export async function run() {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) console.log(await run());
+if (process.argv[2] === '--probe') probe(process.argv[3]);
+else if (import.meta.url === `file://${process.argv[1]}`) console.log(await run());

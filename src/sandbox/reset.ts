@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../engine/db/database.js';
-import { reclaimSpace, truncateWal, withoutForeignKeys } from '../engine/db/open.js';
+import { reclaimSpace, reclaimSpaceOffThread, truncateWal, walCaughtUp, withoutForeignKeys } from '../engine/db/open.js';
 import { beginReset, finishReset, newResetProgress, type ResetProgress, resetChunk, unfinishedResets } from '../engine/settings/reset.service.js';
 import type { Sandbox } from './sandbox.js';
 
@@ -11,6 +11,16 @@ const MIN_ROWS = 50;
 const MAX_ROWS = 20_000;
 /** Free pages given back to the file system in the first step; then as many as take about CHUNK_TARGET_MS. */
 const FIRST_RECLAIM_PAGES = 256;
+/** How long one step of giving space back holds the writes, on the checkpointer's thread (the request thread does not wait on it). */
+const RECLAIM_STEP_MS = 20;
+/** How long a reset waits, after a step, for the checkpointer to copy the WAL into the database file (then it goes on regardless). */
+const CATCH_UP_FOR_MS = 2_000;
+/**
+ * WAL pages (16 MiB) past which giving space back waits for the checkpointer after a step: the
+ * pages it moves go through the WAL, and the writer's backstop checkpoint (on the request thread)
+ * would otherwise copy them. Not after every step: each checkpoint syncs the database file.
+ */
+const WAL_PAGES_BEFORE_WAIT = 4_096;
 
 /** How long a reset keeps trying to cut the WAL back (each try waits for no one). */
 const TRUNCATE_FOR_MS = 5_000;
@@ -67,21 +77,41 @@ export async function resetInChunks<T>(
 
 /**
  * Returns the database's free pages to the file system, a step at a time between write batches,
- * then has the WAL file cut back (the pages moved went through it), trying for up to 5 s.
+ * then has the WAL file cut back (the pages moved went through it), trying for up to 5 s. With a
+ * background checkpointer the steps run on its thread, so the request thread never waits on one
+ * (a step of 64 pages took up to 180 ms here when the pages to move lay far apart).
  */
 export async function giveSpaceBack(sandbox: Sandbox): Promise<void> {
   let pages = FIRST_RECLAIM_PAGES;
   // Until nothing is left, or nothing more can go (a database that does not give space back).
   for (let left = Infinity, now = 0; left > 0; left = now) {
     const started = performance.now();
-    now = await sandbox.exclusive(() => reclaimSpace(sandbox.db, pages));
-    pages = adapt(pages, performance.now() - started, true, FIRST_RECLAIM_PAGES / 4, 65_536);
+    const offThread = await sandbox.exclusive(() => reclaimSpaceOffThread(sandbox.db, RECLAIM_STEP_MS));
+    if (offThread === -1) break;
+    if (offThread === undefined) {
+      now = await sandbox.exclusive(() => reclaimSpace(sandbox.db, pages));
+      pages = adapt(pages, performance.now() - started, true, FIRST_RECLAIM_PAGES / 4, 65_536);
+    } else {
+      now = offThread;
+      await walCatchesUp(sandbox);
+    }
     if (now >= left) break;
   }
   // Between two write batches: a batch that has read could not write once the WAL was reset under it.
   const deadline = Date.now() + TRUNCATE_FOR_MS;
   while (!(await sandbox.exclusive(() => truncateWal(sandbox.db))) && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Waits, holding nothing, while the WAL is long, until the checkpointer has copied all of it (for at most CATCH_UP_FOR_MS: a long read can keep it from finishing). */
+async function walCatchesUp(sandbox: Sandbox): Promise<void> {
+  const deadline = performance.now() + CATCH_UP_FOR_MS;
+  // Once long, the WAL must be copied whole: only then does the writer start it over.
+  let pages = WAL_PAGES_BEFORE_WAIT;
+  while (!(await walCaughtUp(sandbox.db, pages)) && performance.now() < deadline) {
+    pages = 1;
+    await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
 

@@ -14,21 +14,51 @@ db.pragma('busy_timeout = 0');
 db.pragma('synchronous = ' + workerData.synchronous);
 // A checkpoint copies pages through its own buffer; this connection needs no page cache of note.
 db.pragma('cache_size = 16');
-// Asked to, it also tries once to cut the WAL file back to nothing, once it is all copied and no
-// one reads it (TRUNCATE, which does not wait either), and answers whether it did.
-const timer = setInterval(() => {
-  try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {}
-}, workerData.intervalMs);
+// The last checkpoint's outcome: { busy, log, checkpointed } (pages).
+let last;
+const checkpoint = () => {
+  try { last = db.pragma('wal_checkpoint(PASSIVE)')[0]; } catch { last = undefined; }
+};
+const timer = setInterval(checkpoint, workerData.intervalMs);
+// Answers, in the order asked (the thread runs one at a time):
+// - truncate: tries once to cut the WAL file back to nothing, once it is all copied and no one
+//   reads it (TRUNCATE, which does not wait either); whether it did.
+// - catchUp: 0 if every page of the WAL is in the database file (the writer's next transaction
+//   starts the WAL over from its beginning instead of making it longer), else the WAL's length in
+//   pages (-1: busy); a checkpoint first, unless the last one left the WAL under 'pages' long.
+// - vacuum: free pages given back to the file system (incremental vacuum), a step of at most
+//   'step' pages at a time, for about 'forMs' ms (a step moves pages, reading their parents: its cost
+//   depends on where they lie); the free pages left, or -1 if the database was busy. Only while
+//   the writer holds back (it runs between two write batches).
 parentPort.on('message', (message) => {
-  if (message === 'truncate') {
+  if (message.op === 'truncate') {
     let done = false;
     try { done = db.pragma('wal_checkpoint(TRUNCATE)')[0].busy === 0; } catch {}
     parentPort.postMessage(done);
-    return;
+  } else if (message.op === 'catchUp') {
+    // The last round's outcome will do while the WAL is shorter than asked: no checkpoint (and no sync) per question.
+    if (!last || last.busy !== 0 || last.checkpointed < last.log && last.log >= message.pages) checkpoint();
+    parentPort.postMessage(!last || last.busy !== 0 ? -1 : last.checkpointed >= last.log ? 0 : last.log);
+  } else if (message.op === 'vacuum') {
+    let left = -1;
+    try {
+      db.pragma('cache_size = -8192');
+      const until = performance.now() + message.forMs;
+      do {
+        db.pragma('incremental_vacuum(' + message.step + ')');
+        left = db.pragma('freelist_count', { simple: true });
+      } while (left > 0 && performance.now() < until);
+    } catch {
+      left = -1;
+    } finally {
+      db.pragma('cache_size = 16');
+    }
+    parentPort.postMessage(left);
+  } else {
+    clearInterval(timer);
+    db.close();
+    parentPort.close();
   }
-  clearInterval(timer);
-  db.close();
-  parentPort.close();
 });
 `;
 
@@ -39,44 +69,71 @@ export interface Checkpointer {
    * the WAL was reset under it (SQLITE_BUSY, which waits for nothing).
    */
   truncate(): Promise<boolean>;
+  /**
+   * Resolves 0 if the whole WAL is in the database file, else the WAL's length in pages (-1: a
+   * reader held it, or this thread ended); it checkpoints first unless the last round left the WAL
+   * under `pages` long. Work that writes a lot (a reset) waits for 0 between its steps once the WAL
+   * is long, so the WAL does not grow past what the checkpoints keep up with (a WAL of gigabytes,
+   * cut back later by the writer in one long call).
+   */
+  catchUp(pages: number): Promise<number>;
+  /**
+   * Gives free pages back to the file system for about `forMs` ms, off the request thread; resolves
+   * the free pages left (-1: the database was busy, or this thread ended). Only while the writer
+   * holds back: run it in `exclusive`.
+   */
+  vacuum(forMs: number): Promise<number>;
   stop(): Promise<void>;
 }
+
+/** Pages one incremental vacuum step moves at most, in the worker (it checks the time between steps). */
+const VACUUM_STEP_PAGES = 256;
 
 /**
  * Checkpoints a WAL database from a worker thread. A checkpoint copies pages into the database
  * file and syncs it to disk (several fsyncs); done on the connection that writes, it stalls every
  * request behind it for milliseconds. Here the writer only appends to the WAL. The writer keeps
  * a high automatic checkpoint as a backstop, for a WAL that this thread could not keep short.
+ * The same thread gives free pages back to the file system after a reset (`vacuum`).
  * @example const checkpointer = startCheckpointer('/tmp/ledger.db'); ... await checkpointer.stop();
  */
 export function startCheckpointer(path: string, options: { throwAway?: boolean } = {}): Checkpointer {
   const worker = startSqliteWorker(
     WORKER_SOURCE,
     { path, intervalMs: INTERVAL_MS, synchronous: options.throwAway ? 'OFF' : 'NORMAL' },
+    // The vacuum's page cache (8 MiB) lives outside the heap.
     { resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16 } },
   );
   // A failed checkpointer costs speed, not correctness: the writer's own checkpoints take over.
   worker.on('error', () => {});
   worker.unref();
   let running = true;
-  const exited = new Promise((resolve) => worker.once('exit', resolve)).finally(() => (running = false));
+  // Answers come back in the order asked.
+  const waiting: ((answer: unknown) => void)[] = [];
+  worker.on('message', (answer: unknown) => waiting.shift()?.(answer));
+  const exited = new Promise((resolve) => worker.once('exit', resolve)).finally(() => {
+    running = false;
+    for (const answer of waiting.splice(0)) answer(undefined);
+  });
+  function ask<T>(message: object, otherwise: T): Promise<T> {
+    if (!running) return Promise.resolve(otherwise);
+    return new Promise<T>((resolve) => {
+      waiting.push((answer) => resolve(answer === undefined ? otherwise : (answer as T)));
+      worker.postMessage(message);
+    });
+  }
   let truncating: Promise<boolean> | undefined;
   return {
     truncate() {
-      if (!running) return Promise.resolve(false);
-      truncating ??= Promise.race([
-        new Promise<boolean>((resolve) => {
-          worker.once('message', (done: boolean) => resolve(done));
-          worker.postMessage('truncate');
-        }),
-        exited.then(() => false),
-      ]).finally(() => (truncating = undefined));
+      truncating ??= ask({ op: 'truncate' }, false).finally(() => (truncating = undefined));
       return truncating;
     },
+    catchUp: (pages) => ask({ op: 'catchUp', pages }, -1),
+    vacuum: (forMs) => ask({ op: 'vacuum', forMs, step: VACUUM_STEP_PAGES }, -1),
     async stop() {
       // Held again while it closes, or the process could end before its exit arrives.
       worker.ref();
-      worker.postMessage('stop');
+      worker.postMessage({ op: 'stop' });
       await exited;
     },
   };

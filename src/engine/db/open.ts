@@ -60,8 +60,10 @@ function incrementalVacuum(sqlite: SQLite.Database): void {
 }
 
 /**
- * Gives up to `pages` free pages back to the file system (incremental vacuum) and answers how many
- * free pages are left. Run it with no transaction open (`exclusive`); each call is one short write.
+ * Gives up to `pages` free pages back to the file system (incremental vacuum) on this connection,
+ * and answers how many free pages are left. Run it with no transaction open (`exclusive`); each
+ * call is one short write. A database with a background checkpointer does it there instead
+ * (`reclaimSpaceOffThread`).
  * @example while ((await reclaimSpace(db, 2048)) > 0);
  */
 export async function reclaimSpace(db: Db, pages: number): Promise<number> {
@@ -70,6 +72,31 @@ export async function reclaimSpace(db: Db, pages: number): Promise<number> {
   // Through the driver's pragma call: a prepared statement would free one page per run.
   sqlite.pragma(`incremental_vacuum(${Math.max(1, Math.floor(pages))})`);
   return sqlite.pragma('freelist_count', { simple: true }) as number;
+}
+
+/**
+ * Gives free pages back to the file system for about `forMs` ms on the background checkpointer's
+ * thread, so the request thread never waits on a step (moving a page reads its parents: a step's
+ * cost depends on where the pages lie, not only on how many). Answers the free pages left;
+ * undefined with no checkpointer (then use `reclaimSpace`), -1 if the database was busy. Only with
+ * no transaction open and no write beside it: run it in `exclusive`.
+ */
+export async function reclaimSpaceOffThread(db: Db, forMs: number): Promise<number | undefined> {
+  return states.get(db)?.checkpointer?.vacuum(forMs);
+}
+
+/**
+ * Answers whether the WAL is short: all of it in the database file, or under `pages` long, as the
+ * background checkpointer found (it checkpoints first, off the request thread, if it is not) (true with no checkpointer: then the writer checkpoints
+ * itself, there is nothing to wait for). Work that writes a lot waits for this between its steps:
+ * the writer starts the WAL over only once it is all copied, and a WAL that grows to gigabytes is
+ * later cut back by the writer in one call that holds the request thread for seconds.
+ */
+export async function walCaughtUp(db: Db, pages: number): Promise<boolean> {
+  const checkpointer = states.get(db)?.checkpointer;
+  if (!checkpointer) return true;
+  const behind = await checkpointer.catchUp(pages);
+  return behind >= 0 && behind < pages;
 }
 
 /**

@@ -1,0 +1,78 @@
+import SQLite from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Db } from '../../src/engine/db/database.js';
+import { closeDatabase, openDatabase, reclaimSpaceOffThread, walCaughtUp } from '../../src/engine/db/open.js';
+
+/**
+ * The background checkpointer's thread also serves a reset (sandbox/reset.ts): it gives free pages
+ * back to the file system, and tells whether the WAL is copied into the database file, so that a
+ * reset waits for it instead of letting the WAL grow.
+ */
+let dir: string;
+let path: string;
+let db: Db;
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'ledger-checkpointer-'));
+  path = join(dir, 'ledger.db');
+  db = await openDatabase({ path, backgroundCheckpoints: true });
+  await sql`CREATE TABLE scratch (id INTEGER PRIMARY KEY, body TEXT NOT NULL)`.execute(db);
+});
+afterEach(async () => {
+  await closeDatabase(db);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const pragma = async (name: string) => Number(Object.values((await sql.raw(`PRAGMA ${name}`).execute(db)).rows[0] as object)[0]);
+
+async function fillAndEmpty(rows: number) {
+  await sql`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${rows}) INSERT INTO scratch (body) SELECT printf('%.500c', 'x') FROM n`.execute(db);
+  await sql`DELETE FROM scratch`.execute(db);
+}
+
+async function eventually(check: () => Promise<boolean>, tries = 200) {
+  for (let i = 0; i < tries; i++) {
+    if (await check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return false;
+}
+
+describe('the checkpointer thread', () => {
+  it('gives free pages back to the file system, a step of a few ms at a time, until none are left', async () => {
+    await fillAndEmpty(10_000);
+    const before = await pragma('page_count');
+    expect(await pragma('freelist_count')).toBeGreaterThan(1_000);
+    let steps = 0;
+    let left = Infinity;
+    while (left > 0 && steps < 1_000) {
+      left = (await reclaimSpaceOffThread(db, 1))!;
+      steps++;
+    }
+    expect(left).toBe(0);
+    // A step of about 1 ms moves a few hundred pages at most: more than one step was needed.
+    expect(steps).toBeGreaterThan(1);
+    expect(await pragma('freelist_count')).toBe(0);
+    expect(await pragma('page_count')).toBeLessThan(before / 4);
+  });
+
+  it('tells the WAL is copied once no reader holds it back, and not while one does', async () => {
+    const reader = new SQLite(path, { readonly: true });
+    try {
+      reader.exec('BEGIN');
+      reader.prepare('SELECT count(*) FROM scratch').get();
+      await fillAndEmpty(2_000);
+      // The reader's snapshot keeps the new pages in the WAL.
+      expect(await walCaughtUp(db, 1)).toBe(false);
+      // A short WAL is short enough when that is all that is asked.
+      expect(await walCaughtUp(db, 1_000_000)).toBe(true);
+      reader.exec('COMMIT');
+      expect(await eventually(() => walCaughtUp(db, 1))).toBe(true);
+    } finally {
+      reader.close();
+    }
+  });
+});
