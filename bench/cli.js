@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, interleaved, median, row, startSandbox, wall } from './lib.js';
+import { BIN, interleave, median, ROUNDS, row, startSandbox, wall } from './lib.js';
 
 const SCENARIO_RUNS = Number(process.env.BENCH_SCENARIO_RUNS ?? 3);
 
@@ -98,8 +98,8 @@ export async function run() {
     ];
     const rows = [];
     for (const [name, command, requests] of commands) {
-      rows.push(row(`${name} wall time`, interleaved(command, node), "node -e ''", 1.5));
-      if (requests) rows.push(row(`${name} wall time`, interleaved(command, curl(...requests)), 'curl, same requests'));
+      rows.push(row(`${name} wall time`, await interleave(command, node, ROUNDS, { warmUp: 1 }), "node -e ''", 1.5));
+      if (requests) rows.push(row(`${name} wall time`, await interleave(command, curl(...requests), ROUNDS, { warmUp: 1 }), 'curl, same requests'));
     }
 
     // The scenario: `ledger` on PATH as `npm link` leaves it (a link to bin/ledger.js).
@@ -110,7 +110,7 @@ export async function run() {
     writeFileSync(join(dir, 'curl.sh'), CURL_SCENARIO);
     let runId = 0;
     const scenario = (file) => () => wall('bash', [join(dir, file)], { env: { ...env, PATH: `${bin}:${process.env.PATH}`, RUN: String((runId += 1)) } });
-    rows.push(row('20-step shell scenario, `ledger` as the README teaches', interleaved(scenario('ledger.sh'), scenario('curl.sh'), SCENARIO_RUNS), 'curl (+ jq for ids), same requests'));
+    rows.push(row('20-step shell scenario, `ledger` as the README teaches', await interleave(scenario('ledger.sh'), scenario('curl.sh'), SCENARIO_RUNS, { warmUp: 1 }), 'curl (+ jq for ids), same requests'));
     await server.stop();
 
     const ready = [];

@@ -98,6 +98,58 @@ export async function servedTransfers(dir, dbPath, env = {}) {
 /** The resident memory of a process, in MB. */
 export const rss = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
 
+/** Every HTTP load runs this long before its measured part: JIT compilation and first-use statement preparation are not steady state. */
+export const WARM_UP_SECONDS = 2;
+
+const logTotal = async (server, query = '') => (await server.call('GET', `/v1/webhook-logs?limit=1${query}`)).data.total;
+
+/** Polls until no delivery is waiting; resolves with how long that took, in ms. */
+async function drained(server) {
+  const started = performance.now();
+  while ((await logTotal(server, '&status=PENDING')) > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+  return performance.now() - started;
+}
+
+/**
+ * `servedTransfers` under load: `seconds` long after a warm-up (WARM_UP_SECONDS), or `amount`
+ * transfers from the start (no warm-up: a memory row counts every transfer). Measures throughput and
+ * latency; how deliveries kept up (events and deliveries made during the measured load, the backlog
+ * when it stopped, the time to drain it); the audit; and the server's RSS just started and once the
+ * backlog is drained. `beforeStop` runs while the server still runs (its files still there). Leaves
+ * the database at `dbPath` for the caller to inspect or remove.
+ */
+export async function loadServed(dir, dbPath, { seconds, amount, env = {}, beforeStop }) {
+  const { server, load } = await servedTransfers(dir, dbPath, env);
+  const rssStarted = rss(server.pid);
+  if (seconds) await load({ duration: WARM_UP_SECONDS });
+  const [eventsBefore, deliveredBefore] = [await logTotal(server), await logTotal(server, '&status=DELIVERED')];
+  const began = performance.now();
+  const result = await load(seconds ? { duration: seconds } : { amount });
+  const elapsed = (performance.now() - began) / 1000;
+  const [events, delivered, backlog] = [(await logTotal(server)) - eventsBefore, (await logTotal(server, '&status=DELIVERED')) - deliveredBefore, await logTotal(server, '&status=PENDING')];
+  const drainMs = await drained(server);
+  const rssAfter = rss(server.pid);
+  const auditOk = (await server.call('GET', '/sandbox/audit')).data.ok;
+  beforeStop?.();
+  await server.stop();
+  return {
+    perSecond: result.requests.total / elapsed,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    failures: result.non2xx + result.errors,
+    seconds: elapsed,
+    eventsPerSecond: events / elapsed,
+    deliveriesPerSecond: delivered / elapsed,
+    backlog,
+    backlogSeconds: backlog / (events / elapsed),
+    drainMs,
+    auditOk,
+    transfers: result.requests.total,
+    rssStarted,
+    rssAfter,
+  };
+}
+
 /** A measure over several runs: the median to quote, with the smallest and largest beside it. */
 export function stats(samples) {
   const sorted = [...samples].sort((x, y) => x - y);
@@ -106,11 +158,18 @@ export function stats(samples) {
 
 /**
  * Runs `a` and `b` in turn, A B A B A B (`rounds` of each), so a machine that speeds up or slows
- * down during the run weighs on both sides alike. Each call returns one sample (or an object of
- * samples: then every key is collected). Resolves with stats of each side (per key for objects).
+ * down during the run weighs on both sides alike; `warmUp` runs of each go first and are not kept
+ * (a whole process's first run pays for a cold file cache). Each call returns one sample (or an
+ * object of samples: then every key is collected), or a promise of it: a load measured in this
+ * process, or a whole process timed with `wall`. Resolves with stats of each side (per key for objects).
  * @example const { a, b } = await interleave(() => timeHttp(), () => timeFloor()); // a.median, a.min, a.max
+ * @example const times = await interleave(() => wall('ledger', ['--help']), () => wall('node', ['-e', '']), ROUNDS, { warmUp: 1 });
  */
-export async function interleave(a, b, rounds = ROUNDS) {
+export async function interleave(a, b, rounds = ROUNDS, { warmUp = 0 } = {}) {
+  for (let i = 0; i < warmUp; i++) {
+    await a(-1);
+    await b(-1);
+  }
   const runs = { a: [], b: [] };
   for (let i = 0; i < rounds; i++) {
     runs.a.push(await a(i));
@@ -128,9 +187,6 @@ export function collect(samples) {
 export const median = (values) => stats(values).median;
 export const percentile = (values, p) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))];
 
-/** How many times each side of a pair runs (after one warm-up of each). */
-export const RUNS = Number(process.env.BENCH_RUNS ?? 3);
-
 /** Wall time of one whole process, in ms (its output thrown away, as a script's capture would keep it). */
 export function wall(command, args, options = {}) {
   const start = process.hrtime.bigint();
@@ -140,33 +196,17 @@ export function wall(command, args, options = {}) {
   return ms;
 }
 
-/** A and B in turn, `runs` times each after one warm-up of each, so both meet the same machine: { a: [ms…], b: [ms…] }. */
-export function interleaved(a, b, runs = RUNS) {
-  a();
-  b();
-  const times = { a: [], b: [] };
-  for (let i = 0; i < runs; i++) {
-    times.a.push(a());
-    times.b.push(b());
-  }
-  return times;
-}
-
-const spread = (values) => `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)} ms`;
-
-/** A table row from interleaved times: side A's median against side B's (the floor), with a target as a multiple of the floor. */
+/** A table row from `interleave`d wall times: side A (median, min–max) against side B (the floor), with a target as a multiple of the floor. */
 export function row(name, times, floorLabel, target) {
-  const value = median(times.a);
-  const floor = median(times.b);
   return {
     row: name,
-    value,
-    floor,
+    value: times.a,
+    floor: times.b,
     unit: 'ms',
     floorLabel,
     lowerIsBetter: true,
     target: target ? `≤ ${target}× floor` : '—',
-    ...(target ? { met: value <= target * floor } : {}),
-    note: `median of ${times.a.length} interleaved; min–max ${spread(times.a)} vs ${spread(times.b)}`,
+    ...(target ? { met: times.a.median <= target * times.b.median } : {}),
+    note: `median of ${times.a.samples.length} interleaved`,
   };
 }

@@ -1,60 +1,50 @@
 // bench/memory: the sandbox's resident memory after 100,000 internal transfers over HTTP (16
-// connections, webhooks delivered as they go), on a database file and with --memory, against its
-// memory right after start. One run of each: RSS moves little between runs, and each takes a minute.
+// connections, webhooks delivered as they go) with --memory, against its memory right after start.
+// The same on a database file is the sustained run of bench/transfers (one load for its delivery,
+// bytes and memory rows). One run: RSS moves little between runs, and each takes a minute or more.
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { rss, servedTransfers } from './lib.js';
+import { loadServed } from './lib.js';
 
 const TRANSFERS = Number(process.env.BENCH_TRANSFERS ?? 100_000);
-
-/** The database file a sandbox uses: the --memory sandbox's throw-away one is under `tmp`. */
-function databaseFile(dbPath, tmp) {
-  if (dbPath !== ':memory:') return dbPath;
-  const [folder] = readdirSync(tmp).filter((name) => name.startsWith('ledger-memory-'));
-  return join(tmp, folder, 'sandbox.db');
-}
 
 const size = (file) => (existsSync(file) ? statSync(file).size : 0);
 const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 
-async function after(dir, dbPath, tmp) {
-  const { server, load } = await servedTransfers(dir, dbPath, { TMPDIR: tmp });
-  const before = rss(server.pid);
-  const result = await load({ amount: TRANSFERS });
-  await new Promise((resolve) => setTimeout(resolve, 1000));
-  const value = rss(server.pid);
-  const backlog = (await server.call('GET', '/v1/webhook-logs?status=PENDING&limit=1')).data.total;
-  const file = databaseFile(dbPath, tmp);
-  const [bytes, wal] = [size(file), size(`${file}-wal`)];
-  await server.stop();
-  return { before, value, requests: result.requests.total, failures: result.non2xx + result.errors, backlog, bytes, wal };
-}
-
 export async function run() {
   const dir = mkdtempSync(join(tmpdir(), 'ledger-bench-memory-'));
+  // The --memory sandbox's throw-away database file goes under TMPDIR: here, to be measured.
   const tmp = join(dir, 'tmp');
   mkdirSync(tmp);
   try {
-    const file = await after(dir, join(dir, 'memory.db'), tmp);
-    const memory = await after(dir, ':memory:', tmp);
-    const label = TRANSFERS.toLocaleString('en');
-    const note = (r) => `${r.requests} requests, non-2xx and errors ${r.failures}, ${r.backlog} deliveries waiting; database file ${mb(r.bytes)} (+ WAL ${mb(r.wal)})`;
+    let bytes = 0;
+    let wal = 0;
+    const memory = await loadServed(dir, ':memory:', {
+      amount: TRANSFERS,
+      env: { TMPDIR: tmp },
+      beforeStop: () => {
+        const [folder] = readdirSync(tmp).filter((name) => name.startsWith('ledger-memory-'));
+        const file = join(tmp, folder, 'sandbox.db');
+        [bytes, wal] = [size(file), size(`${file}-wal`)];
+      },
+    });
     return [
-      { row: `sandbox RSS after ${label} transfers, database file`, value: file.value, floor: file.before, unit: 'MB', floorLabel: 'just started', lowerIsBetter: true, target: '≤ 200 MB', met: file.value <= 200, note: note(file) },
       {
-        row: `sandbox RSS after ${label} transfers, --memory`,
-        value: memory.value,
-        floor: memory.before,
+        row: `sandbox RSS after ${TRANSFERS.toLocaleString('en')} transfers, --memory`,
+        value: memory.rssAfter,
+        floor: memory.rssStarted,
         unit: 'MB',
         floorLabel: 'just started',
         lowerIsBetter: true,
         target: '≤ 400 MB',
-        met: memory.value <= 400,
-        note: `${note(memory)}, a temporary file outside the heap`,
+        met: memory.rssAfter <= 400,
+        note: `${memory.transfers} requests, non-2xx and errors ${memory.failures}, ${memory.backlog} deliveries waiting at the end; database ${mb(bytes)} (+ WAL ${mb(wal)}), a temporary file outside the heap`,
       },
     ];
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+if (import.meta.url === `file://${process.argv[1]}`) console.log(await run());

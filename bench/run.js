@@ -11,10 +11,14 @@ const started = new Date();
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 const rows = [];
 process.stderr.write(`load average at the start: ${load()}\n`);
+/** Minutes each benchmark took, printed under the table: where the run's time goes. */
+const took = [];
 for (const path of chosen) {
   const { run } = await import(path);
   process.stderr.write(`running ${path.slice(2)}… (load average ${load()})\n`);
+  const began = Date.now();
   rows.push(...(await run()));
+  took.push(`${path.slice(2, -3)} ${((Date.now() - began) / 60_000).toFixed(1)}`);
 }
 
 /** A figure, or a measure over runs: its median, and min–max beside it. */
@@ -33,3 +37,4 @@ console.log(`${started.toISOString().slice(0, 10)}, node ${process.version}, ${c
 console.log(line(head));
 console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
 for (const c of cells) console.log(line(c));
+console.log(`minutes per benchmark: ${took.join(', ')}`);

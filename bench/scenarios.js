@@ -8,7 +8,7 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { BIN, interleaved, median, row, startSandbox, wall } from './lib.js';
+import { BIN, interleave, row, startSandbox, wall } from './lib.js';
 
 const RUNS = Number(process.env.BENCH_SCENARIO_RUNS ?? 3);
 const DIST = resolve(import.meta.dirname, '../dist');
@@ -73,7 +73,7 @@ export async function run() {
     const env = { ...process.env, NO_COLOR: '1' };
     const scenario = () => wall(process.execPath, [BIN, 'scenario', 'run', join(dir, 'hundred.yaml'), '--reporter', 'tap'], { cwd: dir, env });
     const bare = () => wall(process.execPath, [join(dir, 'bare.mjs')], { cwd: dir, env });
-    const rows = [row('100-step scenario file, `ledger scenario run` (whole process)', interleaved(scenario, bare, RUNS), 'same requests in-process, bare script', 2)];
+    const rows = [row('100-step scenario file, `ledger scenario run` (whole process)', await interleave(scenario, bare, RUNS, { warmUp: 1 }), 'same requests in-process, bare script', 2)];
 
     const server = await startSandbox(dir, null);
     const bin = join(dir, 'bin');
@@ -82,10 +82,10 @@ export async function run() {
     let runId = 0;
     const shell = () =>
       wall('bash', [join(dir, 'hundred.sh')], { cwd: dir, env: { ...env, PATH: `${bin}:${process.env.PATH}`, LEDGER_BASE_URL: server.baseUrl, LEDGER_API_KEY: server.apiKey, RUN: String((runId += 1)) } });
-    const times = interleaved(shell, scenario, RUNS);
+    const times = await interleave(shell, scenario, RUNS, { warmUp: 1 });
     await server.stop();
-    const separate = median(times.a);
-    const together = median(times.b);
+    const separate = times.a.median;
+    const together = times.b.median;
     rows.push({
       row: 'the same 100 steps as separate `ledger` invocations (shell script)',
       value: separate,
@@ -95,7 +95,7 @@ export async function run() {
       lowerIsBetter: true,
       target: '≥ 20× floor',
       met: separate >= 20 * together,
-      note: `median of ${times.a.length} interleaved; the scenario run is ${(separate / together).toFixed(1)}× faster`,
+      note: `median of ${times.a.samples.length} interleaved; the scenario run is ${(separate / together).toFixed(1)}× faster`,
     });
     return rows;
   } finally {

@@ -145,6 +145,16 @@ describe('firing rules', () => {
     expect([(await getAgent(a.id)).trigger_count, (await getAgent(b.id)).trigger_count]).toEqual([0, 1]);
   });
 
+  it('an agent made after its wallet has moved money fires on the next movement (no stale "no agents")', async () => {
+    const w = await createWallet(t, 1_000);
+    const d = await createWallet(t);
+    await send(w.id, d, 100);
+    await send(d.id, w, 100);
+    const a = (await agent(d.id, { trigger: 'ON_CREDIT', action: 'SWEEP', destination_wallet_id: w.id })).body.data;
+    await send(w.id, d, 300);
+    expect([await balance(w.id), await balance(d.id), (await getAgent(a.id)).trigger_count]).toEqual([1_000, 0, 1]);
+  });
+
   it('a disabled agent does nothing until enabled again', async () => {
     const w = await createWallet(t);
     const d = await createWallet(t);

@@ -16,8 +16,10 @@ type AgentRow = Selectable<AgentTable>;
 export const MAX_HOPS = 8;
 
 /** A wallet's active agents in creation order: asked after every movement of money. */
-const activeAgents = prepare((db, p: { walletId: string }) =>
-  db.selectFrom('agents').selectAll().where('wallet_id', '=', p.walletId).where('is_active', '=', 1).orderBy('seq'),
+const activeAgents = prepare(
+  (db, p: { walletId: string }) => db.selectFrom('agents').selectAll().where('wallet_id', '=', p.walletId).where('is_active', '=', 1).orderBy('seq'),
+  // Asked twice per transfer, and most wallets have none: kept by the connection until an agent changes.
+  { keptUntil: 'agents' },
 );
 
 /** One originating payment's cascade: how deep it is and which agents already fired for it. */

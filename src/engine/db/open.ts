@@ -7,6 +7,7 @@ import { type Checkpointer, startCheckpointer } from './checkpointer.js';
 import { sqliteError } from './faults.js';
 import { migrationProvider } from './migrations.js';
 import { builtFile } from './module-files.js';
+import { KEPT_TABLES, type KeptTable, keptMark } from './prepared.js';
 
 export interface OpenOptions {
   /** A file path, or ':memory:' for a throw-away database. */
@@ -35,6 +36,46 @@ interface DbState {
   fault: StorageFault;
   identity: number;
   readsOffThread: boolean;
+  /** Rows of kept reads (see `prepare`'s `keptUntil`), by table, then by SQL and values. */
+  kept: Map<KeptTable, Map<string, unknown[]>>;
+}
+
+/** Kept reads per table at most; past it they are all forgotten (they are re-read on use). */
+const KEPT_LIMIT = 10_000;
+
+/**
+ * Forgets a table's kept reads whenever a row of it changes on this connection: a TEMP trigger per
+ * table and kind of change (in the connection's temp schema, not in the database file), calling
+ * back into this process. Whatever writes the row (an engine call, a reset, a snapshot restore),
+ * the next read sees it. Only this connection writes these tables (workers read or checkpoint).
+ */
+function watchKeptTables(sqlite: SQLite.Database, state: DbState): void {
+  sqlite.function('ledger_kept_table_changed', { deterministic: false }, (table: unknown) => {
+    state.kept.get(table as KeptTable)?.clear();
+    return null;
+  });
+  for (const table of KEPT_TABLES) {
+    for (const change of ['insert', 'update', 'delete']) {
+      sqlite.exec(`CREATE TEMP TRIGGER IF NOT EXISTS ledger_kept_${table}_${change} AFTER ${change.toUpperCase()} ON main.${table} BEGIN SELECT ledger_kept_table_changed('${table}'); END`);
+    }
+  }
+}
+
+/** A read statement answered from `memo` by its SQL and values, read again once the memo is cleared. */
+function keptStatement(sql: string, statement: SQLite.Statement, memo: Map<string, unknown[]>) {
+  return {
+    reader: true,
+    all(parameters: unknown[]) {
+      const key = `${sql}\u0000${parameters.map(String).join('\u0000')}`;
+      let rows = memo.get(key);
+      if (!rows) {
+        rows = statement.all(parameters);
+        if (memo.size >= KEPT_LIMIT) memo.clear();
+        memo.set(key, rows);
+      }
+      return rows.map((row) => ({ ...(row as object) }));
+    },
+  };
 }
 
 /** Bytes a checkpointed WAL is cut back to. */
@@ -161,7 +202,7 @@ export async function openDatabase({ path, backgroundCheckpoints = false, identi
   sqlite.pragma(throwAway ? 'synchronous = OFF' : 'synchronous = NORMAL');
   // The sandbox commits concurrent writes together, each in a savepoint; their undo journals stay in memory.
   sqlite.pragma('temp_store = MEMORY');
-  const state: DbState = { path, sqlite, fault: undefined, identity: 0, readsOffThread: readsOffThread && path !== ':memory:' };
+  const state: DbState = { path, sqlite, fault: undefined, identity: 0, readsOffThread: readsOffThread && path !== ':memory:', kept: new Map() };
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, state) }) });
   const { error, results } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
   if (error) {
@@ -169,6 +210,7 @@ export async function openDatabase({ path, backgroundCheckpoints = false, identi
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new Error(`database migration ${failed} failed: ${String(error)}`);
   }
+  watchKeptTables(sqlite, state);
   state.identity = sqlite.pragma('user_version', { simple: true }) as number;
   if (state.identity === 0 && identity) {
     sqlite.pragma(`user_version = ${identity >>> 0}`);
@@ -217,6 +259,9 @@ export function injectStorageFault(db: Db, fault: StorageFault): void {
 }
 
 const WRITES = /^\s*(insert|update|delete|replace)\b/i;
+const ROLLBACK = /^\s*rollback\b/i;
+const KEPT_MARKS = KEPT_TABLES.map((table) => [keptMark(table), table] as const);
+const keptTable = (sql: string): KeptTable | undefined => (sql.startsWith('/* kept') ? KEPT_MARKS.find(([mark]) => sql.startsWith(mark))?.[1] : undefined);
 
 /**
  * Kysely prepares every query afresh; the ledger runs the same few dozen statements over and
@@ -227,6 +272,8 @@ function withStatementCache(sqlite: SQLite.Database, state: DbState): SqliteDial
   const cache = new Map<string, SQLite.Statement>();
   return {
     prepare(sql: string) {
+      // A rollback may undo a change to a kept table whose trigger has already run: forget them all.
+      if (ROLLBACK.test(sql)) for (const memo of state.kept.values()) memo.clear();
       let statement = cache.get(sql);
       if (!statement) {
         statement = sqlite.prepare(sql);
@@ -234,6 +281,12 @@ function withStatementCache(sqlite: SQLite.Database, state: DbState): SqliteDial
         cache.set(sql, statement);
       }
       if (state.fault && WRITES.test(sql)) return faulty(statement, state.fault);
+      const table = keptTable(sql);
+      if (table) {
+        const memos = state.kept.get(table) ?? new Map<string, unknown[]>();
+        state.kept.set(table, memos);
+        return keptStatement(sql, statement, memos);
+      }
       return statement;
     },
     close: () => sqlite.close(),

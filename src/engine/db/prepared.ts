@@ -8,6 +8,13 @@ class Slot {
 
 const slots = new Proxy({}, { get: (_target, name) => new Slot(String(name)) });
 
+/** Tables whose reads the connection may keep in memory until a row of them changes (see `prepare`'s `keptUntil`). */
+export const KEPT_TABLES = ['api_keys', 'agents'] as const;
+export type KeptTable = (typeof KEPT_TABLES)[number];
+
+/** The comment a kept read's SQL starts with: the connection (open.ts) keeps its rows by its values. */
+export const keptMark = (table: KeptTable) => `/* kept until ${table} changes */ `;
+
 /**
  * A query built and compiled by Kysely once, then run many times with new values. Kysely builds
  * its operation tree and compiles it to SQL on every call; for the ledger's hot statements (the
@@ -17,14 +24,21 @@ const slots = new Proxy({}, { get: (_target, name) => new Slot(String(name)) });
  * @example
  * const findAgents = prepare((db, p: { walletId: string }) => db.selectFrom('agents').selectAll().where('wallet_id', '=', p.walletId));
  * const { rows } = await findAgents(trx, { walletId });
+ *
+ * A read of a table that seldom changes, asked on every request (the caller's API key, a wallet's
+ * agents), may pass `keptUntil`: the connection answers it from memory, by its values, until a row
+ * of that table changes or any transaction or savepoint rolls back (which may undo a change). Its
+ * rows are copies: change them freely.
  */
 export function prepare<P extends object, O>(
   build: (db: Kysely<Database>, p: P) => Compilable<O>,
+  options: { keptUntil?: KeptTable } = {},
 ): (trx: Trx, values: P) => Promise<QueryResult<O>> {
   let compiled: { template: CompiledQuery<O>; names: (string | undefined)[] } | undefined;
   return async (trx, values) => {
     if (!compiled) {
-      const template = build(trx, slots as P).compile();
+      const built = build(trx, slots as P).compile();
+      const template = options.keptUntil ? { ...built, sql: `${keptMark(options.keptUntil)}${built.sql}` } : built;
       const names = template.parameters.map((parameter) => (parameter instanceof Slot ? parameter.name : undefined));
       compiled = { template, names };
     }

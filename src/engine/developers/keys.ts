@@ -57,7 +57,10 @@ export async function authenticate(trx: Trx, key: string | undefined): Promise<s
   return row.developer_id;
 }
 
-const keyOwner = prepare((db, p: { hash: string }) => db.selectFrom('api_keys').select('developer_id').where('key_hash', '=', p.hash).where('revoked_at', 'is', null));
+// Asked on every request: kept by the connection until a key is issued, rotated, revoked or removed.
+const keyOwner = prepare((db, p: { hash: string }) => db.selectFrom('api_keys').select('developer_id').where('key_hash', '=', p.hash).where('revoked_at', 'is', null), {
+  keptUntil: 'api_keys',
+});
 
 export async function currentKeyInfo(trx: Trx, developerId: string) {
   return trx

@@ -1,0 +1,100 @@
+import SQLite from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/engine/clock.js';
+import type { Db } from '../../src/engine/db/database.js';
+import { openDatabase } from '../../src/engine/db/open.js';
+import { prepare } from '../../src/engine/db/prepared.js';
+import { createDeveloper } from '../../src/engine/developers/developers.service.js';
+import { authenticate, issueKey } from '../../src/engine/developers/keys.js';
+import type { EngineEnv } from '../../src/engine/env.js';
+import { seededIds } from '../../src/engine/ids.js';
+
+// Reads kept in memory by the connection (prepare's `keptUntil`): the API-key lookup and a
+// wallet's agents, asked on every request and every transfer. They must never answer from a
+// state the database no longer holds.
+
+const liveKeys = prepare((db, p: { developerId: string }) => db.selectFrom('api_keys').select('key_hint').where('developer_id', '=', p.developerId).where('revoked_at', 'is', null), {
+  keptUntil: 'api_keys',
+});
+
+let dir: string;
+let db: Db;
+let env: EngineEnv;
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'ledger-kept-'));
+  db = await openDatabase({ path: join(dir, 'kept.db') });
+  env = { clock: new ManualClock(), ids: seededIds('kept') };
+});
+afterEach(async () => {
+  await db.destroy();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const hints = async (developerId: string) => (await liveKeys(db, { developerId })).rows.map((r) => r.key_hint);
+
+describe('kept reads', () => {
+  it('are answered from memory: a change made behind the connection (another one) is not seen', async () => {
+    const { developer_id: developerId, api_key: key } = await db.transaction().execute((trx) => createDeveloper(trx, env, 'ACME'));
+    expect(await authenticate(db, key)).toBe(developerId);
+    // Only this connection writes in the sandbox; a second one here shows the read is kept.
+    const other = new SQLite(join(dir, 'kept.db'));
+    other.prepare('UPDATE api_keys SET revoked_at = ?').run('2026-01-01T00:00:00.000Z');
+    other.close();
+    expect(await authenticate(db, key)).toBe(developerId);
+    // Any change to the table on this connection forgets them.
+    await db.updateTable('api_keys').set({ key_hint: 'x' }).where('id', '=', 'none').execute();
+    await expect(authenticate(db, key)).resolves.toBe(developerId);
+    await db.updateTable('api_keys').set({ key_hint: 'changed' }).where('developer_id', '=', developerId).execute();
+    await expect(authenticate(db, key)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+  });
+
+  it('a rotated key is refused at once, the new one taken', async () => {
+    const { developer_id: developerId, api_key: old } = await db.transaction().execute((trx) => createDeveloper(trx, env, 'ACME'));
+    expect(await authenticate(db, old)).toBe(developerId);
+    const fresh = await db.transaction().execute((trx) => issueKey(trx, env, developerId));
+    await expect(authenticate(db, old)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    expect(await authenticate(db, fresh)).toBe(developerId);
+  });
+
+  it('a removed developer key is refused at once (a cascade or a plain delete)', async () => {
+    const { developer_id: developerId, api_key: key } = await db.transaction().execute((trx) => createDeveloper(trx, env, 'ACME'));
+    expect(await authenticate(db, key)).toBe(developerId);
+    await db.deleteFrom('api_keys').execute();
+    await expect(authenticate(db, key)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+  });
+
+  it('a rollback forgets what was read inside it: a change undone is not kept', async () => {
+    const { developer_id: developerId } = await db.transaction().execute((trx) => createDeveloper(trx, env, 'ACME'));
+    const before = await hints(developerId);
+    expect(before).toHaveLength(1);
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await trx.updateTable('api_keys').set({ revoked_at: 'now' }).execute();
+        expect((await liveKeys(trx, { developerId: developerId })).rows).toEqual([]);
+        throw new Error('undo');
+      }),
+    ).rejects.toThrow('undo');
+    expect(await hints(developerId)).toEqual(before);
+    // The same through a savepoint rolled back (as group commit undoes one failed write of a batch).
+    await db.transaction().execute(async (trx) => {
+      await sql`savepoint one`.execute(trx);
+      await trx.updateTable('api_keys').set({ revoked_at: 'now' }).execute();
+      expect((await liveKeys(trx, { developerId: developerId })).rows).toEqual([]);
+      await sql`rollback to savepoint one`.execute(trx);
+      expect((await liveKeys(trx, { developerId: developerId })).rows.map((r) => r.key_hint)).toEqual(before);
+    });
+  });
+
+  it('hands out copies: a caller changing its rows changes no later answer', async () => {
+    const { developer_id: developerId } = await db.transaction().execute((trx) => createDeveloper(trx, env, 'ACME'));
+    const [row] = (await liveKeys(db, { developerId: developerId })).rows;
+    const hint = row!.key_hint;
+    row!.key_hint = 'mine';
+    expect(await hints(developerId)).toEqual([hint]);
+  });
+});
