@@ -128,8 +128,8 @@ export async function reclaimSpaceOffThread(db: Db, forMs: number): Promise<numb
 
 /**
  * Answers whether the WAL is short: all of it in the database file, or under `pages` long, as the
- * background checkpointer found (it checkpoints first, off the request thread, if it is not) (true with no checkpointer: then the writer checkpoints
- * itself, there is nothing to wait for). Work that writes a lot waits for this between its steps:
+ * background checkpointer found (it checkpoints first, off the request thread, if it is not). True
+ * with no checkpointer: the writer then checkpoints itself, and there is nothing to wait for. Work that writes a lot waits for this between its steps:
  * the writer starts the WAL over only once it is all copied, and a WAL that grows to gigabytes is
  * later cut back by the writer in one call that holds the request thread for seconds.
  */

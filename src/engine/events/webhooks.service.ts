@@ -119,7 +119,7 @@ export async function beginAttempts(trx: Trx, env: EngineEnv, logs: WebhookLogRo
   for (const log of logs) {
     const next = started(log, now, manual);
     const { rows } = await startLog(trx, { id: log.id, attempt_count: next.attempt_count, next_retry_at: next.next_retry_at });
-    begun.push({ ...withAnsweredBody(rows[0]!), payload: log.payload, created_at: log.created_at });
+    begun.push(asLog(rows[0]!, log));
   }
   return begun;
 }
@@ -132,9 +132,9 @@ export async function finishAttempt(trx: Trx, env: EngineEnv, log: WebhookLogRow
   const now = env.clock.now().toISOString();
   await insertAttempt(trx, attemptRow(env, log, result, now));
   const next = settled(log, result, now);
-  const { rows } = await updateLog(trx, { ...next, response_body: storedBody(next.http_status_code, next.response_body) });
+  const written = await writeLog(trx, log, next);
   await countStatusChange(trx, log, log.status, next.status);
-  return { ...withAnsweredBody(rows[0]!), payload: log.payload, created_at: log.created_at };
+  return written;
 }
 
 /**
@@ -187,7 +187,7 @@ export async function recordAttempts(trx: Trx, env: EngineEnv, attempts: { log: 
  * attempt left: it is given up as DEAD without another send.
  */
 export async function abandonLog(trx: Trx, log: WebhookLogRow): Promise<WebhookLogRow> {
-  const { rows } = await updateLog(trx, {
+  const written = await writeLog(trx, log, {
     id: log.id,
     status: 'DEAD',
     attempt_count: log.attempt_count,
@@ -197,7 +197,16 @@ export async function abandonLog(trx: Trx, log: WebhookLogRow): Promise<WebhookL
     delivered_at: log.delivered_at,
   });
   await countStatusChange(trx, log, log.status, 'DEAD');
-  return { ...withAnsweredBody(rows[0]!), payload: log.payload, created_at: log.created_at };
+  return written;
+}
+
+/** A log row as written, as callers see it: its response body as answered, and what it carries from its event (`log`). */
+const asLog = (row: Omit<WebhookLogRow, 'payload' | 'created_at'>, log: WebhookLogRow): WebhookLogRow => ({ ...withAnsweredBody(row), payload: log.payload, created_at: log.created_at });
+
+/** Writes a log's new state, the built-in receiver's standard answer stored as NULL (answers.ts), and gives it back as `asLog`. */
+async function writeLog(trx: Trx, log: WebhookLogRow, next: Parameters<typeof updateLog>[1]): Promise<WebhookLogRow> {
+  const { rows } = await updateLog(trx, { ...next, response_body: storedBody(next.http_status_code, next.response_body) });
+  return asLog(rows[0]!, log);
 }
 
 const startLog = prepare((db, p: Pick<WebhookLogRow, 'id' | 'attempt_count' | 'next_retry_at'>) =>
