@@ -12,6 +12,7 @@ import { createDeveloper } from '../../src/engine/developers/developers.service.
 import { authenticate, issueKey } from '../../src/engine/developers/keys.js';
 import type { EngineEnv } from '../../src/engine/env.js';
 import { seededIds } from '../../src/engine/ids.js';
+import { getEndpoint, rotateSecret, setEndpointUrl } from '../../src/engine/events/webhooks.service.js';
 
 // Reads kept in memory by the connection (prepare's `keptUntil`): the API-key lookup and a
 // wallet's agents, asked on every request and every transfer. They must never answer from a
@@ -88,6 +89,17 @@ describe('kept reads', () => {
       await sql`rollback to savepoint one`.execute(trx);
       expect((await liveKeys(trx, { developerId: developerId })).rows.map((r) => r.key_hint)).toEqual(before);
     });
+  });
+
+  it('a developer’s webhook endpoint (read before every handover) follows a new URL and a rotated secret at once', async () => {
+    const { developer_id: developerId } = await db.transaction().execute((trx) => createDeveloper(trx, env, 'ACME'));
+    const first = await getEndpoint(db, developerId);
+    expect(first.url).toBeNull();
+    await db.transaction().execute((trx) => setEndpointUrl(trx, developerId, 'https://example.com/hooks'));
+    expect((await getEndpoint(db, developerId)).url).toBe('https://example.com/hooks');
+    await db.transaction().execute((trx) => rotateSecret(trx, env, developerId));
+    const rotated = await getEndpoint(db, developerId);
+    expect([rotated.secret === first.secret, rotated.previous_secret]).toEqual([false, first.secret]);
   });
 
   it('hands out copies: a caller changing its rows changes no later answer', async () => {
