@@ -2,10 +2,14 @@
 // and their statistics.
 import autocannon from 'autocannon';
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { audit } from '../dist/engine/audit/audit.service.js';
+import { copyDatabase } from '../dist/engine/db/snapshot.js';
 import { receiveInbound } from '../dist/engine/inbound/inbound.service.js';
+import { transfer } from '../dist/engine/transfers/transfers.service.js';
 import { createWallet } from '../dist/engine/wallets/wallets.service.js';
+import { buildApp } from '../dist/sandbox/app.js';
 import { ensureSandboxDeveloper, openSandbox } from '../dist/sandbox/sandbox.js';
 
 export const BIN = resolve(import.meta.dirname, '../bin/ledger.js');
@@ -27,6 +31,63 @@ export async function seedWallets(sandbox, developerId, count, fund = 1_000_000_
     wallets.push(wallet);
   }
   return wallets;
+}
+
+/**
+ * A sandbox on `dbPath` in this process with two funded wallets, and `transfers(options)`: internal
+ * transfers of 1 kobo from one to the other through the engine, no HTTP. With `deliveries`, the
+ * server's own app runs beside it (listening, its timer started), so its dispatcher delivers the
+ * webhooks of every transfer to the built-in receiver while they are made, as the server does.
+ * `close()` delivers what is still due, audits and closes; it resolves with whether the audit was clean.
+ */
+export async function engineSandbox(dbPath, { deliveries }) {
+  const sandbox = await openSandbox({ dbPath, backgroundCheckpoints: true });
+  const { developerId } = await ensureSandboxDeveloper(sandbox);
+  const [a, b] = await seedWallets(sandbox, developerId, 2);
+  const app = deliveries ? await buildApp({ sandbox, logError: () => {} }) : undefined;
+  if (app) {
+    app.setSelfUrl(await app.listen({ host: '127.0.0.1', port: 0 }));
+    app.scheduler.start();
+  }
+  const body = { destination_account_number: b.account_number, amount: 1 };
+  const work = (trx) => transfer(trx, sandbox.envFor(developerId), developerId, a.id, body);
+  return {
+    sandbox,
+    wallets: [a, b],
+    /**
+     * `callers` concurrent callers through the group commit (`callers: 1`: each transfer in its own
+     * database transaction, one after another), for `seconds` or until `amount` are made; pushes
+     * each one's latency in ms to `latencies` when given. Resolves with how many were made.
+     */
+    async transfers({ callers, seconds, amount = Infinity, latencies }) {
+      const deadline = seconds ? performance.now() + seconds * 1000 : Infinity;
+      let count = 0;
+      const caller = async () => {
+        while (performance.now() < deadline && count < amount) {
+          count++;
+          const start = performance.now();
+          await (callers === 1 ? sandbox.db.transaction().execute(work) : sandbox.write(work));
+          latencies?.push(performance.now() - start);
+        }
+      };
+      await Promise.all(Array.from({ length: callers }, caller));
+      return count;
+    },
+    /** A consistent copy of the database as a named snapshot of a `sandbox start` whose LEDGER_HOME is `dir`. */
+    async snapshot(dir, name) {
+      mkdirSync(join(dir, 'snapshots'), { recursive: true });
+      await copyDatabase(sandbox.db, join(dir, 'snapshots', `${name}.db`), { saved_at: sandbox.envFor(developerId).clock.now().toISOString() });
+    },
+    async close() {
+      if (app) {
+        await app.scheduler.runDue(developerId);
+        await app.close();
+      }
+      const report = await audit(sandbox.db);
+      await sandbox.close();
+      return report.ok;
+    },
+  };
 }
 
 /** `ledger sandbox start` in its own process (on `dbPath`, or `--memory` when it is `null` or `:memory:`); resolves with its URL, key and a stop(). */
@@ -62,22 +123,35 @@ export async function startSandbox(dir, dbPath, extra = [], env = {}) {
 }
 
 /**
- * Two funded wallets seeded through the engine in `dbPath` (`:memory:` seeds nothing and starts
- * `--memory`: the wallets are created over HTTP), served by `ledger sandbox start` in its own
- * process, and `load(options)`: internal transfers of 1 kobo from one to the other with autocannon
- * (CONNECTIONS connections; pass `duration` in seconds or `amount` of requests).
+ * Two funded wallets seeded through the engine in `dbPath`, served by `ledger sandbox start` in its
+ * own process, and `load(options)`: internal transfers of 1 kobo from one to the other with
+ * autocannon (CONNECTIONS connections; pass `duration` in seconds or `amount` of requests).
+ * `:memory:` starts `--memory` and creates the wallets over HTTP. `preload` transfers are made
+ * first through the engine in this process, with their webhooks delivered (`engineSandbox`: the
+ * same writes as the server's, without HTTP), in `dbPath`, or for `--memory` in a snapshot that the
+ * server restores before the load.
  */
-export async function servedTransfers(dir, dbPath, env = {}) {
+export async function servedTransfers(dir, dbPath, { env = {}, preload = 0 } = {}) {
   let a;
   let b;
-  if (dbPath !== ':memory:') {
-    const sandbox = await openSandbox({ dbPath });
-    const { developerId } = await ensureSandboxDeveloper(sandbox);
-    [a, b] = await seedWallets(sandbox, developerId, 2);
-    await sandbox.close();
+  let preloadSeconds = 0;
+  const memory = dbPath === ':memory:';
+  if (!memory || preload > 0) {
+    const local = await engineSandbox(memory ? join(dir, 'preload.db') : dbPath, { deliveries: preload > 0 });
+    [a, b] = local.wallets;
+    const began = performance.now();
+    if (preload > 0) await local.transfers({ callers: CONNECTIONS, amount: preload });
+    preloadSeconds = (performance.now() - began) / 1000;
+    if (memory) await local.snapshot(dir, 'preload');
+    if (!(await local.close())) throw new Error('the preloaded database is not consistent (audit)');
+    if (memory) for (const suffix of ['', '-wal', '-shm']) rmSync(join(dir, `preload.db${suffix}`), { force: true });
   }
   const server = await startSandbox(dir, dbPath, [], env);
-  if (dbPath === ':memory:') {
+  const rssStarted = rss(server.pid);
+  if (memory && preload > 0) {
+    const restored = await server.call('POST', '/sandbox/snapshots/preload/restore');
+    if (!restored.success) throw new Error(`restore failed: ${JSON.stringify(restored)}`);
+  } else if (memory) {
     const wallet = (ref) => server.call('POST', '/v1/wallets', { customer_reference: ref, first_name: 'Bench', last_name: ref, email: `${ref}@example.com` }).then((r) => r.data);
     a = await wallet('bench-a');
     b = await wallet('bench-b');
@@ -92,7 +166,7 @@ export async function servedTransfers(dir, dbPath, env = {}) {
       body: JSON.stringify({ destination_account_number: b.account_number, amount: 1 }),
       ...options,
     });
-  return { server, load, wallets: [a, b] };
+  return { server, load, wallets: [a, b], rssStarted, preloadSeconds };
 }
 
 /** The resident memory of a process, in MB. */
@@ -112,22 +186,31 @@ async function drained(server) {
 
 /**
  * `servedTransfers` under load: `seconds` long after a warm-up (WARM_UP_SECONDS), or `amount`
- * transfers from the start (no warm-up: a memory row counts every transfer). Measures throughput and
- * latency; how deliveries kept up (events and deliveries made during the measured load, the backlog
- * when it stopped, the time to drain it); the audit; and the server's RSS just started and once the
- * backlog is drained. `beforeStop` runs while the server still runs (its files still there). Leaves
- * the database at `dbPath` for the caller to inspect or remove.
+ * transfers from the start (no warm-up: a memory row counts every transfer), after `preload` made
+ * through the engine (see servedTransfers). Measures throughput and latency; how deliveries kept up
+ * (events and deliveries made during the measured load, the backlog when it stopped, the time to
+ * drain it); then, with `upTo`, tops the database up over HTTP to `upTo` transfers in all (preload,
+ * warm-up and measured load included); the audit; and the server's RSS just started and once the
+ * last backlog is drained. `beforeStop` runs while the server still runs (its files still there).
+ * Leaves the database at `dbPath` for the caller to inspect or remove.
  */
-export async function loadServed(dir, dbPath, { seconds, amount, env = {}, beforeStop }) {
-  const { server, load } = await servedTransfers(dir, dbPath, env);
-  const rssStarted = rss(server.pid);
-  if (seconds) await load({ duration: WARM_UP_SECONDS });
+export async function loadServed(dir, dbPath, { seconds, amount, preload = 0, upTo = 0, env = {}, beforeStop }) {
+  const { server, load, rssStarted, preloadSeconds } = await servedTransfers(dir, dbPath, { env, preload });
+  let served = seconds ? (await load({ duration: WARM_UP_SECONDS })).requests.total : 0;
   const [eventsBefore, deliveredBefore] = [await logTotal(server), await logTotal(server, '&status=DELIVERED')];
   const began = performance.now();
   const result = await load(seconds ? { duration: seconds } : { amount });
   const elapsed = (performance.now() - began) / 1000;
   const [events, delivered, backlog] = [(await logTotal(server)) - eventsBefore, (await logTotal(server, '&status=DELIVERED')) - deliveredBefore, await logTotal(server, '&status=PENDING')];
   const drainMs = await drained(server);
+  served += result.requests.total;
+  let failures = result.non2xx + result.errors;
+  if (preload + served < upTo) {
+    const topUp = await load({ amount: upTo - preload - served });
+    served += topUp.requests.total;
+    failures += topUp.non2xx + topUp.errors;
+    await drained(server);
+  }
   const rssAfter = rss(server.pid);
   const auditOk = (await server.call('GET', '/sandbox/audit')).data.ok;
   beforeStop?.();
@@ -136,7 +219,7 @@ export async function loadServed(dir, dbPath, { seconds, amount, env = {}, befor
     perSecond: result.requests.total / elapsed,
     p50: result.latency.p50,
     p99: result.latency.p99,
-    failures: result.non2xx + result.errors,
+    failures,
     seconds: elapsed,
     eventsPerSecond: events / elapsed,
     deliveriesPerSecond: delivered / elapsed,
@@ -144,7 +227,12 @@ export async function loadServed(dir, dbPath, { seconds, amount, env = {}, befor
     backlogSeconds: backlog / (events / elapsed),
     drainMs,
     auditOk,
-    transfers: result.requests.total,
+    /** Transfers in the database: preloaded, and served over HTTP (warm-up, measured load and top-up). */
+    transfers: preload + served,
+    served,
+    preload,
+    /** How long the preload took (its transfers, with their deliveries), in s. */
+    preloadSeconds,
     rssStarted,
     rssAfter,
   };
