@@ -23,9 +23,9 @@
 // No source map: the bundle is not minified, and each module in it starts with a `// dist/…` line,
 // so a stack trace into it reads as it is (a map would add 5 MB to the package).
 import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
-import { dirname, relative, resolve, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
 
@@ -67,18 +67,28 @@ const { output } = await build({
 
 const [chunk] = output;
 const builtin = (id) => id.startsWith('node:') || builtinModules.includes(id.split('/')[0]);
+/** A package of CommonJS modules (better-sqlite3): required, since importing one makes Node lex its files for their export names. */
+function commonJs(id) {
+  let dir = dirname(fileURLToPath(import.meta.resolve(id)));
+  while (!existsSync(join(dir, 'package.json'))) dir = dirname(dir);
+  return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).type !== 'module';
+}
 // Ours are imported from dist/scenario/, the bundle names them from dist/. A package's value is
 // what its CommonJS `require` would give: the bundle reads a default import as `require(id)` itself.
 const externals = chunk.imports.filter((id) => !builtin(id));
+const imported = externals.filter((id) => id.startsWith('./') || !commonJs(id));
 const from = (id) => (id.startsWith('./') ? `.${id}` : id);
+const valueOf = (id) => (!imported.includes(id) ? `require(${JSON.stringify(id)})` : id.startsWith('./') ? `external${imported.indexOf(id)}` : `external${imported.indexOf(id)}.default`);
 writeFileSync(
   ENTRY,
   `${LOADER_MARK} the scenario engine and the sandbox server, as one CommonJS file run with its code cache.
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { loadBundle } from '../code-cache.js';
-${externals.map((id, i) => `import * as external${i} from ${JSON.stringify(from(id))};`).join('\n')}
+${imported.map((id, i) => `import * as external${i} from ${JSON.stringify(from(id))};`).join('\n')}
+const require = createRequire(import.meta.url);
 const { exports } = loadBundle(fileURLToPath(new URL('../scenario.bundle.cjs', import.meta.url)), {
-${externals.map((id, i) => `  ${JSON.stringify(id)}: ${id.startsWith('./') ? `external${i}` : `external${i}.default`},`).join('\n')}
+${externals.map((id) => `  ${JSON.stringify(id)}: ${valueOf(id)},`).join('\n')}
 });
 ${chunk.exports.map((name) => `export const ${name} = exports.${name};`).join('\n')}
 `,
