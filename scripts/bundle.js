@@ -1,39 +1,48 @@
-// Run by `npm run build` after tsc and after-build.js: `ledger scenario run` as one file.
+// Run by `npm run build` after tsc and after-build.js: `ledger scenario run` as one file, with the
+// bytecode V8 made for it.
 //
 // A scenario run imports the scenario engine, yaml, zod and the whole sandbox server (fastify,
 // kysely, the engine): about 900 files, whose resolution, reading and linking cost more than the
-// 100 steps of a typical scenario. Rolldown puts them into dist/scenario.bundle.js, and
-// dist/scenario/cli.js (tsc's output, the module `ledger scenario run` imports) becomes a
-// re-export of it. Kept out of the bundle, imported from their own files as usual:
+// 100 steps of a typical scenario. Rolldown puts them into dist/scenario.bundle.cjs, and
+// dist/scenario/cli.js (tsc's output, the module `ledger scenario run` imports) becomes a small
+// module that imports what the bundle takes from outside and runs the bundle through
+// dist/code-cache.js (src/code-cache.ts). Kept out of the bundle, imported from their own files as usual:
 // - every module of ours outside scenario/, sandbox/, engine/ and api/ (the command line: client/,
 //   commands/, program.js, version.js): the commands a scenario step runs load them too, and must
 //   see the same classes (`instanceof UsageError`) and the same registry;
 // - better-sqlite3 (native), word-list (finds its words.txt beside its own file), commander (loaded
 //   by the command line anyway).
-// @fastify/swagger is inside: its own package.json, which it reads through __dirname (undefined in
-// an ES module) only for a default `info` that app.ts always gives, is then not found, which it
+// The bundle is CommonJS, not an ES module: Node 20 compiles an ES module from its source at every
+// start, while a script run through `vm.Script` takes V8's code cache. scripts/code-cache.js then
+// runs sample scenarios through it and writes dist/scenario.bundle.cjs.cache (see code-cache.ts).
+// @fastify/swagger is inside: its own package.json, which it reads through __dirname (the bundle's
+// folder here) only for a default `info` that app.ts always gives, is then not found, which it
 // allows; the test of the bundle reads the OpenAPI document through it.
 // The bundle stands in dist/ itself: version.js reads ../package.json from its own file, and
 // engine/db/module-files.ts takes the bundle's folder for dist/ when it finds itself in a bundle.
 // No source map: the bundle is not minified, and each module in it starts with a `// dist/…` line,
 // so a stack trace into it reads as it is (a map would add 5 MB to the package).
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, relative, resolve, sep } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
 
 const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
 const ENTRY = resolve(DIST, 'scenario/cli.js');
-const BUNDLE = resolve(DIST, 'scenario.bundle.js');
-const REEXPORT = "// Built by scripts/bundle.js: the scenario engine and the sandbox server, as one file.\nexport * from '../scenario.bundle.js';\n";
+const BUNDLE = resolve(DIST, 'scenario.bundle.cjs');
+const LOADER_MARK = '// Built by scripts/bundle.js:';
 const BUNDLED = /^(scenario|sandbox|engine|api)\//;
 const EXTERNAL_PACKAGES = new Set(['better-sqlite3', 'word-list', 'commander']);
 
-if (readFileSync(ENTRY, 'utf8') === REEXPORT) throw new Error('dist/scenario/cli.js is already the bundle\'s re-export: run `npm run build` (tsc first)');
+if (readFileSync(ENTRY, 'utf8').startsWith(LOADER_MARK)) throw new Error("dist/scenario/cli.js is already the bundle's loader: run `npm run build` (tsc first)");
+// What an earlier build left (the ES module bundle of before, a cache of another bundle).
+for (const file of ['scenario.bundle.js', 'scenario.bundle.cjs.cache']) rmSync(resolve(DIST, file), { force: true });
 
 const packageOf = (source) => source.split('/').slice(0, source.startsWith('@') ? 2 : 1).join('/');
 
-await build({
+const { output } = await build({
   input: ENTRY,
   platform: 'node',
   logLevel: 'warn',
@@ -53,8 +62,36 @@ await build({
       },
     },
   ],
-  output: { file: BUNDLE, format: 'esm', codeSplitting: false },
+  output: { file: BUNDLE, format: 'cjs', codeSplitting: false },
 });
 
-writeFileSync(ENTRY, REEXPORT);
+const [chunk] = output;
+const builtin = (id) => id.startsWith('node:') || builtinModules.includes(id.split('/')[0]);
+/** A package of CommonJS modules (better-sqlite3): required, since importing one makes Node lex its files for their export names. */
+function commonJs(id) {
+  let dir = dirname(fileURLToPath(import.meta.resolve(id)));
+  while (!existsSync(join(dir, 'package.json'))) dir = dirname(dir);
+  return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).type !== 'module';
+}
+// Ours are imported from dist/scenario/, the bundle names them from dist/. A package's value is
+// what its CommonJS `require` would give: the bundle reads a default import as `require(id)` itself.
+const externals = chunk.imports.filter((id) => !builtin(id));
+const imported = externals.filter((id) => id.startsWith('./') || !commonJs(id));
+const from = (id) => (id.startsWith('./') ? `.${id}` : id);
+const valueOf = (id) => (!imported.includes(id) ? `require(${JSON.stringify(id)})` : id.startsWith('./') ? `external${imported.indexOf(id)}` : `external${imported.indexOf(id)}.default`);
+writeFileSync(
+  ENTRY,
+  `${LOADER_MARK} the scenario engine and the sandbox server, as one CommonJS file run with its code cache.
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { loadBundle } from '../code-cache.js';
+${imported.map((id, i) => `import * as external${i} from ${JSON.stringify(from(id))};`).join('\n')}
+const require = createRequire(import.meta.url);
+const { exports } = loadBundle(fileURLToPath(new URL('../scenario.bundle.cjs', import.meta.url)), {
+${externals.map((id) => `  ${JSON.stringify(id)}: ${valueOf(id)},`).join('\n')}
+});
+${chunk.exports.map((name) => `export const ${name} = exports.${name};`).join('\n')}
+`,
+);
 for (const map of [`${ENTRY}.map`, `${BUNDLE}.map`]) rmSync(map, { force: true });
+execFileSync(process.execPath, [fileURLToPath(new URL('./code-cache.js', import.meta.url))], { stdio: ['ignore', 'ignore', 'inherit'] });

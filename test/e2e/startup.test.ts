@@ -1,6 +1,7 @@
 import { execa } from 'execa';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, type Cli, cleanEnv, createCli, watchOutput } from '../helpers/cli.js';
@@ -106,7 +107,7 @@ describe('fast start', () => {
     expect(packages.filter((p) => HEAVY.some((h) => p.startsWith(h)))).toEqual([]);
   });
 
-  it('`scenario run` loads the scenario engine and the server as one bundle (scripts/bundle.js), and the examples and the OpenAPI document work through it', async () => {
+  it('`scenario run` loads the scenario engine and the server as one bundle run with its code cache (scripts/bundle.js), and the examples and the OpenAPI document work through it', async () => {
     const cli = createCli();
     try {
       writeFileSync(
@@ -117,8 +118,10 @@ describe('fast start', () => {
       const { packages, modules, stdout, exitCode } = await packagesLoaded(['scenario', 'run', examples, 'openapi.yaml', '--reporter', 'tap'], undefined, { cwd: cli.dir });
       expect(stdout).toMatch(/^# scenarios 6\n# pass 6\n# fail 0$/m);
       expect(exitCode).toBe(0);
-      expect(modules).toContain('scenario.bundle.js');
-      // The scenario engine and the server come from the bundle; dist/scenario/cli.js only re-exports it.
+      // The bundle is a script run by code-cache.js, not a module: no module of the engine or the
+      // server is loaded from its own file, yet the scenarios ran.
+      expect(modules).toContain('code-cache.js');
+      // The scenario engine and the server come from the bundle; dist/scenario/cli.js only loads it.
       expect(modules.filter((m) => /^(scenario|sandbox)\//.test(m))).toEqual(['scenario/cli.js']);
       expect(modules.filter((m) => /^engine\/(db|ledger|audit)\//.test(m))).toEqual([]);
       // No package is loaded from its own files but those the bundle keeps out (better-sqlite3 with its loader, word-list).
@@ -127,6 +130,38 @@ describe('fast start', () => {
       cli.cleanup();
     }
   });
+
+  it('V8 takes the code cache the build wrote for the bundle', async () => {
+    const dist = resolve(BIN, '../../dist');
+    const { stdout } = await execa(process.execPath, [
+      '--input-type=module',
+      '-e',
+      `await import(${JSON.stringify(join(dist, 'scenario/cli.js'))}); const { cacheRejected } = await import(${JSON.stringify(join(dist, 'code-cache.js'))}); console.log(String(cacheRejected(${JSON.stringify(join(dist, 'scenario.bundle.cjs'))})));`,
+    ]);
+    expect(stdout).toBe('false');
+  });
+
+  it('a corrupt code cache, or none: `scenario run` compiles the bundle from its source and runs as well', async () => {
+    // A copy of the package (node_modules linked), whose cache can be spoilt.
+    const root = mkdtempSync(join(tmpdir(), 'ledger-cache-'));
+    try {
+      const here = resolve(BIN, '../..');
+      for (const part of ['bin', 'dist', 'examples', 'package.json']) cpSync(join(here, part), join(root, part), { recursive: true });
+      symlinkSync(join(here, 'node_modules'), join(root, 'node_modules'));
+      const cache = join(root, 'dist/scenario.bundle.cjs.cache');
+      const good = readFileSync(cache);
+      const flipped = Buffer.from(good);
+      flipped[good.length >> 1]! ^= 0xff;
+      for (const spoil of [() => writeFileSync(cache, flipped), () => writeFileSync(cache, 'not a cache'), () => rmSync(cache)]) {
+        spoil();
+        const result = await execa(process.execPath, [join(root, 'bin/ledger.js'), 'scenario', 'run', join(root, 'examples/scenarios'), '--reporter', 'tap'], { cwd: root, env: cleanEnv(), extendEnv: false, reject: false });
+        expect(result.stdout).toMatch(/^# scenarios 5\n# pass 5\n# fail 0$/m);
+        expect(result.exitCode).toBe(0);
+      }
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it('the trace itself works: `sandbox start` does load the server', async () => {
     const cli = createCli();

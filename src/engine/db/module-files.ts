@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 /**
  * Where the project's modules and the files the build puts beside them are: src/ (under the test
  * runner), dist/, or, when this module is inside a bundle, the bundle's folder, which is dist/
- * (scripts/bundle.js puts dist/scenario.bundle.js there). Inside a bundle `import.meta.url` names the
+ * (scripts/bundle.js puts dist/scenario.bundle.cjs there). Inside a bundle `import.meta.url` names the
  * bundle, not the module, so what a module finds beside itself is found from here instead.
  */
 const HERE = import.meta.url;

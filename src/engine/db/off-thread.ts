@@ -8,7 +8,7 @@ import { databasePath, readsOffThread } from './open.js';
 export interface ReadJob<A extends unknown[], R> {
   /**
    * The module's path under src/ (dist/ when built), without its extension: `engine/audit/audit.service`.
-   * Not its `import.meta.url`: inside a bundle (dist/scenario.bundle.js) that names the bundle. A
+   * Not its `import.meta.url`: inside a bundle (dist/scenario.bundle.cjs) that names the bundle. A
    * worker always loads the unbundled files of dist/, which every build ships beside the bundle.
    */
   module: string;
