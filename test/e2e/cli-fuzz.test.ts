@@ -36,5 +36,6 @@ describe('the command line under hostile flags', () => {
       if (r.exitCode !== 0) expect(r.stderr, where).toMatch(/^Error \[[A-Z_]+\]: \S/);
     }
     expect((await cli.run(['sandbox', 'audit'])).exitCode).toBe(0);
-  });
+    // 60 whole `ledger` processes: near 30 s on a loaded 2-core machine.
+  }, 120_000);
 });

@@ -204,5 +204,6 @@ describe('the README quickstart', () => {
         throw new Error(`${where}\n${(error as Error).message}`);
       }
     }
-  });
+    // One whole `ledger` process per README line: near 30 s on a loaded 2-core machine.
+  }, 120_000);
 });
