@@ -5,7 +5,7 @@
 // its event loop is measured directly (monitorEventLoopDelay) while health probes go to it over HTTP.
 import { fork } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { Agent, get } from 'node:http';
+import { Agent, get, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -140,7 +140,15 @@ async function measure(data) {
   const server = await startServer({ dbPath: data.dbPath, host: '127.0.0.1', port: 0, log: () => {} });
   try {
     const lists = await timeLists(server, data.wallets[0]);
-    const call = (method, path) => fetch(`${server.baseUrl}${path}`, { method, headers: { 'x-api-key': server.apiKey } }).then((r) => r.json());
+    // Through node:http, which waits as long as the answer takes: fetch gives up on an answer after 300 s (a reset of 1,000,000 under load).
+    const call = (method, path) =>
+      new Promise((resolve, reject) => {
+        const req = request(`${server.baseUrl}${path}`, { method, headers: { 'x-api-key': server.apiKey } }, (res) => {
+          const chunks = [];
+          res.on('data', (chunk) => chunks.push(chunk)).on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString())));
+        });
+        req.on('error', reject).end();
+      });
     const before = rss(process.pid);
     const auditRun = await whileRunning(server.baseUrl, () => call('GET', '/sandbox/audit'));
     const transactions = auditRun.result.data.checked.transactions;

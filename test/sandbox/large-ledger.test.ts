@@ -11,14 +11,15 @@ import { createTestSandbox, createWallet, type TestSandbox, walletBody } from '.
  * Issue 13: nothing that scales with the data holds up the server. A ledger of 200,000
  * transactions (their events and deliveries too) on a file, and another developer's of 40,000;
  * while the first is audited and the second reset, other requests keep being answered. Judged by
- * counting what was answered meanwhile, and by the event loop's longest stall with a bound far
- * above a chunk's few milliseconds and far below what the whole operation takes: no timing that a
- * busy machine could break.
+ * counting what was answered meanwhile, and by the event loop's longest stall against the whole
+ * operation's time in the same run: work on the request thread stalls it for most of that time,
+ * work beside it for a GC pause or a wait for a core. A busy machine stretches both alike, so no
+ * fixed bound in milliseconds that it could break.
  */
 const TRANSFERS = 100_000;
 const OTHER_TRANSFERS = 20_000;
-/** The event loop never stalled this long (a reset chunk is about 5 ms; the old audit of these rows took seconds). */
-const STALL_BOUND_MS = 1_000;
+/** The longest event-loop stall stays under this share of the whole operation's time (an audit on the request thread stalls it for all of it). */
+const STALL_SHARE = 1 / 4;
 
 let dir: string;
 let t: TestSandbox;
@@ -47,12 +48,13 @@ afterAll(async () => {
 
 /**
  * Runs `operation` over HTTP and, until it answers, sends `probe` again and again, one at a time.
- * Resolves with the operation's answer, how many probes were answered before it, and the longest
- * event-loop stall meanwhile.
+ * Resolves with the operation's answer, how many probes were answered before it, the longest
+ * event-loop stall meanwhile, and the operation's whole time.
  */
 async function whileRunning(operation: () => Promise<Response>, probe: () => Promise<Response>) {
   const histogram = monitorEventLoopDelay({ resolution: 10 });
   histogram.enable();
+  const started = performance.now();
   let finished = false;
   const answer = operation().then(async (response) => {
     finished = true;
@@ -66,7 +68,7 @@ async function whileRunning(operation: () => Promise<Response>, probe: () => Pro
     if (!finished) probes++;
   }
   histogram.disable();
-  return { answer: await answer, probes, longestStallMs: histogram.max / 1e6 };
+  return { answer: await answer, probes, longestStallMs: histogram.max / 1e6, tookMs: performance.now() - started };
 }
 
 const as = (key: string, method = 'GET', body?: unknown) => ({
@@ -77,7 +79,7 @@ const as = (key: string, method = 'GET', body?: unknown) => ({
 
 describe(`a ledger of ${(2 * TRANSFERS).toLocaleString('en')} transactions`, () => {
   it('is audited on a worker thread: health probes are answered while the audit runs', async () => {
-    const { answer, probes, longestStallMs } = await whileRunning(
+    const { answer, probes, longestStallMs, tookMs } = await whileRunning(
       () => fetch(`${t.baseUrl}/sandbox/audit`, as(t.key)),
       () => fetch(`${t.baseUrl}/sandbox/health`),
     );
@@ -85,7 +87,7 @@ describe(`a ledger of ${(2 * TRANSFERS).toLocaleString('en')} transactions`, () 
     expect(answer.body.data).toMatchObject({ ok: true, problems: [] });
     expect(answer.body.data.checked).toMatchObject({ transactions: 2 * TRANSFERS + 1, events: 2 * TRANSFERS + 1, webhook_logs: 2 * TRANSFERS + 1 });
     expect(probes).toBeGreaterThanOrEqual(3);
-    expect(longestStallMs).toBeLessThan(STALL_BOUND_MS);
+    expect(longestStallMs).toBeLessThan(tookMs * STALL_SHARE);
   }, 120_000);
 
   it('lists its newest, oldest and middle webhook logs through the index, with totals from the counters', async () => {
@@ -101,7 +103,7 @@ describe(`a ledger of ${(2 * TRANSFERS).toLocaleString('en')} transactions`, () 
     const pages = async () => Number((await sql<{ page_count: number }>`PRAGMA page_count`.execute(t.sandbox.db)).rows[0]!.page_count);
     const before = await pages();
     let credits = 0;
-    const { answer, probes, longestStallMs } = await whileRunning(
+    const { answer, probes, longestStallMs, tookMs } = await whileRunning(
       () => fetch(`${t.baseUrl}/sandbox/reset`, as(other.key, 'POST')),
       async () => {
         credits++;
@@ -112,7 +114,7 @@ describe(`a ledger of ${(2 * TRANSFERS).toLocaleString('en')} transactions`, () 
     const rows = 2 * OTHER_TRANSFERS + 1;
     expect(answer.body.data.removed).toMatchObject({ transactions: rows, entries: rows + 1, events: rows, webhook_logs: rows, wallets: 2 });
     expect(probes).toBeGreaterThanOrEqual(3);
-    expect(longestStallMs).toBeLessThan(STALL_BOUND_MS);
+    expect(longestStallMs).toBeLessThan(tookMs * STALL_SHARE);
 
     const theirs = (await t.call('GET', '/sandbox/audit', undefined, { key: other.key })).body.data;
     expect(theirs).toMatchObject({ ok: true, checked: { wallets: 0, transactions: 0, events: 0, webhook_logs: 0 } });

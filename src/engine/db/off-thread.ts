@@ -2,9 +2,9 @@ import { Worker } from 'node:worker_threads';
 import type { Transaction } from 'kysely';
 import type { Database, Db } from './database.js';
 import { built, moduleUrl } from './module-files.js';
-import { databasePath, readsOffThread } from './open.js';
+import { databasePath, forgetKeptReads, readsOffThread, withoutForeignKeys, writerSetup } from './open.js';
 
-/** A read to run off the request thread: an exported function of a module, given a read transaction. */
+/** Work to run off the request thread: an exported function of a module, given a transaction (a read's, or a write's: `writesOffThread`). */
 export interface ReadJob<A extends unknown[], R> {
   /**
    * The module's path under src/ (dist/ when built), without its extension: `engine/audit/audit.service`.
@@ -55,15 +55,22 @@ export function offThread<A extends unknown[], R>(db: Db, job: ReadJob<A, R>, ..
   return next;
 }
 
+/** A worker's answer: a result, or an error with its message and code. */
+type Answer<R> = { ok: true; result: R } | { ok: false; message: string; code?: string };
+
+function settle<R>(message: Answer<R>, resolve: (result: R) => void, reject: (error: Error) => void): void {
+  if (message.ok) resolve(message.result);
+  else reject(Object.assign(new Error(message.message), message.code ? { code: message.code } : {}));
+}
+
 function inWorker<R>(path: string, module: string, name: string, args: unknown[]): Promise<R> {
   const script = built(moduleUrl('engine/db/read-worker'));
   return new Promise<R>((resolve, reject) => {
     const worker = new Worker(new URL(script), { execArgv: workerExecArgv(), workerData: { path, module: built(moduleUrl(module)), name, args }, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
     let answered = false;
-    worker.once('message', (message: { ok: true; result: R } | { ok: false; message: string; code?: string }) => {
+    worker.once('message', (message: Answer<R>) => {
       answered = true;
-      if (message.ok) resolve(message.result);
-      else reject(Object.assign(new Error(message.message), message.code ? { code: message.code } : {}));
+      settle(message, resolve, reject);
     });
     worker.once('error', (error) => {
       answered = true;
@@ -73,4 +80,66 @@ function inWorker<R>(path: string, module: string, name: string, args: unknown[]
       if (!answered) reject(new Error(`the read worker ended (exit ${code}) without an answer`));
     });
   });
+}
+
+/** Writes run off the request thread, one at a time, until `close` (see `writesOffThread`). */
+export interface OffThreadWriter {
+  /** False where the jobs run on the request thread (see `writesOffThread`). */
+  readonly offThread: boolean;
+  /** Runs `job` in one write transaction of the worker's connection (foreign keys unchecked), and resolves its answer. */
+  run<A extends unknown[], R>(job: ReadJob<A, R>, ...args: A): Promise<R>;
+  /** Ends the thread (and its connection). */
+  close(): Promise<void>;
+}
+
+/**
+ * A worker thread with its own connection that writes, for work that writes a lot in many short
+ * transactions (a reset's chunks): the request thread only waits for each answer, so a delete that
+ * reads pages from disk, a COMMIT, or a checkpoint when the WAL grows long never holds it up. The
+ * caller keeps the other writes away meanwhile (run each job in `exclusive`): this connection and
+ * the server's must not wait on each other's lock, and the server's waits would block its thread.
+ * A job's rows are not seen by the server's kept reads (open.ts), which are forgotten after each.
+ * Where work stays on the request thread (an in-memory database, one caller at a time), a job runs
+ * there, with foreign keys unchecked too.
+ * @example const writer = writesOffThread(db); await sandbox.exclusive(() => writer.run({ module: 'engine/settings/reset.service', name: 'resetChunkJob', run: resetChunkJob }, developerId, progress, 500)); await writer.close();
+ */
+export function writesOffThread(db: Db): OffThreadWriter {
+  const setup = writerSetup(db);
+  if (!setup) {
+    return {
+      offThread: false,
+      run: (job, ...args) => withoutForeignKeys(db, () => db.transaction().execute((trx) => job.run(trx, ...args))),
+      close: async () => {},
+    };
+  }
+  const script = built(moduleUrl('engine/db/write-worker'));
+  const worker = new Worker(new URL(script), { execArgv: workerExecArgv(), workerData: setup, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
+  const waiting: { resolve: (result: unknown) => void; reject: (error: Error) => void }[] = [];
+  let ended: Error | undefined;
+  worker.on('message', (message: Answer<unknown>) => {
+    forgetKeptReads(db);
+    const next = waiting.shift();
+    if (next) settle(message, next.resolve, next.reject);
+  });
+  const exited = new Promise<void>((resolve) =>
+    worker.once('exit', (code) => {
+      ended ??= new Error(`the write worker ended (exit ${code})`);
+      for (const next of waiting.splice(0)) next.reject(ended);
+      resolve();
+    }),
+  );
+  worker.once('error', (error) => (ended = error));
+  return {
+    offThread: true,
+    run: (job, ...args) =>
+      new Promise((resolve, reject) => {
+        if (ended) return reject(ended);
+        waiting.push({ resolve: resolve as (result: unknown) => void, reject });
+        worker.postMessage({ module: built(moduleUrl(job.module)), name: job.name, args });
+      }),
+    async close() {
+      if (!ended) worker.postMessage({ stop: true });
+      await exited;
+    },
+  };
 }

@@ -36,6 +36,7 @@ interface DbState {
   fault: StorageFault;
   identity: number;
   readsOffThread: boolean;
+  throwAway: boolean;
   /** Rows of kept reads (see `prepare`'s `keptUntil`), by table, then by SQL and values. */
   kept: Map<KeptTable, Map<string, unknown[]>>;
 }
@@ -47,7 +48,8 @@ const KEPT_LIMIT = 10_000;
  * Forgets a table's kept reads whenever a row of it changes on this connection: a TEMP trigger per
  * table and kind of change (in the connection's temp schema, not in the database file), calling
  * back into this process. Whatever writes the row (an engine call, a reset, a snapshot restore),
- * the next read sees it. Only this connection writes these tables (workers read or checkpoint).
+ * the next read sees it. Only this connection writes these tables, but for a worker's writes (a reset's
+ * chunks, `writesOffThread`), after which they are all forgotten (`forgetKeptReads`).
  */
 function watchKeptTables(sqlite: SQLite.Database, state: DbState): void {
   sqlite.function('ledger_kept_table_changed', { deterministic: false }, (table: unknown) => {
@@ -202,7 +204,7 @@ export async function openDatabase({ path, backgroundCheckpoints = false, identi
   sqlite.pragma(throwAway ? 'synchronous = OFF' : 'synchronous = NORMAL');
   // The sandbox commits concurrent writes together, each in a savepoint; their undo journals stay in memory.
   sqlite.pragma('temp_store = MEMORY');
-  const state: DbState = { path, sqlite, fault: undefined, identity: 0, readsOffThread: readsOffThread && path !== ':memory:', kept: new Map() };
+  const state: DbState = { path, sqlite, fault: undefined, identity: 0, readsOffThread: readsOffThread && path !== ':memory:', throwAway, kept: new Map() };
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, state) }) });
   // Names compared code unit by code unit, as Kysely sorts the migrations themselves: its default
   // (`localeCompare`) loads ICU's collation on its first call, 5 to 15 ms of every start.
@@ -244,6 +246,28 @@ export function readsOffThread(db: Db): boolean {
   const state = states.get(db);
   if (!state) throw new Error('not a database opened by openDatabase');
   return state.readsOffThread;
+}
+
+/** WAL pages past which a worker that writes checkpoints after its commit (16 MiB): before the writer's backstop here would. */
+const WORKER_CHECKPOINT_PAGES = 4_096;
+
+/** How a worker thread opens its own connection that writes to this database (see `writesOffThread`). */
+export interface WriterSetup {
+  path: string;
+  synchronous: 'OFF' | 'NORMAL';
+  walPages: number;
+}
+
+/** The setup for a worker's connection that writes; undefined where work that scales with the data stays here (see `readsOffThread`). */
+export function writerSetup(db: Db): WriterSetup | undefined {
+  const state = states.get(db);
+  if (!state?.readsOffThread) return undefined;
+  return { path: state.path, synchronous: state.throwAway ? 'OFF' : 'NORMAL', walPages: WORKER_CHECKPOINT_PAGES };
+}
+
+/** Forgets every kept read: another connection (a worker's) changed rows, which this one's triggers do not see. */
+export function forgetKeptReads(db: Db): void {
+  for (const memo of states.get(db)?.kept.values() ?? []) memo.clear();
 }
 
 /** The number stamped in the database header at creation (0 for a database from before stamps). */

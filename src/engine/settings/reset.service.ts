@@ -103,6 +103,15 @@ export async function resetChunk(trx: Trx, developerId: string, progress: ResetP
   return progress.step < RESET_ORDER.length;
 }
 
+/**
+ * `resetChunk` as a job for another thread (off-thread.ts `writesOffThread`): the progress it moved
+ * goes back with the answer, since the thread worked on its own copy.
+ */
+export async function resetChunkJob(trx: Trx, developerId: string, progress: ResetProgress, rows: number): Promise<{ more: boolean; progress: ResetProgress }> {
+  const more = await resetChunk(trx, developerId, progress, rows);
+  return { more, progress };
+}
+
 /** The last step: the developer's wallet accounts, and the mark. Its account, keys, endpoint and clock stay. */
 export async function finishReset(trx: Trx, developerId: string, progress: ResetProgress): Promise<Record<string, number>> {
   await trx.deleteFrom('accounts').where('developer_id', '=', developerId).where('kind', '=', 'WALLET').execute();
