@@ -48,7 +48,7 @@ export async function checkOutbox(trx: Trx, problems: Problems, dev: string | un
       'transactions',
       trx
         .selectFrom('transactions')
-        .leftJoin('entries', 'entries.id', 'transactions.entry_id')
+        .leftJoin('entries', 'entries.seq', 'transactions.entry_seq')
         .select(['transactions.seq', 'transactions.id', 'transactions.type', 'transactions.amount', 'transactions.wallet_id', 'entries.account_id', 'entries.amount as entry_amount']),
     );
     for await (const rows of chunks) {

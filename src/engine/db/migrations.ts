@@ -1,4 +1,4 @@
-import { type Kysely, type Migration, type MigrationProvider, sql } from 'kysely';
+import { type Kysely, type Migration, type MigrationProvider, type RawBuilder, sql } from 'kysely';
 
 /** Migrations run in key order at every start. Never edit one that has shipped: add the next. */
 const migrations: Record<string, Migration> = {
@@ -460,7 +460,112 @@ const migrations: Record<string, Migration> = {
         WHERE http_status_code BETWEEN 200 AND 299 AND response_body = '{"received":true,"signature_valid":true}'`.execute(db);
     },
   },
+  '0016a_ledger_keys_by_seq': {
+    async up(db: Kysely<unknown>) {
+      // Postings and entries are internal (nothing in the API names them): they are keyed by their
+      // seq alone, with no 36-character id and no unique index on it, and everything that pointed at
+      // them by id points at the seq (entries.posting_seq, transactions.posting_seq and entry_seq,
+      // suspense_items.posting_seq). Every row and seq is kept.
+      await rebuildTables(db, [
+        {
+          table: 'postings',
+          create: sql`seq integer PRIMARY KEY AUTOINCREMENT, developer_id text NOT NULL REFERENCES developers(id), kind text NOT NULL, created_at text NOT NULL`,
+          copy: sql`SELECT seq, developer_id, kind, created_at FROM postings`,
+        },
+        {
+          table: 'entries',
+          create: sql`seq integer PRIMARY KEY AUTOINCREMENT, posting_seq integer NOT NULL REFERENCES postings(seq),
+            account_id text NOT NULL REFERENCES accounts(id), amount integer NOT NULL`,
+          copy: sql`SELECT e.seq, p.seq, e.account_id, e.amount FROM entries e JOIN postings p ON p.id = e.posting_id`,
+          indexes: [sql`CREATE INDEX entries_posting ON entries (posting_seq)`, sql`CREATE INDEX entries_account ON entries (account_id)`],
+        },
+        {
+          table: 'transactions',
+          create: sql`seq integer PRIMARY KEY AUTOINCREMENT, id text NOT NULL UNIQUE, developer_id text NOT NULL REFERENCES developers(id),
+            wallet_id text NOT NULL REFERENCES wallets(id), posting_seq integer NOT NULL REFERENCES postings(seq),
+            entry_seq integer NOT NULL REFERENCES entries(seq), type text NOT NULL, amount integer NOT NULL, balance_before integer NOT NULL,
+            balance_after integer NOT NULL, currency text NOT NULL, status text NOT NULL, provider_reference text NOT NULL,
+            sender_name text NOT NULL, sender_account text NOT NULL, raw_narration text NOT NULL, service_intelligence text,
+            destination_account_number text, destination_bank_code text, destination_account_name text, fee integer, agent_id text,
+            created_at text NOT NULL, updated_at text NOT NULL`,
+          copy: sql`SELECT t.seq, t.id, t.developer_id, t.wallet_id, p.seq, e.seq, t.type, t.amount, t.balance_before, t.balance_after,
+            t.currency, t.status, t.provider_reference, t.sender_name, t.sender_account, t.raw_narration, t.service_intelligence,
+            t.destination_account_number, t.destination_bank_code, t.destination_account_name, t.fee, t.agent_id, t.created_at, t.updated_at
+            FROM transactions t JOIN postings p ON p.id = t.posting_id JOIN entries e ON e.id = t.entry_id`,
+          indexes: [
+            sql`CREATE INDEX transactions_wallet ON transactions (wallet_id)`,
+            sql`CREATE INDEX transactions_wallet_time ON transactions (wallet_id, created_at)`,
+            sql`CREATE INDEX transactions_wallet_type_time ON transactions (wallet_id, type, created_at)`,
+          ],
+        },
+        {
+          table: 'suspense_items',
+          create: sql`seq integer PRIMARY KEY AUTOINCREMENT, id text NOT NULL UNIQUE, developer_id text NOT NULL REFERENCES developers(id),
+            wallet_id text REFERENCES wallets(id), account_number text NOT NULL, amount integer NOT NULL, sender_name text NOT NULL,
+            sender_account text NOT NULL, sender_bank_code text NOT NULL, raw_narration text NOT NULL, provider_reference text NOT NULL,
+            reason text NOT NULL, status text NOT NULL, raw_payload text NOT NULL, service_intelligence text,
+            posting_seq integer NOT NULL REFERENCES postings(seq), resolved_at text, resolution_note text, created_at text NOT NULL,
+            resolution_action text, resolution_transaction_id text`,
+          copy: sql`SELECT s.seq, s.id, s.developer_id, s.wallet_id, s.account_number, s.amount, s.sender_name, s.sender_account,
+            s.sender_bank_code, s.raw_narration, s.provider_reference, s.reason, s.status, s.raw_payload, s.service_intelligence, p.seq,
+            s.resolved_at, s.resolution_note, s.created_at, s.resolution_action, s.resolution_transaction_id
+            FROM suspense_items s JOIN postings p ON p.id = s.posting_id`,
+          indexes: [sql`CREATE INDEX suspense_items_developer ON suspense_items (developer_id, status, reason)`],
+        },
+      ]);
+    },
+  },
 };
+
+/** A table's new definition, the SELECT (from the old tables, all still there) that fills it, and its indexes. */
+interface Rebuild {
+  table: string;
+  create: RawBuilder<unknown>;
+  copy: RawBuilder<unknown>;
+  indexes?: RawBuilder<unknown>[];
+}
+
+/**
+ * Rebuilds tables in one transaction, as SQLite's ALTER TABLE procedure does: each new table is
+ * filled from the old ones (which all stay until every copy is made, so one copy can join another's
+ * old table), then the old ones go and the new ones take their names, indexes and AUTOINCREMENT
+ * counters (so no seq is ever handed out twice). Foreign keys are off meanwhile (a dropped table's
+ * rows would count as removed) and checked on the rebuilt tables before COMMIT; a row that loses
+ * its parent or any failure leaves the database as it was.
+ */
+async function rebuildTables(db: Kysely<unknown>, rebuilds: Rebuild[]): Promise<void> {
+  const next = (table: string) => sql.table(`${table}_0016`);
+  const { rows: pragma } = await sql<{ foreign_keys: number }>`PRAGMA foreign_keys`.execute(db);
+  await sql`PRAGMA foreign_keys = OFF`.execute(db);
+  await sql`BEGIN IMMEDIATE`.execute(db);
+  try {
+    for (const { table, create, copy } of rebuilds) {
+      await sql`CREATE TABLE ${next(table)} (${create})`.execute(db);
+      await sql`INSERT INTO ${next(table)} ${copy}`.execute(db);
+      const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM ${sql.table(table)}`.execute(db);
+      const { rows: copied } = await sql<{ n: number }>`SELECT count(*) AS n FROM ${next(table)}`.execute(db);
+      if (rows[0]!.n !== copied[0]!.n) throw new Error(`${table}: ${copied[0]!.n} of ${rows[0]!.n} rows could be carried over`);
+      await sql`DELETE FROM sqlite_sequence WHERE name = ${`${table}_0016`}`.execute(db);
+      await sql`INSERT INTO sqlite_sequence (name, seq) SELECT ${`${table}_0016`},
+        max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = ${table}), 0), coalesce((SELECT max(seq) FROM ${next(table)}), 0))`.execute(db);
+    }
+    for (const { table } of [...rebuilds].reverse()) await sql`DROP TABLE ${sql.table(table)}`.execute(db);
+    for (const { table, indexes } of rebuilds) {
+      await sql`ALTER TABLE ${next(table)} RENAME TO ${sql.table(table)}`.execute(db);
+      for (const index of indexes ?? []) await index.execute(db);
+    }
+    for (const { table } of rebuilds) {
+      const { rows } = await sql<{ table: string; parent: string }>`SELECT "table", parent FROM pragma_foreign_key_check(${table})`.execute(db);
+      if (rows.length > 0) throw new Error(`${table}: a row refers to a missing ${rows[0]!.parent} row`);
+    }
+    await sql`COMMIT`.execute(db);
+  } catch (error) {
+    await sql`ROLLBACK`.execute(db);
+    throw error;
+  } finally {
+    if (pragma[0]?.foreign_keys) await sql`PRAGMA foreign_keys = ON`.execute(db);
+  }
+}
 
 export const migrationProvider: MigrationProvider = {
   getMigrations: async () => migrations,

@@ -13,9 +13,9 @@ export interface AccountTable {
   created_at: string;
 }
 
+/** One balanced movement of money. Internal: keyed by its seq alone (migration 0016a). */
 export interface PostingTable {
   seq: Generated<number>;
-  id: string;
   developer_id: string;
   kind: string;
   created_at: string;
@@ -24,8 +24,7 @@ export interface PostingTable {
 /** One leg of a posting. The legs of a posting sum to zero. Its time is the posting's. */
 export interface EntryTable {
   seq: Generated<number>;
-  id: string;
-  posting_id: string;
+  posting_seq: number;
   account_id: string;
   amount: number;
 }
@@ -39,8 +38,8 @@ export interface TransactionTable {
   id: string;
   developer_id: string;
   wallet_id: string;
-  posting_id: string;
-  entry_id: string;
+  posting_seq: number;
+  entry_seq: number;
   type: TransactionType;
   amount: number;
   balance_before: number;
