@@ -43,8 +43,8 @@ export async function bulkTransfers(
         at FROM bulk_n`;
     await sql`INSERT INTO events (id, developer_id, type, payload, created_at) ${event('006', '004', 'ledger.debit', from.id)} UNION ALL ${event('007', '005', 'ledger.credit', to.id)}`.execute(trx);
     const log = (kind: string, eventKind: string, type: string) => sql`
-      SELECT ${id(kind)}, ${developerId}, ${id(eventKind)}, ${type}, 'DELIVERED', 200, '{"received":true}', 1, NULL, at FROM bulk_n`;
-    await sql`INSERT INTO webhook_logs (id, developer_id, event_id, event_type, status, http_status_code, response_body, attempt_count, next_retry_at, delivered_at)
+      SELECT ${id(kind)}, ${developerId}, (SELECT seq FROM events WHERE id = ${id(eventKind)}), ${type}, 'DELIVERED', 200, '{"received":true}', 1, NULL, at FROM bulk_n`;
+    await sql`INSERT INTO webhook_logs (id, developer_id, event_seq, event_type, status, http_status_code, response_body, attempt_count, next_retry_at, delivered_at)
       ${log('008', '006', 'ledger.debit')} UNION ALL ${log('009', '007', 'ledger.credit')}`.execute(trx);
     await sql`DROP TABLE bulk_n`.execute(trx);
 

@@ -12,7 +12,7 @@ type Table = keyof Database & string;
 const RESET_ORDER: { table: Table; key?: string[]; children?: { table: Table; column: string; parent?: 'seq' }[]; bookkeeping?: true }[] = [
   { table: 'agent_runs' },
   { table: 'agents' },
-  { table: 'webhook_logs', children: [{ table: 'webhook_attempts', column: 'log_id' }] },
+  { table: 'webhook_logs', children: [{ table: 'webhook_attempts', column: 'log_seq', parent: 'seq' }] },
   { table: 'receiver_events' },
   { table: 'payouts', key: ['transaction_id'] },
   { table: 'events' },
