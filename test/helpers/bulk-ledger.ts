@@ -32,7 +32,7 @@ export async function bulkTransfers(
       SELECT ${e} + 2 * i - 1, ${p} + i, ${from.id}, -1 FROM bulk_n UNION ALL SELECT ${e} + 2 * i, ${p} + i, ${to.id}, 1 FROM bulk_n`.execute(trx);
     const leg = (kind: string, entry: number, wallet: string, type: string, before: ReturnType<typeof sql>, after: ReturnType<typeof sql>) => sql`
       SELECT ${id(kind)}, ${developerId}, ${wallet}, ${p} + i, ${e} + 2 * i - ${entry}, ${type}, 1, ${before}, ${after}, 'NGN', 'SETTLED',
-        printf('%030d', i), 'BULK SENDER', ${from.account_number}, 'Bulk transfer', NULL, ${to.account_number}, '035', 'BULK RECEIVER', 0, NULL, at, at FROM bulk_n`;
+        printf('%030d', i), 'BULK SENDER', ${from.account_number}, 'Bulk transfer', NULL, ${to.account_number}, '035', 'BULK RECEIVER', 0, NULL, at, NULL FROM bulk_n`;
     const columns = sql`(id, developer_id, wallet_id, posting_seq, entry_seq, type, amount, balance_before, balance_after, currency, status, provider_reference,
       sender_name, sender_account, raw_narration, service_intelligence, destination_account_number, destination_bank_code, destination_account_name, fee, agent_id, created_at, updated_at)`;
     await sql`INSERT INTO transactions ${columns} ${leg('004', 1, from.id, 'DEBIT', sql`${start.balance} - i + 1`, sql`${start.balance} - i`)}`.execute(trx);

@@ -481,22 +481,12 @@ const migrations: Record<string, Migration> = {
         },
         {
           table: 'transactions',
-          create: sql`seq integer PRIMARY KEY AUTOINCREMENT, id text NOT NULL UNIQUE, developer_id text NOT NULL REFERENCES developers(id),
-            wallet_id text NOT NULL REFERENCES wallets(id), posting_seq integer NOT NULL REFERENCES postings(seq),
-            entry_seq integer NOT NULL REFERENCES entries(seq), type text NOT NULL, amount integer NOT NULL, balance_before integer NOT NULL,
-            balance_after integer NOT NULL, currency text NOT NULL, status text NOT NULL, provider_reference text NOT NULL,
-            sender_name text NOT NULL, sender_account text NOT NULL, raw_narration text NOT NULL, service_intelligence text,
-            destination_account_number text, destination_bank_code text, destination_account_name text, fee integer, agent_id text,
-            created_at text NOT NULL, updated_at text NOT NULL`,
+          create: transactionsTable(sql`NOT NULL`),
           copy: sql`SELECT t.seq, t.id, t.developer_id, t.wallet_id, p.seq, e.seq, t.type, t.amount, t.balance_before, t.balance_after,
             t.currency, t.status, t.provider_reference, t.sender_name, t.sender_account, t.raw_narration, t.service_intelligence,
             t.destination_account_number, t.destination_bank_code, t.destination_account_name, t.fee, t.agent_id, t.created_at, t.updated_at
             FROM transactions t JOIN postings p ON p.id = t.posting_id JOIN entries e ON e.id = t.entry_id`,
-          indexes: [
-            sql`CREATE INDEX transactions_wallet ON transactions (wallet_id)`,
-            sql`CREATE INDEX transactions_wallet_time ON transactions (wallet_id, created_at)`,
-            sql`CREATE INDEX transactions_wallet_type_time ON transactions (wallet_id, type, created_at)`,
-          ],
+          indexes: transactionsIndexes(),
         },
         {
           table: 'suspense_items',
@@ -549,7 +539,39 @@ const migrations: Record<string, Migration> = {
       ]);
     },
   },
+  '0016c_transactions_updated_only_when_changed': {
+    async up(db: Kysely<unknown>) {
+      // A transaction's updated_at is NULL until it changes (a payout's debit settling or failing):
+      // it reads as its created_at (serialize.ts), which nearly every row repeated.
+      await rebuildTables(db, [
+        {
+          table: 'transactions',
+          create: transactionsTable(sql``),
+          copy: sql`SELECT seq, id, developer_id, wallet_id, posting_seq, entry_seq, type, amount, balance_before, balance_after, currency, status,
+            provider_reference, sender_name, sender_account, raw_narration, service_intelligence, destination_account_number,
+            destination_bank_code, destination_account_name, fee, agent_id, created_at, nullif(updated_at, created_at) FROM transactions`,
+          indexes: transactionsIndexes(),
+        },
+      ]);
+    },
+  },
 };
+
+/** The transactions table as 0016a and 0016c rebuild it (keyed to postings and entries by seq), with `updated_at`'s constraint. */
+const transactionsTable = (updatedAt: RawBuilder<unknown>) => sql`seq integer PRIMARY KEY AUTOINCREMENT, id text NOT NULL UNIQUE,
+  developer_id text NOT NULL REFERENCES developers(id), wallet_id text NOT NULL REFERENCES wallets(id),
+  posting_seq integer NOT NULL REFERENCES postings(seq), entry_seq integer NOT NULL REFERENCES entries(seq), type text NOT NULL,
+  amount integer NOT NULL, balance_before integer NOT NULL, balance_after integer NOT NULL, currency text NOT NULL, status text NOT NULL,
+  provider_reference text NOT NULL, sender_name text NOT NULL, sender_account text NOT NULL, raw_narration text NOT NULL,
+  service_intelligence text, destination_account_number text, destination_bank_code text, destination_account_name text, fee integer,
+  agent_id text, created_at text NOT NULL, updated_at text ${updatedAt}`;
+
+/** Its indexes (as 0015 left them). */
+const transactionsIndexes = () => [
+  sql`CREATE INDEX transactions_wallet ON transactions (wallet_id)`,
+  sql`CREATE INDEX transactions_wallet_time ON transactions (wallet_id, created_at)`,
+  sql`CREATE INDEX transactions_wallet_type_time ON transactions (wallet_id, type, created_at)`,
+];
 
 /** A table's new definition, the SELECT (from the old tables, all still there) that fills it, and its indexes. */
 interface Rebuild {

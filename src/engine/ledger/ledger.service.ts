@@ -97,7 +97,7 @@ export async function post(trx: Trx, env: EngineEnv, input: PostingInput): Promi
         fee: t.fee ?? null,
         agent_id: t.agent_id ?? null,
         created_at: now,
-        updated_at: now,
+        updated_at: null,
       };
     });
     // The rows as stored, built here (RETURNING * costs more than the insert's own index work).

@@ -57,7 +57,8 @@ export interface TransactionTable {
   fee: number | null;
   agent_id: string | null;
   created_at: string;
-  updated_at: string;
+  /** NULL until the transaction changes (migration 0016c): it reads as created_at. */
+  updated_at: string | null;
 }
 
 /** How many transactions of each type a wallet has: list totals without counting rows. */
