@@ -57,7 +57,7 @@ export function toTransaction(row: TransactionRow): Transaction {
     fee: row.fee,
     agent_id: row.agent_id,
     created_at: row.created_at,
-    updated_at: row.updated_at,
+    updated_at: row.updated_at ?? row.created_at,
   };
 }
 

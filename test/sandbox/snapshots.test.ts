@@ -326,6 +326,105 @@ describe('an older snapshot', () => {
   });
 });
 
+describe('a database made before 0016', () => {
+  it('keeps every row and seq, and shows what it showed: postings and entries by seq, transactions, suspense, logs and attempts', async () => {
+    const file = join(dir, 'old-0015.db');
+    const now = '2026-06-01T10:00:00.000Z';
+    const raw = new SQLite(file);
+    const old = new Kysely<any>({ dialect: new SqliteDialect({ database: raw }) });
+    expect((await new Migrator({ db: old, provider: migrationProvider }).migrateTo('0015_lean_ledger_rows')).error).toBeUndefined();
+    const accepted = '{"received":true,"signature_valid":true}';
+    const stored = JSON.stringify({ event_id: 'ev3', event_type: 'suspense.created', api_version: '2026-11-01', created_at: now, data: { suspense_id: 's1' } });
+    // An inbound credit of 2,500 to w1, a transfer of 1,000 from w1 to w2, an inbound of 300 held in
+    // suspense; a fourth posting was removed (its seq must not come back), and so were t4, l4 and at4.
+    raw.exec(`
+      INSERT INTO developers (id, business_name, webhook_url, webhook_secret, created_at) VALUES ('d0', 'SANDBOX', NULL, 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', '${now}');
+      INSERT INTO settings (key, value) VALUES ('sandbox_developer_id', 'd0');
+      INSERT INTO accounts (id, developer_id, kind, balance, floor_zero, created_at) VALUES
+        ('a-provider', 'd0', 'PROVIDER_SETTLEMENT', -2800, 0, '${now}'), ('a-suspense', 'd0', 'SUSPENSE_HOLDING', 300, 1, '${now}'),
+        ('a-fee', 'd0', 'FEE_INCOME', 0, 1, '${now}'), ('a-dismissed', 'd0', 'DISMISSED', 0, 1, '${now}'),
+        ('w1', 'd0', 'WALLET', 1500, 1, '${now}'), ('w2', 'd0', 'WALLET', 1000, 1, '${now}');
+      INSERT INTO wallets (id, developer_id, customer_reference, first_name, last_name, email, label, account_number, bank_code, bank_name, account_name, currency, status, system_prompt, allow_transfers_out, created_at) VALUES
+        ('w1', 'd0', 'old-1', 'Old', 'Timer', 'old@example.com', 'Old Timer', '0000000019', '035', 'Wema Bank', 'SANDBOX / OLD TIMER', 'NGN', 'ACTIVE', '', 1, '${now}'),
+        ('w2', 'd0', 'old-2', 'New', 'Comer', 'new@example.com', 'New Comer', '0000000027', '035', 'Wema Bank', 'SANDBOX / NEW COMER', 'NGN', 'ACTIVE', '', 1, '${now}');
+      INSERT INTO postings (seq, id, developer_id, kind, created_at) VALUES
+        (1, 'p1', 'd0', 'INBOUND', '${now}'), (2, 'p2', 'd0', 'INTERNAL_TRANSFER', '${now}'), (3, 'p3', 'd0', 'SUSPENSE', '${now}'), (4, 'p4', 'd0', 'INBOUND', '${now}');
+      DELETE FROM postings WHERE seq = 4;
+      INSERT INTO entries (seq, id, posting_id, account_id, amount) VALUES
+        (1, 'e1', 'p1', 'w1', 2500), (2, 'e2', 'p1', 'a-provider', -2500), (3, 'e3', 'p2', 'w1', -1000), (4, 'e4', 'p2', 'w2', 1000),
+        (5, 'e5', 'p3', 'a-suspense', 300), (6, 'e6', 'p3', 'a-provider', -300);
+      INSERT INTO transactions (seq, id, developer_id, wallet_id, posting_id, entry_id, type, amount, balance_before, balance_after, currency, status, provider_reference, sender_name, sender_account, raw_narration, destination_account_number, destination_bank_code, destination_account_name, fee, created_at, updated_at) VALUES
+        (1, 't1', 'd0', 'w1', 'p1', 'e1', 'CREDIT', 2500, 0, 2500, 'NGN', 'SETTLED', '000013260601100000000000000001', 'OLD SENDER', '0123456789', 'salary', NULL, NULL, NULL, NULL, '${now}', '${now}'),
+        (2, 't2', 'd0', 'w1', 'p2', 'e3', 'DEBIT', 1000, 2500, 1500, 'NGN', 'SETTLED', '000013260601100000000000000002', 'SANDBOX / OLD TIMER', '0000000019', 'rent', '0000000027', '035', 'SANDBOX / NEW COMER', 0, '${now}', '${now}'),
+        (3, 't3', 'd0', 'w2', 'p2', 'e4', 'CREDIT', 1000, 0, 1000, 'NGN', 'SETTLED', '000013260601100000000000000002', 'SANDBOX / OLD TIMER', '0000000019', 'rent', '0000000027', '035', 'SANDBOX / NEW COMER', 0, '${now}', '${now}');
+      INSERT INTO transaction_counts (wallet_id, type, n) VALUES ('w1', 'CREDIT', 1), ('w1', 'DEBIT', 1), ('w2', 'CREDIT', 1);
+      INSERT INTO suspense_items (id, developer_id, wallet_id, account_number, amount, sender_name, sender_account, sender_bank_code, raw_narration, provider_reference, reason, status, raw_payload, posting_id, created_at)
+        VALUES ('s1', 'd0', 'w1', '0000000019', 300, 'ODD SENDER', '0123456789', '058', 'gift', '000013260601100000000000000003', 'AI_LOW_CONFIDENCE', 'PENDING', '{}', 'p3', '${now}');
+      INSERT INTO events (seq, id, developer_id, type, payload, created_at, transaction_seq) VALUES
+        (1, 'ev1', 'd0', 'ledger.credit', '', '${now}', 1), (2, 'ev2', 'd0', 'ledger.debit', '', '${now}', 2),
+        (3, 'ev2b', 'd0', 'ledger.credit', '', '${now}', 3), (4, 'ev3', 'd0', 'suspense.created', '${stored}', '${now}', NULL);
+      INSERT INTO webhook_logs (seq, id, developer_id, event_id, event_type, status, http_status_code, response_body, attempt_count, next_retry_at, delivered_at) VALUES
+        (1, 'l1', 'd0', 'ev1', 'ledger.credit', 'DELIVERED', 200, NULL, 2, NULL, '${now}'),
+        (2, 'l2', 'd0', 'ev2', 'ledger.debit', 'DELIVERED', 200, NULL, 1, NULL, '${now}'),
+        (3, 'l2b', 'd0', 'ev2b', 'ledger.credit', 'DELIVERED', 200, NULL, 1, NULL, '${now}'),
+        (5, 'l3', 'd0', 'ev3', 'suspense.created', 'FAILED', 500, 'oops', 1, '2026-06-01T10:00:05.000Z', NULL);
+      INSERT INTO webhook_log_counts (developer_id, status, event_type, n) VALUES
+        ('d0', 'DELIVERED', 'ledger.credit', 2), ('d0', 'DELIVERED', 'ledger.debit', 1), ('d0', 'FAILED', 'suspense.created', 1);
+      INSERT INTO webhook_attempts (seq, id, log_id, attempt_number, manual, url, http_status_code, response_body, error, duration_ms, created_at) VALUES
+        (1, 'at1', 'l1', 1, 0, 'http://example.test/hooks', 503, 'busy', NULL, 7, '${now}'),
+        (2, 'at2', 'l1', 2, 0, 'http://127.0.0.1:4010/sandbox/receiver/d0', 200, NULL, NULL, 0, '${now}'),
+        (3, 'at3', 'l2', 1, 0, 'http://127.0.0.1:4010/sandbox/receiver/d0', 200, NULL, NULL, 0, '${now}'),
+        (4, 'at3b', 'l2b', 1, 0, 'http://127.0.0.1:4010/sandbox/receiver/d0', 200, NULL, NULL, 0, '${now}'),
+        (6, 'at4', 'l3', 1, 0, 'http://example.test/hooks', 500, 'oops', NULL, 4, '${now}');
+      UPDATE sqlite_sequence SET seq = 7 WHERE name = 'webhook_attempts';
+    `);
+    raw.close();
+
+    expect((await t.call('POST', '/sandbox/snapshots/restore', { file })).status).toBe(200);
+    const list = async (wallet: string) => (await t.call('GET', `/v1/wallets/${wallet}/transactions`)).body.data;
+    expect(await list('w1')).toMatchObject({ total: 2, items: [{ id: 't1', type: 'CREDIT', balance_after: 2500 }, { id: 't2', type: 'DEBIT', balance_after: 1500 }] });
+    expect(await list('w2')).toMatchObject({ total: 1, items: [{ id: 't3', type: 'CREDIT', amount: 1000, balance_after: 1000, created_at: now, updated_at: now }] });
+    expect((await t.call('GET', '/v1/suspense')).body.data).toMatchObject({ total: 1, items: [{ id: 's1', amount: 300 }] });
+    const logs = (await t.call('GET', '/v1/webhook-logs?limit=10')).body.data;
+    expect(logs.items.map((l: { id: string; event_id: string; status: string }) => [l.id, l.event_id, l.status])).toEqual([
+      ['l1', 'ev1', 'DELIVERED'],
+      ['l2', 'ev2', 'DELIVERED'],
+      ['l2b', 'ev2b', 'DELIVERED'],
+      ['l3', 'ev3', 'FAILED'],
+    ]);
+    expect(logs.items[3].payload).toEqual(JSON.parse(stored));
+    expect(logs.items[0].payload).toMatchObject({ event_id: 'ev1', data: { transaction_id: 't1', amount: 2500 } });
+    const attempts = async (log: string) => (await t.call('GET', `/sandbox/webhook-logs/${log}/attempts`)).body.data.items;
+    expect((await attempts('l1')).map((a: { id: string; url: string; response_body: string }) => [a.id, a.url, a.response_body])).toEqual([
+      ['at1', 'http://example.test/hooks', 'busy'],
+      ['at2', 'http://127.0.0.1:4010/sandbox/receiver/d0', accepted],
+    ]);
+    expect((await attempts('l3')).map((a: { id: string }) => a.id)).toEqual(['at4']);
+    expect((await t.call('GET', '/sandbox/audit')).body.data).toMatchObject({ ok: true });
+
+    // Keyed by seq now, every seq kept, and no seq handed out twice.
+    const db = t.sandbox.db;
+    expect(await db.selectFrom('entries').select(['seq', 'posting_seq', 'account_id']).orderBy('seq').execute()).toEqual([
+      { seq: 1, posting_seq: 1, account_id: 'w1' },
+      { seq: 2, posting_seq: 1, account_id: 'a-provider' },
+      { seq: 3, posting_seq: 2, account_id: 'w1' },
+      { seq: 4, posting_seq: 2, account_id: 'w2' },
+      { seq: 5, posting_seq: 3, account_id: 'a-suspense' },
+      { seq: 6, posting_seq: 3, account_id: 'a-provider' },
+    ]);
+    // An updated_at that repeats created_at is stored as NULL, and still shown (above: as created_at).
+    expect(await db.selectFrom('transactions').select(['id', 'posting_seq', 'entry_seq', 'updated_at']).orderBy('seq').execute()).toEqual([
+      { id: 't1', posting_seq: 1, entry_seq: 1, updated_at: null },
+      { id: 't2', posting_seq: 2, entry_seq: 3, updated_at: null },
+      { id: 't3', posting_seq: 2, entry_seq: 4, updated_at: null },
+    ]);
+    expect(await db.selectFrom('suspense_items').select(['id', 'posting_seq']).execute()).toEqual([{ id: 's1', posting_seq: 3 }]);
+    const next = await t.call('POST', '/v1/wallets/w1/transfer', { destination_account_number: '0000000027', amount: 100 });
+    expect(next.status).toBe(200);
+    expect(await db.selectFrom('postings').select('seq').orderBy('seq', 'desc').limit(1).execute()).toEqual([{ seq: 5 }]);
+  });
+});
+
 describe('the temporary directory of an in-process sandbox', () => {
   it('is removed when the sandbox closes', async () => {
     const s = await createTestSandbox({ seed: 'temporary' });

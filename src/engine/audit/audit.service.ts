@@ -38,7 +38,7 @@ export async function audit(trx: Trx, developerId?: string): Promise<AuditReport
       table === 'entries'
         ? await trx
             .selectFrom('entries')
-            .innerJoin('postings', 'postings.id', 'entries.posting_id')
+            .innerJoin('postings', 'postings.seq', 'entries.posting_seq')
             .select((eb) => eb.fn.countAll<number>().as('n'))
             .$if(dev !== undefined, (qb) => qb.where('postings.developer_id', '=', dev!))
             .executeTakeFirstOrThrow()

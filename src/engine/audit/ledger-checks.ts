@@ -9,15 +9,15 @@ import { inChunks, type Problems } from './scan.js';
 export async function checkPostings(trx: Trx, problems: Problems, dev: string | undefined): Promise<void> {
   const unbalanced = await trx
     .selectFrom('postings')
-    .leftJoin('entries', 'entries.posting_id', 'postings.id')
-    .select(['postings.id', (eb) => eb.fn.coalesce(eb.fn.sum<number>('entries.amount'), sql<number>`0`).as('total')])
-    .select((eb) => eb.fn.count<number>('entries.id').as('legs'))
+    .leftJoin('entries', 'entries.posting_seq', 'postings.seq')
+    .select(['postings.seq', (eb) => eb.fn.coalesce(eb.fn.sum<number>('entries.amount'), sql<number>`0`).as('total')])
+    .select((eb) => eb.fn.count<number>('entries.seq').as('legs'))
     .$if(dev !== undefined, (qb) => qb.where('postings.developer_id', '=', dev!))
-    .groupBy('postings.id')
-    .having((eb) => eb.or([eb(eb.fn.coalesce(eb.fn.sum<number>('entries.amount'), sql<number>`0`), '!=', 0), eb(eb.fn.count('entries.id'), '<', 2)]))
+    .groupBy('postings.seq')
+    .having((eb) => eb.or([eb(eb.fn.coalesce(eb.fn.sum<number>('entries.amount'), sql<number>`0`), '!=', 0), eb(eb.fn.count('entries.seq'), '<', 2)]))
     .execute();
   for (const p of unbalanced) {
-    problems.push({ check: 'balanced_postings', id: p.id, message: `posting ${p.id} has ${p.legs} legs summing to ${p.total}, not 0` });
+    problems.push({ check: 'balanced_postings', id: String(p.seq), message: `posting ${p.seq} has ${p.legs} legs summing to ${p.total}, not 0` });
   }
 }
 

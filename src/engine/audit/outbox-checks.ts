@@ -48,7 +48,7 @@ export async function checkOutbox(trx: Trx, problems: Problems, dev: string | un
       'transactions',
       trx
         .selectFrom('transactions')
-        .leftJoin('entries', 'entries.id', 'transactions.entry_id')
+        .leftJoin('entries', 'entries.seq', 'transactions.entry_seq')
         .select(['transactions.seq', 'transactions.id', 'transactions.type', 'transactions.amount', 'transactions.wallet_id', 'entries.account_id', 'entries.amount as entry_amount']),
     );
     for await (const rows of chunks) {
@@ -78,9 +78,9 @@ export async function checkOutbox(trx: Trx, problems: Problems, dev: string | un
   );
   await pairUp(
     bySeq('events', trx.selectFrom('events').select(['seq', 'id', 'type'])),
-    (e) => e.id,
-    bySeq('webhook_logs', trx.selectFrom('webhook_logs').select(['seq', 'event_id'])),
-    (l) => l.event_id,
+    (e) => String(e.seq),
+    bySeq('webhook_logs', trx.selectFrom('webhook_logs').select(['seq', 'event_seq'])),
+    (l) => String(l.event_seq),
     (e) => problems.push({ check: 'delivery_for_event', id: e.id, message: `event ${e.id} (${e.type}) has no webhook delivery row` }),
   );
 }

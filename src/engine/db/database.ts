@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { AgentRunTable, AgentTable } from '../agents/agents.table.js';
 import type { ApiKeyTable, DeveloperTable } from '../developers/developers.table.js';
-import type { EventTable, ReceiverEventCountTable, ReceiverEventTable, WebhookAttemptTable, WebhookLogCountTable, WebhookLogTable } from '../events/events.table.js';
+import type { EventTable, ReceiverEventCountTable, ReceiverEventTable, WebhookAttemptTable, WebhookLogCountTable, WebhookLogTable, WebhookUrlTable } from '../events/events.table.js';
 import type { IdempotencyKeyTable } from '../idempotency/idempotency.table.js';
 import type { InboundTransferTable } from '../inbound/inbound.table.js';
 import type { AnalysisCacheTable } from '../intelligence/analysis-cache.table.js';
@@ -27,6 +27,7 @@ export interface Database {
   settings: SettingTable;
   payouts: PayoutTable;
   webhook_attempts: WebhookAttemptTable;
+  webhook_urls: WebhookUrlTable;
   receiver_events: ReceiverEventTable;
   agents: AgentTable;
   agent_runs: AgentRunTable;

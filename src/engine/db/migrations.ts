@@ -1,4 +1,4 @@
-import { type Kysely, type Migration, type MigrationProvider, sql } from 'kysely';
+import { type Kysely, type Migration, type MigrationProvider, type RawBuilder, sql } from 'kysely';
 
 /** Migrations run in key order at every start. Never edit one that has shipped: add the next. */
 const migrations: Record<string, Migration> = {
@@ -460,7 +460,168 @@ const migrations: Record<string, Migration> = {
         WHERE http_status_code BETWEEN 200 AND 299 AND response_body = '{"received":true,"signature_valid":true}'`.execute(db);
     },
   },
+  '0016a_ledger_keys_by_seq': {
+    async up(db: Kysely<unknown>) {
+      // Postings and entries are internal (nothing in the API names them): they are keyed by their
+      // seq alone, with no 36-character id and no unique index on it, and everything that pointed at
+      // them by id points at the seq (entries.posting_seq, transactions.posting_seq and entry_seq,
+      // suspense_items.posting_seq). Every row and seq is kept.
+      await rebuildTables(db, [
+        {
+          table: 'postings',
+          create: sql`seq integer PRIMARY KEY AUTOINCREMENT, developer_id text NOT NULL REFERENCES developers(id), kind text NOT NULL, created_at text NOT NULL`,
+          copy: sql`SELECT seq, developer_id, kind, created_at FROM postings`,
+        },
+        {
+          table: 'entries',
+          create: sql`seq integer PRIMARY KEY AUTOINCREMENT, posting_seq integer NOT NULL REFERENCES postings(seq),
+            account_id text NOT NULL REFERENCES accounts(id), amount integer NOT NULL`,
+          copy: sql`SELECT e.seq, p.seq, e.account_id, e.amount FROM entries e JOIN postings p ON p.id = e.posting_id`,
+          indexes: [sql`CREATE INDEX entries_posting ON entries (posting_seq)`, sql`CREATE INDEX entries_account ON entries (account_id)`],
+        },
+        {
+          table: 'transactions',
+          create: transactionsTable(sql`NOT NULL`),
+          copy: sql`SELECT t.seq, t.id, t.developer_id, t.wallet_id, p.seq, e.seq, t.type, t.amount, t.balance_before, t.balance_after,
+            t.currency, t.status, t.provider_reference, t.sender_name, t.sender_account, t.raw_narration, t.service_intelligence,
+            t.destination_account_number, t.destination_bank_code, t.destination_account_name, t.fee, t.agent_id, t.created_at, t.updated_at
+            FROM transactions t JOIN postings p ON p.id = t.posting_id JOIN entries e ON e.id = t.entry_id`,
+          indexes: transactionsIndexes(),
+        },
+        {
+          table: 'suspense_items',
+          create: sql`seq integer PRIMARY KEY AUTOINCREMENT, id text NOT NULL UNIQUE, developer_id text NOT NULL REFERENCES developers(id),
+            wallet_id text REFERENCES wallets(id), account_number text NOT NULL, amount integer NOT NULL, sender_name text NOT NULL,
+            sender_account text NOT NULL, sender_bank_code text NOT NULL, raw_narration text NOT NULL, provider_reference text NOT NULL,
+            reason text NOT NULL, status text NOT NULL, raw_payload text NOT NULL, service_intelligence text,
+            posting_seq integer NOT NULL REFERENCES postings(seq), resolved_at text, resolution_note text, created_at text NOT NULL,
+            resolution_action text, resolution_transaction_id text`,
+          copy: sql`SELECT s.seq, s.id, s.developer_id, s.wallet_id, s.account_number, s.amount, s.sender_name, s.sender_account,
+            s.sender_bank_code, s.raw_narration, s.provider_reference, s.reason, s.status, s.raw_payload, s.service_intelligence, p.seq,
+            s.resolved_at, s.resolution_note, s.created_at, s.resolution_action, s.resolution_transaction_id
+            FROM suspense_items s JOIN postings p ON p.id = s.posting_id`,
+          indexes: [sql`CREATE INDEX suspense_items_developer ON suspense_items (developer_id, status, reason)`],
+        },
+      ]);
+    },
+  },
+  '0016b_webhook_keys_by_seq': {
+    async up(db: Kysely<unknown>) {
+      // A delivery log points at its event by the event's seq, an attempt at its log by the log's
+      // seq (neither id of theirs shows in an attempt or a log: the log's event_id is read from
+      // the event), and an attempt at its URL, kept once in webhook_urls, by that URL's seq.
+      await sql`CREATE TABLE webhook_urls (seq integer PRIMARY KEY, url text NOT NULL UNIQUE)`.execute(db);
+      await sql`INSERT INTO webhook_urls (url) SELECT DISTINCT url FROM webhook_attempts ORDER BY url`.execute(db);
+      await rebuildTables(db, [
+        {
+          table: 'webhook_logs',
+          create: sql`seq integer PRIMARY KEY AUTOINCREMENT, id text NOT NULL UNIQUE, developer_id text NOT NULL REFERENCES developers(id),
+            event_seq integer NOT NULL REFERENCES events(seq), event_type text NOT NULL, status text NOT NULL, http_status_code integer,
+            response_body text, attempt_count integer NOT NULL DEFAULT 0, next_retry_at text, delivered_at text`,
+          copy: sql`SELECT l.seq, l.id, l.developer_id, e.seq, l.event_type, l.status, l.http_status_code, l.response_body, l.attempt_count,
+            l.next_retry_at, l.delivered_at FROM webhook_logs l JOIN events e ON e.id = l.event_id`,
+          indexes: [
+            sql`CREATE INDEX webhook_logs_due ON webhook_logs (developer_id, next_retry_at, seq) WHERE next_retry_at IS NOT NULL`,
+            sql`CREATE INDEX webhook_logs_developer ON webhook_logs (developer_id)`,
+            sql`CREATE INDEX webhook_logs_developer_type ON webhook_logs (developer_id, event_type)`,
+            sql`CREATE INDEX webhook_logs_developer_status ON webhook_logs (developer_id, status) WHERE status != 'DELIVERED'`,
+          ],
+        },
+        {
+          table: 'webhook_attempts',
+          create: sql`seq integer PRIMARY KEY AUTOINCREMENT, id text NOT NULL, log_seq integer NOT NULL REFERENCES webhook_logs(seq),
+            attempt_number integer NOT NULL, manual integer NOT NULL, url_seq integer NOT NULL REFERENCES webhook_urls(seq),
+            http_status_code integer, response_body text, error text, duration_ms integer NOT NULL, created_at text NOT NULL`,
+          copy: sql`SELECT a.seq, a.id, l.seq, a.attempt_number, a.manual, u.seq, a.http_status_code, a.response_body, a.error, a.duration_ms,
+            a.created_at FROM webhook_attempts a JOIN webhook_logs l ON l.id = a.log_id JOIN webhook_urls u ON u.url = a.url`,
+          indexes: [sql`CREATE INDEX webhook_attempts_log ON webhook_attempts (log_seq)`],
+        },
+      ]);
+    },
+  },
+  '0016c_transactions_updated_only_when_changed': {
+    async up(db: Kysely<unknown>) {
+      // A transaction's updated_at is NULL until it changes (a payout's debit settling or failing):
+      // it reads as its created_at (serialize.ts), which nearly every row repeated.
+      await rebuildTables(db, [
+        {
+          table: 'transactions',
+          create: transactionsTable(sql``),
+          copy: sql`SELECT seq, id, developer_id, wallet_id, posting_seq, entry_seq, type, amount, balance_before, balance_after, currency, status,
+            provider_reference, sender_name, sender_account, raw_narration, service_intelligence, destination_account_number,
+            destination_bank_code, destination_account_name, fee, agent_id, created_at, nullif(updated_at, created_at) FROM transactions`,
+          indexes: transactionsIndexes(),
+        },
+      ]);
+    },
+  },
 };
+
+/** The transactions table as 0016a and 0016c rebuild it (keyed to postings and entries by seq), with `updated_at`'s constraint. */
+const transactionsTable = (updatedAt: RawBuilder<unknown>) => sql`seq integer PRIMARY KEY AUTOINCREMENT, id text NOT NULL UNIQUE,
+  developer_id text NOT NULL REFERENCES developers(id), wallet_id text NOT NULL REFERENCES wallets(id),
+  posting_seq integer NOT NULL REFERENCES postings(seq), entry_seq integer NOT NULL REFERENCES entries(seq), type text NOT NULL,
+  amount integer NOT NULL, balance_before integer NOT NULL, balance_after integer NOT NULL, currency text NOT NULL, status text NOT NULL,
+  provider_reference text NOT NULL, sender_name text NOT NULL, sender_account text NOT NULL, raw_narration text NOT NULL,
+  service_intelligence text, destination_account_number text, destination_bank_code text, destination_account_name text, fee integer,
+  agent_id text, created_at text NOT NULL, updated_at text ${updatedAt}`;
+
+/** Its indexes (as 0015 left them). */
+const transactionsIndexes = () => [
+  sql`CREATE INDEX transactions_wallet ON transactions (wallet_id)`,
+  sql`CREATE INDEX transactions_wallet_time ON transactions (wallet_id, created_at)`,
+  sql`CREATE INDEX transactions_wallet_type_time ON transactions (wallet_id, type, created_at)`,
+];
+
+/** A table's new definition, the SELECT (from the old tables, all still there) that fills it, and its indexes. */
+interface Rebuild {
+  table: string;
+  create: RawBuilder<unknown>;
+  copy: RawBuilder<unknown>;
+  indexes?: RawBuilder<unknown>[];
+}
+
+/**
+ * Rebuilds tables in one transaction, as SQLite's ALTER TABLE procedure does: each new table is
+ * filled from the old ones (which all stay until every copy is made, so one copy can join another's
+ * old table), then the old ones go and the new ones take their names, indexes and AUTOINCREMENT
+ * counters (so no seq is ever handed out twice). Foreign keys are off meanwhile (a dropped table's
+ * rows would count as removed) and checked on the rebuilt tables before COMMIT; a row that loses
+ * its parent or any failure leaves the database as it was.
+ */
+async function rebuildTables(db: Kysely<unknown>, rebuilds: Rebuild[]): Promise<void> {
+  const next = (table: string) => sql.table(`${table}_0016`);
+  const { rows: pragma } = await sql<{ foreign_keys: number }>`PRAGMA foreign_keys`.execute(db);
+  await sql`PRAGMA foreign_keys = OFF`.execute(db);
+  await sql`BEGIN IMMEDIATE`.execute(db);
+  try {
+    for (const { table, create, copy } of rebuilds) {
+      await sql`CREATE TABLE ${next(table)} (${create})`.execute(db);
+      await sql`INSERT INTO ${next(table)} ${copy}`.execute(db);
+      const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM ${sql.table(table)}`.execute(db);
+      const { rows: copied } = await sql<{ n: number }>`SELECT count(*) AS n FROM ${next(table)}`.execute(db);
+      if (rows[0]!.n !== copied[0]!.n) throw new Error(`${table}: ${copied[0]!.n} of ${rows[0]!.n} rows could be carried over`);
+      await sql`DELETE FROM sqlite_sequence WHERE name = ${`${table}_0016`}`.execute(db);
+      await sql`INSERT INTO sqlite_sequence (name, seq) SELECT ${`${table}_0016`},
+        max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = ${table}), 0), coalesce((SELECT max(seq) FROM ${next(table)}), 0))`.execute(db);
+    }
+    for (const { table } of [...rebuilds].reverse()) await sql`DROP TABLE ${sql.table(table)}`.execute(db);
+    for (const { table, indexes } of rebuilds) {
+      await sql`ALTER TABLE ${next(table)} RENAME TO ${sql.table(table)}`.execute(db);
+      for (const index of indexes ?? []) await index.execute(db);
+    }
+    for (const { table } of rebuilds) {
+      const { rows } = await sql<{ table: string; parent: string }>`SELECT "table", parent FROM pragma_foreign_key_check(${table})`.execute(db);
+      if (rows.length > 0) throw new Error(`${table}: a row refers to a missing ${rows[0]!.parent} row`);
+    }
+    await sql`COMMIT`.execute(db);
+  } catch (error) {
+    await sql`ROLLBACK`.execute(db);
+    throw error;
+  } finally {
+    if (pragma[0]?.foreign_keys) await sql`PRAGMA foreign_keys = ON`.execute(db);
+  }
+}
 
 export const migrationProvider: MigrationProvider = {
   getMigrations: async () => migrations,

@@ -67,7 +67,7 @@ export async function emitEvents(
     deliveries.push({
       id: env.ids.uuid(),
       developer_id: developerId,
-      event_id: envelope.event_id,
+      event_seq: 0,
       event_type: type,
       status: 'PENDING' as const,
       http_status_code: null,
@@ -77,7 +77,9 @@ export async function emitEvents(
       delivered_at: null,
     });
   }
-  await insertEvents(trx, eventRows);
+  // One statement's rows take consecutive seqs, the last of them its insertId: each delivery names its event by seq.
+  const firstEvent = Number((await insertEvents(trx, eventRows)).insertId) - eventRows.length + 1;
+  deliveries.forEach((delivery, i) => (delivery.event_seq = firstEvent + i));
   await insertDeliveries(trx, deliveries);
   await countNewLogs(trx, deliveries.map((d) => ({ developer_id: developerId, event_type: d.event_type })));
   return envelopes;
@@ -88,7 +90,7 @@ const insertEvents = prepareInsertRows('events', ['id', 'developer_id', 'type', 
 const insertDeliveries = prepareInsertRows('webhook_logs', [
   'id',
   'developer_id',
-  'event_id',
+  'event_seq',
   'event_type',
   'status',
   'http_status_code',

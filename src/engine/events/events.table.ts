@@ -14,12 +14,15 @@ export interface EventTable {
 
 export type WebhookLogStatus = 'PENDING' | 'DELIVERED' | 'FAILED' | 'DEAD';
 
-/** One delivery of one event; the payload it sends and its time of creation are the event's (events.payload, events.created_at). */
+/**
+ * One delivery of one event (by the event's seq); the event's id, the payload it sends and its time
+ * of creation are the event's (events.id, events.payload, events.created_at).
+ */
 export interface WebhookLogTable {
   seq: Generated<number>;
   id: string;
   developer_id: string;
-  event_id: string;
+  event_seq: number;
   event_type: string;
   status: WebhookLogStatus;
   http_status_code: number | null;
@@ -29,20 +32,26 @@ export interface WebhookLogTable {
   delivered_at: string | null;
 }
 
-/** One HTTP attempt to deliver a webhook log. */
+/** One HTTP attempt to deliver a webhook log (by the log's seq), to a URL kept once in webhook_urls. */
 export interface WebhookAttemptTable {
   seq: Generated<number>;
   id: string;
-  log_id: string;
+  log_seq: number;
   attempt_number: number;
   manual: number;
-  url: string;
+  url_seq: number;
   http_status_code: number | null;
   response_body: string | null;
   /** Why there is no status code: timeout, connection refused, redirect… */
   error: string | null;
   duration_ms: number;
   created_at: string;
+}
+
+/** Every URL an attempt was sent to, once (an attempt names it by seq). Not developer data: reset keeps it, as it keeps the endpoint. */
+export interface WebhookUrlTable {
+  seq: Generated<number>;
+  url: string;
 }
 
 /** What the built-in receiver got. */

@@ -6,30 +6,31 @@ import { withAnsweredBody } from './answers.js';
 import type { WebhookLogStatus, WebhookLogTable } from './events.table.js';
 import { ANNOUNCED, withEventPayload } from './ledger-payload.js';
 
-/** A delivery log with the payload it sends and its time of creation, both stored once, on its event. */
-export type WebhookLogRow = Selectable<WebhookLogTable> & { payload: string; created_at: string };
+/** A delivery log with its event's id, the payload it sends and its time of creation, all stored once, on its event. */
+export type WebhookLogRow = Selectable<WebhookLogTable> & { event_id: string; payload: string; created_at: string };
 
 /**
- * Logs with their event's payload: one look-up by the event's id per row, and one of its
+ * Logs with their event's id and payload: one look-up by the event's seq per row, and one of its
  * transaction by seq when the payload is built from it (ledger-payload.ts); rows go through
  * `built`, which also gives back a response body stored as NULL (answers.ts).
  */
 const withPayload = (trx: Trx) =>
   trx
     .selectFrom('webhook_logs')
-    .innerJoin('events', 'events.id', 'webhook_logs.event_id')
+    .innerJoin('events', 'events.seq', 'webhook_logs.event_seq')
     .leftJoin('transactions as announced', 'announced.seq', 'events.transaction_seq')
     .selectAll('webhook_logs')
-    .select(['events.payload', 'events.created_at'])
+    .select(['events.id as event_id', 'events.payload', 'events.created_at'])
     .select(ANNOUNCED);
 
 const built = (rows: Parameters<typeof withEventPayload>[0][]): WebhookLogRow[] => rows.map((row) => withAnsweredBody(withEventPayload(row) as WebhookLogRow));
 
 const logById = prepare((db, p: { id: string }) => withPayload(db).where('webhook_logs.id', '=', p.id));
+const logBySeq = prepare((db, p: { seq: number }) => withPayload(db).where('webhook_logs.seq', '=', p.seq));
 
-/** A delivery as it is now (the dispatcher re-reads it before recording an attempt). */
-export async function findLog(trx: Trx, id: string): Promise<WebhookLogRow | undefined> {
-  return built((await logById(trx, { id })).rows)[0];
+/** A delivery as it is now (the dispatcher re-reads it before recording an attempt), by its id or its seq. */
+export async function findLog(trx: Trx, key: string | number): Promise<WebhookLogRow | undefined> {
+  return built((typeof key === 'number' ? await logBySeq(trx, { seq: key }) : await logById(trx, { id: key })).rows)[0];
 }
 
 /** One developer's log by id, or undefined (another developer's log is as good as missing). */

@@ -9,7 +9,8 @@ import type { WebhookAttemptTable, WebhookLogStatus } from './events.table.js';
 import { countLogs, countStatusChange, findDeveloperLog, listLogs, type WebhookLogRow } from './webhook-logs.repository.js';
 
 export { dueLogs, findLog, type WebhookLogRow } from './webhook-logs.repository.js';
-export type WebhookAttemptRow = Selectable<WebhookAttemptTable>;
+/** An attempt as callers see it: with its URL (stored once, in webhook_urls) in place of the URL's seq. */
+export type WebhookAttemptRow = Omit<Selectable<WebhookAttemptTable>, 'url_seq'> & { url: string };
 
 /** Seconds to wait after attempt n (1-based) before attempt n + 1 (contract §7): 8 attempts in all. */
 export const RETRY_SCHEDULE_SECONDS = [5, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 3600, 10 * 3600];
@@ -42,8 +43,15 @@ export async function getWebhookLog(trx: Trx, developerId: string, id: string): 
   return log;
 }
 
-export async function listAttempts(trx: Trx, logId: string): Promise<WebhookAttemptRow[]> {
-  return (await trx.selectFrom('webhook_attempts').selectAll().where('log_id', '=', logId).orderBy('seq').execute()).map(withAnsweredBody);
+/** Attempts with their URLs, in the order they were made; narrow it with `where` (an attempt's columns as `a.*`). */
+export const selectAttempts = (trx: Trx) =>
+  trx
+    .selectFrom('webhook_attempts as a')
+    .innerJoin('webhook_urls as u', 'u.seq', 'a.url_seq')
+    .select(['a.seq', 'a.id', 'a.log_seq', 'a.attempt_number', 'a.manual', 'u.url', 'a.http_status_code', 'a.response_body', 'a.error', 'a.duration_ms', 'a.created_at']);
+
+export async function listAttempts(trx: Trx, logSeq: number): Promise<WebhookAttemptRow[]> {
+  return (await selectAttempts(trx).where('a.log_seq', '=', logSeq).orderBy('a.seq').execute()).map(withAnsweredBody);
 }
 
 /** Only a FAILED or DEAD delivery can be retried by hand (contract §7). */
@@ -89,14 +97,14 @@ function settled(log: WebhookLogRow, result: AttemptResult, now: string): Webhoo
   };
 }
 
-/** The attempt's own record. */
-function attemptRow(env: EngineEnv, log: WebhookLogRow, result: AttemptResult, now: string) {
+/** The attempt's own record; its URL by seq (`urlSeqs`). */
+function attemptRow(env: EngineEnv, log: WebhookLogRow, result: AttemptResult, now: string, urls: Map<string, number>) {
   return {
     id: env.ids.uuid(),
-    log_id: log.id,
+    log_seq: log.seq,
     attempt_number: log.attempt_count,
     manual: result.manual ? 1 : 0,
-    url: result.url,
+    url_seq: urls.get(result.url)!,
     http_status_code: result.httpStatus,
     response_body: storedBody(result.httpStatus, result.responseBody),
     error: result.error,
@@ -130,7 +138,7 @@ export async function beginAttempts(trx: Trx, env: EngineEnv, logs: WebhookLogRo
  */
 export async function finishAttempt(trx: Trx, env: EngineEnv, log: WebhookLogRow, result: AttemptResult): Promise<WebhookLogRow> {
   const now = env.clock.now().toISOString();
-  await insertAttempt(trx, attemptRow(env, log, result, now));
+  await insertAttempt(trx, attemptRow(env, log, result, now, await urlSeqs(trx, [result.url])));
   const next = settled(log, result, now);
   const written = await writeLog(trx, log, next);
   await countStatusChange(trx, log, log.status, next.status);
@@ -151,7 +159,8 @@ export async function recordAttempts(trx: Trx, env: EngineEnv, attempts: { log: 
     const begun = started(log, at.getTime(), result.manual);
     return { log, begun, result, after: settled(begun, result, now) };
   });
-  await trx.insertInto('webhook_attempts').values(done.map(({ begun, result }) => attemptRow(env, begun, result, now))).execute();
+  const urls = await urlSeqs(trx, done.map((d) => d.result.url));
+  await trx.insertInto('webhook_attempts').values(done.map(({ begun, result }) => attemptRow(env, begun, result, now, urls))).execute();
   // One UPDATE for each distinct outcome (nearly always one: all delivered).
   const outcomes = new Map<string, typeof done>();
   for (const d of done) {
@@ -201,7 +210,12 @@ export async function abandonLog(trx: Trx, log: WebhookLogRow): Promise<WebhookL
 }
 
 /** A log row as written, as callers see it: its response body as answered, and what it carries from its event (`log`). */
-const asLog = (row: Omit<WebhookLogRow, 'payload' | 'created_at'>, log: WebhookLogRow): WebhookLogRow => ({ ...withAnsweredBody(row), payload: log.payload, created_at: log.created_at });
+const asLog = (row: Omit<WebhookLogRow, 'event_id' | 'payload' | 'created_at'>, log: WebhookLogRow): WebhookLogRow => ({
+  ...withAnsweredBody(row),
+  event_id: log.event_id,
+  payload: log.payload,
+  created_at: log.created_at,
+});
 
 /** Writes a log's new state, the built-in receiver's standard answer stored as NULL (answers.ts), and gives it back as `asLog`. */
 async function writeLog(trx: Trx, log: WebhookLogRow, next: Parameters<typeof updateLog>[1]): Promise<WebhookLogRow> {
@@ -213,7 +227,24 @@ const startLog = prepare((db, p: Pick<WebhookLogRow, 'id' | 'attempt_count' | 'n
   db.updateTable('webhook_logs').set({ attempt_count: p.attempt_count, next_retry_at: p.next_retry_at }).where('id', '=', p.id).returningAll(),
 );
 
-const insertAttempt = prepareInsert('webhook_attempts', ['id', 'log_id', 'attempt_number', 'manual', 'url', 'http_status_code', 'response_body', 'error', 'duration_ms', 'created_at']);
+const insertAttempt = prepareInsert('webhook_attempts', ['id', 'log_seq', 'attempt_number', 'manual', 'url_seq', 'http_status_code', 'response_body', 'error', 'duration_ms', 'created_at']);
+
+const addUrl = prepare((db, p: { url: string }) => db.insertInto('webhook_urls').values({ url: p.url }).onConflict((oc) => oc.column('url').doNothing()));
+const urlSeq = prepare((db, p: { url: string }) => db.selectFrom('webhook_urls').select('seq').where('url', '=', p.url));
+
+/** The seq of each URL given (nearly always one: the endpoint's), kept once in webhook_urls: added the first time it is used. */
+async function urlSeqs(trx: Trx, urls: string[]): Promise<Map<string, number>> {
+  const seqs = new Map<string, number>();
+  for (const url of new Set(urls)) {
+    let { rows } = await urlSeq(trx, { url });
+    if (rows.length === 0) {
+      await addUrl(trx, { url });
+      ({ rows } = await urlSeq(trx, { url }));
+    }
+    seqs.set(url, rows[0]!.seq);
+  }
+  return seqs;
+}
 
 const updateLog = prepare((db, p: Pick<WebhookLogRow, 'id' | 'status' | 'attempt_count' | 'http_status_code' | 'response_body' | 'next_retry_at' | 'delivered_at'>) =>
   db

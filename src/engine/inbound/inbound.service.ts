@@ -206,7 +206,7 @@ export async function suspend(
   intelligence: unknown = null,
 ): Promise<InboundOutcome> {
   const [settlement, holding] = await findSystemAccountIds(trx, wallet.developer_id, ['PROVIDER_SETTLEMENT', 'SUSPENSE_HOLDING'] as const);
-  const { postingId } = await post(trx, env, {
+  const { postingSeq } = await post(trx, env, {
     developerId: wallet.developer_id,
     kind: 'INBOUND_SUSPENSE',
     legs: [
@@ -229,7 +229,7 @@ export async function suspend(
     status,
     raw_payload: JSON.stringify(payload),
     service_intelligence: intelligence == null ? null : JSON.stringify(intelligence),
-    posting_id: postingId,
+    posting_seq: postingSeq,
     resolved_at: null,
     resolution_note: null,
     resolution_action: null,

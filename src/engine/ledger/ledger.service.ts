@@ -37,7 +37,7 @@ export interface PostingInput {
 }
 
 export interface PostingResult {
-  postingId: string;
+  postingSeq: number;
   /** The wallet transactions, in leg order. */
   transactions: TransactionRow[];
 }
@@ -55,8 +55,7 @@ export async function post(trx: Trx, env: EngineEnv, input: PostingInput): Promi
     throw new Error(`unbalanced posting ${input.kind}: legs sum to ${sum}`);
   }
   const now = env.clock.now().toISOString();
-  const postingId = env.ids.uuid();
-  await insertPosting(trx, { id: postingId, developer_id: input.developerId, kind: input.kind, created_at: now });
+  const postingSeq = Number((await insertPosting(trx, { developer_id: input.developerId, kind: input.kind, created_at: now })).insertId);
 
   // Debits first: when money is short, nothing has been credited yet.
   const order = input.legs.map((leg, index) => ({ leg, index })).sort((a, b) => a.leg.amount - b.leg.amount);
@@ -67,19 +66,20 @@ export async function post(trx: Trx, env: EngineEnv, input: PostingInput): Promi
     balances.set(index, after);
   }
   // Then the legs' entries, and the wallet legs' transactions, each kind in one statement, in the same order.
-  const entries = order.map(({ leg }) => ({ id: env.ids.uuid(), posting_id: postingId, account_id: leg.accountId, amount: leg.amount }));
-  await insertEntries(trx, entries);
-  const walletLegs = order.flatMap(({ leg, index }, i) => (leg.transaction ? [{ leg, index, transaction: leg.transaction, entryId: entries[i]!.id }] : []));
+  // One statement's rows take consecutive seqs, the last of them its insertId.
+  const entries = order.map(({ leg }) => ({ posting_seq: postingSeq, account_id: leg.accountId, amount: leg.amount }));
+  const firstEntry = Number((await insertEntries(trx, entries)).insertId) - entries.length + 1;
+  const walletLegs = order.flatMap(({ leg, index }, i) => (leg.transaction ? [{ leg, index, transaction: leg.transaction, entrySeq: firstEntry + i }] : []));
   const results = new Array<TransactionRow | undefined>(input.legs.length);
   if (walletLegs.length > 0) {
-    const values = walletLegs.map(({ leg, index, transaction: t, entryId }) => {
+    const values = walletLegs.map(({ leg, index, transaction: t, entrySeq }) => {
       const after = balances.get(index)!;
       return {
         id: env.ids.uuid(),
         developer_id: input.developerId,
         wallet_id: leg.accountId,
-        posting_id: postingId,
-        entry_id: entryId,
+        posting_seq: postingSeq,
+        entry_seq: entrySeq,
         type: leg.amount > 0 ? ('CREDIT' as const) : ('DEBIT' as const),
         amount: Math.abs(leg.amount),
         balance_before: after - leg.amount,
@@ -97,15 +97,14 @@ export async function post(trx: Trx, env: EngineEnv, input: PostingInput): Promi
         fee: t.fee ?? null,
         agent_id: t.agent_id ?? null,
         created_at: now,
-        updated_at: now,
+        updated_at: null,
       };
     });
-    // The rows as stored, built here (RETURNING * costs more than the insert's own index work): one
-    // statement's rows take consecutive seqs, the last of them its insertId.
+    // The rows as stored, built here (RETURNING * costs more than the insert's own index work).
     const { insertId } = await insertTransactions(trx, values);
     const first = Number(insertId) - values.length + 1;
     values.forEach((row, i) => (results[walletLegs[i]!.index] = { ...row, seq: first + i }));
     await countTransactions(trx, values.map(({ wallet_id, type }) => ({ wallet_id, type })));
   }
-  return { postingId, transactions: results.filter((r): r is TransactionRow => r !== undefined) };
+  return { postingSeq, transactions: results.filter((r): r is TransactionRow => r !== undefined) };
 }

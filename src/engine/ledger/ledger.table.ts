@@ -13,9 +13,9 @@ export interface AccountTable {
   created_at: string;
 }
 
+/** One balanced movement of money. Internal: keyed by its seq alone (migration 0016a). */
 export interface PostingTable {
   seq: Generated<number>;
-  id: string;
   developer_id: string;
   kind: string;
   created_at: string;
@@ -24,8 +24,7 @@ export interface PostingTable {
 /** One leg of a posting. The legs of a posting sum to zero. Its time is the posting's. */
 export interface EntryTable {
   seq: Generated<number>;
-  id: string;
-  posting_id: string;
+  posting_seq: number;
   account_id: string;
   amount: number;
 }
@@ -39,8 +38,8 @@ export interface TransactionTable {
   id: string;
   developer_id: string;
   wallet_id: string;
-  posting_id: string;
-  entry_id: string;
+  posting_seq: number;
+  entry_seq: number;
   type: TransactionType;
   amount: number;
   balance_before: number;
@@ -58,7 +57,8 @@ export interface TransactionTable {
   fee: number | null;
   agent_id: string | null;
   created_at: string;
-  updated_at: string;
+  /** NULL until the transaction changes (migration 0016c): it reads as created_at. */
+  updated_at: string | null;
 }
 
 /** How many transactions of each type a wallet has: list totals without counting rows. */

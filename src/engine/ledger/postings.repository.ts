@@ -3,10 +3,10 @@ import type { TransactionTable } from './ledger.table.js';
 
 // The statements every movement of money runs, prepared once (see db/prepared.ts).
 
-export const insertPosting = prepareInsert('postings', ['id', 'developer_id', 'kind', 'created_at']);
+export const insertPosting = prepareInsert('postings', ['developer_id', 'kind', 'created_at']);
 
 /** A posting's entries, all in one statement. */
-export const insertEntries = prepareInsertRows('entries', ['id', 'posting_id', 'account_id', 'amount']);
+export const insertEntries = prepareInsertRows('entries', ['posting_seq', 'account_id', 'amount']);
 
 /** A posting's wallet transactions, all in one statement. */
 export const insertTransactions = prepareInsertRows(
@@ -15,8 +15,8 @@ export const insertTransactions = prepareInsertRows(
     'id',
     'developer_id',
     'wallet_id',
-    'posting_id',
-    'entry_id',
+    'posting_seq',
+    'entry_seq',
     'type',
     'amount',
     'balance_before',

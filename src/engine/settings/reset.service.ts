@@ -6,13 +6,13 @@ type Table = keyof Database & string;
 /**
  * What `reset` empties for one developer, children before parents. A table with `seq` is walked in
  * seq order; one without is reached through its key, which starts with the developer's id. Rows of
- * `children` (tied by a column to the table's `id`, with no developer id of their own) go with
- * their parents' chunk. Bookkeeping tables are not reported.
+ * `children` (tied by a column to the table's `id`, or to its `seq` where the
+ * parent has no id, with no developer id of their own) go with their parents' chunk. Bookkeeping tables are not reported.
  */
-const RESET_ORDER: { table: Table; key?: string[]; children?: { table: Table; column: string }[]; bookkeeping?: true }[] = [
+const RESET_ORDER: { table: Table; key?: string[]; children?: { table: Table; column: string; parent?: 'seq' }[]; bookkeeping?: true }[] = [
   { table: 'agent_runs' },
   { table: 'agents' },
-  { table: 'webhook_logs', children: [{ table: 'webhook_attempts', column: 'log_id' }] },
+  { table: 'webhook_logs', children: [{ table: 'webhook_attempts', column: 'log_seq', parent: 'seq' }] },
   { table: 'receiver_events' },
   { table: 'payouts', key: ['transaction_id'] },
   { table: 'events' },
@@ -20,7 +20,7 @@ const RESET_ORDER: { table: Table; key?: string[]; children?: { table: Table; co
   { table: 'inbound_transfers', key: ['developer_id', 'provider_reference'] },
   { table: 'suspense_items' },
   { table: 'transactions' },
-  { table: 'postings', children: [{ table: 'entries', column: 'posting_id' }] },
+  { table: 'postings', children: [{ table: 'entries', column: 'posting_seq', parent: 'seq' }] },
   { table: 'wallets', children: [{ table: 'transaction_counts', column: 'wallet_id' }] },
   { table: 'webhook_log_counts', key: ['developer_id', 'status', 'event_type'], bookkeeping: true },
   { table: 'receiver_event_counts', key: ['developer_id'], bookkeeping: true },
@@ -80,13 +80,14 @@ export async function resetChunk(trx: Trx, developerId: string, progress: ResetP
   } else {
     progress.end ??= (await sql<{ last: number | null }>`SELECT max(seq) AS last FROM ${table}`.execute(trx)).rows[0]?.last ?? 0;
     const upTo = Math.min(progress.after + SCAN, progress.end);
-    const found = await sql<{ seq: number; id: string }>`SELECT seq, id FROM ${table}
+    const byId = entry.children?.some((child) => child.parent === undefined) ?? false;
+    const found = await sql<{ seq: number; id: string }>`SELECT seq${byId ? sql`, id` : sql``} FROM ${table}
       WHERE seq > ${progress.after} AND seq <= ${upTo} AND developer_id = ${developerId} ORDER BY seq LIMIT ${rows}`.execute(trx);
     const seqs = found.rows.map((r) => r.seq);
     if (seqs.length > 0) {
-      const ids = sql.join(found.rows.map((r) => r.id));
       for (const child of entry.children ?? []) {
-        const result = await sql`DELETE FROM ${sql.table(child.table)} WHERE ${sql.ref(child.column)} IN (${ids})`.execute(trx);
+        const parents = sql.join(child.parent === 'seq' ? seqs : found.rows.map((r) => r.id));
+        const result = await sql`DELETE FROM ${sql.table(child.table)} WHERE ${sql.ref(child.column)} IN (${parents})`.execute(trx);
         count(progress, child.table, result.numAffectedRows);
       }
       const result = await sql`DELETE FROM ${table} WHERE seq IN (${sql.join(seqs)})`.execute(trx);

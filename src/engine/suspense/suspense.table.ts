@@ -19,7 +19,7 @@ export interface SuspenseItemTable {
   status: SuspenseStatus;
   raw_payload: string;
   service_intelligence: string | null;
-  posting_id: string;
+  posting_seq: number;
   resolved_at: string | null;
   resolution_note: string | null;
   resolution_action: SuspenseAction | null;

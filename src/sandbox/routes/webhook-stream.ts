@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { WEBHOOK_STREAM_PATH, type WebhookAttemptEvent, WebhookStreamQuery } from '../../api/schemas/webhook-stream.js';
 import type { WebhookLog } from '../../api/schemas/webhooks.js';
 import { withAnsweredBody } from '../../engine/events/answers.js';
-import { findLog, RETRY_SCHEDULE_SECONDS, type WebhookAttemptRow } from '../../engine/events/webhooks.service.js';
+import { findLog, RETRY_SCHEDULE_SECONDS, selectAttempts, type WebhookAttemptRow } from '../../engine/events/webhooks.service.js';
 import { toAttempt, toWebhookLog } from '../serialize.js';
 import type { App, RouteDeps } from './route.js';
 
@@ -51,12 +51,10 @@ export function webhookStreamRoutes(app: App, { sandbox }: RouteDeps): void {
   const open = new Set<ServerResponse>();
 
   const newAttempts = (developerId: string, after: number) =>
-    db
-      .selectFrom('webhook_attempts as a')
-      .innerJoin('webhook_logs as l', 'l.id', 'a.log_id')
+    selectAttempts(db)
+      .innerJoin('webhook_logs as l', 'l.seq', 'a.log_seq')
       .where('a.seq', '>', after)
       .where('l.developer_id', '=', developerId)
-      .selectAll('a')
       .orderBy('a.seq')
       .limit(BATCH)
       .execute()
@@ -102,7 +100,7 @@ export function webhookStreamRoutes(app: App, { sandbox }: RouteDeps): void {
         try {
           const rows = await newAttempts(developerId, cursor);
           for (const row of rows) {
-            const log = await findLog(db, row.log_id);
+            const log = await findLog(db, row.log_seq);
             if (!log) continue;
             const event: WebhookAttemptEvent = { log: afterAttempt(toWebhookLog(log), row), attempt: toAttempt(row) };
             response.write(`id: ${row.seq}\nevent: attempt\ndata: ${JSON.stringify(event)}\n\n`);

@@ -70,7 +70,7 @@ export function webhookRoutes(app: App, { sandbox, dispatcher, selfUrl }: RouteD
     { schema: { tags: ['Sandbox'], summary: 'Every attempt of one delivery', params: WebhookLogParams, response: { 200: AttemptsResponse } } },
     async (request) => {
       const log = await getWebhookLog(db, request.developerId, request.params.log_id);
-      return ok({ items: (await listAttempts(db, log.id)).map(toAttempt) });
+      return ok({ items: (await listAttempts(db, log.seq)).map(toAttempt) });
     },
   );
 
