@@ -9,7 +9,7 @@ class Slot {
 const slots = new Proxy({}, { get: (_target, name) => new Slot(String(name)) });
 
 /** Tables whose reads the connection may keep in memory until a row of them changes (see `prepare`'s `keptUntil`). */
-export const KEPT_TABLES = ['api_keys', 'agents', 'developers'] as const;
+export const KEPT_TABLES = ['api_keys', 'agents', 'developers', 'webhook_urls'] as const;
 export type KeptTable = (typeof KEPT_TABLES)[number];
 
 /** The comment a kept read's SQL starts with: the connection (open.ts) keeps its rows by its values. */

@@ -230,7 +230,8 @@ const startLog = prepare((db, p: Pick<WebhookLogRow, 'id' | 'attempt_count' | 'n
 const insertAttempt = prepareInsert('webhook_attempts', ['id', 'log_seq', 'attempt_number', 'manual', 'url_seq', 'http_status_code', 'response_body', 'error', 'duration_ms', 'created_at']);
 
 const addUrl = prepare((db, p: { url: string }) => db.insertInto('webhook_urls').values({ url: p.url }).onConflict((oc) => oc.column('url').doNothing()));
-const urlSeq = prepare((db, p: { url: string }) => db.selectFrom('webhook_urls').select('seq').where('url', '=', p.url));
+// Kept in memory by the connection (until a URL is added): every handover of deliveries asks for its URL's seq.
+const urlSeq = prepare((db, p: { url: string }) => db.selectFrom('webhook_urls').select('seq').where('url', '=', p.url), { keptUntil: 'webhook_urls' });
 
 /** The seq of each URL given (nearly always one: the endpoint's), kept once in webhook_urls: added the first time it is used. */
 async function urlSeqs(trx: Trx, urls: string[]): Promise<Map<string, number>> {
