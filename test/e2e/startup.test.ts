@@ -163,7 +163,7 @@ describe('fast start', () => {
     }
   }, 120_000);
 
-  it('the trace itself works: `sandbox start` does load the server', async () => {
+  it('the trace itself works: `sandbox start` does load the server, from the bundle with its code cache (not from its ~1,100 module files)', async () => {
     const cli = createCli();
     const trace = join(cli.dir, 'trace.txt');
     const server = execa(process.execPath, ['--import', HOOK, BIN, 'sandbox', 'start', '--memory', '--port', '0'], {
@@ -176,8 +176,13 @@ describe('fast start', () => {
     server.kill('SIGINT');
     await server;
     const text = readFileSync(trace, 'utf8');
-    expect(text).toMatch(/node_modules\/fastify\//);
     expect(text).toMatch(/better-sqlite3/);
+    expect(text).toMatch(/\/dist\/code-cache\.js$/m);
+    expect(text).toMatch(/\/dist\/scenario\/cli\.js$/m);
+    // Fastify, zod, kysely and the server's own modules are inside dist/scenario.bundle.cjs.
+    expect(text).not.toMatch(/node_modules\/(fastify|zod|kysely)\//);
+    // (The command's own small helpers, such as sandbox/process.js, are still its own files.)
+    expect(text).not.toMatch(/\/dist\/(sandbox\/(server|app)\.js|engine\/(ledger|transfers|audit)\/|sandbox\/routes\/)/);
     rmSync(cli.dir, { recursive: true, force: true });
   });
 });

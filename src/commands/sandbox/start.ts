@@ -67,8 +67,11 @@ function paths(io: Io, options: StartOptions) {
 
 async function healthy(baseUrl: string): Promise<boolean> {
   try {
-    const response = await fetch(`${baseUrl}/sandbox/health`);
-    return response.ok;
+    // node:http, one connection closed after the answer: `fetch` loaded undici (about 70 ms) and kept
+    // its pooled socket open, so the parent of `--detach` lingered about 0.25 s after the answer.
+    const { httpTransport } = await import('../../client/http.js');
+    const response = await httpTransport(baseUrl)({ method: 'GET', path: '/sandbox/health', headers: { connection: 'close' } });
+    return response.status >= 200 && response.status < 300;
   } catch {
     return false;
   }
@@ -170,10 +173,8 @@ async function foreground(
   const previous = readState(stateFile);
   // A log reader that goes away (a closed pipe) must not take the sandbox down with it.
   for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
-  const { startServer } = await import('../../sandbox/server.js');
-  const { DatabaseInUseError } = await import('../../engine/db/lock.js');
-  const { LedgerError } = await import('../../engine/errors.js');
-  const { HTTP_STATUS } = await import('../../api/errors.js');
+  // The server from the bundle that `scenario run` loads, with its code cache (scenario/cli.ts).
+  const { startServer, DatabaseInUseError, LedgerError, HTTP_STATUS } = await import('../../scenario/cli.js');
   const server = await startServer({
     dbPath,
     lockPath: where.lockPath,
