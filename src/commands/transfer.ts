@@ -1,13 +1,10 @@
 import type { Command } from './command.js';
 import type { ResolvedAccount } from '../api/schemas/banks.js';
-import { nipFee } from '../engine/fees.js';
 import type { TransferResult } from '../api/schemas/transactions.js';
 import { UsageError } from '../client/errors.js';
 import { check, kobo } from '../client/validate.js';
-import { confirm } from './prompts.js';
 import type { Io } from './io.js';
 import { accountNumberOf } from './account-number.js';
-import { explainNotFound } from './banks/explain.js';
 import { action, clientCommand, examples } from './options.js';
 import { transferView } from './output/views.js';
 
@@ -60,12 +57,18 @@ export async function runTransfer(io: Io, from: string, to: string, amount: stri
   const body = check('TransferBody', { destination_account_number: await accountNumberOf(io, to), ...given }, FLAGS);
   if (body.destination_bank_code !== undefined && io.interactive() && !options.yes) await confirmPayout(io, body.destination_account_number, body.destination_bank_code, body.amount);
   const send = () => io.client().request<TransferResult>('POST', `/v1/wallets/${encodeURIComponent(from)}/transfer`, { body, idempotencyKey: options.idempotencyKey });
-  const result = body.destination_bank_code === undefined ? await send() : await explainNotFound(body.destination_account_number, body.destination_bank_code, send);
+  // A payout's own modules (the fee, the prompt, the not-found explanation) load only for a payout: an
+  // internal transfer, the common call in a script, loads three modules fewer before its requests.
+  const result =
+    body.destination_bank_code === undefined
+      ? await send()
+      : await (await import('./banks/explain.js')).explainNotFound(body.destination_account_number, body.destination_bank_code, send);
   await io.show(result, transferView);
 }
 
 /** On a terminal, a payout to a bank account shows who it will reach and what it costs, and asks first. */
 async function confirmPayout(io: Io, accountNumber: string, bankCode: string, amount: number): Promise<void> {
+  const [{ explainNotFound }, { nipFee }, { confirm }] = await Promise.all([import('./banks/explain.js'), import('../engine/fees.js'), import('./prompts.js')]);
   const resolved = await explainNotFound(accountNumber, bankCode, () =>
     io.client().request<ResolvedAccount>('POST', '/v1/banks/resolve', { body: { account_number: accountNumber, bank_code: bankCode } }),
   );
