@@ -2,7 +2,8 @@
 // and their statistics.
 import autocannon from 'autocannon';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { audit } from '../dist/engine/audit/audit.service.js';
 import { copyDatabase } from '../dist/engine/db/snapshot.js';
@@ -136,15 +137,16 @@ export async function servedTransfers(dir, dbPath, { env = {}, preload = 0 } = {
   let b;
   let preloadSeconds = 0;
   const memory = dbPath === ':memory:';
-  if (!memory || preload > 0) {
-    const local = await engineSandbox(memory ? join(dir, 'preload.db') : dbPath, { deliveries: preload > 0 });
-    [a, b] = local.wallets;
-    const began = performance.now();
-    if (preload > 0) await local.transfers({ callers: CONNECTIONS, amount: preload });
-    preloadSeconds = (performance.now() - began) / 1000;
-    if (memory) await local.snapshot(dir, 'preload');
-    if (!(await local.close())) throw new Error('the preloaded database is not consistent (audit)');
-    if (memory) for (const suffix of ['', '-wal', '-shm']) rmSync(join(dir, `preload.db${suffix}`), { force: true });
+  if (memory && preload > 0) {
+    const shared = await preloadSnapshot(preload);
+    [a, b] = shared.wallets;
+    preloadSeconds = shared.seconds;
+    mkdirSync(join(dir, 'snapshots'), { recursive: true });
+    copyFileSync(shared.file, join(dir, 'snapshots', 'preload.db'));
+  } else if (!memory) {
+    const made = await engineTransfers(dbPath, preload);
+    [a, b] = made.wallets;
+    preloadSeconds = made.seconds;
   }
   const server = await startSandbox(dir, dbPath, [], env);
   const rssStarted = rss(server.pid);
@@ -167,6 +169,43 @@ export async function servedTransfers(dir, dbPath, { env = {}, preload = 0 } = {
       ...options,
     });
   return { server, load, wallets: [a, b], rssStarted, preloadSeconds };
+}
+
+const preloads = new Map();
+
+/**
+ * A snapshot of `transfers` internal transfers made through the engine with their webhooks delivered
+ * (`engineSandbox`), built once per bench process and shared: bench/snapshots restores it (its
+ * 100,000-transaction row) and bench/memory's --memory server starts from it, which each built
+ * for themselves before (about 20 and 30 s). Resolves with the file, its two wallets and how long
+ * the transfers took, in s; the file is removed when the process exits.
+ */
+export function preloadSnapshot(transfers) {
+  if (!preloads.has(transfers)) preloads.set(transfers, buildPreload(transfers));
+  return preloads.get(transfers);
+}
+
+async function buildPreload(transfers) {
+  const dir = mkdtempSync(join(tmpdir(), 'ledger-bench-preload-'));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  const made = await engineTransfers(join(dir, 'preload.db'), transfers, (local) => local.snapshot(dir, 'preload'));
+  for (const suffix of ['', '-wal', '-shm']) rmSync(join(dir, `preload.db${suffix}`), { force: true });
+  return { file: join(dir, 'snapshots', 'preload.db'), ...made };
+}
+
+/**
+ * Two funded wallets and `transfers` internal transfers between them made through the engine in
+ * `dbPath`, their webhooks delivered when there are any (`engineSandbox`); `before(local)` runs
+ * before it is audited and closed. Resolves with the wallets and how long the transfers took, in s.
+ */
+async function engineTransfers(dbPath, transfers, before) {
+  const local = await engineSandbox(dbPath, { deliveries: transfers > 0 });
+  const began = performance.now();
+  if (transfers > 0) await local.transfers({ callers: CONNECTIONS, amount: transfers });
+  const seconds = (performance.now() - began) / 1000;
+  await before?.(local);
+  if (!(await local.close())) throw new Error('the preloaded database is not consistent (audit)');
+  return { wallets: local.wallets, seconds };
 }
 
 /** The resident memory of a process, in MB. */

@@ -31,11 +31,17 @@ steps:
 ${STEPS.map(([step]) => `  - ${step}`).join('\n')}
 `;
 
-const SHELL = `set -e
+const shell = (steps) => `set -e
 ADA=$(ledger wallets create --customer-reference "ada-$RUN" --first-name Ada --last-name Obi --email ada@example.com --quiet)
 BOLA=$(ledger wallets create --customer-reference "bola-$RUN" --first-name Bola --last-name Ade --email bola@example.com --quiet)
-${STEPS.map(([, line]) => `ledger ${line} > /dev/null`).join('\n')}
+${steps.map(([, line]) => `ledger ${line} > /dev/null`).join('\n')}
 `;
+const SHELL = shell(STEPS);
+/**
+ * The shell side's warm-up: the two wallets and one cycle, which load every file the 100 steps
+ * load (a cold file cache is what a warm-up is for). The whole script again took 19 s of the run.
+ */
+const WARM_UP = shell(CYCLE);
 
 /**
  * The requests the scenario's steps make (each command's own, in order), then the audit, on the same
@@ -70,6 +76,7 @@ export async function run() {
     writeFileSync(join(dir, 'hundred.yaml'), SCENARIO);
     writeFileSync(join(dir, 'bare.mjs'), BARE);
     writeFileSync(join(dir, 'hundred.sh'), SHELL);
+    writeFileSync(join(dir, 'warm-up.sh'), WARM_UP);
     const env = { ...process.env, NO_COLOR: '1' };
     const scenario = () => wall(process.execPath, [BIN, 'scenario', 'run', join(dir, 'hundred.yaml'), '--reporter', 'tap'], { cwd: dir, env });
     const bare = () => wall(process.execPath, [join(dir, 'bare.mjs')], { cwd: dir, env });
@@ -80,22 +87,23 @@ export async function run() {
     mkdirSync(bin);
     symlinkSync(BIN, join(bin, 'ledger'));
     let runId = 0;
-    const shell = () =>
-      wall('bash', [join(dir, 'hundred.sh')], { cwd: dir, env: { ...env, PATH: `${bin}:${process.env.PATH}`, LEDGER_BASE_URL: server.baseUrl, LEDGER_API_KEY: server.apiKey, RUN: String((runId += 1)) } });
-    const times = await interleave(shell, scenario, RUNS, { warmUp: 1 });
+    // interleave's warm-up run is round -1.
+    const separate = (round) =>
+      wall('bash', [join(dir, round < 0 ? 'warm-up.sh' : 'hundred.sh')], { cwd: dir, env: { ...env, PATH: `${bin}:${process.env.PATH}`, LEDGER_BASE_URL: server.baseUrl, LEDGER_API_KEY: server.apiKey, RUN: String((runId += 1)) } });
+    const times = await interleave(separate, scenario, RUNS, { warmUp: 1 });
     await server.stop();
-    const separate = times.a.median;
+    const apart = times.a.median;
     const together = times.b.median;
     rows.push({
       row: 'the same 100 steps as separate `ledger` invocations (shell script)',
-      value: separate,
+      value: apart,
       floor: together,
       unit: 'ms',
       floorLabel: '`ledger scenario run`, same steps',
       lowerIsBetter: true,
       target: '≥ 20× floor',
-      met: separate >= 20 * together,
-      note: `median of ${times.a.samples.length} interleaved; the scenario run is ${(separate / together).toFixed(1)}× faster`,
+      met: apart >= 20 * together,
+      note: `median of ${times.a.samples.length} interleaved; the scenario run is ${(apart / together).toFixed(1)}× faster`,
     });
     return rows;
   } finally {
