@@ -1,5 +1,4 @@
 import { writeSync } from 'node:fs';
-import { VERSION } from './version.js';
 
 /**
  * The entry point. `--version` and `--help` answer before anything else loads; every other invocation
@@ -7,6 +6,8 @@ import { VERSION } from './version.js';
  */
 const args = process.argv.slice(2);
 if (args.length === 1 && ['--version', '-v', '-V'].includes(args[0]!)) {
+  // Imported here, not at the top: every other invocation but help would load it for nothing.
+  const { VERSION } = await import('./version.js');
   try {
     writeSync(1, `${VERSION}\n`);
   } catch (error) {

@@ -6,7 +6,6 @@ import { examples } from './commands/options.js';
 import type { Stream } from './commands/output/render.js';
 import { childrenOf, entry, locate } from './commands/registry.js';
 import { keepRunningOnClosedPipe, stderr, stdout } from './commands/streams.js';
-import { VERSION } from './version.js';
 
 /**
  * Runs one invocation. The registry names the command; only its module is loaded. An ordinary
@@ -133,7 +132,7 @@ export async function assemble(target: string, full = false): Promise<Commander.
     if (full || onPath) for (const child of childrenOf(path)) command.addCommand(await build(child.path));
     return command;
   };
-  const program = (await build('')).toCommander(await loadCommander()).version(VERSION, '-V, --version', 'print the version (also -v)');
+  const program = (await build('')).toCommander(await loadCommander()).version((await import('./version.js')).VERSION, '-V, --version', 'print the version (also -v)');
   applyEverywhere(program, (command) => configure(command, { stdout, stderr }));
   return program;
 }

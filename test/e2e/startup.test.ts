@@ -94,6 +94,8 @@ describe('fast start', () => {
         const tables = modules.filter((m) => m === 'commands/output/table.js' || m === 'commands/output/list.js');
         expect(tables, args.join(' ')).toEqual(args[1] === 'list' ? ['commands/output/list.js', 'commands/output/table.js'] : []);
         if (args.includes('--json') || args.includes('--quiet')) expect(modules, args.join(' ')).not.toContain('commands/output/render.js');
+        // The version (and package.json, read by version.js) is for --version and help only.
+        if (own) expect(modules, args.join(' ')).not.toContain('version.js');
         // An internal transfer loads none of a payout's modules (its fee, its prompt, its not-found explanation).
         if (args[0] === 'transfer') expect(modules.filter((m) => ['engine/fees.js', 'commands/prompts.js', 'commands/banks/explain.js'].includes(m))).toEqual([]);
       }
