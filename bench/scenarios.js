@@ -46,7 +46,7 @@ const WARM_UP = shell(CYCLE);
 /**
  * The requests the scenario's steps make (each command's own, in order), then the audit, on the same
  * in-process sandbox (`singleCaller`, as `scenario run` opens it). It imports the server from its
- * unbundled files: the bundle (scripts/bundle.js) is `scenario run`'s own.
+ * unbundled files: the bundle (scripts/bundle.js) is what `scenario run` and `sandbox start` load.
  */
 const BARE = `
 import { startServer } from ${JSON.stringify(join(DIST, 'sandbox/server.js'))};
