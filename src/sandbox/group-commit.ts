@@ -1,6 +1,8 @@
 import { type ControlledTransaction, sql, type Transaction } from 'kysely';
 import type { Database, Db } from '../engine/db/database.js';
 import { storageFailure } from '../engine/db/faults.js';
+import { unwatchFreshDeliveries, watchFreshDeliveries } from '../engine/events/fresh-deliveries.js';
+import type { WebhookLogRow } from '../engine/events/webhook-logs.repository.js';
 
 export type Work<T> = (trx: Transaction<Database>) => Promise<T>;
 
@@ -50,8 +52,12 @@ export interface GroupCommit {
 export interface GroupCommitOptions {
   /** Runs before every batch; throwing refuses the whole batch (a database file lost under the server). */
   beforeBatch?: () => void;
-  /** Runs after every batch that committed: the database takes writes. */
-  afterCommit?: () => void;
+  /**
+   * Runs after every batch that committed: the database takes writes. `fresh`: the webhook
+   * deliveries its writes made (those of writes rolled back to their savepoint left out), as the
+   * due-deliveries query would read them, in the order written.
+   */
+  afterCommit?: (fresh: WebhookLogRow[]) => void;
   /** Runs after a batch (or work run alone) failed for the storage's sake, with the 507 / 503 it answers. */
   afterStorageFailure?: (failure: Error) => void;
   /** Runs inside every batch's transaction just before COMMIT (state that must commit with the batch). */
@@ -65,14 +71,17 @@ export function createGroupCommit(db: Db, options: GroupCommitOptions = {}): Gro
   async function runBatch(batch: WriteJob[]): Promise<void> {
     const outcomes: Outcome[] = [];
     let trx: ControlledTransaction<Database> | undefined;
+    let fresh: WebhookLogRow[] = [];
     try {
       options.beforeBatch?.();
       trx = await db.startTransaction().execute();
+      fresh = watchFreshDeliveries(trx);
       if (batch.length === 1) {
         outcomes.push({ ok: true, value: await batch[0]!.work(trx) });
       } else {
         for (const job of batch) {
           await SAVEPOINT.execute(trx);
+          const written = fresh.length;
           try {
             const value = await job.work(trx);
             await RELEASE.execute(trx);
@@ -83,14 +92,17 @@ export function createGroupCommit(db: Db, options: GroupCommitOptions = {}): Gro
             if (storageFailure(error)) throw error;
             await ROLLBACK_TO.execute(trx);
             await RELEASE.execute(trx);
+            fresh.length = written;
             outcomes.push({ ok: false, error });
           }
         }
       }
       await options.beforeCommit?.(trx);
       await trx.commit().execute();
-      options.afterCommit?.();
+      unwatchFreshDeliveries(trx);
+      options.afterCommit?.(fresh);
     } catch (error) {
+      if (trx) unwatchFreshDeliveries(trx);
       // The batch itself failed (COMMIT, a savepoint command, the storage, or the one write of a
       // batch of one): nothing of it is kept. A storage failure reaches every caller as 507 / 503.
       await trx?.rollback().execute().catch(() => {});

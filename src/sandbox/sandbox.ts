@@ -7,6 +7,7 @@ import { SANDBOX_BUSINESS_NAME, createDeveloper } from '../engine/developers/dev
 import { authenticate, issueKey } from '../engine/developers/keys.js';
 import { DEFAULT_SETTLEMENT_DELAY_SECONDS, type EngineEnv } from '../engine/env.js';
 import { LedgerError } from '../engine/errors.js';
+import type { WebhookLogRow } from '../engine/events/webhook-logs.repository.js';
 import { cryptoIds, type Ids, isSeeded, seededIds } from '../engine/ids.js';
 import type { NarrationAnalyser } from '../engine/intelligence/analyser.js';
 import { getSetting, putSetting } from '../engine/settings/settings.repository.js';
@@ -58,8 +59,11 @@ export interface Sandbox {
   onRestore(listener: () => void | Promise<void>): void;
   /** Moves one developer's clock forward and remembers the new offset across restarts. */
   advanceClock(developerId: string, seconds: number): Promise<VirtualClock>;
-  /** Calls `listener` after every write batch that committed (the storage works). */
-  onCommit(listener: () => void): void;
+  /**
+   * Calls `listener` after every write batch that committed (the storage works), with the webhook
+   * deliveries the batch wrote (see GroupCommitOptions.afterCommit).
+   */
+  onCommit(listener: (fresh: WebhookLogRow[]) => void): void;
   /** Set once the database file was removed, replaced or truncated under the server. */
   lost(): string | undefined;
   close(): Promise<void>;
@@ -136,7 +140,7 @@ export async function openSandbox(options: OpenSandboxOptions): Promise<Sandbox>
     });
     space = guardDiskSpace(options.dbPath);
   }
-  const committed: (() => void)[] = [() => (savedPosition = stagedPosition)];
+  const committed: ((fresh: WebhookLogRow[]) => void)[] = [() => (savedPosition = stagedPosition)];
   const restored: (() => void | Promise<void>)[] = [];
   /** Developers held back, each with the promise that settles when the last hold on it is released. */
   const held = new Map<string, Promise<void>>();
@@ -145,7 +149,7 @@ export async function openSandbox(options: OpenSandboxOptions): Promise<Sandbox>
       guard?.check();
       space?.check();
     },
-    afterCommit: () => committed.forEach((listener) => listener()),
+    afterCommit: (fresh) => committed.forEach((listener) => listener(fresh)),
     afterStorageFailure: (failure) => space?.refused(failure),
     beforeCommit: isSeeded(ids)
       ? async (trx) => {

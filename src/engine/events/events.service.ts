@@ -2,6 +2,7 @@ import type { Trx } from '../db/database.js';
 import { prepareInsertRows } from '../db/prepared.js';
 import { API_VERSION, type EngineEnv } from '../env.js';
 import type { TransactionRow } from '../ledger/ledger.service.js';
+import { isWatched, noteFreshDeliveries } from './fresh-deliveries.js';
 import { envelopeJson, ledgerEventData } from './ledger-payload.js';
 import { countNewLogs } from './webhook-logs.repository.js';
 
@@ -55,7 +56,7 @@ export async function emitEvents(
 ): Promise<EventEnvelope[]> {
   const now = env.clock.now().toISOString();
   const envelopes: EventEnvelope[] = [];
-  const eventRows = [];
+  const eventRows: { id: string; developer_id: string; type: EventType; payload: string; transaction_seq: number | null; created_at: string }[] = [];
   const deliveries = [];
   for (const { type, data, transactionSeq } of events) {
     const envelope: EventEnvelope = { event_id: env.ids.uuid(), event_type: type, api_version: API_VERSION, created_at: now, data };
@@ -80,7 +81,19 @@ export async function emitEvents(
   // One statement's rows take consecutive seqs, the last of them its insertId: each delivery names its event by seq.
   const firstEvent = Number((await insertEvents(trx, eventRows)).insertId) - eventRows.length + 1;
   deliveries.forEach((delivery, i) => (delivery.event_seq = firstEvent + i));
-  await insertDeliveries(trx, deliveries);
+  const lastDelivery = Number((await insertDeliveries(trx, deliveries)).insertId);
+  if (isWatched(trx)) {
+    // The deliveries as the due-deliveries query would read them back, for the dispatcher once this commits.
+    const firstDelivery = lastDelivery - deliveries.length + 1;
+    noteFreshDeliveries(
+      trx,
+      deliveries.map((delivery, i) => {
+        const event = eventRows[i]!;
+        const payload = event.payload === '' ? envelopeJson(event.id, event.type, now, envelopes[i]!.data) : event.payload;
+        return { ...delivery, seq: firstDelivery + i, event_id: event.id, payload, created_at: now };
+      }),
+    );
+  }
   await countNewLogs(trx, deliveries.map((d) => ({ developer_id: developerId, event_type: d.event_type })));
   return envelopes;
 }

@@ -1,12 +1,11 @@
 import type { Trx } from '../db/database.js';
 import { type EngineEnv, VIRTUAL_BANK } from '../env.js';
-import { LedgerError, invalidField } from '../errors.js';
+import { LedgerError, invalidField, notFound } from '../errors.js';
 import { nameEnquiry } from '../banks/name-enquiry.js';
 import { startPayout } from '../payouts/payouts.service.js';
 import { runAgents } from '../agents/evaluate.js';
 import { moveBetweenWallets } from './internal.js';
-import { findWallet, findWalletByAccountNumber, type WalletRow } from '../wallets/wallets.repository.js';
-import { getWallet } from '../wallets/wallets.service.js';
+import { findWallet, findWalletAndDestination, type WalletRow } from '../wallets/wallets.repository.js';
 import type { TransferResult } from './result.js';
 
 export interface TransferInput {
@@ -41,11 +40,17 @@ export async function transfer(
   walletId: string,
   input: TransferInput,
 ): Promise<TransferResult> {
-  const source = await getWallet(trx, developerId, walletId);
-  assertCanSend(source);
   const bankCode = input.destination_bank_code;
-  if (bankCode === undefined || bankCode === VIRTUAL_BANK.code) {
-    const destination = await findWalletByAccountNumber(trx, input.destination_account_number);
+  const ownBank = bankCode === undefined || bankCode === VIRTUAL_BANK.code;
+  // To one of the sandbox's wallets, the source and the destination are read in one statement.
+  const read = ownBank
+    ? await findWalletAndDestination(trx, developerId, walletId, input.destination_account_number)
+    : { wallet: await findWallet(trx, developerId, walletId), destination: undefined };
+  if (!read.wallet) throw notFound('wallet');
+  const source = read.wallet;
+  assertCanSend(source);
+  if (ownBank) {
+    const { destination } = read;
     if (destination && destination.developer_id === developerId) {
       return internalTransfer(trx, env, source, destination, input);
     }

@@ -29,6 +29,24 @@ export async function findWalletByAccountNumber(trx: Trx, accountNumber: string)
   return (await walletByAccountNumber(trx, { accountNumber })).rows[0];
 }
 
+// The source by id and a destination by account number in one statement (an internal transfer
+// reads both): SQLite answers the OR from the two unique indexes, each row found once.
+const walletAndDestination = prepare((db, p: { developerId: string; id: string; accountNumber: string }) =>
+  withBalance(db).where((eb) => eb.or([eb.and([eb('wallets.developer_id', '=', p.developerId), eb('wallets.id', '=', p.id)]), eb('wallets.account_number', '=', p.accountNumber)])),
+);
+
+/**
+ * A developer's wallet by id (as `findWallet`) and any developer's wallet by account number (as
+ * `findWalletByAccountNumber`), read together; either may be undefined, and both the same wallet.
+ */
+export async function findWalletAndDestination(trx: Trx, developerId: string, id: string, accountNumber: string): Promise<{ wallet: WalletRow | undefined; destination: WalletRow | undefined }> {
+  const { rows } = await walletAndDestination(trx, { developerId, id, accountNumber });
+  return {
+    wallet: rows.find((row) => row.id === id && row.developer_id === developerId),
+    destination: rows.find((row) => row.account_number === accountNumber),
+  };
+}
+
 export async function accountNumberTaken(trx: Trx, accountNumber: string): Promise<boolean> {
   const row = await trx.selectFrom('wallets').select('id').where('account_number', '=', accountNumber).executeTakeFirst();
   return row !== undefined;

@@ -1,6 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../../engine/db/database.js';
 import { storageFailure } from '../../engine/db/faults.js';
+import { stillFresh } from '../../engine/events/fresh-deliveries.js';
 import {
   abandonLog,
   beginAttempts,
@@ -65,12 +66,19 @@ interface Lane {
   selecting: Promise<unknown>;
   /** The timer's drain of this lane is still running. */
   ticking: boolean;
+  /**
+   * Deliveries whose write committed and that no handover has taken yet, by seq, in the order
+   * written (see fresh-deliveries.ts): handed to the built-in receiver without reading them back.
+   */
+  fresh: Map<number, WebhookLogRow>;
 }
 
 const FIRST_BACKOFF_MS = 500;
 const MAX_BACKOFF_MS = 30_000;
 /** Deliveries to the built-in receiver handed over in one write: a bound on how long one write holds the database. */
 const HANDOVER_BATCH = 64;
+/** Fresh deliveries kept in memory per lane at most; the rest wait for the due-deliveries query. */
+const FRESH_LIMIT = 4096;
 
 export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): Dispatcher {
   const { db } = sandbox;
@@ -88,7 +96,7 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
   const laneOf = (developerId: string): Lane => {
     let lane = lanes.get(developerId);
     if (!lane) {
-      lane = { inFlight: new Map(), selecting: Promise.resolve(), ticking: false };
+      lane = { inFlight: new Map(), selecting: Promise.resolve(), ticking: false, fresh: new Map() };
       lanes.set(developerId, lane);
     }
     return lane;
@@ -100,8 +108,28 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
     backoff = FIRST_BACKOFF_MS;
     options.onPause?.(false, 'the database takes writes again');
   };
-  // Any write that commits shows the storage works again: deliveries resume at once.
-  sandbox.onCommit(resume);
+  // Any write that commits shows the storage works again: deliveries resume at once. Its deliveries
+  // are kept for the next handover, which then need not look for them.
+  sandbox.onCommit((fresh) => {
+    resume();
+    for (const log of fresh) {
+      const lane = laneOf(log.developer_id);
+      if (lane.fresh.size < FRESH_LIMIT) lane.fresh.set(log.seq, log);
+    }
+  });
+  // Whatever was kept belongs to the database as it was.
+  sandbox.onRestore(() => lanes.forEach((lane) => lane.fresh.clear()));
+
+  /** Up to a handover's worth of the lane's fresh deliveries that were due by `cutoff`, oldest first, taken out of memory. */
+  function takeFresh(lane: Lane, cutoff: string): WebhookLogRow[] {
+    const taken: WebhookLogRow[] = [];
+    for (const [seq, log] of lane.fresh) {
+      if (taken.length === HANDOVER_BATCH || log.next_retry_at! > cutoff) break;
+      taken.push(log);
+      lane.fresh.delete(seq);
+    }
+    return taken;
+  }
 
   /** Writes through group commit; a storage failure pauses every delivery and is rethrown. */
   async function record<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
@@ -214,15 +242,25 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
       if (!url) return [];
       const env = sandbox.envFor(developerId);
       if (inProcess) {
-        // Chosen inside the write, so it sees every delivery as it is at that moment.
+        // Chosen inside the write, so it sees every delivery as it is at that moment: first those
+        // kept in memory since they committed (each checked still waiting), then by the query.
         const handled = await record(async (trx) => {
+          for (let kept = takeFresh(lane, cutoff.toISOString()); kept.length > 0; kept = takeFresh(lane, cutoff.toISOString())) {
+            const live = await stillFresh(trx, kept);
+            if (live.length === 0) continue;
+            await handOver(trx, developerId, endpoint, url, live, false);
+            return live;
+          }
           const due = await dueLogs(trx, developerId, cutoff, HANDOVER_BATCH, [...lane.inFlight.keys()]);
           for (const log of due.filter((l) => l.attempt_count >= MAX_ATTEMPTS)) await abandonLog(trx, log);
           await handOver(trx, developerId, endpoint, url, due.filter((l) => l.attempt_count < MAX_ATTEMPTS), false);
           return due;
         }).catch(() => [] as WebhookLogRow[]);
+        for (const log of handled) lane.fresh.delete(log.seq);
         return handled.map(() => Promise.resolve());
       }
+      // Over HTTP each delivery is chosen by the query, begun and sent: nothing is kept for it.
+      lane.fresh.clear();
       const slots = concurrency - lane.inFlight.size;
       if (slots <= 0) return [];
       const due = await dueLogs(db, developerId, cutoff, slots, [...lane.inFlight.keys()]);
