@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { developerSeq, typeCode } from '../../src/engine/events/stored.js';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
 
 /**
@@ -37,14 +38,17 @@ export async function bulkTransfers(
       sender_name, sender_account, raw_narration, service_intelligence, destination_account_number, destination_bank_code, destination_account_name, fee, agent_id, created_at, updated_at)`;
     await sql`INSERT INTO transactions ${columns} ${leg('004', 1, from.id, 'DEBIT', sql`${start.balance} - i + 1`, sql`${start.balance} - i`)}`.execute(trx);
     await sql`INSERT INTO transactions ${columns} ${leg('005', 0, to.id, 'CREDIT', sql`${startTo.balance} + i - 1`, sql`${startTo.balance} + i`)}`.execute(trx);
+    // Events and logs name the developer by its number, the type by its code, times in epoch ms (events/stored.ts).
+    const developer = await developerSeq(trx, developerId);
+    const ms = sql`CAST(round((julianday(at) - 2440587.5) * 86400000) AS INTEGER)`;
     const event = (kind: string, tx: string, type: string, wallet: string) => sql`
-      SELECT ${id(kind)}, ${developerId}, ${type},
+      SELECT ${id(kind)}, ${developer}, ${typeCode(type)},
         '{"event_id":"' || ${id(kind)} || '","event_type":"' || ${type} || '","api_version":"2026-11-01","created_at":"' || at || '","data":{"transaction_id":"' || ${id(tx)} || '","wallet_id":"' || ${wallet} || '","amount":1}}',
-        at FROM bulk_n`;
-    await sql`INSERT INTO events (id, developer_id, type, payload, created_at) ${event('006', '004', 'ledger.debit', from.id)} UNION ALL ${event('007', '005', 'ledger.credit', to.id)}`.execute(trx);
+        ${ms} FROM bulk_n`;
+    await sql`INSERT INTO events (id, developer_seq, type_code, payload, created_at_ms) ${event('006', '004', 'ledger.debit', from.id)} UNION ALL ${event('007', '005', 'ledger.credit', to.id)}`.execute(trx);
     const log = (kind: string, eventKind: string, type: string) => sql`
-      SELECT ${id(kind)}, ${developerId}, (SELECT seq FROM events WHERE id = ${id(eventKind)}), ${type}, 'DELIVERED', 200, '{"received":true}', 1, NULL, at FROM bulk_n`;
-    await sql`INSERT INTO webhook_logs (id, developer_id, event_seq, event_type, status, http_status_code, response_body, attempt_count, next_retry_at, delivered_at)
+      SELECT ${id(kind)}, ${developer}, (SELECT seq FROM events WHERE id = ${id(eventKind)}), ${typeCode(type)}, 'DELIVERED', 200, '{"received":true}', 1, NULL, ${ms} FROM bulk_n`;
+    await sql`INSERT INTO webhook_logs (id, developer_seq, event_seq, event_type_code, status, http_status_code, response_body, attempt_count, next_retry_at_ms, delivered_at_ms)
       ${log('008', '006', 'ledger.debit')} UNION ALL ${log('009', '007', 'ledger.credit')}`.execute(trx);
     await sql`DROP TABLE bulk_n`.execute(trx);
 

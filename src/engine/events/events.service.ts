@@ -3,20 +3,11 @@ import { prepareInsertRows } from '../db/prepared.js';
 import { API_VERSION, type EngineEnv } from '../env.js';
 import type { TransactionRow } from '../ledger/ledger.service.js';
 import { envelopeJson, ledgerEventData } from './ledger-payload.js';
+import { developerSeq, EVENT_TYPE_CODES, typeCode } from './stored.js';
 import { countNewLogs } from './webhook-logs.repository.js';
 
-/** Every event type of contract §7. */
-export const EVENT_TYPES = [
-  'ledger.credit',
-  'ledger.debit',
-  'transfer.completed',
-  'transfer.failed',
-  'suspense.created',
-  'suspense.resolved',
-  'agent.triggered',
-  'agent.failed',
-  'wallet.closed',
-] as const;
+/** Every event type of contract §7 (stored by their place in this list: stored.ts). */
+export const EVENT_TYPES = EVENT_TYPE_CODES;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export interface EventEnvelope {
@@ -53,7 +44,10 @@ export async function emitEvents(
   developerId: string,
   events: { type: EventType; data: Record<string, unknown>; transactionSeq?: number }[],
 ): Promise<EventEnvelope[]> {
-  const now = env.clock.now().toISOString();
+  const at = env.clock.now();
+  const now = at.toISOString();
+  const nowMs = at.getTime();
+  const developer = await developerSeq(trx, developerId);
   const envelopes: EventEnvelope[] = [];
   const eventRows = [];
   const deliveries = [];
@@ -62,42 +56,42 @@ export async function emitEvents(
     envelopes.push(envelope);
     // With a transaction to build it from, no payload is stored ('': see ledger-payload.ts).
     const payload = transactionSeq === undefined ? envelopeJson(envelope.event_id, type, now, data) : '';
-    eventRows.push({ id: envelope.event_id, developer_id: developerId, type, payload, transaction_seq: transactionSeq ?? null, created_at: now });
+    eventRows.push({ id: envelope.event_id, developer_seq: developer, type_code: typeCode(type), payload, transaction_seq: transactionSeq ?? null, created_at_ms: nowMs });
     // The outbox row: a PENDING delivery, due at once. It sends the event's payload, stored once, on the event.
     deliveries.push({
       id: env.ids.uuid(),
-      developer_id: developerId,
+      developer_seq: developer,
       event_seq: 0,
-      event_type: type,
+      event_type_code: typeCode(type),
       status: 'PENDING' as const,
       http_status_code: null,
       response_body: null,
       attempt_count: 0,
-      next_retry_at: now,
-      delivered_at: null,
+      next_retry_at_ms: nowMs,
+      delivered_at_ms: null,
     });
   }
   // One statement's rows take consecutive seqs, the last of them its insertId: each delivery names its event by seq.
   const firstEvent = Number((await insertEvents(trx, eventRows)).insertId) - eventRows.length + 1;
   deliveries.forEach((delivery, i) => (delivery.event_seq = firstEvent + i));
   await insertDeliveries(trx, deliveries);
-  await countNewLogs(trx, deliveries.map((d) => ({ developer_id: developerId, event_type: d.event_type })));
+  await countNewLogs(trx, events.map(({ type }) => ({ developer_id: developerId, event_type: type })));
   return envelopes;
 }
 
-const insertEvents = prepareInsertRows('events', ['id', 'developer_id', 'type', 'payload', 'transaction_seq', 'created_at']);
+const insertEvents = prepareInsertRows('events', ['id', 'developer_seq', 'type_code', 'payload', 'transaction_seq', 'created_at_ms']);
 
 const insertDeliveries = prepareInsertRows('webhook_logs', [
   'id',
-  'developer_id',
+  'developer_seq',
   'event_seq',
-  'event_type',
+  'event_type_code',
   'status',
   'http_status_code',
   'response_body',
   'attempt_count',
-  'next_retry_at',
-  'delivered_at',
+  'next_retry_at_ms',
+  'delivered_at_ms',
 ]);
 
 /** `ledger.credit` / `ledger.debit` for a wallet transaction (contract §7: at least wallet_id, amount, transaction_id, balance_after). */
