@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
+import { typeCode } from '../../src/engine/events/stored.js';
 import { makeNuban } from '../../src/engine/wallets/nuban.js';
 import { BIN, cleanEnv, closedPort } from '../helpers/cli.js';
 
@@ -233,7 +234,7 @@ export async function runChaos(options: { kills: number; clients?: number; seed?
         const found = count(`SELECT count(*) AS n FROM ${table} WHERE provider_reference = ? ${table === 'transactions' ? "AND type = 'CREDIT'" : ''}`, `CHAOS-${op.n}`);
         if (found !== (ok ? 1 : 0)) problems.push(`credit ${op.key} (${status}) is in the database ${found} times`);
       } else if (op.kind === 'resolve') {
-        const found = count("SELECT count(*) AS n FROM events WHERE type = 'suspense.resolved' AND payload LIKE ?", `%"note":"${op.tag}"%`);
+        const found = count(`SELECT count(*) AS n FROM events WHERE type_code = ${typeCode('suspense.resolved')} AND payload LIKE ?`, `%"note":"${op.tag}"%`);
         if (found !== (ok ? 1 : 0)) problems.push(`resolve ${op.key} (${status}) happened ${found} times`);
       } else {
         const found = count("SELECT count(*) AS n FROM transactions WHERE type = 'DEBIT' AND raw_narration = ?", op.tag);
