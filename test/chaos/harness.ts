@@ -243,12 +243,14 @@ export async function runChaos(options: { kills: number; clients?: number; seed?
     }
     const undelivered = count("SELECT count(*) AS n FROM webhook_logs WHERE status != 'DELIVERED'");
     if (undelivered > 0) problems.push(`${undelivered} webhook deliveries are not DELIVERED after recovery`);
-    const missing = count('SELECT count(*) AS n FROM events e WHERE NOT EXISTS (SELECT 1 FROM receiver_events r WHERE r.webhook_id = e.id)');
+    // The receiver keeps an event's id as text; the event's own is stored as its 16 bytes (events/stored.ts).
+    const sameEvent = "unhex(replace(r.webhook_id, '-', '')) = e.id";
+    const missing = count(`SELECT count(*) AS n FROM events e WHERE NOT EXISTS (SELECT 1 FROM receiver_events r WHERE ${sameEvent})`);
     if (missing > 0) problems.push(`${missing} committed events never reached the receiver`);
     const duplicates = count('SELECT count(*) AS n FROM (SELECT webhook_id FROM receiver_events GROUP BY webhook_id HAVING count(*) > 1)');
     const inFlightAtKills = options.kills * 8;
     if (duplicates > inFlightAtKills) problems.push(`${duplicates} events were received twice, more than could have been in flight at ${options.kills} kills`);
-    const stranger = count('SELECT count(*) AS n FROM receiver_events r WHERE NOT EXISTS (SELECT 1 FROM events e WHERE e.id = r.webhook_id)');
+    const stranger = count(`SELECT count(*) AS n FROM receiver_events r WHERE NOT EXISTS (SELECT 1 FROM events e WHERE ${sameEvent})`);
     if (stranger > 0) problems.push(`${stranger} received deliveries match no committed event`);
     db.close();
     return {

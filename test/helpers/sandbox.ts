@@ -143,11 +143,11 @@ export async function createWallet(t: TestSandbox, fund = 0, overrides: Record<s
 export async function logsWithPayload(t: TestSandbox, eventType?: string): Promise<WebhookLogRow[]> {
   const ids = await t.sandbox.db
     .selectFrom('webhook_logs')
-    .select('id')
+    .select('seq')
     .$if(eventType !== undefined, (qb) => qb.where('event_type_code', '=', typeCode(eventType!)))
     .orderBy('seq')
     .execute();
-  return Promise.all(ids.map(async ({ id }) => (await findLog(t.sandbox.db, id))!));
+  return Promise.all(ids.map(async ({ seq }) => (await findLog(t.sandbox.db, seq))!));
 }
 
 /** Asserts the sandbox's audit is clean and returns the report. */

@@ -1,5 +1,5 @@
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, SqliteDialect, sql } from 'kysely';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -425,15 +425,15 @@ describe('a database made before 0016', () => {
   });
 });
 
-describe('a database made before 0020', () => {
-  it('keeps every row and seq, and shows what it showed: events, logs and attempts named by developer number, type code and epoch ms', async () => {
+describe('a database made before 0020 (0020 and 0020b)', () => {
+  it('keeps every row and seq, and shows what it showed: events, logs and attempts named by developer number, type code, epoch ms and id bytes', async () => {
     const file = join(dir, 'old-0016.db');
     const now = '2026-06-01T10:00:00.123Z';
     const later = '2026-06-01T10:05:07.009Z';
     const raw = new SQLite(file);
     const old = new Kysely<any>({ dialect: new SqliteDialect({ database: raw }) });
     expect((await new Migrator({ db: old, provider: migrationProvider }).migrateTo('0016c_transactions_updated_only_when_changed')).error).toBeUndefined();
-    const stored = JSON.stringify({ event_id: 'ev2', event_type: 'wallet.closed', api_version: '2026-11-01', created_at: later, data: { wallet_id: 'w9' } });
+    const stored = JSON.stringify({ event_id: '01a209fd-1cba-7cb4-915a-c38efe1ea20c', event_type: 'wallet.closed', api_version: '2026-11-01', created_at: later, data: { wallet_id: 'w9' } });
     const other = JSON.stringify({ event_id: 'evx', event_type: 'agent.failed', api_version: '2026-11-01', created_at: now, data: {} });
     // Two developers (d1 made first, so it is number 1); the sandbox's d0 has an inbound credit
     // announced by a built payload, a stored event with a FAILED delivery still due, and a removed
@@ -454,19 +454,19 @@ describe('a database made before 0020', () => {
       INSERT INTO transaction_counts (wallet_id, type, n) VALUES ('w1', 'CREDIT', 1);
       INSERT INTO events (seq, id, developer_id, type, payload, created_at, transaction_seq) VALUES
         (1, 'ev1', 'd0', 'ledger.credit', '', '${now}', 1), (2, 'evx', 'd1', 'agent.failed', '${other}', '${now}', NULL),
-        (3, 'ev2', 'd0', 'wallet.closed', '${stored}', '${later}', NULL), (4, 'ev4', 'd0', 'wallet.closed', '${stored}', '${later}', NULL);
+        (3, '01a209fd-1cba-7cb4-915a-c38efe1ea20c', 'd0', 'wallet.closed', '${stored}', '${later}', NULL), (4, 'ev4', 'd0', 'wallet.closed', '${stored}', '${later}', NULL);
       DELETE FROM events WHERE seq = 4;
       INSERT INTO webhook_urls (seq, url) VALUES (1, 'http://example.test/hooks');
       INSERT INTO webhook_logs (seq, id, developer_id, event_seq, event_type, status, http_status_code, response_body, attempt_count, next_retry_at, delivered_at) VALUES
         (1, 'l1', 'd0', 1, 'ledger.credit', 'DELIVERED', 200, NULL, 2, NULL, '${later}'),
         (2, 'lx', 'd1', 2, 'agent.failed', 'PENDING', NULL, NULL, 0, '${now}', NULL),
-        (4, 'l2', 'd0', 3, 'wallet.closed', 'FAILED', 500, 'oops', 1, '2026-06-01T10:05:12.009Z', NULL);
+        (4, '01a209fd-1cba-7864-8f14-b33bf0aca8b0', 'd0', 3, 'wallet.closed', 'FAILED', 500, 'oops', 1, '2026-06-01T10:05:12.009Z', NULL);
       INSERT INTO webhook_log_counts (developer_id, status, event_type, n) VALUES
         ('d0', 'DELIVERED', 'ledger.credit', 1), ('d1', 'PENDING', 'agent.failed', 1), ('d0', 'FAILED', 'wallet.closed', 1);
       INSERT INTO webhook_attempts (seq, id, log_seq, attempt_number, manual, url_seq, http_status_code, response_body, error, duration_ms, created_at) VALUES
         (1, 'at1', 1, 1, 0, 1, 503, 'busy', NULL, 7, '${now}'),
         (2, 'at2', 1, 2, 1, 1, 200, '', NULL, 3, '${later}'),
-        (4, 'at3', 4, 1, 0, 1, 500, 'oops', NULL, 4, '${later}');
+        (4, '01a209fd-1eca-7438-b148-6f73d2eede63', 4, 1, 0, 1, 500, 'oops', NULL, 4, '${later}');
       UPDATE sqlite_sequence SET seq = 5 WHERE name = 'webhook_logs';
       UPDATE sqlite_sequence SET seq = 6 WHERE name = 'webhook_attempts';
     `);
@@ -477,7 +477,7 @@ describe('a database made before 0020', () => {
     expect(logs.total).toBe(2);
     expect(logs.items.map((l: Record<string, unknown>) => [l.id, l.event_id, l.event_type, l.status, l.next_retry_at, l.delivered_at, l.created_at])).toEqual([
       ['l1', 'ev1', 'ledger.credit', 'DELIVERED', null, later, now],
-      ['l2', 'ev2', 'wallet.closed', 'FAILED', '2026-06-01T10:05:12.009Z', null, later],
+      ['01a209fd-1cba-7864-8f14-b33bf0aca8b0', '01a209fd-1cba-7cb4-915a-c38efe1ea20c', 'wallet.closed', 'FAILED', '2026-06-01T10:05:12.009Z', null, later],
     ]);
     expect(logs.items[0].payload).toEqual({
       event_id: 'ev1',
@@ -488,7 +488,9 @@ describe('a database made before 0020', () => {
     });
     expect(logs.items[1].payload).toEqual(JSON.parse(stored));
     const byType = (await t.call('GET', '/v1/webhook-logs?event_type=wallet.closed')).body.data;
-    expect(byType).toMatchObject({ total: 1, items: [{ id: 'l2' }] });
+    expect(byType).toMatchObject({ total: 1, items: [{ id: '01a209fd-1cba-7864-8f14-b33bf0aca8b0' }] });
+    expect((await t.call('GET', '/sandbox/webhook-logs/01a209fd-1cba-7864-8f14-b33bf0aca8b0')).body.data).toMatchObject({ id: '01a209fd-1cba-7864-8f14-b33bf0aca8b0', event_id: '01a209fd-1cba-7cb4-915a-c38efe1ea20c' });
+    expect((await t.call('GET', '/sandbox/webhook-logs/01a209fd-1cba-7864-8f14-b33bf0aca8b0/attempts')).body.data.items).toMatchObject([{ id: '01a209fd-1eca-7438-b148-6f73d2eede63', created_at: later }]);
     expect((await t.call('GET', '/v1/webhook-logs?event_type=agent.failed')).body.data).toMatchObject({ total: 0, items: [] });
     const attempts = (await t.call('GET', '/sandbox/webhook-logs/l1/attempts')).body.data.items;
     expect(attempts.map((a: Record<string, unknown>) => [a.id, a.attempt_number, a.manual, a.url, a.http_status_code, a.response_body, a.duration_ms, a.created_at])).toEqual([
@@ -519,6 +521,12 @@ describe('a database made before 0020', () => {
       { seq: 2, log_seq: 1, created_at_ms: Date.parse(later) },
       { seq: 4, log_seq: 4, created_at_ms: Date.parse(later) },
     ]);
+    // Ids in the sandbox's form as their 16 bytes (0020b), any other id as the text it was.
+    const kinds = async (table: 'events' | 'webhook_logs' | 'webhook_attempts') =>
+      (await sql<{ kind: string }>`SELECT typeof(id) AS kind FROM ${sql.table(table)} ORDER BY seq`.execute(db)).rows.map((r) => r.kind);
+    expect(await kinds('events')).toEqual(['text', 'text', 'blob']);
+    expect(await kinds('webhook_logs')).toEqual(['text', 'text', 'blob']);
+    expect(await kinds('webhook_attempts')).toEqual(['text', 'text', 'blob']);
     // The next rows take the next seqs, named by the sandbox developer's number.
     const credit = await t.call('POST', '/sandbox/inbound-transfers', { account_number: '0000000019', amount: 100, narration: 'salary' });
     expect(credit.status).toBe(200);

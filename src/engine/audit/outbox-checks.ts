@@ -1,6 +1,6 @@
 import { type SelectQueryBuilder, sql } from 'kysely';
 import type { Database, Trx } from '../db/database.js';
-import { developerSeq, typeCode, typeName } from '../events/stored.js';
+import { developerSeq, idText, typeCode, typeName } from '../events/stored.js';
 import { inChunks, pairUp, type Problems } from './scan.js';
 
 // The outbox checks of the audit (contract §4, §7): every movement has its event, every event its
@@ -87,7 +87,7 @@ export async function checkOutbox(trx: Trx, problems: Problems, dev: string | un
     (e) => String(e.seq),
     bySeq('webhook_logs', trx.selectFrom('webhook_logs').select(['seq', 'event_seq'])),
     (l) => String(l.event_seq),
-    (e) => problems.push({ check: 'delivery_for_event', id: e.id, message: `event ${e.id} (${typeName(e.type_code)}) has no webhook delivery row` }),
+    (e) => problems.push({ check: 'delivery_for_event', id: idText(e.id), message: `event ${idText(e.id)} (${typeName(e.type_code)}) has no webhook delivery row` }),
   );
 }
 

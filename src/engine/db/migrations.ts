@@ -1,6 +1,6 @@
 import { type Kysely, type Migration, type MigrationProvider, type RawBuilder, sql } from 'kysely';
 // Append-only (a code once given never changes), so 0020 numbers the types as every later write does.
-import { EVENT_TYPE_CODES } from '../events/stored.js';
+import { EVENT_TYPE_CODES, storedIdSql } from '../events/stored.js';
 
 /** Migrations run in key order at every start. Never edit one that has shipped: add the next. */
 const migrations: Record<string, Migration> = {
@@ -601,6 +601,45 @@ const migrations: Record<string, Migration> = {
             attempt_number integer NOT NULL, manual integer NOT NULL, url_seq integer NOT NULL REFERENCES webhook_urls(seq),
             http_status_code integer, response_body text, error text, duration_ms integer NOT NULL, created_at_ms integer NOT NULL`,
           copy: sql`SELECT seq, id, log_seq, attempt_number, manual, url_seq, http_status_code, response_body, error, duration_ms, ${ms('created_at')}
+            FROM webhook_attempts`,
+          indexes: [sql`CREATE INDEX webhook_attempts_log ON webhook_attempts (log_seq)`],
+        },
+      ]);
+    },
+  },
+  '0020b_webhook_ids_as_bytes': {
+    async up(db: Kysely<unknown>) {
+      // The public ids of events, delivery logs and attempts (each on its row, and those of events and
+      // logs again in their unique index) are kept as their 16 bytes instead of 36 characters of text
+      // when they are in the sandbox's canonical form, as events/stored.ts writes them; any other id
+      // stays text, so every id reads back as it was. Every row and seq is kept.
+      await rebuildTables(db, [
+        {
+          table: 'events',
+          create: sql`seq integer PRIMARY KEY AUTOINCREMENT, id blob NOT NULL UNIQUE, developer_seq integer NOT NULL REFERENCES developers(seq),
+            type_code integer NOT NULL, payload text NOT NULL, transaction_seq integer, created_at_ms integer NOT NULL`,
+          copy: sql`SELECT seq, ${storedIdSql('id')}, developer_seq, type_code, payload, transaction_seq, created_at_ms FROM events`,
+        },
+        {
+          table: 'webhook_logs',
+          create: sql`seq integer PRIMARY KEY AUTOINCREMENT, id blob NOT NULL UNIQUE, developer_seq integer NOT NULL REFERENCES developers(seq),
+            event_seq integer NOT NULL REFERENCES events(seq), event_type_code integer NOT NULL, status text NOT NULL, http_status_code integer,
+            response_body text, attempt_count integer NOT NULL DEFAULT 0, next_retry_at_ms integer, delivered_at_ms integer`,
+          copy: sql`SELECT seq, ${storedIdSql('id')}, developer_seq, event_seq, event_type_code, status, http_status_code, response_body, attempt_count,
+            next_retry_at_ms, delivered_at_ms FROM webhook_logs`,
+          indexes: [
+            sql`CREATE INDEX webhook_logs_due ON webhook_logs (developer_seq, next_retry_at_ms, seq) WHERE next_retry_at_ms IS NOT NULL`,
+            sql`CREATE INDEX webhook_logs_developer ON webhook_logs (developer_seq)`,
+            sql`CREATE INDEX webhook_logs_developer_type ON webhook_logs (developer_seq, event_type_code)`,
+            sql`CREATE INDEX webhook_logs_developer_status ON webhook_logs (developer_seq, status) WHERE status != 'DELIVERED'`,
+          ],
+        },
+        {
+          table: 'webhook_attempts',
+          create: sql`seq integer PRIMARY KEY AUTOINCREMENT, id blob NOT NULL, log_seq integer NOT NULL REFERENCES webhook_logs(seq),
+            attempt_number integer NOT NULL, manual integer NOT NULL, url_seq integer NOT NULL REFERENCES webhook_urls(seq),
+            http_status_code integer, response_body text, error text, duration_ms integer NOT NULL, created_at_ms integer NOT NULL`,
+          copy: sql`SELECT seq, ${storedIdSql('id')}, log_seq, attempt_number, manual, url_seq, http_status_code, response_body, error, duration_ms, created_at_ms
             FROM webhook_attempts`,
           indexes: [sql`CREATE INDEX webhook_attempts_log ON webhook_attempts (log_seq)`],
         },

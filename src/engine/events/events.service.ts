@@ -3,7 +3,7 @@ import { prepareInsertRows } from '../db/prepared.js';
 import { API_VERSION, type EngineEnv } from '../env.js';
 import type { TransactionRow } from '../ledger/ledger.service.js';
 import { envelopeJson, ledgerEventData } from './ledger-payload.js';
-import { developerSeq, EVENT_TYPE_CODES, typeCode } from './stored.js';
+import { developerSeq, EVENT_TYPE_CODES, storedId, typeCode } from './stored.js';
 import { countNewLogs } from './webhook-logs.repository.js';
 
 /** Every event type of contract §7 (stored by their place in this list: stored.ts). */
@@ -56,10 +56,10 @@ export async function emitEvents(
     envelopes.push(envelope);
     // With a transaction to build it from, no payload is stored ('': see ledger-payload.ts).
     const payload = transactionSeq === undefined ? envelopeJson(envelope.event_id, type, now, data) : '';
-    eventRows.push({ id: envelope.event_id, developer_seq: developer, type_code: typeCode(type), payload, transaction_seq: transactionSeq ?? null, created_at_ms: nowMs });
+    eventRows.push({ id: storedId(envelope.event_id), developer_seq: developer, type_code: typeCode(type), payload, transaction_seq: transactionSeq ?? null, created_at_ms: nowMs });
     // The outbox row: a PENDING delivery, due at once. It sends the event's payload, stored once, on the event.
     deliveries.push({
-      id: env.ids.uuid(),
+      id: storedId(env.ids.uuid()),
       developer_seq: developer,
       event_seq: 0,
       event_type_code: typeCode(type),

@@ -1,9 +1,10 @@
 import type { Generated } from 'kysely';
+import type { StoredId } from './stored.js';
 
 /** Stored as events/stored.ts says: the developer by its seq, the type by its code, the time in epoch ms. */
 export interface EventTable {
   seq: Generated<number>;
-  id: string;
+  id: StoredId;
   developer_seq: number;
   type_code: number;
   /** The §7 envelope as JSON; '' when it is built from the SETTLED transaction at transaction_seq (ledger-payload.ts). */
@@ -21,7 +22,7 @@ export type WebhookLogStatus = 'PENDING' | 'DELIVERED' | 'FAILED' | 'DEAD';
  */
 export interface WebhookLogTable {
   seq: Generated<number>;
-  id: string;
+  id: StoredId;
   developer_seq: number;
   event_seq: number;
   event_type_code: number;
@@ -36,7 +37,7 @@ export interface WebhookLogTable {
 /** One HTTP attempt to deliver a webhook log (by the log's seq), to a URL kept once in webhook_urls. */
 export interface WebhookAttemptTable {
   seq: Generated<number>;
-  id: string;
+  id: StoredId;
   log_seq: number;
   attempt_number: number;
   manual: number;

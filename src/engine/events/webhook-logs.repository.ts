@@ -5,14 +5,15 @@ import { inPageOrder, type Page, type PageQuery, pageWindow } from '../paging.js
 import { withAnsweredBody } from './answers.js';
 import type { WebhookLogStatus, WebhookLogTable } from './events.table.js';
 import { ANNOUNCED, withEventPayload } from './ledger-payload.js';
-import { developerSeq, isoTime, isoTimeOrNull, storedTime, typeCode, typeName } from './stored.js';
+import { developerSeq, idText, isoTime, isoTimeOrNull, type StoredId, storedId, storedTime, typeCode, typeName } from './stored.js';
 
 /**
  * A delivery log as callers see it: its developer's id, its event type's name and ISO times (stored
  * as numbers: stored.ts), with its event's id, the payload it sends and its time of creation, all
  * stored once, on its event.
  */
-export type WebhookLogRow = Omit<Selectable<WebhookLogTable>, 'developer_seq' | 'event_type_code' | 'next_retry_at_ms' | 'delivered_at_ms'> & {
+export type WebhookLogRow = Omit<Selectable<WebhookLogTable>, 'id' | 'developer_seq' | 'event_type_code' | 'next_retry_at_ms' | 'delivered_at_ms'> & {
+  id: string;
   developer_id: string;
   event_type: string;
   next_retry_at: string | null;
@@ -23,9 +24,11 @@ export type WebhookLogRow = Omit<Selectable<WebhookLogTable>, 'developer_seq' | 
 };
 
 /** The columns of a log as stored, as callers see them (see WebhookLogRow); the rest as given. */
-export function fromStoredLog<R extends Selectable<WebhookLogTable>>(row: R): Omit<R, 'developer_seq' | 'event_type_code' | 'next_retry_at_ms' | 'delivered_at_ms'> & Pick<WebhookLogRow, 'event_type' | 'next_retry_at' | 'delivered_at'> {
-  const { developer_seq: _developer, event_type_code, next_retry_at_ms, delivered_at_ms, ...rest } = row;
-  return { ...rest, event_type: typeName(event_type_code), next_retry_at: isoTimeOrNull(next_retry_at_ms), delivered_at: isoTimeOrNull(delivered_at_ms) };
+export function fromStoredLog<R extends Selectable<WebhookLogTable>>(
+  row: R,
+): Omit<R, 'id' | 'developer_seq' | 'event_type_code' | 'next_retry_at_ms' | 'delivered_at_ms'> & Pick<WebhookLogRow, 'id' | 'event_type' | 'next_retry_at' | 'delivered_at'> {
+  const { id, developer_seq: _developer, event_type_code, next_retry_at_ms, delivered_at_ms, ...rest } = row;
+  return { ...rest, id: idText(id), event_type: typeName(event_type_code), next_retry_at: isoTimeOrNull(next_retry_at_ms), delivered_at: isoTimeOrNull(delivered_at_ms) };
 }
 
 /**
@@ -47,22 +50,22 @@ type Joined = Awaited<ReturnType<ReturnType<typeof withPayload>['execute']>>[num
 
 const built = (rows: Joined[]): WebhookLogRow[] =>
   rows.map((row) => {
-    const { created_at_ms, ...log } = fromStoredLog(withEventPayload(row));
-    return withAnsweredBody({ ...log, created_at: isoTime(created_at_ms) });
+    const { created_at_ms, event_id, ...log } = fromStoredLog(withEventPayload(row));
+    return withAnsweredBody({ ...log, event_id: idText(event_id), created_at: isoTime(created_at_ms) });
   });
 
-const logById = prepare((db, p: { id: string }) => withPayload(db).where('webhook_logs.id', '=', p.id));
+const logById = prepare((db, p: { id: StoredId }) => withPayload(db).where('webhook_logs.id', '=', p.id));
 const logBySeq = prepare((db, p: { seq: number }) => withPayload(db).where('webhook_logs.seq', '=', p.seq));
 
 /** A delivery as it is now (the dispatcher re-reads it before recording an attempt), by its id or its seq. */
 export async function findLog(trx: Trx, key: string | number): Promise<WebhookLogRow | undefined> {
-  return built((typeof key === 'number' ? await logBySeq(trx, { seq: key }) : await logById(trx, { id: key })).rows)[0];
+  return built((typeof key === 'number' ? await logBySeq(trx, { seq: key }) : await logById(trx, { id: storedId(key) })).rows)[0];
 }
 
 /** One developer's log by id, or undefined (another developer's log is as good as missing). */
 export async function findDeveloperLog(trx: Trx, developerId: string, id: string): Promise<WebhookLogRow | undefined> {
   const developer = await developerSeq(trx, developerId);
-  return built(await withPayload(trx).where('webhook_logs.developer_seq', '=', developer).where('webhook_logs.id', '=', id).execute())[0];
+  return built(await withPayload(trx).where('webhook_logs.developer_seq', '=', developer).where('webhook_logs.id', '=', storedId(id)).execute())[0];
 }
 
 /**
@@ -102,7 +105,7 @@ export async function dueLogs(trx: Trx, developerId: string, cutoff: Date, limit
     .where('webhook_logs.developer_seq', '=', await developerSeq(trx, developerId))
     .where('webhook_logs.next_retry_at_ms', '<=', storedTime(cutoff.toISOString()))
     .where('webhook_logs.status', 'in', ['PENDING', 'FAILED']);
-  if (skip.length > 0) query = query.where('webhook_logs.id', 'not in', skip);
+  if (skip.length > 0) query = query.where('webhook_logs.id', 'not in', skip.map(storedId));
   return built(await query.orderBy('webhook_logs.next_retry_at_ms').orderBy('webhook_logs.seq').limit(limit).execute());
 }
 

@@ -6,12 +6,12 @@ import { LedgerError, notFound } from '../errors.js';
 import type { Page, PageQuery } from '../paging.js';
 import { storedBody, withAnsweredBody } from './answers.js';
 import type { WebhookAttemptTable, WebhookLogStatus, WebhookLogTable } from './events.table.js';
-import { isoTime, storedTimeOrNull } from './stored.js';
+import { idText, isoTime, storedId, storedTimeOrNull } from './stored.js';
 import { countLogs, countStatusChange, findDeveloperLog, fromStoredLog, listLogs, type WebhookLogRow } from './webhook-logs.repository.js';
 
 export { dueLogs, findLog, type WebhookLogRow } from './webhook-logs.repository.js';
 /** An attempt as callers see it: with its URL (stored once, in webhook_urls) in place of the URL's seq, and its time as ISO text. */
-export type WebhookAttemptRow = Omit<Selectable<WebhookAttemptTable>, 'url_seq' | 'created_at_ms'> & { url: string; created_at: string };
+export type WebhookAttemptRow = Omit<Selectable<WebhookAttemptTable>, 'id' | 'url_seq' | 'created_at_ms'> & { id: string; url: string; created_at: string };
 
 /** Seconds to wait after attempt n (1-based) before attempt n + 1 (contract §7): 8 attempts in all. */
 export const RETRY_SCHEDULE_SECONDS = [5, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 3600, 10 * 3600];
@@ -52,8 +52,8 @@ export const selectAttempts = (trx: Trx) =>
     .select(['a.seq', 'a.id', 'a.log_seq', 'a.attempt_number', 'a.manual', 'u.url', 'a.http_status_code', 'a.response_body', 'a.error', 'a.duration_ms', 'a.created_at_ms']);
 
 /** A row of `selectAttempts` as callers see it: its time as ISO text, its response body as answered. */
-export function asAttempt({ created_at_ms, ...row }: Awaited<ReturnType<ReturnType<typeof selectAttempts>['execute']>>[number]): WebhookAttemptRow {
-  return withAnsweredBody({ ...row, created_at: isoTime(created_at_ms) });
+export function asAttempt({ id, created_at_ms, ...row }: Awaited<ReturnType<ReturnType<typeof selectAttempts>['execute']>>[number]): WebhookAttemptRow {
+  return withAnsweredBody({ ...row, id: idText(id), created_at: isoTime(created_at_ms) });
 }
 
 export async function listAttempts(trx: Trx, logSeq: number): Promise<WebhookAttemptRow[]> {
@@ -106,7 +106,7 @@ function settled(log: WebhookLogRow, result: AttemptResult, now: string): Webhoo
 /** The attempt's own record; its URL by seq (`urlSeqs`). */
 function attemptRow(env: EngineEnv, log: WebhookLogRow, result: AttemptResult, now: string, urls: Map<string, number>) {
   return {
-    id: env.ids.uuid(),
+    id: storedId(env.ids.uuid()),
     log_seq: log.seq,
     attempt_number: log.attempt_count,
     manual: result.manual ? 1 : 0,
@@ -132,7 +132,7 @@ export async function beginAttempts(trx: Trx, env: EngineEnv, logs: WebhookLogRo
   const begun: WebhookLogRow[] = [];
   for (const log of logs) {
     const next = started(log, now, manual);
-    const { rows } = await startLog(trx, { id: log.id, attempt_count: next.attempt_count, next_retry_at_ms: storedTimeOrNull(next.next_retry_at) });
+    const { rows } = await startLog(trx, { id: storedId(log.id), attempt_count: next.attempt_count, next_retry_at_ms: storedTimeOrNull(next.next_retry_at) });
     begun.push(asLog(rows[0]!, log));
   }
   return begun;
@@ -186,7 +186,7 @@ export async function recordAttempts(trx: Trx, env: EngineEnv, attempts: { log: 
         next_retry_at_ms: storedTimeOrNull(next_retry_at),
         delivered_at_ms: storedTimeOrNull(delivered_at),
       }))
-      .where('id', 'in', group.map((d) => d.log.id))
+      .where('id', 'in', group.map((d) => storedId(d.log.id)))
       .execute();
   }
   const moves = new Map<string, { developerId: string; type: string; from: WebhookLogStatus; to: WebhookLogStatus; n: number }>();
@@ -237,7 +237,7 @@ type LogState = Pick<WebhookLogRow, 'id' | 'status' | 'attempt_count' | 'http_st
 /** Writes a log's new state, the built-in receiver's standard answer stored as NULL (answers.ts), and gives it back as `asLog`. */
 async function writeLog(trx: Trx, log: WebhookLogRow, next: LogState): Promise<WebhookLogRow> {
   const { rows } = await updateLog(trx, {
-    id: next.id,
+    id: storedId(next.id),
     status: next.status,
     attempt_count: next.attempt_count,
     http_status_code: next.http_status_code,
