@@ -576,30 +576,20 @@ const migrations: Record<string, Migration> = {
       await rebuildTables(db, [
         {
           table: 'events',
-          create: sql`seq integer PRIMARY KEY AUTOINCREMENT, id text NOT NULL UNIQUE, developer_seq integer NOT NULL REFERENCES developers(seq),
-            type_code integer NOT NULL, payload text NOT NULL, transaction_seq integer, created_at_ms integer NOT NULL`,
+          create: webhookTableEvents(sql`text`),
           copy: sql`SELECT e.seq, e.id, d.seq, ${code('e.type')}, e.payload, e.transaction_seq, ${ms('e.created_at')}
             FROM events e JOIN developers d ON d.id = e.developer_id`,
         },
         {
           table: 'webhook_logs',
-          create: sql`seq integer PRIMARY KEY AUTOINCREMENT, id text NOT NULL UNIQUE, developer_seq integer NOT NULL REFERENCES developers(seq),
-            event_seq integer NOT NULL REFERENCES events(seq), event_type_code integer NOT NULL, status text NOT NULL, http_status_code integer,
-            response_body text, attempt_count integer NOT NULL DEFAULT 0, next_retry_at_ms integer, delivered_at_ms integer`,
+          create: webhookTableLogs(sql`text`),
           copy: sql`SELECT l.seq, l.id, d.seq, l.event_seq, ${code('l.event_type')}, l.status, l.http_status_code, l.response_body, l.attempt_count,
             ${ms('l.next_retry_at')}, ${ms('l.delivered_at')} FROM webhook_logs l JOIN developers d ON d.id = l.developer_id`,
-          indexes: [
-            sql`CREATE INDEX webhook_logs_due ON webhook_logs (developer_seq, next_retry_at_ms, seq) WHERE next_retry_at_ms IS NOT NULL`,
-            sql`CREATE INDEX webhook_logs_developer ON webhook_logs (developer_seq)`,
-            sql`CREATE INDEX webhook_logs_developer_type ON webhook_logs (developer_seq, event_type_code)`,
-            sql`CREATE INDEX webhook_logs_developer_status ON webhook_logs (developer_seq, status) WHERE status != 'DELIVERED'`,
-          ],
+          indexes: webhookLogsIndexes(),
         },
         {
           table: 'webhook_attempts',
-          create: sql`seq integer PRIMARY KEY AUTOINCREMENT, id text NOT NULL, log_seq integer NOT NULL REFERENCES webhook_logs(seq),
-            attempt_number integer NOT NULL, manual integer NOT NULL, url_seq integer NOT NULL REFERENCES webhook_urls(seq),
-            http_status_code integer, response_body text, error text, duration_ms integer NOT NULL, created_at_ms integer NOT NULL`,
+          create: webhookTableAttempts(sql`text`),
           copy: sql`SELECT seq, id, log_seq, attempt_number, manual, url_seq, http_status_code, response_body, error, duration_ms, ${ms('created_at')}
             FROM webhook_attempts`,
           indexes: [sql`CREATE INDEX webhook_attempts_log ON webhook_attempts (log_seq)`],
@@ -616,29 +606,19 @@ const migrations: Record<string, Migration> = {
       await rebuildTables(db, [
         {
           table: 'events',
-          create: sql`seq integer PRIMARY KEY AUTOINCREMENT, id blob NOT NULL UNIQUE, developer_seq integer NOT NULL REFERENCES developers(seq),
-            type_code integer NOT NULL, payload text NOT NULL, transaction_seq integer, created_at_ms integer NOT NULL`,
+          create: webhookTableEvents(sql`blob`),
           copy: sql`SELECT seq, ${storedIdSql('id')}, developer_seq, type_code, payload, transaction_seq, created_at_ms FROM events`,
         },
         {
           table: 'webhook_logs',
-          create: sql`seq integer PRIMARY KEY AUTOINCREMENT, id blob NOT NULL UNIQUE, developer_seq integer NOT NULL REFERENCES developers(seq),
-            event_seq integer NOT NULL REFERENCES events(seq), event_type_code integer NOT NULL, status text NOT NULL, http_status_code integer,
-            response_body text, attempt_count integer NOT NULL DEFAULT 0, next_retry_at_ms integer, delivered_at_ms integer`,
+          create: webhookTableLogs(sql`blob`),
           copy: sql`SELECT seq, ${storedIdSql('id')}, developer_seq, event_seq, event_type_code, status, http_status_code, response_body, attempt_count,
             next_retry_at_ms, delivered_at_ms FROM webhook_logs`,
-          indexes: [
-            sql`CREATE INDEX webhook_logs_due ON webhook_logs (developer_seq, next_retry_at_ms, seq) WHERE next_retry_at_ms IS NOT NULL`,
-            sql`CREATE INDEX webhook_logs_developer ON webhook_logs (developer_seq)`,
-            sql`CREATE INDEX webhook_logs_developer_type ON webhook_logs (developer_seq, event_type_code)`,
-            sql`CREATE INDEX webhook_logs_developer_status ON webhook_logs (developer_seq, status) WHERE status != 'DELIVERED'`,
-          ],
+          indexes: webhookLogsIndexes(),
         },
         {
           table: 'webhook_attempts',
-          create: sql`seq integer PRIMARY KEY AUTOINCREMENT, id blob NOT NULL, log_seq integer NOT NULL REFERENCES webhook_logs(seq),
-            attempt_number integer NOT NULL, manual integer NOT NULL, url_seq integer NOT NULL REFERENCES webhook_urls(seq),
-            http_status_code integer, response_body text, error text, duration_ms integer NOT NULL, created_at_ms integer NOT NULL`,
+          create: webhookTableAttempts(sql`blob`),
           copy: sql`SELECT seq, ${storedIdSql('id')}, log_seq, attempt_number, manual, url_seq, http_status_code, response_body, error, duration_ms, created_at_ms
             FROM webhook_attempts`,
           indexes: [sql`CREATE INDEX webhook_attempts_log ON webhook_attempts (log_seq)`],
@@ -647,6 +627,27 @@ const migrations: Record<string, Migration> = {
     },
   },
 };
+
+/** Events, delivery logs and attempts as 0020 and 0020b rebuild them, with the type of their `id` (text, then blob). */
+const webhookTableEvents = (id: RawBuilder<unknown>) => sql`seq integer PRIMARY KEY AUTOINCREMENT, id ${id} NOT NULL UNIQUE,
+  developer_seq integer NOT NULL REFERENCES developers(seq), type_code integer NOT NULL, payload text NOT NULL, transaction_seq integer,
+  created_at_ms integer NOT NULL`;
+const webhookTableLogs = (id: RawBuilder<unknown>) => sql`seq integer PRIMARY KEY AUTOINCREMENT, id ${id} NOT NULL UNIQUE,
+  developer_seq integer NOT NULL REFERENCES developers(seq), event_seq integer NOT NULL REFERENCES events(seq), event_type_code integer NOT NULL,
+  status text NOT NULL, http_status_code integer, response_body text, attempt_count integer NOT NULL DEFAULT 0, next_retry_at_ms integer,
+  delivered_at_ms integer`;
+const webhookTableAttempts = (id: RawBuilder<unknown>) => sql`seq integer PRIMARY KEY AUTOINCREMENT, id ${id} NOT NULL,
+  log_seq integer NOT NULL REFERENCES webhook_logs(seq), attempt_number integer NOT NULL, manual integer NOT NULL,
+  url_seq integer NOT NULL REFERENCES webhook_urls(seq), http_status_code integer, response_body text, error text, duration_ms integer NOT NULL,
+  created_at_ms integer NOT NULL`;
+
+/** The delivery logs' indexes as 0020 and 0020b make them. */
+const webhookLogsIndexes = () => [
+  sql`CREATE INDEX webhook_logs_due ON webhook_logs (developer_seq, next_retry_at_ms, seq) WHERE next_retry_at_ms IS NOT NULL`,
+  sql`CREATE INDEX webhook_logs_developer ON webhook_logs (developer_seq)`,
+  sql`CREATE INDEX webhook_logs_developer_type ON webhook_logs (developer_seq, event_type_code)`,
+  sql`CREATE INDEX webhook_logs_developer_status ON webhook_logs (developer_seq, status) WHERE status != 'DELIVERED'`,
+];
 
 /** The transactions table as 0016a and 0016c rebuild it (keyed to postings and entries by seq), with `updated_at`'s constraint. */
 const transactionsTable = (updatedAt: RawBuilder<unknown>) => sql`seq integer PRIMARY KEY AUTOINCREMENT, id text NOT NULL UNIQUE,
