@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
+import { typeCode } from '../../src/engine/events/stored.js';
 import { makeNuban } from '../../src/engine/wallets/nuban.js';
 import { BIN, cleanEnv, closedPort } from '../helpers/cli.js';
 
@@ -233,7 +234,7 @@ export async function runChaos(options: { kills: number; clients?: number; seed?
         const found = count(`SELECT count(*) AS n FROM ${table} WHERE provider_reference = ? ${table === 'transactions' ? "AND type = 'CREDIT'" : ''}`, `CHAOS-${op.n}`);
         if (found !== (ok ? 1 : 0)) problems.push(`credit ${op.key} (${status}) is in the database ${found} times`);
       } else if (op.kind === 'resolve') {
-        const found = count("SELECT count(*) AS n FROM events WHERE type = 'suspense.resolved' AND payload LIKE ?", `%"note":"${op.tag}"%`);
+        const found = count(`SELECT count(*) AS n FROM events WHERE type_code = ${typeCode('suspense.resolved')} AND payload LIKE ?`, `%"note":"${op.tag}"%`);
         if (found !== (ok ? 1 : 0)) problems.push(`resolve ${op.key} (${status}) happened ${found} times`);
       } else {
         const found = count("SELECT count(*) AS n FROM transactions WHERE type = 'DEBIT' AND raw_narration = ?", op.tag);
@@ -242,12 +243,14 @@ export async function runChaos(options: { kills: number; clients?: number; seed?
     }
     const undelivered = count("SELECT count(*) AS n FROM webhook_logs WHERE status != 'DELIVERED'");
     if (undelivered > 0) problems.push(`${undelivered} webhook deliveries are not DELIVERED after recovery`);
-    const missing = count('SELECT count(*) AS n FROM events e WHERE NOT EXISTS (SELECT 1 FROM receiver_events r WHERE r.webhook_id = e.id)');
+    // The receiver keeps an event's id as text; the event's own is stored as its 16 bytes (events/stored.ts).
+    const sameEvent = "unhex(replace(r.webhook_id, '-', '')) = e.id";
+    const missing = count(`SELECT count(*) AS n FROM events e WHERE NOT EXISTS (SELECT 1 FROM receiver_events r WHERE ${sameEvent})`);
     if (missing > 0) problems.push(`${missing} committed events never reached the receiver`);
     const duplicates = count('SELECT count(*) AS n FROM (SELECT webhook_id FROM receiver_events GROUP BY webhook_id HAVING count(*) > 1)');
     const inFlightAtKills = options.kills * 8;
     if (duplicates > inFlightAtKills) problems.push(`${duplicates} events were received twice, more than could have been in flight at ${options.kills} kills`);
-    const stranger = count('SELECT count(*) AS n FROM receiver_events r WHERE NOT EXISTS (SELECT 1 FROM events e WHERE e.id = r.webhook_id)');
+    const stranger = count(`SELECT count(*) AS n FROM receiver_events r WHERE NOT EXISTS (SELECT 1 FROM events e WHERE ${sameEvent})`);
     if (stranger > 0) problems.push(`${stranger} received deliveries match no committed event`);
     db.close();
     return {

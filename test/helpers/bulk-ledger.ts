@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { developerSeq, typeCode } from '../../src/engine/events/stored.js';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
 
 /**
@@ -25,6 +26,8 @@ export async function bulkTransfers(
     const p = await last('postings');
     const e = await last('entries');
     const id = (kind: string) => sql<string>`printf(${sql.lit(`%08x-0000-7000-8${kind}-%012x`)}, ${tag}, i)`;
+    // Events' and logs' ids as stored.ts stores them: their 16 bytes.
+    const bytes = (kind: string) => sql`unhex(replace(${id(kind)}, '-', ''))`;
     await sql`CREATE TEMP TABLE bulk_n AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${transfers}) SELECT i,
       strftime('%Y-%m-%dT%H:%M:%fZ', '2026-11-22', '+' || i || ' seconds') AS at FROM n`.execute(trx);
     await sql`INSERT INTO postings (seq, developer_id, kind, created_at) SELECT ${p} + i, ${developerId}, 'INTERNAL_TRANSFER', at FROM bulk_n`.execute(trx);
@@ -37,14 +40,17 @@ export async function bulkTransfers(
       sender_name, sender_account, raw_narration, service_intelligence, destination_account_number, destination_bank_code, destination_account_name, fee, agent_id, created_at, updated_at)`;
     await sql`INSERT INTO transactions ${columns} ${leg('004', 1, from.id, 'DEBIT', sql`${start.balance} - i + 1`, sql`${start.balance} - i`)}`.execute(trx);
     await sql`INSERT INTO transactions ${columns} ${leg('005', 0, to.id, 'CREDIT', sql`${startTo.balance} + i - 1`, sql`${startTo.balance} + i`)}`.execute(trx);
+    // Events and logs name the developer by its number, the type by its code, times in epoch ms (events/stored.ts).
+    const developer = await developerSeq(trx, developerId);
+    const ms = sql`CAST(round((julianday(at) - 2440587.5) * 86400000) AS INTEGER)`;
     const event = (kind: string, tx: string, type: string, wallet: string) => sql`
-      SELECT ${id(kind)}, ${developerId}, ${type},
+      SELECT ${bytes(kind)}, ${developer}, ${typeCode(type)},
         '{"event_id":"' || ${id(kind)} || '","event_type":"' || ${type} || '","api_version":"2026-11-01","created_at":"' || at || '","data":{"transaction_id":"' || ${id(tx)} || '","wallet_id":"' || ${wallet} || '","amount":1}}',
-        at FROM bulk_n`;
-    await sql`INSERT INTO events (id, developer_id, type, payload, created_at) ${event('006', '004', 'ledger.debit', from.id)} UNION ALL ${event('007', '005', 'ledger.credit', to.id)}`.execute(trx);
+        ${ms} FROM bulk_n`;
+    await sql`INSERT INTO events (id, developer_seq, type_code, payload, created_at_ms) ${event('006', '004', 'ledger.debit', from.id)} UNION ALL ${event('007', '005', 'ledger.credit', to.id)}`.execute(trx);
     const log = (kind: string, eventKind: string, type: string) => sql`
-      SELECT ${id(kind)}, ${developerId}, (SELECT seq FROM events WHERE id = ${id(eventKind)}), ${type}, 'DELIVERED', 200, '{"received":true}', 1, NULL, at FROM bulk_n`;
-    await sql`INSERT INTO webhook_logs (id, developer_id, event_seq, event_type, status, http_status_code, response_body, attempt_count, next_retry_at, delivered_at)
+      SELECT ${bytes(kind)}, ${developer}, (SELECT seq FROM events WHERE id = ${bytes(eventKind)}), ${typeCode(type)}, 'DELIVERED', 200, '{"received":true}', 1, NULL, ${ms} FROM bulk_n`;
+    await sql`INSERT INTO webhook_logs (id, developer_seq, event_seq, event_type_code, status, http_status_code, response_body, attempt_count, next_retry_at_ms, delivered_at_ms)
       ${log('008', '006', 'ledger.debit')} UNION ALL ${log('009', '007', 'ledger.credit')}`.execute(trx);
     await sql`DROP TABLE bulk_n`.execute(trx);
 

@@ -4,6 +4,7 @@ import type { AnalyserConfig } from '../../src/sandbox/analyser.js';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
 import { findLog, type WebhookLogRow } from '../../src/engine/events/webhook-logs.repository.js';
 import { openServer } from '../../src/sandbox/server.js';
+import { typeCode } from '../../src/engine/events/stored.js';
 
 /** Where every test sandbox's manual clock starts, so it only moves when told. */
 export const T0 = Date.parse('2026-11-21T09:30:00.000Z');
@@ -142,11 +143,11 @@ export async function createWallet(t: TestSandbox, fund = 0, overrides: Record<s
 export async function logsWithPayload(t: TestSandbox, eventType?: string): Promise<WebhookLogRow[]> {
   const ids = await t.sandbox.db
     .selectFrom('webhook_logs')
-    .select('id')
-    .$if(eventType !== undefined, (qb) => qb.where('event_type', '=', eventType!))
+    .select('seq')
+    .$if(eventType !== undefined, (qb) => qb.where('event_type_code', '=', typeCode(eventType!)))
     .orderBy('seq')
     .execute();
-  return Promise.all(ids.map(async ({ id }) => (await findLog(t.sandbox.db, id))!));
+  return Promise.all(ids.map(async ({ seq }) => (await findLog(t.sandbox.db, seq))!));
 }
 
 /** Asserts the sandbox's audit is clean and returns the report. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createWallet, useSandbox } from '../helpers/sandbox.js';
+import { typeCode } from '../../src/engine/events/stored.js';
 
 const t = useSandbox();
 
@@ -12,7 +13,7 @@ const balance = async (id: string) => (await wallet(id)).balance;
 const getAgent = async (id: string) => (await t.call('GET', '/v1/agents?limit=100')).body.data.items.find((a: { id: string }) => a.id === id);
 const runs = async (id: string) => (await t.call('GET', `/sandbox/agents/${id}/runs?limit=100`)).body.data.items;
 const events = async (type: string) =>
-  (await t.sandbox.db.selectFrom('events').select('payload').where('type', '=', type).orderBy('seq').execute()).map((e) => JSON.parse(e.payload).data);
+  (await t.sandbox.db.selectFrom('events').select('payload').where('type_code', '=', typeCode(type)).orderBy('seq').execute()).map((e) => JSON.parse(e.payload).data);
 
 describe('creating agents (contract §6 validation)', () => {
   it('creates an active agent with trigger_count 0', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createWallet, useSandbox, logsWithPayload } from '../helpers/sandbox.js';
+import { typeName } from '../../src/engine/events/stored.js';
 
 const t = useSandbox({ auditAfter: true });
 
@@ -114,7 +115,7 @@ describe('POST /sandbox/inbound-transfers', () => {
     expect(txs.body.data.total).toBe(1);
     const holding = await t.sandbox.db.selectFrom('accounts').select('balance').where('developer_id', '=', t.developerId).where('kind', '=', 'SUSPENSE_HOLDING').executeTakeFirstOrThrow();
     expect(holding.balance).toBe(7_500);
-    const types = (await t.sandbox.db.selectFrom('events').select('type').orderBy('seq').execute()).map((e) => e.type);
+    const types = (await t.sandbox.db.selectFrom('events').select('type_code').orderBy('seq').execute()).map((e) => typeName(e.type_code));
     expect(types).toEqual(['ledger.credit', 'wallet.closed', 'suspense.created']);
   });
 

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { makeNuban } from '../../src/engine/wallets/nuban.js';
 import { createWallet, expectCleanAudit, useSandbox } from '../helpers/sandbox.js';
 import { startWebhookApp } from '../helpers/webhook-app.js';
+import { storedId, typeName } from '../../src/engine/events/stored.js';
 
 // A ledger event of a SETTLED transaction stores no payload: it is built from the transaction when
 // sent or shown (migration 0015). These tests hold it to the bytes the contract's envelope gives,
@@ -103,9 +104,9 @@ describe('ledger event payloads built from their transactions', () => {
       for (const log of logs) expect(new Set(app.received.filter((r) => r.id === log.event_id).map((r) => r.body)).size).toBe(1);
 
       // Stored: the PENDING debits' events and the events that are not ledger events; built: the rest.
-      const stored = await t.sandbox.db.selectFrom('events').select(['type', sql<number>`payload != ''`.as('stored'), 'transaction_seq']).orderBy('seq').execute();
+      const stored = await t.sandbox.db.selectFrom('events').select(['type_code', sql<number>`payload != ''`.as('stored'), 'transaction_seq']).orderBy('seq').execute();
       expect(stored.filter((e) => e.stored === 0)).toHaveLength(7);
-      expect(stored.filter((e) => e.stored === 0).every((e) => e.transaction_seq !== null && e.type.startsWith('ledger.'))).toBe(true);
+      expect(stored.filter((e) => e.stored === 0).every((e) => e.transaction_seq !== null && typeName(e.type_code).startsWith('ledger.'))).toBe(true);
       expect(stored.filter((e) => e.stored === 1).every((e) => e.transaction_seq === null)).toBe(true);
       await expectCleanAudit(t);
     } finally {
@@ -127,13 +128,13 @@ describe('ledger event payloads built from their transactions', () => {
     // The transfer's debit event made to point at the credit's transaction: the debit has no event.
     const debit = logs.find((l) => l.event_type === 'ledger.debit')!;
     const credit = logs.find((l) => l.event_type === 'ledger.credit' && l.payload.data.transaction_id !== undefined && l.created_at === debit.created_at)!;
-    const creditSeq = (await t.sandbox.db.selectFrom('events').select('transaction_seq').where('id', '=', credit.event_id).executeTakeFirstOrThrow()).transaction_seq;
-    await t.sandbox.db.updateTable('events').set({ transaction_seq: creditSeq }).where('id', '=', debit.event_id).execute();
+    const creditSeq = (await t.sandbox.db.selectFrom('events').select('transaction_seq').where('id', '=', storedId(credit.event_id)).executeTakeFirstOrThrow()).transaction_seq;
+    await t.sandbox.db.updateTable('events').set({ transaction_seq: creditSeq }).where('id', '=', storedId(debit.event_id)).execute();
     const report = (await t.call('GET', '/sandbox/audit')).body.data;
     expect(report.ok).toBe(false);
     expect(report.problems).toEqual(expect.arrayContaining([expect.objectContaining({ check: 'event_for_movement', id: debit.payload.data.transaction_id })]));
     const debitSeq = (await t.sandbox.db.selectFrom('transactions').select('seq').where('id', '=', debit.payload.data.transaction_id!).executeTakeFirstOrThrow()).seq;
-    await t.sandbox.db.updateTable('events').set({ transaction_seq: debitSeq }).where('id', '=', debit.event_id).execute();
+    await t.sandbox.db.updateTable('events').set({ transaction_seq: debitSeq }).where('id', '=', storedId(debit.event_id)).execute();
   });
 });
 

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { nigerianName } from '../../src/engine/banks/names.js';
 import { makeNuban } from '../../src/engine/wallets/nuban.js';
 import { createTestSandbox, createWallet, T0, useSandbox, logsWithPayload } from '../helpers/sandbox.js';
+import { typeName } from '../../src/engine/events/stored.js';
 
 const GTB = makeNuban('058', '012345678');
 const t = useSandbox();
@@ -15,7 +16,7 @@ const send = (from: string, account: string, amount: number, bank = '058', extra
 const advance = (seconds: number) => t.call('POST', '/sandbox/clock/advance', { seconds });
 const systemBalance = async (kind: 'FEE_INCOME' | 'PROVIDER_SETTLEMENT') =>
   (await t.sandbox.db.selectFrom('accounts').select('balance').where('developer_id', '=', t.developerId).where('kind', '=', kind).executeTakeFirstOrThrow()).balance;
-const eventTypes = async () => (await t.sandbox.db.selectFrom('webhook_logs').select('event_type').orderBy('seq').execute()).map((e) => e.event_type);
+const eventTypes = async () => (await t.sandbox.db.selectFrom('webhook_logs').select('event_type_code').orderBy('seq').execute()).map((e) => typeName(e.event_type_code));
 const history = async (walletId: string) =>
   (await t.call('GET', `/v1/wallets/${walletId}/transactions`)).body.data.items.map((x: { type: string; amount: number; status: string; balance_after: number; raw_narration: string }) =>
     [x.type, x.amount, x.status, x.balance_after, x.raw_narration].join(' '),

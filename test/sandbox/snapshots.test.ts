@@ -1,5 +1,5 @@
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, SqliteDialect, sql } from 'kysely';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -422,6 +422,117 @@ describe('a database made before 0016', () => {
     const next = await t.call('POST', '/v1/wallets/w1/transfer', { destination_account_number: '0000000027', amount: 100 });
     expect(next.status).toBe(200);
     expect(await db.selectFrom('postings').select('seq').orderBy('seq', 'desc').limit(1).execute()).toEqual([{ seq: 5 }]);
+  });
+});
+
+describe('a database made before 0020 (0020 and 0020b)', () => {
+  it('keeps every row and seq, and shows what it showed: events, logs and attempts named by developer number, type code, epoch ms and id bytes', async () => {
+    const file = join(dir, 'old-0016.db');
+    const now = '2026-06-01T10:00:00.123Z';
+    const later = '2026-06-01T10:05:07.009Z';
+    const raw = new SQLite(file);
+    const old = new Kysely<any>({ dialect: new SqliteDialect({ database: raw }) });
+    expect((await new Migrator({ db: old, provider: migrationProvider }).migrateTo('0016c_transactions_updated_only_when_changed')).error).toBeUndefined();
+    const stored = JSON.stringify({ event_id: '01a209fd-1cba-7cb4-915a-c38efe1ea20c', event_type: 'wallet.closed', api_version: '2026-11-01', created_at: later, data: { wallet_id: 'w9' } });
+    const other = JSON.stringify({ event_id: 'evx', event_type: 'agent.failed', api_version: '2026-11-01', created_at: now, data: {} });
+    // Two developers (d1 made first, so it is number 1); the sandbox's d0 has an inbound credit
+    // announced by a built payload, a stored event with a FAILED delivery still due, and a removed
+    // event, log and attempt whose seqs must not come back.
+    raw.exec(`
+      INSERT INTO developers (id, business_name, webhook_url, webhook_secret, created_at) VALUES
+        ('d0', 'SANDBOX', NULL, 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', '${later}'), ('d1', 'OTHER', NULL, 'whsec_other', '${now}');
+      INSERT INTO settings (key, value) VALUES ('sandbox_developer_id', 'd0');
+      INSERT INTO accounts (id, developer_id, kind, balance, floor_zero, created_at) VALUES
+        ('a-provider', 'd0', 'PROVIDER_SETTLEMENT', -2500, 0, '${now}'), ('a-suspense', 'd0', 'SUSPENSE_HOLDING', 0, 1, '${now}'),
+        ('a-fee', 'd0', 'FEE_INCOME', 0, 1, '${now}'), ('a-dismissed', 'd0', 'DISMISSED', 0, 1, '${now}'), ('w1', 'd0', 'WALLET', 2500, 1, '${now}');
+      INSERT INTO wallets (id, developer_id, customer_reference, first_name, last_name, email, label, account_number, bank_code, bank_name, account_name, currency, status, system_prompt, allow_transfers_out, created_at) VALUES
+        ('w1', 'd0', 'old-1', 'Old', 'Timer', 'old@example.com', 'Old Timer', '0000000019', '035', 'Wema Bank', 'SANDBOX / OLD TIMER', 'NGN', 'ACTIVE', '', 1, '${now}');
+      INSERT INTO postings (seq, developer_id, kind, created_at) VALUES (1, 'd0', 'INBOUND', '${now}');
+      INSERT INTO entries (seq, posting_seq, account_id, amount) VALUES (1, 1, 'w1', 2500), (2, 1, 'a-provider', -2500);
+      INSERT INTO transactions (seq, id, developer_id, wallet_id, posting_seq, entry_seq, type, amount, balance_before, balance_after, currency, status, provider_reference, sender_name, sender_account, raw_narration, created_at) VALUES
+        (1, 't1', 'd0', 'w1', 1, 1, 'CREDIT', 2500, 0, 2500, 'NGN', 'SETTLED', '000013260601100000000000000001', 'OLD SENDER', '0123456789', 'salary', '${now}');
+      INSERT INTO transaction_counts (wallet_id, type, n) VALUES ('w1', 'CREDIT', 1);
+      INSERT INTO events (seq, id, developer_id, type, payload, created_at, transaction_seq) VALUES
+        (1, 'ev1', 'd0', 'ledger.credit', '', '${now}', 1), (2, 'evx', 'd1', 'agent.failed', '${other}', '${now}', NULL),
+        (3, '01a209fd-1cba-7cb4-915a-c38efe1ea20c', 'd0', 'wallet.closed', '${stored}', '${later}', NULL), (4, 'ev4', 'd0', 'wallet.closed', '${stored}', '${later}', NULL);
+      DELETE FROM events WHERE seq = 4;
+      INSERT INTO webhook_urls (seq, url) VALUES (1, 'http://example.test/hooks');
+      INSERT INTO webhook_logs (seq, id, developer_id, event_seq, event_type, status, http_status_code, response_body, attempt_count, next_retry_at, delivered_at) VALUES
+        (1, 'l1', 'd0', 1, 'ledger.credit', 'DELIVERED', 200, NULL, 2, NULL, '${later}'),
+        (2, 'lx', 'd1', 2, 'agent.failed', 'PENDING', NULL, NULL, 0, '${now}', NULL),
+        (4, '01a209fd-1cba-7864-8f14-b33bf0aca8b0', 'd0', 3, 'wallet.closed', 'FAILED', 500, 'oops', 1, '2026-06-01T10:05:12.009Z', NULL);
+      INSERT INTO webhook_log_counts (developer_id, status, event_type, n) VALUES
+        ('d0', 'DELIVERED', 'ledger.credit', 1), ('d1', 'PENDING', 'agent.failed', 1), ('d0', 'FAILED', 'wallet.closed', 1);
+      INSERT INTO webhook_attempts (seq, id, log_seq, attempt_number, manual, url_seq, http_status_code, response_body, error, duration_ms, created_at) VALUES
+        (1, 'at1', 1, 1, 0, 1, 503, 'busy', NULL, 7, '${now}'),
+        (2, 'at2', 1, 2, 1, 1, 200, '', NULL, 3, '${later}'),
+        (4, '01a209fd-1eca-7438-b148-6f73d2eede63', 4, 1, 0, 1, 500, 'oops', NULL, 4, '${later}');
+      UPDATE sqlite_sequence SET seq = 5 WHERE name = 'webhook_logs';
+      UPDATE sqlite_sequence SET seq = 6 WHERE name = 'webhook_attempts';
+    `);
+    raw.close();
+
+    expect((await t.call('POST', '/sandbox/snapshots/restore', { file })).status).toBe(200);
+    const logs = (await t.call('GET', '/v1/webhook-logs?limit=10')).body.data;
+    expect(logs.total).toBe(2);
+    expect(logs.items.map((l: Record<string, unknown>) => [l.id, l.event_id, l.event_type, l.status, l.next_retry_at, l.delivered_at, l.created_at])).toEqual([
+      ['l1', 'ev1', 'ledger.credit', 'DELIVERED', null, later, now],
+      ['01a209fd-1cba-7864-8f14-b33bf0aca8b0', '01a209fd-1cba-7cb4-915a-c38efe1ea20c', 'wallet.closed', 'FAILED', '2026-06-01T10:05:12.009Z', null, later],
+    ]);
+    expect(logs.items[0].payload).toEqual({
+      event_id: 'ev1',
+      event_type: 'ledger.credit',
+      api_version: '2026-11-01',
+      created_at: now,
+      data: expect.objectContaining({ transaction_id: 't1', wallet_id: 'w1', amount: 2500, balance_after: 2500 }),
+    });
+    expect(logs.items[1].payload).toEqual(JSON.parse(stored));
+    const byType = (await t.call('GET', '/v1/webhook-logs?event_type=wallet.closed')).body.data;
+    expect(byType).toMatchObject({ total: 1, items: [{ id: '01a209fd-1cba-7864-8f14-b33bf0aca8b0' }] });
+    expect((await t.call('GET', '/sandbox/webhook-logs/01a209fd-1cba-7864-8f14-b33bf0aca8b0')).body.data).toMatchObject({ id: '01a209fd-1cba-7864-8f14-b33bf0aca8b0', event_id: '01a209fd-1cba-7cb4-915a-c38efe1ea20c' });
+    expect((await t.call('GET', '/sandbox/webhook-logs/01a209fd-1cba-7864-8f14-b33bf0aca8b0/attempts')).body.data.items).toMatchObject([{ id: '01a209fd-1eca-7438-b148-6f73d2eede63', created_at: later }]);
+    expect((await t.call('GET', '/v1/webhook-logs?event_type=agent.failed')).body.data).toMatchObject({ total: 0, items: [] });
+    const attempts = (await t.call('GET', '/sandbox/webhook-logs/l1/attempts')).body.data.items;
+    expect(attempts.map((a: Record<string, unknown>) => [a.id, a.attempt_number, a.manual, a.url, a.http_status_code, a.response_body, a.duration_ms, a.created_at])).toEqual([
+      ['at1', 1, false, 'http://example.test/hooks', 503, 'busy', 7, now],
+      ['at2', 2, true, 'http://example.test/hooks', 200, '', 3, later],
+    ]);
+    expect((await t.call('GET', '/sandbox/webhook-logs/lx')).status).toBe(404);
+    expect((await t.call('GET', '/sandbox/audit')).body.data).toMatchObject({ ok: true });
+
+    // Stored by number: d1 was made first; every seq kept, none handed out twice.
+    const db = t.sandbox.db;
+    expect(await db.selectFrom('developers').select(['id', 'seq']).orderBy('seq').execute()).toEqual([
+      { id: 'd1', seq: 1 },
+      { id: 'd0', seq: 2 },
+    ]);
+    expect(await db.selectFrom('events').select(['seq', 'developer_seq', 'type_code', 'created_at_ms']).orderBy('seq').execute()).toEqual([
+      { seq: 1, developer_seq: 2, type_code: 0, created_at_ms: Date.parse(now) },
+      { seq: 2, developer_seq: 1, type_code: 7, created_at_ms: Date.parse(now) },
+      { seq: 3, developer_seq: 2, type_code: 8, created_at_ms: Date.parse(later) },
+    ]);
+    expect(await db.selectFrom('webhook_logs').select(['seq', 'developer_seq', 'event_seq', 'event_type_code', 'next_retry_at_ms', 'delivered_at_ms']).orderBy('seq').execute()).toEqual([
+      { seq: 1, developer_seq: 2, event_seq: 1, event_type_code: 0, next_retry_at_ms: null, delivered_at_ms: Date.parse(later) },
+      { seq: 2, developer_seq: 1, event_seq: 2, event_type_code: 7, next_retry_at_ms: Date.parse(now), delivered_at_ms: null },
+      { seq: 4, developer_seq: 2, event_seq: 3, event_type_code: 8, next_retry_at_ms: Date.parse('2026-06-01T10:05:12.009Z'), delivered_at_ms: null },
+    ]);
+    expect(await db.selectFrom('webhook_attempts').select(['seq', 'log_seq', 'created_at_ms']).orderBy('seq').execute()).toEqual([
+      { seq: 1, log_seq: 1, created_at_ms: Date.parse(now) },
+      { seq: 2, log_seq: 1, created_at_ms: Date.parse(later) },
+      { seq: 4, log_seq: 4, created_at_ms: Date.parse(later) },
+    ]);
+    // Ids in the sandbox's form as their 16 bytes (0020b), any other id as the text it was.
+    const kinds = async (table: 'events' | 'webhook_logs' | 'webhook_attempts') =>
+      (await sql<{ kind: string }>`SELECT typeof(id) AS kind FROM ${sql.table(table)} ORDER BY seq`.execute(db)).rows.map((r) => r.kind);
+    expect(await kinds('events')).toEqual(['text', 'text', 'blob']);
+    expect(await kinds('webhook_logs')).toEqual(['text', 'text', 'blob']);
+    expect(await kinds('webhook_attempts')).toEqual(['text', 'text', 'blob']);
+    // The next rows take the next seqs, named by the sandbox developer's number.
+    const credit = await t.call('POST', '/sandbox/inbound-transfers', { account_number: '0000000019', amount: 100, narration: 'salary' });
+    expect(credit.status).toBe(200);
+    expect(await db.selectFrom('events').select(['seq', 'developer_seq']).where('seq', '>', 3).execute()).toEqual([{ seq: 5, developer_seq: 2 }]);
+    expect(await db.selectFrom('webhook_logs').select(['seq', 'developer_seq']).where('seq', '>', 4).execute()).toEqual([{ seq: 6, developer_seq: 2 }]);
+    expect((await t.call('GET', '/sandbox/audit')).body.data).toMatchObject({ ok: true });
   });
 });
 

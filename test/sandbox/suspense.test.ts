@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeNuban } from '../../src/engine/wallets/nuban.js';
 import { createTestSandbox, createWallet, type TestSandbox, useSandbox, logsWithPayload } from '../helpers/sandbox.js';
+import { typeName } from '../../src/engine/events/stored.js';
 
 const t = useSandbox();
 
@@ -133,7 +134,7 @@ describe('POST /v1/suspense/:id/resolve', () => {
     const after = (await t.call('GET', `/sandbox/suspense/${item.id}`)).body.data;
     expect(after).toMatchObject({ status: 'RESOLVED', resolved_at: '2026-11-21T09:30:00.000Z', resolution_note: 'customer called', resolution_action: 'CREDIT_WALLET', resolution_transaction_id: credit.id });
     expect(await system('SUSPENSE_HOLDING')).toBe(0);
-    const types = (await t.sandbox.db.selectFrom('events').select('type').orderBy('seq').execute()).map((e) => e.type);
+    const types = (await t.sandbox.db.selectFrom('events').select('type_code').orderBy('seq').execute()).map((e) => typeName(e.type_code));
     expect(types.slice(-2)).toEqual(['ledger.credit', 'suspense.resolved']);
   });
 

@@ -1,5 +1,6 @@
 import type { Db, Trx } from '../db/database.js';
 import { offThread } from '../db/off-thread.js';
+import { developerSeq } from '../events/stored.js';
 import { checkBalances, checkPayouts, checkPostings, checkSuspenseHolding, checkWallets } from './ledger-checks.js';
 import { checkDeliveryCounts, checkOutbox } from './outbox-checks.js';
 import { type AuditProblem, Problems } from './scan.js';
@@ -33,6 +34,8 @@ export async function audit(trx: Trx, developerId?: string): Promise<AuditReport
   const problems = new Problems();
   const checked: Record<string, number> = {};
   const dev = developerId;
+  // Events and delivery logs name their developer by its number (events/stored.ts).
+  const devSeq = dev === undefined ? undefined : await developerSeq(trx, dev);
   for (const table of COUNTED) {
     const row =
       table === 'entries'
@@ -42,11 +45,17 @@ export async function audit(trx: Trx, developerId?: string): Promise<AuditReport
             .select((eb) => eb.fn.countAll<number>().as('n'))
             .$if(dev !== undefined, (qb) => qb.where('postings.developer_id', '=', dev!))
             .executeTakeFirstOrThrow()
-        : await trx
-            .selectFrom(table)
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .$if(dev !== undefined, (qb) => qb.where('developer_id', '=', dev!))
-            .executeTakeFirstOrThrow();
+        : table === 'events' || table === 'webhook_logs'
+          ? await trx
+              .selectFrom(table)
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .$if(devSeq !== undefined, (qb) => qb.where('developer_seq', '=', devSeq!))
+              .executeTakeFirstOrThrow()
+          : await trx
+              .selectFrom(table)
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .$if(dev !== undefined, (qb) => qb.where('developer_id', '=', dev!))
+              .executeTakeFirstOrThrow();
     checked[table] = Number(row.n);
   }
 

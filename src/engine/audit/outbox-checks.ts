@@ -1,5 +1,6 @@
 import { type SelectQueryBuilder, sql } from 'kysely';
 import type { Database, Trx } from '../db/database.js';
+import { developerSeq, idText, typeCode, typeName } from '../events/stored.js';
 import { inChunks, pairUp, type Problems } from './scan.js';
 
 // The outbox checks of the audit (contract §4, §7): every movement has its event, every event its
@@ -16,8 +17,8 @@ export function announcedTransaction(payload: string): string | undefined {
 }
 
 /** The transaction an event whose payload is built from it announces, if it is one that event can announce. */
-function builtFrom(e: { type: string; developer_id: string; announced_id: string | null; announced_developer: string | null; announced_type: string | null }): string | undefined {
-  const type = e.type === 'ledger.credit' ? 'CREDIT' : 'DEBIT';
+function builtFrom(e: { type_code: number; developer_id: string | null; announced_id: string | null; announced_developer: string | null; announced_type: string | null }): string | undefined {
+  const type = typeName(e.type_code) === 'ledger.credit' ? 'CREDIT' : 'DEBIT';
   return e.announced_id !== null && e.announced_developer === e.developer_id && e.announced_type === type ? e.announced_id : undefined;
 }
 
@@ -28,6 +29,8 @@ function builtFrom(e: { type: string; developer_id: string; announced_id: string
  * are read side by side, in the order they were written, in chunks: one pass over each table.
  */
 export async function checkOutbox(trx: Trx, problems: Problems, dev: string | undefined): Promise<void> {
+  // Events and delivery logs name their developer by its number (events/stored.ts).
+  const devSeq = dev === undefined ? undefined : await developerSeq(trx, dev);
   /** The developer's rows (every row without one) of a query on one table, in seq order, in chunks. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const bySeq = <O extends { seq: number }>(table: string, query: SelectQueryBuilder<Database, any, O>) =>
@@ -35,7 +38,9 @@ export async function checkOutbox(trx: Trx, problems: Problems, dev: string | un
       (after, limit) =>
         query
           .where(sql.ref(`${table}.seq`), '>', after)
-          .$if(dev !== undefined, (qb) => qb.where(sql.ref(`${table}.developer_id`), '=', dev!))
+          .$if(dev !== undefined, (qb) =>
+            table === 'transactions' ? qb.where(sql.ref(`${table}.developer_id`), '=', dev!) : qb.where(sql.ref(`${table}.developer_seq`), '=', devSeq!),
+          )
           .orderBy(sql.ref(`${table}.seq`))
           .limit(limit)
           .execute(),
@@ -68,8 +73,9 @@ export async function checkOutbox(trx: Trx, problems: Problems, dev: string | un
       trx
         .selectFrom('events')
         .leftJoin('transactions as announced', 'announced.seq', 'events.transaction_seq')
-        .select(['events.seq', 'events.type', 'events.payload', 'events.developer_id', 'announced.id as announced_id', 'announced.developer_id as announced_developer', 'announced.type as announced_type'])
-        .where('events.type', 'in', ['ledger.credit', 'ledger.debit']),
+        .leftJoin('developers', 'developers.seq', 'events.developer_seq')
+        .select(['events.seq', 'events.type_code', 'events.payload', 'developers.id as developer_id', 'announced.id as announced_id', 'announced.developer_id as announced_developer', 'announced.type as announced_type'])
+        .where('events.type_code', 'in', [typeCode('ledger.credit'), typeCode('ledger.debit')]),
     ),
     // A stored payload names its transaction; one built from its transaction (payload '') names
     // the transaction at transaction_seq, which must be the same developer's and of the event's type.
@@ -77,11 +83,11 @@ export async function checkOutbox(trx: Trx, problems: Problems, dev: string | un
     (t) => problems.push({ check: 'event_for_movement', id: t.id, message: `transaction ${t.id} has no ledger.${t.type.toLowerCase()} event` }),
   );
   await pairUp(
-    bySeq('events', trx.selectFrom('events').select(['seq', 'id', 'type'])),
+    bySeq('events', trx.selectFrom('events').select(['seq', 'id', 'type_code'])),
     (e) => String(e.seq),
     bySeq('webhook_logs', trx.selectFrom('webhook_logs').select(['seq', 'event_seq'])),
     (l) => String(l.event_seq),
-    (e) => problems.push({ check: 'delivery_for_event', id: e.id, message: `event ${e.id} (${e.type}) has no webhook delivery row` }),
+    (e) => problems.push({ check: 'delivery_for_event', id: idText(e.id), message: `event ${idText(e.id)} (${typeName(e.type_code)}) has no webhook delivery row` }),
   );
 }
 
@@ -105,12 +111,14 @@ function compareCounters(check: string, problems: Problems, actual: Counted[], s
 
 /** The counters of webhook logs (per status and event type) and of the receiver's deliveries agree with the rows. */
 export async function checkDeliveryCounts(trx: Trx, problems: Problems, dev: string | undefined): Promise<void> {
-  const logs = await trx
+  const counted = await trx
     .selectFrom('webhook_logs')
-    .select(['developer_id', 'status', 'event_type', (eb) => eb.fn.countAll<number>().as('n')])
-    .$if(dev !== undefined, (qb) => qb.where('developer_id', '=', dev!))
-    .groupBy(['developer_id', 'status', 'event_type'])
+    .leftJoin('developers', 'developers.seq', 'webhook_logs.developer_seq')
+    .select(['developers.id as developer_id', 'webhook_logs.status', 'webhook_logs.event_type_code', (eb) => eb.fn.countAll<number>().as('n')])
+    .$if(dev !== undefined, (qb) => qb.where('developers.id', '=', dev!))
+    .groupBy(['webhook_logs.developer_seq', 'webhook_logs.status', 'webhook_logs.event_type_code'])
     .execute();
+  const logs = counted.map((r) => ({ ...r, event_type: typeName(r.event_type_code) }));
   const logCounters = await trx.selectFrom('webhook_log_counts').selectAll().$if(dev !== undefined, (qb) => qb.where('developer_id', '=', dev!)).execute();
   compareCounters(
     'webhook_log_counts',

@@ -1,4 +1,6 @@
 import { type Kysely, type Migration, type MigrationProvider, type RawBuilder, sql } from 'kysely';
+// Append-only (a code once given never changes), so 0020 numbers the types as every later write does.
+import { EVENT_TYPE_CODES, storedIdSql } from '../events/stored.js';
 
 /** Migrations run in key order at every start. Never edit one that has shipped: add the next. */
 const migrations: Record<string, Migration> = {
@@ -555,7 +557,97 @@ const migrations: Record<string, Migration> = {
       ]);
     },
   },
+  '0020_webhook_rows_by_number': {
+    async up(db: Kysely<unknown>) {
+      // Events, delivery logs and attempts (three rows for each event, most of the database after
+      // the transactions) carried their developer's 36-character id, their event type's name and
+      // 24-character ISO times, on each row and at the head of each log index. A developer gets a
+      // number (developers.seq, given in the order they were created; a new one takes the next);
+      // these rows name their developer by it, their event type by its code (events/stored.ts:
+      // contract §7's types in a fixed order that only ever grows) and their times as epoch
+      // milliseconds, all read back as the same id, name and ISO text. Every row and seq is kept.
+      await sql`ALTER TABLE developers ADD COLUMN seq integer`.execute(db);
+      await sql`UPDATE developers SET seq = (SELECT count(*) FROM developers d
+        WHERE d.created_at < developers.created_at OR (d.created_at = developers.created_at AND d.rowid <= developers.rowid))`.execute(db);
+      await sql`CREATE UNIQUE INDEX developers_seq ON developers (seq)`.execute(db);
+      const code = (column: string) =>
+        sql`CASE ${sql.ref(column)} ${sql.join(EVENT_TYPE_CODES.map((type, i) => sql`WHEN ${sql.lit(type)} THEN ${sql.lit(i)}`), sql` `)} END`;
+      const ms = (column: string) => sql`CAST(round((julianday(${sql.ref(column)}) - 2440587.5) * 86400000) AS INTEGER)`;
+      await rebuildTables(db, [
+        {
+          table: 'events',
+          create: webhookTableEvents(sql`text`),
+          copy: sql`SELECT e.seq, e.id, d.seq, ${code('e.type')}, e.payload, e.transaction_seq, ${ms('e.created_at')}
+            FROM events e JOIN developers d ON d.id = e.developer_id`,
+        },
+        {
+          table: 'webhook_logs',
+          create: webhookTableLogs(sql`text`),
+          copy: sql`SELECT l.seq, l.id, d.seq, l.event_seq, ${code('l.event_type')}, l.status, l.http_status_code, l.response_body, l.attempt_count,
+            ${ms('l.next_retry_at')}, ${ms('l.delivered_at')} FROM webhook_logs l JOIN developers d ON d.id = l.developer_id`,
+          indexes: webhookLogsIndexes(),
+        },
+        {
+          table: 'webhook_attempts',
+          create: webhookTableAttempts(sql`text`),
+          copy: sql`SELECT seq, id, log_seq, attempt_number, manual, url_seq, http_status_code, response_body, error, duration_ms, ${ms('created_at')}
+            FROM webhook_attempts`,
+          indexes: [sql`CREATE INDEX webhook_attempts_log ON webhook_attempts (log_seq)`],
+        },
+      ]);
+    },
+  },
+  '0020b_webhook_ids_as_bytes': {
+    async up(db: Kysely<unknown>) {
+      // The public ids of events, delivery logs and attempts (each on its row, and those of events and
+      // logs again in their unique index) are kept as their 16 bytes instead of 36 characters of text
+      // when they are in the sandbox's canonical form, as events/stored.ts writes them; any other id
+      // stays text, so every id reads back as it was. Every row and seq is kept.
+      await rebuildTables(db, [
+        {
+          table: 'events',
+          create: webhookTableEvents(sql`blob`),
+          copy: sql`SELECT seq, ${storedIdSql('id')}, developer_seq, type_code, payload, transaction_seq, created_at_ms FROM events`,
+        },
+        {
+          table: 'webhook_logs',
+          create: webhookTableLogs(sql`blob`),
+          copy: sql`SELECT seq, ${storedIdSql('id')}, developer_seq, event_seq, event_type_code, status, http_status_code, response_body, attempt_count,
+            next_retry_at_ms, delivered_at_ms FROM webhook_logs`,
+          indexes: webhookLogsIndexes(),
+        },
+        {
+          table: 'webhook_attempts',
+          create: webhookTableAttempts(sql`blob`),
+          copy: sql`SELECT seq, ${storedIdSql('id')}, log_seq, attempt_number, manual, url_seq, http_status_code, response_body, error, duration_ms, created_at_ms
+            FROM webhook_attempts`,
+          indexes: [sql`CREATE INDEX webhook_attempts_log ON webhook_attempts (log_seq)`],
+        },
+      ]);
+    },
+  },
 };
+
+/** Events, delivery logs and attempts as 0020 and 0020b rebuild them, with the type of their `id` (text, then blob). */
+const webhookTableEvents = (id: RawBuilder<unknown>) => sql`seq integer PRIMARY KEY AUTOINCREMENT, id ${id} NOT NULL UNIQUE,
+  developer_seq integer NOT NULL REFERENCES developers(seq), type_code integer NOT NULL, payload text NOT NULL, transaction_seq integer,
+  created_at_ms integer NOT NULL`;
+const webhookTableLogs = (id: RawBuilder<unknown>) => sql`seq integer PRIMARY KEY AUTOINCREMENT, id ${id} NOT NULL UNIQUE,
+  developer_seq integer NOT NULL REFERENCES developers(seq), event_seq integer NOT NULL REFERENCES events(seq), event_type_code integer NOT NULL,
+  status text NOT NULL, http_status_code integer, response_body text, attempt_count integer NOT NULL DEFAULT 0, next_retry_at_ms integer,
+  delivered_at_ms integer`;
+const webhookTableAttempts = (id: RawBuilder<unknown>) => sql`seq integer PRIMARY KEY AUTOINCREMENT, id ${id} NOT NULL,
+  log_seq integer NOT NULL REFERENCES webhook_logs(seq), attempt_number integer NOT NULL, manual integer NOT NULL,
+  url_seq integer NOT NULL REFERENCES webhook_urls(seq), http_status_code integer, response_body text, error text, duration_ms integer NOT NULL,
+  created_at_ms integer NOT NULL`;
+
+/** The delivery logs' indexes as 0020 and 0020b make them. */
+const webhookLogsIndexes = () => [
+  sql`CREATE INDEX webhook_logs_due ON webhook_logs (developer_seq, next_retry_at_ms, seq) WHERE next_retry_at_ms IS NOT NULL`,
+  sql`CREATE INDEX webhook_logs_developer ON webhook_logs (developer_seq)`,
+  sql`CREATE INDEX webhook_logs_developer_type ON webhook_logs (developer_seq, event_type_code)`,
+  sql`CREATE INDEX webhook_logs_developer_status ON webhook_logs (developer_seq, status) WHERE status != 'DELIVERED'`,
+];
 
 /** The transactions table as 0016a and 0016c rebuild it (keyed to postings and entries by seq), with `updated_at`'s constraint. */
 const transactionsTable = (updatedAt: RawBuilder<unknown>) => sql`seq integer PRIMARY KEY AUTOINCREMENT, id text NOT NULL UNIQUE,

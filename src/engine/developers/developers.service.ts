@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Trx } from '../db/database.js';
 import { type EngineEnv, envOf } from '../env.js';
 import { insertAccount } from '../ledger/accounts.repository.js';
@@ -28,6 +29,7 @@ export async function createDeveloper(trx: Trx, caller: EngineEnv, businessName:
     .insertInto('developers')
     .values({
       id,
+      seq: sql<number>`(SELECT coalesce(max(seq), 0) + 1 FROM developers)`,
       business_name: businessName,
       webhook_url: null,
       webhook_secret: `whsec_${env.ids.bytes(32).toString('base64')}`,

@@ -2,6 +2,8 @@ import type { Generated } from 'kysely';
 
 export interface DeveloperTable {
   id: string;
+  /** The number its events, delivery logs and attempts name it by (migration 0020): the next one for each new developer. */
+  seq: number;
   business_name: string;
   webhook_url: string | null;
   webhook_secret: string;

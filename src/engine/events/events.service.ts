@@ -4,20 +4,11 @@ import { API_VERSION, type EngineEnv } from '../env.js';
 import type { TransactionRow } from '../ledger/ledger.service.js';
 import { isWatched, noteFreshDeliveries } from './fresh-deliveries.js';
 import { envelopeJson, ledgerEventData } from './ledger-payload.js';
-import { countNewLogs } from './webhook-logs.repository.js';
+import { developerSeq, EVENT_TYPE_CODES, type StoredId, storedId, typeCode } from './stored.js';
+import { countNewLogs, fromStoredLog } from './webhook-logs.repository.js';
 
-/** Every event type of contract §7. */
-export const EVENT_TYPES = [
-  'ledger.credit',
-  'ledger.debit',
-  'transfer.completed',
-  'transfer.failed',
-  'suspense.created',
-  'suspense.resolved',
-  'agent.triggered',
-  'agent.failed',
-  'wallet.closed',
-] as const;
+/** Every event type of contract §7 (stored by their place in this list: stored.ts). */
+export const EVENT_TYPES = EVENT_TYPE_CODES;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export interface EventEnvelope {
@@ -54,28 +45,31 @@ export async function emitEvents(
   developerId: string,
   events: { type: EventType; data: Record<string, unknown>; transactionSeq?: number }[],
 ): Promise<EventEnvelope[]> {
-  const now = env.clock.now().toISOString();
+  const at = env.clock.now();
+  const now = at.toISOString();
+  const nowMs = at.getTime();
+  const developer = await developerSeq(trx, developerId);
   const envelopes: EventEnvelope[] = [];
-  const eventRows: { id: string; developer_id: string; type: EventType; payload: string; transaction_seq: number | null; created_at: string }[] = [];
+  const eventRows: { id: StoredId; developer_seq: number; type_code: number; payload: string; transaction_seq: number | null; created_at_ms: number }[] = [];
   const deliveries = [];
   for (const { type, data, transactionSeq } of events) {
     const envelope: EventEnvelope = { event_id: env.ids.uuid(), event_type: type, api_version: API_VERSION, created_at: now, data };
     envelopes.push(envelope);
     // With a transaction to build it from, no payload is stored ('': see ledger-payload.ts).
     const payload = transactionSeq === undefined ? envelopeJson(envelope.event_id, type, now, data) : '';
-    eventRows.push({ id: envelope.event_id, developer_id: developerId, type, payload, transaction_seq: transactionSeq ?? null, created_at: now });
+    eventRows.push({ id: storedId(envelope.event_id), developer_seq: developer, type_code: typeCode(type), payload, transaction_seq: transactionSeq ?? null, created_at_ms: nowMs });
     // The outbox row: a PENDING delivery, due at once. It sends the event's payload, stored once, on the event.
     deliveries.push({
-      id: env.ids.uuid(),
-      developer_id: developerId,
+      id: storedId(env.ids.uuid()),
+      developer_seq: developer,
       event_seq: 0,
-      event_type: type,
+      event_type_code: typeCode(type),
       status: 'PENDING' as const,
       http_status_code: null,
       response_body: null,
       attempt_count: 0,
-      next_retry_at: now,
-      delivered_at: null,
+      next_retry_at_ms: nowMs,
+      delivered_at_ms: null,
     });
   }
   // One statement's rows take consecutive seqs, the last of them its insertId: each delivery names its event by seq.
@@ -89,28 +83,29 @@ export async function emitEvents(
       trx,
       deliveries.map((delivery, i) => {
         const event = eventRows[i]!;
-        const payload = event.payload === '' ? envelopeJson(event.id, event.type, now, envelopes[i]!.data) : event.payload;
-        return { ...delivery, seq: firstDelivery + i, event_id: event.id, payload, created_at: now };
+        const envelope = envelopes[i]!;
+        const payload = event.payload === '' ? envelopeJson(envelope.event_id, envelope.event_type, now, envelope.data) : event.payload;
+        return { ...fromStoredLog({ ...delivery, seq: firstDelivery + i }), developer_id: developerId, event_id: envelope.event_id, payload, created_at: now };
       }),
     );
   }
-  await countNewLogs(trx, deliveries.map((d) => ({ developer_id: developerId, event_type: d.event_type })));
+  await countNewLogs(trx, events.map(({ type }) => ({ developer_id: developerId, event_type: type })));
   return envelopes;
 }
 
-const insertEvents = prepareInsertRows('events', ['id', 'developer_id', 'type', 'payload', 'transaction_seq', 'created_at']);
+const insertEvents = prepareInsertRows('events', ['id', 'developer_seq', 'type_code', 'payload', 'transaction_seq', 'created_at_ms']);
 
 const insertDeliveries = prepareInsertRows('webhook_logs', [
   'id',
-  'developer_id',
+  'developer_seq',
   'event_seq',
-  'event_type',
+  'event_type_code',
   'status',
   'http_status_code',
   'response_body',
   'attempt_count',
-  'next_retry_at',
-  'delivered_at',
+  'next_retry_at_ms',
+  'delivered_at_ms',
 ]);
 
 /** `ledger.credit` / `ledger.debit` for a wallet transaction (contract §7: at least wallet_id, amount, transaction_id, balance_after). */

@@ -1,41 +1,43 @@
 import type { Generated } from 'kysely';
+import type { StoredId } from './stored.js';
 
+/** Stored as events/stored.ts says: the developer by its seq, the type by its code, the time in epoch ms. */
 export interface EventTable {
   seq: Generated<number>;
-  id: string;
-  developer_id: string;
-  type: string;
+  id: StoredId;
+  developer_seq: number;
+  type_code: number;
   /** The §7 envelope as JSON; '' when it is built from the SETTLED transaction at transaction_seq (ledger-payload.ts). */
   payload: string;
   /** A ledger event's transaction (its seq), when the payload is built from it; otherwise null. */
   transaction_seq: number | null;
-  created_at: string;
+  created_at_ms: number;
 }
 
 export type WebhookLogStatus = 'PENDING' | 'DELIVERED' | 'FAILED' | 'DEAD';
 
 /**
  * One delivery of one event (by the event's seq); the event's id, the payload it sends and its time
- * of creation are the event's (events.id, events.payload, events.created_at).
+ * of creation are the event's (events.id, events.payload, events.created_at_ms). Stored as events/stored.ts says.
  */
 export interface WebhookLogTable {
   seq: Generated<number>;
-  id: string;
-  developer_id: string;
+  id: StoredId;
+  developer_seq: number;
   event_seq: number;
-  event_type: string;
+  event_type_code: number;
   status: WebhookLogStatus;
   http_status_code: number | null;
   response_body: string | null;
   attempt_count: number;
-  next_retry_at: string | null;
-  delivered_at: string | null;
+  next_retry_at_ms: number | null;
+  delivered_at_ms: number | null;
 }
 
 /** One HTTP attempt to deliver a webhook log (by the log's seq), to a URL kept once in webhook_urls. */
 export interface WebhookAttemptTable {
   seq: Generated<number>;
-  id: string;
+  id: StoredId;
   log_seq: number;
   attempt_number: number;
   manual: number;
@@ -45,7 +47,7 @@ export interface WebhookAttemptTable {
   /** Why there is no status code: timeout, connection refused, redirect… */
   error: string | null;
   duration_ms: number;
-  created_at: string;
+  created_at_ms: number;
 }
 
 /** Every URL an attempt was sent to, once (an attempt names it by seq). Not developer data: reset keeps it, as it keeps the endpoint. */

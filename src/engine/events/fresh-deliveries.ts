@@ -1,4 +1,5 @@
 import type { Trx } from '../db/database.js';
+import { idText } from './stored.js';
 import type { WebhookLogRow } from './webhook-logs.repository.js';
 
 // Deliveries written by a transaction that is still open, kept in memory for whoever commits it.
@@ -47,6 +48,6 @@ export async function stillFresh(trx: Trx, logs: WebhookLogRow[]): Promise<Webho
     .where('status', '=', 'PENDING')
     .where('attempt_count', '=', 0)
     .execute();
-  const ids = new Map(rows.map((row) => [row.seq, row.id]));
+  const ids = new Map(rows.map((row) => [row.seq, idText(row.id)]));
   return logs.filter((log) => ids.get(log.seq) === log.id);
 }

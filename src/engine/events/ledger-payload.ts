@@ -1,5 +1,6 @@
 import { API_VERSION } from '../env.js';
 import type { TransactionRow } from '../ledger/ledger.service.js';
+import { idText, isoTime, type StoredId, typeName } from './stored.js';
 
 // A ledger event of a settled transaction is not stored as JSON: its payload is a function of the
 // transaction row (which never changes once SETTLED) and the event's own id, type and time, so it
@@ -63,8 +64,8 @@ export function envelopeJson(eventId: string, type: string, createdAt: string, d
  */
 export const ANNOUNCED = [
   'events.id as announced_event_id',
-  'events.type as announced_event_type',
-  'events.created_at as announced_at',
+  'events.type_code as announced_event_type',
+  'events.created_at_ms as announced_at',
   'announced.id as announced_id',
   'announced.wallet_id as announced_wallet_id',
   'announced.type as announced_type',
@@ -84,9 +85,10 @@ export const ANNOUNCED = [
 
 /** A row with the ANNOUNCED columns (null when the event has no transaction). */
 export type Announced = { [K in keyof LedgerEventSource as `announced_${K}`]: LedgerEventSource[K] | null } & {
-  announced_event_id: string | null;
-  announced_event_type: string | null;
-  announced_at: string | null;
+  announced_event_id: StoredId | null;
+  /** Stored as events/stored.ts says: the type's code, the time in epoch ms. */
+  announced_event_type: number | null;
+  announced_at: number | null;
 };
 
 /**
@@ -103,7 +105,7 @@ export function withEventPayload<R extends Announced & { payload: string | null 
   }
   if (row.payload === '') {
     if (row.announced_id === null || row.announced_event_id === null || row.announced_event_type === null || row.announced_at === null) throw new Error(`event ${row.announced_event_id} has neither a payload nor a transaction`);
-    out.payload = envelopeJson(row.announced_event_id, row.announced_event_type, row.announced_at, ledgerEventData(source as unknown as LedgerEventSource));
+    out.payload = envelopeJson(idText(row.announced_event_id), typeName(row.announced_event_type), isoTime(row.announced_at), ledgerEventData(source as unknown as LedgerEventSource));
   }
   return out as Omit<R, keyof Announced>;
 }

@@ -4,6 +4,7 @@ import { prepare, prepareInsert } from '../db/prepared.js';
 import { inPageOrder, type Page, type PageQuery, pageWindow } from '../paging.js';
 import type { ReceiverEventTable } from './events.table.js';
 import { ANNOUNCED, withEventPayload } from './ledger-payload.js';
+import { developerSeq, type StoredId, storedId, storedIdSql } from './stored.js';
 
 /** What the built-in receiver kept, with the body it got (read from the event when it was exactly its payload). */
 export type ReceivedRow = Omit<Selectable<ReceiverEventTable>, 'body'> & { body: string };
@@ -29,19 +30,19 @@ export async function keepReceived(trx: Trx, developerId: string, rows: Omit<Sel
   await addToCount(trx, { developer_id: developerId, n: rows.length });
 }
 
-const eventPayload = prepare((db, p: { developerId: string; eventId: string }) =>
+const eventPayload = prepare((db, p: { developer: number; eventId: StoredId }) =>
   db
     .selectFrom('events')
     .leftJoin('transactions as announced', 'announced.seq', 'events.transaction_seq')
     .select('events.payload')
     .select(ANNOUNCED)
     .where('events.id', '=', p.eventId)
-    .where('events.developer_id', '=', p.developerId),
+    .where('events.developer_seq', '=', p.developer),
 );
 
 /** The payload of one of the developer's events, if `eventId` names one. */
 export async function findEventPayload(trx: Trx, developerId: string, eventId: string): Promise<string | undefined> {
-  const [row] = (await eventPayload(trx, { developerId, eventId })).rows;
+  const [row] = (await eventPayload(trx, { developer: await developerSeq(trx, developerId), eventId: storedId(eventId) })).rows;
   return row && withEventPayload(row).payload;
 }
 
@@ -55,7 +56,8 @@ export async function listReceived(trx: Trx, developerId: string, query: PageQue
   const window = pageWindow(query, total);
   const rows = await trx
     .selectFrom('receiver_events')
-    .leftJoin('events', (join) => join.onRef('events.id', '=', 'receiver_events.webhook_id').on('receiver_events.body', 'is', null))
+    // The receiver keeps the event's id as text, the event as stored.ts stores it.
+    .leftJoin('events', (join) => join.on('events.id', '=', storedIdSql('receiver_events.webhook_id')).on('receiver_events.body', 'is', null))
     .leftJoin('transactions as announced', 'announced.seq', 'events.transaction_seq')
     .selectAll('receiver_events')
     .select('events.payload')

@@ -5,37 +5,67 @@ import { inPageOrder, type Page, type PageQuery, pageWindow } from '../paging.js
 import { withAnsweredBody } from './answers.js';
 import type { WebhookLogStatus, WebhookLogTable } from './events.table.js';
 import { ANNOUNCED, withEventPayload } from './ledger-payload.js';
-
-/** A delivery log with its event's id, the payload it sends and its time of creation, all stored once, on its event. */
-export type WebhookLogRow = Selectable<WebhookLogTable> & { event_id: string; payload: string; created_at: string };
+import { developerSeq, idText, isoTime, isoTimeOrNull, type StoredId, storedId, storedTime, typeCode, typeName } from './stored.js';
 
 /**
- * Logs with their event's id and payload: one look-up by the event's seq per row, and one of its
- * transaction by seq when the payload is built from it (ledger-payload.ts); rows go through
- * `built`, which also gives back a response body stored as NULL (answers.ts).
+ * A delivery log as callers see it: its developer's id, its event type's name and ISO times (stored
+ * as numbers: stored.ts), with its event's id, the payload it sends and its time of creation, all
+ * stored once, on its event.
+ */
+export type WebhookLogRow = Omit<Selectable<WebhookLogTable>, 'id' | 'developer_seq' | 'event_type_code' | 'next_retry_at_ms' | 'delivered_at_ms'> & {
+  id: string;
+  developer_id: string;
+  event_type: string;
+  next_retry_at: string | null;
+  delivered_at: string | null;
+  event_id: string;
+  payload: string;
+  created_at: string;
+};
+
+/** The columns of a log as stored, as callers see them (see WebhookLogRow); the rest as given. */
+export function fromStoredLog<R extends Selectable<WebhookLogTable>>(
+  row: R,
+): Omit<R, 'id' | 'developer_seq' | 'event_type_code' | 'next_retry_at_ms' | 'delivered_at_ms'> & Pick<WebhookLogRow, 'id' | 'event_type' | 'next_retry_at' | 'delivered_at'> {
+  const { id, developer_seq: _developer, event_type_code, next_retry_at_ms, delivered_at_ms, ...rest } = row;
+  return { ...rest, id: idText(id), event_type: typeName(event_type_code), next_retry_at: isoTimeOrNull(next_retry_at_ms), delivered_at: isoTimeOrNull(delivered_at_ms) };
+}
+
+/**
+ * Logs with their developer's id, their event's id and payload: one look-up by the event's seq per
+ * row, and one of its transaction by seq when the payload is built from it (ledger-payload.ts);
+ * rows go through `built`, which also gives back a response body stored as NULL (answers.ts).
  */
 const withPayload = (trx: Trx) =>
   trx
     .selectFrom('webhook_logs')
     .innerJoin('events', 'events.seq', 'webhook_logs.event_seq')
+    .innerJoin('developers', 'developers.seq', 'webhook_logs.developer_seq')
     .leftJoin('transactions as announced', 'announced.seq', 'events.transaction_seq')
     .selectAll('webhook_logs')
-    .select(['events.id as event_id', 'events.payload', 'events.created_at'])
+    .select(['developers.id as developer_id', 'events.id as event_id', 'events.payload', 'events.created_at_ms'])
     .select(ANNOUNCED);
 
-const built = (rows: Parameters<typeof withEventPayload>[0][]): WebhookLogRow[] => rows.map((row) => withAnsweredBody(withEventPayload(row) as WebhookLogRow));
+type Joined = Awaited<ReturnType<ReturnType<typeof withPayload>['execute']>>[number];
 
-const logById = prepare((db, p: { id: string }) => withPayload(db).where('webhook_logs.id', '=', p.id));
+const built = (rows: Joined[]): WebhookLogRow[] =>
+  rows.map((row) => {
+    const { created_at_ms, event_id, ...log } = fromStoredLog(withEventPayload(row));
+    return withAnsweredBody({ ...log, event_id: idText(event_id), created_at: isoTime(created_at_ms) });
+  });
+
+const logById = prepare((db, p: { id: StoredId }) => withPayload(db).where('webhook_logs.id', '=', p.id));
 const logBySeq = prepare((db, p: { seq: number }) => withPayload(db).where('webhook_logs.seq', '=', p.seq));
 
 /** A delivery as it is now (the dispatcher re-reads it before recording an attempt), by its id or its seq. */
 export async function findLog(trx: Trx, key: string | number): Promise<WebhookLogRow | undefined> {
-  return built((typeof key === 'number' ? await logBySeq(trx, { seq: key }) : await logById(trx, { id: key })).rows)[0];
+  return built((typeof key === 'number' ? await logBySeq(trx, { seq: key }) : await logById(trx, { id: storedId(key) })).rows)[0];
 }
 
 /** One developer's log by id, or undefined (another developer's log is as good as missing). */
 export async function findDeveloperLog(trx: Trx, developerId: string, id: string): Promise<WebhookLogRow | undefined> {
-  return built(await withPayload(trx).where('webhook_logs.developer_id', '=', developerId).where('webhook_logs.id', '=', id).execute())[0];
+  const developer = await developerSeq(trx, developerId);
+  return built(await withPayload(trx).where('webhook_logs.developer_seq', '=', developer).where('webhook_logs.id', '=', storedId(id)).execute())[0];
 }
 
 /**
@@ -49,7 +79,7 @@ export async function listLogs(
   developerId: string,
   query: PageQuery & { status?: WebhookLogStatus | undefined; event_type?: string | undefined },
 ): Promise<Page<WebhookLogRow>> {
-  let items = withPayload(trx).where('webhook_logs.developer_id', '=', developerId);
+  let items = withPayload(trx).where('webhook_logs.developer_seq', '=', await developerSeq(trx, developerId));
   let counts = trx.selectFrom('webhook_log_counts').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('n'), eb.val(0)).as('total')).where('developer_id', '=', developerId);
   if (query.status) {
     items = items.where('webhook_logs.status', '=', query.status);
@@ -57,7 +87,7 @@ export async function listLogs(
     counts = counts.where('status', '=', query.status);
   }
   if (query.event_type) {
-    items = items.where('webhook_logs.event_type', '=', query.event_type);
+    items = items.where('webhook_logs.event_type_code', '=', typeCode(query.event_type));
     counts = counts.where('event_type', '=', query.event_type);
   }
   const total = Number((await counts.executeTakeFirstOrThrow()).total);
@@ -72,11 +102,11 @@ export async function listLogs(
  */
 export async function dueLogs(trx: Trx, developerId: string, cutoff: Date, limit: number, skip: string[]): Promise<WebhookLogRow[]> {
   let query = withPayload(trx)
-    .where('webhook_logs.developer_id', '=', developerId)
-    .where('webhook_logs.next_retry_at', '<=', cutoff.toISOString())
+    .where('webhook_logs.developer_seq', '=', await developerSeq(trx, developerId))
+    .where('webhook_logs.next_retry_at_ms', '<=', storedTime(cutoff.toISOString()))
     .where('webhook_logs.status', 'in', ['PENDING', 'FAILED']);
-  if (skip.length > 0) query = query.where('webhook_logs.id', 'not in', skip);
-  return built(await query.orderBy('webhook_logs.next_retry_at').orderBy('webhook_logs.seq').limit(limit).execute());
+  if (skip.length > 0) query = query.where('webhook_logs.id', 'not in', skip.map(storedId));
+  return built(await query.orderBy('webhook_logs.next_retry_at_ms').orderBy('webhook_logs.seq').limit(limit).execute());
 }
 
 const addToCount = prepare((db, p: { developer_id: string; status: WebhookLogStatus; event_type: string; n: number }) =>

@@ -5,12 +5,13 @@ import type { EngineEnv } from '../env.js';
 import { LedgerError, notFound } from '../errors.js';
 import type { Page, PageQuery } from '../paging.js';
 import { storedBody, withAnsweredBody } from './answers.js';
-import type { WebhookAttemptTable, WebhookLogStatus } from './events.table.js';
-import { countLogs, countStatusChange, findDeveloperLog, listLogs, type WebhookLogRow } from './webhook-logs.repository.js';
+import type { WebhookAttemptTable, WebhookLogStatus, WebhookLogTable } from './events.table.js';
+import { idText, isoTime, storedId, storedTimeOrNull } from './stored.js';
+import { countLogs, countStatusChange, findDeveloperLog, fromStoredLog, listLogs, type WebhookLogRow } from './webhook-logs.repository.js';
 
 export { dueLogs, findLog, type WebhookLogRow } from './webhook-logs.repository.js';
-/** An attempt as callers see it: with its URL (stored once, in webhook_urls) in place of the URL's seq. */
-export type WebhookAttemptRow = Omit<Selectable<WebhookAttemptTable>, 'url_seq'> & { url: string };
+/** An attempt as callers see it: with its URL (stored once, in webhook_urls) in place of the URL's seq, and its time as ISO text. */
+export type WebhookAttemptRow = Omit<Selectable<WebhookAttemptTable>, 'id' | 'url_seq' | 'created_at_ms'> & { id: string; url: string; created_at: string };
 
 /** Seconds to wait after attempt n (1-based) before attempt n + 1 (contract §7): 8 attempts in all. */
 export const RETRY_SCHEDULE_SECONDS = [5, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 3600, 10 * 3600];
@@ -43,15 +44,20 @@ export async function getWebhookLog(trx: Trx, developerId: string, id: string): 
   return log;
 }
 
-/** Attempts with their URLs, in the order they were made; narrow it with `where` (an attempt's columns as `a.*`). */
+/** Attempts with their URLs, in the order they were made; narrow it with `where` (an attempt's columns as `a.*`), and read each row through `asAttempt`. */
 export const selectAttempts = (trx: Trx) =>
   trx
     .selectFrom('webhook_attempts as a')
     .innerJoin('webhook_urls as u', 'u.seq', 'a.url_seq')
-    .select(['a.seq', 'a.id', 'a.log_seq', 'a.attempt_number', 'a.manual', 'u.url', 'a.http_status_code', 'a.response_body', 'a.error', 'a.duration_ms', 'a.created_at']);
+    .select(['a.seq', 'a.id', 'a.log_seq', 'a.attempt_number', 'a.manual', 'u.url', 'a.http_status_code', 'a.response_body', 'a.error', 'a.duration_ms', 'a.created_at_ms']);
+
+/** A row of `selectAttempts` as callers see it: its time as ISO text, its response body as answered. */
+export function asAttempt({ id, created_at_ms, ...row }: Awaited<ReturnType<ReturnType<typeof selectAttempts>['execute']>>[number]): WebhookAttemptRow {
+  return withAnsweredBody({ ...row, id: idText(id), created_at: isoTime(created_at_ms) });
+}
 
 export async function listAttempts(trx: Trx, logSeq: number): Promise<WebhookAttemptRow[]> {
-  return (await selectAttempts(trx).where('a.log_seq', '=', logSeq).orderBy('a.seq').execute()).map(withAnsweredBody);
+  return (await selectAttempts(trx).where('a.log_seq', '=', logSeq).orderBy('a.seq').execute()).map(asAttempt);
 }
 
 /** Only a FAILED or DEAD delivery can be retried by hand (contract §7). */
@@ -100,7 +106,7 @@ function settled(log: WebhookLogRow, result: AttemptResult, now: string): Webhoo
 /** The attempt's own record; its URL by seq (`urlSeqs`). */
 function attemptRow(env: EngineEnv, log: WebhookLogRow, result: AttemptResult, now: string, urls: Map<string, number>) {
   return {
-    id: env.ids.uuid(),
+    id: storedId(env.ids.uuid()),
     log_seq: log.seq,
     attempt_number: log.attempt_count,
     manual: result.manual ? 1 : 0,
@@ -109,7 +115,7 @@ function attemptRow(env: EngineEnv, log: WebhookLogRow, result: AttemptResult, n
     response_body: storedBody(result.httpStatus, result.responseBody),
     error: result.error,
     duration_ms: Math.round(result.durationMs),
-    created_at: now,
+    created_at_ms: Date.parse(now),
   };
 }
 
@@ -126,7 +132,7 @@ export async function beginAttempts(trx: Trx, env: EngineEnv, logs: WebhookLogRo
   const begun: WebhookLogRow[] = [];
   for (const log of logs) {
     const next = started(log, now, manual);
-    const { rows } = await startLog(trx, { id: log.id, attempt_count: next.attempt_count, next_retry_at: next.next_retry_at });
+    const { rows } = await startLog(trx, { id: storedId(log.id), attempt_count: next.attempt_count, next_retry_at_ms: storedTimeOrNull(next.next_retry_at) });
     begun.push(asLog(rows[0]!, log));
   }
   return begun;
@@ -172,8 +178,15 @@ export async function recordAttempts(trx: Trx, env: EngineEnv, attempts: { log: 
     const { status, http_status_code, response_body, next_retry_at, delivered_at } = group[0]!.after;
     await trx
       .updateTable('webhook_logs')
-      .set((eb) => ({ status, attempt_count: eb('attempt_count', '+', 1), http_status_code, response_body: storedBody(http_status_code, response_body), next_retry_at, delivered_at }))
-      .where('id', 'in', group.map((d) => d.log.id))
+      .set((eb) => ({
+        status,
+        attempt_count: eb('attempt_count', '+', 1),
+        http_status_code,
+        response_body: storedBody(http_status_code, response_body),
+        next_retry_at_ms: storedTimeOrNull(next_retry_at),
+        delivered_at_ms: storedTimeOrNull(delivered_at),
+      }))
+      .where('id', 'in', group.map((d) => storedId(d.log.id)))
       .execute();
   }
   const moves = new Map<string, { developerId: string; type: string; from: WebhookLogStatus; to: WebhookLogStatus; n: number }>();
@@ -209,25 +222,37 @@ export async function abandonLog(trx: Trx, log: WebhookLogRow): Promise<WebhookL
   return written;
 }
 
-/** A log row as written, as callers see it: its response body as answered, and what it carries from its event (`log`). */
-const asLog = (row: Omit<WebhookLogRow, 'event_id' | 'payload' | 'created_at'>, log: WebhookLogRow): WebhookLogRow => ({
-  ...withAnsweredBody(row),
+/** A log row as written, as callers see it: as stored.ts reads it, its response body as answered, and what it carries from its developer and event (`log`). */
+const asLog = (row: Selectable<WebhookLogTable>, log: WebhookLogRow): WebhookLogRow => ({
+  ...withAnsweredBody(fromStoredLog(row)),
+  developer_id: log.developer_id,
   event_id: log.event_id,
   payload: log.payload,
   created_at: log.created_at,
 });
 
+/** A log's state as `writeLog` writes it. */
+type LogState = Pick<WebhookLogRow, 'id' | 'status' | 'attempt_count' | 'http_status_code' | 'response_body' | 'next_retry_at' | 'delivered_at'>;
+
 /** Writes a log's new state, the built-in receiver's standard answer stored as NULL (answers.ts), and gives it back as `asLog`. */
-async function writeLog(trx: Trx, log: WebhookLogRow, next: Parameters<typeof updateLog>[1]): Promise<WebhookLogRow> {
-  const { rows } = await updateLog(trx, { ...next, response_body: storedBody(next.http_status_code, next.response_body) });
+async function writeLog(trx: Trx, log: WebhookLogRow, next: LogState): Promise<WebhookLogRow> {
+  const { rows } = await updateLog(trx, {
+    id: storedId(next.id),
+    status: next.status,
+    attempt_count: next.attempt_count,
+    http_status_code: next.http_status_code,
+    response_body: storedBody(next.http_status_code, next.response_body),
+    next_retry_at_ms: storedTimeOrNull(next.next_retry_at),
+    delivered_at_ms: storedTimeOrNull(next.delivered_at),
+  });
   return asLog(rows[0]!, log);
 }
 
-const startLog = prepare((db, p: Pick<WebhookLogRow, 'id' | 'attempt_count' | 'next_retry_at'>) =>
-  db.updateTable('webhook_logs').set({ attempt_count: p.attempt_count, next_retry_at: p.next_retry_at }).where('id', '=', p.id).returningAll(),
+const startLog = prepare((db, p: Pick<Selectable<WebhookLogTable>, 'id' | 'attempt_count' | 'next_retry_at_ms'>) =>
+  db.updateTable('webhook_logs').set({ attempt_count: p.attempt_count, next_retry_at_ms: p.next_retry_at_ms }).where('id', '=', p.id).returningAll(),
 );
 
-const insertAttempt = prepareInsert('webhook_attempts', ['id', 'log_seq', 'attempt_number', 'manual', 'url_seq', 'http_status_code', 'response_body', 'error', 'duration_ms', 'created_at']);
+const insertAttempt = prepareInsert('webhook_attempts', ['id', 'log_seq', 'attempt_number', 'manual', 'url_seq', 'http_status_code', 'response_body', 'error', 'duration_ms', 'created_at_ms']);
 
 const addUrl = prepare((db, p: { url: string }) => db.insertInto('webhook_urls').values({ url: p.url }).onConflict((oc) => oc.column('url').doNothing()));
 // Kept in memory by the connection (until a URL is added): every handover of deliveries asks for its URL's seq.
@@ -247,7 +272,7 @@ async function urlSeqs(trx: Trx, urls: string[]): Promise<Map<string, number>> {
   return seqs;
 }
 
-const updateLog = prepare((db, p: Pick<WebhookLogRow, 'id' | 'status' | 'attempt_count' | 'http_status_code' | 'response_body' | 'next_retry_at' | 'delivered_at'>) =>
+const updateLog = prepare((db, p: Pick<Selectable<WebhookLogTable>, 'id' | 'status' | 'attempt_count' | 'http_status_code' | 'response_body' | 'next_retry_at_ms' | 'delivered_at_ms'>) =>
   db
     .updateTable('webhook_logs')
     .set({
@@ -255,8 +280,8 @@ const updateLog = prepare((db, p: Pick<WebhookLogRow, 'id' | 'status' | 'attempt
       attempt_count: p.attempt_count,
       http_status_code: p.http_status_code,
       response_body: p.response_body,
-      next_retry_at: p.next_retry_at,
-      delivered_at: p.delivered_at,
+      next_retry_at_ms: p.next_retry_at_ms,
+      delivered_at_ms: p.delivered_at_ms,
     })
     .where('id', '=', p.id)
     .returningAll(),

@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { WEBHOOK_STREAM_PATH, type WebhookAttemptEvent, WebhookStreamQuery } from '../../api/schemas/webhook-stream.js';
 import type { WebhookLog } from '../../api/schemas/webhooks.js';
-import { withAnsweredBody } from '../../engine/events/answers.js';
-import { findLog, RETRY_SCHEDULE_SECONDS, selectAttempts, type WebhookAttemptRow } from '../../engine/events/webhooks.service.js';
+import { developerSeq } from '../../engine/events/stored.js';
+import { asAttempt, findLog, RETRY_SCHEDULE_SECONDS, selectAttempts, type WebhookAttemptRow } from '../../engine/events/webhooks.service.js';
 import { toAttempt, toWebhookLog } from '../serialize.js';
 import type { App, RouteDeps } from './route.js';
 
@@ -50,15 +50,15 @@ export function webhookStreamRoutes(app: App, { sandbox }: RouteDeps): void {
   const { db } = sandbox;
   const open = new Set<ServerResponse>();
 
-  const newAttempts = (developerId: string, after: number) =>
+  const newAttempts = (developer: number, after: number) =>
     selectAttempts(db)
       .innerJoin('webhook_logs as l', 'l.seq', 'a.log_seq')
       .where('a.seq', '>', after)
-      .where('l.developer_id', '=', developerId)
+      .where('l.developer_seq', '=', developer)
       .orderBy('a.seq')
       .limit(BATCH)
       .execute()
-      .then((rows) => rows.map(withAnsweredBody));
+      .then((rows) => rows.map(asAttempt));
 
   // A stream never ends by itself: close them when the server closes, or it would wait for them.
   app.addHook('preClose', async () => {
@@ -79,7 +79,7 @@ export function webhookStreamRoutes(app: App, { sandbox }: RouteDeps): void {
       },
     },
     async (request, reply) => {
-      const developerId = request.developerId;
+      const developer = await developerSeq(db, request.developerId);
       const latest = await db.selectFrom('webhook_attempts').select((eb) => eb.fn.max('seq').as('seq')).executeTakeFirst();
       let cursor = Number(latest?.seq ?? 0);
       reply.hijack();
@@ -98,7 +98,7 @@ export function webhookStreamRoutes(app: App, { sandbox }: RouteDeps): void {
         if (looking) return;
         looking = true;
         try {
-          const rows = await newAttempts(developerId, cursor);
+          const rows = await newAttempts(developer, cursor);
           for (const row of rows) {
             const log = await findLog(db, row.log_seq);
             if (!log) continue;
