@@ -33,6 +33,7 @@ const eventPayload = prepare((db, p: { developerId: string; eventId: string }) =
   db
     .selectFrom('events')
     .leftJoin('transactions as announced', 'announced.seq', 'events.transaction_seq')
+    .leftJoin('accounts as announced_account', 'announced_account.seq', 'announced.account_seq')
     .select('events.payload')
     .select(ANNOUNCED)
     .where('events.id', '=', p.eventId)
@@ -57,6 +58,7 @@ export async function listReceived(trx: Trx, developerId: string, query: PageQue
     .selectFrom('receiver_events')
     .leftJoin('events', (join) => join.onRef('events.id', '=', 'receiver_events.webhook_id').on('receiver_events.body', 'is', null))
     .leftJoin('transactions as announced', 'announced.seq', 'events.transaction_seq')
+    .leftJoin('accounts as announced_account', 'announced_account.seq', 'announced.account_seq')
     .selectAll('receiver_events')
     .select('events.payload')
     .select(ANNOUNCED)

@@ -19,6 +19,7 @@ const withPayload = (trx: Trx) =>
     .selectFrom('webhook_logs')
     .innerJoin('events', 'events.seq', 'webhook_logs.event_seq')
     .leftJoin('transactions as announced', 'announced.seq', 'events.transaction_seq')
+    .leftJoin('accounts as announced_account', 'announced_account.seq', 'announced.account_seq')
     .selectAll('webhook_logs')
     .select(['events.id as event_id', 'events.payload', 'events.created_at'])
     .select(ANNOUNCED);

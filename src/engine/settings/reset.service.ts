@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Database, Trx } from '../db/database.js';
 
 type Table = keyof Database & string;
@@ -8,8 +8,15 @@ type Table = keyof Database & string;
  * seq order; one without is reached through its key, which starts with the developer's id. Rows of
  * `children` (tied by a column to the table's `id`, or to its `seq` where the
  * parent has no id, with no developer id of their own) go with their parents' chunk. Bookkeeping tables are not reported.
+ * `owner` says which rows are the developer's where the table has no developer_id column.
  */
-const RESET_ORDER: { table: Table; key?: string[]; children?: { table: Table; column: string; parent?: 'seq' }[]; bookkeeping?: true }[] = [
+const RESET_ORDER: {
+  table: Table;
+  key?: string[];
+  children?: { table: Table; column: string; parent?: 'seq' }[];
+  bookkeeping?: true;
+  owner?: (developerId: string) => RawBuilder<unknown>;
+}[] = [
   { table: 'agent_runs' },
   { table: 'agents' },
   { table: 'webhook_logs', children: [{ table: 'webhook_attempts', column: 'log_seq', parent: 'seq' }] },
@@ -19,7 +26,8 @@ const RESET_ORDER: { table: Table; key?: string[]; children?: { table: Table; co
   { table: 'idempotency_keys', key: ['developer_id', 'method', 'path', 'key'] },
   { table: 'inbound_transfers', key: ['developer_id', 'provider_reference'] },
   { table: 'suspense_items' },
-  { table: 'transactions' },
+  // A transaction's developer is its wallet account's (migration 0019a); accounts go last (finishReset).
+  { table: 'transactions', owner: (developerId) => sql`account_seq IN (SELECT seq FROM accounts WHERE developer_id = ${developerId})` },
   { table: 'postings', children: [{ table: 'entries', column: 'posting_seq', parent: 'seq' }] },
   { table: 'wallets', children: [{ table: 'transaction_counts', column: 'wallet_id' }] },
   { table: 'webhook_log_counts', key: ['developer_id', 'status', 'event_type'], bookkeeping: true },
@@ -82,7 +90,7 @@ export async function resetChunk(trx: Trx, developerId: string, progress: ResetP
     const upTo = Math.min(progress.after + SCAN, progress.end);
     const byId = entry.children?.some((child) => child.parent === undefined) ?? false;
     const found = await sql<{ seq: number; id: string }>`SELECT seq${byId ? sql`, id` : sql``} FROM ${table}
-      WHERE seq > ${progress.after} AND seq <= ${upTo} AND developer_id = ${developerId} ORDER BY seq LIMIT ${rows}`.execute(trx);
+      WHERE seq > ${progress.after} AND seq <= ${upTo} AND ${entry.owner?.(developerId) ?? sql`developer_id = ${developerId}`} ORDER BY seq LIMIT ${rows}`.execute(trx);
     const seqs = found.rows.map((r) => r.seq);
     if (seqs.length > 0) {
       for (const child of entry.children ?? []) {
