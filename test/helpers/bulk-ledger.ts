@@ -26,13 +26,14 @@ export async function bulkTransfers(
     const e = await last('entries');
     const id = (kind: string) => sql<string>`printf(${sql.lit(`%08x-0000-7000-8${kind}-%012x`)}, ${tag}, i)`;
     await sql`CREATE TEMP TABLE bulk_n AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${transfers}) SELECT i,
-      strftime('%Y-%m-%dT%H:%M:%fZ', '2026-11-22', '+' || i || ' seconds') AS at FROM n`.execute(trx);
-    await sql`INSERT INTO postings (seq, developer_id, kind, created_at) SELECT ${p} + i, ${developerId}, 'INTERNAL_TRANSFER', at FROM bulk_n`.execute(trx);
+      strftime('%Y-%m-%dT%H:%M:%fZ', '2026-11-22', '+' || i || ' seconds') AS at, (unixepoch('2026-11-22') + i) * 1000 AS at_ms FROM n`.execute(trx);
+    // Ledger times are stored as milliseconds (migration 0019b), event times as text.
+    await sql`INSERT INTO postings (seq, developer_id, kind, created_at) SELECT ${p} + i, ${developerId}, 'INTERNAL_TRANSFER', at_ms FROM bulk_n`.execute(trx);
     await sql`INSERT INTO entries (seq, posting_seq, account_seq, amount)
       SELECT ${e} + 2 * i - 1, ${p} + i, ${start.seq}, -1 FROM bulk_n UNION ALL SELECT ${e} + 2 * i, ${p} + i, ${startTo.seq}, 1 FROM bulk_n`.execute(trx);
     const leg = (kind: string, entry: number, account: number, type: string, before: ReturnType<typeof sql>, after: ReturnType<typeof sql>) => sql`
       SELECT ${id(kind)}, ${account}, ${p} + i, ${e} + 2 * i - ${entry}, ${type}, 1, ${before}, ${after}, 'NGN', 'SETTLED',
-        printf('%030d', i), 'BULK SENDER', ${from.account_number}, 'Bulk transfer', NULL, ${to.account_number}, '035', 'BULK RECEIVER', 0, NULL, at, NULL FROM bulk_n`;
+        printf('%030d', i), 'BULK SENDER', ${from.account_number}, 'Bulk transfer', NULL, ${to.account_number}, '035', 'BULK RECEIVER', 0, NULL, at_ms, NULL FROM bulk_n`;
     const columns = sql`(id, account_seq, posting_seq, entry_seq, type, amount, balance_before, balance_after, currency, status, provider_reference,
       sender_name, sender_account, raw_narration, service_intelligence, destination_account_number, destination_bank_code, destination_account_name, fee, agent_id, created_at, updated_at)`;
     await sql`INSERT INTO transactions ${columns} ${leg('004', 1, start.seq, 'DEBIT', sql`${start.balance} - i + 1`, sql`${start.balance} - i`)}`.execute(trx);

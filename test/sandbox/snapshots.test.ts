@@ -428,7 +428,7 @@ describe('a database made before 0016', () => {
 });
 
 describe('a database made before 0019', () => {
-  it('keeps every row and seq, and shows what it showed: accounts by seq, entries and transactions pointing at them', async () => {
+  it('keeps every row and seq, and shows what it showed: accounts by seq, entries and transactions pointing at them, times as milliseconds', async () => {
     const file = join(dir, 'old-0016.db');
     const now = '2026-06-01T10:00:00.000Z';
     const later = '2026-06-01T10:05:00.250Z';
@@ -506,13 +506,47 @@ describe('a database made before 0019', () => {
     expect(entries.map((e) => [e.seq, idOf.get(e.account_seq)])).toEqual([
       [1, 'w1'], [2, 'a-provider'], [3, 'w1'], [4, 'w2'], [5, 'w2'], [6, 'a-provider'], [7, 'x1'], [8, 'b-provider'],
     ]);
-    const rows = await db.selectFrom('transactions').select(['seq', 'id', 'account_seq', 'posting_seq', 'entry_seq']).orderBy('seq').execute();
-    expect(rows.map((r) => [r.seq, r.id, idOf.get(r.account_seq), r.posting_seq, r.entry_seq])).toEqual([
-      [1, 't1', 'w1', 1, 1], [2, 't2', 'w1', 2, 3], [3, 't3', 'w2', 2, 4], [5, 't5', 'w2', 3, 5], [6, 't6', 'x1', 4, 7],
+    const rows = await db.selectFrom('transactions').select(['seq', 'id', 'account_seq', 'posting_seq', 'entry_seq', 'created_at', 'updated_at']).orderBy('seq').execute();
+    const [made, changed] = [Date.parse(now), Date.parse(later)];
+    expect(rows.map((r) => [r.seq, r.id, idOf.get(r.account_seq), r.posting_seq, r.entry_seq, r.created_at, r.updated_at])).toEqual([
+      [1, 't1', 'w1', 1, 1, made, null], [2, 't2', 'w1', 2, 3, made, null], [3, 't3', 'w2', 2, 4, made, null], [5, 't5', 'w2', 3, 5, made, changed], [6, 't6', 'x1', 4, 7, made, null],
     ]);
+    expect(await db.selectFrom('postings').select(['seq', 'created_at']).orderBy('seq').execute()).toEqual([1, 2, 3, 4].map((seq) => ({ seq, created_at: made })));
     const next = await t.call('POST', '/v1/wallets/w1/transfer', { destination_account_number: '0000000027', amount: 100 });
     expect(next.status).toBe(200);
     expect(await db.selectFrom('transactions').select('seq').orderBy('seq', 'desc').limit(2).execute()).toEqual([{ seq: 11 }, { seq: 10 }]);
+  });
+});
+
+describe('a database made before 0019 with a time the API could not show again', () => {
+  it('is refused as a snapshot, and nothing changes', async () => {
+    const w = await createWallet(t, 1_000);
+    const file = join(dir, 'odd-time.db');
+    const raw = new SQLite(file);
+    const old = new Kysely<any>({ dialect: new SqliteDialect({ database: raw }) });
+    expect((await new Migrator({ db: old, provider: migrationProvider }).migrateTo('0016c_transactions_updated_only_when_changed')).error).toBeUndefined();
+    // Written by hand, not by Date.prototype.toISOString: stored as milliseconds it would come back as '2026-06-01T10:00:00.000Z'.
+    const odd = '2026-06-01T10:00:00Z';
+    raw.exec(`
+      INSERT INTO developers (id, business_name, webhook_url, webhook_secret, created_at) VALUES ('d0', 'SANDBOX', NULL, 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', '${odd}');
+      INSERT INTO settings (key, value) VALUES ('sandbox_developer_id', 'd0');
+      INSERT INTO accounts (id, developer_id, kind, balance, floor_zero, created_at) VALUES ('a-provider', 'd0', 'PROVIDER_SETTLEMENT', -10, 0, '${odd}'), ('w1', 'd0', 'WALLET', 10, 1, '${odd}');
+      INSERT INTO wallets (id, developer_id, customer_reference, first_name, last_name, email, label, account_number, bank_code, bank_name, account_name, currency, status, system_prompt, allow_transfers_out, created_at) VALUES
+        ('w1', 'd0', 'old-1', 'Old', 'Timer', 'old@example.com', 'Old Timer', '0000000019', '035', 'Wema Bank', 'SANDBOX / OLD TIMER', 'NGN', 'ACTIVE', '', 1, '${odd}');
+      INSERT INTO postings (seq, developer_id, kind, created_at) VALUES (1, 'd0', 'INBOUND', '2026-06-01T10:00:00.000Z');
+      INSERT INTO entries (seq, posting_seq, account_id, amount) VALUES (1, 1, 'w1', 10), (2, 1, 'a-provider', -10);
+      INSERT INTO transactions (seq, id, developer_id, wallet_id, posting_seq, entry_seq, type, amount, balance_before, balance_after, currency, status,
+        provider_reference, sender_name, sender_account, raw_narration, created_at) VALUES
+        (1, 't1', 'd0', 'w1', 1, 1, 'CREDIT', 10, 0, 10, 'NGN', 'SETTLED', '000013260601100000000000000001', 'SENDER', '0123456789', 'memo', '${odd}');
+    `);
+    raw.close();
+    const r = await t.call('POST', '/sandbox/snapshots/restore', { file });
+    expect([r.status, r.body.detail.code, r.body.detail.message]).toEqual([
+      400,
+      'VALIDATION_ERROR',
+      'file: was made by a newer version of ledger, or its schema cannot be migrated (database migration 0019b_ledger_times_as_integers failed: Error: transactions: 0 of 1 rows could be carried over)',
+    ]);
+    expect((await t.call('GET', `/v1/wallets/${w.id}`)).body.data.balance).toBe(1_000);
   });
 });
 

@@ -599,6 +599,41 @@ const migrations: Record<string, Migration> = {
       ]);
     },
   },
+  '0019b_ledger_times_as_integers': {
+    async up(db: Kysely<unknown>) {
+      // A transaction's and a posting's times are stored as integer milliseconds since the epoch
+      // (6 bytes, not 24 characters, in the row and in both time indexes) and shown as the same
+      // ISO text (transactions.repository.ts): ISO times of one width sort as their instants do, so
+      // the lists' order is the same. A stored time that would not come back as the same text stops
+      // the migration, the database as it was (rebuildTables counts the rows carried over).
+      await rebuildTables(db, [
+        {
+          table: 'postings',
+          create: sql`seq integer PRIMARY KEY AUTOINCREMENT, developer_id text NOT NULL REFERENCES developers(id), kind text NOT NULL,
+            created_at integer NOT NULL`,
+          copy: sql`SELECT seq, developer_id, kind, ${epochMs(sql.ref('created_at'))} FROM postings WHERE ${sameTime(sql.ref('created_at'))}`,
+        },
+        {
+          table: 'transactions',
+          create: sql`seq integer PRIMARY KEY AUTOINCREMENT, id text NOT NULL UNIQUE, account_seq integer NOT NULL REFERENCES accounts(seq),
+            posting_seq integer NOT NULL REFERENCES postings(seq), entry_seq integer NOT NULL REFERENCES entries(seq), type text NOT NULL,
+            amount integer NOT NULL, balance_before integer NOT NULL, balance_after integer NOT NULL, currency text NOT NULL, status text NOT NULL,
+            provider_reference text NOT NULL, sender_name text NOT NULL, sender_account text NOT NULL, raw_narration text NOT NULL,
+            service_intelligence text, destination_account_number text, destination_bank_code text, destination_account_name text, fee integer,
+            agent_id text, created_at integer NOT NULL, updated_at integer`,
+          copy: sql`SELECT seq, id, account_seq, posting_seq, entry_seq, type, amount, balance_before, balance_after, currency, status,
+            provider_reference, sender_name, sender_account, raw_narration, service_intelligence, destination_account_number,
+            destination_bank_code, destination_account_name, fee, agent_id, ${epochMs(sql.ref('created_at'))}, ${epochMs(sql.ref('updated_at'))}
+            FROM transactions WHERE ${sameTime(sql.ref('created_at'))} AND (updated_at IS NULL OR ${sameTime(sql.ref('updated_at'))})`,
+          indexes: [
+            sql`CREATE INDEX transactions_wallet ON transactions (account_seq)`,
+            sql`CREATE INDEX transactions_wallet_time ON transactions (account_seq, created_at)`,
+            sql`CREATE INDEX transactions_wallet_type_time ON transactions (account_seq, type, created_at)`,
+          ],
+        },
+      ]);
+    },
+  },
 };
 
 /** The transactions table as 0016a and 0016c rebuild it (keyed to postings and entries by seq), with `updated_at`'s constraint. */
@@ -616,6 +651,12 @@ const transactionsIndexes = () => [
   sql`CREATE INDEX transactions_wallet_time ON transactions (wallet_id, created_at)`,
   sql`CREATE INDEX transactions_wallet_type_time ON transactions (wallet_id, type, created_at)`,
 ];
+
+/** An ISO time as `Date.prototype.toISOString` writes it ('2026-11-23T19:59:16.684Z'), as integer milliseconds since the epoch. */
+const epochMs = (iso: RawBuilder<unknown>) => sql`unixepoch(${iso}) * 1000 + CAST(substr(${iso}, 21, 3) AS INTEGER)`;
+
+/** True when the ISO time comes back as the same text from its milliseconds, as the API shows it. */
+const sameTime = (iso: RawBuilder<unknown>) => sql`strftime('%Y-%m-%dT%H:%M:%fZ', (${epochMs(iso)}) / 1000.0, 'unixepoch') = ${iso}`;
 
 /** A table's new definition, the SELECT (from the old tables, all still there) that fills it, and its indexes. */
 interface Rebuild {

@@ -20,7 +20,8 @@ export interface PostingTable {
   seq: Generated<number>;
   developer_id: string;
   kind: string;
-  created_at: string;
+  /** Milliseconds since the epoch (migration 0019b). */
+  created_at: number;
 }
 
 /** One leg of a posting. The legs of a posting sum to zero. Its time is the posting's. */
@@ -61,9 +62,10 @@ export interface TransactionTable {
   destination_account_name: string | null;
   fee: number | null;
   agent_id: string | null;
-  created_at: string;
-  /** NULL until the transaction changes (migration 0016c): it reads as created_at. */
-  updated_at: string | null;
+  /** Milliseconds since the epoch (migration 0019b), shown as ISO text. */
+  created_at: number;
+  /** NULL until the transaction changes (migration 0016c): it reads as created_at. Milliseconds, as created_at. */
+  updated_at: number | null;
 }
 
 /** How many transactions of each type a wallet has: list totals without counting rows. */

@@ -1,5 +1,6 @@
+import type { Selectable } from 'kysely';
 import type { Trx } from '../db/database.js';
-import type { TransactionType } from './ledger.table.js';
+import type { TransactionTable, TransactionType } from './ledger.table.js';
 import type { TransactionRow } from './ledger.service.js';
 import { inPageOrder, type Page, type PageQuery, pageWindow } from '../paging.js';
 
@@ -11,8 +12,14 @@ const withWallet = (trx: Trx) =>
     .selectAll('transactions')
     .select(['accounts.id as wallet_id', 'accounts.developer_id']);
 
+/** A stored row as the API knows it: its times, stored as milliseconds (migration 0019b), as the ISO text they were made from. */
+function shown<R extends Selectable<TransactionTable> & { wallet_id: string; developer_id: string }>(row: R): TransactionRow {
+  return { ...row, created_at: new Date(row.created_at).toISOString(), updated_at: row.updated_at === null ? null : new Date(row.updated_at).toISOString() };
+}
+
 export async function findTransaction(trx: Trx, developerId: string, id: string): Promise<TransactionRow | undefined> {
-  return withWallet(trx).where('transactions.id', '=', id).where('accounts.developer_id', '=', developerId).executeTakeFirst();
+  const row = await withWallet(trx).where('transactions.id', '=', id).where('accounts.developer_id', '=', developerId).executeTakeFirst();
+  return row && shown(row);
 }
 
 /**
@@ -38,5 +45,5 @@ export async function listWalletTransactions(
     .limit(window.limit)
     .offset(window.offset)
     .execute();
-  return { items: inPageOrder(rows, window), total, page: query.page, limit: query.limit };
+  return { items: inPageOrder(rows, window).map(shown), total, page: query.page, limit: query.limit };
 }
