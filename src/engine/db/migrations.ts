@@ -590,11 +590,7 @@ const migrations: Record<string, Migration> = {
             t.provider_reference, t.sender_name, t.sender_account, t.raw_narration, t.service_intelligence, t.destination_account_number,
             t.destination_bank_code, t.destination_account_name, t.fee, t.agent_id, t.created_at, t.updated_at
             FROM transactions t JOIN accounts_0016 a ON a.id = t.wallet_id AND a.developer_id = t.developer_id`,
-          indexes: [
-            sql`CREATE INDEX transactions_wallet ON transactions (account_seq)`,
-            sql`CREATE INDEX transactions_wallet_time ON transactions (account_seq, created_at)`,
-            sql`CREATE INDEX transactions_wallet_type_time ON transactions (account_seq, type, created_at)`,
-          ],
+          indexes: accountTransactionsIndexes(),
         },
       ]);
     },
@@ -625,11 +621,7 @@ const migrations: Record<string, Migration> = {
             provider_reference, sender_name, sender_account, raw_narration, service_intelligence, destination_account_number,
             destination_bank_code, destination_account_name, fee, agent_id, ${epochMs(sql.ref('created_at'))}, ${epochMs(sql.ref('updated_at'))}
             FROM transactions WHERE ${sameTime(sql.ref('created_at'))} AND (updated_at IS NULL OR ${sameTime(sql.ref('updated_at'))})`,
-          indexes: [
-            sql`CREATE INDEX transactions_wallet ON transactions (account_seq)`,
-            sql`CREATE INDEX transactions_wallet_time ON transactions (account_seq, created_at)`,
-            sql`CREATE INDEX transactions_wallet_type_time ON transactions (account_seq, type, created_at)`,
-          ],
+          indexes: accountTransactionsIndexes(),
         },
       ]);
     },
@@ -657,6 +649,13 @@ const epochMs = (iso: RawBuilder<unknown>) => sql`unixepoch(${iso}) * 1000 + CAS
 
 /** True when the ISO time comes back as the same text from its milliseconds, as the API shows it. */
 const sameTime = (iso: RawBuilder<unknown>) => sql`strftime('%Y-%m-%dT%H:%M:%fZ', (${epochMs(iso)}) / 1000.0, 'unixepoch') = ${iso}`;
+
+/** Its indexes as 0019a and 0019b make them: a wallet's transactions by its account's seq. */
+const accountTransactionsIndexes = () => [
+  sql`CREATE INDEX transactions_wallet ON transactions (account_seq)`,
+  sql`CREATE INDEX transactions_wallet_time ON transactions (account_seq, created_at)`,
+  sql`CREATE INDEX transactions_wallet_type_time ON transactions (account_seq, type, created_at)`,
+];
 
 /** A table's new definition, the SELECT (from the old tables, all still there) that fills it, and its indexes. */
 interface Rebuild {
