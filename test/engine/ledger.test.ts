@@ -160,7 +160,11 @@ describe('audit()', () => {
 
   it('catches a broken balance chain', async () => {
     const a = await wallet('a', 5000);
-    await db.updateTable('transactions').set({ balance_before: 1 }).where('wallet_id', '=', a.id).execute();
+    await db
+      .updateTable('transactions')
+      .set({ balance_before: 1 })
+      .where('account_seq', '=', (eb) => eb.selectFrom('accounts').select('seq').where('id', '=', a.id))
+      .execute();
     expect((await audit(db)).problems.map((p) => p.check)).toContain('balance_chain');
   });
 });

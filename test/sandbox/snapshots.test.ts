@@ -142,7 +142,7 @@ describe('save and restore', () => {
     await t.call('POST', '/sandbox/snapshots', { file });
     const raw = new SQLite(file);
     raw.pragma('foreign_keys = OFF');
-    raw.prepare('UPDATE transactions SET wallet_id = ?').run('no-such-wallet');
+    raw.prepare('UPDATE transactions SET account_seq = ?').run(999_999);
     raw.close();
     const r = await t.call('POST', '/sandbox/snapshots/restore', { file });
     expect([r.status, r.body.detail.code, r.body.detail.message]).toEqual([400, 'VALIDATION_ERROR', 'snapshot: its rows do not hold together (transactions refers to a missing row)']);
@@ -404,7 +404,9 @@ describe('a database made before 0016', () => {
 
     // Keyed by seq now, every seq kept, and no seq handed out twice.
     const db = t.sandbox.db;
-    expect(await db.selectFrom('entries').select(['seq', 'posting_seq', 'account_id']).orderBy('seq').execute()).toEqual([
+    const accountIds = new Map((await db.selectFrom('accounts').select(['seq', 'id']).execute()).map((a) => [a.seq, a.id]));
+    const entries = await db.selectFrom('entries').select(['seq', 'posting_seq', 'account_seq']).orderBy('seq').execute();
+    expect(entries.map(({ account_seq, ...e }) => ({ ...e, account_id: accountIds.get(account_seq) }))).toEqual([
       { seq: 1, posting_seq: 1, account_id: 'w1' },
       { seq: 2, posting_seq: 1, account_id: 'a-provider' },
       { seq: 3, posting_seq: 2, account_id: 'w1' },
@@ -533,6 +535,129 @@ describe('a database made before 0020 (0020 and 0020b)', () => {
     expect(await db.selectFrom('events').select(['seq', 'developer_seq']).where('seq', '>', 3).execute()).toEqual([{ seq: 5, developer_seq: 2 }]);
     expect(await db.selectFrom('webhook_logs').select(['seq', 'developer_seq']).where('seq', '>', 4).execute()).toEqual([{ seq: 6, developer_seq: 2 }]);
     expect((await t.call('GET', '/sandbox/audit')).body.data).toMatchObject({ ok: true });
+  });
+});
+
+describe('a database made before 0019', () => {
+  it('keeps every row and seq, and shows what it showed: accounts by seq, entries and transactions pointing at them, times as milliseconds', async () => {
+    const file = join(dir, 'old-0016.db');
+    const now = '2026-06-01T10:00:00.000Z';
+    const later = '2026-06-01T10:05:00.250Z';
+    const raw = new SQLite(file);
+    const old = new Kysely<any>({ dialect: new SqliteDialect({ database: raw }) });
+    expect((await new Migrator({ db: old, provider: migrationProvider }).migrateTo('0016c_transactions_updated_only_when_changed')).error).toBeUndefined();
+    // Two developers: d0 (an inbound of 2,500 to w1, a transfer of 1,000 from w1 to w2, a payout
+    // debit of 200 from w2 that settled later) and d1 (an inbound of 70 to x1). Transaction 4 was removed.
+    const tx = (seq: number, id: string, dev: string, wallet: string, posting: number, entry: number, type: string, amount: number, before: number, after: number, updated: string | null) =>
+      `(${seq}, '${id}', '${dev}', '${wallet}', ${posting}, ${entry}, '${type}', ${amount}, ${before}, ${after}, 'NGN', 'SETTLED', '0000132606011000000000000000${seq}0', 'SENDER ${seq}', '0123456789', 'memo ${seq}', NULL, NULL, NULL, NULL, NULL, NULL, '${now}', ${updated === null ? 'NULL' : `'${updated}'`})`;
+    raw.exec(`
+      INSERT INTO developers (id, business_name, webhook_url, webhook_secret, created_at) VALUES
+        ('d0', 'SANDBOX', NULL, 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', '${now}'), ('d1', 'OTHER', NULL, 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSx', '${now}');
+      INSERT INTO settings (key, value) VALUES ('sandbox_developer_id', 'd0');
+      INSERT INTO accounts (id, developer_id, kind, balance, floor_zero, created_at) VALUES
+        ('a-provider', 'd0', 'PROVIDER_SETTLEMENT', -2300, 0, '${now}'), ('w1', 'd0', 'WALLET', 1500, 1, '${now}'),
+        ('w2', 'd0', 'WALLET', 800, 1, '${now}'), ('b-provider', 'd1', 'PROVIDER_SETTLEMENT', -70, 0, '${now}'), ('x1', 'd1', 'WALLET', 70, 1, '${now}');
+      INSERT INTO wallets (id, developer_id, customer_reference, first_name, last_name, email, label, account_number, bank_code, bank_name, account_name, currency, status, system_prompt, allow_transfers_out, created_at) VALUES
+        ('w1', 'd0', 'old-1', 'Old', 'Timer', 'old@example.com', 'Old Timer', '0000000019', '035', 'Wema Bank', 'SANDBOX / OLD TIMER', 'NGN', 'ACTIVE', '', 1, '${now}'),
+        ('w2', 'd0', 'old-2', 'New', 'Comer', 'new@example.com', 'New Comer', '0000000027', '035', 'Wema Bank', 'SANDBOX / NEW COMER', 'NGN', 'ACTIVE', '', 1, '${now}'),
+        ('x1', 'd1', 'other-1', 'Ext', 'Ra', 'ext@example.com', 'Ext Ra', '0000000035', '035', 'Wema Bank', 'OTHER / EXT RA', 'NGN', 'ACTIVE', '', 1, '${now}');
+      INSERT INTO postings (seq, developer_id, kind, created_at) VALUES
+        (1, 'd0', 'INBOUND', '${now}'), (2, 'd0', 'INTERNAL_TRANSFER', '${now}'), (3, 'd0', 'PAYOUT', '${now}'), (4, 'd1', 'INBOUND', '${now}');
+      INSERT INTO entries (seq, posting_seq, account_id, amount) VALUES
+        (1, 1, 'w1', 2500), (2, 1, 'a-provider', -2500), (3, 2, 'w1', -1000), (4, 2, 'w2', 1000), (5, 3, 'w2', -200), (6, 3, 'a-provider', 200),
+        (7, 4, 'x1', 70), (8, 4, 'b-provider', -70);
+      INSERT INTO transactions (seq, id, developer_id, wallet_id, posting_seq, entry_seq, type, amount, balance_before, balance_after, currency, status,
+        provider_reference, sender_name, sender_account, raw_narration, service_intelligence, destination_account_number, destination_bank_code,
+        destination_account_name, fee, agent_id, created_at, updated_at) VALUES
+        ${tx(1, 't1', 'd0', 'w1', 1, 1, 'CREDIT', 2500, 0, 2500, null)}, ${tx(2, 't2', 'd0', 'w1', 2, 3, 'DEBIT', 1000, 2500, 1500, null)},
+        ${tx(3, 't3', 'd0', 'w2', 2, 4, 'CREDIT', 1000, 0, 1000, null)}, ${tx(5, 't5', 'd0', 'w2', 3, 5, 'DEBIT', 200, 1000, 800, later)},
+        ${tx(6, 't6', 'd1', 'x1', 4, 7, 'CREDIT', 70, 0, 70, null)};
+      UPDATE sqlite_sequence SET seq = 9 WHERE name = 'transactions';
+      INSERT INTO transaction_counts (wallet_id, type, n) VALUES ('w1', 'CREDIT', 1), ('w1', 'DEBIT', 1), ('w2', 'CREDIT', 1), ('w2', 'DEBIT', 1), ('x1', 'CREDIT', 1);
+      INSERT INTO events (seq, id, developer_id, type, payload, created_at, transaction_seq) VALUES
+        (1, 'ev1', 'd0', 'ledger.credit', '', '${now}', 1), (2, 'ev2', 'd0', 'ledger.debit', '', '${now}', 2), (3, 'ev3', 'd0', 'ledger.credit', '', '${now}', 3),
+        (4, 'ev5', 'd0', 'ledger.debit', '', '${now}', 5), (5, 'ev6', 'd1', 'ledger.credit', '', '${now}', 6);
+      INSERT INTO webhook_logs (seq, id, developer_id, event_seq, event_type, status, http_status_code, response_body, attempt_count, next_retry_at, delivered_at) VALUES
+        (1, 'l1', 'd0', 1, 'ledger.credit', 'DELIVERED', 200, NULL, 1, NULL, '${now}'), (2, 'l2', 'd0', 2, 'ledger.debit', 'DELIVERED', 200, NULL, 1, NULL, '${now}'),
+        (3, 'l3', 'd0', 3, 'ledger.credit', 'DELIVERED', 200, NULL, 1, NULL, '${now}'), (4, 'l5', 'd0', 4, 'ledger.debit', 'DELIVERED', 200, NULL, 1, NULL, '${now}'),
+        (5, 'l6', 'd1', 5, 'ledger.credit', 'DELIVERED', 200, NULL, 1, NULL, '${now}');
+      INSERT INTO webhook_log_counts (developer_id, status, event_type, n) VALUES
+        ('d0', 'DELIVERED', 'ledger.credit', 2), ('d0', 'DELIVERED', 'ledger.debit', 2), ('d1', 'DELIVERED', 'ledger.credit', 1);
+    `);
+    raw.close();
+
+    expect((await t.call('POST', '/sandbox/snapshots/restore', { file })).status).toBe(200);
+    const shown = (await t.call('GET', '/v1/transactions/t5')).body.data;
+    expect(shown).toEqual({
+      id: 't5', wallet_id: 'w2', developer_id: 'd0', type: 'DEBIT', amount: 200, balance_before: 1000, balance_after: 800, currency: 'NGN', status: 'SETTLED',
+      provider_reference: '000013260601100000000000000050', sender_name: 'SENDER 5', sender_account: '0123456789', raw_narration: 'memo 5',
+      service_intelligence: null, destination_account_number: null, destination_bank_code: null, destination_account_name: null, fee: null, agent_id: null,
+      created_at: now, updated_at: later,
+    });
+    // Another developer's transaction is as good as missing.
+    expect((await t.call('GET', '/v1/transactions/t6')).status).toBe(404);
+    const list = async (wallet: string, query = '') => (await t.call('GET', `/v1/wallets/${wallet}/transactions${query}`)).body.data;
+    expect(await list('w1')).toMatchObject({ total: 2, items: [{ id: 't1', wallet_id: 'w1', developer_id: 'd0', created_at: now, updated_at: now }, { id: 't2', type: 'DEBIT' }] });
+    expect(await list('w2', '?type=DEBIT')).toMatchObject({ total: 1, items: [{ id: 't5', updated_at: later }] });
+    const logs = (await t.call('GET', '/v1/webhook-logs?limit=10')).body.data.items;
+    expect(logs.map((l: { id: string; payload: { data: { transaction_id: string; wallet_id: string } } }) => [l.id, l.payload.data.transaction_id, l.payload.data.wallet_id])).toEqual([
+      ['l1', 't1', 'w1'],
+      ['l2', 't2', 'w1'],
+      ['l3', 't3', 'w2'],
+      ['l5', 't5', 'w2'],
+    ]);
+    expect((await t.call('GET', '/sandbox/audit')).body.data).toMatchObject({ ok: true, checked: { accounts: 3, transactions: 4, entries: 6 } });
+
+    // Accounts keyed by seq in the order they were made; entries and transactions point at them; every seq kept.
+    const db = t.sandbox.db;
+    const accounts = await db.selectFrom('accounts').select(['seq', 'id']).orderBy('seq').execute();
+    expect(accounts.slice(0, 5).map((a) => a.id)).toEqual(['a-provider', 'w1', 'w2', 'b-provider', 'x1']);
+    const idOf = new Map(accounts.map((a) => [a.seq, a.id]));
+    const entries = await db.selectFrom('entries').select(['seq', 'account_seq']).orderBy('seq').execute();
+    expect(entries.map((e) => [e.seq, idOf.get(e.account_seq)])).toEqual([
+      [1, 'w1'], [2, 'a-provider'], [3, 'w1'], [4, 'w2'], [5, 'w2'], [6, 'a-provider'], [7, 'x1'], [8, 'b-provider'],
+    ]);
+    const rows = await db.selectFrom('transactions').select(['seq', 'id', 'account_seq', 'posting_seq', 'entry_seq', 'created_at', 'updated_at']).orderBy('seq').execute();
+    const [made, changed] = [Date.parse(now), Date.parse(later)];
+    expect(rows.map((r) => [r.seq, r.id, idOf.get(r.account_seq), r.posting_seq, r.entry_seq, r.created_at, r.updated_at])).toEqual([
+      [1, 't1', 'w1', 1, 1, made, null], [2, 't2', 'w1', 2, 3, made, null], [3, 't3', 'w2', 2, 4, made, null], [5, 't5', 'w2', 3, 5, made, changed], [6, 't6', 'x1', 4, 7, made, null],
+    ]);
+    expect(await db.selectFrom('postings').select(['seq', 'created_at']).orderBy('seq').execute()).toEqual([1, 2, 3, 4].map((seq) => ({ seq, created_at: made })));
+    const next = await t.call('POST', '/v1/wallets/w1/transfer', { destination_account_number: '0000000027', amount: 100 });
+    expect(next.status).toBe(200);
+    expect(await db.selectFrom('transactions').select('seq').orderBy('seq', 'desc').limit(2).execute()).toEqual([{ seq: 11 }, { seq: 10 }]);
+  });
+});
+
+describe('a database made before 0019 with a time the API could not show again', () => {
+  it('is refused as a snapshot, and nothing changes', async () => {
+    const w = await createWallet(t, 1_000);
+    const file = join(dir, 'odd-time.db');
+    const raw = new SQLite(file);
+    const old = new Kysely<any>({ dialect: new SqliteDialect({ database: raw }) });
+    expect((await new Migrator({ db: old, provider: migrationProvider }).migrateTo('0016c_transactions_updated_only_when_changed')).error).toBeUndefined();
+    // Written by hand, not by Date.prototype.toISOString: stored as milliseconds it would come back as '2026-06-01T10:00:00.000Z'.
+    const odd = '2026-06-01T10:00:00Z';
+    raw.exec(`
+      INSERT INTO developers (id, business_name, webhook_url, webhook_secret, created_at) VALUES ('d0', 'SANDBOX', NULL, 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', '${odd}');
+      INSERT INTO settings (key, value) VALUES ('sandbox_developer_id', 'd0');
+      INSERT INTO accounts (id, developer_id, kind, balance, floor_zero, created_at) VALUES ('a-provider', 'd0', 'PROVIDER_SETTLEMENT', -10, 0, '${odd}'), ('w1', 'd0', 'WALLET', 10, 1, '${odd}');
+      INSERT INTO wallets (id, developer_id, customer_reference, first_name, last_name, email, label, account_number, bank_code, bank_name, account_name, currency, status, system_prompt, allow_transfers_out, created_at) VALUES
+        ('w1', 'd0', 'old-1', 'Old', 'Timer', 'old@example.com', 'Old Timer', '0000000019', '035', 'Wema Bank', 'SANDBOX / OLD TIMER', 'NGN', 'ACTIVE', '', 1, '${odd}');
+      INSERT INTO postings (seq, developer_id, kind, created_at) VALUES (1, 'd0', 'INBOUND', '2026-06-01T10:00:00.000Z');
+      INSERT INTO entries (seq, posting_seq, account_id, amount) VALUES (1, 1, 'w1', 10), (2, 1, 'a-provider', -10);
+      INSERT INTO transactions (seq, id, developer_id, wallet_id, posting_seq, entry_seq, type, amount, balance_before, balance_after, currency, status,
+        provider_reference, sender_name, sender_account, raw_narration, created_at) VALUES
+        (1, 't1', 'd0', 'w1', 1, 1, 'CREDIT', 10, 0, 10, 'NGN', 'SETTLED', '000013260601100000000000000001', 'SENDER', '0123456789', 'memo', '${odd}');
+    `);
+    raw.close();
+    const r = await t.call('POST', '/sandbox/snapshots/restore', { file });
+    expect([r.status, r.body.detail.code, r.body.detail.message]).toEqual([
+      400,
+      'VALIDATION_ERROR',
+      'file: was made by a newer version of ledger, or its schema cannot be migrated (database migration 0019b_ledger_times_as_integers failed: Error: transactions: 0 of 1 rows could be carried over)',
+    ]);
+    expect((await t.call('GET', `/v1/wallets/${w.id}`)).body.data.balance).toBe(1_000);
   });
 });
 

@@ -51,11 +51,18 @@ export async function audit(trx: Trx, developerId?: string): Promise<AuditReport
               .select((eb) => eb.fn.countAll<number>().as('n'))
               .$if(devSeq !== undefined, (qb) => qb.where('developer_seq', '=', devSeq!))
               .executeTakeFirstOrThrow()
-          : await trx
-              .selectFrom(table)
-              .select((eb) => eb.fn.countAll<number>().as('n'))
-              .$if(dev !== undefined, (qb) => qb.where('developer_id', '=', dev!))
-              .executeTakeFirstOrThrow();
+          : table === 'transactions' && dev !== undefined
+            ? await trx
+                .selectFrom('transactions')
+                .innerJoin('accounts', 'accounts.seq', 'transactions.account_seq')
+                .select((eb) => eb.fn.countAll<number>().as('n'))
+                .where('accounts.developer_id', '=', dev)
+                .executeTakeFirstOrThrow()
+            : await trx
+                .selectFrom(table as Exclude<(typeof COUNTED)[number], 'transactions' | 'events' | 'webhook_logs'>)
+                .select((eb) => eb.fn.countAll<number>().as('n'))
+                .$if(dev !== undefined, (qb) => qb.where('developer_id', '=', dev!))
+                .executeTakeFirstOrThrow();
     checked[table] = Number(row.n);
   }
 

@@ -25,7 +25,7 @@ export async function checkPostings(trx: Trx, problems: Problems, dev: string | 
 export async function checkBalances(trx: Trx, problems: Problems, dev: string | undefined): Promise<void> {
   const drift = await trx
     .selectFrom('accounts')
-    .leftJoin('entries', 'entries.account_id', 'accounts.id')
+    .leftJoin('entries', 'entries.account_seq', 'accounts.seq')
     .select(['accounts.id', 'accounts.kind', 'accounts.balance', (eb) => eb.fn.coalesce(eb.fn.sum<number>('entries.amount'), sql<number>`0`).as('total')])
     .$if(dev !== undefined, (qb) => qb.where('accounts.developer_id', '=', dev!))
     .groupBy('accounts.id')
@@ -70,7 +70,7 @@ export async function checkWallets(trx: Trx, problems: Problems, dev: string | u
   const wallets = await trx
     .selectFrom('wallets')
     .innerJoin('accounts', 'accounts.id', 'wallets.id')
-    .select(['wallets.id', 'accounts.balance'])
+    .select(['wallets.id', 'accounts.seq', 'accounts.balance'])
     .$if(dev !== undefined, (qb) => qb.where('wallets.developer_id', '=', dev!))
     .orderBy('wallets.seq')
     .execute();
@@ -82,7 +82,7 @@ export async function checkWallets(trx: Trx, problems: Problems, dev: string | u
         trx
           .selectFrom('transactions')
           .select(['seq', 'id', 'type', 'amount', 'balance_before', 'balance_after'])
-          .where('wallet_id', '=', wallet.id)
+          .where('account_seq', '=', wallet.seq)
           .where('seq', '>', after)
           .orderBy('seq')
           .limit(limit)

@@ -31,16 +31,17 @@ function builtFrom(e: { type_code: number; developer_id: string | null; announce
 export async function checkOutbox(trx: Trx, problems: Problems, dev: string | undefined): Promise<void> {
   // Events and delivery logs name their developer by its number (events/stored.ts).
   const devSeq = dev === undefined ? undefined : await developerSeq(trx, dev);
-  /** The developer's rows (every row without one) of a query on one table, in seq order, in chunks. */
+  /**
+   * The developer's rows (every row without one) of a query on one table, in seq order, in chunks;
+   * `owner` is the column that names the developer: by number (developer_seq) or by id.
+   */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const bySeq = <O extends { seq: number }>(table: string, query: SelectQueryBuilder<Database, any, O>) =>
+  const bySeq = <O extends { seq: number }>(table: string, query: SelectQueryBuilder<Database, any, O>, owner = `${table}.developer_seq`) =>
     inChunks(
       (after, limit) =>
         query
           .where(sql.ref(`${table}.seq`), '>', after)
-          .$if(dev !== undefined, (qb) =>
-            table === 'transactions' ? qb.where(sql.ref(`${table}.developer_id`), '=', dev!) : qb.where(sql.ref(`${table}.developer_seq`), '=', devSeq!),
-          )
+          .$if(dev !== undefined, (qb) => qb.where(sql.ref(owner), '=', owner.endsWith('.developer_seq') ? devSeq! : dev!))
           .orderBy(sql.ref(`${table}.seq`))
           .limit(limit)
           .execute(),
@@ -53,12 +54,15 @@ export async function checkOutbox(trx: Trx, problems: Problems, dev: string | un
       'transactions',
       trx
         .selectFrom('transactions')
+        .leftJoin('accounts as wallet', 'wallet.seq', 'transactions.account_seq')
         .leftJoin('entries', 'entries.seq', 'transactions.entry_seq')
-        .select(['transactions.seq', 'transactions.id', 'transactions.type', 'transactions.amount', 'transactions.wallet_id', 'entries.account_id', 'entries.amount as entry_amount']),
+        .select(['transactions.seq', 'transactions.id', 'transactions.type', 'transactions.amount', 'transactions.account_seq', 'wallet.kind', 'entries.account_seq as entry_account_seq', 'entries.amount as entry_amount']),
+      'wallet.developer_id',
     );
     for await (const rows of chunks) {
       for (const t of rows) {
-        if (t.account_id !== t.wallet_id || t.entry_amount !== (t.type === 'CREDIT' ? t.amount : -t.amount)) {
+        // Its account is a wallet's (the key alone cannot say so) and its entry's.
+        if (t.kind !== 'WALLET' || t.entry_account_seq !== t.account_seq || t.entry_amount !== (t.type === 'CREDIT' ? t.amount : -t.amount)) {
           problems.push({ check: 'transaction_matches_entry', id: t.id, message: `transaction ${t.id} (${t.type} ${t.amount}) does not match its ledger entry` });
         }
       }
@@ -73,8 +77,9 @@ export async function checkOutbox(trx: Trx, problems: Problems, dev: string | un
       trx
         .selectFrom('events')
         .leftJoin('transactions as announced', 'announced.seq', 'events.transaction_seq')
+        .leftJoin('accounts as announced_account', 'announced_account.seq', 'announced.account_seq')
         .leftJoin('developers', 'developers.seq', 'events.developer_seq')
-        .select(['events.seq', 'events.type_code', 'events.payload', 'developers.id as developer_id', 'announced.id as announced_id', 'announced.developer_id as announced_developer', 'announced.type as announced_type'])
+        .select(['events.seq', 'events.type_code', 'events.payload', 'developers.id as developer_id', 'announced.id as announced_id', 'announced_account.developer_id as announced_developer', 'announced.type as announced_type'])
         .where('events.type_code', 'in', [typeCode('ledger.credit'), typeCode('ledger.debit')]),
     ),
     // A stored payload names its transaction; one built from its transaction (payload '') names

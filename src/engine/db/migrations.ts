@@ -557,6 +557,77 @@ const migrations: Record<string, Migration> = {
       ]);
     },
   },
+  '0019a_ledger_accounts_by_seq': {
+    async up(db: Kysely<unknown>) {
+      // Accounts get an integer key (seq, in the order they were made), and the hot ledger rows
+      // point at it instead of repeating a 36-character id: an entry at its account (account_seq), a
+      // wallet transaction at its wallet's account (account_seq, in the row and its three indexes),
+      // which also gives its wallet id and developer (both read through the account, so the
+      // transaction's own copy of the developer's id goes). Every row and seq is kept.
+      await rebuildTables(db, [
+        {
+          table: 'accounts',
+          create: sql`seq integer PRIMARY KEY AUTOINCREMENT, id text NOT NULL UNIQUE, developer_id text NOT NULL REFERENCES developers(id),
+            kind text NOT NULL, balance integer NOT NULL DEFAULT 0, floor_zero integer NOT NULL, created_at text NOT NULL,
+            CONSTRAINT accounts_floor CHECK (floor_zero = 0 OR balance >= 0)`,
+          copy: sql`SELECT NULL, id, developer_id, kind, balance, floor_zero, created_at FROM accounts ORDER BY rowid`,
+          indexes: [sql`CREATE UNIQUE INDEX accounts_system_kind ON accounts (developer_id, kind) WHERE kind != 'WALLET'`],
+        },
+        {
+          table: 'entries',
+          create: sql`seq integer PRIMARY KEY AUTOINCREMENT, posting_seq integer NOT NULL REFERENCES postings(seq),
+            account_seq integer NOT NULL REFERENCES accounts(seq), amount integer NOT NULL`,
+          copy: sql`SELECT e.seq, e.posting_seq, a.seq, e.amount FROM entries e JOIN accounts_0016 a ON a.id = e.account_id`,
+          indexes: [sql`CREATE INDEX entries_posting ON entries (posting_seq)`, sql`CREATE INDEX entries_account ON entries (account_seq)`],
+        },
+        {
+          table: 'transactions',
+          create: sql`seq integer PRIMARY KEY AUTOINCREMENT, id text NOT NULL UNIQUE, account_seq integer NOT NULL REFERENCES accounts(seq),
+            posting_seq integer NOT NULL REFERENCES postings(seq), entry_seq integer NOT NULL REFERENCES entries(seq), type text NOT NULL,
+            amount integer NOT NULL, balance_before integer NOT NULL, balance_after integer NOT NULL, currency text NOT NULL, status text NOT NULL,
+            provider_reference text NOT NULL, sender_name text NOT NULL, sender_account text NOT NULL, raw_narration text NOT NULL,
+            service_intelligence text, destination_account_number text, destination_bank_code text, destination_account_name text, fee integer,
+            agent_id text, created_at text NOT NULL, updated_at text`,
+          copy: sql`SELECT t.seq, t.id, a.seq, t.posting_seq, t.entry_seq, t.type, t.amount, t.balance_before, t.balance_after, t.currency, t.status,
+            t.provider_reference, t.sender_name, t.sender_account, t.raw_narration, t.service_intelligence, t.destination_account_number,
+            t.destination_bank_code, t.destination_account_name, t.fee, t.agent_id, t.created_at, t.updated_at
+            FROM transactions t JOIN accounts_0016 a ON a.id = t.wallet_id AND a.developer_id = t.developer_id`,
+          indexes: accountTransactionsIndexes(),
+        },
+      ]);
+    },
+  },
+  '0019b_ledger_times_as_integers': {
+    async up(db: Kysely<unknown>) {
+      // A transaction's and a posting's times are stored as integer milliseconds since the epoch
+      // (6 bytes, not 24 characters, in the row and in both time indexes) and shown as the same
+      // ISO text (transactions.repository.ts): ISO times of one width sort as their instants do, so
+      // the lists' order is the same. A stored time that would not come back as the same text stops
+      // the migration, the database as it was (rebuildTables counts the rows carried over).
+      await rebuildTables(db, [
+        {
+          table: 'postings',
+          create: sql`seq integer PRIMARY KEY AUTOINCREMENT, developer_id text NOT NULL REFERENCES developers(id), kind text NOT NULL,
+            created_at integer NOT NULL`,
+          copy: sql`SELECT seq, developer_id, kind, ${epochMs(sql.ref('created_at'))} FROM postings WHERE ${sameTime(sql.ref('created_at'))}`,
+        },
+        {
+          table: 'transactions',
+          create: sql`seq integer PRIMARY KEY AUTOINCREMENT, id text NOT NULL UNIQUE, account_seq integer NOT NULL REFERENCES accounts(seq),
+            posting_seq integer NOT NULL REFERENCES postings(seq), entry_seq integer NOT NULL REFERENCES entries(seq), type text NOT NULL,
+            amount integer NOT NULL, balance_before integer NOT NULL, balance_after integer NOT NULL, currency text NOT NULL, status text NOT NULL,
+            provider_reference text NOT NULL, sender_name text NOT NULL, sender_account text NOT NULL, raw_narration text NOT NULL,
+            service_intelligence text, destination_account_number text, destination_bank_code text, destination_account_name text, fee integer,
+            agent_id text, created_at integer NOT NULL, updated_at integer`,
+          copy: sql`SELECT seq, id, account_seq, posting_seq, entry_seq, type, amount, balance_before, balance_after, currency, status,
+            provider_reference, sender_name, sender_account, raw_narration, service_intelligence, destination_account_number,
+            destination_bank_code, destination_account_name, fee, agent_id, ${epochMs(sql.ref('created_at'))}, ${epochMs(sql.ref('updated_at'))}
+            FROM transactions WHERE ${sameTime(sql.ref('created_at'))} AND (updated_at IS NULL OR ${sameTime(sql.ref('updated_at'))})`,
+          indexes: accountTransactionsIndexes(),
+        },
+      ]);
+    },
+  },
   '0020_webhook_rows_by_number': {
     async up(db: Kysely<unknown>) {
       // Events, delivery logs and attempts (three rows for each event, most of the database after
@@ -663,6 +734,19 @@ const transactionsIndexes = () => [
   sql`CREATE INDEX transactions_wallet ON transactions (wallet_id)`,
   sql`CREATE INDEX transactions_wallet_time ON transactions (wallet_id, created_at)`,
   sql`CREATE INDEX transactions_wallet_type_time ON transactions (wallet_id, type, created_at)`,
+];
+
+/** An ISO time as `Date.prototype.toISOString` writes it ('2026-11-23T19:59:16.684Z'), as integer milliseconds since the epoch. */
+const epochMs = (iso: RawBuilder<unknown>) => sql`unixepoch(${iso}) * 1000 + CAST(substr(${iso}, 21, 3) AS INTEGER)`;
+
+/** True when the ISO time comes back as the same text from its milliseconds, as the API shows it. */
+const sameTime = (iso: RawBuilder<unknown>) => sql`strftime('%Y-%m-%dT%H:%M:%fZ', (${epochMs(iso)}) / 1000.0, 'unixepoch') = ${iso}`;
+
+/** Its indexes as 0019a and 0019b make them: a wallet's transactions by its account's seq. */
+const accountTransactionsIndexes = () => [
+  sql`CREATE INDEX transactions_wallet ON transactions (account_seq)`,
+  sql`CREATE INDEX transactions_wallet_time ON transactions (account_seq, created_at)`,
+  sql`CREATE INDEX transactions_wallet_type_time ON transactions (account_seq, type, created_at)`,
 ];
 
 /** A table's new definition, the SELECT (from the old tables, all still there) that fills it, and its indexes. */

@@ -1,5 +1,11 @@
 import type { Generated } from 'kysely';
-import type { StoredId } from './stored.js';
+
+/**
+ * A public id as stored (migration 0020b): an id in the canonical form the sandbox gives (a UUID in
+ * lowercase hex) as its 16 bytes, any other id (one from an older database) as it is. The two never
+ * compare equal, and each reads back as the text it was, so a look-up by id finds what it found before.
+ */
+export type StoredId = Buffer | string;
 
 /** Stored as events/stored.ts says: the developer by its seq, the type by its code, the time in epoch ms. */
 export interface EventTable {

@@ -59,15 +59,17 @@ export function envelopeJson(eventId: string, type: string, createdAt: string, d
 
 /**
  * The columns a query selects, beside `events.payload`, to build a payload that is not stored: the
- * event's id, type and time, and its transaction joined as `announced` (`events.transaction_seq` = its seq).
- * @example trx.selectFrom('events').leftJoin('transactions as announced', 'announced.seq', 'events.transaction_seq').select(ANNOUNCED).select('events.payload')
+ * event's id, type and time, its transaction joined as `announced` (`events.transaction_seq` = its seq),
+ * and that transaction's wallet account as `announced_account` (its id is the wallet's, migration 0019a).
+ * @example trx.selectFrom('events').leftJoin('transactions as announced', 'announced.seq', 'events.transaction_seq')
+ *   .leftJoin('accounts as announced_account', 'announced_account.seq', 'announced.account_seq').select(ANNOUNCED).select('events.payload')
  */
 export const ANNOUNCED = [
   'events.id as announced_event_id',
   'events.type_code as announced_event_type',
   'events.created_at_ms as announced_at',
   'announced.id as announced_id',
-  'announced.wallet_id as announced_wallet_id',
+  'announced_account.id as announced_wallet_id',
   'announced.type as announced_type',
   'announced.amount as announced_amount',
   'announced.balance_before as announced_balance_before',

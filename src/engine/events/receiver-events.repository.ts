@@ -34,6 +34,7 @@ const eventPayload = prepare((db, p: { developer: number; eventId: StoredId }) =
   db
     .selectFrom('events')
     .leftJoin('transactions as announced', 'announced.seq', 'events.transaction_seq')
+    .leftJoin('accounts as announced_account', 'announced_account.seq', 'announced.account_seq')
     .select('events.payload')
     .select(ANNOUNCED)
     .where('events.id', '=', p.eventId)
@@ -59,6 +60,7 @@ export async function listReceived(trx: Trx, developerId: string, query: PageQue
     // The receiver keeps the event's id as text, the event as stored.ts stores it.
     .leftJoin('events', (join) => join.on('events.id', '=', storedIdSql('receiver_events.webhook_id')).on('receiver_events.body', 'is', null))
     .leftJoin('transactions as announced', 'announced.seq', 'events.transaction_seq')
+    .leftJoin('accounts as announced_account', 'announced_account.seq', 'announced.account_seq')
     .selectAll('receiver_events')
     .select('events.payload')
     .select(ANNOUNCED)

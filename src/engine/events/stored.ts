@@ -1,6 +1,9 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Trx } from '../db/database.js';
 import { prepare } from '../db/prepared.js';
+import type { StoredId } from './events.table.js';
+
+export type { StoredId };
 
 // How events, delivery logs and attempts store what the API shows as text (migration 0020): their
 // developer by its number (developers.seq), their event type by its code, their times as epoch
@@ -45,12 +48,6 @@ export async function developerSeq(trx: Trx, developerId: string): Promise<numbe
   return (await developerSeqById(trx, { id: developerId })).rows[0]?.seq ?? -1;
 }
 
-/**
- * A public id as stored (migration 0020b): an id in the canonical form the sandbox gives (a UUID in
- * lowercase hex) as its 16 bytes, any other id (one from an older database) as it is. The two never
- * compare equal, and each reads back as the text it was, so a look-up by id finds what it found before.
- */
-export type StoredId = Buffer | string;
 
 const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

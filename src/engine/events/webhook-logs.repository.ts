@@ -42,6 +42,7 @@ const withPayload = (trx: Trx) =>
     .innerJoin('events', 'events.seq', 'webhook_logs.event_seq')
     .innerJoin('developers', 'developers.seq', 'webhook_logs.developer_seq')
     .leftJoin('transactions as announced', 'announced.seq', 'events.transaction_seq')
+    .leftJoin('accounts as announced_account', 'announced_account.seq', 'announced.account_seq')
     .selectAll('webhook_logs')
     .select(['developers.id as developer_id', 'events.id as event_id', 'events.payload', 'events.created_at_ms'])
     .select(ANNOUNCED);

@@ -37,13 +37,13 @@ export async function findSystemAccountId(trx: Trx, developerId: string, kind: A
 /**
  * Moves an account's balance by `delta` in one conditional statement: the bound check and the
  * change happen together, so two debits can never both pass on the same money.
- * Returns the new balance (exact for wallets), or undefined when a bound would be broken: a
+ * Returns the new balance (exact for wallets) and the account's seq, or undefined when a bound would be broken: a
  * wallet's floor of 0 or its ceiling (MAX_BALANCE less its pending payouts, so that a reversal
  * always fits), or a system account's ±MAX_SYSTEM_BALANCE_SQL. `refusalOf` says which.
  */
-export async function applyDelta(trx: Trx, accountId: string, delta: number): Promise<number | undefined> {
+export async function applyDelta(trx: Trx, accountId: string, delta: number): Promise<{ balance: number; seq: number } | undefined> {
   const { rows } = await (delta < 0 ? lowerBalance : raiseBalance)(trx, { accountId, delta });
-  return rows[0]?.balance;
+  return rows[0];
 }
 
 /** Integer arithmetic in SQL: a bound JavaScript number is a REAL, and REAL sums past 2^53 round. */
@@ -55,7 +55,7 @@ const lowerBalance = prepare((db, p: { accountId: string; delta: number }) =>
     .set({ balance: newBalance(p.delta) })
     .where('id', '=', p.accountId)
     .where(newBalance(p.delta), '>=', sql<number>`case when floor_zero = 1 then 0 else -${sql.raw(MAX_SYSTEM_BALANCE_SQL)} end`)
-    .returning('balance'),
+    .returning(['balance', 'seq']),
 );
 
 /** A wallet's pending payouts, amount and fee: money on its way out that may come back. */
@@ -67,7 +67,7 @@ const raiseBalance = prepare((db, p: { accountId: string; delta: number }) =>
     .set({ balance: newBalance(p.delta) })
     .where('id', '=', p.accountId)
     .where(newBalance(p.delta), '<=', sql<number>`case when floor_zero = 1 then ${sql.raw(String(MAX_BALANCE))} - ${pendingPayouts} else ${sql.raw(MAX_SYSTEM_BALANCE_SQL)} end`)
-    .returning('balance'),
+    .returning(['balance', 'seq']),
 );
 
 /**

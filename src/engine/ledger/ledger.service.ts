@@ -5,7 +5,13 @@ import { applyDelta, refusalOf } from './accounts.repository.js';
 import { countTransactions, insertEntries, insertPosting, insertTransactions } from './postings.repository.js';
 import type { TransactionStatus, TransactionTable } from './ledger.table.js';
 
-export type TransactionRow = Selectable<TransactionTable>;
+/** A transaction as the API knows it: its stored row, with its wallet's id and developer (read through `account_seq`) and its times as ISO text. */
+export type TransactionRow = Omit<Selectable<TransactionTable>, 'created_at' | 'updated_at'> & {
+  wallet_id: string;
+  developer_id: string;
+  created_at: string;
+  updated_at: string | null;
+};
 
 /** What a wallet leg records on its transaction, besides the amounts the ledger computes. */
 export interface WalletTransactionInput {
@@ -54,12 +60,13 @@ export async function post(trx: Trx, env: EngineEnv, input: PostingInput): Promi
   if (sum !== 0 || input.legs.some((leg) => !Number.isSafeInteger(leg.amount) || leg.amount === 0)) {
     throw new Error(`unbalanced posting ${input.kind}: legs sum to ${sum}`);
   }
-  const now = env.clock.now().toISOString();
-  const postingSeq = Number((await insertPosting(trx, { developer_id: input.developerId, kind: input.kind, created_at: now })).insertId);
+  const at = env.clock.now();
+  const now = at.toISOString();
+  const postingSeq = Number((await insertPosting(trx, { developer_id: input.developerId, kind: input.kind, created_at: at.getTime() })).insertId);
 
   // Debits first: when money is short, nothing has been credited yet.
   const order = input.legs.map((leg, index) => ({ leg, index })).sort((a, b) => a.leg.amount - b.leg.amount);
-  const balances = new Map<number, number>();
+  const balances = new Map<number, { balance: number; seq: number }>();
   for (const { leg, index } of order) {
     const after = await applyDelta(trx, leg.accountId, leg.amount);
     if (after === undefined) throw await refusalOf(trx, leg.accountId, leg.amount);
@@ -67,17 +74,16 @@ export async function post(trx: Trx, env: EngineEnv, input: PostingInput): Promi
   }
   // Then the legs' entries, and the wallet legs' transactions, each kind in one statement, in the same order.
   // One statement's rows take consecutive seqs, the last of them its insertId.
-  const entries = order.map(({ leg }) => ({ posting_seq: postingSeq, account_id: leg.accountId, amount: leg.amount }));
+  const entries = order.map(({ index, leg }) => ({ posting_seq: postingSeq, account_seq: balances.get(index)!.seq, amount: leg.amount }));
   const firstEntry = Number((await insertEntries(trx, entries)).insertId) - entries.length + 1;
   const walletLegs = order.flatMap(({ leg, index }, i) => (leg.transaction ? [{ leg, index, transaction: leg.transaction, entrySeq: firstEntry + i }] : []));
   const results = new Array<TransactionRow | undefined>(input.legs.length);
   if (walletLegs.length > 0) {
     const values = walletLegs.map(({ leg, index, transaction: t, entrySeq }) => {
-      const after = balances.get(index)!;
+      const { balance: after, seq: accountSeq } = balances.get(index)!;
       return {
         id: env.ids.uuid(),
-        developer_id: input.developerId,
-        wallet_id: leg.accountId,
+        account_seq: accountSeq,
         posting_seq: postingSeq,
         entry_seq: entrySeq,
         type: leg.amount > 0 ? ('CREDIT' as const) : ('DEBIT' as const),
@@ -96,15 +102,17 @@ export async function post(trx: Trx, env: EngineEnv, input: PostingInput): Promi
         destination_account_name: t.destination_account_name ?? null,
         fee: t.fee ?? null,
         agent_id: t.agent_id ?? null,
-        created_at: now,
+        created_at: at.getTime(),
         updated_at: null,
       };
     });
     // The rows as stored, built here (RETURNING * costs more than the insert's own index work).
     const { insertId } = await insertTransactions(trx, values);
     const first = Number(insertId) - values.length + 1;
-    values.forEach((row, i) => (results[walletLegs[i]!.index] = { ...row, seq: first + i }));
-    await countTransactions(trx, values.map(({ wallet_id, type }) => ({ wallet_id, type })));
+    values.forEach(
+      (row, i) => (results[walletLegs[i]!.index] = { ...row, seq: first + i, wallet_id: walletLegs[i]!.leg.accountId, developer_id: input.developerId, created_at: now }),
+    );
+    await countTransactions(trx, walletLegs.map(({ leg }, i) => ({ wallet_id: leg.accountId, type: values[i]!.type })));
   }
   return { postingSeq, transactions: results.filter((r): r is TransactionRow => r !== undefined) };
 }

@@ -4,6 +4,8 @@ export type AccountKind = 'WALLET' | 'PROVIDER_SETTLEMENT' | 'SUSPENSE_HOLDING' 
 
 /** One ledger account: a wallet or one of a developer's system accounts (contract §4). */
 export interface AccountTable {
+  /** Its integer key (migration 0019a), which entries and transactions point at. */
+  seq: Generated<number>;
   id: string;
   developer_id: string;
   kind: AccountKind;
@@ -18,26 +20,30 @@ export interface PostingTable {
   seq: Generated<number>;
   developer_id: string;
   kind: string;
-  created_at: string;
+  /** Milliseconds since the epoch (migration 0019b). */
+  created_at: number;
 }
 
 /** One leg of a posting. The legs of a posting sum to zero. Its time is the posting's. */
 export interface EntryTable {
   seq: Generated<number>;
   posting_seq: number;
-  account_id: string;
+  account_seq: number;
   amount: number;
 }
 
 export type TransactionType = 'CREDIT' | 'DEBIT';
 export type TransactionStatus = 'SETTLED' | 'PENDING' | 'FAILED';
 
-/** The wallet-facing view of an entry: what the transaction endpoints return. */
+/**
+ * The wallet-facing view of an entry, as stored: what the transaction endpoints return, less the
+ * wallet's id and developer, read through the wallet's account (`account_seq`, migration 0019a).
+ */
 export interface TransactionTable {
   seq: Generated<number>;
   id: string;
-  developer_id: string;
-  wallet_id: string;
+  /** The wallet's account (accounts.seq; the account's id is the wallet's). */
+  account_seq: number;
   posting_seq: number;
   entry_seq: number;
   type: TransactionType;
@@ -56,9 +62,10 @@ export interface TransactionTable {
   destination_account_name: string | null;
   fee: number | null;
   agent_id: string | null;
-  created_at: string;
-  /** NULL until the transaction changes (migration 0016c): it reads as created_at. */
-  updated_at: string | null;
+  /** Milliseconds since the epoch (migration 0019b), shown as ISO text. */
+  created_at: number;
+  /** NULL until the transaction changes (migration 0016c): it reads as created_at. Milliseconds, as created_at. */
+  updated_at: number | null;
 }
 
 /** How many transactions of each type a wallet has: list totals without counting rows. */

@@ -6,15 +6,14 @@ import type { TransactionTable } from './ledger.table.js';
 export const insertPosting = prepareInsert('postings', ['developer_id', 'kind', 'created_at']);
 
 /** A posting's entries, all in one statement. */
-export const insertEntries = prepareInsertRows('entries', ['posting_seq', 'account_id', 'amount']);
+export const insertEntries = prepareInsertRows('entries', ['posting_seq', 'account_seq', 'amount']);
 
 /** A posting's wallet transactions, all in one statement. */
 export const insertTransactions = prepareInsertRows(
   'transactions',
   [
     'id',
-    'developer_id',
-    'wallet_id',
+    'account_seq',
     'posting_seq',
     'entry_seq',
     'type',

@@ -1,15 +1,25 @@
+import type { Selectable } from 'kysely';
 import type { Trx } from '../db/database.js';
-import type { TransactionType } from './ledger.table.js';
+import type { TransactionTable, TransactionType } from './ledger.table.js';
 import type { TransactionRow } from './ledger.service.js';
 import { inPageOrder, type Page, type PageQuery, pageWindow } from '../paging.js';
 
-export async function findTransaction(trx: Trx, developerId: string, id: string): Promise<TransactionRow | undefined> {
-  return trx
+/** Transactions with their wallet's account, whose id is the wallet's and whose developer is theirs (migration 0019a). */
+const withWallet = (trx: Trx) =>
+  trx
     .selectFrom('transactions')
-    .selectAll()
-    .where('developer_id', '=', developerId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+    .innerJoin('accounts', 'accounts.seq', 'transactions.account_seq')
+    .selectAll('transactions')
+    .select(['accounts.id as wallet_id', 'accounts.developer_id']);
+
+/** A stored row as the API knows it: its times, stored as milliseconds (migration 0019b), as the ISO text they were made from. */
+function shown<R extends Selectable<TransactionTable> & { wallet_id: string; developer_id: string }>(row: R): TransactionRow {
+  return { ...row, created_at: new Date(row.created_at).toISOString(), updated_at: row.updated_at === null ? null : new Date(row.updated_at).toISOString() };
+}
+
+export async function findTransaction(trx: Trx, developerId: string, id: string): Promise<TransactionRow | undefined> {
+  const row = await withWallet(trx).where('transactions.id', '=', id).where('accounts.developer_id', '=', developerId).executeTakeFirst();
+  return row && shown(row);
 }
 
 /**
@@ -21,14 +31,19 @@ export async function listWalletTransactions(
   walletId: string,
   query: PageQuery & { type?: TransactionType | undefined },
 ): Promise<Page<TransactionRow>> {
-  let items = trx.selectFrom('transactions').selectAll().where('wallet_id', '=', walletId);
+  let items = withWallet(trx).where('accounts.id', '=', walletId);
   let counts = trx.selectFrom('transaction_counts').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('n'), eb.val(0)).as('total')).where('wallet_id', '=', walletId);
   if (query.type) {
-    items = items.where('type', '=', query.type);
+    items = items.where('transactions.type', '=', query.type);
     counts = counts.where('type', '=', query.type);
   }
   const total = Number((await counts.executeTakeFirstOrThrow()).total);
   const window = pageWindow(query, total);
-  const rows = await items.orderBy('created_at', window.order).orderBy('seq', window.order).limit(window.limit).offset(window.offset).execute();
-  return { items: inPageOrder(rows, window), total, page: query.page, limit: query.limit };
+  const rows = await items
+    .orderBy('transactions.created_at', window.order)
+    .orderBy('transactions.seq', window.order)
+    .limit(window.limit)
+    .offset(window.offset)
+    .execute();
+  return { items: inPageOrder(rows, window).map(shown), total, page: query.page, limit: query.limit };
 }

@@ -117,7 +117,7 @@ async function claim(trx: Trx, env: EngineEnv, payout: PayoutRow, status: 'SETTL
     .where('status', '=', 'PENDING')
     .executeTakeFirst();
   if (Number(updated.numUpdatedRows) !== 1) return undefined;
-  await trx.updateTable('transactions').set({ status, updated_at: now }).where('id', '=', payout.transaction_id).execute();
+  await trx.updateTable('transactions').set({ status, updated_at: Date.parse(now) }).where('id', '=', payout.transaction_id).execute();
   return now;
 }
 

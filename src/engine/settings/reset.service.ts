@@ -1,27 +1,36 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Database, Trx } from '../db/database.js';
-import { developerSeq } from '../events/stored.js';
 
 type Table = keyof Database & string;
+
+/** Events and delivery logs name their developer by its number (migration 0020, events/stored.ts). */
+const byDeveloperSeq = (developerId: string) => sql`developer_seq = (SELECT seq FROM developers WHERE id = ${developerId})`;
 
 /**
  * What `reset` empties for one developer, children before parents. A table with `seq` is walked in
  * seq order; one without is reached through its key, which starts with the developer's id. Rows of
  * `children` (tied by a column to the table's `id`, or to its `seq` where the
  * parent has no id, with no developer id of their own) go with their parents' chunk. Bookkeeping tables are not reported.
- * A `developerSeq` table names its developer by number (events/stored.ts).
+ * `owner` says which rows are the developer's where the table has no developer_id column.
  */
-const RESET_ORDER: { table: Table; key?: string[]; children?: { table: Table; column: string; parent?: 'seq' }[]; bookkeeping?: true; developerSeq?: true }[] = [
+const RESET_ORDER: {
+  table: Table;
+  key?: string[];
+  children?: { table: Table; column: string; parent?: 'seq' }[];
+  bookkeeping?: true;
+  owner?: (developerId: string) => RawBuilder<unknown>;
+}[] = [
   { table: 'agent_runs' },
   { table: 'agents' },
-  { table: 'webhook_logs', developerSeq: true, children: [{ table: 'webhook_attempts', column: 'log_seq', parent: 'seq' }] },
+  { table: 'webhook_logs', owner: byDeveloperSeq, children: [{ table: 'webhook_attempts', column: 'log_seq', parent: 'seq' }] },
   { table: 'receiver_events' },
   { table: 'payouts', key: ['transaction_id'] },
-  { table: 'events', developerSeq: true },
+  { table: 'events', owner: byDeveloperSeq },
   { table: 'idempotency_keys', key: ['developer_id', 'method', 'path', 'key'] },
   { table: 'inbound_transfers', key: ['developer_id', 'provider_reference'] },
   { table: 'suspense_items' },
-  { table: 'transactions' },
+  // A transaction's developer is its wallet account's (migration 0019a); accounts go last (finishReset).
+  { table: 'transactions', owner: (developerId) => sql`account_seq IN (SELECT seq FROM accounts WHERE developer_id = ${developerId})` },
   { table: 'postings', children: [{ table: 'entries', column: 'posting_seq', parent: 'seq' }] },
   { table: 'wallets', children: [{ table: 'transaction_counts', column: 'wallet_id' }] },
   { table: 'webhook_log_counts', key: ['developer_id', 'status', 'event_type'], bookkeeping: true },
@@ -83,10 +92,8 @@ export async function resetChunk(trx: Trx, developerId: string, progress: ResetP
     progress.end ??= (await sql<{ last: number | null }>`SELECT max(seq) AS last FROM ${table}`.execute(trx)).rows[0]?.last ?? 0;
     const upTo = Math.min(progress.after + SCAN, progress.end);
     const byId = entry.children?.some((child) => child.parent === undefined) ?? false;
-    // Events and delivery logs name their developer by its number (events/stored.ts).
-    const owner = entry.developerSeq ? sql`developer_seq = ${await developerSeq(trx, developerId)}` : sql`developer_id = ${developerId}`;
     const found = await sql<{ seq: number; id: string }>`SELECT seq${byId ? sql`, id` : sql``} FROM ${table}
-      WHERE seq > ${progress.after} AND seq <= ${upTo} AND ${owner} ORDER BY seq LIMIT ${rows}`.execute(trx);
+      WHERE seq > ${progress.after} AND seq <= ${upTo} AND ${entry.owner?.(developerId) ?? sql`developer_id = ${developerId}`} ORDER BY seq LIMIT ${rows}`.execute(trx);
     const seqs = found.rows.map((r) => r.seq);
     if (seqs.length > 0) {
       for (const child of entry.children ?? []) {
