@@ -643,7 +643,7 @@ const migrations: Record<string, Migration> = {
       await sql`CREATE UNIQUE INDEX developers_seq ON developers (seq)`.execute(db);
       const code = (column: string) =>
         sql`CASE ${sql.ref(column)} ${sql.join(EVENT_TYPE_CODES.map((type, i) => sql`WHEN ${sql.lit(type)} THEN ${sql.lit(i)}`), sql` `)} END`;
-      const ms = (column: string) => sql`CAST(round((julianday(${sql.ref(column)}) - 2440587.5) * 86400000) AS INTEGER)`;
+      const ms = (column: string) => epochMs(sql.ref(column));
       await rebuildTables(db, [
         {
           table: 'events',

@@ -34,7 +34,6 @@ export function typeName(code: number): string {
 }
 
 /** An ISO time as stored (epoch ms). */
-export const storedTime = (iso: string): number => Date.parse(iso);
 export const storedTimeOrNull = (iso: string | null): number | null => (iso === null ? null : Date.parse(iso));
 /** A stored time as the API shows it (ISO text, as the clock's Date gives it). */
 export const isoTime = (ms: number): string => new Date(ms).toISOString();
@@ -47,7 +46,6 @@ const developerSeqById = prepare((db, p: { id: string }) => db.selectFrom('devel
 export async function developerSeq(trx: Trx, developerId: string): Promise<number> {
   return (await developerSeqById(trx, { id: developerId })).rows[0]?.seq ?? -1;
 }
-
 
 const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

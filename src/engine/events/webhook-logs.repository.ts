@@ -5,7 +5,7 @@ import { inPageOrder, type Page, type PageQuery, pageWindow } from '../paging.js
 import { withAnsweredBody } from './answers.js';
 import type { WebhookLogStatus, WebhookLogTable } from './events.table.js';
 import { ANNOUNCED, withEventPayload } from './ledger-payload.js';
-import { developerSeq, idText, isoTime, isoTimeOrNull, type StoredId, storedId, storedTime, typeCode, typeName } from './stored.js';
+import { developerSeq, idText, isoTime, isoTimeOrNull, type StoredId, storedId, typeCode, typeName } from './stored.js';
 
 /**
  * A delivery log as callers see it: its developer's id, its event type's name and ISO times (stored
@@ -104,7 +104,7 @@ export async function listLogs(
 export async function dueLogs(trx: Trx, developerId: string, cutoff: Date, limit: number, skip: string[]): Promise<WebhookLogRow[]> {
   let query = withPayload(trx)
     .where('webhook_logs.developer_seq', '=', await developerSeq(trx, developerId))
-    .where('webhook_logs.next_retry_at_ms', '<=', storedTime(cutoff.toISOString()))
+    .where('webhook_logs.next_retry_at_ms', '<=', cutoff.getTime())
     .where('webhook_logs.status', 'in', ['PENDING', 'FAILED']);
   if (skip.length > 0) query = query.where('webhook_logs.id', 'not in', skip.map(storedId));
   return built(await query.orderBy('webhook_logs.next_retry_at_ms').orderBy('webhook_logs.seq').limit(limit).execute());

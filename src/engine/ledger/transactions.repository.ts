@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Trx } from '../db/database.js';
+import { isoTime, isoTimeOrNull } from '../events/stored.js';
 import type { TransactionTable, TransactionType } from './ledger.table.js';
 import type { TransactionRow } from './ledger.service.js';
 import { inPageOrder, type Page, type PageQuery, pageWindow } from '../paging.js';
@@ -14,7 +15,7 @@ const withWallet = (trx: Trx) =>
 
 /** A stored row as the API knows it: its times, stored as milliseconds (migration 0019b), as the ISO text they were made from. */
 function shown<R extends Selectable<TransactionTable> & { wallet_id: string; developer_id: string }>(row: R): TransactionRow {
-  return { ...row, created_at: new Date(row.created_at).toISOString(), updated_at: row.updated_at === null ? null : new Date(row.updated_at).toISOString() };
+  return { ...row, created_at: isoTime(row.created_at), updated_at: isoTimeOrNull(row.updated_at) };
 }
 
 export async function findTransaction(trx: Trx, developerId: string, id: string): Promise<TransactionRow | undefined> {
