@@ -14,8 +14,13 @@ import type { Sandbox } from './sandbox.js';
 const CHUNK_TARGET_MS = 5;
 const OFF_THREAD_CHUNK_TARGET_MS = 20;
 const FIRST_ROWS = 250;
+/**
+ * The fewest rows a chunk removes, on either thread. Off the request thread it was 250, which kept
+ * a chunk of the transactions step at 70–125 ms at 200,000 transactions (each of a transaction's
+ * three account indexes had a page of its own to write for nearly every row): the request thread
+ * waits each chunk out (`exclusive`), and the reset's longest stall followed them.
+ */
 const MIN_ROWS = 50;
-const MIN_ROWS_OFF_THREAD = 250;
 const MAX_ROWS = 20_000;
 /** Free pages given back to the file system in the first step; then as many as take about CHUNK_TARGET_MS. */
 const FIRST_RECLAIM_PAGES = 256;
@@ -74,7 +79,7 @@ export async function resetInChunks<T>(
     let rows = FIRST_ROWS;
     const writer = writesOffThread(sandbox.db);
     try {
-      const [target, minRows] = writer.offThread ? [OFF_THREAD_CHUNK_TARGET_MS, MIN_ROWS_OFF_THREAD] : [CHUNK_TARGET_MS, MIN_ROWS];
+      const target = writer.offThread ? OFF_THREAD_CHUNK_TARGET_MS : CHUNK_TARGET_MS;
       for (let more = true; more; ) {
         const started = performance.now();
         const chunk = await sandbox.exclusive(() => writer.run(RESET_CHUNK, developerId, structuredClone(progress), rows));
@@ -82,7 +87,9 @@ export async function resetInChunks<T>(
         const full = Object.values(chunk.progress.removed).reduce((a, b) => a + b, 0) - Object.values(progress.removed).reduce((a, b) => a + b, 0) >= rows;
         progress = chunk.progress;
         more = chunk.more;
-        rows = adapt(rows, took, full, minRows, MAX_ROWS, target);
+        rows = adapt(rows, took, full, MIN_ROWS, MAX_ROWS, target);
+        // Holding nothing: the worker leaves the WAL to the checkpointer (open.ts WORKER_BACKSTOP_PAGES).
+        if (writer.offThread) await walCatchesUp(sandbox);
       }
     } finally {
       await writer.close();
