@@ -56,8 +56,10 @@ export type Quiesce = (developerId: string) => Promise<void>;
  *    thread with its own connection (off-thread.ts `writesOffThread`), sized to hold the other
  *    writes back for about 20 ms: the request thread only waits for each, so a delete that reads
  *    pages from disk or a COMMIT that checkpoints never stalls it (both took 100–340 ms at 200,000
- *    transactions), and every other developer's requests keep being served. Where work stays on
- *    the request thread (an in-memory sandbox), a chunk runs there, sized to take about 5 ms;
+ *    transactions), and every other developer's requests keep being served. It does not
+ *    checkpoint inside a chunk: between chunks, holding nothing, the reset waits while the WAL is
+ *    long for the background checkpointer to copy it. Where work stays on the request thread (an
+ *    in-memory sandbox), a chunk runs there, sized to take about 5 ms;
  * 3. the last write removes the wallet accounts and the mark, with `finish` (the answer and its
  *    Idempotency-Key) in the same transaction;
  * 4. the space goes back to the file system, a few MiB at a time.
