@@ -7,8 +7,9 @@
 // (`account order`); in seq order with no checkpoint in a chunk. For each: chunk times (median,
 // p90, max), rows per ms, CPU per row, and WAL pages written per row (counted in a first pass of
 // CHUNKS chunks with no checkpoint, before the timed pass). VARIANTS=name,name picks some; PARTS=1
-// prints each chunk's find / delete / commit times. A 200,000-transaction file: `build` in
-// bench/scale.js with BENCH_SCALE_TRANSACTIONS rows, as the scale bench makes it.
+// prints each chunk's find / delete / commit times. A 200,000-transaction file, as the scale bench
+// makes it (after `npm run build`): node --input-type=module -e "import { build } from
+// './bench/scale.js'; await build('/tmp', 'base200k', 200000)" (about 3 minutes).
 // Usage: node scripts/reset-delete-timing.js FILE.db [ROWS=250] [CHUNKS=60]
 import SQLite from 'better-sqlite3';
 import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
