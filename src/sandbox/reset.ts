@@ -14,8 +14,13 @@ import type { Sandbox } from './sandbox.js';
 const CHUNK_TARGET_MS = 5;
 const OFF_THREAD_CHUNK_TARGET_MS = 20;
 const FIRST_ROWS = 250;
+/**
+ * The fewest rows a chunk removes, on either thread. Off the request thread it was 250, which kept
+ * a chunk of the transactions step at 70–125 ms at 200,000 transactions (each of a transaction's
+ * three account indexes had a page of its own to write for nearly every row): the request thread
+ * waits each chunk out (`exclusive`), and the reset's longest stall followed them.
+ */
 const MIN_ROWS = 50;
-const MIN_ROWS_OFF_THREAD = 250;
 const MAX_ROWS = 20_000;
 /** Free pages given back to the file system in the first step; then as many as take about CHUNK_TARGET_MS. */
 const FIRST_RECLAIM_PAGES = 256;
@@ -51,8 +56,10 @@ export type Quiesce = (developerId: string) => Promise<void>;
  *    thread with its own connection (off-thread.ts `writesOffThread`), sized to hold the other
  *    writes back for about 20 ms: the request thread only waits for each, so a delete that reads
  *    pages from disk or a COMMIT that checkpoints never stalls it (both took 100–340 ms at 200,000
- *    transactions), and every other developer's requests keep being served. Where work stays on
- *    the request thread (an in-memory sandbox), a chunk runs there, sized to take about 5 ms;
+ *    transactions), and every other developer's requests keep being served. It does not
+ *    checkpoint inside a chunk: between chunks, holding nothing, the reset waits while the WAL is
+ *    long for the background checkpointer to copy it. Where work stays on the request thread (an
+ *    in-memory sandbox), a chunk runs there, sized to take about 5 ms;
  * 3. the last write removes the wallet accounts and the mark, with `finish` (the answer and its
  *    Idempotency-Key) in the same transaction;
  * 4. the space goes back to the file system, a few MiB at a time.
@@ -74,7 +81,7 @@ export async function resetInChunks<T>(
     let rows = FIRST_ROWS;
     const writer = writesOffThread(sandbox.db);
     try {
-      const [target, minRows] = writer.offThread ? [OFF_THREAD_CHUNK_TARGET_MS, MIN_ROWS_OFF_THREAD] : [CHUNK_TARGET_MS, MIN_ROWS];
+      const target = writer.offThread ? OFF_THREAD_CHUNK_TARGET_MS : CHUNK_TARGET_MS;
       for (let more = true; more; ) {
         const started = performance.now();
         const chunk = await sandbox.exclusive(() => writer.run(RESET_CHUNK, developerId, structuredClone(progress), rows));
@@ -82,7 +89,9 @@ export async function resetInChunks<T>(
         const full = Object.values(chunk.progress.removed).reduce((a, b) => a + b, 0) - Object.values(progress.removed).reduce((a, b) => a + b, 0) >= rows;
         progress = chunk.progress;
         more = chunk.more;
-        rows = adapt(rows, took, full, minRows, MAX_ROWS, target);
+        rows = adapt(rows, took, full, MIN_ROWS, MAX_ROWS, target);
+        // Holding nothing: the worker leaves the WAL to the checkpointer (open.ts WORKER_BACKSTOP_PAGES).
+        if (writer.offThread) await walCatchesUp(sandbox);
       }
     } finally {
       await writer.close();

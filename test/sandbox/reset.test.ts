@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { withoutForeignKeys } from '../../src/engine/db/open.js';
 import { beginReset, resetChunk } from '../../src/engine/settings/reset.service.js';
@@ -85,5 +86,46 @@ describe('money that another developer sends to a developer being reset', () => 
     expect((await asPayer('GET', `/v1/transactions/${payout.body.data.transaction_id}`)).body.data.status).toBe('SETTLED');
     expect((await t.call('GET', `/v1/wallets/${target.id}`)).body.data.balance).toBe(0);
     expect((await t.call('GET', '/sandbox/audit')).body.data.ok).toBe(true);
+  });
+});
+
+describe("a reset's chunks", () => {
+  /**
+   * Resets the developer of `sandbox` after a few transfers, and answers how many of its transactions,
+   * events and delivery logs went and how many of them the request thread's own connection removed:
+   * a TEMP trigger sees only that connection's deletes, not those of the reset's worker thread.
+   */
+  async function resetWatched(sandbox: TestSandbox) {
+    const a = await createWallet(sandbox, 50_000);
+    const b = await createWallet(sandbox);
+    for (let i = 0; i < 30; i++) await sandbox.call('POST', `/v1/wallets/${a.id}/transfer`, { destination_account_number: b.account_number, amount: 100 });
+    await sandbox.app.scheduler.runDue(sandbox.developerId);
+    const { db } = sandbox.sandbox;
+    await sql`CREATE TEMP TABLE removed_here (name text NOT NULL)`.execute(db);
+    for (const table of ['transactions', 'events', 'webhook_logs']) {
+      await sql`CREATE TEMP TRIGGER ${sql.raw(`removed_here_${table}`)} AFTER DELETE ON main.${sql.raw(table)} BEGIN INSERT INTO removed_here VALUES (${sql.lit(table)}); END`.execute(db);
+    }
+    const reset = await sandbox.call('POST', '/sandbox/reset');
+    expect(reset.status).toBe(200);
+    const here = await sql<{ name: string; n: number }>`SELECT name, count(*) AS n FROM removed_here GROUP BY name`.execute(db);
+    expect((await sandbox.call('GET', '/sandbox/audit')).body.data).toMatchObject({ ok: true, checked: { wallets: 0, transactions: 0, events: 0, webhook_logs: 0 } });
+    return { removed: reset.body.data.removed, here: Object.fromEntries(here.rows.map((r) => [r.name, Number(r.n)])) };
+  }
+
+  it('run on a worker thread with its own connection on a file: the request thread removes none of the rows', async () => {
+    const { removed, here } = await resetWatched(t);
+    expect(removed).toMatchObject({ transactions: 61, events: 61, webhook_logs: 61 });
+    expect(here).toEqual({});
+  });
+
+  it('run on the request thread in memory, where a second connection cannot open the database', async () => {
+    const memory = await createTestSandbox();
+    try {
+      const { removed, here } = await resetWatched(memory);
+      expect(removed).toMatchObject({ transactions: 61, events: 61, webhook_logs: 61 });
+      expect(here).toEqual({ transactions: 61, events: 61, webhook_logs: 61 });
+    } finally {
+      await memory.close();
+    }
   });
 });

@@ -256,8 +256,16 @@ export function readsOffThread(db: Db): boolean {
   return state.readsOffThread;
 }
 
-/** WAL pages past which a worker that writes checkpoints after its commit (16 MiB): before the writer's backstop here would. */
+/**
+ * WAL pages past which a worker that writes checkpoints after its commit (16 MiB), before the
+ * writer's backstop here would. The checkpoint runs inside the commit of the job that crossed the
+ * mark (90–250 ms at 200,000 transactions, every fourth to ninth reset chunk), which its caller
+ * waits out in `exclusive`; so where a background checkpointer copies the WAL, the caller waits for
+ * it instead between jobs, holding nothing (`walCaughtUp`, at 4,096 pages), and the worker's mark
+ * is twice as far (WORKER_BACKSTOP_PAGES): it checkpoints only when the checkpointer fell behind.
+ */
 const WORKER_CHECKPOINT_PAGES = 4_096;
+const WORKER_BACKSTOP_PAGES = 8_192;
 
 /** How a worker thread opens its own connection that writes to this database (see `writesOffThread`). */
 export interface WriterSetup {
@@ -270,7 +278,7 @@ export interface WriterSetup {
 export function writerSetup(db: Db): WriterSetup | undefined {
   const state = states.get(db);
   if (!state?.readsOffThread) return undefined;
-  return { path: state.path, synchronous: state.throwAway ? 'OFF' : 'NORMAL', walPages: WORKER_CHECKPOINT_PAGES };
+  return { path: state.path, synchronous: state.throwAway ? 'OFF' : 'NORMAL', walPages: state.checkpointer ? WORKER_BACKSTOP_PAGES : WORKER_CHECKPOINT_PAGES };
 }
 
 /** Forgets every kept read: another connection (a worker's) changed rows, which this one's triggers do not see. */

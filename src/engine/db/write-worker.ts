@@ -23,7 +23,8 @@ sqlite.pragma('busy_timeout = 5000');
 sqlite.pragma(`synchronous = ${setup.synchronous}`);
 // Rows go children first (the caller's order): a check per removed row would look for children already gone.
 sqlite.pragma('foreign_keys = OFF');
-// When the WAL grows past this, this connection copies it back itself after a commit: here, not on the request thread.
+// When the WAL grows past this, this connection copies it back itself after a commit: here, not on
+// the request thread (further where a background checkpointer copies it: open.ts WORKER_BACKSTOP_PAGES).
 sqlite.pragma(`wal_autocheckpoint = ${setup.walPages}`);
 sqlite.pragma('cache_size = -32768');
 const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
