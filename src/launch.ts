@@ -1,13 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadBundle } from './code-cache.js';
+import { answerQuickly } from './quick.js';
 
 /**
  * What `bin/ledger.js` runs, as the CommonJS file dist/launch.cjs (scripts/client-bundles.js): an
  * ordinary invocation of a client command runs from that command's own CommonJS bundle
  * (dist/command.NAME.cjs: the command, the program and the client core, nothing of any other
- * command) with V8's code cache, without Node's ES module loader at all; everything else (help,
- * `--version`, groups, `sandbox start`, `scenario run`, completion) imports dist/cli.js as before.
+ * command) with V8's code cache, without Node's ES module loader at all; `--version` and `--help`
+ * answer here too (quick.ts); everything else (other help, groups, `sandbox start`, `scenario run`,
+ * completion) imports dist/cli.js as before.
  *
  * Node 20 reads every ES module through its thread pool and compiles it from source at every start:
  * for the 18-27 modules of a client command that was most of what the command cost above `node -e ''`.
@@ -44,7 +46,8 @@ function readList(): CommandBundles | undefined {
   }
 }
 
-export function launch(argv: string[]): Promise<unknown> {
+export async function launch(argv: string[]): Promise<unknown> {
+  if (await answerQuickly(argv.slice(2))) return;
   const list = readList();
   const bundle = list && bundleFor(argv.slice(2), list);
   if (!bundle) return import('./cli.js');
