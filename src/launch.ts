@@ -15,7 +15,8 @@ import { answerQuickly } from './quick.js';
  * for the 18-27 modules of a client command that was most of what the command cost above `node -e ''`.
  * dist/commands.json (written by the build) names every command path, and the bundle of each one
  * that has one; the bundle's `main` is program.ts's, with the registry's loader of its own command
- * pointing inside the bundle. A missing or unreadable list or bundle falls back to dist/cli.js.
+ * pointing inside the bundle. A missing or unreadable list falls back to dist/cli.js (a source tree built
+ * by tsc alone); a listed bundle must be there (npm run build writes both).
  */
 
 /** dist/commands.json: every command path, and the bundle file (below dist/) of those that have one. */
