@@ -1,2 +1,3 @@
 #!/usr/bin/env node
-import '../dist/cli.js';
+// CommonJS (bin/package.json): a client command then runs without Node's ES module loader (src/launch.ts).
+require('../dist/launch.cjs').launch(process.argv);

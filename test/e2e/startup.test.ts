@@ -17,7 +17,7 @@ async function packagesLoaded(
   args: string[],
   after?: (cli: Cli) => Promise<unknown>,
   options: { cwd?: string; env?: Record<string, string> } = {},
-): Promise<{ packages: string[]; modules: string[]; stdout: string; exitCode: number }> {
+): Promise<{ packages: string[]; modules: string[]; scripts: string[]; files: string[]; stdout: string; exitCode: number }> {
   const cli = createCli();
   const trace = join(cli.dir, 'trace.txt');
   try {
@@ -30,13 +30,17 @@ async function packagesLoaded(
     const lines = readFileSync(trace, 'utf8').split('\n');
     const packages = new Set<string>();
     const modules = new Set<string>();
+    // Bundles run through vm.Script (below dist/), and our ES modules loaded from their own files.
+    const scripts = lines.filter((line) => line.startsWith('script:')).map((line) => line.replace(/^script:.*\/dist\//, ''));
+    const files = [...new Set(lines.filter((line) => /^file:.*\/dist\//.test(line)).map((line) => line.replace(/^.*\/dist\//, '')))];
     for (const line of lines) {
       const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(line) ?? /^cjs:((?:@[^/]+\/)?[^./][^/]*)/.exec(line);
-      if (match && !match[1]!.startsWith('node:')) packages.add(match[1]!);
+      // A built-in module required without its node: prefix (rolldown's import.meta.url stand-in requires 'url') is no package.
+      if (match && !match[1]!.startsWith('node:') && !builtinModules.includes(match[1]!)) packages.add(match[1]!);
       const own = /\/dist\/(.+\.js)$/.exec(line);
       if (own) modules.add(own[1]!);
     }
-    return { packages: [...packages].sort(), modules: [...modules].sort(), stdout: String(result.stdout), exitCode: result.exitCode ?? -1 };
+    return { packages: [...packages].sort(), modules: [...modules].sort(), scripts, files, stdout: String(result.stdout), exitCode: result.exitCode ?? -1 };
   } finally {
     await after?.(cli);
     cli.cleanup();
@@ -45,6 +49,23 @@ async function packagesLoaded(
 
 /** The modules the registry loads commands from (src/commands/registry.ts), as paths below dist/. */
 const COMMAND_MODULES = [...readFileSync(resolve(import.meta.dirname, '../../src/commands/registry.ts'), 'utf8').matchAll(/import\('\.\/([^']+)'\)/g)].map((m) => `commands/${m[1]}`);
+
+/** A copy of the package (node_modules linked), whose code caches can be spoilt. */
+function packageCopy(): string {
+  const root = mkdtempSync(join(tmpdir(), 'ledger-cache-'));
+  const here = resolve(BIN, '../..');
+  for (const part of ['bin', 'dist', 'examples', 'package.json']) cpSync(join(here, part), join(root, part), { recursive: true });
+  symlinkSync(join(here, 'node_modules'), join(root, 'node_modules'));
+  return root;
+}
+
+/** Three ways to spoil a code cache, each run in turn: one byte flipped, not a cache at all, gone. */
+function spoilers(cache: string): (() => void)[] {
+  const good = readFileSync(cache);
+  const flipped = Buffer.from(good);
+  flipped[good.length >> 1]! ^= 0xff;
+  return [() => writeFileSync(cache, flipped), () => writeFileSync(cache, 'not a cache'), () => rmSync(cache)];
+}
 
 describe('fast start', () => {
   it('`ledger --version` loads no package at all', async () => {
@@ -84,12 +105,18 @@ describe('fast start', () => {
         [['credit', a, '100'], 'commands/credit.js'],
         [['transfer', a, b, '100', '--quiet'], 'commands/transfer.js'],
         [['transactions', 'list', a], 'commands/transactions/list.js'],
+        [['wallets', 'get', a, '--help'], 'commands/wallets/get.js'],
         [['--help'], undefined],
         [['wallets', '--help'], undefined],
       ];
       for (const [args, own] of cases) {
-        const { modules, exitCode } = await packagesLoaded(args, undefined, { cwd: cli.dir });
+        const { modules, scripts, files, exitCode } = await packagesLoaded(args, undefined, { cwd: cli.dir });
         expect(exitCode, args.join(' ')).toBe(0);
+        // A client command runs from its own bundle (scripts/client-bundles.js), with no ES module of ours; the rest from dist/cli.js.
+        if (own) expect(scripts, args.join(' ')).toEqual([`command.${own.replace(/^commands\//, '').replace(/\.js$/, '').split('/').join('-')}.cjs`]);
+        if (own) expect(files, args.join(' ')).toEqual([]);
+        // `ledger --help` is printed by the launcher itself (quick.ts), from dist/help.txt.
+        else expect(files, args.join(' ')).toEqual(args.length === 1 ? [] : expect.arrayContaining(['cli.js', 'program.js']));
         expect(modules.filter((m) => COMMAND_MODULES.includes(m)), args.join(' ')).toEqual(own ? [own] : []);
         const tables = modules.filter((m) => m === 'commands/output/table.js' || m === 'commands/output/list.js');
         expect(tables, args.join(' ')).toEqual(args[1] === 'list' ? ['commands/output/list.js', 'commands/output/table.js'] : []);
@@ -147,22 +174,68 @@ describe('fast start', () => {
 
   it('a corrupt code cache, or none: `scenario run` compiles the bundle from its source and runs as well', async () => {
     // A copy of the package (node_modules linked), whose cache can be spoilt.
-    const root = mkdtempSync(join(tmpdir(), 'ledger-cache-'));
+    const root = packageCopy();
     try {
-      const here = resolve(BIN, '../..');
-      for (const part of ['bin', 'dist', 'examples', 'package.json']) cpSync(join(here, part), join(root, part), { recursive: true });
-      symlinkSync(join(here, 'node_modules'), join(root, 'node_modules'));
-      const cache = join(root, 'dist/scenario.bundle.cjs.cache');
-      const good = readFileSync(cache);
-      const flipped = Buffer.from(good);
-      flipped[good.length >> 1]! ^= 0xff;
-      for (const spoil of [() => writeFileSync(cache, flipped), () => writeFileSync(cache, 'not a cache'), () => rmSync(cache)]) {
+      for (const spoil of spoilers(join(root, 'dist/scenario.bundle.cjs.cache'))) {
         spoil();
         const result = await execa(process.execPath, [join(root, 'bin/ledger.js'), 'scenario', 'run', join(root, 'examples/scenarios'), '--reporter', 'tap'], { cwd: root, env: cleanEnv(), extendEnv: false, reject: false });
         expect(result.stdout).toMatch(/^# scenarios 5\n# pass 5\n# fail 0$/m);
         expect(result.exitCode).toBe(0);
       }
     } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it("each client command's bundle holds its own command, the client core and output code, and nothing of the server, the database or any other command", () => {
+    const dist = resolve(BIN, '../../dist');
+    const list = JSON.parse(readFileSync(join(dist, 'commands.json'), 'utf8')) as { paths: string[]; bundles: Record<string, string> };
+    const contents = JSON.parse(readFileSync(join(dist, 'commands.contents.json'), 'utf8')) as Record<string, { modules: string[]; packages: string[] }>;
+    // The registry's own modules, and what a bundle may share with another command (a view it imports from that command's module).
+    const shared: Record<string, string[]> = { 'command.sandbox-clock-advance.cjs': ['commands/sandbox/clock.js'], 'command.suspense-resolve.cjs': ['commands/suspense/list.js'] };
+    for (const path of ['wallets get', 'wallets list', 'wallets create', 'credit', 'transfer', 'transactions list', 'sandbox audit', 'webhooks list']) expect(list.bundles[path], path).toBeDefined();
+    for (const path of ['sandbox start', 'sandbox stop', 'scenario run', 'completion', 'webhooks tail', 'wallets']) expect(list.bundles[path], path).toBeUndefined();
+    expect(list.paths).toEqual(expect.arrayContaining(['wallets', 'wallets get', 'sandbox start', 'completion']));
+    for (const [bundle, { modules, packages }] of Object.entries(contents)) {
+      expect(modules.filter((m) => /^(sandbox|scenario|engine\/(db|events|ledger|audit))\/|^api\/(schemas|app|routes)/.test(m)), bundle).toEqual([]);
+      expect(packages.filter((p) => !['commander', '@inquirer/prompts'].includes(p)), bundle).toEqual([]);
+      const commands = modules.filter((m) => COMMAND_MODULES.includes(m));
+      const own = Object.entries(list.bundles).filter(([, b]) => b === bundle).map(([path]) => path);
+      expect(own.length, bundle).toBeGreaterThan(0);
+      expect(commands.filter((m) => !(shared[bundle] ?? []).includes(m)), bundle).toHaveLength(1);
+    }
+    // No prompt code in a command that never asks.
+    for (const bundle of ['command.wallets-get.cjs', 'command.credit.cjs', 'command.transactions-list.cjs']) expect(contents[bundle]!.modules, bundle).not.toContain('commands/prompts.js');
+  });
+
+  it('V8 takes the code cache the build wrote for the client bundles; a corrupt or missing one changes no answer', async () => {
+    const here = resolve(BIN, '../..');
+    const dist = join(here, 'dist');
+    const { stdout } = await execa(process.execPath, [
+      '--input-type=module',
+      '-e',
+      `const { loadBundle, cacheRejected } = await import(${JSON.stringify(join(dist, 'code-cache.js'))}); for (const b of ['command.wallets-get.cjs', 'command.credit.cjs', 'command.transfer.cjs']) { loadBundle(${JSON.stringify(dist)} + '/' + b, {}); console.log(String(cacheRejected(${JSON.stringify(dist)} + '/' + b))); }`,
+    ]);
+    expect(stdout).toBe('false\nfalse\nfalse');
+    const root = packageCopy();
+    const cli = createCli();
+    try {
+      expect((await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--memory'])).exitCode).toBe(0);
+      const w = (await cli.run(['wallets', 'create', '--customer-reference', 'cc', '--first-name', 'C', '--last-name', 'C', '--email', 'c@c.ng', '-q'])).stdout.trim();
+      const run = (args: string[]) => execa(process.execPath, [join(root, 'bin/ledger.js'), ...args], { cwd: cli.dir, env: cleanEnv(), extendEnv: false, reject: false });
+      const expected = await run(['wallets', 'get', w, '--json']);
+      expect(expected.exitCode).toBe(0);
+      expect(JSON.parse(expected.stdout).id).toBe(w);
+      for (const spoil of spoilers(join(root, 'dist/command.wallets-get.cjs.cache'))) {
+        spoil();
+        const result = await run(['wallets', 'get', w, '--json']);
+        expect(result.stdout).toBe(expected.stdout);
+        expect(result.stderr).toBe('');
+        expect(result.exitCode).toBe(0);
+      }
+    } finally {
+      await cli.run(['sandbox', 'stop']);
+      cli.cleanup();
       rmSync(root, { recursive: true, force: true });
     }
   }, 120_000);

@@ -1,0 +1,126 @@
+// Run by `npm run build` after scripts/bundle.js: each client command as one CommonJS file run with
+// its code cache, and the CommonJS launcher bin/ledger.js requires (src/launch.ts).
+//
+// For every command module of the registry but those below (they start or load the server, or run
+// scenarios), rolldown writes dist/command.NAME.cjs (`commands/wallets/get.js` → command.wallets-get.cjs):
+// that module, program.js (its `main`), the client core and the output code, all of ours; packages
+// (commander, @inquirer/prompts) stay outside, required only where the code asks for them. Its entry
+// points the registry's loaders of the module's own commands inside the bundle; the registry's other
+// loaders stay outside it and are never called (a client command builds only itself; completion,
+// which builds every command, is not bundled). What a command loads only on some paths (the output
+// code, a payout's fee and prompt, commander for help) is inlined as rolldown's lazy module
+// initialisers, run only when called: a bundle holds no other command's code, and `--json` runs no
+// output code. Each of our modules in a bundle starts with `globalThis.__ledgerModule?.('PATH')`, a
+// no-op unless a module-trace test (test/helpers/module-trace.mjs) defines it: the tests see which
+// modules ran, as they see which files loaded.
+// The bundles stand in dist/ itself: version.js reads ../package.json from its own file.
+// dist/commands.json lists every command path and the bundle of each bundled one, for the launcher;
+// dist/launch.cjs is src/launch.ts with code-cache.ts, as CommonJS. scripts/client-cache.js then runs
+// sample invocations through every bundle and writes their caches (dist/command.NAME.cjs.cache).
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'rolldown';
+
+const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
+/** Command modules that stay ES modules, run through dist/cli.js: they start, stop or load the server, or run scenarios. */
+const NOT_BUNDLED = new Set(['sandbox/start.js', 'sandbox/lifecycle.js', 'scenario/run.js', 'scenario/init.js', 'webhooks/tail.js', 'completion.js']);
+/** None of these may be in a client command's bundle: the server, the database, the scenario engine, zod's schemas. */
+const FORBIDDEN = /^(sandbox|scenario|engine\/(db|events|ledger|audit)|api\/(schemas|app|routes))\//;
+
+const { COMMANDS } = await import(new URL('../dist/commands/registry.js', import.meta.url).href);
+/** path → [module below commands/, export name], from each loader's text: `import('./wallets/get.js').then((m) => m.getCommand)`. */
+const loaders = new Map();
+for (const entry of COMMANDS) {
+  if (!entry.load) continue;
+  const match = /import\('\.\/([^']+)'\)\.then\(\(m\) => m\.(\w+)\)/.exec(String(entry.load));
+  if (!match) throw new Error(`registry: cannot read the loader of "${entry.path}": ${entry.load}`);
+  loaders.set(entry.path, [match[1], match[2]]);
+}
+const modules = [...new Set([...loaders.values()].map(([module]) => module))].filter((module) => !NOT_BUNDLED.has(module));
+const bundleName = (module) => `command.${module.replace(/\.js$/, '').split('/').join('-')}.cjs`;
+
+for (const file of readdirSync(DIST)) if (/^command\..+\.cjs(\.cache)?$/.test(file) || ['commands.json', 'commands.contents.json', 'launch.cjs'].includes(file)) rmSync(resolve(DIST, file));
+
+const builtin = (id) => id.startsWith('node:') || builtinModules.includes(id.split('/')[0]);
+const underDist = (id) => relative(DIST, id).split(sep).join('/');
+const bundles = {};
+const contents = {};
+
+for (const module of modules) {
+  const entry = resolve(DIST, `.entry.${bundleName(module)}.js`);
+  const own = [...loaders].filter(([, [m]]) => m === module);
+  writeFileSync(
+    entry,
+    `import { COMMANDS } from './commands/registry.js';
+import * as own from './commands/${module}';
+export { main } from './program.js';
+const OWN = ${JSON.stringify(Object.fromEntries(own.map(([path, [, name]]) => [path, name])))};
+for (const entry of COMMANDS) if (Object.hasOwn(OWN, entry.path)) entry.load = async () => own[OWN[entry.path]];
+`,
+  );
+  try {
+    const { output } = await build({
+      input: entry,
+      platform: 'node',
+      logLevel: 'warn',
+      plugins: [
+        {
+          name: 'ledger-client',
+          resolveId(source, importer) {
+            if (!importer || source.startsWith('.') || source.startsWith('/')) return null;
+            return { id: source, external: true };
+          },
+          resolveDynamicImport(source, importer) {
+            // The registry's other commands: outside the bundle, never loaded by it.
+            if (typeof source === 'string' && importer?.endsWith('/commands/registry.js')) return { id: `./commands/${source.replace(/^\.\//, '')}`, external: true };
+            return null;
+          },
+          transform(code, id) {
+            if (!id.startsWith(DIST) || id === entry) return null;
+            return { code: `globalThis.__ledgerModule?.(${JSON.stringify(underDist(id))});\n${code}`, map: null };
+          },
+        },
+      ],
+      output: { file: resolve(DIST, bundleName(module)), format: 'cjs', codeSplitting: false, dynamicImportInCjs: false, sourcemap: false },
+    });
+    const [chunk] = output;
+    const ours = chunk.moduleIds.filter((id) => id.startsWith(DIST) && id !== entry).map(underDist);
+    const forbidden = ours.filter((id) => FORBIDDEN.test(id));
+    if (forbidden.length > 0) throw new Error(`${bundleName(module)} would hold ${forbidden.join(', ')}: keep ${module} out (NOT_BUNDLED) or its imports lazy`);
+    const packages = [...new Set([...chunk.imports, ...chunk.dynamicImports])].filter((id) => !builtin(id) && !id.startsWith('./') && id !== bundleName(module));
+    for (const [path] of own) bundles[path] = bundleName(module);
+    contents[bundleName(module)] = { modules: ours.sort(), packages: packages.sort() };
+  } finally {
+    rmSync(entry, { force: true });
+  }
+}
+
+writeFileSync(resolve(DIST, 'commands.json'), `${JSON.stringify({ paths: COMMANDS.map((entry) => entry.path), bundles })}\n`);
+// What each bundle holds (our modules below dist/, the packages it may require), for the tests and for people.
+writeFileSync(resolve(DIST, 'commands.contents.json'), `${JSON.stringify(contents, null, 2)}\n`);
+
+await build({
+  input: resolve(DIST, 'launch.js'),
+  platform: 'node',
+  logLevel: 'warn',
+  plugins: [
+    {
+      name: 'ledger-launch',
+      resolveDynamicImport(source) {
+        return source === './cli.js' ? { id: './cli.js', external: true } : null;
+      },
+    },
+  ],
+  output: { file: resolve(DIST, 'launch.cjs'), format: 'cjs', codeSplitting: false, sourcemap: false },
+});
+
+try {
+  // The samples' own messages (the refusals some of them expect) are shown only if the samples fail.
+  execFileSync(process.execPath, [fileURLToPath(new URL('./client-cache.js', import.meta.url))], { stdio: ['ignore', 'ignore', 'pipe'] });
+} catch (error) {
+  process.stderr.write(`${String(error.stderr ?? '')}scripts/client-cache.js failed (exit ${error.status})\n`);
+  process.exit(1);
+}
