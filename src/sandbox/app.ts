@@ -28,6 +28,7 @@ import { createReceiver } from './webhooks/receiver.js';
 import { transactionRoutes } from './routes/transactions.js';
 import { walletRoutes } from './routes/wallets.js';
 import type { Sandbox } from './sandbox.js';
+import { batchLines } from './line-batch.js';
 import { resumeResets } from './reset.js';
 import { createScheduler, type Scheduler } from './scheduler.js';
 import { createSnapshots, type Snapshots } from './snapshots.js';
@@ -45,7 +46,10 @@ declare module 'fastify' {
 
 export interface BuildAppOptions {
   sandbox: Sandbox;
-  /** One line per request (the foreground log of `ledger sandbox start`). */
+  /**
+   * One line per request (the foreground log of `ledger sandbox start`), given in batches: each call
+   * may carry several lines joined by newlines, with no newline at the end.
+   */
   logRequest?: (line: string) => void;
   /** Where unexpected errors are reported; they never reach the response body. */
   logError?: (error: unknown) => void;
@@ -109,8 +113,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   installWriteRelease(app);
 
   if (options.logRequest) {
-    const log = options.logRequest;
-    const line = (request: { method: string; url: string }, outcome: string) => log(`${new Date().toISOString()} ${request.method} ${request.url} ${outcome}`);
+    const logRequest = options.logRequest;
+    // One write per turn of the event loop, not per request (line-batch.ts); what waits is written at close.
+    const log = batchLines((text) => logRequest(text.slice(0, -1)));
+    app.addHook('onClose', async () => log.close());
+    const line = (request: { method: string; url: string }, outcome: string) => log.line(`${new Date().toISOString()} ${request.method} ${request.url} ${outcome}`);
     app.addHook('onResponse', async (request, reply) => {
       // A stream (webhooks tail) is noted once when it opens; its heartbeats and its end are not requests.
       if (request.routeOptions.config.stream && reply.statusCode === 200) return;

@@ -44,6 +44,7 @@ export interface OpenServerOptions {
   deliveryConcurrency?: number | undefined;
   /** Which analyser reads inbound narrations (default: the rules analyser). */
   analyser?: AnalyserConfig | undefined;
+  /** The request log: one line per request, several lines to a call once per turn of the event loop (see buildApp). */
   logRequest?: ((line: string) => void) | undefined;
   /** One line (or stack) per call; the server limits how often it is called. */
   log?: ((line: string) => void) | undefined;

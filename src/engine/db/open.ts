@@ -1,9 +1,10 @@
 import SQLite from 'better-sqlite3';
 import { chmodSync, copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Kysely, Migrator, SqliteDialect, type SqliteDialectConfig, sql } from 'kysely';
+import { Kysely, Migrator, SqliteDialect, type SqliteDatabase, type SqliteDialectConfig, sql } from 'kysely';
 import type { Database, Db } from './database.js';
 import { type Checkpointer, startCheckpointer } from './checkpointer.js';
+import { registerConnection } from './direct.js';
 import { sqliteError } from './faults.js';
 import { migrationProvider } from './migrations.js';
 import { builtFile } from './module-files.js';
@@ -205,7 +206,9 @@ export async function openDatabase({ path, backgroundCheckpoints = false, identi
   // The sandbox commits concurrent writes together, each in a savepoint; their undo journals stay in memory.
   sqlite.pragma('temp_store = MEMORY');
   const state: DbState = { path, sqlite, fault: undefined, identity: 0, readsOffThread: readsOffThread && path !== ':memory:', throwAway, kept: new Map() };
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, state) }) });
+  const statements = withStatementCache(sqlite, state);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
+  registerConnection(db, { prepare: (text) => (statements as SqliteDatabase).prepare(text) as never, inTransaction: () => sqlite.inTransaction });
   // Names compared code unit by code unit, as Kysely sorts the migrations themselves: its default
   // (`localeCompare`) loads ICU's collation on its first call, 5 to 15 ms of every start.
   const { error, results } = await new Migrator({ db, provider: migrationProvider, nameComparator: (a, b) => (a < b ? -1 : a > b ? 1 : 0) }).migrateToLatest();

@@ -1,5 +1,6 @@
 import type { Compilable, CompiledQuery, Insertable, Kysely, QueryResult } from 'kysely';
 import type { Database, Trx } from './database.js';
+import { runDirect } from './direct.js';
 
 /** Stands for a value in a prepared query; replaced by the real value at each run. */
 class Slot {
@@ -49,7 +50,7 @@ export function prepare<P extends object, O>(
       if (value === undefined) throw new Error(`prepared query: no value for ${name}`);
       return value;
     });
-    return trx.executeQuery<O>({ ...template, parameters });
+    return runDirect<O>(trx, template.sql, parameters) ?? trx.executeQuery<O>({ ...template, parameters });
   };
 }
 
@@ -78,7 +79,7 @@ export function prepareRows<R extends object, O>(build: (db: Kysely<Database>, r
       if (value === undefined) throw new Error(`prepared query: no value for ${source[1]} of row ${source[0]}`);
       return value;
     });
-    return trx.executeQuery<O>({ ...template, parameters });
+    return runDirect<O>(trx, template.sql, parameters) ?? trx.executeQuery<O>({ ...template, parameters });
   };
 }
 
