@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadBundle } from './code-cache.js';
 import { answerQuickly } from './quick.js';
@@ -17,7 +17,8 @@ import { answerQuickly } from './quick.js';
  * dist/commands.json (written by the build) names every command path, and the bundle of each one
  * that has one; the bundle's `main` is program.ts's, with the registry's loader of its own command
  * pointing inside the bundle. A missing or unreadable list falls back to dist/cli.js (a source tree built
- * by tsc alone); a listed bundle must be there (npm run build writes both).
+ * by tsc alone), and so does a listed bundle that is not there (a dist/ copied in part): the command
+ * then runs from its ES modules, slower, with the same answer.
  */
 
 /** dist/commands.json: every command path, and the bundle file (below dist/) of those that have one. */
@@ -63,7 +64,7 @@ export async function launch(argv: string[]): Promise<unknown> {
   if (await answerQuickly(argv.slice(2))) return;
   const list = readList();
   const bundle = list && bundleFor(argv.slice(2), list);
-  if (!bundle) return import('./cli.js');
+  if (!bundle || !existsSync(join(__dirname, bundle))) return import('./cli.js');
   const { exports } = loadBundle(join(__dirname, bundle), await externalsOf(bundle, list));
   return (exports.main as (argv: string[]) => Promise<void>)(argv);
 }

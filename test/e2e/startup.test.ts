@@ -163,13 +163,16 @@ describe('fast start', () => {
     }
   });
 
-  it('`scenario run` through dist/cli.js (no bundle list: a tree built by tsc alone) runs the same scenarios from the scenario bundle alone', async () => {
+  it('`scenario run` through dist/cli.js (no bundle list: a tree built by tsc alone; or its bundle gone) runs the same scenarios from the scenario bundle alone', async () => {
     const root = packageCopy();
     try {
-      rmSync(join(root, 'dist/commands.json'));
-      const result = await execa(process.execPath, [join(root, 'bin/ledger.js'), 'scenario', 'run', join(root, 'examples/scenarios'), '--reporter', 'tap'], { cwd: root, env: cleanEnv(), extendEnv: false, reject: false });
-      expect(result.stdout).toMatch(/^# scenarios 5\n# pass 5\n# fail 0$/m);
-      expect(result.exitCode).toBe(0);
+      for (const file of ['dist/command.scenario-run.cjs', 'dist/commands.json']) {
+        rmSync(join(root, file));
+        const result = await execa(process.execPath, [join(root, 'bin/ledger.js'), 'scenario', 'run', join(root, 'examples/scenarios'), '--reporter', 'tap'], { cwd: root, env: cleanEnv(), extendEnv: false, reject: false });
+        expect(result.stdout, file).toMatch(/^# scenarios 5\n# pass 5\n# fail 0$/m);
+        expect(result.stderr, file).toBe('');
+        expect(result.exitCode, file).toBe(0);
+      }
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
