@@ -28,17 +28,18 @@ import { builtinModules } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
+import { LOADER_MARK, scenarioLoader } from './scenario-loader.js';
 
 const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
 const ENTRY = resolve(DIST, 'scenario/cli.js');
 const BUNDLE = resolve(DIST, 'scenario.bundle.cjs');
-const LOADER_MARK = '// Built by scripts/bundle.js:';
+const LOADER_DATA = resolve(DIST, 'scenario.loader.json');
 const BUNDLED = /^(scenario|sandbox|engine|api)\//;
 const EXTERNAL_PACKAGES = new Set(['better-sqlite3', 'word-list', 'commander']);
 
 if (readFileSync(ENTRY, 'utf8').startsWith(LOADER_MARK)) throw new Error("dist/scenario/cli.js is already the bundle's loader: run `npm run build` (tsc first)");
 // What an earlier build left (the ES module bundle of before, a cache of another bundle).
-for (const file of ['scenario.bundle.js', 'scenario.bundle.cjs.cache']) rmSync(resolve(DIST, file), { force: true });
+for (const file of ['scenario.bundle.js', 'scenario.bundle.cjs.cache', 'scenario.loader.json']) rmSync(resolve(DIST, file), { force: true });
 
 const packageOf = (source) => source.split('/').slice(0, source.startsWith('@') ? 2 : 1).join('/');
 
@@ -73,25 +74,14 @@ function commonJs(id) {
   while (!existsSync(join(dir, 'package.json'))) dir = dirname(dir);
   return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).type !== 'module';
 }
-// Ours are imported from dist/scenario/, the bundle names them from dist/. A package's value is
-// what its CommonJS `require` would give: the bundle reads a default import as `require(id)` itself.
-const externals = chunk.imports.filter((id) => !builtin(id));
-const imported = externals.filter((id) => id.startsWith('./') || !commonJs(id));
-const from = (id) => (id.startsWith('./') ? `.${id}` : id);
-const valueOf = (id) => (!imported.includes(id) ? `require(${JSON.stringify(id)})` : id.startsWith('./') ? `external${imported.indexOf(id)}` : `external${imported.indexOf(id)}.default`);
-writeFileSync(
-  ENTRY,
-  `${LOADER_MARK} the scenario engine and the sandbox server, as one CommonJS file run with its code cache.
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
-import { loadBundle } from '../code-cache.js';
-${imported.map((id, i) => `import * as external${i} from ${JSON.stringify(from(id))};`).join('\n')}
-const require = createRequire(import.meta.url);
-const { exports } = loadBundle(fileURLToPath(new URL('../scenario.bundle.cjs', import.meta.url)), {
-${externals.map((id) => `  ${JSON.stringify(id)}: ${valueOf(id)},`).join('\n')}
-});
-${chunk.exports.map((name) => `export const ${name} = exports.${name};`).join('\n')}
-`,
-);
+// The bundle names ours from dist/ ('./client/config.js'). A package's value is what its CommonJS
+// `require` would give: the bundle reads a default import as `require(id)` itself.
+const externals = chunk.imports
+  .filter((id) => !builtin(id))
+  .map((id) => ({ id, as: id.startsWith('./') ? 'namespace' : commonJs(id) ? 'require' : 'default' }));
+const loader = { externals, exports: chunk.exports };
+writeFileSync(ENTRY, scenarioLoader(loader, '../'));
+// For the bundle of `scenario run` (scripts/client-bundles.js), which writes the same loader into it.
+writeFileSync(LOADER_DATA, `${JSON.stringify(loader, null, 2)}\n`);
 for (const map of [`${ENTRY}.map`, `${BUNDLE}.map`]) rmSync(map, { force: true });
 execFileSync(process.execPath, [fileURLToPath(new URL('./code-cache.js', import.meta.url))], { stdio: ['ignore', 'ignore', 'inherit'] });

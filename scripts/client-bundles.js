@@ -20,9 +20,10 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
-import { relative, resolve, sep } from 'node:path';
+import { basename, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
+import { defaultsOf, scenarioLoader } from './scenario-loader.js';
 
 const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
 /** Command modules that stay ES modules, run through dist/cli.js: they start, stop or load the server, or run scenarios. */
@@ -49,18 +50,14 @@ const underDist = (id) => relative(DIST, id).split(sep).join('/');
 const bundles = {};
 const contents = {};
 
-for (const module of modules) {
-  const entry = resolve(DIST, `.entry.${bundleName(module)}.js`);
-  const own = [...loaders].filter(([, [m]]) => m === module);
-  writeFileSync(
-    entry,
-    `import { COMMANDS } from './commands/registry.js';
-import * as own from './commands/${module}';
-export { main } from './program.js';
-const OWN = ${JSON.stringify(Object.fromEntries(own.map(([path, [, name]]) => [path, name])))};
-for (const entry of COMMANDS) if (Object.hasOwn(OWN, entry.path)) entry.load = async () => own[OWN[entry.path]];
-`,
-  );
+/**
+ * Builds the bundle `file` from an entry module's text: our modules inside, packages outside; a
+ * dynamic import `inside(source, importer)` does not keep inside is left to load from its own file
+ * (`true`: bundle it; a path: bundle that file instead). Records what it holds, or refuses it.
+ */
+async function bundle(file, entryText, inside) {
+  const entry = resolve(DIST, `.entry.${file}.js`);
+  writeFileSync(entry, entryText);
   try {
     const { output } = await build({
       input: entry,
@@ -74,31 +71,69 @@ for (const entry of COMMANDS) if (Object.hasOwn(OWN, entry.path)) entry.load = a
             return { id: source, external: true };
           },
           resolveDynamicImport(source, importer) {
+            if (typeof source !== 'string' || !importer) return null;
+            const verdict = inside(source, importer);
+            if (typeof verdict === 'string') return verdict;
+            if (verdict) return null;
             // The registry's other commands: outside the bundle, never loaded by it.
-            if (typeof source === 'string' && importer?.endsWith('/commands/registry.js')) return { id: `./commands/${source.replace(/^\.\//, '')}`, external: true };
+            if (importer.endsWith('/commands/registry.js')) return { id: `./commands/${source.replace(/^\.\//, '')}`, external: true };
             return null;
           },
           transform(code, id) {
-            if (!id.startsWith(DIST) || id === entry) return null;
+            if (!id.startsWith(DIST) || id === entry || basename(id).startsWith('.entry.')) return null;
             return { code: `globalThis.__ledgerModule?.(${JSON.stringify(underDist(id))});\n${code}`, map: null };
           },
         },
       ],
-      output: { file: resolve(DIST, bundleName(module)), format: 'cjs', codeSplitting: false, dynamicImportInCjs: false, sourcemap: false },
+      output: { file: resolve(DIST, file), format: 'cjs', codeSplitting: false, dynamicImportInCjs: false, sourcemap: false },
     });
     const [chunk] = output;
-    const ours = chunk.moduleIds.filter((id) => id.startsWith(DIST) && id !== entry).map(underDist);
+    const ours = chunk.moduleIds.filter((id) => id.startsWith(DIST) && !basename(id).startsWith('.entry.')).map(underDist);
     const forbidden = ours.filter((id) => FORBIDDEN.test(id));
-    if (forbidden.length > 0) throw new Error(`${bundleName(module)} would hold ${forbidden.join(', ')}: keep ${module} out (NOT_BUNDLED) or its imports lazy`);
-    const packages = [...new Set([...chunk.imports, ...chunk.dynamicImports])].filter((id) => !builtin(id) && !id.startsWith('./') && id !== bundleName(module));
-    for (const [path] of own) bundles[path] = bundleName(module);
-    contents[bundleName(module)] = { modules: ours.sort(), packages: packages.sort() };
+    if (forbidden.length > 0) throw new Error(`${file} would hold ${forbidden.join(', ')}: keep its command out (NOT_BUNDLED) or its imports lazy`);
+    const packages = [...new Set([...chunk.imports, ...chunk.dynamicImports])].filter((id) => !builtin(id) && !id.startsWith('./') && id !== file);
+    contents[file] = { modules: ours.sort(), packages: packages.sort() };
   } finally {
     rmSync(entry, { force: true });
   }
 }
 
-writeFileSync(resolve(DIST, 'commands.json'), `${JSON.stringify({ paths: COMMANDS.map((entry) => entry.path), bundles })}\n`);
+for (const module of modules) {
+  const own = [...loaders].filter(([, [m]]) => m === module);
+  await bundle(
+    bundleName(module),
+    `import { COMMANDS } from './commands/registry.js';
+import * as own from './commands/${module}';
+export { main } from './program.js';
+const OWN = ${JSON.stringify(Object.fromEntries(own.map(([path, [, name]]) => [path, name])))};
+for (const entry of COMMANDS) if (Object.hasOwn(OWN, entry.path)) entry.load = async () => own[OWN[entry.path]];
+`,
+    () => false,
+  );
+  for (const [path] of own) bundles[path] = bundleName(module);
+}
+
+// `scenario run`: its own module, every command a step can run (each initialised on its first use),
+// and the loader of the scenario bundle (dist/scenario.bundle.cjs, loaded through loadBundle as
+// dist/scenario/cli.js loads it), written into the bundle, so that the engine gets the bundle's own
+// client modules. What the scenario bundle takes from ES module packages (word-list), the launcher
+// imports first (`defaults` in commands.json).
+const SCENARIO_RUN = 'scenario/run.js';
+const scenarioLoaderFile = resolve(DIST, '.entry.scenario-loader.js');
+const scenarioLoaderData = JSON.parse(readFileSync(resolve(DIST, 'scenario.loader.json'), 'utf8'));
+writeFileSync(scenarioLoaderFile, scenarioLoader(scenarioLoaderData, './'));
+try {
+  await bundle(bundleName(SCENARIO_RUN), "export { main } from './program.js';\n", (source, importer) => {
+    if (importer.endsWith('/commands/scenario/run.js') && source === '../../scenario/cli.js') return scenarioLoaderFile;
+    return importer.endsWith('/commands/registry.js') && (!NOT_BUNDLED.has(source.replace(/^\.\//, '')) || source === `./${SCENARIO_RUN}`);
+  });
+} finally {
+  rmSync(scenarioLoaderFile, { force: true });
+}
+for (const [path, [module]] of loaders) if (module === SCENARIO_RUN) bundles[path] = bundleName(SCENARIO_RUN);
+const defaults = { [bundleName(SCENARIO_RUN)]: defaultsOf(scenarioLoaderData) };
+
+writeFileSync(resolve(DIST, 'commands.json'), `${JSON.stringify({ paths: COMMANDS.map((entry) => entry.path), bundles, defaults })}\n`);
 // What each bundle holds (our modules below dist/, the packages it may require), for the tests and for people.
 writeFileSync(resolve(DIST, 'commands.contents.json'), `${JSON.stringify(contents, null, 2)}\n`);
 

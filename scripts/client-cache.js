@@ -6,15 +6,18 @@
 // whatever the sandbox answers), then keeps V8's bytecode of every function compiled by then. What
 // the samples never call compiles on its first call, as without a cache.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadBundle, writeCodeCache } from '../dist/code-cache.js';
+import { externalsOf } from '../dist/launch.cjs';
+import { EXAMPLES, REPEATED_SCENARIO } from './scenario-samples.js';
 
 const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
 const BIN = fileURLToPath(new URL('../bin/ledger.js', import.meta.url));
-const { bundles } = JSON.parse(readFileSync(join(DIST, 'commands.json'), 'utf8'));
+const list = JSON.parse(readFileSync(join(DIST, 'commands.json'), 'utf8'));
+const { bundles } = list;
 
 const wallet = (reference) => ['wallets', 'create', '--customer-reference', reference, '--first-name', 'Ada', '--last-name', 'Obi', '--email', `${reference}@example.com`];
 const views = (...words) => [words, [...words, '--json'], [...words, '--quiet']];
@@ -50,6 +53,8 @@ const SAMPLES = {
   'sandbox snapshot delete': [['sandbox', 'snapshot', 'delete', '--unknown-flag']],
   'sandbox snapshot save': [['sandbox', 'snapshot', 'save', '--unknown-flag']],
   'wallets close': [['wallets', 'close', '--unknown-flag']],
+  // In-process sandboxes of its own (scripts/scenario-samples.js; the repeated steps' file is written first).
+  'scenario run': [['scenario', 'run', EXAMPLES, 'repeated.yaml', '--reporter', 'tap']],
 };
 
 const dir = mkdtempSync(join(tmpdir(), 'ledger-client-cache-'));
@@ -63,6 +68,7 @@ try {
     const a = ledger(...wallet('cache-a'), '--quiet');
     const b = ledger(...wallet('cache-b'), '--quiet');
     const tx = ledger('credit', a, '500000', '--quiet');
+    writeFileSync(join(dir, 'repeated.yaml'), REPEATED_SCENARIO);
     const fill = (word) => word.replace('$A', a).replace('$B', b).replace('$TX', tx);
     process.chdir(dir);
     for (const name of ['LEDGER_BASE_URL', 'LEDGER_API_KEY', 'LEDGER_HOME']) delete process.env[name];
@@ -70,7 +76,7 @@ try {
     const loaded = new Map();
     for (const [path, file] of Object.entries(bundles)) {
       const bundle = join(DIST, file);
-      if (!loaded.has(bundle)) loaded.set(bundle, loadBundle(bundle, {}).exports);
+      if (!loaded.has(bundle)) loaded.set(bundle, loadBundle(bundle, await externalsOf(file, list)).exports);
       for (const words of SAMPLES[path] ?? [[...path.split(' '), '--json']]) {
         await loaded.get(bundle).main([process.execPath, BIN, ...words.map(fill)]);
         // A sample named above must do what it does for people (a refused flag: exit 2).

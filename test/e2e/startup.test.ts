@@ -138,7 +138,7 @@ describe('fast start', () => {
     expect(packages.filter((p) => HEAVY.some((h) => p.startsWith(h)))).toEqual([]);
   });
 
-  it('`scenario run` loads the scenario engine and the server as one bundle run with its code cache (scripts/bundle.js), and the examples and the OpenAPI document work through it', async () => {
+  it('`scenario run` runs from two bundles with their code caches, its commands\' (scripts/client-bundles.js) and the scenario engine with the server (scripts/bundle.js), loading no module of ours from its own file; the examples and the OpenAPI document work through them', async () => {
     const cli = createCli();
     try {
       writeFileSync(
@@ -146,19 +146,35 @@ describe('fast start', () => {
         'name: the OpenAPI document\nsteps:\n  - request: GET /openapi.json\n    expect: { status: 200, body.openapi: "3.1.0", body.info.title: "Wallet Ledger Service (ledger sandbox)" }\n',
       );
       const examples = resolve(BIN, '../../examples/scenarios');
-      const { packages, modules, stdout, exitCode } = await packagesLoaded(['scenario', 'run', examples, 'openapi.yaml', '--reporter', 'tap'], undefined, { cwd: cli.dir });
+      const { packages, modules, scripts, files, stdout, exitCode } = await packagesLoaded(['scenario', 'run', examples, 'openapi.yaml', '--reporter', 'tap'], undefined, { cwd: cli.dir });
       expect(stdout).toMatch(/^# scenarios 6\n# pass 6\n# fail 0$/m);
       expect(exitCode).toBe(0);
-      // The bundle is a script run by code-cache.js, not a module: no module of the engine or the
-      // server is loaded from its own file, yet the scenarios ran.
-      expect(modules).toContain('code-cache.js');
-      // The scenario engine and the server come from the bundle; dist/scenario/cli.js only loads it.
-      expect(modules.filter((m) => /^(scenario|sandbox)\//.test(m))).toEqual(['scenario/cli.js']);
-      expect(modules.filter((m) => /^engine\/(db|ledger|audit)\//.test(m))).toEqual([]);
+      // Both are scripts run by code-cache.js, not modules: neither the program, the commands, the
+      // scenario engine nor the server is loaded from its own file, yet the scenarios ran.
+      expect(scripts).toEqual(['command.scenario-run.cjs', 'scenario.bundle.cjs']);
+      expect(files).toEqual([]);
+      // The steps' commands ran inside the first (each notes itself there), the engine and the server inside the second.
+      expect(modules).toEqual(expect.arrayContaining(['code-cache.js', 'program.js', 'commands/scenario/run.js', 'commands/wallets/create.js', 'commands/credit.js']));
+      expect(modules.filter((m) => /^(scenario|sandbox)\/|^engine\/(db|ledger|audit)\//.test(m))).toEqual([]);
       // No package is loaded from its own files but those the bundle keeps out (better-sqlite3 with its loader, word-list).
       expect(packages.filter((p) => !builtinModules.includes(p))).toEqual(['better-sqlite3', 'bindings', 'file-uri-to-path', 'word-list']);
     } finally {
       cli.cleanup();
+    }
+  });
+
+  it('`scenario run` through dist/cli.js (no bundle list: a tree built by tsc alone; or its bundle gone) runs the same scenarios from the scenario bundle alone', async () => {
+    const root = packageCopy();
+    try {
+      for (const file of ['dist/command.scenario-run.cjs', 'dist/commands.json']) {
+        rmSync(join(root, file));
+        const result = await execa(process.execPath, [join(root, 'bin/ledger.js'), 'scenario', 'run', join(root, 'examples/scenarios'), '--reporter', 'tap'], { cwd: root, env: cleanEnv(), extendEnv: false, reject: false });
+        expect(result.stdout, file).toMatch(/^# scenarios 5\n# pass 5\n# fail 0$/m);
+        expect(result.stderr, file).toBe('');
+        expect(result.exitCode, file).toBe(0);
+      }
+    } finally {
+      rmSync(root, { recursive: true, force: true });
     }
   });
 
@@ -172,11 +188,11 @@ describe('fast start', () => {
     expect(stdout).toBe('false');
   });
 
-  it('a corrupt code cache, or none: `scenario run` compiles the bundle from its source and runs as well', async () => {
+  it('a corrupt code cache, or none, for either bundle: `scenario run` compiles it from its source and runs as well', async () => {
     // A copy of the package (node_modules linked), whose cache can be spoilt.
     const root = packageCopy();
     try {
-      for (const spoil of spoilers(join(root, 'dist/scenario.bundle.cjs.cache'))) {
+      for (const spoil of ['scenario.bundle.cjs.cache', 'command.scenario-run.cjs.cache'].flatMap((cache) => spoilers(join(root, 'dist', cache)))) {
         spoil();
         const result = await execa(process.execPath, [join(root, 'bin/ledger.js'), 'scenario', 'run', join(root, 'examples/scenarios'), '--reporter', 'tap'], { cwd: root, env: cleanEnv(), extendEnv: false, reject: false });
         expect(result.stdout).toMatch(/^# scenarios 5\n# pass 5\n# fail 0$/m);
@@ -189,16 +205,22 @@ describe('fast start', () => {
 
   it("each client command's bundle holds its own command, the client core and output code, and nothing of the server, the database or any other command", () => {
     const dist = resolve(BIN, '../../dist');
-    const list = JSON.parse(readFileSync(join(dist, 'commands.json'), 'utf8')) as { paths: string[]; bundles: Record<string, string> };
+    const list = JSON.parse(readFileSync(join(dist, 'commands.json'), 'utf8')) as { paths: string[]; bundles: Record<string, string>; defaults: Record<string, string[]> };
     const contents = JSON.parse(readFileSync(join(dist, 'commands.contents.json'), 'utf8')) as Record<string, { modules: string[]; packages: string[] }>;
     // The registry's own modules, and what a bundle may share with another command (a view it imports from that command's module).
     const shared: Record<string, string[]> = { 'command.sandbox-clock-advance.cjs': ['commands/sandbox/clock.js'], 'command.suspense-resolve.cjs': ['commands/suspense/list.js'] };
     for (const path of ['wallets get', 'wallets list', 'wallets create', 'credit', 'transfer', 'transactions list', 'sandbox audit', 'webhooks list']) expect(list.bundles[path], path).toBeDefined();
-    for (const path of ['sandbox start', 'sandbox stop', 'scenario run', 'completion', 'webhooks tail', 'wallets']) expect(list.bundles[path], path).toBeUndefined();
+    for (const path of ['sandbox start', 'sandbox stop', 'scenario init', 'completion', 'webhooks tail', 'wallets']) expect(list.bundles[path], path).toBeUndefined();
+    // `scenario run` holds every command a step can run, and none that starts, stops or follows a server.
+    const scenarioRun = contents[list.bundles['scenario run']!]!;
+    const unbundled = ['commands/sandbox/start.js', 'commands/sandbox/lifecycle.js', 'commands/scenario/init.js', 'commands/webhooks/tail.js', 'commands/completion.js'];
+    expect(scenarioRun.modules.filter((m) => COMMAND_MODULES.includes(m)).sort()).toEqual([...new Set(COMMAND_MODULES)].filter((m) => !unbundled.includes(m)).sort());
+    expect(list.defaults).toEqual({ [list.bundles['scenario run']!]: ['word-list'] });
     expect(list.paths).toEqual(expect.arrayContaining(['wallets', 'wallets get', 'sandbox start', 'completion']));
     for (const [bundle, { modules, packages }] of Object.entries(contents)) {
       expect(modules.filter((m) => /^(sandbox|scenario|engine\/(db|events|ledger|audit))\/|^api\/(schemas|app|routes)/.test(m)), bundle).toEqual([]);
       expect(packages.filter((p) => !['commander', '@inquirer/prompts'].includes(p)), bundle).toEqual([]);
+      if (bundle === list.bundles['scenario run']) continue;
       const commands = modules.filter((m) => COMMAND_MODULES.includes(m));
       const own = Object.entries(list.bundles).filter(([, b]) => b === bundle).map(([path]) => path);
       expect(own.length, bundle).toBeGreaterThan(0);
@@ -214,9 +236,9 @@ describe('fast start', () => {
     const { stdout } = await execa(process.execPath, [
       '--input-type=module',
       '-e',
-      `const { loadBundle, cacheRejected } = await import(${JSON.stringify(join(dist, 'code-cache.js'))}); for (const b of ['command.wallets-get.cjs', 'command.credit.cjs', 'command.transfer.cjs']) { loadBundle(${JSON.stringify(dist)} + '/' + b, {}); console.log(String(cacheRejected(${JSON.stringify(dist)} + '/' + b))); }`,
+      `const { loadBundle, cacheRejected } = await import(${JSON.stringify(join(dist, 'code-cache.js'))}); for (const b of ['command.wallets-get.cjs', 'command.credit.cjs', 'command.transfer.cjs', 'command.scenario-run.cjs']) { loadBundle(${JSON.stringify(dist)} + '/' + b, {}); console.log(String(cacheRejected(${JSON.stringify(dist)} + '/' + b))); }`,
     ]);
-    expect(stdout).toBe('false\nfalse\nfalse');
+    expect(stdout).toBe('false\nfalse\nfalse\nfalse');
     const root = packageCopy();
     const cli = createCli();
     try {

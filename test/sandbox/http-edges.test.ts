@@ -1,7 +1,8 @@
 import { createServer, type ServerResponse } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestSandbox, createWallet, type TestSandbox } from '../helpers/sandbox.js';
+import { structureProblem } from '../../src/sandbox/plugins/body.js';
+import { createTestSandbox, createWallet, expectCleanAudit, type TestSandbox } from '../helpers/sandbox.js';
 
 /**
  * What Node's HTTP parser and Fastify refuse before a route runs (contract §10), over a real socket:
@@ -118,6 +119,44 @@ describe('request bodies', () => {
     expect(retried.status).toBe(201);
     const shallow = await t.call('POST', '/v1/wallets', { customer_reference: 'x', first_name: 'Ada', last_name: 'Obi', email: 'x@example.com', label: [[[[1]]]] });
     expect([shallow.status, shallow.body.detail.fields]).toEqual([400, [{ field: 'label', message: 'must be a string' }]]);
+  });
+});
+
+describe('a name given twice in one JSON object', () => {
+  it('is refused by name, before anything runs: no money moves, whichever value was meant (Seen: the last one moved)', async () => {
+    const other = await createWallet(t);
+    const before = (await t.call('GET', `/v1/wallets/${wallet.id}`)).body.data.balance;
+    for (const [body, field] of [
+      [`{"destination_account_number":"${other.account_number}","amount":100,"amount":200}`, 'amount'],
+      // The same name written with an escape is the same name.
+      [`{"destination_account_number":"${other.account_number}","amount":100,"\\u0061mount":200}`, 'amount'],
+      [`{"destination_account_number":"${other.account_number}","destination_account_number":"${wallet.account_number}","amount":100}`, 'destination_account_number'],
+    ]) {
+      for (const headers of [{}, { 'idempotency-key': `twice-${field}` }] as Record<string, string>[]) {
+        const r = await t.call('POST', `/v1/wallets/${wallet.id}/transfer`, body, { headers });
+        expect([r.status, r.body.detail], body).toEqual([400, { code: 'VALIDATION_ERROR', message: `${field}: appears more than once`, fields: [{ field, message: 'appears more than once' }] }]);
+      }
+    }
+    expect((await t.call('GET', `/v1/wallets/${wallet.id}`)).body.data.balance).toBe(before);
+    expect((await t.call('GET', `/v1/wallets/${other.id}`)).body.data.balance).toBe(0);
+    // The key was not kept by the refusal: the same key with a good body goes through.
+    const sent = await t.call('POST', `/v1/wallets/${wallet.id}/transfer`, { destination_account_number: other.account_number, amount: 100 }, { headers: { 'idempotency-key': 'twice-amount' } });
+    expect([sent.status, sent.body.data.new_balance]).toEqual([200, before - 100]);
+    await expectCleanAudit(t);
+  });
+
+  it('is found at any depth and named by its path; the same name in two objects, or at two depths, is no repeat', () => {
+    expect(structureProblem('{"a":{"b":{"x":1,"y":[1,{"z":2}],"x":3}}}', 32)).toEqual({ field: 'a.b.x', message: 'appears more than once' });
+    expect(structureProblem('{"items":[{"k":1,"k":2}]}', 32)).toEqual({ field: 'items.k', message: 'appears more than once' });
+    expect(structureProblem('[{"a":1},{"a":2}]', 32)).toBeUndefined();
+    expect(structureProblem('{"a":{"a":{"a":1}},"b":1}', 32)).toBeUndefined();
+    // Quotes, commas and braces inside strings are text, not structure.
+    expect(structureProblem('{"s":"a,\\"s\\":{","t":"}\\\\","u":"]["}', 32)).toBeUndefined();
+    expect(structureProblem('{"s":"\\\\","s":1}', 32)).toEqual({ field: 's', message: 'appears more than once' });
+    expect(structureProblem('[{"":1,"":2}]', 32)).toEqual({ field: '', message: 'appears more than once' });
+    expect(structureProblem(`${'['.repeat(32)}${']'.repeat(32)}`, 32)).toBeUndefined();
+    expect(structureProblem(`${'['.repeat(33)}${']'.repeat(33)}`, 32)).toEqual({ field: 'body', message: 'nests objects or arrays deeper than 32 levels' });
+    expect(structureProblem('"text"', 32)).toBeUndefined();
   });
 });
 

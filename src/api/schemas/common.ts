@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { ERROR_CODES } from '../errors.js';
 
+// A value outside a list (`order`, `type`, `status`, `action`...) is named with the list, as the
+// command line names it ("must be one of asc, desc"), where a schema gives no message of its own
+// (zod's own is "Invalid option: expected one of "asc"|"desc"").
+z.config({ customError: (issue) => (issue.code === 'invalid_value' && issue.values.length > 0 ? `must be one of ${issue.values.map(String).join(', ')}` : undefined) });
+
 export const MAX_AMOUNT = 10_000_000_000_000;
 
 const amountMessage = 'must be an integer number of kobo (a JSON number, not a string or a fraction)';
@@ -38,19 +43,19 @@ export const Page = <T extends z.ZodType>(item: T) =>
  * A whole number of at least 1 in a query string: declared as an integer (so a typed client passes
  * a number), read from the digits of the string; anything else is refused, never coerced.
  */
-const positiveInt = (name: string, max = Number.MAX_SAFE_INTEGER) =>
+const positiveInt = (max = Number.MAX_SAFE_INTEGER) =>
   z.preprocess(
     (value) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value),
     z
-      .int({ error: `${name} must be a whole number` })
-      .min(1, { error: `${name} must be at least 1` })
-      .max(max, { error: max === Number.MAX_SAFE_INTEGER ? `${name} must be a whole number` : `${name} must be at most ${max}` }),
+      .int({ error: 'must be a whole number' })
+      .min(1, { error: 'must be at least 1' })
+      .max(max, { error: max === Number.MAX_SAFE_INTEGER ? 'must be a whole number' : `must be at most ${max}` }),
   );
 
 /** page, limit and order, shared by every list (contract §2). */
 export const pageQuery = {
-  page: positiveInt('page').default(1).describe('page number, from 1 (default 1)'),
-  limit: positiveInt('limit', 100).default(20).describe('items per page, 1 to 100 (default 20)'),
+  page: positiveInt().default(1).describe('page number, from 1 (default 1)'),
+  limit: positiveInt(100).default(20).describe('items per page, 1 to 100 (default 20)'),
   order: z.enum(['asc', 'desc']).default('asc'),
 };
 

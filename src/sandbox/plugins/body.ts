@@ -6,16 +6,57 @@ export const BODY_LIMIT = 64 * 1024;
 /** No request body of the API nests past a few levels; a deeper one is refused before anything walks it. */
 export const MAX_BODY_DEPTH = 32;
 
-/** Whether objects and arrays nest deeper than `limit`, measured without recursion. */
-function nestsDeeperThan(value: unknown, limit: number): boolean {
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [item, depth] = stack.pop()!;
-    if (item === null || typeof item !== 'object') continue;
-    if (depth > limit) return true;
-    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+interface Frame {
+  /** The names seen so far in an object (undefined: an array). */
+  names: Set<string> | undefined;
+  /** In an object, whether the next string is a name (after `{` or `,`). */
+  expectName: boolean;
+  /** Where it is in the body, by the names of the objects that hold it (`beneficiary.account_number`). */
+  path: string;
+}
+
+/**
+ * What a body's text breaks that `JSON.parse` lets through, found in one pass without recursion:
+ * objects and arrays nested deeper than `limit`, or a name given twice in one object, which
+ * `JSON.parse` settles by keeping the last (`{"amount":100,"amount":200}` would move ₦2, where
+ * whoever wrote or checked the body may have read ₦1). Only for text that `JSON.parse` accepted.
+ * @example structureProblem('{"amount":100,"amount":200}', 32) // { field: 'amount', message: 'appears more than once' }
+ */
+export function structureProblem(text: string, limit: number): { field: string; message: string } | undefined {
+  const stack: Frame[] = [];
+  let name = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // A string: to its closing quote, past escapes.
+      let end = i + 1;
+      let escaped = false;
+      for (let d = text.charCodeAt(end); d !== 0x22; d = text.charCodeAt(end)) {
+        if (d === 0x5c) {
+          escaped = true;
+          end += 2;
+        } else end += 1;
+      }
+      const top = stack[stack.length - 1];
+      if (top?.names && top.expectName) {
+        name = escaped ? (JSON.parse(text.slice(i, end + 1)) as string) : text.slice(i + 1, end);
+        if (top.names.has(name)) return { field: top.path ? `${top.path}.${name}` : name, message: 'appears more than once' };
+        top.names.add(name);
+        top.expectName = false;
+      }
+      i = end;
+    } else if (c === 0x7b || c === 0x5b) {
+      if (stack.length >= limit) return { field: 'body', message: `nests objects or arrays deeper than ${limit} levels` };
+      const parent = stack[stack.length - 1];
+      const path = !parent ? '' : !parent.names ? parent.path : parent.path ? `${parent.path}.${name}` : name;
+      stack.push({ names: c === 0x7b ? new Set() : undefined, expectName: c === 0x7b, path });
+    } else if (c === 0x7d || c === 0x5d) stack.pop();
+    else if (c === 0x2c) {
+      const top = stack[stack.length - 1];
+      if (top?.names) top.expectName = true;
+    }
   }
-  return false;
+  return undefined;
 }
 
 /** JSON bodies only (contract §2); an empty body is no body, for endpoints that take none. */
@@ -30,7 +71,8 @@ export function installJsonBody(app: FastifyInstance): void {
     } catch {
       return done(new LedgerError('INVALID_JSON', 'request body is not valid JSON'), undefined);
     }
-    if (nestsDeeperThan(parsed, MAX_BODY_DEPTH)) return done(invalidField('body', `nests objects or arrays deeper than ${MAX_BODY_DEPTH} levels`), undefined);
+    const problem = structureProblem(text, MAX_BODY_DEPTH);
+    if (problem) return done(invalidField(problem.field, problem.message), undefined);
     done(null, parsed);
   });
 }
