@@ -118,13 +118,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     const log = batchLines((text) => logRequest(text.slice(0, -1)));
     app.addHook('onClose', async () => log.close());
     const line = (request: { method: string; url: string }, outcome: string) => log.line(`${new Date().toISOString()} ${request.method} ${request.url} ${outcome}`);
-    app.addHook('onResponse', async (request, reply) => {
+    app.addHook('onResponse', (request, reply, next) => {
       // A stream (webhooks tail) is noted once when it opens; its heartbeats and its end are not requests.
-      if (request.routeOptions.config.stream && reply.statusCode === 200) return;
-      line(request, `${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`);
+      if (!(request.routeOptions.config.stream && reply.statusCode === 200)) line(request, `${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`);
+      next();
     });
-    app.addHook('preHandler', async (request) => {
+    app.addHook('preHandler', (request, _reply, next) => {
       if (request.routeOptions.config.stream) line(request, '200 stream opened');
+      next();
     });
   }
 

@@ -10,9 +10,19 @@ import type { ApiKeyTable } from './developers.table.js';
 export const TEST_KEY_PREFIX = 'svc_test_';
 export const LIVE_KEY_PREFIX = 'svc_live_';
 
+/** The digests of the keys seen last (every request hashes its key): at most HASHES_KEPT, all forgotten when full. */
+const hashes = new Map<string, string>();
+const HASHES_KEPT = 64;
+
 /** Keys are stored as SHA-256 digests: a leaked database does not leak a usable key. */
 export function hashKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  let digest = hashes.get(key);
+  if (digest === undefined) {
+    digest = createHash('sha256').update(key).digest('hex');
+    if (hashes.size >= HASHES_KEPT) hashes.clear();
+    hashes.set(key, digest);
+  }
+  return digest;
 }
 
 function hint(key: string): string {

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify';
 import { authenticate } from '../../engine/developers/keys.js';
 import type { EngineEnv } from '../../engine/env.js';
 import type { Sandbox } from '../sandbox.js';
@@ -48,8 +48,7 @@ export function installAuth(app: FastifyInstance, sandbox: Pick<Sandbox, 'db' | 
       }
     },
   });
-  app.addHook('onRequest', async (request) => {
-    if (request.routeOptions.url === undefined || request.routeOptions.config.public) return;
+  const admit = async (request: FastifyRequest): Promise<void> => {
     const header = request.headers['x-api-key'];
     const developerId = await authenticate(sandbox.db, Array.isArray(header) ? header[0] : header);
     await sandbox.whenFree(developerId);
@@ -66,7 +65,12 @@ export function installAuth(app: FastifyInstance, sandbox: Pick<Sandbox, 'db' | 
       if (mine.size === 0 && running.get(developerId) === mine) running.delete(developerId);
       finish();
     });
-  });
+  };
+  // A public route (or none) passes at once, with no promise (see http-layer.ts installRequestChecks).
+  app.addHook('onRequest', ((request: FastifyRequest, _reply: FastifyReply, next: HookHandlerDoneFunction) => {
+    if (request.routeOptions.url === undefined || request.routeOptions.config.public) return next();
+    return admit(request);
+  }) as onRequestHookHandler);
   app.decorate('releaseWrite', (request: FastifyRequest) => {
     done.get(request)?.();
     done.delete(request);
@@ -78,9 +82,12 @@ export function installAuth(app: FastifyInstance, sandbox: Pick<Sandbox, 'db' | 
  * idempotency plugin stores some answers there), and on onResponse should a reply skip onSend.
  */
 export function installWriteRelease(app: FastifyInstance): void {
-  app.addHook('onSend', async (request, _reply, payload) => {
+  app.addHook('onSend', (request, _reply, _payload, next) => {
     app.releaseWrite(request);
-    return payload;
+    next();
   });
-  app.addHook('onResponse', async (request) => app.releaseWrite(request));
+  app.addHook('onResponse', (request, _reply, next) => {
+    app.releaseWrite(request);
+    next();
+  });
 }
