@@ -1,6 +1,6 @@
 import type { Compilable, CompiledQuery, Insertable, Kysely, QueryResult } from 'kysely';
 import type { Database, Trx } from './database.js';
-import { runDirect } from './direct.js';
+import { keptRowsNow, runDirect } from './direct.js';
 
 /** Stands for a value in a prepared query; replaced by the real value at each run. */
 class Slot {
@@ -50,7 +50,8 @@ export function prepare<P extends object, O>(
       if (value === undefined) throw new Error(`prepared query: no value for ${name}`);
       return value;
     });
-    return runDirect<O>(trx, template.sql, parameters) ?? trx.executeQuery<O>({ ...template, parameters });
+    const kept = options.keptUntil && !trx.isTransaction ? keptRowsNow<O>(trx, template.sql, parameters) : undefined;
+    return kept ?? runDirect<O>(trx, template.sql, parameters) ?? trx.executeQuery<O>({ ...template, parameters });
   };
 }
 
