@@ -3,13 +3,13 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, jsonSchemaTransformObject, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { describeErrorResponses } from '../api/schemas/responses.js';
 import { API_VERSION } from '../engine/env.js';
 import { VERSION } from '../version.js';
 import { installAuth, installWriteRelease } from './plugins/auth.js';
 import { BODY_LIMIT, installJsonBody } from './plugins/body.js';
-import { installErrorHandling, validatorCompiler } from './plugins/errors.js';
+import { installErrorHandling, serializerCompiler, validatorCompiler } from './plugins/errors.js';
 import { httpLayerOptions, installRequestChecks, installRouteDefaults, refuseConnect } from './plugins/http-layer.js';
 import { installIdempotency } from './plugins/idempotency.js';
 import { agentRoutes } from './routes/agents.js';

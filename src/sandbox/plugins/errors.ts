@@ -3,8 +3,9 @@ import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
 import { type ZodType, safeParse } from 'zod';
 import type { $ZodIssue } from 'zod/v4/core';
 import { HTTP_STATUS } from '../../api/errors.js';
-import { IdempotencyHeaders, NoQuery } from '../../api/schemas/common.js';
 import { type FieldProblem, LedgerError } from '../../engine/errors.js';
+import { asIsCheck } from './as-is.js';
+import { serializerCompiler as zodSerializerCompiler } from 'fastify-type-provider-zod';
 
 /** A request that broke a schema rule; carries every problem found, by field. */
 class RequestValidationError extends Error {
@@ -35,56 +36,30 @@ function fieldsOf(issues: readonly $ZodIssue[], context: string, data: unknown):
   return out.filter((problem, index) => out.findIndex((p) => p.field === problem.field) === index);
 }
 
-type Shape = Record<string, ZodType>;
-const defOf = (schema: ZodType) => (schema as unknown as { _zod: { def: { type: string; shape?: Shape; checks?: unknown[]; catchall?: ZodType } } })._zod.def;
-
-/** Whether every field of an object schema is a plain required string (no checks, no transform). */
-function plainStrings(schema: ZodType): string[] | undefined {
-  const def = defOf(schema);
-  if (def.type !== 'object' || !def.shape || def.catchall) return undefined;
-  const names = Object.keys(def.shape);
-  return names.every((name) => {
-    const field = defOf(def.shape![name]!);
-    return field.type === 'string' && !field.checks?.length;
-  })
-    ? names
-    : undefined;
-}
-
-/**
- * For the request parts most requests send in a shape their schema passes unchanged, a check of that
- * shape that skips zod (undefined: always zod). The value passes as it is, where zod would copy it
- * (for the headers, Fastify then merges that copy into every later read of request.headers).
- * Anything else goes to zod, which names the problems by field.
- */
-function passesAsIs(schema: ZodType, httpPart: string | undefined): ((data: unknown) => boolean) | undefined {
-  if (schema === NoQuery) return (data) => typeof data === 'object' && data !== null && Object.keys(data).length === 0;
-  if (schema === IdempotencyHeaders) {
-    return (data) => {
-      const key = (data as Record<string, unknown>)['idempotency-key'];
-      return key === undefined || (typeof key === 'string' && key.length >= 1 && key.length <= 255);
-    };
-  }
-  const names = httpPart === 'params' ? plainStrings(schema) : undefined;
-  if (!names) return undefined;
-  return (data) => {
-    if (typeof data !== 'object' || data === null) return false;
-    const record = data as Record<string, unknown>;
-    return Object.keys(record).length === names.length && names.every((name) => typeof record[name] === 'string');
-  };
-}
-
 /** Validates a request part with its zod schema and reports problems by field name. */
 export function validatorCompiler({ schema, httpPart }: { schema: ZodType; httpPart?: string }) {
-  const asIs = passesAsIs(schema, httpPart);
+  // Most requests send a part that passes unchanged: checked without zod's parse and copy (as-is.ts).
+  const asIs = asIsCheck(schema);
   return (data: unknown) => {
-    // No `value`: Fastify keeps the part it has.
+    // No `value`: Fastify keeps the part as it is (a copy of the headers would be merged into every later read of them).
     if (asIs?.(data)) return {};
     const result = safeParse(schema, data ?? (httpPart === 'body' ? undefined : {}));
     if (result.success) return { value: result.data };
     return { error: new RequestValidationError(fieldsOf(result.error.issues, httpPart ?? 'body', data)) as unknown as FastifySchemaValidationError[] };
   };
 }
+
+/**
+ * Serializes an answer with its route's response schema: as fastify-type-provider-zod does (zod's
+ * parse, then JSON), or straight to JSON when the answer already passes that schema unchanged
+ * (as-is.ts): the same text without the parse.
+ */
+export const serializerCompiler: typeof zodSerializerCompiler = (route) => {
+  const serialize = zodSerializerCompiler(route);
+  const { schema } = route as { schema: unknown };
+  const asIs = typeof schema === 'object' && schema !== null && '_zod' in schema ? asIsCheck(schema as ZodType) : undefined;
+  return asIs ? (data) => (asIs(data) ? JSON.stringify(data) : serialize(data)) : serialize;
+};
 
 /** The documented error body (contract §2) of a refusal. */
 export function errorBody(error: LedgerError) {
