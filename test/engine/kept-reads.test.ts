@@ -9,7 +9,7 @@ import type { Db } from '../../src/engine/db/database.js';
 import { openDatabase } from '../../src/engine/db/open.js';
 import { prepare } from '../../src/engine/db/prepared.js';
 import { createDeveloper } from '../../src/engine/developers/developers.service.js';
-import { authenticate, issueKey } from '../../src/engine/developers/keys.js';
+import { authenticate, issueKey, knownKeyOwner } from '../../src/engine/developers/keys.js';
 import type { EngineEnv } from '../../src/engine/env.js';
 import { seededIds } from '../../src/engine/ids.js';
 import { getEndpoint, rotateSecret, setEndpointUrl } from '../../src/engine/events/webhooks.service.js';
@@ -132,5 +132,22 @@ describe('kept reads', () => {
     release();
     await Promise.all([transaction, checked, outside]);
     expect(steps).toEqual(['read inside', 'key of ACME', 'committed', `hints ${key.slice(0, 13)}…${key.slice(-4)}`]);
+  });
+
+  it('knownKeyOwner answers only what the connection holds: nothing before a read, nothing once the key changed', async () => {
+    const { developer_id: developerId, api_key: key } = await db.transaction().execute((trx) => createDeveloper(trx, env, 'ACME'));
+    expect(knownKeyOwner(db, key)).toBeUndefined();
+    expect(await authenticate(db, key)).toBe(developerId);
+    expect(knownKeyOwner(db, key)).toBe(developerId);
+    // Refusals are authenticate's to give.
+    expect(knownKeyOwner(db, undefined)).toBeUndefined();
+    expect(knownKeyOwner(db, `svc_live_${key.slice(9)}`)).toBeUndefined();
+    await expect(authenticate(db, 'svc_test_nobody')).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    expect(knownKeyOwner(db, 'svc_test_nobody')).toBeUndefined();
+    const fresh = await db.transaction().execute((trx) => issueKey(trx, env, developerId));
+    expect(knownKeyOwner(db, key)).toBeUndefined();
+    expect(knownKeyOwner(db, fresh)).toBeUndefined();
+    await expect(authenticate(db, key)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    expect(knownKeyOwner(db, key)).toBeUndefined();
   });
 });

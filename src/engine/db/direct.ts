@@ -53,7 +53,6 @@ export function runDirect<O>(trx: Kysely<any>, sql: string, parameters: readonly
  * the caller runs it. Outside a transaction Kysely would wait for the connection (a group-commit
  * batch holds it across its awaits) to read rows it already has: the API-key check of every request.
  */
-export function keptRowsNow<O>(db: Kysely<any>, sql: string, parameters: readonly unknown[]): Promise<QueryResult<O>> | undefined {
-  const rows = connections.get(db.getExecutor().adapter)?.prepare(sql).peek?.(parameters);
-  return rows ? Promise.resolve({ rows: rows as O[] }) : undefined;
+export function keptRowsNow<O>(db: Kysely<any>, sql: string, parameters: readonly unknown[]): O[] | undefined {
+  return connections.get(db.getExecutor().adapter)?.prepare(sql).peek?.(parameters) as O[] | undefined;
 }

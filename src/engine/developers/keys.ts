@@ -67,6 +67,16 @@ export async function authenticate(trx: Trx, key: string | undefined): Promise<s
   return row.developer_id;
 }
 
+/**
+ * The developer a key belongs to, when the connection already holds that answer in memory (the
+ * kept read of `authenticate`, read outside a transaction and not forgotten since); undefined when
+ * it does not, or when the key would be refused: then ask `authenticate`, which reads or refuses.
+ */
+export function knownKeyOwner(db: Trx, key: string | undefined): string | undefined {
+  if (!key || key.startsWith(LIVE_KEY_PREFIX)) return undefined;
+  return keyOwner.known(db, { hash: hashKey(key) })?.[0]?.developer_id;
+}
+
 // Asked on every request: kept by the connection until a key is issued, rotated, revoked or removed.
 const keyOwner = prepare((db, p: { hash: string }) => db.selectFrom('api_keys').select('developer_id').where('key_hash', '=', p.hash).where('revoked_at', 'is', null), {
   keptUntil: 'api_keys',

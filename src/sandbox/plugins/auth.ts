@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify';
-import { authenticate } from '../../engine/developers/keys.js';
+import { authenticate, knownKeyOwner } from '../../engine/developers/keys.js';
 import type { EngineEnv } from '../../engine/env.js';
 import type { Sandbox } from '../sandbox.js';
 
@@ -33,7 +33,7 @@ const READS = new Set(['GET', 'HEAD']);
  * the sandbox holds (a reset under way) waits here before its request starts. Requests that may
  * write are tracked from here until they answer, so a reset can wait for them to finish.
  */
-export function installAuth(app: FastifyInstance, sandbox: Pick<Sandbox, 'db' | 'envFor' | 'whenFree'>): void {
+export function installAuth(app: FastifyInstance, sandbox: Pick<Sandbox, 'db' | 'envFor' | 'whenFree' | 'isHeld'>): void {
   const running = new Map<string, Map<FastifyRequest, Promise<void>>>();
   const done = new WeakMap<FastifyRequest, () => void>();
 
@@ -48,10 +48,16 @@ export function installAuth(app: FastifyInstance, sandbox: Pick<Sandbox, 'db' | 
       }
     },
   });
-  const admit = async (request: FastifyRequest): Promise<void> => {
+  const keyOf = (request: FastifyRequest) => {
     const header = request.headers['x-api-key'];
-    const developerId = await authenticate(sandbox.db, Array.isArray(header) ? header[0] : header);
+    return Array.isArray(header) ? header[0] : header;
+  };
+  const admit = async (request: FastifyRequest): Promise<void> => {
+    const developerId = await authenticate(sandbox.db, keyOf(request));
     await sandbox.whenFree(developerId);
+    admitted(request, developerId);
+  };
+  const admitted = (request: FastifyRequest, developerId: string): void => {
     request.developerId = developerId;
     request.env = sandbox.envFor(developerId);
     if (READS.has(request.method)) return;
@@ -69,7 +75,11 @@ export function installAuth(app: FastifyInstance, sandbox: Pick<Sandbox, 'db' | 
   // A public route (or none) passes at once, with no promise (see http-layer.ts installRequestChecks).
   app.addHook('onRequest', ((request: FastifyRequest, _reply: FastifyReply, next: HookHandlerDoneFunction) => {
     if (request.routeOptions.url === undefined || request.routeOptions.config.public) return next();
-    return admit(request);
+    // A key the connection already knows, of a developer not held: admitted now, with no promise.
+    const known = knownKeyOwner(sandbox.db, keyOf(request));
+    if (known === undefined || sandbox.isHeld(known)) return admit(request);
+    admitted(request, known);
+    next();
   }) as onRequestHookHandler);
   app.decorate('releaseWrite', (request: FastifyRequest) => {
     done.get(request)?.();
