@@ -3,13 +3,13 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, jsonSchemaTransformObject, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { describeErrorResponses } from '../api/schemas/responses.js';
 import { API_VERSION } from '../engine/env.js';
 import { VERSION } from '../version.js';
 import { installAuth, installWriteRelease } from './plugins/auth.js';
 import { BODY_LIMIT, installJsonBody } from './plugins/body.js';
-import { installErrorHandling, validatorCompiler } from './plugins/errors.js';
+import { installErrorHandling, serializerCompiler, validatorCompiler } from './plugins/errors.js';
 import { httpLayerOptions, installRequestChecks, installRouteDefaults, refuseConnect } from './plugins/http-layer.js';
 import { installIdempotency } from './plugins/idempotency.js';
 import { agentRoutes } from './routes/agents.js';
@@ -118,13 +118,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     const log = batchLines((text) => logRequest(text.slice(0, -1)));
     app.addHook('onClose', async () => log.close());
     const line = (request: { method: string; url: string }, outcome: string) => log.line(`${new Date().toISOString()} ${request.method} ${request.url} ${outcome}`);
-    app.addHook('onResponse', async (request, reply) => {
+    app.addHook('onResponse', (request, reply, next) => {
       // A stream (webhooks tail) is noted once when it opens; its heartbeats and its end are not requests.
-      if (request.routeOptions.config.stream && reply.statusCode === 200) return;
-      line(request, `${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`);
+      if (!(request.routeOptions.config.stream && reply.statusCode === 200)) line(request, `${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`);
+      next();
     });
-    app.addHook('preHandler', async (request) => {
+    app.addHook('preHandler', (request, _reply, next) => {
       if (request.routeOptions.config.stream) line(request, '200 stream opened');
+      next();
     });
   }
 

@@ -9,7 +9,7 @@ import type { Db } from '../../src/engine/db/database.js';
 import { openDatabase } from '../../src/engine/db/open.js';
 import { prepare } from '../../src/engine/db/prepared.js';
 import { createDeveloper } from '../../src/engine/developers/developers.service.js';
-import { authenticate, issueKey } from '../../src/engine/developers/keys.js';
+import { authenticate, issueKey, knownKeyOwner } from '../../src/engine/developers/keys.js';
 import type { EngineEnv } from '../../src/engine/env.js';
 import { seededIds } from '../../src/engine/ids.js';
 import { getEndpoint, rotateSecret, setEndpointUrl } from '../../src/engine/events/webhooks.service.js';
@@ -108,5 +108,46 @@ describe('kept reads', () => {
     const hint = row!.key_hint;
     row!.key_hint = 'mine';
     expect(await hints(developerId)).toEqual([hint]);
+  });
+
+  it('outside a transaction, answer at once from committed rows while a transaction holds the connection, and wait for rows read inside one', async () => {
+    const { developer_id: developerId, api_key: key } = await db.transaction().execute((trx) => createDeveloper(trx, env, 'ACME'));
+    expect(await authenticate(db, key)).toBe(developerId);
+    const steps: string[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const transaction = db.transaction().execute(async (trx) => {
+      // Read inside the transaction: rows that could be its own uncommitted writes, so a reader outside is not given them before COMMIT.
+      expect((await liveKeys(trx, { developerId })).rows).toHaveLength(1);
+      steps.push('read inside');
+      await held;
+      steps.push('committed');
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    // The key was read before the transaction and its rows were not changed by it: answered now.
+    const checked = authenticate(db, key).then((owner) => steps.push(`key of ${owner === developerId ? 'ACME' : owner}`));
+    // The hints were read inside it: this read waits for the connection.
+    const outside = hints(developerId).then((rows) => steps.push(`hints ${rows.join()}`));
+    for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
+    release();
+    await Promise.all([transaction, checked, outside]);
+    expect(steps).toEqual(['read inside', 'key of ACME', 'committed', `hints ${key.slice(0, 13)}…${key.slice(-4)}`]);
+  });
+
+  it('knownKeyOwner answers only what the connection holds: nothing before a read, nothing once the key changed', async () => {
+    const { developer_id: developerId, api_key: key } = await db.transaction().execute((trx) => createDeveloper(trx, env, 'ACME'));
+    expect(knownKeyOwner(db, key)).toBeUndefined();
+    expect(await authenticate(db, key)).toBe(developerId);
+    expect(knownKeyOwner(db, key)).toBe(developerId);
+    // Refusals are authenticate's to give.
+    expect(knownKeyOwner(db, undefined)).toBeUndefined();
+    expect(knownKeyOwner(db, `svc_live_${key.slice(9)}`)).toBeUndefined();
+    await expect(authenticate(db, 'svc_test_nobody')).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    expect(knownKeyOwner(db, 'svc_test_nobody')).toBeUndefined();
+    const fresh = await db.transaction().execute((trx) => issueKey(trx, env, developerId));
+    expect(knownKeyOwner(db, key)).toBeUndefined();
+    expect(knownKeyOwner(db, fresh)).toBeUndefined();
+    await expect(authenticate(db, key)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    expect(knownKeyOwner(db, key)).toBeUndefined();
   });
 });

@@ -5,6 +5,8 @@ interface Statement {
   reader: boolean;
   all(parameters: readonly unknown[]): unknown[];
   run(parameters: readonly unknown[]): { changes: number | bigint; lastInsertRowid: number | bigint };
+  /** A kept read's committed rows for these values, from memory only (open.ts `keptStatement`). */
+  peek?(parameters: readonly unknown[]): unknown[] | undefined;
 }
 
 interface Connection {
@@ -43,4 +45,14 @@ export function runDirect<O>(trx: Kysely<any>, sql: string, parameters: readonly
   } catch (error) {
     return Promise.reject(error);
   }
+}
+
+/**
+ * A kept read (`prepare`'s `keptUntil`) answered from the connection's memory when it holds that
+ * read's committed rows (read outside any transaction, not cleared since); otherwise undefined, and
+ * the caller runs it. Outside a transaction Kysely would wait for the connection (a group-commit
+ * batch holds it across its awaits) to read rows it already has: the API-key check of every request.
+ */
+export function keptRowsNow<O>(db: Kysely<any>, sql: string, parameters: readonly unknown[]): O[] | undefined {
+  return connections.get(db.getExecutor().adapter)?.prepare(sql).peek?.(parameters) as O[] | undefined;
 }

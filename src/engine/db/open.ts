@@ -64,19 +64,34 @@ function watchKeptTables(sqlite: SQLite.Database, state: DbState): void {
   }
 }
 
-/** A read statement answered from `memo` by its SQL and values, read again once the memo is cleared. */
-function keptStatement(sql: string, statement: SQLite.Statement, memo: Map<string, unknown[]>) {
+/** Kept rows read while no transaction was open: committed, and still so until their memo is cleared. */
+const readCommitted = new WeakSet<unknown[]>();
+
+/**
+ * A read statement answered from `memo` by its SQL and values, read again once the memo is cleared.
+ * `peek` answers only from the memo, and only rows read outside any transaction: those are
+ * committed, where rows read inside one may be its own uncommitted writes (a change or a rollback
+ * clears the memo, so they stay true until then).
+ */
+function keptStatement(sqlite: SQLite.Database, sql: string, statement: SQLite.Statement, memo: Map<string, unknown[]>) {
+  const keyOf = (parameters: readonly unknown[]) => `${sql}\u0000${parameters.map(String).join('\u0000')}`;
+  const copy = (rows: unknown[]) => rows.map((row) => ({ ...(row as object) }));
   return {
     reader: true,
     all(parameters: unknown[]) {
-      const key = `${sql}\u0000${parameters.map(String).join('\u0000')}`;
+      const key = keyOf(parameters);
       let rows = memo.get(key);
       if (!rows) {
         rows = statement.all(parameters);
+        if (!sqlite.inTransaction) readCommitted.add(rows);
         if (memo.size >= KEPT_LIMIT) memo.clear();
         memo.set(key, rows);
       }
-      return rows.map((row) => ({ ...(row as object) }));
+      return copy(rows);
+    },
+    peek(parameters: readonly unknown[]) {
+      const rows = memo.get(keyOf(parameters));
+      return rows && readCommitted.has(rows) ? copy(rows) : undefined;
     },
   };
 }
@@ -330,7 +345,7 @@ function withStatementCache(sqlite: SQLite.Database, state: DbState): SqliteDial
       if (table) {
         const memos = state.kept.get(table) ?? new Map<string, unknown[]>();
         state.kept.set(table, memos);
-        return keptStatement(sql, statement, memos);
+        return keptStatement(sqlite, sql, statement, memos);
       }
       return statement;
     },

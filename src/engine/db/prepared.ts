@@ -1,6 +1,6 @@
 import type { Compilable, CompiledQuery, Insertable, Kysely, QueryResult } from 'kysely';
 import type { Database, Trx } from './database.js';
-import { runDirect } from './direct.js';
+import { keptRowsNow, runDirect } from './direct.js';
 
 /** Stands for a value in a prepared query; replaced by the real value at each run. */
 class Slot {
@@ -34,9 +34,9 @@ export const keptMark = (table: KeptTable) => `/* kept until ${table} changes */
 export function prepare<P extends object, O>(
   build: (db: Kysely<Database>, p: P) => Compilable<O>,
   options: { keptUntil?: KeptTable } = {},
-): (trx: Trx, values: P) => Promise<QueryResult<O>> {
+): Prepared<P, O> {
   let compiled: { template: CompiledQuery<O>; names: (string | undefined)[] } | undefined;
-  return async (trx, values) => {
+  const bind = (trx: Trx, values: P) => {
     if (!compiled) {
       const built = build(trx, slots as P).compile();
       const template = options.keptUntil ? { ...built, sql: `${keptMark(options.keptUntil)}${built.sql}` } : built;
@@ -50,9 +50,24 @@ export function prepare<P extends object, O>(
       if (value === undefined) throw new Error(`prepared query: no value for ${name}`);
       return value;
     });
+    return { template, parameters };
+  };
+  const known = (trx: Trx, values: P): O[] | undefined => {
+    if (!options.keptUntil || trx.isTransaction) return undefined;
+    const { template, parameters } = bind(trx, values);
+    return keptRowsNow<O>(trx, template.sql, parameters);
+  };
+  const run = async (trx: Trx, values: P): Promise<QueryResult<O>> => {
+    const { template, parameters } = bind(trx, values);
+    const kept = options.keptUntil && !trx.isTransaction ? keptRowsNow<O>(trx, template.sql, parameters) : undefined;
+    if (kept) return { rows: kept };
     return runDirect<O>(trx, template.sql, parameters) ?? trx.executeQuery<O>({ ...template, parameters });
   };
+  return Object.assign(run, { known });
 }
+
+/** A prepared statement: run it with its values; `known` answers a kept read outside a transaction from memory only (undefined: run it). */
+export type Prepared<P, O> = ((trx: Trx, values: P) => Promise<QueryResult<O>>) & { known(trx: Trx, values: P): O[] | undefined };
 
 /**
  * A statement over several rows at once (a multi-row INSERT), prepared as `prepare` does, once for

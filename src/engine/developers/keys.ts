@@ -10,9 +10,19 @@ import type { ApiKeyTable } from './developers.table.js';
 export const TEST_KEY_PREFIX = 'svc_test_';
 export const LIVE_KEY_PREFIX = 'svc_live_';
 
+/** The digests of the keys seen last (every request hashes its key): at most HASHES_KEPT, all forgotten when full. */
+const hashes = new Map<string, string>();
+const HASHES_KEPT = 64;
+
 /** Keys are stored as SHA-256 digests: a leaked database does not leak a usable key. */
 export function hashKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  let digest = hashes.get(key);
+  if (digest === undefined) {
+    digest = createHash('sha256').update(key).digest('hex');
+    if (hashes.size >= HASHES_KEPT) hashes.clear();
+    hashes.set(key, digest);
+  }
+  return digest;
 }
 
 function hint(key: string): string {
@@ -55,6 +65,16 @@ export async function authenticate(trx: Trx, key: string | undefined): Promise<s
   const [row] = (await keyOwner(trx, { hash: hashKey(key) })).rows;
   if (!row) throw new LedgerError('UNAUTHORIZED', 'API key is invalid or has been rotated');
   return row.developer_id;
+}
+
+/**
+ * The developer a key belongs to, when the connection already holds that answer in memory (the
+ * kept read of `authenticate`, read outside a transaction and not forgotten since); undefined when
+ * it does not, or when the key would be refused: then ask `authenticate`, which reads or refuses.
+ */
+export function knownKeyOwner(db: Trx, key: string | undefined): string | undefined {
+  if (!key || key.startsWith(LIVE_KEY_PREFIX)) return undefined;
+  return keyOwner.known(db, { hash: hashKey(key) })?.[0]?.developer_id;
 }
 
 // Asked on every request: kept by the connection until a key is issued, rotated, revoked or removed.

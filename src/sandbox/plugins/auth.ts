@@ -1,5 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { authenticate } from '../../engine/developers/keys.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify';
+import { authenticate, knownKeyOwner } from '../../engine/developers/keys.js';
 import type { EngineEnv } from '../../engine/env.js';
 import type { Sandbox } from '../sandbox.js';
 
@@ -33,7 +33,7 @@ const READS = new Set(['GET', 'HEAD']);
  * the sandbox holds (a reset under way) waits here before its request starts. Requests that may
  * write are tracked from here until they answer, so a reset can wait for them to finish.
  */
-export function installAuth(app: FastifyInstance, sandbox: Pick<Sandbox, 'db' | 'envFor' | 'whenFree'>): void {
+export function installAuth(app: FastifyInstance, sandbox: Pick<Sandbox, 'db' | 'envFor' | 'whenFree' | 'isHeld'>): void {
   const running = new Map<string, Map<FastifyRequest, Promise<void>>>();
   const done = new WeakMap<FastifyRequest, () => void>();
 
@@ -48,11 +48,16 @@ export function installAuth(app: FastifyInstance, sandbox: Pick<Sandbox, 'db' | 
       }
     },
   });
-  app.addHook('onRequest', async (request) => {
-    if (request.routeOptions.url === undefined || request.routeOptions.config.public) return;
+  const keyOf = (request: FastifyRequest) => {
     const header = request.headers['x-api-key'];
-    const developerId = await authenticate(sandbox.db, Array.isArray(header) ? header[0] : header);
+    return Array.isArray(header) ? header[0] : header;
+  };
+  const admit = async (request: FastifyRequest): Promise<void> => {
+    const developerId = await authenticate(sandbox.db, keyOf(request));
     await sandbox.whenFree(developerId);
+    admitted(request, developerId);
+  };
+  const admitted = (request: FastifyRequest, developerId: string): void => {
     request.developerId = developerId;
     request.env = sandbox.envFor(developerId);
     if (READS.has(request.method)) return;
@@ -66,7 +71,16 @@ export function installAuth(app: FastifyInstance, sandbox: Pick<Sandbox, 'db' | 
       if (mine.size === 0 && running.get(developerId) === mine) running.delete(developerId);
       finish();
     });
-  });
+  };
+  // A public route (or none) passes at once, with no promise (see http-layer.ts installRequestChecks).
+  app.addHook('onRequest', ((request: FastifyRequest, _reply: FastifyReply, next: HookHandlerDoneFunction) => {
+    if (request.routeOptions.url === undefined || request.routeOptions.config.public) return next();
+    // A key the connection already knows, of a developer not held: admitted now, with no promise.
+    const known = knownKeyOwner(sandbox.db, keyOf(request));
+    if (known === undefined || sandbox.isHeld(known)) return admit(request);
+    admitted(request, known);
+    next();
+  }) as onRequestHookHandler);
   app.decorate('releaseWrite', (request: FastifyRequest) => {
     done.get(request)?.();
     done.delete(request);
@@ -78,9 +92,12 @@ export function installAuth(app: FastifyInstance, sandbox: Pick<Sandbox, 'db' | 
  * idempotency plugin stores some answers there), and on onResponse should a reply skip onSend.
  */
 export function installWriteRelease(app: FastifyInstance): void {
-  app.addHook('onSend', async (request, _reply, payload) => {
+  app.addHook('onSend', (request, _reply, _payload, next) => {
     app.releaseWrite(request);
-    return payload;
+    next();
   });
-  app.addHook('onResponse', async (request) => app.releaseWrite(request));
+  app.addHook('onResponse', (request, _reply, next) => {
+    app.releaseWrite(request);
+    next();
+  });
 }

@@ -4,6 +4,8 @@ import { type ZodType, safeParse } from 'zod';
 import type { $ZodIssue } from 'zod/v4/core';
 import { HTTP_STATUS } from '../../api/errors.js';
 import { type FieldProblem, LedgerError } from '../../engine/errors.js';
+import { asIsCheck } from './as-is.js';
+import { serializerCompiler as zodSerializerCompiler } from 'fastify-type-provider-zod';
 
 /** A request that broke a schema rule; carries every problem found, by field. */
 class RequestValidationError extends Error {
@@ -36,12 +38,28 @@ function fieldsOf(issues: readonly $ZodIssue[], context: string, data: unknown):
 
 /** Validates a request part with its zod schema and reports problems by field name. */
 export function validatorCompiler({ schema, httpPart }: { schema: ZodType; httpPart?: string }) {
+  // Most requests send a part that passes unchanged: checked without zod's parse and copy (as-is.ts).
+  const asIs = asIsCheck(schema);
   return (data: unknown) => {
+    // No `value`: Fastify keeps the part as it is (a copy of the headers would be merged into every later read of them).
+    if (asIs?.(data)) return {};
     const result = safeParse(schema, data ?? (httpPart === 'body' ? undefined : {}));
     if (result.success) return { value: result.data };
     return { error: new RequestValidationError(fieldsOf(result.error.issues, httpPart ?? 'body', data)) as unknown as FastifySchemaValidationError[] };
   };
 }
+
+/**
+ * Serializes an answer with its route's response schema: as fastify-type-provider-zod does (zod's
+ * parse, then JSON), or straight to JSON when the answer already passes that schema unchanged
+ * (as-is.ts): the same text without the parse.
+ */
+export const serializerCompiler: typeof zodSerializerCompiler = (route) => {
+  const serialize = zodSerializerCompiler(route);
+  const { schema } = route as { schema: unknown };
+  const asIs = typeof schema === 'object' && schema !== null && '_zod' in schema ? asIsCheck(schema as ZodType) : undefined;
+  return asIs ? (data) => (asIs(data) ? JSON.stringify(data) : serialize(data)) : serialize;
+};
 
 /** The documented error body (contract §2) of a refusal. */
 export function errorBody(error: LedgerError) {

@@ -118,12 +118,15 @@ export function installRequestChecks(app: FastifyInstance): void {
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onRequest', async (request, reply) => {
-    if (closing) return sendError(reply, new LedgerError('STORAGE_UNAVAILABLE', 'the sandbox is shutting down: send the request again once it has restarted'));
+  // A hook that answers calls no done; one that passes calls it at once, with no promise (hook.ts).
+  app.addHook('onRequest', (request, reply, done) => {
+    if (closing) return void sendError(reply, new LedgerError('STORAGE_UNAVAILABLE', 'the sandbox is shutting down: send the request again once it has restarted'));
     const url = request.raw.url ?? '/';
-    if (url.length > MAX_URL_LENGTH) return sendError(reply, uriTooLong());
-    const problem = encodingProblem(url);
-    if (problem) return sendError(reply, problem);
+    if (url.length > MAX_URL_LENGTH) return void sendError(reply, uriTooLong());
+    // Without a '%' every part decodes ('+' is only a space).
+    const problem = url.includes('%') ? encodingProblem(url) : undefined;
+    if (problem) return void sendError(reply, problem);
+    done();
   });
 }
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, onSendHookHandler, preValidationHookHandler } from 'fastify';
 import { invalidField, LedgerError } from '../../engine/errors.js';
 import { type IdempotencyScope, lookupKey, storeKey } from '../../engine/idempotency/idempotency.service.js';
 import type { Sandbox } from '../sandbox.js';
@@ -61,10 +61,7 @@ export function installIdempotency(app: FastifyInstance, sandbox: Pick<Sandbox, 
     };
   }
 
-  app.addHook('preValidation', async (request, reply) => {
-    if (request.method !== 'POST' || !request.developerId) return;
-    const header = request.headers['idempotency-key'];
-    if (header === undefined) return;
+  const claimKey = async (request: FastifyRequest, reply: FastifyReply, header: string | string[]): Promise<unknown> => {
     if (request.routeOptions.config.idempotency === false) {
       throw invalidField('idempotency-key', request.routeOptions.config.idempotencyRefusal ?? 'is not accepted here: the answer holds a new API key, which the sandbox never stores, so it could not be replayed');
     }
@@ -91,11 +88,17 @@ export function installIdempotency(app: FastifyInstance, sandbox: Pick<Sandbox, 
     }
     request.idempotency = { scope, hash };
     request.idempotencyDone = unlock;
-  });
+    return undefined;
+  };
 
-  app.addHook('onSend', async (request, reply, payload) => {
-    const claim = request.idempotency;
-    if (!claim) return payload;
+  // Requests without a key (most) pass each hook at once, with no promise.
+  app.addHook('preValidation', ((request: FastifyRequest, reply: FastifyReply, next: HookHandlerDoneFunction) => {
+    const header = request.method === 'POST' && request.developerId ? request.headers['idempotency-key'] : undefined;
+    if (header === undefined) return next();
+    return claimKey(request, reply, header);
+  }) as preValidationHookHandler);
+
+  const storeAnswer = async (request: FastifyRequest, reply: FastifyReply, payload: unknown, claim: NonNullable<FastifyRequest['idempotency']>): Promise<unknown> => {
     request.idempotency = undefined;
     try {
       // Routes that change state stored their answer with their effect (route.ts commit).
@@ -109,10 +112,17 @@ export function installIdempotency(app: FastifyInstance, sandbox: Pick<Sandbox, 
       request.idempotencyDone = undefined;
     }
     return payload;
-  });
+  };
+
+  app.addHook('onSend', ((request: FastifyRequest, reply: FastifyReply, payload: unknown, next: (error?: Error | null, payload?: unknown) => void) => {
+    const claim = request.idempotency;
+    if (!claim) return next();
+    return storeAnswer(request, reply, payload, claim);
+  }) as onSendHookHandler);
 
   // A request that never reaches onSend (the client went away mid-request) still lets go of its key.
-  app.addHook('onResponse', async (request) => {
+  app.addHook('onResponse', (request, _reply, next) => {
     request.idempotencyDone?.();
+    next();
   });
 }
