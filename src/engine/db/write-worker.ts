@@ -32,23 +32,7 @@ sqlite.pragma(`foreign_keys = ${setup.foreignKeys ? 'ON' : 'OFF'}`);
 // the request thread (further where a background checkpointer copies it: open.ts WORKER_BACKSTOP_PAGES).
 sqlite.pragma(`wal_autocheckpoint = ${setup.walPages}`);
 sqlite.pragma(`cache_size = -${(setup.cacheMb ?? 32) * 1024}`);
-// Kysely prepares every query afresh; these jobs run the same statements job after job (a
-// handover's multi-row inserts of 64 rows are long to parse): kept by SQL text, as the request
-// thread's connection does (open.ts). Kysely runs one query at a time here and never iterates one.
-const statements = new Map<string, SQLite.Statement>();
-const cached = {
-  prepare(sql: string) {
-    let statement = statements.get(sql);
-    if (!statement) {
-      statement = sqlite.prepare(sql);
-      if (statements.size >= 200) statements.delete(statements.keys().next().value!);
-      statements.set(sql, statement);
-    }
-    return statement;
-  },
-  close: () => sqlite.close(),
-} as unknown as SQLite.Database;
-const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }) });
+const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
 type Work = (trx: unknown, ...args: unknown[]) => Promise<unknown>;
 const modules = new Map<string, Promise<Record<string, Work>>>();
 const load = (url: string) => modules.get(url) ?? modules.set(url, import(url)).get(url)!;
