@@ -37,8 +37,7 @@ export interface Reply {
  */
 export interface TestSandboxOptions {
   dbPath?: string;
-  /** Ids from this seed (default 'test'); null: random ids, as `sandbox start` without --seed. */
-  seed?: string | null;
+  seed?: string;
   settlementDelaySeconds?: number;
   /** Where the manual clock starts (default T0). */
   clockStart?: number;
@@ -54,7 +53,7 @@ export interface TestSandboxOptions {
 export async function createTestSandbox(options: TestSandboxOptions = {}): Promise<TestSandbox> {
   const server = await openServer({
     dbPath: options.dbPath ?? ':memory:',
-    seed: options.seed === null ? undefined : (options.seed ?? 'test'),
+    seed: options.seed ?? 'test',
     clockStart: options.clockStart ?? T0,
     settlementDelaySeconds: options.settlementDelaySeconds,
     webhookTimeoutSeconds: options.webhookTimeoutSeconds,

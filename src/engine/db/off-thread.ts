@@ -82,20 +82,6 @@ function inWorker<R>(path: string, module: string, name: string, args: unknown[]
   });
 }
 
-/** How the worker's connection and thread differ from a reset's (the defaults). */
-export interface WriterOptions {
-  /** The thread's nice value (default 10: below the request thread; 0: as the request thread, for work the request thread waits on). */
-  nice?: number;
-  /** Check foreign keys (default false: a reset removes rows children first). */
-  foreignKeys?: boolean;
-  /** The connection's page cache in MiB (default 32: a reset reads many pages once). */
-  cacheMb?: number;
-  /** The thread's heap at most in MiB (default WORKER_HEAP_MB). */
-  heapMb?: number;
-  /** Its young generation at most in MiB (default: V8's). */
-  youngMb?: number;
-}
-
 /** Writes run off the request thread, one at a time, until `close` (see `writesOffThread`). */
 export interface OffThreadWriter {
   /** False where the jobs run on the request thread (see `writesOffThread`). */
@@ -117,10 +103,8 @@ export interface OffThreadWriter {
  * there, with foreign keys unchecked too.
  * @example const writer = writesOffThread(db); await sandbox.exclusive(() => writer.run({ module: 'engine/settings/reset.service', name: 'resetChunkJob', run: resetChunkJob }, developerId, progress, 500)); await writer.close();
  */
-export function writesOffThread(db: Db, options: WriterOptions = {}): OffThreadWriter {
-  const found = writerSetup(db);
-  const { heapMb = WORKER_HEAP_MB, youngMb, ...connection } = options;
-  const setup = found && { ...found, ...connection };
+export function writesOffThread(db: Db): OffThreadWriter {
+  const setup = writerSetup(db);
   if (!setup) {
     return {
       offThread: false,
@@ -129,7 +113,7 @@ export function writesOffThread(db: Db, options: WriterOptions = {}): OffThreadW
     };
   }
   const script = built(moduleUrl('engine/db/write-worker'));
-  const worker = new Worker(new URL(script), { execArgv: workerExecArgv(), workerData: setup, resourceLimits: { maxOldGenerationSizeMb: heapMb, ...(youngMb ? { maxYoungGenerationSizeMb: youngMb } : {}) } });
+  const worker = new Worker(new URL(script), { execArgv: workerExecArgv(), workerData: setup, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
   const waiting: { resolve: (result: unknown) => void; reject: (error: Error) => void }[] = [];
   let ended: Error | undefined;
   worker.on('message', (message: Answer<unknown>) => {

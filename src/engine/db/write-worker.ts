@@ -11,27 +11,22 @@ interface Setup {
   path: string;
   synchronous: 'OFF' | 'NORMAL';
   walPages: number;
-  nice?: number;
-  foreignKeys?: boolean;
-  cacheMb?: number;
 }
 
 const setup = workerData as Setup;
 
 // Below the request thread (nice 10), not as low as a read (19): each of these writes holds the
 // database's write lock, and every other developer's writes wait for it to commit.
-// A caller whose requests wait for each job (webhook handovers) keeps it at the request thread's.
-if (setup.nice !== 0) lowerThisThread(setup.nice ?? 10);
+lowerThisThread(10);
 const sqlite = new SQLite(setup.path, { fileMustExist: true });
 sqlite.pragma('busy_timeout = 5000');
 sqlite.pragma(`synchronous = ${setup.synchronous}`);
 // Rows go children first (the caller's order): a check per removed row would look for children already gone.
-// A caller that writes parents before children (webhook handovers) keeps them checked.
-sqlite.pragma(`foreign_keys = ${setup.foreignKeys ? 'ON' : 'OFF'}`);
+sqlite.pragma('foreign_keys = OFF');
 // When the WAL grows past this, this connection copies it back itself after a commit: here, not on
 // the request thread (further where a background checkpointer copies it: open.ts WORKER_BACKSTOP_PAGES).
 sqlite.pragma(`wal_autocheckpoint = ${setup.walPages}`);
-sqlite.pragma(`cache_size = -${(setup.cacheMb ?? 32) * 1024}`);
+sqlite.pragma('cache_size = -32768');
 const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
 type Work = (trx: unknown, ...args: unknown[]) => Promise<unknown>;
 const modules = new Map<string, Promise<Record<string, Work>>>();

@@ -1,7 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../../engine/db/database.js';
 import { storageFailure } from '../../engine/db/faults.js';
-import { type OffThreadWriter, writesOffThread } from '../../engine/db/off-thread.js';
 import { stillFresh } from '../../engine/events/fresh-deliveries.js';
 import {
   abandonLog,
@@ -12,16 +11,16 @@ import {
   findLog,
   getEndpoint,
   MAX_ATTEMPTS,
+  recordAttempts,
   RESPONSE_BODY_LIMIT,
   signingSecrets,
   type WebhookLogRow,
 } from '../../engine/events/webhooks.service.js';
-import { notFound } from '../../engine/errors.js';
-import { isSeeded } from '../../engine/ids.js';
+import { LedgerError, notFound } from '../../engine/errors.js';
 import type { Sandbox } from '../sandbox.js';
 import { postWebhook } from './http-post.js';
-import type { BuiltInReceiver } from './receiver.js';
-import { commitHandoverJob, deliverInTransaction, deliveryHeaders, type HandoverPlan, prepareHandoverJob } from './handover.js';
+import type { BuiltInReceiver, ReceiverAnswer } from './receiver.js';
+import { signatureHeader } from './signing.js';
 
 export interface DispatcherOptions {
   /** Seconds before an attempt is abandoned (contract §7: 15). */
@@ -80,15 +79,6 @@ const MAX_BACKOFF_MS = 30_000;
 const HANDOVER_BATCH = 64;
 /** Fresh deliveries kept in memory per lane at most; the rest wait for the due-deliveries query. */
 const FRESH_LIMIT = 4096;
-/**
- * The handover worker's thread and connection: at the request thread's priority (its writes wait
- * for each handover), foreign keys checked, and small (a handover touches the last pages of a few
- * tables and allocates little: the sandbox's RSS has a bound, docs/benchmarks.md).
- */
-const HANDOVER_WORKER = { nice: 0, foreignKeys: true, cacheMb: 4, heapMb: 48, youngMb: 8 };
-/** The worker's two steps of a handover (handover.ts), by the module the worker loads. */
-const PREPARE_JOB = { module: 'sandbox/webhooks/handover', name: 'prepareHandoverJob', run: prepareHandoverJob };
-const COMMIT_JOB = { module: 'sandbox/webhooks/handover', name: 'commitHandoverJob', run: commitHandoverJob };
 
 export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): Dispatcher {
   const { db } = sandbox;
@@ -142,12 +132,9 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
   }
 
   /** Writes through group commit; a storage failure pauses every delivery and is rethrown. */
-  const record = <T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> => guarded(() => sandbox.write(work));
-
-  /** Runs a write; a storage failure pauses every delivery and is rethrown. */
-  async function guarded<T>(write: () => Promise<T>): Promise<T> {
+  async function record<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
     try {
-      return await write();
+      return await sandbox.write(work);
     } catch (error) {
       const failure = storageFailure(error);
       if (failure) {
@@ -168,68 +155,44 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
   }
 
   /** The headers of one attempt of `log`, signed now. */
-  const headersNow = (log: WebhookLogRow, secrets: string[]) => deliveryHeaders(log, secrets, Math.floor(realNow() / 1000), options.version);
+  function deliveryHeaders(log: WebhookLogRow, secrets: string[]): Record<string, string> {
+    const timestamp = Math.floor(realNow() / 1000);
+    return {
+      'content-type': 'application/json',
+      'user-agent': `ledger-sandbox/${options.version}`,
+      'webhook-id': log.event_id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signatureHeader(secrets, log.event_id, timestamp, log.payload),
+    };
+  }
 
   /**
    * Hands deliveries to the built-in receiver and records how each went, in the caller's
    * transaction: each attempt starts, is received and is settled in this one write, so a delivery
    * to the built-in receiver is never lost, sent twice or left unrecorded.
    */
-  function handOver(trx: Transaction<Database>, developerId: string, endpoint: Endpoint, url: string, logs: WebhookLogRow[], manual: boolean): Promise<WebhookLogRow[]> {
+  async function handOver(trx: Transaction<Database>, developerId: string, endpoint: Endpoint, url: string, logs: WebhookLogRow[], manual: boolean): Promise<WebhookLogRow[]> {
     const receiver = options.receiver!;
     const env = sandbox.envFor(developerId);
-    const handover = { developerId, url, secrets: signingSecrets(endpoint, env.clock.now()), nowSeconds: receiver.nowSeconds(), version: options.version, manual };
-    return deliverInTransaction(trx, env, handover, logs, receiver.behaviourOf(developerId));
-  }
-
-  /**
-   * The worker that hands over the deliveries kept in memory (see handover.ts): started on first
-   * use, where the database is a file another connection can open and ids are not drawn from a
-   * seed (there every id must come in the order of the one connection's writes: those handovers stay here).
-   */
-  let worker: OffThreadWriter | null | undefined;
-  function handoverWorker(): OffThreadWriter | undefined {
-    if (worker === undefined) {
-      worker = null;
-      if (!isSeeded(sandbox.ids)) {
-        const started = writesOffThread(db, HANDOVER_WORKER);
-        if (started.offThread) worker = started;
+    const secrets = signingSecrets(endpoint, env.clock.now());
+    const host = new URL(url).host;
+    const answers: ReceiverAnswer[] = [];
+    const attempts = logs.map((log) => {
+      const headers = { host, ...deliveryHeaders(log, secrets), 'content-length': String(Buffer.byteLength(log.payload)) };
+      let httpStatus: number;
+      let responseBody: string;
+      try {
+        const answer = receiver.answer(developerId, endpoint, headers, log.payload, { eventType: log.event_type });
+        answers.push(answer);
+        [httpStatus, responseBody] = [answer.status, answer.body];
+      } catch (error) {
+        if (!(error instanceof LedgerError)) throw error;
+        [httpStatus, responseBody] = [401, JSON.stringify({ success: false, detail: { code: error.code, message: error.message } })];
       }
-    }
-    return worker ?? undefined;
-  }
-
-  let plans = 0;
-  /**
-   * Hands `kept` over on the worker in two steps: it signs them and has the receiver answer them
-   * while the request thread's writes go on; then it records them in one transaction of its
-   * connection, between two batches of the request thread's writes (`exclusive`: the request
-   * thread waits for it without blocking, and its writes queue meanwhile). Resolves with the
-   * deliveries handed over.
-   */
-  async function handOverOffThread(writer: OffThreadWriter, developerId: string, endpoint: Endpoint, url: string, kept: WebhookLogRow[]): Promise<WebhookLogRow[]> {
-    const receiver = options.receiver!;
-    const env = sandbox.envFor(developerId);
-    const now = env.clock.now();
-    const behaviour = receiver.behaviourOf(developerId);
-    const plan: HandoverPlan = {
-      key: plans++,
-      developerId,
-      url,
-      secrets: signingSecrets(endpoint, now),
-      nowSeconds: receiver.nowSeconds(),
-      version: options.version,
-      manual: false,
-      logs: kept,
-      nowMs: now.getTime(),
-      ids: Array.from({ length: kept.length * 2 }, () => env.ids.uuid()),
-      ...(behaviour && behaviour.remaining > 0 ? { behaviour: { ...behaviour } } : {}),
-    };
-    await writer.run(PREPARE_JOB, plan);
-    const done = await guarded(() => sandbox.exclusive(() => writer.run(COMMIT_JOB, plan.key)));
-    if (behaviour && done.used > 0) behaviour.remaining = Math.max(0, behaviour.remaining - done.used);
-    const seqs = new Set(done.seqs);
-    return kept.filter((log) => seqs.has(log.seq));
+      return { log, result: { url, httpStatus, responseBody, error: null, durationMs: 0, manual } };
+    });
+    await receiver.keep(trx, developerId, answers);
+    return recordAttempts(trx, env, attempts);
   }
 
   /** Sends one begun attempt over HTTP and records its outcome. Resolves undefined when that record failed. */
@@ -242,7 +205,7 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
     let responseBody: string | null = null;
     let error: string | null = null;
     try {
-      const response = await postWebhook(new URL(url), headersNow(log, secrets), log.payload, { timeoutMs: options.timeoutSeconds * 1000, limit: RESPONSE_BODY_LIMIT });
+      const response = await postWebhook(new URL(url), deliveryHeaders(log, secrets), log.payload, { timeoutMs: options.timeoutSeconds * 1000, limit: RESPONSE_BODY_LIMIT });
       httpStatus = response.status;
       responseBody = response.body;
     } catch (caught) {
@@ -279,14 +242,6 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
       if (!url) return [];
       const env = sandbox.envFor(developerId);
       if (inProcess) {
-        // Those kept in memory go to the worker, where there is one, a handover's worth at a time.
-        const writer = lane.fresh.size > 0 ? handoverWorker() : undefined;
-        if (writer) {
-          for (let kept = takeFresh(lane, cutoff.toISOString()); kept.length > 0; kept = takeFresh(lane, cutoff.toISOString())) {
-            const handed = await handOverOffThread(writer, developerId, endpoint, url, kept).catch(() => [] as WebhookLogRow[]);
-            if (handed.length > 0) return handed.map(() => Promise.resolve());
-          }
-        }
         // Chosen inside the write, so it sees every delivery as it is at that moment: first those
         // kept in memory since they committed (each checked still waiting), then by the query.
         const handled = await record(async (trx) => {
@@ -415,7 +370,6 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
     async stop() {
       stopped = true;
       await settleLanes();
-      await worker?.close();
     },
   };
 }

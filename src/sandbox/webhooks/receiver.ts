@@ -1,6 +1,5 @@
 import type { Selectable } from 'kysely';
 import type { Trx } from '../../engine/db/database.js';
-import type { EngineEnv } from '../../engine/env.js';
 import { RECEIVER_ACCEPTED } from '../../engine/events/answers.js';
 import type { ReceiverEventTable } from '../../engine/events/events.table.js';
 import { keepReceived } from '../../engine/events/receiver-events.repository.js';
@@ -41,79 +40,57 @@ export interface BuiltInReceiver {
    * is exactly the payload of the event named by webhook-id, of this type (kept as a reference).
    */
   answer(developerId: string, endpoint: Endpoint, headers: Record<string, string>, body: string, payloadOf?: { eventType: string }): ReceiverAnswer;
-  /** The developer's injected failure, if any (the object itself: an answer uses it up). */
-  behaviourOf(developerId: string): Behaviour | undefined;
-  /** Real time, in seconds, as the receiver checks a delivery's timestamp against it. */
-  nowSeconds(): number;
   /** Keeps answered deliveries of one developer (in the caller's transaction). */
   keep(trx: Trx, developerId: string, answers: ReceiverAnswer[]): Promise<void>;
 }
 
-/** An injected failure: answer `status` to the next `remaining` deliveries (each answer uses one up). */
-export interface Behaviour {
-  status: number;
-  remaining: number;
-}
-
-/**
- * The receiver's check and answer of one delivery to `developerId`, given what it depends on: the
- * developer's signing secrets now, real time in seconds, and its injected failure (used up here).
- * Throws UNAUTHORIZED when the delivery is not signed for that developer. The record's id and time
- * come from `env`. The same on the request thread and on a worker that hands deliveries over
- * (handover.ts), where `env` gives the ids and the time the request thread chose.
- */
-export function answerDelivery(env: EngineEnv, developerId: string, secrets: string[], nowSeconds: number, headers: Record<string, string>, body: string, payloadOf?: { eventType: string }, behaviour?: Behaviour): ReceiverAnswer {
-  const header = (name: string) => headers[name] ?? '';
-  const timestamp = Number(header('webhook-timestamp'));
-  const fresh = /^\d{1,12}$/.test(header('webhook-timestamp')) && Math.abs(nowSeconds - timestamp) <= TIMESTAMP_TOLERANCE_SECONDS;
-  if (!fresh || !verifySignature(secrets, header('webhook-id'), header('webhook-timestamp'), body, header('webhook-signature'))) {
-    throw new LedgerError('UNAUTHORIZED', 'not a delivery of this sandbox: the Standard Webhooks signature (webhook-id, webhook-timestamp, webhook-signature) is missing, stale or wrong');
-  }
-  let status = 200;
-  if (behaviour && behaviour.remaining > 0) {
-    status = behaviour.status;
-    behaviour.remaining -= 1;
-  }
-  let eventType: string | null = payloadOf?.eventType ?? null;
-  if (!payloadOf) {
-    try {
-      eventType = (JSON.parse(body) as { event_type?: string }).event_type ?? null;
-    } catch {
-      eventType = null;
-    }
-  }
-  const kept = Object.fromEntries(Object.entries(headers).filter(([k]) => !SECRET_HEADERS.has(k)));
-  return {
-    status,
-    body: status < 300 ? RECEIVER_ACCEPTED : JSON.stringify({ error: `failure injected by PUT /sandbox/receiver/behaviour (${status})` }),
-    record: {
-      id: env.ids.uuid(),
-      developer_id: developerId,
-      webhook_id: header('webhook-id') || null,
-      event_type: eventType,
-      headers: JSON.stringify(kept),
-      body: payloadOf ? null : body,
-      // Kept for the record's shape: only verified deliveries are stored.
-      signature_valid: 1,
-      response_status: status,
-      created_at: env.clock.now().toISOString(),
-    },
-  };
-}
-
-export function createReceiver(sandbox: Sandbox, realNow: () => number): BuiltInReceiver & { behaviours: Map<string, Behaviour> } {
+export function createReceiver(sandbox: Sandbox, realNow: () => number): BuiltInReceiver & { behaviours: Map<string, { status: number; remaining: number }> } {
   /** Failure injection per developer: answer `status` to the next `remaining` deliveries. In memory: a restart clears it. */
-  const behaviours = new Map<string, Behaviour>();
+  const behaviours = new Map<string, { status: number; remaining: number }>();
   // Injected failures belong to the state a restore replaces: the restored sandbox starts without any.
   sandbox.onRestore(() => behaviours.clear());
   return {
     behaviours,
     answer(developerId, endpoint, headers, body, payloadOf) {
       const env = sandbox.envFor(developerId);
-      return answerDelivery(env, developerId, signingSecrets(endpoint, env.clock.now()), realNow() / 1000, headers, body, payloadOf, behaviours.get(developerId));
+      const header = (name: string) => headers[name] ?? '';
+      const timestamp = Number(header('webhook-timestamp'));
+      const fresh = /^\d{1,12}$/.test(header('webhook-timestamp')) && Math.abs(realNow() / 1000 - timestamp) <= TIMESTAMP_TOLERANCE_SECONDS;
+      if (!fresh || !verifySignature(signingSecrets(endpoint, env.clock.now()), header('webhook-id'), header('webhook-timestamp'), body, header('webhook-signature'))) {
+        throw new LedgerError('UNAUTHORIZED', 'not a delivery of this sandbox: the Standard Webhooks signature (webhook-id, webhook-timestamp, webhook-signature) is missing, stale or wrong');
+      }
+      const behaviour = behaviours.get(developerId);
+      let status = 200;
+      if (behaviour && behaviour.remaining > 0) {
+        status = behaviour.status;
+        behaviour.remaining -= 1;
+      }
+      let eventType: string | null = payloadOf?.eventType ?? null;
+      if (!payloadOf) {
+        try {
+          eventType = (JSON.parse(body) as { event_type?: string }).event_type ?? null;
+        } catch {
+          eventType = null;
+        }
+      }
+      const kept = Object.fromEntries(Object.entries(headers).filter(([k]) => !SECRET_HEADERS.has(k)));
+      return {
+        status,
+        body: status < 300 ? RECEIVER_ACCEPTED : JSON.stringify({ error: `failure injected by PUT /sandbox/receiver/behaviour (${status})` }),
+        record: {
+          id: env.ids.uuid(),
+          developer_id: developerId,
+          webhook_id: header('webhook-id') || null,
+          event_type: eventType,
+          headers: JSON.stringify(kept),
+          body: payloadOf ? null : body,
+          // Kept for the record's shape: only verified deliveries are stored.
+          signature_valid: 1,
+          response_status: status,
+          created_at: env.clock.now().toISOString(),
+        },
+      };
     },
-    behaviourOf: (developerId) => behaviours.get(developerId),
-    nowSeconds: () => realNow() / 1000,
     keep: (trx, developerId, answers) => keepReceived(trx, developerId, answers.map((a) => a.record)),
   };
 }
