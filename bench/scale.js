@@ -4,7 +4,7 @@
 // makes them), against the same built to 10,000 transactions. The server runs in this process, so
 // its event loop is measured directly (monitorEventLoopDelay) while health probes go to it over HTTP.
 import { fork } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { Agent, get, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -86,21 +86,44 @@ function probe(baseUrl) {
 }
 
 /**
+ * The main thread's time on a core and waiting for one, in ms (Linux: /proc's schedstat of the
+ * thread whose id is the process's); undefined elsewhere.
+ */
+function mainThreadSchedule() {
+  try {
+    const [onCpu, waiting] = readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ').map(Number);
+    return { onCpu: onCpu / 1e6, waiting: waiting / 1e6 };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Where the event loop stalled longest, so that a rare stall names its cause in the run that saw
  * it: a 5 ms timer notes its longest gap with the reset's phase before and after it (sandbox/reset.ts
- * `resetPhases`), and the longest garbage collection pause with its phase. `stop` answers a note.
+ * `resetPhases`) and how the main thread spent it (on a core: its own work, SQLite or GC; waiting
+ * for a core: the machine; the rest blocked: a sleep, a lock, the disk), and the longest garbage
+ * collection pause with its phase. `stop` answers a note.
  */
 function traceStalls() {
   let phase = '-';
   const onPhase = (message) => (phase = message.step === undefined ? message.phase : `${message.phase} of step ${message.step}`);
   subscribe('ledger:reset', onPhase);
   let last = performance.now();
+  let lastSchedule = mainThreadSchedule();
   let lastPhase = phase;
-  let gap = { ms: 0, from: '-', to: '-' };
+  let gap = { ms: 0, from: '-', to: '-', spent: '' };
   const timer = setInterval(() => {
     const now = performance.now();
-    if (now - last > gap.ms) gap = { ms: now - last, from: lastPhase, to: phase };
+    const schedule = mainThreadSchedule();
+    if (now - last > gap.ms) {
+      const onCpu = schedule && lastSchedule ? schedule.onCpu - lastSchedule.onCpu : undefined;
+      const waiting = schedule && lastSchedule ? schedule.waiting - lastSchedule.waiting : undefined;
+      const spent = onCpu === undefined ? '' : `: ${onCpu.toFixed(0)} ms on a core, ${waiting.toFixed(0)} ms waiting for one, ${Math.max(0, now - last - onCpu - waiting).toFixed(0)} ms blocked`;
+      gap = { ms: now - last, from: lastPhase, to: phase, spent };
+    }
     last = now;
+    lastSchedule = schedule;
     lastPhase = phase;
   }, 5);
   let gc = { ms: 0, kind: 0, phase: '-' };
@@ -114,7 +137,7 @@ function traceStalls() {
     unsubscribe('ledger:reset', onPhase);
     const where = gap.from === gap.to ? gap.from : `${gap.from} → ${gap.to}`;
     const kinds = { 1: 'scavenge', 2: 'minor mark-sweep', 4: 'mark-compact', 8: 'weak callbacks', 16: 'incremental' };
-    return `longest gap ${gap.ms.toFixed(0)} ms (phase ${where}); longest GC ${gc.ms.toFixed(0)} ms (${kinds[gc.kind] ?? gc.kind}, phase ${gc.phase})`;
+    return `longest gap ${gap.ms.toFixed(0)} ms (phase ${where}${gap.spent}); longest GC ${gc.ms.toFixed(0)} ms (${kinds[gc.kind] ?? gc.kind}, phase ${gc.phase})`;
   };
 }
 
