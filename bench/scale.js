@@ -4,11 +4,12 @@
 // makes them), against the same built to 10,000 transactions. The server runs in this process, so
 // its event loop is measured directly (monitorEventLoopDelay) while health probes go to it over HTTP.
 import { fork } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { Agent, get, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { transfer } from '../dist/engine/transfers/transfers.service.js';
 import { buildApp } from '../dist/sandbox/app.js';
 import { ensureSandboxDeveloper, openSandbox } from '../dist/sandbox/sandbox.js';
@@ -84,10 +85,67 @@ function probe(baseUrl) {
   })();
 }
 
+/**
+ * The main thread's time on a core and waiting for one, in ms (Linux: /proc's schedstat of the
+ * thread whose id is the process's); undefined elsewhere.
+ */
+function mainThreadSchedule() {
+  try {
+    const [onCpu, waiting] = readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ').map(Number);
+    return { onCpu: onCpu / 1e6, waiting: waiting / 1e6 };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Where the event loop stalled longest, so that a rare stall names its cause in the run that saw
+ * it: a 5 ms timer notes its longest gap with the reset's phase before and after it (sandbox/reset.ts
+ * `resetPhases`) and how the main thread spent it (on a core: its own work, SQLite or GC; waiting
+ * for a core: the machine; the rest blocked: a sleep, a lock, the disk), and the longest garbage
+ * collection pause with its phase. `stop` answers a note.
+ */
+function traceStalls() {
+  let phase = '-';
+  const onPhase = (message) => (phase = message.step === undefined ? message.phase : `${message.phase} of step ${message.step}`);
+  subscribe('ledger:reset', onPhase);
+  let last = performance.now();
+  let lastSchedule = mainThreadSchedule();
+  let lastPhase = phase;
+  let gap = { ms: 0, from: '-', to: '-', spent: '' };
+  const timer = setInterval(() => {
+    const now = performance.now();
+    const schedule = mainThreadSchedule();
+    if (now - last > gap.ms) {
+      const onCpu = schedule && lastSchedule ? schedule.onCpu - lastSchedule.onCpu : undefined;
+      const waiting = schedule && lastSchedule ? schedule.waiting - lastSchedule.waiting : undefined;
+      const spent = onCpu === undefined ? '' : `: ${onCpu.toFixed(0)} ms on a core, ${waiting.toFixed(0)} ms waiting for one, ${Math.max(0, now - last - onCpu - waiting).toFixed(0)} ms blocked`;
+      gap = { ms: now - last, from: lastPhase, to: phase, spent };
+    }
+    last = now;
+    lastSchedule = schedule;
+    lastPhase = phase;
+  }, 5);
+  let gc = { ms: 0, kind: 0, phase: '-' };
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) if (entry.duration > gc.ms) gc = { ms: entry.duration, kind: entry.detail?.kind ?? 0, phase };
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  return () => {
+    clearInterval(timer);
+    observer.disconnect();
+    unsubscribe('ledger:reset', onPhase);
+    const where = gap.from === gap.to ? gap.from : `${gap.from} → ${gap.to}`;
+    const kinds = { 1: 'scavenge', 2: 'minor mark-sweep', 4: 'mark-compact', 8: 'weak callbacks', 16: 'incremental' };
+    return `longest gap ${gap.ms.toFixed(0)} ms (phase ${where}${gap.spent}); longest GC ${gc.ms.toFixed(0)} ms (${kinds[gc.kind] ?? gc.kind}, phase ${gc.phase})`;
+  };
+}
+
 /** Runs `operation` while another process probes health; the longest stall of this process's event loop (the server's) and of a probe. */
 export async function whileRunning(baseUrl, operation) {
   const prober = fork(import.meta.filename, ['--probe', baseUrl]);
   await new Promise((resolve) => prober.once('message', resolve));
+  const stopTrace = traceStalls();
   const histogram = monitorEventLoopDelay({ resolution: 10 });
   histogram.enable();
   let peakRss = rss(process.pid);
@@ -96,11 +154,12 @@ export async function whileRunning(baseUrl, operation) {
   const result = await operation();
   const seconds = (performance.now() - started) / 1000;
   histogram.disable();
+  const trace = stopTrace();
   clearInterval(sampler);
   const probed = new Promise((resolve) => prober.once('message', resolve));
   prober.send('stop');
   const { probes, longestProbeMs } = await probed;
-  return { result, seconds, stallMs: histogram.max / 1e6, probes, longestProbeMs, peakRss };
+  return { result, seconds, stallMs: histogram.max / 1e6, probes, longestProbeMs, peakRss, trace };
 }
 
 /** The lists a person or `webhooks tail` reads, each timed SAMPLES times. */
@@ -190,7 +249,7 @@ export async function run() {
         lowerIsBetter: true,
         target: '≤ 50 ms',
         met: large.auditRun.stallMs <= 50,
-        note: `audit took ${large.auditRun.seconds.toFixed(1)} s, ${large.auditRun.result.data.ok ? 'clean' : 'PROBLEMS'}; ${large.auditRun.probes} health probes answered meanwhile, the slowest in ${large.auditRun.longestProbeMs.toFixed(0)} ms`,
+        note: `audit took ${large.auditRun.seconds.toFixed(1)} s, ${large.auditRun.result.data.ok ? 'clean' : 'PROBLEMS'}; ${large.auditRun.probes} health probes answered meanwhile, the slowest in ${large.auditRun.longestProbeMs.toFixed(0)} ms; ${large.auditRun.trace}`,
       },
       {
         row: `memory the audit of ${label} transactions adds (peak RSS less RSS before)`,
@@ -212,7 +271,7 @@ export async function run() {
         lowerIsBetter: true,
         target: '≤ 50 ms',
         met: large.resetRun.stallMs <= 50,
-        note: `reset took ${large.resetRun.seconds.toFixed(1)} s; ${large.resetRun.probes} health probes answered meanwhile, the slowest in ${large.resetRun.longestProbeMs.toFixed(0)} ms`,
+        note: `reset took ${large.resetRun.seconds.toFixed(1)} s; ${large.resetRun.probes} health probes answered meanwhile, the slowest in ${large.resetRun.longestProbeMs.toFixed(0)} ms; ${large.resetRun.trace}`,
       },
       {
         row: 'database and WAL after the reset',

@@ -1,8 +1,9 @@
+import { channel } from 'node:diagnostics_channel';
 import type { Transaction } from 'kysely';
 import type { Database } from '../engine/db/database.js';
 import { writesOffThread } from '../engine/db/off-thread.js';
 import { reclaimSpace, reclaimSpaceOffThread, truncateWal, walCaughtUp } from '../engine/db/open.js';
-import { beginReset, finishReset, newResetProgress, resetChunkJob, unfinishedResets } from '../engine/settings/reset.service.js';
+import { beginReset, finishReset, resetChunkJob, unfinishedResets } from '../engine/settings/reset.service.js';
 import type { Sandbox } from './sandbox.js';
 
 /**
@@ -40,6 +41,19 @@ const TRUNCATE_FOR_MS = 5_000;
 
 /** A chunk, as a job for the reset's worker thread (off-thread.ts). */
 const RESET_CHUNK = { module: 'engine/settings/reset.service', name: 'resetChunkJob', run: resetChunkJob };
+/** The first step (the mark, the accounts zeroed: a scan of `accounts`), as a job for the same thread. */
+const BEGIN_RESET = { module: 'engine/settings/reset.service', name: 'beginReset', run: beginReset };
+
+/**
+ * Where each reset stands, for a tracer in the same process (bench/scale.js names the phase in
+ * which the server's event loop stalled longest): a message `{ developerId, phase }` as each phase
+ * starts: quiesce, begin, chunk (with the step), catch-up, finish, give-back, truncate, done.
+ * Nothing is made when no one listens.
+ */
+export const resetPhases = channel('ledger:reset');
+const phase = (developerId: string, name: string, step?: number) => {
+  if (resetPhases.hasSubscribers) resetPhases.publish({ developerId, phase: name, step });
+};
 
 /** Waits, while the developer is held, until nothing of its own still runs (its write requests, deliveries, settlements). */
 export type Quiesce = (developerId: string) => Promise<void>;
@@ -51,7 +65,8 @@ export type Quiesce = (developerId: string) => Promise<void>;
  * the empty books), everything of its own that was running finishes, and then:
  *
  * 1. one write marks the reset and zeroes the developer's accounts, so the sandbox's books balance
- *    throughout (and a sandbox stopped midway finishes the reset when it starts again);
+ *    throughout (and a sandbox stopped midway finishes the reset when it starts again), on the
+ *    chunks' thread (it scans `accounts`);
  * 2. the rows go in chunks, each its own short transaction between two write batches, on a worker
  *    thread with its own connection (off-thread.ts `writesOffThread`), sized to hold the other
  *    writes back for about 20 ms: the request thread only waits for each, so a delete that reads
@@ -60,8 +75,11 @@ export type Quiesce = (developerId: string) => Promise<void>;
  *    checkpoint inside a chunk: between chunks, holding nothing, the reset waits while the WAL is
  *    long for the background checkpointer to copy it. Where work stays on the request thread (an
  *    in-memory sandbox), a chunk runs there, sized to take about 5 ms;
- * 3. the last write removes the wallet accounts and the mark, with `finish` (the answer and its
- *    Idempotency-Key) in the same transaction;
+ * 3. the last write, on the request thread, removes the mark (one row: the wallet accounts went in
+ *    the last chunks), with `finish` (the answer and its Idempotency-Key) in the same transaction.
+ *    No other SQLite work of the reset runs on the request thread where a worker runs the chunks;
+ *    the other developers' writes wait for each chunk in the write queue (`exclusive`), not on the
+ *    database's lock, so they never block the event loop;
  * 4. the space goes back to the file system, a few MiB at a time.
  * @example const removed = await resetInChunks(sandbox, quiesce, developerId, (trx, removed) => store(trx, removed));
  */
@@ -70,38 +88,45 @@ export async function resetInChunks<T>(
   quiesce: Quiesce,
   developerId: string,
   finish: (trx: Transaction<Database>, removed: Record<string, number>) => Promise<T>,
-  resumed = false,
 ): Promise<T> {
   const release = sandbox.hold(developerId);
   let result: T;
   try {
+    phase(developerId, 'quiesce');
     await quiesce(developerId);
-    let progress = resumed ? newResetProgress() : await sandbox.write((trx) => beginReset(trx, developerId));
-    if (resumed) await sandbox.write((trx) => beginReset(trx, developerId));
     let rows = FIRST_ROWS;
     const writer = writesOffThread(sandbox.db);
+    let progress;
     try {
+      // A resumed reset starts its walk over (what it removed before is not counted again).
+      phase(developerId, 'begin');
+      progress = await sandbox.exclusive(() => writer.run(BEGIN_RESET, developerId));
       const target = writer.offThread ? OFF_THREAD_CHUNK_TARGET_MS : CHUNK_TARGET_MS;
       for (let more = true; more; ) {
         const started = performance.now();
-        const chunk = await sandbox.exclusive(() => writer.run(RESET_CHUNK, developerId, structuredClone(progress), rows));
+        phase(developerId, 'chunk', progress.step);
+        const chunk = await sandbox.exclusive(() => writer.run(RESET_CHUNK, developerId, structuredClone(progress!), rows));
         const took = performance.now() - started;
         const full = Object.values(chunk.progress.removed).reduce((a, b) => a + b, 0) - Object.values(progress.removed).reduce((a, b) => a + b, 0) >= rows;
         progress = chunk.progress;
         more = chunk.more;
         rows = adapt(rows, took, full, MIN_ROWS, MAX_ROWS, target);
         // Holding nothing: the worker leaves the WAL to the checkpointer (open.ts WORKER_BACKSTOP_PAGES).
+        phase(developerId, 'catch-up');
         if (writer.offThread) await walCatchesUp(sandbox);
       }
     } finally {
       await writer.close();
     }
     const done = progress;
+    phase(developerId, 'finish');
     result = await sandbox.write(async (trx) => finish(trx, await finishReset(trx, developerId, done)));
   } finally {
     release();
   }
-  await giveSpaceBack(sandbox);
+  phase(developerId, 'give-back');
+  await giveSpaceBack(sandbox, developerId);
+  phase(developerId, 'done');
   return result;
 }
 
@@ -111,7 +136,7 @@ export async function resetInChunks<T>(
  * background checkpointer the steps run on its thread, so the request thread never waits on one
  * (a step of 64 pages took up to 180 ms here when the pages to move lay far apart).
  */
-export async function giveSpaceBack(sandbox: Sandbox): Promise<void> {
+export async function giveSpaceBack(sandbox: Sandbox, developerId = ''): Promise<void> {
   let pages = FIRST_RECLAIM_PAGES;
   // Until nothing is left, or nothing more can go (a database that does not give space back).
   for (let left = Infinity, now = 0; left > 0; left = now) {
@@ -128,6 +153,7 @@ export async function giveSpaceBack(sandbox: Sandbox): Promise<void> {
     if (now >= left) break;
   }
   // Between two write batches: a batch that has read could not write once the WAL was reset under it.
+  phase(developerId, 'truncate');
   const deadline = Date.now() + TRUNCATE_FOR_MS;
   while (!(await sandbox.exclusive(() => truncateWal(sandbox.db))) && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -155,6 +181,6 @@ function adapt(size: number, took: number, full: boolean, min: number, max: numb
 /** Finishes, in the background, every reset that a stopped sandbox left half done; its developer waits meanwhile. */
 export async function resumeResets(sandbox: Sandbox, quiesce: Quiesce, onError: (error: unknown) => void): Promise<void> {
   for (const developerId of await unfinishedResets(sandbox.db)) {
-    resetInChunks(sandbox, quiesce, developerId, async () => undefined, true).catch(onError);
+    resetInChunks(sandbox, quiesce, developerId, async () => undefined).catch(onError);
   }
 }

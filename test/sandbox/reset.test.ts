@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { withoutForeignKeys } from '../../src/engine/db/open.js';
 import { beginReset, resetChunk } from '../../src/engine/settings/reset.service.js';
 import { startServer } from '../../src/sandbox/server.js';
+import { bulkTransfers } from '../helpers/bulk-ledger.js';
 import { createTestSandbox, createWallet, type TestSandbox } from '../helpers/sandbox.js';
 
 /** A reset removes a developer's rows in chunks (sandbox/reset.ts); these are the edges of doing it that way. */
@@ -127,5 +128,38 @@ describe("a reset's chunks", () => {
     } finally {
       await memory.close();
     }
+  });
+});
+
+describe("another developer's writes while a reset's chunks run on the worker", () => {
+  it('wait for each chunk in the write queue, never on the database lock, and are answered while the reset runs', async () => {
+    const a = await createWallet(t, 5_000);
+    await bulkTransfers(t.sandbox, t.developerId, a, await createWallet(t), 5_000);
+    const other = (await t.call('POST', '/sandbox/developers', { business_name: 'Other' })).body.data;
+    const asOther = (method: string, url: string, body?: unknown) => t.call(method, url, body, { key: other.api_key });
+    const from = (await asOther('POST', '/v1/wallets', { customer_reference: 'o1', first_name: 'O', last_name: 'N', email: 'o@n.ng' })).body.data;
+    const to = (await asOther('POST', '/v1/wallets', { customer_reference: 'o2', first_name: 'O', last_name: 'T', email: 'o@t.ng' })).body.data;
+    await asOther('POST', '/sandbox/inbound-transfers', { account_number: from.account_number, amount: 1_000_000 });
+    const pay = () => asOther('POST', `/v1/wallets/${from.id}/transfer`, { destination_account_number: to.account_number, amount: 1 });
+    const usual = (await pay()).status;
+    // A write of the request thread's connection that met the worker's lock would now fail at once
+    // (SQLITE_BUSY, a 5xx) instead of blocking the event loop for up to 5 s.
+    await sql`PRAGMA busy_timeout = 0`.execute(t.sandbox.db);
+    let resetting = true;
+    const reset = t.call('POST', '/sandbox/reset').finally(() => (resetting = false));
+    const during: number[] = [];
+    let paid = 1;
+    while (resetting) {
+      const status = (await pay()).status;
+      paid++;
+      if (resetting) during.push(status);
+      else expect(status).toBe(usual);
+    }
+    expect((await reset).status).toBe(200);
+    expect(during.length).toBeGreaterThan(2);
+    expect(new Set(during)).toEqual(new Set([usual]));
+    expect((await asOther('GET', `/v1/wallets/${to.id}`)).body.data.balance).toBe(paid);
+    expect((await t.call('GET', '/sandbox/audit')).body.data).toMatchObject({ ok: true, checked: { wallets: 0, transactions: 0 } });
+    expect((await asOther('GET', '/sandbox/audit')).body.data.ok).toBe(true);
   });
 });

@@ -40,6 +40,8 @@ interface DbState {
   throwAway: boolean;
   /** Rows of kept reads (see `prepare`'s `keptUntil`), by table, then by SQL and values. */
   kept: Map<KeptTable, Map<string, unknown[]>>;
+  /** WAL pages past which the next batch waits for the checkpointer (`walBackstop`). */
+  backstopAt: number;
 }
 
 /** Kept reads per table at most; past it they are all forgotten (they are re-read on use). */
@@ -96,7 +98,13 @@ function keptStatement(sqlite: SQLite.Database, sql: string, statement: SQLite.S
   };
 }
 
-/** Bytes a checkpointed WAL is cut back to. */
+/**
+ * Bytes a checkpointed WAL is cut back to: by whichever connection starts the WAL over, in its
+ * first COMMIT after (SQLite's journal_size_limit). So every connection that writes has it: the
+ * reset's worker, and the checkpointer (whose vacuum writes). Had only the request thread's, its
+ * first write after a reset's chunks (the answer) cut back a WAL of 300 MB, and held the request
+ * thread for 200 ms (measured at 200,000 transactions; docs/benchmarks.md, fifth pass).
+ */
 const WAL_SIZE_LIMIT = 64 * 1024 * 1024;
 
 /** An existing database up to this size that does not give space back yet is rebuilt at open so it does. */
@@ -159,6 +167,38 @@ export async function walCaughtUp(db: Db, pages: number): Promise<boolean> {
 }
 
 /**
+ * Undefined while the WAL is short (or no background checkpointer runs: the writer then
+ * checkpoints itself), else a wait for the writer's next batch: until the checkpointer has copied
+ * the WAL, so that the batch after it starts the WAL over instead of making it longer. Read from
+ * memory the checkpointer shares, so a batch pays nothing to ask. The wait holds no thread: the
+ * event loop goes on serving reads. A WAL the checkpointer cannot finish copying (a long read
+ * holds it) is not waited for again until it has grown by another BACKSTOP_CHECKPOINT_PAGES.
+ * @example const wait = walBackstop(db); if (wait) await wait;
+ */
+export function walBackstop(db: Db): Promise<void> | undefined {
+  const state = states.get(db);
+  const checkpointer = state?.checkpointer;
+  if (!state || !checkpointer) return undefined;
+  const behind = checkpointer.behind();
+  if (behind < state.backstopAt) {
+    if (behind === 0) state.backstopAt = BACKSTOP_CHECKPOINT_PAGES;
+    return undefined;
+  }
+  return (async () => {
+    const deadline = performance.now() + BACKSTOP_WAIT_MS;
+    for (;;) {
+      // -1: another connection was checkpointing (the reset's worker, a vacuum step): asked again.
+      const left = await checkpointer.catchUp(1);
+      if (left >= 0 || performance.now() >= deadline) {
+        state.backstopAt = left > 0 ? left + BACKSTOP_CHECKPOINT_PAGES : BACKSTOP_CHECKPOINT_PAGES;
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  })();
+}
+
+/**
  * Tries once to cut the WAL file back to nothing, once its pages are in the database file (after a
  * reset gave space back): done by the background checkpointer, off the request thread. Resolves
  * whether it did (false with no checkpointer, or while someone still reads the WAL). Only with no
@@ -182,8 +222,18 @@ export async function withoutForeignKeys<T>(db: Db, work: () => Promise<T>): Pro
   }
 }
 
-/** WAL pages after which the writer checkpoints itself, when a background checkpointer runs (backstop). */
+/**
+ * WAL pages (64 MiB) past which, while a background checkpointer runs, the writer's next batch
+ * waits until it has copied the WAL (`walBackstop`); and after which the writer checkpoints itself
+ * once that thread has ended. It was the writer's own automatic checkpoint while the thread ran: a
+ * PASSIVE copy of up to 64 MiB inside the COMMIT of whichever request's batch crossed it, on the
+ * request thread, holding every other request (hundreds of ms at a million rows) for pages the
+ * checkpointer was about to copy anyway.
+ */
 const BACKSTOP_CHECKPOINT_PAGES = 16_384;
+
+/** How long a batch waits for the checkpointer past the backstop, at most (then it goes on, and the WAL grows). */
+const BACKSTOP_WAIT_MS = 2_000;
 
 const states = new WeakMap<Db, DbState>();
 
@@ -220,7 +270,7 @@ export async function openDatabase({ path, backgroundCheckpoints = false, identi
   sqlite.pragma(throwAway ? 'synchronous = OFF' : 'synchronous = NORMAL');
   // The sandbox commits concurrent writes together, each in a savepoint; their undo journals stay in memory.
   sqlite.pragma('temp_store = MEMORY');
-  const state: DbState = { path, sqlite, fault: undefined, identity: 0, readsOffThread: readsOffThread && path !== ':memory:', throwAway, kept: new Map() };
+  const state: DbState = { path, sqlite, fault: undefined, identity: 0, readsOffThread: readsOffThread && path !== ':memory:', throwAway, kept: new Map(), backstopAt: BACKSTOP_CHECKPOINT_PAGES };
   const statements = withStatementCache(sqlite, state);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
   registerConnection(db, { prepare: (text) => (statements as SqliteDatabase).prepare(text) as never, inTransaction: () => sqlite.inTransaction });
@@ -247,8 +297,18 @@ export async function openDatabase({ path, backgroundCheckpoints = false, identi
     state.identity = identity >>> 0;
   }
   if (backgroundCheckpoints && path !== ':memory:') {
-    sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
-    state.checkpointer = startCheckpointer(path, { throwAway });
+    // Never a checkpoint on this connection (inside a commit, on the request thread) while the
+    // checkpointer's thread runs: a batch waits for that thread instead (`walBackstop`).
+    sqlite.pragma('wal_autocheckpoint = 0');
+    state.checkpointer = startCheckpointer(path, {
+      throwAway,
+      walSizeLimit: WAL_SIZE_LIMIT,
+      onEnd: () => {
+        // The thread failed: the writer's own checkpoints take over (speed lost, not correctness).
+        state.checkpointer = undefined;
+        if (sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
+      },
+    });
   }
   states.set(db, state);
   return db;
@@ -290,13 +350,14 @@ export interface WriterSetup {
   path: string;
   synchronous: 'OFF' | 'NORMAL';
   walPages: number;
+  walSizeLimit: number;
 }
 
 /** The setup for a worker's connection that writes; undefined where work that scales with the data stays here (see `readsOffThread`). */
 export function writerSetup(db: Db): WriterSetup | undefined {
   const state = states.get(db);
   if (!state?.readsOffThread) return undefined;
-  return { path: state.path, synchronous: state.throwAway ? 'OFF' : 'NORMAL', walPages: state.checkpointer ? WORKER_BACKSTOP_PAGES : WORKER_CHECKPOINT_PAGES };
+  return { path: state.path, synchronous: state.throwAway ? 'OFF' : 'NORMAL', walPages: state.checkpointer ? WORKER_BACKSTOP_PAGES : WORKER_CHECKPOINT_PAGES, walSizeLimit: WAL_SIZE_LIMIT };
 }
 
 /** Forgets every kept read: another connection (a worker's) changed rows, which this one's triggers do not see. */

@@ -11,6 +11,7 @@ interface Setup {
   path: string;
   synchronous: 'OFF' | 'NORMAL';
   walPages: number;
+  walSizeLimit: number;
 }
 
 const setup = workerData as Setup;
@@ -26,6 +27,9 @@ sqlite.pragma('foreign_keys = OFF');
 // When the WAL grows past this, this connection copies it back itself after a commit: here, not on
 // the request thread (further where a background checkpointer copies it: open.ts WORKER_BACKSTOP_PAGES).
 sqlite.pragma(`wal_autocheckpoint = ${setup.walPages}`);
+// This connection starts the WAL over after each checkpoint of a reset: it cuts the file back then,
+// here, not the request thread's first write after it (open.ts WAL_SIZE_LIMIT).
+sqlite.pragma(`journal_size_limit = ${setup.walSizeLimit}`);
 sqlite.pragma('cache_size = -32768');
 const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
 type Work = (trx: unknown, ...args: unknown[]) => Promise<unknown>;
