@@ -53,12 +53,6 @@ export interface GroupCommitOptions {
   /** Runs before every batch; throwing refuses the whole batch (a database file lost under the server). */
   beforeBatch?: () => void;
   /**
-   * Asked before every batch: a promise the batch waits for, holding no thread, before it starts
-   * (the WAL's checkpointer catching up, open.ts `walBackstop`), or undefined to go on at once.
-   * Writes queued meanwhile join the batch.
-   */
-  waitBeforeBatch?: () => Promise<void> | undefined;
-  /**
    * Runs after every batch that committed: the database takes writes. `fresh`: the webhook
    * deliveries its writes made (those of writes rolled back to their savepoint left out), as the
    * due-deliveries query would read them, in the order written.
@@ -142,10 +136,6 @@ export function createGroupCommit(db: Db, options: GroupCommitOptions = {}): Gro
       // write as soon as the last commits (a reset's chunks, a backlog of deliveries) is served in
       // turn with everyone else's, instead of holding the server until it is done.
       await new Promise((resolve) => setImmediate(resolve));
-      if (!('alone' in queue[0]!)) {
-        const wait = options.waitBeforeBatch?.();
-        if (wait) await wait;
-      }
       const head = queue[0]!;
       if ('alone' in head) {
         queue.shift();

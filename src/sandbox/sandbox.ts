@@ -2,7 +2,7 @@ import { ClockRegistry } from '../engine/clocks.js';
 import { VirtualClock } from '../engine/clock.js';
 import type { Db } from '../engine/db/database.js';
 import { type FileGuard, guardDatabaseFile, guardDiskSpace, type SpaceGuard } from '../engine/db/faults.js';
-import { closeDatabase, databaseIdentity, openDatabase, walBackstop } from '../engine/db/open.js';
+import { closeDatabase, databaseIdentity, openDatabase } from '../engine/db/open.js';
 import { SANDBOX_BUSINESS_NAME, createDeveloper } from '../engine/developers/developers.service.js';
 import { authenticate, issueKey } from '../engine/developers/keys.js';
 import { DEFAULT_SETTLEMENT_DELAY_SECONDS, type EngineEnv } from '../engine/env.js';
@@ -149,7 +149,6 @@ export async function openSandbox(options: OpenSandboxOptions): Promise<Sandbox>
       guard?.check();
       space?.check();
     },
-    waitBeforeBatch: () => walBackstop(db),
     afterCommit: (fresh) => committed.forEach((listener) => listener(fresh)),
     afterStorageFailure: (failure) => space?.refused(failure),
     beforeCommit: isSeeded(ids)

@@ -59,24 +59,6 @@ describe('group commit', () => {
     expect(await settings()).toEqual(['z=9']);
   });
 
-  it('a batch asked to wait (the WAL checkpointer catching up) starts only once the wait ends, the event loop turning meanwhile, and takes the writes queued since', async () => {
-    let release!: () => void;
-    let waits = 0;
-    const { write } = createGroupCommit(db, {
-      waitBeforeBatch: () => (waits++ === 0 ? new Promise<void>((resolve) => (release = resolve)) : undefined),
-    });
-    const first = write((trx) => putSetting(trx, 'a', '1'));
-    let turns = 0;
-    for (; turns < 20; turns++) await new Promise((resolve) => setImmediate(resolve));
-    expect(await settings()).toEqual([]);
-    const second = write((trx) => putSetting(trx, 'b', '2'));
-    release();
-    await Promise.all([first, second]);
-    expect(await settings()).toEqual(['a=1', 'b=2']);
-    // One batch took both: asked once.
-    expect(waits).toBe(1);
-  });
-
   it('drain() waits for every queued write', async () => {
     const { write, drain } = createGroupCommit(db);
     for (let i = 0; i < 100; i++) void write((trx) => putSetting(trx, `k${String(i).padStart(3, '0')}`, String(i)));

@@ -16,15 +16,10 @@ db.pragma('synchronous = ' + workerData.synchronous);
 db.pragma('cache_size = 16');
 // A vacuum's steps write: when one starts the WAL over, this thread cuts the file back (open.ts WAL_SIZE_LIMIT).
 db.pragma('journal_size_limit = ' + workerData.walSizeLimit);
-// The last checkpoint's outcome: { busy, log, checkpointed } (pages), also posted to the writer's
-// thread without a message: seen[0] the WAL's length, seen[1] the pages copied (-1, -1: unknown).
+// The last checkpoint's outcome: { busy, log, checkpointed } (pages).
 let last;
-const seen = new Int32Array(workerData.seen);
 const checkpoint = () => {
   try { last = db.pragma('wal_checkpoint(PASSIVE)')[0]; } catch { last = undefined; }
-  const known = last && last.busy === 0;
-  Atomics.store(seen, 0, known ? last.log : -1);
-  Atomics.store(seen, 1, known ? last.checkpointed : -1);
 };
 const timer = setInterval(checkpoint, workerData.intervalMs);
 // Answers, in the order asked (the thread runs one at a time):
@@ -90,11 +85,6 @@ export interface Checkpointer {
    * holds back: run it in `exclusive`.
    */
   vacuum(forMs: number): Promise<number>;
-  /**
-   * The WAL's length in pages when the last round left part of it uncopied, else 0 (also when it
-   * could not tell): read from memory this thread shares, with no message and no wait.
-   */
-  behind(): number;
   stop(): Promise<void>;
 }
 
@@ -104,17 +94,15 @@ const VACUUM_STEP_PAGES = 256;
 /**
  * Checkpoints a WAL database from a worker thread. A checkpoint copies pages into the database
  * file and syncs it to disk (several fsyncs); done on the connection that writes, it stalls every
- * request behind it for milliseconds. Here the writer only appends to the WAL; where this thread
- * falls behind, the writer's batches wait for it, holding no thread (open.ts `walBackstop`), and
- * only once this thread has ended (`onEnd`) does the writer checkpoint itself again.
+ * request behind it for milliseconds. Here the writer only appends to the WAL, and checkpoints
+ * itself only where this thread falls far behind (open.ts BACKSTOP_CHECKPOINT_PAGES).
  * The same thread gives free pages back to the file system after a reset (`vacuum`).
  * @example const checkpointer = startCheckpointer('/tmp/ledger.db'); ... await checkpointer.stop();
  */
 export function startCheckpointer(path: string, options: { throwAway?: boolean; walSizeLimit?: number; onEnd?: () => void } = {}): Checkpointer {
-  const seen = new Int32Array(new SharedArrayBuffer(8)).fill(-1);
   const worker = startSqliteWorker(
     WORKER_SOURCE,
-    { path, intervalMs: INTERVAL_MS, synchronous: options.throwAway ? 'OFF' : 'NORMAL', walSizeLimit: options.walSizeLimit ?? -1, seen: seen.buffer },
+    { path, intervalMs: INTERVAL_MS, synchronous: options.throwAway ? 'OFF' : 'NORMAL', walSizeLimit: options.walSizeLimit ?? -1 },
     // The vacuum's page cache (8 MiB) lives outside the heap.
     { resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16 } },
   );
@@ -146,11 +134,6 @@ export function startCheckpointer(path: string, options: { throwAway?: boolean; 
     },
     catchUp: (pages) => ask({ op: 'catchUp', pages }, -1),
     vacuum: (forMs) => ask({ op: 'vacuum', forMs, step: VACUUM_STEP_PAGES }, -1),
-    behind() {
-      if (!running) return 0;
-      const log = Atomics.load(seen, 0);
-      return log > 0 && Atomics.load(seen, 1) < log ? log : 0;
-    },
     async stop() {
       stopping = true;
       // Held again while it closes, or the process could end before its exit arrives.
