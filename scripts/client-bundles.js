@@ -80,7 +80,7 @@ async function bundle(file, entryText, inside) {
             return null;
           },
           transform(code, id) {
-            if (!id.startsWith(DIST) || id === entry || basename(id).startsWith('.entry.')) return null;
+            if (!id.startsWith(DIST) || basename(id).startsWith('.entry.')) return null;
             return { code: `globalThis.__ledgerModule?.(${JSON.stringify(underDist(id))});\n${code}`, map: null };
           },
         },

@@ -197,7 +197,6 @@ export async function withoutForeignKeys<T>(db: Db, work: () => Promise<T>): Pro
  */
 const BACKSTOP_CHECKPOINT_PAGES = 16_384;
 
-
 const states = new WeakMap<Db, DbState>();
 
 /**

@@ -52,14 +52,16 @@ export function prepare<P extends object, O>(
     });
     return { template, parameters };
   };
+  // A kept read outside a transaction: its committed rows, when the connection holds them.
+  const inMemory = (trx: Trx) => Boolean(options.keptUntil) && !trx.isTransaction;
   const known = (trx: Trx, values: P): O[] | undefined => {
-    if (!options.keptUntil || trx.isTransaction) return undefined;
+    if (!inMemory(trx)) return undefined;
     const { template, parameters } = bind(trx, values);
     return keptRowsNow<O>(trx, template.sql, parameters);
   };
   const run = async (trx: Trx, values: P): Promise<QueryResult<O>> => {
     const { template, parameters } = bind(trx, values);
-    const kept = options.keptUntil && !trx.isTransaction ? keptRowsNow<O>(trx, template.sql, parameters) : undefined;
+    const kept = inMemory(trx) ? keptRowsNow<O>(trx, template.sql, parameters) : undefined;
     if (kept) return { rows: kept };
     return runDirect<O>(trx, template.sql, parameters) ?? trx.executeQuery<O>({ ...template, parameters });
   };
