@@ -39,7 +39,10 @@ parentPort.on('message', (message) => {
     parentPort.postMessage(done);
   } else if (message.op === 'catchUp') {
     // The last round's outcome will do while the WAL is shorter than asked: no checkpoint (and no sync) per question.
-    if (!last || last.busy !== 0 || last.checkpointed < last.log && last.log >= message.pages) checkpoint();
+    // Not when all of it is asked for (pages 1): that round may be older than the last commit, and its 'all
+    // copied' would let the next write make the WAL longer instead of starting it over. A round with
+    // nothing new to copy neither writes nor syncs.
+    if (!last || last.busy !== 0 || message.pages <= 1 || last.checkpointed < last.log && last.log >= message.pages) checkpoint();
     parentPort.postMessage(!last || last.busy !== 0 ? -1 : last.checkpointed >= last.log ? 0 : last.log);
   } else if (message.op === 'vacuum') {
     let left = -1;
