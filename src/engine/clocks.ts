@@ -1,5 +1,6 @@
 import type { Trx } from './db/database.js';
-import { VirtualClock } from './clock.js';
+import { LATEST_CLOCK_MS, VirtualClock } from './clock.js';
+import { invalidField } from './errors.js';
 
 /**
  * One virtual clock per developer (contract §8): real time plus that developer's offset, which
@@ -42,13 +43,16 @@ export class ClockRegistry {
    */
   async stageAdvance(trx: Trx, developerId: string, seconds: number): Promise<number> {
     if (!(seconds > 0)) throw new RangeError('the clock only moves forward');
-    // From the stored offset, inside the transaction: two advances that share a commit both count.
+    // From the stored offset, inside the transaction: two advances that share a commit both count,
+    // and together stop at the latest instant a clock reaches (checked in the same statement).
     const row = await trx
       .updateTable('developers')
       .set((eb) => ({ clock_offset_ms: eb('clock_offset_ms', '+', seconds * 1000) }))
       .where('id', '=', developerId)
+      .where((eb) => eb(eb('clock_offset_ms', '+', seconds * 1000), '<=', LATEST_CLOCK_MS - this.realNow()))
       .returning('clock_offset_ms')
-      .executeTakeFirstOrThrow();
+      .executeTakeFirst();
+    if (!row) throw invalidField('seconds', `would move the clock past ${new Date(LATEST_CLOCK_MS).toISOString()}, the latest time a sandbox clock reaches`);
     return row.clock_offset_ms;
   }
 

@@ -5,6 +5,7 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 import { SNAPSHOT_NAME, SNAPSHOT_NAME_RULE } from '../api/snapshot-name.js';
+import { LATEST_CLOCK_MS } from '../engine/clock.js';
 
 /** Where a seeded sandbox's clocks start unless told otherwise (contract §11). */
 export const DEFAULT_SEEDED_CLOCK_START = '2026-01-01T00:00:00Z';
@@ -31,6 +32,7 @@ export function manualClockStart(choice: ClockChoice): number | undefined {
   const start = choice.clockStart ?? DEFAULT_SEEDED_CLOCK_START;
   const ms = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(start) ? Date.parse(start) : Number.NaN;
   if (!Number.isFinite(ms)) throw new RangeError(`--clock-start "${start}" must be an ISO 8601 instant with a time zone, like 2026-01-01T00:00:00Z`);
+  if (ms > LATEST_CLOCK_MS) throw new RangeError(`--clock-start "${start}" must be no later than ${new Date(LATEST_CLOCK_MS).toISOString()}`);
   return ms;
 }
 

@@ -13,6 +13,7 @@ describe('sandbox start --seed, --clock, --clock-start, --api-key, --snapshot', 
       [['--seed', 'seven'], 'Error [USAGE]: --seed "seven" must be a whole number from 0 to 9007199254740991\n'],
       [['--clock', 'real', '--clock-start', '2026-01-01T00:00:00Z'], 'Error [USAGE]: --clock-start needs a manual clock: leave out --clock real\n'],
       [['--clock-start', 'yesterday'], 'Error [USAGE]: --clock-start "yesterday" must be an ISO 8601 instant with a time zone, like 2026-01-01T00:00:00Z\n'],
+      [['--clock-start', '9999-12-31T00:00:00Z'], 'Error [USAGE]: --clock-start "9999-12-31T00:00:00Z" must be no later than 9999-01-01T00:00:00.000Z\n'],
       [['--api-key', 'svc_live_0123456789012345678901234567890a'], 'Error [USAGE]: --api-key must be svc_test_ followed by 32 letters and digits (a live key is never accepted)\n'],
       [['--snapshot', '.hidden'], 'Error [USAGE]: --snapshot ".hidden" must be 1 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit, or is a path with a /\n'],
     ];

@@ -149,3 +149,38 @@ describe("a suspense REFUND to one of the caller's own virtual accounts (contrac
     await expectCleanAudit(t);
   });
 });
+
+describe("a developer's clock stops at 9999-01-01T00:00:00.000Z (contract §1 timestamps)", () => {
+  it('refuses an advance past it with 400 VALIDATION_ERROR on seconds, moves nothing, and every time stays ISO 8601 (Seen: +010021-08-02T…)', async () => {
+    const { api_key: key } = (await t.call('POST', '/sandbox/developers', { business_name: 'Far Future' })).body.data;
+    const clock = async () => (await t.call('GET', '/sandbox/clock', undefined, { key })).body.data;
+    const advance = (seconds: number) => t.call('POST', '/sandbox/clock/advance', { seconds }, { key });
+    const tenYears = 10 * 365 * 24 * 3600;
+    const limit = Date.parse('9999-01-01T00:00:00.000Z');
+    // As far as ten-year steps go: a hundred of them at a time, each checked against the others of its batch.
+    const steps = Math.floor((limit - Date.parse((await clock()).now)) / 1000 / tenYears);
+    for (let done = 0; done < steps; done += 100) {
+      const answers = await Promise.all(Array.from({ length: Math.min(100, steps - done) }, () => advance(tenYears)));
+      for (const a of answers) expect(a.status, JSON.stringify(a.body)).toBe(200);
+    }
+    const before = await clock();
+    const refused = await advance(tenYears);
+    expect([refused.status, refused.body.detail.code, refused.body.detail.fields]).toEqual([
+      400,
+      'VALIDATION_ERROR',
+      [{ field: 'seconds', message: 'would move the clock past 9999-01-01T00:00:00.000Z, the latest time a sandbox clock reaches' }],
+    ]);
+    expect(await clock()).toEqual(before);
+    // Up to the instant itself is allowed.
+    const rest = (limit - Date.parse(before.now)) / 1000;
+    expect((await advance(rest)).body.data.now).toBe('9999-01-01T00:00:00.000Z');
+    expect((await advance(0.001)).status).toBe(400);
+    // Money still moves there, and every time it shows has a four-digit year.
+    const far = (await t.call('POST', '/v1/wallets', { customer_reference: 'far', first_name: 'Far', last_name: 'Future', email: 'far@example.com' }, { key })).body.data;
+    expect((await inbound(far.account_number, 5_000, key)).body.data.outcome).toBe('CREDITED');
+    const shown = JSON.stringify([far, await history(far.id, key), (await t.call('GET', '/v1/webhook-logs', undefined, { key })).body.data]);
+    expect(shown.match(/"[+-]?\d{5,}-\d\d-\d\dT/g)).toBeNull();
+    expect(shown).toContain('"9999-01-01T00:00:00.000Z"');
+    expect((await t.call('GET', '/sandbox/audit', undefined, { key })).body.data.ok).toBe(true);
+  });
+});
