@@ -49,8 +49,31 @@ export type Transport = (request: WireRequest) => Promise<WireResponse>;
 export function httpTransport(baseUrl: string): Transport {
   return async (request) => {
     const response = await open(baseUrl, request);
-    return { status: response.statusCode ?? 0, headers: response.headers, body: await readAll(response) };
+    let body: string;
+    try {
+      body = await readAll(response);
+    } catch (error) {
+      throw cutOff(baseUrl, request, error as NodeJS.ErrnoException);
+    }
+    return { status: response.statusCode ?? 0, headers: response.headers, body };
   };
+}
+
+/**
+ * The connection closed after a request went out and before its whole answer came back (the sandbox
+ * was stopped or killed meanwhile). A read can simply be asked again; a write may have been carried
+ * out, so the message says so, and how to repeat it without doing it twice: repeating a transfer
+ * after "cannot reach the sandbox" would otherwise move the money twice.
+ */
+function cutOff(baseUrl: string, request: WireRequest, error: NodeJS.ErrnoException): UnreachableError {
+  const why = error.code ?? error.message;
+  if (request.method === 'GET' || request.method === 'HEAD') {
+    return new UnreachableError(`the sandbox at ${baseUrl} closed the connection before it answered (${why}): is it still running? (\`ledger sandbox status\`)`);
+  }
+  const repeat = request.headers['idempotency-key']
+    ? 'repeat it with the same --idempotency-key: the sandbox then answers it again without doing it twice'
+    : 'look before you repeat it (`ledger transactions list <wallet>` shows the money that moved); a transfer repeated with --idempotency-key is never made twice';
+  return new UnreachableError(`the sandbox at ${baseUrl} closed the connection before it answered (${why}): the request was sent and may have been carried out; ${repeat}`);
 }
 
 /**
@@ -166,10 +189,13 @@ async function open(baseUrl: string, request: WireRequest, signal?: AbortSignal)
       reject(new UnreachableError(`cannot reach the sandbox at ${baseUrl} (${(error as Error).message})`));
       return;
     }
+    // Whether the request reached the connection: an error after that is not "nothing listens".
+    let sent = false;
+    req.on('socket', (socket) => socket.once('connect', () => (sent = true)));
     req.on('error', (error: NodeJS.ErrnoException) => {
-      reject(
-        signal?.aborted ? error : new UnreachableError(`cannot reach the sandbox at ${baseUrl} (${error.code ?? error.message}): start it with \`ledger sandbox start\``),
-      );
+      if (signal?.aborted) reject(error);
+      else if (sent) reject(cutOff(baseUrl, request, error));
+      else reject(new UnreachableError(`cannot reach the sandbox at ${baseUrl} (${error.code ?? error.message}): start it with \`ledger sandbox start\``));
     });
     req.end(request.body);
   });
@@ -181,6 +207,10 @@ function readAll(response: IncomingMessage): Promise<string> {
     response.on('data', (chunk: Buffer) => chunks.push(chunk));
     response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     response.on('error', reject);
+    // Closed before the end of the body (`end` never comes): a cut-off answer, not a hang.
+    response.on('close', () => {
+      if (!response.complete) reject(Object.assign(new Error('the answer was cut off'), { code: 'ECONNRESET' }));
+    });
   });
 }
 

@@ -169,3 +169,54 @@ describe('a directory with no sandbox state', () => {
     }
   });
 });
+
+describe('a sandbox that stops between the request and its answer', () => {
+  // A stand-in that takes each request whole, then closes the connection: at once, or after the
+  // head and part of the body of a 200. What it took is kept, to show the request went out.
+  const taken: { method: string; key: string | undefined }[] = [];
+  let server: import('node:http').Server;
+  let cut: Record<string, string>;
+  beforeAll(async () => {
+    const { createServer } = await import('node:http');
+    server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        taken.push({ method: req.method!, key: req.headers['idempotency-key'] as string | undefined });
+        if (req.headers['idempotency-key'] === 'half') {
+          res.writeHead(200, { 'content-type': 'application/json', 'content-length': '200' });
+          res.write('{"success":true,');
+          setImmediate(() => res.socket!.destroy());
+        } else req.socket.destroy();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    cut = { LEDGER_BASE_URL: `http://127.0.0.1:${(server.address() as { port: number }).port}`, LEDGER_API_KEY: 'svc_test_00000000000000000000000000000000' };
+  });
+  afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+  const id = '01a20c03-0be3-7bb4-9c12-8dee9f0c20a7';
+  const sent = (url: string) => `Error [UNREACHABLE]: the sandbox at ${url} closed the connection before it answered (ECONNRESET): the request was sent and may have been carried out; `;
+  it('says a transfer may have been made, and how to repeat it without moving the money twice (Seen: "start it with `ledger sandbox start`")', async () => {
+    const plain = await cli.run(['transfer', id, '0123456785', '100'], { env: cut });
+    expect([plain.exitCode, plain.stdout, plain.stderr]).toEqual([
+      3,
+      '',
+      `${sent(cut.LEDGER_BASE_URL!)}look before you repeat it (\`ledger transactions list <wallet>\` shows the money that moved); a transfer repeated with --idempotency-key is never made twice\n`,
+    ]);
+    for (const key of ['rent-may', 'half']) {
+      const keyed = await cli.run(['transfer', id, '0123456785', '100', '--idempotency-key', key, '--json'], { env: cut });
+      expect([key, keyed.exitCode, keyed.stdout, keyed.stderr]).toEqual([
+        key,
+        3,
+        '',
+        `${sent(cut.LEDGER_BASE_URL!)}repeat it with the same --idempotency-key: the sandbox then answers it again without doing it twice\n`,
+      ]);
+    }
+    expect(taken.filter((t) => t.method === 'POST').map((t) => t.key)).toEqual([undefined, 'rent-may', 'half']);
+  });
+
+  it('asks whether it still runs when a read is cut off: a read is safe to ask again', async () => {
+    const read = await cli.run(['wallets', 'get', id], { env: cut });
+    expect([read.exitCode, read.stderr]).toEqual([3, `Error [UNREACHABLE]: the sandbox at ${cut.LEDGER_BASE_URL} closed the connection before it answered (ECONNRESET): is it still running? (\`ledger sandbox status\`)\n`]);
+  });
+});
