@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Trx } from '../db/database.js';
-import { prepare, prepareInsert } from '../db/prepared.js';
+import { prepare, prepareInsertRows } from '../db/prepared.js';
 import { inPageOrder, type Page, type PageQuery, pageWindow } from '../paging.js';
 import type { ReceiverEventTable } from './events.table.js';
 import { ANNOUNCED, withEventPayload } from './ledger-payload.js';
@@ -9,7 +9,8 @@ import { developerSeq, type StoredId, storedId, storedIdSql } from './stored.js'
 /** What the built-in receiver kept, with the body it got (read from the event when it was exactly its payload). */
 export type ReceivedRow = Omit<Selectable<ReceiverEventTable>, 'body'> & { body: string };
 
-const insertReceived = prepareInsert('receiver_events', ['id', 'developer_id', 'webhook_id', 'event_type', 'headers', 'body', 'signature_valid', 'response_status', 'created_at']);
+const RECEIVED_COLUMNS = ['id', 'developer_id', 'webhook_id', 'event_type', 'headers', 'body', 'signature_valid', 'response_status', 'created_at'] as const;
+const insertReceived = prepareInsertRows('receiver_events', RECEIVED_COLUMNS);
 
 const addToCount = prepare((db, p: { developer_id: string; n: number }) =>
   db
@@ -25,8 +26,7 @@ const addToCount = prepare((db, p: { developer_id: string; n: number }) =>
  */
 export async function keepReceived(trx: Trx, developerId: string, rows: Omit<Selectable<ReceiverEventTable>, 'seq'>[]): Promise<void> {
   if (rows.length === 0) return;
-  if (rows.length === 1) await insertReceived(trx, rows[0]!);
-  else await trx.insertInto('receiver_events').values(rows).execute();
+  await insertReceived(trx, rows);
   await addToCount(trx, { developer_id: developerId, n: rows.length });
 }
 

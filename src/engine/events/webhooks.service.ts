@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Trx } from '../db/database.js';
-import { prepare, prepareInsert } from '../db/prepared.js';
+import { prepare, prepareInsertRows, prepareRows } from '../db/prepared.js';
 import type { EngineEnv } from '../env.js';
 import { LedgerError, notFound } from '../errors.js';
 import type { Page, PageQuery } from '../paging.js';
@@ -144,7 +144,7 @@ export async function beginAttempts(trx: Trx, env: EngineEnv, logs: WebhookLogRo
  */
 export async function finishAttempt(trx: Trx, env: EngineEnv, log: WebhookLogRow, result: AttemptResult): Promise<WebhookLogRow> {
   const now = env.clock.now().toISOString();
-  await insertAttempt(trx, attemptRow(env, log, result, now, await urlSeqs(trx, [result.url])));
+  await insertAttempts(trx, [attemptRow(env, log, result, now, await urlSeqs(trx, [result.url]))]);
   const next = settled(log, result, now);
   const written = await writeLog(trx, log, next);
   await countStatusChange(trx, log, log.status, next.status);
@@ -166,7 +166,7 @@ export async function recordAttempts(trx: Trx, env: EngineEnv, attempts: { log: 
     return { log, begun, result, after: settled(begun, result, now) };
   });
   const urls = await urlSeqs(trx, done.map((d) => d.result.url));
-  await trx.insertInto('webhook_attempts').values(done.map(({ begun, result }) => attemptRow(env, begun, result, now, urls))).execute();
+  await insertAttempts(trx, done.map(({ begun, result }) => attemptRow(env, begun, result, now, urls)));
   // One UPDATE for each distinct outcome (nearly always one: all delivered).
   const outcomes = new Map<string, typeof done>();
   for (const d of done) {
@@ -176,18 +176,14 @@ export async function recordAttempts(trx: Trx, env: EngineEnv, attempts: { log: 
   }
   for (const group of outcomes.values()) {
     const { status, http_status_code, response_body, next_retry_at, delivered_at } = group[0]!.after;
-    await trx
-      .updateTable('webhook_logs')
-      .set((eb) => ({
-        status,
-        attempt_count: eb('attempt_count', '+', 1),
-        http_status_code,
-        response_body: storedBody(http_status_code, response_body),
-        next_retry_at_ms: storedTimeOrNull(next_retry_at),
-        delivered_at_ms: storedTimeOrNull(delivered_at),
-      }))
-      .where('id', 'in', group.map((d) => storedId(d.log.id)))
-      .execute();
+    const outcome = {
+      status,
+      http_status_code,
+      response_body: storedBody(http_status_code, response_body),
+      next_retry_at_ms: storedTimeOrNull(next_retry_at),
+      delivered_at_ms: storedTimeOrNull(delivered_at),
+    };
+    await settleLogs(trx, group.map((d, i) => (i === 0 ? { ...outcome, seq: d.log.seq } : { seq: d.log.seq })) as SettledLog[]);
   }
   const moves = new Map<string, { developerId: string; type: string; from: WebhookLogStatus; to: WebhookLogStatus; n: number }>();
   for (const { log, after } of done) {
@@ -252,13 +248,48 @@ const startLog = prepare((db, p: Pick<Selectable<WebhookLogTable>, 'id' | 'attem
   db.updateTable('webhook_logs').set({ attempt_count: p.attempt_count, next_retry_at_ms: p.next_retry_at_ms }).where('id', '=', p.id).returningAll(),
 );
 
-const insertAttempt = prepareInsert('webhook_attempts', ['id', 'log_seq', 'attempt_number', 'manual', 'url_seq', 'http_status_code', 'response_body', 'error', 'duration_ms', 'created_at_ms']);
 
 const addUrl = prepare((db, p: { url: string }) => db.insertInto('webhook_urls').values({ url: p.url }).onConflict((oc) => oc.column('url').doNothing()));
 // Kept in memory by the connection (until a URL is added): every handover of deliveries asks for its URL's seq.
 const urlSeq = prepare((db, p: { url: string }) => db.selectFrom('webhook_urls').select('seq').where('url', '=', p.url), { keptUntil: 'webhook_urls' });
 
 /** The seq of each URL given (nearly always one: the endpoint's), kept once in webhook_urls: added the first time it is used. */
+/** Attempts, one or a handover's, in one statement (prepared once for each number of rows: see prepareRows). */
+const insertAttempts = prepareInsertRows('webhook_attempts', [
+  'id',
+  'log_seq',
+  'attempt_number',
+  'manual',
+  'url_seq',
+  'http_status_code',
+  'response_body',
+  'error',
+  'duration_ms',
+  'created_at_ms',
+]);
+
+/** A log to settle by seq; the first of a group also carries the outcome they all get. */
+type SettledLog = Pick<Selectable<WebhookLogTable>, 'seq' | 'status' | 'http_status_code' | 'response_body' | 'next_retry_at_ms' | 'delivered_at_ms'>;
+
+/** Logs that share one outcome, settled in one statement: each attempt counted, the outcome set (the first row's). */
+const settleLogs = prepareRows((db, logs: SettledLog[]) =>
+  db
+    .updateTable('webhook_logs')
+    .set((eb) => ({
+      status: logs[0]!.status,
+      attempt_count: eb('attempt_count', '+', 1),
+      http_status_code: logs[0]!.http_status_code,
+      response_body: logs[0]!.response_body,
+      next_retry_at_ms: logs[0]!.next_retry_at_ms,
+      delivered_at_ms: logs[0]!.delivered_at_ms,
+    }))
+    .where(
+      'seq',
+      'in',
+      logs.map((log) => log.seq),
+    ),
+);
+
 async function urlSeqs(trx: Trx, urls: string[]): Promise<Map<string, number>> {
   const seqs = new Map<string, number>();
   for (const url of new Set(urls)) {
