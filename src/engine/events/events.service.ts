@@ -5,7 +5,7 @@ import type { TransactionRow } from '../ledger/ledger.service.js';
 import { isWatched, noteFreshDeliveries } from './fresh-deliveries.js';
 import { envelopeJson, ledgerEventData } from './ledger-payload.js';
 import { developerSeq, EVENT_TYPE_CODES, type StoredId, storedId, typeCode } from './stored.js';
-import { countNewLogs, fromStoredLog } from './webhook-logs.repository.js';
+import { countNewLogs, type WebhookLogRow } from './webhook-logs.repository.js';
 
 /** Every event type of contract §7 (stored by their place in this list: stored.ts). */
 export const EVENT_TYPES = EVENT_TYPE_CODES;
@@ -52,6 +52,7 @@ export async function emitEvents(
   const envelopes: EventEnvelope[] = [];
   const eventRows: { id: StoredId; developer_seq: number; type_code: number; payload: string; transaction_seq: number | null; created_at_ms: number }[] = [];
   const deliveries = [];
+  const deliveryIds: string[] = [];
   for (const { type, data, transactionSeq } of events) {
     const envelope: EventEnvelope = { event_id: env.ids.uuid(), event_type: type, api_version: API_VERSION, created_at: now, data };
     envelopes.push(envelope);
@@ -59,8 +60,9 @@ export async function emitEvents(
     const payload = transactionSeq === undefined ? envelopeJson(envelope.event_id, type, now, data) : '';
     eventRows.push({ id: storedId(envelope.event_id), developer_seq: developer, type_code: typeCode(type), payload, transaction_seq: transactionSeq ?? null, created_at_ms: nowMs });
     // The outbox row: a PENDING delivery, due at once. It sends the event's payload, stored once, on the event.
+    deliveryIds.push(env.ids.uuid());
     deliveries.push({
-      id: storedId(env.ids.uuid()),
+      id: storedId(deliveryIds[deliveryIds.length - 1]!),
       developer_seq: developer,
       event_seq: 0,
       event_type_code: typeCode(type),
@@ -77,15 +79,31 @@ export async function emitEvents(
   deliveries.forEach((delivery, i) => (delivery.event_seq = firstEvent + i));
   const lastDelivery = Number((await insertDeliveries(trx, deliveries)).insertId);
   if (isWatched(trx)) {
-    // The deliveries as the due-deliveries query would read them back, for the dispatcher once this commits.
+    // The deliveries as the due-deliveries query would read them back (`fromStoredLog` of the rows
+    // above, made from the values they were made from), for the dispatcher once this commits.
     const firstDelivery = lastDelivery - deliveries.length + 1;
     noteFreshDeliveries(
       trx,
-      deliveries.map((delivery, i) => {
+      deliveries.map((delivery, i): WebhookLogRow => {
         const event = eventRows[i]!;
         const envelope = envelopes[i]!;
         const payload = event.payload === '' ? envelopeJson(envelope.event_id, envelope.event_type, now, envelope.data) : event.payload;
-        return { ...fromStoredLog({ ...delivery, seq: firstDelivery + i }), developer_id: developerId, event_id: envelope.event_id, payload, created_at: now };
+        return {
+          event_seq: delivery.event_seq,
+          status: delivery.status,
+          http_status_code: null,
+          response_body: null,
+          attempt_count: 0,
+          seq: firstDelivery + i,
+          id: deliveryIds[i]!,
+          event_type: envelope.event_type,
+          next_retry_at: now,
+          delivered_at: null,
+          developer_id: developerId,
+          event_id: envelope.event_id,
+          payload,
+          created_at: now,
+        };
       }),
     );
   }
