@@ -1,5 +1,6 @@
 import { type ControlledTransaction, sql, type Transaction } from 'kysely';
 import type { Database, Db } from '../engine/db/database.js';
+import { runDirect } from '../engine/db/direct.js';
 import { storageFailure } from '../engine/db/faults.js';
 import { unwatchFreshDeliveries, watchFreshDeliveries } from '../engine/events/fresh-deliveries.js';
 import type { WebhookLogRow } from '../engine/events/webhook-logs.repository.js';
@@ -18,10 +19,16 @@ type Job = WriteJob | AloneJob;
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
-// Plain SQL savepoints (portable: SQLite and PostgreSQL spell them alike); built once.
-const SAVEPOINT = sql.raw('savepoint write');
-const RELEASE = sql.raw('release savepoint write');
-const ROLLBACK_TO = sql.raw('rollback to savepoint write');
+// Plain SQL savepoints (portable: SQLite and PostgreSQL spell them alike), two or three per write of
+// a batch: run on the transaction's connection directly, as the prepared statements are (direct.ts),
+// not through Kysely's executor (1.6 % of the server's main thread under a transfer load).
+const command = (text: string) => {
+  const query = sql.raw(text);
+  return (trx: Transaction<Database>) => runDirect(trx, text, []) ?? query.execute(trx);
+};
+const SAVEPOINT = command('savepoint write');
+const RELEASE = command('release savepoint write');
+const ROLLBACK_TO = command('rollback to savepoint write');
 
 /** Writes that share one COMMIT at most; a bound keeps the wait of the last one short. */
 const MAX_BATCH = 32;
@@ -80,18 +87,18 @@ export function createGroupCommit(db: Db, options: GroupCommitOptions = {}): Gro
         outcomes.push({ ok: true, value: await batch[0]!.work(trx) });
       } else {
         for (const job of batch) {
-          await SAVEPOINT.execute(trx);
+          await SAVEPOINT(trx);
           const written = fresh.length;
           try {
             const value = await job.work(trx);
-            await RELEASE.execute(trx);
+            await RELEASE(trx);
             outcomes.push({ ok: true, value });
           } catch (error) {
             // A full disk or an I/O error may already have rolled the whole transaction back:
             // the batch cannot commit, so it fails as a whole below.
             if (storageFailure(error)) throw error;
-            await ROLLBACK_TO.execute(trx);
-            await RELEASE.execute(trx);
+            await ROLLBACK_TO(trx);
+            await RELEASE(trx);
             fresh.length = written;
             outcomes.push({ ok: false, error });
           }

@@ -1,4 +1,5 @@
 import type { Trx } from '../db/database.js';
+import { prepareRows } from '../db/prepared.js';
 import { idText } from './stored.js';
 import type { WebhookLogRow } from './webhook-logs.repository.js';
 
@@ -41,13 +42,21 @@ export function noteFreshDeliveries(trx: object, logs: WebhookLogRow[]): void {
  */
 export async function stillFresh(trx: Trx, logs: WebhookLogRow[]): Promise<WebhookLogRow[]> {
   if (logs.length === 0) return [];
-  const rows = await trx
-    .selectFrom('webhook_logs')
-    .select(['seq', 'id'])
-    .where('seq', 'in', logs.map((log) => log.seq))
-    .where('status', '=', 'PENDING')
-    .where('attempt_count', '=', 0)
-    .execute();
+  const { rows } = await waitingFirst(trx, logs);
   const ids = new Map(rows.map((row) => [row.seq, idText(row.id)]));
   return logs.filter((log) => ids.get(log.seq) === log.id);
 }
+
+/** Of these logs (by seq), those still waiting for their first attempt (prepared once for each number of logs). */
+const waitingFirst = prepareRows((db, logs: Pick<WebhookLogRow, 'seq'>[]) =>
+  db
+    .selectFrom('webhook_logs')
+    .select(['seq', 'id'])
+    .where(
+      'seq',
+      'in',
+      logs.map((log) => log.seq),
+    )
+    .where('status', '=', 'PENDING')
+    .where('attempt_count', '=', 0),
+);
