@@ -7,7 +7,7 @@ import { holdReason } from '../dist/engine/intelligence/analyser.js';
 import { analyseNarration } from '../dist/engine/intelligence/rules-analyser.js';
 import { englishWords } from '../dist/engine/intelligence/word-list.js';
 import wordListPath from 'word-list';
-import { corpus, heldOut, tuning } from '../test/fixtures/narration-corpus.js';
+import { corpus, heldOut, outsideHeldOut, outsideTuning, tuning } from '../test/fixtures/narration-corpus.js';
 
 const input = (c) => ({ narration: c.narration, systemPrompt: c.system_prompt ?? '', amount: c.amount ?? 100_000, senderName: c.sender_name ?? 'SANDBOX SENDER' });
 const held = (c) => holdReason(analyseNarration(input(c))) !== null;
@@ -35,6 +35,7 @@ export async function run() {
 
   misses('tuning', tuning);
   misses('held-out', heldOut);
+  misses('outside held-out', outsideHeldOut);
   const legitimate = heldOut.filter((c) => !c.held);
   const noise = heldOut.filter((c) => c.kind === 'noise');
   const rows = [
@@ -44,7 +45,15 @@ export async function run() {
     { row: `held-out legitimate credited (${legitimate.length})`, value: percent(legitimate, (c) => !held(c)), floor: 100, unit: '%', floorLabel: 'all right', target: '≥ 98 %' },
     { row: `held-out empty and gibberish held (${noise.length})`, value: percent(noise, held), floor: 100, unit: '%', floorLabel: 'all right', target: '100 %' },
   ];
-  for (const r of rows.slice(1)) r.met = r.value >= Number(/[\d.]+/.exec(r.target)[0]);
+  // The outside corpus (narrations-outside.json), written by a second engineer: its held-out part against the same targets.
+  const outsideLegitimate = outsideHeldOut.filter((c) => !c.held);
+  rows.push(
+    { row: `outside corpus accuracy, tuning part (${outsideTuning.length})`, value: percent(outsideTuning, right), floor: 100, unit: '%', floorLabel: 'all right', target: '—', met: true },
+    { row: `outside corpus accuracy, held-out part (${outsideHeldOut.length})`, value: percent(outsideHeldOut, right), floor: 100, unit: '%', floorLabel: 'all right', target: '≥ 95 %' },
+    { row: 'outside held-out routed right (held or credited)', value: percent(outsideHeldOut, (c) => held(c) === c.held), floor: 100, unit: '%', floorLabel: 'all right', target: '≥ 95 %' },
+    { row: `outside held-out legitimate credited (${outsideLegitimate.length})`, value: percent(outsideLegitimate, (c) => !held(c)), floor: 100, unit: '%', floorLabel: 'all right', target: '≥ 98 %' },
+  );
+  for (const r of rows.filter((x) => x.met === undefined)) r.met = r.value >= Number(/[\d.]+/.exec(r.target)[0]);
 
   const rounds = 100;
   start = performance.now();

@@ -3,8 +3,9 @@ import { holdReason, RISK_FLAGS, type ServiceIntelligence } from '../../src/engi
 import { INTENTS } from '../../src/engine/intelligence/lexicon.js';
 import { classifyToken, noiseReason } from '../../src/engine/intelligence/readable.js';
 import { analyseNarration, RulesAnalyser } from '../../src/engine/intelligence/rules-analyser.js';
+import { spelledAs } from '../../src/engine/intelligence/spelling.js';
 import { englishWords, wordListFrom } from '../../src/engine/intelligence/word-list.js';
-import { corpus, heldOut, tuning, type CorpusCase } from '../fixtures/narration-corpus.js';
+import { corpus, heldOut, outside, outsideHeldOut, outsideTuning, tuning, type CorpusCase } from '../fixtures/narration-corpus.js';
 
 const run = (c: CorpusCase) =>
   analyseNarration({ narration: c.narration, systemPrompt: c.system_prompt ?? '', amount: c.amount ?? 100_000, senderName: c.sender_name ?? 'SANDBOX SENDER' });
@@ -14,6 +15,7 @@ const right = (c: CorpusCase) => {
   const r = run(c);
   return r.extracted_intent === c.intent && r.suggested_label === c.label && isHeld(r) === c.held;
 };
+const LABELS = new Map<string, string>([...INTENTS.map((i) => [i.intent, i.label] as const), ['transfer', 'Transfer'], ['payment', 'General payment'], ['unknown', 'Uncategorised']]);
 const share = (cases: CorpusCase[], test: (c: CorpusCase) => boolean) => cases.filter(test).length / cases.length;
 const misses = (cases: CorpusCase[]) => JSON.stringify(cases.filter((c) => !right(c)).map((c) => c.narration));
 
@@ -28,10 +30,9 @@ describe('the narration corpus', () => {
   });
 
   it('fits the API: narrations of at most 100 characters, labels that belong to their intents', () => {
-    const labels = new Map<string, string>([...INTENTS.map((i) => [i.intent, i.label] as const), ['transfer', 'Transfer'], ['payment', 'General payment'], ['unknown', 'Uncategorised']]);
     for (const c of corpus) {
       expect(c.narration.length, c.narration).toBeLessThanOrEqual(100);
-      expect(labels.get(c.intent), c.narration).toBe(c.label);
+      expect(LABELS.get(c.intent), c.narration).toBe(c.label);
     }
   });
 
@@ -60,6 +61,83 @@ describe('the rules analyser on the corpus (intent, label and hold all right)', 
     expect(noise.filter((c) => !isHeld(run(c))).map((c) => c.narration)).toEqual([]);
     const markers = corpus.filter((c) => c.kind === 'marker');
     expect(markers.filter((c) => !isHeld(run(c))).map((c) => c.narration)).toEqual([]);
+  });
+});
+
+describe('the outside corpus (narrations-outside.json, written by a second engineer before reading the analyser)', () => {
+  it('has at least 150 narrations of every kind, labels that belong to their intents, and no duplicates', () => {
+    expect(outside.length).toBeGreaterThanOrEqual(150);
+    expect([...new Set(outside.map((c) => c.kind))].sort()).toEqual(['abbreviation', 'channel', 'generic', 'local', 'marker', 'name', 'noise', 'prompt', 'risk', 'specific']);
+    for (const c of outside) expect([c.narration.length <= 100, LABELS.get(c.intent)], c.narration).toEqual([true, c.label]);
+    const keys = outside.map((c) => JSON.stringify([c.narration, c.system_prompt, c.amount, c.sender_name]));
+    expect(new Set(keys).size).toBe(outside.length);
+  });
+
+  it('is split by its own seed, nothing pinned, into a tuning part and a held-out part', () => {
+    expect([outsideTuning.length, outsideHeldOut.length]).toEqual([178, 102]);
+    expect(outside.every((c) => !c.part)).toBe(true);
+  });
+
+  it('gets at least 98% of the tuning part right', () => {
+    expect(share(outsideTuning, right), `misses: ${misses(outsideTuning)}`).toBeGreaterThanOrEqual(0.98);
+  });
+
+  // The held-out part was measured once, after the tuning: 79 / 102. These floors keep what it showed.
+  it('gets at least 77% of the held-out part right, and routes at least 95% of it right', () => {
+    expect(share(outsideHeldOut, right), `misses: ${misses(outsideHeldOut)}`).toBeGreaterThanOrEqual(0.77);
+    expect(share(outsideHeldOut, (c) => isHeld(run(c)) === c.held)).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it('holds none of the held-out legitimate narrations, and every empty, gibberish or marked one of the whole corpus', () => {
+    expect(outsideHeldOut.filter((c) => !c.held && isHeld(run(c))).map((c) => c.narration)).toEqual([]);
+    expect(outside.filter((c) => (c.kind === 'noise' || c.kind === 'marker') && !isHeld(run(c))).map((c) => c.narration)).toEqual([]);
+  });
+});
+
+describe('rules found on the outside corpus’s tuning part', () => {
+  const intentOf = (narration: string, prompt = '', amount = 100_000) => {
+    const r = read(narration, prompt, amount);
+    return [narration, r.extracted_intent, holdReason(r)];
+  };
+  const expectIntents = (cases: [string, string][]) => expect(cases.map(([n]) => intentOf(n))).toEqual(cases.map(([n, intent]) => [n, intent, null]));
+
+  it('reads a misspelt, squeezed or Hausa-linked lexicon word as the word it stands for, and says so', () => {
+    expectIntents([['tution fee', 'school_fees'], ['upkep', 'upkeep'], ['hospitl bill', 'medical'], ['slry oct', 'salary'], ['trnsfr', 'transfer'], ['albashin watan nan', 'salary']]);
+    expect(read('tution fee').explanation[0]).toBe('read "tution" as TUITION');
+    // Not English words, not names, and never a guess between two words.
+    expect(['RANT', 'OLUWASEUN', 'TUNDE', 'BANK', 'XYZ'].map((t) => spelledAs(t) !== undefined && classifyToken(t, new Set()) === 'name-like')).toEqual([false, false, false, false, false]);
+    expect(intentOf('rant')).toEqual(['rant', 'payment', null]);
+  });
+
+  it('lets an occasion give way to a purpose, and a share or a payment word to either', () => {
+    expectIntents([['ram for sallah', 'purchase'], ['xmas bonus', 'salary'], ['wedding contribution', 'gift'], ['ugwo ulo', 'rent'], ['ugwo m', 'loan_repayment'], ['sallah gift', 'gift'], ['Eid mubarak', 'gift'], ['ajo contribution', 'savings']]);
+    expect(read('ram for sallah')).toMatchObject({ flags: [], explanation: ['matched RAM → purchase (score 3)', 'SALLAH names an occasion or a share, not what for: not counted'] });
+  });
+
+  it('knows more words of its classes: trade units, livestock, Discos, transport, Igbo and Hausa words, settlements', () => {
+    expectIntents([
+      ['2 crates of eggs', 'purchase'], ['tomatoes basket', 'purchase'], ['kudin kaya', 'purchase'], ['owo aso', 'purchase'], ['USDT P2P', 'purchase'], ['PAYSTACK SETTLEMENT PSTK_9x8', 'purchase'],
+      ['NIP/FCMB/ADE/IKEJA ELECTRIC', 'bills'], ['kudin wuta', 'bills'], ['TRF/UNION/EFOSA/CAR HIRE', 'transport'], ['BRT card top up', 'transport'], ['ego ugbo ala', 'transport'],
+      ['ekele', 'gift'], ['masjid renovation', 'donation'], ['money for mama soup', 'upkeep'], ['money for the returned shoe', 'refund'], ['school bus fee', 'school_fees'],
+    ]);
+  });
+
+  it('holds more fraud words, and reads them even when they look like noise', () => {
+    for (const n of ['MMM returns', 'double your money', 'carding money', 'bribe for the officer', 'BVN unblock fee']) expect([n, read(n).extracted_intent, holdReason(read(n))]).toEqual([n, 'payment', 'AI_RISK_FLAG']);
+    expect(classifyToken('MMM', new Set())).toBe('word');
+  });
+
+  it('holds keyboard columns, reference numbers and "no narration"; "funds transfer" is a transfer', () => {
+    expect(['PLMOKN', 'QAZWSX', 'STUFFED', 'BREWER'].map((t) => classifyToken(t, new Set()))).toEqual(['noise', 'noise', 'word', 'word']);
+    expect(read('REF:2026112409384756')).toMatchObject({ extracted_intent: 'unknown', flags: ['UNCLEAR_NARRATION'] });
+    expect(read('NO NARRATION')).toMatchObject({ extracted_intent: 'unknown', flags: ['EMPTY_NARRATION'] });
+    expectIntents([['FUNDS TRANSFER', 'transfer'], ['money transfer', 'transfer'], ['test transfer', 'payment']]);
+  });
+
+  it('reads a pidgin amount limit ("any money wey pass 500k") without taking its words for topics', () => {
+    const prompt = 'Abeg hold any money wey pass 500k.';
+    expect([read('upkeep', prompt, 60_000_000).flags, read('upkeep', prompt, 40_000_000).flags]).toEqual([['REVIEW_REQUESTED_BY_PROMPT'], []]);
+    expect(read('abeg use am pay landlord', prompt).flags).toEqual([]);
   });
 });
 

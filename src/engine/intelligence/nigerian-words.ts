@@ -11,8 +11,11 @@ export const CHANNEL_WORDS = set(`
   ECOBANK ECO POLARIS KEYSTONE UNITY HERITAGE JAIZ PROVIDUS SUNTRUST GLOBUS TITAN PARALLEX LOTUS TAJ OPTIMUS PREMIUM CITIBANK
   OPAY PALMPAY KUDA MONIEPOINT MONIE CARBON PAGA CHIPPER VBANK VFD RUBIES SPARKLE FAIRMONEY GOMONEY EYOWO MOMO SMARTCASH LAPO
   PAYSTACK PSTK FLUTTERWAVE FLW REMITA QUICKTELLER QT ETRANZACT ETZ INTERSWITCH NIBSS PAYCOM XPRESS TEAMAPT HB MFB BANK PLC LTD
-  NG NGN NGA LAGOS ABUJA UTO UTU CDEP TXN TRX REF REFNO SESSION ID NUBAN ACCT ACCOUNT AC BO BENEFICIARY IFO
+  NG NGN NGA LAGOS ABUJA UTO UTU CDEP NUBAN ACCT ACCOUNT AC BO BENEFICIARY IFO
 `);
+
+/** Labels of the reference numbers and codes they stand in front of: no more readable than the codes. */
+export const REFERENCE_WORDS = set(`REF REFNO RRN SESSION ID TXN TRX TRANID TXNID`);
 
 /** Function words of English, pidgin and the abbreviations that stand for them: readable, but no purpose. */
 export const FILLER_WORDS = set(`
@@ -30,7 +33,7 @@ export const TITLES = set(`
 `);
 
 /** Narrations that say nothing at all: held like an empty one. */
-export const EMPTY_WORDS = set(`NIL NILL NONE NULL NOTHING NA N A X XX NO NOT APPLICABLE`);
+export const EMPTY_WORDS = set(`NIL NILL NONE NULL NOTHING NA N A X XX NO NOT APPLICABLE NARRATION NARR REMARK REMARKS DESCRIPTION`);
 
 /** Common Nigerian given names and surnames (Yoruba, Igbo, Hausa, and the South-South and Middle Belt). */
 export const NAMES = set(`

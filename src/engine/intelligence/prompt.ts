@@ -2,8 +2,8 @@ import { INTENTS, TOPICS } from './lexicon.js';
 
 const REJECT = /\b(reject|refuse|block|decline|do not accept|don't accept|never accept|not allowed|disallow)\b/;
 const REVIEW = /\b(review|flag|check|verify|hold|manual|suspicious|investigate|confirm)\b/;
-const LIMIT = /\b(?:above|over|more than|greater than|exceeding|exceeds)\s*(?:₦|ngn|n)?\s*([\d,]+(?:\.\d+)?)\s*(k|m|thousand|million)?\s*(naira|kobo)?/;
-const STOPWORDS = new Set(['THIS', 'THAT', 'WALLET', 'ACCOUNT', 'PAYMENT', 'EXPECT', 'RECEIVE', 'ONLY', 'FROM', 'WITH', 'WILL', 'SHOULD', 'THEY', 'THEM', 'THEIR', 'THESE', 'MONEY', 'FUND', 'TRANSFER', 'MOSTLY', 'USUALLY', 'ALWAYS', 'CREDIT', 'INBOUND', 'INCOMING', 'USER', 'CUSTOMER', 'ABOUT', 'ANYTHING', 'ELSE', 'EVERYTHING', 'FINE', 'OTHER', 'THAN', 'ABOVE', 'BELOW', 'OVER', 'NAIRA', 'KOBO', 'REJECT', 'REFUSE', 'BLOCK', 'DECLINE', 'ACCEPT', 'NEVER', 'ALLOWED', 'DISALLOW', 'REVIEW', 'FLAG', 'CHECK', 'VERIFY', 'HOLD', 'MANUAL', 'MANUALLY', 'SUSPICIOUS', 'INVESTIGATE', 'CONFIRM', 'MORE', 'GREATER', 'EXCEEDING', 'EXCEED', 'MILLION', 'THOUSAND', 'MENTION', 'MENTIONING', 'SAYS', 'PLEASE', 'INTO', 'PAYS']);
+const LIMIT = /\b(?:above|over|more than|greater than|exceeding|exceeds|pass|passes)\s*(?:₦|ngn|n)?\s*([\d,]+(?:\.\d+)?)\s*(k|m|thousand|million)?\s*(naira|kobo)?/;
+const STOPWORDS = new Set(['THIS', 'THAT', 'WALLET', 'ACCOUNT', 'PAYMENT', 'EXPECT', 'RECEIVE', 'ONLY', 'FROM', 'WITH', 'WILL', 'SHOULD', 'THEY', 'THEM', 'THEIR', 'THESE', 'MONEY', 'FUND', 'TRANSFER', 'MOSTLY', 'USUALLY', 'ALWAYS', 'CREDIT', 'INBOUND', 'INCOMING', 'USER', 'CUSTOMER', 'ABOUT', 'ANYTHING', 'ELSE', 'EVERYTHING', 'FINE', 'OTHER', 'THAN', 'ABOVE', 'BELOW', 'OVER', 'NAIRA', 'KOBO', 'REJECT', 'REFUSE', 'BLOCK', 'DECLINE', 'ACCEPT', 'NEVER', 'ALLOWED', 'DISALLOW', 'REVIEW', 'FLAG', 'CHECK', 'VERIFY', 'HOLD', 'MANUAL', 'MANUALLY', 'SUSPICIOUS', 'INVESTIGATE', 'CONFIRM', 'MORE', 'GREATER', 'EXCEEDING', 'EXCEED', 'MILLION', 'THOUSAND', 'MENTION', 'MENTIONING', 'SAYS', 'PLEASE', 'INTO', 'PAYS', 'PASS', 'PASSES', 'ABEG']);
 
 export const words = (text: string) => text.toUpperCase().replace(/[^A-Z0-9]+/g, ' ').trim();
 

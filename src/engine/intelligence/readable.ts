@@ -1,5 +1,5 @@
-import { GENERIC_TERMS, MONTHS, TRANSFER_TERMS } from './lexicon.js';
-import { CHANNEL_WORDS, FILLER_WORDS, NAMES, TITLES } from './nigerian-words.js';
+import { FRAUD_TERMS, GENERIC_TERMS, MONTHS, TRANSFER_TERMS } from './lexicon.js';
+import { CHANNEL_WORDS, FILLER_WORDS, NAMES, REFERENCE_WORDS, TITLES } from './nigerian-words.js';
 import { englishWords } from './word-list.js';
 
 /**
@@ -9,13 +9,18 @@ import { englishWords } from './word-list.js';
  */
 export type TokenKind = 'word' | 'local' | 'name' | 'name-like' | 'generic' | 'transfer' | 'channel' | 'filler' | 'neutral' | 'noise';
 
-const ROWS = ['QWERTYUIOP', 'ASDFGHJKL', 'ZXCVBNM', 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'];
+const KEY_ROWS = ['QWERTYUIOP', 'ASDFGHJKL', 'ZXCVBNM'];
+const ROWS = [...KEY_ROWS, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'];
+/** The keyboard's slanted columns, both ways ("qazwsx", "plmokn"). */
+const COLUMNS = ['QAZ', 'WSX', 'EDC', 'RFV', 'TGB', 'YHN', 'UJM', 'RDZ', 'TFX', 'YGC', 'UHV', 'IJB', 'OKN', 'PLM'];
 const VOWELS = /[AEIOU]/;
+/** Fraud words are read, whatever they look like ("MMM", the Ponzi scheme, is one key held down). */
+const FRAUD_WORDS = new Set(FRAUD_TERMS.filter((t) => !t.includes(' ')));
 
-/** A run of `length` neighbouring keys on one keyboard row (or letters of the alphabet), either way. */
-function keyboardRuns(length: number): Set<string> {
+/** A run of `length` neighbouring keys on one of the lines (a keyboard row or column, the alphabet), either way. */
+function keyboardRuns(length: number, lines = ROWS): Set<string> {
   const runs = new Set<string>();
-  for (const row of ROWS) {
+  for (const row of lines) {
     for (let i = 0; i + length <= row.length; i++) {
       const run = row.slice(i, i + length);
       runs.add(run);
@@ -26,12 +31,18 @@ function keyboardRuns(length: number): Set<string> {
 }
 const RUNS_OF_3 = keyboardRuns(3);
 const RUNS_OF_4 = [...keyboardRuns(4)];
+const KEY_RUNS_OF_3 = keyboardRuns(3, [...KEY_ROWS, ...COLUMNS]);
 
-/** One letter repeated, a short pattern repeated ("hdhdhd", "asdasd") or a keyboard run ("asdfgh", "qwerty", "abcdef"). */
+/**
+ * One letter repeated, a short pattern repeated ("hdhdhd", "asdasd") or a keyboard run ("asdfgh",
+ * "qwerty", "abcdef"), or six keys or more all in runs of three along the keyboard's rows and columns
+ * ("plmokn", "qazwsx").
+ */
 export function typedNoise(token: string): string | undefined {
   if (/^(.)\1{2,}$/.test(token)) return 'one key held down';
   if (token.length >= 4 && repeatsUnit(token)) return 'a short pattern repeated';
-  if (token.length >= 4 && RUNS_OF_4.some((run) => token.includes(run)) && token.length - coveredByRuns(token) <= 1) return 'a keyboard run';
+  if (token.length >= 4 && RUNS_OF_4.some((run) => token.includes(run)) && token.length - coveredByRuns(token, RUNS_OF_3) <= 1) return 'a keyboard run';
+  if (token.length >= 6 && KEY_RUNS_OF_3.has(token.slice(0, 3)) && coveredByRuns(token, KEY_RUNS_OF_3) === token.length) return 'a keyboard run';
   return undefined;
 }
 
@@ -79,10 +90,10 @@ function repeatsUnit(token: string): boolean {
 }
 
 /** How many letters of the token lie in keyboard runs of three or more. */
-function coveredByRuns(token: string): number {
+function coveredByRuns(token: string, runs: ReadonlySet<string>): number {
   const covered = new Array<boolean>(token.length).fill(false);
   for (let i = 0; i + 3 <= token.length; i++) {
-    if (RUNS_OF_3.has(token.slice(i, i + 3))) covered[i] = covered[i + 1] = covered[i + 2] = true;
+    if (runs.has(token.slice(i, i + 3))) covered[i] = covered[i + 1] = covered[i + 2] = true;
   }
   return covered.filter(Boolean).length;
 }
@@ -96,13 +107,14 @@ const LOCAL_WORDS = new Set(['PIKIN', 'MANAGE', 'SETTLE', 'OSU', 'KETA', 'IBI', 
  * are still noise), then the English word list, and last anything pronounceable, taken for a name.
  */
 export function classifyToken(token: string, senderWords: ReadonlySet<string>): TokenKind {
-  if (/\d/.test(token) || MONTHS.has(token) || token.length === 1) return 'neutral';
+  if (/\d/.test(token) || MONTHS.has(token) || REFERENCE_WORDS.has(token) || token.length === 1) return 'neutral';
   if (GENERIC_TERMS.has(token)) return 'generic';
   if (TRANSFER_TERMS.has(token)) return 'transfer';
   if (CHANNEL_WORDS.has(token)) return 'channel';
   if (FILLER_WORDS.has(token)) return 'filler';
   if (LOCAL_WORDS.has(token)) return 'local';
   if (NAMES.has(token) || TITLES.has(token) || senderWords.has(token)) return 'name';
+  if (FRAUD_WORDS.has(token)) return 'word';
   if (typedNoise(token)) return 'noise';
   if (englishWords().has(token.toLowerCase())) return 'word';
   return unpronounceable(token) ? 'noise' : 'name-like';

@@ -1,11 +1,14 @@
 import type { AnalysisInput, NarrationAnalyser, ServiceIntelligence } from './analyser.js';
-import { FRAUD_TERMS, GENERAL_PAYMENT, INTENTS } from './lexicon.js';
+import { DEFERRING_TERMS, FRAUD_TERMS, GENERAL_PAYMENT, INTENTS, TRANSFER_TERMS } from './lexicon.js';
 import { EMPTY_WORDS } from './nigerian-words.js';
 import { applyMarkers, withoutMarkers } from './markers.js';
 import { amountLimits, mentions, readPrompt, stem, type Text, textOf, words } from './prompt.js';
 import { classifyToken, noiseReason, type TokenKind } from './readable.js';
+import { spelledAs } from './spelling.js';
 
 const SPECIFIC = new Set(INTENTS.map((i) => i.intent));
+/** Words for the money itself, which in front of a transfer word name the transfer ("funds transfer"). */
+const MONEY_WORDS = new Set(['FUND', 'FUNDS', 'MONEY', 'CASH']);
 
 const round = (x: number) => Math.round(Math.min(1, Math.max(0, x)) * 100) / 100;
 const quote = (tokens: string[]) => `"${tokens.join(' ').toLowerCase()}"`;
@@ -56,29 +59,55 @@ function termsIn(text: Text): Set<number> {
   return hits;
 }
 
+/** Tokens that are no lexicon word, English word or name, read as the lexicon word they misspell ("tution" → TUITION). */
+function respelt(tokens: string[], senderWords: ReadonlySet<string>): { tokens: string[]; read: string[] } {
+  const read: string[] = [];
+  const out = tokens.map((token) => {
+    // The spelling is looked up first: it is cheaper than the word list, and rarely finds anything.
+    const as = WORD_TERMS.has(token) ? undefined : spelledAs(token);
+    if (as === undefined) return token;
+    const kind = classifyToken(token, senderWords);
+    if (kind !== 'name-like' && kind !== 'noise') return token;
+    read.push(`read "${token.toLowerCase()}" as ${as}`);
+    return as;
+  });
+  return { tokens: out, read };
+}
+
 /** What the narration itself says, before the prompt and the markers. */
 function readNarration(upper: string, rawSlashed: string, senderName: string): Reading {
   const normal = words(upper);
-  const tokens = normal ? normal.split(' ') : [];
-  if (tokens.length === 0 || tokens.every((t) => EMPTY_WORDS.has(t))) {
-    return { intent: 'unknown', label: 'Uncategorised', confidence: 0.1, flags: ['EMPTY_NARRATION'], explanation: [tokens.length ? `${quote(tokens)} says nothing: an empty narration` : 'empty narration: nothing to read'] };
+  const written = normal ? normal.split(' ') : [];
+  if (written.length === 0 || written.every((t) => EMPTY_WORDS.has(t))) {
+    return { intent: 'unknown', label: 'Uncategorised', confidence: 0.1, flags: ['EMPTY_NARRATION'], explanation: [written.length ? `${quote(written)} says nothing: an empty narration` : 'empty narration: nothing to read'] };
   }
+  const senderWords = new Set(words(senderName).split(' '));
+  const { tokens, read } = respelt(written, senderWords);
   const text = textOf(tokens);
   const hits = termsIn(text);
-  const scores = INTENTS.map((intent, i) => {
-    const matched = intent.terms.filter((_, order) => hits.has(i * MAX_TERMS + order));
+  const found = new Map<number, [string, number][]>();
+  for (const id of [...hits].sort((a, b) => a - b)) {
+    const i = Math.floor(id / MAX_TERMS);
+    found.set(i, [...(found.get(i) ?? []), INTENTS[i]!.terms[id % MAX_TERMS]!]);
+  }
+  const all = INTENTS.map((intent, i) => {
+    const matched = found.get(i) ?? [];
     let score = matched.reduce((sum, [, weight]) => sum + weight, 0);
     if (intent.intent === 'loan_repayment' && isInstalment(rawSlashed)) {
       score += 2;
       matched.push(['<n> OF <n>', 2]);
     }
-    return { intent, score, matched };
-  })
-    .filter((s) => s.score > 0)
-    .sort((a, b) => b.score - a.score);
+    const level = Math.min(...matched.map(([t]) => DEFERRING_TERMS.get(t) ?? 0));
+    return { intent, score, matched, level };
+  }).filter((s) => s.score > 0);
+  // An occasion or a share gives way to a purpose: only the intents with the most specific terms compete.
+  const level = Math.min(...all.map((s) => s.level));
+  const scores = all.filter((s) => s.level === level).sort((a, b) => b.score - a.score);
   const best = scores[0];
   if (best) {
-    const explanation = [`matched ${best.matched.map(([t]) => t).join(', ')} → ${best.intent.intent} (score ${best.score})`];
+    const explanation = [...read, `matched ${best.matched.map(([t]) => t).join(', ')} → ${best.intent.intent} (score ${best.score})`];
+    const gaveWay = all.filter((s) => s.level > level);
+    if (gaveWay.length > 0) explanation.push(`${gaveWay.map((s) => s.matched.map(([t]) => t).join(', ')).join(', ')} ${gaveWay.length > 1 ? 'name' : 'names'} an occasion or a share, not what for: not counted`);
     let confidence = Math.min(0.95, 0.55 + 0.1 * best.score);
     const flags: string[] = [];
     const runnerUp = scores[1];
@@ -90,31 +119,32 @@ function readNarration(upper: string, rawSlashed: string, senderName: string): R
     return { intent: best.intent.intent, label: best.intent.label, confidence, flags, explanation };
   }
 
-  const senderWords = new Set(words(senderName).split(' '));
   const kinds = new Map<TokenKind, string[]>();
-  for (const token of tokens) {
-    const kind = classifyToken(token, senderWords);
+  tokens.forEach((token, i) => {
+    // "funds transfer", "money transfer": a generic word naming the transfer itself says only that money moved.
+    const classified = classifyToken(token, senderWords);
+    const kind = MONEY_WORDS.has(token) && TRANSFER_TERMS.has(tokens[i + 1] ?? '') ? 'transfer' : classified;
     kinds.set(kind, [...(kinds.get(kind) ?? []), token]);
-  }
+  });
   const of = (...wanted: TokenKind[]) => wanted.flatMap((k) => kinds.get(k) ?? []);
   const readable = of('word', 'local', 'filler', 'generic', 'transfer', 'channel', 'name', 'name-like');
   const noise = of('noise');
   if (noise.length > 0 && noise.length >= readable.length) {
-    return { intent: 'unknown', label: 'Uncategorised', confidence: 0.3, flags: ['UNCLEAR_NARRATION'], explanation: [`unreadable: ${noise.map((t) => `"${t.toLowerCase()}" (${noiseReason(t) ?? 'not a word or a name'})`).join(', ')}`] };
+    return { intent: 'unknown', label: 'Uncategorised', confidence: 0.3, flags: ['UNCLEAR_NARRATION'], explanation: [...read, `unreadable: ${noise.map((t) => `"${t.toLowerCase()}" (${noiseReason(t) ?? 'not a word or a name'})`).join(', ')}`] };
   }
   if (readable.length === 0) {
-    return { intent: 'unknown', label: 'Uncategorised', confidence: 0.3, flags: ['UNCLEAR_NARRATION'], explanation: [`only numbers and codes: ${quote(tokens)}`] };
+    return { intent: 'unknown', label: 'Uncategorised', confidence: 0.3, flags: ['UNCLEAR_NARRATION'], explanation: [...read, `only numbers and codes: ${quote(tokens)}`] };
   }
   const generic = of('generic');
   if (generic.length > 0) {
-    return { ...GENERAL_PAYMENT, confidence: 0.6, flags: [], explanation: [`${quote(generic)} names a payment but not what for → payment`] };
+    return { ...GENERAL_PAYMENT, confidence: 0.6, flags: [], explanation: [...read, `${quote(generic)} names a payment but not what for → payment`] };
   }
   const plain = of('word', 'local', 'filler');
   const who = of('transfer', 'channel', 'name', 'name-like');
   if (who.length > 0 && of('word', 'local').length === 0) {
-    return { intent: 'transfer', label: 'Transfer', confidence: 0.6, flags: [], explanation: [`only channel words and names (${quote(who)}): a transfer with no stated purpose`] };
+    return { intent: 'transfer', label: 'Transfer', confidence: 0.6, flags: [], explanation: [...read, `only channel words and names (${quote(who)}): a transfer with no stated purpose`] };
   }
-  return { ...GENERAL_PAYMENT, confidence: 0.55, flags: [], explanation: [`readable (${quote(plain)}) but no specific purpose → payment`] };
+  return { ...GENERAL_PAYMENT, confidence: 0.55, flags: [], explanation: [...read, `readable (${quote(plain)}) but no specific purpose → payment`] };
 }
 
 export function analyseNarration({ narration, systemPrompt, amount, senderName }: AnalysisInput): ServiceIntelligence {
@@ -153,7 +183,8 @@ export function analyseNarration({ narration, systemPrompt, amount, senderName }
     explanation.push(line);
   }
 
-  const fraud = FRAUD_TERMS.filter((t) => mentions(textOf(tokens), t));
+  const spoken = textOf(tokens);
+  const fraud = FRAUD_TERMS.filter((t) => mentions(spoken, t));
   if (fraud.length > 0) {
     draft.flags.add('SUSPECTED_FRAUD');
     explanation.push(`fraud words: ${fraud.join(', ')}`);

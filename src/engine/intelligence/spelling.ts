@@ -1,0 +1,59 @@
+import { GENERIC_TERMS, INTENTS, TRANSFER_TERMS } from './lexicon.js';
+
+/**
+ * Reads a misspelt or squeezed lexicon word as the word it stands for: statements are typed in a hurry
+ * ("tution", "upkep", "sallary") and squeezed into 30 characters by dropping vowels ("slry", "trnsprt",
+ * "refnd"), and Hausa joins a word to the next with -n or -r ("albashin watan nan", "kudin makarantar").
+ * Only tokens that are neither a lexicon word, an English word nor a known name are read this way
+ * (the caller decides that); the answer must be one lexicon word, or nothing.
+ */
+
+/** The words a token can be read as: single-word intent terms, generic payment words and transfer words. */
+const VOCABULARY = [...new Set([...INTENTS.flatMap((i) => i.terms.map(([t]) => t)), ...GENERIC_TERMS, ...TRANSFER_TERMS])].filter((t) => /^[A-Z]{4,}$/.test(t));
+const KNOWN = new Set(VOCABULARY);
+
+const skeleton = (word: string) => word.replace(/[AEIOU]/g, '');
+const deletions = (word: string) => Array.from(word, (_, i) => word.slice(0, i) + word.slice(i + 1));
+
+/** By consonant skeleton, for words of at least three consonants. */
+const BY_SKELETON = new Map<string, string[]>();
+/** By the word and each of its one-letter deletions, for words of five letters or more. */
+const BY_DELETION = new Map<string, string[]>();
+for (const word of VOCABULARY) {
+  if (skeleton(word).length >= 3) BY_SKELETON.set(skeleton(word), [...(BY_SKELETON.get(skeleton(word)) ?? []), word]);
+  if (word.length >= 5) for (const key of new Set([word, ...deletions(word)])) BY_DELETION.set(key, [...(BY_DELETION.get(key) ?? []), word]);
+}
+
+/** Whether `short` is `long` with some of its vowels left out, starting with the same letter. */
+function vowelsDropped(short: string, long: string): boolean {
+  if (short[0] !== long[0] || short.length >= long.length) return false;
+  let i = 0;
+  for (const letter of long) {
+    if (letter === short[i]) i++;
+    else if (!/[AEIOU]/.test(letter)) return false;
+  }
+  return i === short.length;
+}
+
+/** One letter added, left out, changed, or two neighbours swapped (optimal string alignment distance 1). */
+function oneSlip(a: string, b: string): boolean {
+  if (Math.abs(a.length - b.length) > 1 || a === b) return false;
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  if (a.length === b.length) return a.slice(i + 1) === b.slice(i + 1) || (a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2));
+  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+}
+
+const only = (words: string[]) => (new Set(words).size === 1 ? words[0] : undefined);
+
+/** The lexicon word an unknown upper-case token stands for, if exactly one fits. */
+export function spelledAs(token: string): string | undefined {
+  if (!/^[A-Z]{3,}$/.test(token)) return undefined;
+  const linked = token.slice(0, -1);
+  if (/[NR]$/.test(token) && KNOWN.has(linked) && linked.length >= 4) return linked;
+  const squeezed = only((BY_SKELETON.get(skeleton(token)) ?? []).filter((w) => vowelsDropped(token, w)));
+  if (squeezed) return squeezed;
+  if (token.length < 5) return undefined;
+  const near = [...new Set([token, ...deletions(token)].flatMap((key) => BY_DELETION.get(key) ?? []))];
+  return only(near.filter((w) => oneSlip(token, w)));
+}
