@@ -60,6 +60,19 @@ describe('request bodies (contract §2)', () => {
     expect((await t.call('GET', '/sandbox/wallets')).body.data.total).toBe(0);
   });
 
+  it('seen: a body that is not UTF-8 (Latin-1 "café") was taken, "caf\uFFFD" stored; now 400 INVALID_JSON and nothing is written', async () => {
+    for (const type of ['application/json', 'application/json; charset=latin1']) {
+      // Every other character is ASCII: only the é (one byte, 0xE9, in Latin-1) is not UTF-8.
+      const payload = Buffer.from(JSON.stringify(walletBody({ first_name: 'café' })), 'latin1');
+      const r = await t.app.inject({ method: 'POST', url: '/v1/wallets', headers: { 'x-api-key': t.key, 'content-type': type }, payload });
+      expect([r.statusCode, JSON.parse(r.body).detail]).toEqual([400, { code: 'INVALID_JSON', message: 'request body is not valid JSON: it is not UTF-8 text' }]);
+    }
+    expect((await t.call('GET', '/sandbox/wallets')).body.data.total).toBe(0);
+    // The same name in UTF-8 is kept as sent.
+    const r = await t.call('POST', '/v1/wallets', walletBody({ first_name: 'café' }));
+    expect([r.status, r.body.data.first_name]).toEqual([201, 'café']);
+  });
+
   it('answers 415 to a body that is not JSON', async () => {
     const r = await t.call('POST', '/v1/wallets', 'customer_reference=a', { headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     expect([r.status, r.body.detail.code]).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE']);
