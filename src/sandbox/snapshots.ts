@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Snapshot } from '../api/schemas/snapshots.js';
@@ -38,6 +38,11 @@ export function createSnapshots(sandbox: Sandbox, scheduler: Pick<Scheduler, 'qu
       return { path: join(dir, `${target.name}.db`), name: target.name, file: null, field: 'name' };
     }
     const path = resolve(target.file);
+    // Written to, the live database (or its WAL) would be replaced under the server; read from, its
+    // main file lacks what the WAL holds.
+    if (sandbox.dbPath !== ':memory:' && isOwnFile(path, sandbox.dbPath)) {
+      throw invalidField('file', "is the sandbox's own database or one of its files: a snapshot is a file of its own");
+    }
     return { path, name: null, file: path, field: 'file' };
   };
   const describe = (at: ReturnType<typeof located>): Snapshot => {
@@ -147,6 +152,40 @@ function storageError(error: unknown): unknown {
 function makePrivateDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   chmodSync(dir, 0o700);
+}
+
+/** `path` as the file system names it: through links, or (when it does not exist yet) through its directory's. */
+function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    try {
+      return join(realpathSync(dirname(path)), basename(path));
+    } catch {
+      return path;
+    }
+  }
+}
+
+/**
+ * Whether `path` is the database at `dbPath` or one of the files kept beside it (`-wal`, `-shm`,
+ * `-journal`, the server's `-lock` files), by name, through a link, or as a hard link of one.
+ */
+function isOwnFile(path: string, dbPath: string): boolean {
+  const db = realPath(dbPath);
+  const target = realPath(path);
+  if (target === db || target.startsWith(`${db}-`)) return true;
+  try {
+    const { dev, ino } = statSync(target);
+    return readdirSync(dirname(db))
+      .filter((entry) => entry === basename(db) || entry.startsWith(`${basename(db)}-`))
+      .some((entry) => {
+        const other = statSync(join(dirname(db), entry), { throwIfNoEntry: false });
+        return other !== undefined && other.dev === dev && other.ino === ino;
+      });
+  } catch {
+    return false;
+  }
 }
 
 /** Temp files a killed save left beside `path` (their process is gone). */
