@@ -38,12 +38,15 @@ export function createSnapshots(sandbox: Sandbox, scheduler: Pick<Scheduler, 'qu
       return { path: join(dir, `${target.name}.db`), name: target.name, file: null, field: 'name' };
     }
     const path = resolve(target.file);
-    // Written to, the live database (or its WAL) would be replaced under the server; read from, its
-    // main file lacks what the WAL holds.
-    if (sandbox.dbPath !== ':memory:' && isOwnFile(path, sandbox.dbPath)) {
-      throw invalidField('file', "is the sandbox's own database or one of its files: a snapshot is a file of its own");
-    }
     return { path, name: null, file: path, field: 'file' };
+  };
+  // Written to, the live database (or its WAL) would be replaced under the server; read from, its
+  // main file lacks what the WAL holds. (A named one too, should --db point into the snapshot directory.)
+  const notOwn = <T extends { path: string; field: string }>(at: T): T => {
+    if (sandbox.dbPath !== ':memory:' && isOwnFile(at.path, sandbox.dbPath)) {
+      throw invalidField(at.field, "is the sandbox's own database or one of its files: a snapshot is a file of its own");
+    }
+    return at;
   };
   const describe = (at: ReturnType<typeof located>): Snapshot => {
     const { meta } = readSnapshotInfo(at.path, at.field);
@@ -58,7 +61,7 @@ export function createSnapshots(sandbox: Sandbox, scheduler: Pick<Scheduler, 'qu
   return {
     dir,
     async save(target, savedAt) {
-      const at = located(target);
+      const at = notOwn(located(target));
       if ('name' in target) makePrivateDir(dir);
       else if (!existsSync(dirname(at.path))) throw invalidField('file', `the directory ${dirname(at.path)} does not exist`);
       removeStaleTemporaries(at.path);
@@ -78,7 +81,7 @@ export function createSnapshots(sandbox: Sandbox, scheduler: Pick<Scheduler, 'qu
       return describe(at);
     },
     async restore(target) {
-      const at = existing(target);
+      const at = notOwn(existing(target));
       const info = describe(at);
       const work = mkdtempSync(join(tmpdir(), 'ledger-restore-'));
       try {

@@ -1,11 +1,12 @@
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect, sql } from 'kysely';
-import { existsSync, linkSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migrationProvider } from '../../src/engine/db/migrations.js';
 import { injectStorageFault } from '../../src/engine/db/open.js';
+import { openServer } from '../../src/sandbox/server.js';
 import { createTestSandbox, createWallet, expectCleanAudit, type TestSandbox, useSandbox, walletBody } from '../helpers/sandbox.js';
 
 const t = useSandbox({ auditAfter: true });
@@ -151,6 +152,16 @@ describe('save and restore', () => {
       expect((await s.call('POST', '/sandbox/snapshots', { file: join(dir, 'live.db.copy') })).status).toBe(200);
     } finally {
       await s.close();
+    }
+    // Nor is a named snapshot, should the database live in the snapshot directory under that name.
+    mkdirSync(join(dir, 'snaps'));
+    const inside = await openServer({ dbPath: join(dir, 'snaps', 'base.db'), snapshotDir: join(dir, 'snaps'), seed: 'inside', log: () => {} });
+    try {
+      const r = await inside.app.inject({ method: 'POST', url: '/sandbox/snapshots', headers: { 'x-api-key': inside.apiKey, 'content-type': 'application/json' }, payload: '{"name":"base"}' });
+      expect([r.statusCode, JSON.parse(r.body).detail.fields]).toEqual([400, [{ field: 'name', message: "is the sandbox's own database or one of its files: a snapshot is a file of its own" }]]);
+      expect(inside.sandbox.lost()).toBeUndefined();
+    } finally {
+      await inside.close();
     }
   });
 
