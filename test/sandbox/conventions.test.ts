@@ -93,6 +93,42 @@ describe('request bodies (contract §2)', () => {
     ]);
   });
 
+  it('seen: a write that takes no body took any ({"all": true} to reset, {"reason": …} to close); now each field is refused by name and nothing happens', async () => {
+    const w = await createWallet(t, 1_000);
+    const document = (await t.call('GET', '/openapi.json', undefined, { key: null })).body;
+    const bodiless = Object.entries(document.paths as Record<string, Record<string, { requestBody?: { required?: boolean } }>>).flatMap(([path, item]) =>
+      Object.entries(item)
+        .filter(([, operation]) => operation.requestBody?.required === false)
+        .map(([method]) => `${method.toUpperCase()} ${path}`),
+    );
+    // Every write of the API without a body of its own (snapshots are the owner's: t is the owner).
+    expect(bodiless.sort()).toEqual([
+      'DELETE /sandbox/snapshots/{name}',
+      'POST /sandbox/keys/rotate',
+      'POST /sandbox/payouts/{transaction_id}/fail',
+      'POST /sandbox/payouts/{transaction_id}/settle',
+      'POST /sandbox/reset',
+      'POST /sandbox/snapshots/{name}/restore',
+      'POST /sandbox/webhook-endpoint/rotate-secret',
+      'POST /v1/wallets/{wallet_id}/close',
+      'POST /v1/webhook-logs/{log_id}/retry',
+    ]);
+    const keyBefore = (await t.call('GET', '/sandbox/keys')).body.data;
+    const secretBefore = (await t.call('GET', '/sandbox/webhook-endpoint')).body.data.secret;
+    for (const route of bodiless) {
+      const [method, path] = route.split(' ') as [string, string];
+      const r = await t.call(method, path.replace(/\{[^}]+\}/g, w.id), { all: true });
+      expect([route, r.status, r.body.detail?.code, r.body.detail?.fields]).toEqual([route, 400, 'VALIDATION_ERROR', [{ field: 'all', message: 'unknown field' }]]);
+    }
+    // Nothing happened: the wallet is open with its money, the key and the secret are the same.
+    expect((await t.call('GET', `/v1/wallets/${w.id}`)).body.data).toMatchObject({ status: 'ACTIVE', balance: 1_000 });
+    expect((await t.call('GET', '/sandbox/keys')).body.data).toEqual(keyBefore);
+    expect((await t.call('GET', '/sandbox/webhook-endpoint')).body.data.secret).toBe(secretBefore);
+    // No body, or an empty object, is what they take.
+    expect((await t.call('POST', `/v1/wallets/${w.id}/close`, {})).body.data.status).toBe('CLOSED');
+    expect((await t.call('POST', '/sandbox/reset')).status).toBe(200);
+  });
+
   it('answers 404 NOT_FOUND on an unknown route', async () => {
     const r = await t.call('GET', '/v1/nothing-here');
     expect([r.status, r.body.detail.code]).toEqual([404, 'NOT_FOUND']);
