@@ -114,7 +114,8 @@ export class ApiClient {
   /**
    * Follows a server-sent event stream until `signal` aborts or the server ends it; `onOpen` runs once
    * the server has accepted it, `onEvent` for each event as it arrives. An error answer (401, 404…)
-   * is thrown like any other. Always over `node:http`: a stream needs a socket.
+   * is thrown like any other, and so is one the server ends the stream with (an `error` event, as
+   * when its key is rotated away). Always over `node:http`: a stream needs a socket.
    */
   async stream(path: string, handlers: { onOpen?: () => void; onEvent: (event: ServerEvent) => void }, signal: AbortSignal): Promise<void> {
     let response: IncomingMessage;
@@ -134,6 +135,8 @@ export class ApiClient {
       throw notASandbox(errorOf(parsed, response.statusCode ?? 0), this.baseUrl, path);
     }
     handlers.onOpen?.();
+    // The server ends a stream whose key stopped working with an `error` event: the documented error body.
+    let refused: ApiError | undefined;
     await new Promise<void>((resolve) => {
       let buffer = '';
       response.setEncoding('utf8');
@@ -144,13 +147,15 @@ export class ApiClient {
           const block = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
           const event = parseEvent(block);
-          if (event) handlers.onEvent(event);
+          if (event?.event === 'error') refused = errorOf(JSON.parse(event.data) as Envelope<never>, 401);
+          else if (event) handlers.onEvent(event);
         }
       });
       response.on('end', resolve);
       response.on('error', () => resolve());
       response.on('close', resolve);
     });
+    if (refused) throw refused;
   }
 
   private headers(accept: string, options: RequestOptions, body: string | undefined): Record<string, string> {

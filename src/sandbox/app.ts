@@ -29,6 +29,7 @@ import { transactionRoutes } from './routes/transactions.js';
 import { walletRoutes } from './routes/wallets.js';
 import type { Sandbox } from './sandbox.js';
 import { batchLines } from './line-batch.js';
+import { withoutSecrets } from './redact.js';
 import { resumeResets } from './reset.js';
 import { createScheduler, type Scheduler } from './scheduler.js';
 import { createSnapshots, type Snapshots } from './snapshots.js';
@@ -117,7 +118,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // One write per turn of the event loop, not per request (line-batch.ts); what waits is written at close.
     const log = batchLines((text) => logRequest(text.slice(0, -1)));
     app.addHook('onClose', async () => log.close());
-    const line = (request: { method: string; url: string }, outcome: string) => log.line(`${new Date().toISOString()} ${request.method} ${request.url} ${outcome}`);
+    const line = (request: { method: string; url: string }, outcome: string) => log.line(`${new Date().toISOString()} ${request.method} ${withoutSecrets(request.url)} ${outcome}`);
     app.addHook('onResponse', (request, reply, next) => {
       // A stream (webhooks tail) is noted once when it opens; its heartbeats and its end are not requests.
       if (!(request.routeOptions.config.stream && reply.statusCode === 200)) line(request, `${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`);

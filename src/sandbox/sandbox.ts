@@ -1,6 +1,7 @@
 import { ClockRegistry } from '../engine/clocks.js';
-import { VirtualClock } from '../engine/clock.js';
-import type { Db } from '../engine/db/database.js';
+import { type Clock, VirtualClock } from '../engine/clock.js';
+import type { Transaction } from 'kysely';
+import type { Database, Db } from '../engine/db/database.js';
 import { type FileGuard, guardDatabaseFile, guardDiskSpace, type SpaceGuard } from '../engine/db/faults.js';
 import { closeDatabase, databaseIdentity, openDatabase } from '../engine/db/open.js';
 import { SANDBOX_BUSINESS_NAME, createDeveloper } from '../engine/developers/developers.service.js';
@@ -57,8 +58,12 @@ export interface Sandbox {
   restore<T>(replace: () => Promise<T>): Promise<T>;
   /** Calls `listener` after every restore (state kept in memory that the restore made stale); the restore waits for it. */
   onRestore(listener: () => void | Promise<void>): void;
-  /** Moves one developer's clock forward and remembers the new offset across restarts. */
-  advanceClock(developerId: string, seconds: number): Promise<VirtualClock>;
+  /**
+   * Moves one developer's clock forward and remembers the new offset across restarts. `alongside`
+   * runs in the same transaction, given the clock as it reads once the move has committed and its
+   * offset (the route stores its idempotent answer there, so a crash cannot leave the move without it).
+   */
+  advanceClock(developerId: string, seconds: number, alongside?: (trx: Transaction<Database>, advanced: Clock, offsetMs: number) => Promise<void>): Promise<VirtualClock>;
   /**
    * Calls `listener` after every write batch that committed (the storage works), with the webhook
    * deliveries the batch wrote (see GroupCommitOptions.afterCommit).
@@ -197,8 +202,13 @@ export async function openSandbox(options: OpenSandboxOptions): Promise<Sandbox>
       return result;
     },
     onRestore: (listener) => restored.push(listener),
-    async advanceClock(developerId, seconds) {
-      const offset = await writes.write((trx) => clocks.stageAdvance(trx, developerId, seconds));
+    async advanceClock(developerId, seconds, alongside) {
+      const offset = await writes.write(async (trx) => {
+        const staged = await clocks.stageAdvance(trx, developerId, seconds);
+        const current = clocks.clockFor(developerId);
+        await alongside?.(trx, { now: () => new Date(current.now().getTime() + staged - current.offsetMs) }, staged);
+        return staged;
+      });
       clocks.commitAdvance(developerId, offset);
       return clocks.clockFor(developerId);
     },

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Snapshot } from '../api/schemas/snapshots.js';
@@ -40,6 +40,14 @@ export function createSnapshots(sandbox: Sandbox, scheduler: Pick<Scheduler, 'qu
     const path = resolve(target.file);
     return { path, name: null, file: path, field: 'file' };
   };
+  // Written to, the live database (or its WAL) would be replaced under the server; read from, its
+  // main file lacks what the WAL holds. (A named one too, should --db point into the snapshot directory.)
+  const notOwn = <T extends { path: string; field: string }>(at: T): T => {
+    if (sandbox.dbPath !== ':memory:' && isOwnFile(at.path, sandbox.dbPath)) {
+      throw invalidField(at.field, "is the sandbox's own database or one of its files: a snapshot is a file of its own");
+    }
+    return at;
+  };
   const describe = (at: ReturnType<typeof located>): Snapshot => {
     const { meta } = readSnapshotInfo(at.path, at.field);
     return { name: at.name, file: at.file, size_bytes: statSync(at.path).size, saved_at: meta?.saved_at ?? null };
@@ -53,7 +61,7 @@ export function createSnapshots(sandbox: Sandbox, scheduler: Pick<Scheduler, 'qu
   return {
     dir,
     async save(target, savedAt) {
-      const at = located(target);
+      const at = notOwn(located(target));
       if ('name' in target) makePrivateDir(dir);
       else if (!existsSync(dirname(at.path))) throw invalidField('file', `the directory ${dirname(at.path)} does not exist`);
       removeStaleTemporaries(at.path);
@@ -73,7 +81,7 @@ export function createSnapshots(sandbox: Sandbox, scheduler: Pick<Scheduler, 'qu
       return describe(at);
     },
     async restore(target) {
-      const at = existing(target);
+      const at = notOwn(existing(target));
       const info = describe(at);
       const work = mkdtempSync(join(tmpdir(), 'ledger-restore-'));
       try {
@@ -147,6 +155,40 @@ function storageError(error: unknown): unknown {
 function makePrivateDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   chmodSync(dir, 0o700);
+}
+
+/** `path` as the file system names it: through links, or (when it does not exist yet) through its directory's. */
+function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    try {
+      return join(realpathSync(dirname(path)), basename(path));
+    } catch {
+      return path;
+    }
+  }
+}
+
+/**
+ * Whether `path` is the database at `dbPath` or one of the files kept beside it (`-wal`, `-shm`,
+ * `-journal`, the server's `-lock` files), by name, through a link, or as a hard link of one.
+ */
+function isOwnFile(path: string, dbPath: string): boolean {
+  const db = realPath(dbPath);
+  const target = realPath(path);
+  if (target === db || target.startsWith(`${db}-`)) return true;
+  try {
+    const { dev, ino } = statSync(target);
+    return readdirSync(dirname(db))
+      .filter((entry) => entry === basename(db) || entry.startsWith(`${basename(db)}-`))
+      .some((entry) => {
+        const other = statSync(join(dirname(db), entry), { throwIfNoEntry: false });
+        return other !== undefined && other.dev === dev && other.ino === ino;
+      });
+  } catch {
+    return false;
+  }
 }
 
 /** Temp files a killed save left beside `path` (their process is gone). */

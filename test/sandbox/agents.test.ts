@@ -70,6 +70,18 @@ describe('creating agents (contract §6 validation)', () => {
     expect((await agent('nope', { trigger: 'ON_CREDIT', action: 'LOCK_WALLET' })).status).toBe(404);
     expect((await t.call('POST', `/v1/wallets/${w.id}/agents`, { name: 'x', trigger: 'ON_CREDIT', action: 'LOCK_WALLET' }, { key: other })).status).toBe(404);
   });
+
+  it('seen: an agent of a closed wallet was switched on again (200, is_active true); now 409 WALLET_CLOSED, and switching off still works', async () => {
+    const w = await createWallet(t);
+    const created = (await agent(w.id, { trigger: 'ON_CREDIT', action: 'WEBHOOK_NOTIFY' })).body.data;
+    const toggle = (is_active: boolean) => t.call('PATCH', `/v1/wallets/${w.id}/agents/${created.id}/toggle`, { is_active });
+    expect((await toggle(false)).body.data.is_active).toBe(false);
+    await t.call('POST', `/v1/wallets/${w.id}/close`);
+    const on = await toggle(true);
+    expect([on.status, on.body.detail]).toEqual([409, { code: 'WALLET_CLOSED', message: 'agents of a closed wallet cannot be switched on' }]);
+    expect((await t.call('GET', `/v1/agents?wallet_id=${w.id}`)).body.data.items).toEqual([expect.objectContaining({ id: created.id, is_active: false })]);
+    expect((await toggle(false)).status).toBe(200);
+  });
 });
 
 /** How to make each trigger fire on a wallet that starts with 2,000 kobo (threshold 1,000). */

@@ -60,6 +60,19 @@ describe('request bodies (contract §2)', () => {
     expect((await t.call('GET', '/sandbox/wallets')).body.data.total).toBe(0);
   });
 
+  it('seen: a body that is not UTF-8 (Latin-1 "café") was taken, "caf\uFFFD" stored; now 400 INVALID_JSON and nothing is written', async () => {
+    for (const type of ['application/json', 'application/json; charset=latin1']) {
+      // Every other character is ASCII: only the é (one byte, 0xE9, in Latin-1) is not UTF-8.
+      const payload = Buffer.from(JSON.stringify(walletBody({ first_name: 'café' })), 'latin1');
+      const r = await t.app.inject({ method: 'POST', url: '/v1/wallets', headers: { 'x-api-key': t.key, 'content-type': type }, payload });
+      expect([r.statusCode, JSON.parse(r.body).detail]).toEqual([400, { code: 'INVALID_JSON', message: 'request body is not valid JSON: it is not UTF-8 text' }]);
+    }
+    expect((await t.call('GET', '/sandbox/wallets')).body.data.total).toBe(0);
+    // The same name in UTF-8 is kept as sent.
+    const r = await t.call('POST', '/v1/wallets', walletBody({ first_name: 'café' }));
+    expect([r.status, r.body.data.first_name]).toEqual([201, 'café']);
+  });
+
   it('answers 415 to a body that is not JSON', async () => {
     const r = await t.call('POST', '/v1/wallets', 'customer_reference=a', { headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     expect([r.status, r.body.detail.code]).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE']);
@@ -78,6 +91,42 @@ describe('request bodies (contract §2)', () => {
       { field: 'balance', message: 'unknown field' },
       { field: 'nickname', message: 'unknown field' },
     ]);
+  });
+
+  it('seen: a write that takes no body took any ({"all": true} to reset, {"reason": …} to close); now each field is refused by name and nothing happens', async () => {
+    const w = await createWallet(t, 1_000);
+    const document = (await t.call('GET', '/openapi.json', undefined, { key: null })).body;
+    const bodiless = Object.entries(document.paths as Record<string, Record<string, { requestBody?: { required?: boolean } }>>).flatMap(([path, item]) =>
+      Object.entries(item)
+        .filter(([, operation]) => operation.requestBody?.required === false)
+        .map(([method]) => `${method.toUpperCase()} ${path}`),
+    );
+    // Every write of the API without a body of its own (snapshots are the owner's: t is the owner).
+    expect(bodiless.sort()).toEqual([
+      'DELETE /sandbox/snapshots/{name}',
+      'POST /sandbox/keys/rotate',
+      'POST /sandbox/payouts/{transaction_id}/fail',
+      'POST /sandbox/payouts/{transaction_id}/settle',
+      'POST /sandbox/reset',
+      'POST /sandbox/snapshots/{name}/restore',
+      'POST /sandbox/webhook-endpoint/rotate-secret',
+      'POST /v1/wallets/{wallet_id}/close',
+      'POST /v1/webhook-logs/{log_id}/retry',
+    ]);
+    const keyBefore = (await t.call('GET', '/sandbox/keys')).body.data;
+    const secretBefore = (await t.call('GET', '/sandbox/webhook-endpoint')).body.data.secret;
+    for (const route of bodiless) {
+      const [method, path] = route.split(' ') as [string, string];
+      const r = await t.call(method, path.replace(/\{[^}]+\}/g, w.id), { all: true });
+      expect([route, r.status, r.body.detail?.code, r.body.detail?.fields]).toEqual([route, 400, 'VALIDATION_ERROR', [{ field: 'all', message: 'unknown field' }]]);
+    }
+    // Nothing happened: the wallet is open with its money, the key and the secret are the same.
+    expect((await t.call('GET', `/v1/wallets/${w.id}`)).body.data).toMatchObject({ status: 'ACTIVE', balance: 1_000 });
+    expect((await t.call('GET', '/sandbox/keys')).body.data).toEqual(keyBefore);
+    expect((await t.call('GET', '/sandbox/webhook-endpoint')).body.data.secret).toBe(secretBefore);
+    // No body, or an empty object, is what they take.
+    expect((await t.call('POST', `/v1/wallets/${w.id}/close`, {})).body.data.status).toBe('CLOSED');
+    expect((await t.call('POST', '/sandbox/reset')).status).toBe(200);
   });
 
   it('answers 404 NOT_FOUND on an unknown route', async () => {

@@ -195,9 +195,10 @@ describe('HEAD', () => {
 describe('unknown query parameters', () => {
   it('are refused by name on every endpoint, not only on lists (Seen: GET /sandbox/clock?foo=1 answered 200)', async () => {
     const document = (await t.call('GET', '/openapi.json', undefined, { key: null })).body;
-    const operations = Object.entries(document.paths as Record<string, Record<string, { requestBody?: unknown }>>).flatMap(([path, item]) =>
+    const operations = Object.entries(document.paths as Record<string, Record<string, { requestBody?: { required?: boolean } }>>).flatMap(([path, item]) =>
       Object.entries(item)
-        .filter(([, operation]) => !operation.requestBody)
+        // Operations that need no body (writes that take none declare it optional).
+        .filter(([, operation]) => !operation.requestBody || operation.requestBody.required === false)
         .map(([method]) => ({ method: method.toUpperCase(), url: path.replace(/\{[^}]+\}/g, wallet.id) })),
     );
     expect(operations.length).toBeGreaterThanOrEqual(25);

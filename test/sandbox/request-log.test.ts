@@ -37,4 +37,35 @@ describe('the request log', () => {
     // Several lines to a write: fewer writes than requests.
     expect(calls.length).toBeLessThan(6);
   });
+
+  it('seen: a key sent in the query string or the path was written to the log; now it and any webhook secret are redacted', async () => {
+    const calls: string[] = [];
+    const server = await openServer({ dbPath: ':memory:', seed: 'log-secrets', clockStart: T0, log: () => {}, logRequest: (text) => calls.push(text) });
+    const key = server.apiKey;
+    const secret = (await server.app.inject({ method: 'GET', url: '/sandbox/webhook-endpoint', headers: { 'x-api-key': key } })).json().data.secret as string;
+    const live = `svc_live_${key.slice('svc_test_'.length)}`;
+    const urls = [
+      `/sandbox/clock?api_key=${key}`,
+      `/v1/wallets/${key}`,
+      `/v1/wallets?key=${live}`,
+      `/sandbox/clock?secret=${encodeURIComponent(secret)}`,
+      `/sandbox/clock?k=${key.replace(/_/g, '%5F')}`,
+    ];
+    for (const url of urls) await server.app.inject({ method: 'GET', url, headers: { 'x-api-key': key } });
+    await server.close();
+    const lines = calls.flatMap((text) => text.split('\n'));
+    expect(lines).toHaveLength(urls.length + 1);
+    const tail = key.slice('svc_test_'.length);
+    for (const line of lines) {
+      expect(line).not.toContain(tail);
+      expect(line).not.toContain(secret.slice('whsec_'.length, 'whsec_'.length + 12));
+    }
+    expect(lines.slice(1).map((line) => line.split(' ')[2])).toEqual([
+      '/sandbox/clock?api_key=svc_test_[redacted]',
+      '/v1/wallets/svc_test_[redacted]',
+      '/v1/wallets?key=svc_live_[redacted]',
+      '/sandbox/clock?secret=whsec_[redacted]',
+      '/sandbox/clock?k=svc%5Ftest%5F[redacted]',
+    ]);
+  });
 });

@@ -1,11 +1,12 @@
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect, sql } from 'kysely';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migrationProvider } from '../../src/engine/db/migrations.js';
 import { injectStorageFault } from '../../src/engine/db/open.js';
+import { openServer } from '../../src/sandbox/server.js';
 import { createTestSandbox, createWallet, expectCleanAudit, type TestSandbox, useSandbox, walletBody } from '../helpers/sandbox.js';
 
 const t = useSandbox({ auditAfter: true });
@@ -123,6 +124,45 @@ describe('save and restore', () => {
     expect(readdirSync(dir)).toEqual([]);
     const idempotent = await t.call('POST', '/sandbox/snapshots', { name: 'k' }, { headers: { 'idempotency-key': 'k1' } });
     expect(idempotent.body.detail.fields).toEqual([{ field: 'idempotency-key', message: expect.stringMatching(/restore replaces/) }]);
+  });
+
+  it("seen: saving to the sandbox's own database file (or its WAL) replaced it under the server; now 400 on file, and nothing changes", async () => {
+    const dbPath = join(dir, 'live.db');
+    const s = await createTestSandbox({ dbPath });
+    try {
+      const w = await createWallet(s, 1_000);
+      const { ino } = statSync(dbPath);
+      symlinkSync(dbPath, join(dir, 'link.db'));
+      linkSync(dbPath, join(dir, 'hard.db'));
+      for (const file of [dbPath, `${dbPath}-wal`, `${dbPath}-shm`, join(dir, 'link.db'), `${dir}/./live.db`, join(dir, 'hard.db')]) {
+        const r = await s.call('POST', '/sandbox/snapshots', { file });
+        expect([file, r.status, r.body.detail?.fields]).toEqual([file, 400, [{ field: 'file', message: "is the sandbox's own database or one of its files: a snapshot is a file of its own" }]]);
+      }
+      // Nor is one of them a snapshot to restore: the main file lacks what the WAL holds.
+      const restore = await s.call('POST', '/sandbox/snapshots/restore', { file: dbPath });
+      expect([restore.status, restore.body.detail?.fields]).toEqual([400, [{ field: 'file', message: "is the sandbox's own database or one of its files: a snapshot is a file of its own" }]]);
+      expect(s.sandbox.lost()).toBeUndefined();
+      expect(statSync(dbPath).ino).toBe(ino);
+      expect(readdirSync(dir).filter((entry) => entry.includes('.tmp-'))).toEqual([]);
+      // The server goes on: the wallet and a new write are there, and last.
+      const credited = await s.call('POST', '/sandbox/inbound-transfers', { account_number: w.account_number, amount: 500 });
+      expect(credited.status).toBe(200);
+      expect((await s.call('GET', `/v1/wallets/${w.id}`)).body.data.balance).toBe(1_500);
+      // A file beside it with a name of its own is a snapshot like any other.
+      expect((await s.call('POST', '/sandbox/snapshots', { file: join(dir, 'live.db.copy') })).status).toBe(200);
+    } finally {
+      await s.close();
+    }
+    // Nor is a named snapshot, should the database live in the snapshot directory under that name.
+    mkdirSync(join(dir, 'snaps'));
+    const inside = await openServer({ dbPath: join(dir, 'snaps', 'base.db'), snapshotDir: join(dir, 'snaps'), seed: 'inside', log: () => {} });
+    try {
+      const r = await inside.app.inject({ method: 'POST', url: '/sandbox/snapshots', headers: { 'x-api-key': inside.apiKey, 'content-type': 'application/json' }, payload: '{"name":"base"}' });
+      expect([r.statusCode, JSON.parse(r.body).detail.fields]).toEqual([400, [{ field: 'name', message: "is the sandbox's own database or one of its files: a snapshot is a file of its own" }]]);
+      expect(inside.sandbox.lost()).toBeUndefined();
+    } finally {
+      await inside.close();
+    }
   });
 
   it('refuses a file that is not a snapshot, and changes nothing', async () => {

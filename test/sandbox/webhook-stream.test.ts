@@ -76,6 +76,44 @@ describe('GET /sandbox/webhook-logs/stream', () => {
     await stream.stop();
   });
 
+  it('seen: a stream kept sending deliveries after the key that opened it was rotated away; now it ends with 401 UNAUTHORIZED', async () => {
+    const events: string[] = [];
+    let eventCame!: (value: string) => void;
+    const came = new Promise<string>((resolve) => (eventCame = resolve));
+    const controller = new AbortController();
+    let opened!: () => void;
+    const open = new Promise<void>((resolve) => (opened = resolve));
+    const oldKey = t.key;
+    const ended = new ApiClient(t.baseUrl!, oldKey)
+      .stream(
+        '/sandbox/webhook-logs/stream',
+        {
+          onOpen: opened,
+          onEvent: (event) => {
+            events.push(event.data);
+            eventCame('an event after the rotation');
+          },
+        },
+        controller.signal,
+      )
+      .then(
+        () => 'ended without a reason',
+        (error: unknown) => error,
+      );
+    await open;
+    t.key = (await t.call('POST', '/sandbox/keys/rotate')).body.data.api_key;
+    expect((await t.call('GET', '/sandbox/clock', undefined, { key: oldKey })).status).toBe(401);
+    const current = await follow(t.key);
+    const w = await createWallet(t, 4_242);
+    await advance(1);
+    // A stream of the current key carries this delivery; the old key's stream must not.
+    expect((await current.next()).log.payload.data).toMatchObject({ wallet_id: w.id, amount: 4_242 });
+    expect(await Promise.race([ended, came])).toMatchObject({ status: 401, code: 'UNAUTHORIZED', message: 'API key is invalid or has been rotated' });
+    expect(events).toEqual([]);
+    controller.abort();
+    await current.stop();
+  });
+
   it('needs a key and refuses unknown query parameters, in the documented shape', async () => {
     const anonymous = await fetch(`${t.baseUrl}/sandbox/webhook-logs/stream`);
     expect(anonymous.status).toBe(401);

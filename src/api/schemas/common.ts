@@ -62,6 +62,9 @@ export const pageQuery = {
 /** The query of a route that takes no parameters: any parameter is refused by name (contract §10). */
 export const NoQuery = z.strictObject({});
 
+/** The body of a write that takes none: no body or `{}`; any field is refused by name (contract §2). */
+export const NoBody = z.strictObject({}).optional();
+
 export const ErrorBody = z
   .object({
     success: z.literal(false),

@@ -42,11 +42,15 @@ export function standardErrors(kind: RouteKind): ErrorStatus[] {
   return statuses.sort((a, b) => a - b);
 }
 
-type Operation = { responses?: Record<string, { description?: string }> };
+type Operation = {
+  responses?: Record<string, { description?: string }>;
+  requestBody?: { required?: boolean; content?: Record<string, { schema?: { properties?: object; required?: unknown[] } }> };
+};
 
 /**
  * Names, on every error response of an OpenAPI document, the codes of the error table that answer
- * with its status (instead of the generator's "Default Response").
+ * with its status (instead of the generator's "Default Response"); a write that takes no body (its
+ * schema an object with no properties, NoBody) declares its body optional, as it is.
  * @example transformObject: (input) => describeErrorResponses(jsonSchemaTransformObject(input))
  */
 export function describeErrorResponses<D extends { paths?: object }>(document: D): D {
@@ -56,6 +60,8 @@ export function describeErrorResponses<D extends { paths?: object }>(document: D
         const codes = ERROR_CODES.filter((code) => HTTP_STATUS[code] === Number(status));
         if (codes.length > 0) response.description = `Refused (${codes.join(', ')}), in the Error shape`;
       }
+      const body = operation?.requestBody?.content?.['application/json']?.schema;
+      if (body?.properties && Object.keys(body.properties).length === 0 && !body.required) operation!.requestBody!.required = false;
     }
   }
   return document;

@@ -77,8 +77,10 @@ export async function getAgent(trx: Trx, developerId: string, agentId: string, w
 }
 
 export async function toggleAgent(trx: Trx, developerId: string, walletId: string, agentId: string, isActive: boolean): Promise<AgentRow> {
-  await getWallet(trx, developerId, walletId);
+  const wallet = await getWallet(trx, developerId, walletId);
   const agent = await getAgent(trx, developerId, agentId, walletId);
+  // A closed wallet's agents stop (contract §5): one is not switched on again (switching off is harmless).
+  if (isActive && wallet.status === 'CLOSED') throw new LedgerError('WALLET_CLOSED', 'agents of a closed wallet cannot be switched on');
   return trx.updateTable('agents').set({ is_active: isActive ? 1 : 0 }).where('id', '=', agent.id).returningAll().executeTakeFirstOrThrow();
 }
 

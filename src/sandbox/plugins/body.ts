@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance } from 'fastify';
 import { invalidField, LedgerError } from '../../engine/errors.js';
 
@@ -59,11 +60,17 @@ export function structureProblem(text: string, limit: number): { field: string; 
   return undefined;
 }
 
-/** JSON bodies only (contract §2); an empty body is no body, for endpoints that take none. */
+/**
+ * JSON bodies only (contract §2); an empty body is no body, for endpoints that take none. JSON text
+ * is UTF-8 (RFC 8259 §8.1): bytes that are not (a Latin-1 `é`) are refused as INVALID_JSON, where
+ * decoding would have stored U+FFFD in their place, a name or narration changed without a word.
+ */
 export function installJsonBody(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_request, body, done) => {
-    const text = String(body);
+  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_request, body, done) => {
+    const bytes = body as Buffer;
+    if (!isUtf8(bytes)) return done(new LedgerError('INVALID_JSON', 'request body is not valid JSON: it is not UTF-8 text'), undefined);
+    const text = bytes.toString('utf8');
     if (text.trim() === '') return done(null, undefined);
     let parsed: unknown;
     try {

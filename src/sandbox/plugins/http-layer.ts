@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import { HTTP_STATUS } from '../../api/errors.js';
-import { IdempotencyHeaders, NoQuery } from '../../api/schemas/common.js';
+import { IdempotencyHeaders, NoBody, NoQuery } from '../../api/schemas/common.js';
 import { errors, standardErrors } from '../../api/schemas/responses.js';
 import { invalidField, LedgerError } from '../../engine/errors.js';
 import { errorBody, sendError } from './errors.js';
@@ -132,13 +132,16 @@ export function installRequestChecks(app: FastifyInstance): void {
 
 /**
  * Completes every route's schema as it is registered: a route with no query schema takes no query
- * parameters (each is refused by name), and every route in the OpenAPI document declares the
+ * parameters (each is refused by name), a write with no body schema takes no body fields (likewise),
+ * and every route in the OpenAPI document declares the
  * error statuses its kind answers (api/schemas/responses.ts) besides its own.
  */
 export function installRouteDefaults(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
     const schema: FastifySchema & { hide?: boolean } = (route.schema ??= {});
     schema.querystring ??= NoQuery;
+    // A write that takes no body refuses one with fields (`POST /sandbox/reset {"all": true}` reset the caller only).
+    if (route.config?.public !== true && [route.method].flat().some((method) => method !== 'GET' && method !== 'HEAD')) schema.body ??= NoBody;
     if (schema.hide) return;
     const standard = standardErrors({
       method: String(route.method),

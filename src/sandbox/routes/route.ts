@@ -62,11 +62,12 @@ export async function commit<T, R>(
 
 /**
  * The answer's exact bytes, stored with the request's Idempotency-Key (if any) in the transaction
- * of its effect; send them with `sendAnswer` once that transaction has committed.
+ * of its effect; send them with `sendAnswer` once that transaction has committed. `env` gives the
+ * time the key is kept from (a clock advance keeps it from the time it moved the clock to).
  */
-export async function answerInTransaction<R>(request: FastifyRequest, reply: FastifyReply, trx: Transaction<Database>, data: R): Promise<string> {
+export async function answerInTransaction<R>(request: FastifyRequest, reply: FastifyReply, trx: Transaction<Database>, data: R, env = request.env): Promise<string> {
   const body = reply.serialize(ok(data)) as string;
-  if (request.idempotency) await storeKey(trx, request.env, request.idempotency.scope, request.idempotency.hash, reply.statusCode, body);
+  if (request.idempotency) await storeKey(trx, env, request.idempotency.scope, request.idempotency.hash, reply.statusCode, body);
   return body;
 }
 

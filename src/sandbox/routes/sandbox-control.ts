@@ -40,10 +40,16 @@ export function sandboxControlRoutes(app: App, { sandbox, scheduler, version, qu
         response: { 200: Ok(ClockState) },
       },
     },
-    async (request) => {
-      await sandbox.advanceClock(request.developerId, request.body.seconds);
+    async (request, reply) => {
+      // The answer (and its Idempotency-Key) commits with the move: a retry after a crash between
+      // the two would have moved the clock again.
+      let answer = '';
+      await sandbox.advanceClock(request.developerId, request.body.seconds, async (trx, advanced, offsetMs) => {
+        const state = { now: advanced.now().toISOString(), offset_seconds: offsetMs / 1000 };
+        answer = await answerInTransaction(request, reply, trx, state, { ...request.env, clock: advanced });
+      });
       await scheduler.runDue(request.developerId);
-      return ok(clockState(request.developerId));
+      return sendAnswer(request, reply, answer);
     },
   );
 

@@ -1,8 +1,11 @@
 import type { ServerResponse } from 'node:http';
 import { WEBHOOK_STREAM_PATH, type WebhookAttemptEvent, WebhookStreamQuery } from '../../api/schemas/webhook-stream.js';
 import type { WebhookLog } from '../../api/schemas/webhooks.js';
+import { authenticate, knownKeyOwner } from '../../engine/developers/keys.js';
+import { LedgerError } from '../../engine/errors.js';
 import { developerSeq } from '../../engine/events/stored.js';
 import { asAttempt, findLog, RETRY_SCHEDULE_SECONDS, selectAttempts, type WebhookAttemptRow } from '../../engine/events/webhooks.service.js';
+import { errorBody } from '../plugins/errors.js';
 import { toAttempt, toWebhookLog } from '../serialize.js';
 import type { App, RouteDeps } from './route.js';
 
@@ -79,7 +82,10 @@ export function webhookStreamRoutes(app: App, { sandbox }: RouteDeps): void {
       },
     },
     async (request, reply) => {
-      const developer = await developerSeq(db, request.developerId);
+      const { developerId } = request;
+      const header = request.headers['x-api-key'];
+      const key = Array.isArray(header) ? header[0] : header;
+      const developer = await developerSeq(db, developerId);
       const latest = await db.selectFrom('webhook_attempts').select((eb) => eb.fn.max('seq').as('seq')).executeTakeFirst();
       let cursor = Number(latest?.seq ?? 0);
       reply.hijack();
@@ -98,6 +104,16 @@ export function webhookStreamRoutes(app: App, { sandbox }: RouteDeps): void {
         if (looking) return;
         looking = true;
         try {
+          // The key that opened the stream must still be its developer's: one rotated away (or gone
+          // with a snapshot restore) ends it at once, as it would end any other request (contract §8).
+          const owner = knownKeyOwner(db, key) ?? (await authenticate(db, key).catch((error: unknown) => (error instanceof LedgerError ? undefined : Promise.reject(error))));
+          if (owner !== developerId) {
+            const refusal = new LedgerError('UNAUTHORIZED', 'API key is invalid or has been rotated');
+            clearInterval(timer);
+            open.delete(response);
+            response.end(`event: error\ndata: ${JSON.stringify(errorBody(refusal))}\n\n`);
+            return;
+          }
           const rows = await newAttempts(developer, cursor);
           for (const row of rows) {
             const log = await findLog(db, row.log_seq);
