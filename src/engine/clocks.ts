@@ -42,14 +42,16 @@ export class ClockRegistry {
    * transaction); call `commitAdvance` once that transaction has committed.
    */
   async stageAdvance(trx: Trx, developerId: string, seconds: number): Promise<number> {
-    if (!(seconds > 0)) throw new RangeError('the clock only moves forward');
+    // Whole milliseconds, as every time the sandbox shows: a step is rounded to the nearest one.
+    const ms = Math.round(seconds * 1000);
+    if (!(ms > 0)) throw new RangeError('the clock only moves forward');
     // From the stored offset, inside the transaction: two advances that share a commit both count,
     // and together stop at the latest instant a clock reaches (checked in the same statement).
     const row = await trx
       .updateTable('developers')
-      .set((eb) => ({ clock_offset_ms: eb('clock_offset_ms', '+', seconds * 1000) }))
+      .set((eb) => ({ clock_offset_ms: eb('clock_offset_ms', '+', ms) }))
       .where('id', '=', developerId)
-      .where((eb) => eb(eb('clock_offset_ms', '+', seconds * 1000), '<=', LATEST_CLOCK_MS - this.realNow()))
+      .where((eb) => eb(eb('clock_offset_ms', '+', ms), '<=', LATEST_CLOCK_MS - this.realNow()))
       .returning('clock_offset_ms')
       .executeTakeFirst();
     if (!row) throw invalidField('seconds', `would move the clock past ${new Date(LATEST_CLOCK_MS).toISOString()}, the latest time a sandbox clock reaches`);

@@ -183,4 +183,15 @@ describe("a developer's clock stops at 9999-01-01T00:00:00.000Z (contract §1 ti
     expect(shown).toContain('"9999-01-01T00:00:00.000Z"');
     expect((await t.call('GET', '/sandbox/audit', undefined, { key })).body.data.ok).toBe(true);
   });
+
+  it('moves in whole milliseconds: a step under one is refused, and offsets stay whole (Seen: offset_seconds 50.0000999…)', async () => {
+    const { api_key: key } = (await t.call('POST', '/sandbox/developers', { business_name: 'Tiny Steps' })).body.data;
+    const advance = (seconds: number) => t.call('POST', '/sandbox/clock/advance', { seconds }, { key });
+    const tiny = await advance(0.0001);
+    expect([tiny.status, tiny.body.detail.fields]).toEqual([400, [{ field: 'seconds', message: 'must be at least 0.001 (one millisecond): the clock only moves forward, in whole milliseconds' }]]);
+    expect((await advance(1.5)).body.data.offset_seconds).toBe(1.5);
+    expect((await advance(0.0014)).body.data.offset_seconds).toBe(1.501);
+    const stored = await sql<{ offset: number; type: string }>`select clock_offset_ms as offset, typeof(clock_offset_ms) as type from developers where business_name = 'Tiny Steps'`.execute(t.sandbox.db);
+    expect(stored.rows).toEqual([{ offset: 1501, type: 'integer' }]);
+  });
 });
