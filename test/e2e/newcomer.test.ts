@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Cli, createCli } from '../helpers/cli.js';
+import { type Cli, createCli, useSandboxCli } from '../helpers/cli.js';
 
 /**
  * What a developer new to the tool tripped on, following the README and the `--help` examples
@@ -36,5 +36,50 @@ describe('starting a second sandbox', () => {
       first.cleanup();
       second.cleanup();
     }
+  });
+});
+
+describe('with a sandbox', () => {
+  const cli = useSandboxCli();
+  let ada = '';
+  let bola = '';
+  beforeAll(async () => {
+    ada = (await cli.json(['wallets', 'create', '--customer-reference', 'nc-ada', '--first-name', 'Ada', '--last-name', 'Obi', '--email', 'ada@example.com'])).id;
+    bola = (await cli.json(['wallets', 'create', '--customer-reference', 'nc-bola', '--first-name', 'Bola', '--last-name', 'Ade', '--email', 'bola@example.com'])).id;
+  });
+
+  it('seen: a wallet id pasted with a trailing space or in quotes was NOT_FOUND (exit 1); now it is the id it names', async () => {
+    for (const pasted of [`${ada} `, ` ${ada}\n`, `"${ada}"`, `'${ada}'`, `“${ada}”`]) {
+      const got = await cli.run(['wallets', 'get', pasted, '--json']);
+      expect(got.exitCode, `${JSON.stringify(pasted)}: ${got.stderr}`).toBe(0);
+      expect(JSON.parse(got.stdout).id).toBe(ada);
+    }
+    const credited = await cli.run(['credit', `${ada} `, '500000', '--json']);
+    expect(credited.exitCode, credited.stderr).toBe(0);
+    // Arguments and id flags alike, on the fast parser and on commander's (`-wq` goes to commander).
+    const moved = await cli.run(['transfer', `"${ada}"`, `${bola} `, '150000', '--json']);
+    expect(moved.exitCode, moved.stderr).toBe(0);
+    expect((await cli.json(['wallets', 'get', bola])).balance).toBe(150000);
+    const listed = await cli.run(['transactions', 'list', ` ${ada} `, '-wq']);
+    expect(listed.exitCode, listed.stderr).toBe(0);
+    expect(listed.stdout.trim().split('\n')).toHaveLength(2);
+    const agents = await cli.run(['agents', 'list', '--wallet', `${ada} `, '--json']);
+    expect(agents.exitCode, agents.stderr).toBe(0);
+    // An id that names nothing is still the API's NOT_FOUND.
+    const unknown = await cli.run(['wallets', 'get', `"01a20c05-0000-7000-8000-000000000000" `]);
+    expect(unknown.exitCode).toBe(1);
+    expect(unknown.stderr).toBe('Error [NOT_FOUND]: wallet not found\n');
+  });
+
+  it('seen: an id copied from a table where it was cut to fit (01a20c05-55…) was NOT_FOUND; now a usage error that says how to get it whole', async () => {
+    const cut = `${ada.slice(0, 11)}…`;
+    const got = await cli.run(['transactions', 'list', cut]);
+    expect(got.exitCode).toBe(2);
+    expect(got.stdout).toBe('');
+    expect(got.stderr).toBe(`Error [USAGE]: <wallet_id> "${cut}" is an id shortened to fit a table: \`--wide\` shows ids whole, \`--quiet\` prints only them\n`);
+    const flag = await cli.run(['agents', 'create', ada, '--trigger', 'BALANCE_ABOVE', '--threshold', '100', '--action', 'SWEEP', '--destination', `${bola.slice(0, 11)}...`]);
+    expect(flag.exitCode).toBe(2);
+    expect(flag.stderr).toContain('Error [USAGE]: --destination "');
+    expect((await cli.json(['agents', 'list'])).items).toEqual([]);
   });
 });
