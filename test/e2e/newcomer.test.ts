@@ -82,4 +82,22 @@ describe('with a sandbox', () => {
     expect(flag.stderr).toContain('Error [USAGE]: --destination "');
     expect((await cli.json(['agents', 'list'])).items).toEqual([]);
   });
+
+  it('seen: `agents runs` at 80 columns said "ids shortened to fit" of a table with no ids in it (the Transaction column was left out); now it names the columns left out, and says when ids are cut too', async () => {
+    const save = (await cli.json(['wallets', 'create', '--customer-reference', 'nc-save', '--first-name', 'Ada', '--last-name', 'Savings', '--email', 'ada.s@example.com'])).id;
+    const agent = (await cli.json(['agents', 'create', bola, '--name', 'To savings', '--trigger', 'BALANCE_ABOVE', '--threshold', '1000000', '--action', 'SWEEP', '--destination', save])).id;
+    expect((await cli.run(['credit', bola, '900000'])).exitCode).toBe(0);
+    const narrow = await cli.run(['agents', 'runs', agent], { env: { COLUMNS: '80' } });
+    expect(narrow.exitCode, narrow.stderr).toBe(0);
+    const lines = narrow.stdout.trimEnd().split('\n');
+    expect(lines[1]).toMatch(/^│ When +│ Outcome │ Why +│ What it did +│$/);
+    expect(narrow.stdout).not.toContain('ids shortened');
+    expect(lines.at(-1)).toBe('Transaction, Error and Hop left out to fit: --wide shows all');
+    const wide = await cli.run(['agents', 'runs', agent, '--wide'], { env: { COLUMNS: '80' } });
+    expect(wide.stdout).toContain('│ Transaction ');
+    expect(wide.stdout).not.toContain('to fit');
+    // Ids cut and columns left out: both said.
+    const transactions = await cli.run(['transactions', 'list', bola], { env: { COLUMNS: '80' } });
+    expect(transactions.stdout.trimEnd().split('\n').at(-1)).toBe('ids shortened, Time and Balance after left out to fit: --wide shows all');
+  });
 });
