@@ -100,4 +100,17 @@ describe('with a sandbox', () => {
     const transactions = await cli.run(['transactions', 'list', bola], { env: { COLUMNS: '80' } });
     expect(transactions.stdout.trimEnd().split('\n').at(-1)).toBe('ids shortened, Time and Balance after left out to fit: --wide shows all');
   });
+
+  it('seen: an amount written in naira (N500, ₦5,000, NGN 500) was refused with no hint of the kobo it means; now the message gives it, and nothing moves', async () => {
+    const before = (await cli.json(['wallets', 'get', ada])).balance;
+    for (const [written, meant] of [['N500', '₦500.00 is 50000'], ['₦5,000', '₦5,000.00 is 500000'], ['NGN 500', '₦500.00 is 50000'], ['n1,500.75', '₦1,500.75 is 150075']]) {
+      const r = await cli.run(['credit', ada, written!]);
+      expect([r.exitCode, r.stdout, r.stderr]).toEqual([2, '', `Error [USAGE]: <amount> "${written}" must be a whole number of kobo, digits only: ${meant}\n`]);
+    }
+    const transfer = await cli.run(['transfer', ada, bola, 'N1,000']);
+    expect([transfer.exitCode, transfer.stderr]).toEqual([2, 'Error [USAGE]: <amount> "N1,000" must be a whole number of kobo, digits only: ₦1,000.00 is 100000\n']);
+    // Without a naira mark a comma stays ambiguous (kobo or naira?): the rule, with an example.
+    expect((await cli.run(['credit', ada, '1,000'])).stderr).toBe('Error [USAGE]: <amount> "1,000" must be a whole number of kobo, digits only (500000 is ₦5,000.00)\n');
+    expect((await cli.json(['wallets', 'get', ada])).balance).toBe(before);
+  });
 });
