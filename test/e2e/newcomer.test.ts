@@ -69,6 +69,8 @@ describe('with a sandbox', () => {
     const unknown = await cli.run(['wallets', 'get', `"01a20c05-0000-7000-8000-000000000000" `]);
     expect(unknown.exitCode).toBe(1);
     expect(unknown.stderr).toBe('Error [NOT_FOUND]: wallet not found\n');
+    // Nothing left (an unset variable in quotes): a usage error, nothing sent.
+    expect(await cli.run(['wallets', 'get', ' '])).toMatchObject({ exitCode: 2, stderr: 'Error [USAGE]: <wallet_id> is empty (" ")\n' });
   });
 
   it('seen: an id copied from a table where it was cut to fit (01a20c05-55…) was NOT_FOUND; now a usage error that says how to get it whole', async () => {
