@@ -39,6 +39,26 @@ describe('starting a second sandbox', () => {
   });
 });
 
+describe('without a sandbox', () => {
+  it('seen: `ledger --json wallets list` said only "unknown option \'--json\'"; now it says options go after the command, with the line as it should read', async () => {
+    const cli = createCli();
+    try {
+      for (const [args, fixed] of [
+        [['--json', 'wallets', 'list'], 'ledger wallets list --json'],
+        [['-q', '--base-url', 'http://127.0.0.1:4010', 'transactions', 'list', 'a b'], "ledger transactions list 'a b' -q --base-url http://127.0.0.1:4010"],
+      ] as const) {
+        const r = await cli.run([...args]);
+        expect([r.exitCode, r.stdout, r.stderr]).toEqual([2, '', `Error [USAGE]: options go after the command's name: ${fixed}\n`]);
+      }
+      // An unknown option with no command after it is still commander's refusal; help and version still answer.
+      expect((await cli.run(['--foo'])).stderr).toBe("Error [USAGE]: unknown option '--foo'\n(add --help for usage and examples)\n");
+      expect((await cli.run(['--version'])).exitCode).toBe(0);
+    } finally {
+      cli.cleanup();
+    }
+  });
+});
+
 describe('with a sandbox', () => {
   const cli = useSandboxCli();
   let ada = '';
