@@ -172,7 +172,7 @@ function root(): Command {
         'ledger sandbox audit',
         'ledger help transfer',
       ) +
-        '\nConfiguration: --base-url / LEDGER_BASE_URL and LEDGER_API_KEY, else the state `ledger sandbox start` wrote in .ledger/.\n',
+        '\nConfiguration: --base-url / LEDGER_BASE_URL and LEDGER_API_KEY, else the state\n`ledger sandbox start` wrote in .ledger/.\n',
     );
 }
 

@@ -13,6 +13,21 @@ import { ID_VALUE, pastedId } from './pasted.js';
 
 type Handler = (...args: any[]) => unknown;
 
+/** A line of prose broken at spaces into lines of at most `width` columns, continued at its own indent; `  $ ` example lines are left whole. */
+function wrapLine(line: string, width: number): string {
+  if (line.length <= width || /^\s*\$ /.test(line)) return line;
+  const indent = /^\s*/.exec(line)![0];
+  const lines: string[] = [];
+  let current = '';
+  for (const word of line.slice(indent.length).split(' ')) {
+    if (current && indent.length + current.length + 1 + word.length > width) {
+      lines.push(indent + current);
+      current = word;
+    } else current = current ? `${current} ${word}` : word;
+  }
+  return [...lines, indent + current].join('\n');
+}
+
 export class Option {
   readonly long: string | undefined;
   readonly short: string | undefined;
@@ -130,8 +145,9 @@ export class Command {
     return this;
   }
 
+  /** Help text, its prose wrapped to 80 columns (commander prints it as given); example lines stay whole. */
   addHelpText(position: 'before' | 'after', text: string): this {
-    this.helpTexts.push({ position, text });
+    this.helpTexts.push({ position, text: text.split('\n').map((line) => wrapLine(line, 80)).join('\n') });
     return this;
   }
 

@@ -1,6 +1,8 @@
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../src/commands/registry.js';
+import { displayWidth } from '../../src/commands/output/table.js';
 import { type Cli, createCli, useSandboxCli } from '../helpers/cli.js';
 
 /**
@@ -53,6 +55,19 @@ describe('without a sandbox', () => {
       // An unknown option with no command after it is still commander's refusal; help and version still answer.
       expect((await cli.run(['--foo'])).stderr).toBe("Error [USAGE]: unknown option '--foo'\n(add --help for usage and examples)\n");
       expect((await cli.run(['--version'])).exitCode).toBe(0);
+    } finally {
+      cli.cleanup();
+    }
+  });
+
+  it('seen: every --help ended in lines of 110 to 120 columns (exit codes, --json, configuration), wrapped mid-word at 80; now every line but an example fits 80', async () => {
+    const cli = createCli();
+    try {
+      for (const path of ['', ...COMMANDS.map((c) => c.path)]) {
+        const r = await cli.run([...(path ? path.split(' ') : []), '--help'], { env: { COLUMNS: '80' } });
+        expect(r.exitCode, path).toBe(0);
+        for (const line of r.stdout.split('\n').filter((l) => !l.startsWith('  $ '))) expect(displayWidth(line), `ledger ${path} --help: ${line}`).toBeLessThanOrEqual(80);
+      }
     } finally {
       cli.cleanup();
     }
