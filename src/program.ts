@@ -102,11 +102,16 @@ async function runCommandLine(words: string[], added: string[], invocation: Invo
   }
 }
 
-/** The exit code of a failure: commander's own (help is 0, a usage error 2), else reportError's. */
+/**
+ * The exit code of a failure: commander's own (help asked for and the version are 0, a usage error 2),
+ * else reportError's. `ledger` or `ledger wallets` alone prints the help on stderr (commander's
+ * `commander.help`): a command is missing, a usage error like any missing argument, so that a script's
+ * `ledger $EMPTY` fails.
+ */
 export function exitCodeOf(error: unknown, errors: Stream): number {
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && code.startsWith('commander.')) {
-    return ['commander.helpDisplayed', 'commander.help', 'commander.version'].includes(code) ? EXIT.OK : EXIT.USAGE;
+    return ['commander.helpDisplayed', 'commander.version'].includes(code) ? EXIT.OK : EXIT.USAGE;
   }
   return reportError(error, errors);
 }

@@ -60,6 +60,25 @@ describe('without a sandbox', () => {
     }
   });
 
+  it('seen: `ledger` or `ledger wallets` alone printed the help on stderr and exited 0, so a script running `ledger $EMPTY` went on; now exit 2 (usage), and --help still 0 on stdout', async () => {
+    const cli = createCli();
+    try {
+      for (const args of [[], ['wallets'], ['sandbox', 'snapshot']]) {
+        const r = await cli.run(args);
+        expect([r.exitCode, r.stdout], args.join(' ')).toEqual([2, '']);
+        expect(r.stderr).toMatch(/^Usage: ledger .*\[command\]\n/);
+        expect(r.stderr).toContain('Commands:\n');
+      }
+      for (const args of [['--help'], ['wallets', '--help'], ['help', 'wallets']]) {
+        const r = await cli.run(args);
+        expect([r.exitCode, r.stderr], args.join(' ')).toEqual([0, '']);
+        expect(r.stdout).toMatch(/^Usage: ledger /);
+      }
+    } finally {
+      cli.cleanup();
+    }
+  });
+
   it('seen: every --help ended in lines of 110 to 120 columns (exit codes, --json, configuration), wrapped mid-word at 80; now every line but an example fits 80', async () => {
     const cli = createCli();
     try {
