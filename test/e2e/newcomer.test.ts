@@ -41,6 +41,35 @@ describe('starting a second sandbox', () => {
   });
 });
 
+describe('a second terminal in another directory', () => {
+  it('seen: `sandbox status` there said "running" while every other command said NO_SANDBOX, and `sandbox stop` said "No sandbox is running"; now status says why the others will fail, and stop that none was started here', async () => {
+    const home = createCli();
+    const elsewhere = createCli();
+    try {
+      const started = await home.run(['sandbox', 'start', '--detach', '--port', '0', '--memory', '--json']);
+      expect(started.exitCode, started.stderr).toBe(0);
+      const { base_url: url } = JSON.parse(started.stdout) as { base_url: string };
+      const status = await elsewhere.run(['sandbox', 'status'], { env: { LEDGER_BASE_URL: url } });
+      expect(status.exitCode).toBe(0);
+      expect(status.stdout).toMatch(new RegExp(`^running ${url}\n`));
+      expect(status.stderr).toBe(
+        'Note: not started from this directory (no .ledger/sandbox.json here or above),\nand no API key is set: to use it from here, set LEDGER_HOME to the .ledger\nfolder of the directory it was started from, or set LEDGER_API_KEY.\n',
+      );
+      const listed = await elsewhere.run(['wallets', 'list'], { env: { LEDGER_HOME: join(home.dir, '.ledger') } });
+      expect(listed.exitCode, listed.stderr).toBe(0);
+      const stop = await elsewhere.run(['sandbox', 'stop']);
+      expect([stop.exitCode, stop.stderr]).toEqual([0, 'No sandbox was started from this directory (no .ledger/ here or above): nothing to stop.\n']);
+      // Where it was started: no note, and it still runs.
+      const own = await home.run(['sandbox', 'status']);
+      expect([own.exitCode, own.stderr]).toEqual([0, '']);
+    } finally {
+      await home.run(['sandbox', 'stop']);
+      home.cleanup();
+      elsewhere.cleanup();
+    }
+  });
+});
+
 describe('without a sandbox', () => {
   it('seen: `ledger --json wallets list` said only "unknown option \'--json\'"; now it says options go after the command, with the line as it should read', async () => {
     const cli = createCli();
