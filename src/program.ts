@@ -1,5 +1,6 @@
 import type * as Commander from 'commander';
 import { Command } from './commands/command.js';
+import { UsageError } from './client/errors.js';
 import { EXIT, reportError } from './commands/errors.js';
 import type { CommandLines, Invocation } from './commands/io.js';
 import { examples } from './commands/options.js';
@@ -21,6 +22,7 @@ export async function main(argv: string[]): Promise<void> {
   // A closed pipe ends a command quietly (streams.ts); the server's log reader going away must not stop it.
   if (path === 'sandbox start') keepRunningOnClosedPipe();
   try {
+    if (path === '') refuseOptionsBeforeCommand(args);
     const alone = await leaf(path);
     if (alone) alone.commandLines = commandLines;
     if (alone) await runLeaf(alone, args.slice(used), { stdout, stderr });
@@ -28,6 +30,26 @@ export async function main(argv: string[]): Promise<void> {
   } catch (error) {
     process.exitCode = exitCodeOf(error, stderr);
   }
+}
+
+const ROOT_OPTIONS = ['-h', '--help', '-V', '-v', '--version'];
+
+/**
+ * `ledger --json wallets list`: a command's options before its name. Commander would say only
+ * "unknown option '--json'"; this says where they go, with the line as it should read (exit 2).
+ */
+function refuseOptionsBeforeCommand(args: string[]): void {
+  if (!args[0]?.startsWith('-') || ROOT_OPTIONS.includes(args[0])) return;
+  const at = args.findIndex((_, i) => i > 0 && locate(args.slice(i)).used > 0);
+  if (at < 0) return;
+  // The command and what followed it, then the options that came first.
+  const line = [...args.slice(at), ...args.slice(0, at)].map(shellWord).join(' ');
+  throw new UsageError(`options go after the command's name: ledger ${line}`);
+}
+
+/** A word as it would be typed in a shell: quoted when it holds anything but plain characters. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 /** Where a command writes. */
@@ -80,11 +102,16 @@ async function runCommandLine(words: string[], added: string[], invocation: Invo
   }
 }
 
-/** The exit code of a failure: commander's own (help is 0, a usage error 2), else reportError's. */
+/**
+ * The exit code of a failure: commander's own (help asked for and the version are 0, a usage error 2),
+ * else reportError's. `ledger` or `ledger wallets` alone prints the help on stderr (commander's
+ * `commander.help`): a command is missing, a usage error like any missing argument, so that a script's
+ * `ledger $EMPTY` fails.
+ */
 export function exitCodeOf(error: unknown, errors: Stream): number {
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && code.startsWith('commander.')) {
-    return ['commander.helpDisplayed', 'commander.help', 'commander.version'].includes(code) ? EXIT.OK : EXIT.USAGE;
+    return ['commander.helpDisplayed', 'commander.version'].includes(code) ? EXIT.OK : EXIT.USAGE;
   }
   return reportError(error, errors);
 }
@@ -150,7 +177,7 @@ function root(): Command {
         'ledger sandbox audit',
         'ledger help transfer',
       ) +
-        '\nConfiguration: --base-url / LEDGER_BASE_URL and LEDGER_API_KEY, else the state `ledger sandbox start` wrote in .ledger/.\n',
+        '\nConfiguration: --base-url / LEDGER_BASE_URL and LEDGER_API_KEY, else the state\n`ledger sandbox start` wrote in .ledger/.\n',
     );
 }
 

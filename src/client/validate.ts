@@ -119,11 +119,13 @@ export function wholeNumber(text: string, flag: string, unit = '', example = '')
 
 /** Kobo from the command line, checked against the field's rule (amount 1 to 10^13, threshold from 0). */
 export function kobo(text: string, flag: string, request: RequestName = 'TransferBody', field = 'amount'): number {
-  // Naira with kobo after the point (12.50, ₦1,500.75) is refused too, with the number it means.
-  const naira = /^₦?(\d{1,3}(?:,\d{3})+|\d+)\.(\d{1,2})$/.exec(text.trim());
-  if (naira) {
-    const meant = BigInt(naira[1]!.replace(/,/g, '')) * 100n + BigInt(naira[2]!.padEnd(2, '0'));
-    throw new UsageError(`${flag} "${text}" must be a whole number of kobo, digits only: ₦${naira[1]}.${naira[2]!.padEnd(2, '0')} is ${meant}`.trim());
+  // Naira with kobo after the point (12.50, ₦1,500.75), or marked as naira (₦500, N5,000, NGN 500), is
+  // refused too, with the number it means.
+  const naira = /^(₦|N|NGN)?\s?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?$/i.exec(text.trim());
+  if (naira && (naira[1] !== undefined || naira[3] !== undefined)) {
+    const fraction = (naira[3] ?? '').padEnd(2, '0');
+    const meant = BigInt(naira[2]!.replace(/,/g, '')) * 100n + BigInt(fraction);
+    throw new UsageError(`${flag} "${text}" must be a whole number of kobo, digits only: ₦${naira[2]}.${fraction} is ${meant}`.trim());
   }
   const value = wholeNumber(text, flag, ' of kobo', ' (500000 is ₦5,000.00)');
   const wrong = problem(rule(request, field), value);

@@ -1,5 +1,6 @@
 import type * as Commander from 'commander';
 import type { CommandLines, Invocation } from './io.js';
+import { ID_VALUE, pastedId } from './pasted.js';
 
 /**
  * Commands are declared with a small subset of commander's builder API (`option`, `addOption`,
@@ -11,6 +12,21 @@ import type { CommandLines, Invocation } from './io.js';
  */
 
 type Handler = (...args: any[]) => unknown;
+
+/** A line of prose broken at spaces into lines of at most `width` columns, continued at its own indent; `  $ ` example lines are left whole. */
+function wrapLine(line: string, width: number): string {
+  if (line.length <= width || /^\s*\$ /.test(line)) return line;
+  const indent = /^\s*/.exec(line)![0];
+  const lines: string[] = [];
+  let current = '';
+  for (const word of line.slice(indent.length).split(' ')) {
+    if (current && indent.length + current.length + 1 + word.length > width) {
+      lines.push(indent + current);
+      current = word;
+    } else current = current ? `${current} ${word}` : word;
+  }
+  return [...lines, indent + current].join('\n');
+}
 
 export class Option {
   readonly long: string | undefined;
@@ -75,6 +91,7 @@ interface Argument {
   spec: string;
   description: string;
   required: boolean;
+  parse: ((value: string) => string) | undefined;
 }
 
 export class Command {
@@ -114,17 +131,23 @@ export class Command {
   }
 
   addOption(option: Option): this {
+    // A flag whose value is an id (`--destination <wallet_id>`) takes it as pasted (pasted.ts).
+    const value = ID_VALUE.exec(option.flags)?.[0];
+    if (value && !option.parseArg) option.argParser((text) => pastedId(text, option.long ?? value));
     this.options.push(option);
     return this;
   }
 
+  /** An argument; one that names an id or account (`<wallet_id>`, `<to>`) takes it as pasted (pasted.ts). */
   argument(spec: string, description: string): this {
-    this.declared.push({ spec, description, required: spec.startsWith('<') });
+    const parse = ID_VALUE.test(spec) ? (text: string) => pastedId(text, spec.replace('...', '')) : undefined;
+    this.declared.push({ spec, description, required: spec.startsWith('<'), parse });
     return this;
   }
 
+  /** Help text, its prose wrapped to 80 columns (commander prints it as given); example lines stay whole. */
   addHelpText(position: 'before' | 'after', text: string): this {
-    this.helpTexts.push({ position, text });
+    this.helpTexts.push({ position, text: text.split('\n').map((line) => wrapLine(line, 80)).join('\n') });
     return this;
   }
 
@@ -195,7 +218,11 @@ export class Command {
     const variadic = this.declared.at(-1)?.spec.includes('...') ?? false;
     if (positional.length < required || (!variadic && positional.length > this.declared.length)) return false;
     this.values = values;
-    const args = this.declared.map((_, i) => (variadic && i === this.declared.length - 1 ? positional.slice(i) : positional[i]));
+    const args = this.declared.map((argument, i) => {
+      if (variadic && i === this.declared.length - 1) return positional.slice(i);
+      const given = positional[i];
+      return given !== undefined && argument.parse ? argument.parse(given) : given;
+    });
     await this.handler(...args, values, this);
     return true;
   }
@@ -213,7 +240,10 @@ export class Command {
       if (option.hidden) built.hideHelp();
       command.addOption(built);
     }
-    for (const argument of this.declared) command.argument(argument.spec, argument.description);
+    for (const argument of this.declared) {
+      if (argument.parse) command.argument(argument.spec, argument.description, argument.parse);
+      else command.argument(argument.spec, argument.description);
+    }
     for (const help of this.helpTexts) command.addHelpText(help.position, help.text);
     const handler = this.handler;
     const { invocation, commandLines } = this;

@@ -4,8 +4,11 @@ import { UsageError } from '../client/errors.js';
 import { reportError } from './errors.js';
 import { type CommandLines, createIo, type GlobalFlags, type Invocation, type Io } from './io.js';
 
-const EXIT_CODES = `Exit codes: 0 success · 1 the API refused (4xx/5xx) · 2 usage error · 3 sandbox not reachable · 130 cancelled at a prompt.
---json prints exactly the API's data on stdout and is stable; errors go to stderr as "Error [CODE]: message".`;
+// Lines of at most 80 columns: help text after the options is printed as written.
+const EXIT_CODES = `Exit codes: 0 success · 1 the API refused (4xx/5xx) · 2 usage error ·
+3 sandbox not reachable · 130 cancelled at a prompt.
+--json prints exactly the API's data on stdout and is stable; errors go to
+stderr as "Error [CODE]: message".`;
 
 /** The examples and exit codes every command's --help ends with. */
 export function examples(...lines: string[]): string {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, closeSync, openSync, readFileSync } from 'node:fs';
+import { chmodSync, closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { lockPathFor, readOwner } from '../engine/db/lock-owner.js';
 
@@ -32,6 +32,9 @@ export interface DetachOptions {
 export async function spawnDetached(options: DetachOptions): Promise<number> {
   const log = openSync(options.logFile, 'a', 0o600);
   chmodSync(options.logFile, 0o600);
+  // The log is appended to across starts: a failure reports only what this start wrote, not an
+  // earlier start's error (a PORT_IN_USE from before reported for today's DATABASE_IN_USE).
+  const from = fstatSync(log).size;
   const child = spawn(process.execPath, [process.argv[1]!, ...options.args], {
     cwd: options.cwd,
     env: options.env,
@@ -47,20 +50,21 @@ export async function spawnDetached(options: DetachOptions): Promise<number> {
   const deadline = Date.now() + (options.timeoutMs ?? 30_000);
   try {
     while (Date.now() < deadline) {
-      if (exited !== undefined) throw new Error(`the sandbox exited (code ${exited}) before it was ready:\n${tail(options.logFile)}`);
+      if (exited !== undefined) throw new Error(`the sandbox exited (code ${exited}) before it was ready:\n${tail(options.logFile, from)}`);
       if (await options.ready(pid)) return pid;
       await sleep(20);
     }
     process.kill(pid, 'SIGTERM');
-    throw new Error(`the sandbox did not become healthy within ${(options.timeoutMs ?? 30_000) / 1000} s:\n${tail(options.logFile)}`);
+    throw new Error(`the sandbox did not become healthy within ${(options.timeoutMs ?? 30_000) / 1000} s:\n${tail(options.logFile, from)}`);
   } finally {
     child.unref();
   }
 }
 
-function tail(file: string): string {
+/** The last lines of what `file` holds past byte `from`. */
+function tail(file: string, from: number): string {
   try {
-    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-10).join('\n');
+    return readFileSync(file).subarray(from).toString('utf8').trimEnd().split('\n').slice(-10).join('\n');
   } catch {
     return '(no log)';
   }

@@ -33,6 +33,6 @@ describe('--help', () => {
     command.configureOutput({ writeOut: (s) => (text += s) });
     command.outputHelp();
     expect(text).toMatch(/Examples:\n {2}\$ .*ledger /);
-    expect(text).toContain('Exit codes: 0 success · 1 the API refused (4xx/5xx) · 2 usage error · 3 sandbox not reachable · 130 cancelled at a prompt.');
+    expect(text).toContain('Exit codes: 0 success · 1 the API refused (4xx/5xx) · 2 usage error ·\n3 sandbox not reachable · 130 cancelled at a prompt.');
   });
 });

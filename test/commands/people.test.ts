@@ -80,7 +80,7 @@ describe('prompts that forgive', () => {
     const c = io({ json: true }, true);
     await runCreateAgent(c.io, w.id, { name: 'Watch', trigger: 'BALANCE_BELOW', action: 'WEBHOOK_NOTIFY' });
     expect(ui.refused).toEqual([
-      '₦500 → "₦500" must be a whole number of kobo, digits only (500000 is ₦5,000.00)',
+      '₦500 → "₦500" must be a whole number of kobo, digits only: ₦500.00 is 50000',
       '1,000 → "1,000" must be a whole number of kobo, digits only (500000 is ₦5,000.00)',
       '0500 → "0500" has a leading zero: write 500',
     ]);

@@ -72,11 +72,11 @@ describe('ledger suspense list and show', () => {
     const lines = narrow.stdout().split('\n');
     expect(lines.filter((l) => l.startsWith('│')).map((l) => /│ (PENDING|RESOLVED|DISMISSED) +│/.exec(l)?.[1])).toEqual([undefined, 'RESOLVED', 'PENDING']);
     expect(lines.every((l) => l.length <= 80)).toBe(true);
-    expect(narrow.stdout()).toContain('ids shortened to fit: --wide shows them whole\n');
+    expect(narrow.stdout()).toContain('ids shortened, Age and Sender left out to fit: --wide shows all\n');
     const wide = captureIo({ wide: true }, { baseUrl: t.baseUrl!, apiKey: t.key, env: { NO_COLOR: '1', COLUMNS: '80' } });
     await runList(wide.io, {});
     expect(wide.stdout()).toContain(item.id);
-    expect(wide.stdout()).not.toContain('ids shortened');
+    expect(wide.stdout()).not.toContain('to fit');
   });
 
   it('shows the whole item with the analysis and the payload pretty-printed', async () => {

@@ -98,7 +98,7 @@ describe('malformed flags', () => {
     [['suspense', 'list', '--reason', 'WHIM'], 'Error [USAGE]: --reason must be one of WALLET_CLOSED, AI_LOW_CONFIDENCE, AI_RISK_FLAG'],
     [['suspense', 'resolve', 'item', '--action', 'DISMISS', '--target-wallet', 'w'], 'Error [USAGE]: --target-wallet is only used with CREDIT_WALLET, not DISMISS'],
     [['suspense', 'resolve', 'item', '--action', 'dismiss', '--note', long(501)], 'Error [USAGE]: --note must be at most 500 characters'],
-    [['agents', 'create', 'w', '--name', 'a', '--trigger', 'BALANCE_ABOVE', '--threshold', '₦500', '--action', 'LOCK_WALLET'], 'Error [USAGE]: --threshold "₦500" must be a whole number of kobo, digits only (500000 is ₦5,000.00)'],
+    [['agents', 'create', 'w', '--name', 'a', '--trigger', 'BALANCE_ABOVE', '--threshold', '₦500', '--action', 'LOCK_WALLET'], 'Error [USAGE]: --threshold "₦500" must be a whole number of kobo, digits only: ₦500.00 is 50000'],
     [['agents', 'create', 'w', '--name', 'a', '--trigger', 'ON_CREDIT', '--threshold', '5', '--action', 'LOCK_WALLET'], 'Error [USAGE]: --threshold is not used by ON_CREDIT'],
     [['agents', 'create', 'w', '--name', 'a', '--trigger', 'ON_CREDIT', '--action', 'SWEEP'], 'Error [USAGE]: missing --destination (no terminal to ask on)'],
     [['webhooks', 'list', '--event-type', 'ledger.refund'], 'Error [USAGE]: --event-type must be one of ledger.credit, ledger.debit, transfer.completed, transfer.failed, suspense.created, suspense.resolved, agent.triggered, agent.failed, wallet.closed'],

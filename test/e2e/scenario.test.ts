@@ -145,7 +145,7 @@ describe('when nothing is listening', () => {
       const status = await other.run(['sandbox', 'status', '--base-url', url]);
       expect(status.exitCode).toBe(3);
       const stop = await other.run(['sandbox', 'stop']);
-      expect([stop.exitCode, stop.stderr]).toEqual([0, 'No sandbox is running.\n']);
+      expect([stop.exitCode, stop.stderr]).toEqual([0, 'No sandbox was started from this directory (no .ledger/ here or above): nothing to stop.\n']);
     } finally {
       other.cleanup();
     }

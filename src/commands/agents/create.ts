@@ -51,7 +51,7 @@ export function createCommand(): Command {
         'ledger agents create "$W" --name "To savings" --trigger BALANCE_ABOVE --threshold 1000000 --action SWEEP --destination "$SAVINGS"',
         'ledger agents create "$W" --name "Big credit lock" --trigger ON_CREDIT_AMOUNT_ABOVE --threshold 5000000 --action LOCK_WALLET',
         'ledger agents create "$W"        # on a terminal: asks for the rest',
-      ) + '\nSWEEP moves the whole balance at the moment it fires; PARTIAL_SWEEP moves --sweep-amount.\n',
+      ) + '\nSWEEP moves the whole balance at the moment it fires; PARTIAL_SWEEP moves\n--sweep-amount.\n',
     )
     .action(action(runCreate));
 }

@@ -33,6 +33,11 @@ export function plural(count: number, noun: string): string {
   return `${count} ${count === 1 ? singular : many}`;
 }
 
+/** "Error", "Error and Hop", "Transaction, Error and Hop". */
+export function listed(words: string[]): string {
+  return words.length > 1 ? `${words.slice(0, -1).join(', ')} and ${words.at(-1)}` : (words[0] ?? '');
+}
+
 export interface Paint {
   bold(text: string): string;
   dim(text: string): string;

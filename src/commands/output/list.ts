@@ -1,5 +1,5 @@
 import { cleanDeep } from './clean.js';
-import { plural } from './format.js';
+import { listed, plural } from './format.js';
 import { formatter, paint, plain, type RenderOptions, type Stream, widthOf } from './render.js';
 import { renderTable } from './table.js';
 import type { View } from './views.js';
@@ -12,8 +12,10 @@ export function renderList(stream: Stream, data: unknown, view: ListView, option
   const fmt = formatter(stream, options.env);
   const now = options.now ?? new Date();
   const { items } = record;
-  // A cut id cannot be passed to another command: say how to see them whole.
-  let idsCut = false;
+  const width = options.wide ? Infinity : widthOf(stream, options.env);
+  // A cut id cannot be passed to another command, and a column left out is not seen at all: say so,
+  // and how to see the whole table.
+  let cut: { ids: boolean; dropped: string[] } = { ids: false, dropped: [] };
   const lines =
     items.length === 0
       ? [fmt.dim(view.empty)]
@@ -25,8 +27,8 @@ export function renderList(stream: Stream, data: unknown, view: ListView, option
             cells: items.map((item) => plain(item[c.key], c, now)),
             paint: (text: string, row: number) => paint(text, items[row]![c.key], c, fmt),
           })),
-          options.wide ? Infinity : widthOf(stream, options.env),
-          { wide: options.wide, head: fmt.bold, idsCut: () => (idsCut = true) },
+          width,
+          { wide: options.wide, head: fmt.bold, cut: (what) => (cut = what) },
         );
   const { page = 1, limit = items.length, total } = record;
   if (total !== undefined) {
@@ -34,6 +36,10 @@ export function renderList(stream: Stream, data: unknown, view: ListView, option
     const last = first + items.length - (items.length ? 1 : 0);
     lines.push(fmt.dim(`${first}–${last} of ${plural(total, view.noun)} · page ${page}${total > page * limit ? ` (next: --page ${page + 1})` : ''}`));
   }
-  if (idsCut) lines.push(fmt.dim('ids shortened to fit: --wide shows them whole'));
+  if (cut.dropped.length === 0 && cut.ids) lines.push(fmt.dim('ids shortened to fit: --wide shows them whole'));
+  else if (cut.dropped.length > 0) {
+    const named = `${cut.ids ? 'ids shortened, ' : ''}${listed(cut.dropped)} left out to fit: --wide shows all`;
+    lines.push(fmt.dim(named.length <= width ? named : `${cut.ids ? 'ids shortened, ' : ''}columns left out to fit: --wide shows all`));
+  }
   stream.write(`${lines.join('\n')}\n`);
 }

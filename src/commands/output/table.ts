@@ -77,18 +77,20 @@ function uniquePrefix(ids: string[]): number {
 export function renderTable(
   input: TableColumn[],
   maxWidth: number,
-  options: { wide?: boolean; head?: (label: string) => string; idsCut?: () => void } = {},
+  options: { wide?: boolean; head?: (label: string) => string; cut?: (what: { ids: boolean; dropped: string[] }) => void } = {},
 ): string[] {
   let columns = input.map((c) => ({ ...c, cells: [...c.cells] }));
   const natural = (c: TableColumn) => Math.max(displayWidth(c.label), ...c.cells.map(displayWidth));
   let widths = columns.map(natural);
   const total = () => widths.reduce((a, b) => a + b, 0) + 3 * widths.length + 1;
 
+  // Columns whose ids were cut: the caller is told only of those still shown.
+  const idsCut = new Set<TableColumn>();
   if (total() > maxWidth && !options.wide) {
     columns.forEach((c, i) => {
       if (c.kind !== 'id') return;
       const length = uniquePrefix(c.cells);
-      if (c.cells.some((id) => id.length > length)) options.idsCut?.();
+      if (c.cells.some((id) => id.length > length)) idsCut.add(c);
       c.cells = c.cells.map((id) => (id.length > length ? `${id.slice(0, length)}${ELLIPSIS}` : id));
       widths[i] = natural(c);
     });
@@ -110,12 +112,16 @@ export function renderTable(
   // A column with nothing in it goes before any other.
   const empty = (c: TableColumn) => c.cells.every((cell) => cell === '—');
   const droppable = columns.filter((c) => c.drop !== undefined).sort((a, b) => Number(empty(b)) - Number(empty(a)) || a.drop! - b.drop!);
+  const dropped: string[] = [];
   for (const column of droppable) {
     if (total() <= maxWidth) break;
     const at = columns.indexOf(column);
+    dropped.push(column.label);
     columns = columns.filter((_, i) => i !== at);
     widths = widths.filter((_, i) => i !== at);
   }
+  const ids = columns.some((c) => idsCut.has(c));
+  if (ids || dropped.length > 0) options.cut?.({ ids, dropped: input.map((c) => c.label).filter((label) => dropped.includes(label)) });
   widths = columns.map((c, i) => (c.kind === 'text' ? natural(c) : widths[i]!));
   shrinkText(TEXT_HARD_MIN);
   // Last resort on a very narrow terminal: everything gives, widest first.

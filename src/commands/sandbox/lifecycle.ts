@@ -1,4 +1,5 @@
 import { Command } from '../command.js';
+import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { requireKey } from '../../client/config.js';
 import { UnreachableError } from '../../client/errors.js';
@@ -32,7 +33,7 @@ export async function runStop(io: Io, options: { json?: boolean }): Promise<void
   }
   if (!found) {
     if (options.json) io.stdout.write(`${JSON.stringify({ stopped: false, pid: null })}\n`);
-    else io.stderr.write('No sandbox is running.\n');
+    else io.stderr.write(file || existsSync(stateDirFor(io.cwd, io.env)) ? 'No sandbox is running.\n' : 'No sandbox was started from this directory (no .ledger/ here or above): nothing to stop.\n');
     return;
   }
   const { stopProcess } = await import('../../sandbox/process.js');
@@ -81,6 +82,14 @@ export async function runStatus(io: Io): Promise<void> {
   try {
     const health = await client.sandbox<{ version: string; api_version: string }>('GET', '/sandbox/health');
     await io.show({ running: true, base_url: baseUrl, version: health.version, api_version: health.api_version, pid: local?.pid ?? null, db: local?.db ?? null }, statusView);
+    // Running, but started elsewhere: every other command here would stop at NO_SANDBOX or a missing key.
+    if (!found && !config.apiKey) {
+      io.stderr.write(
+        'Note: not started from this directory (no .ledger/sandbox.json here or above),\n' +
+          'and no API key is set: to use it from here, set LEDGER_HOME to the .ledger\n' +
+          'folder of the directory it was started from, or set LEDGER_API_KEY.\n',
+      );
+    }
   } catch (error) {
     if (error instanceof UnreachableError) {
       await io.show({ running: false, base_url: baseUrl, version: null, api_version: null, pid: null, db: local?.db ?? null }, statusView);

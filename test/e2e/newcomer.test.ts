@@ -1,0 +1,201 @@
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../src/commands/registry.js';
+import { displayWidth } from '../../src/commands/output/table.js';
+import { type Cli, createCli, useSandboxCli } from '../helpers/cli.js';
+
+/**
+ * What a developer new to the tool tripped on, following the README and the `--help` examples
+ * (the built binary through execa, against a real sandbox on a loopback port).
+ */
+
+describe('starting a second sandbox', () => {
+  it('seen: a start that failed once (PORT_IN_USE) made every later failed start in that directory report that old error; now each reports its own', async () => {
+    const first = createCli();
+    const second = createCli();
+    const blocker = createServer();
+    try {
+      const db = join(first.dir, 'shared.db');
+      const started = await first.run(['sandbox', 'start', '--detach', '--port', '0', '--db', db]);
+      expect(started.exitCode, started.stderr).toBe(0);
+      await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+      const port = (blocker.address() as { port: number }).port;
+
+      const portTaken = await second.run(['sandbox', 'start', '--detach', '--port', String(port)]);
+      expect(portTaken.exitCode).toBe(1);
+      expect(portTaken.stderr).toContain(`Error [PORT_IN_USE]: port ${port} on 127.0.0.1 is in use`);
+
+      // Same directory, a free port, but the database another sandbox serves.
+      const dbTaken = await second.run(['sandbox', 'start', '--detach', '--port', '0', '--db', db]);
+      expect(dbTaken.exitCode).toBe(1);
+      expect(dbTaken.stderr).toContain(`Error [DATABASE_IN_USE]: ${db} is served by another sandbox`);
+      expect(dbTaken.stderr).not.toContain('PORT_IN_USE');
+    } finally {
+      blocker.close();
+      await first.run(['sandbox', 'stop']);
+      await second.run(['sandbox', 'stop']);
+      first.cleanup();
+      second.cleanup();
+    }
+  });
+});
+
+describe('a second terminal in another directory', () => {
+  it('seen: `sandbox status` there said "running" while every other command said NO_SANDBOX, and `sandbox stop` said "No sandbox is running"; now status says why the others will fail, and stop that none was started here', async () => {
+    const home = createCli();
+    const elsewhere = createCli();
+    try {
+      const started = await home.run(['sandbox', 'start', '--detach', '--port', '0', '--memory', '--json']);
+      expect(started.exitCode, started.stderr).toBe(0);
+      const { base_url: url } = JSON.parse(started.stdout) as { base_url: string };
+      const status = await elsewhere.run(['sandbox', 'status'], { env: { LEDGER_BASE_URL: url } });
+      expect(status.exitCode).toBe(0);
+      expect(status.stdout).toMatch(new RegExp(`^running ${url}\n`));
+      expect(status.stderr).toBe(
+        'Note: not started from this directory (no .ledger/sandbox.json here or above),\nand no API key is set: to use it from here, set LEDGER_HOME to the .ledger\nfolder of the directory it was started from, or set LEDGER_API_KEY.\n',
+      );
+      const listed = await elsewhere.run(['wallets', 'list'], { env: { LEDGER_HOME: join(home.dir, '.ledger') } });
+      expect(listed.exitCode, listed.stderr).toBe(0);
+      const stop = await elsewhere.run(['sandbox', 'stop']);
+      expect([stop.exitCode, stop.stderr]).toEqual([0, 'No sandbox was started from this directory (no .ledger/ here or above): nothing to stop.\n']);
+      // Where it was started: no note, and it still runs.
+      const own = await home.run(['sandbox', 'status']);
+      expect([own.exitCode, own.stderr]).toEqual([0, '']);
+    } finally {
+      await home.run(['sandbox', 'stop']);
+      home.cleanup();
+      elsewhere.cleanup();
+    }
+  });
+});
+
+describe('without a sandbox', () => {
+  it('seen: `ledger --json wallets list` said only "unknown option \'--json\'"; now it says options go after the command, with the line as it should read', async () => {
+    const cli = createCli();
+    try {
+      for (const [args, fixed] of [
+        [['--json', 'wallets', 'list'], 'ledger wallets list --json'],
+        [['-q', '--base-url', 'http://127.0.0.1:4010', 'transactions', 'list', 'a b'], "ledger transactions list 'a b' -q --base-url http://127.0.0.1:4010"],
+      ] as const) {
+        const r = await cli.run([...args]);
+        expect([r.exitCode, r.stdout, r.stderr]).toEqual([2, '', `Error [USAGE]: options go after the command's name: ${fixed}\n`]);
+      }
+      // An unknown option with no command after it is still commander's refusal; help and version still answer.
+      expect((await cli.run(['--foo'])).stderr).toBe("Error [USAGE]: unknown option '--foo'\n(add --help for usage and examples)\n");
+      expect((await cli.run(['--version'])).exitCode).toBe(0);
+    } finally {
+      cli.cleanup();
+    }
+  });
+
+  it('seen: `ledger` or `ledger wallets` alone printed the help on stderr and exited 0, so a script running `ledger $EMPTY` went on; now exit 2 (usage), and --help still 0 on stdout', async () => {
+    const cli = createCli();
+    try {
+      for (const args of [[], ['wallets'], ['sandbox', 'snapshot']]) {
+        const r = await cli.run(args);
+        expect([r.exitCode, r.stdout], args.join(' ')).toEqual([2, '']);
+        expect(r.stderr).toMatch(/^Usage: ledger .*\[command\]\n/);
+        expect(r.stderr).toContain('Commands:\n');
+      }
+      for (const args of [['--help'], ['wallets', '--help'], ['help', 'wallets']]) {
+        const r = await cli.run(args);
+        expect([r.exitCode, r.stderr], args.join(' ')).toEqual([0, '']);
+        expect(r.stdout).toMatch(/^Usage: ledger /);
+      }
+    } finally {
+      cli.cleanup();
+    }
+  });
+
+  it('seen: every --help ended in lines of 110 to 120 columns (exit codes, --json, configuration), wrapped mid-word at 80; now every line but an example fits 80', async () => {
+    const cli = createCli();
+    try {
+      for (const path of ['', ...COMMANDS.map((c) => c.path)]) {
+        const r = await cli.run([...(path ? path.split(' ') : []), '--help'], { env: { COLUMNS: '80' } });
+        expect(r.exitCode, path).toBe(0);
+        for (const line of r.stdout.split('\n').filter((l) => !l.startsWith('  $ '))) expect(displayWidth(line), `ledger ${path} --help: ${line}`).toBeLessThanOrEqual(80);
+      }
+    } finally {
+      cli.cleanup();
+    }
+  });
+});
+
+describe('with a sandbox', () => {
+  const cli = useSandboxCli();
+  let ada = '';
+  let bola = '';
+  beforeAll(async () => {
+    ada = (await cli.json(['wallets', 'create', '--customer-reference', 'nc-ada', '--first-name', 'Ada', '--last-name', 'Obi', '--email', 'ada@example.com'])).id;
+    bola = (await cli.json(['wallets', 'create', '--customer-reference', 'nc-bola', '--first-name', 'Bola', '--last-name', 'Ade', '--email', 'bola@example.com'])).id;
+  });
+
+  it('seen: a wallet id pasted with a trailing space or in quotes was NOT_FOUND (exit 1); now it is the id it names', async () => {
+    for (const pasted of [`${ada} `, ` ${ada}\n`, `"${ada}"`, `'${ada}'`, `“${ada}”`]) {
+      const got = await cli.run(['wallets', 'get', pasted, '--json']);
+      expect(got.exitCode, `${JSON.stringify(pasted)}: ${got.stderr}`).toBe(0);
+      expect(JSON.parse(got.stdout).id).toBe(ada);
+    }
+    const credited = await cli.run(['credit', `${ada} `, '500000', '--json']);
+    expect(credited.exitCode, credited.stderr).toBe(0);
+    // Arguments and id flags alike, on the fast parser and on commander's (`-wq` goes to commander).
+    const moved = await cli.run(['transfer', `"${ada}"`, `${bola} `, '150000', '--json']);
+    expect(moved.exitCode, moved.stderr).toBe(0);
+    expect((await cli.json(['wallets', 'get', bola])).balance).toBe(150000);
+    const listed = await cli.run(['transactions', 'list', ` ${ada} `, '-wq']);
+    expect(listed.exitCode, listed.stderr).toBe(0);
+    expect(listed.stdout.trim().split('\n')).toHaveLength(2);
+    const agents = await cli.run(['agents', 'list', '--wallet', `${ada} `, '--json']);
+    expect(agents.exitCode, agents.stderr).toBe(0);
+    // An id that names nothing is still the API's NOT_FOUND.
+    const unknown = await cli.run(['wallets', 'get', `"01a20c05-0000-7000-8000-000000000000" `]);
+    expect(unknown.exitCode).toBe(1);
+    expect(unknown.stderr).toBe('Error [NOT_FOUND]: wallet not found\n');
+    // Nothing left (an unset variable in quotes): a usage error, nothing sent.
+    expect(await cli.run(['wallets', 'get', ' '])).toMatchObject({ exitCode: 2, stderr: 'Error [USAGE]: <wallet_id> is empty (" ")\n' });
+  });
+
+  it('seen: an id copied from a table where it was cut to fit (01a20c05-55…) was NOT_FOUND; now a usage error that says how to get it whole', async () => {
+    const cut = `${ada.slice(0, 11)}…`;
+    const got = await cli.run(['transactions', 'list', cut]);
+    expect(got.exitCode).toBe(2);
+    expect(got.stdout).toBe('');
+    expect(got.stderr).toBe(`Error [USAGE]: <wallet_id> "${cut}" is an id shortened to fit a table: \`--wide\` shows ids whole, \`--quiet\` prints only them\n`);
+    const flag = await cli.run(['agents', 'create', ada, '--trigger', 'BALANCE_ABOVE', '--threshold', '100', '--action', 'SWEEP', '--destination', `${bola.slice(0, 11)}...`]);
+    expect(flag.exitCode).toBe(2);
+    expect(flag.stderr).toContain('Error [USAGE]: --destination "');
+    expect((await cli.json(['agents', 'list'])).items).toEqual([]);
+  });
+
+  it('seen: `agents runs` at 80 columns said "ids shortened to fit" of a table with no ids in it (the Transaction column was left out); now it names the columns left out, and says when ids are cut too', async () => {
+    const save = (await cli.json(['wallets', 'create', '--customer-reference', 'nc-save', '--first-name', 'Ada', '--last-name', 'Savings', '--email', 'ada.s@example.com'])).id;
+    const agent = (await cli.json(['agents', 'create', bola, '--name', 'To savings', '--trigger', 'BALANCE_ABOVE', '--threshold', '1000000', '--action', 'SWEEP', '--destination', save])).id;
+    expect((await cli.run(['credit', bola, '900000'])).exitCode).toBe(0);
+    const narrow = await cli.run(['agents', 'runs', agent], { env: { COLUMNS: '80' } });
+    expect(narrow.exitCode, narrow.stderr).toBe(0);
+    const lines = narrow.stdout.trimEnd().split('\n');
+    expect(lines[1]).toMatch(/^│ When +│ Outcome │ Why +│ What it did +│$/);
+    expect(narrow.stdout).not.toContain('ids shortened');
+    expect(lines.at(-1)).toBe('Transaction, Error and Hop left out to fit: --wide shows all');
+    const wide = await cli.run(['agents', 'runs', agent, '--wide'], { env: { COLUMNS: '80' } });
+    expect(wide.stdout).toContain('│ Transaction ');
+    expect(wide.stdout).not.toContain('to fit');
+    // Ids cut and columns left out: both said.
+    const transactions = await cli.run(['transactions', 'list', bola], { env: { COLUMNS: '80' } });
+    expect(transactions.stdout.trimEnd().split('\n').at(-1)).toBe('ids shortened, Time and Balance after left out to fit: --wide shows all');
+  });
+
+  it('seen: an amount written in naira (N500, ₦5,000, NGN 500) was refused with no hint of the kobo it means; now the message gives it, and nothing moves', async () => {
+    const before = (await cli.json(['wallets', 'get', ada])).balance;
+    for (const [written, meant] of [['N500', '₦500.00 is 50000'], ['₦5,000', '₦5,000.00 is 500000'], ['NGN 500', '₦500.00 is 50000'], ['n1,500.75', '₦1,500.75 is 150075']]) {
+      const r = await cli.run(['credit', ada, written!]);
+      expect([r.exitCode, r.stdout, r.stderr]).toEqual([2, '', `Error [USAGE]: <amount> "${written}" must be a whole number of kobo, digits only: ${meant}\n`]);
+    }
+    const transfer = await cli.run(['transfer', ada, bola, 'N1,000']);
+    expect([transfer.exitCode, transfer.stderr]).toEqual([2, 'Error [USAGE]: <amount> "N1,000" must be a whole number of kobo, digits only: ₦1,000.00 is 100000\n']);
+    // Without a naira mark a comma stays ambiguous (kobo or naira?): the rule, with an example.
+    expect((await cli.run(['credit', ada, '1,000'])).stderr).toBe('Error [USAGE]: <amount> "1,000" must be a whole number of kobo, digits only (500000 is ₦5,000.00)\n');
+    expect((await cli.json(['wallets', 'get', ada])).balance).toBe(before);
+  });
+});
