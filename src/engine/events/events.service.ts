@@ -60,9 +60,10 @@ export async function emitEvents(
     const payload = transactionSeq === undefined ? envelopeJson(envelope.event_id, type, now, data) : '';
     eventRows.push({ id: storedId(envelope.event_id), developer_seq: developer, type_code: typeCode(type), payload, transaction_seq: transactionSeq ?? null, created_at_ms: nowMs });
     // The outbox row: a PENDING delivery, due at once. It sends the event's payload, stored once, on the event.
-    deliveryIds.push(env.ids.uuid());
+    const deliveryId = env.ids.uuid();
+    deliveryIds.push(deliveryId);
     deliveries.push({
-      id: storedId(deliveryIds[deliveryIds.length - 1]!),
+      id: storedId(deliveryId),
       developer_seq: developer,
       event_seq: 0,
       event_type_code: typeCode(type),

@@ -183,7 +183,7 @@ export async function recordAttempts(trx: Trx, env: EngineEnv, attempts: { log: 
       next_retry_at_ms: storedTimeOrNull(next_retry_at),
       delivered_at_ms: storedTimeOrNull(delivered_at),
     };
-    await settleLogs(trx, group.map((d, i) => (i === 0 ? { ...outcome, seq: d.log.seq } : { seq: d.log.seq })) as SettledLog[]);
+    await settleLogs(trx, group.map((d) => ({ ...outcome, seq: d.log.seq })));
   }
   const moves = new Map<string, { developerId: string; type: string; from: WebhookLogStatus; to: WebhookLogStatus; n: number }>();
   for (const { log, after } of done) {
@@ -248,12 +248,6 @@ const startLog = prepare((db, p: Pick<Selectable<WebhookLogTable>, 'id' | 'attem
   db.updateTable('webhook_logs').set({ attempt_count: p.attempt_count, next_retry_at_ms: p.next_retry_at_ms }).where('id', '=', p.id).returningAll(),
 );
 
-
-const addUrl = prepare((db, p: { url: string }) => db.insertInto('webhook_urls').values({ url: p.url }).onConflict((oc) => oc.column('url').doNothing()));
-// Kept in memory by the connection (until a URL is added): every handover of deliveries asks for its URL's seq.
-const urlSeq = prepare((db, p: { url: string }) => db.selectFrom('webhook_urls').select('seq').where('url', '=', p.url), { keptUntil: 'webhook_urls' });
-
-/** The seq of each URL given (nearly always one: the endpoint's), kept once in webhook_urls: added the first time it is used. */
 /** Attempts, one or a handover's, in one statement (prepared once for each number of rows: see prepareRows). */
 const insertAttempts = prepareInsertRows('webhook_attempts', [
   'id',
@@ -268,7 +262,7 @@ const insertAttempts = prepareInsertRows('webhook_attempts', [
   'created_at_ms',
 ]);
 
-/** A log to settle by seq; the first of a group also carries the outcome they all get. */
+/** A log to settle by seq, with the outcome its group shares (the statement takes it from the first). */
 type SettledLog = Pick<Selectable<WebhookLogTable>, 'seq' | 'status' | 'http_status_code' | 'response_body' | 'next_retry_at_ms' | 'delivered_at_ms'>;
 
 /** Logs that share one outcome, settled in one statement: each attempt counted, the outcome set (the first row's). */
@@ -290,6 +284,11 @@ const settleLogs = prepareRows((db, logs: SettledLog[]) =>
     ),
 );
 
+const addUrl = prepare((db, p: { url: string }) => db.insertInto('webhook_urls').values({ url: p.url }).onConflict((oc) => oc.column('url').doNothing()));
+// Kept in memory by the connection (until a URL is added): every handover of deliveries asks for its URL's seq.
+const urlSeq = prepare((db, p: { url: string }) => db.selectFrom('webhook_urls').select('seq').where('url', '=', p.url), { keptUntil: 'webhook_urls' });
+
+/** The seq of each URL given (nearly always one: the endpoint's), kept once in webhook_urls: added the first time it is used. */
 async function urlSeqs(trx: Trx, urls: string[]): Promise<Map<string, number>> {
   const seqs = new Map<string, number>();
   for (const url of new Set(urls)) {

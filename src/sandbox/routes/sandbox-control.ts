@@ -3,6 +3,7 @@ import { AuditReport, ClockAdvanceBody, ClockState, DeveloperBody, Health, KeyIn
 import { auditOffThread } from '../../engine/audit/audit.service.js';
 import { createDeveloper, findDeveloper } from '../../engine/developers/developers.service.js';
 import { currentKeyInfo, issueKey } from '../../engine/developers/keys.js';
+import type { Clock } from '../../engine/clock.js';
 import { API_VERSION } from '../../engine/env.js';
 import { notFound } from '../../engine/errors.js';
 import { resetInChunks } from '../reset.js';
@@ -12,10 +13,8 @@ const tags = ['Sandbox'];
 
 /** Health, clock, keys, developers, audit and reset: the controls only the sandbox has (contract §8). */
 export function sandboxControlRoutes(app: App, { sandbox, scheduler, version, quiesce }: RouteDeps): void {
-  const clockState = (developerId: string) => {
-    const clock = sandbox.clockFor(developerId);
-    return { now: clock.now().toISOString(), offset_seconds: clock.offsetSeconds };
-  };
+  /** A clock as the API shows it (ClockState), at `offsetMs` from real time (or from --clock-start). */
+  const clockState = (clock: Clock, offsetMs: number) => ({ now: clock.now().toISOString(), offset_seconds: offsetMs / 1000 });
 
   app.get(
     '/sandbox/health',
@@ -26,7 +25,10 @@ export function sandboxControlRoutes(app: App, { sandbox, scheduler, version, qu
   app.get(
     '/sandbox/clock',
     { schema: { tags, summary: "The caller's virtual clock: real time plus its offset", response: { 200: Ok(ClockState) } } },
-    async (request) => ok(clockState(request.developerId)),
+    async (request) => {
+      const clock = sandbox.clockFor(request.developerId);
+      return ok(clockState(clock, clock.offsetMs));
+    },
   );
 
   app.post(
@@ -45,8 +47,7 @@ export function sandboxControlRoutes(app: App, { sandbox, scheduler, version, qu
       // the two would have moved the clock again.
       let answer = '';
       await sandbox.advanceClock(request.developerId, request.body.seconds, async (trx, advanced, offsetMs) => {
-        const state = { now: advanced.now().toISOString(), offset_seconds: offsetMs / 1000 };
-        answer = await answerInTransaction(request, reply, trx, state, { ...request.env, clock: advanced });
+        answer = await answerInTransaction(request, reply, trx, clockState(advanced, offsetMs), { ...request.env, clock: advanced });
       });
       await scheduler.runDue(request.developerId);
       return sendAnswer(request, reply, answer);
