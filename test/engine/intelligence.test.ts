@@ -82,9 +82,10 @@ describe('the outside corpus (narrations-outside.json, written by a second engin
     expect(share(outsideTuning, right), `misses: ${misses(outsideTuning)}`).toBeGreaterThanOrEqual(0.98);
   });
 
-  // The held-out part was measured once, after the tuning: 79 / 102. These floors keep what it showed.
-  it('gets at least 77% of the held-out part right, and routes at least 95% of it right', () => {
-    expect(share(outsideHeldOut, right), `misses: ${misses(outsideHeldOut)}`).toBeGreaterThanOrEqual(0.77);
+  // The held-out part was measured once, after the tuning: 79 / 102. Its misses were then published and
+  // read, and the vocabulary widened (session 25): 102 / 102 after reading its misses, no longer a held-out result.
+  it('gets at least 98% of the held-out part right (after reading its misses), and routes at least 95% of it right', () => {
+    expect(share(outsideHeldOut, right), `misses: ${misses(outsideHeldOut)}`).toBeGreaterThanOrEqual(0.98);
     expect(share(outsideHeldOut, (c) => isHeld(run(c)) === c.held)).toBeGreaterThanOrEqual(0.95);
   });
 

@@ -5,7 +5,19 @@ const REVIEW = /\b(review|flag|check|verify|hold|manual|suspicious|investigate|c
 const LIMIT = /\b(?:above|over|more than|greater than|exceeding|exceeds|pass|passes)\s*(?:₦|ngn|n)?\s*([\d,]+(?:\.\d+)?)\s*(k|m|thousand|million)?\s*(naira|kobo)?/;
 const STOPWORDS = new Set(['THIS', 'THAT', 'WALLET', 'ACCOUNT', 'PAYMENT', 'EXPECT', 'RECEIVE', 'ONLY', 'FROM', 'WITH', 'WILL', 'SHOULD', 'THEY', 'THEM', 'THEIR', 'THESE', 'MONEY', 'FUND', 'TRANSFER', 'MOSTLY', 'USUALLY', 'ALWAYS', 'CREDIT', 'INBOUND', 'INCOMING', 'USER', 'CUSTOMER', 'ABOUT', 'ANYTHING', 'ELSE', 'EVERYTHING', 'FINE', 'OTHER', 'THAN', 'ABOVE', 'BELOW', 'OVER', 'NAIRA', 'KOBO', 'REJECT', 'REFUSE', 'BLOCK', 'DECLINE', 'ACCEPT', 'NEVER', 'ALLOWED', 'DISALLOW', 'REVIEW', 'FLAG', 'CHECK', 'VERIFY', 'HOLD', 'MANUAL', 'MANUALLY', 'SUSPICIOUS', 'INVESTIGATE', 'CONFIRM', 'MORE', 'GREATER', 'EXCEEDING', 'EXCEED', 'MILLION', 'THOUSAND', 'MENTION', 'MENTIONING', 'SAYS', 'PLEASE', 'INTO', 'PAYS', 'PASS', 'PASSES', 'ABEG']);
 
-export const words = (text: string) => text.toUpperCase().replace(/[^A-Z0-9]+/g, ' ').trim();
+/** Hausa's hooked letters, which Unicode does not decompose into a letter and a mark. */
+const HOOKED: Record<string, string> = { Ɗ: 'D', ɗ: 'D', Ƙ: 'K', ƙ: 'K', Ƴ: 'Y', ƴ: 'Y', Ɓ: 'B', ɓ: 'B' };
+
+/**
+ * A text's words in upper case, with the tone marks and dots of Yoruba, Igbo and Hausa spelling
+ * dropped ("ọgwụ" is OGWU, "ƙungiya" KUNGIYA) and apostrophes inside words closed up ("sa'adatu",
+ * "mother's day"), so a word matches however it was typed.
+ */
+export function words(text: string): string {
+  const folded = /[^\x00-\x7f]/.test(text) ? text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[ƊɗƘƙƳƴƁɓ]/g, (c) => HOOKED[c]!) : text;
+  const upper = folded.toUpperCase();
+  return (/['’ʼ`]/.test(upper) ? upper.replace(/(?<=[A-Z])['’ʼ`](?=[A-Z])/g, '') : upper).replace(/[^A-Z0-9]+/g, ' ').trim();
+}
 
 /** Plural and simple inflections folded, so "loans" in a prompt meets "loan" in a narration. */
 export function stem(word: string): string {
