@@ -92,3 +92,50 @@ describe('rules fixed after the outside corpus', () => {
     expectOutcomes([['RENT FOR JANUA', 'rent'], ['ACCOM', 'rent'], ['REIMB', 'refund']]);
   });
 });
+
+describe('rules found on the third corpus’s tuning part', () => {
+  const withAmount = (narration: string, systemPrompt: string, amount: number) => holdReason(analyseNarration({ narration, systemPrompt, amount, senderName: 'SANDBOX SENDER' }));
+
+  it('reads a lexicon phrase run together as one word, and says so', () => {
+    expectOutcomes([['schfees 3rdterm', 'school_fees'], ['houserent', 'rent'], ['chopmoney', 'upkeep']]);
+    expect(read('schfees').explanation[0]).toBe('read "schfees" as SCH FEES');
+  });
+
+  it('reads two neighbouring slips as the phrase they misspell, and a narration cut inside its last word; names are left alone', () => {
+    expectOutcomes([['shool fess', 'school_fees'], ['NIP/FBN/ADEYEMI OLUWASEUN TOLULOPE/Being house ren', 'rent'], ['ADA OBI', 'transfer'], ['house', 'payment']]);
+    expect(read('shool fess').explanation[0]).toBe('read "shool fess" as SCHOOL FEES');
+  });
+
+  it('the documents of a trade (supply, LPO, invoice) do not give way: a supplier paid for diesel made a sale', () => {
+    expectOutcomes([['Being payment for supply of diesel LPO 77', 'purchase'], ['diesel purchase', 'transport'], ['invoice for uniforms', 'purchase']]);
+  });
+
+  it('a wage or an allowance for one’s family is upkeep; "Mama" before a name is a title', () => {
+    expectOutcomes([['Monthly allowance for Mama in village', 'upkeep'], ['salary for my wife', 'upkeep'], ['Mama Ngozi salary', 'salary'], ['staff salary', 'salary']]);
+  });
+
+  it('"reject anything that is not rent" rejects another stated purpose, not rent and not a narration that states none', () => {
+    const prompt = 'This wallet collects rent for Adeola Estates. Expect rent and service charge. Reject anything that is not rent.';
+    expect([outcome('Rent Flat 4B Jan-Dec', prompt), outcome('salary', prompt), outcome('payment', prompt)]).toEqual([
+      ['Rent Flat 4B Jan-Dec', 'rent', 'CREDITED'], ['salary', 'salary', 'AI_RISK_FLAG'], ['payment', 'payment', 'CREDITED'],
+    ]);
+    const church = 'Church offertory account. Accept tithes, offerings and pledges. Do not accept loan repayments; flag them.';
+    expect([outcome('repayment of loan from Bro Femi', church), outcome('Thanksgiving offering family of Okoro', church)]).toEqual([
+      ['repayment of loan from Bro Femi', 'loan_repayment', 'AI_RISK_FLAG'], ['Thanksgiving offering family of Okoro', 'donation', 'CREDITED'],
+    ]);
+  });
+
+  it('"amounts above ₦100k are unusual; review them" reviews the amounts above ₦100k', () => {
+    const prompt = 'Upkeep wallet for my mother. Amounts above N100k are unusual; review them.';
+    expect([withAmount('Upkeep for Mama', prompt, 45_000_000), withAmount('Upkeep for Mama', prompt, 5_000_000)]).toEqual(['AI_RISK_FLAG', null]);
+  });
+
+  it('knows more words of its classes: estate service charges, processors’ settlements, Fulfulde rent, charity, and the fake-alert, advance-fee, hush-money and drug-slang phrases', () => {
+    expectOutcomes([
+      ['estate svc chg', 'dues'], ['ZIB/ETRANZACT/ESTATE SERVICE CHARGE Q4 BLK C', 'dues'], ['service charge Q4 block C', 'rent'], ['Squad settlement SQ-0019282 09NOV', 'purchase'],
+      ['ceede suudu', 'rent'], ['Ramadan feeding of orphans', 'donation'], ['pls confirm receipt', 'payment'],
+      ['reversal for the fake credit alert', 'refund', 'AI_RISK_FLAG'], ['advance fee for contract approval release', 'payment', 'AI_RISK_FLAG'], ['clearance fee for your inheritance fund', 'payment', 'AI_RISK_FLAG'],
+      ['hush money, keep quiet', 'payment', 'AI_RISK_FLAG'], ['wash wash chemical for black money', 'purchase', 'AI_RISK_FLAG'], ['payment for 2 wraps of loud', 'purchase', 'AI_RISK_FLAG'],
+    ]);
+  });
+});

@@ -40,6 +40,7 @@ export const INTENTS: Intent[] = [
     hausa: 'KUDIN HAYA 4, HAYA 3',
     efikIbibio: 'OKUK UFOK 4, UFOK 2',
     edo: 'IGHO OWA 4',
+    fulfulde: 'CEEDE SUUDU 4, SUUDU 2',
   }) },
   { intent: 'salary', label: 'Salary', terms: terms({
     english: 'SALARY 4, SALARIES 4, SAL 2, WAGES 3, WAGE 3, PAYROLL 4, STIPEND 3, PAYE 2, BONUS 2, ALLOWANCE 2, ARREARS 2, IPPIS 4, OVERTIME 3, 13TH MONTH 3, ' +
@@ -85,10 +86,11 @@ export const INTENTS: Intent[] = [
   { intent: 'purchase', label: 'Purchase', terms: terms({
     english: 'POS 2, PURCHASE 3, WEB PURCHASE 4, ORDER 3, INVOICE 3, INV 2, GOODS 3, SUPPLY 2, SUPPLIES 2, SALES 2, SALE 2, BOUGHT 3, BUY 1, CHECKOUT 3, DELIVERY 2, MARKET 1, PROVISIONS 3, CARTONS 2, BAGS 2, ' +
       'ITEMS 2, MATERIALS 2, FABRIC 3, ANKARA 3, ASO EBI 3, CEMENT 3, TILES 3, PAINT 2, GENERATOR 3, PHONE 2, LAPTOP 3, RICE 2, FOR LAND 3, DESIGN 2, CONTRACT 2, SERVICES 2, WORKMANSHIP 3, REPAIRS 2, ' +
-      'JUMIA 3, KONGA 3, SHOPRITE 3, SPAR 3, CRATE 2, BASKET 2, DOZEN 2, BUNDLE 2, SACK 2, RAM 3, GOAT 3, COW 3, P2P 2, ' +
-      'PAYSTACK SETTLEMENT 3, PSTK SETTLEMENT 3, FLUTTERWAVE SETTLEMENT 3, FLW SETTLEMENT 3, MERCHANT SETTLEMENT 3',
-    buying: 'BUYING 2, PROFORMA 3, LPO 3, RECEIPT 2, WHOLESALE 3, RETAIL 2, RESTOCK 3, SHOPPING 3, JUSTRITE 3, ALIBABA 3, ALIEXPRESS 3, AMAZON 3, TEMU 3, SHEIN 3, JIJI 3, MILE 12 3, TRADE FAIR 3, COMPUTER VILLAGE 3, ARIARIA 3',
-    units: 'BAG 2, CARTON 2, PCS 2, PIECES 2, YARDS 2, BALE 2, BALES 2, TRAYS 2, TUBERS 2, KG 2, KGS 2, LITRES 2, LITERS 2, TONS 2, TONNES 2, GALLON 2, JERRYCAN 2, KEG 2, MUDU 3, DERICA 3',
+      'JUMIA 3, KONGA 3, SHOPRITE 3, SPAR 3, CRATE 2, BASKET 2, DOZEN 2, BUNDLE 2, SACK 2, RAM 3, GOAT 3, COW 3, P2P 2, CHEMICAL 2, CHEMICALS 2',
+    // A payment processor's settlement is the merchant's takings.
+    settlements: ['PAYSTACK', 'PSTK', 'FLUTTERWAVE', 'FLW', 'MERCHANT', 'SQUAD', 'MONNIFY', 'INTERSWITCH', 'QUICKTELLER', 'OPAY', 'PALMPAY', 'MONIEPOINT', 'KUDA', 'PAGA', 'REMITA', 'SEERBIT', 'GLOBALPAY', 'VPAY', 'ETRANZACT'].map((p) => `${p} SETTLEMENT 3`).join(', '),
+    buying: 'BUYING 2, PROFORMA 3, LPO 3, WHOLESALE 3, RETAIL 2, RESTOCK 3, SHOPPING 3, JUSTRITE 3, ALIBABA 3, ALIEXPRESS 3, AMAZON 3, TEMU 3, SHEIN 3, JIJI 3, MILE 12 3, TRADE FAIR 3, COMPUTER VILLAGE 3, ARIARIA 3',
+    units: 'WRAPS 2, BAG 2, CARTON 2, PCS 2, PIECES 2, YARDS 2, BALE 2, BALES 2, TRAYS 2, TUBERS 2, KG 2, KGS 2, LITRES 2, LITERS 2, TONS 2, TONNES 2, GALLON 2, JERRYCAN 2, KEG 2, MUDU 3, DERICA 3',
     clothes: 'LACE 3, AGBADA 3, KAFTAN 3, WRAPPER 2, HOLLANDAIS 3, SHOES 2, SHOE 2, CLOTHES 2, CLOTHING 2, DRESS 2, GOWN 2, WIG 2, WIGS 2, BONE STRAIGHT 3, ATTACHMENT 2, PERFUME 2, JEWELRY 2, JEWELLERY 2',
     building: 'IRON RODS 3, RODS 2, BLOCKS 2, SAND 2, GRANITE 3, GRAVEL 3, PLANKS 3, ROOFING 3, ROOFING SHEETS 3, ZINC 2, NAILS 2, PVC 2, PIPES 2, BUILDING MATERIALS 3',
     appliances: 'TYRES 3, TYRE 3, BATTERY 2, SPARE PARTS 3, SPARE PART 3, INVERTER 3, SOLAR 2, FRIDGE 3, FREEZER 3, TELEVISION 2, FURNITURE 3, MATTRESS 3, CHAIRS 2',
@@ -134,7 +136,7 @@ export const INTENTS: Intent[] = [
   { intent: 'dues', label: 'Dues', terms: terms({
     english: 'DUES 4, LEVY 4, ASSOCIATION 2, MEMBERSHIP 3, SUBSCRIPTION 2, CLUB 2, GYM 2, ALUMNI 2, PRACTISING FEE 3, ESTATE 1, ' +
       'PRACTICING FEE 3, CDA 3, TOWN UNION 3, AGE GRADE 4, AGEGRADE 4, KINDRED 3, VILLAGE MEETING 4, FAMILY MEETING 4, AUGUST MEETING 4, MEETING 2, COMMUNITY 2, DEVELOPMENT LEVY 4, ' +
-      'VIGILANTE 3, LANDLORD ASSOCIATION 4, LANDLORDS ASSOCIATION 4, RESIDENTS ASSOCIATION 4, NURTW 3, ICAN 3, COREN 3, CIBN 3',
+      'VIGILANTE 3, ESTATE SERVICE CHARGE 4, ESTATE SVC CHG 4, LANDLORD ASSOCIATION 4, LANDLORDS ASSOCIATION 4, RESIDENTS ASSOCIATION 4, NURTW 3, ICAN 3, COREN 3, CIBN 3',
     yoruba: 'OWO EGBE 4, EGBE 3, OWO IPADE 4, IPADE 3',
     igbo: 'EGO NZUKO 4, NZUKO 3, EGO OTU 4, UMUNNA 4, OGBO 3, EGO OBODO 4, OBODO 2',
     hausa: 'KUNGIYA 4, KUDIN TARO 4',
@@ -154,7 +156,7 @@ export const INTENTS: Intent[] = [
       'BUILDING LEVY 4, CHURCH LEVY 4, CHURCH DUES 4, CHURCH PROJECT 4, SEED OF FAITH 4, SOWING 3, VOW 4, PLEDGE 3, FIRST FRUIT 4, FIRSTFRUIT 4, PARTNERSHIP 2, ALMS 4, ' +
       'MISSION 2, MISSIONS 2, EVANGELISM 3, CRUSADE 3, MINISTRIES 2, CHAPEL 3, PARISH 3, CATHEDRAL 3, DIOCESE 3, FELLOWSHIP 2, CHOIR 2, SYNAGOGUE 3, ' +
       'RCCG 3, MFM 3, ECWA 3, DEEPER LIFE 3, LIVING FAITH 3, COZA 3, DUNAMIS 3, CATHOLIC 3, ANGLICAN 3, METHODIST 3, BAPTIST 3, PENTECOSTAL 2, CELESTIAL 3, CHERUBIM 3, ' +
-      'ORPHANAGE 3, MOTHERLESS 3, NGO 2, FOUNDATION 2, OUTREACH 2, RELIEF 2, FUNDRAISING 3, FUNDRAISER 3, GOFUNDME 3',
+      'ORPHANAGE 3, MOTHERLESS 3, ORPHANS 3, ORPHAN 3, WIDOWS 3, LESS PRIVILEGED 3, NEEDY 2, ALMAJIRI 3, IDP 2, DISPLACED 2, RAMADAN 2, NGO 2, FOUNDATION 2, OUTREACH 2, RELIEF 2, FUNDRAISING 3, FUNDRAISER 3, GOFUNDME 3',
     islamic: 'ZAKAT 4, ZAKKA 4, ZAKAH 4, SADAQAH 4, SADAQA 4, SADAKA 4, MASJID 3, WAQF 4, FITRAH 4, ZAKATUL 4, IFTAR 3',
     yoruba: 'IDAMEWA 4, OWO ORE 4, IDUPE 4, SAARA 3, SOOSI 3, MOSALASI 3, ILE IJOSIN 3',
     igbo: 'UKA 3, CHOCHI 3',
@@ -188,16 +190,17 @@ export const INTENTS: Intent[] = [
 /**
  * Terms that say how, when or how much rather than what for, so they decide only when nothing more
  * specific is said. A word of buying or a unit (1) gives way to what was bought ("drug purchase" is
- * medical, "waybill for the goods" transport); an occasion (2) to a purpose ("ram for sallah" is a
+ * medical, "waybill for the goods" transport), where the documents of a trade (invoice, LPO, supply)
+ * do not: a supplier is paid for the diesel it supplied; an occasion (2) to a purpose ("ram for sallah" is a
  * purchase, "xmas bonus" a salary); a share or a payment word (3) to the occasion or the purpose it
  * is for ("wedding contribution" is a gift, "ugwo ulo", the house payment, is rent). Other terms are 0.
  */
 export const DEFERRING_TERMS = new Map<string, number>([
   ...[
-    'POS', 'PURCHASE', 'WEB PURCHASE', 'ORDER', 'INVOICE', 'INV', 'GOODS', 'SUPPLY', 'SUPPLIES', 'SALES', 'SALE', 'BOUGHT', 'BUY', 'BUYING', 'CHECKOUT', 'DELIVERY', 'MARKET', 'ITEMS',
-    'MATERIALS', 'SERVICES', 'CONTRACT', 'PROFORMA', 'LPO', 'RECEIPT', 'WHOLESALE', 'RETAIL', 'RESTOCK', 'SHOPPING', 'OJA', 'AHIA', 'ZUTARA', 'KASUWA', 'KAYA', 'HAJA', 'SAYE', 'SIYAYYA',
+    'POS', 'PURCHASE', 'WEB PURCHASE', 'ORDER', 'GOODS', 'SALES', 'SALE', 'BOUGHT', 'BUY', 'BUYING', 'CHECKOUT', 'DELIVERY', 'MARKET', 'ITEMS',
+    'MATERIALS', 'SERVICES', 'CONTRACT', 'RETAIL', 'RESTOCK', 'SHOPPING', 'OJA', 'AHIA', 'ZUTARA', 'KASUWA', 'KAYA', 'HAJA', 'SAYE', 'SIYAYYA',
     'URUA', 'EKI', 'KASUA', 'LUUMO', 'CRATE', 'BASKET', 'DOZEN', 'BUNDLE', 'SACK', 'BAG', 'BAGS', 'CARTON', 'CARTONS', 'PCS', 'PIECES', 'YARDS', 'BALE', 'BALES', 'TRAYS', 'TUBERS', 'KG', 'KGS',
-    'LITRES', 'LITERS', 'TONS', 'TONNES', 'GALLON', 'JERRYCAN', 'KEG', 'MUDU', 'DERICA',
+    'LITRES', 'LITERS', 'TONS', 'TONNES', 'GALLON', 'JERRYCAN', 'KEG', 'MUDU', 'DERICA', 'WRAPS',
   ].map((t) => [t, 1] as const),
   ...[
     'BIRTHDAY', 'BDAY', 'HBD', 'WEDDING', 'ANNIVERSARY', 'CHRISTMAS', 'XMAS', 'NEW YEAR', 'SALLAH', 'EID', 'MUBARAK', 'EKERESIMESI', 'OJO IBI', 'BABY SHOWER', 'NAMING CEREMONY', 'NAMING',
@@ -217,8 +220,8 @@ export const GENERIC_TERMS = new Set([
   'OKUK', 'IGHO', 'INYAREGH', 'CEEDE',
 ]);
 
-/** Phrases that say only that a payment is due, whatever words they hold: "services rendered" names no purchase. */
-export const GENERIC_PHRASES = ['SERVICES RENDERED', 'SERVICE RENDERED'];
+/** Phrases that name no purpose, whatever words they hold: "services rendered" names no purchase, an advance-fee "contract approval" none either. */
+export const GENERIC_PHRASES = ['SERVICES RENDERED', 'SERVICE RENDERED', 'CONTRACT APPROVAL', 'CONTRACT RELEASE'];
 
 /** Words that say only "money moved": a transfer with no stated purpose. */
 export const TRANSFER_TERMS = new Set([

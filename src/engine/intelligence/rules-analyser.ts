@@ -1,12 +1,13 @@
 import type { AnalysisInput, NarrationAnalyser, ServiceIntelligence } from './analyser.js';
 import { DEFERRING_TERMS, FRAUD_TERMS, GENERAL_PAYMENT, GENERIC_PHRASES, INTENTS, TRANSFER_NOUNS } from './lexicon.js';
-import { EMPTY_WORDS } from './nigerian-words.js';
+import { EMPTY_WORDS, FAMILY_WORDS } from './nigerian-words.js';
 import { applyMarkers, withoutMarkers } from './markers.js';
-import { amountLimits, mentions, readPrompt, stem, textOf, words } from './prompt.js';
+import { amountLimits, mentions, promptFlag, readPrompt, stem, textOf, words } from './prompt.js';
 import { classifyToken, noiseReason, type TokenKind } from './readable.js';
-import { spelledAs } from './spelling.js';
+import { spelledAs, spelledPair } from './spelling.js';
 
 const SPECIFIC = new Set(INTENTS.map((i) => i.intent));
+const UPKEEP = INTENTS.find((i) => i.intent === 'upkeep')!;
 /** What the terms of each deferring level say, when they give way to a more specific intent. */
 const GAVE_WAY: [number[], string][] = [[[1], 'buying, not what was bought'], [[2, 3], 'an occasion or a share, not what for']];
 /** Words for the money itself, which in front of a transfer word name the transfer ("funds transfer"). */
@@ -103,19 +104,38 @@ function fraudIn(tokens: string[]): string[] {
   return FRAUD_TERMS.filter((t) => mentions(spoken, t));
 }
 
-/** Tokens that are no lexicon word, English word or name, read as the lexicon word they misspell ("tution" → TUITION). */
+/** Lexicon phrases written as one word ("schfees", "houserent", "chopmoney"), by the word they make. */
+const RUN_TOGETHER = new Map<string, string[]>();
+for (const phrases of PHRASE_TERMS.values()) for (const { words: split } of phrases) RUN_TOGETHER.set(split.join(''), split);
+
+/**
+ * Tokens that are no lexicon word, English word or name, read as the lexicon word they misspell
+ * ("tution" → TUITION) or the phrase they run together ("schfees" → SCH FEES).
+ */
 function respelt(tokens: string[], senderWords: ReadonlySet<string>): { tokens: string[]; read: string[] } {
   const read: string[] = [];
-  const out = tokens.map((token) => {
+  const out = tokens.flatMap((token) => {
     // The spelling is looked up first: it is cheaper than the word list, and rarely finds anything.
-    const as = WORD_TERMS.has(token) ? undefined : spelledAs(token);
-    if (as === undefined) return token;
+    const as = WORD_TERMS.has(token) ? undefined : (RUN_TOGETHER.get(token) ?? spelledAs(token));
+    if (as === undefined) return [token];
     const kind = classifyToken(token, senderWords);
-    if (kind !== 'name-like' && kind !== 'noise') return token;
-    read.push(`read "${token.toLowerCase()}" as ${as}`);
-    return as;
+    if (kind !== 'name-like' && kind !== 'noise') return [token];
+    read.push(`read "${token.toLowerCase()}" as ${typeof as === 'string' ? as : as.join(' ')}`);
+    return typeof as === 'string' ? [as] : as;
   });
   return { tokens: out, read };
+}
+
+/** With no term found: two neighbouring tokens read as the phrase they misspell or cut short ("shool fess", a narration ending "house ren"). */
+function respeltPairs(tokens: string[], senderWords: ReadonlySet<string>, read: string[]): string[] | undefined {
+  for (let i = 0; i + 1 < tokens.length; i++) {
+    const [first, second] = [tokens[i]!, tokens[i + 1]!];
+    const pair = spelledPair(first, second, i + 2 === tokens.length);
+    if (!pair || [first, second].some((t) => classifyToken(t, senderWords) === 'name')) continue;
+    read.push(`read "${`${first} ${second}`.toLowerCase()}" as ${pair.join(' ')}`);
+    return [...tokens.slice(0, i), ...pair, ...tokens.slice(i + 2)];
+  }
+  return undefined;
 }
 
 /** What the narration itself says, before the prompt and the markers. */
@@ -126,8 +146,14 @@ function readNarration(upper: string, rawSlashed: string, senderName: string): R
     return { intent: 'unknown', label: 'Uncategorised', confidence: 0.1, flags: ['EMPTY_NARRATION'], explanation: [written.length ? `${quote(written)} says nothing: an empty narration` : 'empty narration: nothing to read'] };
   }
   const senderWords = new Set(words(senderName).split(' '));
-  const { tokens, read } = respelt(written, senderWords);
-  const hits = termsIn(tokens);
+  const respelled = respelt(written, senderWords);
+  const read = respelled.read;
+  let tokens = respelled.tokens;
+  let hits = termsIn(tokens);
+  if (hits.size === 0) {
+    const pair = respeltPairs(tokens, senderWords, read);
+    if (pair) [tokens, hits] = [pair, termsIn(pair)];
+  }
   const found = new Map<number, [string, number][]>();
   for (const id of [...hits].sort((a, b) => a - b)) {
     const i = Math.floor(id / MAX_TERMS);
@@ -155,6 +181,10 @@ function readNarration(upper: string, rawSlashed: string, senderName: string): R
       if (these.length > 0) explanation.push(`${these.join(', ')} ${these.length > 1 ? 'name' : 'names'} ${what}: not counted`);
     }
     let confidence = Math.min(0.95, 0.55 + 0.1 * best.score);
+    // A wage or an allowance for one's mother or children is their upkeep ("monthly allowance for Mama in village").
+    const family = best.intent.intent === 'salary' ? tokens.find((t, i) => FAMILY_WORDS.has(t) && !isName(classifyToken(tokens[i + 1] ?? '', senderWords))) : undefined;
+    if (family) explanation.push(`for ${family.toLowerCase()}, family: upkeep, not a wage`);
+    const chosen = family ? UPKEEP : best.intent;
     const flags: string[] = [];
     const runnerUp = scores[1];
     if (runnerUp && runnerUp.score === best.score) {
@@ -162,7 +192,7 @@ function readNarration(upper: string, rawSlashed: string, senderName: string): R
       flags.push('AMBIGUOUS_INTENT');
       explanation.push(`${runnerUp.intent.intent} scores the same: -0.2`);
     }
-    return { intent: best.intent.intent, label: best.intent.label, confidence, flags, explanation };
+    return { intent: chosen.intent, label: chosen.label, confidence, flags, explanation };
   }
 
   const kinds = new Map<TokenKind, string[]>();
@@ -227,8 +257,15 @@ export function analyseNarration({ narration, systemPrompt, amount, senderName }
         draft.flags.add('UNEXPECTED_FOR_WALLET');
         explanation.push(`system prompt expects only ${[...clause.intents].join(', ')}: -0.2`);
       }
+    } else if (clause.except) {
+      // "Reject anything that is not rent": another stated purpose is what it refuses; no stated purpose is not one.
+      if (!about && !mentionedWord && SPECIFIC.has(intent)) {
+        const flag = promptFlag(clause.polarity);
+        draft.flags.add(flag);
+        explanation.push(`system prompt says to ${clause.polarity} anything but ${[...clause.intents].join(', ')}: ${flag}`);
+      }
     } else if (about || mentionedWord) {
-      const flag = clause.polarity === 'reject' ? 'REJECTED_BY_PROMPT' : 'REVIEW_REQUESTED_BY_PROMPT';
+      const flag = promptFlag(clause.polarity);
       draft.flags.add(flag);
       explanation.push(`system prompt says to ${clause.polarity} ${about ? intent : mentionedWord}: ${flag}`);
     }

@@ -77,3 +77,34 @@ export function spelledAs(token: string): string | undefined {
   }
   return cutShort(token);
 }
+
+/** The two-word lexicon phrases, and their words by each word and its one-letter deletions, and their second words by their beginnings. */
+const PAIRS = new Set<string>();
+const PAIR_WORDS = new Map<string, string[]>();
+const SECOND_BY_PREFIX = new Map<string, string[]>();
+const index = (map: Map<string, string[]>, key: string, word: string) => map.set(key, [...new Set([...(map.get(key) ?? []), word])]);
+for (const [phrase] of INTENTS.flatMap((i) => i.terms)) {
+  const pair = phrase.split(' ');
+  if (pair.length !== 2 || !pair.every((w) => /^[A-Z]+$/.test(w))) continue;
+  PAIRS.add(phrase);
+  for (const word of pair) for (const key of new Set([word, ...deletions(word)])) index(PAIR_WORDS, key, word);
+  for (let n = 2; n < pair[1]!.length; n++) index(SECOND_BY_PREFIX, pair[1]!.slice(0, n), pair[1]!);
+}
+
+/** Words of the phrases a token may be: itself, or (four letters or more) one slip from one; the last token of a narration may also be cut short. */
+function pairWords(token: string, last: boolean): string[] {
+  const near = [...new Set([token, ...deletions(token)].flatMap((key) => PAIR_WORDS.get(key) ?? []))].filter((w) => w === token || (token.length >= 4 && oneSlip(token, w)));
+  return last ? [...near, ...(SECOND_BY_PREFIX.get(token) ?? [])] : near;
+}
+
+/**
+ * Two neighbouring tokens read as a lexicon phrase they misspell or cut short: "shool fess" is SCHOOL
+ * FEES, a narration cut at "house ren" HOUSE RENT. The phrase must be the only one they can be.
+ * @example spelledPair('SHOOL', 'FESS', true) // ['SCHOOL', 'FEES']
+ */
+export function spelledPair(first: string, second: string, last: boolean): [string, string] | undefined {
+  if (!/^[A-Z]+$/.test(first) || !/^[A-Z]{2,}$/.test(second)) return undefined;
+  const found = pairWords(first, false).flatMap((a) => pairWords(second, last).filter((b) => PAIRS.has(`${a} ${b}`)).map((b) => `${a} ${b}`));
+  const phrase = only(found);
+  return phrase === undefined || phrase === `${first} ${second}` ? undefined : (phrase.split(' ') as [string, string]);
+}
