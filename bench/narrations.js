@@ -25,15 +25,15 @@ function misses(name, cases) {
 }
 
 /** A corpus's rows: its tuning part, then its held-out part against the issue's targets (the first corpus's). */
-function corpusRows(name, title, tuningPart, heldOutPart, note = '') {
+function corpusRows(name, title, tuningPart, heldOutPart, notes = {}) {
   const legitimate = heldOutPart.filter((c) => !c.held);
   const noise = heldOutPart.filter((c) => c.kind === 'noise');
   const part = (what) => [name, what].filter(Boolean).join(' ');
   return [
     { row: `${title}, tuning part (${tuningPart.length})`, value: percent(tuningPart, right), floor: 100, unit: '%', floorLabel: 'all right', target: '—', met: true },
-    { row: `${title}, held-out part (${heldOutPart.length})`, value: percent(heldOutPart, right), floor: 100, unit: '%', floorLabel: 'all right', target: '≥ 95 %', note },
-    { row: part('held-out routed right (held or credited)'), value: percent(heldOutPart, (c) => held(c) === c.held), floor: 100, unit: '%', floorLabel: 'all right', target: '≥ 95 %' },
-    { row: part(`held-out legitimate credited (${legitimate.length})`), value: percent(legitimate, (c) => !held(c)), floor: 100, unit: '%', floorLabel: 'all right', target: '≥ 98 %' },
+    { row: `${title}, held-out part (${heldOutPart.length})`, value: percent(heldOutPart, right), floor: 100, unit: '%', floorLabel: 'all right', target: '≥ 95 %', note: notes.accuracy },
+    { row: part('held-out routed right (held or credited)'), value: percent(heldOutPart, (c) => held(c) === c.held), floor: 100, unit: '%', floorLabel: 'all right', target: '≥ 95 %', note: notes.routed },
+    { row: part(`held-out legitimate credited (${legitimate.length})`), value: percent(legitimate, (c) => !held(c)), floor: 100, unit: '%', floorLabel: 'all right', target: '≥ 98 %', note: notes.legitimate },
     { row: part(`held-out empty and gibberish held (${noise.length})`), value: percent(noise, held), floor: 100, unit: '%', floorLabel: 'all right', target: '100 %' },
   ];
 }
@@ -54,9 +54,13 @@ export async function run() {
   const rows = corpusRows('', 'narration accuracy', tuning, heldOut);
   // The outside corpus (narrations-outside.json), written by a second engineer: its held-out part against the same targets.
   // Its held-out part's misses were published and read in session 25: its accuracy is "after reading its misses".
-  rows.push(...corpusRows('outside', 'outside corpus accuracy', outsideTuning, outsideHeldOut, 'after reading its misses'));
+  rows.push(...corpusRows('outside', 'outside corpus accuracy', outsideTuning, outsideHeldOut, { accuracy: 'after reading its misses (measured once: 77.5 %)', routed: 'measured once: 97.1 %' }));
   // The third corpus (narrations-third.json), written by an engineer who never read the analyser; its held-out part measured once in session 25.
-  rows.push(...corpusRows('third', 'third corpus accuracy', thirdTuning, thirdHeldOut, 'its 14 "Unknown" labels count as misses'));
+  rows.push(...corpusRows('third', 'third corpus accuracy', thirdTuning, thirdHeldOut, {
+    accuracy: 'after reading its misses (measured once: 76.6 %); its 14 "Unknown" labels count as misses',
+    routed: 'measured once: 94.4 %, missed',
+    legitimate: 'measured once: 98.0 % (2 held), missed',
+  }));
   for (const r of rows.filter((x) => x.met === undefined)) r.met = r.value >= Number(/[\d.]+/.exec(r.target)[0]);
 
   const rounds = 100;

@@ -139,3 +139,28 @@ describe('rules found on the third corpus’s tuning part', () => {
     ]);
   });
 });
+
+describe('defects the third corpus’s held-out part showed (fixed after its one measurement)', () => {
+  const withAmount = (narration: string, systemPrompt: string, amount: number) => outcomeOf(analyseNarration({ narration, systemPrompt, amount, senderName: 'SANDBOX SENDER' }));
+  const outcomeOf = (r: ReturnType<typeof read>) => [r.extracted_intent, holdReason(r) ?? 'CREDITED'];
+
+  it('a word counts once: "bills" is BILLS, not BILLS and its stem BILL', () => {
+    expectOutcomes([['ECOBANK/RAPIDTRANSFER/medical bills for Mum at Fed', 'medical'], ['bills', 'bills']]);
+    expect(read('bills').explanation).toEqual(['matched BILLS → bills (score 2)']);
+  });
+
+  it('a clause with a limit and a purpose limits that purpose above the limit only', () => {
+    const prompt = 'Savings wallet for Ikorodu market women cooperative. Reject single contributions over ₦50,000.';
+    expect([withAmount('Esusu week 12', prompt, 1_000_000), withAmount('thrift contribution', prompt, 7_500_000), withAmount('salary', prompt, 7_500_000)]).toEqual([
+      ['savings', 'CREDITED'], ['savings', 'AI_RISK_FLAG'], ['salary', 'CREDITED'],
+    ]);
+  });
+
+  it('"review anything else" after an "only" clause reviews every other stated purpose', () => {
+    const prompt = 'Payroll wallet. Only salaries from Zenith Logistics Ltd. Review anything else.';
+    expect([outcome('gift from aunty', prompt), outcome('October salary', prompt), outcome('payment', prompt)]).toEqual([
+      ['gift from aunty', 'gift', 'AI_RISK_FLAG'], ['October salary', 'salary', 'CREDITED'], ['payment', 'payment', 'CREDITED'],
+    ]);
+    expect(outcome('light bill', 'Owo ile nikan: only rent for Ogunlana compound. Review every other payment.')).toEqual(['light bill', 'bills', 'AI_RISK_FLAG']);
+  });
+});

@@ -106,8 +106,10 @@ describe('the third corpus (narrations-third.json, written by an engineer who ne
   // Floors at what the analyser measured (session 25): the tuning part after its misses were fixed, the
   // held-out part measured once after that. Its "Unknown" label for unknown narrations (the analyser's
   // is "Uncategorised") counts as a miss here: see docs/narration-analysis.md.
-  it('gets at least 159 of 176 of the tuning part right', () => {
-    expect(thirdTuning.filter(right).length, `misses: ${misses(thirdTuning)}`).toBeGreaterThanOrEqual(159);
+  // 159 after the tuning; 158 since a limit with a purpose limits that purpose above the limit only (the
+  // ₦75k of "thrift contribution 75k Iya Basira" is written only in the narration: its payment is ₦1,000).
+  it('gets at least 158 of 176 of the tuning part right', () => {
+    expect(thirdTuning.filter(right).length, `misses: ${misses(thirdTuning)}`).toBeGreaterThanOrEqual(158);
   });
 
   it('gets at least 95 of 124 of the held-out part right, routes at least 117 right, and holds at most 2 of its 98 legitimate narrations', () => {

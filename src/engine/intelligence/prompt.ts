@@ -3,7 +3,7 @@ import { INTENTS, TOPICS } from './lexicon.js';
 const REJECT = /\b(reject|refuse|block|decline|do not accept|don't accept|never accept|not allowed|disallow)\b/;
 const REVIEW = /\b(review|flag|check|verify|hold|manual|suspicious|investigate|confirm)\b/;
 const LIMIT = /\b(?:above|over|more than|greater than|exceeding|exceeds|pass|passes)\s*(?:₦|ngn|n)?\s*([\d,]+(?:\.\d+)?)\s*(k|m|thousand|million)?\s*(naira|kobo)?/;
-const STOPWORDS = new Set(['THIS', 'THAT', 'WALLET', 'ACCOUNT', 'PAYMENT', 'EXPECT', 'RECEIVE', 'ONLY', 'FROM', 'WITH', 'WILL', 'SHOULD', 'THEY', 'THEM', 'THEIR', 'THESE', 'MONEY', 'FUND', 'TRANSFER', 'MOSTLY', 'USUALLY', 'ALWAYS', 'CREDIT', 'INBOUND', 'INCOMING', 'USER', 'CUSTOMER', 'ABOUT', 'ANYTHING', 'ELSE', 'EVERYTHING', 'FINE', 'OTHER', 'THAN', 'ABOVE', 'BELOW', 'OVER', 'NAIRA', 'KOBO', 'REJECT', 'REFUSE', 'BLOCK', 'DECLINE', 'ACCEPT', 'NEVER', 'ALLOWED', 'DISALLOW', 'REVIEW', 'FLAG', 'CHECK', 'VERIFY', 'HOLD', 'MANUAL', 'MANUALLY', 'SUSPICIOUS', 'INVESTIGATE', 'CONFIRM', 'MORE', 'GREATER', 'EXCEEDING', 'EXCEED', 'MILLION', 'THOUSAND', 'MENTION', 'MENTIONING', 'SAYS', 'PLEASE', 'INTO', 'PAYS', 'PASS', 'PASSES', 'ABEG', 'THEM', 'THOSE', 'SUCH', 'FIRST']);
+const STOPWORDS = new Set(['THIS', 'THAT', 'WALLET', 'ACCOUNT', 'PAYMENT', 'EXPECT', 'RECEIVE', 'ONLY', 'FROM', 'WITH', 'WILL', 'SHOULD', 'THEY', 'THEM', 'THEIR', 'THESE', 'MONEY', 'FUND', 'TRANSFER', 'MOSTLY', 'USUALLY', 'ALWAYS', 'CREDIT', 'INBOUND', 'INCOMING', 'USER', 'CUSTOMER', 'ABOUT', 'ANYTHING', 'ELSE', 'EVERYTHING', 'FINE', 'OTHER', 'THAN', 'ABOVE', 'BELOW', 'OVER', 'NAIRA', 'KOBO', 'REJECT', 'REFUSE', 'BLOCK', 'DECLINE', 'ACCEPT', 'NEVER', 'ALLOWED', 'DISALLOW', 'REVIEW', 'FLAG', 'CHECK', 'VERIFY', 'HOLD', 'MANUAL', 'MANUALLY', 'SUSPICIOUS', 'INVESTIGATE', 'CONFIRM', 'MORE', 'GREATER', 'EXCEEDING', 'EXCEED', 'MILLION', 'THOUSAND', 'MENTION', 'MENTIONING', 'SAYS', 'PLEASE', 'INTO', 'PAYS', 'PASS', 'PASSES', 'ABEG', 'THEM', 'THOSE', 'SUCH', 'FIRST', 'EVERY', 'EACH', 'SINGLE']);
 
 /** Hausa's hooked letters, which Unicode does not decompose into a letter and a mark. */
 const HOOKED: Record<string, string> = { Ɗ: 'D', ɗ: 'D', Ƙ: 'K', ƙ: 'K', Ƴ: 'Y', ƴ: 'Y', Ɓ: 'B', ɓ: 'B' };
@@ -67,6 +67,8 @@ function limitOf(clause: string): number | undefined {
 }
 
 const EXCEPT = /\b(?:not|except|other than|apart from|besides)\b/;
+/** "Anything else", "every other payment": what the clause before did not name. */
+const ELSE = /\b(?:else|other|others)\b/;
 
 /**
  * Reads a system prompt clause by clause: what it expects, what it wants reviewed or rejected. A
@@ -89,12 +91,12 @@ const READ = new Map<string, Clause[]>();
 const NAMED_BY = INTENTS.map((i) => ({ intent: i.intent, names: [words(i.label), words(i.intent.replace(/_/g, ' ')), ...i.terms.filter(([, weight]) => weight >= 3).map(([term]) => term)] }));
 
 function readClauses(prompt: string): Clause[] {
-  const clauses = prompt
+  const raw = prompt
     .toLowerCase()
     .split(/[.;!?\n]+|\bbut\b/)
     .map((clause) => clause.trim())
-    .filter(Boolean)
-    .map((clause) => {
+    .filter(Boolean);
+  const clauses = raw.map((clause): Clause => {
       const tokens = words(clause).split(' ');
       const text = textOf(tokens);
       const intents = new Set(NAMED_BY.filter(({ names }) => names.some((term) => mentions(text, term))).map(({ intent }) => intent));
@@ -110,6 +112,12 @@ function readClauses(prompt: string): Clause[] {
     const before = clauses[i - 1];
     const bare = clause.polarity !== 'expect' && clause.limitKobo === undefined && clause.intents.size === 0 && clause.words.length === 0;
     if (bare && before?.limitKobo !== undefined) clause.limitKobo = before.limitKobo;
+    // "Only salaries from Zenith. Review anything else": everything but what the clauses before expect only.
+    const only = clauses.slice(0, i).filter((c) => c.polarity === 'expect' && c.only && c.intents.size > 0);
+    if (bare && clause.limitKobo === undefined && ELSE.test(raw[i]!) && only.length > 0) {
+      only.forEach((c) => c.intents.forEach((intent) => clause.intents.add(intent)));
+      clause.except = true;
+    }
   });
   return clauses;
 }
@@ -117,10 +125,14 @@ function readClauses(prompt: string): Clause[] {
 /** The flag a review or reject clause raises. */
 export const promptFlag = (polarity: Clause['polarity']) => (polarity === 'reject' ? 'REJECTED_BY_PROMPT' : 'REVIEW_REQUESTED_BY_PROMPT');
 
-/** Flags for clauses that review or reject amounts above a limit ("review any payment above ₦2m"). */
-export function amountLimits(clauses: Clause[], amount: number): { flag: string; line: string }[] {
+/**
+ * Flags for clauses that review or reject amounts above a limit ("review any payment above ₦2m"). A
+ * clause that names a purpose limits that purpose only: "reject single contributions over ₦50,000"
+ * holds a ₦60,000 contribution, not a ₦10,000 one, nor a ₦60,000 salary.
+ */
+export function amountLimits(clauses: Clause[], amount: number, intent: string): { flag: string; line: string }[] {
   return clauses
-    .filter((clause) => clause.polarity !== 'expect' && clause.limitKobo !== undefined && amount > clause.limitKobo)
+    .filter((clause) => clause.polarity !== 'expect' && clause.limitKobo !== undefined && amount > clause.limitKobo && (clause.intents.size === 0 || clause.intents.has(intent)))
     .map((clause) => {
       const flag = promptFlag(clause.polarity);
       return { flag, line: `system prompt says to ${clause.polarity} amounts above ${clause.limitKobo} kobo: ${flag}` };

@@ -85,8 +85,8 @@ function termsIn(written: string[]): Set<number> {
     for (const id of ids ?? []) if (!owners.has(k) || owners.get(k)!.has(intentOf(id))) hits.add(id);
   };
   written.forEach((token, k) => {
-    add(k, WORD_TERMS.get(token));
-    if (stems[k] !== token) add(k, WORD_TERMS.get(stems[k]!));
+    // A word is one term: "bills" is BILLS, not BILLS and its stem BILL.
+    add(k, WORD_TERMS.get(token) ?? (stems[k] === token ? undefined : WORD_TERMS.get(stems[k]!)));
   });
   for (const id of hits) if (intentOf(id) === GENERIC_INDEX) hits.delete(id);
   return hits;
@@ -264,13 +264,14 @@ export function analyseNarration({ narration, systemPrompt, amount, senderName }
         draft.flags.add(flag);
         explanation.push(`system prompt says to ${clause.polarity} anything but ${[...clause.intents].join(', ')}: ${flag}`);
       }
-    } else if (about || mentionedWord) {
+    } else if ((about || mentionedWord) && clause.limitKobo === undefined) {
+      // A clause with a limit ("reject contributions over ₦50,000") holds by amount only, below.
       const flag = promptFlag(clause.polarity);
       draft.flags.add(flag);
       explanation.push(`system prompt says to ${clause.polarity} ${about ? intent : mentionedWord}: ${flag}`);
     }
   }
-  for (const { flag, line } of amountLimits(clauses, amount)) {
+  for (const { flag, line } of amountLimits(clauses, amount, intent)) {
     draft.flags.add(flag);
     explanation.push(line);
   }
