@@ -1,4 +1,11 @@
-/** What the rules analyser knows about the purposes Nigerian bank narrations state. */
+/**
+ * What the rules analyser knows about the purposes Nigerian bank narrations state, written out by
+ * language so that a reader who speaks one can review its lines: English (with the abbreviations,
+ * brands and institutions statements carry), pidgin, Yoruba, Igbo, Hausa, and the words of Efik and
+ * Ibibio, Edo, Urhobo, Tiv and Fulfulde that are sure enough to add. Ijaw and Kanuri have none yet:
+ * better no word than a wrong one. Terms are upper case without diacritics (the narration is folded
+ * the same way: "ọgwụ" is OGWU), one or more words, each with its weight.
+ */
 
 export interface Intent {
   intent: string;
@@ -7,43 +14,214 @@ export interface Intent {
   terms: [string, number][];
 }
 
-/** Specific intents, in the order that breaks ties. English, abbreviations, pidgin, Yoruba, Igbo and Hausa. */
+/**
+ * One intent's terms from its lines, one per language: `TERM weight, TERM weight, …`. A term twice in
+ * one intent is a mistake in the list, and stops the module loading.
+ */
+function terms(byLanguage: Record<string, string>): [string, number][] {
+  const out = new Map<string, number>();
+  for (const line of Object.values(byLanguage)) {
+    for (const entry of line.split(',').map((e) => e.trim()).filter(Boolean)) {
+      const parsed = /^([A-Z0-9 ]+) (\d)$/.exec(entry);
+      if (!parsed || out.has(parsed[1]!)) throw new Error(`lexicon: "${entry}" is malformed or twice in one intent`);
+      out.set(parsed[1]!, Number(parsed[2]));
+    }
+  }
+  return [...out];
+}
+
+/** Specific intents, in the order that breaks ties. */
 export const INTENTS: Intent[] = [
-  { intent: 'rent', label: 'Rent', terms: [['RENT', 3], ['HOUSE RENT', 4], ['RENTAL', 3], ['RNT', 3], ['LANDLORD', 3], ['ACCOMMODATION', 3], ['LEASE', 2], ['TENANCY', 3], ['TENANT', 2], ['SERVICE CHARGE', 2], ['SVC CHG', 2], ['SHOP RENT', 4], ['CAUTION FEE', 3], ['AGENCY FEE', 3], ['AGENCY', 1], ['SELF CONTAIN', 2], ['APARTMENT', 2], ['OWO ILE', 4], ['EGO ULO', 4], ['ULO', 2], ['KUDIN HAYA', 4], ['HAYA', 3]] },
-  { intent: 'salary', label: 'Salary', terms: [['SALARY', 4], ['SALARIES', 4], ['SAL', 2], ['WAGES', 3], ['WAGE', 3], ['PAYROLL', 4], ['STIPEND', 3], ['PAYE', 2], ['BONUS', 2], ['ALLOWANCE', 2], ['ALLAWEE', 3], ['ARREARS', 2], ['IPPIS', 4], ['OVERTIME', 3], ['13TH MONTH', 3], ['OWO OSU', 4], ['ALBASHI', 4]] },
-  { intent: 'school_fees', label: 'School fees', terms: [['SCHOOL FEES', 5], ['SCHOOL BUS', 3], ['SCHOOL FEE', 5], ['SCH FEES', 5], ['SCH FEE', 5], ['SCH', 2], ['SCHOOL', 2], ['FEES', 2], ['TUITION', 4], ['TUIT', 3], ['JSS1', 3], ['JSS2', 3], ['JSS3', 3], ['SSS1', 3], ['SSS2', 3], ['SSS3', 3], ['SS1', 3], ['SS2', 3], ['SS3', 3], ['PRY', 2], ['PTA', 5], ['ACCEPTANCE FEE', 4], ['HOSTEL', 2], ['WAEC', 3], ['JAMB', 3], ['NECO', 3], ['GCE', 3], ['TEXTBOOKS', 3], ['TEXTBOOK', 3], ['UNIFORM', 2], ['LESSON', 2], ['TERM', 1], ['SEMESTER', 2], ['UNIVERSITY', 2], ['OWO ILEEWE', 5], ['ILEEWE', 4], ['EGO AKWUKWO', 5], ['AKWUKWO', 4], ['KUDIN MAKARANTA', 5], ['MAKARANTA', 4]] },
-  { intent: 'loan_repayment', label: 'Loan repayment', terms: [['LOAN REPAYMENT', 5], ['LOAN', 3], ['LN', 2], ['REPAYMENT', 3], ['REPAY', 3], ['REPYMT', 3], ['RPYMT', 3], ['INSTALLMENT', 3], ['INSTALMENT', 3], ['EMI', 2], ['DEBT', 3], ['OWE', 3], ['BORROWED', 3], ['BORROW', 2], ['BASHI', 4], ['UGWO', 4]] },
-  { intent: 'refund', label: 'Refund', terms: [['REFUND', 6], ['REFUNDED', 6], ['REIMBURSEMENT', 5], ['REIMBURSE', 5], ['REVERSAL', 5], ['REVERSED', 5], ['CHARGEBACK', 6], ['MONEY BACK', 4], ['OVERPAYMENT', 2], ['RETURNED', 2]] },
-  { intent: 'purchase', label: 'Purchase', terms: [['POS', 2], ['PURCHASE', 3], ['WEB PURCHASE', 4], ['ORDER', 3], ['INVOICE', 3], ['INV', 2], ['GOODS', 3], ['SUPPLY', 2], ['SUPPLIES', 2], ['PAYMENT FOR', 2], ['SALES', 2], ['SALE', 2], ['BOUGHT', 3], ['BUY', 1], ['CHECKOUT', 3], ['DELIVERY', 2], ['MARKET', 1], ['PROVISIONS', 3], ['CARTONS', 2], ['BAGS', 2], ['ITEMS', 2], ['MATERIALS', 2], ['FABRIC', 3], ['ANKARA', 3], ['ASO EBI', 3], ['CEMENT', 3], ['TILES', 3], ['PAINT', 2], ['GENERATOR', 3], ['PHONE', 2], ['LAPTOP', 3], ['RICE', 2], ['FOR LAND', 3], ['DESIGN', 2], ['CONTRACT', 2], ['SERVICES', 2], ['WORKMANSHIP', 3], ['REPAIRS', 2], ['JUMIA', 3], ['KONGA', 3], ['SHOPRITE', 3], ['SPAR', 3], ['OJA', 3], ['AHIA', 3], ['KASUWA', 3], ['KAYA', 3], ['ASO', 2], ['CRATE', 2], ['BASKET', 2], ['DOZEN', 2], ['BUNDLE', 2], ['SACK', 2], ['RAM', 3], ['GOAT', 3], ['COW', 3], ['P2P', 2], ['PAYSTACK SETTLEMENT', 3], ['PSTK SETTLEMENT', 3], ['FLUTTERWAVE SETTLEMENT', 3], ['FLW SETTLEMENT', 3], ['MERCHANT SETTLEMENT', 3]] },
-  { intent: 'savings', label: 'Savings', terms: [['SAVINGS', 4], ['SAVING', 3], ['SAVE', 2], ['AJO', 4], ['ESUSU', 4], ['ISUSU', 4], ['ADASHE', 4], ['THRIFT', 4], ['CONTRIBUTION', 3], ['CONTRI', 3], ['COOPERATIVE', 3], ['COOP', 3], ['PIGGYVEST', 3], ['COWRYWISE', 3]] },
-  { intent: 'bills', label: 'Bills', terms: [['ELECTRICITY', 4], ['ELECT', 3], ['LIGHT BILL', 4], ['NEPA', 4], ['PHCN', 4], ['IKEDC', 4], ['EKEDC', 4], ['AEDC', 4], ['IBEDC', 4], ['EEDC', 4], ['PHED', 4], ['KEDCO', 4], ['PREPAID', 2], ['TOKEN', 1], ['METER', 2], ['DSTV', 4], ['GOTV', 4], ['STARTIMES', 4], ['CABLE', 2], ['AIRTIME', 4], ['RECHARGE', 3], ['DATA', 2], ['MTN', 2], ['GLO', 2], ['AIRTEL', 2], ['9MOBILE', 2], ['BILL', 2], ['BILLS', 2], ['BLL', 2], ['WATER', 2], ['INTERNET', 3], ['SPECTRANET', 3], ['WASTE', 2], ['LAWMA', 3], ['ELECTRIC', 3], ['WUTA', 3]] },
-  { intent: 'upkeep', label: 'Upkeep', terms: [['UPKEEP', 4], ['UPKIP', 4], ['POCKET MONEY', 4], ['FEEDING', 3], ['FOOD', 2], ['FOODSTUFF', 3], ['CHOP MONEY', 4], ['SUPPORT', 2], ['ASSISTANCE', 2], ['HELP', 1], ['KIDS', 2], ['CHILDREN', 2], ['OUNJE', 3], ['NRI', 3], ['ABINCI', 3], ['SOUP', 2]] },
-  { intent: 'dues', label: 'Dues', terms: [['DUES', 4], ['LEVY', 4], ['ASSOCIATION', 2], ['MEMBERSHIP', 3], ['SUBSCRIPTION', 2], ['CLUB', 2], ['GYM', 2], ['ALUMNI', 2], ['PRACTISING FEE', 3], ['ESTATE', 1]] },
-  { intent: 'medical', label: 'Medical', terms: [['HOSPITAL', 4], ['HOSP', 4], ['MEDICAL', 4], ['MED', 3], ['DRUGS', 3], ['DRUG', 3], ['MEDICINE', 3], ['PHARMACY', 3], ['CLINIC', 3], ['TREATMENT', 3], ['LAB', 3], ['SURGERY', 4], ['ANTENATAL', 4], ['SCAN', 2], ['CONSULTATION', 3], ['HMO', 3], ['DENTAL', 3], ['ILE IWOSAN', 5], ['IWOSAN', 4], ['ASIBITI', 4]] },
-  { intent: 'donation', label: 'Donation', terms: [['TITHE', 4], ['OFFERING', 4], ['DONATION', 4], ['CHURCH', 2], ['MOSQUE', 2], ['ZAKAT', 4], ['ZAKKA', 4], ['SADAQAH', 4], ['SADAKA', 4], ['CHARITY', 3], ['THANKSGIVING', 4], ['HARVEST', 2], ['BUILDING FUND', 4], ['SEED', 2], ['WELFARE', 2], ['MASJID', 3]] },
-  { intent: 'transport', label: 'Transport', terms: [['TRANSPORT', 4], ['FARE', 3], ['TRANSPORTATION', 4], ['FUEL', 3], ['PETROL', 3], ['LOGISTICS', 3], ['DISPATCH', 2], ['WAYBILL', 3], ['BOLT', 3], ['UBER', 3], ['RIDE', 2], ['TAXI', 3], ['KEKE', 3], ['OKADA', 3], ['FLIGHT', 3], ['MOTO', 3], ['MOTA', 3], ['BUS', 3], ['BRT', 3], ['CAR HIRE', 4], ['UGBO', 3]] },
-  { intent: 'gift', label: 'Gift', terms: [['GIFT', 3], ['BIRTHDAY', 3], ['BDAY', 3], ['HBD', 3], ['WEDDING', 3], ['ANNIVERSARY', 3], ['THANK YOU', 3], ['THANKS', 3], ['THANK', 2], ['THNX', 3], ['TNX', 3], ['THX', 3], ['APPRECIATION', 4], ['CONGRATS', 3], ['CONGRATULATIONS', 3], ['CHRISTMAS', 3], ['XMAS', 3], ['NEW YEAR', 3], ['SALLAH', 3], ['EID', 3], ['MUBARAK', 2], ['SMALL SOMETHING', 4], ['EBUN', 3], ['OJO IBI', 3], ['E SE', 3], ['DAALU', 3], ['ONYINYE', 2], ['EKERESIMESI', 3], ['KYAUTA', 3], ['NA GODE', 3], ['EKELE', 3]] },
+  { intent: 'rent', label: 'Rent', terms: terms({
+    english: 'RENT 3, HOUSE RENT 4, RENTAL 3, RNT 3, LANDLORD 3, ACCOMMODATION 3, LEASE 2, TENANCY 3, TENANT 2, SERVICE CHARGE 2, SVC CHG 2, SHOP RENT 4, CAUTION FEE 3, AGENCY FEE 3, AGENCY 1, SELF CONTAIN 2, APARTMENT 2, ' +
+      'OFFICE RENT 4, AGENT FEE 3, AGREEMENT FEE 3, INSPECTION FEE 2, SELFCON 2, MINI FLAT 3, ROOM AND PARLOUR 3, ROOM AND PARLOR 3, BOYS QUARTERS 3, BQ 2, SHORTLET 3, SHORT LET 3, AIRBNB 3, HOTEL 2, LODGING 2',
+    yoruba: 'OWO ILE 4, ONILE 3, OWO SHOP 3',
+    igbo: 'EGO ULO 4, ULO 2, ONYE NWE ULO 4',
+    hausa: 'KUDIN HAYA 4, HAYA 3',
+    efikIbibio: 'OKUK UFOK 4, UFOK 2',
+    edo: 'IGHO OWA 4',
+    fulfulde: 'CEEDE SUUDU 4, SUUDU 2',
+  }) },
+  { intent: 'salary', label: 'Salary', terms: terms({
+    english: 'SALARY 4, SALARIES 4, SAL 2, WAGES 3, WAGE 3, PAYROLL 4, STIPEND 3, PAYE 2, BONUS 2, ALLOWANCE 2, ARREARS 2, IPPIS 4, OVERTIME 3, 13TH MONTH 3, ' +
+      'REMUNERATION 4, EMOLUMENT 4, EMOLUMENTS 4, HONORARIUM 3, COMMISSION 2, INCENTIVE 2, PER DIEM 3, PERDIEM 3, GRATUITY 3, PENSION 3, LEAVE ALLOWANCE 3, STAFF PAY 4, MONTHLY PAY 3, DAILY PAY 3, WEEKLY PAY 3, PAYSLIP 3, ' +
+      'LABOURERS 2, LABOUR 2, CASUAL WORKERS 3, NPOWER 3, N POWER 3, CORPER 2',
+    pidgin: 'ALLAWEE 3, WORK MONEY 4',
+    yoruba: 'OWO OSU 4, OWO ISE 4, OWO OYA 4',
+    igbo: 'UGWO ONWA 4, UGWO ORU 4, EGO ORU 4, EGO ONWA 3',
+    hausa: 'ALBASHI 4, KUDIN AIKI 4, LADAN AIKI 4',
+    efikIbibio: 'OKUK UTOM 4',
+    edo: 'IGHO IWINNA 4',
+    urhobo: 'IGHO IRUO 4',
+    tiv: 'INYAREGH I TOM 4',
+    fulfulde: 'CEEDE GOLLE 4',
+  }) },
+  { intent: 'school_fees', label: 'School fees', terms: terms({
+    english: 'SCHOOL FEES 5, SCHOOL BUS 3, SCHOOL FEE 5, SCH FEES 5, SCH FEE 5, SCH 2, SCHOOL 2, FEES 2, TUITION 4, TUIT 3, JSS1 3, JSS2 3, JSS3 3, SSS1 3, SSS2 3, SSS3 3, SS1 3, SS2 3, SS3 3, PRY 2, PTA 5, ' +
+      'ACCEPTANCE FEE 4, HOSTEL 2, WAEC 3, JAMB 3, NECO 3, GCE 3, TEXTBOOKS 3, TEXTBOOK 3, UNIFORM 2, LESSON 2, TERM 1, SEMESTER 2, UNIVERSITY 2, ' +
+      'UTME 3, POST UTME 4, NABTEB 3, BECE 3, COMMON ENTRANCE 4, EXAM FEE 3, EXAMINATION FEE 3, EXAM 2, EXTRA LESSON 3, HOME LESSON 3, TUTORIAL 2, TUTOR 2, CRECHE 3, DAYCARE 3, NURSERY 2, ' +
+      'COLLEGE 2, POLYTECHNIC 2, POLY 2, VARSITY 2, ADMISSION 2, HANDOUT 3, HANDOUTS 3, TRANSCRIPT 3, CONVOCATION 2, BOARDING 2, EXCURSION 2, ISLAMIYYA 3, ISLAMIYA 3, MADRASA 3, MADRASSA 3',
+    pidgin: 'SKUL 2, SKOOL 2',
+    yoruba: 'OWO ILEEWE 5, ILEEWE 4, ILE IWE 4, OWO ILE IWE 5',
+    igbo: 'EGO AKWUKWO 5, AKWUKWO 4, ULO AKWUKWO 5',
+    hausa: 'KUDIN MAKARANTA 5, MAKARANTA 4',
+    efikIbibio: 'UFOK NWED 5, NWED 3',
+    tiv: 'MAKERANTA 4',
+  }) },
+  { intent: 'loan_repayment', label: 'Loan repayment', terms: terms({
+    english: 'LOAN REPAYMENT 5, LOAN 3, LN 2, REPAYMENT 3, REPAY 3, REPYMT 3, RPYMT 3, INSTALLMENT 3, INSTALMENT 3, EMI 2, DEBT 3, OWE 3, BORROWED 3, BORROW 2, ' +
+      'OWING 3, OWED 3, IOU 3, LEND 2, LENT 2, OVERDRAFT 3, MORTGAGE 3, INTEREST 2, PRINCIPAL 2',
+    yoruba: 'GBESE 4, TI MO YA 3',
+    igbo: 'UGWO 4, GBAZIRI 4',
+    hausa: 'BASHI 4, RANCE 4',
+  }) },
+  { intent: 'refund', label: 'Refund', terms: terms({
+    english: 'REFUND 6, REFUNDED 6, REIMBURSEMENT 5, REIMBURSE 5, REVERSAL 5, REVERSED 5, CHARGEBACK 6, MONEY BACK 4, OVERPAYMENT 2, RETURNED 2, ' +
+      'RVSL 5, EXCESS PAYMENT 3, WRONG TRANSFER 4, WRONGLY SENT 4, SENT IN ERROR 4, BY MISTAKE 3, MISTAKE 3, CANCELLED 2, CANCELLATION 2',
+    pidgin: 'RETURN YOUR MONEY 4',
+    yoruba: 'PADA 3',
+    igbo: 'NLOGHACHI 3',
+    hausa: 'MAYAR DA 3',
+  }) },
+  { intent: 'purchase', label: 'Purchase', terms: terms({
+    english: 'POS 2, PURCHASE 3, WEB PURCHASE 4, ORDER 3, INVOICE 3, INV 2, GOODS 3, SUPPLY 2, SUPPLIES 2, SALES 2, SALE 2, BOUGHT 3, BUY 1, CHECKOUT 3, DELIVERY 2, MARKET 1, PROVISIONS 3, CARTONS 2, BAGS 2, ' +
+      'ITEMS 2, MATERIALS 2, FABRIC 3, ANKARA 3, ASO EBI 3, CEMENT 3, TILES 3, PAINT 2, GENERATOR 3, PHONE 2, LAPTOP 3, RICE 2, FOR LAND 3, DESIGN 2, CONTRACT 2, SERVICES 2, WORKMANSHIP 3, REPAIRS 2, ' +
+      'JUMIA 3, KONGA 3, SHOPRITE 3, SPAR 3, CRATE 2, BASKET 2, DOZEN 2, BUNDLE 2, SACK 2, RAM 3, GOAT 3, COW 3, P2P 2, CHEMICAL 2, CHEMICALS 2',
+    // A payment processor's settlement is the merchant's takings.
+    settlements: ['PAYSTACK', 'PSTK', 'FLUTTERWAVE', 'FLW', 'MERCHANT', 'SQUAD', 'MONNIFY', 'INTERSWITCH', 'QUICKTELLER', 'OPAY', 'PALMPAY', 'MONIEPOINT', 'KUDA', 'PAGA', 'REMITA', 'SEERBIT', 'GLOBALPAY', 'VPAY', 'ETRANZACT'].map((p) => `${p} SETTLEMENT 3`).join(', '),
+    buying: 'BUYING 2, PROFORMA 3, LPO 3, WHOLESALE 3, RETAIL 2, RESTOCK 3, SHOPPING 3, JUSTRITE 3, ALIBABA 3, ALIEXPRESS 3, AMAZON 3, TEMU 3, SHEIN 3, JIJI 3, MILE 12 3, TRADE FAIR 3, COMPUTER VILLAGE 3, ARIARIA 3',
+    units: 'WRAPS 2, BAG 2, CARTON 2, PCS 2, PIECES 2, YARDS 2, BALE 2, BALES 2, TRAYS 2, TUBERS 2, KG 2, KGS 2, LITRES 2, LITERS 2, TONS 2, TONNES 2, GALLON 2, JERRYCAN 2, KEG 2, MUDU 3, DERICA 3',
+    clothes: 'LACE 3, AGBADA 3, KAFTAN 3, WRAPPER 2, HOLLANDAIS 3, SHOES 2, SHOE 2, CLOTHES 2, CLOTHING 2, DRESS 2, GOWN 2, WIG 2, WIGS 2, BONE STRAIGHT 3, ATTACHMENT 2, PERFUME 2, JEWELRY 2, JEWELLERY 2',
+    building: 'IRON RODS 3, RODS 2, BLOCKS 2, SAND 2, GRANITE 3, GRAVEL 3, PLANKS 3, ROOFING 3, ROOFING SHEETS 3, ZINC 2, NAILS 2, PVC 2, PIPES 2, BUILDING MATERIALS 3',
+    appliances: 'TYRES 3, TYRE 3, BATTERY 2, SPARE PARTS 3, SPARE PART 3, INVERTER 3, SOLAR 2, FRIDGE 3, FREEZER 3, TELEVISION 2, FURNITURE 3, MATTRESS 3, CHAIRS 2',
+    food: 'GARRI 3, GARI 3, BEANS 3, YAM 3, PALM OIL 3, GROUNDNUT OIL 3, VEGETABLE OIL 3, TOMATO 3, TOMATOES 3, PEPPER 2, ONIONS 3, ONION 3, CRAYFISH 3, STOCKFISH 3, OKPOROKO 3, OGBONO 3, EGUSI 3, ' +
+      'MAIZE 3, CORN 2, MILLET 3, SORGHUM 3, GUINEA CORN 3, SEMOVITA 3, SEMO 2, FLOUR 3, SUGAR 2, INDOMIE 3, NOODLES 2, SPAGHETTI 3, BREAD 2, EGGS 2, EGG 2, CHICKEN 2, TURKEY 2, FISH 2, MEAT 2, ' +
+      'FOWL 2, BULL 3, KILISHI 3, SUYA 2, PLANTAIN 3, CASSAVA 3, GROUNDNUT 3, KOLA NUT 3, DRINKS 2, MALT 2, BEER 2, PURE WATER 3, TABLE WATER 3',
+    yoruba: 'OJA 3, ASO 2, ASO OKE 3',
+    igbo: 'AHIA 3, ZUTARA 3',
+    hausa: 'KASUWA 3, KAYA 3, HAJA 3, SAYE 3, SIYAYYA 3',
+    efikIbibio: 'URUA 3',
+    edo: 'EKI 3',
+    tiv: 'KASUA 3',
+    fulfulde: 'LUUMO 3',
+  }) },
+  { intent: 'savings', label: 'Savings', terms: terms({
+    english: 'SAVINGS 4, SAVING 3, SAVE 2, THRIFT 4, CONTRIBUTION 3, CONTRI 3, COOPERATIVE 3, COOP 3, PIGGYVEST 3, COWRYWISE 3, CO OPERATIVE 3, TARGET SAVINGS 4, FIXED DEPOSIT 4, PIGGYBANK 3, PIGGY BANK 3',
+    yoruba: 'AJO 4, ESUSU 4, ALAJO 4',
+    igbo: 'ISUSU 4',
+    hausa: 'ADASHE 4, ASUSU 4',
+  }) },
+  { intent: 'bills', label: 'Bills', terms: terms({
+    english: 'ELECTRICITY 4, ELECT 3, LIGHT BILL 4, NEPA 4, PHCN 4, IKEDC 4, EKEDC 4, AEDC 4, IBEDC 4, EEDC 4, PHED 4, KEDCO 4, PREPAID 2, TOKEN 1, METER 2, DSTV 4, GOTV 4, STARTIMES 4, CABLE 2, AIRTIME 4, ' +
+      'RECHARGE 3, DATA 2, MTN 2, GLO 2, AIRTEL 2, 9MOBILE 2, BILL 2, BILLS 2, BLL 2, WATER 2, INTERNET 3, SPECTRANET 3, WASTE 2, LAWMA 3, ELECTRIC 3, ' +
+      'ELEC 3, LIGHT 2, POSTPAID 2, BEDC 4, JEDC 4, YEDC 4, KAEDCO 4, PREPAID METER 4, CABLE TV 4, DECODER 2, SHOWMAX 3, NETFLIX 3, RECHARGE CARD 4, DATA BUNDLE 4, DATA SUB 4, ETISALAT 2, ' +
+      'STARLINK 3, WIFI 3, MIFI 3, BROADBAND 3, WATER BILL 4, WATER RATE 4, PSP 3, REFUSE DISPOSAL 4, COOKING GAS 4, GAS REFILL 4, GAS 2, LPG 3, UTILITY 3, UTILITIES 3',
+    pidgin: 'LIGHT MONEY 4, NEPA BILL 4',
+    yoruba: 'OWO INA 4, INA MONAMONA 4, MONAMONA 3, OWO OMI 3',
+    igbo: 'EGO OKU 4, EGO MMIRI 3',
+    hausa: 'WUTA 3, WUTAR LANTARKI 4, LANTARKI 4, KUDIN RUWA 3, KATIN WAYA 3',
+  }) },
+  { intent: 'upkeep', label: 'Upkeep', terms: terms({
+    english: 'UPKEEP 4, UPKIP 4, POCKET MONEY 4, FEEDING 3, FOOD 2, FOODSTUFF 3, SUPPORT 2, ASSISTANCE 2, HELP 1, KIDS 2, CHILDREN 2, SOUP 2, ' +
+      'FOODSTUFFS 3, HOUSEKEEPING 4, HOUSE KEEPING 4, MAINTENANCE 2, FAMILY SUPPORT 3, MARKET MONEY 3, SOUP MONEY 3, RATION 2, GROCERIES 2, SUSTENANCE 3',
+    pidgin: 'CHOP MONEY 4, CHOP 2',
+    yoruba: 'OUNJE 3, OWO OUNJE 4, OWO OBE 4',
+    igbo: 'NRI 3, EGO NRI 4, EGO OFE 4, OFE 2',
+    hausa: 'ABINCI 3, KUDIN ABINCI 4, CEFANE 4, KUDIN MIYA 4, TAIMAKO 2',
+    efikIbibio: 'UDIA 3, OKUK UDIA 4',
+    edo: 'EVBARE 3',
+    tiv: 'KWAGHYAN 3',
+    fulfulde: 'NYAAMDU 3',
+  }) },
+  { intent: 'dues', label: 'Dues', terms: terms({
+    english: 'DUES 4, LEVY 4, ASSOCIATION 2, MEMBERSHIP 3, SUBSCRIPTION 2, CLUB 2, GYM 2, ALUMNI 2, PRACTISING FEE 3, ESTATE 1, ' +
+      'PRACTICING FEE 3, CDA 3, TOWN UNION 3, AGE GRADE 4, AGEGRADE 4, KINDRED 3, VILLAGE MEETING 4, FAMILY MEETING 4, AUGUST MEETING 4, MEETING 2, COMMUNITY 2, DEVELOPMENT LEVY 4, ' +
+      'VIGILANTE 3, ESTATE SERVICE CHARGE 4, ESTATE SVC CHG 4, LANDLORD ASSOCIATION 4, LANDLORDS ASSOCIATION 4, RESIDENTS ASSOCIATION 4, NURTW 3, ICAN 3, COREN 3, CIBN 3',
+    yoruba: 'OWO EGBE 4, EGBE 3, OWO IPADE 4, IPADE 3',
+    igbo: 'EGO NZUKO 4, NZUKO 3, EGO OTU 4, UMUNNA 4, OGBO 3, EGO OBODO 4, OBODO 2',
+    hausa: 'KUNGIYA 4, KUDIN TARO 4',
+  }) },
+  { intent: 'medical', label: 'Medical', terms: terms({
+    english: 'HOSPITAL 4, HOSP 4, MEDICAL 4, MED 3, DRUGS 3, DRUG 3, MEDICINE 3, PHARMACY 3, CLINIC 3, TREATMENT 3, LAB 3, SURGERY 4, ANTENATAL 4, SCAN 2, CONSULTATION 3, HMO 3, DENTAL 3, ' +
+      'MEDS 3, MEDICATION 3, PRESCRIPTION 3, CHEMIST 3, DOCTOR 2, NURSE 2, LAB TEST 4, BLOOD TEST 4, XRAY 3, X RAY 3, ULTRASOUND 3, MRI 3, ECG 3, PHYSIO 3, PHYSIOTHERAPY 3, THERAPY 2, OPTICIAN 3, ' +
+      'DENTIST 3, CHILDBIRTH 3, POSTNATAL 4, IMMUNIZATION 3, IMMUNISATION 3, VACCINE 3, VACCINATION 3, MALARIA 3, TYPHOID 3, CAESAREAN 4, DIALYSIS 4, CHEMO 4, CHEMOTHERAPY 4, ' +
+      'SICK 2, SICKNESS 3, ILLNESS 3, HEALTH 2, HEALTHCARE 3, NHIS 4, HEALTH INSURANCE 4, HERBAL 3',
+    yoruba: 'ILE IWOSAN 5, IWOSAN 4, ASIBITI 4, OOGUN 4, OWO OOGUN 5, OWO AGBO 4, ALAGBO 3, ILERA 3, AISAN 3, OWO ITOJU 4',
+    igbo: 'OGWU 4, EGO OGWU 5, ULO OGWU 5, ORIA 3, DIBIA 3',
+    hausa: 'MAGANI 4, KUDIN MAGANI 5, LIKITA 3, JINYA 3, RASHIN LAFIYA 4',
+    efikIbibio: 'IBOK 4, UFOK IBOK 5',
+  }) },
+  { intent: 'donation', label: 'Donation', terms: terms({
+    english: 'TITHE 4, OFFERING 4, DONATION 4, CHURCH 2, MOSQUE 2, CHARITY 3, THANKSGIVING 4, HARVEST 2, BUILDING FUND 4, SEED 2, WELFARE 2, ' +
+      'BUILDING LEVY 4, CHURCH LEVY 4, CHURCH DUES 4, CHURCH PROJECT 4, SEED OF FAITH 4, SOWING 3, VOW 4, PLEDGE 3, FIRST FRUIT 4, FIRSTFRUIT 4, PARTNERSHIP 2, ALMS 4, ' +
+      'MISSION 2, MISSIONS 2, EVANGELISM 3, CRUSADE 3, MINISTRIES 2, CHAPEL 3, PARISH 3, CATHEDRAL 3, DIOCESE 3, FELLOWSHIP 2, CHOIR 2, SYNAGOGUE 3, ' +
+      'RCCG 3, MFM 3, ECWA 3, DEEPER LIFE 3, LIVING FAITH 3, COZA 3, DUNAMIS 3, CATHOLIC 3, ANGLICAN 3, METHODIST 3, BAPTIST 3, PENTECOSTAL 2, CELESTIAL 3, CHERUBIM 3, ' +
+      'ORPHANAGE 3, MOTHERLESS 3, ORPHANS 3, ORPHAN 3, WIDOWS 3, LESS PRIVILEGED 3, NEEDY 2, ALMAJIRI 3, IDP 2, DISPLACED 2, RAMADAN 2, NGO 2, FOUNDATION 2, OUTREACH 2, RELIEF 2, FUNDRAISING 3, FUNDRAISER 3, GOFUNDME 3',
+    islamic: 'ZAKAT 4, ZAKKA 4, ZAKAH 4, SADAQAH 4, SADAQA 4, SADAKA 4, MASJID 3, WAQF 4, FITRAH 4, ZAKATUL 4, IFTAR 3',
+    yoruba: 'IDAMEWA 4, OWO ORE 4, IDUPE 4, SAARA 3, SOOSI 3, MOSALASI 3, ILE IJOSIN 3',
+    igbo: 'UKA 3, CHOCHI 3',
+    hausa: 'COCI 3, MASALLACI 3',
+    efikIbibio: 'UFOK ABASI 4',
+  }) },
+  { intent: 'transport', label: 'Transport', terms: terms({
+    english: 'TRANSPORT 4, FARE 3, TRANSPORTATION 4, FUEL 3, PETROL 3, LOGISTICS 3, DISPATCH 2, WAYBILL 3, BOLT 3, UBER 3, RIDE 2, TAXI 3, KEKE 3, OKADA 3, FLIGHT 3, BUS 3, BRT 3, CAR HIRE 4, ' +
+      'TFARE 3, TRANSPO 3, INDRIVE 3, RIDA 3, TAXIFY 3, DANFO 3, NAPEP 3, MARUWA 3, ADAIDAITA 3, ACHABA 3, BIKE 2, TRAIN 3, NRC 3, FERRY 3, BOAT 2, AIR TICKET 4, TICKET 2, AIRFARE 4, ' +
+      'AIR PEACE 4, ARIK 3, IBOM AIR 4, GUO 3, GIGM 3, GIGL 3, CHISCO 3, YOUNG SHALL GROW 4, HAULAGE 3, TRUCK 2, TRAILER 2, TIPPER 2, LORRY 2, FREIGHT 3, SHIPPING 3, CARGO 3, COURIER 3, DHL 3, ' +
+      'DISPATCH RIDER 4, WAY BILL 4, TOLL 2, TOLL GATE 3, PARKING 2, PMS 3, DIESEL 3, FILLING STATION 3',
+    pidgin: 'MOTO 3, MOTA 3, MOTOR 2, TRANSPORT MONEY 4',
+    yoruba: 'OWO OKO 4, AYOKELE 3, OKO OFURUFU 4',
+    igbo: 'UGBO 3, UGBO ALA 4, UGBO ELU 4',
+    hausa: 'KUDIN HAWA 4, KUDIN MAI 4, JIRGI 3, ADAIDAITA SAHU 4',
+  }) },
+  { intent: 'gift', label: 'Gift', terms: terms({
+    english: 'GIFT 3, BIRTHDAY 3, BDAY 3, HBD 3, WEDDING 3, ANNIVERSARY 3, THANK YOU 3, THANKS 3, THANK 2, THNX 3, TNX 3, THX 3, APPRECIATION 4, CONGRATS 3, CONGRATULATIONS 3, CHRISTMAS 3, XMAS 3, NEW YEAR 3, SALLAH 3, EID 3, MUBARAK 2, ' +
+      'SURPRISE 2, TIP 2, WITH LOVE 3, BABY SHOWER 3, NAMING CEREMONY 3, NAMING 2, CHRISTENING 3, DEDICATION 2, HOUSEWARMING 3, HOUSE WARMING 3, GRADUATION 3, VALENTINE 3, MOTHERS DAY 3, FATHERS DAY 3, ' +
+      'EASTER 3, ENGAGEMENT 3, INTRODUCTION 2, TRADITIONAL MARRIAGE 3, MARRIAGE 2, BRIDE PRICE 4, DOWRY 3, BURIAL 2, FUNERAL 2, CONDOLENCE 3, SYMPATHY 3, GET WELL SOON 3',
+    pidgin: 'SMALL SOMETHING 4, DASH 3, ENJOY 2',
+    yoruba: 'EBUN 3, OJO IBI 3, E SE 3, O SE 3, ADUPE 3, AYAJO 3, IGBEYAWO 3, ISOMOLORUKO 3, IKOMOJADE 3, EKU ODUN 3',
+    igbo: 'DAALU 3, ONYINYE 2, EKERESIMESI 3, EKELE 3, IMELA 3, IGBA NKWU 3',
+    hausa: 'KYAUTA 3, NA GODE 3, GODIYA 3, GAISUWA 3, BARKA 2, BIKIN AURE 3, BIKIN SUNA 3',
+    efikIbibio: 'SOSONGO 3',
+    edo: 'URHUESE 3',
+    fulfulde: 'JAARAMA 3',
+  }) },
 ];
 
 /**
- * Terms that say when or how much rather than what for, so they decide only when nothing more
- * specific is said. An occasion (1) gives way to a purpose ("ram for sallah" is a purchase, "xmas
- * bonus" a salary); a share or a payment word (2) gives way to the occasion or the purpose it is
- * for ("wedding contribution" is a gift, "ugwo ulo", the house payment, is rent). Other terms are 0.
+ * Terms that say how, when or how much rather than what for, so they decide only when nothing more
+ * specific is said. A word of buying or a unit (1) gives way to what was bought ("drug purchase" is
+ * medical, "waybill for the goods" transport), where the documents of a trade (invoice, LPO, supply)
+ * do not: a supplier is paid for the diesel it supplied; an occasion (2) to a purpose ("ram for sallah" is a
+ * purchase, "xmas bonus" a salary); a share or a payment word (3) to the occasion or the purpose it
+ * is for ("wedding contribution" is a gift, "ugwo ulo", the house payment, is rent). Other terms are 0.
  */
 export const DEFERRING_TERMS = new Map<string, number>([
-  ...['BIRTHDAY', 'BDAY', 'HBD', 'WEDDING', 'ANNIVERSARY', 'CHRISTMAS', 'XMAS', 'NEW YEAR', 'SALLAH', 'EID', 'MUBARAK', 'EKERESIMESI', 'OJO IBI'].map((t) => [t, 1] as const),
-  ...['CONTRIBUTION', 'CONTRI', 'UGWO'].map((t) => [t, 2] as const),
+  ...[
+    'POS', 'PURCHASE', 'WEB PURCHASE', 'ORDER', 'GOODS', 'SALES', 'SALE', 'BOUGHT', 'BUY', 'BUYING', 'CHECKOUT', 'DELIVERY', 'MARKET', 'ITEMS',
+    'MATERIALS', 'SERVICES', 'CONTRACT', 'RETAIL', 'RESTOCK', 'SHOPPING', 'OJA', 'AHIA', 'ZUTARA', 'KASUWA', 'KAYA', 'HAJA', 'SAYE', 'SIYAYYA',
+    'URUA', 'EKI', 'KASUA', 'LUUMO', 'CRATE', 'BASKET', 'DOZEN', 'BUNDLE', 'SACK', 'BAG', 'BAGS', 'CARTON', 'CARTONS', 'PCS', 'PIECES', 'YARDS', 'BALE', 'BALES', 'TRAYS', 'TUBERS', 'KG', 'KGS',
+    'LITRES', 'LITERS', 'TONS', 'TONNES', 'GALLON', 'JERRYCAN', 'KEG', 'MUDU', 'DERICA', 'WRAPS',
+  ].map((t) => [t, 1] as const),
+  ...[
+    'BIRTHDAY', 'BDAY', 'HBD', 'WEDDING', 'ANNIVERSARY', 'CHRISTMAS', 'XMAS', 'NEW YEAR', 'SALLAH', 'EID', 'MUBARAK', 'EKERESIMESI', 'OJO IBI', 'BABY SHOWER', 'NAMING CEREMONY', 'NAMING',
+    'CHRISTENING', 'DEDICATION', 'HOUSEWARMING', 'HOUSE WARMING', 'GRADUATION', 'VALENTINE', 'MOTHERS DAY', 'FATHERS DAY', 'EASTER', 'ENGAGEMENT', 'INTRODUCTION', 'TRADITIONAL MARRIAGE',
+    'MARRIAGE', 'BURIAL', 'FUNERAL', 'AYAJO', 'IGBEYAWO', 'ISOMOLORUKO', 'IKOMOJADE', 'EKU ODUN', 'IGBA NKWU', 'BIKIN AURE', 'BIKIN SUNA', 'BARKA',
+  ].map((t) => [t, 2] as const),
+  ...['CONTRIBUTION', 'CONTRI', 'UGWO'].map((t) => [t, 3] as const),
 ]);
 
 /** The generic intent: readable, plausible, but no specific purpose (issue 16). */
 export const GENERAL_PAYMENT = { intent: 'payment', label: 'General payment' } as const;
 
-/** Words that name a payment without saying what for: the general payment intent. */
+/** Words that name a payment without saying what for: the general payment intent. Money is OWO (Yoruba), EGO (Igbo), KUDI (Hausa), OKUK (Efik), IGHO (Edo, Urhobo), INYAREGH (Tiv), CEEDE (Fulfulde). */
 export const GENERIC_TERMS = new Set([
   'PAYMENT', 'PAYMENTS', 'PAY', 'PYMT', 'PMT', 'PYMNT', 'DEPOSIT', 'TOP', 'TOPUP', 'FUND', 'FUNDS', 'FUNDING', 'CASH', 'MONEY', 'BALANCE', 'BAL',
   'PART', 'FULL', 'REMAINING', 'TEST', 'TESTING', 'SETTLEMENT', 'SETTLE', 'MISC', 'MISCELLANEOUS', 'OTHERS', 'GENERAL', 'OWO', 'EGO', 'KUDI', 'KUDIN',
+  'OKUK', 'IGHO', 'INYAREGH', 'CEEDE',
 ]);
+
+/** Phrases that name no purpose, whatever words they hold: "services rendered" names no purchase, an advance-fee "contract approval" none either. */
+export const GENERIC_PHRASES = ['SERVICES RENDERED', 'SERVICE RENDERED', 'CONTRACT APPROVAL', 'CONTRACT RELEASE'];
 
 /** Words that say only "money moved": a transfer with no stated purpose. */
 export const TRANSFER_TERMS = new Set([
@@ -51,17 +229,9 @@ export const TRANSFER_TERMS = new Set([
   'IB', 'WEB', 'APP', 'ONLINE', 'INTERBANK', 'INSTANT', 'SELF', 'OWN',
 ]);
 
-/** Words that suggest the money is not clean. */
-export const FRAUD_TERMS = ['SCAM', 'SCAMMER', 'FRAUD', 'FRAUDULENT', 'HACK', 'HACKED', 'HACKER', 'STOLEN', 'YAHOO', 'LAUNDER', 'LAUNDERING', 'PONZI', 'FAKE ALERT', 'BET9JA CASHOUT', 'MMM', 'CARDING', 'BRIBE', 'UNBLOCK', 'DOUBLE YOUR MONEY'];
+/** The transfer words that name the transfer itself, so "funds transfer" says only that money moved (and "money sent" does not). */
+export const TRANSFER_NOUNS = new Set(['TRANSFER', 'TRANSFERS', 'TRF', 'TRSF', 'TFR', 'TRANS']);
 
-/**
- * Words of one topic, so that a prompt that names the topic also catches its brands and slang:
- * "reject anything about betting" holds "sportybet payout".
- */
-export const TOPICS: string[][] = [
-  ['BET', 'BETS', 'BETTING', 'GAMBLING', 'GAMBLE', 'CASINO', 'LOTTO', 'LOTTERY', 'POOLS', 'STAKE', 'BET9JA', 'SPORTYBET', 'BETKING', 'NAIRABET', 'MERRYBET', 'BETWAY', 'MSPORT', '1XBET'],
-  ['CRYPTO', 'CRYPTOCURRENCY', 'BITCOIN', 'BTC', 'USDT', 'ETH', 'ETHEREUM', 'BINANCE', 'BYBIT', 'LUNO', 'QUIDAX', 'ROQQU', 'P2P', 'COIN', 'COINS'],
-  ['LOAN', 'LOANS', 'LENDER', 'FAIRMONEY', 'PALMCREDIT', 'QUICKCREDIT', 'RENMONEY', 'AELLA', 'BRANCH'],
-];
+export { FRAUD_TERMS, TOPICS } from './risk-words.js';
 
 export const MONTHS = new Set(['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'SEPT', 'OCT', 'NOV', 'DEC', 'JANUARY', 'FEBRUARY', 'MARCH', 'APRIL', 'JUNE', 'JULY', 'AUGUST', 'SEPTEMBER', 'OCTOBER', 'NOVEMBER', 'DECEMBER']);

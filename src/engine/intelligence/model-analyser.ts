@@ -178,7 +178,7 @@ function parseCompletion(text: string): Asked {
 /** The model's answer as service_intelligence, with the prompt's amount limits and the markers applied on top. */
 function fromAnswer(answer: ModelAnswer, model: string, { narration, systemPrompt, amount }: AnalysisInput): ServiceIntelligence {
   const draft = { confidence: answer.confidence_score, flags: new Set(answer.flags), explanation: [`model ${model}: ${answer.explanation}`] };
-  for (const { flag, line } of amountLimits(readPrompt(systemPrompt), amount)) {
+  for (const { flag, line } of amountLimits(readPrompt(systemPrompt), amount, answer.extracted_intent)) {
     draft.flags.add(flag);
     draft.explanation.push(line);
   }

@@ -3,9 +3,21 @@ import { INTENTS, TOPICS } from './lexicon.js';
 const REJECT = /\b(reject|refuse|block|decline|do not accept|don't accept|never accept|not allowed|disallow)\b/;
 const REVIEW = /\b(review|flag|check|verify|hold|manual|suspicious|investigate|confirm)\b/;
 const LIMIT = /\b(?:above|over|more than|greater than|exceeding|exceeds|pass|passes)\s*(?:₦|ngn|n)?\s*([\d,]+(?:\.\d+)?)\s*(k|m|thousand|million)?\s*(naira|kobo)?/;
-const STOPWORDS = new Set(['THIS', 'THAT', 'WALLET', 'ACCOUNT', 'PAYMENT', 'EXPECT', 'RECEIVE', 'ONLY', 'FROM', 'WITH', 'WILL', 'SHOULD', 'THEY', 'THEM', 'THEIR', 'THESE', 'MONEY', 'FUND', 'TRANSFER', 'MOSTLY', 'USUALLY', 'ALWAYS', 'CREDIT', 'INBOUND', 'INCOMING', 'USER', 'CUSTOMER', 'ABOUT', 'ANYTHING', 'ELSE', 'EVERYTHING', 'FINE', 'OTHER', 'THAN', 'ABOVE', 'BELOW', 'OVER', 'NAIRA', 'KOBO', 'REJECT', 'REFUSE', 'BLOCK', 'DECLINE', 'ACCEPT', 'NEVER', 'ALLOWED', 'DISALLOW', 'REVIEW', 'FLAG', 'CHECK', 'VERIFY', 'HOLD', 'MANUAL', 'MANUALLY', 'SUSPICIOUS', 'INVESTIGATE', 'CONFIRM', 'MORE', 'GREATER', 'EXCEEDING', 'EXCEED', 'MILLION', 'THOUSAND', 'MENTION', 'MENTIONING', 'SAYS', 'PLEASE', 'INTO', 'PAYS', 'PASS', 'PASSES', 'ABEG']);
+const STOPWORDS = new Set(['THIS', 'THAT', 'WALLET', 'ACCOUNT', 'PAYMENT', 'EXPECT', 'RECEIVE', 'ONLY', 'FROM', 'WITH', 'WILL', 'SHOULD', 'THEY', 'THEM', 'THEIR', 'THESE', 'MONEY', 'FUND', 'TRANSFER', 'MOSTLY', 'USUALLY', 'ALWAYS', 'CREDIT', 'INBOUND', 'INCOMING', 'USER', 'CUSTOMER', 'ABOUT', 'ANYTHING', 'ELSE', 'EVERYTHING', 'FINE', 'OTHER', 'THAN', 'ABOVE', 'BELOW', 'OVER', 'NAIRA', 'KOBO', 'REJECT', 'REFUSE', 'BLOCK', 'DECLINE', 'ACCEPT', 'NEVER', 'ALLOWED', 'DISALLOW', 'REVIEW', 'FLAG', 'CHECK', 'VERIFY', 'HOLD', 'MANUAL', 'MANUALLY', 'SUSPICIOUS', 'INVESTIGATE', 'CONFIRM', 'MORE', 'GREATER', 'EXCEEDING', 'EXCEED', 'MILLION', 'THOUSAND', 'MENTION', 'MENTIONING', 'SAYS', 'PLEASE', 'INTO', 'PAYS', 'PASS', 'PASSES', 'ABEG', 'THEM', 'THOSE', 'SUCH', 'FIRST', 'EVERY', 'EACH', 'SINGLE']);
 
-export const words = (text: string) => text.toUpperCase().replace(/[^A-Z0-9]+/g, ' ').trim();
+/** Hausa's hooked letters, which Unicode does not decompose into a letter and a mark. */
+const HOOKED: Record<string, string> = { Ɗ: 'D', ɗ: 'D', Ƙ: 'K', ƙ: 'K', Ƴ: 'Y', ƴ: 'Y', Ɓ: 'B', ɓ: 'B' };
+
+/**
+ * A text's words in upper case, with the tone marks and dots of Yoruba, Igbo and Hausa spelling
+ * dropped ("ọgwụ" is OGWU, "ƙungiya" KUNGIYA) and apostrophes inside words closed up ("sa'adatu",
+ * "mother's day"), so a word matches however it was typed.
+ */
+export function words(text: string): string {
+  const folded = /[^\x00-\x7f]/.test(text) ? text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[ƊɗƘƙƳƴƁɓ]/g, (c) => HOOKED[c]!) : text;
+  const upper = folded.toUpperCase();
+  return (/['’ʼ`]/.test(upper) ? upper.replace(/(?<=[A-Z])['’ʼ`](?=[A-Z])/g, '') : upper).replace(/[^A-Z0-9]+/g, ' ').trim();
+}
 
 /** Plural and simple inflections folded, so "loans" in a prompt meets "loan" in a narration. */
 export function stem(word: string): string {
@@ -39,6 +51,8 @@ export interface Clause {
   polarity: 'expect' | 'review' | 'reject';
   intents: Set<string>;
   only: boolean;
+  /** "Reject anything that is not rent": the clause is about every stated purpose but its own. */
+  except: boolean;
   /** The clause's own words (stems), with every word of a topic it names. */
   words: string[];
   limitKobo?: number;
@@ -52,35 +66,75 @@ function limitOf(clause: string): number | undefined {
   return Math.round(limit[3] === 'kobo' ? value : value * 100);
 }
 
-/** Reads a system prompt clause by clause: what it expects, what it wants reviewed or rejected. */
+const EXCEPT = /\b(?:not|except|other than|apart from|besides)\b/;
+/** "Anything else", "every other payment": what the clause before did not name. */
+const ELSE = /\b(?:else|other|others)\b/;
+
+/**
+ * Reads a system prompt clause by clause: what it expects, what it wants reviewed or rejected. A
+ * clause that says only "review them" or "hold am" after one that names a limit ("Amounts above ₦100k
+ * are unusual; review them") reviews the amounts above that limit.
+ */
 export function readPrompt(prompt: string): Clause[] {
-  return prompt
+  let clauses = READ.get(prompt);
+  if (clauses === undefined) {
+    if (READ.size >= 1000) READ.clear();
+    READ.set(prompt, (clauses = readClauses(prompt)));
+  }
+  return clauses;
+}
+
+/** Prompts read already: a wallet's prompt is read for every payment into it, and never changes. */
+const READ = new Map<string, Clause[]>();
+
+/** What names each intent in a prompt: its label, its name, and its strong terms (weight 3 or more). */
+const NAMED_BY = INTENTS.map((i) => ({ intent: i.intent, names: [words(i.label), words(i.intent.replace(/_/g, ' ')), ...i.terms.filter(([, weight]) => weight >= 3).map(([term]) => term)] }));
+
+function readClauses(prompt: string): Clause[] {
+  const raw = prompt
     .toLowerCase()
     .split(/[.;!?\n]+|\bbut\b/)
     .map((clause) => clause.trim())
-    .filter(Boolean)
-    .map((clause) => {
+    .filter(Boolean);
+  const clauses = raw.map((clause): Clause => {
       const tokens = words(clause).split(' ');
       const text = textOf(tokens);
-      const intents = new Set(
-        INTENTS.filter(
-          (i) => mentions(text, words(i.label)) || mentions(text, words(i.intent.replace(/_/g, ' '))) || i.terms.some(([term, weight]) => weight >= 3 && mentions(text, term)),
-        ).map((i) => i.intent),
-      );
+      const intents = new Set(NAMED_BY.filter(({ names }) => names.some((term) => mentions(text, term))).map(({ intent }) => intent));
       const own = tokens.filter((w) => !STOPWORDS.has(w)).map(stem).filter((w) => w.length >= 4 && !STOPWORDS.has(w) && !/^\d+$/.test(w));
       const topics = TOPICS.filter((topic) => topic.some((w) => own.includes(stem(w)))).flat().map(stem);
       const limitKobo = limitOf(clause);
       const polarity: Clause['polarity'] = REJECT.test(clause) ? 'reject' : REVIEW.test(clause) ? 'review' : 'expect';
-      return { polarity, intents, only: /\bonly\b/.test(clause), words: [...new Set([...own, ...topics])], ...(limitKobo !== undefined ? { limitKobo } : {}) };
+      // The "not" of "do not accept" is the verb's: only a "not" after the verb makes an exception.
+      const except = polarity !== 'expect' && intents.size > 0 && EXCEPT.test(clause.replace(polarity === 'reject' ? REJECT : REVIEW, ' '));
+      return { polarity, intents, only: /\bonly\b/.test(clause), except, words: [...new Set([...own, ...topics])], ...(limitKobo !== undefined ? { limitKobo } : {}) };
     });
+  clauses.forEach((clause, i) => {
+    const before = clauses[i - 1];
+    const bare = clause.polarity !== 'expect' && clause.limitKobo === undefined && clause.intents.size === 0 && clause.words.length === 0;
+    if (bare && before?.limitKobo !== undefined) clause.limitKobo = before.limitKobo;
+    // "Only salaries from Zenith. Review anything else": everything but what the clauses before expect only.
+    const only = clauses.slice(0, i).filter((c) => c.polarity === 'expect' && c.only && c.intents.size > 0);
+    if (bare && clause.limitKobo === undefined && ELSE.test(raw[i]!) && only.length > 0) {
+      only.forEach((c) => c.intents.forEach((intent) => clause.intents.add(intent)));
+      clause.except = true;
+    }
+  });
+  return clauses;
 }
 
-/** Flags for clauses that review or reject amounts above a limit ("review any payment above ₦2m"). */
-export function amountLimits(clauses: Clause[], amount: number): { flag: string; line: string }[] {
+/** The flag a review or reject clause raises. */
+export const promptFlag = (polarity: Clause['polarity']) => (polarity === 'reject' ? 'REJECTED_BY_PROMPT' : 'REVIEW_REQUESTED_BY_PROMPT');
+
+/**
+ * Flags for clauses that review or reject amounts above a limit ("review any payment above ₦2m"). A
+ * clause that names a purpose limits that purpose only: "reject single contributions over ₦50,000"
+ * holds a ₦60,000 contribution, not a ₦10,000 one, nor a ₦60,000 salary.
+ */
+export function amountLimits(clauses: Clause[], amount: number, intent: string): { flag: string; line: string }[] {
   return clauses
-    .filter((clause) => clause.polarity !== 'expect' && clause.limitKobo !== undefined && amount > clause.limitKobo)
+    .filter((clause) => clause.polarity !== 'expect' && clause.limitKobo !== undefined && amount > clause.limitKobo && (clause.intents.size === 0 || clause.intents.has(intent)))
     .map((clause) => {
-      const flag = clause.polarity === 'reject' ? 'REJECTED_BY_PROMPT' : 'REVIEW_REQUESTED_BY_PROMPT';
+      const flag = promptFlag(clause.polarity);
       return { flag, line: `system prompt says to ${clause.polarity} amounts above ${clause.limitKobo} kobo: ${flag}` };
     });
 }

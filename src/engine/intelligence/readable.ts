@@ -1,5 +1,5 @@
-import { FRAUD_TERMS, GENERIC_TERMS, MONTHS, TRANSFER_TERMS } from './lexicon.js';
-import { CHANNEL_WORDS, FILLER_WORDS, NAMES, REFERENCE_WORDS, TITLES } from './nigerian-words.js';
+import { FRAUD_TERMS, GENERIC_TERMS, MONTHS, TOPICS, TRANSFER_TERMS } from './lexicon.js';
+import { BUSINESS_WORDS, CHANNEL_WORDS, FILLER_WORDS, NAMES, REFERENCE_WORDS, TITLES } from './nigerian-words.js';
 import { englishWords } from './word-list.js';
 
 /**
@@ -14,8 +14,12 @@ const ROWS = [...KEY_ROWS, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'];
 /** The keyboard's slanted columns, both ways ("qazwsx", "plmokn"). */
 const COLUMNS = ['QAZ', 'WSX', 'EDC', 'RFV', 'TGB', 'YHN', 'UJM', 'RDZ', 'TFX', 'YGC', 'UHV', 'IJB', 'OKN', 'PLM'];
 const VOWELS = /[AEIOU]/;
-/** Fraud words are read, whatever they look like ("MMM", the Ponzi scheme, is one key held down). */
-const FRAUD_WORDS = new Set(FRAUD_TERMS.filter((t) => !t.includes(' ')));
+/**
+ * Fraud words (and the words of fraud phrases) and the words of a prompt's topics are read, whatever
+ * they look like: "MMM", the Ponzi scheme, is one key held down; "419", "1xbet" and "bet9ja" have
+ * digits, and are still words.
+ */
+const KNOWN_WORDS = new Set([...FRAUD_TERMS, ...TOPICS.flat()].flatMap((t) => t.split(' ')));
 
 /** A run of `length` neighbouring keys on one of the lines (a keyboard row or column, the alphabet), either way. */
 function keyboardRuns(length: number, lines = ROWS): Set<string> {
@@ -107,14 +111,14 @@ const LOCAL_WORDS = new Set(['PIKIN', 'MANAGE', 'SETTLE', 'OSU', 'KETA', 'IBI', 
  * are still noise), then the English word list, and last anything pronounceable, taken for a name.
  */
 export function classifyToken(token: string, senderWords: ReadonlySet<string>): TokenKind {
-  if (/\d/.test(token) || MONTHS.has(token) || REFERENCE_WORDS.has(token) || token.length === 1) return 'neutral';
+  if ((/\d/.test(token) && !KNOWN_WORDS.has(token)) || MONTHS.has(token) || REFERENCE_WORDS.has(token) || token.length === 1) return 'neutral';
   if (GENERIC_TERMS.has(token)) return 'generic';
   if (TRANSFER_TERMS.has(token)) return 'transfer';
   if (CHANNEL_WORDS.has(token)) return 'channel';
   if (FILLER_WORDS.has(token)) return 'filler';
   if (LOCAL_WORDS.has(token)) return 'local';
-  if (NAMES.has(token) || TITLES.has(token) || senderWords.has(token)) return 'name';
-  if (FRAUD_WORDS.has(token)) return 'word';
+  if (NAMES.has(token) || TITLES.has(token) || BUSINESS_WORDS.has(token) || senderWords.has(token)) return 'name';
+  if (KNOWN_WORDS.has(token)) return 'word';
   if (typedNoise(token)) return 'noise';
   if (englishWords().has(token.toLowerCase())) return 'word';
   return unpronounceable(token) ? 'noise' : 'name-like';

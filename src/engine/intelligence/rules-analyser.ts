@@ -1,14 +1,20 @@
 import type { AnalysisInput, NarrationAnalyser, ServiceIntelligence } from './analyser.js';
-import { DEFERRING_TERMS, FRAUD_TERMS, GENERAL_PAYMENT, INTENTS, TRANSFER_TERMS } from './lexicon.js';
-import { EMPTY_WORDS } from './nigerian-words.js';
+import { DEFERRING_TERMS, FRAUD_TERMS, GENERAL_PAYMENT, GENERIC_PHRASES, INTENTS, TRANSFER_NOUNS } from './lexicon.js';
+import { EMPTY_WORDS, FAMILY_WORDS } from './nigerian-words.js';
 import { applyMarkers, withoutMarkers } from './markers.js';
-import { amountLimits, mentions, readPrompt, stem, type Text, textOf, words } from './prompt.js';
+import { amountLimits, mentions, promptFlag, readPrompt, stem, textOf, words } from './prompt.js';
 import { classifyToken, noiseReason, type TokenKind } from './readable.js';
-import { spelledAs } from './spelling.js';
+import { spelledAs, spelledPair } from './spelling.js';
 
 const SPECIFIC = new Set(INTENTS.map((i) => i.intent));
+const UPKEEP = INTENTS.find((i) => i.intent === 'upkeep')!;
+/** What the terms of each deferring level say, when they give way to a more specific intent. */
+const GAVE_WAY: [number[], string][] = [[[1], 'buying, not what was bought'], [[2, 3], 'an occasion or a share, not what for']];
 /** Words for the money itself, which in front of a transfer word name the transfer ("funds transfer"). */
 const MONEY_WORDS = new Set(['FUND', 'FUNDS', 'MONEY', 'CASH']);
+const isName = (kind: TokenKind | undefined) => kind === 'name' || kind === 'name-like';
+/** Kinds of token after which a run of names has not ended: more words of a sentence. */
+const READ_ON = new Set<TokenKind>(['word', 'local', 'filler', 'generic']);
 
 const round = (x: number) => Math.round(Math.min(1, Math.max(0, x)) * 100) / 100;
 const quote = (tokens: string[]) => `"${tokens.join(' ').toLowerCase()}"`;
@@ -40,38 +46,96 @@ function isInstalment(text: string): boolean {
   return [...text.matchAll(/\b(\d{1,2}) ?(?:OF|\/) ?(\d{1,2})\b/g)].some(([, n, of]) => Number(n) >= 1 && Number(n) <= Number(of));
 }
 
-/** Every intent term by its word, and the phrases, so a narration is matched in one pass over its tokens. */
+/** Every intent term by its word, and the phrases by their first word, so a narration is matched in one pass over its tokens. */
 const MAX_TERMS = 1000;
+/** The intent index of the generic phrases: they hold words that name no purpose there ("services rendered"). */
+const GENERIC_INDEX = INTENTS.length;
 const WORD_TERMS = new Map<string, number[]>();
-const PHRASE_TERMS: { padded: string; id: number }[] = [];
-INTENTS.forEach((intent, i) =>
-  intent.terms.forEach(([term], order) => {
-    const id = i * MAX_TERMS + order;
-    if (term.includes(' ')) PHRASE_TERMS.push({ padded: ` ${term} `, id });
-    else WORD_TERMS.set(term, [...(WORD_TERMS.get(term) ?? []), id]);
-  }),
-);
+const PHRASE_TERMS = new Map<string, { words: string[]; id: number }[]>();
+const addTerm = (term: string, id: number) => {
+  const split = term.split(' ');
+  if (split.length === 1) WORD_TERMS.set(term, [...(WORD_TERMS.get(term) ?? []), id]);
+  else PHRASE_TERMS.set(split[0]!, [...(PHRASE_TERMS.get(split[0]!) ?? []), { words: split, id }]);
+};
+INTENTS.forEach((intent, i) => intent.terms.forEach(([term], order) => addTerm(term, i * MAX_TERMS + order)));
+GENERIC_PHRASES.forEach((phrase, order) => addTerm(phrase, GENERIC_INDEX * MAX_TERMS + order));
 
-function termsIn(text: Text): Set<number> {
-  const hits = new Set<number>();
-  for (const token of text.tokens) for (const id of WORD_TERMS.get(token) ?? []) hits.add(id);
-  for (const { padded, id } of PHRASE_TERMS) if (text.spaced.includes(padded)) hits.add(id);
+/**
+ * The terms a narration holds, as written or as stems. A phrase decides what its words mean: its
+ * words count for no other intent ("ulo ogwu", the hospital, is not rent for its "ulo"), and a longer
+ * phrase of another intent overrides a shorter one it overlaps ("owo ile iwe" is school, not "owo ile").
+ */
+function termsIn(written: string[]): Set<number> {
+  const stems = written.map(stem);
+  const phrases: { id: number; start: number; end: number }[] = [];
+  for (const sequence of [written, stems]) {
+    sequence.forEach((first, start) => {
+      for (const { words, id } of PHRASE_TERMS.get(first) ?? []) {
+        if (words.every((w, k) => sequence[start + k] === w)) phrases.push({ id, start, end: start + words.length });
+      }
+    });
+  }
+  const intentOf = (id: number) => Math.floor(id / MAX_TERMS);
+  const overlap = (a: { start: number; end: number }, b: { start: number; end: number }) => a.start < b.end && b.start < a.end;
+  const kept = phrases.filter((p) => !phrases.some((q) => intentOf(q.id) !== intentOf(p.id) && overlap(p, q) && q.end - q.start > p.end - p.start));
+  const owners = new Map<number, Set<number>>();
+  for (const p of kept) for (let k = p.start; k < p.end; k++) owners.set(k, (owners.get(k) ?? new Set()).add(intentOf(p.id)));
+  const hits = new Set(kept.map((p) => p.id));
+  const add = (k: number, ids: number[] | undefined) => {
+    for (const id of ids ?? []) if (!owners.has(k) || owners.get(k)!.has(intentOf(id))) hits.add(id);
+  };
+  written.forEach((token, k) => {
+    // A word is one term: "bills" is BILLS, not BILLS and its stem BILL.
+    add(k, WORD_TERMS.get(token) ?? (stems[k] === token ? undefined : WORD_TERMS.get(stems[k]!)));
+  });
+  for (const id of hits) if (intentOf(id) === GENERIC_INDEX) hits.delete(id);
   return hits;
 }
 
-/** Tokens that are no lexicon word, English word or name, read as the lexicon word they misspell ("tution" → TUITION). */
+/** Fraud words by word, and the first words of the fraud phrases, so a narration is checked in one pass over its tokens. */
+const FRAUD_WORDS = new Set(FRAUD_TERMS.filter((t) => !t.includes(' ')));
+const FRAUD_PHRASE_STARTS = new Set(FRAUD_TERMS.filter((t) => t.includes(' ')).map((t) => t.split(' ')[0]!));
+
+/** The fraud words and phrases a narration holds, as written or as stems, in the list's order. */
+function fraudIn(tokens: string[]): string[] {
+  const stems = tokens.map(stem);
+  if (!tokens.some((t, k) => FRAUD_WORDS.has(t) || FRAUD_WORDS.has(stems[k]!) || FRAUD_PHRASE_STARTS.has(t) || FRAUD_PHRASE_STARTS.has(stems[k]!))) return [];
+  const spoken = textOf(tokens);
+  return FRAUD_TERMS.filter((t) => mentions(spoken, t));
+}
+
+/** Lexicon phrases written as one word ("schfees", "houserent", "chopmoney"), by the word they make. */
+const RUN_TOGETHER = new Map<string, string[]>();
+for (const phrases of PHRASE_TERMS.values()) for (const { words: split } of phrases) RUN_TOGETHER.set(split.join(''), split);
+
+/**
+ * Tokens that are no lexicon word, English word or name, read as the lexicon word they misspell
+ * ("tution" → TUITION) or the phrase they run together ("schfees" → SCH FEES).
+ */
 function respelt(tokens: string[], senderWords: ReadonlySet<string>): { tokens: string[]; read: string[] } {
   const read: string[] = [];
-  const out = tokens.map((token) => {
+  const out = tokens.flatMap((token) => {
     // The spelling is looked up first: it is cheaper than the word list, and rarely finds anything.
-    const as = WORD_TERMS.has(token) ? undefined : spelledAs(token);
-    if (as === undefined) return token;
+    const as = WORD_TERMS.has(token) ? undefined : (RUN_TOGETHER.get(token) ?? spelledAs(token));
+    if (as === undefined) return [token];
     const kind = classifyToken(token, senderWords);
-    if (kind !== 'name-like' && kind !== 'noise') return token;
-    read.push(`read "${token.toLowerCase()}" as ${as}`);
-    return as;
+    if (kind !== 'name-like' && kind !== 'noise') return [token];
+    read.push(`read "${token.toLowerCase()}" as ${typeof as === 'string' ? as : as.join(' ')}`);
+    return typeof as === 'string' ? [as] : as;
   });
   return { tokens: out, read };
+}
+
+/** With no term found: two neighbouring tokens read as the phrase they misspell or cut short ("shool fess", a narration ending "house ren"). */
+function respeltPairs(tokens: string[], senderWords: ReadonlySet<string>, read: string[]): string[] | undefined {
+  for (let i = 0; i + 1 < tokens.length; i++) {
+    const [first, second] = [tokens[i]!, tokens[i + 1]!];
+    const pair = spelledPair(first, second, i + 2 === tokens.length);
+    if (!pair || [first, second].some((t) => classifyToken(t, senderWords) === 'name')) continue;
+    read.push(`read "${`${first} ${second}`.toLowerCase()}" as ${pair.join(' ')}`);
+    return [...tokens.slice(0, i), ...pair, ...tokens.slice(i + 2)];
+  }
+  return undefined;
 }
 
 /** What the narration itself says, before the prompt and the markers. */
@@ -82,9 +146,14 @@ function readNarration(upper: string, rawSlashed: string, senderName: string): R
     return { intent: 'unknown', label: 'Uncategorised', confidence: 0.1, flags: ['EMPTY_NARRATION'], explanation: [written.length ? `${quote(written)} says nothing: an empty narration` : 'empty narration: nothing to read'] };
   }
   const senderWords = new Set(words(senderName).split(' '));
-  const { tokens, read } = respelt(written, senderWords);
-  const text = textOf(tokens);
-  const hits = termsIn(text);
+  const respelled = respelt(written, senderWords);
+  const read = respelled.read;
+  let tokens = respelled.tokens;
+  let hits = termsIn(tokens);
+  if (hits.size === 0) {
+    const pair = respeltPairs(tokens, senderWords, read);
+    if (pair) [tokens, hits] = [pair, termsIn(pair)];
+  }
   const found = new Map<number, [string, number][]>();
   for (const id of [...hits].sort((a, b) => a - b)) {
     const i = Math.floor(id / MAX_TERMS);
@@ -100,15 +169,22 @@ function readNarration(upper: string, rawSlashed: string, senderName: string): R
     const level = Math.min(...matched.map(([t]) => DEFERRING_TERMS.get(t) ?? 0));
     return { intent, score, matched, level };
   }).filter((s) => s.score > 0);
-  // An occasion or a share gives way to a purpose: only the intents with the most specific terms compete.
+  // Buying, an occasion or a share gives way to a purpose: only the intents with the most specific terms compete.
   const level = Math.min(...all.map((s) => s.level));
   const scores = all.filter((s) => s.level === level).sort((a, b) => b.score - a.score);
   const best = scores[0];
   if (best) {
     const explanation = [...read, `matched ${best.matched.map(([t]) => t).join(', ')} → ${best.intent.intent} (score ${best.score})`];
     const gaveWay = all.filter((s) => s.level > level);
-    if (gaveWay.length > 0) explanation.push(`${gaveWay.map((s) => s.matched.map(([t]) => t).join(', ')).join(', ')} ${gaveWay.length > 1 ? 'name' : 'names'} an occasion or a share, not what for: not counted`);
+    for (const [levels, what] of GAVE_WAY) {
+      const these = gaveWay.filter((s) => levels.includes(s.level)).flatMap((s) => s.matched.map(([t]) => t));
+      if (these.length > 0) explanation.push(`${these.join(', ')} ${these.length > 1 ? 'name' : 'names'} ${what}: not counted`);
+    }
     let confidence = Math.min(0.95, 0.55 + 0.1 * best.score);
+    // A wage or an allowance for one's mother or children is their upkeep ("monthly allowance for Mama in village").
+    const family = best.intent.intent === 'salary' ? tokens.find((t, i) => FAMILY_WORDS.has(t) && !isName(classifyToken(tokens[i + 1] ?? '', senderWords))) : undefined;
+    if (family) explanation.push(`for ${family.toLowerCase()}, family: upkeep, not a wage`);
+    const chosen = family ? UPKEEP : best.intent;
     const flags: string[] = [];
     const runnerUp = scores[1];
     if (runnerUp && runnerUp.score === best.score) {
@@ -116,14 +192,23 @@ function readNarration(upper: string, rawSlashed: string, senderName: string): R
       flags.push('AMBIGUOUS_INTENT');
       explanation.push(`${runnerUp.intent.intent} scores the same: -0.2`);
     }
-    return { intent: best.intent.intent, label: best.intent.label, confidence, flags, explanation };
+    return { intent: chosen.intent, label: chosen.label, confidence, flags, explanation };
   }
 
   const kinds = new Map<TokenKind, string[]>();
-  tokens.forEach((token, i) => {
+  const classes = tokens.map((token, i): TokenKind => {
     // "funds transfer", "money transfer": a generic word naming the transfer itself says only that money moved.
     const classified = classifyToken(token, senderWords);
-    const kind = MONEY_WORDS.has(token) && TRANSFER_TERMS.has(tokens[i + 1] ?? '') ? 'transfer' : classified;
+    return MONEY_WORDS.has(token) && TRANSFER_NOUNS.has(tokens[i + 1] ?? '') ? 'transfer' : classified;
+  });
+  tokens.forEach((token, i) => {
+    // An English word inside a run of names, or at either end of a run of two, is a name ("ALHAJI MUSTAPHA KOLO").
+    const [twoBefore, before, after, twoAfter] = [classes[i - 2], classes[i - 1], classes[i + 1], classes[i + 2]];
+    const readOn = (kind: TokenKind | undefined) => kind !== undefined && READ_ON.has(kind);
+    const inRun =
+      classes[i] === 'word' &&
+      ((isName(before) && isName(after)) || (isName(twoBefore) && isName(before) && !readOn(after)) || (isName(after) && isName(twoAfter) && !readOn(before)));
+    const kind = inRun ? 'name' : classes[i]!;
     kinds.set(kind, [...(kinds.get(kind) ?? []), token]);
   });
   const of = (...wanted: TokenKind[]) => wanted.flatMap((k) => kinds.get(k) ?? []);
@@ -172,19 +257,26 @@ export function analyseNarration({ narration, systemPrompt, amount, senderName }
         draft.flags.add('UNEXPECTED_FOR_WALLET');
         explanation.push(`system prompt expects only ${[...clause.intents].join(', ')}: -0.2`);
       }
-    } else if (about || mentionedWord) {
-      const flag = clause.polarity === 'reject' ? 'REJECTED_BY_PROMPT' : 'REVIEW_REQUESTED_BY_PROMPT';
+    } else if (clause.except) {
+      // "Reject anything that is not rent": another stated purpose is what it refuses; no stated purpose is not one.
+      if (!about && !mentionedWord && SPECIFIC.has(intent)) {
+        const flag = promptFlag(clause.polarity);
+        draft.flags.add(flag);
+        explanation.push(`system prompt says to ${clause.polarity} anything but ${[...clause.intents].join(', ')}: ${flag}`);
+      }
+    } else if ((about || mentionedWord) && clause.limitKobo === undefined) {
+      // A clause with a limit ("reject contributions over ₦50,000") holds by amount only, below.
+      const flag = promptFlag(clause.polarity);
       draft.flags.add(flag);
       explanation.push(`system prompt says to ${clause.polarity} ${about ? intent : mentionedWord}: ${flag}`);
     }
   }
-  for (const { flag, line } of amountLimits(clauses, amount)) {
+  for (const { flag, line } of amountLimits(clauses, amount, intent)) {
     draft.flags.add(flag);
     explanation.push(line);
   }
 
-  const spoken = textOf(tokens);
-  const fraud = FRAUD_TERMS.filter((t) => mentions(spoken, t));
+  const fraud = fraudIn(tokens);
   if (fraud.length > 0) {
     draft.flags.add('SUSPECTED_FRAUD');
     explanation.push(`fraud words: ${fraud.join(', ')}`);

@@ -3,7 +3,7 @@ import { GENERIC_TERMS, INTENTS, TRANSFER_TERMS } from './lexicon.js';
 /**
  * Reads a misspelt or squeezed lexicon word as the word it stands for: statements are typed in a hurry
  * ("tution", "upkep", "sallary") and squeezed into 30 characters by dropping vowels ("slry", "trnsprt",
- * "refnd"), and Hausa joins a word to the next with -n or -r ("albashin watan nan", "kudin makarantar").
+ * "refnd"), cut short ("supp", "accom"), and Hausa joins a word to the next with -n or -r ("albashin watan nan", "kudin makarantar").
  * Only tokens that are neither a lexicon word, an English word nor a known name are read this way
  * (the caller decides that); the answer must be one lexicon word, or nothing.
  */
@@ -46,6 +46,24 @@ function oneSlip(a: string, b: string): boolean {
 
 const only = (words: string[]) => (new Set(words).size === 1 ? words[0] : undefined);
 
+/** What a word of the vocabulary means: the intents it is a term of, or generic, or transfer. */
+const MEANING = new Map<string, string>();
+const addMeaning = (word: string, meaning: string) => MEANING.set(word, MEANING.has(word) ? `${MEANING.get(word)} ${meaning}` : meaning);
+INTENTS.forEach((i) => i.terms.forEach(([t]) => addMeaning(t, i.intent)));
+GENERIC_TERMS.forEach((t) => addMeaning(t, 'payment'));
+TRANSFER_TERMS.forEach((t) => addMeaning(t, 'transfer'));
+
+/** By each beginning of four letters or more, for words of five letters or more: narrations cut at 30 or 50 characters, abbreviations ("supp", "accom", "reimb"). */
+const BY_PREFIX = new Map<string, string[]>();
+for (const word of VOCABULARY) for (let n = 4; n < word.length; n++) BY_PREFIX.set(word.slice(0, n), [...(BY_PREFIX.get(word.slice(0, n)) ?? []), word]);
+
+/** The shortest word a token begins, when every word it begins means the same ("supp": SUPPLY, SUPPLIES). */
+function cutShort(token: string): string | undefined {
+  const words = BY_PREFIX.get(token);
+  if (!words || new Set(words.map((w) => MEANING.get(w))).size !== 1) return undefined;
+  return words.reduce((a, b) => (b.length < a.length ? b : a));
+}
+
 /** The lexicon word an unknown upper-case token stands for, if exactly one fits. */
 export function spelledAs(token: string): string | undefined {
   if (!/^[A-Z]{3,}$/.test(token)) return undefined;
@@ -53,7 +71,40 @@ export function spelledAs(token: string): string | undefined {
   if (/[NR]$/.test(token) && KNOWN.has(linked) && linked.length >= 4) return linked;
   const squeezed = only((BY_SKELETON.get(skeleton(token)) ?? []).filter((w) => vowelsDropped(token, w)));
   if (squeezed) return squeezed;
-  if (token.length < 5) return undefined;
-  const near = [...new Set([token, ...deletions(token)].flatMap((key) => BY_DELETION.get(key) ?? []))];
-  return only(near.filter((w) => oneSlip(token, w)));
+  if (token.length >= 5) {
+    const near = only([...new Set([token, ...deletions(token)].flatMap((key) => BY_DELETION.get(key) ?? []))].filter((w) => oneSlip(token, w)));
+    if (near) return near;
+  }
+  return cutShort(token);
+}
+
+/** The two-word lexicon phrases, and their words by each word and its one-letter deletions, and their second words by their beginnings. */
+const PAIRS = new Set<string>();
+const PAIR_WORDS = new Map<string, string[]>();
+const SECOND_BY_PREFIX = new Map<string, string[]>();
+const index = (map: Map<string, string[]>, key: string, word: string) => map.set(key, [...new Set([...(map.get(key) ?? []), word])]);
+for (const [phrase] of INTENTS.flatMap((i) => i.terms)) {
+  const pair = phrase.split(' ');
+  if (pair.length !== 2 || !pair.every((w) => /^[A-Z]+$/.test(w))) continue;
+  PAIRS.add(phrase);
+  for (const word of pair) for (const key of new Set([word, ...deletions(word)])) index(PAIR_WORDS, key, word);
+  for (let n = 2; n < pair[1]!.length; n++) index(SECOND_BY_PREFIX, pair[1]!.slice(0, n), pair[1]!);
+}
+
+/** Words of the phrases a token may be: itself, or (four letters or more) one slip from one; the last token of a narration may also be cut short. */
+function pairWords(token: string, last: boolean): string[] {
+  const near = [...new Set([token, ...deletions(token)].flatMap((key) => PAIR_WORDS.get(key) ?? []))].filter((w) => w === token || (token.length >= 4 && oneSlip(token, w)));
+  return last ? [...near, ...(SECOND_BY_PREFIX.get(token) ?? [])] : near;
+}
+
+/**
+ * Two neighbouring tokens read as a lexicon phrase they misspell or cut short: "shool fess" is SCHOOL
+ * FEES, a narration cut at "house ren" HOUSE RENT. The phrase must be the only one they can be.
+ * @example spelledPair('SHOOL', 'FESS', true) // ['SCHOOL', 'FEES']
+ */
+export function spelledPair(first: string, second: string, last: boolean): [string, string] | undefined {
+  if (!/^[A-Z]+$/.test(first) || !/^[A-Z]{2,}$/.test(second)) return undefined;
+  const found = pairWords(first, false).flatMap((a) => pairWords(second, last).filter((b) => PAIRS.has(`${a} ${b}`)).map((b) => `${a} ${b}`));
+  const phrase = only(found);
+  return phrase === undefined || phrase === `${first} ${second}` ? undefined : (phrase.split(' ') as [string, string]);
 }
