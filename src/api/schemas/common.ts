@@ -24,6 +24,13 @@ export const Kobo = z.int().describe('kobo (integer)');
 export const text = (max: number) =>
   z.string({ error: 'must be a string' }).trim().min(1, { error: 'must not be empty' }).max(max, { error: `must be at most ${max} characters` });
 
+/**
+ * A person's or business's name, as it goes into a wallet's `account_name`: required text with no
+ * control characters (C0, DEL, C1). An account name is what a name enquiry answers to other banks and
+ * other developers, so it holds only what a bank would print.
+ */
+export const nameText = (max: number) => text(max).regex(/^[^\u0000-\u001f\u007f-\u009f]*$/, { error: 'must not contain control characters (tabs, line breaks, escape sequences)' });
+
 /** Optional text of at most `max` characters (may be empty). */
 export const optionalText = (max: number) =>
   z.string({ error: 'must be a string' }).max(max, { error: `must be at most ${max} characters` }).optional();
