@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { Command } from '../command.js';
 import type { Snapshot } from '../../api/schemas/snapshots.js';
 import { SNAPSHOT_MEDIA_TYPE } from '../../api/snapshot-name.js';
-import { UsageError } from '../../client/errors.js';
+import { ApiError, UsageError } from '../../client/errors.js';
 import { servingPid } from '../../client/served-database.js';
 import { check } from '../../client/validate.js';
 import type { Io } from '../io.js';
@@ -49,7 +49,9 @@ async function saveToFile(io: Io, file: string): Promise<Snapshot> {
     return { name: null, file, size_bytes: size, saved_at: typeof headers['snapshot-saved-at'] === 'string' ? headers['snapshot-saved-at'] : null };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (typeof code === 'string' && /^E[A-Z]+$/.test(code) && code !== 'ENOSPC') throw new UsageError(`--file ${file} cannot be written (${code}${code === 'ENOENT' ? ': no such directory' : ''})`);
+    // A full disk here is what the sandbox calls it (contract §10), not a usage error.
+    if (code === 'ENOSPC') throw new ApiError(507, 'STORAGE_FULL', `--file ${file}: the disk is full: nothing was written; free some space and retry`);
+    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) throw new UsageError(`--file ${file} cannot be written (${code}${code === 'ENOENT' ? ': no such directory' : ''})`);
     throw error;
   }
 }
