@@ -6,6 +6,7 @@ import { SNAPSHOT_NAME, SNAPSHOT_NAME_RULE } from '../api/snapshot-name.js';
 import { allKeys, type ApiKeyRow, carryKeys } from '../engine/developers/keys.js';
 import { invalidField, LedgerError, notFound } from '../engine/errors.js';
 import { storageFailure } from '../engine/db/faults.js';
+import { isLocked, lockPathFor } from '../engine/db/lock.js';
 import { copyDatabase, prepareSnapshot, readSnapshotInfo, replaceContents, syncFile } from '../engine/db/snapshot.js';
 import { getSetting } from '../engine/settings/settings.repository.js';
 import { SANDBOX_DEVELOPER, type Sandbox } from './sandbox.js';
@@ -58,6 +59,14 @@ export function createSnapshots(sandbox: Sandbox, scheduler: Pick<Scheduler, 'qu
   const notOwn = <T extends { path: string; field: string }>(at: T): T => {
     if (sandbox.dbPath !== ':memory:' && isOwnFile(at.path, sandbox.dbPath)) {
       throw invalidField(at.field, "is the sandbox's own database or one of its files: a snapshot is a file of its own");
+    }
+    return at;
+  };
+  // Another live sandbox's database holds part of its state in its WAL, which a copy of the file misses.
+  const notServed = <T extends { path: string; field: string }>(at: T): T => {
+    const lock = lockPathFor(at.path.replace(/-(wal|shm|journal|lock|lock\.json)$/, ''));
+    if (existsSync(lock) && isLocked(lock)) {
+      throw invalidField(at.field, 'is the database of another running sandbox: save a snapshot there (`ledger sandbox snapshot save`) and restore that');
     }
     return at;
   };
@@ -114,7 +123,7 @@ export function createSnapshots(sandbox: Sandbox, scheduler: Pick<Scheduler, 'qu
       }
     },
     async restore(target) {
-      const at = notOwn(existing(target));
+      const at = notServed(notOwn(existing(target)));
       const info = describe(at);
       const work = mkdtempSync(join(tmpdir(), 'ledger-restore-'));
       try {

@@ -134,7 +134,7 @@ describe('save and restore', () => {
     expect(idempotent.body.detail.fields).toEqual([{ field: 'idempotency-key', message: expect.stringMatching(/restore replaces/) }]);
   });
 
-  it("seen: the owner's key saved a snapshot over any file the server could write (another running sandbox's database); now the server writes only named snapshots in its own directory", async () => {
+  it("seen: the owner's key saved a snapshot over any file the server could write (another running sandbox's database); now the server writes only named snapshots in its own directory, and restores from no live sandbox's database", async () => {
     const otherPath = join(dir, 'other.db');
     const other = await createTestSandbox({ dbPath: otherPath, seed: 'other' });
     try {
@@ -147,6 +147,13 @@ describe('save and restore', () => {
       for (const name of ['../other', '/tmp/x', '.hidden']) {
         expect((await t.call('POST', '/sandbox/snapshots', { name })).body.detail.fields).toEqual([{ field: 'name', message: expect.stringMatching(/letters, digits/) }]);
       }
+      // Nor is it a snapshot to restore from while it serves: part of its state is in its WAL.
+      const mine = await createWallet(t, 1_500);
+      for (const file of [otherPath, `${otherPath}-wal`]) {
+        const r = await t.call('POST', '/sandbox/snapshots/restore', { file });
+        expect([file, r.status, r.body.detail?.fields]).toEqual([file, 400, [{ field: 'file', message: 'is the database of another running sandbox: save a snapshot there (`ledger sandbox snapshot save`) and restore that' }]]);
+      }
+      expect((await t.call('GET', `/v1/wallets/${mine.id}`)).body.data.balance).toBe(1_500);
       expect([statSync(otherPath).ino, statSync(otherPath).size]).toEqual([ino, size]);
       expect(other.sandbox.lost()).toBeUndefined();
       expect((await other.call('GET', `/v1/wallets/${theirs.id}`)).body.data.balance).toBe(4_000);
