@@ -10,10 +10,17 @@ export const MAX_AMOUNT = 10_000_000_000_000;
 
 const amountMessage = 'must be an integer number of kobo (a JSON number, not a string or a fraction)';
 
+/**
+ * The message of a failed integer check on kobo: an integer past 2^53 (which JSON numbers cannot
+ * carry exactly, so zod's safe-integer check refuses it) is too large, as the command line says, not
+ * a fraction or a string.
+ */
+export const koboIntegerError = (message: string) => (issue: { input?: unknown }) => (Number.isInteger(issue.input) ? `must be at most ${MAX_AMOUNT} kobo` : message);
+
 /** Kobo as a JSON integer, 1 to 10,000,000,000,000 (contract §2). */
 export const Amount = z
   .number({ error: amountMessage })
-  .int({ error: amountMessage })
+  .int({ error: koboIntegerError(amountMessage) })
   .min(1, { error: 'must be at least 1 kobo' })
   .max(MAX_AMOUNT, { error: `must be at most ${MAX_AMOUNT} kobo` })
   .describe('kobo (integer); 500000 is ₦5,000.00');
