@@ -4,6 +4,7 @@ import { storageFailure } from '../../engine/db/faults.js';
 import { stillFresh } from '../../engine/events/fresh-deliveries.js';
 import {
   abandonLog,
+  assertRetryable,
   beginAttempts,
   dueLogs,
   type Endpoint,
@@ -342,33 +343,41 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
     },
     async attemptNow(log, recorded) {
       const lane = laneOf(log.developer_id);
-      const running = lane.inFlight.get(log.id);
-      if (running) await running.catch(() => {});
       const env = sandbox.envFor(log.developer_id);
       const { endpoint, url, inProcess } = await endpointFor(log.developer_id);
-      if (url && inProcess) {
-        const attempt = lane.selecting.then(() =>
-          record(async (trx) => {
-            // A restore may have run since the caller read it.
-            const fresh = await findLog(trx, log.id);
-            if (!fresh) throw notFound('webhook log');
-            return andRecorded(trx, recorded)((await handOver(trx, log.developer_id, endpoint, url, [fresh], true))[0]!);
-          }),
-        );
-        lane.selecting = attempt.catch(() => {});
-        return attempt;
+      // Read again in the write: an attempt of the schedule, or a restore, may have changed it since the caller read it.
+      const current = async (trx: Transaction<Database>) => {
+        const fresh = await findLog(trx, log.id);
+        if (!fresh) throw notFound('webhook log');
+        assertRetryable(fresh);
+        return fresh;
+      };
+      for (;;) {
+        const running = lane.inFlight.get(log.id);
+        if (running) await running.catch(() => {});
+        // Begun in the lane's turn, as the schedule begins its attempts, and in flight before the next
+        // turn: the schedule never sends the same delivery at the same time (seen: both did, and the
+        // log counted one attempt of the two).
+        const turn = lane.selecting.then(async (): Promise<{ done: Promise<WebhookLogRow | undefined> } | undefined> => {
+          if (lane.inFlight.has(log.id)) return undefined;
+          if (url && inProcess) {
+            const delivered = await record(async (trx) => andRecorded(trx, recorded)((await handOver(trx, log.developer_id, endpoint, url, [await current(trx)], true))[0]!));
+            return { done: Promise.resolve(delivered) };
+          }
+          // On record before it is sent, as every attempt: killed while it is out, it counts, and the
+          // answer kept with it is the one a retry of the request gets, without sending it again.
+          const begun = await record(async (trx) => andRecorded(trx, recorded)((await beginAttempts(trx, env, [await current(trx)], true))[0]!));
+          if (!url) {
+            const missing = { url: '(built-in receiver, not listening)', httpStatus: null, responseBody: null, durationMs: 0, manual: true };
+            const finished = await record((trx) => finishAttempt(trx, env, begun, { ...missing, error: 'the sandbox is not listening, so its built-in receiver cannot be reached' }).then(andRecorded(trx, recorded)));
+            return { done: Promise.resolve(finished) };
+          }
+          return { done: track(lane, begun, true, url, signingSecrets(endpoint, env.clock.now()), recorded) };
+        });
+        lane.selecting = turn.catch(() => {});
+        const started = await turn;
+        if (started) return (await started.done)!;
       }
-      // A restore may have run since the caller read it.
-      const fresh = await findLog(db, log.id);
-      if (!fresh) throw notFound('webhook log');
-      // On record before it is sent, as every attempt: killed while it is out, it counts, and the
-      // answer kept with it is the one a retry of the request gets, without sending it again.
-      const begun = await record(async (trx) => andRecorded(trx, recorded)((await beginAttempts(trx, env, [fresh], true))[0]!));
-      if (!url) {
-        const missing = { url: '(built-in receiver, not listening)', httpStatus: null, responseBody: null, durationMs: 0, manual: true };
-        return record((trx) => finishAttempt(trx, env, begun, { ...missing, error: 'the sandbox is not listening, so its built-in receiver cannot be reached' }).then(andRecorded(trx, recorded)));
-      }
-      return (await track(lane, begun, true, url, signingSecrets(endpoint, env.clock.now()), recorded))!;
     },
     async idle(developerId) {
       const lane = laneOf(developerId);
