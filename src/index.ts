@@ -114,12 +114,23 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     },
   });
   const { app, sandbox } = server;
-  const call = async <T>(method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown): Promise<T> => {
+  const inject = async (method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown) => {
     if (failed) throw new SandboxError(503, 'STORAGE_UNAVAILABLE', failed);
     const response = await app.inject({ method, url, headers: { 'x-api-key': server.apiKey }, ...(body === undefined ? {} : { payload: body as object }) });
-    const parsed = response.json() as { success: boolean; data: T; detail?: { code: string; message: string } };
-    if (!parsed.success) throw new SandboxError(response.statusCode, parsed.detail?.code ?? 'INTERNAL_ERROR', parsed.detail?.message ?? response.body);
-    return parsed.data;
+    if (response.statusCode < 300) return response;
+    const parsed = response.json() as { detail?: { code: string; message: string } };
+    throw new SandboxError(response.statusCode, parsed.detail?.code ?? 'INTERNAL_ERROR', parsed.detail?.message ?? response.body);
+  };
+  const call = async <T>(method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown): Promise<T> => (await inject(method, url, body)).json<{ data: T }>().data;
+  // A file is the download of the whole sandbox, written here: the server writes only named snapshots.
+  const saveToFile = async (file: string): Promise<Snapshot> => {
+    // Client code, loaded only here: the package entry loads none of the command line's.
+    const [{ servingPid }, { saveFile }] = await Promise.all([import('./client/served-database.js'), import('./client/save-file.js')]);
+    const pid = servingPid(file);
+    if (pid !== undefined) throw new SandboxError(400, 'VALIDATION_ERROR', `file: ${file} is the database of a running sandbox (pid ${pid}): a snapshot is a file of its own`);
+    const response = await inject('GET', '/sandbox/database');
+    const savedAt = response.headers['snapshot-saved-at'];
+    return { name: null, file, size_bytes: await saveFile(file, response.rawPayload), saved_at: typeof savedAt === 'string' ? savedAt : null };
   };
   const secret = async () => (await getEndpoint(sandbox.db, server.developerId)).secret;
   let webhookSecret = await secret();
@@ -139,7 +150,10 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     developerId: server.developerId,
     advance: async (duration) => call<ClockState>('POST', '/sandbox/clock/advance', { seconds: parseDuration(duration) }),
     snapshot: {
-      save: async (given) => call<Snapshot>('POST', '/sandbox/snapshots', target(given)),
+      save: async (given) => {
+        const at = target(given);
+        return 'name' in at ? call<Snapshot>('POST', '/sandbox/snapshots', at) : saveToFile(at.file);
+      },
       restore,
       list: async () => (await call<{ items: Snapshot[] }>('GET', '/sandbox/snapshots?limit=100')).items,
       delete: async (name) => {

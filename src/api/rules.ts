@@ -3,7 +3,7 @@ import { CreateAgentBody, AgentListQuery } from './schemas/agents.js';
 import { ResolveBody } from './schemas/banks.js';
 import { IdempotencyHeaders, pageQuery } from './schemas/common.js';
 import { AnalyseBody, ClockAdvanceBody, DeveloperBody, InboundBody } from './schemas/sandbox.js';
-import { SaveSnapshotBody } from './schemas/snapshots.js';
+import { RestoreFileBody, SaveSnapshotBody } from './schemas/snapshots.js';
 import { ResolveSuspenseBody, SuspenseListQuery } from './schemas/suspense-requests.js';
 import { TransactionListQuery, TransferBody } from './schemas/transactions.js';
 import { CreateWalletBody, WalletListQuery } from './schemas/wallets.js';
@@ -31,6 +31,7 @@ const REQUESTS = {
   ReceiverBehaviourBody,
   AnalyseBody,
   SaveSnapshotBody,
+  RestoreFileBody,
   IdempotencyHeaders: z.strictObject({ 'idempotency-key': IdempotencyHeaders.shape['idempotency-key'] }),
   WalletListQuery,
   TransactionListQuery,

@@ -125,15 +125,7 @@ export class ApiClient {
       if (signal.aborted) return;
       throw notASandbox(error, this.baseUrl, path);
     }
-    if ((response.statusCode ?? 0) >= 300 || !String(response.headers['content-type']).startsWith('text/event-stream')) {
-      let parsed: Envelope<never> = {};
-      try {
-        parsed = JSON.parse(await readAll(response)) as Envelope<never>;
-      } catch {
-        // not JSON: reported by status below
-      }
-      throw notASandbox(errorOf(parsed, response.statusCode ?? 0), this.baseUrl, path);
-    }
+    if (!answers(response, 'text/event-stream')) throw await refusal(response, this.baseUrl, path);
     handlers.onOpen?.();
     // The server ends a stream whose key stopped working with an `error` event: the documented error body.
     let refused: ApiError | undefined;
@@ -156,6 +148,33 @@ export class ApiClient {
       response.on('close', resolve);
     });
     if (refused) throw refused;
+  }
+
+  /**
+   * A file the sandbox sends (`accept` names its media type), written to `destination` on this
+   * machine crash-safely (save-file.ts); an error answer is thrown as any other. Resolves with the
+   * size written and the answer's headers.
+   * @example await client.download('/sandbox/database', 'application/vnd.sqlite3', '/tmp/base.db')
+   */
+  async download(path: string, accept: string, destination: string): Promise<{ size: number; headers: IncomingMessage['headers'] }> {
+    const request = { method: 'GET', path, headers: this.headers(accept, {}, undefined) };
+    let response: IncomingMessage;
+    try {
+      response = await open(this.baseUrl, request);
+    } catch (error) {
+      throw notASandbox(error, this.baseUrl, path);
+    }
+    if (!answers(response, accept)) throw await refusal(response, this.baseUrl, path);
+    const { saveFile } = await import('./save-file.js');
+    try {
+      return { size: await saveFile(destination, response), headers: response.headers };
+    } catch (error) {
+      // The file's own failure (open, write, rename: a missing directory, a full disk) is the caller's;
+      // anything else is the answer cut off (the sandbox stopped). Either way nothing was written.
+      const { syscall } = error as NodeJS.ErrnoException;
+      if (typeof syscall === 'string' && syscall !== 'read') throw error;
+      throw cutOff(this.baseUrl, request, error as NodeJS.ErrnoException);
+    }
   }
 
   private headers(accept: string, options: RequestOptions, body: string | undefined): Record<string, string> {
@@ -217,6 +236,20 @@ function readAll(response: IncomingMessage): Promise<string> {
       if (!response.complete) reject(Object.assign(new Error('the answer was cut off'), { code: 'ECONNRESET' }));
     });
   });
+}
+
+/** Whether a streamed answer is a success of the media type asked for. */
+const answers = (response: IncomingMessage, type: string) => (response.statusCode ?? 0) < 300 && String(response.headers['content-type']).startsWith(type);
+
+/** The error a streamed answer that is not the one asked for carries (its JSON error body, else its status). */
+async function refusal(response: IncomingMessage, baseUrl: string, path: string): Promise<unknown> {
+  let parsed: Envelope<never> = {};
+  try {
+    parsed = JSON.parse(await readAll(response)) as Envelope<never>;
+  } catch {
+    // not JSON: reported by status
+  }
+  return notASandbox(errorOf(parsed, response.statusCode ?? 0), baseUrl, path);
 }
 
 function errorOf(parsed: Envelope<unknown>, status: number): ApiError {

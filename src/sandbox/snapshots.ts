@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Snapshot } from '../api/schemas/snapshots.js';
@@ -6,14 +6,22 @@ import { SNAPSHOT_NAME, SNAPSHOT_NAME_RULE } from '../api/snapshot-name.js';
 import { allKeys, type ApiKeyRow, carryKeys } from '../engine/developers/keys.js';
 import { invalidField, LedgerError, notFound } from '../engine/errors.js';
 import { storageFailure } from '../engine/db/faults.js';
+import { isLocked, lockPathFor } from '../engine/db/lock.js';
 import { copyDatabase, prepareSnapshot, readSnapshotInfo, replaceContents, syncFile } from '../engine/db/snapshot.js';
 import { getSetting } from '../engine/settings/settings.repository.js';
 import { SANDBOX_DEVELOPER, type Sandbox } from './sandbox.js';
 import { isAlive } from './process.js';
 import type { Scheduler } from './scheduler.js';
 
-/** A named snapshot (in the snapshot directory) or a file anywhere (`--file`, a fixture in a repository). */
+/** A named snapshot (in the snapshot directory) or a file anywhere (a fixture in a repository), to restore from. */
 export type SnapshotTarget = { name: string } | { file: string };
+
+/** A consistent copy of the sandbox, opened for reading and already unlinked: nothing is left behind once `fd` is closed. */
+export interface SnapshotCopy {
+  fd: number;
+  size_bytes: number;
+  saved_at: string;
+}
 
 /**
  * Saving, restoring, listing and deleting snapshots of the whole sandbox (contract §11). Named
@@ -21,8 +29,14 @@ export type SnapshotTarget = { name: string } | { file: string };
  */
 export interface Snapshots {
   readonly dir: string;
-  /** Writes a consistent copy crash-safely: a temp file beside the target, fsync, rename, fsync of the directory. */
-  save(target: SnapshotTarget, savedAt: Date): Promise<Snapshot>;
+  /**
+   * Writes a consistent copy under `name` in the snapshot directory crash-safely: a temp file beside
+   * it, fsync, rename, fsync of the directory. The server writes snapshots there and nowhere else: a
+   * file of your choosing is written by whoever downloads the sandbox (`copy`, GET /sandbox/database).
+   */
+  save(name: string, savedAt: Date): Promise<Snapshot>;
+  /** A consistent copy to send (`GET /sandbox/database`), made in the snapshot directory and unlinked once open. */
+  copy(savedAt: Date): Promise<SnapshotCopy>;
   /** Replaces the sandbox's whole state with the snapshot's, atomically between two write batches. */
   restore(target: SnapshotTarget): Promise<Snapshot>;
   list(): Snapshot[];
@@ -48,6 +62,14 @@ export function createSnapshots(sandbox: Sandbox, scheduler: Pick<Scheduler, 'qu
     }
     return at;
   };
+  // Another live sandbox's database holds part of its state in its WAL, which a copy of the file misses.
+  const notServed = <T extends { path: string; field: string }>(at: T): T => {
+    const lock = lockPathFor(at.path.replace(/-(wal|shm|journal|lock|lock\.json)$/, ''));
+    if (existsSync(lock) && isLocked(lock)) {
+      throw invalidField(at.field, 'is the database of another running sandbox: save a snapshot there (`ledger sandbox snapshot save`) and restore that');
+    }
+    return at;
+  };
   const describe = (at: ReturnType<typeof located>): Snapshot => {
     const { meta } = readSnapshotInfo(at.path, at.field);
     return { name: at.name, file: at.file, size_bytes: statSync(at.path).size, saved_at: meta?.saved_at ?? null };
@@ -58,20 +80,30 @@ export function createSnapshots(sandbox: Sandbox, scheduler: Pick<Scheduler, 'qu
     return at;
   };
 
+  /** A consistent copy of the sandbox in a temporary file beside `path` (one a killed process left there is removed first). */
+  const copyBeside = async (path: string, field: string, savedAt: Date): Promise<string> => {
+    removeStaleTemporaries(path);
+    const temporary = join(dirname(path), `.${basename(path)}.tmp-${process.pid}-${++temporaries}`);
+    const meta = { saved_at: savedAt.toISOString() };
+    // An in-memory database has one connection: it is copied between two write batches. A file is
+    // copied from a connection of its own while requests go on.
+    try {
+      if (sandbox.dbPath === ':memory:') await sandbox.exclusive(() => copyDatabase(sandbox.db, temporary, meta));
+      else await copyDatabase(sandbox.db, temporary, meta);
+      return temporary;
+    } catch (error) {
+      rmSync(temporary, { force: true });
+      throw unwritable(error, field, path);
+    }
+  };
+
   return {
     dir,
-    async save(target, savedAt) {
-      const at = notOwn(located(target));
-      if ('name' in target) makePrivateDir(dir);
-      else if (!existsSync(dirname(at.path))) throw invalidField('file', `the directory ${dirname(at.path)} does not exist`);
-      removeStaleTemporaries(at.path);
-      const temporary = join(dirname(at.path), `.${basename(at.path)}.tmp-${process.pid}-${++temporaries}`);
-      const meta = { saved_at: savedAt.toISOString() };
-      // An in-memory database has one connection: it is copied between two write batches. A file is
-      // copied from a connection of its own while requests go on.
+    async save(name, savedAt) {
+      const at = notOwn(located({ name }));
+      makePrivateDir(dir);
+      const temporary = await copyBeside(at.path, at.field, savedAt);
       try {
-        if (sandbox.dbPath === ':memory:') await sandbox.exclusive(() => copyDatabase(sandbox.db, temporary, meta));
-        else await copyDatabase(sandbox.db, temporary, meta);
         renameSync(temporary, at.path);
       } catch (error) {
         rmSync(temporary, { force: true });
@@ -80,8 +112,18 @@ export function createSnapshots(sandbox: Sandbox, scheduler: Pick<Scheduler, 'qu
       syncFile(dirname(at.path));
       return describe(at);
     },
+    async copy(savedAt) {
+      makePrivateDir(dir);
+      const temporary = await copyBeside(join(dir, 'download'), 'database', savedAt);
+      try {
+        const fd = openSync(temporary, 'r');
+        return { fd, size_bytes: statSync(temporary).size, saved_at: savedAt.toISOString() };
+      } finally {
+        rmSync(temporary, { force: true });
+      }
+    },
     async restore(target) {
-      const at = notOwn(existing(target));
+      const at = notServed(notOwn(existing(target)));
       const info = describe(at);
       const work = mkdtempSync(join(tmpdir(), 'ledger-restore-'));
       try {

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createCli } from '../helpers/cli.js';
 import { startWebhookApp } from '../helpers/webhook-app.js';
 
@@ -101,4 +101,36 @@ describe.skipIf(!mount)('a full disk under a running sandbox', () => {
       rmSync(mount!, { recursive: true, force: true });
     }
   }, 120_000);
+});
+
+const small = mountTmpfs();
+
+// Both are mounted as this file loads, whichever of its tests run: none is left mounted.
+afterAll(() => {
+  for (const dir of [mount, small]) {
+    if (!dir) continue;
+    try {
+      execFileSync('umount', [dir], { stdio: 'ignore' });
+    } catch {
+      // unmounted by its test already
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+describe.skipIf(!small)('snapshot save --file onto a full disk', () => {
+  it('seen: the download ended as Error [INTERNAL] with the raw ENOSPC; now STORAGE_FULL (exit 1), and no partial file is left', async () => {
+    const cli = createCli();
+    try {
+      expect((await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--memory'])).exitCode).toBe(0);
+      fill(join(small!, 'filler'));
+      const target = join(small!, 'base.db');
+      const run = await cli.run(['sandbox', 'snapshot', 'save', '--file', target]);
+      expect([run.exitCode, run.stdout, run.stderr]).toEqual([1, '', `Error [STORAGE_FULL]: --file ${target}: the disk is full: nothing was written; free some space and retry\n`]);
+      expect(readdirSync(small!)).toEqual(['filler']);
+    } finally {
+      await cli.run(['sandbox', 'stop']);
+      cli.cleanup();
+    }
+  }, 60_000);
 });

@@ -56,3 +56,31 @@ describe('a save killed half-way', () => {
     expect(existsSync(base)).toBe(true);
   }, 120_000);
 });
+
+describe('snapshot save --file', () => {
+  it('seen: the server wrote the file at any path the request named; now the command downloads the sandbox and writes the file itself, never over a served database', async () => {
+    const db = join(cli.dir, 'live.db');
+    expect((await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--db', db, '--seed', '5'])).exitCode).toBe(0);
+    const wallet = await cli.json(['wallets', 'create', '--customer-reference', 'kept', '--first-name', 'A', '--last-name', 'B', '--email', 'a@b.ng']);
+    const saved = await cli.json(['sandbox', 'snapshot', 'save', '--file', 'fixture.db']);
+    const fixture = join(cli.dir, 'fixture.db');
+    expect(saved).toEqual({ name: null, file: fixture, size_bytes: readFileSync(fixture).length, saved_at: '2026-01-01T00:00:00.000Z' });
+    // Nothing of it was left in the server's snapshot directory, and the file restores.
+    expect(readdirSync(join(cli.dir, '.ledger', 'snapshots'))).toEqual([]);
+    await cli.json(['wallets', 'close', wallet.id, '--yes']);
+    expect((await cli.json(['sandbox', 'snapshot', 'restore', '--file', 'fixture.db', '--yes'])).file).toBe(fixture);
+    expect((await cli.json(['wallets', 'get', wallet.id])).status).toBe('ACTIVE');
+
+    // Over the served database, or one of its files: refused before anything is sent, and the server goes on.
+    const before = sha(db);
+    for (const file of ['live.db', 'live.db-wal']) {
+      const refused = await cli.run(['sandbox', 'snapshot', 'save', '--file', file]);
+      expect([file, refused.exitCode, refused.stderr]).toEqual([file, 2, expect.stringMatching(/^Error \[USAGE\]: --file .*live\.db(-wal)? is the database of a running sandbox \(pid \d+\): a snapshot is a file of its own/)]);
+    }
+    expect(sha(db)).toBe(before);
+    expect((await cli.run(['sandbox', 'audit'])).exitCode).toBe(0);
+    const nowhere = await cli.run(['sandbox', 'snapshot', 'save', '--file', 'missing/dir/x.db']);
+    expect([nowhere.exitCode, nowhere.stderr]).toEqual([2, expect.stringMatching(/^Error \[USAGE\]: --file .*x\.db cannot be written \(ENOENT: no such directory\)/)]);
+    expect(readdirSync(cli.dir).filter((entry) => entry.includes('.tmp-'))).toEqual([]);
+  }, 60_000);
+});

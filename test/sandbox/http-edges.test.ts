@@ -1,5 +1,6 @@
 import { createServer, type ServerResponse } from 'node:http';
 import { connect } from 'node:net';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { structureProblem } from '../../src/sandbox/plugins/body.js';
 import { createTestSandbox, createWallet, expectCleanAudit, type TestSandbox } from '../helpers/sandbox.js';
@@ -119,6 +120,25 @@ describe('request bodies', () => {
     expect(retried.status).toBe(201);
     const shallow = await t.call('POST', '/v1/wallets', { customer_reference: 'x', first_name: 'Ada', last_name: 'Obi', email: 'x@example.com', label: [[[[1]]]] });
     expect([shallow.status, shallow.body.detail.fields]).toEqual([400, [{ field: 'label', message: 'must be a string' }]]);
+  });
+});
+
+describe('a compressed body', () => {
+  it('seen: Content-Encoding gzip was ignored and the compressed bytes answered INVALID_JSON; now 415 UNSUPPORTED_MEDIA_TYPE with Accept-Encoding: identity, and nothing is written', async () => {
+    const body = JSON.stringify({ customer_reference: 'zipped', first_name: 'Ada', last_name: 'Obi', email: 'zip@example.com' });
+    for (const [encoding, bytes] of [['gzip', gzipSync(body)], ['deflate', deflateSync(body)], ['br', brotliCompressSync(body)], ['gzip', Buffer.from(body)]] as const) {
+      const r = await t.app.inject({ method: 'POST', url: '/v1/wallets', headers: { 'x-api-key': t.key, 'content-type': 'application/json', 'content-encoding': encoding }, payload: bytes });
+      expect([encoding, r.statusCode, r.headers['accept-encoding'], r.json().detail]).toEqual([
+        encoding,
+        415,
+        'identity',
+        { code: 'UNSUPPORTED_MEDIA_TYPE', message: `Content-Encoding ${encoding} is not accepted: send the JSON body uncompressed (at most 64 KiB)` },
+      ]);
+    }
+    expect((await t.call('GET', '/sandbox/wallets?customer_reference=zipped')).body.data.total).toBe(0);
+    // identity is no coding at all.
+    const plain = await t.call('POST', '/v1/wallets', body, { headers: { 'content-encoding': 'identity' } });
+    expect(plain.status).toBe(201);
   });
 });
 

@@ -65,6 +65,31 @@ describe('Idempotency-Key at the edges', () => {
     });
   }
 
+  it('seen: a stored Idempotency-Key replayed its answer to a request with an unknown query parameter or a malformed body; the request is validated first, on every route', async () => {
+    const a = await createWallet(t, 10_000);
+    const b = await createWallet(t);
+    const writes: [string, Record<string, unknown> | undefined, Record<string, unknown>][] = [
+      ['/v1/wallets', walletBody({ customer_reference: 'idem-first' }), { ...walletBody({ customer_reference: 'idem-first' }), amount: 1 }],
+      [`/v1/wallets/${a.id}/transfer`, { destination_account_number: b.account_number, amount: 100 }, { destination_account_number: b.account_number, amount: '100' }],
+      ['/sandbox/inbound-transfers', { account_number: b.account_number, amount: 300, narration: 'salary' }, { account_number: b.account_number, amount: 300, narration: 'salary', extra: true }],
+      ['/sandbox/clock/advance', { seconds: 1 }, { seconds: -1 }],
+      [`/v1/wallets/${b.id}/close`, undefined, { now: true }],
+    ];
+    for (const [url, body, malformed] of writes) {
+      const headers = { 'idempotency-key': `validated-${url}` };
+      const first = await t.call('POST', url, body, { headers });
+      expect([url, first.status < 300]).toEqual([url, true]);
+      const query = await t.call('POST', `${url}?unexpected=1`, body, { headers });
+      expect([url, query.status, query.headers['idempotent-replayed'], query.body.detail?.fields]).toEqual([url, 400, undefined, [{ field: 'unexpected', message: 'unknown field' }]]);
+      const bad = await t.call('POST', url, malformed, { headers });
+      expect([url, bad.status, bad.body.detail?.code]).toEqual([url, 400, 'VALIDATION_ERROR']);
+      // The well-formed repeat still replays the first answer.
+      const again = await t.call('POST', url, body, { headers });
+      expect([url, again.status, again.headers['idempotent-replayed'], again.body]).toEqual([url, first.status, 'true', first.body]);
+    }
+    expect(await balance(a.id)).toBe(9_900);
+  });
+
   it('seen: 5,000-deep JSON with an Idempotency-Key gave 500; it is a 400', async () => {
     const deep = '['.repeat(5000) + ']'.repeat(5000);
     const r = await t.call('POST', '/v1/wallets', deep, { headers: { 'idempotency-key': 'deep' } });

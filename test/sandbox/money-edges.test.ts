@@ -72,6 +72,23 @@ describe('the 2^53 guard is per wallet (contract §2 amounts, README)', () => {
     await expectCleanAudit(t);
   });
 
+  it('seen: an amount of 2^53 or more was refused as "not a string or a fraction"; it is too large, as the command line says', async () => {
+    const too = `must be at most ${MAX_AMOUNT} kobo`;
+    const a = await createWallet(t);
+    for (const amount of ['9007199254740992', '9007199254740993', '1e20']) {
+      const body = `{"account_number":"${a.account_number}","amount":${amount}}`;
+      const r = await t.call('POST', '/sandbox/inbound-transfers', body);
+      expect([amount, r.status, r.body.detail.fields]).toEqual([amount, 400, [{ field: 'amount', message: too }]]);
+    }
+    const agent = await t.call('POST', `/v1/wallets/${a.id}/agents`, `{"name":"a","trigger":"BALANCE_ABOVE","threshold":9007199254740993,"action":"LOCK_WALLET"}`);
+    expect([agent.status, agent.body.detail.fields]).toEqual([400, [{ field: 'threshold', message: too }]]);
+    // A fraction is still a fraction.
+    expect((await t.call('POST', '/sandbox/inbound-transfers', { account_number: a.account_number, amount: 1.5 })).body.detail.fields).toEqual([
+      { field: 'amount', message: 'must be an integer number of kobo (a JSON number, not a string or a fraction)' },
+    ]);
+    expect((await wallet(a.id)).balance).toBe(0);
+  });
+
   it('keeps room in a wallet for the reversal of its pending payouts', async () => {
     const payout = await t.call('POST', `/v1/wallets/${full.id}/transfer`, { destination_account_number: '2222222222', destination_bank_code: '058', amount: MAX_AMOUNT });
     expect([payout.body.data.status, payout.body.data.new_balance]).toEqual(['PENDING', MAX - MAX_AMOUNT - 5_000]);

@@ -4,6 +4,8 @@ import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, rmSync, stat
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { saveFile } from '../../src/client/save-file.js';
+import { servingPid } from '../../src/client/served-database.js';
 import { migrationProvider } from '../../src/engine/db/migrations.js';
 import { injectStorageFault } from '../../src/engine/db/open.js';
 import { openServer } from '../../src/sandbox/server.js';
@@ -15,6 +17,16 @@ beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'ledger-snapshots-'));
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/**
+ * Downloads the whole sandbox (GET /sandbox/database) into `file`, as `ledger sandbox snapshot save
+ * --file` does on the caller's machine: the server itself writes only named snapshots.
+ */
+async function download(s: TestSandbox, file: string, key = s.key) {
+  const r = await s.app.inject({ method: 'GET', url: '/sandbox/database', headers: { 'x-api-key': key } });
+  if (r.statusCode === 200) await saveFile(file, r.rawPayload);
+  return { status: r.statusCode, type: r.headers['content-type'], savedAt: r.headers['snapshot-saved-at'], length: Number(r.headers['content-length']), bytes: r.rawPayload.length, body: r.statusCode === 200 ? undefined : r.json() };
+}
 
 /** What the owner can read of its books, to compare two states. */
 async function view(s: TestSandbox, walletIds: string[]) {
@@ -74,7 +86,8 @@ describe('save and restore', () => {
   it('restores into another sandbox: the snapshot owner takes the keys of the owner that restores it', async () => {
     const w = await createWallet(t, 12_345);
     const file = join(dir, 'fixture.db');
-    expect((await t.call('POST', '/sandbox/snapshots', { file })).body.data).toMatchObject({ name: null, file });
+    const downloaded = await download(t, file);
+    expect(downloaded).toEqual({ status: 200, type: 'application/vnd.sqlite3', savedAt: '2026-11-21T09:30:00.000Z', length: statSync(file).size, bytes: statSync(file).size, body: undefined });
     const elsewhere = await createTestSandbox({ seed: 'elsewhere' });
     try {
       expect(elsewhere.developerId).not.toBe(t.developerId);
@@ -102,7 +115,7 @@ describe('save and restore', () => {
     }
   });
 
-  it('lists, deletes, and answers 404 for a name it does not have and 400 for a bad name, a relative file or an Idempotency-Key', async () => {
+  it('lists, deletes, and answers 404 for a name it does not have and 400 for a bad name, a missing or relative file or an Idempotency-Key', async () => {
     await t.call('POST', '/sandbox/snapshots', { name: 'b-second' });
     await t.call('POST', '/sandbox/snapshots', { name: 'a.first' });
     const listed = (await t.call('GET', '/sandbox/snapshots')).body.data;
@@ -114,19 +127,51 @@ describe('save and restore', () => {
     expect((await t.call('POST', '/sandbox/snapshots/nope/restore')).body.detail).toMatchObject({ code: 'NOT_FOUND', message: 'snapshot not found' });
     expect((await t.call('DELETE', '/sandbox/snapshots/nope')).status).toBe(404);
     expect((await t.call('POST', '/sandbox/snapshots', { name: '../escape' })).body.detail.fields).toEqual([{ field: 'name', message: expect.stringMatching(/letters, digits/) }]);
-    expect((await t.call('POST', '/sandbox/snapshots', { name: 'x', file: '/tmp/x.db' })).status).toBe(400);
     expect((await t.call('POST', '/sandbox/snapshots', {})).status).toBe(400);
-    expect((await t.call('POST', '/sandbox/snapshots', { file: 'relative.db' })).body.detail.fields).toEqual([{ field: 'file', message: expect.stringMatching(/absolute/) }]);
-    expect((await t.call('POST', '/sandbox/snapshots', { file: join(dir, 'missing', 'x.db') })).body.detail.fields).toEqual([{ field: 'file', message: expect.stringMatching(/does not exist/) }]);
+    expect((await t.call('POST', '/sandbox/snapshots/restore', { file: 'relative.db' })).body.detail.fields).toEqual([{ field: 'file', message: expect.stringMatching(/absolute/) }]);
     expect((await t.call('POST', '/sandbox/snapshots/restore', { file: join(dir, 'missing.db') })).status).toBe(400);
-    const onDirectory = await t.call('POST', '/sandbox/snapshots', { file: dir });
-    expect([onDirectory.status, onDirectory.body.detail.fields]).toEqual([400, [{ field: 'file', message: expect.stringMatching(/^cannot be written at .* \(eisdir\)$/) }]]);
-    expect(readdirSync(dir)).toEqual([]);
     const idempotent = await t.call('POST', '/sandbox/snapshots', { name: 'k' }, { headers: { 'idempotency-key': 'k1' } });
     expect(idempotent.body.detail.fields).toEqual([{ field: 'idempotency-key', message: expect.stringMatching(/restore replaces/) }]);
   });
 
-  it("seen: saving to the sandbox's own database file (or its WAL) replaced it under the server; now 400 on file, and nothing changes", async () => {
+  it("seen: the owner's key saved a snapshot over any file the server could write (another running sandbox's database); now the server writes only named snapshots in its own directory, and restores from no live sandbox's database", async () => {
+    const otherPath = join(dir, 'other.db');
+    const other = await createTestSandbox({ dbPath: otherPath, seed: 'other' });
+    try {
+      const theirs = await createWallet(other, 4_000);
+      const { ino, size } = statSync(otherPath);
+      for (const body of [{ file: otherPath }, { name: 'x', file: otherPath }]) {
+        const r = await t.call('POST', '/sandbox/snapshots', body);
+        expect([r.status, r.body.detail?.fields]).toEqual([400, expect.arrayContaining([{ field: 'file', message: 'unknown field' }])]);
+      }
+      for (const name of ['../other', '/tmp/x', '.hidden']) {
+        expect((await t.call('POST', '/sandbox/snapshots', { name })).body.detail.fields).toEqual([{ field: 'name', message: expect.stringMatching(/letters, digits/) }]);
+      }
+      // Nor is it a snapshot to restore from while it serves: part of its state is in its WAL.
+      const mine = await createWallet(t, 1_500);
+      for (const file of [otherPath, `${otherPath}-wal`]) {
+        const r = await t.call('POST', '/sandbox/snapshots/restore', { file });
+        expect([file, r.status, r.body.detail?.fields]).toEqual([file, 400, [{ field: 'file', message: 'is the database of another running sandbox: save a snapshot there (`ledger sandbox snapshot save`) and restore that' }]]);
+      }
+      expect((await t.call('GET', `/v1/wallets/${mine.id}`)).body.data.balance).toBe(1_500);
+      expect([statSync(otherPath).ino, statSync(otherPath).size]).toEqual([ino, size]);
+      expect(other.sandbox.lost()).toBeUndefined();
+      expect((await other.call('GET', `/v1/wallets/${theirs.id}`)).body.data.balance).toBe(4_000);
+      // A file is the caller's to write, from the download, which only the owner may take.
+      const dev = (await t.call('POST', '/sandbox/developers', { business_name: 'Dev Two' })).body.data;
+      const refused = await download(t, join(dir, 'theirs.db'), dev.api_key);
+      expect([refused.status, refused.body.detail.code]).toEqual([403, 'FORBIDDEN']);
+      expect(existsSync(join(dir, 'theirs.db'))).toBe(false);
+      // The command line refuses to write its download over a database a live sandbox serves.
+      expect([otherPath, `${otherPath}-wal`, `${otherPath}-shm`].map(servingPid)).toEqual([process.pid, process.pid, process.pid]);
+      expect(servingPid(join(dir, 'other.db.copy'))).toBeUndefined();
+    } finally {
+      await other.close();
+    }
+    expect(servingPid(otherPath)).toBeUndefined();
+  });
+
+  it("seen: a restore from the sandbox's own database file read it without its WAL; now 400 on file, and nothing changes", async () => {
     const dbPath = join(dir, 'live.db');
     const s = await createTestSandbox({ dbPath });
     try {
@@ -134,11 +179,11 @@ describe('save and restore', () => {
       const { ino } = statSync(dbPath);
       symlinkSync(dbPath, join(dir, 'link.db'));
       linkSync(dbPath, join(dir, 'hard.db'));
-      for (const file of [dbPath, `${dbPath}-wal`, `${dbPath}-shm`, join(dir, 'link.db'), `${dir}/./live.db`, join(dir, 'hard.db')]) {
-        const r = await s.call('POST', '/sandbox/snapshots', { file });
+      // The main file lacks what the WAL holds: not a snapshot to restore, by any of its names.
+      for (const file of [dbPath, `${dbPath}-wal`, join(dir, 'link.db'), `${dir}/./live.db`, join(dir, 'hard.db')]) {
+        const r = await s.call('POST', '/sandbox/snapshots/restore', { file });
         expect([file, r.status, r.body.detail?.fields]).toEqual([file, 400, [{ field: 'file', message: "is the sandbox's own database or one of its files: a snapshot is a file of its own" }]]);
       }
-      // Nor is one of them a snapshot to restore: the main file lacks what the WAL holds.
       const restore = await s.call('POST', '/sandbox/snapshots/restore', { file: dbPath });
       expect([restore.status, restore.body.detail?.fields]).toEqual([400, [{ field: 'file', message: "is the sandbox's own database or one of its files: a snapshot is a file of its own" }]]);
       expect(s.sandbox.lost()).toBeUndefined();
@@ -148,8 +193,6 @@ describe('save and restore', () => {
       const credited = await s.call('POST', '/sandbox/inbound-transfers', { account_number: w.account_number, amount: 500 });
       expect(credited.status).toBe(200);
       expect((await s.call('GET', `/v1/wallets/${w.id}`)).body.data.balance).toBe(1_500);
-      // A file beside it with a name of its own is a snapshot like any other.
-      expect((await s.call('POST', '/sandbox/snapshots', { file: join(dir, 'live.db.copy') })).status).toBe(200);
     } finally {
       await s.close();
     }
@@ -179,7 +222,7 @@ describe('save and restore', () => {
   it('refuses a snapshot file whose rows do not hold together, and changes nothing', async () => {
     const w = await createWallet(t, 1_000);
     const file = join(dir, 'broken.db');
-    await t.call('POST', '/sandbox/snapshots', { file });
+    await download(t, file);
     const raw = new SQLite(file);
     raw.pragma('foreign_keys = OFF');
     raw.prepare('UPDATE transactions SET account_seq = ?').run(999_999);
@@ -208,9 +251,11 @@ describe('save and restore', () => {
     expect(statSync(snapshotDir).mode & 0o777).toBe(0o700);
     expect(readdirSync(snapshotDir)).toEqual(['private.db']);
     expect(statSync(join(snapshotDir, 'private.db')).mode & 0o777).toBe(0o600);
-    // A file anywhere too, whatever this process's umask.
-    await t.call('POST', '/sandbox/snapshots', { file: join(dir, 'anywhere.db') });
+    // A download written anywhere too, whatever this process's umask; the copy sent leaves nothing behind.
+    await download(t, join(dir, 'anywhere.db'));
     expect(statSync(join(dir, 'anywhere.db')).mode & 0o777).toBe(0o600);
+    expect(readdirSync(dir)).toEqual(['anywhere.db']);
+    expect(readdirSync(snapshotDir)).toEqual(['private.db']);
   });
 });
 
@@ -225,7 +270,7 @@ describe('consistency under load', () => {
           s.call('POST', `/v1/wallets/${i % 2 ? a.id : b.id}/transfer`, { destination_account_number: i % 2 ? b.account_number : a.account_number, amount: 1 + (i % 7) }),
         );
         const file = join(dir, `under-load-${where}.db`);
-        const save = s.call('POST', '/sandbox/snapshots', { file });
+        const save = download(s, file);
         const [saved, ...done] = await Promise.all([save, ...transfers]);
         expect(saved.status).toBe(200);
         expect(done.every((r) => r.status === 200 || r.body.detail?.code === 'INSUFFICIENT_FUNDS')).toBe(true);

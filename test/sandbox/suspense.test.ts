@@ -164,6 +164,18 @@ describe('POST /v1/suspense/:id/resolve', () => {
     expect((await t.call('GET', `/v1/wallets/${theirs.id}`, undefined, { key: other })).body.data.balance).toBe(3_000);
   });
 
+  it('REFUND to a magic account follows its name enquiry and settles at once (docs/decisions.md): 0000000000 is 422, 1111111111 and 2222222222 are refunded', async () => {
+    const { item: none } = await held(500, { sender_account: '0000000000', sender_bank_code: '058' });
+    const refused = await resolve(none.id, { action: 'REFUND' });
+    expect([refused.status, refused.body.detail.code]).toEqual([422, 'ACCOUNT_NOT_FOUND']);
+    for (const sender_account of ['1111111111', '2222222222']) {
+      const { item } = await held(700, { sender_account, sender_bank_code: '058' });
+      const r = await resolve(item.id, { action: 'REFUND' });
+      expect([sender_account, r.status, (await t.call('GET', `/sandbox/suspense/${item.id}`)).body.data.status]).toEqual([sender_account, 200, 'RESOLVED']);
+    }
+    expect(await system('SUSPENSE_HOLDING')).toBe(500);
+  });
+
   it('REFUND of a payment with no sender account is 422 ACCOUNT_NOT_FOUND and changes nothing', async () => {
     const { item } = await held(1_000);
     const r = await resolve(item.id, { action: 'REFUND' });

@@ -83,6 +83,22 @@ describe('POST /v1/wallets', () => {
     const theirs = await t.call('POST', '/v1/wallets', walletBody({ customer_reference: 'dup' }), { key: other.body.data.api_key });
     expect(theirs.status).toBe(201);
   });
+
+  it('seen: a business or person name with control characters became every account_name a name enquiry answers; now 400 on the field, and nothing is created', async () => {
+    const rule = 'must not contain control characters (tabs, line breaks, escape sequences)';
+    for (const business_name of ['Evil\u001b]0;owned\u0007 Pay', 'Two\nLines', 'Tab\tPay', 'C1\u009b2J']) {
+      const r = await t.call('POST', '/sandbox/developers', { business_name });
+      expect([r.status, r.body.detail.code, r.body.detail.fields]).toEqual([400, 'VALIDATION_ERROR', [{ field: 'business_name', message: rule }]]);
+    }
+    for (const field of ['first_name', 'last_name']) {
+      const r = await t.call('POST', '/v1/wallets', walletBody({ customer_reference: `ctl-${field}`, [field]: 'Ada\u001b[2J' }));
+      expect([r.status, r.body.detail.fields]).toEqual([400, [{ field, message: rule }]]);
+    }
+    expect((await t.call('GET', '/sandbox/wallets')).body.data.total).toBe(0);
+    // Letters of any script, apostrophes, hyphens and dots are names.
+    const fine = await t.call('POST', '/sandbox/developers', { business_name: "Ọ̀ṣun O'Neil-Pay Ltd." });
+    expect([fine.status, fine.body.data.business_name]).toEqual([201, "Ọ̀ṣun O'Neil-Pay Ltd."]);
+  });
 });
 
 describe('GET and close', () => {

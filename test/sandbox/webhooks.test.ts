@@ -95,6 +95,30 @@ describe('the retry schedule on the sandbox clock', () => {
     expect(after).toMatchObject({ status: 'FAILED', attempt_count: 2, next_retry_at: before.next_retry_at });
   });
 
+  it('seen: a manual retry and the schedule both sent a due delivery at once, and the log counted one attempt of the two; now one waits for the other', async () => {
+    const whsec = await secret();
+    const app = await startWebhookApp(() => whsec, (n) => (n === 1 ? 500 : 200));
+    try {
+      await t.call('PUT', '/sandbox/webhook-endpoint', { url: app.url });
+      await createWallet(t, 5_000);
+      await advance(1);
+      const failed = (await logs('?status=FAILED')).items[0];
+      // Its next attempt falls due just as someone retries it by hand.
+      await t.sandbox.db.updateTable('webhook_logs').set({ next_retry_at_ms: 0 }).execute();
+      const [manual] = await Promise.all([t.call('POST', `/v1/webhook-logs/${failed.id}/retry`), t.app.scheduler.runDue(t.developerId)]);
+      await t.app.scheduler.runDue(t.developerId);
+      // Whichever went first delivered it; the other sent nothing (the retry answers 409 if it came second).
+      expect([200, 409]).toContain(manual.status);
+      expect(app.received).toHaveLength(2);
+      const after = (await t.call('GET', `/sandbox/webhook-logs/${failed.id}`)).body.data;
+      const attempts = (await t.call('GET', `/sandbox/webhook-logs/${failed.id}/attempts`)).body.data.items;
+      expect([after.status, after.attempt_count, attempts.length]).toEqual(['DELIVERED', 2, 2]);
+    } finally {
+      await t.call('PUT', '/sandbox/webhook-endpoint', { url: null });
+      await app.close();
+    }
+  });
+
   it('answers 409 to a retry of a PENDING or DELIVERED log, and 404 to another developer’s', async () => {
     await createWallet(t, 5_000);
     const pending = await creditLog();

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ACTION_NEEDS, TRIGGER_NEEDS_THRESHOLD } from '../../engine/agents/agents.service.js';
-import { Amount, Kobo, MAX_AMOUNT, Ok, Page, pageQuery, text, Timestamp } from './common.js';
+import { Amount, Kobo, koboIntegerError, MAX_AMOUNT, Ok, Page, pageQuery, text, Timestamp } from './common.js';
 
 export const TRIGGERS = ['BALANCE_ABOVE', 'BALANCE_BELOW', 'ON_CREDIT', 'ON_CREDIT_AMOUNT_ABOVE'] as const;
 export const ACTIONS = ['SWEEP', 'PARTIAL_SWEEP', 'WEBHOOK_NOTIFY', 'LOCK_WALLET'] as const;
@@ -26,7 +26,7 @@ export type Agent = z.infer<typeof Agent>;
 
 const threshold = z
   .number({ error: 'must be an integer number of kobo' })
-  .int({ error: 'must be an integer number of kobo' })
+  .int({ error: koboIntegerError('must be an integer number of kobo') })
   .min(0, { error: 'must be 0 or more' })
   .max(MAX_AMOUNT, { error: `must be at most ${MAX_AMOUNT} kobo` });
 

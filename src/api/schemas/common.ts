@@ -10,10 +10,17 @@ export const MAX_AMOUNT = 10_000_000_000_000;
 
 const amountMessage = 'must be an integer number of kobo (a JSON number, not a string or a fraction)';
 
+/**
+ * The message of a failed integer check on kobo: an integer past 2^53 (which JSON numbers cannot
+ * carry exactly, so zod's safe-integer check refuses it) is too large, as the command line says, not
+ * a fraction or a string.
+ */
+export const koboIntegerError = (message: string) => (issue: { input?: unknown }) => (Number.isInteger(issue.input) ? `must be at most ${MAX_AMOUNT} kobo` : message);
+
 /** Kobo as a JSON integer, 1 to 10,000,000,000,000 (contract §2). */
 export const Amount = z
   .number({ error: amountMessage })
-  .int({ error: amountMessage })
+  .int({ error: koboIntegerError(amountMessage) })
   .min(1, { error: 'must be at least 1 kobo' })
   .max(MAX_AMOUNT, { error: `must be at most ${MAX_AMOUNT} kobo` })
   .describe('kobo (integer); 500000 is ₦5,000.00');
@@ -23,6 +30,13 @@ export const Kobo = z.int().describe('kobo (integer)');
 /** Required text, trimmed, 1..max characters. */
 export const text = (max: number) =>
   z.string({ error: 'must be a string' }).trim().min(1, { error: 'must not be empty' }).max(max, { error: `must be at most ${max} characters` });
+
+/**
+ * A person's or business's name, as it goes into a wallet's `account_name`: required text with no
+ * control characters (C0, DEL, C1). An account name is what a name enquiry answers to other banks and
+ * other developers, so it holds only what a bank would print.
+ */
+export const nameText = (max: number) => text(max).regex(/^[^\u0000-\u001f\u007f-\u009f]*$/, { error: 'must not contain control characters (tabs, line breaks, escape sequences)' });
 
 /** Optional text of at most `max` characters (may be empty). */
 export const optionalText = (max: number) =>

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { ERROR_CODES, HTTP_STATUS } from '../errors.js';
 import { ErrorBody } from './common.js';
 
@@ -42,15 +43,17 @@ export function standardErrors(kind: RouteKind): ErrorStatus[] {
   return statuses.sort((a, b) => a - b);
 }
 
+type Content = Record<string, { schema?: { contentMediaType?: string } }>;
 type Operation = {
-  responses?: Record<string, { description?: string }>;
+  responses?: Record<string, { description?: string; content?: Content }>;
   requestBody?: { required?: boolean; content?: Record<string, { schema?: { properties?: object; required?: unknown[] } }> };
 };
 
 /**
  * Names, on every error response of an OpenAPI document, the codes of the error table that answer
  * with its status (instead of the generator's "Default Response"); a write that takes no body (its
- * schema an object with no properties, NoBody) declares its body optional, as it is.
+ * schema an object with no properties, NoBody) declares its body optional, as it is; an answer that
+ * is a file (a schema with `contentMediaType`, see `fileResponse`) is declared under that media type.
  * @example transformObject: (input) => describeErrorResponses(jsonSchemaTransformObject(input))
  */
 export function describeErrorResponses<D extends { paths?: object }>(document: D): D {
@@ -59,6 +62,8 @@ export function describeErrorResponses<D extends { paths?: object }>(document: D
       for (const [status, response] of Object.entries(operation?.responses ?? {})) {
         const codes = ERROR_CODES.filter((code) => HTTP_STATUS[code] === Number(status));
         if (codes.length > 0) response.description = `Refused (${codes.join(', ')}), in the Error shape`;
+        const { contentMediaType, ...file } = response.content?.['application/json']?.schema ?? {};
+        if (contentMediaType) response.content = { [contentMediaType]: { schema: file } };
       }
       const body = operation?.requestBody?.content?.['application/json']?.schema;
       if (body?.properties && Object.keys(body.properties).length === 0 && !body.required) operation!.requestBody!.required = false;
@@ -66,3 +71,9 @@ export function describeErrorResponses<D extends { paths?: object }>(document: D
   }
   return document;
 }
+
+/**
+ * The answer of a route that sends a file, not JSON: a binary string of `mediaType` in /openapi.json.
+ * @example response: { 200: fileResponse('application/vnd.sqlite3', 'the whole sandbox as an SQLite file') }
+ */
+export const fileResponse = (mediaType: string, description: string) => z.string().meta({ format: 'binary', contentMediaType: mediaType, description });

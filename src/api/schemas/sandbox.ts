@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AccountNumber, Amount, BankCode, Ok, Timestamp, optionalText, text } from './common.js';
+import { AccountNumber, Amount, BankCode, Ok, Timestamp, nameText, optionalText, text } from './common.js';
 import { SuspenseItem } from './suspense.js';
 import { ServiceIntelligence, Transaction } from './transactions.js';
 
@@ -18,7 +18,7 @@ export const ClockAdvanceBody = z.strictObject({
     .max(10 * 365 * 24 * 3600, { error: 'must be at most ten years' }),
 });
 
-export const DeveloperBody = z.strictObject({ business_name: text(100) });
+export const DeveloperBody = z.strictObject({ business_name: nameText(100) });
 
 export const NewDeveloper = z
   .object({ developer_id: z.string(), business_name: z.string(), api_key: z.string(), created_at: Timestamp })

@@ -11,9 +11,9 @@ const AbsolutePath = z
 
 export const SnapshotParams = z.strictObject({ name: SnapshotName });
 
-export const SaveSnapshotBody = z
-  .strictObject({ name: SnapshotName.optional(), file: AbsolutePath.optional() })
-  .refine((body) => (body.name === undefined) !== (body.file === undefined), { error: 'give either name or file, not both', path: ['name'] });
+// Only a name: the server writes snapshots in its own snapshot directory and nowhere else (a file
+// of your choosing is a download: GET /sandbox/database).
+export const SaveSnapshotBody = z.strictObject({ name: SnapshotName });
 
 export const RestoreFileBody = z.strictObject({ file: AbsolutePath });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Kobo, Ok, Page, Timestamp, optionalText, pageQuery, text } from './common.js';
+import { Kobo, Ok, Page, Timestamp, nameText, optionalText, pageQuery, text } from './common.js';
 
 export const Wallet = z
   .object({
@@ -27,8 +27,8 @@ export type Wallet = z.infer<typeof Wallet>;
 
 export const CreateWalletBody = z.strictObject({
   customer_reference: text(100),
-  first_name: text(100),
-  last_name: text(100),
+  first_name: nameText(100),
+  last_name: nameText(100),
   email: z.email({ error: 'must be a valid email address' }).max(254, { error: 'must be at most 254 characters' }),
   label: optionalText(100),
   currency: z.string({ error: 'must be a string' }).optional(),

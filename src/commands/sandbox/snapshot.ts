@@ -1,7 +1,9 @@
 import { resolve } from 'node:path';
 import type { Command } from '../command.js';
 import type { Snapshot } from '../../api/schemas/snapshots.js';
-import { UsageError } from '../../client/errors.js';
+import { SNAPSHOT_MEDIA_TYPE } from '../../api/snapshot-name.js';
+import { ApiError, UsageError } from '../../client/errors.js';
+import { servingPid } from '../../client/served-database.js';
 import { check } from '../../client/validate.js';
 import type { Io } from '../io.js';
 import { action, clientCommand, examples } from '../options.js';
@@ -32,19 +34,37 @@ const listView: View = {
 function targetOf(io: Io, name: string | undefined, file: string | undefined): { name: string } | { file: string } {
   if ((name === undefined) === (file === undefined)) throw new UsageError('give a snapshot name or --file PATH (one of them)');
   // The server may run in another directory: it gets an absolute path.
-  const target = name !== undefined ? { name } : { file: resolve(io.cwd, file!) };
-  return check('SaveSnapshotBody', target, { name: '<name>', file: '--file' });
+  return name !== undefined ? check('SaveSnapshotBody', { name }, { name: '<name>' }) : check('RestoreFileBody', { file: resolve(io.cwd, file!) }, { file: '--file' });
+}
+
+/**
+ * Downloads the whole sandbox (GET /sandbox/database) into `file` on this machine: the server writes
+ * snapshots only in its own snapshot directory. Never over a database a live sandbox serves.
+ */
+async function saveToFile(io: Io, file: string): Promise<Snapshot> {
+  const pid = servingPid(file);
+  if (pid !== undefined) throw new UsageError(`--file ${file} is the database of a running sandbox (pid ${pid}): a snapshot is a file of its own`);
+  try {
+    const { size, headers } = await io.client().download('/sandbox/database', SNAPSHOT_MEDIA_TYPE, file);
+    return { name: null, file, size_bytes: size, saved_at: typeof headers['snapshot-saved-at'] === 'string' ? headers['snapshot-saved-at'] : null };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // A full disk here is what the sandbox calls it (contract §10), not a usage error.
+    if (code === 'ENOSPC') throw new ApiError(507, 'STORAGE_FULL', `--file ${file}: the disk is full: nothing was written; free some space and retry`);
+    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) throw new UsageError(`--file ${file} cannot be written (${code}${code === 'ENOENT' ? ': no such directory' : ''})`);
+    throw error;
+  }
 }
 
 export function saveCommand(): Command {
   return clientCommand('save')
     .argument('[name]', 'letters, digits, dots, dashes, underscores (replaces a snapshot of that name)')
-    .option('--file <path>', 'write the snapshot to this file instead (a fixture to commit, say)')
+    .option('--file <path>', 'download the snapshot into this file on this machine instead (a fixture to commit, say)')
     .addHelpText('after', examples('ledger sandbox snapshot save base', 'ledger sandbox snapshot save --file test/fixtures/base.db --json'))
     .action(
       action(async (io: Io, name: string | undefined, options: { file?: string }) => {
-        const body = targetOf(io, name, options.file);
-        const saved = await io.client().sandbox<Snapshot>('POST', '/sandbox/snapshots', { body });
+        const target = targetOf(io, name, options.file);
+        const saved = 'name' in target ? await io.client().sandbox<Snapshot>('POST', '/sandbox/snapshots', { body: target }) : await saveToFile(io, target.file);
         await io.show(saved, snapshotView('Saved'));
       }),
     );

@@ -66,6 +66,16 @@ export function structureProblem(text: string, limit: number): { field: string; 
  * decoding would have stored U+FFFD in their place, a name or narration changed without a word.
  */
 export function installJsonBody(app: FastifyInstance): void {
+  // A compressed body (Content-Encoding gzip, br, ...) is refused, not read as bytes that are not
+  // JSON: bodies are at most 64 KiB, and an inflated one could be a zip bomb. RFC 9110 §15.5.16: 415,
+  // with the codings that are accepted in Accept-Encoding.
+  app.addHook('preParsing', (request, reply, payload, done) => {
+    const encoding = request.headers['content-encoding'];
+    const hasBody = request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0;
+    if (encoding === undefined || !hasBody || /^\s*identity\s*$/i.test(encoding)) return done(null, payload);
+    reply.header('accept-encoding', 'identity');
+    done(new LedgerError('UNSUPPORTED_MEDIA_TYPE', `Content-Encoding ${encoding.slice(0, 40)} is not accepted: send the JSON body uncompressed (at most 64 KiB)`), payload);
+  });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_request, body, done) => {
     const bytes = body as Buffer;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, onSendHookHandler, preValidationHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, onSendHookHandler, preHandlerHookHandler, preValidationHookHandler } from 'fastify';
 import { invalidField, LedgerError } from '../../engine/errors.js';
 import { type IdempotencyScope, lookupKey, storeKey } from '../../engine/idempotency/idempotency.service.js';
 import type { Sandbox } from '../sandbox.js';
@@ -33,7 +33,8 @@ function canonical(value: unknown): string {
 }
 
 /**
- * `Idempotency-Key` on every POST (contract §3). Requests with one key run one at a time: a lock
+ * `Idempotency-Key` on every POST (contract §3), looked up once the request has passed validation
+ * (a malformed request is 400 whatever its key). Requests with one key run one at a time: a lock
  * per key, in this process (the only one serving the database: contract §10). The first runs;
  * each duplicate waits for it (up to 10 s), then finds its stored answer and replays it with
  * `Idempotent-Replayed: true`. Nothing is written before the request's own effect, so a request
@@ -61,19 +62,25 @@ export function installIdempotency(app: FastifyInstance, sandbox: Pick<Sandbox, 
     };
   }
 
-  const claimKey = async (request: FastifyRequest, reply: FastifyReply, header: string | string[]): Promise<unknown> => {
+  /** The key and the hash of the body as it came (validation may trim or default it), noted before validation. */
+  const noted = new WeakMap<FastifyRequest, { key: string; hash: string }>();
+
+  const noteKey = (request: FastifyRequest, header: string | string[]): void => {
     if (request.routeOptions.config.idempotency === false) {
       throw invalidField('idempotency-key', request.routeOptions.config.idempotencyRefusal ?? 'is not accepted here: the answer holds a new API key, which the sandbox never stores, so it could not be replayed');
     }
     const key = Array.isArray(header) ? header[0]! : header;
     if (key.length < 1 || key.length > 255) throw invalidField('idempotency-key', 'must be 1 to 255 characters');
+    noted.set(request, { key, hash: createHash('sha256').update(canonical(request.body)).digest('hex') });
+  };
+
+  const claimKey = async (request: FastifyRequest, reply: FastifyReply, { key, hash }: { key: string; hash: string }): Promise<unknown> => {
     const scope: IdempotencyScope = {
       developerId: request.developerId,
       method: request.method,
       path: `${request.routeOptions.url} ${canonical(request.params ?? {})}`,
       key,
     };
-    const hash = createHash('sha256').update(canonical(request.body)).digest('hex');
     const unlock = await lock(JSON.stringify([scope.developerId, scope.method, scope.path, scope.key]));
     let claim;
     try {
@@ -91,12 +98,24 @@ export function installIdempotency(app: FastifyInstance, sandbox: Pick<Sandbox, 
     return undefined;
   };
 
-  // Requests without a key (most) pass each hook at once, with no promise.
-  app.addHook('preValidation', ((request: FastifyRequest, reply: FastifyReply, next: HookHandlerDoneFunction) => {
+  // Requests without a key (most) pass each hook at once, with no promise. A request is validated
+  // (body, path, query) before its key is looked up: a malformed request is refused whatever its
+  // key, and a replay never answers a request that would now be refused.
+  app.addHook('preValidation', ((request: FastifyRequest, _reply: FastifyReply, next: HookHandlerDoneFunction) => {
     const header = request.method === 'POST' && request.developerId ? request.headers['idempotency-key'] : undefined;
     if (header === undefined) return next();
-    return claimKey(request, reply, header);
+    try {
+      noteKey(request, header);
+    } catch (error) {
+      return next(error as Error);
+    }
+    return next();
   }) as preValidationHookHandler);
+  app.addHook('preHandler', ((request: FastifyRequest, reply: FastifyReply, next: HookHandlerDoneFunction) => {
+    const note = noted.get(request);
+    if (note === undefined) return next();
+    return claimKey(request, reply, note);
+  }) as preHandlerHookHandler);
 
   const storeAnswer = async (request: FastifyRequest, reply: FastifyReply, payload: unknown, claim: NonNullable<FastifyRequest['idempotency']>): Promise<unknown> => {
     request.idempotency = undefined;

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import { errors as declare } from '../../api/schemas/responses.js';
+import { createReadStream } from 'node:fs';
+import { errors as declare, fileResponse } from '../../api/schemas/responses.js';
 import {
   DeletedSnapshotResponse,
   RestoreFileBody,
@@ -10,6 +11,7 @@ import {
   SnapshotResponse,
 } from '../../api/schemas/snapshots.js';
 import { LedgerError } from '../../engine/errors.js';
+import { SNAPSHOT_MEDIA_TYPE } from '../../api/snapshot-name.js';
 import { sandboxOwnerId } from '../sandbox.js';
 import { type App, type RouteDeps, ok } from './route.js';
 
@@ -48,12 +50,34 @@ export function snapshotRoutes(app: App, { sandbox, snapshots }: RouteDeps): voi
       config,
       schema: {
         tags,
-        summary: 'Save the whole sandbox as a named snapshot, or to an absolute file path (consistent under load, crash-safe)',
+        summary: 'Save the whole sandbox as a named snapshot in the snapshot directory (consistent under load, crash-safe)',
         body: SaveSnapshotBody,
         response: { 200: SnapshotResponse, ...errors },
       },
     },
-    async (request) => ok(await snapshots.save(request.body.name !== undefined ? { name: request.body.name } : { file: request.body.file! }, request.env.clock.now())),
+    async (request) => ok(await snapshots.save(request.body.name, request.env.clock.now())),
+  );
+
+  app.get(
+    '/sandbox/database',
+    {
+      preHandler: ownerOnly,
+      schema: {
+        tags,
+        summary:
+          'Download the whole sandbox as a snapshot file (application/vnd.sqlite3; header snapshot-saved-at), consistent under load: `ledger sandbox snapshot save --file` writes it on your machine',
+        response: { 200: fileResponse(SNAPSHOT_MEDIA_TYPE, 'the whole sandbox as an SQLite file (a snapshot), consistent'), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const copy = await snapshots.copy(request.env.clock.now());
+      return reply
+        .type(SNAPSHOT_MEDIA_TYPE)
+        .header('content-disposition', 'attachment; filename="sandbox.db"')
+        .header('content-length', copy.size_bytes)
+        .header('snapshot-saved-at', copy.saved_at)
+        .send(createReadStream('', { fd: copy.fd }));
+    },
   );
 
   app.post(

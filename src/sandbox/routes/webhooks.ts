@@ -12,7 +12,7 @@ import {
 import type { Trx } from '../../engine/db/database.js';
 import { assertRetryable, getEndpoint, getWebhookLog, listAttempts, listWebhookLogs, rotateSecret, setEndpointUrl, signingSecrets } from '../../engine/events/webhooks.service.js';
 import { toAttempt, toPage, toWebhookLog } from '../serialize.js';
-import { type App, type RouteDeps, commit, ok } from './route.js';
+import { type App, type RouteDeps, answerInTransaction, commit, ok, sendAnswer } from './route.js';
 
 export function webhookRoutes(app: App, { sandbox, dispatcher, selfUrl }: RouteDeps): void {
   const { db } = sandbox;
@@ -52,10 +52,16 @@ export function webhookRoutes(app: App, { sandbox, dispatcher, selfUrl }: RouteD
         response: { 200: WebhookLogResponse, ...errors(409) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const log = await getWebhookLog(db, request.developerId, request.params.log_id);
       assertRetryable(log);
-      return ok(toWebhookLog(await dispatcher.attemptNow(log)));
+      // The answer (and its Idempotency-Key) is kept in each write of the attempt: the begun one
+      // first, so a retry of a request killed while its attempt was out replays, and sends nothing.
+      let answer = '';
+      await dispatcher.attemptNow(log, async (trx, written) => {
+        answer = await answerInTransaction(request, reply, trx, toWebhookLog(written));
+      });
+      return sendAnswer(request, reply, answer);
     },
   );
 

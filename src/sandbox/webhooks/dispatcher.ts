@@ -4,6 +4,7 @@ import { storageFailure } from '../../engine/db/faults.js';
 import { stillFresh } from '../../engine/events/fresh-deliveries.js';
 import {
   abandonLog,
+  assertRetryable,
   beginAttempts,
   dueLogs,
   type Endpoint,
@@ -46,8 +47,12 @@ export interface Dispatcher {
   dispatchDue(developerId?: string): Promise<number>;
   /** Starts, for every developer whose lane is idle, the deliveries now due; returns at once (the timer). */
   tick(): void;
-  /** One attempt now, whatever the schedule says (manual retry). */
-  attemptNow(log: WebhookLogRow): Promise<WebhookLogRow>;
+  /**
+   * One attempt now, whatever the schedule says (manual retry). `recorded` runs in each write that
+   * moves the log (the attempt begun, then its outcome), with the log as that write leaves it: the
+   * caller keeps its answer there, so a request killed mid-attempt is never sent again by its retry.
+   */
+  attemptNow(log: WebhookLogRow, recorded?: Recorded): Promise<WebhookLogRow>;
   /** Resolves once nothing of the developer's is being chosen or sent (nothing new starts while the sandbox holds it). */
   idle(developerId: string): Promise<void>;
   /**
@@ -58,6 +63,9 @@ export interface Dispatcher {
   /** Stops taking work and waits for attempts in flight, so none is lost or sent twice. */
   stop(): Promise<void>;
 }
+
+/** Runs in a write that moved a log, with the log as that write leaves it. */
+export type Recorded = (trx: Transaction<Database>, log: WebhookLogRow) => Promise<void>;
 
 /** One developer's deliveries: its own slots, so a slow or dead endpoint holds up no one else. */
 interface Lane {
@@ -79,6 +87,14 @@ const MAX_BACKOFF_MS = 30_000;
 const HANDOVER_BATCH = 64;
 /** Fresh deliveries kept in memory per lane at most; the rest wait for the due-deliveries query. */
 const FRESH_LIMIT = 4096;
+
+/** Passes `log` to `recorded` (if any) in `trx`, then on. */
+const andRecorded =
+  (trx: Transaction<Database>, recorded: Recorded | undefined) =>
+  async (log: WebhookLogRow): Promise<WebhookLogRow> => {
+    await recorded?.(trx, log);
+    return log;
+  };
 
 export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): Dispatcher {
   const { db } = sandbox;
@@ -235,7 +251,7 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
   }
 
   /** Sends one begun attempt over HTTP and records its outcome. Resolves undefined when that record failed. */
-  async function send(log: WebhookLogRow, manual: boolean, url: string, secrets: string[]): Promise<WebhookLogRow | undefined> {
+  async function send(log: WebhookLogRow, manual: boolean, url: string, secrets: string[], recorded?: Recorded): Promise<WebhookLogRow | undefined> {
     const env = sandbox.envFor(log.developer_id);
     // Measured on the developer's clock, like every time the sandbox reports: a manual clock stands
     // still while an attempt runs, so its attempts take 0 ms and two runs report the same.
@@ -252,13 +268,13 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
     }
     const durationMs = env.clock.now().getTime() - started;
     const result = { url, httpStatus, responseBody, error, durationMs, manual };
-    if (manual) return record((trx) => finishAttempt(trx, env, log, result));
+    if (manual) return record((trx) => finishAttempt(trx, env, log, result).then(andRecorded(trx, recorded)));
     // An outcome that cannot be written leaves the log due at its next retry (see beginAttempts).
     return record((trx) => finishAttempt(trx, env, log, result)).catch(() => undefined);
   }
 
-  function track(lane: Lane, log: WebhookLogRow, manual: boolean, url: string, secrets: string[]): Promise<WebhookLogRow | undefined> {
-    const running = send(log, manual, url, secrets).finally(() => lane.inFlight.delete(log.id));
+  function track(lane: Lane, log: WebhookLogRow, manual: boolean, url: string, secrets: string[], recorded?: Recorded): Promise<WebhookLogRow | undefined> {
+    const running = send(log, manual, url, secrets, recorded).finally(() => lane.inFlight.delete(log.id));
     lane.inFlight.set(log.id, running);
     return running;
   }
@@ -364,33 +380,43 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
           .finally(() => (lane.ticking = false));
       }
     },
-    async attemptNow(log) {
+    async attemptNow(log, recorded) {
       const lane = laneOf(log.developer_id);
-      const running = lane.inFlight.get(log.id);
-      if (running) await running.catch(() => {});
       const env = sandbox.envFor(log.developer_id);
       const { endpoint, url, inProcess } = await endpointFor(log.developer_id);
-      if (url && inProcess) {
-        const attempt = lane.selecting.then(() =>
-          record(async (trx) => {
-            // A restore may have run since the caller read it.
-            const fresh = await findLog(trx, log.id);
-            if (!fresh) throw notFound('webhook log');
-            return (await handOver(trx, log.developer_id, endpoint, url, [fresh], true))[0]!;
-          }),
-        );
-        lane.selecting = attempt.catch(() => {});
-        return attempt;
+      // Read again in the write: an attempt of the schedule, or a restore, may have changed it since the caller read it.
+      const current = async (trx: Transaction<Database>) => {
+        const fresh = await findLog(trx, log.id);
+        if (!fresh) throw notFound('webhook log');
+        assertRetryable(fresh);
+        return fresh;
+      };
+      for (;;) {
+        const running = lane.inFlight.get(log.id);
+        if (running) await running.catch(() => {});
+        // Begun in the lane's turn, as the schedule begins its attempts, and in flight before the next
+        // turn: the schedule never sends the same delivery at the same time (seen: both did, and the
+        // log counted one attempt of the two).
+        const turn = lane.selecting.then(async (): Promise<{ done: Promise<WebhookLogRow | undefined> } | undefined> => {
+          if (lane.inFlight.has(log.id)) return undefined;
+          if (url && inProcess) {
+            const delivered = await record(async (trx) => andRecorded(trx, recorded)((await handOver(trx, log.developer_id, endpoint, url, [await current(trx)], true))[0]!));
+            return { done: Promise.resolve(delivered) };
+          }
+          // On record before it is sent, as every attempt: killed while it is out, it counts, and the
+          // answer kept with it is the one a retry of the request gets, without sending it again.
+          const begun = await record(async (trx) => andRecorded(trx, recorded)((await beginAttempts(trx, env, [await current(trx)], true))[0]!));
+          if (!url) {
+            const missing = { url: '(built-in receiver, not listening)', httpStatus: null, responseBody: null, durationMs: 0, manual: true };
+            const finished = await record((trx) => finishAttempt(trx, env, begun, { ...missing, error: 'the sandbox is not listening, so its built-in receiver cannot be reached' }).then(andRecorded(trx, recorded)));
+            return { done: Promise.resolve(finished) };
+          }
+          return { done: track(lane, begun, true, url, signingSecrets(endpoint, env.clock.now()), recorded) };
+        });
+        lane.selecting = turn.catch(() => {});
+        const started = await turn;
+        if (started) return (await started.done)!;
       }
-      // A restore may have run since the caller read it.
-      const fresh = await findLog(db, log.id);
-      if (!fresh) throw notFound('webhook log');
-      const [begun] = await record((trx) => beginAttempts(trx, env, [fresh], true));
-      if (!url) {
-        const missing = { url: '(built-in receiver, not listening)', httpStatus: null, responseBody: null, durationMs: 0, manual: true };
-        return record((trx) => finishAttempt(trx, env, begun!, { ...missing, error: 'the sandbox is not listening, so its built-in receiver cannot be reached' }));
-      }
-      return (await track(lane, begun!, true, url, signingSecrets(endpoint, env.clock.now())))!;
     },
     async idle(developerId) {
       const lane = laneOf(developerId);
