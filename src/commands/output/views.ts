@@ -109,6 +109,13 @@ export const transactionView: View = {
     { label: 'Destination', key: 'destination_account_number' },
     { label: 'Destination name', key: 'destination_account_name' },
     { label: 'Fee', key: 'fee', format: 'money' },
+    // How a payout's transactions link up, as the sandbox's provider holds them (`transactions get`
+    // adds these for people; they are not in the API's transaction).
+    { label: 'Fee charged', key: 'fee_transaction' },
+    { label: 'Reversal', key: 'reversal' },
+    { label: 'Reverses', key: 'reverses' },
+    { label: 'Fee for', key: 'fee_for' },
+    { label: 'Provider acts', key: 'provider_acts' },
     { label: 'Narration', key: 'raw_narration' },
     { label: 'Analysis', key: 'service_intelligence', format: 'intelligence' },
     { label: 'Created', key: 'created_at' },
