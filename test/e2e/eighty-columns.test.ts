@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { displayWidth } from '../../src/commands/output/table.js';
-import { type Cli, closedPort, createCli } from '../helpers/cli.js';
+import { execa } from 'execa';
+import { BIN, type Cli, cleanEnv, closedPort, createCli } from '../helpers/cli.js';
 import { type Terminal, terminal } from '../helpers/terminal.js';
 
 /**
@@ -110,6 +111,32 @@ describe('a connection cut after the request went out, at an 80-column terminal'
     const piped = await cli.run(['transfer', id, '0123456785', '100'], { env: cut });
     expect(piped.stderr.split('\n').length).toBe(2);
     expect(words(lines.join('\n'))).toBe(words(piped.stderr));
+  });
+});
+
+describe('sandbox start --detach at 80 columns', () => {
+  it('seen: its hint was one line of 130 columns ending "export LEDGER_HOME=\'…/.ledger\'.", whose copy took the full stop into the path; now the export is a line of its own that works pasted', async () => {
+    const home = createCli();
+    const elsewhere = createCli();
+    try {
+      const r = await home.run(['sandbox', 'start', '--detach', '--port', '0', '--memory'], narrow);
+      expect(r.exitCode, r.stderr).toBe(0);
+      fits(r.stdout);
+      const line = r.stdout.split('\n').find((l) => l.includes('export LEDGER_HOME'))!;
+      expect(line).toBe(`  export LEDGER_HOME='${home.dir}/.ledger'`);
+      // Pasted in a shell in another directory, it points the commands there at this sandbox.
+      const pasted = await execa('bash', ['-c', `${line}\n"$0" "$1" wallets list --json`, process.execPath, BIN], {
+        cwd: elsewhere.dir,
+        env: cleanEnv(),
+        extendEnv: false,
+        reject: false,
+      });
+      expect([pasted.exitCode, pasted.stderr]).toEqual([0, '']);
+    } finally {
+      await home.run(['sandbox', 'stop']);
+      home.cleanup();
+      elsewhere.cleanup();
+    }
   });
 });
 
