@@ -157,6 +157,24 @@ describe('tables at 80 columns', () => {
   });
 });
 
+describe('scenario run at 80 columns', () => {
+  it('seen: a failure printed the request and response bodies on lines of up to 900 columns; now every line fits, and nothing is lost', async () => {
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(
+      `${cli.dir}/failing.yaml`,
+      ['name: a credit expected to be held, which is credited', 'steps:', '  - run: wallets create --customer-reference s --first-name Ada --last-name Obi --email s@example.com', '    save: { W: data.id }', '  - run: credit ${W} 500000 --narration "Salary for May"', '    expect: { data.outcome: SUSPENDED }', ''].join('\n'),
+    );
+    const r = await cli.run(['scenario', 'run', 'failing.yaml', '--reporter', 'pretty'], narrow);
+    expect(r.exitCode).toBe(1);
+    fits(r.stdout);
+    expect(r.stdout).toContain('      data.outcome (line 6): expected "SUSPENDED", got "CREDITED"\n');
+    expect(r.stdout).toMatch(/\n {6}response: 200 \{"success":true,\S+\n {8}\S/);
+    const whole = await cli.run(['scenario', 'run', 'failing.yaml', '--reporter', 'pretty']);
+    const letters = (text: string) => text.replace(/\s+/g, '').replace(/\(\d+ms\)|\d+ms/g, '');
+    expect(letters(r.stdout)).toBe(letters(whole.stdout));
+  });
+});
+
 describe('pickers at 80 columns', () => {
   it('seen: a held payment in the `suspense resolve` picker ran onto a second line, and so did the answer after the question; now each is one line, cut with …', async () => {
     const ada = await wallet('picker-ada');
