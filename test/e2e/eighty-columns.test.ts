@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { displayWidth } from '../../src/commands/output/table.js';
 import { execa } from 'execa';
-import { BIN, type Cli, cleanEnv, closedPort, createCli } from '../helpers/cli.js';
+import { BIN, type Cli, cleanEnv, closedPort, createCli, watchOutput } from '../helpers/cli.js';
 import { type Terminal, terminal } from '../helpers/terminal.js';
 
 /**
@@ -154,6 +154,22 @@ describe('tables at 80 columns', () => {
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) expect(row).toMatch(/^│ \d{4}-\d\d-\d\d \d\d:\d\d:\d\d │ [a-z.]+ +│ valid +│ 200 +│$/);
     expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('Webhook id left out to fit: --wide shows all');
+  });
+});
+
+describe('webhooks tail at 80 columns', () => {
+  it('seen: each attempt was a line of about 96 columns, which the terminal wrapped; now the time drops its date and the wallet goes, and the line fits', async () => {
+    const ada = await wallet('tail-ada');
+    const tail = execa(process.execPath, [BIN, 'webhooks', 'tail'], { cwd: cli.dir, env: cleanEnv({ COLUMNS: '80' }), extendEnv: false, reject: false });
+    const out = watchOutput(tail.stdout);
+    await watchOutput(tail.stderr).waitFor(/Following/);
+    await cli.run(['credit', ada, '123456789']);
+    await cli.run(['sandbox', 'clock', 'advance', '1s']);
+    const [line] = await out.waitFor(/.*HTTP 200\n/);
+    tail.kill('SIGINT');
+    await tail;
+    expect(line).toMatch(/^\d\d:\d\d:\d\d {2}ledger\.credit {7}123456789 \(₦1,234,567\.89\) {2}DELIVERED {2}#1 {2}HTTP 200\n$/);
+    fits(line!);
   });
 });
 
