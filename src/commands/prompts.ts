@@ -45,6 +45,8 @@ export interface Choice<T> {
   name: string;
   value: T;
   description?: string;
+  /** What the answer line shows once it is picked (default: the name). */
+  short?: string;
 }
 
 const cleaned = <T>(choices: Choice<T>[]) => choices.map((c) => ({ ...c, name: clean(c.name), ...(c.description ? { description: clean(c.description) } : {}) }));
@@ -54,13 +56,13 @@ const cleaned = <T>(choices: Choice<T>[]) => choices.map((c) => ({ ...c, name: c
  * it), cut with `…` where it would run on (a choice that wrapped took two lines, and the list jumped
  * as the cursor moved), and the answer shown after the question likewise.
  */
-async function fitted<T>(io: Io, message: string, choices: Choice<T>[]): Promise<(Choice<T> & { short?: string })[]> {
+async function fitted<T>(io: Io, message: string, choices: Choice<T>[]): Promise<Choice<T>[]> {
   const width = io.stdout.columns;
   if (!width) return choices;
   const { displayWidth, truncate } = await import('./output/table.js');
   // The answer, once picked, stands after the question ("✔ Which held payment? …"): it fits there too.
   const after = Math.max(20, width - displayWidth(message) - 4);
-  return choices.map((c) => ({ ...c, name: truncate(c.name, Math.max(20, width - 3)), short: truncate(c.name.trim(), after) }));
+  return choices.map((c) => ({ ...c, name: truncate(c.name, Math.max(20, width - 3)), short: truncate((c.short ?? c.name).trim(), after) }));
 }
 
 /** Picks one of a few choices on a terminal (`preselect` starts highlighted); without one, names the flag that was missing. */

@@ -213,6 +213,20 @@ describe('pickers at 80 columns', () => {
   });
 });
 
+describe('answers to a picker', () => {
+  it('seen: a picked trigger stood after its question with its padding and description ("BALANCE_ABOVE           the balance rises…"); now the answer is the value', async () => {
+    const ada = await wallet('answer-ada');
+    const term = await terminal(['agents', 'create', ada, '--name', 'Sweep'], { cwd: cli.dir, columns: 80 });
+    open.push(term);
+    await term.waitFor(/Fire on…/);
+    await term.keys('Enter');
+    await term.waitFor(/And then…/);
+    expect((await term.lines()).find((line) => line.includes('Fire on…'))).toBe('✔ Fire on… BALANCE_ABOVE');
+    await term.keys('C-c');
+    expect(await term.exitCode()).toBe(130);
+  });
+});
+
 describe('agents runs at 80 columns', () => {
   it('seen: Why and What it did were cut to about 20 characters ("balance crossed abo…"); now each run is a record with the whole text, its transaction id whole', async () => {
     const ada = await wallet('runs-ada');

@@ -111,7 +111,7 @@ export async function runResolve(io: Io, id: string | undefined, options: Resolv
   const offered = ACTIONS.filter((a) => a !== 'REFUND' || (item && refundable(item)));
   const chosen =
     given.action ??
-    (await choose(io, '--action', 'What should happen to it?', offered.map((a) => ({ name: `${a.padEnd(14)} ${ACTION_TEXT[a] ?? ''}`, value: a }))));
+    (await choose(io, '--action', 'What should happen to it?', offered.map((a) => ({ name: `${a.padEnd(14)} ${ACTION_TEXT[a] ?? ''}`, value: a, short: a }))));
   if (chosen === 'REFUND' && item && !refundable(item)) throw new UsageError('REFUND needs the sender account and bank code, and this payment came without them: CREDIT_WALLET or DISMISS it');
   let target = given.target_wallet_id;
   if (condition('ResolveSuspenseBody', 'target_wallet_id', { action: chosen })?.required && target === undefined) {
