@@ -1,5 +1,5 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 
 /** What `ledger sandbox start` remembers for the commands that follow (file mode 0600: it holds the key). */
 export interface SandboxState {
@@ -25,19 +25,33 @@ export function stateDirFor(cwd: string, env: NodeJS.ProcessEnv): string {
   return env.LEDGER_HOME ? resolve(cwd, env.LEDGER_HOME) : join(cwd, STATE_DIR);
 }
 
-/** The state file a client should read: $LEDGER_HOME's, else the nearest .ledger/sandbox.json up from cwd. */
+/**
+ * The state file a client should read: $LEDGER_HOME's, else the nearest .ledger/sandbox.json up from
+ * cwd. As git's GIT_CEILING_DIRECTORIES, LEDGER_CEILING_DIRECTORIES (absolute paths, `:`-separated)
+ * names directories the search never goes up into: a shared /tmp's .ledger is not another's state.
+ */
 export function findStateFile(cwd: string, env: NodeJS.ProcessEnv): string | undefined {
   if (env.LEDGER_HOME) {
     const file = join(resolve(cwd, env.LEDGER_HOME), STATE_FILE);
     return existsSync(file) ? file : undefined;
   }
+  const ceilings = new Set((env.LEDGER_CEILING_DIRECTORIES ?? '').split(':').filter((dir) => isAbsolute(dir)).flatMap((dir) => [resolve(dir), real(dir)]));
   let dir = resolve(cwd);
   for (;;) {
     const file = join(dir, STATE_DIR, STATE_FILE);
     if (existsSync(file)) return file;
     const parent = dirname(dir);
-    if (parent === dir) return undefined;
+    if (parent === dir || ceilings.has(parent)) return undefined;
     dir = parent;
+  }
+}
+
+/** A directory with its symbolic links resolved (as the working directory is), or as given when it does not exist. */
+function real(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return resolve(dir);
   }
 }
 

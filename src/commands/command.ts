@@ -1,6 +1,7 @@
 import type * as Commander from 'commander';
 import type { CommandLines, Invocation } from './io.js';
 import { ID_VALUE, pastedId } from './pasted.js';
+import { wrap } from './output/wrap.js';
 
 /**
  * Commands are declared with a small subset of commander's builder API (`option`, `addOption`,
@@ -15,17 +16,7 @@ type Handler = (...args: any[]) => unknown;
 
 /** A line of prose broken at spaces into lines of at most `width` columns, continued at its own indent; `  $ ` example lines are left whole. */
 function wrapLine(line: string, width: number): string {
-  if (line.length <= width || /^\s*\$ /.test(line)) return line;
-  const indent = /^\s*/.exec(line)![0];
-  const lines: string[] = [];
-  let current = '';
-  for (const word of line.slice(indent.length).split(' ')) {
-    if (current && indent.length + current.length + 1 + word.length > width) {
-      lines.push(indent + current);
-      current = word;
-    } else current = current ? `${current} ${word}` : word;
-  }
-  return [...lines, indent + current].join('\n');
+  return /^\s*\$ /.test(line) ? line : wrap(line, width).join('\n');
 }
 
 export class Option {

@@ -1,6 +1,7 @@
 import { ApiError, UnreachableError, UsageError } from '../client/errors.js';
 import { clean } from './output/clean.js';
 import type { Stream } from './output/render.js';
+import { fitted } from './output/wrap.js';
 
 /** Documented exit codes (contract §9); 130 is a person pressing Ctrl-C at a question, as shells report SIGINT. */
 export const EXIT = { OK: 0, REFUSED: 1, USAGE: 2, UNREACHABLE: 3, CANCELLED: 130 } as const;
@@ -18,7 +19,8 @@ function isCancelled(error: unknown): boolean {
 }
 
 /** The one place failures become `Error [CODE]: message` on stderr and an exit code. */
-export function reportError(error: unknown, stderr: Stream): number {
+export function reportError(error: unknown, stream: Stream): number {
+  const stderr = { write: (text: string) => stream.write(fitted(stream, text)) };
   if (error instanceof SilentFailure) return error.exitCode;
   if (isCancelled(error)) {
     stderr.write('cancelled, nothing was changed\n');

@@ -1,6 +1,7 @@
 import { ApiClient, type Transport } from '../client/http.js';
 import { type ClientConfig, requireKey, resolveConfig } from '../client/config.js';
 import type { Stream } from './output/render.js';
+import { fitted } from './output/wrap.js';
 import type { View } from './output/views.js';
 import * as streams from './streams.js';
 
@@ -113,7 +114,7 @@ export function createIo(flags: GlobalFlags, sources: IoSources = {}): Io {
       else (await import('./output/render.js')).render(stdout, data, view, options);
     },
     note(text) {
-      if (!flags.json && !flags.quiet) stderr.write(`${text}\n`);
+      if (!flags.json && !flags.quiet) stderr.write(fitted(stderr, `${text}\n`));
     },
     interactive: () => stdinIsTTY && Boolean(stdout.isTTY),
     commandLines: () => {

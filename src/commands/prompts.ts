@@ -45,15 +45,31 @@ export interface Choice<T> {
   name: string;
   value: T;
   description?: string;
+  /** What the answer line shows once it is picked (default: the name). */
+  short?: string;
 }
 
 const cleaned = <T>(choices: Choice<T>[]) => choices.map((c) => ({ ...c, name: clean(c.name), ...(c.description ? { description: clean(c.description) } : {}) }));
+
+/**
+ * Choices as a picker shows them: each on one line of the terminal (the cursor and a space before
+ * it), cut with `…` where it would run on (a choice that wrapped took two lines, and the list jumped
+ * as the cursor moved), and the answer shown after the question likewise.
+ */
+async function fitted<T>(io: Io, message: string, choices: Choice<T>[]): Promise<Choice<T>[]> {
+  const width = io.stdout.columns;
+  if (!width) return choices;
+  const { displayWidth, truncate } = await import('./output/table.js');
+  // The answer, once picked, stands after the question ("✔ Which held payment? …"): it fits there too.
+  const after = Math.max(20, width - displayWidth(message) - 4);
+  return choices.map((c) => ({ ...c, name: truncate(c.name, Math.max(20, width - 3)), short: truncate((c.short ?? c.name).trim(), after) }));
+}
 
 /** Picks one of a few choices on a terminal (`preselect` starts highlighted); without one, names the flag that was missing. */
 export async function choose<T>(io: Io, flag: string, message: string, choices: Choice<T>[], preselect?: T): Promise<T> {
   needTerminal(io, flag);
   const { select } = await import('@inquirer/prompts');
-  return select({ message, choices: cleaned(choices), pageSize: 12, ...(preselect !== undefined ? { default: preselect } : {}) });
+  return select({ message, choices: await fitted(io, message, cleaned(choices)), pageSize: 12, ...(preselect !== undefined ? { default: preselect } : {}) });
 }
 
 /**
@@ -64,13 +80,15 @@ export async function searchFor<T>(io: Io, flag: string, message: string, choice
   needTerminal(io, flag);
   const { search } = await import('@inquirer/prompts');
   const all = cleaned(choices);
+  // Matched against the whole text, shown as it fits.
+  const shown = await fitted(io, message, all);
   return search({
     message,
     pageSize: 12,
     source: async (term) => {
       const needle = (term ?? '').trim().toLowerCase();
-      if (needle === '') return all.filter((c) => suggested !== undefined && c.value === suggested);
-      return all.filter((c) => c.name.toLowerCase().includes(needle));
+      if (needle === '') return shown.filter((c) => suggested !== undefined && c.value === suggested);
+      return shown.filter((_, i) => all[i]!.name.toLowerCase().includes(needle));
     },
   });
 }

@@ -1,5 +1,7 @@
 import type { SuspenseItem } from '../api/schemas/suspense.js';
+import type { Payout } from '../api/schemas/banks.js';
 import type { Transaction } from '../api/schemas/transactions.js';
+import type { PayoutRow } from '../engine/payouts/payouts.service.js';
 import type { Wallet } from '../api/schemas/wallets.js';
 import type { InboundOutcome } from '../engine/inbound/inbound.service.js';
 import type { TransactionRow } from '../engine/ledger/ledger.service.js';
@@ -159,6 +161,25 @@ export function toAgentRun(row: AgentRunRow) {
     origin_transaction_id: row.origin_transaction_id,
     hop: row.hop,
     balance: row.balance,
+    created_at: row.created_at,
+  };
+}
+
+export function toPayout(row: PayoutRow): Payout {
+  return {
+    transaction_id: row.transaction_id,
+    fee_transaction_id: row.fee_transaction_id,
+    reversal_transaction_id: row.reversal_transaction_id,
+    wallet_id: row.wallet_id,
+    status: row.status,
+    amount: row.amount,
+    fee: row.fee,
+    destination_account_number: row.destination_account_number,
+    destination_bank_code: row.destination_bank_code,
+    destination_account_name: row.destination_account_name,
+    provider_reference: row.provider_reference,
+    due_at: row.due_at,
+    resolved_at: row.resolved_at,
     created_at: row.created_at,
   };
 }

@@ -1,4 +1,5 @@
 import { execa } from 'execa';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { displayWidth } from '../../src/commands/output/table.js';
 import { BIN, type Cli, cleanEnv, closedPort, createCli } from '../helpers/cli.js';
@@ -166,6 +167,31 @@ describe('a directory with no sandbox state', () => {
       expect([keyless.exitCode, keyless.stderr]).toEqual([2, 'Error [USAGE]: no API key for http://127.0.0.1:4010: set LEDGER_API_KEY (or pass --api-key)\n']);
     } finally {
       elsewhere.cleanup();
+    }
+  });
+});
+
+describe('sandbox state left in a directory above', () => {
+  it('is found by walking up, except above LEDGER_CEILING_DIRECTORIES: the tests set it, so a stray /tmp/.ledger is never theirs', async () => {
+    const root = createCli();
+    try {
+      const { mkdirSync, writeFileSync } = await import('node:fs');
+      const project = join(root.dir, 'project');
+      mkdirSync(join(root.dir, '.ledger'), { recursive: true });
+      mkdirSync(project);
+      writeFileSync(join(root.dir, '.ledger', 'sandbox.json'), JSON.stringify({ base_url: `http://127.0.0.1:${await closedPort()}`, api_key: 'svc_test_00000000000000000000000000000000', db: 'x' }));
+      const run = (ceiling: string) =>
+        execa(process.execPath, [BIN, 'wallets', 'list'], { cwd: project, env: cleanEnv({ LEDGER_CEILING_DIRECTORIES: ceiling }), extendEnv: false, reject: false });
+      // Found above: the stray state is used (nothing listens at its URL).
+      const walked = await run('');
+      expect([walked.exitCode, walked.stderr]).toEqual([3, expect.stringMatching(/^Error \[UNREACHABLE\]: cannot reach the sandbox at http:\/\/127\.0\.0\.1:\d+ /)]);
+      // Not above a ceiling (any of a list; a relative entry is ignored, as git ignores one).
+      for (const ceiling of [root.dir, `relative:${root.dir}`, `/nowhere:${root.dir}/`]) {
+        const stopped = await run(ceiling);
+        expect([ceiling, stopped.exitCode, stopped.stderr]).toEqual([ceiling, 3, expect.stringMatching(/^Error \[NO_SANDBOX\]: no sandbox state found in /)]);
+      }
+    } finally {
+      root.cleanup();
     }
   });
 });

@@ -80,4 +80,35 @@ describe('payouts from the command line', () => {
     expect([bad.exitCode, bad.stderr]).toEqual([1, 'Error [INVALID_BANK_CODE]: bank code 999 is not in the list of banks (GET /v1/banks)\n  bank_code: not a listed bank code\n']);
     expect((await cli.run(['sandbox', 'magic', '--quiet'])).stdout).toBe('0000000000\n1111111111\n2222222222\n');
   });
+
+  it('seen: `transactions get` on a failed payout did not point to its reversal; now the payout, its fee and its reversal name one another, and --json is the API data', async () => {
+    await cli.run(['sandbox', 'stop']);
+    expect((await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--memory', '--seed', '7'])).exitCode).toBe(0);
+    try {
+      const w = (await cli.run(['wallets', 'create', '--customer-reference', 'links', '--first-name', 'Ada', '--last-name', 'Obi', '--email', 'a@o.ng', '-q'])).stdout.trim();
+      await cli.run(['credit', w, '100000']);
+      const payout = (await cli.run(['transfer', w, '1111111111', '50000', '--bank', '058', '--yes', '-q'])).stdout.trim();
+      const get = (id: string) => cli.run(['transactions', 'get', id]).then((r) => r.stdout);
+      const [, , fee] = (await json(['transactions', 'list', w])).items.map((t: { id: string }) => t.id);
+      const pending = await get(payout);
+      expect(pending).toContain(`\nFee charged       ${fee}\nProvider acts     at 2026-01-01T00:00:02.000Z (sandbox clock)\n`);
+      expect(pending).not.toContain('Reversal');
+
+      await cli.run(['sandbox', 'clock', 'advance', '2s']);
+      const [, , , reversal] = (await json(['transactions', 'list', w])).items.map((t: { id: string }) => t.id);
+      expect(await get(payout)).toContain(`\nFee charged       ${fee}\nReversal          ${reversal} (51000 (₦510.00) back to the wallet)\n`);
+      expect(await get(reversal)).toContain(`\nReverses          ${payout} (the FAILED payout of 50000 (₦500.00) and its 1000 (₦10.00) fee)\n`);
+      expect(await get(fee)).toContain(`\nFee for           ${payout} (the payout, FAILED)\n`);
+      // --json and --quiet are the API's transaction, nothing added.
+      const api = await json(['transactions', 'get', reversal]);
+      expect(Object.keys(api)).not.toContain('reverses');
+      expect(api).toMatchObject({ id: reversal, type: 'CREDIT', amount: 51_000, sender_name: 'NIP REVERSAL' });
+      expect((await cli.run(['transactions', 'get', payout, '-q'])).stdout).toBe(`${payout}\n`);
+      // A transaction that is not part of a payout shows no links.
+      const [credit] = (await json(['transactions', 'list', w])).items.map((t: { id: string }) => t.id);
+      expect(await get(credit)).not.toMatch(/Reversal|Reverses|Fee for|Fee charged/);
+    } finally {
+      await cli.run(['sandbox', 'stop']);
+    }
+  });
 });

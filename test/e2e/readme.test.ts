@@ -39,7 +39,7 @@ const CHECKS: Record<string, Check | Check[]> = {
   'ledger sandbox start --detach --settlement-delay 3600': (r) => {
     expect(r.stdout).toMatch(/^Sandbox running in the background at http:\/\/127\.0\.0\.1:\d+ \(pid \d+\)\n/);
     // What to do in another directory, exactly: LEDGER_HOME pointing at this one's state.
-    expect(r.stdout).toContain(`elsewhere, first: export LEDGER_HOME='${join(cli.dir, '.ledger')}'.\n`);
+    expect(r.stdout).toContain(`elsewhere, first:\n  export LEDGER_HOME='${join(cli.dir, '.ledger')}'\n`);
   },
   'eval "$(ledger sandbox env)"': (r) => expect(r.code).toBe(0),
   'ledger credit "$ADA" 500000 --narration "Salary for May"': (r) => expect(r.stdout).toMatch(/^CREDITED 500000 \(₦5,000\.00\)\n/),

@@ -11,6 +11,8 @@ export interface Terminal {
   keys(...keys: string[]): Promise<void>;
   type(text: string): Promise<void>;
   screen(): Promise<string>;
+  /** The screen with the lines the terminal wrapped joined again: a line longer than the terminal shows whole. */
+  lines(): Promise<string[]>;
   waitFor(pattern: RegExp): Promise<string>;
   /** Waits for the command to end and returns its exit code (the session prints it). */
   exitCode(): Promise<number>;
@@ -41,6 +43,7 @@ export async function terminal(args: string[], options: { cwd: string; env?: Rec
       await tmux('send-keys', '-t', 'main', '-l', text);
     },
     screen: async () => String((await tmux('capture-pane', '-p', '-t', 'main')).stdout),
+    lines: async () => String((await tmux('capture-pane', '-p', '-J', '-t', 'main')).stdout).split('\n'),
     waitFor: async (pattern) => {
       for (let look = 0; look < 600; look++) {
         const shown = await term.screen();

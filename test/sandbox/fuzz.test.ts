@@ -272,6 +272,7 @@ describe('another developer', () => {
         'GET /v1/wallets/{wallet_id}/transactions': [`/v1/wallets/${w1.id}/transactions`],
         'POST /v1/wallets/{wallet_id}/transfer': [`/v1/wallets/${w1.id}/transfer`, { destination_account_number: w2.account_number, amount: 1_000 }],
         'GET /v1/transactions/{tx_id}': [`/v1/transactions/${payoutId}`],
+        'GET /sandbox/transactions/{tx_id}/payout': [`/sandbox/transactions/${payoutId}/payout`],
         'POST /v1/wallets/{wallet_id}/agents': [`/v1/wallets/${w1.id}/agents`, { name: 'lock', trigger: 'BALANCE_ABOVE', threshold: 10_000_000, action: 'LOCK_WALLET' }],
         'PATCH /v1/wallets/{wallet_id}/agents/{agent_id}/toggle': [`/v1/wallets/${w1.id}/agents/${agentId}/toggle`, { is_active: false }],
         'GET /v1/agents': ['/v1/agents'],

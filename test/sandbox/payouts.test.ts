@@ -136,6 +136,40 @@ describe('the magic accounts', () => {
   });
 });
 
+describe('the payout a transaction belongs to (GET /sandbox/transactions/:tx_id/payout)', () => {
+  it('links a failed payout, its fee and its reversal from any of the three; anything else, or another developer, is 404', async () => {
+    const w = await createWallet(t, 600_000);
+    const r = await send(w.id, '1111111111', 500_000, '044');
+    await advance(2);
+    const [credit, payout, fee, reversal] = (await t.call('GET', `/v1/wallets/${w.id}/transactions`)).body.data.items.map((x: { id: string }) => x.id);
+    expect(payout).toBe(r.body.data.transaction_id);
+    const expected = {
+      transaction_id: payout,
+      fee_transaction_id: fee,
+      reversal_transaction_id: reversal,
+      wallet_id: w.id,
+      status: 'FAILED',
+      amount: 500_000,
+      fee: 1_000,
+      destination_account_number: '1111111111',
+      destination_bank_code: '044',
+      destination_account_name: 'SANDBOX FAILED PAYOUT',
+      provider_reference: r.body.data.provider_reference,
+      due_at: expect.any(String),
+      resolved_at: expect.any(String),
+      created_at: expect.any(String),
+    };
+    for (const id of [payout, fee, reversal]) {
+      const found = await t.call('GET', `/sandbox/transactions/${id}/payout`);
+      expect([id, found.status, found.body.data]).toEqual([id, 200, expected]);
+    }
+    const none = await t.call('GET', `/sandbox/transactions/${credit}/payout`);
+    expect([none.status, none.body.detail]).toEqual([404, { code: 'NOT_FOUND', message: 'payout not found' }]);
+    const other = await t.call('POST', '/sandbox/developers', { business_name: 'Other' });
+    expect((await t.call('GET', `/sandbox/transactions/${payout}/payout`, undefined, { key: other.body.data.api_key })).status).toBe(404);
+  });
+});
+
 describe('fees and funds', () => {
   it.each([
     [500_000, 1_000],

@@ -69,8 +69,8 @@ export async function runCreate(io: Io, walletId: string, options: CreateAgentOp
   check('CreateAgentBody', given, FLAGS, { partial: true });
   const body: Record<string, unknown> = { ...given };
   body.name = await requireValue(io, options.name, '--name', 'Agent name', textCheck('CreateAgentBody', 'name'));
-  body.trigger ??= await choose(io, '--trigger', 'Fire on…', TRIGGERS.map((t) => ({ name: `${t.padEnd(23)} ${TRIGGER_TEXT[t] ?? ''}`, value: t })));
-  body.action ??= await choose(io, '--action', 'And then…', ACTIONS.map((a) => ({ name: `${a.padEnd(15)} ${ACTION_TEXT[a] ?? ''}`, value: a })));
+  body.trigger ??= await choose(io, '--trigger', 'Fire on…', TRIGGERS.map((t) => ({ name: `${t.padEnd(23)} ${TRIGGER_TEXT[t] ?? ''}`, value: t, short: t })));
+  body.action ??= await choose(io, '--action', 'And then…', ACTIONS.map((a) => ({ name: `${a.padEnd(15)} ${ACTION_TEXT[a] ?? ''}`, value: a, short: a })));
   // A flag the chosen trigger or action does not use is refused before anything else is asked.
   refuseUnused('CreateAgentBody', body, FLAGS);
   if (condition('CreateAgentBody', 'threshold', body)?.required && body.threshold === undefined) {

@@ -1,7 +1,8 @@
 import { cleanDeep } from './clean.js';
 import { listed, plural } from './format.js';
 import { formatter, paint, plain, type RenderOptions, type Stream, widthOf } from './render.js';
-import { renderTable } from './table.js';
+import type { Formatter } from './views.js';
+import { displayWidth, renderTable, type TableColumn } from './table.js';
 import type { View } from './views.js';
 
 type ListView = Extract<View, { kind: 'list' }>;
@@ -16,20 +17,20 @@ export function renderList(stream: Stream, data: unknown, view: ListView, option
   // A cut id cannot be passed to another command, and a column left out is not seen at all: say so,
   // and how to see the whole table.
   let cut: { ids: boolean; dropped: string[] } = { ids: false, dropped: [] };
+  const columns = view.columns.map((c) => ({
+    label: c.label,
+    kind: c.kind ?? 'fixed',
+    drop: c.drop,
+    cells: items.map((item) => plain(item[c.key], c, now)),
+    paint: (text: string, row: number) => paint(text, items[row]![c.key], c, fmt),
+  }));
+  const whole = () => displayWidth(renderTable(columns, Infinity)[0]!) <= width;
   const lines =
     items.length === 0
       ? [fmt.dim(view.empty)]
-      : renderTable(
-          view.columns.map((c) => ({
-            label: c.label,
-            kind: c.kind ?? 'fixed',
-            drop: c.drop,
-            cells: items.map((item) => plain(item[c.key], c, now)),
-            paint: (text: string, row: number) => paint(text, items[row]![c.key], c, fmt),
-          })),
-          width,
-          { wide: options.wide, head: fmt.bold, cut: (what) => (cut = what) },
-        );
+      : view.records && !whole()
+        ? records(view, columns, fmt, view.records.title)
+        : renderTable(columns, width, { wide: options.wide, head: fmt.bold, cut: (what) => (cut = what) });
   const { page = 1, limit = items.length, total } = record;
   if (total !== undefined) {
     const first = items.length ? (page - 1) * limit + 1 : 0;
@@ -42,4 +43,18 @@ export function renderList(stream: Stream, data: unknown, view: ListView, option
     lines.push(fmt.dim(named.length <= width ? named : `${cut.ids ? 'ids shortened, ' : ''}columns left out to fit: --wide shows all`));
   }
   stream.write(`${lines.join('\n')}\n`);
+}
+
+/** Each item as a title line and its other columns' labels and values, wrapped to the terminal (views' `records`). */
+function records(view: ListView, columns: TableColumn[], fmt: Formatter, title: string[]): string[] {
+  const heads = columns.filter((_, i) => title.includes(view.columns[i]!.key));
+  const body = columns.filter((c) => !heads.includes(c));
+  const labelWidth = Math.max(...body.map((c) => displayWidth(c.label)));
+  return columns[0]!.cells.flatMap((_, row) => [
+    ...(row > 0 ? [''] : []),
+    heads.map((c) => c.paint!(c.cells[row]!, row)).join('  '),
+    ...body
+      .filter((c) => c.cells[row] !== '—')
+      .flatMap((c) => fmt.wrap(`  ${fmt.dim(c.label.padEnd(labelWidth))}  ${c.paint!(c.cells[row]!, row)}`, labelWidth + 4)),
+  ]);
 }

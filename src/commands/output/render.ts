@@ -1,6 +1,7 @@
 import { cleanDeep } from './clean.js';
 import { colourFor, money, moneyInText, plural, status } from './format.js';
 import { quietText } from './quiet.js';
+import { wrap } from './wrap.js';
 import type { Field, Formatter, View } from './views.js';
 
 export interface Stream {
@@ -29,7 +30,8 @@ export function age(from: string, now: Date): string {
 
 export function formatter(stream: Stream, env: NodeJS.ProcessEnv): Formatter {
   const c = colourFor(stream, env);
-  return { money, moneyText: moneyInText, plural, status: (value) => status(value, c), ...c };
+  const width = widthOf(stream, env);
+  return { money, moneyText: moneyInText, plural, status: (value) => status(value, c), width, wrap: (line, hang) => wrap(line, width, hang), ...c };
 }
 
 /**
@@ -96,11 +98,13 @@ export function render(stream: Stream, data: unknown, view: View, options: Rende
   const now = options.now ?? new Date();
   let lines: string[];
   if (view.kind === 'custom') {
-    lines = view.lines(record, fmt);
+    // A view lays out its own lines, continuing a value under itself where it knows how (fmt.wrap);
+    // any line still wider than the terminal continues at its own indent.
+    lines = view.lines(record, fmt).flatMap((line) => line.split('\n')).flatMap((line) => fmt.wrap(line));
   } else {
     const fields = view.fields.filter((f) => f.key in record && (!f.when || f.when(record)));
     const width = Math.max(...fields.map((f) => f.label.length));
-    lines = fields.map((f) => `${fmt.dim(f.label.padEnd(width))}  ${paint(plain(record[f.key], f, now), record[f.key], f, fmt)}`);
+    lines = fields.flatMap((f) => fmt.wrap(`${fmt.dim(f.label.padEnd(width))}  ${paint(plain(record[f.key], f, now), record[f.key], f, fmt)}`, width + 2));
   }
   stream.write(`${lines.join('\n')}\n`);
 }

@@ -1,3 +1,7 @@
+import { charWidth, displayWidth } from './wrap.js';
+
+export { displayWidth };
+
 /**
  * Tables that fit the terminal. Cells arrive as plain text; when the natural width is more than the
  * terminal has, ids are cut to the shortest prefix that stays unique in the column (`--wide` keeps
@@ -18,30 +22,6 @@ const ELLIPSIS = '…';
 const MIN_ID = 8;
 const TEXT_SOFT_MIN = 16;
 const TEXT_HARD_MIN = 6;
-
-/** Columns a character takes on a terminal: 0 for combining marks, 2 for wide (CJK, emoji), else 1. */
-function charWidth(code: number): number {
-  if ((code >= 0x300 && code <= 0x36f) || (code >= 0x200b && code <= 0x200d) || code === 0xfe0f) return 0;
-  if (
-    (code >= 0x1100 && code <= 0x115f) ||
-    (code >= 0x2e80 && code <= 0xa4cf) ||
-    (code >= 0xac00 && code <= 0xd7a3) ||
-    (code >= 0xf900 && code <= 0xfaff) ||
-    (code >= 0xfe30 && code <= 0xfe4f) ||
-    (code >= 0xff00 && code <= 0xff60) ||
-    (code >= 0xffe0 && code <= 0xffe6) ||
-    (code >= 0x1f300 && code <= 0x1faff) ||
-    (code >= 0x20000 && code <= 0x3fffd)
-  )
-    return 2;
-  return 1;
-}
-
-export function displayWidth(text: string): number {
-  let width = 0;
-  for (const char of text) width += charWidth(char.codePointAt(0)!);
-  return width;
-}
 
 /** Cuts text to `width` columns, ending in an ellipsis when anything was cut. */
 export function truncate(text: string, width: number): string {

@@ -23,7 +23,19 @@ export interface Column extends Field {
 
 export type View =
   | { kind: 'record'; fields: Field[]; id: string }
-  | { kind: 'list'; columns: Column[]; id: string; empty: string; noun: string }
+  | {
+      kind: 'list';
+      columns: Column[];
+      id: string;
+      empty: string;
+      noun: string;
+      /**
+       * When the table would not fit the terminal whole: each item as a record instead, a title line
+       * of these columns' values, then every other column's label and value (empty ones left out),
+       * so long text is wrapped instead of cut. Without it the table is cut to fit.
+       */
+      records?: { title: string[] };
+    }
   /** Free-form: `lines` builds the human text; `quiet` the one value --quiet prints. */
   | { kind: 'custom'; lines: (data: any, fmt: Formatter) => string[]; quiet?: (data: any) => string };
 
@@ -33,6 +45,10 @@ export interface Formatter {
   moneyText(text: string, bareNumbers?: boolean): string;
   status(value: string): string;
   plural(count: number, noun: string): string;
+  /** Columns the output may take: the terminal's width, COLUMNS for a pipe, else Infinity. */
+  width: number;
+  /** A line broken to fit `width`, the lines after the first indented `hang` columns (default: its own indent). */
+  wrap(line: string, hang?: number): string[];
   bold(text: string): string;
   dim(text: string): string;
   green(text: string): string;
@@ -93,6 +109,13 @@ export const transactionView: View = {
     { label: 'Destination', key: 'destination_account_number' },
     { label: 'Destination name', key: 'destination_account_name' },
     { label: 'Fee', key: 'fee', format: 'money' },
+    // How a payout's transactions link up, as the sandbox's provider holds them (`transactions get`
+    // adds these for people; they are not in the API's transaction).
+    { label: 'Fee charged', key: 'fee_transaction' },
+    { label: 'Reversal', key: 'reversal' },
+    { label: 'Reverses', key: 'reverses' },
+    { label: 'Fee for', key: 'fee_for' },
+    { label: 'Provider acts', key: 'provider_acts' },
     { label: 'Narration', key: 'raw_narration' },
     { label: 'Analysis', key: 'service_intelligence', format: 'intelligence' },
     { label: 'Created', key: 'created_at' },
@@ -209,7 +232,9 @@ export const receiverEventsView: View = {
   empty: 'The built-in receiver has received nothing yet.',
   columns: [
     { label: 'Received', key: 'created_at', format: 'time' },
-    { label: 'Webhook id', key: 'webhook_id', kind: 'id' },
+    // At 80 columns the ids, cut to their unique prefix, still left no room: the last resort cut
+    // the time to "2026-11-24 08:1…". The id goes first (--wide or --json has it).
+    { label: 'Webhook id', key: 'webhook_id', kind: 'id', drop: 1 },
     { label: 'Event', key: 'event_type' },
     { label: 'Signature', key: 'signature_valid', format: 'bool', yes: 'valid', no: 'INVALID' },
     { label: 'Answered', key: 'response_status' },
@@ -256,6 +281,8 @@ export const agentRunsView: View = {
   id: 'id',
   noun: 'run',
   empty: 'This agent has not fired yet.',
+  // Why it fired and what it did are the point: at 80 columns a table cut them to 20 characters.
+  records: { title: ['created_at', 'outcome'] },
   columns: [
     { label: 'When', key: 'created_at', format: 'time', drop: 3 },
     { label: 'Outcome', key: 'outcome', format: 'status' },
@@ -278,8 +305,15 @@ export const magicView: View = {
   kind: 'custom',
   quiet: (d: { items: { account_number: string }[] }) => d.items.map((m) => m.account_number).filter((n) => /^\d+$/.test(n)).join('\n'),
   lines: (d: { items: { account_number: string; name_enquiry: string; payout: string }[] }, fmt) =>
-    d.items.flatMap((m) => [fmt.bold(m.account_number), `  ${fmt.dim('name enquiry')}  ${m.name_enquiry}`, `  ${fmt.dim('payout      ')}  ${m.payout}`]),
+    d.items.flatMap((m) => [fmt.bold(m.account_number), ...fmt.wrap(`  ${fmt.dim('name enquiry')}  ${m.name_enquiry}`, 16), ...fmt.wrap(`  ${fmt.dim('payout      ')}  ${m.payout}`, 16)]),
 };
+
+/** A value as indented JSON, each line continued two columns in from its own indent when it is too wide. */
+function jsonLines(value: unknown, fmt: Formatter): string[] {
+  return JSON.stringify(value, null, 2)
+    .split('\n')
+    .flatMap((line) => fmt.wrap(`  ${line}`, 4 + /^ */.exec(line)![0].length));
+}
 
 interface SuspenseShown {
   id: string;
@@ -324,7 +358,7 @@ export const suspenseItemView: View = {
           ]
         : []),
       fmt.dim('Raw payload'),
-      ...JSON.stringify(item.raw_payload, null, 2).split('\n').map((line) => `  ${line}`),
+      ...jsonLines(item.raw_payload, fmt),
     ];
   },
 };
@@ -351,11 +385,13 @@ export const webhookShowView: View = {
     `${fmt.dim('Event     ')} ${log.event_type} · ${log.event_id}`,
     `${fmt.dim('Status    ')} ${fmt.status(log.status)} after ${fmt.plural(log.attempt_count, 'attempt')}${log.next_retry_at ? ` · next retry ${log.next_retry_at}` : ''}${log.delivered_at ? ` · delivered ${log.delivered_at}` : ''}`,
     fmt.dim('Envelope'),
-    ...JSON.stringify(log.payload, null, 2).split('\n').map((line) => `  ${line}`),
+    ...jsonLines(log.payload, fmt),
     fmt.dim(`Attempts (${attempts.length})`),
-    ...attempts.flatMap((a) => [
-      `  #${a.attempt_number} ${a.created_at}${a.manual ? ' (manual)' : ''} → ${a.http_status_code ?? fmt.red(a.error ?? 'no answer')} in ${a.duration_ms} ms · ${a.url}`,
-      ...(a.response_body ? [`     ${fmt.dim(a.response_body.replace(/\s+/g, ' ').slice(0, 200))}`] : []),
-    ]),
+    ...attempts.flatMap((a) => {
+      const head = `  #${a.attempt_number} ${a.created_at}${a.manual ? ' (manual)' : ''} → ${a.http_status_code ?? fmt.red(a.error ?? 'no answer')} in ${a.duration_ms} ms`;
+      // The URL on the attempt's line when it fits, else on a line of its own, whole where it can be.
+      const url = fmt.wrap(`${head} · ${a.url}`).length === 1 ? [`${head} · ${a.url}`] : [...fmt.wrap(head, 5), ...fmt.wrap(`     ${a.url}`)];
+      return [...url, ...(a.response_body ? fmt.wrap(`     ${fmt.dim(a.response_body.replace(/\s+/g, ' ').slice(0, 200))}`) : [])];
+    }),
   ],
 };

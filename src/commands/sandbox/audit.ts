@@ -15,7 +15,7 @@ const auditView: View = {
   quiet: (r: AuditReport) => (r.ok ? 'ok' : 'problems'),
   lines: (r: AuditReport, fmt) => [
     r.ok ? fmt.green('Audit clean: every invariant holds.') : fmt.red(`Audit found ${fmt.plural(r.problems.length, 'problem')}:`),
-    ...r.problems.map((p) => `  ${fmt.red('✗')} [${p.check}] ${p.message}`),
+    ...r.problems.flatMap((p) => fmt.wrap(`  ${fmt.red('✗')} [${p.check}] ${p.message}`, 4)),
     fmt.dim(`Checked ${Object.entries(r.checked).map(([k, v]) => fmt.plural(v, k.replace(/_/g, ' '))).join(', ')}.`),
   ],
 };

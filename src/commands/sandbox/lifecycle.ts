@@ -9,6 +9,7 @@ import type { FoundServer } from '../../sandbox/process.js';
 import type { Io } from '../io.js';
 import { action, clientCommand, examples } from '../options.js';
 import type { View } from '../output/views.js';
+import { fitted } from '../output/wrap.js';
 
 export function stopCommand(): Command {
   return new Command('stop')
@@ -33,7 +34,7 @@ export async function runStop(io: Io, options: { json?: boolean }): Promise<void
   }
   if (!found) {
     if (options.json) io.stdout.write(`${JSON.stringify({ stopped: false, pid: null })}\n`);
-    else io.stderr.write(file || existsSync(stateDirFor(io.cwd, io.env)) ? 'No sandbox is running.\n' : 'No sandbox was started from this directory (no .ledger/ here or above): nothing to stop.\n');
+    else io.stderr.write(fitted(io.stderr, file || existsSync(stateDirFor(io.cwd, io.env)) ? 'No sandbox is running.\n' : 'No sandbox was started from this directory (no .ledger/ here or above): nothing to stop.\n'));
     return;
   }
   const { stopProcess } = await import('../../sandbox/process.js');

@@ -8,6 +8,7 @@ import type { Io } from '../io.js';
 import { action, examples } from '../options.js';
 import { addAnalyserOptions, type AnalyserFlags, analyserArgs, analyserConfig, describeAnalyser } from './analyser-options.js';
 import { type Reproducible, reproducible } from './start-repro.js';
+import { fitted, wrap } from '../output/wrap.js';
 
 export interface StartOptions extends AnalyserFlags {
   port: string;
@@ -102,7 +103,7 @@ export async function runStart(io: Io, options: StartOptions): Promise<void> {
   // process.js is small: the parent of a detached sandbox must not load the server it starts.
   const { isLoopback } = await import('../../sandbox/process.js');
   if (!isLoopback(options.host)) {
-    io.stderr.write(`Warning: binding ${options.host}, which is not loopback: anyone who can reach it can use the sandbox.\n`);
+    io.stderr.write(fitted(io.stderr, `Warning: binding ${options.host}, which is not loopback: anyone who can reach it can use the sandbox.\n`));
   }
   if (options.detach) return detach(io, options, stateFile, logFile, dbPath, [...analyserArgs(analyser), ...repro.args], repro.env);
   return foreground(io, options, { stateFile, dbPath, lockPath: options.memory ? join(dirname(stateFile), MEMORY_LOCK) : undefined }, port, settlementDelay, analyser, repro);
@@ -142,17 +143,19 @@ async function detach(io: Io, options: StartOptions, stateFile: string, logFile:
     io.stdout.write(`${JSON.stringify(details, null, 2)}\n`);
     return;
   }
-  io.stdout.write(
-    [
-      `Sandbox running in the background at ${details.base_url} (pid ${details.pid})`,
-      `API key   ${details.api_key}`,
-      `Database  ${details.db}`,
-      `Log       ${logFile}`,
-      `Commands in this directory, or below it, use it automatically; elsewhere, first: export LEDGER_HOME='${dirname(stateFile)}'.`,
-      'Stop it with `ledger sandbox stop`.',
-      '',
-    ].join('\n'),
-  );
+  // The export on a line of its own, to be copied whole; the prose broken to fit the terminal.
+  const { widthOf } = await import('../output/render.js');
+  const lines = [
+    `Sandbox running in the background at ${details.base_url} (pid ${details.pid})`,
+    `API key   ${details.api_key}`,
+    `Database  ${details.db}`,
+    `Log       ${logFile}`,
+    'Commands in this directory, or below it, use it automatically; elsewhere, first:',
+    `  export LEDGER_HOME='${dirname(stateFile)}'`,
+    'Stop it with `ledger sandbox stop`.',
+  ];
+  const width = widthOf(io.stdout, io.env);
+  io.stdout.write(`${lines.flatMap((line) => (line.startsWith('  export ') ? [line] : wrap(line, width, 10))).join('\n')}\n`);
 }
 
 async function foreground(

@@ -5,6 +5,7 @@ import { UsageError } from '../../client/errors.js';
 import { Command } from '../command.js';
 import type { Io } from '../io.js';
 import { action, examples } from '../options.js';
+import { fitted } from '../output/wrap.js';
 
 export function initCommand(): Command {
   return new Command('init')
@@ -22,5 +23,5 @@ export async function runInit(io: Io, file: string | undefined, options: { force
   if (!schema.startsWith('.')) schema = `./${schema}`;
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, exampleScenario(schema));
-  io.stderr.write(`Wrote ${relative(io.cwd, path) || path}: run it with \`ledger scenario run ${relative(io.cwd, path) || path}\`\n`);
+  io.stderr.write(fitted(io.stderr, `Wrote ${relative(io.cwd, path) || path}: run it with \`ledger scenario run ${relative(io.cwd, path) || path}\`\n`));
 }

@@ -60,12 +60,14 @@ async function pickItem(io: Io): Promise<SuspenseItem> {
   if (open.length === 0) throw new UsageError('nothing to resolve: no PENDING or FLAGGED suspense items');
   const { age } = await import('../output/render.js');
   const now = await sandboxNow(io);
+  // Amounts right-aligned as wide as the widest of them, so the narration, last, keeps what room there is.
+  const amountWidth = Math.max(...open.map((item) => money(item.amount).length));
   return choose(
     io,
     '<suspense_id>',
     'Which held payment?',
     open.map((item) => ({
-      name: `${money(item.amount).padStart(20)}  to ${item.account_number}  ${item.reason.padEnd(17)}  ${age(item.created_at, now).padStart(4)}  ${item.sender_name} · "${item.raw_narration}"`,
+      name: `${money(item.amount).padStart(amountWidth)}  to ${item.account_number}  ${item.reason.padEnd(17)}  ${age(item.created_at, now).padStart(3)}  ${item.sender_name} · "${item.raw_narration}"`,
       value: item,
     })),
   );
@@ -109,7 +111,7 @@ export async function runResolve(io: Io, id: string | undefined, options: Resolv
   const offered = ACTIONS.filter((a) => a !== 'REFUND' || (item && refundable(item)));
   const chosen =
     given.action ??
-    (await choose(io, '--action', 'What should happen to it?', offered.map((a) => ({ name: `${a.padEnd(14)} ${ACTION_TEXT[a] ?? ''}`, value: a }))));
+    (await choose(io, '--action', 'What should happen to it?', offered.map((a) => ({ name: `${a.padEnd(14)} ${ACTION_TEXT[a] ?? ''}`, value: a, short: a }))));
   if (chosen === 'REFUND' && item && !refundable(item)) throw new UsageError('REFUND needs the sender account and bank code, and this payment came without them: CREDIT_WALLET or DISMISS it');
   let target = given.target_wallet_id;
   if (condition('ResolveSuspenseBody', 'target_wallet_id', { action: chosen })?.required && target === undefined) {

@@ -9,7 +9,7 @@ export function tailCommand(): Command {
     .addHelpText(
       'after',
       examples('ledger webhooks tail', 'ledger webhooks tail --json | jq -c "{event_type, status, attempt_count}"') +
-        '\nEach line: time of the attempt (sandbox clock), event, wallet, amount, status, attempt number and HTTP status.\n',
+        '\nEach line: time of the attempt (sandbox clock), event, wallet, amount, status, attempt number and HTTP status; on a narrow terminal the time without its date, then without the wallet.\n',
     )
     .action(action(runTail));
 }
@@ -38,6 +38,13 @@ export async function runTail(io: Io, options: { signal?: AbortSignal } = {}): P
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   options.signal?.addEventListener('abort', stop);
+  // A line per attempt, as wide as its widest values (time 19, event 18, wallet 8, amount 20, status 9,
+  // attempt 2 or 3, answer up to 12, and the gaps); on a narrower terminal the time keeps only the hour,
+  // then the wallet goes, so that a line never wraps (--wide keeps everything).
+  const walletWidth = io.flags.wide ? 36 : 8;
+  const room = io.flags.wide ? Infinity : fmt.width;
+  const shortTime = room < 19 + 18 + walletWidth + 20 + 9 + 3 + 12 + 12;
+  const noWallet = room < 8 + 18 + walletWidth + 20 + 9 + 3 + 12 + 12;
   const print = ({ log, attempt }: WebhookAttemptEvent) => {
     if (io.flags.json) return io.stdout.write(`${JSON.stringify(log)}\n`);
     if (io.flags.quiet) return io.stdout.write(`${log.id}\n`);
@@ -46,9 +53,9 @@ export async function runTail(io: Io, options: { signal?: AbortSignal } = {}): P
     const answer = attempt.http_status_code !== null ? `HTTP ${attempt.http_status_code}` : fmt.red(clean(attempt.error ?? 'no answer'));
     return io.stdout.write(
       [
-        when,
+        shortTime ? when.slice(11) : when,
         clean(log.event_type).padEnd(18),
-        (wallet ? (io.flags.wide ? wallet : wallet.slice(0, 8)) : '—').padEnd(io.flags.wide ? 36 : 8),
+        ...(noWallet ? [] : [(wallet ? (io.flags.wide ? wallet : wallet.slice(0, 8)) : '—').padEnd(walletWidth)]),
         (amount !== undefined ? fmt.money(amount) : '—').padEnd(20),
         fmt.status(log.status) + ' '.repeat(Math.max(0, 9 - log.status.length)),
         `#${attempt.attempt_number}`,

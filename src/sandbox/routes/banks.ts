@@ -1,12 +1,14 @@
-import { BankList, MagicList, PayoutParams, ResolveBody, ResolvedAccount } from '../../api/schemas/banks.js';
+import { BankList, MagicList, Payout, PayoutParams, ResolveBody, ResolvedAccount, TransactionIdParams } from '../../api/schemas/banks.js';
 import { IdempotencyHeaders, Ok } from '../../api/schemas/common.js';
 import { errors } from '../../api/schemas/responses.js';
 import { TransactionResponse } from '../../api/schemas/transactions.js';
 import { BANKS } from '../../engine/banks/banks.js';
 import { MAGIC_ACCOUNTS, ORDINARY_ACCOUNTS } from '../../engine/banks/magic.js';
 import { nameEnquiry } from '../../engine/banks/name-enquiry.js';
+import { notFound } from '../../engine/errors.js';
+import { findPayoutOf } from '../../engine/payouts/payouts.repository.js';
 import { resolvePayout } from '../../engine/payouts/payouts.service.js';
-import { toTransaction } from '../serialize.js';
+import { toPayout, toTransaction } from '../serialize.js';
 import { type App, type RouteDeps, commit, ok } from './route.js';
 
 /** The simulated provider: banks, name enquiry, magic accounts and manual payout outcomes. */
@@ -43,6 +45,23 @@ export function bankRoutes(app: App, { sandbox }: RouteDeps): void {
     '/sandbox/magic',
     { schema: { tags: ['Sandbox'], summary: 'Magic external accounts and what the provider does with each', response: { 200: MagicList } } },
     async () => magicList,
+  );
+
+  app.get(
+    '/sandbox/transactions/:tx_id/payout',
+    {
+      schema: {
+        tags: ['Sandbox'],
+        summary: 'The payout a transaction belongs to (its DEBIT, its fee or its reversal), as the provider holds it',
+        params: TransactionIdParams,
+        response: { 200: Ok(Payout), ...errors(404) },
+      },
+    },
+    async (request) => {
+      const payout = await findPayoutOf(sandbox.db, request.developerId, request.params.tx_id);
+      if (!payout) throw notFound('payout');
+      return ok(toPayout(payout));
+    },
   );
 
   for (const outcome of ['settle', 'fail'] as const) {

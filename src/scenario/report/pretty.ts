@@ -1,6 +1,7 @@
 import { colourFor, plural } from '../../commands/output/format.js';
 import { clean } from '../../commands/output/clean.js';
-import type { Stream } from '../../commands/output/render.js';
+import { type Stream, widthOf } from '../../commands/output/render.js';
+import { wrap } from '../../commands/output/wrap.js';
 import { counts, type ScenarioReport } from '../results.js';
 import { failureLines } from './failure-text.js';
 import { duration, type Reporter } from './reporter.js';
@@ -12,7 +13,10 @@ import { duration, type Reporter } from './reporter.js';
  */
 export function prettyReporter(out: Stream, env: NodeJS.ProcessEnv): Reporter {
   const c = colourFor(out, env);
-  const write = (line = '') => out.write(`${line}\n`);
+  // Broken at spaces to fit the terminal, a long line continued `hang` columns in (a request's or a
+  // response's body, which has no spaces, where the terminal ends).
+  const width = widthOf(out, env);
+  const write = (line = '', hang?: number) => out.write(`${wrap(line, width, hang).join('\n')}\n`);
   return {
     start() {},
     fileStart(file) {
@@ -21,13 +25,13 @@ export function prettyReporter(out: Stream, env: NodeJS.ProcessEnv): Reporter {
     scenarioEnd(s: ScenarioReport) {
       const ran = s.steps.filter((step) => step.status !== 'skipped').length;
       const name = clean(s.name);
-      if (s.status === 'passed') write(`  ${c.green('✓')} ${name} ${c.dim(`(${plural(ran, 'step')}, ${duration(s.durationMs)})`)}`);
-      else if (s.status === 'skipped') write(`  ${c.yellow('-')} ${name} ${c.dim(`(skipped: ${s.skipReason ?? ''})`)}`);
+      if (s.status === 'passed') write(`  ${c.green('✓')} ${name} ${c.dim(`(${plural(ran, 'step')}, ${duration(s.durationMs)})`)}`, 4);
+      else if (s.status === 'skipped') write(`  ${c.yellow('-')} ${name} ${c.dim(`(skipped: ${s.skipReason ?? ''})`)}`, 4);
       else {
         const failed = s.steps.findIndex((step) => step.status === 'failed');
         const where = failed >= 0 ? `step ${failed + 1} of ${s.steps.length}` : s.failure?.kind === 'audit' ? 'the audit' : 'before its steps';
-        write(`  ${c.red('✗')} ${name} ${c.dim(`(${s.status === 'error' ? 'error' : 'failed'} at ${where}, ${duration(s.durationMs)})`)}`);
-        for (const [i, line] of failureLines(s, s.failure!).entries()) write(`      ${i === 1 ? c.red(clean(line)) : clean(line)}`);
+        write(`  ${c.red('✗')} ${name} ${c.dim(`(${s.status === 'error' ? 'error' : 'failed'} at ${where}, ${duration(s.durationMs)})`)}`, 4);
+        for (const [i, line] of failureLines(s, s.failure!).entries()) write(`      ${i === 1 ? c.red(clean(line)) : clean(line)}`, 8);
       }
     },
     fileEnd() {},
