@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { ensureSandboxDeveloper, openSandbox } from '../../src/sandbox/sandbox.js';
 import { useCli } from '../helpers/cli.js';
 
-const cli = useCli();
+const cli = useCli('each');
 const sha = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
 /** A database big enough that copying it takes a while: 30,000 received webhooks of 2 KB (not money, so the books stay as they are). */

@@ -47,9 +47,9 @@ describe('the lexicon, written out by language', () => {
   it('holds the slang of each scheme, and credits the everyday words that look like it', () => {
     expectOutcomes([
       ['yahoo plus', 'payment', 'AI_RISK_FLAG'], ['sakawa', 'payment', 'AI_RISK_FLAG'], ['client money', 'payment', 'AI_RISK_FLAG'], ['picker balance', 'payment', 'AI_RISK_FLAG'],
-      ['419', 'payment', 'AI_RISK_FLAG'], ['advance fee', 'payment', 'AI_RISK_FLAG'], ['investment ROI 40% weekly', 'payment', 'AI_RISK_FLAG'], ['recommitment', 'payment', 'AI_RISK_FLAG'],
+      ['419 scam', 'payment', 'AI_RISK_FLAG'], ['419er', 'payment', 'AI_RISK_FLAG'], ['advance fee', 'payment', 'AI_RISK_FLAG'], ['investment ROI 40% weekly', 'payment', 'AI_RISK_FLAG'], ['recommitment', 'payment', 'AI_RISK_FLAG'],
       ['kidnap ransom balance', 'payment', 'AI_RISK_FLAG'], ['money ritual', 'payment', 'AI_RISK_FLAG'], ['egunje', 'payment', 'AI_RISK_FLAG'], ['mkpuru mmiri', 'payment', 'AI_RISK_FLAG'],
-      ['client payment', 'payment'], ['pick up kids from school', 'school_fees'], ['Kola Adeyemi', 'transfer'], ['ROGER OKAFOR EZE', 'transfer'], ['juju band for the party', 'payment'],
+      ['client payment', 'payment'], ['salary part 419', 'salary'], ['pick up kids from school', 'school_fees'], ['Kola Adeyemi', 'transfer'], ['ROGER OKAFOR EZE', 'transfer'], ['juju band for the party', 'payment'],
     ]);
   });
 
