@@ -1,14 +1,10 @@
 import { cleanDeep } from './clean.js';
 import { colourFor, money, moneyInText, plural, status } from './format.js';
 import { quietText } from './quiet.js';
-import { wrap } from './wrap.js';
 import type { Field, Formatter, View } from './views.js';
+import { type Stream, wrap } from './wrap.js';
 
-export interface Stream {
-  write(text: string): unknown;
-  isTTY?: boolean;
-  columns?: number;
-}
+export type { Stream };
 
 export interface RenderOptions {
   quiet: boolean;

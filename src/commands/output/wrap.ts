@@ -3,7 +3,12 @@
  * and lines broken at spaces. Shared by tables, records, custom views, errors and `--help`.
  */
 
-import type { Stream } from './render.js';
+/** Where output goes: stdout or stderr, or a stand-in in tests. */
+export interface Stream {
+  write(text: string): unknown;
+  isTTY?: boolean;
+  columns?: number;
+}
 
 /** Columns a character takes on a terminal: 0 for combining marks, 2 for wide (CJK, emoji), else 1. */
 export function charWidth(code: number): number {
