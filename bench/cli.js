@@ -119,9 +119,13 @@ export async function run() {
       const home = join(dir, `start-${i}`);
       ready.push(wall(process.execPath, [BIN, 'sandbox', 'start', '--detach', '--memory', '--port', '0'], { cwd: dir, env: { ...process.env, LEDGER_HOME: home } }));
       wall(process.execPath, [BIN, 'sandbox', 'stop'], { cwd: dir, env: { ...process.env, LEDGER_HOME: home } });
-      const port = 20000 + Math.floor(Math.random() * 20000);
+      // The bare server takes a port of its own choosing (as `--detach --port 0` does) and names it.
       const t0 = performance.now();
-      const child = spawn(process.execPath, ['-e', `require('http').createServer((q, s) => s.end('ok')).listen(${port}, '127.0.0.1')`]);
+      const child = spawn(process.execPath, ['-e', `const s = require('http').createServer((q, r) => r.end('ok')).listen(0, '127.0.0.1', () => console.log(s.address().port))`], { stdio: ['ignore', 'pipe', 'inherit'] });
+      const port = await new Promise((resolve, reject) => {
+        child.stdout.once('data', (chunk) => resolve(Number(String(chunk).trim())));
+        child.once('exit', (code) => reject(new Error(`the bare node server exited (${code}) before it listened`)));
+      });
       await untilHealthy(`http://127.0.0.1:${port}/`);
       bare.push(performance.now() - t0);
       child.kill();

@@ -29,9 +29,6 @@ const command = (text: string) => {
 const SAVEPOINT = command('savepoint write');
 const RELEASE = command('release savepoint write');
 const ROLLBACK_TO = command('rollback to savepoint write');
-const SAVEPOINT_HANDOVER = command('savepoint handover');
-const RELEASE_HANDOVER = command('release savepoint handover');
-const ROLLBACK_TO_HANDOVER = command('rollback to savepoint handover');
 
 /** Writes that share one COMMIT at most; a bound keeps the wait of the last one short. */
 const MAX_BATCH = 32;
@@ -72,34 +69,11 @@ export interface GroupCommitOptions {
   afterStorageFailure?: (failure: Error) => void;
   /** Runs inside every batch's transaction just before COMMIT (state that must commit with the batch). */
   beforeCommit?: (trx: Transaction<Database>) => Promise<void>;
-  /**
-   * Delivers, inside the batch's transaction after its writes, what it can of the deliveries they
-   * made (`fresh`), and resolves with the rest, which `afterCommit` then gets. It runs in a
-   * savepoint of its own: when it fails, the batch commits without it and `afterCommit` gets them all.
-   */
-  handOver?: () => ((trx: Transaction<Database>, fresh: WebhookLogRow[]) => Promise<WebhookLogRow[]>) | undefined;
 }
 
 export function createGroupCommit(db: Db, options: GroupCommitOptions = {}): GroupCommit {
   let queue: Job[] = [];
   let flushing: Promise<void> | undefined;
-
-  /** The batch's deliveries that `handOver` left for after COMMIT (all of them when it fails). */
-  async function handOverFresh(trx: Transaction<Database>, fresh: WebhookLogRow[]): Promise<WebhookLogRow[]> {
-    const handOver = options.handOver?.();
-    if (!handOver || fresh.length === 0) return fresh;
-    await SAVEPOINT_HANDOVER(trx);
-    try {
-      const left = await handOver(trx, fresh);
-      await RELEASE_HANDOVER(trx);
-      return left;
-    } catch (error) {
-      if (storageFailure(error)) throw error;
-      await ROLLBACK_TO_HANDOVER(trx);
-      await RELEASE_HANDOVER(trx);
-      return fresh;
-    }
-  }
 
   async function runBatch(batch: WriteJob[]): Promise<void> {
     const outcomes: Outcome[] = [];
@@ -130,7 +104,6 @@ export function createGroupCommit(db: Db, options: GroupCommitOptions = {}): Gro
           }
         }
       }
-      fresh = await handOverFresh(trx, fresh);
       await options.beforeCommit?.(trx);
       await trx.commit().execute();
       unwatchFreshDeliveries(trx);

@@ -22,9 +22,6 @@ const SEED_POSITION = (seed: string) => `seed_position:${seed}`;
 /** How the developers' clocks run: real time plus each offset, or standing still until advanced (contract §11). */
 export type ClockMode = 'real' | 'manual';
 
-/** Delivers what it can of a write batch's deliveries inside its transaction; resolves with the rest. */
-export type HandOver = (trx: Transaction<Database>, fresh: WebhookLogRow[]) => Promise<WebhookLogRow[]>;
-
 /** One running sandbox: its database, one virtual clock per developer, and the injected randomness. */
 export interface Sandbox {
   db: Db;
@@ -72,12 +69,6 @@ export interface Sandbox {
    * deliveries the batch wrote (see GroupCommitOptions.afterCommit).
    */
   onCommit(listener: (fresh: WebhookLogRow[]) => void): void;
-  /**
-   * Sets who delivers a write batch's webhook deliveries inside its transaction, before COMMIT
-   * (the dispatcher, to the built-in receiver); it resolves with those it left, which the
-   * `onCommit` listeners then get (see GroupCommitOptions.handOver). Returns the one it replaces.
-   */
-  handOverBeforeCommit(handOver: HandOver): HandOver | undefined;
   /** Set once the database file was removed, replaced or truncated under the server. */
   lost(): string | undefined;
   close(): Promise<void>;
@@ -158,9 +149,7 @@ export async function openSandbox(options: OpenSandboxOptions): Promise<Sandbox>
   const restored: (() => void | Promise<void>)[] = [];
   /** Developers held back, each with the promise that settles when the last hold on it is released. */
   const held = new Map<string, Promise<void>>();
-  let handOver: HandOver | undefined;
   const writes = createGroupCommit(db, {
-    handOver: () => handOver,
     beforeBatch: () => {
       guard?.check();
       space?.check();
@@ -224,11 +213,6 @@ export async function openSandbox(options: OpenSandboxOptions): Promise<Sandbox>
       return clocks.clockFor(developerId);
     },
     onCommit: (listener) => committed.push(listener),
-    handOverBeforeCommit(handler) {
-      const replaced = handOver;
-      handOver = handler;
-      return replaced;
-    },
     lost: () => lostReason,
     async close() {
       guard?.stop();

@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/engine/db/database.js';
 import { writesOffThread } from '../../src/engine/db/off-thread.js';
-import { closeDatabase, openDatabase, reclaimSpaceOffThread, walCaughtUp } from '../../src/engine/db/open.js';
+import { closeDatabase, openDatabase, reclaimSpaceOffThread, truncateWal, walCaughtUp } from '../../src/engine/db/open.js';
 import { putSetting } from '../../src/engine/settings/settings.repository.js';
 
 /**
@@ -118,6 +118,21 @@ describe('the checkpointer thread', () => {
         reader.exec('COMMIT');
         reader.close();
       }
+    }
+  });
+});
+
+describe('a database with no checkpointer thread', () => {
+  // A reset tries to cut the WAL back for up to 5 s: with nothing to ask, each reset waited all of it
+  // (every reset of an in-memory sandbox, and of one whose checkpointer thread had failed).
+  it.each([':memory:', 'file'])('has no WAL to wait for (%s): asked to cut it back or whether it is copied, it answers yes at once', async (kind) => {
+    const other = await openDatabase({ path: kind === 'file' ? join(dir, 'plain.db') : ':memory:' });
+    try {
+      await putSetting(other, 'probe', '1');
+      expect(await truncateWal(other)).toBe(true);
+      expect(await walCaughtUp(other, 1)).toBe(true);
+    } finally {
+      await closeDatabase(other);
     }
   });
 });

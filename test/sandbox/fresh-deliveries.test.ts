@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { Db } from '../../src/engine/db/database.js';
 import { closeDatabase, openDatabase } from '../../src/engine/db/open.js';
 import { emitEvent } from '../../src/engine/events/events.service.js';
 import { findLog, type WebhookLogRow } from '../../src/engine/events/webhook-logs.repository.js';
@@ -11,10 +10,9 @@ import { VirtualClock } from '../../src/engine/clock.js';
 import { seededIds } from '../../src/engine/ids.js';
 import type { EngineEnv } from '../../src/engine/env.js';
 
-// The deliveries a write makes go to the dispatcher from memory (fresh-deliveries.ts): handed to the
-// built-in receiver in the write batch's own transaction, or once it commits when that could not be
-// done, without the due-deliveries query reading them back. These tests hold both paths to the bytes
-// the query builds, and to what the database says when the two differ.
+// The deliveries a write makes go to the dispatcher from memory once it commits (fresh-deliveries.ts):
+// the built-in receiver gets them without the due-deliveries query reading them back. These tests
+// hold that path to the bytes the query builds, and to what the database says when the two differ.
 
 const t = useSandbox({ listen: true });
 
@@ -34,18 +32,9 @@ async function logIds(): Promise<string[]> {
 }
 
 describe('deliveries handed over from memory', () => {
-  it.each([
-    ['in the write batch, before COMMIT', false],
-    ['once the batch committed (the path taken when the first cannot be)', true],
-  ])('are the rows the stored log gives, byte for byte, for every kind of event, and reach the built-in receiver once each: %s', async (_, afterCommit) => {
+  it('are the rows the stored log gives, byte for byte, for every kind of event, and reach the built-in receiver once each', async () => {
     const fresh: WebhookLogRow[] = [];
-    const inBatch = t.sandbox.handOverBeforeCommit(async (trx, logs) => logs)!;
-    if (afterCommit) t.sandbox.onCommit((logs) => fresh.push(...logs));
-    else
-      t.sandbox.handOverBeforeCommit(async (trx, logs) => {
-        fresh.push(...logs);
-        return inBatch(trx, logs);
-      });
+    t.sandbox.onCommit((logs) => fresh.push(...logs));
     const a = await createWallet(t, 2_000_000); // ledger.credit
     const b = await createWallet(t);
     const narration = 'Rent "May" \\ naïra ₦ 😀 \u0001 </script>';
@@ -76,8 +65,6 @@ describe('deliveries handed over from memory', () => {
   });
 
   it('are not delivered when their logs are gone by the time of the handover (a reset), and what is new is', async () => {
-    // Handed over once each batch commits (not in the batch), so that a reset can come between.
-    t.sandbox.handOverBeforeCommit(async (trx, logs) => logs);
     const a = await createWallet(t, 10_000);
     const b = await createWallet(t);
     await t.call('POST', `/v1/wallets/${a.id}/transfer`, { destination_account_number: b.account_number, amount: 2_500 });
@@ -94,20 +81,12 @@ describe('deliveries handed over from memory', () => {
   });
 });
 
-/** A database in memory with one developer, for the group commit on its own. */
-async function withDeveloper(work: (db: Db, env: EngineEnv, developerId: string) => Promise<void>): Promise<void> {
-  const db = await openDatabase({ path: ':memory:' });
-  try {
-    const env: EngineEnv = { ids: seededIds('fresh'), keys: seededIds('keys'), clock: new VirtualClock(0, () => Date.parse('2026-11-21T09:30:00.000Z')), settlementDelaySeconds: 0 };
-    await work(db, env, (await db.transaction().execute((trx) => createDeveloper(trx, env, 'Fresh Ltd'))).developer_id);
-  } finally {
-    await closeDatabase(db);
-  }
-}
-
 describe('the group commit’s fresh deliveries', () => {
   it('are those of the writes that committed: a write rolled back to its savepoint, or a batch that failed, hands over none', async () => {
-    await withDeveloper(async (db, env, developerId) => {
+    const db = await openDatabase({ path: ':memory:' });
+    try {
+      const env: EngineEnv = { ids: seededIds('fresh'), keys: seededIds('keys'), clock: new VirtualClock(0, () => Date.parse('2026-11-21T09:30:00.000Z')), settlementDelaySeconds: 0 };
+      const developerId = (await db.transaction().execute((trx) => createDeveloper(trx, env, 'Fresh Ltd'))).developer_id;
       const handed: WebhookLogRow[][] = [];
       const { write } = createGroupCommit(db, { afterCommit: (fresh) => handed.push(fresh) });
       const event = (name: string, fail: boolean) =>
@@ -124,36 +103,8 @@ describe('the group commit’s fresh deliveries', () => {
       // A batch of one whose write fails commits nothing and calls no one.
       await expect(event('d', true)).rejects.toThrow('d changed its mind');
       expect(handed).toHaveLength(1);
-    });
-  });
-
-  it('go first to the hand-over inside the batch, which commits with it; what it leaves, or all when it fails, reach afterCommit', async () => {
-    await withDeveloper(async (db, env, developerId) => {
-      const after: string[][] = [];
-      const inBatch: string[][] = [];
-      let fail = false;
-      const { write } = createGroupCommit(db, {
-        afterCommit: (fresh) => after.push(fresh.map((log) => JSON.parse(log.payload).data.wallet_id)),
-        handOver: () => async (trx, fresh) => {
-          inBatch.push(fresh.map((log) => JSON.parse(log.payload).data.wallet_id));
-          // Written in the batch's transaction: kept when the hand-over succeeds, undone when it fails.
-          await trx.updateTable('webhook_logs').set({ status: 'DELIVERED', next_retry_at_ms: null }).where('seq', '=', fresh[0]!.seq).execute();
-          if (fail) throw new Error('the receiver broke');
-          return fresh.slice(1);
-        },
-      });
-      const event = (name: string) => write((trx) => emitEvent(trx, env, developerId, 'wallet.closed', { wallet_id: name }));
-      await Promise.all([event('a'), event('b')]);
-      expect(inBatch).toEqual([['a', 'b']]);
-      expect(after).toEqual([['b']]);
-      const statuses = async () => (await db.selectFrom('webhook_logs').select('status').orderBy('seq').execute()).map((r) => r.status);
-      expect(await statuses()).toEqual(['DELIVERED', 'PENDING']);
-
-      fail = true;
-      await event('c');
-      expect(after).toEqual([['b'], ['c']]);
-      // The failed hand-over's own change is undone; the write it followed committed.
-      expect(await statuses()).toEqual(['DELIVERED', 'PENDING', 'PENDING']);
-    });
+    } finally {
+      await closeDatabase(db);
+    }
   });
 });

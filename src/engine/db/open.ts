@@ -167,11 +167,14 @@ export async function walCaughtUp(db: Db, pages: number): Promise<boolean> {
 /**
  * Tries once to cut the WAL file back to nothing, once its pages are in the database file (after a
  * reset gave space back): done by the background checkpointer, off the request thread. Resolves
- * whether it did (false with no checkpointer, or while someone still reads the WAL). Only with no
- * transaction open: run it in `exclusive`.
+ * whether it did: false while someone still reads the WAL; true with no checkpointer, as
+ * `walCaughtUp` is (the writer checkpoints itself and its WAL is cut back to the size limit; a
+ * TRUNCATE on the request thread would wait on readers there). Only with no transaction open: run
+ * it in `exclusive`.
  */
 export async function truncateWal(db: Db): Promise<boolean> {
-  return (await states.get(db)?.checkpointer?.truncate()) ?? false;
+  const checkpointer = states.get(db)?.checkpointer;
+  return checkpointer ? checkpointer.truncate() : true;
 }
 
 /**

@@ -135,41 +135,6 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
   });
   // Whatever was kept belongs to the database as it was.
   sandbox.onRestore(() => lanes.forEach((lane) => lane.fresh.clear()));
-  sandbox.handOverBeforeCommit(handOverInBatch);
-
-  /** Deliveries each open transaction has handed over so far, by seq (one may be chosen again by the due-deliveries query in the same batch). */
-  const handedIn = new WeakMap<object, Set<number>>();
-
-  /**
-   * The deliveries a write batch made, handed to the built-in receiver inside that batch's
-   * transaction, before COMMIT: the writes, their deliveries, the attempts and the receiver's record
-   * commit together, with no second write and no look-up to check each is still waiting (nothing
-   * else can have touched a row that is not committed yet, but a handover in the same batch: see
-   * `handedIn`). Left for after COMMIT (resolved with): deliveries of a developer whose webhooks go
-   * over HTTP, that is held (a reset) or has older deliveries kept waiting, and every one while the
-   * dispatcher starts nothing new, is paused, or the server does not listen yet.
-   */
-  async function handOverInBatch(trx: Transaction<Database>, fresh: WebhookLogRow[]): Promise<WebhookLogRow[]> {
-    if (stopped || holding || Date.now() < pausedUntil || !selfUrl || !options.receiver) return fresh;
-    const handed = handedIn.get(trx);
-    const byDeveloper = new Map<string, WebhookLogRow[]>();
-    for (const log of fresh) {
-      if (handed?.has(log.seq)) continue;
-      const logs = byDeveloper.get(log.developer_id);
-      if (logs) logs.push(log);
-      else byDeveloper.set(log.developer_id, [log]);
-    }
-    const left: WebhookLogRow[] = [];
-    for (const [developerId, logs] of byDeveloper) {
-      const { endpoint, url, inProcess } = await endpointFor(developerId, trx);
-      if (!inProcess || !url || sandbox.isHeld(developerId) || laneOf(developerId).fresh.size > 0) {
-        left.push(...logs);
-        continue;
-      }
-      for (let i = 0; i < logs.length; i += HANDOVER_BATCH) await handOver(trx, developerId, endpoint, url, logs.slice(i, i + HANDOVER_BATCH), false);
-    }
-    return left;
-  }
 
   /** Up to a handover's worth of the lane's fresh deliveries that were due by `cutoff`, oldest first, taken out of memory. */
   function takeFresh(lane: Lane, cutoff: string): WebhookLogRow[] {
@@ -198,9 +163,8 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
   }
 
   /** Where a developer's deliveries go now: its own URL, or the built-in receiver (once the server listens). */
-  async function endpointFor(developerId: string, trx?: Transaction<Database>) {
-    // Inside a write, read through it: the database waits for the write's connection otherwise.
-    const endpoint = await getEndpoint(trx ?? db, developerId);
+  async function endpointFor(developerId: string) {
+    const endpoint = await getEndpoint(db, developerId);
     const builtIn = endpoint.url === null;
     const url = endpoint.url ?? (selfUrl ? `${selfUrl}/sandbox/receiver/${developerId}` : undefined);
     return { endpoint, url, inProcess: builtIn && options.receiver !== undefined };
@@ -226,9 +190,6 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
   async function handOver(trx: Transaction<Database>, developerId: string, endpoint: Endpoint, url: string, logs: WebhookLogRow[], manual: boolean): Promise<WebhookLogRow[]> {
     const receiver = options.receiver!;
     const env = sandbox.envFor(developerId);
-    let handed = handedIn.get(trx);
-    if (!handed) handedIn.set(trx, (handed = new Set()));
-    for (const log of logs) handed.add(log.seq);
     const secrets = signingSecrets(endpoint, env.clock.now());
     const host = new URL(url).host;
     const answers: ReceiverAnswer[] = [];
