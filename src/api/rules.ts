@@ -136,7 +136,8 @@ function fieldRule(schema: z.ZodType, json: JsonSchema, optional: boolean): Fiel
     if (nonNull.minLength) say('empty', rule.trim ? ['  ', ''] : ['']);
     if (nonNull.minLength && nonNull.minLength > 1) say('minLength', ['x'.repeat(nonNull.minLength - 1)]);
     if (nonNull.maxLength !== undefined) say('maxLength', ['x'.repeat(nonNull.maxLength + 1)]);
-    if (nonNull.pattern) say('pattern', ['!']);
+    // A name's pattern takes '!' and refuses control and bidirectional formatting characters.
+    if (nonNull.pattern) say('pattern', ['!', '\u001b', '\u202e']);
     if (nonNull.format === 'uri') {
       rule.protocols = ['http', 'https', 'ftp', 'ws', 'file'].filter((p) => schema.safeParse(`${p}://127.0.0.1/x`).success);
       say('url', ['not a url']);

@@ -55,6 +55,14 @@ describe('wallets create', () => {
     expect(answers.asked).toEqual([]);
   });
 
+  it('seen: a name with a control or bidirectional formatting character was refused as "not in the expected form (^[^\\u0000-…]*$)"; the usage error says what is wrong', async () => {
+    for (const firstName of ['Ada\u001b[2J', '\u202eIBO']) {
+      await expect(runCreate(connect().io, { customerReference: 'n1', firstName, lastName: 'B', email: 'a@b.ng' })).rejects.toThrow(
+        new UsageError('--first-name must not contain control characters (tabs, line breaks, escape sequences) or bidirectional formatting characters'),
+      );
+    }
+  });
+
   it('--json prints exactly the API data; --quiet only the id; people get a record', async () => {
     const json = connect({ json: true });
     await runCreate(json.io, { customerReference: 'j1', firstName: 'A', lastName: 'B', email: 'a@b.ng' });

@@ -142,6 +142,23 @@ describe('a compressed body', () => {
   });
 });
 
+describe('a body that is not a JSON object', () => {
+  it("seen: an empty body, null or an array on a write that needs one answered zod's \"Invalid input: expected object, received undefined\"; now it says what to send", async () => {
+    const url = `/v1/wallets/${wallet.id}/transfer`;
+    for (const [body, message] of [
+      ['', 'is required: send a JSON object'],
+      ['null', 'is required: send a JSON object'],
+      ['[1]', 'must be a JSON object'],
+      ['"amount"', 'must be a JSON object'],
+      ['42', 'must be a JSON object'],
+    ]) {
+      const r = await t.call('POST', url, body, { headers: { 'content-type': 'application/json' } });
+      expect([body, r.status, r.body.detail]).toEqual([body, 400, { code: 'VALIDATION_ERROR', message: `body ${message}`, fields: [{ field: 'body', message }] }]);
+    }
+    expect((await t.call('GET', `/v1/wallets/${wallet.id}`)).body.data.balance).toBe(5_000);
+  });
+});
+
 describe('a name given twice in one JSON object', () => {
   it('is refused by name, before anything runs: no money moves, whichever value was meant (Seen: the last one moved)', async () => {
     const other = await createWallet(t);

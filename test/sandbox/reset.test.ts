@@ -163,3 +163,29 @@ describe("another developer's writes while a reset's chunks run on the worker", 
     expect((await asOther('GET', '/sandbox/audit')).body.data.ok).toBe(true);
   });
 });
+
+describe('Idempotency-Keys across a reset', () => {
+  it("seen: a clock advance or a secret rotation retried with its key after a reset ran again (the clock moved twice); what a reset keeps, its keys keep: the retry replays", async () => {
+    const tick = { headers: { 'idempotency-key': 'tick-1' } };
+    const rotate = { headers: { 'idempotency-key': 'rotate-1' } };
+    const wallet = { headers: { 'idempotency-key': 'wallet-1' } };
+    const advanced = await t.call('POST', '/sandbox/clock/advance', { seconds: 60 }, tick);
+    const rotated = await t.call('POST', '/sandbox/webhook-endpoint/rotate-secret', undefined, rotate);
+    const body = { customer_reference: 'r1', first_name: 'Ada', last_name: 'Obi', email: 'ada@example.com' };
+    const created = await t.call('POST', '/v1/wallets', body, wallet);
+    expect([advanced.status, rotated.status, created.status]).toEqual([200, 200, 201]);
+
+    expect((await t.call('POST', '/sandbox/reset')).status).toBe(200);
+
+    const again = await t.call('POST', '/sandbox/clock/advance', { seconds: 60 }, tick);
+    expect([again.status, again.headers['idempotent-replayed'], again.body]).toEqual([200, 'true', advanced.body]);
+    expect((await t.call('GET', '/sandbox/clock')).body.data).toEqual({ now: '2026-11-21T09:31:00.000Z', offset_seconds: 60 });
+    const rotatedAgain = await t.call('POST', '/sandbox/webhook-endpoint/rotate-secret', undefined, rotate);
+    expect([rotatedAgain.headers['idempotent-replayed'], rotatedAgain.body]).toEqual(['true', rotated.body]);
+    expect((await t.call('GET', '/sandbox/webhook-endpoint')).body.data.secret).toBe(rotated.body.data.secret);
+    // The wallet went with the reset, and so did its key: the same request makes the wallet again.
+    const recreated = await t.call('POST', '/v1/wallets', body, wallet);
+    expect([recreated.status, recreated.headers['idempotent-replayed']]).toEqual([201, undefined]);
+    expect(recreated.body.data.id).not.toBe(created.body.data.id);
+  });
+});

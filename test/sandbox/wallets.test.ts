@@ -85,7 +85,7 @@ describe('POST /v1/wallets', () => {
   });
 
   it('seen: a business or person name with control characters became every account_name a name enquiry answers; now 400 on the field, and nothing is created', async () => {
-    const rule = 'must not contain control characters (tabs, line breaks, escape sequences)';
+    const rule = 'must not contain control characters (tabs, line breaks, escape sequences) or bidirectional formatting characters';
     for (const business_name of ['Evil\u001b]0;owned\u0007 Pay', 'Two\nLines', 'Tab\tPay', 'C1\u009b2J']) {
       const r = await t.call('POST', '/sandbox/developers', { business_name });
       expect([r.status, r.body.detail.code, r.body.detail.fields]).toEqual([400, 'VALIDATION_ERROR', [{ field: 'business_name', message: rule }]]);
@@ -98,6 +98,20 @@ describe('POST /v1/wallets', () => {
     // Letters of any script, apostrophes, hyphens and dots are names.
     const fine = await t.call('POST', '/sandbox/developers', { business_name: "Ọ̀ṣun O'Neil-Pay Ltd." });
     expect([fine.status, fine.body.data.business_name]).toEqual([201, "Ọ̀ṣun O'Neil-Pay Ltd."]);
+  });
+
+  it("seen: a right-to-left override in a name made another developer's name enquiry read \"ADA OBI\" for an account named \"IBO ADA\"; now 400 on the field, and nothing is created", async () => {
+    const rule = 'must not contain control characters (tabs, line breaks, escape sequences) or bidirectional formatting characters';
+    for (const mark of ['\u202e', '\u202d', '\u202a', '\u2066', '\u2069', '\u200f', '\u061c']) {
+      const r = await t.call('POST', '/v1/wallets', walletBody({ first_name: `${mark}IBO`, last_name: 'ADA' }));
+      expect([JSON.stringify(mark), r.status, r.body.detail?.fields]).toEqual([JSON.stringify(mark), 400, [{ field: 'first_name', message: rule }]]);
+    }
+    const developer = await t.call('POST', '/sandbox/developers', { business_name: 'Pay\u202eliame' });
+    expect([developer.status, developer.body.detail?.fields]).toEqual([400, [{ field: 'business_name', message: rule }]]);
+    expect((await t.call('GET', '/sandbox/wallets')).body.data.total).toBe(0);
+    // Right-to-left scripts themselves are names.
+    const arabic = await t.call('POST', '/v1/wallets', walletBody({ first_name: 'أمينة', last_name: 'Bello' }));
+    expect([arabic.status, arabic.body.data.account_name]).toEqual([201, 'SANDBOX / أمينة BELLO']);
   });
 });
 

@@ -114,6 +114,23 @@ describe('GET /sandbox/webhook-logs/stream', () => {
     await current.stop();
   });
 
+  it('seen: a stream open across a snapshot restore went silent (it waited for attempts past the ones the restore took away); now it carries the restored sandbox\'s attempts', async () => {
+    await createWallet(t, 1_000);
+    await advance(1);
+    expect((await t.call('POST', '/sandbox/snapshots', { name: 'before' })).status).toBe(200);
+    const stream = await follow(t.key);
+    for (const amount of [2_000, 3_000]) {
+      await createWallet(t, amount);
+      await advance(1);
+      expect((await stream.next()).log.payload.data).toMatchObject({ amount });
+    }
+    expect((await t.call('POST', '/sandbox/snapshots/before/restore')).status).toBe(200);
+    const after = await createWallet(t, 4_000);
+    await advance(1);
+    expect((await stream.next()).log.payload.data).toMatchObject({ wallet_id: after.id, amount: 4_000 });
+    await stream.stop();
+  });
+
   it('needs a key and refuses unknown query parameters, in the documented shape', async () => {
     const anonymous = await fetch(`${t.baseUrl}/sandbox/webhook-logs/stream`);
     expect(anonymous.status).toBe(401);

@@ -33,10 +33,16 @@ export const text = (max: number) =>
 
 /**
  * A person's or business's name, as it goes into a wallet's `account_name`: required text with no
- * control characters (C0, DEL, C1). An account name is what a name enquiry answers to other banks and
- * other developers, so it holds only what a bank would print.
+ * control characters (C0, DEL, C1) and no bidirectional formatting characters (marks, embeddings,
+ * overrides, isolates), which reorder what a name appears to say. An account name is what a name
+ * enquiry answers to other banks and other developers, so it holds only what a bank would print.
  */
-export const nameText = (max: number) => text(max).regex(/^[^\u0000-\u001f\u007f-\u009f]*$/, { error: 'must not contain control characters (tabs, line breaks, escape sequences)' });
+export const nameText = (max: number) =>
+  // One pattern (two would be an allOf in JSON Schema, which the command line's rules do not read).
+  // A right-to-left override makes "ADA OBI" of the bytes "IBO ADA" in another developer's name enquiry.
+  text(max).regex(/^[^\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]*$/, {
+    error: 'must not contain control characters (tabs, line breaks, escape sequences) or bidirectional formatting characters',
+  });
 
 /** Optional text of at most `max` characters (may be empty). */
 export const optionalText = (max: number) =>

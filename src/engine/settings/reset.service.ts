@@ -7,6 +7,13 @@ type Table = keyof Database & string;
 const byDeveloperSeq = (developerId: string) => sql`developer_seq = (SELECT seq FROM developers WHERE id = ${developerId})`;
 /** The developer's wallet accounts (its system accounts stay, zeroed). */
 const walletAccounts = (developerId: string) => sql`developer_id = ${developerId} AND kind = 'WALLET'`;
+/**
+ * The routes whose effects a reset keeps (the developer's clock, its signing secret): their
+ * Idempotency-Keys stay too, or a retry after the reset would move the clock or rotate the secret
+ * a second time (seen). Scopes as the idempotency plugin stores them: the route, then its
+ * parameters (none here).
+ */
+const KEPT_BY_RESET = ['/sandbox/clock/advance {}', '/sandbox/webhook-endpoint/rotate-secret {}'];
 
 /**
  * What `reset` empties for one developer, children before parents. A table with `seq` is walked in
@@ -25,6 +32,8 @@ const RESET_ORDER: {
   bookkeeping?: true;
   owner?: (developerId: string) => RawBuilder<unknown>;
   through?: { table: Table; column: string };
+  /** Rows of the developer's that stay (a table walked by `key`). */
+  keep?: RawBuilder<unknown>;
 }[] = [
   { table: 'agent_runs' },
   { table: 'agents' },
@@ -32,7 +41,7 @@ const RESET_ORDER: {
   { table: 'receiver_events' },
   { table: 'payouts', key: ['transaction_id'] },
   { table: 'events', owner: byDeveloperSeq },
-  { table: 'idempotency_keys', key: ['developer_id', 'method', 'path', 'key'] },
+  { table: 'idempotency_keys', key: ['developer_id', 'method', 'path', 'key'], keep: sql`method = 'POST' AND path IN (${sql.join(KEPT_BY_RESET)})` },
   { table: 'inbound_transfers', key: ['developer_id', 'provider_reference'] },
   { table: 'suspense_items' },
   // A transaction's developer is its wallet account's (migration 0019a); accounts go last (finishReset).
@@ -102,7 +111,7 @@ export async function resetChunk(trx: Trx, developerId: string, progress: ResetP
     done = await throughChunk(trx, developerId, progress, rows, entry.table, entry.through);
   } else if (entry.key) {
     const key = sql.join(entry.key.map((column) => sql.ref(column)));
-    const result = await sql`DELETE FROM ${table} WHERE (${key}) IN (SELECT ${key} FROM ${table} WHERE developer_id = ${developerId} LIMIT ${rows})`.execute(trx);
+    const result = await sql`DELETE FROM ${table} WHERE (${key}) IN (SELECT ${key} FROM ${table} WHERE developer_id = ${developerId}${entry.keep ? sql` AND NOT (${entry.keep})` : sql``} LIMIT ${rows})`.execute(trx);
     if (!entry.bookkeeping) count(progress, entry.table, result.numAffectedRows);
     done = Number(result.numAffectedRows ?? 0) < rows;
   } else {

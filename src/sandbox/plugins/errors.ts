@@ -28,6 +28,9 @@ function fieldsOf(issues: readonly $ZodIssue[], context: string, data: unknown):
       for (const key of issue.keys) out.push({ field: base ? `${base}.${key}` : key, message: 'unknown field' });
     } else if (issue.code === 'invalid_type' && valueAt(data, issue.path) === undefined) {
       out.push({ field: base || context, message: 'is required' });
+    } else if (issue.code === 'invalid_type' && !base && issue.expected === 'object') {
+      // The part itself (an empty body comes as null): zod's own text named a type it was not given.
+      out.push({ field: context, message: data === null ? 'is required: send a JSON object' : 'must be a JSON object' });
     } else {
       out.push({ field: base || context, message: issue.message });
     }

@@ -51,7 +51,15 @@ function afterAttempt(log: WebhookLog, attempt: WebhookAttemptRow): WebhookLog {
  */
 export function webhookStreamRoutes(app: App, { sandbox }: RouteDeps): void {
   const { db } = sandbox;
-  const open = new Set<ServerResponse>();
+  /** Each open stream, with the last attempt it has looked past. */
+  const open = new Map<ServerResponse, { cursor: number }>();
+  const lastAttempt = async () => Number((await db.selectFrom('webhook_attempts').select((eb) => eb.fn.max('seq').as('seq')).executeTakeFirst())?.seq ?? 0);
+  // A restore can take attempts away: a stream waiting past them would miss the restored sandbox's
+  // next ones (seen: it went silent). It goes on from the restored state's last attempt.
+  sandbox.onRestore(async () => {
+    const last = await lastAttempt();
+    for (const following of open.values()) following.cursor = Math.min(following.cursor, last);
+  });
 
   const newAttempts = (developer: number, after: number) =>
     selectAttempts(db)
@@ -65,7 +73,7 @@ export function webhookStreamRoutes(app: App, { sandbox }: RouteDeps): void {
 
   // A stream never ends by itself: close them when the server closes, or it would wait for them.
   app.addHook('preClose', async () => {
-    for (const response of open) response.end();
+    for (const response of open.keys()) response.end();
   });
 
   app.get(
@@ -86,8 +94,7 @@ export function webhookStreamRoutes(app: App, { sandbox }: RouteDeps): void {
       const header = request.headers['x-api-key'];
       const key = Array.isArray(header) ? header[0] : header;
       const developer = await developerSeq(db, developerId);
-      const latest = await db.selectFrom('webhook_attempts').select((eb) => eb.fn.max('seq').as('seq')).executeTakeFirst();
-      let cursor = Number(latest?.seq ?? 0);
+      const following = { cursor: await lastAttempt() };
       reply.hijack();
       const response = reply.raw;
       response.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
@@ -97,7 +104,7 @@ export function webhookStreamRoutes(app: App, { sandbox }: RouteDeps): void {
         return;
       }
       response.write(': following delivery attempts\n\n');
-      open.add(response);
+      open.set(response, following);
       let quiet = 0;
       let looking = false;
       const look = async () => {
@@ -114,13 +121,16 @@ export function webhookStreamRoutes(app: App, { sandbox }: RouteDeps): void {
             response.end(`event: error\ndata: ${JSON.stringify(errorBody(refusal))}\n\n`);
             return;
           }
-          const rows = await newAttempts(developer, cursor);
+          const from = following.cursor;
+          const rows = await newAttempts(developer, from);
+          // A restore moved the cursor while this look read: what it read is of the state before.
+          if (following.cursor !== from) return;
           for (const row of rows) {
             const log = await findLog(db, row.log_seq);
             if (!log) continue;
             const event: WebhookAttemptEvent = { log: afterAttempt(toWebhookLog(log), row), attempt: toAttempt(row) };
             response.write(`id: ${row.seq}\nevent: attempt\ndata: ${JSON.stringify(event)}\n\n`);
-            cursor = row.seq;
+            following.cursor = row.seq;
           }
           quiet = rows.length > 0 ? 0 : quiet + POLL_MS;
           if (quiet >= HEARTBEAT_MS) {
