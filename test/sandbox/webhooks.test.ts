@@ -95,16 +95,22 @@ describe('the retry schedule on the sandbox clock', () => {
     expect(after).toMatchObject({ status: 'FAILED', attempt_count: 2, next_retry_at: before.next_retry_at });
   });
 
+  /** A credit's delivery to `url` that failed once, its next attempt due now. */
+  async function failedAndDue(url: string) {
+    await t.call('PUT', '/sandbox/webhook-endpoint', { url });
+    await createWallet(t, 5_000);
+    await advance(1);
+    const failed = (await logs('?status=FAILED')).items[0];
+    await t.sandbox.db.updateTable('webhook_logs').set({ next_retry_at_ms: 0 }).execute();
+    return failed;
+  }
+
   it('seen: a manual retry and the schedule both sent a due delivery at once, and the log counted one attempt of the two; now one waits for the other', async () => {
     const whsec = await secret();
     const app = await startWebhookApp(() => whsec, (n) => (n === 1 ? 500 : 200));
     try {
-      await t.call('PUT', '/sandbox/webhook-endpoint', { url: app.url });
-      await createWallet(t, 5_000);
-      await advance(1);
-      const failed = (await logs('?status=FAILED')).items[0];
       // Its next attempt falls due just as someone retries it by hand.
-      await t.sandbox.db.updateTable('webhook_logs').set({ next_retry_at_ms: 0 }).execute();
+      const failed = await failedAndDue(app.url);
       const [manual] = await Promise.all([t.call('POST', `/v1/webhook-logs/${failed.id}/retry`), t.app.scheduler.runDue(t.developerId)]);
       await t.app.scheduler.runDue(t.developerId);
       // Whichever went first delivered it; the other sent nothing (the retry answers 409 if it came second).
@@ -116,6 +122,35 @@ describe('the retry schedule on the sandbox clock', () => {
     } finally {
       await t.call('PUT', '/sandbox/webhook-endpoint', { url: null });
       await app.close();
+    }
+  });
+
+  it('a manual retry that waits for its turn sends to the endpoint as it is then, not as it was when the retry was asked for', async () => {
+    const whsec = await secret();
+    const first = await startWebhookApp(() => whsec, (n) => (n === 1 ? 500 : 'hang'));
+    const second = await startWebhookApp(() => whsec);
+    try {
+      // Its scheduled attempt is out (the application holds it) when someone retries it by hand…
+      const failed = await failedAndDue(first.url);
+      const scheduled = t.app.scheduler.runDue(t.developerId);
+      while (first.received.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+      const manual = t.call('POST', `/v1/webhook-logs/${failed.id}/retry`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      // …and the endpoint moves while the retry waits for that attempt to end.
+      await t.call('PUT', '/sandbox/webhook-endpoint', { url: second.url });
+      await first.close();
+      await scheduled;
+      expect((await manual).status).toBe(200);
+      expect(second.received.map((r) => r.verified)).toEqual([true]);
+      expect(first.received).toHaveLength(2);
+      const after = (await t.call('GET', `/sandbox/webhook-logs/${failed.id}`)).body.data;
+      const attempts = (await t.call('GET', `/sandbox/webhook-logs/${failed.id}/attempts`)).body.data.items;
+      expect([after.status, after.attempt_count]).toEqual(['DELIVERED', 3]);
+      expect(attempts.map((a: { url: string }) => a.url)).toEqual([first.url, first.url, second.url]);
+    } finally {
+      await t.call('PUT', '/sandbox/webhook-endpoint', { url: null });
+      await first.close();
+      await second.close();
     }
   });
 

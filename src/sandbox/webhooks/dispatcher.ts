@@ -344,7 +344,6 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
     async attemptNow(log, recorded) {
       const lane = laneOf(log.developer_id);
       const env = sandbox.envFor(log.developer_id);
-      const { endpoint, url, inProcess } = await endpointFor(log.developer_id);
       // Read again in the write: an attempt of the schedule, or a restore, may have changed it since the caller read it.
       const current = async (trx: Transaction<Database>) => {
         const fresh = await findLog(trx, log.id);
@@ -360,6 +359,8 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
         // log counted one attempt of the two).
         const turn = lane.selecting.then(async (): Promise<{ done: Promise<WebhookLogRow | undefined> } | undefined> => {
           if (lane.inFlight.has(log.id)) return undefined;
+          // The endpoint as it is in this turn: it may have moved while the retry waited for it.
+          const { endpoint, url, inProcess } = await endpointFor(log.developer_id);
           if (url && inProcess) {
             const delivered = await record(async (trx) => andRecorded(trx, recorded)((await handOver(trx, log.developer_id, endpoint, url, [await current(trx)], true))[0]!));
             return { done: Promise.resolve(delivered) };
