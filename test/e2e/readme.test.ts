@@ -59,8 +59,8 @@ const CHECKS: Record<string, Check | Check[]> = {
   },
   'ledger credit "$BOLA" 2500': (r) => expect(r.stdout).toMatch(/^SUSPENDED 2500 \(₦25\.00\) held in suspense: WALLET_CLOSED\n/),
   'ledger sandbox audit': (r) => expect(r.stdout).toMatch(/^Audit clean: every invariant holds\.\n/),
-  'curl -s "$LEDGER_BASE_URL/v1/wallets/$ADA"': (r) => expect(JSON.parse(r.stdout)).toMatchObject({ success: false, detail: { code: 'UNAUTHORIZED' } }),
-  'curl -s -H "x-api-key: $LEDGER_API_KEY" "$LEDGER_BASE_URL/v1/wallets/$ADA"': (r) => expect(JSON.parse(r.stdout)).toMatchObject({ success: true, data: { id: vars.ADA, balance: 350_000 } }),
+  'curl -s -w \'\\n\' "$LEDGER_BASE_URL/v1/wallets/$ADA"': (r) => expect(JSON.parse(r.stdout)).toMatchObject({ success: false, detail: { code: 'UNAUTHORIZED' } }),
+  'curl -s -w \'\\n\' -H "x-api-key: $LEDGER_API_KEY" "$LEDGER_BASE_URL/v1/wallets/$ADA"': (r) => expect(JSON.parse(r.stdout)).toMatchObject({ success: true, data: { id: vars.ADA, balance: 350_000 } }),
 
   'ledger banks resolve 0123456785 058': (r) => expect(r.stdout).toMatch(/^Account name +[A-Z]+ [A-Z]+$/m),
   'ledger banks resolve 0123456789 058': (r) => {
