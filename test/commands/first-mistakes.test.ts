@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { runResolve as runBankResolve } from '../../src/commands/banks/resolve.js';
 import { runCredit } from '../../src/commands/credit.js';
 import { reportError } from '../../src/commands/errors.js';
 import { runTransfer } from '../../src/commands/transfer.js';
@@ -60,5 +61,22 @@ describe('a bank account without --bank', () => {
       'Error [VALIDATION_ERROR]: --bank: required: the destination account number is not one of your wallets, so this is an external transfer\n',
     ]);
     expect((await t.call('GET', `/v1/wallets/${ada.id}`)).body.data.balance).toBe(500_000);
+  });
+});
+
+describe('a bank code that is not listed', () => {
+  it('seen: "bank code 999 is not in the list of banks (GET /v1/banks)" and the field again; now the command that lists them', async () => {
+    const ada = await createWallet(t, 500_000);
+    const listed = 'Error [INVALID_BANK_CODE]: bank code 999 is not in the list of banks: `ledger banks list --search <name>` shows the codes\n';
+    expect(await failure((io) => runBankResolve(io, '0123456785', '999'))).toEqual([1, listed]);
+    expect(await failure((io) => runTransfer(io, ada.id, '0123456785', '100000', { bank: '999', yes: true }))).toEqual([1, listed]);
+    expect((await t.call('GET', `/v1/wallets/${ada.id}`)).body.data.balance).toBe(500_000);
+  });
+});
+
+describe('a transfer to the wallet it comes from', () => {
+  it('seen: "destination_account_number: is the source wallet itself" twice; now once, naming <to>', async () => {
+    const ada = await createWallet(t, 500_000);
+    expect(await failure((io) => runTransfer(io, ada.id, ada.id, '100', {}))).toEqual([1, 'Error [VALIDATION_ERROR]: <to>: is the source wallet itself\n']);
   });
 });
