@@ -162,12 +162,9 @@ describe('close at 80 columns', () => {
   it('seen: the balance that stays broke mid-word ("… go to suspense" as "g" / "o to suspense"); now at a space, continued two columns in', async () => {
     const w = await createWallet(t, 1_020_000);
     ui.answers = [false];
-    let err = '';
-    const { createIo } = await import('../../src/commands/io.js');
-    const terminal = (write: (s: string) => unknown) => ({ write, isTTY: true, columns: 80 });
-    const person = createIo({ baseUrl: t.baseUrl!, apiKey: t.key }, { stdout: terminal(() => undefined), stderr: terminal((s) => (err += s)), stdinIsTTY: true, env: { NO_COLOR: '1' }, cwd: '/nonexistent' });
-    await expect(runClose(person, w.id, {})).rejects.toThrow('close cancelled: nothing was changed');
-    const lines = err.split('\n');
+    const person = captureIo({}, { baseUrl: t.baseUrl!, apiKey: t.key, tty: true, columns: 80, env: { NO_COLOR: '1' } });
+    await expect(runClose(person.io, w.id, {})).rejects.toThrow('close cancelled: nothing was changed');
+    const lines = person.stderr().split('\n');
     expect(lines[1]).toBe(`Balance 1020000 (₦10,200.00) stays on the wallet; later payments to ${w.account_number}`);
     expect(lines[2]).toBe('  go to suspense.');
     expect((await t.call('GET', `/v1/wallets/${w.id}`)).body.data.status).toBe('ACTIVE');

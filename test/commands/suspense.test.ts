@@ -149,11 +149,9 @@ describe('ledger suspense resolve', () => {
     ui.search.push('');
     ui.input.push('called the customer back about the second of the two payments');
     ui.confirm.push(true);
-    let err = '';
-    const { createIo } = await import('../../src/commands/io.js');
-    const terminal = (write: (s: string) => unknown) => ({ write, isTTY: true, columns: 80 });
-    const person = createIo({ baseUrl: t.baseUrl!, apiKey: t.key, json: true }, { stdout: terminal(() => undefined), stderr: terminal((s) => (err += s)), stdinIsTTY: true, env: { NO_COLOR: '1' }, cwd: '/nonexistent' });
-    await runResolve(person, undefined, {});
+    const person = captureIo({ json: true }, { baseUrl: t.baseUrl!, apiKey: t.key, tty: true, columns: 80, env: { NO_COLOR: '1' } });
+    await runResolve(person.io, undefined, {});
+    const err = person.stderr();
     expect(offered.map((name) => name.slice(name.indexOf('"')))).toEqual([expect.stringMatching(/^"asdf" · Chukw/), expect.stringMatching(/^"qwerty" · Chukw/)]);
     expect(err).toContain(`Sender          ${sender.sender_name} · 0123456785 ·\n                bank 058\n`);
     expect(err).toContain(`CREDIT_WALLET → wallet ${w.id} · note "called the\n  customer back about the second of the two payments"\n`);
