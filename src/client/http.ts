@@ -219,7 +219,7 @@ async function open(baseUrl: string, request: WireRequest, signal?: AbortSignal)
     req.on('error', (error: NodeJS.ErrnoException) => {
       if (signal?.aborted) reject(error);
       else if (sent) reject(cutOff(baseUrl, request, error));
-      else reject(new UnreachableError(`cannot reach the sandbox at ${baseUrl} (${error.code ?? error.message}): start it with \`ledger sandbox start\``));
+      else reject(new UnreachableError(`cannot reach the sandbox at ${baseUrl} (${error.code ?? error.message}): start it with \`ledger sandbox start --detach\``));
     });
     req.end(request.body);
   });

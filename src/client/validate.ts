@@ -1,5 +1,5 @@
 import type { FieldRule, RequestName } from '../api/rules.js';
-import { UsageError } from './errors.js';
+import { ApiError, UsageError } from './errors.js';
 import { RULES } from './rules.generated.js';
 
 /**
@@ -86,6 +86,18 @@ export function check<T extends Record<string, unknown>>(request: RequestName, v
     if (c.required === (out[c.field] === undefined)) throw new UsageError(phrase(flag(c.field), c.field, c.message));
   }
   return out as T;
+}
+
+/**
+ * A refusal of the API in the command line's words: each field it names called by its flag
+ * (`destination_bank_code: required…` → `--bank: required…`); any other error as it is.
+ */
+export function inFlagTerms(error: unknown, flags: FlagNames): unknown {
+  if (!(error instanceof ApiError) || !error.fields?.length) return error;
+  const named = (field: string) => flags[field] ?? field;
+  const first = error.fields.find((f) => error.message.startsWith(`${f.field}: `));
+  const message = first ? named(first.field) + error.message.slice(first.field.length) : error.message;
+  return new ApiError(error.status, error.code, message, error.fields.map((f) => ({ field: named(f.field), message: f.message })));
 }
 
 /**

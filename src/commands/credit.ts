@@ -1,5 +1,5 @@
 import type { Command } from './command.js';
-import { check, kobo } from '../client/validate.js';
+import { check, inFlagTerms, kobo } from '../client/validate.js';
 import type { Io } from './io.js';
 import { accountNumberOf } from './account-number.js';
 import { action, clientCommand, examples } from './options.js';
@@ -76,7 +76,12 @@ export async function runCredit(io: Io, account: string, amount: string, options
     provider_reference: options.reference,
   };
   check('InboundBody', given, FLAGS, { partial: true });
-  const body = check('InboundBody', { account_number: await accountNumberOf(io, account), ...given }, FLAGS);
-  const outcome = await io.client().sandbox<Outcome>('POST', '/sandbox/inbound-transfers', { body });
+  const body = check('InboundBody', { account_number: await accountNumberOf(io, account, '<account>'), ...given }, FLAGS);
+  const outcome = await io
+    .client()
+    .sandbox<Outcome>('POST', '/sandbox/inbound-transfers', { body })
+    .catch((error: unknown) => {
+      throw inFlagTerms(error, FLAGS);
+    });
   await io.show(outcome, outcomeView);
 }

@@ -27,7 +27,11 @@ export function reportError(error: unknown, stream: Stream): number {
     return EXIT.CANCELLED;
   }
   if (error instanceof ApiError) {
-    const fields = (error.fields ?? []).map((f) => `\n  ${clean(f.field)}: ${clean(f.message)}`).join('');
+    // A field whose line would only repeat the message (a refusal of one field) is not listed again.
+    const fields = (error.fields ?? [])
+      .filter((f) => `${f.field}: ${f.message}` !== error.message)
+      .map((f) => `\n  ${clean(f.field)}: ${clean(f.message)}`)
+      .join('');
     stderr.write(`Error [${clean(error.code)}]: ${clean(error.message)}${fields}\n`);
     return EXIT.REFUSED;
   }

@@ -2,9 +2,9 @@ import type { Command } from './command.js';
 import type { ResolvedAccount } from '../api/schemas/banks.js';
 import type { TransferResult } from '../api/schemas/transactions.js';
 import { UsageError } from '../client/errors.js';
-import { check, kobo } from '../client/validate.js';
+import { check, inFlagTerms, kobo } from '../client/validate.js';
 import type { Io } from './io.js';
-import { accountNumberOf } from './account-number.js';
+import { accountNumberOf, notYourWallet } from './account-number.js';
 import { action, clientCommand, examples } from './options.js';
 import { transferView } from './output/views.js';
 
@@ -54,9 +54,17 @@ export async function runTransfer(io: Io, from: string, to: string, amount: stri
     narration: options.narration,
   };
   check('TransferBody', given, FLAGS, { partial: true });
-  const body = check('TransferBody', { destination_account_number: await accountNumberOf(io, to), ...given }, FLAGS);
+  const body = check('TransferBody', { destination_account_number: await accountNumberOf(io, to, '<to>'), ...given }, FLAGS);
   if (body.destination_bank_code !== undefined && io.interactive() && !options.yes) await confirmPayout(io, body.destination_account_number, body.destination_bank_code, body.amount);
-  const send = () => io.client().request<TransferResult>('POST', `/v1/wallets/${encodeURIComponent(from)}/transfer`, { body, idempotencyKey: options.idempotencyKey });
+  // The destination is known by now, so a wallet the API does not find is the source; a field it
+  // refuses is named by its flag.
+  const send = () =>
+    io
+      .client()
+      .request<TransferResult>('POST', `/v1/wallets/${encodeURIComponent(from)}/transfer`, { body, idempotencyKey: options.idempotencyKey })
+      .catch((error: unknown) => {
+        throw inFlagTerms(notYourWallet(error, from, '<from_wallet_id>'), FLAGS);
+      });
   // A payout's own modules (the fee, the prompt, the not-found explanation) load only for a payout: an
   // internal transfer, the common call in a script, loads three modules fewer before its requests.
   const result =

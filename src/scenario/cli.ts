@@ -6,10 +6,13 @@ import { httpTransport } from '../client/http.js';
 import { SNAPSHOT_DIR, stateDirFor } from '../client/state.js';
 import { EXIT, SilentFailure } from '../commands/errors.js';
 import type { Io } from '../commands/io.js';
+import { clean } from '../commands/output/clean.js';
 import type { Stream } from '../commands/output/render.js';
+import { fitted } from '../commands/output/wrap.js';
 import { parseSeed, parseSnapshotTarget } from '../sandbox/start-options.js';
 import type { SnapshotTarget } from '../sandbox/snapshots.js';
 import { FormatErrors, loadScenarioFiles } from './files.js';
+import type { RunReport } from './results.js';
 import { junitReporter } from './report/junit.js';
 import { prettyReporter } from './report/pretty.js';
 import { type Reporter, type ReporterName, REPORTERS } from './report/reporter.js';
@@ -102,12 +105,28 @@ export async function runScenarioFiles(io: Io, paths: string[], flags: RunFlags)
   let report = '';
   const toFile: Stream = { write: (text: string) => (report += text), isTTY: false };
   const reporters = flags.output === undefined ? [reporterFor(reporter, io.stdout, io.env)] : [reporterFor(reporter, toFile, {}), prettyReporter(io.stdout, io.env)];
-  const { exitCode } = await runSuite(files, { shell: { cwd: io.cwd, lines }, seed, snapshot, remote, bail: Boolean(flags.bail), log: (line) => io.stderr.write(`${line}\n`) }, reporters);
+  const { run, exitCode } = await runSuite(files, { shell: { cwd: io.cwd, lines }, seed, snapshot, remote, bail: Boolean(flags.bail), log: (line) => io.stderr.write(`${line}\n`) }, reporters);
   if (flags.output !== undefined) {
     const path = resolve(io.cwd, flags.output);
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, report);
     io.note(`${reporter === 'junit' ? 'JUnit XML' : reporter === 'tap' ? 'TAP' : 'The report'} written to ${flags.output}`);
   }
-  if (exitCode !== 0) throw new SilentFailure(exitCode);
+  if (exitCode !== 0) {
+    io.stderr.write(fitted(io.stderr, `${notPassed(run, exitCode)}\n`));
+    throw new SilentFailure(exitCode);
+  }
+}
+
+/**
+ * The one stderr line of a run that did not pass, as every other failure has one: a CI log whose
+ * stdout went to a report file still says what failed, and where (the report says why).
+ */
+function notPassed(run: RunReport, exitCode: number): string {
+  const scenarios = run.files.flatMap((f) => f.scenarios);
+  const missed = scenarios.filter((s) => s.status === 'failed' || s.status === 'error');
+  const named = missed.slice(0, 3).map((s) => `${clean(s.file)}:${s.line} "${clean(s.name)}"`);
+  if (missed.length > 3) named.push(`and ${missed.length - 3} more`);
+  const code = exitCode === EXIT.UNREACHABLE ? 'UNREACHABLE' : 'SCENARIO_FAILED';
+  return `Error [${code}]: ${missed.length} of ${scenarios.length} ${scenarios.length === 1 ? 'scenario' : 'scenarios'} did not pass: ${named.join(', ')}`;
 }

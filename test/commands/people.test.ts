@@ -158,6 +158,19 @@ describe('wallets', () => {
   });
 });
 
+describe('close at 80 columns', () => {
+  it('seen: the balance that stays broke mid-word ("… go to suspense" as "g" / "o to suspense"); now at a space, continued two columns in', async () => {
+    const w = await createWallet(t, 1_020_000);
+    ui.answers = [false];
+    const person = captureIo({}, { baseUrl: t.baseUrl!, apiKey: t.key, tty: true, columns: 80, env: { NO_COLOR: '1' } });
+    await expect(runClose(person.io, w.id, {})).rejects.toThrow('close cancelled: nothing was changed');
+    const lines = person.stderr().split('\n');
+    expect(lines[1]).toBe(`Balance 1020000 (₦10,200.00) stays on the wallet; later payments to ${w.account_number}`);
+    expect(lines[2]).toBe('  go to suspense.');
+    expect((await t.call('GET', `/v1/wallets/${w.id}`)).body.data.status).toBe('ACTIVE');
+  });
+});
+
 describe('amounts and counts for people', () => {
   it('resolution messages and agent runs show amounts in kobo and naira; counts are pluralised', async () => {
     const w = await createWallet(t);

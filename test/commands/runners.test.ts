@@ -120,6 +120,11 @@ describe('errors and exit codes', () => {
     const error = await runAudit(broken.io).catch((e: unknown) => e);
     expect(reportError(error, { write: () => {} })).toBe(1);
     expect(broken.stdout()).toContain(`[balance_equals_entries] WALLET account ${wallet.id} has balance 1 but its entries sum to 0`);
+    // Seen: under --json (a CI script) the only sign on stderr was none; now the code, as every failure has.
+    const script = connect({ json: true });
+    await expect(runAudit(script.io)).rejects.toThrow();
+    expect(JSON.parse(script.stdout())).toMatchObject({ ok: false });
+    expect(script.stderr()).toMatch(/^Error \[AUDIT_FAILED\]: the audit found \d+ problems? \([a-z_, ]*balance_equals_entries[a-z_, ]*\)\n$/);
     await t.sandbox.db.updateTable('accounts').set({ balance: 0 }).where('id', '=', wallet.id).execute();
   });
 });

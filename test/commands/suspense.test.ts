@@ -134,6 +134,30 @@ describe('ledger suspense resolve', () => {
     expect(c.stdout()).toBe('DISMISS\n');
   });
 
+  it('seen at 80 columns: a long sender name hid the narrations that tell its payments apart, and the item and the summary broke mid-value; now the narration comes first and values continue under themselves', async () => {
+    const w = await createWallet(t);
+    const sender = { sender_name: 'Chukwuemeka Obiora-Nwankwo Enterprises Limited', sender_account: '0123456785', sender_bank_code: '058' };
+    for (const narration of ['asdf', 'qwerty']) await t.call('POST', '/sandbox/inbound-transfers', { account_number: w.account_number, amount: 12_345, narration, ...sender });
+    let offered: string[] = [];
+    ui.select.push(
+      (choices) => {
+        offered = choices.map((c) => c.name);
+        return choices[1]!.value;
+      },
+      (choices) => choices.find((c) => c.name.startsWith('CREDIT_WALLET'))!.value,
+    );
+    ui.search.push('');
+    ui.input.push('called the customer back about the second of the two payments');
+    ui.confirm.push(true);
+    const person = captureIo({ json: true }, { baseUrl: t.baseUrl!, apiKey: t.key, tty: true, columns: 80, env: { NO_COLOR: '1' } });
+    await runResolve(person.io, undefined, {});
+    const err = person.stderr();
+    expect(offered.map((name) => name.slice(name.indexOf('"')))).toEqual([expect.stringMatching(/^"asdf" · Chukw/), expect.stringMatching(/^"qwerty" · Chukw/)]);
+    expect(err).toContain(`Sender          ${sender.sender_name} · 0123456785 ·\n                bank 058\n`);
+    expect(err).toContain(`CREDIT_WALLET → wallet ${w.id} · note "called the\n  customer back about the second of the two payments"\n`);
+    expect(err.split('\n').every((line) => line.length <= 80)).toBe(true);
+  });
+
   it('says so when there is nothing to pick', async () => {
     await expect(runResolve(io({}, true).io, undefined, {})).rejects.toThrow(new UsageError('nothing to resolve: no PENDING or FLAGGED suspense items'));
   });

@@ -200,7 +200,7 @@ describe('pickers at 80 columns', () => {
     open.push(term);
     await term.waitFor(/Which held payment\?/);
     const choice = (await term.lines()).find((line) => line.startsWith('❯'))!;
-    expect(choice).toMatch(/^❯ 7000000 \(₦70,000\.00\) {2}to \d{10} {2}AI_LOW_CONFIDENCE +\d+[smhd] {2}Chukwuemeka.*…$/);
+    expect(choice).toMatch(/^❯ 7000000 \(₦70,000\.00\) {2}to \d{10} {2}AI_LOW_CONFIDENCE +\d+[smhd] {2}"SANDBOX-LOW-CO\S*…$/);
     expect(displayWidth(choice)).toBeLessThanOrEqual(80);
     await term.keys('Enter');
     await term.waitFor(/What should happen to it\?/);

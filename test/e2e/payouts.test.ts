@@ -77,7 +77,7 @@ describe('payouts from the command line', () => {
     }
     expect(await json(['banks', 'resolve', '2222222222', '058'])).toEqual({ account_number: '2222222222', account_name: 'SANDBOX PENDING PAYOUT' });
     const bad = await cli.run(['banks', 'resolve', '2222222222', '999']);
-    expect([bad.exitCode, bad.stderr]).toEqual([1, 'Error [INVALID_BANK_CODE]: bank code 999 is not in the list of banks (GET /v1/banks)\n  bank_code: not a listed bank code\n']);
+    expect([bad.exitCode, bad.stderr]).toEqual([1, 'Error [INVALID_BANK_CODE]: bank code 999 is not in the list of banks: `ledger banks list --search <name>` shows the codes\n']);
     expect((await cli.run(['sandbox', 'magic', '--quiet'])).stdout).toBe('0000000000\n1111111111\n2222222222\n');
   });
 

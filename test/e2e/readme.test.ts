@@ -14,7 +14,7 @@ import { BIN, type Cli, cleanEnv, createCli } from '../helpers/cli.js';
 const README = readFileSync(resolve(import.meta.dirname, '../../README.md'), 'utf8');
 const section = README.slice(README.indexOf('## Quickstart'), README.indexOf('\n## ', README.indexOf('## Quickstart') + 1));
 /** The set-up's first command ends by starting the sandbox: that part runs first, as a newcomer's shell would have run it. */
-const SETUP = /## Set up[\s\S]*?```sh\n(npm install && npm link && )(ledger sandbox start [^\n]*)\nnpm test\n```/.exec(README);
+const SETUP = /## Set up[\s\S]*?```sh\n(npm install && npm link --ignore-scripts && )(ledger sandbox start [^\n]*)\nnpm test\n```/.exec(README);
 const LINES = [
   ...(SETUP ? [SETUP[2]!] : []),
   ...[...section.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) => m[1]!.split('\n')).filter((l) => l.trim() !== ''),
@@ -59,8 +59,8 @@ const CHECKS: Record<string, Check | Check[]> = {
   },
   'ledger credit "$BOLA" 2500': (r) => expect(r.stdout).toMatch(/^SUSPENDED 2500 \(₦25\.00\) held in suspense: WALLET_CLOSED\n/),
   'ledger sandbox audit': (r) => expect(r.stdout).toMatch(/^Audit clean: every invariant holds\.\n/),
-  'curl -s "$LEDGER_BASE_URL/v1/wallets/$ADA"': (r) => expect(JSON.parse(r.stdout)).toMatchObject({ success: false, detail: { code: 'UNAUTHORIZED' } }),
-  'curl -s -H "x-api-key: $LEDGER_API_KEY" "$LEDGER_BASE_URL/v1/wallets/$ADA"': (r) => expect(JSON.parse(r.stdout)).toMatchObject({ success: true, data: { id: vars.ADA, balance: 350_000 } }),
+  'curl -s -w \'\\n\' "$LEDGER_BASE_URL/v1/wallets/$ADA"': (r) => expect(JSON.parse(r.stdout)).toMatchObject({ success: false, detail: { code: 'UNAUTHORIZED' } }),
+  'curl -s -w \'\\n\' -H "x-api-key: $LEDGER_API_KEY" "$LEDGER_BASE_URL/v1/wallets/$ADA"': (r) => expect(JSON.parse(r.stdout)).toMatchObject({ success: true, data: { id: vars.ADA, balance: 350_000 } }),
 
   'ledger banks resolve 0123456785 058': (r) => expect(r.stdout).toMatch(/^Account name +[A-Z]+ [A-Z]+$/m),
   'ledger banks resolve 0123456789 058': (r) => {
@@ -177,7 +177,7 @@ afterAll(async () => {
 
 describe('the README quickstart', () => {
   it('has a check for every commented line, and every check has its line', () => {
-    expect(SETUP, 'the set-up is two commands: npm install && npm link && ledger sandbox start …, then npm test').not.toBeNull();
+    expect(SETUP, 'the set-up is two commands: npm install && npm link --ignore-scripts && ledger sandbox start …, then npm test').not.toBeNull();
     const commented = LINES.filter(hasComment).map(commandOf);
     expect(commented.filter((c) => !(c in CHECKS))).toEqual([]);
     expect(Object.keys(CHECKS).filter((c) => !LINES.map(commandOf).includes(c))).toEqual([]);

@@ -170,7 +170,8 @@ describe('scenario run: failing', () => {
     );
     const run = await cli.run(['scenario', 'run', 'one-fails.yaml', '--reporter', 'junit']);
     expect(run.exitCode).toBe(1);
-    expect(run.stderr).toBe('');
+    // Seen: nothing on stderr, so a CI log whose stdout went to a file did not say what failed.
+    expect(run.stderr).toBe('Error [SCENARIO_FAILED]: 1 of 2 scenarios did not pass: one-fails.yaml:5 "fails & <says> why"\n');
     await validJunit(run.stdout);
     expect(run.stdout).toMatch(/<testsuites name="ledger scenario run" tests="2" failures="1" errors="0" time="[\d.]+">/);
     expect(run.stdout).toMatch(/<testsuite name="one-fails.yaml" tests="2" failures="1" errors="0" skipped="0" /);

@@ -338,7 +338,8 @@ export const suspenseItemView: View = {
   kind: 'custom',
   quiet: (item: SuspenseShown) => item.id,
   lines: (item: SuspenseShown, fmt) => {
-    const row = (label: string, value: string) => `${fmt.dim(label.padEnd(14))}  ${value}`;
+    // A value too long for the line (a company's name as the sender) continues under itself.
+    const row = (label: string, value: string) => fmt.wrap(`${fmt.dim(label.padEnd(14))}  ${value}`, 16).join('\n');
     const ai = item.service_intelligence;
     return [
       row('Suspense item', item.id),

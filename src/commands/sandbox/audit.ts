@@ -29,5 +29,12 @@ export function auditCommand(): Command {
 export async function runAudit(io: Io): Promise<void> {
   const report = await io.client().sandbox<AuditReport>('GET', '/sandbox/audit');
   await io.show(report, auditView);
-  if (!report.ok) throw new SilentFailure(EXIT.REFUSED);
+  if (!report.ok) {
+    // The one stderr line every failure has, so a script under --json or --quiet learns it too.
+    const { fitted } = await import('../output/wrap.js');
+    const checks = [...new Set(report.problems.map((p) => p.check))].join(', ');
+    const count = `${report.problems.length} ${report.problems.length === 1 ? 'problem' : 'problems'}`;
+    io.stderr.write(fitted(io.stderr, `Error [AUDIT_FAILED]: the audit found ${count} (${checks})\n`));
+    throw new SilentFailure(EXIT.REFUSED);
+  }
 }

@@ -60,14 +60,15 @@ async function pickItem(io: Io): Promise<SuspenseItem> {
   if (open.length === 0) throw new UsageError('nothing to resolve: no PENDING or FLAGGED suspense items');
   const { age } = await import('../output/render.js');
   const now = await sandboxNow(io);
-  // Amounts right-aligned as wide as the widest of them, so the narration, last, keeps what room there is.
+  // Amounts right-aligned as wide as the widest of them, then the narration (what tells items of one
+  // sender apart) before the sender, whose long company name is what a narrow terminal cuts.
   const amountWidth = Math.max(...open.map((item) => money(item.amount).length));
   return choose(
     io,
     '<suspense_id>',
     'Which held payment?',
     open.map((item) => ({
-      name: `${money(item.amount).padStart(amountWidth)}  to ${item.account_number}  ${item.reason.padEnd(17)}  ${age(item.created_at, now).padStart(3)}  ${item.sender_name} · "${item.raw_narration}"`,
+      name: `${money(item.amount).padStart(amountWidth)}  to ${item.account_number}  ${item.reason.padEnd(17)}  ${age(item.created_at, now).padStart(3)}  "${item.raw_narration}" · ${item.sender_name}`,
       value: item,
     })),
   );
@@ -125,8 +126,9 @@ export async function runResolve(io: Io, id: string | undefined, options: Resolv
   if (io.interactive() && !options.yes && item) {
     const { render } = await import('../output/render.js');
     const { clean } = await import('../output/clean.js');
+    const { fitted } = await import('../output/wrap.js');
     render(io.stderr, item, suspenseItemView, { quiet: false, env: io.env });
-    io.stderr.write(`\n${chosen}${target ? ` → wallet ${target}` : ''}${note ? ` · note "${clean(note)}"` : ''}\n`);
+    io.stderr.write(fitted(io.stderr, `\n${chosen}${target ? ` → wallet ${target}` : ''}${note ? ` · note "${clean(note)}"` : ''}\n`));
     if (!(await confirm(io, `Resolve this ${money(item.amount)} payment?`, false))) throw new UsageError('resolution cancelled: nothing moved');
   }
   const result = await io.client().request('POST', `/v1/suspense/${encodeURIComponent(itemId)}/resolve`, { body, idempotencyKey: options.idempotencyKey });

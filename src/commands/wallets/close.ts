@@ -24,9 +24,13 @@ export async function runClose(io: Io, walletId: string, options: { yes?: boolea
   if (io.interactive() && !options.yes) {
     const wallet = await io.client().request<Wallet>('GET', path);
     const { clean } = await import('../output/clean.js');
+    const { fitted } = await import('../output/wrap.js');
     io.stderr.write(
-      `${clean(wallet.account_name)} · ${wallet.account_number} · ${clean(wallet.customer_reference)}\n` +
-        `Balance ${money(wallet.balance)} stays on the wallet; later payments to ${wallet.account_number} go to suspense.\n`,
+      fitted(
+        io.stderr,
+        `${clean(wallet.account_name)} · ${wallet.account_number} · ${clean(wallet.customer_reference)}\n` +
+          `Balance ${money(wallet.balance)} stays on the wallet; later payments to ${wallet.account_number} go to suspense.\n`,
+      ),
     );
     if (!(await confirm(io, `Close wallet ${wallet.account_number}?`, false))) throw new UsageError('close cancelled: nothing was changed');
   }

@@ -9,7 +9,7 @@ export function tailCommand(): Command {
     .addHelpText(
       'after',
       examples('ledger webhooks tail', 'ledger webhooks tail --json | jq -c "{event_type, status, attempt_count}"') +
-        '\nEach line: time of the attempt (sandbox clock), event, wallet, amount, status, attempt number and HTTP status; on a narrow terminal the time without its date, then without the wallet.\n',
+        '\nEach line: time of the attempt (sandbox clock), event, wallet (the end of its id: ids made in the same minute begin alike; --wide shows it whole), amount, status, attempt number and HTTP status; on a narrow terminal the time without its date, then without the wallet.\n',
     )
     .action(action(runTail));
 }
@@ -55,7 +55,8 @@ export async function runTail(io: Io, options: { signal?: AbortSignal } = {}): P
       [
         shortTime ? when.slice(11) : when,
         clean(log.event_type).padEnd(18),
-        ...(noWallet ? [] : [(wallet ? (io.flags.wide ? wallet : wallet.slice(0, 8)) : '—').padEnd(walletWidth)]),
+        // The end of the id: its start is the time it was made (UUIDv7), the same for a minute's wallets.
+        ...(noWallet ? [] : [(wallet ? (io.flags.wide ? wallet : `…${wallet.slice(-7)}`) : '—').padEnd(walletWidth)]),
         (amount !== undefined ? fmt.money(amount) : '—').padEnd(20),
         fmt.status(log.status) + ' '.repeat(Math.max(0, 9 - log.status.length)),
         `#${attempt.attempt_number}`,

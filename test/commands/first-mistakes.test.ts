@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { runResolve as runBankResolve } from '../../src/commands/banks/resolve.js';
+import { runCredit } from '../../src/commands/credit.js';
+import { reportError } from '../../src/commands/errors.js';
+import { runTransfer } from '../../src/commands/transfer.js';
+import { captureIo } from '../helpers/io.js';
+import { createWallet, useSandbox } from '../helpers/sandbox.js';
+
+/**
+ * What a developer trying the tool for the first time saw after a typical slip (a wallet id
+ * mistyped, a bank account without --bank), with a real sandbox behind the commands: the error
+ * must say which value was wrong, in the command line's words, once.
+ */
+
+const t = useSandbox({ scope: 'all', listen: true });
+const connect = () => captureIo({}, { baseUrl: t.baseUrl!, apiKey: t.key, env: { NO_COLOR: '1' } });
+
+/** The id with its last character mistyped. */
+const typo = (id: string) => `${id.slice(0, -1)}${id.endsWith('0') ? '1' : '0'}`;
+
+/** What the command printed on stderr when it failed, and its exit code. */
+async function failure(run: (io: ReturnType<typeof connect>['io']) => Promise<void>): Promise<[number, string]> {
+  const c = connect();
+  let err = '';
+  const code = await run(c.io).then(
+    () => 0,
+    (error: unknown) => reportError(error, { write: (text: string) => (err += text) }),
+  );
+  return [code, err];
+}
+
+describe('a wallet id mistyped', () => {
+  it('seen: `transfer A B` with either id mistyped said only "wallet not found"; now it names the argument, and where the ids are', async () => {
+    const ada = await createWallet(t, 500_000);
+    const bola = await createWallet(t);
+    const typoTo = typo(bola.id);
+    expect(await failure((io) => runTransfer(io, ada.id, typoTo, '1000', {}))).toEqual([
+      1,
+      `Error [NOT_FOUND]: wallet not found: <to> "${typoTo}" is not one of your wallet ids nor a 10-digit account number (\`ledger wallets list\` shows them)\n`,
+    ]);
+    const typoFrom = typo(ada.id);
+    expect(await failure((io) => runTransfer(io, typoFrom, bola.id, '1000', {}))).toEqual([
+      1,
+      `Error [NOT_FOUND]: wallet not found: <from_wallet_id> "${typoFrom}" is not one of your wallet ids (\`ledger wallets list\` shows them)\n`,
+    ]);
+    expect(await failure((io) => runCredit(io, typoTo, '1000', {}))).toEqual([
+      1,
+      `Error [NOT_FOUND]: wallet not found: <account> "${typoTo}" is not one of your wallet ids nor a 10-digit account number (\`ledger wallets list\` shows them)\n`,
+    ]);
+    // Nothing moved.
+    expect((await t.call('GET', `/v1/wallets/${ada.id}`)).body.data.balance).toBe(500_000);
+    expect((await t.call('GET', `/v1/wallets/${bola.id}`)).body.data.balance).toBe(0);
+  });
+});
+
+describe('a bank account without --bank', () => {
+  it('seen: the reason came twice, naming the API field destination_bank_code; now once, naming --bank', async () => {
+    const ada = await createWallet(t, 500_000);
+    expect(await failure((io) => runTransfer(io, ada.id, '0123456785', '100000', { yes: true }))).toEqual([
+      1,
+      'Error [VALIDATION_ERROR]: --bank: required: the destination account number is not one of your wallets, so this is an external transfer\n',
+    ]);
+    expect((await t.call('GET', `/v1/wallets/${ada.id}`)).body.data.balance).toBe(500_000);
+  });
+});
+
+describe('a bank code that is not listed', () => {
+  it('seen: "bank code 999 is not in the list of banks (GET /v1/banks)" and the field again; now the command that lists them', async () => {
+    const ada = await createWallet(t, 500_000);
+    const listed = 'Error [INVALID_BANK_CODE]: bank code 999 is not in the list of banks: `ledger banks list --search <name>` shows the codes\n';
+    expect(await failure((io) => runBankResolve(io, '0123456785', '999'))).toEqual([1, listed]);
+    expect(await failure((io) => runTransfer(io, ada.id, '0123456785', '100000', { bank: '999', yes: true }))).toEqual([1, listed]);
+    expect((await t.call('GET', `/v1/wallets/${ada.id}`)).body.data.balance).toBe(500_000);
+  });
+});
+
+describe('a transfer to the wallet it comes from', () => {
+  it('seen: "destination_account_number: is the source wallet itself" twice; now once, naming <to>', async () => {
+    const ada = await createWallet(t, 500_000);
+    expect(await failure((io) => runTransfer(io, ada.id, ada.id, '100', {}))).toEqual([1, 'Error [VALIDATION_ERROR]: <to>: is the source wallet itself\n']);
+  });
+});
