@@ -53,6 +53,13 @@ describe('the lexicon, written out by language', () => {
     ]);
   });
 
+  it('holds a fee to unlock or release an inheritance (advance-fee fraud), and credits an inheritance shared in a family', () => {
+    expectOutcomes([
+      ['pay my wire transfer fee to unlock inheritance', 'payment', 'AI_RISK_FLAG'], ['inheritance fee balance', 'payment', 'AI_RISK_FLAG'], ['for inheritance release', 'payment', 'AI_RISK_FLAG'],
+    ]);
+    expect(outcome('inheritance share from papa estate')[2]).toBe('CREDITED');
+  });
+
   it('reads a betting or crypto brand with digits as a word, so a prompt that forbids its topic holds it as a payment', () => {
     const prompt = 'Do not accept gambling money (Bet9ja, SportyBet, NairaBet).';
     expect([outcome('1xbet', prompt), outcome('22bet winnings', prompt), outcome('bitcoin', 'Reject payments that mention crypto, bitcoin or USDT.')]).toEqual([
