@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/engine/db/database.js';
+import { startCheckpointer } from '../../src/engine/db/checkpointer.js';
 import { writesOffThread } from '../../src/engine/db/off-thread.js';
 import { closeDatabase, openDatabase, reclaimSpaceOffThread, truncateWal, walCaughtUp } from '../../src/engine/db/open.js';
 import { putSetting } from '../../src/engine/settings/settings.repository.js';
@@ -133,6 +134,29 @@ describe('a database with no checkpointer thread', () => {
       expect(await walCaughtUp(other, 1)).toBe(true);
     } finally {
       await closeDatabase(other);
+    }
+  });
+});
+
+describe('the checkpointer thread of an idle sandbox', () => {
+  it('checkpoints again only once something was committed: left running with nothing written, it does next to nothing', async () => {
+    const file = join(dir, 'idle.db');
+    const writer = await openDatabase({ path: file });
+    const checkpointer = startCheckpointer(file);
+    try {
+      await putSetting(writer, 'probe', '1');
+      expect(await eventually(async () => (await checkpointer.catchUp(1)) === 0)).toBe(true);
+      const before = await checkpointer.rounds();
+      // 300 ms with nothing new (up to 15 of its rounds): at most the one that sees the last commit checkpoints.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const idle = await checkpointer.rounds();
+      expect(idle - before).toBeLessThanOrEqual(1);
+      await putSetting(writer, 'probe', '2');
+      expect(await eventually(async () => (await checkpointer.rounds()) > idle)).toBe(true);
+      expect(await eventually(async () => (await checkpointer.catchUp(1)) === 0)).toBe(true);
+    } finally {
+      await checkpointer.stop();
+      await closeDatabase(writer);
     }
   });
 });
