@@ -4,7 +4,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import type { Snapshot } from '../api/schemas/snapshots.js';
 import { SNAPSHOT_NAME, SNAPSHOT_NAME_RULE } from '../api/snapshot-name.js';
 import { allKeys, type ApiKeyRow, carryKeys } from '../engine/developers/keys.js';
-import { invalidField, LedgerError, notFound } from '../engine/errors.js';
+import { invalidField, LedgerError } from '../engine/errors.js';
 import { storageFailure } from '../engine/db/faults.js';
 import { isLocked, lockPathFor } from '../engine/db/lock.js';
 import { copyDatabase, prepareSnapshot, readSnapshotInfo, replaceContents, syncFile } from '../engine/db/snapshot.js';
@@ -76,7 +76,7 @@ export function createSnapshots(sandbox: Sandbox, scheduler: Pick<Scheduler, 'qu
   };
   const existing = (target: SnapshotTarget) => {
     const at = located(target);
-    if (!existsSync(at.path)) throw 'name' in target ? notFound('snapshot') : invalidField('file', `${at.path} does not exist`);
+    if (!existsSync(at.path)) throw 'name' in target ? new LedgerError('NOT_FOUND', `snapshot "${target.name}" not found in ${dir}`) : invalidField('file', `${at.path} does not exist`);
     return at;
   };
 

@@ -124,8 +124,10 @@ describe('save and restore', () => {
     expect((await t.call('DELETE', '/sandbox/snapshots/a.first')).body.data).toEqual({ name: 'a.first', deleted: true });
     expect((await t.call('GET', '/sandbox/snapshots')).body.data.total).toBe(1);
 
-    expect((await t.call('POST', '/sandbox/snapshots/nope/restore')).body.detail).toMatchObject({ code: 'NOT_FOUND', message: 'snapshot not found' });
-    expect((await t.call('DELETE', '/sandbox/snapshots/nope')).status).toBe(404);
+    // It names the snapshot and where it looked.
+    const missing = { code: 'NOT_FOUND', message: `snapshot "nope" not found in ${t.app.snapshots.dir}` };
+    expect((await t.call('POST', '/sandbox/snapshots/nope/restore')).body.detail).toMatchObject(missing);
+    expect((await t.call('DELETE', '/sandbox/snapshots/nope')).body.detail).toMatchObject(missing);
     expect((await t.call('POST', '/sandbox/snapshots', { name: '../escape' })).body.detail.fields).toEqual([{ field: 'name', message: expect.stringMatching(/letters, digits/) }]);
     expect((await t.call('POST', '/sandbox/snapshots', {})).status).toBe(400);
     expect((await t.call('POST', '/sandbox/snapshots/restore', { file: 'relative.db' })).body.detail.fields).toEqual([{ field: 'file', message: expect.stringMatching(/absolute/) }]);
