@@ -7,6 +7,7 @@ import { SNAPSHOT_DIR, stateDirFor } from '../client/state.js';
 import { EXIT, SilentFailure } from '../commands/errors.js';
 import type { Io } from '../commands/io.js';
 import { clean } from '../commands/output/clean.js';
+import { plural } from '../commands/output/format.js';
 import type { Stream } from '../commands/output/render.js';
 import { fitted } from '../commands/output/wrap.js';
 import { parseSeed, parseSnapshotTarget } from '../sandbox/start-options.js';
@@ -128,5 +129,5 @@ function notPassed(run: RunReport, exitCode: number): string {
   const named = missed.slice(0, 3).map((s) => `${clean(s.file)}:${s.line} "${clean(s.name)}"`);
   if (missed.length > 3) named.push(`and ${missed.length - 3} more`);
   const code = exitCode === EXIT.UNREACHABLE ? 'UNREACHABLE' : 'SCENARIO_FAILED';
-  return `Error [${code}]: ${missed.length} of ${scenarios.length} ${scenarios.length === 1 ? 'scenario' : 'scenarios'} did not pass: ${named.join(', ')}`;
+  return `Error [${code}]: ${missed.length} of ${plural(scenarios.length, 'scenarios')} did not pass: ${named.join(', ')}`;
 }

@@ -32,18 +32,26 @@ let rounds = 0;
 // commits find the rounds at every interval again. This thread's own writes (a vacuum's) do not
 // change data_version here: 'seen' is forgotten after them.
 const dataVersion = db.prepare('PRAGMA data_version').pluck();
+const versionNow = () => {
+  try { return dataVersion.get(); } catch { return undefined; }
+};
+// Whether the last checkpoint copied the whole WAL.
+const allCopied = () => last !== undefined && last.busy === 0 && last.checkpointed >= last.log;
 let delay = workerData.intervalMs;
+// A checkpoint as of data_version 'version', with the rounds back at every interval.
+const copySince = (version) => {
+  seen = version;
+  delay = workerData.intervalMs;
+  checkpoint();
+};
 const round = () => {
-  let version;
-  try { version = dataVersion.get(); } catch {}
-  if (version !== undefined && version === seen && last && last.busy === 0 && last.checkpointed >= last.log) {
+  const version = versionNow();
+  if (version !== undefined && version === seen && allCopied()) {
     delay = Math.min(delay * 2, workerData.intervalMs * 25);
     return;
   }
-  delay = workerData.intervalMs;
-  seen = version;
   rounds += 1;
-  checkpoint();
+  copySince(version);
 };
 let timer;
 const next = () => {
@@ -77,14 +85,9 @@ parentPort.on('message', (message) => {
     // copied' would let the next write make the WAL longer instead of starting it over. A round with
     // nothing new to copy neither writes nor syncs. Nor when something was committed since the last
     // round: rounds come up to 500 ms apart while nothing is written.
-    let version;
-    try { version = dataVersion.get(); } catch {}
-    if (!last || last.busy !== 0 || message.pages <= 1 || version !== seen || last.checkpointed < last.log && last.log >= message.pages) {
-      seen = version;
-      delay = workerData.intervalMs;
-      checkpoint();
-    }
-    parentPort.postMessage(!last || last.busy !== 0 ? -1 : last.checkpointed >= last.log ? 0 : last.log);
+    const version = versionNow();
+    if (!last || last.busy !== 0 || message.pages <= 1 || version !== seen || last.checkpointed < last.log && last.log >= message.pages) copySince(version);
+    parentPort.postMessage(!last || last.busy !== 0 ? -1 : allCopied() ? 0 : last.log);
   } else if (message.op === 'vacuum') {
     let left = -1;
     try {
