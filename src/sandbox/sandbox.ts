@@ -62,8 +62,20 @@ export interface Sandbox {
    * Moves one developer's clock forward and remembers the new offset across restarts. `alongside`
    * runs in the same transaction, given the clock as it reads once the move has committed and its
    * offset (the route stores its idempotent answer there, so a crash cannot leave the move without it).
+   *
+   * `walk`, when given, runs once the move has committed and before the clock reads the new time:
+   * it moves the clock through the instants between, in order, with `to`, which answers false
+   * (the clock left where it is) for an instant not before the new time, or once a restore has
+   * replaced the clocks; an instant the clock has reached already leaves it where it is. Then the
+   * clock reads the new time. The stored offset is the new one throughout, so a sandbox stopped
+   * midway starts at the new time. One developer's advances run one at a time.
    */
-  advanceClock(developerId: string, seconds: number, alongside?: (trx: Transaction<Database>, advanced: Clock, offsetMs: number) => Promise<void>): Promise<VirtualClock>;
+  advanceClock(
+    developerId: string,
+    seconds: number,
+    alongside?: (trx: Transaction<Database>, advanced: Clock, offsetMs: number) => Promise<void>,
+    walk?: (to: (instantMs: number) => boolean) => Promise<void>,
+  ): Promise<VirtualClock>;
   /**
    * Calls `listener` after every write batch that committed (the storage works), with the webhook
    * deliveries the batch wrote (see GroupCommitOptions.afterCommit).
@@ -147,6 +159,10 @@ export async function openSandbox(options: OpenSandboxOptions): Promise<Sandbox>
   }
   const committed: ((fresh: WebhookLogRow[]) => void)[] = [() => (savedPosition = stagedPosition)];
   const restored: (() => void | Promise<void>)[] = [];
+  /** Restores so far: a clock's walk (advanceClock) stops at one. */
+  let restores = 0;
+  /** Each developer's clock advance under way, the next one waits for (advanceClock). */
+  const advancing = new Map<string, Promise<void>>();
   /** Developers held back, each with the promise that settles when the last hold on it is released. */
   const held = new Map<string, Promise<void>>();
   const writes = createGroupCommit(db, {
@@ -194,6 +210,7 @@ export async function openSandbox(options: OpenSandboxOptions): Promise<Sandbox>
       const result = await writes.exclusive(async () => {
         const value = await replace();
         for (const id of await clocks.restore(db)) envs.delete(id);
+        restores += 1;
         savedPosition = stagedPosition = await seedPosition();
         if (isSeeded(ids)) ids.position = savedPosition;
         return value;
@@ -202,15 +219,39 @@ export async function openSandbox(options: OpenSandboxOptions): Promise<Sandbox>
       return result;
     },
     onRestore: (listener) => restored.push(listener),
-    async advanceClock(developerId, seconds, alongside) {
-      const offset = await writes.write(async (trx) => {
-        const staged = await clocks.stageAdvance(trx, developerId, seconds);
-        const current = clocks.clockFor(developerId);
-        await alongside?.(trx, { now: () => new Date(current.now().getTime() + staged - current.offsetMs) }, staged);
-        return staged;
-      });
-      clocks.commitAdvance(developerId, offset);
-      return clocks.clockFor(developerId);
+    advanceClock(developerId, seconds, alongside, walk) {
+      const run = async () => {
+        let restoresBefore = restores;
+        const offset = await writes.write(async (trx) => {
+          // Counted in the write: a restore that ran before it is the state it moves.
+          restoresBefore = restores;
+          const staged = await clocks.stageAdvance(trx, developerId, seconds);
+          const current = clocks.clockFor(developerId);
+          await alongside?.(trx, { now: () => new Date(current.now().getTime() + staged - current.offsetMs) }, staged);
+          return staged;
+        });
+        if (walk) {
+          const clock = clocks.clockFor(developerId);
+          await walk((instantMs) => {
+            // The offset at which the clock reads that instant (its real time is now() less its offset).
+            const step = instantMs - (clock.now().getTime() - clock.offsetMs);
+            if (restores !== restoresBefore || step >= offset) return false;
+            clock.setOffset(step);
+            return true;
+          });
+        }
+        // A restore meanwhile set every clock to the restored state's: this move is not part of it.
+        if (restores === restoresBefore) clocks.commitAdvance(developerId, offset);
+        return clocks.clockFor(developerId);
+      };
+      const turn = (advancing.get(developerId) ?? Promise.resolve()).then(run, run);
+      const settled = turn.then(
+        () => undefined,
+        () => undefined,
+      );
+      advancing.set(developerId, settled);
+      void settled.then(() => advancing.get(developerId) === settled && advancing.delete(developerId));
+      return turn;
     },
     onCommit: (listener) => committed.push(listener),
     lost: () => lostReason,

@@ -61,6 +61,16 @@ describe('an external payout that settles', () => {
     expect(JSON.parse(completed.payload).data).toMatchObject({ transaction_id: payout.id, wallet_id: w.id, status: 'SETTLED', amount: 500_000, fee: 1_000 });
   });
 
+  it('settles at its due time when one advance goes well past it (Seen: it settled at the new time)', async () => {
+    const w = await createWallet(t, 600_000);
+    const r = await send(w.id, GTB, 500_000, '058');
+    await advance(3_600);
+    expect((await t.call('GET', `/v1/transactions/${r.body.data.transaction_id}`)).body.data).toMatchObject({ status: 'SETTLED', updated_at: '2026-11-21T09:30:02.000Z' });
+    const completed = (await logsWithPayload(t, 'transfer.completed')).at(0)!;
+    expect(JSON.parse(completed.payload).created_at).toBe('2026-11-21T09:30:02.000Z');
+    expect((await t.call('GET', '/sandbox/clock')).body.data.now).toBe('2026-11-21T10:30:00.000Z');
+  });
+
   it('settles before answering with --settlement-delay 0, and answers SUCCESS', async () => {
     const now = await createTestSandbox({ settlementDelaySeconds: 0, seed: 'zero' });
     try {

@@ -50,11 +50,12 @@ describe('GET /sandbox/webhook-logs/stream', () => {
     await advance(1);
     const first = await stream.next();
     expect(first.log).toMatchObject({ event_type: 'ledger.credit', status: 'FAILED', attempt_count: 1, http_status_code: 500, payload: { data: { wallet_id: w.id, amount: 70_000 } } });
-    expect(first.attempt).toMatchObject({ attempt_number: 1, manual: false, http_status_code: 500, created_at: '2026-11-21T09:30:01.000Z' });
+    // Each attempt at the time it fell due: the credit's, then 5 s later (the advance walks through it).
+    expect(first.attempt).toMatchObject({ attempt_number: 1, manual: false, http_status_code: 500, created_at: '2026-11-21T09:30:00.000Z' });
     await advance(5);
     const second = await stream.next();
     expect(second.log).toMatchObject({ id: first.log.id, status: 'DELIVERED', attempt_count: 2, http_status_code: 200 });
-    expect(second.attempt).toMatchObject({ attempt_number: 2, http_status_code: 200, created_at: '2026-11-21T09:30:06.000Z' });
+    expect(second.attempt).toMatchObject({ attempt_number: 2, http_status_code: 200, created_at: '2026-11-21T09:30:05.000Z' });
     await stream.stop();
   });
 

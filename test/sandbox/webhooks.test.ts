@@ -19,7 +19,8 @@ describe('delivery to the built-in receiver', () => {
     expect((await creditLog()).status).toBe('PENDING');
     await advance(1);
     const log = await creditLog();
-    expect(log).toMatchObject({ status: 'DELIVERED', attempt_count: 1, http_status_code: 200, next_retry_at: null, delivered_at: '2026-11-21T09:30:01.000Z' });
+    // Due when the credit was made, so the advance runs it first, at that time.
+    expect(log).toMatchObject({ status: 'DELIVERED', attempt_count: 1, http_status_code: 200, next_retry_at: null, delivered_at: '2026-11-21T09:30:00.000Z' });
     expect(log.payload).toMatchObject({ event_type: 'ledger.credit', data: { wallet_id: w.id, amount: 5_000 } });
     const events = (await t.call('GET', '/sandbox/receiver/events')).body.data.items;
     const got = events.find((e: { webhook_id: string }) => e.webhook_id === log.event_id);
@@ -48,9 +49,10 @@ describe('the retry schedule on the sandbox clock', () => {
     await createWallet(t, 5_000);
     await advance(1);
     let log = await creditLog();
-    expect(log).toMatchObject({ status: 'FAILED', attempt_count: 1, http_status_code: 500, next_retry_at: '2026-11-21T09:30:06.000Z' });
+    expect(log).toMatchObject({ status: 'FAILED', attempt_count: 1, http_status_code: 500, next_retry_at: '2026-11-21T09:30:05.000Z' });
     for (const [index, wait] of RETRY_SCHEDULE_SECONDS.entries()) {
-      await advance(wait - 1);
+      // A second before each retry is due (the first attempt was at 09:30:00, the clock read 09:30:01).
+      await advance(wait - 1 - (index === 0 ? 1 : 0));
       expect((await creditLog()).attempt_count).toBe(index + 1);
       await advance(1);
       log = await creditLog();
@@ -62,6 +64,74 @@ describe('the retry schedule on the sandbox clock', () => {
     expect((await creditLog()).attempt_count).toBe(8);
     const attempts = (await t.call('GET', `/sandbox/webhook-logs/${log.id}/attempts`)).body.data.items;
     expect(attempts.map((a: { attempt_number: number }) => a.attempt_number)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+  });
+
+  it('one advance of two days makes every attempt of the schedule (27 h 35 min 5 s), each at its time, and answers the new time (Seen: it made one)', async () => {
+    await t.call('PUT', '/sandbox/receiver/behaviour', { status: 500, count: 100 });
+    await createWallet(t, 5_000);
+    const moved = await advance(2 * 86_400);
+    expect(moved.body.data.now).toBe('2026-11-23T09:30:00.000Z');
+    const log = await creditLog();
+    expect(log).toMatchObject({ status: 'DEAD', attempt_count: 8, next_retry_at: null, delivered_at: null });
+    const attempts = (await t.call('GET', `/sandbox/webhook-logs/${log.id}/attempts`)).body.data.items as { attempt_number: number; created_at: string }[];
+    // The first when the credit was made, then each after the one before by the schedule.
+    const start = Date.parse('2026-11-21T09:30:00.000Z');
+    const times = RETRY_SCHEDULE_SECONDS.reduce((at, wait) => [...at, at.at(-1)! + wait * 1000], [start]);
+    expect(attempts.map((a) => [a.attempt_number, a.created_at])).toEqual(times.map((ms, i) => [i + 1, new Date(ms).toISOString()]));
+    // The clock reads the new time afterwards, and a later advance finds nothing left to try.
+    expect((await t.call('GET', '/sandbox/clock')).body.data.now).toBe('2026-11-23T09:30:00.000Z');
+    await advance(86_400);
+    expect((await creditLog()).attempt_count).toBe(8);
+  });
+
+  it('two advances sent at once run one after the other: every attempt at its time, and the clock at the sum', async () => {
+    await t.call('PUT', '/sandbox/receiver/behaviour', { status: 500, count: 100 });
+    await createWallet(t, 5_000);
+    const answers = await Promise.all([advance(2 * 86_400), advance(60)]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    expect((await t.call('GET', '/sandbox/clock')).body.data.now).toBe('2026-11-23T09:31:00.000Z');
+    const log = await creditLog();
+    expect(log).toMatchObject({ status: 'DEAD', attempt_count: 8 });
+    const attempts = (await t.call('GET', `/sandbox/webhook-logs/${log.id}/attempts`)).body.data.items as { created_at: string }[];
+    const start = Date.parse('2026-11-21T09:30:00.000Z');
+    const times = RETRY_SCHEDULE_SECONDS.reduce((at, wait) => [...at, at.at(-1)! + wait * 1000], [start]);
+    expect(attempts.map((a) => a.created_at)).toEqual(times.map((ms) => new Date(ms).toISOString()));
+  });
+
+  it('a snapshot restored during an advance leaves the restored clock, not the advance’s new time', async () => {
+    let restoring: ReturnType<typeof t.call> | undefined;
+    const whsec = await secret();
+    // The third attempt of the walk asks for the restore; it waits for that attempt to be recorded.
+    const app = await startWebhookApp(() => whsec, (n) => {
+      if (n === 3) restoring = t.call('POST', '/sandbox/snapshots/before/restore');
+      return 500;
+    });
+    try {
+      await t.call('PUT', '/sandbox/webhook-endpoint', { url: app.url });
+      await createWallet(t, 5_000);
+      expect((await t.call('POST', '/sandbox/snapshots', { name: 'before' })).status).toBe(200);
+      expect((await advance(2 * 86_400)).status).toBe(200);
+      expect((await restoring)?.status).toBe(200);
+      // The walk stopped at the restore: the clock is the snapshot's, and what was due there ran there.
+      expect((await t.call('GET', '/sandbox/clock')).body.data.now).toBe('2026-11-21T09:30:00.000Z');
+      expect(await creditLog()).toMatchObject({ status: 'FAILED', attempt_count: 1, next_retry_at: '2026-11-21T09:30:05.000Z' });
+      expect(app.received.map((r) => [r.status, r.verified])).toEqual(Array(4).fill([500, true]));
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('an advance stops where the schedule goes past it: 10 min against a failing endpoint makes the attempts at 0 s, 5 s and 5 min 5 s', async () => {
+    await t.call('PUT', '/sandbox/receiver/behaviour', { status: 503, count: 100 });
+    await createWallet(t, 5_000);
+    await advance(600);
+    const log = await creditLog();
+    expect(log).toMatchObject({ status: 'FAILED', attempt_count: 3, next_retry_at: '2026-11-21T10:05:05.000Z' });
+    // Two advances that reach the same time as one make the same attempts.
+    await advance(1_500);
+    expect(await creditLog()).toMatchObject({ status: 'FAILED', attempt_count: 3 });
+    await advance(5);
+    expect(await creditLog()).toMatchObject({ status: 'FAILED', attempt_count: 4, next_retry_at: '2026-11-21T12:05:05.000Z' });
   });
 
   it('retries by hand from FAILED and from DEAD, one attempt before answering', async () => {

@@ -110,6 +110,24 @@ export async function dueLogs(trx: Trx, developerId: string, cutoff: Date, limit
   return built(await query.orderBy('webhook_logs.next_retry_at_ms').orderBy('webhook_logs.seq').limit(limit).execute());
 }
 
+/**
+ * When the developer's next delivery falls due after `afterMs` (epoch ms, on its clock): the
+ * earliest of its deliveries waiting for an attempt (one in flight counts by the retry it would
+ * need); undefined when none waits. One step down `webhook_logs_due`.
+ */
+export async function nextDeliveryDueMs(trx: Trx, developerId: string, afterMs: number): Promise<number | undefined> {
+  const row = await trx
+    .selectFrom('webhook_logs')
+    .select('next_retry_at_ms')
+    .where('developer_seq', '=', await developerSeq(trx, developerId))
+    .where('next_retry_at_ms', '>', afterMs)
+    .where('status', 'in', ['PENDING', 'FAILED'])
+    .orderBy('next_retry_at_ms')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.next_retry_at_ms ?? undefined;
+}
+
 const addToCount = prepare((db, p: { developer_id: string; status: WebhookLogStatus; event_type: string; n: number }) =>
   db
     .insertInto('webhook_log_counts')

@@ -234,6 +234,20 @@ export async function resolvePayout(
 /** Runs one write: the caller decides how (the sandbox shares commits between concurrent writes). */
 export type WriteRunner = <T>(work: (trx: Trx) => Promise<T>) => Promise<T>;
 
+/** When the developer's next pending payout falls due to settle or fail after `afterMs` (epoch ms, on its clock); undefined when none waits. */
+export async function nextPayoutDueMs(db: Db, developerId: string, afterMs: number): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('payouts')
+    .select('due_at')
+    .where('developer_id', '=', developerId)
+    .where('status', '=', 'PENDING')
+    .where('due_at', '>', new Date(afterMs).toISOString())
+    .orderBy('due_at')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.due_at ? Date.parse(row.due_at) : undefined;
+}
+
 /**
  * Lets the provider act on every payout of one developer whose time has come on that developer's
  * clock, oldest first, each in its own write. Returns how many it resolved. A failed write (a full

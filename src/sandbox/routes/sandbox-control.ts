@@ -6,9 +6,16 @@ import { currentKeyInfo, issueKey } from '../../engine/developers/keys.js';
 import type { Clock } from '../../engine/clock.js';
 import { API_VERSION } from '../../engine/env.js';
 import { notFound } from '../../engine/errors.js';
+import { nextDeliveryDueMs } from '../../engine/events/webhook-logs.repository.js';
+import { nextPayoutDueMs } from '../../engine/payouts/payouts.service.js';
 import { resetInChunks } from '../reset.js';
 import { type App, type RouteDeps, answerInTransaction, commit, ok, sendAnswer } from './route.js';
 
+/**
+ * The most instants a clock advance stops at on its way (each runs what fell due there); what falls
+ * due after the last runs at the new time.
+ */
+const MAX_WALK_STEPS = 10_000;
 const tags = ['Sandbox'];
 
 /** Health, clock, keys, developers, audit and reset: the controls only the sandbox has (contract §8). */
@@ -46,10 +53,28 @@ export function sandboxControlRoutes(app: App, { sandbox, scheduler, version, qu
       // The answer (and its Idempotency-Key) commits with the move: a retry after a crash between
       // the two would have moved the clock again.
       let answer = '';
-      await sandbox.advanceClock(request.developerId, request.body.seconds, async (trx, advanced, offsetMs) => {
-        answer = await answerInTransaction(request, reply, trx, clockState(advanced, offsetMs), { ...request.env, clock: advanced });
-      });
-      await scheduler.runDue(request.developerId);
+      const { developerId } = request;
+      await sandbox.advanceClock(
+        developerId,
+        request.body.seconds,
+        async (trx, advanced, offsetMs) => {
+          answer = await answerInTransaction(request, reply, trx, clockState(advanced, offsetMs), { ...request.env, clock: advanced });
+        },
+        // Through each instant at which something falls due, in order, as if the time had passed:
+        // a retry made there schedules the next from there, so `advance 1d` against a failing
+        // endpoint makes every attempt of the schedule, each at its time.
+        async (to) => {
+          const clock = sandbox.clockFor(developerId);
+          for (let step = 0; step < MAX_WALK_STEPS; step++) {
+            await scheduler.runDue(developerId);
+            // What falls due later: what is due already and did not run (deliveries paused, the built-in receiver not listening yet) waits as before.
+            const after = clock.now().getTime();
+            const next = [await nextDeliveryDueMs(sandbox.db, developerId, after), await nextPayoutDueMs(sandbox.db, developerId, after)].filter((ms) => ms !== undefined);
+            if (next.length === 0 || !to(Math.min(...next))) return;
+          }
+        },
+      );
+      await scheduler.runDue(developerId);
       return sendAnswer(request, reply, answer);
     },
   );
