@@ -1,8 +1,12 @@
 // bench/scale (`npm run bench -- scale`, not in the default run): a sandbox of 1,000 wallets and
 // 1,000,000 transactions, loaded through the engine (internal transfers between random wallets,
 // each with its events, webhook logs and deliveries to the built-in receiver, as a running sandbox
-// makes them), against the same built to 10,000 transactions. The server runs in this process, so
-// its event loop is measured directly (monitorEventLoopDelay) while health probes go to it over HTTP.
+// makes them), against the same built to 10,000 transactions. Each is built in a child process and
+// then served by a server started in this one, as `ledger sandbox start` on an existing database
+// is, so its event loop is measured directly (monitorEventLoopDelay) while health probes go to it
+// over HTTP. Built in this process, the server measured afterwards carried the heap of a million
+// writes made by another sandbox instance, already closed, that no server's process holds: its
+// collections then paused it for up to 24 ms (mark-compact) during the reset (docs/benchmarks.md).
 import { fork } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { Agent, get, request } from 'node:http';
@@ -194,6 +198,16 @@ async function timeLists(server, wallet) {
   return times;
 }
 
+/** `build` in a child process of its own (see the top of this file): what it answers. */
+function buildApart(dir, name, transactions) {
+  return new Promise((resolve, reject) => {
+    const child = fork(import.meta.filename, ['--build', dir, name, String(transactions)]);
+    child.once('message', resolve);
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`building ${name} exited with ${code}`)));
+  });
+}
+
 /** Lists, audit and reset of one built sandbox, served in this process. */
 async function measure(data) {
   const server = await startServer({ dbPath: data.dbPath, host: '127.0.0.1', port: 0, log: () => {} });
@@ -223,9 +237,9 @@ export async function run() {
   const dir = mkdtempSync(join(tmpdir(), 'ledger-bench-scale-'));
   try {
     process.stderr.write(`  building ${SMALL.toLocaleString('en')} transactions…\n`);
-    const small = await measure(await build(dir, 'small', SMALL));
+    const small = await measure(await buildApart(dir, 'small', SMALL));
     process.stderr.write(`  building ${TRANSACTIONS.toLocaleString('en')} transactions over ${WALLETS.toLocaleString('en')} wallets…\n`);
-    const data = await build(dir, 'large', TRANSACTIONS);
+    const data = await buildApart(dir, 'large', TRANSACTIONS);
     const large = await measure(data);
     const label = large.transactions.toLocaleString('en');
     const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
@@ -301,4 +315,8 @@ export async function run() {
 }
 
 if (process.argv[2] === '--probe') probe(process.argv[3]);
+else if (process.argv[2] === '--build') {
+  const built = await build(process.argv[3], process.argv[4], Number(process.argv[5]));
+  process.send(built, () => process.exit(0));
+}
 else if (import.meta.url === `file://${process.argv[1]}`) console.log(await run());
