@@ -77,7 +77,7 @@ describe('a developer scripting the sandbox', () => {
     const a = (await cli.run(['wallets', 'create', '--customer-reference', 'c1', '--first-name', 'C', '--last-name', 'D', '--email', 'c@example.com', '-q'])).stdout.trim();
     const b = (await cli.run(['wallets', 'create', '--customer-reference', 'c2', '--first-name', 'E', '--last-name', 'F', '--email', 'e@example.com', '-q'])).stdout.trim();
     const poor = await cli.run(['transfer', a, b, '100']);
-    expect([poor.exitCode, poor.stdout, poor.stderr]).toEqual([1, '', 'Error [INSUFFICIENT_FUNDS]: insufficient funds for this amount\n']);
+    expect([poor.exitCode, poor.stdout, poor.stderr]).toEqual([1, '', "Error [INSUFFICIENT_FUNDS]: insufficient funds: the wallet's balance is 0 kobo, and this needs 100 kobo\n"]);
 
     const dup = await cli.run(['wallets', 'create', '--customer-reference', 'c1', '--first-name', 'C', '--last-name', 'D', '--email', 'c@example.com']);
     expect(dup.exitCode).toBe(1);

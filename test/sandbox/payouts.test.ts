@@ -199,7 +199,10 @@ describe('fees and funds', () => {
   it('needs amount + fee: one kobo short is 422 INSUFFICIENT_FUNDS and nothing moves', async () => {
     const w = await createWallet(t, 500_999);
     const r = await send(w.id, GTB, 500_000);
-    expect([r.status, r.body.detail.code]).toEqual([422, 'INSUFFICIENT_FUNDS']);
+    // Short by the fee, the message still names the whole payout against the balance before it (Seen: "insufficient funds for this amount").
+    expect([r.status, r.body.detail]).toEqual([422, { code: 'INSUFFICIENT_FUNDS', message: "insufficient funds: the wallet's balance is 500999 kobo, and this needs 501000 kobo (500000 and a fee of 1000)" }]);
+    const poorer = await send(w.id, GTB, 600_000);
+    expect(poorer.body.detail.message).toBe("insufficient funds: the wallet's balance is 500999 kobo, and this needs 602500 kobo (600000 and a fee of 2500)");
     expect(await balance(w.id)).toBe(500_999);
     expect(await systemBalance('FEE_INCOME')).toBe(0);
     expect((await t.sandbox.db.selectFrom('payouts').selectAll().execute()).length).toBe(0);

@@ -55,7 +55,7 @@ describe('internal transfer (contract §6)', () => {
     const a = await createWallet(t, 999);
     const b = await createWallet(t);
     const r = await t.call('POST', `/v1/wallets/${a.id}/transfer`, { destination_account_number: b.account_number, amount: 1_000 });
-    expect([r.status, r.body.detail.code]).toEqual([422, 'INSUFFICIENT_FUNDS']);
+    expect([r.status, r.body.detail]).toEqual([422, { code: 'INSUFFICIENT_FUNDS', message: "insufficient funds: the wallet's balance is 999 kobo, and this needs 1000 kobo" }]);
     expect([await balance(a.id), await balance(b.id)]).toEqual([999, 0]);
     expect((await t.call('GET', `/v1/wallets/${a.id}/transactions`)).body.data.total).toBe(1);
   });

@@ -70,16 +70,21 @@ const raiseBalance = prepare((db, p: { accountId: string; delta: number }) =>
     .returning(['balance', 'seq']),
 );
 
+/** A wallet short of money: what it holds and what the movement needs, in kobo (`needs` may say what it is made of). */
+export function insufficientFunds(balance: number, needs: number, madeOf = ''): LedgerError {
+  return new LedgerError('INSUFFICIENT_FUNDS', `insufficient funds: the wallet's balance is ${balance} kobo, and this needs ${needs} kobo${madeOf}`);
+}
+
 /**
  * Why `applyDelta` refused a change: a wallet short of money is INSUFFICIENT_FUNDS (422); any
  * account that would pass its ceiling is a 400 on `amount`, the request's amount being too large.
  */
 export async function refusalOf(trx: Trx, accountId: string, delta: number): Promise<LedgerError> {
-  const account = await trx.selectFrom('accounts').select(['kind']).where('id', '=', accountId).executeTakeFirst();
+  const account = await trx.selectFrom('accounts').select(['kind', 'balance']).where('id', '=', accountId).executeTakeFirst();
   if (!account) throw new Error(`no account ${accountId}`);
   if (account.kind !== 'WALLET') {
     return invalidField('amount', `the developer's ${account.kind.toLowerCase()} account would pass ${MAX_SYSTEM_BALANCE_SQL} kobo, the most the ledger keeps in one account`);
   }
-  if (delta < 0) return new LedgerError('INSUFFICIENT_FUNDS', 'insufficient funds for this amount');
+  if (delta < 0) return insufficientFunds(account.balance, -delta);
   return invalidField('amount', `the wallet would hold more than ${MAX_BALANCE} kobo (2^53 − 1, counting its pending payouts), the most the ledger keeps in one wallet`);
 }

@@ -5,6 +5,7 @@ import type { Db, Trx } from '../db/database.js';
 import { inSavepoint } from '../db/savepoint.js';
 import { DEFAULT_SETTLEMENT_DELAY_SECONDS, type EngineEnv } from '../env.js';
 import { LedgerError } from '../errors.js';
+import { insufficientFunds } from '../ledger/accounts.repository.js';
 import { runAgents } from '../agents/evaluate.js';
 import { emitEvent, emitLedgerEvent } from '../events/events.service.js';
 import { deliverToSandboxAccount } from '../inbound/deliver.js';
@@ -43,6 +44,10 @@ export async function startPayout(
     destination_bank_code: destination.bank_code,
     destination_account_name: destination.account_name,
   };
+  // Short of money for either debit: the message names the whole payout, amount and fee, against the balance before it.
+  const short = (error: unknown) => {
+    throw error instanceof LedgerError && error.code === 'INSUFFICIENT_FUNDS' ? insufficientFunds(source.balance, input.amount + fee, ` (${input.amount} and a fee of ${fee})`) : error;
+  };
   const payout = await post(trx, env, {
     developerId: source.developer_id,
     kind: 'PAYOUT',
@@ -50,7 +55,7 @@ export async function startPayout(
       { accountId: source.id, amount: -input.amount, transaction: { ...common, status: 'PENDING', raw_narration: input.narration, fee } },
       { accountId: settlement, amount: input.amount },
     ],
-  });
+  }).catch(short);
   const charge = await post(trx, env, {
     developerId: source.developer_id,
     kind: 'PAYOUT_FEE',
@@ -58,7 +63,7 @@ export async function startPayout(
       { accountId: source.id, amount: -fee, transaction: { ...common, status: 'SETTLED', raw_narration: 'Transfer fee' } },
       { accountId: feeIncome, amount: fee },
     ],
-  });
+  }).catch(short);
   const debit = payout.transactions[0]!;
   const feeDebit = charge.transactions[0]!;
   await emitLedgerEvent(trx, env, debit);
