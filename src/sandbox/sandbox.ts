@@ -68,7 +68,8 @@ export interface Sandbox {
    * (the clock left where it is) for an instant not before the new time, or once a restore has
    * replaced the clocks; an instant the clock has reached already leaves it where it is. Then the
    * clock reads the new time. The stored offset is the new one throughout, so a sandbox stopped
-   * midway starts at the new time. One developer's advances run one at a time.
+   * midway starts at the new time, and a walk that throws leaves the clock there too. One
+   * developer's advances run one at a time.
    */
   advanceClock(
     developerId: string,
@@ -230,18 +231,23 @@ export async function openSandbox(options: OpenSandboxOptions): Promise<Sandbox>
           await alongside?.(trx, { now: () => new Date(current.now().getTime() + staged - current.offsetMs) }, staged);
           return staged;
         });
-        if (walk) {
-          const clock = clocks.clockFor(developerId);
-          await walk((instantMs) => {
-            // The offset at which the clock reads that instant (its real time is now() less its offset).
-            const step = instantMs - (clock.now().getTime() - clock.offsetMs);
-            if (restores !== restoresBefore || step >= offset) return false;
-            clock.setOffset(step);
-            return true;
-          });
+        try {
+          if (walk) {
+            const clock = clocks.clockFor(developerId);
+            await walk((instantMs) => {
+              // The offset at which the clock reads that instant (its real time is now() less its offset).
+              const step = instantMs - (clock.now().getTime() - clock.offsetMs);
+              if (restores !== restoresBefore || step >= offset) return false;
+              clock.setOffset(step);
+              return true;
+            });
+          }
+        } finally {
+          // The move has committed: a walk that failed midway leaves the clock at the stored offset,
+          // not at an instant between. A restore meanwhile set every clock to the restored state's:
+          // this move is not part of it.
+          if (restores === restoresBefore) clocks.commitAdvance(developerId, offset);
         }
-        // A restore meanwhile set every clock to the restored state's: this move is not part of it.
-        if (restores === restoresBefore) clocks.commitAdvance(developerId, offset);
         return clocks.clockFor(developerId);
       };
       const turn = (advancing.get(developerId) ?? Promise.resolve()).then(run, run);

@@ -73,6 +73,18 @@ describe('developer clocks', () => {
     }
   });
 
+  it('a walk that fails midway leaves the clock at the new time it committed, not at the instant it reached', async () => {
+    const sandbox = await openSandbox({ dbPath: ':memory:', clockStart: Date.parse('2026-11-21T09:30:00.000Z') });
+    const { developerId } = await ensureSandboxDeveloper(sandbox);
+    const walk = async (to: (instantMs: number) => boolean) => {
+      expect(to(Date.parse('2026-11-21T09:30:02.000Z'))).toBe(true);
+      throw new Error('failed at 09:30:02');
+    };
+    await expect(sandbox.advanceClock(developerId, 3_600, undefined, walk)).rejects.toThrow('failed at 09:30:02');
+    expect(sandbox.clockFor(developerId).now().toISOString()).toBe('2026-11-21T10:30:00.000Z');
+    await sandbox.close();
+  });
+
   it('only moves forward', async () => {
     const sandbox = await openSandbox({ dbPath: ':memory:' });
     const { developerId } = await ensureSandboxDeveloper(sandbox);

@@ -87,6 +87,43 @@ describe('deliveries when attempts cannot be recorded (contract §10)', () => {
   });
 });
 
+describe('a clock advance whose walk meets a full disk', () => {
+  it('answers the move it committed, and the clock reads the new time (seen: 507 "nothing was written", the clock left at 09:30:02, the stored offset at 10:30)', async () => {
+    const t = await createTestSandbox({ listen: true });
+    // The first attempt's outcome cannot be written: the disk fills during the walk, before the payout settles at 09:30:02.
+    const app = await startWebhookApp(
+      () => '',
+      () => {
+        injectStorageFault(t.sandbox.db, 'full');
+        return 200;
+      },
+    );
+    try {
+      await t.call('PUT', '/sandbox/webhook-endpoint', { url: app.url });
+      const w = await createWallet(t, 100_000);
+      const payout = await t.call('POST', `/v1/wallets/${w.id}/transfer`, { destination_account_number: '1111111111', destination_bank_code: '058', amount: 5_000 });
+      expect(payout.body.data.status).toBe('PENDING');
+      const headers = { 'idempotency-key': 'walk-full' };
+      const moved = await t.call('POST', '/sandbox/clock/advance', { seconds: 3_600 }, { headers });
+      expect([moved.status, moved.body.data]).toEqual([200, { now: '2026-11-21T10:30:00.000Z', offset_seconds: 3_600 }]);
+      injectStorageFault(t.sandbox.db, undefined);
+      expect((await t.call('GET', '/sandbox/clock')).body.data.now).toBe('2026-11-21T10:30:00.000Z');
+      // Its replay answers the same, and moves nothing.
+      const replayed = await t.call('POST', '/sandbox/clock/advance', { seconds: 3_600 }, { headers });
+      expect([replayed.status, replayed.body.data.now]).toEqual([200, '2026-11-21T10:30:00.000Z']);
+      expect((await t.call('GET', '/sandbox/clock')).body.data.now).toBe('2026-11-21T10:30:00.000Z');
+      // What could not run stays due, and runs at the next advance.
+      expect((await t.call('GET', `/v1/transactions/${payout.body.data.transaction_id}`)).body.data.status).toBe('PENDING');
+      await t.call('POST', '/sandbox/clock/advance', { seconds: 1 });
+      expect((await t.call('GET', `/v1/transactions/${payout.body.data.transaction_id}`)).body.data.status).toBe('FAILED');
+      expect((await t.call('GET', `/v1/wallets/${w.id}`)).body.data.balance).toBe(100_000);
+    } finally {
+      await app.close();
+      await t.close();
+    }
+  });
+});
+
 describe('logging cannot fill the disk', () => {
   it('seen: 1.4 MB/s of stack traces; a storage failure is one line a minute, other errors at most 20 a minute', () => {
     const lines: string[] = [];

@@ -5,6 +5,7 @@ import { createDeveloper, findDeveloper } from '../../engine/developers/develope
 import { currentKeyInfo, issueKey } from '../../engine/developers/keys.js';
 import type { Clock } from '../../engine/clock.js';
 import { API_VERSION } from '../../engine/env.js';
+import { storageFailure } from '../../engine/db/faults.js';
 import { notFound } from '../../engine/errors.js';
 import { nextDeliveryDueMs } from '../../engine/events/webhook-logs.repository.js';
 import { nextPayoutDueMs } from '../../engine/payouts/payouts.service.js';
@@ -54,6 +55,17 @@ export function sandboxControlRoutes(app: App, { sandbox, scheduler, version, qu
       // the two would have moved the clock again.
       let answer = '';
       const { developerId } = request;
+      // Once the move has committed, its answer is the one stored with it: work that cannot be
+      // recorded (a full disk) stops the walk and stays due for the next pass, instead of turning the
+      // answer into an error that says nothing was written (a script retrying it would move twice).
+      const runDue = () =>
+        scheduler.runDue(developerId).then(
+          () => true,
+          (error: unknown) => {
+            if (storageFailure(error)) return false;
+            throw error;
+          },
+        );
       await sandbox.advanceClock(
         developerId,
         request.body.seconds,
@@ -66,7 +78,7 @@ export function sandboxControlRoutes(app: App, { sandbox, scheduler, version, qu
         async (to) => {
           const clock = sandbox.clockFor(developerId);
           for (let step = 0; step < MAX_WALK_STEPS; step++) {
-            await scheduler.runDue(developerId);
+            if (!(await runDue())) return;
             // What falls due later: what is due already and did not run (deliveries paused, the built-in receiver not listening yet) waits as before.
             const after = clock.now().getTime();
             const next = [await nextDeliveryDueMs(sandbox.db, developerId, after), await nextPayoutDueMs(sandbox.db, developerId, after)].filter((ms) => ms !== undefined);
@@ -74,7 +86,7 @@ export function sandboxControlRoutes(app: App, { sandbox, scheduler, version, qu
           }
         },
       );
-      await scheduler.runDue(developerId);
+      await runDue();
       return sendAnswer(request, reply, answer);
     },
   );
