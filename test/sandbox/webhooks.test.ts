@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RETRY_SCHEDULE_SECONDS } from '../../src/engine/events/webhooks.service.js';
-import { createTestSandbox, createWallet, useSandbox } from '../helpers/sandbox.js';
+import { createTestSandbox, createWallet, useSandbox, walletBody } from '../helpers/sandbox.js';
 import { startWebhookApp } from '../helpers/webhook-app.js';
 
 const t = useSandbox({ listen: true });
@@ -119,6 +119,23 @@ describe('the retry schedule on the sandbox clock', () => {
     } finally {
       await app.close();
     }
+  });
+
+  it("a walk runs only the caller's work: another developer's delivery due on its own clock waits, and a payout to its wallet arrives on its clock", async () => {
+    const other = (await t.call('POST', '/sandbox/developers', { business_name: 'Other' })).body.data.api_key as string;
+    const wallet = (await t.call('POST', '/v1/wallets', walletBody(), { key: other })).body.data;
+    await t.call('PUT', '/sandbox/receiver/behaviour', { status: 500, count: 100 });
+    const w = await createWallet(t, 100_000);
+    // Settles on the caller's clock at 09:30:02, during the walk: the other developer's wallet is credited then.
+    const sent = await t.call('POST', `/v1/wallets/${w.id}/transfer`, { destination_account_number: wallet.account_number, destination_bank_code: '035', amount: 5_000 });
+    expect(sent.body.data.status).toBe('PENDING');
+    await advance(2 * 86_400);
+    expect(await creditLog()).toMatchObject({ status: 'DEAD', attempt_count: 8 });
+    const theirs = (await t.call('GET', '/v1/webhook-logs', undefined, { key: other })).body.data.items;
+    expect(theirs.map((l: { event_type: string; status: string; attempt_count: number; created_at: string }) => [l.event_type, l.status, l.attempt_count, l.created_at])).toEqual([
+      ['ledger.credit', 'PENDING', 0, '2026-11-21T09:30:00.000Z'],
+    ]);
+    expect((await t.call('GET', '/sandbox/clock', undefined, { key: other })).body.data).toEqual({ now: '2026-11-21T09:30:00.000Z', offset_seconds: 0 });
   });
 
   it('an advance stops where the schedule goes past it: 10 min against a failing endpoint makes the attempts at 0 s, 5 s and 5 min 5 s', async () => {
