@@ -73,12 +73,13 @@ export function sandboxControlRoutes(app: App, { sandbox, scheduler, version, qu
           answer = await answerInTransaction(request, reply, trx, clockState(advanced, offsetMs), { ...request.env, clock: advanced });
         },
         // Through each instant at which something falls due, in order, as if the time had passed:
-        // a retry made there schedules the next from there, so `advance 1d` against a failing
+        // a retry made there schedules the next from there, so `advance 2d` against a failing
         // endpoint makes every attempt of the schedule, each at its time.
         async (to) => {
           const clock = sandbox.clockFor(developerId);
-          for (let step = 0; step < MAX_WALK_STEPS; step++) {
-            if (!(await runDue())) return;
+          for (let step = 0; ; step++) {
+            // The instant reached last runs too: only then may the walk stop at its bound.
+            if (!(await runDue()) || step === MAX_WALK_STEPS) return;
             // What falls due later: what is due already and did not run (deliveries paused, the built-in receiver not listening yet) waits as before.
             const after = clock.now().getTime();
             const next = [await nextDeliveryDueMs(sandbox.db, developerId, after), await nextPayoutDueMs(sandbox.db, developerId, after)].filter((ms) => ms !== undefined);
