@@ -97,11 +97,16 @@ export async function startSandbox(dir, dbPath, extra = [], env = {}) {
   const child = spawn(process.execPath, [BIN, 'sandbox', 'start', ...where, '--port', '0', ...extra], { cwd: dir, env: { ...process.env, LEDGER_HOME: dir, ...env } });
   const [baseUrl, apiKey] = await new Promise((resolveUrl, reject) => {
     let out = '';
-    child.stdout.on('data', (chunk) => {
+    // Only until the banner: left attached, it kept every request's log line and ran the pattern
+    // over all of them at each chunk, in the process that also runs the load (docs/benchmarks.md).
+    const onData = (chunk) => {
       out += chunk;
       const match = /listening on (\S+)\nAPI key\s+(\S+)/.exec(out);
-      if (match) resolveUrl([match[1], match[2]]);
-    });
+      if (!match) return;
+      child.stdout.off('data', onData);
+      resolveUrl([match[1], match[2]]);
+    };
+    child.stdout.on('data', onData);
     child.on('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
   });
   child.stdout.resume();
