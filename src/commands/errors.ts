@@ -43,7 +43,26 @@ export function reportError(error: unknown, stream: Stream): number {
     stderr.write(`Error [${error.code}]: ${clean(error.message)}\n`);
     return EXIT.UNREACHABLE;
   }
+  const native = wrongNodeBuild(error);
+  if (native) {
+    stderr.write(`Error [NATIVE_MODULE]: ${clean(native)}\n`);
+    return EXIT.REFUSED;
+  }
   const message = error instanceof Error ? error.message : String(error);
   stderr.write(`Error [INTERNAL]: ${clean(message)}\n`);
   return EXIT.REFUSED;
+}
+
+/**
+ * The database driver (better-sqlite3, a native module) built for another Node than the one
+ * running: what a switch of Node versions after `npm install` leaves (nvm, a new LTS). Node's own
+ * message names module versions only; this one names the package, both Nodes and the fix.
+ */
+function wrongNodeBuild(error: unknown): string | undefined {
+  if (!(error instanceof Error) || (error as NodeJS.ErrnoException).code !== 'ERR_DLOPEN_FAILED') return undefined;
+  const built = /NODE_MODULE_VERSION (\d+)\.\s+This version of Node\.js requires\s+NODE_MODULE_VERSION (\d+)/.exec(error.message);
+  const module = /node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)[\\/]/.exec(error.message);
+  if (!built || !module) return undefined;
+  const where = error.message.slice(error.message.indexOf("'") + 1, error.message.indexOf('node_modules'));
+  return `${module[1]} was built for another version of Node (module version ${built[1]}); this is Node ${process.version} (module version ${built[2]}). Rebuild it for this Node with \`npm rebuild ${module[1]}\`${where ? ` in ${where.replace(/[\\/]$/, '')}` : ''}, or run ledger with the Node it was installed with`;
 }

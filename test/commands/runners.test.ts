@@ -110,6 +110,25 @@ describe('errors and exit codes', () => {
     expect(stderr).toBe('Error [NOT_FOUND]: account 0123456789 not found: it is not one of your virtual accounts\n');
   });
 
+  it('names the package, both Nodes and the fix when the database driver was built for another Node (Seen: Error [INTERNAL] with module versions only)', () => {
+    // Node's own error, as `sandbox start` under Node 24 met a better-sqlite3 built for Node 20.
+    const error = Object.assign(
+      new Error(
+        "The module '/home/ada/app/node_modules/better-sqlite3/build/Release/better_sqlite3.node'\nwas compiled against a different Node.js version using\nNODE_MODULE_VERSION 115. This version of Node.js requires\nNODE_MODULE_VERSION 137. Please try re-compiling or re-installing\nthe module (for instance, using `npm rebuild` or `npm install`).",
+      ),
+      { code: 'ERR_DLOPEN_FAILED' },
+    );
+    let stderr = '';
+    expect(reportError(error, { write: (s: string) => (stderr += s) })).toBe(1);
+    expect(stderr).toBe(
+      `Error [NATIVE_MODULE]: better-sqlite3 was built for another version of Node (module version 115); this is Node ${process.version} (module version 137). Rebuild it for this Node with \`npm rebuild better-sqlite3\` in /home/ada/app, or run ledger with the Node it was installed with\n`,
+    );
+    // Any other failure to load a native module stays INTERNAL, with Node's message.
+    stderr = '';
+    reportError(Object.assign(new Error('libfoo.so: cannot open shared object file'), { code: 'ERR_DLOPEN_FAILED' }), { write: (s: string) => (stderr += s) });
+    expect(stderr).toBe('Error [INTERNAL]: libfoo.so: cannot open shared object file\n');
+  });
+
   it('exits 1 from `sandbox audit` when an invariant is broken, after printing the problems', async () => {
     const c = connect();
     await runAudit(c.io);
