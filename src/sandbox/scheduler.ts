@@ -1,4 +1,5 @@
-import { runDuePayouts } from '../engine/payouts/payouts.service.js';
+import { nextDeliveryDueMs } from '../engine/events/webhook-logs.repository.js';
+import { nextPayoutDueMs, runDuePayouts } from '../engine/payouts/payouts.service.js';
 import type { Sandbox } from './sandbox.js';
 import type { Dispatcher } from './webhooks/dispatcher.js';
 
@@ -9,6 +10,11 @@ export interface Scheduler {
    * clock; resolves with how much it ran.
    */
   runDue(developerId?: string): Promise<number>;
+  /**
+   * When the next of `developerId`'s work that `runDue` runs (a delivery or retry, a payout's
+   * settlement) falls due after `afterMs` (epoch ms, on its clock); undefined when none waits.
+   */
+  nextDueAfter(developerId: string, afterMs: number): Promise<number | undefined>;
   /** Starts checking in real time (the running server; tests drive runDue through the clock instead). */
   start(): void;
   /** Resolves once no settlement runs (none starts for a developer the sandbox holds). */
@@ -45,6 +51,11 @@ export function createScheduler(sandbox: Sandbox, dispatcher: Dispatcher, option
       while (quiet) await quiet.catch(() => {});
       const settled = await settle(developerId ? [developerId] : sandbox.developerIds());
       return settled + (await dispatcher.dispatchDue(developerId));
+    },
+    async nextDueAfter(developerId, afterMs) {
+      const due = await Promise.all([nextDeliveryDueMs(sandbox.db, developerId, afterMs), nextPayoutDueMs(sandbox.db, developerId, afterMs)]);
+      const times = due.filter((ms) => ms !== undefined);
+      return times.length > 0 ? Math.min(...times) : undefined;
     },
     start() {
       timer ??= setInterval(() => {

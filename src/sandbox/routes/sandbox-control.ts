@@ -7,8 +7,6 @@ import type { Clock } from '../../engine/clock.js';
 import { API_VERSION } from '../../engine/env.js';
 import { storageFailure } from '../../engine/db/faults.js';
 import { notFound } from '../../engine/errors.js';
-import { nextDeliveryDueMs } from '../../engine/events/webhook-logs.repository.js';
-import { nextPayoutDueMs } from '../../engine/payouts/payouts.service.js';
 import { resetInChunks } from '../reset.js';
 import { type App, type RouteDeps, answerInTransaction, commit, ok, sendAnswer } from './route.js';
 
@@ -81,9 +79,8 @@ export function sandboxControlRoutes(app: App, { sandbox, scheduler, version, qu
             // The instant reached last runs too: only then may the walk stop at its bound.
             if (!(await runDue()) || step === MAX_WALK_STEPS) return;
             // What falls due later: what is due already and did not run (deliveries paused, the built-in receiver not listening yet) waits as before.
-            const after = clock.now().getTime();
-            const next = [await nextDeliveryDueMs(sandbox.db, developerId, after), await nextPayoutDueMs(sandbox.db, developerId, after)].filter((ms) => ms !== undefined);
-            if (next.length === 0 || !to(Math.min(...next))) return;
+            const next = await scheduler.nextDueAfter(developerId, clock.now().getTime());
+            if (next === undefined || !to(next)) return;
           }
         },
       );
