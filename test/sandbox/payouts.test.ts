@@ -8,7 +8,7 @@ import { createTestSandbox, createWallet, T0, useSandbox, logsWithPayload } from
 import { typeName } from '../../src/engine/events/stored.js';
 
 const GTB = makeNuban('058', '012345678');
-const t = useSandbox();
+const t = useSandbox({ auditAfter: true });
 
 const balance = async (id: string, key?: string) => (await t.call('GET', `/v1/wallets/${id}`, undefined, key ? { key } : {})).body.data.balance;
 const send = (from: string, account: string, amount: number, bank = '058', extra: Record<string, unknown> = {}) =>

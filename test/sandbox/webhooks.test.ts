@@ -6,7 +6,7 @@ import { RETRY_SCHEDULE_SECONDS } from '../../src/engine/events/webhooks.service
 import { createTestSandbox, createWallet, useSandbox, walletBody } from '../helpers/sandbox.js';
 import { startWebhookApp } from '../helpers/webhook-app.js';
 
-const t = useSandbox({ listen: true });
+const t = useSandbox({ listen: true, auditAfter: true });
 
 const advance = (seconds: number) => t.call('POST', '/sandbox/clock/advance', { seconds });
 const logs = async (query = '') => (await t.call('GET', `/v1/webhook-logs${query}`)).body.data;
@@ -96,6 +96,16 @@ describe('the retry schedule on the sandbox clock', () => {
     const start = Date.parse('2026-11-21T09:30:00.000Z');
     const times = RETRY_SCHEDULE_SECONDS.reduce((at, wait) => [...at, at.at(-1)! + wait * 1000], [start]);
     expect(attempts.map((a) => a.created_at)).toEqual(times.map((ms) => new Date(ms).toISOString()));
+  });
+
+  it('the same Idempotency-Key sent again while an advance walks replays it: the clock moves once, each attempt made once', async () => {
+    await t.call('PUT', '/sandbox/receiver/behaviour', { status: 500, count: 100 });
+    await createWallet(t, 5_000);
+    const key = { headers: { 'idempotency-key': 'walk-once' } };
+    const [first, again] = await Promise.all([t.call('POST', '/sandbox/clock/advance', { seconds: 2 * 86_400 }, key), t.call('POST', '/sandbox/clock/advance', { seconds: 2 * 86_400 }, key)]);
+    expect([first.status, again.status, again.headers['idempotent-replayed'], again.body]).toEqual([200, 200, 'true', first.body]);
+    expect((await t.call('GET', '/sandbox/clock')).body.data.now).toBe('2026-11-23T09:30:00.000Z');
+    expect(await creditLog()).toMatchObject({ status: 'DEAD', attempt_count: 8 });
   });
 
   it('a snapshot restored during an advance leaves the restored clock, not the advance’s new time', async () => {
