@@ -65,9 +65,9 @@ async function auditClean() {
 
 describe('a sandbox killed during a clock walk, started again on the same database', () => {
   it('deliveries: the clock reads the new time, no attempt is made twice, the rest run on the next advance, and the logs agree with what the endpoint saw', async () => {
-    // Three credits fail their first attempts at the start of the walk (posts 1-3); 5 s later the
-    // second attempts go out, and the sandbox dies while the endpoint holds the second credit's (post 5).
-    const { app, seen } = await sandboxWithFailingEndpoint(5);
+    // Three credits fail their first attempts at the start of the walk (posts 1-3), their second 5 s
+    // later (4-6); 5 min after that the sandbox dies while the endpoint holds the second credit's third (post 8).
+    const { app, seen } = await sandboxWithFailingEndpoint(8);
     try {
       const w = await wallet('walk');
       for (const amount of ['1000', '2000', '3000']) expect((await cli.run(['credit', w, amount])).exitCode).toBe(0);
@@ -75,7 +75,7 @@ describe('a sandbox killed during a clock walk, started again on the same databa
       expect(events).toHaveLength(3);
 
       const advance = await cli.run(['sandbox', 'clock', 'advance', '2d']);
-      expect(app.received).toHaveLength(5);
+      expect(app.received).toHaveLength(8);
       expect([advance.exitCode, advance.stdout]).toEqual([3, '']);
       expect(advance.stderr).toMatch(/^Error \[UNREACHABLE\]: the sandbox at http:\/\/127\.0\.0\.1:\d+ closed the connection before it answered \(ECONNRESET\)/);
 
@@ -86,7 +86,7 @@ describe('a sandbox killed during a clock walk, started again on the same databa
       // The attempt that was out counts (it was on record before it was sent); nothing was sent twice.
       const after = await logs();
       expect(countsOf(after)).toEqual(seen());
-      expect(seen()).toEqual({ [events[0]!]: 2, [events[1]!]: 2, [events[2]!]: 1 });
+      expect(seen()).toEqual({ [events[0]!]: 3, [events[1]!]: 3, [events[2]!]: 2 });
       expect(Object.values(after).map(([status]) => status)).toEqual(['FAILED', 'FAILED', 'FAILED']);
 
       // The attempts still due run on the next advance, each once, until all 8 are spent.
