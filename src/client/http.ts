@@ -6,6 +6,11 @@ export interface RequestOptions {
   body?: unknown;
   query?: Record<string, string | number | undefined>;
   idempotencyKey?: string | undefined;
+  /**
+   * For a write without an Idempotency-Key whose answer is cut off: what shows whether it was
+   * carried out, and how to repeat it safely (default: the money that moved, for a transfer).
+   */
+  beforeRepeating?: string;
 }
 
 interface Envelope<T> {
@@ -26,6 +31,8 @@ export interface WireRequest {
   path: string;
   headers: Record<string, string>;
   body?: string | undefined;
+  /** See RequestOptions.beforeRepeating. */
+  beforeRepeating?: string | undefined;
 }
 
 export interface WireResponse {
@@ -72,7 +79,7 @@ function cutOff(baseUrl: string, request: WireRequest, error: NodeJS.ErrnoExcept
   }
   const repeat = request.headers['idempotency-key']
     ? 'repeat it with the same --idempotency-key: the sandbox then answers it again without doing it twice'
-    : 'look before you repeat it (`ledger transactions list <wallet>` shows the money that moved); a transfer repeated with --idempotency-key is never made twice';
+    : (request.beforeRepeating ?? 'look before you repeat it (`ledger transactions list <wallet>` shows the money that moved); a transfer repeated with --idempotency-key is never made twice');
   return new UnreachableError(`the sandbox at ${baseUrl} closed the connection before it answered (${why}): the request was sent and may have been carried out; ${repeat}`);
 }
 
@@ -92,7 +99,7 @@ export class ApiClient {
 
   async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);
-    const response = await this.transport({ method, path: withQuery(path, options.query), headers: this.headers('application/json', options, body), body });
+    const response = await this.transport({ method, path: withQuery(path, options.query), headers: this.headers('application/json', options, body), body, beforeRepeating: options.beforeRepeating });
     let parsed: Envelope<T>;
     try {
       parsed = JSON.parse(response.body) as Envelope<T>;

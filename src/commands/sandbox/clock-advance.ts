@@ -4,14 +4,22 @@ import type { Io } from '../io.js';
 import { action, clientCommand, examples, parseDuration } from '../options.js';
 import { clockView } from './clock.js';
 
+/**
+ * An advance whose answer never came back (the sandbox died during its walk) has most likely moved
+ * the clock: the move commits before the walk begins. Repeated as it is, it moves the clock again.
+ */
+const BEFORE_REPEATING = 'look before you repeat it (`ledger sandbox clock` shows whether the clock moved); an advance repeated with the same --idempotency-key moves the clock once';
+
 export function advanceCommand(): Command {
   return clientCommand('advance')
     .argument('<duration>', 'how far: 90s, 5m, 2h, 1d')
-    .addHelpText('after', examples('ledger sandbox clock advance 90s', 'ledger sandbox clock advance 2h --json'))
+    .option('--idempotency-key <key>', 'replay instead of moving the clock again on a retry')
+    .addHelpText('after', examples('ledger sandbox clock advance 90s', 'ledger sandbox clock advance 2h --json', 'ledger sandbox clock advance 2d --idempotency-key ci-day-2'))
     .action(action(runAdvance));
 }
 
-export async function runAdvance(io: Io, duration: string): Promise<void> {
+export async function runAdvance(io: Io, duration: string, options: { idempotencyKey?: string }): Promise<void> {
+  check('IdempotencyHeaders', { 'idempotency-key': options.idempotencyKey }, { 'idempotency-key': '--idempotency-key' });
   const body = check('ClockAdvanceBody', { seconds: parseDuration(duration) }, { seconds: '<duration>' });
-  await io.show(await io.client().sandbox('POST', '/sandbox/clock/advance', { body }), clockView);
+  await io.show(await io.client().sandbox('POST', '/sandbox/clock/advance', { body, idempotencyKey: options.idempotencyKey, beforeRepeating: BEFORE_REPEATING }), clockView);
 }
