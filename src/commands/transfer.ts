@@ -86,7 +86,7 @@ async function confirmPayout(io: Io, accountNumber: string, bankCode: string, am
   const fmt = formatter(io.stderr, io.env);
   io.stderr.write(
     [
-      `To      ${fmt.bold(clean(resolved.account_name))} · ${accountNumber} · bank ${bankCode}`,
+      `To      ${fmt.bold(clean(resolved.account_name))} · ${accountNumber} · ${fmt.bank(bankCode)}`,
       `Amount  ${fmt.money(amount)}`,
       `Fee     ${fmt.money(fee)}${bankCode === '035' ? fmt.dim(' (none if it is one of your own wallets)') : ''}`,
       `Total   ${fmt.money(amount + fee)}`,

@@ -4,6 +4,7 @@ import { requireKey, resolveConfig } from '../client/config.js';
 import { UsageError } from '../client/errors.js';
 import { httpTransport } from '../client/http.js';
 import { SNAPSHOT_DIR, stateDirFor } from '../client/state.js';
+import { loadDriver } from '../engine/db/open.js';
 import { EXIT, SilentFailure } from '../commands/errors.js';
 import type { Io } from '../commands/io.js';
 import { clean } from '../commands/output/clean.js';
@@ -74,8 +75,9 @@ function startingSnapshot(value: string | undefined, io: Io, remote: boolean): S
 
 /**
  * `ledger scenario run`: checks every file first (a malformed one is exit 2, with its line and
- * column, and nothing runs), then runs them and reports. Exit 1 when a scenario fails, 3 when the
- * sandbox named by --base-url cannot be reached.
+ * column, and nothing runs), then runs them and reports. Exit 1 when a scenario fails or the
+ * database driver cannot load (NATIVE_MODULE, before anything runs), 3 when the sandbox named by
+ * --base-url cannot be reached.
  */
 export async function runScenarioFiles(io: Io, paths: string[], flags: RunFlags): Promise<void> {
   const reporter = chooseReporter(flags, Boolean(io.stdout.isTTY));
@@ -97,7 +99,10 @@ export async function runScenarioFiles(io: Io, paths: string[], flags: RunFlags)
     throw new SilentFailure(EXIT.USAGE);
   }
   let remote: { baseUrl: string; apiKey: string } | undefined;
-  if (flags.baseUrl !== undefined) {
+  // A database driver that cannot load (built for another Node) is one error before anything runs,
+  // as for `sandbox start`, not the same failure in every scenario.
+  if (flags.baseUrl === undefined) loadDriver();
+  else {
     const config = resolveConfig({ baseUrl: flags.baseUrl, apiKey: flags.apiKey, env: io.env, cwd: io.cwd });
     remote = { baseUrl: config.baseUrl, apiKey: requireKey(config, io.env, io.cwd) };
     // Unreachable is exit 3 before anything runs.

@@ -87,6 +87,25 @@ describe('ledger suspense list and show', () => {
     expect(c.stdout()).toContain('Raw payload\n  {\n    "account_number": ');
     expect(c.stdout()).toContain('    "amount": 5000,');
   });
+
+  it('seen: the sender\'s bank was "bank 058"; people get its name from the bank list, --json the API\'s code', async () => {
+    const w = await createWallet(t);
+    const held = async (sender_bank_code: string) =>
+      (await t.call('POST', '/sandbox/inbound-transfers', { account_number: w.account_number, amount: 4_000, narration: 'asdfgh', sender_name: 'Ada Obi', sender_account: '0123456785', sender_bank_code })).body.data.suspense_item;
+    const gtb = await held('058');
+    for (const tty of [false, true]) {
+      const c = io({}, tty);
+      await runShow(c.io, gtb.id);
+      expect(c.stdout()).toContain('Sender          Ada Obi · 0123456785 · Guaranty Trust Bank (058)\n');
+    }
+    // A code the list does not have is still shown, as a code.
+    const unlisted = io();
+    await runShow(unlisted.io, (await held('999')).id);
+    expect(unlisted.stdout()).toContain('Sender          Ada Obi · 0123456785 · bank 999\n');
+    const json = io({ json: true });
+    await runShow(json.io, gtb.id);
+    expect(json.stdout()).toBe(`${JSON.stringify((await t.call('GET', `/sandbox/suspense/${gtb.id}`)).body.data, null, 2)}\n`);
+  });
 });
 
 describe('ledger suspense resolve', () => {
@@ -153,7 +172,7 @@ describe('ledger suspense resolve', () => {
     await runResolve(person.io, undefined, {});
     const err = person.stderr();
     expect(offered.map((name) => name.slice(name.indexOf('"')))).toEqual([expect.stringMatching(/^"asdf" · Chukw/), expect.stringMatching(/^"qwerty" · Chukw/)]);
-    expect(err).toContain(`Sender          ${sender.sender_name} · 0123456785 ·\n                bank 058\n`);
+    expect(err).toContain(`Sender          ${sender.sender_name} · 0123456785 ·\n                Guaranty Trust Bank (058)\n`);
     expect(err).toContain(`CREDIT_WALLET → wallet ${w.id} · note "called the\n  customer back about the second of the two payments"\n`);
     expect(err.split('\n').every((line) => line.length <= 80)).toBe(true);
   });

@@ -1,7 +1,11 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { UsageError } from '../../src/client/errors.js';
+import { runResolve } from '../../src/commands/banks/resolve.js';
+import { reportError } from '../../src/commands/errors.js';
+import { runGet } from '../../src/commands/transactions/get.js';
 import { runTransfer } from '../../src/commands/transfer.js';
 import { makeNuban } from '../../src/engine/wallets/nuban.js';
+import { commandLines } from '../../src/program.js';
 import { captureIo } from '../helpers/io.js';
 import { createWallet, useSandbox } from '../helpers/sandbox.js';
 
@@ -31,7 +35,7 @@ describe('ledger transfer --bank', () => {
     expect(prompts.asked).toEqual(['Send this transfer?']);
     const name = (await t.call('POST', '/v1/banks/resolve', { account_number: GTB, bank_code: '058' })).body.data.account_name;
     expect(c.stderr()).toBe(
-      `To      ${name} · ${GTB} · bank 058\nAmount  600000 (₦6,000.00)\nFee     2500 (₦25.00)\nTotal   602500 (₦6,025.00)\n`,
+      `To      ${name} · ${GTB} · Guaranty Trust Bank (058)\nAmount  600000 (₦6,000.00)\nFee     2500 (₦25.00)\nTotal   602500 (₦6,025.00)\n`,
     );
     expect(await balance(w.id)).toBe(1_000_000);
   });
@@ -47,6 +51,37 @@ describe('ledger transfer --bank', () => {
     await runTransfer(captureIo({ json: true }, { baseUrl: t.baseUrl!, apiKey: t.key, tty: false }).io, w.id, GTB, '1000', { bank: '058' });
     expect(prompts.asked).toHaveLength(1);
     expect(await balance(w.id)).toBe(994_000);
+  });
+
+  it('seen: a payout\'s bank was a bare code to people, or not shown; `transactions get` and `sandbox payouts settle` name it, --json stays the API\'s transaction', async () => {
+    const w = await createWallet(t, 1_000_000);
+    const payout = (await t.call('POST', `/v1/wallets/${w.id}/transfer`, { destination_account_number: GTB, destination_bank_code: '058', amount: 1_000 })).body.data;
+    const plain = (text: string) => text.replace(/\u001b\[\d+m/g, '');
+    for (const tty of [false, true]) {
+      const c = captureIo({}, { baseUrl: t.baseUrl!, apiKey: t.key, tty });
+      await runGet(c.io, payout.transaction_id);
+      expect(plain(c.stdout())).toContain(`Destination       ${GTB}\nDestination bank  Guaranty Trust Bank (058)\n`);
+    }
+    const json = captureIo({ json: true }, { baseUrl: t.baseUrl!, apiKey: t.key });
+    await runGet(json.io, payout.transaction_id);
+    expect(json.stdout()).toBe(`${JSON.stringify((await t.call('GET', `/v1/transactions/${payout.transaction_id}`)).body.data, null, 2)}\n`);
+    let settled = '';
+    const exit = await commandLines.run(['sandbox', 'payouts', 'settle', payout.transaction_id], [], {
+      sources: { stdout: { write: (s: string) => (settled += s) }, stderr: { write: () => {} }, env: { LEDGER_BASE_URL: t.baseUrl!, LEDGER_API_KEY: t.key }, cwd: '/nonexistent' },
+      exitCode: 0,
+    });
+    expect(exit).toBe(0);
+    expect(settled).toContain('Status            SETTLED\n');
+    expect(settled).toContain('Destination bank  Guaranty Trust Bank (058)\n');
+  });
+
+  it('a number that fails the check digit names the bank it fails for', async () => {
+    const error = await runResolve(captureIo({}, { baseUrl: t.baseUrl!, apiKey: t.key }).io, '0123456789', '058').catch((e: unknown) => e);
+    let stderr = '';
+    expect(reportError(error, { write: (s: string) => (stderr += s) })).toBe(1);
+    expect(stderr).toBe(
+      'Error [ACCOUNT_NOT_FOUND]: account 0123456789 at bank 058 could not be resolved: 0123456789 fails the NUBAN check digit for Guaranty Trust Bank (058), so it cannot be an account there (a mistyped digit?)\n',
+    );
   });
 
   it('does not ask for an internal transfer', async () => {

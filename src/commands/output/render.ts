@@ -1,3 +1,4 @@
+import { bankName } from './bank.js';
 import { cleanDeep } from './clean.js';
 import { colourFor, money, moneyInText, plural, status } from './format.js';
 import { quietText } from './quiet.js';
@@ -27,7 +28,7 @@ export function age(from: string, now: Date): string {
 export function formatter(stream: Stream, env: NodeJS.ProcessEnv): Formatter {
   const c = colourFor(stream, env);
   const width = widthOf(stream, env);
-  return { money, moneyText: moneyInText, plural, status: (value) => status(value, c), width, wrap: (line, hang) => wrap(line, width, hang), ...c };
+  return { money, moneyText: moneyInText, plural, bank: bankName, status: (value) => status(value, c), width, wrap: (line, hang) => wrap(line, width, hang), ...c };
 }
 
 /**
@@ -60,6 +61,8 @@ export function plain(value: unknown, field: Field, now: Date): string {
       return moneyInText(String(value), true);
     case 'bool':
       return value ? (field.yes ?? 'yes') : (field.no ?? 'no');
+    case 'bank':
+      return bankName(String(value));
     default:
       return String(value);
   }

@@ -2,7 +2,7 @@
  * How each resource looks to a person. Plain data, no imports: commands name a view and the
  * renderer (loaded only when something is printed for people) does the rest.
  */
-export type Format = 'text' | 'money' | 'moneyText' | 'amounts' | 'status' | 'bool' | 'type' | 'age' | 'time' | 'intelligence';
+export type Format = 'text' | 'money' | 'moneyText' | 'amounts' | 'status' | 'bool' | 'type' | 'age' | 'time' | 'intelligence' | 'bank';
 
 export interface Field {
   label: string;
@@ -45,6 +45,8 @@ export interface Formatter {
   moneyText(text: string, bareNumbers?: boolean): string;
   status(value: string): string;
   plural(count: number, noun: string): string;
+  /** A bank code as its name and code: "Guaranty Trust Bank (058)". */
+  bank(code: string): string;
   /** Columns the output may take: the terminal's width, COLUMNS for a pipe, else Infinity. */
   width: number;
   /** A line broken to fit `width`, the lines after the first indented `hang` columns (default: its own indent). */
@@ -107,6 +109,7 @@ export const transactionView: View = {
     { label: 'Sender', key: 'sender_name' },
     { label: 'Sender account', key: 'sender_account' },
     { label: 'Destination', key: 'destination_account_number' },
+    { label: 'Destination bank', key: 'destination_bank_code', format: 'bank' },
     { label: 'Destination name', key: 'destination_account_name' },
     { label: 'Fee', key: 'fee', format: 'money' },
     // How a payout's transactions link up, as the sandbox's provider holds them (`transactions get`
@@ -347,7 +350,7 @@ export const suspenseItemView: View = {
       row('Reason', item.reason),
       row('Amount', fmt.money(item.amount)),
       row('To account', item.account_number),
-      row('Sender', `${item.sender_name}${item.sender_account ? ` · ${item.sender_account} · bank ${item.sender_bank_code}` : fmt.dim(' (no sender account: it cannot be refunded)')}`),
+      row('Sender', `${item.sender_name}${item.sender_account ? ` · ${item.sender_account} · ${fmt.bank(item.sender_bank_code)}` : fmt.dim(' (no sender account: it cannot be refunded)')}`),
       row('Narration', item.raw_narration || fmt.dim('(empty)')),
       row('Reference', item.provider_reference),
       row('Received', item.created_at),

@@ -212,6 +212,15 @@ const states = new WeakMap<Db, DbState>();
 const TEMPLATE = builtFile('engine/db/template.db');
 
 /**
+ * Loads the database driver, a native module, by opening and closing a throw-away database: one
+ * built for another Node than this one fails here with Node's ERR_DLOPEN_FAILED, before anything
+ * that needs it has started (`scenario run` checks once, not in each scenario).
+ */
+export function loadDriver(): void {
+  new SQLite(':memory:').close();
+}
+
+/**
  * Opens the sandbox database (the only place that knows it is SQLite), applies the
  * pragmas the ledger relies on and runs pending migrations.
  * @example const db = await openDatabase({ path: ':memory:' });

@@ -1,0 +1,68 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { commandLines } from '../../src/program.js';
+
+/**
+ * The database driver built for another Node (npm install under Node 20, then nvm to Node 24): the
+ * driver module imports, and Node refuses its native part when a database is first opened. Node's
+ * own error, as `scenario run` under Node 24 met a better-sqlite3 built for Node 20 (runners.test.ts
+ * checks the same text through `sandbox start`'s path). Nothing else of the database is stood in for:
+ * no scenario may get as far as needing it.
+ */
+vi.mock('better-sqlite3', () => ({
+  default: class {
+    constructor() {
+      throw Object.assign(
+        new Error(
+          "The module '/home/ada/app/node_modules/better-sqlite3/build/Release/better_sqlite3.node'\nwas compiled against a different Node.js version using\nNODE_MODULE_VERSION 115. This version of Node.js requires\nNODE_MODULE_VERSION 137. Please try re-compiling or re-installing\nthe module (for instance, using `npm rebuild` or `npm install`).",
+        ),
+        { code: 'ERR_DLOPEN_FAILED' },
+      );
+    }
+  },
+}));
+
+const EXAMPLES = resolve(import.meta.dirname, '../../examples/scenarios');
+const cwd = mkdtempSync(join(tmpdir(), 'ledger-native-'));
+afterAll(() => rmSync(cwd, { recursive: true, force: true }));
+
+const NATIVE_MODULE = `Error [NATIVE_MODULE]: better-sqlite3 was built for another version of Node (module version 115); this is Node ${process.version} (module version 137). Rebuild it for this Node with \`npm rebuild better-sqlite3\` in /home/ada/app, or run ledger with the Node it was installed with\n`;
+
+async function scenarioRun(args: string[], tty = false) {
+  let stdout = '';
+  let stderr = '';
+  const exitCode = await commandLines.run(['scenario', 'run', ...args], [], {
+    sources: { stdout: { write: (s: string) => (stdout += s), isTTY: tty }, stderr: { write: (s: string) => (stderr += s), isTTY: tty }, env: {}, cwd },
+    exitCode: 0,
+  });
+  return { exitCode, stdout, stderr };
+}
+
+describe('scenario run with a database driver built for another Node (Seen: each scenario failed with Node\'s module versions, then SCENARIO_FAILED)', () => {
+  it.each([
+    ['TAP (no terminal)', [EXAMPLES], false],
+    ['pretty (a terminal)', [EXAMPLES], true],
+    ['JUnit', [EXAMPLES, '--reporter', 'junit'], false],
+  ] as const)('%s: one NATIVE_MODULE error naming the fix, exit 1, and no report of scenarios', async (_name, args, tty) => {
+    const run = await scenarioRun([...args], tty);
+    expect(run.stderr).toBe(NATIVE_MODULE);
+    expect(run.exitCode).toBe(1);
+    expect(run.stdout).toBe('');
+  });
+
+  it('--output: no report file claims that scenarios ran', async () => {
+    const run = await scenarioRun([join(EXAMPLES, 'quickstart.yaml'), '--output', 'report.xml']);
+    expect(run.stderr).toBe(NATIVE_MODULE);
+    expect(run.exitCode).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(existsSync(join(cwd, 'report.xml'))).toBe(false);
+  });
+
+  it('a malformed file is still exit 2 with its line: the files are checked before the driver', async () => {
+    const run = await scenarioRun([join(cwd, 'missing.yaml')]);
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).not.toContain('NATIVE_MODULE');
+  });
+});
