@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { requireKey, resolveConfig } from '../client/config.js';
 import { UsageError } from '../client/errors.js';
@@ -81,6 +81,9 @@ function startingSnapshot(value: string | undefined, io: Io, remote: boolean): S
  */
 export async function runScenarioFiles(io: Io, paths: string[], flags: RunFlags): Promise<void> {
   const reporter = chooseReporter(flags, Boolean(io.stdout.isTTY));
+  // A run that stops before it reports (a malformed file, an unreachable sandbox, the driver) must
+  // not leave an earlier run's report where CI reads this one's: the old file goes first.
+  if (flags.output !== undefined) rmSync(resolve(io.cwd, flags.output), { force: true });
   let seed: string | undefined;
   try {
     seed = flags.seed === undefined ? undefined : parseSeed(flags.seed);

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -58,6 +58,16 @@ describe('scenario run with a database driver built for another Node (Seen: each
     expect(run.exitCode).toBe(1);
     expect(run.stdout).toBe('');
     expect(existsSync(join(cwd, 'report.xml'))).toBe(false);
+  });
+
+  it.each([
+    ['the driver cannot load', () => [join(EXAMPLES, 'quickstart.yaml')], 1],
+    ['a file is missing', () => [join(cwd, 'missing.yaml')], 2],
+  ] as const)('--output when %s: an earlier run\'s report is not left in its place (Seen: a CI job read the last passing report)', async (_name, files, exitCode) => {
+    writeFileSync(join(cwd, 'stale.xml'), '<testsuites tests="5" failures="0"></testsuites>\n');
+    const run = await scenarioRun([...files(), '--output', 'stale.xml']);
+    expect(run.exitCode).toBe(exitCode);
+    expect(existsSync(join(cwd, 'stale.xml'))).toBe(false);
   });
 
   it('a malformed file is still exit 2 with its line: the files are checked before the driver', async () => {
