@@ -47,6 +47,16 @@ const FLAGS = {
   provider_reference: '--reference',
 };
 
+/**
+ * A credit whose answer was cut off may have been made. The provider reference is what makes a
+ * repeat safe: the same one again is a replay (contract: inbound transfers dedupe on it).
+ */
+function beforeRepeating(reference: string | undefined): string {
+  return reference === undefined
+    ? 'look before you repeat it (`ledger transactions list <wallet>` shows the money that moved); a credit repeated with the same --reference is never made twice'
+    : 'repeat it with the same --reference: the sandbox then answers it as a replay without crediting twice';
+}
+
 export function creditCommand(): Command {
   return clientCommand('credit')
     .argument('<account>', 'virtual account number, or a wallet id')
@@ -79,7 +89,7 @@ export async function runCredit(io: Io, account: string, amount: string, options
   const body = check('InboundBody', { account_number: await accountNumberOf(io, account, '<account>'), ...given }, FLAGS);
   const outcome = await io
     .client()
-    .sandbox<Outcome>('POST', '/sandbox/inbound-transfers', { body })
+    .sandbox<Outcome>('POST', '/sandbox/inbound-transfers', { body, beforeRepeating: beforeRepeating(options.reference) })
     .catch((error: unknown) => {
       throw inFlagTerms(error, FLAGS);
     });

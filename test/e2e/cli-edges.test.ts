@@ -241,6 +241,17 @@ describe('a sandbox that stops between the request and its answer', () => {
     expect(taken.filter((t) => t.method === 'POST').map((t) => t.key)).toEqual([undefined, 'rent-may', 'half']);
   });
 
+  it('says a credit may have been made, and that the same --reference makes a repeat safe (Seen: it pointed at --idempotency-key, which credit has not)', async () => {
+    const plain = await cli.run(['credit', '0123456785', '100'], { env: cut });
+    expect([plain.exitCode, plain.stdout, plain.stderr]).toEqual([
+      3,
+      '',
+      `${sent(cut.LEDGER_BASE_URL!)}look before you repeat it (\`ledger transactions list <wallet>\` shows the money that moved); a credit repeated with the same --reference is never made twice\n`,
+    ]);
+    const keyed = await cli.run(['credit', '0123456785', '100', '--reference', '000015261124120000123456789012'], { env: cut });
+    expect([keyed.exitCode, keyed.stderr]).toEqual([3, `${sent(cut.LEDGER_BASE_URL!)}repeat it with the same --reference: the sandbox then answers it as a replay without crediting twice\n`]);
+  });
+
   it('asks whether it still runs when a read is cut off: a read is safe to ask again', async () => {
     const read = await cli.run(['wallets', 'get', id], { env: cut });
     expect([read.exitCode, read.stderr]).toEqual([3, `Error [UNREACHABLE]: the sandbox at ${cut.LEDGER_BASE_URL} closed the connection before it answered (ECONNRESET): is it still running? (\`ledger sandbox status\`)\n`]);
