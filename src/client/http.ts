@@ -8,7 +8,7 @@ export interface RequestOptions {
   idempotencyKey?: string | undefined;
   /**
    * For a write without an Idempotency-Key whose answer is cut off: what shows whether it was
-   * carried out, and how to repeat it safely (default: the money that moved, for a transfer).
+   * carried out, and how to repeat it safely (default: look with a `get` or `list` first).
    */
   beforeRepeating?: string;
 }
@@ -79,7 +79,7 @@ function cutOff(baseUrl: string, request: WireRequest, error: NodeJS.ErrnoExcept
   }
   const repeat = request.headers['idempotency-key']
     ? 'repeat it with the same --idempotency-key: the sandbox then answers it again without doing it twice'
-    : (request.beforeRepeating ?? 'look before you repeat it (`ledger transactions list <wallet>` shows the money that moved); a transfer repeated with --idempotency-key is never made twice');
+    : (request.beforeRepeating ?? 'look before you repeat it (its `get` or `list` command shows whether it was made)');
   return new UnreachableError(`the sandbox at ${baseUrl} closed the connection before it answered (${why}): the request was sent and may have been carried out; ${repeat}`);
 }
 

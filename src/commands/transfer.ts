@@ -24,6 +24,9 @@ const FLAGS = {
   narration: '--narration',
 };
 
+/** A transfer cut off without a key (see the client's cutOff): where the money that moved shows, and the flag that makes a repeat safe. */
+const BEFORE_REPEATING = 'look before you repeat it (`ledger transactions list <wallet>` shows the money that moved); a transfer repeated with --idempotency-key is never made twice';
+
 export function transferCommand(): Command {
   return clientCommand('transfer')
     .argument('<from_wallet_id>', 'source wallet id')
@@ -61,7 +64,7 @@ export async function runTransfer(io: Io, from: string, to: string, amount: stri
   const send = () =>
     io
       .client()
-      .request<TransferResult>('POST', `/v1/wallets/${encodeURIComponent(from)}/transfer`, { body, idempotencyKey: options.idempotencyKey })
+      .request<TransferResult>('POST', `/v1/wallets/${encodeURIComponent(from)}/transfer`, { body, idempotencyKey: options.idempotencyKey, beforeRepeating: BEFORE_REPEATING })
       .catch((error: unknown) => {
         throw inFlagTerms(notYourWallet(error, from, '<from_wallet_id>'), FLAGS);
       });

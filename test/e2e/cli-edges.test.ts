@@ -252,6 +252,11 @@ describe('a sandbox that stops between the request and its answer', () => {
     expect([keyed.exitCode, keyed.stderr]).toEqual([3, `${sent(cut.LEDGER_BASE_URL!)}repeat it with the same --reference: the sandbox then answers it as a replay without crediting twice\n`]);
   });
 
+  it('says another write may have been made, without talking of money (Seen: wallets create pointed at the money that moved)', async () => {
+    const made = await cli.run(['wallets', 'create', '--customer-reference', 'c1', '--first-name', 'Ada', '--last-name', 'Obi', '--email', 'ada@example.com'], { env: cut });
+    expect([made.exitCode, made.stderr]).toEqual([3, `${sent(cut.LEDGER_BASE_URL!)}look before you repeat it (its \`get\` or \`list\` command shows whether it was made)\n`]);
+  });
+
   it('asks whether it still runs when a read is cut off: a read is safe to ask again', async () => {
     const read = await cli.run(['wallets', 'get', id], { env: cut });
     expect([read.exitCode, read.stderr]).toEqual([3, `Error [UNREACHABLE]: the sandbox at ${cut.LEDGER_BASE_URL} closed the connection before it answered (ECONNRESET): is it still running? (\`ledger sandbox status\`)\n`]);
