@@ -272,3 +272,45 @@ describe('determinism', () => {
     expect(second).toEqual(first);
   });
 });
+
+describe('session 28: rules of form and vocabulary by class, from knowledge (before the fourth corpus)', () => {
+  const outcome = (narration: string, systemPrompt = '', amount = 100_000) => {
+    const r = read(narration, systemPrompt, amount);
+    return [narration, r.extracted_intent, holdReason(r) ?? 'CREDITED'];
+  };
+  const expectOutcomes = (cases: [string, string, string?][]) => expect(cases.map(([n]) => outcome(n))).toEqual(cases.map(([n, intent, hold]) => [n, intent, hold ?? 'CREDITED']));
+
+  it('a clause with a limit holds only the amounts above it, whatever the verb’s form or the comparison’s wording', () => {
+    const rejected = 'Contributions above 50k should be rejected.';
+    expect([outcome('ajo', rejected, 6_000_000), outcome('ajo', rejected, 4_000_000)]).toEqual([['ajo', 'savings', 'AI_RISK_FLAG'], ['ajo', 'savings', 'CREDITED']]);
+    const bigger = 'Hold savings deposits bigger than N50,000';
+    expect([outcome('ajo', bigger, 6_000_000), outcome('ajo', bigger, 4_000_000)]).toEqual([['ajo', 'savings', 'AI_RISK_FLAG'], ['ajo', 'savings', 'CREDITED']]);
+  });
+
+  it('a limit on one purpose also holds a payment above it that states no purpose, not one that states another', () => {
+    const prompt = 'Savings wallet for a market women cooperative. Reject single contributions over ₦50,000.';
+    expect([outcome('Iya Basira', prompt, 7_500_000), outcome('payment', prompt, 7_500_000), outcome('Iya Basira', prompt, 1_000_000), outcome('salary', prompt, 7_500_000)]).toEqual([
+      ['Iya Basira', 'transfer', 'AI_RISK_FLAG'], ['payment', 'payment', 'AI_RISK_FLAG'], ['Iya Basira', 'transfer', 'CREDITED'], ['salary', 'salary', 'CREDITED'],
+    ]);
+  });
+
+  it('the payment’s amount is what a limit is about, not an amount written in the narration', () => {
+    const prompt = 'School fees wallet. Review any payment above N300,000.';
+    expect([outcome('Sch fees full year N720,000', prompt, 100_000), outcome('Sch fees full year N720,000', prompt, 72_000_000), outcome('school fees 50k', prompt, 60_000_000)]).toEqual([
+      ['Sch fees full year N720,000', 'school_fees', 'CREDITED'], ['Sch fees full year N720,000', 'school_fees', 'AI_RISK_FLAG'], ['school fees 50k', 'school_fees', 'AI_RISK_FLAG'],
+    ]);
+  });
+
+  it('"the rest", "everything else", "any other kind" after an "only" clause: reviewed or rejected, in any verb form, after a comma too', () => {
+    const cases: [string, string][] = [
+      ['Only school fees. Everything else should be reviewed.', 'AI_RISK_FLAG'], ['We only receive tithes and offerings. Reject any other kind of payment.', 'AI_RISK_FLAG'],
+      ['School fees only, review the rest.', 'AI_RISK_FLAG'], ['Only upkeep from my son. Other payments should be checked.', 'AI_RISK_FLAG'],
+    ];
+    expect(cases.map(([prompt]) => outcome('gift', prompt)[2])).toEqual(cases.map(([, hold]) => hold));
+    expect([outcome('school fees', 'School fees only, review the rest.'), outcome('payment', 'School fees only, review the rest.')]).toEqual([
+      ['school fees', 'school_fees', 'CREDITED'], ['payment', 'payment', 'CREDITED'],
+    ]);
+    // A comma before "hold am" with no "else" keeps the clause whole: the loans are what it holds.
+    expect(outcome('balance of the loan', 'Any money wey dem talk say na loan, hold am make I check.')).toEqual(['balance of the loan', 'loan_repayment', 'AI_RISK_FLAG']);
+  });
+});

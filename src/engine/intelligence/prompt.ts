@@ -1,9 +1,13 @@
 import { INTENTS, TOPICS } from './lexicon.js';
 
-const REJECT = /\b(reject|refuse|block|decline|do not accept|don't accept|never accept|not allowed|disallow)\b/;
-const REVIEW = /\b(review|flag|check|verify|hold|manual|suspicious|investigate|confirm)\b/;
-const LIMIT = /\b(?:above|over|more than|greater than|exceeding|exceeds|pass|passes)\s*(?:₦|ngn|n)?\s*([\d,]+(?:\.\d+)?)\s*(k|m|thousand|million)?\s*(naira|kobo)?/;
-const STOPWORDS = new Set(['THIS', 'THAT', 'WALLET', 'ACCOUNT', 'PAYMENT', 'EXPECT', 'RECEIVE', 'ONLY', 'FROM', 'WITH', 'WILL', 'SHOULD', 'THEY', 'THEM', 'THEIR', 'THESE', 'MONEY', 'FUND', 'TRANSFER', 'MOSTLY', 'USUALLY', 'ALWAYS', 'CREDIT', 'INBOUND', 'INCOMING', 'USER', 'CUSTOMER', 'ABOUT', 'ANYTHING', 'ELSE', 'EVERYTHING', 'FINE', 'OTHER', 'THAN', 'ABOVE', 'BELOW', 'OVER', 'NAIRA', 'KOBO', 'REJECT', 'REFUSE', 'BLOCK', 'DECLINE', 'ACCEPT', 'NEVER', 'ALLOWED', 'DISALLOW', 'REVIEW', 'FLAG', 'CHECK', 'VERIFY', 'HOLD', 'MANUAL', 'MANUALLY', 'SUSPICIOUS', 'INVESTIGATE', 'CONFIRM', 'MORE', 'GREATER', 'EXCEEDING', 'EXCEED', 'MILLION', 'THOUSAND', 'MENTION', 'MENTIONING', 'SAYS', 'PLEASE', 'INTO', 'PAYS', 'PASS', 'PASSES', 'ABEG', 'THEM', 'THOSE', 'SUCH', 'FIRST', 'EVERY', 'EACH', 'SINGLE']);
+// The verbs in any form: "should be rejected", "everything else gets flagged", "hold them".
+const REJECT = /\b(reject(?:s|ed|ing)?|refus(?:e|es|ed|ing)|block(?:s|ed|ing)?|declin(?:e|es|ed|ing)|do not accept|don't accept|never accept|not (?:be )?(?:allowed|accepted)|disallow(?:s|ed)?)\b/;
+const REVIEW = /\b(review(?:s|ed|ing)?|flag(?:s|ged|ging)?|check(?:s|ed|ing)?|verif(?:y|ies|ied)|hold(?:s|ing)?|held|manual(?:ly)?|suspicious|investigat(?:e|es|ed|ing)|confirm(?:s|ed|ing)?|query|queried|escalat(?:e|ed))\b/;
+const LIMIT = /\b(?:above|over|more than|greater than|bigger than|larger than|higher than|in excess of|exceeding|exceeds?|pass|passes|wey pass)\s*(?:₦|ngn|n)?\s*([\d,]+(?:\.\d+)?)\s*(k|m|thousand|million)?\s*(naira|kobo)?/;
+const STOPWORDS = new Set(['THIS', 'THAT', 'WALLET', 'ACCOUNT', 'PAYMENT', 'EXPECT', 'RECEIVE', 'ONLY', 'FROM', 'WITH', 'WILL', 'SHOULD', 'THEY', 'THEM', 'THEIR', 'THESE', 'MONEY', 'FUND', 'TRANSFER', 'MOSTLY', 'USUALLY', 'ALWAYS', 'CREDIT', 'INBOUND', 'INCOMING', 'USER', 'CUSTOMER', 'ABOUT', 'ANYTHING', 'ELSE', 'EVERYTHING', 'FINE', 'OTHER', 'THAN', 'ABOVE', 'BELOW', 'OVER', 'NAIRA', 'KOBO', 'REJECT', 'REFUSE', 'BLOCK', 'DECLINE', 'ACCEPT', 'NEVER', 'ALLOWED', 'DISALLOW', 'REVIEW', 'FLAG', 'CHECK', 'VERIFY', 'HOLD', 'MANUAL', 'MANUALLY', 'SUSPICIOUS', 'INVESTIGATE', 'CONFIRM', 'MORE', 'GREATER', 'EXCEEDING', 'EXCEED', 'MILLION', 'THOUSAND', 'MENTION', 'MENTIONING', 'SAYS', 'PLEASE', 'INTO', 'PAYS', 'PASS', 'PASSES', 'ABEG', 'THEM', 'THOSE', 'SUCH', 'FIRST', 'EVERY', 'EACH', 'SINGLE',
+  // The forms of the verbs, and the nouns that say only "a payment": "any other kind of transaction should be reviewed".
+  'REJECTED', 'REJECTING', 'REFUSED', 'BLOCKED', 'DECLINED', 'REVIEWED', 'FLAGGED', 'CHECKED', 'VERIFIED', 'HELD', 'HOLDING', 'INVESTIGATED', 'CONFIRMED', 'QUERY', 'QUERIED', 'ESCALATE', 'ESCALATED',
+  'KIND', 'KINDS', 'TYPE', 'TYPES', 'SORT', 'SORTS', 'REST', 'TRANSACTION', 'TRANSACTIONS', 'DEPOSIT', 'DEPOSITS', 'INFLOW', 'INFLOWS', 'ACCEPTED', 'BIGGER', 'LARGER', 'HIGHER', 'EXCESS', 'EXCEEDS', 'SENT', 'RECEIVED', 'COMING', 'COMES']);
 
 /** Hausa's hooked letters, which Unicode does not decompose into a letter and a mark. */
 const HOOKED: Record<string, string> = { Ɗ: 'D', ɗ: 'D', Ƙ: 'K', ƙ: 'K', Ƴ: 'Y', ƴ: 'Y', Ɓ: 'B', ɓ: 'B' };
@@ -68,7 +72,12 @@ function limitOf(clause: string): number | undefined {
 
 const EXCEPT = /\b(?:not|except|other than|apart from|besides)\b/;
 /** "Anything else", "every other payment": what the clause before did not name. */
-const ELSE = /\b(?:else|other|others)\b/;
+const ELSE = /\b(?:else|other|others|rest)\b/;
+/**
+ * "School fees only, review the rest": a comma before a verb of review or rejection of "the rest" (or
+ * "anything else", "any other") starts a clause of its own. "Any money wey na loan, hold am" stays one.
+ */
+const VERB_AFTER_COMMA = new RegExp(`,\\s*(?=(?:and\\s+|then\\s+|please\\s+|pls\\s+)?(?:${REJECT.source.slice(3, -3)}|${REVIEW.source.slice(3, -3)}|anything|everything|any other|all other|other)\\b[^,]*\\b(?:else|other|others|rest)\\b)`);
 
 /**
  * Reads a system prompt clause by clause: what it expects, what it wants reviewed or rejected. A
@@ -94,6 +103,7 @@ function readClauses(prompt: string): Clause[] {
   const raw = prompt
     .toLowerCase()
     .split(/[.;!?\n]+|\bbut\b/)
+    .flatMap((clause) => clause.split(VERB_AFTER_COMMA))
     .map((clause) => clause.trim())
     .filter(Boolean);
   const clauses = raw.map((clause): Clause => {
@@ -125,14 +135,18 @@ function readClauses(prompt: string): Clause[] {
 /** The flag a review or reject clause raises. */
 export const promptFlag = (polarity: Clause['polarity']) => (polarity === 'reject' ? 'REJECTED_BY_PROMPT' : 'REVIEW_REQUESTED_BY_PROMPT');
 
+const STATED = new Set(INTENTS.map((i) => i.intent));
+
 /**
  * Flags for clauses that review or reject amounts above a limit ("review any payment above ₦2m"). A
  * clause that names a purpose limits that purpose only: "reject single contributions over ₦50,000"
- * holds a ₦60,000 contribution, not a ₦10,000 one, nor a ₦60,000 salary.
+ * holds a ₦60,000 contribution, not a ₦10,000 one, nor a ₦60,000 salary. A payment above the limit
+ * that states no purpose (a name, "payment") may be one: it is held too. The amount is the payment's:
+ * an amount written in the narration ("N720,000") is what the sender typed, not what moved.
  */
 export function amountLimits(clauses: Clause[], amount: number, intent: string): { flag: string; line: string }[] {
   return clauses
-    .filter((clause) => clause.polarity !== 'expect' && clause.limitKobo !== undefined && amount > clause.limitKobo && (clause.intents.size === 0 || clause.intents.has(intent)))
+    .filter((clause) => clause.polarity !== 'expect' && clause.limitKobo !== undefined && amount > clause.limitKobo && (clause.intents.size === 0 || clause.intents.has(intent) || !STATED.has(intent)))
     .map((clause) => {
       const flag = promptFlag(clause.polarity);
       return { flag, line: `system prompt says to ${clause.polarity} amounts above ${clause.limitKobo} kobo: ${flag}` };
