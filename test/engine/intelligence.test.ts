@@ -313,4 +313,16 @@ describe('session 28: rules of form and vocabulary by class, from knowledge (bef
     // A comma before "hold am" with no "else" keeps the clause whole: the loans are what it holds.
     expect(outcome('balance of the loan', 'Any money wey dem talk say na loan, hold am make I check.')).toEqual(['balance of the loan', 'loan_repayment', 'AI_RISK_FLAG']);
   });
+
+  it('reads a 4 or a 2 glued to words as "for" and "to", and a letter held down, and says so; codes keep their digits', () => {
+    expectOutcomes([['upkeep4dis wk', 'upkeep'], ['rent4jan', 'rent'], ['money4food', 'upkeep'], ['send am 4my school fees', 'school_fees'], ['2day', 'payment'], ['renttt balanc', 'rent'], ['schoool feees', 'school_fees']]);
+    expect(read('upkeep4dis wk').explanation[0]).toBe('read "upkeep4dis" as UPKEEP FOR DIS');
+    expect(read('renttt').explanation[0]).toBe('read "renttt" as RENT');
+    expectOutcomes([['JSS2', 'school_fees'], ['USDT P2P', 'purchase'], ['Q4', 'unknown', 'AI_LOW_CONFIDENCE'], ['A4', 'unknown', 'AI_LOW_CONFIDENCE'], ['MP4', 'unknown', 'AI_LOW_CONFIDENCE'], ['zzz', 'unknown', 'AI_LOW_CONFIDENCE']]);
+    expect(holdReason(read('MMM'))).toBe('AI_RISK_FLAG');
+  });
+
+  it('"X sent you money", the apps’ notice, is a transfer; "money sent" stays a general payment', () => {
+    expectOutcomes([['KUDA/ Chidi sent you money', 'transfer'], ['Tunde sent you money for rent', 'rent'], ['money sent', 'payment']]);
+  });
 });
