@@ -325,4 +325,21 @@ describe('session 28: rules of form and vocabulary by class, from knowledge (bef
   it('"X sent you money", the apps’ notice, is a transfer; "money sent" stays a general payment', () => {
     expectOutcomes([['KUDA/ Chidi sent you money', 'transfer'], ['Tunde sent you money for rent', 'rent'], ['money sent', 'payment']]);
   });
+
+  it('knows the words of more classes: merchant and gateway formats, vehicles and parts, farming, optical and dental care, artisans, more languages', () => {
+    expectOutcomes([
+      ['ZENITH/NQR/MERCHANT PAYMENT 0042', 'purchase'], ['POS PURCHASE SHOPRITE IKEJA', 'purchase'], ['NOMBA SETTLEMENT 221', 'purchase'], ['KORAPAY/ABC STORES/7781', 'transfer'],
+      ['tokunbo Camry balance', 'purchase'], ['brake pads and shock absorbers', 'purchase'], ['engine oil', 'purchase'],
+      ['broilers feed', 'purchase'], ['day old chicks', 'purchase'], ['NPK fertiliser 10 bags', 'purchase'], ['tractor hire for ploughing', 'purchase'], ['catfish fingerlings', 'purchase'],
+      ['eye test and glasses', 'medical'], ['root canal', 'medical'], ['dentures for papa', 'medical'],
+      ['tailor for the aso ebi', 'purchase'], ['vulcanizer', 'purchase'], ['plumber workmanship', 'purchase'], ['generator repair', 'purchase'],
+      ['kudin gida', 'rent'], ['inyaregh i ya', 'rent'], ['kudin tafiya', 'transport'], ['ego njem', 'transport'], ['owo irinna', 'transport'], ['okuk isan', 'transport'], ['owo onje', 'upkeep'], ['ndidia', 'upkeep'],
+      ['igho iwinna', 'salary'], ['rashin lafiya', 'medical'], ['gudummawa', 'donation'],
+    ]);
+  });
+
+  it('holds more of the fraud slang and the drugs sold without a prescription', () => {
+    for (const n of ['yahoo format', 'client billing', 'BVN update fee', 'share your OTP', 'money multiplication', 'tramadol 20 packs', 'codeine syrup', 'drugs no prescription']) expect([n, holdReason(read(n))]).toEqual([n, 'AI_RISK_FLAG']);
+    expectOutcomes([['prescription drugs for mama', 'medical'], ['billing for the client project', 'payment']]);
+  });
 });
