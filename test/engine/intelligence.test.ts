@@ -314,6 +314,21 @@ describe('session 28: rules of form and vocabulary by class, from knowledge (bef
     expect(outcome('balance of the loan', 'Any money wey dem talk say na loan, hold am make I check.')).toEqual(['balance of the loan', 'loan_repayment', 'AI_RISK_FLAG']);
   });
 
+  it('more wordings of a prompt: "no …" and "do not credit" refuse; "let me know", "need my approval" review; "₦1m and above", "at least" count the amount itself', () => {
+    expect([outcome('sportybet', 'No betting money.'), outcome('rent', 'No betting money.'), outcome('crypto', 'Do not credit crypto payments'), outcome('loan', 'No loans please')]).toEqual([
+      ['sportybet', 'payment', 'AI_RISK_FLAG'], ['rent', 'rent', 'CREDITED'], ['crypto', 'payment', 'AI_RISK_FLAG'], ['loan', 'loan_repayment', 'AI_RISK_FLAG'],
+    ]);
+    const limits: [string, number, string][] = [
+      ['Review payments of ₦1m and above', 100_000_000, 'AI_RISK_FLAG'], ['Review payments of ₦1m and above', 99_999_900, 'CREDITED'],
+      ['Payments from N2m upwards need my approval', 200_000_000, 'AI_RISK_FLAG'], ['Payments from N2m upwards need my approval', 150_000_000, 'CREDITED'],
+      ['Let me know about any payment above 500k', 60_000_000, 'AI_RISK_FLAG'], ['Hold anything of at least ₦1,000,000', 100_000_000, 'AI_RISK_FLAG'], ['Hold anything of at least ₦1,000,000', 90_000_000, 'CREDITED'],
+    ];
+    expect(limits.map(([prompt, amount]) => outcome('salary', prompt, amount)[2])).toEqual(limits.map(([, , hold]) => hold));
+    // "No other payments" after a clause that expects a purpose, with no "only": the other stated purposes.
+    const rent = 'This wallet is for rent. Accept rent from tenants, no other payments.';
+    expect([outcome('gift', rent), outcome('rent', rent), outcome('payment', rent)]).toEqual([['gift', 'gift', 'AI_RISK_FLAG'], ['rent', 'rent', 'CREDITED'], ['payment', 'payment', 'CREDITED']]);
+  });
+
   it('reads a 4 or a 2 glued to words as "for" and "to", and a letter held down, and says so; codes keep their digits', () => {
     expectOutcomes([['upkeep4dis wk', 'upkeep'], ['rent4jan', 'rent'], ['money4food', 'upkeep'], ['send am 4my school fees', 'school_fees'], ['2day', 'payment'], ['renttt balanc', 'rent'], ['schoool feees', 'school_fees']]);
     expect(read('upkeep4dis wk').explanation[0]).toBe('read "upkeep4dis" as UPKEEP FOR DIS');
@@ -326,7 +341,7 @@ describe('session 28: rules of form and vocabulary by class, from knowledge (bef
     expectOutcomes([['KUDA/ Chidi sent you money', 'transfer'], ['Tunde sent you money for rent', 'rent'], ['money sent', 'payment']]);
   });
 
-  it('knows the words of more classes: merchant and gateway formats, vehicles and parts, farming, optical and dental care, artisans, more languages', () => {
+  it('knows the words of more classes: merchant and gateway formats, vehicles and parts, farming, optical and dental care, artisans, phones, travel, more languages', () => {
     expectOutcomes([
       ['ZENITH/NQR/MERCHANT PAYMENT 0042', 'purchase'], ['POS PURCHASE SHOPRITE IKEJA', 'purchase'], ['NOMBA SETTLEMENT 221', 'purchase'], ['KORAPAY/ABC STORES/7781', 'transfer'],
       ['tokunbo Camry balance', 'purchase'], ['brake pads and shock absorbers', 'purchase'], ['engine oil', 'purchase'],
@@ -334,7 +349,7 @@ describe('session 28: rules of form and vocabulary by class, from knowledge (bef
       ['eye test and glasses', 'medical'], ['root canal', 'medical'], ['dentures for papa', 'medical'],
       ['tailor for the aso ebi', 'purchase'], ['vulcanizer', 'purchase'], ['plumber workmanship', 'purchase'], ['generator repair', 'purchase'],
       ['kudin gida', 'rent'], ['inyaregh i ya', 'rent'], ['kudin tafiya', 'transport'], ['ego njem', 'transport'], ['owo irinna', 'transport'], ['okuk isan', 'transport'], ['owo onje', 'upkeep'], ['ndidia', 'upkeep'],
-      ['igho iwinna', 'salary'], ['rashin lafiya', 'medical'], ['gudummawa', 'donation'],
+      ['igho iwinna', 'salary'], ['rashin lafiya', 'medical'], ['gudummawa', 'donation'], ['travel money', 'transport'], ['trip to Abuja', 'transport'], ['Tecno spark 10', 'purchase'], ['iPhone 13 balance', 'purchase'],
     ]);
   });
 

@@ -1,13 +1,17 @@
 import { INTENTS, TOPICS } from './lexicon.js';
 
 // The verbs in any form: "should be rejected", "everything else gets flagged", "hold them".
-const REJECT = /\b(reject(?:s|ed|ing)?|refus(?:e|es|ed|ing)|block(?:s|ed|ing)?|declin(?:e|es|ed|ing)|do not accept|don't accept|never accept|not (?:be )?(?:allowed|accepted)|disallow(?:s|ed)?)\b/;
-const REVIEW = /\b(review(?:s|ed|ing)?|flag(?:s|ged|ging)?|check(?:s|ed|ing)?|verif(?:y|ies|ied)|hold(?:s|ing)?|held|manual(?:ly)?|suspicious|investigat(?:e|es|ed|ing)|confirm(?:s|ed|ing)?|query|queried|escalat(?:e|ed))\b/;
+// A clause that starts "no" ("No betting money", "no loans") refuses what it names.
+const REJECT_VERBS = String.raw`reject(?:s|ed|ing)?|refus(?:e|es|ed|ing)|block(?:s|ed|ing)?|declin(?:e|es|ed|ing)|(?:do not|don't|never) (?:accept|credit|take)|not (?:be )?(?:allowed|accepted|permitted|credited)|disallow(?:s|ed)?|prohibited|forbidden|banned`;
+const REJECT = new RegExp(String.raw`\b(${REJECT_VERBS})\b|^no\b`);
+const REVIEW_VERBS = String.raw`review(?:s|ed|ing)?|flag(?:s|ged|ging)?|check(?:s|ed|ing)?|verif(?:y|ies|ied)|hold(?:s|ing)?|held|manual(?:ly)?|suspicious|investigat(?:e|es|ed|ing)|confirm(?:s|ed|ing)?|query|queried|escalat(?:e|ed)|approv(?:e|al)|(?:alert|notify|tell|inform|call) me|let me know`;
+const REVIEW = new RegExp(String.raw`\b(${REVIEW_VERBS})\b`);
 const LIMIT = /\b(?:above|over|more than|greater than|bigger than|larger than|higher than|in excess of|exceeding|exceeds?|pass|passes|wey pass)\s*(?:₦|ngn|n)?\s*([\d,]+(?:\.\d+)?)\s*(k|m|thousand|million)?\s*(naira|kobo)?/;
 const STOPWORDS = new Set(['THIS', 'THAT', 'WALLET', 'ACCOUNT', 'PAYMENT', 'EXPECT', 'RECEIVE', 'ONLY', 'FROM', 'WITH', 'WILL', 'SHOULD', 'THEY', 'THEM', 'THEIR', 'THESE', 'MONEY', 'FUND', 'TRANSFER', 'MOSTLY', 'USUALLY', 'ALWAYS', 'CREDIT', 'INBOUND', 'INCOMING', 'USER', 'CUSTOMER', 'ABOUT', 'ANYTHING', 'ELSE', 'EVERYTHING', 'FINE', 'OTHER', 'THAN', 'ABOVE', 'BELOW', 'OVER', 'NAIRA', 'KOBO', 'REJECT', 'REFUSE', 'BLOCK', 'DECLINE', 'ACCEPT', 'NEVER', 'ALLOWED', 'DISALLOW', 'REVIEW', 'FLAG', 'CHECK', 'VERIFY', 'HOLD', 'MANUAL', 'MANUALLY', 'SUSPICIOUS', 'INVESTIGATE', 'CONFIRM', 'MORE', 'GREATER', 'EXCEEDING', 'EXCEED', 'MILLION', 'THOUSAND', 'MENTION', 'MENTIONING', 'SAYS', 'PLEASE', 'INTO', 'PAYS', 'PASS', 'PASSES', 'ABEG', 'THEM', 'THOSE', 'SUCH', 'FIRST', 'EVERY', 'EACH', 'SINGLE',
   // The forms of the verbs, and the nouns that say only "a payment": "any other kind of transaction should be reviewed".
   'REJECTED', 'REJECTING', 'REFUSED', 'BLOCKED', 'DECLINED', 'REVIEWED', 'FLAGGED', 'CHECKED', 'VERIFIED', 'HELD', 'HOLDING', 'INVESTIGATED', 'CONFIRMED', 'QUERY', 'QUERIED', 'ESCALATE', 'ESCALATED',
-  'KIND', 'KINDS', 'TYPE', 'TYPES', 'SORT', 'SORTS', 'REST', 'TRANSACTION', 'TRANSACTIONS', 'DEPOSIT', 'DEPOSITS', 'INFLOW', 'INFLOWS', 'ACCEPTED', 'BIGGER', 'LARGER', 'HIGHER', 'EXCESS', 'EXCEEDS', 'SENT', 'RECEIVED', 'COMING', 'COMES']);
+  'KIND', 'KINDS', 'TYPE', 'TYPES', 'SORT', 'SORTS', 'REST', 'TRANSACTION', 'TRANSACTIONS', 'DEPOSIT', 'DEPOSITS', 'INFLOW', 'INFLOWS', 'ACCEPTED', 'BIGGER', 'LARGER', 'HIGHER', 'EXCESS', 'EXCEEDS', 'SENT', 'RECEIVED', 'COMING', 'COMES',
+  'CREDITED', 'PERMITTED', 'PROHIBITED', 'FORBIDDEN', 'BANNED', 'APPROVE', 'APPROVAL', 'ALERT', 'NOTIFY', 'TELL', 'INFORM', 'KNOW', 'LEAST', 'UPWARDS', 'UPWARD', 'BEYOND', 'MINIMUM']);
 
 /** Hausa's hooked letters, which Unicode does not decompose into a letter and a mark. */
 const HOOKED: Record<string, string> = { Ɗ: 'D', ɗ: 'D', Ƙ: 'K', ƙ: 'K', Ƴ: 'Y', ƴ: 'Y', Ɓ: 'B', ɓ: 'B' };
@@ -62,12 +66,19 @@ export interface Clause {
   limitKobo?: number;
 }
 
+/** An amount and then its comparison, which counts the amount itself: "₦1m and above", "500k or more", "from ₦2m upwards". */
+const AT_LEAST = /(?:\bat least|\bfrom|\bof)?\s*(?:₦|ngn|\bn)?\s*([\d,]+(?:\.\d+)?)\s*(k|m|thousand|million)?\s*(naira|kobo)?\s*(?:and above|or above|and more|or more|upwards|and upward|and beyond)\b/;
+const AT_LEAST_BEFORE = /\b(?:at least|not less than|no less than|minimum of)\s*(?:₦|ngn|n)?\s*([\d,]+(?:\.\d+)?)\s*(k|m|thousand|million)?\s*(naira|kobo)?/;
+
+/** The amount in kobo above which a clause holds payments: "above ₦2m" is 200000000; "₦2m and above" counts ₦2m itself. */
 function limitOf(clause: string): number | undefined {
   const limit = LIMIT.exec(clause);
-  if (!limit) return undefined;
-  const scale = { k: 1e3, thousand: 1e3, m: 1e6, million: 1e6 }[limit[2] as 'k'] ?? 1;
-  const value = Number(limit[1]!.replace(/,/g, '')) * scale;
-  return Math.round(limit[3] === 'kobo' ? value : value * 100);
+  const atLeast = limit ? undefined : (AT_LEAST.exec(clause) ?? AT_LEAST_BEFORE.exec(clause));
+  const found = limit ?? atLeast;
+  if (!found) return undefined;
+  const scale = { k: 1e3, thousand: 1e3, m: 1e6, million: 1e6 }[found[2] as 'k'] ?? 1;
+  const value = Number(found[1]!.replace(/,/g, '')) * scale;
+  return Math.round(found[3] === 'kobo' ? value : value * 100) - (atLeast ? 1 : 0);
 }
 
 const EXCEPT = /\b(?:not|except|other than|apart from|besides)\b/;
@@ -77,7 +88,7 @@ const ELSE = /\b(?:else|other|others|rest)\b/;
  * "School fees only, review the rest": a comma before a verb of review or rejection of "the rest" (or
  * "anything else", "any other") starts a clause of its own. "Any money wey na loan, hold am" stays one.
  */
-const VERB_AFTER_COMMA = new RegExp(`,\\s*(?=(?:and\\s+|then\\s+|please\\s+|pls\\s+)?(?:${REJECT.source.slice(3, -3)}|${REVIEW.source.slice(3, -3)}|anything|everything|any other|all other|other)\\b[^,]*\\b(?:else|other|others|rest)\\b)`);
+const VERB_AFTER_COMMA = new RegExp(`,\\s*(?=(?:and\\s+|then\\s+|please\\s+|pls\\s+)?(?:${REJECT_VERBS}|${REVIEW_VERBS}|anything|everything|any|all|no|other)\\b[^,]*\\b(?:else|other|others|rest)\\b)`);
 
 /**
  * Reads a system prompt clause by clause: what it expects, what it wants reviewed or rejected. A
@@ -122,8 +133,10 @@ function readClauses(prompt: string): Clause[] {
     const before = clauses[i - 1];
     const bare = clause.polarity !== 'expect' && clause.limitKobo === undefined && clause.intents.size === 0 && clause.words.length === 0;
     if (bare && before?.limitKobo !== undefined) clause.limitKobo = before.limitKobo;
-    // "Only salaries from Zenith. Review anything else": everything but what the clauses before expect only.
-    const only = clauses.slice(0, i).filter((c) => c.polarity === 'expect' && c.only && c.intents.size > 0);
+    // "Only salaries from Zenith. Review anything else": everything but what the clauses before expect
+    // only, or, with no "only", expect at all ("Accept rent from tenants, no other payments").
+    const expected = clauses.slice(0, i).filter((c) => c.polarity === 'expect' && c.intents.size > 0);
+    const only = expected.some((c) => c.only) ? expected.filter((c) => c.only) : expected;
     if (bare && clause.limitKobo === undefined && ELSE.test(raw[i]!) && only.length > 0) {
       only.forEach((c) => c.intents.forEach((intent) => clause.intents.add(intent)));
       clause.except = true;
