@@ -329,6 +329,18 @@ describe('session 28: rules of form and vocabulary by class, from knowledge (bef
     expect([outcome('gift', rent), outcome('rent', rent), outcome('payment', rent)]).toEqual([['gift', 'gift', 'AI_RISK_FLAG'], ['rent', 'rent', 'CREDITED'], ['payment', 'payment', 'CREDITED']]);
   });
 
+  it('limits written with "#" for naira or in words; "no need to review" asks for nothing; a short topic word ("bet") names its topic; pidgin "no collect" refuses', () => {
+    const limits: [string, number, string][] = [
+      ['Review any payment above #500,000', 50_000_100, 'AI_RISK_FLAG'], ['Review any payment above #500,000', 50_000_000, 'CREDITED'],
+      ['Review anything above one million naira', 100_000_100, 'AI_RISK_FLAG'], ['Review anything above one million naira', 100_000_000, 'CREDITED'],
+      ['Flag payments over half a million', 50_000_100, 'AI_RISK_FLAG'], ['Flag payments over fifty thousand naira', 5_000_000, 'CREDITED'],
+    ];
+    expect(limits.map(([prompt, amount]) => outcome('salary', prompt, amount)[2])).toEqual(limits.map(([, , hold]) => hold));
+    expect([outcome('salary', 'No need to review salaries'), outcome('bet9ja', 'Abeg no collect bet money'), outcome('rent', 'Abeg no collect bet money')]).toEqual([
+      ['salary', 'salary', 'CREDITED'], ['bet9ja', 'payment', 'AI_RISK_FLAG'], ['rent', 'rent', 'CREDITED'],
+    ]);
+  });
+
   it('reads a 4 or a 2 glued to words as "for" and "to", and a letter held down, and says so; codes keep their digits', () => {
     expectOutcomes([['upkeep4dis wk', 'upkeep'], ['rent4jan', 'rent'], ['money4food', 'upkeep'], ['send am 4my school fees', 'school_fees'], ['2day', 'payment'], ['renttt balanc', 'rent'], ['schoool feees', 'school_fees']]);
     expect(read('upkeep4dis wk').explanation[0]).toBe('read "upkeep4dis" as UPKEEP FOR DIS');
