@@ -349,6 +349,12 @@ describe('session 28: rules of form and vocabulary by class, from knowledge (bef
     expect(holdReason(read('MMM'))).toBe('AI_RISK_FLAG');
   });
 
+  it('reads a lexicon word written against a number or a month ("rent2025", "feb2026salary", "JSS3fees", "salaryjan"); codes whose letters name nothing stay codes', () => {
+    expectOutcomes([['rent2025', 'rent'], ['RENT2026 FLAT3', 'rent'], ['feb2026salary', 'salary'], ['salaryJAN2026', 'salary'], ['JSS3fees', 'school_fees'], ['SCHFEES2NDTERM', 'school_fees'], ['decrent', 'rent'], ['INV2031', 'purchase']]);
+    expect(read('rent2025').explanation[0]).toBe('read "rent2025" as RENT 2025');
+    expectOutcomes([['GTB123', 'unknown', 'AI_LOW_CONFIDENCE'], ['LN2023', 'unknown', 'AI_LOW_CONFIDENCE'], ['ABC123XYZ', 'unknown', 'AI_LOW_CONFIDENCE'], ['9MOBILE', 'bills'], ['BET9JA', 'payment'], ['Tunde', 'transfer']]);
+  });
+
   it('"X sent you money", the apps’ notice, is a transfer; "money sent" stays a general payment', () => {
     expectOutcomes([['KUDA/ Chidi sent you money', 'transfer'], ['Tunde sent you money for rent', 'rent'], ['money sent', 'payment']]);
   });

@@ -139,6 +139,30 @@ function unglued(token: string): string[] | undefined {
   return [...(before ? [before] : []), word, ...(after ? [after] : [])];
 }
 
+/**
+ * A lexicon word written against a number ("rent2025", "feb2026salary", "JSS3fees", "schfees2ndterm")
+ * is that word and the number, when a run of three letters or more is a lexicon word or phrase run
+ * together. Codes whose letters are no such word keep their digits ("BET9JA", "AK47", "GTB123", "LN2").
+ */
+function unnumbered(token: string): string[] | undefined {
+  if (WORD_TERMS.has(token) || !/[A-Z]{3}/.test(token)) return undefined;
+  const runs = token.match(/[A-Z]+|\d+/g)!.flatMap((run) => withMonth(run) ?? [run]);
+  const named = runs.some((run) => run.length >= 3 && /^[A-Z]+$/.test(run) && (WORD_TERMS.has(run) || RUN_TOGETHER.has(run)));
+  return named ? runs : undefined;
+}
+
+/** A lexicon word and a month run together, either way round: "salaryjan", "decrent". */
+function withMonth(run: string): string[] | undefined {
+  for (const n of [3, 4, 5, 6, 7, 8, 9]) {
+    if (run.length < n + 3) break;
+    const [head, tail] = [run.slice(0, n), run.slice(n)];
+    if (MONTHS.has(head) && WORD_TERMS.has(tail)) return [head, tail];
+    const [front, end] = [run.slice(0, -n), run.slice(-n)];
+    if (MONTHS.has(end) && WORD_TERMS.has(front)) return [front, end];
+  }
+  return undefined;
+}
+
 /** Lexicon phrases written as one word ("schfees", "houserent", "chopmoney"), by the word they make. */
 const RUN_TOGETHER = new Map<string, string[]>();
 for (const phrases of PHRASE_TERMS.values()) for (const { words: split } of phrases) RUN_TOGETHER.set(split.join(''), split);
@@ -151,13 +175,14 @@ function respelt(tokens: string[], senderWords: ReadonlySet<string>): { tokens: 
   const read: string[] = [];
   const out = tokens.flatMap((token) => {
     if (/\d/.test(token)) {
-      const parts = unglued(token);
-      if (parts) read.push(`read "${token.toLowerCase()}" as ${parts.join(' ')}`);
-      return parts ?? [token];
+      const parts = unglued(token) ?? unnumbered(token);
+      if (!parts) return [token];
+      read.push(`read "${token.toLowerCase()}" as ${parts.join(' ')}`);
+      return parts.flatMap((part) => RUN_TOGETHER.get(part) ?? [part]);
     }
     // The spelling is looked up first: it is cheaper than the word list, and rarely finds anything.
     // A word of a lexicon phrase ("iwinna" of IGHO IWINNA) is a word, not a slip of another ("irinna").
-    const as = WORD_TERMS.has(token) || PHRASE_WORDS.has(token) ? undefined : (RUN_TOGETHER.get(token) ?? spelledAs(token));
+    const as = WORD_TERMS.has(token) || PHRASE_WORDS.has(token) ? undefined : (RUN_TOGETHER.get(token) ?? spelledAs(token) ?? withMonth(token));
     if (as === undefined) return [token];
     const kind = classifyToken(token, senderWords);
     if (kind !== 'name-like' && kind !== 'noise') return [token];
