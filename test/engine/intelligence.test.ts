@@ -359,7 +359,7 @@ describe('session 28: rules of form and vocabulary by class, from knowledge (bef
     expectOutcomes([['KUDA/ Chidi sent you money', 'transfer'], ['Tunde sent you money for rent', 'rent'], ['money sent', 'payment']]);
   });
 
-  it('knows the words of more classes: merchant and gateway formats, vehicles and parts, farming, optical and dental care, artisans, phones, travel, more languages', () => {
+  it('knows the words of more classes: merchant and gateway formats, vehicles and parts, farming, optical and dental care, artisans, phones, travel, eating out, subscriptions, statement abbreviations, more languages', () => {
     expectOutcomes([
       ['ZENITH/NQR/MERCHANT PAYMENT 0042', 'purchase'], ['POS PURCHASE SHOPRITE IKEJA', 'purchase'], ['NOMBA SETTLEMENT 221', 'purchase'], ['KORAPAY/ABC STORES/7781', 'transfer'],
       ['tokunbo Camry balance', 'purchase'], ['brake pads and shock absorbers', 'purchase'], ['engine oil', 'purchase'],
@@ -367,6 +367,7 @@ describe('session 28: rules of form and vocabulary by class, from knowledge (bef
       ['eye test and glasses', 'medical'], ['root canal', 'medical'], ['dentures for papa', 'medical'],
       ['tailor for the aso ebi', 'purchase'], ['vulcanizer', 'purchase'], ['plumber workmanship', 'purchase'], ['generator repair', 'purchase'],
       ['kudin gida', 'rent'], ['inyaregh i ya', 'rent'], ['kudin tafiya', 'transport'], ['ego njem', 'transport'], ['owo irinna', 'transport'], ['okuk isan', 'transport'], ['owo onje', 'upkeep'], ['ndidia', 'upkeep'],
+      ['chq dep', 'payment'], ['CR/NIP/ADA OBI', 'transfer'], ['KFC', 'purchase'], ['bolt food', 'purchase'], ['bolt ride', 'transport'], ['susu', 'savings'], ['ileya', 'gift'], ['ileya ram', 'purchase'], ['spotify', 'bills'],
       ['igho iwinna', 'salary'], ['rashin lafiya', 'medical'], ['gudummawa', 'donation'], ['travel money', 'transport'], ['trip to Abuja', 'transport'], ['Tecno spark 10', 'purchase'], ['iPhone 13 balance', 'purchase'],
     ]);
   });
