@@ -341,6 +341,13 @@ describe('session 28: rules of form and vocabulary by class, from knowledge (bef
     ]);
   });
 
+  it('"only" in Yoruba, Hausa and Igbo (nìkan, kawai, naanị): another stated purpose is unexpected', () => {
+    const flagsOf = (narration: string, prompt: string) => read(narration, prompt).flags;
+    expect([flagsOf('gift', 'Owó ilé nìkan'), flagsOf('gift', 'Kudin haya kawai'), flagsOf('gift', 'Ego ulo naanị'), flagsOf('rent', 'Owó ilé nìkan')]).toEqual([
+      ['UNEXPECTED_FOR_WALLET'], ['UNEXPECTED_FOR_WALLET'], ['UNEXPECTED_FOR_WALLET'], [],
+    ]);
+  });
+
   it('reads a 4 or a 2 glued to words as "for" and "to", and a letter held down, and says so; codes keep their digits', () => {
     expectOutcomes([['upkeep4dis wk', 'upkeep'], ['rent4jan', 'rent'], ['money4food', 'upkeep'], ['send am 4my school fees', 'school_fees'], ['2day', 'payment'], ['renttt balanc', 'rent'], ['schoool feees', 'school_fees']]);
     expect(read('upkeep4dis wk').explanation[0]).toBe('read "upkeep4dis" as UPKEEP FOR DIS');
