@@ -272,3 +272,115 @@ describe('determinism', () => {
     expect(second).toEqual(first);
   });
 });
+
+describe('session 28: rules of form and vocabulary by class, from knowledge (before the fourth corpus)', () => {
+  const outcome = (narration: string, systemPrompt = '', amount = 100_000) => {
+    const r = read(narration, systemPrompt, amount);
+    return [narration, r.extracted_intent, holdReason(r) ?? 'CREDITED'];
+  };
+  const expectOutcomes = (cases: [string, string, string?][]) => expect(cases.map(([n]) => outcome(n))).toEqual(cases.map(([n, intent, hold]) => [n, intent, hold ?? 'CREDITED']));
+
+  it('a clause with a limit holds only the amounts above it, whatever the verb’s form or the comparison’s wording', () => {
+    const rejected = 'Contributions above 50k should be rejected.';
+    expect([outcome('ajo', rejected, 6_000_000), outcome('ajo', rejected, 4_000_000)]).toEqual([['ajo', 'savings', 'AI_RISK_FLAG'], ['ajo', 'savings', 'CREDITED']]);
+    const bigger = 'Hold savings deposits bigger than N50,000';
+    expect([outcome('ajo', bigger, 6_000_000), outcome('ajo', bigger, 4_000_000)]).toEqual([['ajo', 'savings', 'AI_RISK_FLAG'], ['ajo', 'savings', 'CREDITED']]);
+  });
+
+  it('a limit on one purpose also holds a payment above it that states no purpose, not one that states another', () => {
+    const prompt = 'Savings wallet for a market women cooperative. Reject single contributions over ₦50,000.';
+    expect([outcome('Iya Basira', prompt, 7_500_000), outcome('payment', prompt, 7_500_000), outcome('Iya Basira', prompt, 1_000_000), outcome('salary', prompt, 7_500_000)]).toEqual([
+      ['Iya Basira', 'transfer', 'AI_RISK_FLAG'], ['payment', 'payment', 'AI_RISK_FLAG'], ['Iya Basira', 'transfer', 'CREDITED'], ['salary', 'salary', 'CREDITED'],
+    ]);
+  });
+
+  it('the payment’s amount is what a limit is about, not an amount written in the narration', () => {
+    const prompt = 'School fees wallet. Review any payment above N300,000.';
+    expect([outcome('Sch fees full year N720,000', prompt, 100_000), outcome('Sch fees full year N720,000', prompt, 72_000_000), outcome('school fees 50k', prompt, 60_000_000)]).toEqual([
+      ['Sch fees full year N720,000', 'school_fees', 'CREDITED'], ['Sch fees full year N720,000', 'school_fees', 'AI_RISK_FLAG'], ['school fees 50k', 'school_fees', 'AI_RISK_FLAG'],
+    ]);
+  });
+
+  it('"the rest", "everything else", "any other kind" after an "only" clause: reviewed or rejected, in any verb form, after a comma too', () => {
+    const cases: [string, string][] = [
+      ['Only school fees. Everything else should be reviewed.', 'AI_RISK_FLAG'], ['We only receive tithes and offerings. Reject any other kind of payment.', 'AI_RISK_FLAG'],
+      ['School fees only, review the rest.', 'AI_RISK_FLAG'], ['Only upkeep from my son. Other payments should be checked.', 'AI_RISK_FLAG'],
+    ];
+    expect(cases.map(([prompt]) => outcome('gift', prompt)[2])).toEqual(cases.map(([, hold]) => hold));
+    expect([outcome('school fees', 'School fees only, review the rest.'), outcome('payment', 'School fees only, review the rest.')]).toEqual([
+      ['school fees', 'school_fees', 'CREDITED'], ['payment', 'payment', 'CREDITED'],
+    ]);
+    // A comma before "hold am" with no "else" keeps the clause whole: the loans are what it holds.
+    expect(outcome('balance of the loan', 'Any money wey dem talk say na loan, hold am make I check.')).toEqual(['balance of the loan', 'loan_repayment', 'AI_RISK_FLAG']);
+  });
+
+  it('more wordings of a prompt: "no …" and "do not credit" refuse; "let me know", "need my approval" review; "₦1m and above", "at least" count the amount itself', () => {
+    expect([outcome('sportybet', 'No betting money.'), outcome('rent', 'No betting money.'), outcome('crypto', 'Do not credit crypto payments'), outcome('loan', 'No loans please')]).toEqual([
+      ['sportybet', 'payment', 'AI_RISK_FLAG'], ['rent', 'rent', 'CREDITED'], ['crypto', 'payment', 'AI_RISK_FLAG'], ['loan', 'loan_repayment', 'AI_RISK_FLAG'],
+    ]);
+    const limits: [string, number, string][] = [
+      ['Review payments of ₦1m and above', 100_000_000, 'AI_RISK_FLAG'], ['Review payments of ₦1m and above', 99_999_900, 'CREDITED'],
+      ['Payments from N2m upwards need my approval', 200_000_000, 'AI_RISK_FLAG'], ['Payments from N2m upwards need my approval', 150_000_000, 'CREDITED'],
+      ['Let me know about any payment above 500k', 60_000_000, 'AI_RISK_FLAG'], ['Hold anything of at least ₦1,000,000', 100_000_000, 'AI_RISK_FLAG'], ['Hold anything of at least ₦1,000,000', 90_000_000, 'CREDITED'],
+    ];
+    expect(limits.map(([prompt, amount]) => outcome('salary', prompt, amount)[2])).toEqual(limits.map(([, , hold]) => hold));
+    // "No other payments" after a clause that expects a purpose, with no "only": the other stated purposes.
+    const rent = 'This wallet is for rent. Accept rent from tenants, no other payments.';
+    expect([outcome('gift', rent), outcome('rent', rent), outcome('payment', rent)]).toEqual([['gift', 'gift', 'AI_RISK_FLAG'], ['rent', 'rent', 'CREDITED'], ['payment', 'payment', 'CREDITED']]);
+  });
+
+  it('limits written with "#" for naira or in words; "no need to review" asks for nothing; a short topic word ("bet") names its topic; pidgin "no collect" refuses', () => {
+    const limits: [string, number, string][] = [
+      ['Review any payment above #500,000', 50_000_100, 'AI_RISK_FLAG'], ['Review any payment above #500,000', 50_000_000, 'CREDITED'],
+      ['Review anything above one million naira', 100_000_100, 'AI_RISK_FLAG'], ['Review anything above one million naira', 100_000_000, 'CREDITED'],
+      ['Flag payments over half a million', 50_000_100, 'AI_RISK_FLAG'], ['Flag payments over fifty thousand naira', 5_000_000, 'CREDITED'],
+    ];
+    expect(limits.map(([prompt, amount]) => outcome('salary', prompt, amount)[2])).toEqual(limits.map(([, , hold]) => hold));
+    expect([outcome('salary', 'No need to review salaries'), outcome('bet9ja', 'Abeg no collect bet money'), outcome('rent', 'Abeg no collect bet money')]).toEqual([
+      ['salary', 'salary', 'CREDITED'], ['bet9ja', 'payment', 'AI_RISK_FLAG'], ['rent', 'rent', 'CREDITED'],
+    ]);
+  });
+
+  it('"only" in Yoruba, Hausa and Igbo (nìkan, kawai, naanị): another stated purpose is unexpected', () => {
+    const flagsOf = (narration: string, prompt: string) => read(narration, prompt).flags;
+    expect([flagsOf('gift', 'Owó ilé nìkan'), flagsOf('gift', 'Kudin haya kawai'), flagsOf('gift', 'Ego ulo naanị'), flagsOf('rent', 'Owó ilé nìkan')]).toEqual([
+      ['UNEXPECTED_FOR_WALLET'], ['UNEXPECTED_FOR_WALLET'], ['UNEXPECTED_FOR_WALLET'], [],
+    ]);
+  });
+
+  it('reads a 4 or a 2 glued to words as "for" and "to", and a letter held down, and says so; codes keep their digits', () => {
+    expectOutcomes([['upkeep4dis wk', 'upkeep'], ['rent4jan', 'rent'], ['money4food', 'upkeep'], ['send am 4my school fees', 'school_fees'], ['2day', 'payment'], ['renttt balanc', 'rent'], ['schoool feees', 'school_fees']]);
+    expect(read('upkeep4dis wk').explanation[0]).toBe('read "upkeep4dis" as UPKEEP FOR DIS');
+    expect(read('renttt').explanation[0]).toBe('read "renttt" as RENT');
+    expectOutcomes([['JSS2', 'school_fees'], ['USDT P2P', 'purchase'], ['Q4', 'unknown', 'AI_LOW_CONFIDENCE'], ['A4', 'unknown', 'AI_LOW_CONFIDENCE'], ['MP4', 'unknown', 'AI_LOW_CONFIDENCE'], ['zzz', 'unknown', 'AI_LOW_CONFIDENCE']]);
+    expect(holdReason(read('MMM'))).toBe('AI_RISK_FLAG');
+  });
+
+  it('reads a lexicon word written against a number or a month ("rent2025", "feb2026salary", "JSS3fees", "salaryjan"); codes whose letters name nothing stay codes', () => {
+    expectOutcomes([['rent2025', 'rent'], ['RENT2026 FLAT3', 'rent'], ['feb2026salary', 'salary'], ['salaryJAN2026', 'salary'], ['JSS3fees', 'school_fees'], ['SCHFEES2NDTERM', 'school_fees'], ['decrent', 'rent'], ['INV2031', 'purchase']]);
+    expect(read('rent2025').explanation[0]).toBe('read "rent2025" as RENT 2025');
+    expectOutcomes([['GTB123', 'unknown', 'AI_LOW_CONFIDENCE'], ['LN2023', 'unknown', 'AI_LOW_CONFIDENCE'], ['ABC123XYZ', 'unknown', 'AI_LOW_CONFIDENCE'], ['9MOBILE', 'bills'], ['BET9JA', 'payment'], ['Tunde', 'transfer']]);
+  });
+
+  it('"X sent you money", the apps’ notice, is a transfer; "money sent" stays a general payment', () => {
+    expectOutcomes([['KUDA/ Chidi sent you money', 'transfer'], ['Tunde sent you money for rent', 'rent'], ['money sent', 'payment']]);
+  });
+
+  it('knows the words of more classes: merchant and gateway formats, vehicles and parts, farming, optical and dental care, artisans, phones, travel, eating out, subscriptions, statement abbreviations, more languages', () => {
+    expectOutcomes([
+      ['ZENITH/NQR/MERCHANT PAYMENT 0042', 'purchase'], ['POS PURCHASE SHOPRITE IKEJA', 'purchase'], ['NOMBA SETTLEMENT 221', 'purchase'], ['KORAPAY/ABC STORES/7781', 'transfer'],
+      ['tokunbo Camry balance', 'purchase'], ['brake pads and shock absorbers', 'purchase'], ['engine oil', 'purchase'],
+      ['broilers feed', 'purchase'], ['day old chicks', 'purchase'], ['NPK fertiliser 10 bags', 'purchase'], ['tractor hire for ploughing', 'purchase'], ['catfish fingerlings', 'purchase'],
+      ['eye test and glasses', 'medical'], ['root canal', 'medical'], ['dentures for papa', 'medical'],
+      ['tailor for the aso ebi', 'purchase'], ['vulcanizer', 'purchase'], ['plumber workmanship', 'purchase'], ['generator repair', 'purchase'],
+      ['kudin gida', 'rent'], ['inyaregh i ya', 'rent'], ['kudin tafiya', 'transport'], ['ego njem', 'transport'], ['owo irinna', 'transport'], ['okuk isan', 'transport'], ['owo onje', 'upkeep'], ['ndidia', 'upkeep'],
+      ['chq dep', 'payment'], ['CR/NIP/ADA OBI', 'transfer'], ['KFC', 'purchase'], ['bolt food', 'purchase'], ['bolt ride', 'transport'], ['susu', 'savings'], ['ileya', 'gift'], ['ileya ram', 'purchase'], ['spotify', 'bills'],
+      ['igho iwinna', 'salary'], ['rashin lafiya', 'medical'], ['gudummawa', 'donation'], ['travel money', 'transport'], ['trip to Abuja', 'transport'], ['Tecno spark 10', 'purchase'], ['iPhone 13 balance', 'purchase'],
+    ]);
+  });
+
+  it('holds more of the fraud slang and the drugs sold without a prescription', () => {
+    for (const n of ['yahoo format', 'client billing', 'BVN update fee', 'share your OTP', 'money multiplication', 'tramadol 20 packs', 'codeine syrup', 'drugs no prescription']) expect([n, holdReason(read(n))]).toEqual([n, 'AI_RISK_FLAG']);
+    expectOutcomes([['prescription drugs for mama', 'medical'], ['billing for the client project', 'payment']]);
+  });
+});

@@ -1,6 +1,7 @@
 import type { AnalysisInput, NarrationAnalyser, ServiceIntelligence } from './analyser.js';
-import { DEFERRING_TERMS, FRAUD_TERMS, GENERAL_PAYMENT, GENERIC_PHRASES, INTENTS, TRANSFER_NOUNS } from './lexicon.js';
-import { EMPTY_WORDS, FAMILY_WORDS } from './nigerian-words.js';
+import { DEFERRING_TERMS, FRAUD_TERMS, GENERAL_PAYMENT, GENERIC_PHRASES, GENERIC_TERMS, INTENTS, MONTHS, TRANSFER_NOUNS, TRANSFER_TERMS } from './lexicon.js';
+import { EMPTY_WORDS, FAMILY_WORDS, FILLER_WORDS } from './nigerian-words.js';
+import { englishWords } from './word-list.js';
 import { applyMarkers, withoutMarkers } from './markers.js';
 import { amountLimits, mentions, promptFlag, readPrompt, stem, textOf, words } from './prompt.js';
 import { classifyToken, noiseReason, type TokenKind } from './readable.js';
@@ -12,6 +13,9 @@ const UPKEEP = INTENTS.find((i) => i.intent === 'upkeep')!;
 const GAVE_WAY: [number[], string][] = [[[1], 'buying, not what was bought'], [[2, 3], 'an occasion or a share, not what for']];
 /** Words for the money itself, which in front of a transfer word name the transfer ("funds transfer"). */
 const MONEY_WORDS = new Set(['FUND', 'FUNDS', 'MONEY', 'CASH']);
+/** "sent you money", "transferred u funds": the words of the apps' notices of a transfer. */
+const SENT_WORDS = new Set(['SENT', 'SEND', 'SENDS', 'TRANSFERRED', 'PAID']);
+const YOU_WORDS = new Set(['YOU', 'U', 'YA']);
 const isName = (kind: TokenKind | undefined) => kind === 'name' || kind === 'name-like';
 /** Kinds of token after which a run of names has not ended: more words of a sentence. */
 const READ_ON = new Set<TokenKind>(['word', 'local', 'filler', 'generic']);
@@ -92,16 +96,71 @@ function termsIn(written: string[]): Set<number> {
   return hits;
 }
 
-/** Fraud words by word, and the first words of the fraud phrases, so a narration is checked in one pass over its tokens. */
+/**
+ * Fraud words by word, and the longest word of each fraud phrase (the rarest: PRESCRIPTION of "no
+ * prescription", not NO), so a narration is checked in one pass over its tokens and most pass it.
+ */
 const FRAUD_WORDS = new Set(FRAUD_TERMS.filter((t) => !t.includes(' ')));
-const FRAUD_PHRASE_STARTS = new Set(FRAUD_TERMS.filter((t) => t.includes(' ')).map((t) => t.split(' ')[0]!));
+const FRAUD_PHRASE_KEYS = new Set(FRAUD_TERMS.filter((t) => t.includes(' ')).map((t) => t.split(' ').reduce((a, b) => (b.length > a.length ? b : a))));
 
 /** The fraud words and phrases a narration holds, as written or as stems, in the list's order. */
 function fraudIn(tokens: string[]): string[] {
   const stems = tokens.map(stem);
-  if (!tokens.some((t, k) => FRAUD_WORDS.has(t) || FRAUD_WORDS.has(stems[k]!) || FRAUD_PHRASE_STARTS.has(t) || FRAUD_PHRASE_STARTS.has(stems[k]!))) return [];
+  if (!tokens.some((t, k) => FRAUD_WORDS.has(t) || FRAUD_WORDS.has(stems[k]!) || FRAUD_PHRASE_KEYS.has(t) || FRAUD_PHRASE_KEYS.has(stems[k]!))) return [];
   const spoken = textOf(tokens);
   return FRAUD_TERMS.filter((t) => mentions(spoken, t));
+}
+
+/** Every word of the lexicon's phrases. */
+const PHRASE_WORDS = new Set([...PHRASE_TERMS.values()].flatMap((phrases) => phrases.flatMap((p) => p.words)));
+
+/** Pidgin and text-speak glue "4" (for) and "2" (to) to the words around them: "upkeep4dis", "4my", "money2day". */
+const GLUED = /^([A-Z]*)([24])([A-Z]*)$/;
+const GLUED_WORD = { '4': 'FOR', '2': 'TO' } as const;
+
+/** A side of a glued token that is surely a word: a lexicon or filler word, a month, or an English word of three letters or more. */
+function surelyWord(side: string): boolean {
+  return WORD_TERMS.has(side) || FILLER_WORDS.has(side) || GENERIC_TERMS.has(side) || TRANSFER_TERMS.has(side) || MONTHS.has(side) || (side.length >= 3 && englishWords().has(side.toLowerCase()));
+}
+
+/**
+ * The words a token with a glued 4 or 2 stands for: "upkeep4dis" is UPKEEP FOR DIS, "4my" FOR MY,
+ * "2day" TODAY. Both sides must be words (one of two letters or more), so codes keep their digits:
+ * "JSS2", "P2P", "Q4", "A4", "MP4".
+ */
+function unglued(token: string): string[] | undefined {
+  const glued = GLUED.exec(token);
+  if (!glued || WORD_TERMS.has(token) || FILLER_WORDS.has(token)) return undefined;
+  const [, before, digit, after] = glued as unknown as [string, string, '2' | '4', string];
+  const word = GLUED_WORD[digit];
+  if (!before && after.length >= 2 && englishWords().has((word + after).toLowerCase())) return [word + after];
+  const sides = [before, after].filter(Boolean);
+  if (!sides.some((side) => side.length >= 2) || !sides.every(surelyWord)) return undefined;
+  return [...(before ? [before] : []), word, ...(after ? [after] : [])];
+}
+
+/**
+ * A lexicon word written against a number ("rent2025", "feb2026salary", "JSS3fees", "schfees2ndterm")
+ * is that word and the number, when a run of three letters or more is a lexicon word or phrase run
+ * together. Codes whose letters are no such word keep their digits ("BET9JA", "AK47", "GTB123", "LN2").
+ */
+function unnumbered(token: string): string[] | undefined {
+  if (WORD_TERMS.has(token) || !/[A-Z]{3}/.test(token)) return undefined;
+  const runs = token.match(/[A-Z]+|\d+/g)!.flatMap((run) => withMonth(run) ?? [run]);
+  const named = runs.some((run) => run.length >= 3 && /^[A-Z]+$/.test(run) && (WORD_TERMS.has(run) || RUN_TOGETHER.has(run)));
+  return named ? runs : undefined;
+}
+
+/** A lexicon word and a month run together, either way round: "salaryjan", "decrent". */
+function withMonth(run: string): string[] | undefined {
+  for (const n of [3, 4, 5, 6, 7, 8, 9]) {
+    if (run.length < n + 3) break;
+    const [head, tail] = [run.slice(0, n), run.slice(n)];
+    if (MONTHS.has(head) && WORD_TERMS.has(tail)) return [head, tail];
+    const [front, end] = [run.slice(0, -n), run.slice(-n)];
+    if (MONTHS.has(end) && WORD_TERMS.has(front)) return [front, end];
+  }
+  return undefined;
 }
 
 /** Lexicon phrases written as one word ("schfees", "houserent", "chopmoney"), by the word they make. */
@@ -115,8 +174,15 @@ for (const phrases of PHRASE_TERMS.values()) for (const { words: split } of phra
 function respelt(tokens: string[], senderWords: ReadonlySet<string>): { tokens: string[]; read: string[] } {
   const read: string[] = [];
   const out = tokens.flatMap((token) => {
+    if (/\d/.test(token)) {
+      const parts = unglued(token) ?? unnumbered(token);
+      if (!parts) return [token];
+      read.push(`read "${token.toLowerCase()}" as ${parts.join(' ')}`);
+      return parts.flatMap((part) => RUN_TOGETHER.get(part) ?? [part]);
+    }
     // The spelling is looked up first: it is cheaper than the word list, and rarely finds anything.
-    const as = WORD_TERMS.has(token) ? undefined : (RUN_TOGETHER.get(token) ?? spelledAs(token));
+    // A word of a lexicon phrase ("iwinna" of IGHO IWINNA) is a word, not a slip of another ("irinna").
+    const as = WORD_TERMS.has(token) || PHRASE_WORDS.has(token) ? undefined : (RUN_TOGETHER.get(token) ?? spelledAs(token) ?? withMonth(token));
     if (as === undefined) return [token];
     const kind = classifyToken(token, senderWords);
     if (kind !== 'name-like' && kind !== 'noise') return [token];
@@ -199,7 +265,9 @@ function readNarration(upper: string, rawSlashed: string, senderName: string): R
   const classes = tokens.map((token, i): TokenKind => {
     // "funds transfer", "money transfer": a generic word naming the transfer itself says only that money moved.
     const classified = classifyToken(token, senderWords);
-    return MONEY_WORDS.has(token) && TRANSFER_NOUNS.has(tokens[i + 1] ?? '') ? 'transfer' : classified;
+    // "Emeka sent you money", the apps' notice of a transfer, names the transfer too ("money sent" does not).
+    const sentYou = SENT_WORDS.has(tokens[i - 2] ?? '') && YOU_WORDS.has(tokens[i - 1] ?? '');
+    return MONEY_WORDS.has(token) && (TRANSFER_NOUNS.has(tokens[i + 1] ?? '') || sentYou) ? 'transfer' : classified;
   });
   tokens.forEach((token, i) => {
     // An English word inside a run of names, or at either end of a run of two, is a name ("ALHAJI MUSTAPHA KOLO").

@@ -67,6 +67,12 @@ function cutShort(token: string): string | undefined {
 /** The lexicon word an unknown upper-case token stands for, if exactly one fits. */
 export function spelledAs(token: string): string | undefined {
   if (!/^[A-Z]{3,}$/.test(token)) return undefined;
+  // A letter held down ("renttt", "feees", "thankss"): no lexicon word has a letter three times running.
+  if (/(.)\1\1/.test(token)) {
+    const double = token.replace(/(.)\1{2,}/g, '$1$1');
+    const single = token.replace(/(.)\1{2,}/g, '$1');
+    return KNOWN.has(double) ? double : KNOWN.has(single) ? single : spelledAs(double) ?? spelledAs(single);
+  }
   const linked = token.slice(0, -1);
   if (/[NR]$/.test(token) && KNOWN.has(linked) && linked.length >= 4) return linked;
   const squeezed = only((BY_SKELETON.get(skeleton(token)) ?? []).filter((w) => vowelsDropped(token, w)));
