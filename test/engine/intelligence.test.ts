@@ -95,13 +95,18 @@ describe('the outside corpus (narrations-outside.json, written by a second engin
   });
 });
 
-describe('the third corpus (narrations-third.json, written by an engineer who never read the analyser)', () => {
-  it('has 300 narrations of every kind, no duplicates, and is split by its own seed, nothing pinned', () => {
-    expect([third.length, thirdTuning.length, thirdHeldOut.length]).toEqual([300, 176, 124]);
-    expect([...new Set(third.map((c) => c.kind))].sort()).toEqual(['abbreviation', 'channel', 'generic', 'local', 'marker', 'name', 'noise', 'prompt', 'risk', 'specific']);
-    expect(new Set(third.map((c) => JSON.stringify([c.narration, c.system_prompt]))).size).toBe(third.length);
-    expect(third.every((c) => !c.part)).toBe(true);
+/** A corpus written by an outsider: every kind, no duplicates, split by its own seed with nothing pinned, into parts of these sizes. */
+function itIsAnOutsideCorpus(all: CorpusCase[], tuningPart: CorpusCase[], heldOutPart: CorpusCase[], sizes: [number, number, number]) {
+  it(`has ${sizes[0]} narrations of every kind, no duplicates, and is split by its own seed, nothing pinned`, () => {
+    expect([all.length, tuningPart.length, heldOutPart.length]).toEqual(sizes);
+    expect([...new Set(all.map((c) => c.kind))].sort()).toEqual(['abbreviation', 'channel', 'generic', 'local', 'marker', 'name', 'noise', 'prompt', 'risk', 'specific']);
+    expect(new Set(all.map((c) => JSON.stringify([c.narration, c.system_prompt]))).size).toBe(all.length);
+    expect(all.every((c) => !c.part)).toBe(true);
   });
+}
+
+describe('the third corpus (narrations-third.json, written by an engineer who never read the analyser)', () => {
+  itIsAnOutsideCorpus(third, thirdTuning, thirdHeldOut, [300, 176, 124]);
 
   // Floors at what the analyser measured (session 25): the tuning part after its misses were fixed, the
   // held-out part measured once after that. Its "Unknown" label for unknown narrations (the analyser's
@@ -124,12 +129,7 @@ describe('the third corpus (narrations-third.json, written by an engineer who ne
 });
 
 describe('the fourth corpus (narrations-fourth.json, written in session 28 by an engineer who did not read the analyser)', () => {
-  it('has 300 narrations of every kind, no duplicates, and is split by its own seed, nothing pinned', () => {
-    expect([fourth.length, fourthTuning.length, fourthHeldOut.length]).toEqual([300, 194, 106]);
-    expect([...new Set(fourth.map((c) => c.kind))].sort()).toEqual(['abbreviation', 'channel', 'generic', 'local', 'marker', 'name', 'noise', 'prompt', 'risk', 'specific']);
-    expect(new Set(fourth.map((c) => JSON.stringify([c.narration, c.system_prompt]))).size).toBe(fourth.length);
-    expect(fourth.every((c) => !c.part)).toBe(true);
-  });
+  itIsAnOutsideCorpus(fourth, fourthTuning, fourthHeldOut, [300, 194, 106]);
 
   // Floors at what the analyser measured the one time it met this corpus (session 28, before anyone
   // here read it). The held-out part's misses are never printed, here or in the bench: it stays
