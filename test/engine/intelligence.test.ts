@@ -313,6 +313,16 @@ describe('session 28: rules of form and vocabulary by class, from knowledge (bef
     expect([outcome('ajo', bigger, 6_000_000), outcome('ajo', bigger, 4_000_000)]).toEqual([['ajo', 'savings', 'AI_RISK_FLAG'], ['ajo', 'savings', 'CREDITED']]);
   });
 
+  it('explains a limit as it was written: "₦1m and above" is amounts of 100000000 kobo and above (Seen: "above 99999999 kobo")', () => {
+    const line = (prompt: string) => read('house rent', prompt, 100_000_000).explanation.find((l) => l.startsWith('system prompt says'));
+    expect([line('Review any payment of N1m and above.'), line('Review payments of at least N500,000'), line('Review payments above N500,000'), line('Amounts of N1m and above are unusual; review them')]).toEqual([
+      'system prompt says to review amounts of 100000000 kobo and above: REVIEW_REQUESTED_BY_PROMPT',
+      'system prompt says to review amounts of 50000000 kobo and above: REVIEW_REQUESTED_BY_PROMPT',
+      'system prompt says to review amounts above 50000000 kobo: REVIEW_REQUESTED_BY_PROMPT',
+      'system prompt says to review amounts of 100000000 kobo and above: REVIEW_REQUESTED_BY_PROMPT',
+    ]);
+  });
+
   it('a limit on one purpose also holds a payment above it that states no purpose, not one that states another', () => {
     const prompt = 'Savings wallet for a market women cooperative. Reject single contributions over ₦50,000.';
     expect([outcome('Iya Basira', prompt, 7_500_000), outcome('payment', prompt, 7_500_000), outcome('Iya Basira', prompt, 1_000_000), outcome('salary', prompt, 7_500_000)]).toEqual([

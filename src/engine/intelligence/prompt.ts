@@ -64,7 +64,10 @@ export interface Clause {
   except: boolean;
   /** The clause's own words (stems), with every word of a topic it names. */
   words: string[];
+  /** Amounts above this hold (an integer of kobo: "₦1m and above" is above 99,999,999). */
   limitKobo?: number;
+  /** The limit was written as the amount itself and up ("₦1m and above", "at least"): said so in the explanation. */
+  limitAtLeast?: boolean;
 }
 
 /** An amount and then its comparison, which counts the amount itself: "₦1m and above", "500k or more", "from ₦2m upwards". */
@@ -77,7 +80,7 @@ const NUMBER_WORDS: Record<string, number> = { a: 1, one: 1, two: 2, three: 3, f
 const IN_WORDS = /\b(half a|(?:two |five )?hundred|a|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty) (thousand|million)\b/g;
 const inDigits = (clause: string) => clause.replace(IN_WORDS, (_, n: string, scale: string) => (n === 'half a' ? `${scale === 'million' ? 500 : 0.5} ${scale === 'million' ? 'thousand' : scale}` : `${NUMBER_WORDS[n]} ${scale}`));
 
-function limitOf(written: string): number | undefined {
+function limitOf(written: string): { limitKobo: number; limitAtLeast?: boolean } | undefined {
   const clause = /thousand|million/.test(written) ? inDigits(written) : written;
   const limit = LIMIT.exec(clause);
   const atLeast = limit ? undefined : (AT_LEAST.exec(clause) ?? AT_LEAST_BEFORE.exec(clause));
@@ -85,7 +88,8 @@ function limitOf(written: string): number | undefined {
   if (!found) return undefined;
   const scale = { k: 1e3, thousand: 1e3, m: 1e6, million: 1e6 }[found[2] as 'k'] ?? 1;
   const value = Number(found[1]!.replace(/,/g, '')) * scale;
-  return Math.round(found[3] === 'kobo' ? value : value * 100) - (atLeast ? 1 : 0);
+  const kobo = Math.round(found[3] === 'kobo' ? value : value * 100);
+  return atLeast ? { limitKobo: kobo - 1, limitAtLeast: true } : { limitKobo: kobo };
 }
 
 /** "Only" in English, Yoruba ("nikan"), Hausa ("kawai") and Igbo ("naanị"), tone marks folded. */
@@ -133,17 +137,17 @@ function readClauses(prompt: string): Clause[] {
       const own = tokens.filter((w) => !STOPWORDS.has(w)).map(stem).filter((w) => w.length >= 4 && !STOPWORDS.has(w) && !/^\d+$/.test(w));
       // A topic is named by any of its words, short ones too ("no bet money", "reject BTC").
       const topics = TOPICS.filter((topic) => topic.some((w) => text.tokens.has(w) || text.tokens.has(stem(w)))).flat().map(stem);
-      const limitKobo = limitOf(clause);
+      const limit = limitOf(clause);
       // "No need to review salaries" asks for nothing.
       const polarity: Clause['polarity'] = NO_NEED.test(clause) ? 'expect' : REJECT.test(clause) ? 'reject' : REVIEW.test(clause) ? 'review' : 'expect';
       // The "not" of "do not accept" is the verb's: only a "not" after the verb makes an exception.
       const except = polarity !== 'expect' && intents.size > 0 && EXCEPT.test(clause.replace(polarity === 'reject' ? REJECT : REVIEW, ' '));
-      return { polarity, intents, only: ONLY.test(` ${tokens.join(' ')} `), except, words: [...new Set([...own, ...topics])], ...(limitKobo !== undefined ? { limitKobo } : {}) };
+      return { polarity, intents, only: ONLY.test(` ${tokens.join(' ')} `), except, words: [...new Set([...own, ...topics])], ...limit };
     });
   clauses.forEach((clause, i) => {
     const before = clauses[i - 1];
     const bare = clause.polarity !== 'expect' && clause.limitKobo === undefined && clause.intents.size === 0 && clause.words.length === 0;
-    if (bare && before?.limitKobo !== undefined) clause.limitKobo = before.limitKobo;
+    if (bare && before?.limitKobo !== undefined) Object.assign(clause, { limitKobo: before.limitKobo, ...(before.limitAtLeast ? { limitAtLeast: true } : {}) });
     // "Only salaries from Zenith. Review anything else": everything but what the clauses before expect
     // only, or, with no "only", expect at all ("Accept rent from tenants, no other payments").
     const expected = clauses.slice(0, i).filter((c) => c.polarity === 'expect' && c.intents.size > 0);
@@ -173,6 +177,7 @@ export function amountLimits(clauses: Clause[], amount: number, intent: string):
     .filter((clause) => clause.polarity !== 'expect' && clause.limitKobo !== undefined && amount > clause.limitKobo && (clause.intents.size === 0 || clause.intents.has(intent) || !STATED.has(intent)))
     .map((clause) => {
       const flag = promptFlag(clause.polarity);
-      return { flag, line: `system prompt says to ${clause.polarity} amounts above ${clause.limitKobo} kobo: ${flag}` };
+      const amounts = clause.limitAtLeast ? `amounts of ${clause.limitKobo! + 1} kobo and above` : `amounts above ${clause.limitKobo} kobo`;
+      return { flag, line: `system prompt says to ${clause.polarity} ${amounts}: ${flag}` };
     });
 }
