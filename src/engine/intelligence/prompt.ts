@@ -64,23 +64,30 @@ export interface Clause {
   except: boolean;
   /** The clause's own words (stems), with every word of a topic it names. */
   words: string[];
-  /** Amounts above this hold (an integer of kobo: "₦1m and above" is above 99,999,999). */
-  limitKobo?: number;
-  /** The limit was written as the amount itself and up ("₦1m and above", "at least"): said so in the explanation. */
-  limitAtLeast?: boolean;
+  /** A limit on amounts, when the clause names one (see `limitOf`). */
+  limit?: Limit;
+}
+
+/**
+ * Amounts above `aboveKobo` hold (an integer of kobo: "₦1m and above" is above 99,999,999); `amounts`
+ * says which as the prompt wrote it, for the explanation ("amounts of 100000000 kobo and above").
+ */
+interface Limit {
+  aboveKobo: number;
+  amounts: string;
 }
 
 /** An amount and then its comparison, which counts the amount itself: "₦1m and above", "500k or more", "from ₦2m upwards". */
 const AT_LEAST = /(?:\bat least|\bfrom|\bof)?\s*(?:₦|#|ngn|\bn)?\s*([\d,]+(?:\.\d+)?)\s*(k|m|thousand|million)?\s*(naira|kobo)?\s*(?:and above|or above|and more|or more|upwards|and upward|and beyond)\b/;
 const AT_LEAST_BEFORE = /\b(?:at least|not less than|no less than|minimum of)\s*(?:₦|#|ngn|n)?\s*([\d,]+(?:\.\d+)?)\s*(k|m|thousand|million)?\s*(naira|kobo)?/;
 
-/** The amount in kobo above which a clause holds payments: "above ₦2m" is 200000000; "₦2m and above" counts ₦2m itself. */
 /** Amounts in words ("one million", "fifty thousand", "half a million") as digits, for the limits. */
 const NUMBER_WORDS: Record<string, number> = { a: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, twenty: 20, thirty: 30, forty: 40, fifty: 50, hundred: 100, 'two hundred': 200, 'five hundred': 500 };
 const IN_WORDS = /\b(half a|(?:two |five )?hundred|a|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty) (thousand|million)\b/g;
 const inDigits = (clause: string) => clause.replace(IN_WORDS, (_, n: string, scale: string) => (n === 'half a' ? `${scale === 'million' ? 500 : 0.5} ${scale === 'million' ? 'thousand' : scale}` : `${NUMBER_WORDS[n]} ${scale}`));
 
-function limitOf(written: string): { limitKobo: number; limitAtLeast?: boolean } | undefined {
+/** The amount in kobo above which a clause holds payments: "above ₦2m" is 200000000; "₦2m and above" counts ₦2m itself. */
+function limitOf(written: string): Limit | undefined {
   const clause = /thousand|million/.test(written) ? inDigits(written) : written;
   const limit = LIMIT.exec(clause);
   const atLeast = limit ? undefined : (AT_LEAST.exec(clause) ?? AT_LEAST_BEFORE.exec(clause));
@@ -89,7 +96,7 @@ function limitOf(written: string): { limitKobo: number; limitAtLeast?: boolean }
   const scale = { k: 1e3, thousand: 1e3, m: 1e6, million: 1e6 }[found[2] as 'k'] ?? 1;
   const value = Number(found[1]!.replace(/,/g, '')) * scale;
   const kobo = Math.round(found[3] === 'kobo' ? value : value * 100);
-  return atLeast ? { limitKobo: kobo - 1, limitAtLeast: true } : { limitKobo: kobo };
+  return atLeast ? { aboveKobo: kobo - 1, amounts: `amounts of ${kobo} kobo and above` } : { aboveKobo: kobo, amounts: `amounts above ${kobo} kobo` };
 }
 
 /** "Only" in English, Yoruba ("nikan"), Hausa ("kawai") and Igbo ("naanị"), tone marks folded. */
@@ -142,17 +149,17 @@ function readClauses(prompt: string): Clause[] {
       const polarity: Clause['polarity'] = NO_NEED.test(clause) ? 'expect' : REJECT.test(clause) ? 'reject' : REVIEW.test(clause) ? 'review' : 'expect';
       // The "not" of "do not accept" is the verb's: only a "not" after the verb makes an exception.
       const except = polarity !== 'expect' && intents.size > 0 && EXCEPT.test(clause.replace(polarity === 'reject' ? REJECT : REVIEW, ' '));
-      return { polarity, intents, only: ONLY.test(` ${tokens.join(' ')} `), except, words: [...new Set([...own, ...topics])], ...limit };
+      return { polarity, intents, only: ONLY.test(` ${tokens.join(' ')} `), except, words: [...new Set([...own, ...topics])], ...(limit ? { limit } : {}) };
     });
   clauses.forEach((clause, i) => {
     const before = clauses[i - 1];
-    const bare = clause.polarity !== 'expect' && clause.limitKobo === undefined && clause.intents.size === 0 && clause.words.length === 0;
-    if (bare && before?.limitKobo !== undefined) Object.assign(clause, { limitKobo: before.limitKobo, ...(before.limitAtLeast ? { limitAtLeast: true } : {}) });
+    const bare = clause.polarity !== 'expect' && clause.limit === undefined && clause.intents.size === 0 && clause.words.length === 0;
+    if (bare && before?.limit !== undefined) clause.limit = before.limit;
     // "Only salaries from Zenith. Review anything else": everything but what the clauses before expect
     // only, or, with no "only", expect at all ("Accept rent from tenants, no other payments").
     const expected = clauses.slice(0, i).filter((c) => c.polarity === 'expect' && c.intents.size > 0);
     const only = expected.some((c) => c.only) ? expected.filter((c) => c.only) : expected;
-    if (bare && clause.limitKobo === undefined && ELSE.test(raw[i]!) && only.length > 0) {
+    if (bare && clause.limit === undefined && ELSE.test(raw[i]!) && only.length > 0) {
       only.forEach((c) => c.intents.forEach((intent) => clause.intents.add(intent)));
       clause.except = true;
     }
@@ -174,10 +181,9 @@ const STATED = new Set(INTENTS.map((i) => i.intent));
  */
 export function amountLimits(clauses: Clause[], amount: number, intent: string): { flag: string; line: string }[] {
   return clauses
-    .filter((clause) => clause.polarity !== 'expect' && clause.limitKobo !== undefined && amount > clause.limitKobo && (clause.intents.size === 0 || clause.intents.has(intent) || !STATED.has(intent)))
+    .filter((clause) => clause.polarity !== 'expect' && clause.limit !== undefined && amount > clause.limit.aboveKobo && (clause.intents.size === 0 || clause.intents.has(intent) || !STATED.has(intent)))
     .map((clause) => {
       const flag = promptFlag(clause.polarity);
-      const amounts = clause.limitAtLeast ? `amounts of ${clause.limitKobo! + 1} kobo and above` : `amounts above ${clause.limitKobo} kobo`;
-      return { flag, line: `system prompt says to ${clause.polarity} ${amounts}: ${flag}` };
+      return { flag, line: `system prompt says to ${clause.polarity} ${clause.limit!.amounts}: ${flag}` };
     });
 }

@@ -332,7 +332,7 @@ export function analyseNarration({ narration, systemPrompt, amount, senderName }
         draft.flags.add(flag);
         explanation.push(`system prompt says to ${clause.polarity} anything but ${[...clause.intents].join(', ')}: ${flag}`);
       }
-    } else if ((about || mentionedWord) && clause.limitKobo === undefined) {
+    } else if ((about || mentionedWord) && clause.limit === undefined) {
       // A clause with a limit ("reject contributions over ₦50,000") holds by amount only, below.
       const flag = promptFlag(clause.polarity);
       draft.flags.add(flag);
