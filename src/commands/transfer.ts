@@ -89,7 +89,8 @@ async function confirmPayout(io: Io, accountNumber: string, bankCode: string, am
   const fmt = formatter(io.stderr, io.env);
   io.stderr.write(
     [
-      `To      ${fmt.bold(clean(resolved.account_name))} · ${accountNumber} · ${fmt.bank(bankCode)}`,
+      // A long name and a long bank name ("9PSB (9mobile Payment Service Bank)") pass 80 columns.
+      ...fmt.wrap(`To      ${fmt.bold(clean(resolved.account_name))} · ${accountNumber} · ${fmt.bank(bankCode)}`, 8),
       `Amount  ${fmt.money(amount)}`,
       `Fee     ${fmt.money(fee)}${bankCode === '035' ? fmt.dim(' (none if it is one of your own wallets)') : ''}`,
       `Total   ${fmt.money(amount + fee)}`,

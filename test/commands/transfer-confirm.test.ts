@@ -40,6 +40,18 @@ describe('ledger transfer --bank', () => {
     expect(await balance(w.id)).toBe(1_000_000);
   });
 
+  it('fits a narrow terminal: the recipient line breaks at a space under its value (Seen: with the bank\'s name it ran past the edge)', async () => {
+    const w = await createWallet(t, 1_000_000);
+    prompts.answer = false;
+    const c = captureIo({}, { baseUrl: t.baseUrl!, apiKey: t.key, tty: true, columns: 40, env: { NO_COLOR: '1' } });
+    await expect(runTransfer(c.io, w.id, GTB, '600000', { bank: '058' })).rejects.toThrow(UsageError);
+    const name = (await t.call('POST', '/v1/banks/resolve', { account_number: GTB, bank_code: '058' })).body.data.account_name;
+    const lines = c.stderr().split('\n');
+    expect(lines.filter((line) => line.length > 40)).toEqual([]);
+    expect(lines.slice(0, lines.indexOf(lines.find((l) => l.startsWith('Amount'))!)).join(' ').replace(/ +/g, ' ')).toBe(`To ${name} · ${GTB} · Guaranty Trust Bank (058)`);
+    expect(lines.find((l) => l.startsWith('Amount'))).toBe('Amount  600000 (₦6,000.00)');
+  });
+
   it('sends after a yes, and never asks with --yes or without a terminal', async () => {
     const w = await createWallet(t, 1_000_000);
     prompts.answer = true;
