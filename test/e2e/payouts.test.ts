@@ -39,7 +39,7 @@ describe('payouts from the command line', () => {
     expect((await json(['wallets', 'get', w])).balance).toBe(599_000);
 
     const refused = await cli.run(['transfer', w, '0000000000', '100', '--bank', '058']);
-    expect([refused.exitCode, refused.stderr]).toEqual([1, 'Error [ACCOUNT_NOT_FOUND]: account 0000000000 at bank 058 could not be resolved\n']);
+    expect([refused.exitCode, refused.stderr]).toEqual([1, 'Error [ACCOUNT_NOT_FOUND]: account 0000000000 at Guaranty Trust Bank (058) could not be resolved\n']);
     const audit = await cli.run(['sandbox', 'audit']);
     expect(audit.exitCode).toBe(0);
     await cli.run(['sandbox', 'stop']);

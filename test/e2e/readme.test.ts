@@ -65,7 +65,7 @@ const CHECKS: Record<string, Check | Check[]> = {
   'ledger banks resolve 0123456785 058': (r) => expect(r.stdout).toMatch(/^Account name +[A-Z]+ [A-Z]+$/m),
   'ledger banks resolve 0123456789 058': (r) => {
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^Error \[ACCOUNT_NOT_FOUND\]: .*0123456789 fails the NUBAN check digit for Guaranty Trust Bank \(058\)/);
+    expect(r.stderr).toMatch(/^Error \[ACCOUNT_NOT_FOUND\]: .*account 0123456789 at Guaranty Trust Bank \(058\) could not be resolved: 0123456789 fails this bank's NUBAN check digit/);
   },
   'TX=$(ledger transfer "$ADA" 0123456785 100000 --bank 058 --yes --quiet)': async () => {
     expect(vars.TX).toMatch(UUID);

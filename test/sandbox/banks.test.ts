@@ -40,7 +40,7 @@ describe('POST /v1/banks/resolve', () => {
     const account = makeNuban('058', '012345678');
     const wrong = `${account.slice(0, 9)}${(Number(account[9]) + 1) % 10}`;
     const r = await resolve(wrong, '058');
-    expect([r.status, r.body.detail.code]).toEqual([422, 'ACCOUNT_NOT_FOUND']);
+    expect([r.status, r.body.detail.code, r.body.detail.message]).toEqual([422, 'ACCOUNT_NOT_FOUND', `account ${wrong} at Guaranty Trust Bank (058) could not be resolved`]);
   });
 
   it('uses the 6-digit rule for fintech codes', async () => {

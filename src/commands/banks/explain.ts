@@ -14,9 +14,9 @@ export async function explainNotFound<T>(accountNumber: string, bankCode: string
     }
     if (!(error instanceof ApiError) || error.code !== 'ACCOUNT_NOT_FOUND') throw error;
     // Loaded only now: a transfer that goes through never needs the rule.
-    const [{ isValidNubanForCode, magicAccount }, { bankName }] = await Promise.all([import('../../api/nuban.js'), import('../output/bank.js')]);
+    const { isValidNubanForCode, magicAccount } = await import('../../api/nuban.js');
     if (!magicAccount(accountNumber) && !isValidNubanForCode(accountNumber, bankCode)) {
-      throw new ApiError(error.status, error.code, `${error.message}: ${accountNumber} fails the NUBAN check digit for ${bankName(bankCode)}, so it cannot be an account there (a mistyped digit?)`, error.fields);
+      throw new ApiError(error.status, error.code, `${error.message}: ${accountNumber} fails this bank's NUBAN check digit, so it cannot be an account there (a mistyped digit?)`, error.fields);
     }
     throw error;
   }

@@ -1,4 +1,4 @@
-import { bankName } from './bank.js';
+import { bankName } from '../../engine/banks/banks.js';
 import { cleanDeep } from './clean.js';
 import { colourFor, money, moneyInText, plural, status } from './format.js';
 import { quietText } from './quiet.js';

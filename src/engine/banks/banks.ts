@@ -60,3 +60,12 @@ const BY_CODE = new Map(BANKS.map((bank) => [bank.code, bank]));
 export function findBank(code: string): Bank | undefined {
   return BY_CODE.get(code);
 }
+
+/**
+ * A bank as people read it: its name from the list the sandbox serves (`GET /v1/banks`), with the
+ * code they typed: "Guaranty Trust Bank (058)". A code not on the list stays "bank 058".
+ */
+export function bankName(code: string): string {
+  const bank = findBank(code);
+  return bank ? `${bank.name} (${code})` : `bank ${code}`;
+}

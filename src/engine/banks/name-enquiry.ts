@@ -3,7 +3,7 @@ import { VIRTUAL_BANK } from '../env.js';
 import { LedgerError } from '../errors.js';
 import { findWalletByAccountNumber, type WalletRow } from '../wallets/wallets.repository.js';
 import { isValidNubanForCode } from '../wallets/nuban.js';
-import { findBank } from './banks.js';
+import { bankName, findBank } from './banks.js';
 import { magicAccount, type PayoutPlan } from './magic.js';
 import { nigerianName } from './names.js';
 
@@ -28,7 +28,7 @@ export function requireBank(code: string, field = 'bank_code') {
 }
 
 function notFound(accountNumber: string, bankCode: string): LedgerError {
-  return new LedgerError('ACCOUNT_NOT_FOUND', `account ${accountNumber} at bank ${bankCode} could not be resolved`);
+  return new LedgerError('ACCOUNT_NOT_FOUND', `account ${accountNumber} at ${bankName(bankCode)} could not be resolved`);
 }
 
 /**
