@@ -53,6 +53,16 @@ describe('the lexicon, written out by language', () => {
     ]);
   });
 
+  it('holds terror financing, trafficking, oil theft and the fees of fund-recovery scams, and credits the everyday words beside them', () => {
+    expectOutcomes([
+      ['support for boko haram brothers', 'upkeep', 'AI_RISK_FLAG'], ['iswap logistics', 'transport', 'AI_RISK_FLAG'], ['for the insurgents', 'payment', 'AI_RISK_FLAG'], ['arms dealer balance', 'payment', 'AI_RISK_FLAG'],
+      ['baby factory balance', 'payment', 'AI_RISK_FLAG'], ['kidney for sale deposit', 'purchase', 'AI_RISK_FLAG'], ['trafficking girls to Libya', 'payment', 'AI_RISK_FLAG'],
+      ['kpofire share', 'payment', 'AI_RISK_FLAG'], ['bunkering proceeds', 'payment', 'AI_RISK_FLAG'], ['illegal refinery', 'payment', 'AI_RISK_FLAG'],
+      ['recovery fee for my lost funds', 'payment', 'AI_RISK_FLAG'], ['account reactivation', 'payment', 'AI_RISK_FLAG'], ['diplomatic bag clearance', 'purchase', 'AI_RISK_FLAG'], ['prize release', 'payment', 'AI_RISK_FLAG'],
+      ['car recovery towing', 'purchase'], ['hospital bill recovery ward', 'medical'], ['traffic fine', 'payment'], ['baby food and diapers', 'upkeep'], ['diesel for generator', 'purchase'],
+    ]);
+  });
+
   it('holds a fee to unlock or release an inheritance (advance-fee fraud), and credits an inheritance shared in a family', () => {
     expectOutcomes([
       ['pay my wire transfer fee to unlock inheritance', 'payment', 'AI_RISK_FLAG'], ['inheritance fee balance', 'payment', 'AI_RISK_FLAG'], ['for inheritance release', 'payment', 'AI_RISK_FLAG'],
