@@ -43,32 +43,39 @@ describe('attempts whose outcome was never recorded', () => {
     const { developerId } = t;
     const endpoint = await t.call('PUT', '/sandbox/webhook-endpoint', { url: URL });
     expect(endpoint.status).toBe(200);
-    for (let i = 0; i < 6; i++) await createWallet(t, 1_000 + i);
-    const env = t.sandbox.envFor(developerId);
+    for (let i = 0; i < 7; i++) await createWallet(t, 1_000 + i);
     const logs = await logsWithPayload(t, 'ledger.credit');
-    expect(logs).toHaveLength(6);
-    /** Begins an attempt of the log as it is now, and records `result` for it unless null (the process dies while it is out). */
-    const attempt = async (log: WebhookLogRow, result: AttemptResult | null, manual = false): Promise<WebhookLogRow> => {
+    expect(logs).toHaveLength(7);
+    /**
+     * Begins an attempt of the log as it is now, `seconds` after T0 on the sandbox clock (the
+     * schedule begins one once due), and records `result` for it unless null (the process dies
+     * while it is out).
+     */
+    const attempt = async (log: WebhookLogRow, seconds: number, result: AttemptResult | null, manual = false): Promise<void> => {
+      const env = { ...t.sandbox.envFor(developerId), clock: { now: () => new Date(T0 + seconds * 1000) } };
       const current = (await logsWithPayload(t, 'ledger.credit')).find((l) => l.id === log.id)!;
       const [begun] = await t.sandbox.write((trx) => beginAttempts(trx, env, [current], manual));
-      return result ? t.sandbox.write((trx) => finishAttempt(trx, env, begun!, result)) : begun!;
+      if (result) await t.sandbox.write((trx) => finishAttempt(trx, env, begun!, result));
     };
-    const [pending, failed, dead, gone, older, delivered] = logs as [WebhookLogRow, WebhookLogRow, WebhookLogRow, WebhookLogRow, WebhookLogRow, WebhookLogRow];
+    const [pending, failed, retried, dead, gone, older, delivered] = logs as [WebhookLogRow, WebhookLogRow, WebhookLogRow, WebhookLogRow, WebhookLogRow, WebhookLogRow, WebhookLogRow];
     // Its first attempt out.
-    await attempt(pending, null);
-    // A failed first attempt, then the second (the schedule's) out.
-    await attempt(failed, answered(500));
-    await attempt(failed, null);
-    // Eight failed attempts (DEAD), then a retry by hand out.
-    for (let i = 0; i < 8; i++) await attempt(dead, answered(500));
-    await attempt(dead, null, true);
+    await attempt(pending, 0, null);
+    // A failed first attempt, then the schedule's second (5 s later) out.
+    await attempt(failed, 0, answered(500));
+    await attempt(failed, 5, null);
+    // A failed first attempt, then a retry by hand out, before the schedule's second was due.
+    await attempt(retried, 0, answered(500));
+    await attempt(retried, 1, null, true);
+    // Eight failed attempts (DEAD), each when due, then a retry by hand out.
+    for (let i = 0; i < 8; i++) await attempt(dead, i * 36_000, answered(500));
+    await attempt(dead, 8 * 36_000, null, true);
     // 410 (DEAD at once), then a retry by hand out.
-    await attempt(gone, answered(410));
-    await attempt(gone, null, true);
+    await attempt(gone, 0, answered(410));
+    await attempt(gone, 0, null, true);
     // What an older version left: its first attempt out, the next made after the restart.
-    await attempt(older, null);
-    await attempt(older, answered(503));
-    await attempt(delivered, answered(200));
+    await attempt(older, 0, null);
+    await attempt(older, 5, answered(503));
+    await attempt(delivered, 0, answered(200));
     await t.stop();
 
     // Started again on the file as the process left it.
@@ -79,6 +86,10 @@ describe('attempts whose outcome was never recorded', () => {
       expect(await attempts(again, failed)).toEqual([
         [1, 500, false, null],
         [2, null, false, stopped],
+      ]);
+      expect(await attempts(again, retried)).toEqual([
+        [1, 500, false, null],
+        [2, null, true, stopped],
       ]);
       expect(await attempts(again, dead)).toEqual([...Array.from({ length: 8 }, (_, i) => [i + 1, 500, false, null]), [9, null, true, stopped]]);
       expect(await attempts(again, gone)).toEqual([
@@ -99,8 +110,9 @@ describe('attempts whose outcome was never recorded', () => {
         const { status, attempt_count, http_status_code } = (await again.call('GET', `/sandbox/webhook-logs/${log.id}`)).body.data;
         return [status, attempt_count, http_status_code];
       };
-      expect(await Promise.all([pending, failed, dead, gone, older, delivered].map(shown))).toEqual([
+      expect(await Promise.all([pending, failed, retried, dead, gone, older, delivered].map(shown))).toEqual([
         ['PENDING', 1, null],
+        ['FAILED', 2, 500],
         ['FAILED', 2, 500],
         ['DEAD', 9, 500],
         ['DEAD', 2, 410],
