@@ -2,12 +2,13 @@ import { ClockRegistry } from '../engine/clocks.js';
 import { type Clock, VirtualClock } from '../engine/clock.js';
 import type { Transaction } from 'kysely';
 import type { Database, Db } from '../engine/db/database.js';
-import { type FileGuard, guardDatabaseFile, guardDiskSpace, type SpaceGuard } from '../engine/db/faults.js';
+import { type FileGuard, guardDatabaseFile, guardDiskSpace, type SpaceGuard, storageFailure } from '../engine/db/faults.js';
 import { closeDatabase, databaseIdentity, openDatabase } from '../engine/db/open.js';
 import { SANDBOX_BUSINESS_NAME, createDeveloper } from '../engine/developers/developers.service.js';
 import { authenticate, issueKey } from '../engine/developers/keys.js';
 import { DEFAULT_SETTLEMENT_DELAY_SECONDS, type EngineEnv } from '../engine/env.js';
 import { LedgerError } from '../engine/errors.js';
+import { INTERRUPTED_BY_SNAPSHOT, INTERRUPTED_BY_STOP, recordInterruptedAttempts } from '../engine/events/interrupted-attempts.js';
 import type { WebhookLogRow } from '../engine/events/webhook-logs.repository.js';
 import { cryptoIds, type Ids, isSeeded, seededIds } from '../engine/ids.js';
 import type { NarrationAnalyser } from '../engine/intelligence/analyser.js';
@@ -147,6 +148,16 @@ export async function openSandbox(options: OpenSandboxOptions): Promise<Sandbox>
     ...(options.analyser ? { analyser: options.analyser } : {}),
     forDeveloper: envFor,
   };
+  // Nothing is out yet: an attempt the database counts without its row was out when the last process died.
+  // A database that takes no writes (a full disk) keeps it counted without its row until one that does.
+  const recordInterrupted = (error: string) =>
+    db
+      .transaction()
+      .execute((trx) => recordInterruptedAttempts(trx, error, (id) => envFor(id).clock.now()))
+      .catch((failure: unknown) => {
+        if (!storageFailure(failure)) throw failure;
+      });
+  await recordInterrupted(INTERRUPTED_BY_STOP);
 
   let lostReason: string | undefined;
   let guard: FileGuard | undefined;
@@ -214,6 +225,8 @@ export async function openSandbox(options: OpenSandboxOptions): Promise<Sandbox>
         restores += 1;
         savedPosition = stagedPosition = await seedPosition();
         if (isSeeded(ids)) ids.position = savedPosition;
+        // Before any write of the restored state, on its clocks: nothing is out now (the caller quiesced).
+        await recordInterrupted(INTERRUPTED_BY_SNAPSHOT);
         return value;
       });
       for (const listener of restored) await listener();

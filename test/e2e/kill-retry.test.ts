@@ -86,6 +86,12 @@ describe('a request killed between its effect and its answer (SIGKILL), retried 
       // The attempt that was out counts; its outcome never came back, so the log keeps the last one it has.
       expect([retried.status, retried.replayed, retried.body.data.attempt_count, retried.body.data.status, retried.body.data.http_status_code]).toEqual([200, 'true', 2, 'FAILED', 500]);
       expect((await call('GET', `/sandbox/webhook-logs/${log.id}`)).body.data.attempt_count).toBe(2);
+      // Its attempts list holds both: the retry by hand that was out reads as interrupted.
+      const listed = (await call('GET', `/sandbox/webhook-logs/${log.id}/attempts`)).body.data.items;
+      expect(listed.map((a: { attempt_number: number; manual: boolean; http_status_code: number | null; error: string | null }) => [a.attempt_number, a.manual, a.http_status_code, a.error])).toEqual([
+        [1, false, 500, null],
+        [2, true, null, "interrupted: the sandbox stopped before this attempt's outcome was recorded; the endpoint may or may not have received it"],
+      ]);
       // Nothing went out again, even after the server had time to deliver anything it thought due.
       expect((await call('POST', '/sandbox/clock/advance', { seconds: 1 })).status).toBe(200);
       expect(app.received.length).toBe(2);

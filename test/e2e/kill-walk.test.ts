@@ -58,6 +58,13 @@ async function logs(): Promise<Record<string, [string, number]>> {
 /** The attempts each delivery has made, as its log counts them (those not attempted yet left out, as the endpoint never saw them). */
 const countsOf = (logged: Record<string, [string, number]>) => Object.fromEntries(Object.entries(logged).flatMap(([id, [, n]]) => (n > 0 ? [[id, n]] : [])));
 
+/** The attempts list of the delivery of event `eventId`, as `webhooks show --json` prints it. */
+async function attemptsOf(eventId: string): Promise<{ attempt_number: number; http_status_code: number | null; manual: boolean; error: string | null }[]> {
+  const { items } = await cli.json(['webhooks', 'list', '--limit', '100']);
+  const log = items.find((l: { event_id: string }) => l.event_id === eventId);
+  return (await cli.json(['webhooks', 'show', log.id])).attempts;
+}
+
 async function auditClean() {
   const audit = await cli.run(['sandbox', 'audit']);
   expect([audit.exitCode, audit.stderr]).toEqual([0, '']);
@@ -88,11 +95,36 @@ describe('a sandbox killed during a clock walk, started again on the same databa
       expect(countsOf(after)).toEqual(seen());
       expect(seen()).toEqual({ [events[0]!]: 3, [events[1]!]: 3, [events[2]!]: 2 });
       expect(Object.values(after).map(([status]) => status)).toEqual(['FAILED', 'FAILED', 'FAILED']);
+      // Every counted attempt is listed; the one that was out reads as interrupted, with no status code.
+      const killed = await attemptsOf(events[1]!);
+      expect(killed.map((a) => [a.attempt_number, a.http_status_code, a.manual])).toEqual([
+        [1, 500, false],
+        [2, 500, false],
+        [3, null, false],
+      ]);
+      expect(killed[2]!.error).toBe("interrupted: the sandbox stopped before this attempt's outcome was recorded; the endpoint may or may not have received it");
+      expect((await attemptsOf(events[0]!)).map((a) => [a.attempt_number, a.http_status_code])).toEqual([
+        [1, 500],
+        [2, 500],
+        [3, 500],
+      ]);
+      expect((await attemptsOf(events[2]!)).map((a) => a.attempt_number)).toEqual([1, 2]);
+      // As a person reads it: the interrupted attempt says why it has no answer, and no duration.
+      const { items } = await cli.json(['webhooks', 'list', '--limit', '100']);
+      const shown = await cli.run(['webhooks', 'show', items.find((l: { event_id: string }) => l.event_id === events[1])!.id]);
+      const text = shown.stdout.replace(/\s+/g, ' ');
+      expect(text).toMatch(/ Attempts \(3\) #1 \S+ → 500 in 0 ms .* #3 \S+ → interrupted: the sandbox stopped before this attempt's outcome was recorded; the endpoint may or may not have received it( ·)? http:\/\/127\.0\.0\.1:\d+\/hooks $/);
 
       // The attempts still due run on the next advance, each once, until all 8 are spent.
       expect((await cli.run(['sandbox', 'clock', 'advance', '2d'])).exitCode).toBe(0);
       expect(seen()).toEqual(Object.fromEntries(events.map((id) => [id, 8])));
       expect(await logs()).toEqual(Object.fromEntries(events.map((id) => [id, ['DEAD', 8]])));
+      // Each list holds its 8 attempts in order; only the one the kill cut off has no answer.
+      for (const id of events) {
+        const attempts = await attemptsOf(id);
+        expect(attempts.map((a) => a.attempt_number)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+        expect(attempts.filter((a) => a.http_status_code === null).map((a) => a.attempt_number)).toEqual(id === events[1] ? [3] : []);
+      }
       expect(app.received.every((r) => r.verified)).toBe(true);
       await auditClean();
     } finally {

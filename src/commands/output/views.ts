@@ -392,7 +392,9 @@ export const webhookShowView: View = {
     ...jsonLines(log.payload, fmt),
     fmt.dim(`Attempts (${attempts.length})`),
     ...attempts.flatMap((a) => {
-      const head = `  #${a.attempt_number} ${a.created_at}${a.manual ? ' (manual)' : ''} → ${a.http_status_code ?? fmt.red(a.error ?? 'no answer')} in ${a.duration_ms} ms`;
+      // An attempt whose outcome was never recorded (the sandbox stopped while it was out) took no time anyone measured.
+      const interrupted = a.http_status_code === null && a.error?.startsWith('interrupted:') === true;
+      const head = `  #${a.attempt_number} ${a.created_at}${a.manual ? ' (manual)' : ''} → ${a.http_status_code ?? fmt.red(a.error ?? 'no answer')}${interrupted ? '' : ` in ${a.duration_ms} ms`}`;
       // The URL on the attempt's line when it fits, else on a line of its own, whole where it can be.
       const url = fmt.wrap(`${head} · ${a.url}`).length === 1 ? [`${head} · ${a.url}`] : [...fmt.wrap(head, 5), ...fmt.wrap(`     ${a.url}`)];
       return [...url, ...(a.response_body ? fmt.wrap(`     ${fmt.dim(a.response_body.replace(/\s+/g, ' ').slice(0, 200))}`) : [])];

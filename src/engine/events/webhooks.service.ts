@@ -56,8 +56,9 @@ export function asAttempt({ id, created_at_ms, ...row }: Awaited<ReturnType<Retu
   return withAnsweredBody({ ...row, id: idText(id), created_at: isoTime(created_at_ms) });
 }
 
+/** A log's attempts by number (one a restart found interrupted is recorded after those that followed it in a database an older version left). */
 export async function listAttempts(trx: Trx, logSeq: number): Promise<WebhookAttemptRow[]> {
-  return (await selectAttempts(trx).where('a.log_seq', '=', logSeq).orderBy('a.seq').execute()).map(asAttempt);
+  return (await selectAttempts(trx).where('a.log_seq', '=', logSeq).orderBy('a.attempt_number').orderBy('a.seq').execute()).map(asAttempt);
 }
 
 /** Only a FAILED or DEAD delivery can be retried by hand (contract §7). */
@@ -249,7 +250,7 @@ const startLog = prepare((db, p: Pick<Selectable<WebhookLogTable>, 'id' | 'attem
 );
 
 /** Attempts, one or a handover's, in one statement (prepared once for each number of rows: see prepareRows). */
-const insertAttempts = prepareInsertRows('webhook_attempts', [
+export const insertAttempts = prepareInsertRows('webhook_attempts', [
   'id',
   'log_seq',
   'attempt_number',
@@ -289,7 +290,7 @@ const addUrl = prepare((db, p: { url: string }) => db.insertInto('webhook_urls')
 const urlSeq = prepare((db, p: { url: string }) => db.selectFrom('webhook_urls').select('seq').where('url', '=', p.url), { keptUntil: 'webhook_urls' });
 
 /** The seq of each URL given (nearly always one: the endpoint's), kept once in webhook_urls: added the first time it is used. */
-async function urlSeqs(trx: Trx, urls: string[]): Promise<Map<string, number>> {
+export async function urlSeqs(trx: Trx, urls: string[]): Promise<Map<string, number>> {
   const seqs = new Map<string, number>();
   for (const url of new Set(urls)) {
     let { rows } = await urlSeq(trx, { url });
