@@ -13,7 +13,7 @@ import type { Stream } from '../commands/output/render.js';
 import { fitted } from '../commands/output/wrap.js';
 import { parseSeed, parseSnapshotTarget } from '../sandbox/start-options.js';
 import type { SnapshotTarget } from '../sandbox/snapshots.js';
-import { FormatErrors, loadScenarioFiles } from './files.js';
+import { checkReportPath, FormatErrors, loadScenarioFiles } from './files.js';
 import type { RunReport } from './results.js';
 import { junitReporter } from './report/junit.js';
 import { prettyReporter } from './report/pretty.js';
@@ -83,7 +83,10 @@ export async function runScenarioFiles(io: Io, paths: string[], flags: RunFlags)
   const reporter = chooseReporter(flags, Boolean(io.stdout.isTTY));
   // A run that stops before it reports (a malformed file, an unreachable sandbox, the driver) must
   // not leave an earlier run's report where CI reads this one's: the old file goes first.
-  if (flags.output !== undefined) rmSync(resolve(io.cwd, flags.output), { force: true });
+  if (flags.output !== undefined) {
+    checkReportPath(flags.output, paths, io.cwd);
+    rmSync(resolve(io.cwd, flags.output), { force: true });
+  }
   let seed: string | undefined;
   try {
     seed = flags.seed === undefined ? undefined : parseSeed(flags.seed);

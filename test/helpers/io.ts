@@ -23,3 +23,18 @@ export function captureIo(flags: Record<string, unknown>, options: { baseUrl: st
   );
   return { io, stdout: () => out, stderr: () => err };
 }
+
+/**
+ * `ledger scenario run ARGS` in this process from `cwd`, its output captured (`tty`: as at a terminal).
+ * @example const run = await scenarioRunIn(cwd, ['flows.yaml', '--output', 'report.xml']);
+ */
+export async function scenarioRunIn(cwd: string, args: string[], tty = false): Promise<{ exitCode: number; stdout: string; stderr: string }> {
+  const { commandLines } = await import('../../src/program.js');
+  let stdout = '';
+  let stderr = '';
+  const exitCode = await commandLines.run(['scenario', 'run', ...args], [], {
+    sources: { stdout: { write: (s: string) => (stdout += s), isTTY: tty }, stderr: { write: (s: string) => (stderr += s), isTTY: tty }, env: {}, cwd },
+    exitCode: 0,
+  });
+  return { exitCode, stdout, stderr };
+}
