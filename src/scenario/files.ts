@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { extname, join, relative, resolve } from 'node:path';
+import { dirname, extname, join, relative, resolve } from 'node:path';
 import { UsageError } from '../client/errors.js';
 import type { CommandLines } from '../commands/io.js';
 import { compileScenarios } from './compile.js';
@@ -35,8 +35,13 @@ function filesNamed(given: string, cwd: string): string[] {
  * there, and the removal of the last one first, would destroy the scenario.
  */
 export function checkReportPath(output: string, paths: string[], cwd: string): void {
+  if (output.trim() === '') throw new UsageError('--output is empty: name the report\'s file (report.xml)');
   const path = resolve(cwd, output);
   if (existsSync(path) && statSync(path).isDirectory()) throw new UsageError(`--output ${output}: is a directory; name the report's file (${join(output, 'report.xml')})`);
+  // The folders it goes in are made when the report is written, after the run: one that is a file cannot be.
+  for (let folder = dirname(path); !existsSync(folder) || !statSync(folder).isDirectory(); folder = dirname(folder)) {
+    if (existsSync(folder)) throw new UsageError(`--output ${output}: ${relative(cwd, folder) || folder} is a file, not a directory`);
+  }
   for (const given of paths) {
     let named: string[];
     try {

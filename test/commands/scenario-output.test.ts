@@ -35,4 +35,13 @@ describe('scenario run --output naming a file the run reads, or a directory', ()
     const run = await scenarioRun([EXAMPLE, '--output', 'reports']);
     expect([run.exitCode, run.stdout, run.stderr]).toEqual([2, '', "Error [USAGE]: --output reports: is a directory; name the report's file (reports/report.xml)\n"]);
   });
+
+  it('seen: a file where a folder of the path should be gave Error [INTERNAL]: ENOTDIR; an empty --output said it was a directory', async () => {
+    copyFileSync(EXAMPLE, join(cwd, 'flows.yaml'));
+    const under = await scenarioRun(['flows.yaml', '--output', 'flows.yaml/out/report.xml']);
+    expect([under.exitCode, under.stdout, under.stderr]).toEqual([2, '', 'Error [USAGE]: --output flows.yaml/out/report.xml: flows.yaml is a file, not a directory\n']);
+    const empty = await scenarioRun(['flows.yaml', '--output', '']);
+    expect([empty.exitCode, empty.stderr]).toEqual([2, "Error [USAGE]: --output is empty: name the report's file (report.xml)\n"]);
+    expect(readFileSync(join(cwd, 'flows.yaml'), 'utf8')).toBe(readFileSync(EXAMPLE, 'utf8'));
+  });
 });
