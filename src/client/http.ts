@@ -95,6 +95,8 @@ export class ApiClient {
     readonly baseUrl: string,
     readonly apiKey: string | undefined,
     private readonly transport: Transport = httpTransport(baseUrl),
+    /** Told when an answer is a replay (`Idempotent-Replayed: true`): the first answer of the request's Idempotency-Key, nothing done again. */
+    private readonly onReplay?: () => void,
   ) {}
 
   async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
@@ -106,6 +108,7 @@ export class ApiClient {
     } catch {
       throw new ApiError(response.status, 'INVALID_RESPONSE', `${this.baseUrl} answered HTTP ${response.status} with a body that is not JSON: is it a ledger sandbox?`);
     }
+    if (response.headers['idempotent-replayed'] === 'true') this.onReplay?.();
     return unwrap(parsed, response.status);
   }
 
