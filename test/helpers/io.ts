@@ -25,16 +25,20 @@ export function captureIo(flags: Record<string, unknown>, options: { baseUrl: st
 }
 
 /**
- * `ledger scenario run ARGS` in this process from `cwd`, its output captured (`tty`: as at a terminal).
- * @example const run = await scenarioRunIn(cwd, ['flows.yaml', '--output', 'report.xml']);
+ * `ledger ARGS` in this process from `cwd`, its output captured (`tty`: as at a terminal; `env`: its environment).
+ * @example const run = await commandIn(cwd, ['sandbox', 'clock'], { env: { LEDGER_BASE_URL: url, LEDGER_API_KEY: key } });
  */
-export async function scenarioRunIn(cwd: string, args: string[], tty = false): Promise<{ exitCode: number; stdout: string; stderr: string }> {
+export async function commandIn(cwd: string, args: string[], options: { tty?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<{ exitCode: number; stdout: string; stderr: string }> {
   const { commandLines } = await import('../../src/program.js');
+  const tty = options.tty ?? false;
   let stdout = '';
   let stderr = '';
-  const exitCode = await commandLines.run(['scenario', 'run', ...args], [], {
-    sources: { stdout: { write: (s: string) => (stdout += s), isTTY: tty }, stderr: { write: (s: string) => (stderr += s), isTTY: tty }, env: {}, cwd },
+  const exitCode = await commandLines.run(args, [], {
+    sources: { stdout: { write: (s: string) => (stdout += s), isTTY: tty }, stderr: { write: (s: string) => (stderr += s), isTTY: tty }, env: options.env ?? {}, cwd },
     exitCode: 0,
   });
   return { exitCode, stdout, stderr };
 }
+
+/** `ledger scenario run ARGS` in this process from `cwd` (commandIn). */
+export const scenarioRunIn = (cwd: string, args: string[], tty = false) => commandIn(cwd, ['scenario', 'run', ...args], { tty });
