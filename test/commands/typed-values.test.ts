@@ -3,9 +3,9 @@ import { commandIn } from '../helpers/io.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
 /**
- * A typed value that goes in a header and that HTTP cannot carry: Node refuses to send it, and the
- * command said the sandbox could not be reached (exit 3), which a script waits for or retries. It is
- * a usage error naming the value's flag and the character; nothing is sent.
+ * Typed values the client cannot send: a header value HTTP cannot carry (Node refuses it), or a base
+ * URL that is not http(s). Each was reported as a sandbox that cannot be reached (exit 3), which a
+ * script waits for or retries; each is a usage error naming the value, and nothing is sent.
  */
 const t = useSandbox({ listen: true });
 const run = (args: string[], key = t.key) => commandIn('/nonexistent', args, { env: { LEDGER_BASE_URL: t.baseUrl!, LEDGER_API_KEY: key } });
@@ -33,6 +33,20 @@ describe('a header value HTTP cannot carry', () => {
       2,
       '',
       'Error [USAGE]: the API key (--api-key or LEDGER_API_KEY): "‘" (U+2018) cannot be sent in an HTTP header; was it pasted with quotes or spaces around it?\n',
+    ]);
+  });
+});
+
+describe('a base URL without http://', () => {
+  it.each([
+    ['localhost:4010', 'http://localhost:4010?'],
+    ['ftp://127.0.0.1:4010', 'http://127.0.0.1:4010?'],
+  ])('seen: LEDGER_BASE_URL=%s said Error [UNREACHABLE]: cannot reach the sandbox (Protocol "…" not supported), exit 3; it is a usage error that shows the URL meant', async (url, meant) => {
+    const read = await commandIn('/nonexistent', ['sandbox', 'clock'], { env: { LEDGER_BASE_URL: url, LEDGER_API_KEY: t.key } });
+    expect([read.exitCode, read.stdout, read.stderr]).toEqual([
+      2,
+      '',
+      `Error [USAGE]: base URL ${url} is not an http:// or https:// URL (from --base-url, LEDGER_BASE_URL or the sandbox state): ${meant}\n`,
     ]);
   });
 });
