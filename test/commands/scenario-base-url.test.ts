@@ -1,0 +1,40 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { scenarioRunIn } from '../helpers/io.js';
+import { createWallet, useSandbox } from '../helpers/sandbox.js';
+
+/**
+ * `scenario run --base-url`: the running sandbox keeps what earlier scenarios and runs (or anyone)
+ * delivered to its built-in receiver. A scenario's expect_webhook is about its own deliveries.
+ */
+const t = useSandbox({ listen: true });
+const cwd = mkdtempSync(join(tmpdir(), 'ledger-base-url-'));
+afterAll(() => rmSync(cwd, { recursive: true, force: true }));
+
+const SCENARIO = `name: a credit's webhook
+steps:
+  - run: wallets create --customer-reference bola --first-name Bola --last-name Ade --email bola@example.com
+    save: { BOLA: data.id }
+  - run: sandbox receiver fail --status 500 --times 10
+  - run: credit \${BOLA} 1000 --narration salary
+  - expect_webhook: ledger.credit
+    match: { data.amount: 1000 }
+`;
+
+describe('scenario run --base-url and the deliveries already received', () => {
+  it("seen: an expect_webhook passed on an earlier delivery of the same amount while the scenario's own delivery got 500 each time; it fails", async () => {
+    // Before the run: a ledger.credit of 1000 delivered and accepted.
+    await createWallet(t, 1_000);
+    await t.call('POST', '/sandbox/clock/advance', { seconds: 1 });
+    expect((await t.call('GET', '/sandbox/receiver/events')).body.data.items).toMatchObject([{ event_type: 'ledger.credit', response_status: 200 }]);
+
+    writeFileSync(join(cwd, 'credit.yaml'), SCENARIO);
+    const run = await scenarioRunIn(cwd, ['credit.yaml', '--base-url', t.baseUrl!, '--api-key', t.key]);
+    expect(run.exitCode).toBe(1);
+    expect(run.stdout).toContain('no ledger.credit delivery with data.amount 1000 reached the built-in receiver after 5 scheduler passes (0 other ledger.credit deliveries)');
+    expect(run.stderr).toBe('Error [SCENARIO_FAILED]: 1 of 1 scenario did not pass: credit.yaml:1 "a credit\'s webhook"\n');
+    await t.call('PUT', '/sandbox/receiver/behaviour', { status: 200, count: 0 });
+  });
+});
