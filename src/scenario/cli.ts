@@ -58,6 +58,16 @@ function chooseReporter(flags: RunFlags, stdoutIsTTY: boolean): ReporterName {
   return stdoutIsTTY ? 'pretty' : 'tap';
 }
 
+/** The file `--snapshot` names, if it names one (a malformed value is reported by startingSnapshot). */
+function snapshotFile(value: string | undefined, cwd: string): string | undefined {
+  try {
+    const target = value === undefined ? undefined : parseSnapshotTarget(value, cwd);
+    return target && 'file' in target ? target.file : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** `--snapshot`: in-process, a named snapshot is the file `sandbox snapshot save NAME` wrote here. */
 function startingSnapshot(value: string | undefined, io: Io, remote: boolean): SnapshotTarget | undefined {
   if (value === undefined) return undefined;
@@ -84,7 +94,7 @@ export async function runScenarioFiles(io: Io, paths: string[], flags: RunFlags)
   // A run that stops before it reports (a malformed file, an unreachable sandbox, the driver) must
   // not leave an earlier run's report where CI reads this one's: the old file goes first.
   if (flags.output !== undefined) {
-    checkReportPath(flags.output, paths, io.cwd);
+    checkReportPath(flags.output, paths, io.cwd, snapshotFile(flags.snapshot, io.cwd));
     rmSync(resolve(io.cwd, flags.output), { force: true });
   }
   let seed: string | undefined;

@@ -31,10 +31,10 @@ function filesNamed(given: string, cwd: string): string[] {
 
 /**
  * `--output`: a file the report can take the place of. A directory is refused, and so is a file the
- * run reads (one of its scenario files, or one below a directory it was given): the report written
- * there, and the removal of the last one first, would destroy the scenario.
+ * run reads (one of its scenario files, one below a directory it was given, the --snapshot file): the
+ * report written there, and the removal of the last one first, would destroy it.
  */
-export function checkReportPath(output: string, paths: string[], cwd: string): void {
+export function checkReportPath(output: string, paths: string[], cwd: string, snapshotFile?: string): void {
   if (output.trim() === '') throw new UsageError('--output is empty: name the report\'s file (report.xml)');
   const path = resolve(cwd, output);
   if (existsSync(path) && statSync(path).isDirectory()) throw new UsageError(`--output ${output}: is a directory; name the report's file (${join(output, 'report.xml')})`);
@@ -42,6 +42,7 @@ export function checkReportPath(output: string, paths: string[], cwd: string): v
   for (let folder = dirname(path); !existsSync(folder) || !statSync(folder).isDirectory(); folder = dirname(folder)) {
     if (existsSync(folder)) throw new UsageError(`--output ${output}: ${relative(cwd, folder) || folder} is a file, not a directory`);
   }
+  if (path === snapshotFile) throw new UsageError(`--output ${output}: is the --snapshot file every scenario starts from; the report would replace it. Name another file (report.xml)`);
   for (const given of paths) {
     let named: string[];
     try {

@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -43,5 +43,13 @@ describe('scenario run --output naming a file the run reads, or a directory', ()
     const empty = await scenarioRun(['flows.yaml', '--output', '']);
     expect([empty.exitCode, empty.stderr]).toEqual([2, "Error [USAGE]: --output is empty: name the report's file (report.xml)\n"]);
     expect(readFileSync(join(cwd, 'flows.yaml'), 'utf8')).toBe(readFileSync(EXAMPLE, 'utf8'));
+  });
+
+  it('the --snapshot file the run starts from is refused too (it was removed, then reported missing)', async () => {
+    copyFileSync(EXAMPLE, join(cwd, 'flows.yaml'));
+    writeFileSync(join(cwd, 'base.db'), 'a snapshot');
+    const run = await scenarioRun(['flows.yaml', '--snapshot', './base.db', '--output', 'base.db']);
+    expect([run.exitCode, run.stdout, run.stderr]).toEqual([2, '', 'Error [USAGE]: --output base.db: is the --snapshot file every scenario starts from; the report would replace it. Name another file (report.xml)\n']);
+    expect(readFileSync(join(cwd, 'base.db'), 'utf8')).toBe('a snapshot');
   });
 });
