@@ -103,6 +103,8 @@ export async function runScenarioFiles(io: Io, paths: string[], flags: RunFlags)
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+  // The running sandbox has the seed it was started with: a --seed would change nothing, silently.
+  if (seed !== undefined && flags.baseUrl !== undefined) throw new UsageError(`--seed has no effect with --base-url: the sandbox there has the seed it was started with (\`ledger sandbox start --seed ${seed}\`)`);
   const snapshot = startingSnapshot(flags.snapshot, io, flags.baseUrl !== undefined);
   // The registry's names and the program's runner, from the program (no import of either here).
   const lines = io.commandLines();

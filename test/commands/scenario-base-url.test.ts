@@ -37,4 +37,15 @@ describe('scenario run --base-url and the deliveries already received', () => {
     expect(run.stderr).toBe('Error [SCENARIO_FAILED]: 1 of 1 scenario did not pass: credit.yaml:1 "a credit\'s webhook"\n');
     await t.call('PUT', '/sandbox/receiver/behaviour', { status: 200, count: 0 });
   });
+
+  it('seen: --seed 7 with --base-url ran on the running sandbox\'s own seed without a word; it is refused', async () => {
+    writeFileSync(join(cwd, 'credit.yaml'), SCENARIO);
+    const run = await scenarioRunIn(cwd, ['credit.yaml', '--base-url', t.baseUrl!, '--api-key', t.key, '--seed', '7']);
+    expect([run.exitCode, run.stdout, run.stderr]).toEqual([
+      2,
+      '',
+      'Error [USAGE]: --seed has no effect with --base-url: the sandbox there has the seed it was started with (`ledger sandbox start --seed 7`)\n',
+    ]);
+    expect((await t.call('GET', '/sandbox/wallets')).body.data.total).toBe(0);
+  });
 });
