@@ -19,3 +19,15 @@ describe('ledger sandbox clock on a manual clock', () => {
     expect(await shown()).toEqual([0, '2026-11-21T10:30:00.000Z  (advanced 3600 s in all)\n']);
   });
 });
+
+describe('ledger sandbox clock advance past the latest time a clock reaches', () => {
+  const late = useSandbox({ listen: true, clockStart: Date.parse('9998-06-01T00:00:00Z') });
+  it('seen: "Error [VALIDATION_ERROR]: seconds: would move the clock past…", the API field; it names <duration>, as the other refusals of the duration do', async () => {
+    const run = await commandIn('/nonexistent', ['sandbox', 'clock', 'advance', '3650d'], { env: { LEDGER_BASE_URL: late.baseUrl!, LEDGER_API_KEY: late.key } });
+    expect([run.exitCode, run.stdout, run.stderr]).toEqual([
+      1,
+      '',
+      'Error [VALIDATION_ERROR]: <duration>: would move the clock past 9999-01-01T00:00:00.000Z, the latest time a sandbox clock reaches\n',
+    ]);
+  });
+});
