@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { requireKey, resolveConfig } from '../client/config.js';
 import { UsageError } from '../client/errors.js';
-import { httpTransport } from '../client/http.js';
+import { ApiClient } from '../client/http.js';
 import { SNAPSHOT_DIR, stateDirFor } from '../client/state.js';
 import { loadDriver } from '../engine/db/open.js';
 import { EXIT, SilentFailure } from '../commands/errors.js';
@@ -85,9 +85,9 @@ function startingSnapshot(value: string | undefined, io: Io, remote: boolean): S
 
 /**
  * `ledger scenario run`: checks every file first (a malformed one is exit 2, with its line and
- * column, and nothing runs), then runs them and reports. Exit 1 when a scenario fails or the
- * database driver cannot load (NATIVE_MODULE, before anything runs), 3 when the sandbox named by
- * --base-url cannot be reached.
+ * column, and nothing runs), then runs them and reports. Exit 1 when a scenario fails, or before
+ * anything runs when the database driver cannot load (NATIVE_MODULE) or --base-url is not a sandbox
+ * that takes the key; 3 when the sandbox named by --base-url cannot be reached.
  */
 export async function runScenarioFiles(io: Io, paths: string[], flags: RunFlags): Promise<void> {
   const reporter = chooseReporter(flags, Boolean(io.stdout.isTTY));
@@ -123,8 +123,9 @@ export async function runScenarioFiles(io: Io, paths: string[], flags: RunFlags)
   else {
     const config = resolveConfig({ baseUrl: flags.baseUrl, apiKey: flags.apiKey, env: io.env, cwd: io.cwd });
     remote = { baseUrl: config.baseUrl, apiKey: requireKey(config, io.env, io.cwd) };
-    // Unreachable is exit 3 before anything runs.
-    await httpTransport(remote.baseUrl)({ method: 'GET', path: '/sandbox/health', headers: {} });
+    // Before anything runs: unreachable is exit 3; a server that is not a sandbox (NOT_A_SANDBOX) or
+    // refuses the key (UNAUTHORIZED) is one error, where every scenario failed on its first step.
+    await new ApiClient(remote.baseUrl, remote.apiKey).sandbox('GET', '/sandbox/keys');
   }
   let report = '';
   const toFile: Stream = { write: (text: string) => (report += text), isTTY: false };

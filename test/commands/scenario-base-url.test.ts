@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -47,5 +47,22 @@ describe('scenario run --base-url and the deliveries already received', () => {
       'Error [USAGE]: --seed has no effect with --base-url: the sandbox there has the seed it was started with (`ledger sandbox start --seed 7`)\n',
     ]);
     expect((await t.call('GET', '/sandbox/wallets')).body.data.total).toBe(0);
+  });
+
+  it('seen: a --base-url that is not a sandbox, or a key it refuses, failed every scenario on its first step (SCENARIO_FAILED, a report of failures); it is one error before anything runs, and no report', async () => {
+    writeFileSync(join(cwd, 'credit.yaml'), SCENARIO);
+    const { createServer } = await import('node:http');
+    const other = createServer((_request, response) => response.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not Found</h1>'));
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(other.address() as { port: number }).port}`;
+    try {
+      const elsewhere = await scenarioRunIn(cwd, ['credit.yaml', '--base-url', url, '--api-key', t.key, '--output', 'report.xml']);
+      expect([elsewhere.exitCode, elsewhere.stdout, elsewhere.stderr]).toEqual([1, '', `Error [NOT_A_SANDBOX]: ${url} has no /sandbox/keys: this command needs a ledger sandbox, not the live service\n`]);
+      expect(existsSync(join(cwd, 'report.xml'))).toBe(false);
+    } finally {
+      await new Promise((resolve) => other.close(resolve));
+    }
+    const refused = await scenarioRunIn(cwd, ['credit.yaml', '--base-url', t.baseUrl!, '--api-key', 'svc_test_00000000000000000000000000000000']);
+    expect([refused.exitCode, refused.stdout, refused.stderr]).toEqual([1, '', 'Error [UNAUTHORIZED]: API key is invalid or has been rotated\n']);
   });
 });
