@@ -29,10 +29,15 @@ export function resolveConfig(sources: ConfigSources): ClientConfig {
   const given = sources.baseUrl ?? sources.env.LEDGER_BASE_URL;
   const baseUrl = given ?? state?.base_url ?? DEFAULT_BASE_URL;
   const apiKey = sources.apiKey ?? sources.env.LEDGER_API_KEY ?? state?.api_key;
+  let protocol: string;
   try {
-    new URL(baseUrl);
+    ({ protocol } = new URL(baseUrl));
   } catch {
     throw new UsageError(`base URL ${baseUrl} is not a URL (from --base-url, LEDGER_BASE_URL or the sandbox state)`);
+  }
+  // "localhost:4010" parses, as the scheme "localhost:": it was reported as a sandbox that cannot be reached (exit 3).
+  if (protocol !== 'http:' && protocol !== 'https:') {
+    throw new UsageError(`base URL ${baseUrl} is not an http:// or https:// URL (from --base-url, LEDGER_BASE_URL or the sandbox state): http://${baseUrl.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '')}?`);
   }
   return {
     baseUrl: baseUrl.replace(/\/+$/, ''),

@@ -1,6 +1,6 @@
 import type { ClientRequest, IncomingMessage, RequestOptions as NodeRequestOptions } from 'node:http';
 import { request as httpRequest } from 'node:http';
-import { ApiError, UnreachableError } from './errors.js';
+import { ApiError, UnreachableError, UsageError } from './errors.js';
 
 export interface RequestOptions {
   body?: unknown;
@@ -95,6 +95,8 @@ export class ApiClient {
     readonly baseUrl: string,
     readonly apiKey: string | undefined,
     private readonly transport: Transport = httpTransport(baseUrl),
+    /** Told when an answer is a replay (`Idempotent-Replayed: true`): the first answer of the request's Idempotency-Key, nothing done again. */
+    private readonly onReplay?: () => void,
   ) {}
 
   async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
@@ -106,6 +108,7 @@ export class ApiClient {
     } catch {
       throw new ApiError(response.status, 'INVALID_RESPONSE', `${this.baseUrl} answered HTTP ${response.status} with a body that is not JSON: is it a ledger sandbox?`);
     }
+    if (response.headers['idempotent-replayed'] === 'true') this.onReplay?.();
     return unwrap(parsed, response.status);
   }
 
@@ -206,8 +209,32 @@ function withQuery(path: string, query: RequestOptions['query']): string {
   return text ? `${path}${path.includes('?') ? '&' : '?'}${text}` : path;
 }
 
+/** Where the values of the headers a user types come from, for an error that names it. */
+const TYPED_HEADERS: Record<string, { from: string; hint: string }> = {
+  'idempotency-key': { from: '--idempotency-key', hint: 'use letters, digits, - and _' },
+  'x-api-key': { from: 'the API key (--api-key or LEDGER_API_KEY)', hint: 'was it pasted with quotes or spaces around it?' },
+};
+
+/**
+ * A typed header value that HTTP cannot carry (a control character, or a letter past Latin-1 such as
+ * "Ọ"), as a usage error that names it. Node refuses to send it, and that refusal read as an
+ * unreachable sandbox (exit 3), which a script would wait for or retry.
+ */
+function unsendable(request: WireRequest): UsageError | undefined {
+  for (const [name, { from, hint }] of Object.entries(TYPED_HEADERS)) {
+    const bad = /[^\t\x20-\x7e\x80-\xff]/u.exec(request.headers[name] ?? '')?.[0];
+    if (bad === undefined) continue;
+    const code = `U+${bad.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+    const what = /[\x00-\x1f\x7f]/.test(bad) ? `a control character (${code})` : `"${bad}" (${code})`;
+    return new UsageError(`${from}: ${what} cannot be sent in an HTTP header; ${hint}`);
+  }
+  return undefined;
+}
+
 /** Sends one request over `node:http` (https for an https base URL) and resolves with the answer's head. */
 async function open(baseUrl: string, request: WireRequest, signal?: AbortSignal): Promise<IncomingMessage> {
+  const refused = unsendable(request);
+  if (refused) throw refused;
   const url = new URL(baseUrl + request.path);
   // https is loaded only for an https base URL: TLS costs start-up time nobody on loopback needs.
   const send = url.protocol === 'https:' ? (await import('node:https')).request : httpRequest;

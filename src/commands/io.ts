@@ -5,6 +5,9 @@ import { fitted } from './output/wrap.js';
 import type { View } from './output/views.js';
 import * as streams from './streams.js';
 
+/** Said on stderr when an answer is a replay of an earlier request with the same Idempotency-Key. */
+const REPLAYED = 'Replayed: this --idempotency-key was used before, so this is the first answer, as it was then; nothing was done again.';
+
 /** Flags every client command takes. */
 export interface GlobalFlags {
   json?: boolean;
@@ -93,7 +96,8 @@ export function createIo(flags: GlobalFlags, sources: IoSources = {}): Io {
     config: () => (config ??= resolveConfig({ baseUrl: flags.baseUrl, apiKey: flags.apiKey, env, cwd })),
     client: () => {
       if (client) return client;
-      client = new ApiClient(io.config().baseUrl, requireKey(io.config(), env, cwd), sources.transport);
+      // A replayed answer looks like a fresh one: a repeat within the key's 24 h (a re-run CI job) did nothing, and says so.
+      client = new ApiClient(io.config().baseUrl, requireKey(io.config(), env, cwd), sources.transport, () => io.note(REPLAYED));
       prefetchOutput(flags);
       return client;
     },

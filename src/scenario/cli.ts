@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { requireKey, resolveConfig } from '../client/config.js';
 import { UsageError } from '../client/errors.js';
-import { httpTransport } from '../client/http.js';
+import { ApiClient } from '../client/http.js';
 import { SNAPSHOT_DIR, stateDirFor } from '../client/state.js';
 import { loadDriver } from '../engine/db/open.js';
 import { EXIT, SilentFailure } from '../commands/errors.js';
@@ -13,7 +13,7 @@ import type { Stream } from '../commands/output/render.js';
 import { fitted } from '../commands/output/wrap.js';
 import { parseSeed, parseSnapshotTarget } from '../sandbox/start-options.js';
 import type { SnapshotTarget } from '../sandbox/snapshots.js';
-import { FormatErrors, loadScenarioFiles } from './files.js';
+import { checkReportPath, FormatErrors, loadScenarioFiles } from './files.js';
 import type { RunReport } from './results.js';
 import { junitReporter } from './report/junit.js';
 import { prettyReporter } from './report/pretty.js';
@@ -58,6 +58,16 @@ function chooseReporter(flags: RunFlags, stdoutIsTTY: boolean): ReporterName {
   return stdoutIsTTY ? 'pretty' : 'tap';
 }
 
+/** The file `--snapshot` names, if it names one (a malformed value is reported by startingSnapshot). */
+function snapshotFile(value: string | undefined, cwd: string): string | undefined {
+  try {
+    const target = value === undefined ? undefined : parseSnapshotTarget(value, cwd);
+    return target && 'file' in target ? target.file : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** `--snapshot`: in-process, a named snapshot is the file `sandbox snapshot save NAME` wrote here. */
 function startingSnapshot(value: string | undefined, io: Io, remote: boolean): SnapshotTarget | undefined {
   if (value === undefined) return undefined;
@@ -75,21 +85,26 @@ function startingSnapshot(value: string | undefined, io: Io, remote: boolean): S
 
 /**
  * `ledger scenario run`: checks every file first (a malformed one is exit 2, with its line and
- * column, and nothing runs), then runs them and reports. Exit 1 when a scenario fails or the
- * database driver cannot load (NATIVE_MODULE, before anything runs), 3 when the sandbox named by
- * --base-url cannot be reached.
+ * column, and nothing runs), then runs them and reports. Exit 1 when a scenario fails, or before
+ * anything runs when the database driver cannot load (NATIVE_MODULE) or --base-url is not a sandbox
+ * that takes the key; 3 when the sandbox named by --base-url cannot be reached.
  */
 export async function runScenarioFiles(io: Io, paths: string[], flags: RunFlags): Promise<void> {
   const reporter = chooseReporter(flags, Boolean(io.stdout.isTTY));
   // A run that stops before it reports (a malformed file, an unreachable sandbox, the driver) must
   // not leave an earlier run's report where CI reads this one's: the old file goes first.
-  if (flags.output !== undefined) rmSync(resolve(io.cwd, flags.output), { force: true });
+  if (flags.output !== undefined) {
+    checkReportPath(flags.output, paths, io.cwd, snapshotFile(flags.snapshot, io.cwd));
+    rmSync(resolve(io.cwd, flags.output), { force: true });
+  }
   let seed: string | undefined;
   try {
     seed = flags.seed === undefined ? undefined : parseSeed(flags.seed);
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+  // The running sandbox has the seed it was started with: a --seed would change nothing, silently.
+  if (seed !== undefined && flags.baseUrl !== undefined) throw new UsageError(`--seed has no effect with --base-url: the sandbox there has the seed it was started with (\`ledger sandbox start --seed ${seed}\`)`);
   const snapshot = startingSnapshot(flags.snapshot, io, flags.baseUrl !== undefined);
   // The registry's names and the program's runner, from the program (no import of either here).
   const lines = io.commandLines();
@@ -108,8 +123,9 @@ export async function runScenarioFiles(io: Io, paths: string[], flags: RunFlags)
   else {
     const config = resolveConfig({ baseUrl: flags.baseUrl, apiKey: flags.apiKey, env: io.env, cwd: io.cwd });
     remote = { baseUrl: config.baseUrl, apiKey: requireKey(config, io.env, io.cwd) };
-    // Unreachable is exit 3 before anything runs.
-    await httpTransport(remote.baseUrl)({ method: 'GET', path: '/sandbox/health', headers: {} });
+    // Before anything runs: unreachable is exit 3; a server that is not a sandbox (NOT_A_SANDBOX) or
+    // refuses the key (UNAUTHORIZED) is one error, where every scenario failed on its first step.
+    await new ApiClient(remote.baseUrl, remote.apiKey).sandbox('GET', '/sandbox/keys');
   }
   let report = '';
   const toFile: Stream = { write: (text: string) => (report += text), isTTY: false };

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { extname, join, relative, resolve } from 'node:path';
+import { dirname, extname, join, relative, resolve } from 'node:path';
 import { UsageError } from '../client/errors.js';
 import type { CommandLines } from '../commands/io.js';
 import { compileScenarios } from './compile.js';
@@ -19,24 +19,49 @@ function filesIn(dir: string): string[] {
     });
 }
 
+/** The files one argument names, absolute: itself, or the scenario files below a directory. A missing path, or a directory of none, is a UsageError. */
+function filesNamed(given: string, cwd: string): string[] {
+  const path = resolve(cwd, given);
+  if (!existsSync(path)) throw new UsageError(`${given}: no such file or directory`);
+  if (!statSync(path).isDirectory()) return [path];
+  const inside = filesIn(path);
+  if (inside.length === 0) throw new UsageError(`${given}: no scenario files (.yaml, .yml or .json) in this directory`);
+  return inside;
+}
+
+/**
+ * `--output`: a file the report can take the place of. A directory is refused, and so is a file the
+ * run reads (one of its scenario files, one below a directory it was given, the --snapshot file): the
+ * report written there, and the removal of the last one first, would destroy it.
+ */
+export function checkReportPath(output: string, paths: string[], cwd: string, snapshotFile?: string): void {
+  if (output.trim() === '') throw new UsageError('--output is empty: name the report\'s file (report.xml)');
+  const path = resolve(cwd, output);
+  if (existsSync(path) && statSync(path).isDirectory()) throw new UsageError(`--output ${output}: is a directory; name the report's file (${join(output, 'report.xml')})`);
+  // The folders it goes in are made when the report is written, after the run: one that is a file cannot be.
+  for (let folder = dirname(path); !existsSync(folder) || !statSync(folder).isDirectory(); folder = dirname(folder)) {
+    if (existsSync(folder)) throw new UsageError(`--output ${output}: ${relative(cwd, folder) || folder} is a file, not a directory`);
+  }
+  if (path === snapshotFile) throw new UsageError(`--output ${output}: is the --snapshot file every scenario starts from; the report would replace it. Name another file (report.xml)`);
+  for (const given of paths) {
+    let named: string[];
+    try {
+      named = filesNamed(given, cwd);
+    } catch (error) {
+      if (error instanceof UsageError) continue; // reported when the files are read
+      throw error;
+    }
+    if (named.includes(path)) throw new UsageError(`--output ${output}: is a scenario file this run reads; the report would replace it. Name another file (report.xml)`);
+  }
+}
+
 /**
  * The files that the arguments name (a directory stands for the .yaml, .yml and .json files below
  * it), each read and checked in full before anything runs. A missing path is a UsageError; every
  * file that breaks the format is in the FormatErrors thrown together (exit code 2).
  */
 export function loadScenarioFiles(paths: string[], cwd: string, lines: CommandLines): ScenarioFile[] {
-  const found: string[] = [];
-  for (const given of paths) {
-    const path = resolve(cwd, given);
-    if (!existsSync(path)) throw new UsageError(`${given}: no such file or directory`);
-    if (statSync(path).isDirectory()) {
-      const inside = filesIn(path);
-      if (inside.length === 0) throw new UsageError(`${given}: no scenario files (.yaml, .yml or .json) in this directory`);
-      found.push(...inside);
-    } else {
-      found.push(path);
-    }
-  }
+  const found = paths.flatMap((given) => filesNamed(given, cwd));
   const errors: FormatError[] = [];
   const files: ScenarioFile[] = [];
   for (const path of [...new Set(found)]) {

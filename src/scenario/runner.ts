@@ -5,6 +5,7 @@ import type { Outcome, Scenario, Step } from './model.js';
 import { type ExchangeReport, type FailureReport, redact, type ScenarioReport, type StepReport } from './results.js';
 import type { Exchange, Target } from './target.js';
 import { saved, verify } from './verify.js';
+import { receivedBefore } from './webhooks.js';
 
 export interface ScenarioRun {
   report: ScenarioReport;
@@ -38,7 +39,7 @@ function exchangeReport({ request: sent, response, error }: Exchange): ExchangeR
 export async function runScenario(scenario: Scenario, file: string, target: Target, shell: Shell): Promise<ScenarioRun> {
   const started = performance.now();
   const vars: Vars = { ...scenario.vars };
-  const deliveries = new Set<string>();
+  const deliveries = await receivedBefore(target);
   const steps: StepReport[] = [];
   let failure: FailureReport | undefined;
   let unreachable = false;

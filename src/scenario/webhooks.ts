@@ -40,6 +40,20 @@ async function received(target: Target): Promise<ReceiverEvent[]> {
 }
 
 /**
+ * The deliveries the built-in receiver had before a scenario began, as taken: a sandbox of
+ * --base-url (or of --snapshot) keeps those of earlier scenarios and runs, and one of them matched a
+ * scenario's expect_webhook whose own delivery never came (seen). None when the sandbox cannot be
+ * asked: the scenario's first step says why.
+ */
+export async function receivedBefore(target: Target): Promise<Deliveries> {
+  try {
+    return new Set((await received(target)).map((e) => e.webhook_id ?? e.id));
+  } catch {
+    return new Set();
+  }
+}
+
+/**
  * Waits for a delivery of `eventType` whose event matches `match`, on the sandbox clock: it looks
  * at what the built-in receiver accepted (a 2xx answer to a delivery whose Standard Webhooks
  * signature it verified), and if nothing matches yet, runs the scheduler (what is due now) and looks

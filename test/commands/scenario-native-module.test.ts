@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { commandLines } from '../../src/program.js';
+import { scenarioRunIn } from '../helpers/io.js';
 
 /**
  * The database driver built for another Node (npm install under Node 20, then nvm to Node 24): the
@@ -30,15 +30,7 @@ afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 
 const NATIVE_MODULE = `Error [NATIVE_MODULE]: better-sqlite3 was built for another version of Node (module version 115); this is Node ${process.version} (module version 137). Rebuild it for this Node with \`npm rebuild better-sqlite3\` in /home/ada/app, or run ledger with the Node it was installed with\n`;
 
-async function scenarioRun(args: string[], tty = false) {
-  let stdout = '';
-  let stderr = '';
-  const exitCode = await commandLines.run(['scenario', 'run', ...args], [], {
-    sources: { stdout: { write: (s: string) => (stdout += s), isTTY: tty }, stderr: { write: (s: string) => (stderr += s), isTTY: tty }, env: {}, cwd },
-    exitCode: 0,
-  });
-  return { exitCode, stdout, stderr };
-}
+const scenarioRun = (args: string[], tty = false) => scenarioRunIn(cwd, args, tty);
 
 describe('scenario run with a database driver built for another Node (Seen: each scenario failed with Node\'s module versions, then SCENARIO_FAILED)', () => {
   it.each([

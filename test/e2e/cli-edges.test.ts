@@ -257,6 +257,24 @@ describe('a sandbox that stops between the request and its answer', () => {
     expect([made.exitCode, made.stderr]).toEqual([3, `${sent(cut.LEDGER_BASE_URL!)}look before you repeat it (its \`get\` or \`list\` command shows whether it was made)\n`]);
   });
 
+  it('says a key rotation may have happened, and how to get a working key back (Seen: it pointed at a `get` or `list` command, and the old key no longer worked for any)', async () => {
+    const rotated = await cli.run(['sandbox', 'keys', 'rotate'], { env: cut });
+    expect([rotated.exitCode, rotated.stdout, rotated.stderr]).toEqual([
+      3,
+      '',
+      `${sent(cut.LEDGER_BASE_URL!)}if \`ledger sandbox keys\` now answers UNAUTHORIZED, the key was rotated and the new one was lost with the answer: \`ledger sandbox stop\`, then \`ledger sandbox start --detach\`, issues the SANDBOX developer a new key\n`,
+    ]);
+  });
+
+  it('says a developer may have been made whose key is lost, and that a repeat makes another (Seen: it pointed at a `get` or `list` command, which developers have not)', async () => {
+    const made = await cli.run(['sandbox', 'developers', 'create', 'Acme Pay'], { env: cut });
+    expect([made.exitCode, made.stdout, made.stderr]).toEqual([
+      3,
+      '',
+      `${sent(cut.LEDGER_BASE_URL!)}if it made the developer, its key was in the answer that was lost, and the sandbox never shows a key again: repeat it to make another\n`,
+    ]);
+  });
+
   it('asks whether it still runs when a read is cut off: a read is safe to ask again', async () => {
     const read = await cli.run(['wallets', 'get', id], { env: cut });
     expect([read.exitCode, read.stderr]).toEqual([3, `Error [UNREACHABLE]: the sandbox at ${cut.LEDGER_BASE_URL} closed the connection before it answered (ECONNRESET): is it still running? (\`ledger sandbox status\`)\n`]);

@@ -146,6 +146,30 @@ describe('the magic accounts', () => {
   });
 });
 
+describe('settle or fail by the id of a payout\'s fee or reversal', () => {
+  it('seen: the fee of a pending payout said "pending payout not found"; the 404 names the payout\'s own id, for its owner only', async () => {
+    const w = await createWallet(t, 100_000);
+    const r = await send(w.id, '2222222222', 50_000);
+    const payout = r.body.data.transaction_id;
+    const fee = (await t.call('GET', `/v1/wallets/${w.id}/transactions?order=desc&limit=1`)).body.data.items[0].id;
+    expect(fee).not.toBe(payout);
+    const byFee = await t.call('POST', `/sandbox/payouts/${fee}/settle`);
+    expect([byFee.status, byFee.body.detail]).toEqual([
+      404,
+      { code: 'NOT_FOUND', message: `pending payout not found: ${fee} is the fee of payout ${payout} (PENDING), which is settled or failed by that id` },
+    ]);
+    const other = (await t.call('POST', '/sandbox/developers', { business_name: 'Other' })).body.data.api_key;
+    expect((await t.call('POST', `/sandbox/payouts/${fee}/settle`, undefined, { key: other })).body.detail).toEqual({ code: 'NOT_FOUND', message: 'pending payout not found' });
+    expect((await t.call('POST', `/sandbox/payouts/${payout}/fail`)).status).toBe(200);
+    const reversal = (await t.call('GET', `/v1/wallets/${w.id}/transactions?order=desc&limit=1`)).body.data.items[0].id;
+    expect((await t.call('POST', `/sandbox/payouts/${reversal}/settle`)).body.detail).toEqual({
+      code: 'NOT_FOUND',
+      message: `pending payout not found: ${reversal} is the reversal of payout ${payout} (FAILED), which is settled or failed by that id`,
+    });
+    expect(await balance(w.id)).toBe(100_000);
+  });
+});
+
 describe('the payout a transaction belongs to (GET /sandbox/transactions/:tx_id/payout)', () => {
   it('links a failed payout, its fee and its reversal from any of the three; anything else, or another developer, is 404', async () => {
     const w = await createWallet(t, 600_000);

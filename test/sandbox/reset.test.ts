@@ -188,4 +188,14 @@ describe('Idempotency-Keys across a reset', () => {
     expect([recreated.status, recreated.headers['idempotent-replayed']]).toEqual([201, undefined]);
     expect(recreated.body.data.id).not.toBe(created.body.data.id);
   });
+
+  it('seen: a reset sent twice at once with one key stalled 10 s (it waited for its duplicate, which waited for it) and the duplicate got IDEMPOTENCY_KEY_IN_USE; the duplicate waits and replays it', async () => {
+    await populate();
+    const key = { headers: { 'idempotency-key': 'reset-1' } };
+    const [first, duplicate] = await Promise.all([t.call('POST', '/sandbox/reset', undefined, key), t.call('POST', '/sandbox/reset', undefined, key)]);
+    expect([first.status, first.headers['idempotent-replayed'], duplicate.status, duplicate.headers['idempotent-replayed']]).toEqual([200, undefined, 200, 'true']);
+    expect(duplicate.body).toEqual(first.body);
+    expect(first.body.data.removed).toMatchObject({ wallets: 2 });
+    expect((await t.call('GET', '/sandbox/wallets')).body.data.total).toBe(0);
+  });
 });

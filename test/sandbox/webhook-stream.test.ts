@@ -132,6 +132,23 @@ describe('GET /sandbox/webhook-logs/stream', () => {
     await stream.stop();
   });
 
+  it("seen: a restore of a snapshot with more attempts than the stream had seen sent that snapshot's old attempts as if they were being made; it goes on from the restored state's last attempt", async () => {
+    expect((await t.call('POST', '/sandbox/snapshots', { name: 'empty' })).status).toBe(200);
+    for (const amount of [1_000, 2_000, 3_000]) {
+      await createWallet(t, amount);
+      await advance(1);
+    }
+    expect((await t.call('POST', '/sandbox/snapshots', { name: 'busy' })).status).toBe(200);
+    expect((await t.call('POST', '/sandbox/snapshots/empty/restore')).status).toBe(200);
+    const stream = await follow(t.key);
+    expect((await t.call('POST', '/sandbox/snapshots/busy/restore')).status).toBe(200);
+    const after = await createWallet(t, 4_000);
+    await advance(1);
+    expect((await stream.next()).log.payload.data).toMatchObject({ wallet_id: after.id, amount: 4_000 });
+    expect(stream.pending()).toBe(0);
+    await stream.stop();
+  });
+
   it('needs a key and refuses unknown query parameters, in the documented shape', async () => {
     const anonymous = await fetch(`${t.baseUrl}/sandbox/webhook-logs/stream`);
     expect(anonymous.status).toBe(401);

@@ -1,5 +1,5 @@
 import type { Command } from '../command.js';
-import { check } from '../../client/validate.js';
+import { check, inFlagTerms } from '../../client/validate.js';
 import type { Io } from '../io.js';
 import { action, clientCommand, examples, parseDuration } from '../options.js';
 import { clockView } from './clock.js';
@@ -20,6 +20,14 @@ export function advanceCommand(): Command {
 
 export async function runAdvance(io: Io, duration: string, options: { idempotencyKey?: string }): Promise<void> {
   check('IdempotencyHeaders', { 'idempotency-key': options.idempotencyKey }, { 'idempotency-key': '--idempotency-key' });
-  const body = check('ClockAdvanceBody', { seconds: parseDuration(duration) }, { seconds: '<duration>' });
-  await io.show(await io.client().sandbox('POST', '/sandbox/clock/advance', { body, idempotencyKey: options.idempotencyKey, beforeRepeating: BEFORE_REPEATING }), clockView);
+  const flags = { seconds: '<duration>' };
+  const body = check('ClockAdvanceBody', { seconds: parseDuration(duration) }, flags);
+  // A refusal the client cannot foresee (past the latest time a clock reaches) names <duration> too.
+  const moved = await io
+    .client()
+    .sandbox('POST', '/sandbox/clock/advance', { body, idempotencyKey: options.idempotencyKey, beforeRepeating: BEFORE_REPEATING })
+    .catch((error: unknown) => {
+      throw inFlagTerms(error, flags);
+    });
+  await io.show(moved, clockView);
 }

@@ -3,10 +3,14 @@ import type { Io } from '../io.js';
 import { action, clientCommand, examples } from '../options.js';
 import type { View } from '../output/views.js';
 
+/**
+ * The offset is what the developer's advances add up to: ahead of real time on a real clock, but of
+ * where a manual clock started (--seed, --clock-start), far from real time, so it says neither.
+ */
 export const clockView: View = {
   kind: 'custom',
   quiet: (c: { now: string }) => c.now,
-  lines: (c: { now: string; offset_seconds: number }, fmt) => [`${c.now}  ${fmt.dim(`(${c.offset_seconds} s ahead of real time)`)}`],
+  lines: (c: { now: string; offset_seconds: number }, fmt) => [`${c.now}  ${fmt.dim(c.offset_seconds === 0 ? '(never advanced)' : `(advanced ${c.offset_seconds} s in all)`)}`],
 };
 
 export function clockCommand(): Command {

@@ -15,6 +15,7 @@ import { findTransaction } from '../ledger/transactions.repository.js';
 import { nipSessionId } from '../references.js';
 import type { TransferResult } from '../transfers/result.js';
 import type { WalletRow } from '../wallets/wallets.repository.js';
+import { findPayoutOf } from './payouts.repository.js';
 import type { PayoutTable } from './payouts.table.js';
 
 export type PayoutRow = Selectable<PayoutTable>;
@@ -229,11 +230,22 @@ export async function resolvePayout(
     .where('transaction_id', '=', transactionId)
     .executeTakeFirst();
   if (!payout || payout.status !== 'PENDING') {
-    throw new LedgerError('NOT_FOUND', payout ? `payout is already ${payout.status}` : 'pending payout not found');
+    throw new LedgerError('NOT_FOUND', payout ? `payout is already ${payout.status}` : await notAPayout(trx, developerId, transactionId));
   }
   if (outcome === 'SETTLE') await settle(trx, env, payout);
   else await fail(trx, env, payout, 'failed by hand with POST /sandbox/payouts/:transaction_id/fail');
   return (await findTransaction(trx, developerId, transactionId))!;
+}
+
+/**
+ * Why an id is not a payout to settle or fail: the fee or reversal of one names that payout's own id
+ * (the DEBIT), which the fee beside it in a wallet's list is easily taken for.
+ */
+async function notAPayout(trx: Trx, developerId: string, transactionId: string): Promise<string> {
+  const payout = await findPayoutOf(trx, developerId, transactionId);
+  if (!payout) return 'pending payout not found';
+  const part = payout.fee_transaction_id === transactionId ? 'fee' : 'reversal';
+  return `pending payout not found: ${transactionId} is the ${part} of payout ${payout.transaction_id} (${payout.status}), which is settled or failed by that id`;
 }
 
 /** Runs one write: the caller decides how (the sandbox shares commits between concurrent writes). */

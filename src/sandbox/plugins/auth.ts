@@ -22,7 +22,12 @@ declare module 'fastify' {
 }
 
 export interface DeveloperWrites {
-  /** Resolves once none of the developer's write requests is running but `except` (the caller's own). */
+  /**
+   * Resolves once none of the developer's write requests is running but `except` (the caller's own)
+   * and its duplicates: requests with its Idempotency-Key, which wait for it to answer and replay that.
+   * Waited for, they would wait for it in turn, until one gave up (seen: a reset sent twice at once
+   * stalled 10 s, and its duplicate got IDEMPOTENCY_KEY_IN_USE instead of the replay).
+   */
   settled(developerId: string, except?: FastifyRequest): Promise<void>;
 }
 
@@ -36,13 +41,18 @@ const READS = new Set(['GET', 'HEAD']);
 export function installAuth(app: FastifyInstance, sandbox: Pick<Sandbox, 'db' | 'envFor' | 'whenFree' | 'isHeld'>): void {
   const running = new Map<string, Map<FastifyRequest, Promise<void>>>();
   const done = new WeakMap<FastifyRequest, () => void>();
+  /** What a running write with an Idempotency-Key is a duplicate of: its developer, route, parameters and key. */
+  const keyed = new WeakMap<FastifyRequest, string>();
 
   app.decorateRequest('developerId', '');
   app.decorateRequest('env', null as unknown as EngineEnv);
   app.decorate('developerWrites', {
     async settled(developerId: string, except?: FastifyRequest) {
       for (;;) {
-        const others = [...(running.get(developerId) ?? new Map<FastifyRequest, Promise<void>>()).entries()].filter(([request]) => request !== except);
+        const same = except && keyed.get(except);
+        const others = [...(running.get(developerId) ?? new Map<FastifyRequest, Promise<void>>()).entries()].filter(
+          ([request]) => request !== except && (same === undefined || keyed.get(request) !== same),
+        );
         if (others.length === 0) return;
         await Promise.all(others.map(([, finished]) => finished));
       }
@@ -61,6 +71,8 @@ export function installAuth(app: FastifyInstance, sandbox: Pick<Sandbox, 'db' | 
     request.developerId = developerId;
     request.env = sandbox.envFor(developerId);
     if (READS.has(request.method)) return;
+    const key = request.headers['idempotency-key'];
+    if (request.method === 'POST' && key !== undefined) keyed.set(request, JSON.stringify([developerId, request.routeOptions.url, request.params, key]));
     let finish!: () => void;
     const finished = new Promise<void>((resolve) => (finish = resolve));
     const mine = running.get(developerId) ?? new Map<FastifyRequest, Promise<void>>();

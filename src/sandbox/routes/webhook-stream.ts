@@ -55,10 +55,11 @@ export function webhookStreamRoutes(app: App, { sandbox }: RouteDeps): void {
   const open = new Map<ServerResponse, { cursor: number }>();
   const lastAttempt = async () => Number((await db.selectFrom('webhook_attempts').select((eb) => eb.fn.max('seq').as('seq')).executeTakeFirst())?.seq ?? 0);
   // A restore can take attempts away: a stream waiting past them would miss the restored sandbox's
-  // next ones (seen: it went silent). It goes on from the restored state's last attempt.
+  // next ones (seen: it went silent). It can bring attempts back, made before the stream opened: a
+  // stream short of them would send them as new (seen). It goes on from the restored state's last attempt.
   sandbox.onRestore(async () => {
     const last = await lastAttempt();
-    for (const following of open.values()) following.cursor = Math.min(following.cursor, last);
+    for (const following of open.values()) following.cursor = last;
   });
 
   const newAttempts = (developer: number, after: number) =>

@@ -1,0 +1,68 @@
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { scenarioRunIn } from '../helpers/io.js';
+import { createWallet, useSandbox } from '../helpers/sandbox.js';
+
+/**
+ * `scenario run --base-url`: the running sandbox keeps what earlier scenarios and runs (or anyone)
+ * delivered to its built-in receiver. A scenario's expect_webhook is about its own deliveries.
+ */
+const t = useSandbox({ listen: true });
+const cwd = mkdtempSync(join(tmpdir(), 'ledger-base-url-'));
+afterAll(() => rmSync(cwd, { recursive: true, force: true }));
+
+const SCENARIO = `name: a credit's webhook
+steps:
+  - run: wallets create --customer-reference bola --first-name Bola --last-name Ade --email bola@example.com
+    save: { BOLA: data.id }
+  - run: sandbox receiver fail --status 500 --times 10
+  - run: credit \${BOLA} 1000 --narration salary
+  - expect_webhook: ledger.credit
+    match: { data.amount: 1000 }
+`;
+
+describe('scenario run --base-url and the deliveries already received', () => {
+  it("seen: an expect_webhook passed on an earlier delivery of the same amount while the scenario's own delivery got 500 each time; it fails", async () => {
+    // Before the run: a ledger.credit of 1000 delivered and accepted.
+    await createWallet(t, 1_000);
+    await t.call('POST', '/sandbox/clock/advance', { seconds: 1 });
+    expect((await t.call('GET', '/sandbox/receiver/events')).body.data.items).toMatchObject([{ event_type: 'ledger.credit', response_status: 200 }]);
+
+    writeFileSync(join(cwd, 'credit.yaml'), SCENARIO);
+    const run = await scenarioRunIn(cwd, ['credit.yaml', '--base-url', t.baseUrl!, '--api-key', t.key]);
+    expect(run.exitCode).toBe(1);
+    expect(run.stdout).toContain('no ledger.credit delivery with data.amount 1000 reached the built-in receiver after 5 scheduler passes (0 other ledger.credit deliveries)');
+    expect(run.stderr).toBe('Error [SCENARIO_FAILED]: 1 of 1 scenario did not pass: credit.yaml:1 "a credit\'s webhook"\n');
+    await t.call('PUT', '/sandbox/receiver/behaviour', { status: 200, count: 0 });
+  });
+
+  it('seen: --seed 7 with --base-url ran on the running sandbox\'s own seed without a word; it is refused', async () => {
+    writeFileSync(join(cwd, 'credit.yaml'), SCENARIO);
+    const run = await scenarioRunIn(cwd, ['credit.yaml', '--base-url', t.baseUrl!, '--api-key', t.key, '--seed', '7']);
+    expect([run.exitCode, run.stdout, run.stderr]).toEqual([
+      2,
+      '',
+      'Error [USAGE]: --seed has no effect with --base-url: the sandbox there has the seed it was started with (`ledger sandbox start --seed 7`)\n',
+    ]);
+    expect((await t.call('GET', '/sandbox/wallets')).body.data.total).toBe(0);
+  });
+
+  it('seen: a --base-url that is not a sandbox, or a key it refuses, failed every scenario on its first step (SCENARIO_FAILED, a report of failures); it is one error before anything runs, and no report', async () => {
+    writeFileSync(join(cwd, 'credit.yaml'), SCENARIO);
+    const { createServer } = await import('node:http');
+    const other = createServer((_request, response) => response.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not Found</h1>'));
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(other.address() as { port: number }).port}`;
+    try {
+      const elsewhere = await scenarioRunIn(cwd, ['credit.yaml', '--base-url', url, '--api-key', t.key, '--output', 'report.xml']);
+      expect([elsewhere.exitCode, elsewhere.stdout, elsewhere.stderr]).toEqual([1, '', `Error [NOT_A_SANDBOX]: ${url} has no /sandbox/keys: this command needs a ledger sandbox, not the live service\n`]);
+      expect(existsSync(join(cwd, 'report.xml'))).toBe(false);
+    } finally {
+      await new Promise((resolve) => other.close(resolve));
+    }
+    const refused = await scenarioRunIn(cwd, ['credit.yaml', '--base-url', t.baseUrl!, '--api-key', 'svc_test_00000000000000000000000000000000']);
+    expect([refused.exitCode, refused.stdout, refused.stderr]).toEqual([1, '', 'Error [UNAUTHORIZED]: API key is invalid or has been rotated\n']);
+  });
+});
