@@ -1,7 +1,7 @@
 import type { SuspenseItem } from '../api/schemas/suspense.js';
 import type { Payout } from '../api/schemas/banks.js';
 import type { Transaction } from '../api/schemas/transactions.js';
-import type { PayoutRow } from '../engine/payouts/payouts.service.js';
+import type { PayoutRow } from '../engine/payouts/payouts.table.js';
 import type { Wallet } from '../api/schemas/wallets.js';
 import type { InboundOutcome } from '../engine/inbound/inbound.service.js';
 import type { TransactionRow } from '../engine/ledger/ledger.service.js';

@@ -1,6 +1,6 @@
 import type { Db } from '../db/database.js';
 import { findTransaction } from '../ledger/transactions.repository.js';
-import type { PayoutRow } from './payouts.service.js';
+import type { PayoutRow } from './payouts.table.js';
 
 /**
  * The payout a transaction belongs to: its DEBIT, its fee's DEBIT or the reversal CREDIT of a failed

@@ -1,4 +1,3 @@
-import type { Selectable } from 'kysely';
 import { nipFee } from '../fees.js';
 import type { ResolvedAccount } from '../banks/name-enquiry.js';
 import type { Db, Trx } from '../db/database.js';
@@ -16,9 +15,8 @@ import { nipSessionId } from '../references.js';
 import type { TransferResult } from '../transfers/result.js';
 import type { WalletRow } from '../wallets/wallets.repository.js';
 import { findPayoutOf } from './payouts.repository.js';
-import type { PayoutTable } from './payouts.table.js';
+import type { PayoutRow } from './payouts.table.js';
 
-export type PayoutRow = Selectable<PayoutTable>;
 
 
 /**

@@ -1,3 +1,4 @@
+import type { Selectable } from 'kysely';
 import type { PayoutPlan } from '../banks/magic.js';
 
 export type PayoutStatus = 'PENDING' | 'SETTLED' | 'FAILED';
@@ -23,3 +24,6 @@ export interface PayoutTable {
   resolved_at: string | null;
   created_at: string;
 }
+
+/** A payout as read from the database. */
+export type PayoutRow = Selectable<PayoutTable>;
