@@ -151,7 +151,7 @@ describe('with a sandbox', () => {
     // An id that names nothing is still the API's NOT_FOUND.
     const unknown = await cli.run(['wallets', 'get', `"01a20c05-0000-7000-8000-000000000000" `]);
     expect(unknown.exitCode).toBe(1);
-    expect(unknown.stderr).toBe('Error [NOT_FOUND]: wallet not found\n');
+    expect(unknown.stderr).toBe('Error [NOT_FOUND]: wallet not found: <wallet_id> "01a20c05-0000-7000-8000-000000000000" is not one of your wallet ids (`ledger wallets list` shows them)\n');
     // Nothing left (an unset variable in quotes): a usage error, nothing sent.
     expect(await cli.run(['wallets', 'get', ' '])).toMatchObject({ exitCode: 2, stderr: 'Error [USAGE]: <wallet_id> is empty (" ")\n' });
   });
