@@ -24,7 +24,8 @@ describe('starting a second sandbox', () => {
 
       const portTaken = await second.run(['sandbox', 'start', '--detach', '--port', String(port)]);
       expect(portTaken.exitCode).toBe(1);
-      expect(portTaken.stderr).toContain(`Error [PORT_IN_USE]: port ${port} on 127.0.0.1 is in use`);
+      // Seen: "pick another with --port", without the value that always works.
+      expect(portTaken.stderr).toBe(`Error [PORT_IN_USE]: port ${port} on 127.0.0.1 is in use: pick another with --port (--port 0 takes a free one)\n`);
 
       // Same directory, a free port, but the database another sandbox serves.
       const dbTaken = await second.run(['sandbox', 'start', '--detach', '--port', '0', '--db', db]);
