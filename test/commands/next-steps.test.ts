@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/client/errors.js';
+import { notFoundArgument } from '../../src/commands/account-number.js';
+import { reportError } from '../../src/commands/errors.js';
 import { runShow as runShowItem } from '../../src/commands/suspense/show.js';
 import { runRetry } from '../../src/commands/webhooks/retry.js';
 import { runShow as runShowLog } from '../../src/commands/webhooks/show.js';
@@ -51,5 +54,16 @@ describe('what to do next', () => {
     const quiet = io({ quiet: true });
     await runShowLog(quiet.io, log.id);
     expect([quiet.stdout(), quiet.stderr()]).toEqual([`${log.id}\n`, '']);
+  });
+});
+
+describe('a command in a hint, at 80 columns', () => {
+  it('seen: the error broke `ledger wallets list` across two lines ("`ledger" / "wallets list`"), so it could not be copied; now a command in backticks stays whole on one line', () => {
+    let err = '';
+    const terminal = { write: (s: string) => (err += s), isTTY: true, columns: 80 };
+    const id = '01a20fd4-937d-7080-9527-71981cfe940e';
+    expect(reportError(notFoundArgument(new ApiError(404, 'NOT_FOUND', 'wallet not found'), ['wallet_id'], [id]), terminal)).toBe(1);
+    expect(err).toBe(`Error [NOT_FOUND]: wallet not found: <wallet_id>\n  "${id}" is not one of your wallet ids\n  (\`ledger wallets list\` shows them)\n`);
+    expect(Math.max(...err.split('\n').map((line) => line.length))).toBeLessThanOrEqual(80);
   });
 });
