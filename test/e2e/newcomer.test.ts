@@ -42,6 +42,26 @@ describe('starting a second sandbox', () => {
   });
 });
 
+describe('sandbox env after sandbox stop', () => {
+  it('seen: it printed the exports of a stopped sandbox and nothing else, and `eval` then `curl -s` printed nothing at all; now a note says it is not running and how to start it', async () => {
+    const cli = createCli();
+    try {
+      expect((await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--memory'])).exitCode).toBe(0);
+      const running = await cli.run(['sandbox', 'env']);
+      expect([running.exitCode, running.stderr]).toEqual([0, '']);
+      await cli.run(['sandbox', 'stop']);
+      const stopped = await cli.run(['sandbox', 'env']);
+      expect(stopped.exitCode).toBe(0);
+      expect(stopped.stdout).toBe(running.stdout);
+      expect(stopped.stderr).toBe('Note: the sandbox started here is not running; these are its URL and key for when it is (`ledger sandbox start --detach` starts it again).\n');
+      expect((await cli.run(['sandbox', 'env', '--json'])).stderr).toBe('');
+    } finally {
+      await cli.run(['sandbox', 'stop']);
+      cli.cleanup();
+    }
+  });
+});
+
 describe('a second terminal in another directory', () => {
   it('seen: `sandbox status` there said "running" while every other command said NO_SANDBOX, and `sandbox stop` said "No sandbox is running"; now status says why the others will fail, and stop that none was started here', async () => {
     const home = createCli();
