@@ -15,12 +15,16 @@ export function servingPid(path: string): number | undefined {
   } catch {
     return undefined;
   }
-  if (typeof pid !== 'number') return undefined;
+  return typeof pid === 'number' && isRunning(pid) ? pid : undefined;
+}
+
+/** True while a process with this pid lives (with the fs and signals alone: no server code). */
+export function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return pid;
+    return true;
   } catch (error) {
     // EPERM: it lives, as another user's process.
-    return (error as NodeJS.ErrnoException).code === 'EPERM' ? pid : undefined;
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -60,6 +60,16 @@ function phrase(flag: string, field: string, message: string): string {
 }
 
 /**
+ * Where to find the right value, for a field people fill from a list: a bank's name or initials
+ * (`--bank GTB`) is what they type first, and `banks list --search` takes exactly that.
+ */
+function lookUp(field: string, value: unknown): string {
+  if (!field.endsWith('bank_code') || typeof value !== 'string' || value.trim() === '') return '';
+  const search = /^[\w.-]+$/.test(value.trim()) ? value.trim() : `'${value.trim().replace(/'/g, `'\\''`)}'`;
+  return `: \`ledger banks list --search ${search}\` shows the codes`;
+}
+
+/**
  * Checks a request body or query against its schema's rules and returns it with text trimmed where
  * the schema trims; the first problem is a UsageError naming the flag. `partial` checks only the
  * values given (before a prompt asks for the rest).
@@ -74,7 +84,7 @@ export function check<T extends Record<string, unknown>>(request: RequestName, v
     const fieldRule = fields[field];
     if (!fieldRule) throw new Error(`${request} has no field ${field}`);
     const wrong = problem(fieldRule, value);
-    if (wrong) throw new UsageError(phrase(flag(field), field, wrong));
+    if (wrong) throw new UsageError(`${phrase(flag(field), field, wrong)}${lookUp(field, value)}`);
     out[field] = fieldRule.trim && typeof value === 'string' ? value.trim() : value;
   }
   if (options.partial) return out as T;

@@ -17,8 +17,47 @@ export async function accountNumberOf(io: Io, walletOrAccount: string, label: st
   }
 }
 
+/** Where each kind of id the API names in `<kind> not found` is listed, and the argument that takes it. */
+const LISTED: Record<string, { argument: string; list: string }> = {
+  wallet: { argument: 'wallet_id', list: 'ledger wallets list' },
+  transaction: { argument: 'transaction_id', list: 'ledger transactions list <wallet_id>' },
+  'suspense item': { argument: 'suspense_id', list: 'ledger suspense list' },
+  'webhook log': { argument: 'log_id', list: 'ledger webhooks list' },
+  agent: { argument: 'agent_id', list: 'ledger agents list' },
+};
+
+/** Every id is a UUID; a value of its shape but shorter is the start of one, as a table shows it. */
+const WHOLE_ID = '00000000-0000-0000-0000-000000000000';
+const isIdStart = (value: string) =>
+  value.length >= 4 && value.length < WHOLE_ID.length && WHOLE_ID.startsWith(value.toLowerCase().replace(/[0-9a-f]/g, '0'));
+
+/**
+ * The API's `<kind> not found`, with the argument that named it and where the right id is: the API
+ * does not say which argument it was (`transfer` and `agents toggle` take two ids), and a person who
+ * copied an id from a table that shortened it (`01a20fd4-9`, without its `…`) learns why. The API's
+ * kind must be `kind` when given; any other error stays as it is.
+ */
+export function notYours(error: unknown, value: string, label: string, kind?: string, or = ''): unknown {
+  if (!(error instanceof ApiError) || error.code !== 'NOT_FOUND') return error;
+  const named = /^(.+) not found$/.exec(error.message)?.[1];
+  const listed = named === undefined ? undefined : LISTED[named];
+  if (!listed || (kind !== undefined && named !== kind)) return error;
+  const why = isIdStart(value)
+    ? `is only the start of an id (tables shorten ids to fit: \`${listed.list} --wide\` shows them whole, \`--quiet\` prints only them)`
+    : `is not one of your ${named} ids${or} (\`${listed.list}\` shows them)`;
+  return new ApiError(error.status, error.code, `${named} not found: ${label} "${value}" ${why}`);
+}
+
 /** The API's NOT_FOUND for a wallet, with the argument that named it and where to find the right id; any other error as it is. */
 export function notYourWallet(error: unknown, value: string, label: string, or = ''): unknown {
-  if (!(error instanceof ApiError) || error.code !== 'NOT_FOUND' || error.message !== 'wallet not found') return error;
-  return new ApiError(error.status, error.code, `wallet not found: ${label} "${value}" is not one of your wallet ids${or} (\`ledger wallets list\` shows them)`);
+  return notYours(error, value, label, 'wallet', or);
+}
+
+/** A `<kind> not found` from a command's id arguments (`<wallet_id>`, `<log_id>` …): the one whose kind it is. */
+export function notFoundArgument(error: unknown, names: readonly string[], values: readonly unknown[]): unknown {
+  const named = error instanceof ApiError && error.code === 'NOT_FOUND' ? /^(.+) not found$/.exec(error.message)?.[1] : undefined;
+  const listed = named === undefined ? undefined : LISTED[named];
+  const at = listed ? names.indexOf(listed.argument) : -1;
+  const value = values[at];
+  return at >= 0 && typeof value === 'string' ? notYours(error, value, `<${listed!.argument}>`) : error;
 }

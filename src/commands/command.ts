@@ -153,6 +153,11 @@ export class Command {
     return this;
   }
 
+  /** The arguments' names as declared (`wallet_id` of `<wallet_id>`): which one an error is about. */
+  argumentNames(): string[] {
+    return this.declared.map((argument) => argument.spec.replace(/[<>[\].]/g, ''));
+  }
+
   opts(): Record<string, unknown> {
     return this.values;
   }
@@ -238,9 +243,10 @@ export class Command {
     for (const help of this.helpTexts) command.addHelpText(help.position, help.text);
     const handler = this.handler;
     const { invocation, commandLines } = this;
+    const argumentNames = () => this.argumentNames();
     if (handler) command.action(async (...args: unknown[]) => {
-      // The action finds the invocation and the command lines on the command it is handed, commander's here.
-      Object.assign(args[args.length - 1] as object, { invocation, commandLines });
+      // The action finds the invocation, the command lines and the arguments' names on the command it is handed, commander's here.
+      Object.assign(args[args.length - 1] as object, { invocation, commandLines, argumentNames });
       await handler(...args);
     });
     for (const sub of this.commands) command.addCommand(sub.toCommander(commander));

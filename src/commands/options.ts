@@ -1,8 +1,9 @@
 import { Command, Option } from './command.js';
+import { notFoundArgument } from './account-number.js';
 import { parseDuration as parseSeconds } from '../api/duration.js';
 import { UsageError } from '../client/errors.js';
 import { reportError } from './errors.js';
-import { type CommandLines, createIo, type GlobalFlags, type Invocation, type Io } from './io.js';
+import { createIo, type GlobalFlags, type Io } from './io.js';
 
 // Lines of at most 80 columns: help text after the options is printed as written.
 const EXIT_CODES = `Exit codes: 0 success · 1 the API refused (4xx/5xx) · 2 usage error ·
@@ -42,7 +43,7 @@ export function enumOption(flags: string, description: string, values: string[])
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function action(run: (io: Io, ...args: any[]) => Promise<void>) {
   return async (...received: unknown[]): Promise<void> => {
-    const command = received[received.length - 1] as Command & { invocation?: Invocation; commandLines?: CommandLines };
+    const command = received[received.length - 1] as Pick<Command, 'opts' | 'argumentNames' | 'invocation' | 'commandLines'>;
     const options = command.opts() as Record<string, unknown>;
     const positional = received.slice(0, -2);
     const { invocation, commandLines } = command;
@@ -50,7 +51,7 @@ export function action(run: (io: Io, ...args: any[]) => Promise<void>) {
     try {
       await run(io, ...positional, options);
     } catch (error) {
-      const code = reportError(error, io.stderr);
+      const code = reportError(notFoundArgument(error, command.argumentNames(), positional), io.stderr);
       if (invocation) invocation.exitCode = code;
       else process.exitCode = code;
     }

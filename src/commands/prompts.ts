@@ -13,9 +13,13 @@ export type Check = (text: string) => string | undefined;
 
 const asValidate = (check?: Check) => (text: string) => check?.(text) ?? true;
 
-/** Without a terminal there is nobody to ask: a missing value is a usage error naming its flag. */
-export function needTerminal(io: Io, flag: string): void {
-  if (!io.interactive()) throw new UsageError(`missing ${flag} (no terminal to ask on)`);
+/**
+ * Without a terminal there is nobody to ask: a missing value is a usage error naming its flag, or
+ * every missing flag at once (a script fixes them in one go, not one run at a time).
+ */
+export function needTerminal(io: Io, ...flags: string[]): void {
+  const named = flags.length > 1 ? `${flags.slice(0, -1).join(', ')} and ${flags.at(-1)}` : flags[0];
+  if (flags.length > 0 && !io.interactive()) throw new UsageError(`missing ${named} (no terminal to ask on)`);
 }
 
 /**

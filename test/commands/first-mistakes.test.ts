@@ -3,6 +3,7 @@ import { runResolve as runBankResolve } from '../../src/commands/banks/resolve.j
 import { runCredit } from '../../src/commands/credit.js';
 import { reportError } from '../../src/commands/errors.js';
 import { runTransfer } from '../../src/commands/transfer.js';
+import { commandLines } from '../../src/program.js';
 import { captureIo } from '../helpers/io.js';
 import { createWallet, useSandbox } from '../helpers/sandbox.js';
 
@@ -78,5 +79,50 @@ describe('a transfer to the wallet it comes from', () => {
   it('seen: "destination_account_number: is the source wallet itself" twice; now once, naming <to>', async () => {
     const ada = await createWallet(t, 500_000);
     expect(await failure((io) => runTransfer(io, ada.id, ada.id, '100', {}))).toEqual([1, 'Error [VALIDATION_ERROR]: <to>: is the source wallet itself\n']);
+  });
+});
+
+describe('an id copied from a table, or mistyped', () => {
+  /** A command line as typed, run through the program, its exit code and stderr. */
+  async function line(...words: string[]): Promise<[number, string]> {
+    let err = '';
+    const exit = await commandLines.run(words, [], {
+      sources: { stdout: { write: () => {} }, stderr: { write: (s: string) => (err += s) }, env: { LEDGER_BASE_URL: t.baseUrl!, LEDGER_API_KEY: t.key, NO_COLOR: '1' }, cwd: '/nonexistent' },
+      exitCode: 0,
+    });
+    return [exit, err];
+  }
+
+  it('seen: `suspense show 01a20fd4-9` (a table\'s shortened id, copied without its …) said only "suspense item not found"; now it says the id is cut and how to see it whole', async () => {
+    const ada = await createWallet(t, 1_000);
+    await t.call('POST', '/sandbox/inbound-transfers', { account_number: ada.account_number, amount: 70_000, narration: 'asdfgh' });
+    const item = (await t.call('GET', '/v1/suspense?status=PENDING')).body.data.items.at(-1);
+    const shown = item.id.slice(0, 10);
+    expect(await line('suspense', 'show', shown)).toEqual([
+      1,
+      `Error [NOT_FOUND]: suspense item not found: <suspense_id> "${shown}" is only the start of an id (tables shorten ids to fit: \`ledger suspense list --wide\` shows them whole, \`--quiet\` prints only them)\n`,
+    ]);
+    const log = (await t.call('GET', '/v1/webhook-logs')).body.data.items[0];
+    expect(await line('webhooks', 'retry', log.id.slice(0, 18))).toEqual([
+      1,
+      `Error [NOT_FOUND]: webhook log not found: <log_id> "${log.id.slice(0, 18)}" is only the start of an id (tables shorten ids to fit: \`ledger webhooks list --wide\` shows them whole, \`--quiet\` prints only them)\n`,
+    ]);
+  });
+
+  it('seen: `wallets get`, `transactions get`, `agents toggle` with a mistyped id said only "<kind> not found"; now which argument, and the command that lists them', async () => {
+    const ada = await createWallet(t, 1_000);
+    const tx = (await t.call('GET', `/v1/wallets/${ada.id}/transactions`)).body.data.items[0];
+    expect(await line('wallets', 'get', typo(ada.id))).toEqual([
+      1,
+      `Error [NOT_FOUND]: wallet not found: <wallet_id> "${typo(ada.id)}" is not one of your wallet ids (\`ledger wallets list\` shows them)\n`,
+    ]);
+    expect(await line('transactions', 'get', typo(tx.id))).toEqual([
+      1,
+      `Error [NOT_FOUND]: transaction not found: <transaction_id> "${typo(tx.id)}" is not one of your transaction ids (\`ledger transactions list <wallet_id>\` shows them)\n`,
+    ]);
+    expect(await line('agents', 'toggle', ada.id, typo(ada.id), '--off')).toEqual([
+      1,
+      `Error [NOT_FOUND]: agent not found: <agent_id> "${typo(ada.id)}" is not one of your agent ids (\`ledger agents list\` shows them)\n`,
+    ]);
   });
 });

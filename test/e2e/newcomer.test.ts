@@ -24,7 +24,8 @@ describe('starting a second sandbox', () => {
 
       const portTaken = await second.run(['sandbox', 'start', '--detach', '--port', String(port)]);
       expect(portTaken.exitCode).toBe(1);
-      expect(portTaken.stderr).toContain(`Error [PORT_IN_USE]: port ${port} on 127.0.0.1 is in use`);
+      // Seen: "pick another with --port", without the value that always works.
+      expect(portTaken.stderr).toBe(`Error [PORT_IN_USE]: port ${port} on 127.0.0.1 is in use: pick another with --port (--port 0 takes a free one)\n`);
 
       // Same directory, a free port, but the database another sandbox serves.
       const dbTaken = await second.run(['sandbox', 'start', '--detach', '--port', '0', '--db', db]);
@@ -37,6 +38,26 @@ describe('starting a second sandbox', () => {
       await second.run(['sandbox', 'stop']);
       first.cleanup();
       second.cleanup();
+    }
+  });
+});
+
+describe('sandbox env after sandbox stop', () => {
+  it('seen: it printed the exports of a stopped sandbox and nothing else, and `eval` then `curl -s` printed nothing at all; now a note says it is not running and how to start it', async () => {
+    const cli = createCli();
+    try {
+      expect((await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--memory'])).exitCode).toBe(0);
+      const running = await cli.run(['sandbox', 'env']);
+      expect([running.exitCode, running.stderr]).toEqual([0, '']);
+      await cli.run(['sandbox', 'stop']);
+      const stopped = await cli.run(['sandbox', 'env']);
+      expect(stopped.exitCode).toBe(0);
+      expect(stopped.stdout).toBe(running.stdout);
+      expect(stopped.stderr).toBe('Note: the sandbox started here is not running; these are its URL and key for when it is (`ledger sandbox start --detach` starts it again).\n');
+      expect((await cli.run(['sandbox', 'env', '--json'])).stderr).toBe('');
+    } finally {
+      await cli.run(['sandbox', 'stop']);
+      cli.cleanup();
     }
   });
 });
@@ -151,7 +172,7 @@ describe('with a sandbox', () => {
     // An id that names nothing is still the API's NOT_FOUND.
     const unknown = await cli.run(['wallets', 'get', `"01a20c05-0000-7000-8000-000000000000" `]);
     expect(unknown.exitCode).toBe(1);
-    expect(unknown.stderr).toBe('Error [NOT_FOUND]: wallet not found\n');
+    expect(unknown.stderr).toBe('Error [NOT_FOUND]: wallet not found: <wallet_id> "01a20c05-0000-7000-8000-000000000000" is not one of your wallet ids (`ledger wallets list` shows them)\n');
     // Nothing left (an unset variable in quotes): a usage error, nothing sent.
     expect(await cli.run(['wallets', 'get', ' '])).toMatchObject({ exitCode: 2, stderr: 'Error [USAGE]: <wallet_id> is empty (" ")\n' });
   });

@@ -130,7 +130,7 @@ describe('scenario run: failing', () => {
       status: /^status: expected 201, got 200$/,
       exit: /^exit: expected 1, got 0$/,
       'expect_error that succeeds': /^expected it to fail with INSUFFICIENT_FUNDS, but it exited 1: Error \[VALIDATION_ERROR\]/,
-      'expect_error with another code': /^expected it to fail with INSUFFICIENT_FUNDS, but it exited 1: Error \[NOT_FOUND\]: wallet not found$/,
+      'expect_error with another code': /^expected it to fail with INSUFFICIENT_FUNDS, but it exited 1: Error \[NOT_FOUND\]: wallet not found: <wallet_id> "00000000-0000-0000-0000-000000000000" is not one of your wallet ids \(`ledger wallets list` shows them\)$/,
       'a command that fails': /^exited 1: Error \[INSUFFICIENT_FUNDS\]/,
       'a request that fails': /^answered 409 DUPLICATE_CUSTOMER_REFERENCE: /,
       'save of a missing field': /^save NOPE: data\.nothing_here is not in the step's result$/,

@@ -90,14 +90,14 @@ describe('a developer scripting the sandbox', () => {
     expect([amount.exitCode, amount.stderr]).toEqual([2, 'Error [USAGE]: <amount> "12.50" must be a whole number of kobo, digits only: ₦12.50 is 1250\n']);
 
     const missing = await cli.run(['wallets', 'create', '--first-name', 'Ada']);
-    expect([missing.exitCode, missing.stderr]).toEqual([2, 'Error [USAGE]: missing --customer-reference (no terminal to ask on)\n']);
+    expect([missing.exitCode, missing.stderr]).toEqual([2, 'Error [USAGE]: missing --customer-reference, --last-name and --email (no terminal to ask on)\n']);
 
     const unknownFlag = await cli.run(['wallets', 'list', '--colour']);
     expect(unknownFlag.exitCode).toBe(2);
     expect(unknownFlag.stderr).toContain("Error [USAGE]: unknown option '--colour'");
 
     const notFound = await cli.run(['wallets', 'get', 'nope']);
-    expect([notFound.exitCode, notFound.stderr]).toEqual([1, 'Error [NOT_FOUND]: wallet not found\n']);
+    expect([notFound.exitCode, notFound.stderr]).toEqual([1, 'Error [NOT_FOUND]: wallet not found: <wallet_id> "nope" is not one of your wallet ids (`ledger wallets list` shows them)\n']);
   });
 
   it('refuses a request without a key with 401 UNAUTHORIZED', async () => {

@@ -55,6 +55,28 @@ function* units(text: string): Generator<[string, boolean]> {
 }
 
 /**
+ * The words of a line, a command in backticks (`ledger wallets list --wide`) as one: broken across
+ * lines, it could not be copied whole. One longer than the room is still broken where the room ends.
+ */
+function words(text: string): string[] {
+  const out: string[] = [];
+  let open: string[] | undefined;
+  for (const word of text.split(' ')) {
+    const ticks = word.split('`').length - 1;
+    if (open) {
+      open.push(word);
+      if (ticks % 2 === 1) {
+        out.push(open.join(' '));
+        open = undefined;
+      }
+    } else if (ticks % 2 === 1) open = [word];
+    else out.push(word);
+  }
+  if (open) out.push(...open);
+  return out;
+}
+
+/**
  * One line broken at spaces into lines of at most `width` columns; the lines after the first start
  * with `hang` spaces (default: the line's own indent), so a value continues under itself. A word
  * longer than the room (a URL) is broken where the room ends. Infinity keeps the line whole.
@@ -74,7 +96,7 @@ export function wrap(line: string, width: number, hang?: number): string[] {
     used = continued.length;
     empty = true;
   };
-  for (const word of line.slice(indent.length).split(' ')) {
+  for (const word of words(line.slice(indent.length))) {
     // Spaces that a break left at the start of a line are dropped with it.
     if (word === '' && empty && lines.length > 0) continue;
     const size = displayWidth(word);

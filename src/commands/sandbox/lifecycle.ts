@@ -113,4 +113,11 @@ export async function runEnv(io: Io): Promise<void> {
     return;
   }
   io.stdout.write(`export LEDGER_BASE_URL='${data.LEDGER_BASE_URL}'\nexport LEDGER_API_KEY='${data.LEDGER_API_KEY}'\n`);
+  // The state outlives the process: after `sandbox stop` the exports are right but nothing answers
+  // there, and `eval` then curl -s show nothing at all. A look at the pid says so, without a request.
+  const file = io.env.LEDGER_BASE_URL ? undefined : findStateFile(io.cwd, io.env);
+  const pid = file ? readState(file)?.pid : undefined;
+  if (file && !(pid && (await import('../../client/served-database.js')).isRunning(pid))) {
+    io.note('Note: the sandbox started here is not running; these are its URL and key for when it is (`ledger sandbox start --detach` starts it again).');
+  }
 }

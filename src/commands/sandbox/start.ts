@@ -202,7 +202,7 @@ async function foreground(
     logRequest: (line) => io.stdout.write(`${line}\n`),
     log: (line) => io.stderr.write(`${line}\n`),
   }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'EADDRINUSE') throw new ApiError(409, 'PORT_IN_USE', `port ${port} on ${options.host} is in use: pick another with --port`);
+    if (error.code === 'EADDRINUSE') throw new ApiError(409, 'PORT_IN_USE', `port ${port} on ${options.host} is in use: pick another with --port (--port 0 takes a free one)`);
     if (error instanceof DatabaseInUseError) throw new ApiError(409, 'DATABASE_IN_USE', error.message);
     if (error instanceof LedgerError) throw new ApiError(HTTP_STATUS[error.code], error.code, error.message);
     throw error;

@@ -4,7 +4,7 @@ import { check, textCheck } from '../../client/validate.js';
 import type { Io } from '../io.js';
 import { action, clientCommand, examples } from '../options.js';
 import { walletView } from '../output/views.js';
-import { requireValue } from '../prompts.js';
+import { needTerminal, requireValue } from '../prompts.js';
 
 export interface CreateOptions {
   customerReference?: string;
@@ -55,6 +55,7 @@ export async function runCreate(io: Io, options: CreateOptions): Promise<void> {
   // Flags that were given are checked before anything is asked, so nobody answers questions in vain.
   const given = { customer_reference: options.customerReference, first_name: options.firstName, last_name: options.lastName, email: options.email };
   check('CreateWalletBody', { ...given, label: options.label, system_prompt: options.systemPrompt, sub_account_id: options.subAccountId }, FLAGS, { partial: true });
+  needTerminal(io, ...Object.entries(given).filter(([, value]) => value === undefined || value === '').map(([field]) => FLAGS[field as keyof typeof given]));
   const ask = (value: string | undefined, field: keyof typeof FLAGS, message: string) => requireValue(io, value, FLAGS[field], message, textCheck('CreateWalletBody', field));
   const body = check(
     'CreateWalletBody',

@@ -30,6 +30,11 @@ export async function runRetry(io: Io, id: string | undefined, options: { allFai
     if (!id) throw new UsageError('missing <log_id> (or --all-failed)');
     const log = await io.client().request<WebhookLog>('POST', `/v1/webhook-logs/${encodeURIComponent(id)}/retry`);
     await io.show({ items: [log], total: 1, page: 1, limit: 1 }, webhookListView);
+    io.note(
+      log.status === 'DELIVERED'
+        ? `Attempt ${log.attempt_count} delivered it.`
+        : `Attempt ${log.attempt_count} failed (${log.http_status_code === null ? 'no answer' : `HTTP ${log.http_status_code}`}): still ${log.status}; \`ledger webhooks show ${log.id}\` has the response.`,
+    );
     return;
   }
   const targets = await retryable(io);

@@ -16,4 +16,8 @@ export async function runShow(io: Io, id: string): Promise<void> {
   const log = await client.sandbox<WebhookLog>('GET', `/sandbox/webhook-logs/${encodeURIComponent(id)}`);
   const { items } = await client.sandbox<{ items: WebhookAttempt[] }>('GET', `/sandbox/webhook-logs/${encodeURIComponent(id)}/attempts`);
   await io.show({ log, attempts: items }, webhookShowView);
+  if (log.status === 'FAILED' || log.status === 'DEAD') {
+    const next = log.next_retry_at ? `; otherwise the next is at ${log.next_retry_at} on the sandbox clock` : '; no more are scheduled';
+    io.note(`\`ledger webhooks retry ${log.id}\` makes one attempt now${next}.`);
+  }
 }
