@@ -139,7 +139,8 @@ function pairWords(token: string, last: boolean): string[] {
  */
 export function spelledPair(first: string, second: string, last: boolean): [string, string] | undefined {
   if (!/^[A-Z]+$/.test(first) || !/^[A-Z]{2,}$/.test(second)) return undefined;
-  const found = pairWords(first, false).flatMap((a) => pairWords(second, last).filter((b) => indexes().pairs.has(`${a} ${b}`)).map((b) => `${a} ${b}`));
+  const { pairs } = indexes();
+  const found = pairWords(first, false).flatMap((a) => pairWords(second, last).filter((b) => pairs.has(`${a} ${b}`)).map((b) => `${a} ${b}`));
   const phrase = only(found);
   return phrase === undefined || phrase === `${first} ${second}` ? undefined : (phrase.split(' ') as [string, string]);
 }
