@@ -94,4 +94,8 @@ export async function runCredit(io: Io, account: string, amount: string, options
       throw inFlagTerms(error, FLAGS);
     });
   await io.show(outcome, outcomeView);
+  // Held, not credited: the money waits in the suspense queue for a person.
+  if (outcome.suspense_item) {
+    io.note(`\`ledger suspense show ${outcome.suspense_item.id}\` shows why it was held; \`ledger suspense resolve ${outcome.suspense_item.id}\` credits, refunds or dismisses it.`);
+  }
 }

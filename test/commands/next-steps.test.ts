@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/client/errors.js';
 import { notFoundArgument } from '../../src/commands/account-number.js';
 import { reportError } from '../../src/commands/errors.js';
+import { runCredit } from '../../src/commands/credit.js';
 import { runShow as runShowItem } from '../../src/commands/suspense/show.js';
 import { runRetry } from '../../src/commands/webhooks/retry.js';
 import { runShow as runShowLog } from '../../src/commands/webhooks/show.js';
@@ -31,6 +32,22 @@ describe('what to do next', () => {
     const resolved = io();
     await runShowItem(resolved.io, held.id);
     expect(resolved.stderr()).toBe('');
+  });
+
+  it('seen: a `credit` held in suspense ended at the item id; now it names the commands that show and resolve it, and a credited one says nothing more', async () => {
+    const w = await createWallet(t);
+    const held = io();
+    await runCredit(held.io, w.account_number, '70000', { narration: 'qwzxkj' });
+    const item = /Suspense item (\S+)/.exec(held.stdout())![1]!;
+    expect(held.stderr()).toBe(`\`ledger suspense show ${item}\` shows why it was held; \`ledger suspense resolve ${item}\` credits, refunds or dismisses it.\n`);
+    expect((await t.call('GET', `/sandbox/suspense/${item}`)).body.data.status).toBe('PENDING');
+    const json = io({ json: true });
+    await runCredit(json.io, w.account_number, '70000', { narration: 'qwzxkj' });
+    expect([JSON.parse(json.stdout()).outcome, json.stderr()]).toEqual(['SUSPENDED', '']);
+    const credited = io();
+    await runCredit(credited.io, w.account_number, '70000', { narration: 'rent for May' });
+    expect(credited.stdout()).toContain('CREDITED');
+    expect(credited.stderr()).toBe('');
   });
 
   it('seen: `webhooks show` of a FAILED delivery and `webhooks retry` of it did not say what to run or how the attempt went; now they do', async () => {

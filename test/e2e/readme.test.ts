@@ -8,8 +8,12 @@ import { BIN, type Cli, cleanEnv, createCli } from '../helpers/cli.js';
  * The README's quickstart, run from the README itself: every line of its fenced `sh` blocks runs in
  * one bash session, in order, with `ledger` on PATH as the set-up leaves it; each line that has a
  * comment has a check here that the comment is true. A commented line without a check, or a check
- * without its line, fails the test, so the README and this file change together. The one liberty:
- * `sandbox start` gets `--port 0`, so the test never collides with a sandbox on 4010.
+ * without its line, fails the test, so the README and this file change together. Two liberties:
+ * `sandbox start` gets `--port 0`, so the test never collides with a sandbox on 4010, and
+ * `--clock manual`, so the sandbox clock moves only at the README's `clock advance` lines. On the
+ * real clock a line that took over 5 s on a busy machine let the README's failing webhook make its
+ * second attempt early (the README says so: "pasted slowly, it already had"), and the check that
+ * attempt 1 alone was made failed; what the comments promise must not depend on typing speed.
  */
 const README = readFileSync(resolve(import.meta.dirname, '../../README.md'), 'utf8');
 const section = README.slice(README.indexOf('## Quickstart'), README.indexOf('\n## ', README.indexOf('## Quickstart') + 1));
@@ -150,7 +154,7 @@ beforeAll(async () => {
   // What `npm link` leaves on PATH, pointing at this build.
   writeFileSync(
     join(bin, 'ledger'),
-    `#!/bin/sh\nif [ "$1" = sandbox ] && [ "$2" = start ]; then exec '${process.execPath}' '${BIN}' "$@" --port 0; fi\nexec '${process.execPath}' '${BIN}' "$@"\n`,
+    `#!/bin/sh\nif [ "$1" = sandbox ] && [ "$2" = start ]; then exec '${process.execPath}' '${BIN}' "$@" --port 0 --clock manual; fi\nexec '${process.execPath}' '${BIN}' "$@"\n`,
   );
   chmodSync(join(bin, 'ledger'), 0o755);
   const env = cleanEnv({ PATH: `${bin}:${process.env.PATH}` });
