@@ -276,6 +276,21 @@ describe('a sandbox that stops between the request and its answer', () => {
     ]);
   });
 
+  it('says a reset or a restore may have run, and that a repeat does no harm (Seen: each pointed at a `get` or `list` command that neither has)', async () => {
+    const reset = await cli.run(['sandbox', 'reset', '--yes'], { env: cut });
+    expect([reset.exitCode, reset.stdout, reset.stderr]).toEqual([
+      3,
+      '',
+      `${sent(cut.LEDGER_BASE_URL!)}a reset repeated does no harm (it removes whatever your sandbox holds when it runs): \`ledger wallets list\` shows whether the first one did\n`,
+    ]);
+    const restored = await cli.run(['sandbox', 'snapshot', 'restore', 'base', '--yes'], { env: cut });
+    expect([restored.exitCode, restored.stdout, restored.stderr]).toEqual([
+      3,
+      '',
+      `${sent(cut.LEDGER_BASE_URL!)}a restore repeated does no harm (it puts the snapshot in place whole, whatever your sandbox holds then): repeat it if unsure\n`,
+    ]);
+  });
+
   it('asks whether it still runs when a read is cut off: a read is safe to ask again', async () => {
     const read = await cli.run(['wallets', 'get', id], { env: cut });
     expect([read.exitCode, read.stderr]).toEqual([3, `Error [UNREACHABLE]: the sandbox at ${cut.LEDGER_BASE_URL} closed the connection before it answered (ECONNRESET): is it still running? (\`ledger sandbox status\`)\n`]);

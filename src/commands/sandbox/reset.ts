@@ -4,6 +4,9 @@ import type { Io } from '../io.js';
 import { action, clientCommand, examples } from '../options.js';
 import { confirm } from '../prompts.js';
 
+/** A reset removes whatever is there when it runs, so a repeat does no harm: what the user needs is to know it is safe. */
+const BEFORE_REPEATING = 'a reset repeated does no harm (it removes whatever your sandbox holds when it runs): `ledger wallets list` shows whether the first one did';
+
 export function resetCommand(): Command {
   return clientCommand('reset')
     .option('-y, --yes', 'confirm (required without a terminal, where there is nobody to ask)')
@@ -17,7 +20,7 @@ export async function runReset(io: Io, options: { yes?: boolean }): Promise<void
   if (!(await confirm(io, `Delete all wallets and transactions in the sandbox at ${io.config().baseUrl}?`, options.yes))) {
     throw new UsageError('reset cancelled: nothing was changed');
   }
-  const result = await io.client().sandbox<{ removed: Record<string, number> }>('POST', '/sandbox/reset');
+  const result = await io.client().sandbox<{ removed: Record<string, number> }>('POST', '/sandbox/reset', { beforeRepeating: BEFORE_REPEATING });
   await io.show(result, {
     kind: 'custom',
     quiet: () => 'reset',

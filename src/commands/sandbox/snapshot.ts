@@ -70,6 +70,9 @@ export function saveCommand(): Command {
     );
 }
 
+/** A restore puts the snapshot's data in place whole, whatever was there: repeating one changes nothing more. */
+const RESTORE_BEFORE_REPEATING = 'a restore repeated does no harm (it puts the snapshot in place whole, whatever your sandbox holds then): repeat it if unsure';
+
 export function restoreCommand(): Command {
   return clientCommand('restore')
     .argument('[name]', 'a snapshot saved with `snapshot save <name>`')
@@ -84,7 +87,7 @@ export function restoreCommand(): Command {
           throw new UsageError('restore cancelled: nothing was changed');
         }
         const path = 'name' in target ? `/sandbox/snapshots/${encodeURIComponent(target.name)}/restore` : '/sandbox/snapshots/restore';
-        const restored = await io.client().sandbox<Snapshot>('POST', path, 'file' in target ? { body: target } : {});
+        const restored = await io.client().sandbox<Snapshot>('POST', path, { ...('file' in target ? { body: target } : {}), beforeRepeating: RESTORE_BEFORE_REPEATING });
         await io.show(restored, snapshotView('Restored'));
       }),
     );
