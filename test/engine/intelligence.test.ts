@@ -502,6 +502,28 @@ describe('session 30: prompts by form, fraud slang by class with its look-alikes
     ]);
   });
 
+  it('more forms: a dash or a colon ends a clause, "hold all but X", "accept everything except X", ceilings ("should not exceed", "capped at", "over the ₦100k limit"), minimums and ranges', () => {
+    const cases: [string, string, number, string][] = [
+      ['gift', 'School fees only — review the rest.', 100_000, 'AI_RISK_FLAG'], ['school fees', 'School fees only — review the rest.', 100_000, 'CREDITED'], ['gift', 'Rent only, others: hold', 100_000, 'AI_RISK_FLAG'],
+      ['gift', 'Only rent money I dey expect, the rest make una hold am', 100_000, 'AI_RISK_FLAG'], ['rent', 'Only rent money I dey expect, the rest make una hold am', 100_000, 'CREDITED'],
+      ['gift', 'Hold all but school fees', 100_000, 'AI_RISK_FLAG'], ['school fees', 'Hold all but school fees', 100_000, 'CREDITED'],
+      ['bet9ja', 'Accept everything except betting money', 100_000, 'AI_RISK_FLAG'], ['rent', 'Accept everything except betting money', 100_000, 'CREDITED'], ['loan', 'All payments are fine except loans', 100_000, 'AI_RISK_FLAG'],
+      ['salary', 'Payments should not exceed ₦50,000', 5_000_100, 'AI_RISK_FLAG'], ['salary', 'Payments should not exceed ₦50,000', 5_000_000, 'CREDITED'],
+      ['salary', 'Capped at 20k per transfer', 2_000_100, 'AI_RISK_FLAG'], ['salary', 'Maximum per payment is ₦100k', 10_000_100, 'AI_RISK_FLAG'],
+      ['salary', 'Flag anything over the ₦100k limit', 10_000_100, 'AI_RISK_FLAG'], ['salary', 'Flag anything over the ₦100k limit', 10_000_000, 'CREDITED'], ['salary', 'Review anything beyond 2m', 200_000_100, 'AI_RISK_FLAG'],
+      ['salary', 'Payments must be at least ₦500', 49_900, 'AI_RISK_FLAG'], ['salary', 'Payments must be at least ₦500', 50_000, 'CREDITED'],
+      ['salary', 'Accept payments between ₦1,000 and ₦50,000', 99_900, 'AI_RISK_FLAG'], ['salary', 'Accept payments between ₦1,000 and ₦50,000', 5_000_100, 'AI_RISK_FLAG'], ['salary', 'Accept payments between ₦1,000 and ₦50,000', 2_000_000, 'CREDITED'],
+      ['rent', 'Please process payments quickly.', 100_000, 'CREDITED'], ['rent', 'This wallet is limited to tenants', 100_000, 'CREDITED'],
+    ];
+    expect(cases.map(([n, prompt, amount]) => [n, prompt, amount, outcome(n, prompt, amount)[2]])).toEqual(cases);
+  });
+
+  it('holds job and exam rackets and counterfeit money, not the exams and jobs themselves', () => {
+    const risky = ['WAEC expo', 'job placement fee', 'JAMB score upgrade', 'miracle centre', 'fake dollars', 'yahooze'];
+    expect(risky.map((n) => [n, holdReason(read(n))])).toEqual(risky.map((n) => [n, 'AI_RISK_FLAG']));
+    expectOutcomes([['JAMB registration', 'school_fees'], ['WAEC fees', 'school_fees'], ['expo stand fee', 'payment'], ['staff recruitment drive', 'payment']]);
+  });
+
   it('insurance, taxes and government fees are bills; owambe is a party (a gift); freelancing platforms pay earnings, the payout services only carry them', () => {
     expectOutcomes([
       ['insurance premium', 'bills'], ['motor insurance renewal', 'bills'], ['LIRS tax', 'bills'], ['tax refund', 'refund'], ['land use charge 2026', 'bills'], ['vehicle licence renewal', 'bills'],

@@ -8,7 +8,7 @@ const REVIEW_VERBS = String.raw`review(?:s|ed|ing)?|flag(?:s|ged|ging)?|check(?:
 const REVIEW = new RegExp(String.raw`\b(${REVIEW_VERBS})\b`);
 /** "No need to review salaries", "never hold salaries", "don't flag gifts": a verb of review negated asks for nothing. */
 const NO_NEED = /\b(?:no need to|(?:do not|don't|dont|does not|doesn't) need to|needn't|not necessary to|(?:never|do not|don't|dont|no) (?:hold|flag|review|check|query|verify|question))\b/;
-const LIMIT = /\b(?:above|over|more than|greater than|bigger than|larger than|higher than|in excess of|exceeding|exceeds?|pass|passes|wey pass)\s*(?:₦|#|ngn|n)?\s*([\d,]+(?:\.\d+)?)\s*(k|m|thousand|million)?\s*(naira|kobo)?/;
+const LIMIT = /\b(?:above|over|more than|greater than|bigger than|larger than|higher than|in excess of|exceeding|exceeds?|pass|passes|wey pass|beyond|past)\s*(?:(?:the|a|our|my|limit|cap|sum|amount|of)\s+)*(?:₦|#|ngn|n)?\s*([\d,]+(?:\.\d+)?)\s*(k|m|thousand|million)?\s*(naira|kobo)?/;
 const STOPWORDS = new Set(['THIS', 'THAT', 'WALLET', 'ACCOUNT', 'PAYMENT', 'EXPECT', 'RECEIVE', 'ONLY', 'FROM', 'WITH', 'WILL', 'SHOULD', 'THEY', 'THEM', 'THEIR', 'THESE', 'MONEY', 'FUND', 'TRANSFER', 'MOSTLY', 'USUALLY', 'ALWAYS', 'CREDIT', 'INBOUND', 'INCOMING', 'USER', 'CUSTOMER', 'ABOUT', 'ANYTHING', 'ELSE', 'EVERYTHING', 'FINE', 'OTHER', 'THAN', 'ABOVE', 'BELOW', 'OVER', 'NAIRA', 'KOBO', 'REJECT', 'REFUSE', 'BLOCK', 'DECLINE', 'ACCEPT', 'NEVER', 'ALLOWED', 'DISALLOW', 'REVIEW', 'FLAG', 'CHECK', 'VERIFY', 'HOLD', 'MANUAL', 'MANUALLY', 'SUSPICIOUS', 'INVESTIGATE', 'CONFIRM', 'MORE', 'GREATER', 'EXCEEDING', 'EXCEED', 'MILLION', 'THOUSAND', 'MENTION', 'MENTIONING', 'SAYS', 'PLEASE', 'INTO', 'PAYS', 'PASS', 'PASSES', 'ABEG', 'NIKAN', 'KAWAI', 'NAANI', 'THEM', 'THOSE', 'SUCH', 'FIRST', 'EVERY', 'EACH', 'SINGLE',
   // The forms of the verbs, and the nouns that say only "a payment": "any other kind of transaction should be reviewed".
   'REJECTED', 'REJECTING', 'REFUSED', 'BLOCKED', 'DECLINED', 'REVIEWED', 'FLAGGED', 'CHECKED', 'VERIFIED', 'HELD', 'HOLDING', 'INVESTIGATED', 'CONFIRMED', 'QUERY', 'QUERIED', 'ESCALATE', 'ESCALATED',
@@ -92,16 +92,18 @@ interface Limit {
 
 /** An amount and then its comparison, which counts the amount itself: "₦1m and above", "500k or more", "from ₦2m upwards". */
 const AT_LEAST = /(?:\bat least|\bfrom|\bof)?\s*(?:₦|#|ngn|\bn)?\s*([\d,]+(?:\.\d+)?)\s*(k|m|thousand|million)?\s*(naira|kobo)?\s*(?:and above|or above|and more|or more|upwards|and upward|and beyond|and up|up)\b/;
-const AT_LEAST_BEFORE = /\b(?:at least|not less than|no less than|minimum of)\s*(?:₦|#|ngn|n)?\s*([\d,]+(?:\.\d+)?)\s*(k|m|thousand|million)?\s*(naira|kobo)?/;
+const AT_LEAST_BEFORE = /\b(?:at least|not less than|no less than|minimum(?:\s+of)?|min)\s*(?:₦|#|ngn|n)?\s*([\d,]+(?:\.\d+)?)\s*(k|m|thousand|million)?\s*(naira|kobo)?/;
 
 /** Amounts in words ("one million", "fifty thousand", "half a million") as digits, for the limits. */
 const NUMBER_WORDS: Record<string, number> = { a: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, twenty: 20, thirty: 30, forty: 40, fifty: 50, hundred: 100, 'two hundred': 200, 'five hundred': 500 };
 const IN_WORDS = /\b(half a|(?:two |five )?hundred|a|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty) (thousand|million)\b/g;
 const inDigits = (clause: string) => clause.replace(IN_WORDS, (_, n: string, scale: string) => (n === 'half a' ? `${scale === 'million' ? 500 : 0.5} ${scale === 'million' ? 'thousand' : scale}` : `${NUMBER_WORDS[n]} ${scale}`));
 
+const AMOUNT = String.raw`(?:₦|#|ngn|\bn)?\s*([\d,]+(?:\.\d+)?)\s*(k|m|thousand|million)?\s*(naira|kobo)?`;
+const BETWEEN = new RegExp(String.raw`\bbetween\s*${AMOUNT}\s*(?:and|to|-)\s*${AMOUNT}`);
 const UNUSUAL = /\b(?:unusual|rare|strange|odd|unexpected|not expected|not normal|abnormal|suspicious)\b/;
 /** A most: "not more than ₦50k", "max 20k", "at most", "up to" (amounts past it are out of bounds). */
-const AT_MOST = /\b(?:max(?:imum)?(?: of)?|not more than|no more than|not above|not over|not exceeding|at most|up to|upto)\s*(?:₦|#|ngn|\bn)?\s*([\d,]+(?:\.\d+)?)\s*(k|m|thousand|million)?\s*(naira|kobo)?/;
+const AT_MOST = /\b(?:(?:not|never|n't|cannot)\s+(?:be\s+)?(?:more than|above|over|exceed(?:ing)?|greater than|higher than)|no more than|max(?:imum)?|at most|up to|upto|limit(?:ed)?|capped at|cap(?:\s+of)?|ceiling(?:\s+of)?)(?:\s+(?:of|is|at|to|per|single|payment|transaction|amount|deposit|each|a|one|:|=))*\s*(?:₦|#|ngn|\bn)?\s*([\d,]+(?:\.\d+)?)\s*(k|m|thousand|million)?\s*(naira|kobo)?/;
 /** Below: "below ₦5,000", "under 10k", "less than ₦1,000". */
 const BELOW = /\b(?:below|under|less than|lower than|smaller than)\s*(?:₦|#|ngn|\bn)?\s*([\d,]+(?:\.\d+)?)\s*(k|m|thousand|million)?\s*(naira|kobo)?/;
 /** An amount, not a count ("children under 5"): a naira sign, a scale, "naira", thousands grouped, or four digits or more. */
@@ -121,10 +123,19 @@ function limitOf(written: string, polarity: Clause['polarity']): Limit | undefin
   const clause = /thousand|million/.test(written) ? inDigits(written) : written;
   // "Amounts above ₦100k are unusual; review them": the clause describes what the next one reviews, not what it expects.
   if (polarity === 'expect' && !UNUSUAL.test(clause)) {
+    // "Between ₦1,000 and ₦50,000": outside the range is past what it expects.
+    const range = BETWEEN.exec(clause);
+    if (range) {
+      const [low, high] = [koboOf([range[0], range[1]!, range[2]!, range[3]!] as unknown as RegExpExecArray), koboOf([range[0], range[4]!, range[5] ?? range[2]!, range[6]!] as unknown as RegExpExecArray)];
+      return { aboveKobo: high, belowKobo: low, amounts: `amounts outside ${low}–${high} kobo, the range it expects`, polarity: 'review' };
+    }
     const most = AT_MOST.exec(clause);
     if (most && isMoney(most)) return { aboveKobo: koboOf(most), amounts: `amounts above ${koboOf(most)} kobo, the most it expects`, polarity: 'review' };
     const below = BELOW.exec(clause);
     if (below && isMoney(below)) return { aboveKobo: koboOf(below) - 1, amounts: `amounts of ${koboOf(below)} kobo and above, past what it expects`, polarity: 'review' };
+    // "Payments must be at least ₦500", "minimum ₦1,000", "₦1,000 and above only": less is short of what it expects.
+    const least = AT_LEAST_BEFORE.exec(clause) ?? AT_LEAST.exec(clause);
+    if (least && isMoney(least)) return { belowKobo: koboOf(least), amounts: `amounts below ${koboOf(least)} kobo, the least it expects`, polarity: 'review' };
   }
   const limit = LIMIT.exec(clause);
   const atLeast = limit ? undefined : (AT_LEAST.exec(clause) ?? AT_LEAST_BEFORE.exec(clause));
@@ -146,7 +157,7 @@ const ELSE = /\b(?:else|other|others|rest|oda|oder|anoda|anoder)\b/;
  * "School fees only, review the rest": a comma before a verb of review or rejection of "the rest" (or
  * "anything else", "any other") starts a clause of its own. "Any money wey na loan, hold am" stays one.
  */
-const VERB_AFTER_COMMA = new RegExp(`,\\s*(?=(?:and\\s+|then\\s+|please\\s+|pls\\s+)?(?:${REJECT_VERBS}|${REVIEW_VERBS}|anything|everything|any|all|no|other)\\b[^,]*\\b(?:else|other|others|rest|oda|oder|anoda|anoder)\\b)`, 'i');
+const VERB_AFTER_COMMA = new RegExp(`(?:,|—|–|:|\\s-\\s)\\s*(?=(?:and\\s+|then\\s+|please\\s+|pls\\s+)?(?:(?:${REJECT_VERBS}|${REVIEW_VERBS}|anything|everything|any|all|no|other)\\b[^,]*\\b(?:else|other|others|rest|oda|oder|anoda|anoder)\\b|(?:the rest|the others|others|any oda)\\b))`, 'i');
 
 /**
  * Reads a system prompt clause by clause: what it expects, what it wants reviewed or rejected. A
@@ -170,7 +181,7 @@ const NAMED_BY = INTENTS.map((i) => ({ intent: i.intent, names: [words(i.label),
 
 function readClauses(prompt: string): Clause[] {
   // Split as written: the case of a clause's words tells a sender's name ("from Tunde Bakare") from other words.
-  const raw = prompt
+  const raw = exceptions(prompt)
     .split(/[.;!?\n]+|\bbut\b/i)
     .flatMap((clause) => clause.split(VERB_AFTER_COMMA))
     .map((clause) => clause.trim())
@@ -194,7 +205,7 @@ function readClauses(prompt: string): Clause[] {
       // A sender's name is matched as a name (two of its words), not word by word: "Musa" alone is not Musa Danjuma.
       const named = new Set(senders.flat().map(stem));
       return {
-        polarity, intents, only: ONLY.test(` ${tokens.join(' ')} `), except, words: [...new Set([...own.filter((w) => !named.has(w)), ...topics])], ...(limit ? { limit } : {}),
+        polarity, intents, only: ONLY.test(` ${tokens.join(' ')} `), except, words: [...new Set([...(polarity === 'expect' ? own : own.filter((w) => !named.has(w))), ...topics])], ...(limit ? { limit } : {}),
         ...(senders.length > 0 ? { senders, exceptSenders: polarity !== 'expect' && intents.size === 0 && EXCEPT.test(afterVerb) } : {}),
       };
     });
@@ -218,6 +229,17 @@ function readClauses(prompt: string): Clause[] {
     }
   });
   return clauses;
+}
+
+/**
+ * "Hold all but school fees" and "accept everything except betting" as two clauses: what is said of
+ * all, and what is said of the exception ("reject betting"). Without this, "but" would split the first
+ * into "hold all" and "school fees", and the second would accept betting.
+ */
+function exceptions(prompt: string): string {
+  return prompt
+    .replace(/\b(all|everything|anything|any payment|every payment|any other payment)\s+but\b/gi, '$1 except')
+    .replace(/\b((?:accept|credit|allow|take|receive)\s+(?:all|everything|anything|any)\b[^.;,]*?|(?:all|everything|anything)[^.;,]*?\b(?:is|are)\s+(?:fine|ok|okay|welcome|accepted|allowed))\s*,?\s*\b(?:except|excluding|but not|other than|apart from|save for)\b/gi, '$1; reject ');
 }
 
 /** Words in front of a name that are not part of it: "from my tenant Mr Tunde Bakare". */
