@@ -112,9 +112,10 @@ describe('the third corpus (narrations-third.json, written by an engineer who ne
   // held-out part measured once after that. Its "Unknown" label for unknown narrations (the analyser's
   // is "Uncategorised") counts as a miss here: see docs/narration-analysis.md.
   // 159 after the tuning; 158 since a limit with a purpose limits that purpose above the limit only (the
-  // ₦75k of "thrift contribution 75k Iya Basira" is written only in the narration: its payment is ₦1,000).
-  it('gets at least 158 of 176 of the tuning part right', () => {
-    expect(thirdTuning.filter(right).length, `misses: ${misses(thirdTuning)}`).toBeGreaterThanOrEqual(158);
+  // ₦75k of "thrift contribution 75k Iya Basira" is written only in the narration: its payment is ₦1,000);
+  // 159 since session 30 (an instalment alone names no purpose: "2nd instalment").
+  it('gets at least 159 of 176 of the tuning part right', () => {
+    expect(thirdTuning.filter(right).length, `misses: ${misses(thirdTuning)}`).toBeGreaterThanOrEqual(159);
   });
 
   it('gets at least 95 of 124 of the held-out part right, routes at least 117 right, and holds at most 2 of its 98 legitimate narrations', () => {
@@ -133,19 +134,21 @@ describe('the fourth corpus (narrations-fourth.json, written in session 28 by an
 
   // Floors at what the analyser measured the one time it met this corpus (session 28, before anyone
   // here read it). The held-out part's misses are never printed, here or in the bench: it stays
-  // unread, so that it can measure text nobody here has seen again.
-  it('gets at least 179 of 194 of the tuning part right', () => {
-    expect(fourthTuning.filter(right).length, `misses: ${misses(fourthTuning)}`).toBeGreaterThanOrEqual(179);
+  // unread, so that it can measure text nobody here has seen again. Session 30 read the tuning part's
+  // misses (179 → 193) and measured the held-out part once after its work, totals only (89 → 90 right,
+  // 100 → 101 routed right): the floors are those figures.
+  it('gets at least 193 of 194 of the tuning part right', () => {
+    expect(fourthTuning.filter(right).length, `misses: ${misses(fourthTuning)}`).toBeGreaterThanOrEqual(193);
   });
 
-  it('gets at least 89 of 106 of the held-out part right, routes at least 100 right, and holds at most 1 of its 80 legitimate narrations', () => {
-    expect(fourthHeldOut.filter(right).length, 'held-out misses are not printed').toBeGreaterThanOrEqual(89);
-    expect(fourthHeldOut.filter((c) => isHeld(run(c)) === c.held).length, 'held-out misses are not printed').toBeGreaterThanOrEqual(100);
+  it('gets at least 90 of 106 of the held-out part right, routes at least 101 right, and holds at most 1 of its 80 legitimate narrations', () => {
+    expect(fourthHeldOut.filter(right).length, 'held-out misses are not printed').toBeGreaterThanOrEqual(90);
+    expect(fourthHeldOut.filter((c) => isHeld(run(c)) === c.held).length, 'held-out misses are not printed').toBeGreaterThanOrEqual(101);
     expect(fourthHeldOut.filter((c) => !c.held && isHeld(run(c))).length, 'held-out misses are not printed').toBeLessThanOrEqual(1);
   });
 
-  it('holds at least 29 of its 30 empty, gibberish or marked narrations', () => {
-    expect(fourth.filter((c) => (c.kind === 'noise' || c.kind === 'marker') && isHeld(run(c))).length, 'misses are not printed').toBeGreaterThanOrEqual(29);
+  it('holds all 30 of its empty, gibberish or marked narrations', () => {
+    expect(fourth.filter((c) => (c.kind === 'noise' || c.kind === 'marker') && isHeld(run(c))).length, 'misses are not printed').toBeGreaterThanOrEqual(30);
   });
 });
 
@@ -418,5 +421,113 @@ describe('session 28: rules of form and vocabulary by class, from knowledge (bef
   it('holds more of the fraud slang and the drugs sold without a prescription', () => {
     for (const n of ['yahoo format', 'client billing', 'BVN update fee', 'share your OTP', 'money multiplication', 'tramadol 20 packs', 'codeine syrup', 'drugs no prescription']) expect([n, holdReason(read(n))]).toEqual([n, 'AI_RISK_FLAG']);
     expectOutcomes([['prescription drugs for mama', 'medical'], ['billing for the client project', 'payment']]);
+  });
+});
+
+describe('session 30: prompts by form, fraud slang by class with its look-alikes, intents the labels have no word for', () => {
+  const outcome = (narration: string, systemPrompt = '', amount = 100_000, senderName = 'SANDBOX SENDER') => {
+    const r = analyseNarration({ narration, systemPrompt, amount, senderName });
+    return [narration, r.extracted_intent, holdReason(r) ?? 'CREDITED'];
+  };
+  const expectOutcomes = (cases: [string, string, string?][]) => expect(cases.map(([n]) => outcome(n))).toEqual(cases.map(([n, intent, hold]) => [n, intent, hold ?? 'CREDITED']));
+
+  it('"everything else goes to review", pidgin "any oda money, hold am", "if e no be rent, hold am"; "never hold" and "don\'t allow" read the right way round', () => {
+    const service = 'Only accept rent and service charge. Everything else goes to review.';
+    const tithe = 'Dis wallet na for tithe only. Any oda money, hold am make we check.';
+    const pidgin = 'If e no be rent, hold am';
+    expect([outcome('for the AC repair', service), outcome('rent', service), outcome('money for pepper', tithe), outcome('tithe', tithe)]).toEqual([
+      ['for the AC repair', 'purchase', 'AI_RISK_FLAG'], ['rent', 'rent', 'CREDITED'], ['money for pepper', 'purchase', 'AI_RISK_FLAG'], ['tithe', 'donation', 'CREDITED'],
+    ]);
+    expect([outcome('gift', pidgin), outcome('rent', pidgin), outcome('payment', pidgin)]).toEqual([['gift', 'gift', 'AI_RISK_FLAG'], ['rent', 'rent', 'CREDITED'], ['payment', 'payment', 'CREDITED']]);
+    expect([outcome('salary', 'Never hold salaries'), outcome('gift', "Don't allow gifts"), outcome('gift', 'We cannot receive gifts'), outcome('rent', "Don't allow gifts")]).toEqual([
+      ['salary', 'salary', 'CREDITED'], ['gift', 'gift', 'AI_RISK_FLAG'], ['gift', 'gift', 'AI_RISK_FLAG'], ['rent', 'rent', 'CREDITED'],
+    ]);
+  });
+
+  it('a most in any wording ("not more than", "max", "below … only") reviews what is past it; "from ₦50k up"; "review payments below ₦1,000"; a count is no amount', () => {
+    const limits: [string, number, string][] = [
+      ['Accept not more than 50k per payment', 5_000_100, 'AI_RISK_FLAG'], ['Accept not more than 50k per payment', 5_000_000, 'CREDITED'],
+      ['Salaries, max 20k', 2_000_100, 'AI_RISK_FLAG'], ['Salaries, max 20k', 2_000_000, 'CREDITED'],
+      ['Payments below ₦5,000 only', 500_000, 'AI_RISK_FLAG'], ['Payments below ₦5,000 only', 499_900, 'CREDITED'],
+      ['Review anything from ₦50k up', 5_000_000, 'AI_RISK_FLAG'], ['Review anything from ₦50k up', 4_999_900, 'CREDITED'],
+      ['Review payments below ₦1,000', 99_900, 'AI_RISK_FLAG'], ['Review payments below ₦1,000', 100_000, 'CREDITED'],
+      ['Amounts below ₦1,000 are unusual; review them', 50_000, 'AI_RISK_FLAG'], ['Amounts below ₦1,000 are unusual; review them', 500_000, 'CREDITED'],
+      ['Wages for workers under 18 are not paid here', 90_000_000, 'CREDITED'],
+    ];
+    expect(limits.map(([prompt, amount]) => outcome('salary', prompt, amount)[2])).toEqual(limits.map(([, , hold]) => hold));
+    expect(read('salary', 'Salaries, max 20k', 3_000_000).explanation).toContain('system prompt says to review amounts above 2000000 kobo, the most it expects: REVIEW_REQUESTED_BY_PROMPT');
+  });
+
+  it('a prompt that names senders: "only from Tunde Bakare, hold the rest", "reject payments from Musa Danjuma", "hold anything not from my tenant Mr Ada Obi"', () => {
+    const only = 'Only payments from Tunde Bakare. Hold the rest.';
+    expect([outcome('rent', only), outcome('rent', only, 100_000, 'BAKARE TUNDE A'), outcome('rent from Tunde Bakare', only)].map((o) => o[2])).toEqual(['AI_RISK_FLAG', 'CREDITED', 'CREDITED']);
+    const blocked = 'Reject payments from Musa Danjuma.';
+    expect([outcome('upkeep', blocked, 100_000, 'MUSA DANJUMA'), outcome('upkeep', blocked, 100_000, 'MUSA IBRAHIM'), outcome('upkeep', blocked)].map((o) => o[2])).toEqual(['AI_RISK_FLAG', 'CREDITED', 'CREDITED']);
+    const tenant = 'Hold anything not from my tenant Mr Ada Obi';
+    expect([outcome('rent', tenant, 100_000, 'ADA OBI'), outcome('rent', tenant, 100_000, 'CHIDI OKAFOR')].map((o) => o[2])).toEqual(['CREDITED', 'AI_RISK_FLAG']);
+    expect(read('rent', tenant).explanation).toContain('system prompt says to review payments not from ADA OBI: REVIEW_REQUESTED_BY_PROMPT');
+    // A prompt in capitals names no sender: its capitals tell nothing ("FROM TENANTS").
+    expect(outcome('rent', 'ONLY RENT FROM TENANTS. HOLD THE REST.')[2]).toBe('CREDITED');
+  });
+
+  it('form: a merchant format gives way to its reversal, an instalment names no purpose, an app named with a money word is a channel, "y" for "i", what a program leaves, a stake and its return', () => {
+    expectOutcomes([
+      ['POS PURCHASE REVERSAL 0042', 'refund'], ['WEB PMT REVERSAL', 'refund'], ['POS PURCHASE SHOPRITE', 'purchase'],
+      ['2nd instalment', 'payment'], ['final installment', 'payment'], ['instalment 3 of 6', 'loan_repayment'], ['loan instalment', 'loan_repayment'],
+      ['CHIPPER CASH Musa Bello', 'transfer'], ['cash app', 'transfer'], ['cash', 'payment'],
+      ['tythe oct', 'donation'], ['for you', 'payment'],
+      ['undefined', 'unknown', 'AI_LOW_CONFIDENCE'], ['[object Object]', 'unknown', 'AI_LOW_CONFIDENCE'], ['NaN', 'unknown', 'AI_LOW_CONFIDENCE'],
+      ['invest 20k get 40k', 'savings'], ['50000 returns 100000 in 7 days', 'savings'], ['school fees 2 of 3', 'school_fees'],
+    ]);
+  });
+
+  it('vocabulary by class: travel bookings, tickets to a match or a show, Fulfulde and Urhobo purpose words', () => {
+    expectOutcomes([
+      ['seat 2 Lagos shuttle 6am', 'transport'], ['interstate bus seat', 'transport'], ['concert ticket', 'purchase'], ['match ticket Eagles', 'purchase'], ['bus ticket', 'transport'],
+      ['ceede lekki', 'medical'], ['Lekki', 'transfer'], ['jangirde', 'school_fees'], ['igho emu', 'upkeep'], ['igho uwevwin', 'rent'],
+    ]);
+  });
+
+  it('holds the fraud slang by class, and credits its look-alikes', () => {
+    const risky = [
+      'yahoo plus', 'gboy', 'wire wire', 'hustle kit', 'billing format', 'client loading', 'picking money', 'BVN linkage', 'account upgrade', 'recharge card pin', 'fake POS',
+      'pay to receive', 'giveaway processing fee', 'cloud mining returns', 'daily ROI', 'we will expose you to your contacts', 'chop chop', 'gift from Cpl Mike US Army',
+      'for your visa my love, come see me', 'love spell',
+    ];
+    expect(risky.map((n) => [n, holdReason(read(n))])).toEqual(risky.map((n) => [n, 'AI_RISK_FLAG']));
+    expect(read('for your visa my love, come see me').explanation).toContain("a romance scam's pattern: MY LOVE with VISA");
+    expectOutcomes([
+      ['client payment for logo design', 'purchase'], ['airtime loading', 'bills'], ['format my laptop', 'purchase'], ['mining company salary', 'salary'], ['sapa', 'upkeep'],
+      ['recharge card', 'bills'], ['giveaway', 'gift'], ['upkeep my love', 'upkeep'], ['flight ticket for mama', 'transport'], ['loading fee for the truck', 'transport'],
+    ]);
+  });
+
+  it('more forms: a dash or a colon ends a clause, "hold all but X", "accept everything except X", ceilings ("should not exceed", "capped at", "over the ₦100k limit"), minimums and ranges', () => {
+    const cases: [string, string, number, string][] = [
+      ['gift', 'School fees only — review the rest.', 100_000, 'AI_RISK_FLAG'], ['school fees', 'School fees only — review the rest.', 100_000, 'CREDITED'], ['gift', 'Rent only, others: hold', 100_000, 'AI_RISK_FLAG'],
+      ['gift', 'Only rent money I dey expect, the rest make una hold am', 100_000, 'AI_RISK_FLAG'], ['rent', 'Only rent money I dey expect, the rest make una hold am', 100_000, 'CREDITED'],
+      ['gift', 'Hold all but school fees', 100_000, 'AI_RISK_FLAG'], ['school fees', 'Hold all but school fees', 100_000, 'CREDITED'],
+      ['bet9ja', 'Accept everything except betting money', 100_000, 'AI_RISK_FLAG'], ['rent', 'Accept everything except betting money', 100_000, 'CREDITED'], ['loan', 'All payments are fine except loans', 100_000, 'AI_RISK_FLAG'],
+      ['salary', 'Payments should not exceed ₦50,000', 5_000_100, 'AI_RISK_FLAG'], ['salary', 'Payments should not exceed ₦50,000', 5_000_000, 'CREDITED'],
+      ['salary', 'Capped at 20k per transfer', 2_000_100, 'AI_RISK_FLAG'], ['salary', 'Maximum per payment is ₦100k', 10_000_100, 'AI_RISK_FLAG'],
+      ['salary', 'Flag anything over the ₦100k limit', 10_000_100, 'AI_RISK_FLAG'], ['salary', 'Flag anything over the ₦100k limit', 10_000_000, 'CREDITED'], ['salary', 'Review anything beyond 2m', 200_000_100, 'AI_RISK_FLAG'],
+      ['salary', 'Payments must be at least ₦500', 49_900, 'AI_RISK_FLAG'], ['salary', 'Payments must be at least ₦500', 50_000, 'CREDITED'],
+      ['salary', 'Accept payments between ₦1,000 and ₦50,000', 99_900, 'AI_RISK_FLAG'], ['salary', 'Accept payments between ₦1,000 and ₦50,000', 5_000_100, 'AI_RISK_FLAG'], ['salary', 'Accept payments between ₦1,000 and ₦50,000', 2_000_000, 'CREDITED'],
+      ['rent', 'Please process payments quickly.', 100_000, 'CREDITED'], ['rent', 'This wallet is limited to tenants', 100_000, 'CREDITED'],
+    ];
+    expect(cases.map(([n, prompt, amount]) => [n, prompt, amount, outcome(n, prompt, amount)[2]])).toEqual(cases);
+  });
+
+  it('holds job and exam rackets and counterfeit money, not the exams and jobs themselves', () => {
+    const risky = ['WAEC expo', 'job placement fee', 'JAMB score upgrade', 'miracle centre', 'fake dollars', 'yahooze'];
+    expect(risky.map((n) => [n, holdReason(read(n))])).toEqual(risky.map((n) => [n, 'AI_RISK_FLAG']));
+    expectOutcomes([['JAMB registration', 'school_fees'], ['WAEC fees', 'school_fees'], ['expo stand fee', 'payment'], ['staff recruitment drive', 'payment']]);
+  });
+
+  it('insurance, taxes and government fees are bills; owambe is a party (a gift); freelancing platforms pay earnings, the payout services only carry them', () => {
+    expectOutcomes([
+      ['insurance premium', 'bills'], ['motor insurance renewal', 'bills'], ['LIRS tax', 'bills'], ['tax refund', 'refund'], ['land use charge 2026', 'bills'], ['vehicle licence renewal', 'bills'],
+      ['health insurance', 'medical'], ['owambe', 'gift'], ['owambe aso ebi', 'purchase'], ['upwork payout', 'salary'], ['fiverr', 'salary'], ['PAYONEER/ADA OBI', 'transfer'],
+    ]);
   });
 });

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { type AnalyseOptions, type AnalysisInput, type NarrationAnalyser, RISK_FLAGS, type ServiceIntelligence } from './analyser.js';
 import { GENERAL_PAYMENT, INTENTS } from './lexicon.js';
 import { applyMarkers } from './markers.js';
-import { amountLimits, readPrompt } from './prompt.js';
+import { amountLimits, readPrompt, senderRules } from './prompt.js';
 import { RulesAnalyser } from './rules-analyser.js';
 
 /** Seconds a model has to answer before the rules analyser answers instead (issue 16). */
@@ -175,10 +175,11 @@ function parseCompletion(text: string): Asked {
   }
 }
 
-/** The model's answer as service_intelligence, with the prompt's amount limits and the markers applied on top. */
-function fromAnswer(answer: ModelAnswer, model: string, { narration, systemPrompt, amount }: AnalysisInput): ServiceIntelligence {
+/** The model's answer as service_intelligence, with the prompt's amount limits, its rules on senders and the markers applied on top (the model is sent neither the amount nor the sender). */
+function fromAnswer(answer: ModelAnswer, model: string, { narration, systemPrompt, amount, senderName }: AnalysisInput): ServiceIntelligence {
   const draft = { confidence: answer.confidence_score, flags: new Set(answer.flags), explanation: [`model ${model}: ${answer.explanation}`] };
-  for (const { flag, line } of amountLimits(readPrompt(systemPrompt), amount, answer.extracted_intent)) {
+  const clauses = readPrompt(systemPrompt);
+  for (const { flag, line } of [...amountLimits(clauses, amount, answer.extracted_intent), ...senderRules(clauses, senderName, narration)]) {
     draft.flags.add(flag);
     draft.explanation.push(line);
   }

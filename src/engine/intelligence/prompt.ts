@@ -2,17 +2,22 @@ import { INTENTS, TOPICS } from './lexicon.js';
 
 // The verbs in any form: "should be rejected", "everything else gets flagged", "hold them".
 // A clause that starts "no" ("No betting money", "no loans") refuses what it names.
-const REJECT_VERBS = String.raw`reject(?:s|ed|ing)?|refus(?:e|es|ed|ing)|block(?:s|ed|ing)?|declin(?:e|es|ed|ing)|(?:do not|don't|never|no) (?:accept|credit|take|collect|gree)|not (?:be )?(?:allowed|accepted|permitted|credited)|disallow(?:s|ed)?|prohibited|forbidden|banned`;
+const REJECT_VERBS = String.raw`reject(?:s|ed|ing)?|refus(?:e|es|ed|ing)|block(?:s|ed|ing)?|declin(?:e|es|ed|ing)|(?:do not|don't|dont|never|no|not|cannot|can't) (?:accept|credit|take|collect|gree|allow|receive|process|want)|not (?:be )?(?:allowed|accepted|permitted|credited|received)|send (?:it |them |am )?back|return to sender|bounce(?:d)?|disallow(?:s|ed)?|prohibited|forbidden|banned`;
 const REJECT = new RegExp(String.raw`\b(${REJECT_VERBS})\b|^no\b(?! (?:need|problem|worries|wahala|limit|issue)\b)`);
-const REVIEW_VERBS = String.raw`review(?:s|ed|ing)?|flag(?:s|ged|ging)?|check(?:s|ed|ing)?|verif(?:y|ies|ied)|hold(?:s|ing)?|held|manual(?:ly)?|suspicious|investigat(?:e|es|ed|ing)|confirm(?:s|ed|ing)?|query|queried|escalat(?:e|ed)|approv(?:e|al)|(?:alert|notify|tell|inform|call) me|let me know`;
+const REVIEW_VERBS = String.raw`review(?:s|ed|ing)?|flag(?:s|ged|ging)?|check(?:s|ed|ing)?|verif(?:y|ies|ied)|hold(?:s|ing)?|held|manual(?:ly)?|suspicious|investigat(?:e|es|ed|ing)|confirm(?:s|ed|ing)?|query|queried|escalat(?:e|ed)|approv(?:e|al)|(?:alert|notify|tell|inform|call) me|let me know|wait(?:s|ing)? for|pending|on hold|aside|quarantin(?:e|ed)|look (?:at|into)|see (?:am|it|them) first`;
 const REVIEW = new RegExp(String.raw`\b(${REVIEW_VERBS})\b`);
-const NO_NEED = /\b(?:no need to|(?:do not|don't|does not|doesn't) need to|needn't|not necessary to)\b/;
-const LIMIT = /\b(?:above|over|more than|greater than|bigger than|larger than|higher than|in excess of|exceeding|exceeds?|pass|passes|wey pass)\s*(?:₦|#|ngn|n)?\s*([\d,]+(?:\.\d+)?)\s*(k|m|thousand|million)?\s*(naira|kobo)?/;
+/** "No need to review salaries", "never hold salaries", "don't flag gifts": a verb of review negated asks for nothing. */
+const NO_NEED = /\b(?:no need to|(?:do not|don't|dont|does not|doesn't) need to|needn't|not necessary to|(?:never|do not|don't|dont|no) (?:hold|flag|review|check|query|verify|question))\b/;
+const LIMIT = /\b(?:above|over|more than|greater than|bigger than|larger than|higher than|in excess of|exceeding|exceeds?|pass|passes|wey pass|beyond|past)\s*(?:(?:the|a|our|my|limit|cap|sum|amount|of)\s+)*(?:₦|#|ngn|n)?\s*([\d,]+(?:\.\d+)?)\s*(k|m|thousand|million)?\s*(naira|kobo)?/;
 const STOPWORDS = new Set(['THIS', 'THAT', 'WALLET', 'ACCOUNT', 'PAYMENT', 'EXPECT', 'RECEIVE', 'ONLY', 'FROM', 'WITH', 'WILL', 'SHOULD', 'THEY', 'THEM', 'THEIR', 'THESE', 'MONEY', 'FUND', 'TRANSFER', 'MOSTLY', 'USUALLY', 'ALWAYS', 'CREDIT', 'INBOUND', 'INCOMING', 'USER', 'CUSTOMER', 'ABOUT', 'ANYTHING', 'ELSE', 'EVERYTHING', 'FINE', 'OTHER', 'THAN', 'ABOVE', 'BELOW', 'OVER', 'NAIRA', 'KOBO', 'REJECT', 'REFUSE', 'BLOCK', 'DECLINE', 'ACCEPT', 'NEVER', 'ALLOWED', 'DISALLOW', 'REVIEW', 'FLAG', 'CHECK', 'VERIFY', 'HOLD', 'MANUAL', 'MANUALLY', 'SUSPICIOUS', 'INVESTIGATE', 'CONFIRM', 'MORE', 'GREATER', 'EXCEEDING', 'EXCEED', 'MILLION', 'THOUSAND', 'MENTION', 'MENTIONING', 'SAYS', 'PLEASE', 'INTO', 'PAYS', 'PASS', 'PASSES', 'ABEG', 'NIKAN', 'KAWAI', 'NAANI', 'THEM', 'THOSE', 'SUCH', 'FIRST', 'EVERY', 'EACH', 'SINGLE',
   // The forms of the verbs, and the nouns that say only "a payment": "any other kind of transaction should be reviewed".
   'REJECTED', 'REJECTING', 'REFUSED', 'BLOCKED', 'DECLINED', 'REVIEWED', 'FLAGGED', 'CHECKED', 'VERIFIED', 'HELD', 'HOLDING', 'INVESTIGATED', 'CONFIRMED', 'QUERY', 'QUERIED', 'ESCALATE', 'ESCALATED',
   'KIND', 'KINDS', 'TYPE', 'TYPES', 'SORT', 'SORTS', 'REST', 'TRANSACTION', 'TRANSACTIONS', 'DEPOSIT', 'DEPOSITS', 'INFLOW', 'INFLOWS', 'ACCEPTED', 'BIGGER', 'LARGER', 'HIGHER', 'EXCESS', 'EXCEEDS', 'SENT', 'RECEIVED', 'COMING', 'COMES',
-  'CREDITED', 'PERMITTED', 'PROHIBITED', 'FORBIDDEN', 'BANNED', 'APPROVE', 'APPROVAL', 'ALERT', 'NOTIFY', 'TELL', 'INFORM', 'KNOW', 'LEAST', 'UPWARDS', 'UPWARD', 'BEYOND', 'MINIMUM']);
+  'CREDITED', 'PERMITTED', 'PROHIBITED', 'FORBIDDEN', 'BANNED', 'APPROVE', 'APPROVAL', 'ALERT', 'NOTIFY', 'TELL', 'INFORM', 'KNOW', 'LEAST', 'UPWARDS', 'UPWARD', 'BEYOND', 'MINIMUM',
+  // Verbs that route a payment somewhere ("everything else goes to review", "put the rest aside"), pidgin ("hold am make we check", "any oda money"), limits, and who pays.
+  'GOES', 'GOING', 'SEND', 'PUT', 'MOVE', 'MOVED', 'ROUTE', 'ROUTED', 'KEEP', 'KEPT', 'LEAVE', 'MAKE', 'SHALL', 'MUST', 'NEED', 'NEEDS', 'WAIT', 'WAITS', 'WAITING', 'PENDING', 'ASIDE', 'TREAT', 'TREATED', 'MARK', 'MARKED',
+  'QUEUE', 'ALLOW', 'ALLOWS', 'RECEIVE', 'PROCESS', 'WANT', 'BACK', 'BOUNCE', 'BOUNCED', 'LOOK', 'SABI', 'WETIN', 'ANODA', 'ODER', 'OTHERS', 'NOTHING', 'MAXIMUM', 'UPTO', 'UNDER', 'LESS', 'LOWER', 'SMALLER', 'MOST', 'LIMIT',
+  'SENDER', 'SENDERS', 'PERSON', 'PEOPLE', 'ANYONE', 'ANYBODY', 'SOMEONE', 'NOBODY']);
 
 /** Hausa's hooked letters, which Unicode does not decompose into a letter and a mark. */
 const HOOKED: Record<string, string> = { Ɗ: 'D', ɗ: 'D', Ƙ: 'K', ƙ: 'K', Ƴ: 'Y', ƴ: 'Y', Ɓ: 'B', ɓ: 'B' };
@@ -66,6 +71,10 @@ export interface Clause {
   words: string[];
   /** A limit on amounts, when the clause names one (see `limitOf`). */
   limit?: Limit;
+  /** Senders the clause names ("from Tunde Bakare"), each as its name's words. */
+  senders?: string[][];
+  /** "Hold the rest" after "only from …", "hold anything not from …": the clause is about every other sender. */
+  exceptSenders?: boolean;
 }
 
 /**
@@ -73,42 +82,82 @@ export interface Clause {
  * says which as the prompt wrote it, for the explanation ("amounts of 100000000 kobo and above").
  */
 interface Limit {
-  aboveKobo: number;
+  aboveKobo?: number;
+  /** Amounts below this hold: "review payments below ₦1,000". */
+  belowKobo?: number;
   amounts: string;
+  /** A clause that expects payments up to a most ("not more than ₦50k", "max 20k", "below ₦5,000 only") reviews the amounts past it. */
+  polarity?: 'review';
 }
 
 /** An amount and then its comparison, which counts the amount itself: "₦1m and above", "500k or more", "from ₦2m upwards". */
-const AT_LEAST = /(?:\bat least|\bfrom|\bof)?\s*(?:₦|#|ngn|\bn)?\s*([\d,]+(?:\.\d+)?)\s*(k|m|thousand|million)?\s*(naira|kobo)?\s*(?:and above|or above|and more|or more|upwards|and upward|and beyond)\b/;
-const AT_LEAST_BEFORE = /\b(?:at least|not less than|no less than|minimum of)\s*(?:₦|#|ngn|n)?\s*([\d,]+(?:\.\d+)?)\s*(k|m|thousand|million)?\s*(naira|kobo)?/;
+const AT_LEAST = /(?:\bat least|\bfrom|\bof)?\s*(?:₦|#|ngn|\bn)?\s*([\d,]+(?:\.\d+)?)\s*(k|m|thousand|million)?\s*(naira|kobo)?\s*(?:and above|or above|and more|or more|upwards|and upward|and beyond|and up|up)\b/;
+const AT_LEAST_BEFORE = /\b(?:at least|not less than|no less than|minimum(?:\s+of)?|min)\s*(?:₦|#|ngn|n)?\s*([\d,]+(?:\.\d+)?)\s*(k|m|thousand|million)?\s*(naira|kobo)?/;
 
 /** Amounts in words ("one million", "fifty thousand", "half a million") as digits, for the limits. */
 const NUMBER_WORDS: Record<string, number> = { a: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, twenty: 20, thirty: 30, forty: 40, fifty: 50, hundred: 100, 'two hundred': 200, 'five hundred': 500 };
 const IN_WORDS = /\b(half a|(?:two |five )?hundred|a|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty) (thousand|million)\b/g;
 const inDigits = (clause: string) => clause.replace(IN_WORDS, (_, n: string, scale: string) => (n === 'half a' ? `${scale === 'million' ? 500 : 0.5} ${scale === 'million' ? 'thousand' : scale}` : `${NUMBER_WORDS[n]} ${scale}`));
 
-/** The amount in kobo above which a clause holds payments: "above ₦2m" is 200000000; "₦2m and above" counts ₦2m itself. */
-function limitOf(written: string): Limit | undefined {
+const AMOUNT = String.raw`(?:₦|#|ngn|\bn)?\s*([\d,]+(?:\.\d+)?)\s*(k|m|thousand|million)?\s*(naira|kobo)?`;
+const BETWEEN = new RegExp(String.raw`\bbetween\s*${AMOUNT}\s*(?:and|to|-)\s*${AMOUNT}`);
+const UNUSUAL = /\b(?:unusual|rare|strange|odd|unexpected|not expected|not normal|abnormal|suspicious)\b/;
+/** A most: "not more than ₦50k", "max 20k", "at most", "up to" (amounts past it are out of bounds). */
+const AT_MOST = /\b(?:(?:not|never|n't|cannot)\s+(?:be\s+)?(?:more than|above|over|exceed(?:ing)?|greater than|higher than)|no more than|max(?:imum)?|at most|up to|upto|limit(?:ed)?|capped at|cap(?:\s+of)?|ceiling(?:\s+of)?)(?:\s+(?:of|is|at|to|per|single|payment|transaction|amount|deposit|each|a|one|:|=))*\s*(?:₦|#|ngn|\bn)?\s*([\d,]+(?:\.\d+)?)\s*(k|m|thousand|million)?\s*(naira|kobo)?/;
+/** Below: "below ₦5,000", "under 10k", "less than ₦1,000". */
+const BELOW = /\b(?:below|under|less than|lower than|smaller than)\s*(?:₦|#|ngn|\bn)?\s*([\d,]+(?:\.\d+)?)\s*(k|m|thousand|million)?\s*(naira|kobo)?/;
+/** An amount, not a count ("children under 5"): a naira sign, a scale, "naira", thousands grouped, or four digits or more. */
+const isMoney = (found: RegExpExecArray) => /(?:₦|#|\bngn|\bn)\s*\d/.test(found[0]) || found[2] !== undefined || found[3] !== undefined || /,/.test(found[1]!) || found[1]!.replace(/\..*/, '').length >= 4;
+const koboOf = (found: RegExpExecArray) => {
+  const scale = { k: 1e3, thousand: 1e3, m: 1e6, million: 1e6 }[found[2] as 'k'] ?? 1;
+  const value = Number(found[1]!.replace(/,/g, '')) * scale;
+  return Math.round(found[3] === 'kobo' ? value : value * 100);
+};
+
+/**
+ * The amounts a clause holds: "above ₦2m" those above 200000000 kobo; "₦2m and above" counts ₦2m
+ * itself; "review payments below ₦1,000" those below 100000. A clause that expects payments up to a
+ * most ("not more than ₦50k", "max 20k", "below ₦5,000 only") reviews the amounts past it.
+ */
+function limitOf(written: string, polarity: Clause['polarity']): Limit | undefined {
   const clause = /thousand|million/.test(written) ? inDigits(written) : written;
+  // "Amounts above ₦100k are unusual; review them": the clause describes what the next one reviews, not what it expects.
+  if (polarity === 'expect' && !UNUSUAL.test(clause)) {
+    // "Between ₦1,000 and ₦50,000": outside the range is past what it expects.
+    const range = BETWEEN.exec(clause);
+    if (range) {
+      const [low, high] = [koboOf([range[0], range[1]!, range[2]!, range[3]!] as unknown as RegExpExecArray), koboOf([range[0], range[4]!, range[5] ?? range[2]!, range[6]!] as unknown as RegExpExecArray)];
+      return { aboveKobo: high, belowKobo: low, amounts: `amounts outside ${low}–${high} kobo, the range it expects`, polarity: 'review' };
+    }
+    const most = AT_MOST.exec(clause);
+    if (most && isMoney(most)) return { aboveKobo: koboOf(most), amounts: `amounts above ${koboOf(most)} kobo, the most it expects`, polarity: 'review' };
+    const below = BELOW.exec(clause);
+    if (below && isMoney(below)) return { aboveKobo: koboOf(below) - 1, amounts: `amounts of ${koboOf(below)} kobo and above, past what it expects`, polarity: 'review' };
+    // "Payments must be at least ₦500", "minimum ₦1,000", "₦1,000 and above only": less is short of what it expects.
+    const least = AT_LEAST_BEFORE.exec(clause) ?? AT_LEAST.exec(clause);
+    if (least && isMoney(least)) return { belowKobo: koboOf(least), amounts: `amounts below ${koboOf(least)} kobo, the least it expects`, polarity: 'review' };
+  }
   const limit = LIMIT.exec(clause);
   const atLeast = limit ? undefined : (AT_LEAST.exec(clause) ?? AT_LEAST_BEFORE.exec(clause));
   const found = limit ?? atLeast;
-  if (!found) return undefined;
-  const scale = { k: 1e3, thousand: 1e3, m: 1e6, million: 1e6 }[found[2] as 'k'] ?? 1;
-  const value = Number(found[1]!.replace(/,/g, '')) * scale;
-  const kobo = Math.round(found[3] === 'kobo' ? value : value * 100);
+  if (!found) {
+    const below = AT_MOST.exec(clause) ? undefined : BELOW.exec(clause);
+    return below && isMoney(below) ? { belowKobo: koboOf(below), amounts: `amounts below ${koboOf(below)} kobo` } : undefined;
+  }
+  const kobo = koboOf(found);
   return atLeast ? { aboveKobo: kobo - 1, amounts: `amounts of ${kobo} kobo and above` } : { aboveKobo: kobo, amounts: `amounts above ${kobo} kobo` };
 }
 
 /** "Only" in English, Yoruba ("nikan"), Hausa ("kawai") and Igbo ("naanị"), tone marks folded. */
 const ONLY = / (?:ONLY|NIKAN|KAWAI|NAANI) /;
-const EXCEPT = /\b(?:not|except|other than|apart from|besides)\b/;
+const EXCEPT = /\b(?:not|except|other than|apart from|besides|unless|no be|nor be|isn't)\b/;
 /** "Anything else", "every other payment": what the clause before did not name. */
-const ELSE = /\b(?:else|other|others|rest)\b/;
+const ELSE = /\b(?:else|other|others|rest|oda|oder|anoda|anoder)\b/;
 /**
  * "School fees only, review the rest": a comma before a verb of review or rejection of "the rest" (or
  * "anything else", "any other") starts a clause of its own. "Any money wey na loan, hold am" stays one.
  */
-const VERB_AFTER_COMMA = new RegExp(`,\\s*(?=(?:and\\s+|then\\s+|please\\s+|pls\\s+)?(?:${REJECT_VERBS}|${REVIEW_VERBS}|anything|everything|any|all|no|other)\\b[^,]*\\b(?:else|other|others|rest)\\b)`);
+const VERB_AFTER_COMMA = new RegExp(`(?:,|—|–|:|\\s-\\s)\\s*(?=(?:and\\s+|then\\s+|please\\s+|pls\\s+)?(?:(?:${REJECT_VERBS}|${REVIEW_VERBS}|anything|everything|any|all|no|other)\\b[^,]*\\b(?:else|other|others|rest|oda|oder|anoda|anoder)\\b|(?:the rest|the others|others|any oda)\\b))`, 'i');
 
 /**
  * Reads a system prompt clause by clause: what it expects, what it wants reviewed or rejected. A
@@ -131,40 +180,116 @@ const READ = new Map<string, Clause[]>();
 const NAMED_BY = INTENTS.map((i) => ({ intent: i.intent, names: [words(i.label), words(i.intent.replace(/_/g, ' ')), ...i.terms.filter(([, weight]) => weight >= 3).map(([term]) => term)] }));
 
 function readClauses(prompt: string): Clause[] {
-  const raw = prompt
-    .toLowerCase()
-    .split(/[.;!?\n]+|\bbut\b/)
+  // Split as written: the case of a clause's words tells a sender's name ("from Tunde Bakare") from other words.
+  const raw = exceptions(prompt)
+    .split(/[.;!?\n]+|\bbut\b/i)
     .flatMap((clause) => clause.split(VERB_AFTER_COMMA))
     .map((clause) => clause.trim())
     .filter(Boolean);
-  const clauses = raw.map((clause): Clause => {
+  const lower = raw.map((clause) => clause.toLowerCase());
+  const clauses = raw.map((written, i): Clause => {
+      const clause = lower[i]!;
       const tokens = words(clause).split(' ');
       const text = textOf(tokens);
       const intents = new Set(NAMED_BY.filter(({ names }) => names.some((term) => mentions(text, term))).map(({ intent }) => intent));
       const own = tokens.filter((w) => !STOPWORDS.has(w)).map(stem).filter((w) => w.length >= 4 && !STOPWORDS.has(w) && !/^\d+$/.test(w));
       // A topic is named by any of its words, short ones too ("no bet money", "reject BTC").
       const topics = TOPICS.filter((topic) => topic.some((w) => text.tokens.has(w) || text.tokens.has(stem(w)))).flat().map(stem);
-      const limit = limitOf(clause);
       // "No need to review salaries" asks for nothing.
       const polarity: Clause['polarity'] = NO_NEED.test(clause) ? 'expect' : REJECT.test(clause) ? 'reject' : REVIEW.test(clause) ? 'review' : 'expect';
+      const limit = limitOf(clause, polarity);
       // The "not" of "do not accept" is the verb's: only a "not" after the verb makes an exception.
-      const except = polarity !== 'expect' && intents.size > 0 && EXCEPT.test(clause.replace(polarity === 'reject' ? REJECT : REVIEW, ' '));
-      return { polarity, intents, only: ONLY.test(` ${tokens.join(' ')} `), except, words: [...new Set([...own, ...topics])], ...(limit ? { limit } : {}) };
+      const afterVerb = polarity === 'expect' ? clause : clause.replace(polarity === 'reject' ? REJECT : REVIEW, ' ');
+      const except = polarity !== 'expect' && intents.size > 0 && EXCEPT.test(afterVerb);
+      const senders = sendersIn(written);
+      // A sender's name is matched as a name (two of its words), not word by word: "Musa" alone is not Musa Danjuma.
+      const named = new Set(senders.flat().map(stem));
+      return {
+        polarity, intents, only: ONLY.test(` ${tokens.join(' ')} `), except, words: [...new Set([...(polarity === 'expect' ? own : own.filter((w) => !named.has(w))), ...topics])], ...(limit ? { limit } : {}),
+        ...(senders.length > 0 ? { senders, exceptSenders: polarity !== 'expect' && intents.size === 0 && EXCEPT.test(afterVerb) } : {}),
+      };
     });
   clauses.forEach((clause, i) => {
     const before = clauses[i - 1];
-    const bare = clause.polarity !== 'expect' && clause.limit === undefined && clause.intents.size === 0 && clause.words.length === 0;
-    if (bare && before?.limit !== undefined) clause.limit = before.limit;
+    const bare = clause.polarity !== 'expect' && clause.limit === undefined && clause.intents.size === 0 && clause.words.length === 0 && clause.senders === undefined;
+    if (bare && before?.limit !== undefined && before.limit.polarity === undefined) clause.limit = before.limit;
     // "Only salaries from Zenith. Review anything else": everything but what the clauses before expect
     // only, or, with no "only", expect at all ("Accept rent from tenants, no other payments").
     const expected = clauses.slice(0, i).filter((c) => c.polarity === 'expect' && c.intents.size > 0);
     const only = expected.some((c) => c.only) ? expected.filter((c) => c.only) : expected;
-    if (bare && clause.limit === undefined && ELSE.test(raw[i]!) && only.length > 0) {
+    if (bare && clause.limit === undefined && ELSE.test(lower[i]!) && only.length > 0) {
       only.forEach((c) => c.intents.forEach((intent) => clause.intents.add(intent)));
       clause.except = true;
     }
+    // "Only payments from Tunde Bakare. Hold the rest": everyone but the senders the clauses before expect.
+    const fromOnly = clauses.slice(0, i).filter((c) => c.polarity === 'expect' && c.senders && (c.only || c.intents.size === 0));
+    if (bare && clause.limit === undefined && ELSE.test(lower[i]!) && fromOnly.length > 0 && only.length === 0) {
+      clause.senders = fromOnly.flatMap((c) => c.senders!);
+      clause.exceptSenders = true;
+    }
   });
   return clauses;
+}
+
+/**
+ * "Hold all but school fees" and "accept everything except betting" as two clauses: what is said of
+ * all, and what is said of the exception ("reject betting"). Without this, "but" would split the first
+ * into "hold all" and "school fees", and the second would accept betting.
+ */
+function exceptions(prompt: string): string {
+  return prompt
+    .replace(/\b(all|everything|anything|any payment|every payment|any other payment)\s+but\b/gi, '$1 except')
+    .replace(/\b((?:accept|credit|allow|take|receive)\s+(?:all|everything|anything|any)\b[^.;,]*?|(?:all|everything|anything)[^.;,]*?\b(?:is|are)\s+(?:fine|ok|okay|welcome|accepted|allowed))\s*,?\s*\b(?:except|excluding|but not|other than|apart from|save for)\b/gi, '$1; reject ');
+}
+
+/** Words in front of a name that are not part of it: "from my tenant Mr Tunde Bakare". */
+const BEFORE_NAME = new Set(['my', 'our', 'the', 'his', 'her', 'their', 'son', 'daughter', 'wife', 'husband', 'brother', 'sister', 'tenant', 'tenants', 'landlord', 'boss', 'customer', 'client', 'friend', 'uncle', 'aunty', 'auntie']);
+/** Titles, dropped from a named sender: a surname or a given name is what a bank's sender name holds. */
+const SENDER_TITLES = new Set(['MR', 'MRS', 'MS', 'MISS', 'DR', 'CHIEF', 'ALHAJI', 'ALHAJA', 'HAJIA', 'ENGR', 'PASTOR', 'PROF', 'BARR', 'MALAM', 'MALLAM', 'MADAM', 'SIR', 'LADY']);
+
+/**
+ * The senders a clause names, each as its name's words: "from Tunde Bakare" (or "by"), words written
+ * with a capital after "from" and the words that stand in front of a name. A prompt in capitals
+ * throughout names no sender this way: its capitals tell nothing.
+ */
+function sendersIn(written: string): string[][] {
+  if (!/[a-z]/.test(written)) return [];
+  const senders: string[][] = [];
+  for (const match of written.matchAll(/\b(?:from|by)\s+([^,;:()]+)/gi)) {
+    const name: string[] = [];
+    for (const word of match[1]!.split(/\s+|\band\b|&/)) {
+      if (!word) continue;
+      if (name.length === 0 && BEFORE_NAME.has(word.toLowerCase())) continue;
+      if (!/^[A-Z\u00C0-\u024F]/.test(word)) break;
+      const upper = words(word);
+      if (upper && !SENDER_TITLES.has(upper) && !STOPWORDS.has(upper)) name.push(upper);
+    }
+    if (name.length > 0) senders.push(name);
+  }
+  return senders;
+}
+
+/** Whether a payment is from a named sender: two words of the name (or its one word) in the sender's name or the narration. */
+function isFrom(sender: string[], heard: Set<string>): boolean {
+  return sender.filter((w) => heard.has(w)).length >= Math.min(2, sender.length);
+}
+
+/**
+ * Flags for clauses about who pays: "reject payments from Musa Danjuma" holds his; "only payments from
+ * Tunde Bakare, hold the rest" and "hold anything not from my tenant Ada Obi" hold everyone else's. The
+ * sender is known by the bank's sender name and by the narration, which often carries it.
+ */
+export function senderRules(clauses: Clause[], senderName: string, narration: string): { flag: string; line: string }[] {
+  const rules = clauses.filter((c) => c.senders && c.polarity !== 'expect' && c.limit === undefined && (c.exceptSenders || c.intents.size === 0));
+  if (rules.length === 0) return [];
+  const heard = new Set(`${words(senderName)} ${words(narration)}`.split(' '));
+  return rules.flatMap((clause) => {
+    const from = clause.senders!.some((sender) => isFrom(sender, heard));
+    if (from === clause.exceptSenders) return [];
+    const flag = promptFlag(clause.polarity);
+    const named = clause.senders!.map((s) => s.join(' ')).join(', ');
+    return [{ flag, line: `system prompt says to ${clause.polarity} payments ${clause.exceptSenders ? 'not ' : ''}from ${named}: ${flag}` }];
+  });
 }
 
 /** The flag a review or reject clause raises. */
@@ -181,9 +306,15 @@ const STATED = new Set(INTENTS.map((i) => i.intent));
  */
 export function amountLimits(clauses: Clause[], amount: number, intent: string): { flag: string; line: string }[] {
   return clauses
-    .filter((clause) => clause.polarity !== 'expect' && clause.limit !== undefined && amount > clause.limit.aboveKobo && (clause.intents.size === 0 || clause.intents.has(intent) || !STATED.has(intent)))
+    .filter((clause) => {
+      const limit = clause.limit;
+      if (limit === undefined || (limit.polarity ?? clause.polarity) === 'expect') return false;
+      const outside = (limit.aboveKobo !== undefined && amount > limit.aboveKobo) || (limit.belowKobo !== undefined && amount < limit.belowKobo);
+      return outside && (clause.intents.size === 0 || clause.intents.has(intent) || !STATED.has(intent));
+    })
     .map((clause) => {
-      const flag = promptFlag(clause.polarity);
-      return { flag, line: `system prompt says to ${clause.polarity} ${clause.limit!.amounts}: ${flag}` };
+      const polarity = clause.limit!.polarity ?? clause.polarity;
+      const flag = promptFlag(polarity);
+      return { flag, line: `system prompt says to ${polarity} ${clause.limit!.amounts}: ${flag}` };
     });
 }

@@ -1,9 +1,9 @@
 import type { AnalysisInput, NarrationAnalyser, ServiceIntelligence } from './analyser.js';
 import { DEFERRING_TERMS, FRAUD_TERMS, GENERAL_PAYMENT, GENERIC_PHRASES, GENERIC_TERMS, INTENTS, MONTHS, TRANSFER_NOUNS, TRANSFER_TERMS } from './lexicon.js';
-import { EMPTY_WORDS, FAMILY_WORDS, FILLER_WORDS } from './nigerian-words.js';
+import { CHANNEL_WORDS, EMPTY_WORDS, FAMILY_WORDS, FILLER_WORDS } from './nigerian-words.js';
 import { englishWords } from './word-list.js';
 import { applyMarkers, withoutMarkers } from './markers.js';
-import { amountLimits, mentions, promptFlag, readPrompt, stem, textOf, words } from './prompt.js';
+import { amountLimits, mentions, promptFlag, readPrompt, senderRules, stem, textOf, words } from './prompt.js';
 import { classifyToken, noiseReason, type TokenKind } from './readable.js';
 import { spelledAs, spelledPair } from './spelling.js';
 
@@ -49,6 +49,13 @@ interface Reading {
 function isInstalment(text: string): boolean {
   return [...text.matchAll(/\b(\d{1,2}) ?(?:OF|\/) ?(\d{1,2})\b/g)].some(([, n, of]) => Number(n) >= 1 && Number(n) <= Number(of));
 }
+
+/**
+ * A stake and what it returns ("50k returns 150k", "invest 20k get 40k"): money put in for a return, an
+ * investment (a Ponzi scheme's, held as fraud by its words, all the same). A scheme's name alone
+ * ("double your money", "MMM returns") states no stake.
+ */
+const STAKE_AND_RETURN = /\b(\d+[KM]|\d{3,}) ?(?:RETURNS?|YIELDS?|GIVES?|BECOMES?|GETS?|EARNS?|PAYS?|TURNS? TO) ?(\d+[KM]|\d{3,})\b/;
 
 /** Every intent term by its word, and the phrases by their first word, so a narration is matched in one pass over its tokens. */
 const MAX_TERMS = 1000;
@@ -109,6 +116,24 @@ function fraudIn(tokens: string[]): string[] {
   if (!tokens.some((t, k) => FRAUD_WORDS.has(t) || FRAUD_WORDS.has(stems[k]!) || FRAUD_PHRASE_KEYS.has(t) || FRAUD_PHRASE_KEYS.has(stems[k]!))) return [];
   const spoken = textOf(tokens);
   return FRAUD_TERMS.filter((t) => mentions(spoken, t));
+}
+
+/**
+ * A romance scam's pattern: an endearment with what such scams are about (a flight to come and meet,
+ * a visa, customs on a package, a soldier abroad). Either alone is an everyday narration ("upkeep my
+ * love", "flight ticket for mama").
+ */
+const ENDEARMENTS = ['MY LOVE', 'MY DEAR', 'MY DEAREST', 'DEAREST', 'SWEETHEART', 'MY SWEETHEART', 'MY HONEY', 'MY BABY', 'MY BABE', 'DARLING', 'MY DARLING', 'MY QUEEN', 'MY KING', 'BAE', 'LOVE YOU'];
+const ROMANCE_THEMES = ['FLIGHT', 'VISA', 'CUSTOMS', 'CLEARANCE', 'PACKAGE', 'PARCEL', 'CONSIGNMENT', 'COME SEE ME', 'COME AND SEE ME', 'VISIT ME', 'MEET ME', 'MEET YOU', 'SEE YOU SOON', 'ARMY', 'SOLDIER', 'SGT', 'SERGEANT', 'DEPLOYMENT', 'DEPLOYED', 'GIFT CARD', 'ITUNES', 'STEAM CARD', 'ABROAD', 'OVERSEAS'];
+
+/** The endearment and the theme of a romance scam, when a narration holds both. */
+const ENDEARMENT_WORDS = new Set(ENDEARMENTS.flatMap((e) => e.split(' ')).filter((w) => w !== 'MY' && w !== 'YOU'));
+function romanceIn(tokens: string[]): string[] {
+  if (!tokens.some((t) => ENDEARMENT_WORDS.has(t))) return [];
+  const spoken = textOf(tokens);
+  const endearment = ENDEARMENTS.find((t) => mentions(spoken, t));
+  const theme = endearment && ROMANCE_THEMES.find((t) => mentions(spoken, t));
+  return endearment && theme ? [endearment, theme] : [];
 }
 
 /** Every word of the lexicon's phrases. */
@@ -180,6 +205,12 @@ function respelt(tokens: string[], senderWords: ReadonlySet<string>): { tokens: 
       read.push(`read "${token.toLowerCase()}" as ${parts.join(' ')}`);
       return parts.flatMap((part) => RUN_TOGETHER.get(part) ?? [part]);
     }
+    // "Y" typed for "I" between consonants ("tythe"): the word list may hold the old spelling as a word, so the slip-reader below never sees it.
+    const withI = token.length >= 4 && token.includes('Y') && !WORD_TERMS.has(token) ? token.replace(/(?<=[^AEIOUY])Y(?=[^AEIOUY])/g, 'I') : undefined;
+    if (withI !== undefined && WORD_TERMS.has(withI)) {
+      read.push(`read "${token.toLowerCase()}" as ${withI}`);
+      return [withI];
+    }
     // The spelling is looked up first: it is cheaper than the word list, and rarely finds anything.
     // A word of a lexicon phrase ("iwinna" of IGHO IWINNA) is a word, not a slip of another ("irinna").
     const as = WORD_TERMS.has(token) || PHRASE_WORDS.has(token) ? undefined : (RUN_TOGETHER.get(token) ?? spelledAs(token) ?? withMonth(token));
@@ -232,6 +263,10 @@ function readNarration(upper: string, rawSlashed: string, senderName: string): R
       score += 2;
       matched.push(['<n> OF <n>', 2]);
     }
+    if (intent.intent === 'savings' && STAKE_AND_RETURN.test(rawSlashed)) {
+      score += 3;
+      matched.push(['<stake> RETURNS <amount>', 3]);
+    }
     const level = Math.min(...matched.map(([t]) => DEFERRING_TERMS.get(t) ?? 0));
     return { intent, score, matched, level };
   }).filter((s) => s.score > 0);
@@ -267,7 +302,9 @@ function readNarration(upper: string, rawSlashed: string, senderName: string): R
     const classified = classifyToken(token, senderWords);
     // "Emeka sent you money", the apps' notice of a transfer, names the transfer too ("money sent" does not).
     const sentYou = SENT_WORDS.has(tokens[i - 2] ?? '') && YOU_WORDS.has(tokens[i - 1] ?? '');
-    return MONEY_WORDS.has(token) && (TRANSFER_NOUNS.has(tokens[i + 1] ?? '') || sentYou) ? 'transfer' : classified;
+    if (MONEY_WORDS.has(token) && (TRANSFER_NOUNS.has(tokens[i + 1] ?? '') || sentYou)) return 'transfer';
+    // An app named with a money word ("CHIPPER CASH", "CASH APP") is a channel, not a payment word.
+    return MONEY_WORDS.has(token) && (CHANNEL_WORDS.has(tokens[i - 1] ?? '') || tokens[i + 1] === 'APP') ? 'channel' : classified;
   });
   tokens.forEach((token, i) => {
     // An English word inside a run of names, or at either end of a run of two, is a name ("ALHAJI MUSTAPHA KOLO").
@@ -339,7 +376,7 @@ export function analyseNarration({ narration, systemPrompt, amount, senderName }
       explanation.push(`system prompt says to ${clause.polarity} ${about ? intent : mentionedWord}: ${flag}`);
     }
   }
-  for (const { flag, line } of amountLimits(clauses, amount, intent)) {
+  for (const { flag, line } of [...amountLimits(clauses, amount, intent), ...senderRules(clauses, senderName, narration)]) {
     draft.flags.add(flag);
     explanation.push(line);
   }
@@ -348,6 +385,11 @@ export function analyseNarration({ narration, systemPrompt, amount, senderName }
   if (fraud.length > 0) {
     draft.flags.add('SUSPECTED_FRAUD');
     explanation.push(`fraud words: ${fraud.join(', ')}`);
+  }
+  const romance = romanceIn(tokens);
+  if (romance.length > 0) {
+    draft.flags.add('SUSPECTED_FRAUD');
+    explanation.push(`a romance scam's pattern: ${romance.join(' with ')}`);
   }
   applyMarkers(narration, draft);
   const { confidence, flags } = draft;
