@@ -1,4 +1,4 @@
-// bench/narrations: the rules analyser on test/fixtures/narrations.json (then the outside, third and fourth corpora), its tuning part and its
+// bench/narrations: the rules analyser on test/fixtures/narrations.json (then the outside, third, fourth and fifth corpora), its tuning part and its
 // held-out part (intent, label and hold all right; then the issue's routing targets on the held-out
 // part), its speed against a floor of the same loop doing nothing but normalising the text, and
 // the one-off cost of loading the English word list against reading the file alone.
@@ -7,7 +7,7 @@ import { holdReason } from '../dist/engine/intelligence/analyser.js';
 import { analyseNarration } from '../dist/engine/intelligence/rules-analyser.js';
 import { englishWords } from '../dist/engine/intelligence/word-list.js';
 import wordListPath from 'word-list';
-import { corpus, fourthHeldOut, fourthTuning, heldOut, outsideHeldOut, outsideTuning, thirdHeldOut, thirdTuning, tuning } from '../test/fixtures/narration-corpus.js';
+import { corpus, fifthHeldOut, fifthTuning, fourthHeldOut, fourthTuning, heldOut, outsideHeldOut, outsideTuning, thirdHeldOut, thirdTuning, tuning } from '../test/fixtures/narration-corpus.js';
 
 const input = (c) => ({ narration: c.narration, systemPrompt: c.system_prompt ?? '', amount: c.amount ?? 100_000, senderName: c.sender_name ?? 'SANDBOX SENDER' });
 const held = (c) => holdReason(analyseNarration(input(c))) !== null;
@@ -67,6 +67,12 @@ export async function run() {
     accuracy: "measured once, unread (session 27's analyser: 81.1 %)",
     routed: "measured once, unread (session 27's analyser: 91.5 %)",
     legitimate: "measured once, unread (session 27's analyser: 3 held)",
+  }));
+  // The fifth corpus (narrations-fifth.json), written in session 30 without reading the analyser; unread.
+  rows.push(...corpusRows('fifth', 'fifth corpus accuracy', fifthTuning, fifthHeldOut, {
+    accuracy: "unread (session 29's analyser: 82.9 %)",
+    routed: "unread (session 29's analyser: 94.6 %)",
+    legitimate: "unread (session 29's analyser: none held)",
   }));
   for (const r of rows.filter((x) => x.met === undefined)) r.met = r.value >= Number(/[\d.]+/.exec(r.target)[0]);
 

@@ -5,7 +5,7 @@ import { classifyToken, noiseReason } from '../../src/engine/intelligence/readab
 import { analyseNarration, RulesAnalyser } from '../../src/engine/intelligence/rules-analyser.js';
 import { spelledAs } from '../../src/engine/intelligence/spelling.js';
 import { englishWords, wordListFrom } from '../../src/engine/intelligence/word-list.js';
-import { corpus, fourth, fourthHeldOut, fourthTuning, heldOut, outside, outsideHeldOut, outsideTuning, third, thirdHeldOut, thirdTuning, tuning, type CorpusCase } from '../fixtures/narration-corpus.js';
+import { corpus, fifth, fifthHeldOut, fifthTuning, fourth, fourthHeldOut, fourthTuning, heldOut, outside, outsideHeldOut, outsideTuning, third, thirdHeldOut, thirdTuning, tuning, type CorpusCase } from '../fixtures/narration-corpus.js';
 
 const run = (c: CorpusCase) =>
   analyseNarration({ narration: c.narration, systemPrompt: c.system_prompt ?? '', amount: c.amount ?? 100_000, senderName: c.sender_name ?? 'SANDBOX SENDER' });
@@ -100,7 +100,8 @@ function itIsAnOutsideCorpus(all: CorpusCase[], tuningPart: CorpusCase[], heldOu
   it(`has ${sizes[0]} narrations of every kind, no duplicates, and is split by its own seed, nothing pinned`, () => {
     expect([all.length, tuningPart.length, heldOutPart.length]).toEqual(sizes);
     expect([...new Set(all.map((c) => c.kind))].sort()).toEqual(['abbreviation', 'channel', 'generic', 'local', 'marker', 'name', 'noise', 'prompt', 'risk', 'specific']);
-    expect(new Set(all.map((c) => JSON.stringify([c.narration, c.system_prompt]))).size).toBe(all.length);
+    // The amount too: one narration under one prompt, on either side of its limit, is two cases.
+    expect(new Set(all.map((c) => JSON.stringify([c.narration, c.system_prompt, c.amount]))).size).toBe(all.length);
     expect(all.every((c) => !c.part)).toBe(true);
   });
 }
@@ -149,6 +150,27 @@ describe('the fourth corpus (narrations-fourth.json, written in session 28 by an
 
   it('holds all 30 of its empty, gibberish or marked narrations', () => {
     expect(fourth.filter((c) => (c.kind === 'noise' || c.kind === 'marker') && isHeld(run(c))).length, 'misses are not printed').toBeGreaterThanOrEqual(30);
+  });
+});
+
+describe('the fifth corpus (narrations-fifth.json, written in session 30 by an engineer who did not read the analyser)', () => {
+  itIsAnOutsideCorpus(fifth, fifthTuning, fifthHeldOut, [300, 189, 111]);
+
+  // Floors at what session 30's analyser measured, after its widening was written without seeing this
+  // corpus (session 29's analyser: 247 of 300, the held-out part 92 of 111, routed 105, none of 85
+  // legitimate held). No miss of this corpus is printed, here or in the bench: it stays unread.
+  it('gets at least 163 of 189 of the tuning part right', () => {
+    expect(fifthTuning.filter(right).length, 'misses are not printed').toBeGreaterThanOrEqual(163);
+  });
+
+  it('gets at least 92 of 111 of the held-out part right, routes at least 105 right, and holds none of its 85 legitimate narrations', () => {
+    expect(fifthHeldOut.filter(right).length, 'held-out misses are not printed').toBeGreaterThanOrEqual(92);
+    expect(fifthHeldOut.filter((c) => isHeld(run(c)) === c.held).length, 'held-out misses are not printed').toBeGreaterThanOrEqual(105);
+    expect(fifthHeldOut.filter((c) => !c.held && isHeld(run(c))).length, 'held-out misses are not printed').toBe(0);
+  });
+
+  it('holds every one of its 25 empty, gibberish or marked narrations', () => {
+    expect(fifth.filter((c) => (c.kind === 'noise' || c.kind === 'marker') && isHeld(run(c))).length, 'misses are not printed').toBe(25);
   });
 });
 
