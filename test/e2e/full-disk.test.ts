@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, writeSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createCli } from '../helpers/cli.js';
+import { BIN, cleanEnv, createCli } from '../helpers/cli.js';
 import { startWebhookApp } from '../helpers/webhook-app.js';
 
 /**
@@ -130,6 +130,47 @@ describe.skipIf(!small)('snapshot save --file onto a full disk', () => {
       expect(readdirSync(small!)).toEqual(['filler']);
     } finally {
       await cli.run(['sandbox', 'stop']);
+      cli.cleanup();
+    }
+  }, 60_000);
+});
+
+// /dev/full answers every write with ENOSPC, as a log file on a full disk does: no mount needed.
+describe.skipIf(!existsSync('/dev/full'))('a log that cannot be written', () => {
+  it('seen: a sandbox whose log was on a full disk died at the first line it could not write (a detached one mid-run, one started `> log` before serving); now the line is dropped and it serves on', async () => {
+    const cli = createCli();
+    const full = openSync('/dev/full', 'w');
+    const child = spawn(process.execPath, [BIN, 'sandbox', 'start', '--memory', '--port', '0'], { cwd: cli.dir, env: cleanEnv(), stdio: ['ignore', full, full] });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    closeSync(full);
+    try {
+      // The state file is the only way to find it: its banner went nowhere.
+      const stateFile = join(cli.dir, '.ledger', 'sandbox.json');
+      let state: { base_url: string; api_key: string; pid?: number } | undefined;
+      for (let i = 0; i < 600 && child.exitCode === null; i++) {
+        const read = existsSync(stateFile) ? JSON.parse(readFileSync(stateFile, 'utf8')) : undefined;
+        if (read?.pid === child.pid && (await fetch(`${read.base_url}/sandbox/health`).then((r) => r.ok, () => false))) state = read;
+        if (state) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(child.exitCode, 'the sandbox exited').toBeNull();
+      const call = async (method: string, path: string, body?: unknown) => {
+        const r = await fetch(`${state!.base_url}${path}`, { method, headers: { 'x-api-key': state!.api_key, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) });
+        return { status: r.status, body: (await r.json()) as any };
+      };
+      // Each request's log line fails too, and an error's line (an unknown route's 404 is logged).
+      const wallet = await call('POST', '/v1/wallets', { customer_reference: 'log', first_name: 'Ada', last_name: 'Obi', email: 'ada@example.com' });
+      expect(wallet.status).toBe(201);
+      const credit = await call('POST', '/sandbox/inbound-transfers', { account_number: wallet.body.data.account_number, amount: 5_000, narration: 'salary' });
+      expect([credit.status, credit.body.data.outcome]).toEqual([200, 'CREDITED']);
+      expect((await call('GET', '/v1/nowhere')).status).toBe(404);
+      expect((await call('GET', `/v1/wallets/${wallet.body.data.id}`)).body.data.balance).toBe(5_000);
+      expect((await call('GET', '/sandbox/audit')).body.data.ok).toBe(true);
+      expect(child.exitCode).toBeNull();
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
       cli.cleanup();
     }
   }, 60_000);
