@@ -104,10 +104,11 @@ describe.skipIf(!mount)('a full disk under a running sandbox', () => {
 });
 
 const small = mountTmpfs();
+const stateDisk = mountTmpfs();
 
 // Both are mounted as this file loads, whichever of its tests run: none is left mounted.
 afterAll(() => {
-  for (const dir of [mount, small]) {
+  for (const dir of [mount, small, stateDisk]) {
     if (!dir) continue;
     try {
       execFileSync('umount', [dir], { stdio: 'ignore' });
@@ -133,6 +134,28 @@ describe.skipIf(!small)('snapshot save --file onto a full disk', () => {
       cli.cleanup();
     }
   }, 60_000);
+});
+
+describe.skipIf(!stateDisk)('sandbox start with its state directory on a full disk', () => {
+  it('seen: Error [INTERNAL] with the raw ENOSPC, and the server went on serving with no state file, holding its database, where no `sandbox stop` could find it; now STORAGE_FULL (exit 1), the server stopped, no temporary file left', async () => {
+    const home = join(stateDisk!, 'home');
+    mkdirSync(home);
+    const cli = createCli({ LEDGER_HOME: home });
+    const db = join(cli.dir, 'sandbox.db');
+    try {
+      fill(join(stateDisk!, 'filler'));
+      const run = await cli.run(['sandbox', 'start', '--db', db, '--port', '0']);
+      expect([run.exitCode, run.stderr]).toEqual([1, `Error [STORAGE_FULL]: ${join(home, 'sandbox.json')}: the disk is full: the sandbox could not record where it runs, so it stopped; free some space and start it again\n`]);
+      expect(readdirSync(home).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+      // Nothing holds the database: with space back, the next start serves it.
+      rmSync(join(stateDisk!, 'filler'));
+      const again = await cli.run(['sandbox', 'start', '--detach', '--db', db, '--port', '0']);
+      expect(again.exitCode, again.stderr).toBe(0);
+    } finally {
+      await cli.run(['sandbox', 'stop']);
+      cli.cleanup();
+    }
+  }, 120_000);
 });
 
 // /dev/full answers every write with ENOSPC, as a log file on a full disk does: no mount needed.

@@ -208,7 +208,16 @@ async function foreground(
     throw error;
   });
   const state: SandboxState = { base_url: server.baseUrl, api_key: server.apiKey, db: dbPath, pid: process.pid, started_at: new Date().toISOString() };
-  writeState(stateFile, state);
+  try {
+    writeState(stateFile, state);
+  } catch (error) {
+    // A sandbox no command can find (nor `sandbox stop` stop) must not go on serving, holding its database.
+    await server.close();
+    if ((error as NodeJS.ErrnoException).code === 'ENOSPC') {
+      throw new ApiError(507, 'STORAGE_FULL', `${stateFile}: the disk is full: the sandbox could not record where it runs, so it stopped; free some space and start it again`);
+    }
+    throw error;
+  }
   // A detached sandbox's output goes to its log file, which must never hold the key: the parent
   // that started it prints the key on the terminal instead (contract §10).
   const detached = io.env[DETACHED_ENV] === '1';
