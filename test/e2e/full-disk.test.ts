@@ -105,10 +105,11 @@ describe.skipIf(!mount)('a full disk under a running sandbox', () => {
 
 const small = mountTmpfs();
 const stateDisk = mountTmpfs();
+const readOnlyDisk = mountTmpfs();
 
 // Both are mounted as this file loads, whichever of its tests run: none is left mounted.
 afterAll(() => {
-  for (const dir of [mount, small, stateDisk]) {
+  for (const dir of [mount, small, stateDisk, readOnlyDisk]) {
     if (!dir) continue;
     try {
       execFileSync('umount', [dir], { stdio: 'ignore' });
@@ -156,6 +157,32 @@ describe.skipIf(!stateDisk)('sandbox start with its state directory on a full di
       cli.cleanup();
     }
   }, 120_000);
+});
+
+describe.skipIf(!readOnlyDisk)('sandbox start on a read-only file system', () => {
+  it('seen: Error [INTERNAL] with the raw EROFS, or "unable to open database file"; now STORAGE_UNAVAILABLE naming the file (exit 1)', async () => {
+    const cli = createCli();
+    const db = join(readOnlyDisk!, 'sandbox.db');
+    try {
+      expect((await cli.run(['sandbox', 'start', '--detach', '--db', db, '--port', '0'])).exitCode).toBe(0);
+      expect((await cli.run(['sandbox', 'stop'])).exitCode).toBe(0);
+      execFileSync('mount', ['-o', 'remount,ro', readOnlyDisk!]);
+      const existing = await cli.run(['sandbox', 'start', '--db', db, '--port', '0']);
+      expect([existing.exitCode, existing.stderr]).toEqual([
+        1,
+        `Error [STORAGE_UNAVAILABLE]: ${db}-lock.json: the file system is read-only: the sandbox cannot serve ${db}, which it must write; use --db on a writable disk, or --memory\n`,
+      ]);
+      const fresh = join(readOnlyDisk!, 'fresh.db');
+      const created = await cli.run(['sandbox', 'start', '--db', fresh, '--port', '0']);
+      expect([created.exitCode, created.stderr]).toEqual([
+        1,
+        `Error [STORAGE_UNAVAILABLE]: ${fresh}: it cannot be opened for writing (unable to open database file): the sandbox cannot serve ${fresh}, which it must write; use --db on a writable disk, or --memory\n`,
+      ]);
+    } finally {
+      await cli.run(['sandbox', 'stop']);
+      cli.cleanup();
+    }
+  }, 60_000);
 });
 
 // /dev/full answers every write with ENOSPC, as a log file on a full disk does: no mount needed.
