@@ -6,7 +6,7 @@ import type { CommandLines, Invocation } from './commands/io.js';
 import { examples } from './commands/options.js';
 import type { Stream } from './commands/output/render.js';
 import { childrenOf, entry, locate } from './commands/registry.js';
-import { keepRunningOnClosedPipe, stderr, stdout } from './commands/streams.js';
+import { keepRunningWhenOutputFails, stderr, stdout } from './commands/streams.js';
 
 /**
  * Runs one invocation. The registry names the command; only its module is loaded. An ordinary
@@ -19,8 +19,8 @@ export async function main(argv: string[]): Promise<void> {
   // `ledger help wallets get` is `ledger wallets get --help`.
   if (args[0] === 'help') args = [...args.slice(1), '--help'];
   const { path, used } = locate(args);
-  // A closed pipe ends a command quietly (streams.ts); the server's log reader going away must not stop it.
-  if (path === 'sandbox start') keepRunningOnClosedPipe();
+  // A closed pipe ends a command quietly (streams.ts); the server's log (a pipe gone, a full disk) never stops it.
+  if (path === 'sandbox start') keepRunningWhenOutputFails();
   try {
     if (path === '') refuseOptionsBeforeCommand(args);
     const alone = await leaf(path);

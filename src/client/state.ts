@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 
 /** What `ledger sandbox start` remembers for the commands that follow (file mode 0600: it holds the key). */
@@ -73,7 +73,13 @@ export function makeStateDir(dir: string): void {
 export function writeState(file: string, state: SandboxState): void {
   makeStateDir(dirname(file));
   const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
-  chmodSync(temporary, 0o600);
-  renameSync(temporary, file);
+  try {
+    writeFileSync(temporary, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
+    chmodSync(temporary, 0o600);
+    renameSync(temporary, file);
+  } catch (error) {
+    // A full disk: the state file stays as it was, with no half-written copy beside it.
+    rmSync(temporary, { force: true });
+    throw error;
+  }
 }

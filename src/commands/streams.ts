@@ -9,13 +9,14 @@ import type { Stream } from './output/render.js';
  * Writes are synchronous, as Node's own are for pipes, files and terminals on Linux.
  *
  * A reader that stops early (`| head -1`) closes the pipe: the command then ends there, quietly and
- * successfully, as git and gh do. `keepRunningOnClosedPipe()` turns that off for `sandbox start`,
- * whose log reader going away must not stop the server: its lines are dropped instead.
+ * successfully, as git and gh do. `keepRunningWhenOutputFails()` turns that off for `sandbox start`,
+ * whose log must never stop the server: a line that cannot be written (its reader went away, its
+ * file is on a full disk: ENOSPC, EIO, EFBIG, EDQUOT) is dropped, and the server serves on.
  */
-let exitOnClosedPipe = true;
+let serverLog = false;
 
-export function keepRunningOnClosedPipe(): void {
-  exitOnClosedPipe = false;
+export function keepRunningWhenOutputFails(): void {
+  serverLog = true;
 }
 
 function fdStream(fd: 1 | 2): Stream {
@@ -30,8 +31,9 @@ function fdStream(fd: 1 | 2): Stream {
           (fd === 1 ? process.stdout : process.stderr).write(text);
           return true;
         }
+        if (serverLog) return true;
         if ((error as NodeJS.ErrnoException).code !== 'EPIPE') throw error;
-        if (exitOnClosedPipe) process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
+        process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
       }
       return true;
     },

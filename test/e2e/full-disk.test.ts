@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, writeSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createCli } from '../helpers/cli.js';
+import { BIN, cleanEnv, createCli } from '../helpers/cli.js';
 import { startWebhookApp } from '../helpers/webhook-app.js';
 
 /**
@@ -104,10 +104,12 @@ describe.skipIf(!mount)('a full disk under a running sandbox', () => {
 });
 
 const small = mountTmpfs();
+const stateDisk = mountTmpfs();
+const readOnlyDisk = mountTmpfs();
 
 // Both are mounted as this file loads, whichever of its tests run: none is left mounted.
 afterAll(() => {
-  for (const dir of [mount, small]) {
+  for (const dir of [mount, small, stateDisk, readOnlyDisk]) {
     if (!dir) continue;
     try {
       execFileSync('umount', [dir], { stdio: 'ignore' });
@@ -130,6 +132,95 @@ describe.skipIf(!small)('snapshot save --file onto a full disk', () => {
       expect(readdirSync(small!)).toEqual(['filler']);
     } finally {
       await cli.run(['sandbox', 'stop']);
+      cli.cleanup();
+    }
+  }, 60_000);
+});
+
+describe.skipIf(!stateDisk)('sandbox start with its state directory on a full disk', () => {
+  it('seen: Error [INTERNAL] with the raw ENOSPC, and the server went on serving with no state file, holding its database, where no `sandbox stop` could find it; now STORAGE_FULL (exit 1), the server stopped, no temporary file left', async () => {
+    const home = join(stateDisk!, 'home');
+    mkdirSync(home);
+    const cli = createCli({ LEDGER_HOME: home });
+    const db = join(cli.dir, 'sandbox.db');
+    try {
+      fill(join(stateDisk!, 'filler'));
+      const run = await cli.run(['sandbox', 'start', '--db', db, '--port', '0']);
+      expect([run.exitCode, run.stderr]).toEqual([1, `Error [STORAGE_FULL]: ${join(home, 'sandbox.json')}: the disk is full: the sandbox could not record where it runs, so it stopped; free some space and start it again\n`]);
+      expect(readdirSync(home).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+      // Nothing holds the database: with space back, the next start serves it.
+      rmSync(join(stateDisk!, 'filler'));
+      const again = await cli.run(['sandbox', 'start', '--detach', '--db', db, '--port', '0']);
+      expect(again.exitCode, again.stderr).toBe(0);
+    } finally {
+      await cli.run(['sandbox', 'stop']);
+      cli.cleanup();
+    }
+  }, 120_000);
+});
+
+describe.skipIf(!readOnlyDisk)('sandbox start on a read-only file system', () => {
+  it('seen: Error [INTERNAL] with the raw EROFS, or "unable to open database file"; now STORAGE_UNAVAILABLE naming the file (exit 1)', async () => {
+    const cli = createCli();
+    const db = join(readOnlyDisk!, 'sandbox.db');
+    try {
+      expect((await cli.run(['sandbox', 'start', '--detach', '--db', db, '--port', '0'])).exitCode).toBe(0);
+      expect((await cli.run(['sandbox', 'stop'])).exitCode).toBe(0);
+      execFileSync('mount', ['-o', 'remount,ro', readOnlyDisk!]);
+      const existing = await cli.run(['sandbox', 'start', '--db', db, '--port', '0']);
+      expect([existing.exitCode, existing.stderr]).toEqual([
+        1,
+        `Error [STORAGE_UNAVAILABLE]: ${db}-lock.json: the file system is read-only: the sandbox cannot serve ${db}, which it must write; use --db on a writable disk, or --memory\n`,
+      ]);
+      const fresh = join(readOnlyDisk!, 'fresh.db');
+      const created = await cli.run(['sandbox', 'start', '--db', fresh, '--port', '0']);
+      expect([created.exitCode, created.stderr]).toEqual([
+        1,
+        `Error [STORAGE_UNAVAILABLE]: ${fresh}: it cannot be opened for writing (unable to open database file): the sandbox cannot serve ${fresh}, which it must write; use --db on a writable disk, or --memory\n`,
+      ]);
+    } finally {
+      await cli.run(['sandbox', 'stop']);
+      cli.cleanup();
+    }
+  }, 60_000);
+});
+
+// /dev/full answers every write with ENOSPC, as a log file on a full disk does: no mount needed.
+describe.skipIf(!existsSync('/dev/full'))('a log that cannot be written', () => {
+  it('seen: a sandbox whose log was on a full disk died at the first line it could not write (a detached one mid-run, one started `> log` before serving); now the line is dropped and it serves on', async () => {
+    const cli = createCli();
+    const full = openSync('/dev/full', 'w');
+    const child = spawn(process.execPath, [BIN, 'sandbox', 'start', '--memory', '--port', '0'], { cwd: cli.dir, env: cleanEnv(), stdio: ['ignore', full, full] });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    closeSync(full);
+    try {
+      // The state file is the only way to find it: its banner went nowhere.
+      const stateFile = join(cli.dir, '.ledger', 'sandbox.json');
+      let state: { base_url: string; api_key: string; pid?: number } | undefined;
+      for (let i = 0; i < 600 && child.exitCode === null; i++) {
+        const read = existsSync(stateFile) ? JSON.parse(readFileSync(stateFile, 'utf8')) : undefined;
+        if (read?.pid === child.pid && (await fetch(`${read.base_url}/sandbox/health`).then((r) => r.ok, () => false))) state = read;
+        if (state) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(child.exitCode, 'the sandbox exited').toBeNull();
+      const call = async (method: string, path: string, body?: unknown) => {
+        const r = await fetch(`${state!.base_url}${path}`, { method, headers: { 'x-api-key': state!.api_key, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) });
+        return { status: r.status, body: (await r.json()) as any };
+      };
+      // Each request's log line fails too, and an error's line (an unknown route's 404 is logged).
+      const wallet = await call('POST', '/v1/wallets', { customer_reference: 'log', first_name: 'Ada', last_name: 'Obi', email: 'ada@example.com' });
+      expect(wallet.status).toBe(201);
+      const credit = await call('POST', '/sandbox/inbound-transfers', { account_number: wallet.body.data.account_number, amount: 5_000, narration: 'salary' });
+      expect([credit.status, credit.body.data.outcome]).toEqual([200, 'CREDITED']);
+      expect((await call('GET', '/v1/nowhere')).status).toBe(404);
+      expect((await call('GET', `/v1/wallets/${wallet.body.data.id}`)).body.data.balance).toBe(5_000);
+      expect((await call('GET', '/sandbox/audit')).body.data.ok).toBe(true);
+      expect(child.exitCode).toBeNull();
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
       cli.cleanup();
     }
   }, 60_000);

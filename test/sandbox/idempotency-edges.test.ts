@@ -90,6 +90,39 @@ describe('Idempotency-Key at the edges', () => {
     expect(await balance(a.id)).toBe(9_900);
   });
 
+  it('compares bodies as JSON values, both ways: another key order, number spelling, escape or trailing newline replays; another string (NFD, a space) or an explicit default is another request', async () => {
+    const a = await createWallet(t, 100_000);
+    const b = await createWallet(t);
+    const url = `/v1/wallets/${a.id}/transfer`;
+    const headers = { 'idempotency-key': 'as-json' };
+    const to = b.account_number;
+    const first = await t.call('POST', url, `{"destination_account_number":"${to}","amount":1000,"narration":"caf\u00e9"}`, { headers });
+    expect(first.status).toBe(200);
+    const same = [
+      `{"narration":"caf\u00e9","amount":1000,"destination_account_number":"${to}"}`,
+      `{"destination_account_number":"${to}","amount":1000.0,"narration":"caf\u00e9"}`,
+      `{"destination_account_number":"${to}","amount":1e3,"narration":"caf\u00e9"}`,
+      `{"destination_account_number":"${to}","amount":1000,"narration":"caf\\u00e9"}`,
+      ` {"destination_account_number":"${to}","amount":1000,"narration":"caf\u00e9"}\n`,
+    ];
+    for (const body of same) {
+      const r = await t.call('POST', url, body, { headers });
+      expect([body, r.status, r.headers['idempotent-replayed'], r.body]).toEqual([body, 200, 'true', first.body]);
+    }
+    const different = [
+      `{"destination_account_number":"${to}","amount":1000,"narration":"cafe\u0301"}`,
+      `{"destination_account_number":"${to}","amount":1000,"narration":"caf\u00e9 "}`,
+      `{"destination_account_number":"${to}","amount":1000,"narration":"caf\u00e9","destination_bank_code":"035"}`,
+      `{"destination_account_number":"${to}","amount":1001,"narration":"caf\u00e9"}`,
+    ];
+    for (const body of different) {
+      const r = await t.call('POST', url, body, { headers });
+      expect([body, r.status, r.body.detail.code]).toEqual([body, 409, 'IDEMPOTENCY_KEY_REUSED']);
+    }
+    expect(await balance(a.id)).toBe(99_000);
+    expect(await debits(a.id)).toBe(1);
+  });
+
   it('seen: 5,000-deep JSON with an Idempotency-Key gave 500; it is a 400', async () => {
     const deep = '['.repeat(5000) + ']'.repeat(5000);
     const r = await t.call('POST', '/v1/wallets', deep, { headers: { 'idempotency-key': 'deep' } });

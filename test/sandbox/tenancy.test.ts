@@ -123,6 +123,30 @@ describe('each developer has its own clock', () => {
     expect(arrived).toEqual([expect.objectContaining({ type: 'CREDIT', amount: 25_000, created_at: '2026-11-21T09:30:00.000Z' })]);
     await expectCleanAudit(t);
   });
+
+  it("seen: B's simulated credit under the NIP session id of A's pending payout failed A's payout (reversed, transfer.failed) and B never got it; the payout settles and arrives", async () => {
+    const a = await createWallet(t, 100_000);
+    const bWallet = (await asB('POST', '/v1/wallets', walletBody())).body.data;
+    const sent = (await t.call('POST', `/v1/wallets/${a.id}/transfer`, { destination_account_number: bWallet.account_number, destination_bank_code: '035', amount: 25_000 })).body.data;
+    // B claims that reference first, by hand (a reference copied from a seeded run, say).
+    const claimed = await asB('POST', '/sandbox/inbound-transfers', { account_number: bWallet.account_number, amount: 700, narration: 'salary', provider_reference: sent.provider_reference });
+    expect(claimed.body.data.outcome).toBe('CREDITED');
+    await t.call('POST', '/sandbox/clock/advance', { seconds: 2 });
+    expect((await t.call('GET', `/v1/transactions/${sent.transaction_id}`)).body.data.status).toBe('SETTLED');
+    expect((await t.call('GET', `/v1/wallets/${a.id}`)).body.data.balance).toBe(100_000 - 25_000 - 1_000);
+    expect((await asB('GET', `/v1/wallets/${bWallet.id}`)).body.data.balance).toBe(700 + 25_000);
+    const arrived = (await asB('GET', `/v1/wallets/${bWallet.id}/transactions`)).body.data.items;
+    expect(arrived.map((tx: { amount: number; provider_reference: string }) => [tx.amount, tx.provider_reference])).toEqual([
+      [700, sent.provider_reference],
+      [25_000, sent.provider_reference],
+    ]);
+    // B's own notification still replays as it was.
+    const again = await asB('POST', '/sandbox/inbound-transfers', { account_number: bWallet.account_number, amount: 700, narration: 'salary', provider_reference: sent.provider_reference });
+    expect([again.status, again.body.data.transaction.amount]).toEqual([200, 700]);
+    expect((await asB('GET', `/v1/wallets/${bWallet.id}`)).body.data.balance).toBe(25_700);
+    await expectCleanAudit(t);
+    expect((await asB('GET', '/sandbox/audit')).body.data.ok).toBe(true);
+  });
 });
 
 describe('the audit reports the caller’s books only', () => {

@@ -158,6 +158,25 @@ async function detach(io: Io, options: StartOptions, stateFile: string, logFile:
   io.stdout.write(`${lines.flatMap((line) => (line.startsWith('  export ') ? [line] : wrap(line, width, 10))).join('\n')}\n`);
 }
 
+/**
+ * A database that cannot be served because the file system refuses a write beside it (its lock,
+ * its WAL) is what contract §10 calls it, not an internal error with the raw errno.
+ */
+function storageRefusal(error: NodeJS.ErrnoException, dbPath: string): ApiError | undefined {
+  const where = error.path ?? dbPath;
+  if (error.code === 'ENOSPC' || error.code === 'SQLITE_FULL') return new ApiError(507, 'STORAGE_FULL', `${where}: the disk is full: the sandbox cannot serve ${dbPath}; free some space and start it again`);
+  const why =
+    error.code === 'EROFS'
+      ? 'the file system is read-only'
+      : error.code === 'EACCES' || error.code === 'EPERM'
+        ? 'not allowed to write there'
+        : /^SQLITE_(CANTOPEN|READONLY|PERM)/.test(error.code ?? '')
+          ? `it cannot be opened for writing (${error.message})`
+          : undefined;
+  if (why) return new ApiError(503, 'STORAGE_UNAVAILABLE', `${where}: ${why}: the sandbox cannot serve ${dbPath}, which it must write; use --db on a writable disk, or --memory`);
+  return undefined;
+}
+
 /** How much the V8 heap may grow past what survived a full collection before the next one (see `foreground`). */
 const HEAP_GROWING = '--heap-growing-percent=50';
 
@@ -205,10 +224,19 @@ async function foreground(
     if (error.code === 'EADDRINUSE') throw new ApiError(409, 'PORT_IN_USE', `port ${port} on ${options.host} is in use: pick another with --port (--port 0 takes a free one)`);
     if (error instanceof DatabaseInUseError) throw new ApiError(409, 'DATABASE_IN_USE', error.message);
     if (error instanceof LedgerError) throw new ApiError(HTTP_STATUS[error.code], error.code, error.message);
-    throw error;
+    throw storageRefusal(error, dbPath) ?? error;
   });
   const state: SandboxState = { base_url: server.baseUrl, api_key: server.apiKey, db: dbPath, pid: process.pid, started_at: new Date().toISOString() };
-  writeState(stateFile, state);
+  try {
+    writeState(stateFile, state);
+  } catch (error) {
+    // A sandbox no command can find (nor `sandbox stop` stop) must not go on serving, holding its database.
+    await server.close();
+    if ((error as NodeJS.ErrnoException).code === 'ENOSPC') {
+      throw new ApiError(507, 'STORAGE_FULL', `${stateFile}: the disk is full: the sandbox could not record where it runs, so it stopped; free some space and start it again`);
+    }
+    throw error;
+  }
   // A detached sandbox's output goes to its log file, which must never hold the key: the parent
   // that started it prints the key on the terminal instead (contract §10).
   const detached = io.env[DETACHED_ENV] === '1';

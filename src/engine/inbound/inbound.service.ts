@@ -109,7 +109,14 @@ function contentHash(payload: InboundPayload): string {
  * asked offline, so the write never waits on a model.
  * @example await receiveInbound(trx, env, developerId, { account_number: '0123456789', amount: 500000 });
  */
-export async function receiveInbound(trx: Trx, env: EngineEnv, developerId: string, input: InboundInput, analysis?: ServiceIntelligence): Promise<InboundOutcome> {
+export async function receiveInbound(
+  trx: Trx,
+  env: EngineEnv,
+  developerId: string,
+  input: InboundInput,
+  analysis?: ServiceIntelligence,
+  { fromSandbox = false }: { fromSandbox?: boolean } = {},
+): Promise<InboundOutcome> {
   const payload = normalizeInbound(env, input);
   const hash = contentHash(payload);
   const seen = await trx
@@ -118,7 +125,11 @@ export async function receiveInbound(trx: Trx, env: EngineEnv, developerId: stri
     .where('developer_id', '=', developerId)
     .where('provider_reference', '=', payload.provider_reference)
     .executeTakeFirst();
-  if (seen) {
+  // Money the sandbox itself pays in (deliver.ts) arrives once, with the settlement that sends it,
+  // under the NIP session id the sandbox issued: a notification the recipient sent by hand under
+  // that id first is the recipient's own, and must not turn another developer's payout into a
+  // failure (contract §8). It keeps its record; the payment arrives beside it.
+  if (seen && !fromSandbox) {
     if (seen.request_hash !== hash) {
       throw new LedgerError('IDEMPOTENCY_KEY_REUSED', `provider_reference ${payload.provider_reference} was already used for a different payment`);
     }
@@ -137,6 +148,7 @@ export async function receiveInbound(trx: Trx, env: EngineEnv, developerId: stri
     ));
   const held = routeInbound(wallet.status, intelligence);
   const outcome = held ? await suspend(trx, env, wallet, payload, held.reason, held.status, intelligence) : await credit(trx, env, wallet, payload, intelligence);
+  if (seen) return outcome;
   const stored: StoredOutcome = {
     outcome: outcome.outcome,
     transaction_id: outcome.transaction?.id,
