@@ -169,8 +169,9 @@ describe('the fifth corpus (narrations-fifth.json, written in session 30 by an e
 
   // Floors at what session 30's analyser measured, after its widening was written without seeing this
   // corpus (session 29's analyser: 247 of 300, the held-out part 92 of 111, routed 105, none of 85
-  // legitimate held). No miss of this corpus is printed, here or in the bench: it stays unread.
-  itKeepsItsFloors(fifth, fifthTuning, fifthHeldOut, { tuning: 163, heldOut: 92, routed: 105, legitimateHeld: 0, printTuningMisses: false });
+  // legitimate held). The held-out part's misses are never printed, here or in the bench: it stays
+  // unread. Session 30's second pass read the tuning part's misses (163 → 184): they are printed.
+  itKeepsItsFloors(fifth, fifthTuning, fifthHeldOut, { tuning: 184, heldOut: 92, routed: 105, legitimateHeld: 0, printTuningMisses: true });
 });
 
 describe('rules found on the outside corpus’s tuning part', () => {
@@ -498,7 +499,7 @@ describe('session 30: prompts by form, fraud slang by class with its look-alikes
       ['CHIPPER CASH Musa Bello', 'transfer'], ['cash app', 'transfer'], ['cash', 'payment'],
       ['tythe oct', 'donation'], ['for you', 'payment'],
       ['undefined', 'unknown', 'AI_LOW_CONFIDENCE'], ['[object Object]', 'unknown', 'AI_LOW_CONFIDENCE'], ['NaN', 'unknown', 'AI_LOW_CONFIDENCE'],
-      ['invest 20k get 40k', 'savings'], ['50000 returns 100000 in 7 days', 'savings'], ['school fees 2 of 3', 'school_fees'],
+      ['invest 20k get 40k', 'savings', 'AI_RISK_FLAG'], ['50000 returns 100000 in 7 days', 'savings', 'AI_RISK_FLAG'], ['school fees 2 of 3', 'school_fees'],
     ]);
   });
 
@@ -542,7 +543,7 @@ describe('session 30: prompts by form, fraud slang by class with its look-alikes
   it('holds job and exam rackets and counterfeit money, not the exams and jobs themselves', () => {
     const risky = ['WAEC expo', 'job placement fee', 'JAMB score upgrade', 'miracle centre', 'fake dollars', 'yahooze'];
     expect(risky.map((n) => [n, holdReason(read(n))])).toEqual(risky.map((n) => [n, 'AI_RISK_FLAG']));
-    expectOutcomes([['JAMB registration', 'school_fees'], ['WAEC fees', 'school_fees'], ['expo stand fee', 'payment'], ['staff recruitment drive', 'payment']]);
+    expectOutcomes([['JAMB registration', 'school_fees'], ['WAEC fees', 'school_fees'], ['expo stand fee', 'purchase'], ['staff recruitment drive', 'payment']]);
   });
 
   it('insurance, taxes and government fees are bills; owambe is a party (a gift); freelancing platforms pay earnings, the payout services only carry them', () => {
@@ -550,5 +551,74 @@ describe('session 30: prompts by form, fraud slang by class with its look-alikes
       ['insurance premium', 'bills'], ['motor insurance renewal', 'bills'], ['LIRS tax', 'bills'], ['tax refund', 'refund'], ['land use charge 2026', 'bills'], ['vehicle licence renewal', 'bills'],
       ['health insurance', 'medical'], ['owambe', 'gift'], ['owambe aso ebi', 'purchase'], ['upwork payout', 'salary'], ['fiverr', 'salary'], ['PAYONEER/ADA OBI', 'transfer'],
     ]);
+  });
+});
+
+describe('session 30, second pass: fraud by its shape, not one writer\'s words (each shape with look-alikes a careful reader credits)', () => {
+  const outcome = (narration: string, systemPrompt = '', amount = 100_000, senderName = 'SANDBOX SENDER') => {
+    const r = analyseNarration({ narration, systemPrompt, amount, senderName });
+    return [narration, r.extracted_intent, holdReason(r) ?? 'CREDITED'];
+  };
+  const holds = (narrations: string[]) => expect(narrations.map((n) => [n, holdReason(read(n))])).toEqual(narrations.map((n) => [n, 'AI_RISK_FLAG']));
+  const credits = (narrations: string[]) => expect(narrations.map((n) => [n, holdReason(read(n))])).toEqual(narrations.map((n) => [n, null]));
+  const expectOutcomes = (cases: [string, string, string?][]) => expect(cases.map(([n]) => outcome(n))).toEqual(cases.map(([n, intent, hold]) => [n, intent, hold ?? 'CREDITED']));
+
+  it('a fee to release, unlock, activate or claim a larger sum; a real duty, a bank charge and a loan\'s processing fee are credited', () => {
+    holds(['activation charge to unlock my loan', 'tax to release your winnings', 'parcel clearance fee, courier from London', 'pay fee b4 u receive the funds', 'Charges for upgrade of my prize box']);
+    credits(['Import duty, Nigeria Customs Service, Form M', 'Loan processing fee, Access Bank', 'ATM withdrawal charge', 'Clearing agent fee Apapa']);
+  });
+
+  it('returns promised at a multiple or a rate; a savings plan\'s interest, a loan\'s interest and a thrift\'s payout are not', () => {
+    holds(['invest 20k x2 in 48 hrs', '40% profit in 5 days', 'guaranteed returns on 100k', 'send 10k receive 50k', 'returns are guaranteed']);
+    credits(['Piggyvest savings interest 10% per annum', 'fixed deposit 12% p.a.', 'loan interest 5% monthly', 'ajo 5k collect 60k', 'double room 2 nights', 'return ticket x2']);
+  });
+
+  it('secrecy and urgency with a threat; a surprise for an occasion keeps its secret innocently', () => {
+    holds(['dont tell anyone about this transfer', 'keep it between us', 'pay now or your account will be blocked in 24 hrs']);
+    credits(['Birthday surprise, dont tell anyone', 'rent before end of month']);
+  });
+
+  it('paying for a result, a certificate or a place that cannot be bought; a result checker, a certificate collection and a recruitment form are bought lawfully', () => {
+    holds(['sorting for GST 101 grades', 'buy degree certificate', 'slot in Customs recruitment', 'expo for NECO maths', 'WAEC physics questions and answers']);
+    credits(['WAEC result checker', 'certificate collection fee', 'Grade A eggs 2 crates', 'Lagos Book Expo tickets']);
+    expectOutcomes([['expo for NECO maths', 'purchase', 'AI_RISK_FLAG'], ['Lagos Book Expo tickets', 'purchase']]);
+  });
+
+  it('payment for a person\'s release, and an official paid to look away; a release of a result or a car, a fine and a police report are lawful', () => {
+    holds(['money to release my brother', 'for his release', 'for police make dem drop the case', 'officer, let him go', 'lecturer pass me']);
+    credits(['release of my son result', 'car release from mechanic', 'LASTMA fine', 'police report for lost phone']);
+  });
+
+  it('money washed or passed on for a cut is a transfer, held; a car wash and wash and iron are not', () => {
+    expectOutcomes([['wash this money for me', 'transfer', 'AI_RISK_FLAG'], ['keep 10% send the rest to my guy', 'transfer', 'AI_RISK_FLAG'], ['mule account', 'transfer', 'AI_RISK_FLAG']]);
+    expectOutcomes([['car wash money', 'purchase'], ['wash and iron 5 shirts', 'purchase'], ['laundry wash & iron', 'purchase']]);
+    credits(['keep 10% for yourself, send the rest to mama']);
+  });
+
+  it('the yahoo trade\'s victim or pick-up with its scheme, drugs by their measure, a carder\'s goods (bought: a purchase); a client of a business and a wrap of bread are not', () => {
+    holds(['pickup from dating client', 'army format for the client', 'collect from the romance maga']);
+    expectOutcomes([['3 wraps of loud', 'purchase', 'AI_RISK_FLAG'], ['Arizona 2 joints', 'purchase', 'AI_RISK_FLAG'], ['10 cc dumps', 'purchase', 'AI_RISK_FLAG'], ['fullz x5', 'purchase', 'AI_RISK_FLAG']]);
+    credits(['client payment for logo design', 'loud speaker repair', 'Igbo language lessons', 'shawarma wrap x2']);
+  });
+
+  it('look-alikes of the fraud words: a controlled medicine on a prescription is medical, a refunded fraudulent debit is a refund', () => {
+    expectOutcomes([['codeine syrup on prescription, HealthPlus', 'medical'], ['refund of fraudulent debit on card', 'refund'], ['codeine without prescription', 'medical', 'AI_RISK_FLAG'], ['refund scam', 'refund', 'AI_RISK_FLAG']]);
+  });
+
+  it('prompts: "only X will be accepted" (and Hausa "kawai za a karba") refuses the rest; senders joined by "or"; alcohol and tobacco by their kinds and brands; amounts that "look like" test pings', () => {
+    expect(outcome('School fees', 'Only rent will be accepted.')).toEqual(['School fees', 'school_fees', 'AI_RISK_FLAG']);
+    expect(outcome('Kudin abinci', 'Kudin makaranta kawai za a karba.')).toEqual(['Kudin abinci', 'upkeep', 'AI_RISK_FLAG']);
+    expect(outcome('Kudin makaranta', 'Kudin makaranta kawai za a karba.')).toEqual(['Kudin makaranta', 'school_fees', 'CREDITED']);
+    const senders = 'Only transfers from Tunde Bakare or Ada Obi are expected; anything else, hold.';
+    expect([outcome('rent', senders, 100_000, 'ADA OBI'), outcome('rent', senders, 100_000, 'MUSA BELLO')]).toEqual([['rent', 'rent', 'CREDITED'], ['rent', 'rent', 'AI_RISK_FLAG']]);
+    const dry = 'No payments for alcohol or tobacco.';
+    expect([outcome('2 cartons of Gulder', dry), outcome('Benson and Hedges', dry), outcome('2 cartons of Pepsi', dry)].map((o) => o[2])).toEqual(['AI_RISK_FLAG', 'AI_RISK_FLAG', 'CREDITED']);
+    const pings = 'Amounts under ₦1,000 look like test pings; review them.';
+    expect([outcome('rent', pings, 50_000)[2], outcome('rent', pings, 500_000)[2]]).toEqual(['AI_RISK_FLAG', 'CREDITED']);
+  });
+
+  it('reads digits typed for letters ("r3nt"), squeezed spellings that mean the same ("upkp"), a given name that is a word heading a name ("GIFT OKORO EMMANUEL"), festive greetings, Kanuri house money, PAYE', () => {
+    expectOutcomes([['r3nt for d shop', 'rent'], ['sch00l fees', 'school_fees'], ['upkp for mama', 'upkeep'], ['GIFT OKORO EMMANUEL', 'transfer'], ['gift for Ada', 'gift'],
+      ['e ku odun', 'gift'], ['kungana fato', 'rent'], ['PAYE remittance Dec', 'bills'], ['salary less PAYE', 'salary'], ['balance for fone', 'purchase']]);
   });
 });

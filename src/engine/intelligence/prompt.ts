@@ -17,7 +17,9 @@ const STOPWORDS = new Set(['THIS', 'THAT', 'WALLET', 'ACCOUNT', 'PAYMENT', 'EXPE
   // Verbs that route a payment somewhere ("everything else goes to review", "put the rest aside"), pidgin ("hold am make we check", "any oda money"), limits, and who pays.
   'GOES', 'GOING', 'SEND', 'PUT', 'MOVE', 'MOVED', 'ROUTE', 'ROUTED', 'KEEP', 'KEPT', 'LEAVE', 'MAKE', 'SHALL', 'MUST', 'NEED', 'NEEDS', 'WAIT', 'WAITS', 'WAITING', 'PENDING', 'ASIDE', 'TREAT', 'TREATED', 'MARK', 'MARKED',
   'QUEUE', 'ALLOW', 'ALLOWS', 'RECEIVE', 'PROCESS', 'WANT', 'BACK', 'BOUNCE', 'BOUNCED', 'LOOK', 'SABI', 'WETIN', 'ANODA', 'ODER', 'OTHERS', 'NOTHING', 'MAXIMUM', 'UPTO', 'UNDER', 'LESS', 'LOWER', 'SMALLER', 'MOST', 'LIMIT',
-  'SENDER', 'SENDERS', 'PERSON', 'PEOPLE', 'ANYONE', 'ANYBODY', 'SOMEONE', 'NOBODY']);
+  'SENDER', 'SENDERS', 'PERSON', 'PEOPLE', 'ANYONE', 'ANYBODY', 'SOMEONE', 'NOBODY',
+  // "Money" and "only" in Yoruba, Igbo, Hausa, Urhobo, Efik, Fulfulde and Kanuri: "kudin haya kawai" names rent, not every narration with "kudin".
+  'KUDIN', 'KUDI', 'IGHO', 'OKUK', 'CEEDE', 'KUNGANA', 'NIKAN', 'KAWAI', 'NAANI']);
 
 /** Hausa's hooked letters, which Unicode does not decompose into a letter and a mark. */
 const HOOKED: Record<string, string> = { Ɗ: 'D', ɗ: 'D', Ƙ: 'K', ƙ: 'K', Ƴ: 'Y', ƴ: 'Y', Ɓ: 'B', ɓ: 'B' };
@@ -101,7 +103,8 @@ const inDigits = (clause: string) => clause.replace(IN_WORDS, (_, n: string, sca
 
 const AMOUNT = String.raw`(?:₦|#|ngn|\bn)?\s*([\d,]+(?:\.\d+)?)\s*(k|m|thousand|million)?\s*(naira|kobo)?`;
 const BETWEEN = new RegExp(String.raw`\bbetween\s*${AMOUNT}\s*(?:and|to|-)\s*${AMOUNT}`);
-const UNUSUAL = /\b(?:unusual|rare|strange|odd|unexpected|not expected|not normal|abnormal|suspicious)\b/;
+/** Words that describe amounts rather than expect them: "amounts under ₦1,000 look like test pings; review them". */
+const UNUSUAL = /\b(?:unusual|rare|strange|odd|unexpected|not expected|not normal|abnormal|suspicious|looks? like|seems?|appears? to be|likely)\b/;
 /** A most: "not more than ₦50k", "max 20k", "at most", "up to" (amounts past it are out of bounds). */
 const AT_MOST = /\b(?:(?:not|never|n't|cannot)\s+(?:be\s+)?(?:more than|above|over|exceed(?:ing)?|greater than|higher than)|no more than|max(?:imum)?|at most|up to|upto|limit(?:ed)?|capped at|cap(?:\s+of)?|ceiling(?:\s+of)?)(?:\s+(?:of|is|at|to|per|single|payment|transaction|amount|deposit|each|a|one|:|=))*\s*(?:₦|#|ngn|\bn)?\s*([\d,]+(?:\.\d+)?)\s*(k|m|thousand|million)?\s*(naira|kobo)?/;
 /** Below: "below ₦5,000", "under 10k", "less than ₦1,000". */
@@ -150,6 +153,8 @@ function limitOf(written: string, polarity: Clause['polarity']): Limit | undefin
 
 /** "Only" in English, Yoruba ("nikan"), Hausa ("kawai") and Igbo ("naanị"), tone marks folded. */
 const ONLY = / (?:ONLY|NIKAN|KAWAI|NAANI) /;
+/** Accepted, in English and Hausa ("za a karba", "will be received"): with an "only", the rest is not. */
+const ACCEPTED = /\b(?:accepted|allowed|permitted|credited|karba|karbi|karbar)\b/;
 const EXCEPT = /\b(?:not|except|other than|apart from|besides|unless|no be|nor be|isn't)\b/;
 /** "Anything else", "every other payment": what the clause before did not name. */
 const ELSE = /\b(?:else|other|others|rest|oda|oder|anoda|anoder)\b/;
@@ -196,16 +201,19 @@ function readClauses(prompt: string): Clause[] {
       // A topic is named by any of its words, short ones too ("no bet money", "reject BTC").
       const topics = TOPICS.filter((topic) => topic.some((w) => text.tokens.has(w) || text.tokens.has(stem(w)))).flat().map(stem);
       // "No need to review salaries" asks for nothing.
-      const polarity: Clause['polarity'] = NO_NEED.test(clause) ? 'expect' : REJECT.test(clause) ? 'reject' : REVIEW.test(clause) ? 'review' : 'expect';
+      const only = ONLY.test(` ${tokens.join(' ')} `);
+      // "Only rent will be accepted", "kudin haya kawai za a karba": accepting one thing only refuses the rest.
+      const acceptsOnly = only && intents.size > 0 && ACCEPTED.test(clause) && !REJECT.test(clause) && !REVIEW.test(clause);
+      const polarity: Clause['polarity'] = acceptsOnly ? 'reject' : NO_NEED.test(clause) ? 'expect' : REJECT.test(clause) ? 'reject' : REVIEW.test(clause) ? 'review' : 'expect';
       const limit = limitOf(clause, polarity);
       // The "not" of "do not accept" is the verb's: only a "not" after the verb makes an exception.
       const afterVerb = polarity === 'expect' ? clause : clause.replace(polarity === 'reject' ? REJECT : REVIEW, ' ');
-      const except = polarity !== 'expect' && intents.size > 0 && EXCEPT.test(afterVerb);
+      const except = acceptsOnly || (polarity !== 'expect' && intents.size > 0 && EXCEPT.test(afterVerb));
       const senders = sendersIn(written);
       // A sender's name is matched as a name (two of its words), not word by word: "Musa" alone is not Musa Danjuma.
       const named = new Set(senders.flat().map(stem));
       return {
-        polarity, intents, only: ONLY.test(` ${tokens.join(' ')} `), except, words: [...new Set([...(polarity === 'expect' ? own : own.filter((w) => !named.has(w))), ...topics])], ...(limit ? { limit } : {}),
+        polarity, intents, only, except, words: [...new Set([...(polarity === 'expect' ? own : own.filter((w) => !named.has(w))), ...topics])], ...(limit ? { limit } : {}),
         ...(senders.length > 0 ? { senders, exceptSenders: polarity !== 'expect' && intents.size === 0 && EXCEPT.test(afterVerb) } : {}),
       };
     });
@@ -255,18 +263,28 @@ const SENDER_TITLES = new Set(['MR', 'MRS', 'MS', 'MISS', 'DR', 'CHIEF', 'ALHAJI
 function sendersIn(written: string): string[][] {
   if (!/[a-z]/.test(written)) return [];
   const senders: string[][] = [];
-  for (const match of written.matchAll(/\b(?:from|by)\s+([^,;:()]+)/gi)) {
-    const name: string[] = [];
-    for (const word of match[1]!.split(/\s+|\band\b|&/)) {
-      if (!word) continue;
-      if (name.length === 0 && BEFORE_NAME.has(word.toLowerCase())) continue;
-      if (!/^[A-Z\u00C0-\u024F]/.test(word)) break;
-      const upper = words(word);
-      if (upper && !SENDER_TITLES.has(upper) && !STOPWORDS.has(upper)) name.push(upper);
+  for (const match of written.matchAll(/\b(?:from|by)\s+([^;:()]+)/gi)) {
+    // "From Amaka Obi or Ifeanyi Obi", "from Ada Obi, Musa Bello and Tunde": each name a sender, until a part names none ("…, hold the rest").
+    for (const part of match[1]!.split(/\s*,\s*(?:or\s+|and\s+)?|\s+(?:or|and)\s+|\s*&\s*/)) {
+      const name = nameIn(part);
+      if (name.length === 0) break;
+      senders.push(name);
     }
-    if (name.length > 0) senders.push(name);
   }
   return senders;
+}
+
+/** The name a part of a clause starts with: its words written with a capital, past "my tenant" and titles. */
+function nameIn(part: string): string[] {
+  const name: string[] = [];
+  for (const word of part.split(/\s+/)) {
+    if (!word) continue;
+    if (name.length === 0 && BEFORE_NAME.has(word.toLowerCase())) continue;
+    if (!/^[A-Z\u00C0-\u024F]/.test(word)) break;
+    const upper = words(word);
+    if (upper && !SENDER_TITLES.has(upper) && !STOPWORDS.has(upper)) name.push(upper);
+  }
+  return name;
 }
 
 /** Whether a payment is from a named sender: two words of the name (or its one word) in the sender's name or the narration. */

@@ -1,14 +1,16 @@
 import type { AnalysisInput, NarrationAnalyser, ServiceIntelligence } from './analyser.js';
 import { DEFERRING_TERMS, FRAUD_TERMS, GENERAL_PAYMENT, GENERIC_PHRASES, GENERIC_TERMS, INTENTS, MONTHS, TRANSFER_NOUNS, TRANSFER_TERMS } from './lexicon.js';
-import { CHANNEL_WORDS, EMPTY_WORDS, FAMILY_WORDS, FILLER_WORDS } from './nigerian-words.js';
+import { CHANNEL_WORDS, EMPTY_WORDS, FAMILY_WORDS, FILLER_WORDS, NAMES } from './nigerian-words.js';
 import { englishWords } from './word-list.js';
 import { applyMarkers, withoutMarkers } from './markers.js';
+import { CONTROLLED_MEDICINES, isPrescribed, riskShapesIn, undoesFraudulentDebit } from './risk-shapes.js';
 import { amountLimits, mentions, promptFlag, readPrompt, senderRules, stem, textOf, words } from './prompt.js';
 import { classifyToken, noiseReason, type TokenKind } from './readable.js';
 import { spelledAs, spelledPair } from './spelling.js';
 
 const SPECIFIC = new Set(INTENTS.map((i) => i.intent));
 const UPKEEP = INTENTS.find((i) => i.intent === 'upkeep')!;
+const LABEL_OF = new Map<string, string>([...INTENTS.map((i) => [i.intent, i.label] as const), ['transfer', 'Transfer']]);
 /** What the terms of each deferring level say, when they give way to a more specific intent. */
 const GAVE_WAY: [number[], string][] = [[[1], 'buying, not what was bought'], [[2, 3], 'an occasion or a share, not what for']];
 /** Words for the money itself, which in front of a transfer word name the transfer ("funds transfer"). */
@@ -188,6 +190,16 @@ function withMonth(run: string): string[] | undefined {
   return undefined;
 }
 
+/** Digits typed for the letters they look like. */
+const LOOKALIKE: Record<string, string> = { '0': 'O', '1': 'I', '3': 'E', '4': 'A', '5': 'S', '7': 'T', '8': 'B' };
+
+/** A word with digits for letters ("r3nt", "sch00l", "s4lary"), when the letters make a lexicon word. */
+function lookalike(token: string): string[] | undefined {
+  if (!/^[A-Z0-9]+$/.test(token) || !/[A-Z]/.test(token)) return undefined;
+  const word = token.replace(/[0134578]/g, (d) => LOOKALIKE[d]!);
+  return word.length >= 4 && /^[A-Z]+$/.test(word) && (WORD_TERMS.has(word) || RUN_TOGETHER.has(word)) ? [word] : undefined;
+}
+
 /** Lexicon phrases written as one word ("schfees", "houserent", "chopmoney"), by the word they make. */
 const RUN_TOGETHER = new Map<string, string[]>();
 for (const phrases of PHRASE_TERMS.values()) for (const { words: split } of phrases) RUN_TOGETHER.set(split.join(''), split);
@@ -200,7 +212,7 @@ function respelt(tokens: string[], senderWords: ReadonlySet<string>): { tokens: 
   const read: string[] = [];
   const out = tokens.flatMap((token) => {
     if (/\d/.test(token)) {
-      const parts = unglued(token) ?? unnumbered(token);
+      const parts = unglued(token) ?? unnumbered(token) ?? lookalike(token);
       if (!parts) return [token];
       read.push(`read "${token.toLowerCase()}" as ${parts.join(' ')}`);
       return parts.flatMap((part) => RUN_TOGETHER.get(part) ?? [part]);
@@ -246,8 +258,10 @@ function readNarration(upper: string, rawSlashed: string, senderName: string): R
   const respelled = respelt(written, senderWords);
   const read = respelled.read;
   let tokens = respelled.tokens;
-  let hits = termsIn(tokens);
-  if (hits.size === 0) {
+  // "GIFT OKORO EMMANUEL": a given name that is also a lexicon word, heading two names or more and nothing else, is a name.
+  const namedByWord = tokens.length >= 3 && NAMES.has(tokens[0]!) && tokens.slice(1).every((t) => classifyToken(t, senderWords) === 'name');
+  let hits = namedByWord ? new Set<number>() : termsIn(tokens);
+  if (hits.size === 0 && !namedByWord) {
     const pair = respeltPairs(tokens, senderWords, read);
     if (pair) [tokens, hits] = [pair, termsIn(pair)];
   }
@@ -381,11 +395,25 @@ export function analyseNarration({ narration, systemPrompt, amount, senderName }
     explanation.push(line);
   }
 
-  const fraud = fraudIn(tokens);
+  const fraud = fraudIn(tokens).filter((term) => {
+    // Look-alikes a careful reader credits: a controlled medicine on a prescription, a refund of what a fraud took.
+    if (CONTROLLED_MEDICINES.has(term) && isPrescribed(tokens)) return !explanation.push(`${term.toLowerCase()} on a prescription or from a pharmacy: medicine, not a drug deal`);
+    if (term === 'FRAUDULENT' && intent === 'refund' && undoesFraudulentDebit(tokens)) return !explanation.push("a fraudulent debit refunded: the victim's money back");
+    return true;
+  });
   if (fraud.length > 0) {
     draft.flags.add('SUSPECTED_FRAUD');
     explanation.push(`fraud words: ${fraud.join(', ')}`);
   }
+  const shapes = riskShapesIn(tokens, text);
+  if (shapes.length > 0) {
+    draft.flags.add('SUSPECTED_FRAUD');
+    explanation.push(`fraud by its shape: ${shapes.map((s) => s.shape).join('; ')}`);
+  }
+  // A racket's goods are bought, money passed on is a transfer: when the words named no purpose (or only the exam a leak is for).
+  const shaped = shapes.find((s) => s.intent)?.intent;
+  const [finalIntent, finalLabel] = shaped && shaped !== intent && ['payment', 'transfer', 'unknown', 'school_fees'].includes(intent) ? [shaped, LABEL_OF.get(shaped)!] : [intent, label];
+  if (finalIntent !== intent) explanation.push(`what the shape says the money did: ${finalIntent}`);
   const romance = romanceIn(tokens);
   if (romance.length > 0) {
     draft.flags.add('SUSPECTED_FRAUD');
@@ -396,10 +424,10 @@ export function analyseNarration({ narration, systemPrompt, amount, senderName }
 
   return {
     raw_narration: narration,
-    extracted_intent: intent,
+    extracted_intent: finalIntent,
     confidence_score: round(confidence),
     flags: [...flags].sort(),
-    suggested_label: label,
+    suggested_label: finalLabel,
     explanation,
   };
 }

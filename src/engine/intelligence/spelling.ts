@@ -96,13 +96,15 @@ function oneSlip(a: string, b: string): boolean {
 
 const only = (words: string[]) => (new Set(words).size === 1 ? words[0] : undefined);
 
-/** The shortest word a token begins, when every word it begins means the same ("supp": SUPPLY, SUPPLIES). */
-function cutShort(token: string): string | undefined {
-  const { byPrefix, meaning } = indexes();
-  const words = byPrefix.get(token);
-  if (!words || new Set(words.map((w) => meaning.get(w))).size !== 1) return undefined;
+/** The shortest of some words, when they all mean the same ("supp": SUPPLY, SUPPLIES). */
+function sameMeaning(words: string[] | undefined): string | undefined {
+  const { meaning } = indexes();
+  if (!words || words.length === 0 || new Set(words.map((w) => meaning.get(w))).size !== 1) return undefined;
   return words.reduce((a, b) => (b.length < a.length ? b : a));
 }
+
+/** The shortest word a token begins, when every word it begins means the same. */
+const cutShort = (token: string) => sameMeaning(indexes().byPrefix.get(token));
 
 /** The lexicon word an unknown upper-case token stands for, if exactly one fits. */
 export function spelledAs(token: string): string | undefined {
@@ -116,8 +118,9 @@ export function spelledAs(token: string): string | undefined {
   }
   const linked = token.slice(0, -1);
   if (/[NR]$/.test(token) && known.has(linked) && linked.length >= 4) return linked;
-  const squeezed = only((bySkeleton.get(skeleton(token)) ?? []).filter((w) => vowelsDropped(token, w)));
-  if (squeezed) return squeezed;
+  // "upkp" squeezes UPKEEP and its spelling UPKIP: words that all mean the same are one reading.
+  const squeezes = (bySkeleton.get(skeleton(token)) ?? []).filter((w) => vowelsDropped(token, w));
+  if (sameMeaning(squeezes)) return squeezes[0];
   if (token.length >= 5) {
     const near = only([...new Set([token, ...deletions(token)].flatMap((key) => byDeletion.get(key) ?? []))].filter((w) => oneSlip(token, w)));
     if (near) return near;
