@@ -1,7 +1,18 @@
-import { writeFileSync } from 'node:fs';
+import { execa } from 'execa';
+import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createCli } from '../helpers/cli.js';
+import { BIN, cleanEnv, createCli } from '../helpers/cli.js';
+
+/**
+ * Runs the built binary in `cwd` as a user without root's way past file modes (a runner's own user):
+ * as root, through setpriv as nobody; otherwise as is.
+ */
+function asRunnerUser(cwd: string, args: string[]) {
+  const asRoot = process.getuid?.() === 0;
+  const [file, ...rest] = asRoot ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, BIN, ...args] : [process.execPath, BIN, ...args];
+  return execa(file!, rest, { cwd, env: cleanEnv(), reject: false, extendEnv: false, input: '', timeout: 60_000 });
+}
 
 /** What a CI runner's environment does to `ledger`: its working directory, its homes, its temporary directory. */
 describe('a state directory the runner will not let ledger write', () => {
@@ -21,6 +32,22 @@ describe('a state directory the runner will not let ledger write', () => {
       const relative = await cli.run(['sandbox', 'start', '--detach', '--memory', '--port', '0'], { env: { LEDGER_HOME: '.ledger/home' } });
       expect([relative.exitCode, relative.stderr]).toEqual([1, expect.stringContaining(`state directory ${join(cli.dir, '.ledger', 'home')} (ENOTDIR: a file is in its way)`)]);
     } finally {
+      cli.cleanup();
+    }
+  });
+});
+
+describe('a report CI reads, in a checkout it cannot write', () => {
+  it('seen: --output in a read-only directory ran every scenario, then lost the report with Error [INTERNAL]; now it is refused before anything runs (exit 2)', async () => {
+    const cli = createCli();
+    try {
+      writeFileSync(join(cli.dir, 'smoke.yaml'), 'name: smoke\nsteps:\n  - run: wallets list\n    expect: { data.total: 0 }\n');
+      chmodSync(cli.dir, 0o555);
+      const r = await asRunnerUser(cli.dir, ['scenario', 'run', 'smoke.yaml', '--output', 'report.xml']);
+      expect([r.exitCode, r.stdout, r.stderr]).toEqual([2, '', 'Error [USAGE]: --output report.xml: cannot write in . (EACCES); name a file in a directory you can write to']);
+      expect(existsSync(join(cli.dir, 'report.xml'))).toBe(false);
+    } finally {
+      chmodSync(cli.dir, 0o700);
       cli.cleanup();
     }
   });
