@@ -52,3 +52,22 @@ describe('a report CI reads, in a checkout it cannot write', () => {
     }
   });
 });
+
+describe('a runner whose TMPDIR is missing', () => {
+  it('seen: every scenario failed on its own `mkdtemp` ENOENT (and `sandbox start --memory` said INTERNAL); now one error says TMPDIR, before anything runs', async () => {
+    const cli = createCli();
+    try {
+      writeFileSync(join(cli.dir, 'smoke.yaml'), 'name: smoke\nsteps:\n  - run: wallets list\n    expect: { data.total: 0 }\n');
+      const missing = join(cli.dir, 'missing');
+      const said = `Error [TMPDIR_UNUSABLE]: cannot make a folder in TMPDIR (${missing}) (ENOENT): an in-memory sandbox keeps its database there; point TMPDIR at a directory you can write to\n`;
+      const run = await cli.run(['scenario', 'run', 'smoke.yaml', '--reporter', 'junit', '--output', 'report.xml'], { env: { TMPDIR: missing } });
+      expect([run.exitCode, run.stdout, run.stderr]).toEqual([1, '', said]);
+      expect(existsSync(join(cli.dir, 'report.xml'))).toBe(false);
+      const start = await cli.run(['sandbox', 'start', '--memory', '--detach', '--port', '0'], { env: { TMPDIR: missing } });
+      expect([start.exitCode, start.stdout, start.stderr]).toEqual([1, '', said]);
+    } finally {
+      await cli.run(['sandbox', 'stop']);
+      cli.cleanup();
+    }
+  });
+});

@@ -100,6 +100,7 @@ export async function runStart(io: Io, options: StartOptions): Promise<void> {
   const repro = reproducible(io, options);
   const { stateFile, logFile, dbPath } = paths(io, options);
   await assertNotRunning(stateFile);
+  if (options.memory) (await import('../../client/temp-dir.js')).assertTempDirUsable(io.env);
   // process.js is small: the parent of a detached sandbox must not load the server it starts.
   const { isLoopback } = await import('../../sandbox/process.js');
   if (!isLoopback(options.host)) {
