@@ -1,5 +1,5 @@
 import { execa } from 'execa';
-import { chmodSync, existsSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, createCli } from '../helpers/cli.js';
@@ -67,6 +67,24 @@ describe('a runner whose TMPDIR is missing', () => {
       expect([start.exitCode, start.stdout, start.stderr]).toEqual([1, '', said]);
     } finally {
       await cli.run(['sandbox', 'stop']);
+      cli.cleanup();
+    }
+  });
+});
+
+describe('a checkout path with odd characters', () => {
+  it("seen: in a checkout whose path has a ' the export line `sandbox start --detach` prints broke the shell; now a shell reads it back whole", async () => {
+    const cli = createCli();
+    const job = join(cli.dir, "o'brien $HOME ọ̀jọ́ ci");
+    mkdirSync(job);
+    try {
+      const start = await execa(process.execPath, [BIN, 'sandbox', 'start', '--detach', '--memory', '--port', '0'], { cwd: job, env: cleanEnv(), extendEnv: false, reject: false, input: '' });
+      expect(start.exitCode, start.stderr).toBe(0);
+      const line = start.stdout.split('\n').find((l) => l.startsWith('  export LEDGER_HOME='))!;
+      const read = await execa('sh', ['-c', `${line}; printf %s "$LEDGER_HOME"`], { reject: false });
+      expect([read.exitCode, read.stdout]).toEqual([0, join(job, '.ledger')]);
+    } finally {
+      await execa(process.execPath, [BIN, 'sandbox', 'stop'], { cwd: job, env: cleanEnv(), extendEnv: false, reject: false });
       cli.cleanup();
     }
   });
