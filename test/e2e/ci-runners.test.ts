@@ -72,6 +72,30 @@ describe('a runner whose TMPDIR is missing', () => {
   });
 });
 
+describe('a runner whose TMPDIR is full', () => {
+  // A full file system needs one of its own: a 64 KB tmpfs, which only root may mount (skipped otherwise).
+  it('seen: every scenario failed on its own ENOSPC; now one error says TMPDIR is full, before anything runs', async (ctx) => {
+    const cli = createCli();
+    const full = join(cli.dir, 'full');
+    mkdirSync(full);
+    const mounted = await execa('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', full], { reject: false });
+    try {
+      if (mounted.exitCode !== 0) return ctx.skip();
+      await execa('dd', ['if=/dev/zero', `of=${join(full, 'fill')}`, 'bs=4k', 'count=100'], { reject: false });
+      writeFileSync(join(cli.dir, 'smoke.yaml'), 'name: smoke\nsteps:\n  - run: wallets list\n    expect: { data.total: 0 }\n');
+      const run = await cli.run(['scenario', 'run', 'smoke.yaml'], { env: { TMPDIR: full } });
+      expect([run.exitCode, run.stdout, run.stderr]).toEqual([
+        1,
+        '',
+        `Error [TMPDIR_UNUSABLE]: TMPDIR (${full}) is full (0 KB free): an in-memory sandbox keeps its database there; point TMPDIR at a directory you can write to\n`,
+      ]);
+    } finally {
+      if (mounted.exitCode === 0) await execa('umount', [full], { reject: false });
+      cli.cleanup();
+    }
+  });
+});
+
 describe('a checkout path with odd characters', () => {
   it("seen: in a checkout whose path has a ' the export line `sandbox start --detach` prints broke the shell; now a shell reads it back whole", async () => {
     const cli = createCli();
