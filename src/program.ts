@@ -1,6 +1,7 @@
 import type * as Commander from 'commander';
 import { Command } from './commands/command.js';
 import { UsageError } from './client/errors.js';
+import { singleQuoted } from './client/shell-quote.js';
 import { EXIT, reportError } from './commands/errors.js';
 import type { CommandLines, Invocation } from './commands/io.js';
 import { examples } from './commands/options.js';
@@ -49,7 +50,7 @@ function refuseOptionsBeforeCommand(args: string[]): void {
 
 /** A word as it would be typed in a shell: quoted when it holds anything but plain characters. */
 function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : singleQuoted(word);
 }
 
 /** Where a command writes. */

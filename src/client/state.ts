@@ -1,5 +1,6 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { ApiError } from './errors.js';
 
 /** What `ledger sandbox start` remembers for the commands that follow (file mode 0600: it holds the key). */
 export interface SandboxState {
@@ -65,8 +66,12 @@ export function readState(file: string): SandboxState | undefined {
 
 /** Makes the state directory, readable by its owner only (mode 0700: it holds the key and the database). */
 export function makeStateDir(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  chmodSync(dir, 0o700);
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    chmodSync(dir, 0o700);
+  } catch (error) {
+    throw unwritable(dir, error);
+  }
 }
 
 /** Writes atomically with mode 0600, in a directory of mode 0700. */
@@ -80,6 +85,21 @@ export function writeState(file: string, state: SandboxState): void {
   } catch (error) {
     // A full disk: the state file stays as it was, with no half-written copy beside it.
     rmSync(temporary, { force: true });
-    throw error;
+    throw unwritable(dirname(file), error);
   }
+}
+
+/**
+ * A state directory the file system refuses (a read-only checkout, a home owned by another user):
+ * said with the directory and the way out, instead of an INTERNAL error naming a syscall. A full disk
+ * (ENOSPC, EDQUOT) stays what it is: `sandbox start` says STORAGE_FULL of it.
+ */
+function unwritable(dir: string, error: unknown): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (!code || !['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EEXIST'].includes(code)) return error;
+  return new ApiError(
+    0,
+    'STATE_DIR_UNWRITABLE',
+    `cannot write the sandbox's state directory ${dir} (${code === 'EEXIST' || code === 'ENOTDIR' ? `${code}: a file is in its way` : code}): run from a directory you can write to, or set LEDGER_HOME to one`,
+  );
 }

@@ -1,5 +1,6 @@
 import type { FieldRule, RequestName } from '../api/rules.js';
 import { ApiError, UsageError } from './errors.js';
+import { singleQuoted } from './shell-quote.js';
 import { RULES } from './rules.generated.js';
 
 /**
@@ -65,7 +66,7 @@ function phrase(flag: string, field: string, message: string): string {
  */
 function lookUp(field: string, value: unknown): string {
   if (!field.endsWith('bank_code') || typeof value !== 'string' || value.trim() === '') return '';
-  const search = /^[\w.-]+$/.test(value.trim()) ? value.trim() : `'${value.trim().replace(/'/g, `'\\''`)}'`;
+  const search = /^[\w.-]+$/.test(value.trim()) ? value.trim() : singleQuoted(value.trim());
   return `: \`ledger banks list --search ${search}\` shows the codes`;
 }
 

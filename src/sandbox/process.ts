@@ -91,29 +91,32 @@ export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || host.startsWith('127.');
 }
 
-/** A sandbox process found for a state directory: through its state file, or through its lock. */
+/** A sandbox process found for a state directory, through the lock it holds there. */
 export interface FoundServer {
   pid: number;
   base_url: string | null;
   db: string | null;
-  /** The lock whose owner it is, when it was found that way (to confirm before stopping it). */
-  lock?: string;
+  /** The lock whose owner it is (to confirm it is still held before stopping it). */
+  lock: string;
 }
 
 /**
- * The sandbox that serves this state directory, if its process lives: the state file names it;
- * when that file is gone (or names a process that ended), the locks in the directory do. `stop`
- * and `status` both ask this, so they agree.
+ * The sandbox that serves this state directory, if its process lives. The state file's pid counts
+ * only when that process owns one of the directory's locks: after a sandbox was killed, its pid may
+ * belong to anything (another job's sandbox, a shell), which `stop` must never signal. When the file
+ * is gone (or names a process that ended), the locks in the directory name it. `stop` and `status`
+ * both ask this, so they agree.
  */
 export function findServer(state: { pid?: number | undefined; base_url: string; db: string } | undefined, stateDir: string, memoryLock: string): FoundServer | undefined {
-  if (state?.pid && isAlive(state.pid)) return { pid: state.pid, base_url: state.base_url, db: state.db };
   const locks = [
     ...(state && state.db !== ':memory:' ? [lockPathFor(state.db)] : []),
     lockPathFor(join(stateDir, 'sandbox.db')),
     join(stateDir, memoryLock),
   ];
-  for (const lock of locks) {
-    const owner = readOwner(lock);
+  const owners = locks.map((lock) => ({ lock, owner: readOwner(lock) }));
+  const named = owners.find(({ owner }) => state?.pid !== undefined && owner?.pid === state.pid);
+  if (named && isAlive(named.owner!.pid)) return { pid: named.owner!.pid, base_url: state!.base_url, db: state!.db, lock: named.lock };
+  for (const { lock, owner } of owners) {
     if (owner && isAlive(owner.pid)) return { pid: owner.pid, base_url: owner.base_url, db: owner.db, lock };
   }
   return undefined;

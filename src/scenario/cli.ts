@@ -4,6 +4,7 @@ import { requireKey, resolveConfig } from '../client/config.js';
 import { UsageError } from '../client/errors.js';
 import { ApiClient } from '../client/http.js';
 import { SNAPSHOT_DIR, stateDirFor } from '../client/state.js';
+import { assertTempDirUsable } from '../client/temp-dir.js';
 import { loadDriver } from '../engine/db/open.js';
 import { EXIT, SilentFailure } from '../commands/errors.js';
 import type { Io } from '../commands/io.js';
@@ -119,7 +120,10 @@ export async function runScenarioFiles(io: Io, paths: string[], flags: RunFlags)
   let remote: { baseUrl: string; apiKey: string } | undefined;
   // A database driver that cannot load (built for another Node) is one error before anything runs,
   // as for `sandbox start`, not the same failure in every scenario.
-  if (flags.baseUrl === undefined) loadDriver();
+  if (flags.baseUrl === undefined) {
+    loadDriver();
+    assertTempDirUsable(io.env);
+  }
   else {
     const config = resolveConfig({ baseUrl: flags.baseUrl, apiKey: flags.apiKey, env: io.env, cwd: io.cwd });
     remote = { baseUrl: config.baseUrl, apiKey: requireKey(config, io.env, io.cwd) };

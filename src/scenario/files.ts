@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, extname, join, relative, resolve } from 'node:path';
 import { UsageError } from '../client/errors.js';
 import type { CommandLines } from '../commands/io.js';
@@ -39,8 +39,15 @@ export function checkReportPath(output: string, paths: string[], cwd: string, sn
   const path = resolve(cwd, output);
   if (existsSync(path) && statSync(path).isDirectory()) throw new UsageError(`--output ${output}: is a directory; name the report's file (${join(output, 'report.xml')})`);
   // The folders it goes in are made when the report is written, after the run: one that is a file cannot be.
-  for (let folder = dirname(path); !existsSync(folder) || !statSync(folder).isDirectory(); folder = dirname(folder)) {
+  let folder = dirname(path);
+  for (; !existsSync(folder) || !statSync(folder).isDirectory(); folder = dirname(folder)) {
     if (existsSync(folder)) throw new UsageError(`--output ${output}: ${relative(cwd, folder) || folder} is a file, not a directory`);
+  }
+  // A folder it cannot write in (a read-only checkout) would lose the report after the whole run.
+  try {
+    accessSync(folder, constants.W_OK | constants.X_OK);
+  } catch (error) {
+    throw new UsageError(`--output ${output}: cannot write in ${relative(cwd, folder) || '.'} (${(error as NodeJS.ErrnoException).code}); name a file in a directory you can write to`);
   }
   if (path === snapshotFile) throw new UsageError(`--output ${output}: is the --snapshot file every scenario starts from; the report would replace it. Name another file (report.xml)`);
   for (const given of paths) {

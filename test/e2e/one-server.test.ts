@@ -130,6 +130,31 @@ describe('stop and status agree', () => {
     });
   }
 
+  it('seen: after a job\'s sandbox was killed, `sandbox stop` there stopped whatever process had its pid since (another job\'s sandbox); now it stops nothing', async () => {
+    const killed = createCli();
+    const other = createCli();
+    try {
+      const gone = await startDetached(killed, ['--seed', '1']);
+      process.kill(gone.pid, 'SIGKILL');
+      expect(await exited(gone.pid)).toBe(true);
+      const running = await startDetached(other, ['--seed', '1']);
+      // The pid comes round again: the killed sandbox's state file and owner file both name it.
+      for (const file of ['sandbox.json', 'sandbox.db-lock.json']) {
+        const path = join(killed.dir, '.ledger', file);
+        writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), pid: running.pid }));
+      }
+      const stop = await killed.run(['sandbox', 'stop', '--json']);
+      expect([stop.exitCode, JSON.parse(stop.stdout)]).toEqual([0, { stopped: false, pid: null }]);
+      expect(isAlive(running.pid)).toBe(true);
+      const status = await other.run(['sandbox', 'status', '--json']);
+      expect([status.exitCode, JSON.parse(status.stdout)]).toEqual([0, expect.objectContaining({ running: true, pid: running.pid })]);
+    } finally {
+      await other.run(['sandbox', 'stop']);
+      killed.cleanup();
+      other.cleanup();
+    }
+  });
+
   it('a stale owner file naming a live but unrelated process is not stopped', async () => {
     const cli = createCli();
     try {

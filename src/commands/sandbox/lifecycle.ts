@@ -27,8 +27,8 @@ async function localServer(io: Io, stateFile: string | undefined): Promise<Found
 export async function runStop(io: Io, options: { json?: boolean }): Promise<void> {
   const file = findStateFile(io.cwd, io.env);
   let found = await localServer(io, file);
-  if (found?.lock) {
-    // Found by an owner file alone: stop the process only while it holds that lock (not a reused pid).
+  if (found) {
+    // Its owner file may outlive it (SIGKILL): stop the process only while it holds that lock (not a reused pid).
     const { isLocked } = await import('../../engine/db/lock.js');
     if (!isLocked(found.lock)) found = undefined;
   }

@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { UsageError } from '../../client/errors.js';
 import { DETACHED_ENV, makeStateDir, MEMORY_LOCK, readState, type SandboxState, SNAPSHOT_DIR, STATE_FILE, stateDirFor, writeState } from '../../client/state.js';
 import { ApiError } from '../../client/errors.js';
+import { singleQuoted } from '../../client/shell-quote.js';
 import type { AnalyserConfig } from '../../sandbox/analyser.js';
 import type { Io } from '../io.js';
 import { action, examples } from '../options.js';
@@ -100,6 +101,7 @@ export async function runStart(io: Io, options: StartOptions): Promise<void> {
   const repro = reproducible(io, options);
   const { stateFile, logFile, dbPath } = paths(io, options);
   await assertNotRunning(stateFile);
+  if (options.memory) (await import('../../client/temp-dir.js')).assertTempDirUsable(io.env);
   // process.js is small: the parent of a detached sandbox must not load the server it starts.
   const { isLoopback } = await import('../../sandbox/process.js');
   if (!isLoopback(options.host)) {
@@ -151,7 +153,7 @@ async function detach(io: Io, options: StartOptions, stateFile: string, logFile:
     `Database  ${details.db}`,
     `Log       ${logFile}`,
     'Commands in this directory, or below it, use it automatically; elsewhere, first:',
-    `  export LEDGER_HOME='${dirname(stateFile)}'`,
+    `  export LEDGER_HOME=${singleQuoted(dirname(stateFile))}`,
     'Stop it with `ledger sandbox stop`.',
   ];
   const width = widthOf(io.stdout, io.env);
