@@ -124,8 +124,28 @@ describe('the 2^53 guard is per wallet (contract §2 amounts, README)', () => {
     expect((await wallet(theirs.id, other.key)).balance).toBe(MAX - 1_000);
     const failed = await logsWithPayload(t, 'transfer.failed');
     expect(failed.map((f) => JSON.parse(f.payload).data)).toContainEqual(
-      expect.objectContaining({ transaction_id: refused.body.data.transaction_id, reason: expect.stringContaining('the beneficiary bank rejected the credit') }),
+      // Seen: the reason went on to say the other developer's wallet "would hold more than 9007199254740991
+      // kobo (2^53 − 1, counting its pending payouts)"; a bank says only that it cannot receive it.
+      expect.objectContaining({ transaction_id: refused.body.data.transaction_id, reason: `the beneficiary bank rejected the credit: account ${theirs.account_number} at Wema Bank (035) cannot receive it` }),
     );
+    await expectCleanAudit(t);
+  });
+
+  it("refuses a suspense REFUND that another developer's wallet cannot hold as its bank would, telling nothing of that wallet, and keeps the item (Seen: 400 on `amount`, a field resolve has not, naming the other wallet's ceiling)", async () => {
+    const theirs = (await t.call('POST', '/v1/wallets', { customer_reference: 'whale-2', first_name: 'Wale', last_name: 'Ade', email: 'w2@a.ng' }, { key: other.key })).body.data;
+    await fill(theirs.account_number, MAX - 1_000, other.key);
+    const mine = await createWallet(t);
+    const held = await t.call('POST', '/sandbox/inbound-transfers', { account_number: mine.account_number, amount: 5_000, narration: 'asdfgh', sender_account: theirs.account_number, sender_bank_code: '035' });
+    expect(held.body.data.outcome).toBe('SUSPENDED');
+    const item = held.body.data.suspense_item.id;
+    const refund = await t.call('POST', `/v1/suspense/${item}/resolve`, { action: 'REFUND' });
+    expect([refund.status, refund.body.detail.code]).toEqual([422, 'ACCOUNT_NOT_FOUND']);
+    expect(refund.body.detail.message).toBe(`the beneficiary bank rejected the credit: account ${theirs.account_number} at Wema Bank (035) cannot receive it`);
+    expect(JSON.stringify(refund.body)).not.toContain('9007199254740991');
+    expect((await t.call('GET', `/sandbox/suspense/${item}`)).body.data.status).toBe('PENDING');
+    expect((await wallet(theirs.id, other.key)).balance).toBe(MAX - 1_000);
+    // Dismissed instead, it leaves as any other item does.
+    expect((await t.call('POST', `/v1/suspense/${item}/resolve`, { action: 'DISMISS' })).status).toBe(200);
     await expectCleanAudit(t);
   });
 

@@ -136,7 +136,7 @@ async function settle(trx: Trx, env: EngineEnv, payout: PayoutRow): Promise<Tran
     return undefined;
   } catch (refused) {
     if (!(refused instanceof LedgerError)) throw refused;
-    return fail(trx, env, payout, `the beneficiary bank rejected the credit: ${refused.message}`);
+    return fail(trx, env, payout, refused.message);
   }
 }
 
