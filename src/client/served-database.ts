@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isAlive } from '../engine/processes.js';
 
 /**
  * The pid of the live sandbox whose database is `path`, or one of the files kept beside it (`-wal`,
@@ -15,16 +16,5 @@ export function servingPid(path: string): number | undefined {
   } catch {
     return undefined;
   }
-  return typeof pid === 'number' && isRunning(pid) ? pid : undefined;
-}
-
-/** True while a process with this pid lives (with the fs and signals alone: no server code). */
-export function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it lives, as another user's process.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return typeof pid === 'number' && isAlive(pid) ? pid : undefined;
 }

@@ -2,16 +2,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { lockPathFor, readOwner } from '../engine/db/lock-owner.js';
-
-/** True while a process with this pid exists. */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+import { isAlive } from '../engine/processes.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

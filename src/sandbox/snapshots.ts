@@ -10,7 +10,7 @@ import { isLocked, lockPathFor } from '../engine/db/lock.js';
 import { copyDatabase, prepareSnapshot, readSnapshotInfo, replaceContents, syncFile } from '../engine/db/snapshot.js';
 import { getSetting } from '../engine/settings/settings.repository.js';
 import { SANDBOX_DEVELOPER, type Sandbox } from './sandbox.js';
-import { isAlive } from './process.js';
+import { isAlive } from '../engine/processes.js';
 import type { Scheduler } from './scheduler.js';
 
 /** A named snapshot (in the snapshot directory) or a file anywhere (a fixture in a repository), to restore from. */

@@ -1,6 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isAlive } from '../engine/processes.js';
 
 const PREFIX = 'ledger-memory-';
 /** A folder with no owner file yet is left alone this long: its server may be writing that file now. */
@@ -41,7 +42,7 @@ function sweepAbandoned(): void {
     const dir = join(tmpdir(), name);
     try {
       const pid = Number(readFileSync(join(dir, 'owner'), 'utf8'));
-      if (Number.isInteger(pid) && pid > 0 && !alive(pid)) rmSync(dir, { recursive: true, force: true });
+      if (Number.isInteger(pid) && pid > 0 && !isAlive(pid)) rmSync(dir, { recursive: true, force: true });
     } catch {
       // No owner file: a server that is starting (or one that died before writing it long ago).
       try {
@@ -50,14 +51,5 @@ function sweepAbandoned(): void {
         // Gone already, or not ours to remove.
       }
     }
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as { code?: string }).code === 'EPERM';
   }
 }

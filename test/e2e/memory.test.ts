@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { isAlive } from '../../src/sandbox/process.js';
+import { isAlive } from '../../src/engine/processes.js';
 import { createCli } from '../helpers/cli.js';
 
 /**

@@ -1,7 +1,7 @@
 import { copyFileSync, readFileSync, renameSync, statSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isAlive } from '../../src/sandbox/process.js';
+import { isAlive } from '../../src/engine/processes.js';
 import { type Cli, createCli } from '../helpers/cli.js';
 
 /** Contract §10: one database, one server; a database file lost under a server stops it. */

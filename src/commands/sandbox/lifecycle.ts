@@ -117,7 +117,7 @@ export async function runEnv(io: Io): Promise<void> {
   // there, and `eval` then curl -s show nothing at all. A look at the pid says so, without a request.
   const file = io.env.LEDGER_BASE_URL ? undefined : findStateFile(io.cwd, io.env);
   const pid = file ? readState(file)?.pid : undefined;
-  if (file && !(pid && (await import('../../client/served-database.js')).isRunning(pid))) {
+  if (file && !(pid && (await import('../../engine/processes.js')).isAlive(pid))) {
     io.note('Note: the sandbox started here is not running; these are its URL and key for when it is (`ledger sandbox start --detach` starts it again).');
   }
 }

@@ -82,7 +82,7 @@ async function healthy(baseUrl: string): Promise<boolean> {
 async function assertNotRunning(stateFile: string): Promise<void> {
   const state = readState(stateFile);
   if (state?.pid && (await healthy(state.base_url))) {
-    const { isAlive } = await import('../../sandbox/process.js');
+    const { isAlive } = await import('../../engine/processes.js');
     if (isAlive(state.pid)) {
       throw new ApiError(409, 'ALREADY_RUNNING', `a sandbox is already running at ${state.base_url} (pid ${state.pid}): \`ledger sandbox stop\` first`);
     }
