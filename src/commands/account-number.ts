@@ -31,6 +31,14 @@ const WHOLE_ID = '00000000-0000-0000-0000-000000000000';
 const isIdStart = (value: string) =>
   value.length >= 4 && value.length < WHOLE_ID.length && WHOLE_ID.startsWith(value.toLowerCase().replace(/[0-9a-f]/g, '0'));
 
+/** The kind the API's `<kind> not found` names, with where it is listed, when it is one of LISTED's. */
+function listedKind(error: unknown): { error: ApiError; named: string; listed: (typeof LISTED)[string] } | undefined {
+  if (!(error instanceof ApiError) || error.code !== 'NOT_FOUND') return undefined;
+  const named = /^(.+) not found$/.exec(error.message)?.[1];
+  const listed = named === undefined ? undefined : LISTED[named];
+  return listed ? { error, named: named!, listed } : undefined;
+}
+
 /**
  * The API's `<kind> not found`, with the argument that named it and where the right id is: the API
  * does not say which argument it was (`transfer` and `agents toggle` take two ids), and a person who
@@ -38,14 +46,13 @@ const isIdStart = (value: string) =>
  * kind must be `kind` when given; any other error stays as it is.
  */
 export function notYours(error: unknown, value: string, label: string, kind?: string, or = ''): unknown {
-  if (!(error instanceof ApiError) || error.code !== 'NOT_FOUND') return error;
-  const named = /^(.+) not found$/.exec(error.message)?.[1];
-  const listed = named === undefined ? undefined : LISTED[named];
-  if (!listed || (kind !== undefined && named !== kind)) return error;
+  const found = listedKind(error);
+  if (!found || (kind !== undefined && found.named !== kind)) return error;
+  const { named, listed } = found;
   const why = isIdStart(value)
     ? `is only the start of an id (tables shorten ids to fit: \`${listed.list} --wide\` shows them whole, \`--quiet\` prints only them)`
     : `is not one of your ${named} ids${or} (\`${listed.list}\` shows them)`;
-  return new ApiError(error.status, error.code, `${named} not found: ${label} "${value}" ${why}`);
+  return new ApiError(found.error.status, found.error.code, `${named} not found: ${label} "${value}" ${why}`);
 }
 
 /** The API's NOT_FOUND for a wallet, with the argument that named it and where to find the right id; any other error as it is. */
@@ -55,9 +62,7 @@ export function notYourWallet(error: unknown, value: string, label: string, or =
 
 /** A `<kind> not found` from a command's id arguments (`<wallet_id>`, `<log_id>` …): the one whose kind it is. */
 export function notFoundArgument(error: unknown, names: readonly string[], values: readonly unknown[]): unknown {
-  const named = error instanceof ApiError && error.code === 'NOT_FOUND' ? /^(.+) not found$/.exec(error.message)?.[1] : undefined;
-  const listed = named === undefined ? undefined : LISTED[named];
-  const at = listed ? names.indexOf(listed.argument) : -1;
-  const value = values[at];
-  return at >= 0 && typeof value === 'string' ? notYours(error, value, `<${listed!.argument}>`) : error;
+  const argument = listedKind(error)?.listed.argument;
+  const value = argument === undefined ? undefined : values[names.indexOf(argument)];
+  return typeof value === 'string' ? notYours(error, value, `<${argument}>`) : error;
 }
