@@ -93,7 +93,9 @@ interface Limit {
 }
 
 /** An amount and then its comparison, which counts the amount itself: "₦1m and above", "500k or more", "from ₦2m upwards". */
-const AT_LEAST = /(?:\bat least|\bfrom|\bof)?\s*(?:₦|#|ngn|\bn)?\s*([\d,]+(?:\.\d+)?)\s*(k|m|thousand|million)?\s*(naira|kobo)?\s*(?:and above|or above|and more|or more|upwards|and upward|and beyond|and up|up)\b/;
+/** An amount as prompts write it ("₦50,000", "#2m", "20k", "500 naira"): its number, its scale and its unit, groups 1 to 3 (`koboOf`). */
+const AMOUNT = String.raw`(?:₦|#|ngn|\bn)?\s*([\d,]+(?:\.\d+)?)\s*(k|m|thousand|million)?\s*(naira|kobo)?`;
+const AT_LEAST = new RegExp(String.raw`(?:\bat least|\bfrom|\bof)?\s*${AMOUNT}\s*(?:and above|or above|and more|or more|upwards|and upward|and beyond|and up|up)\b`);
 const AT_LEAST_BEFORE = /\b(?:at least|not less than|no less than|minimum(?:\s+of)?|min)\s*(?:₦|#|ngn|n)?\s*([\d,]+(?:\.\d+)?)\s*(k|m|thousand|million)?\s*(naira|kobo)?/;
 
 /** Amounts in words ("one million", "fifty thousand", "half a million") as digits, for the limits. */
@@ -101,21 +103,21 @@ const NUMBER_WORDS: Record<string, number> = { a: 1, one: 1, two: 2, three: 3, f
 const IN_WORDS = /\b(half a|(?:two |five )?hundred|a|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty) (thousand|million)\b/g;
 const inDigits = (clause: string) => clause.replace(IN_WORDS, (_, n: string, scale: string) => (n === 'half a' ? `${scale === 'million' ? 500 : 0.5} ${scale === 'million' ? 'thousand' : scale}` : `${NUMBER_WORDS[n]} ${scale}`));
 
-const AMOUNT = String.raw`(?:₦|#|ngn|\bn)?\s*([\d,]+(?:\.\d+)?)\s*(k|m|thousand|million)?\s*(naira|kobo)?`;
 const BETWEEN = new RegExp(String.raw`\bbetween\s*${AMOUNT}\s*(?:and|to|-)\s*${AMOUNT}`);
 /** Words that describe amounts rather than expect them: "amounts under ₦1,000 look like test pings; review them". */
 const UNUSUAL = /\b(?:unusual|rare|strange|odd|unexpected|not expected|not normal|abnormal|suspicious|looks? like|seems?|appears? to be|likely)\b/;
 /** A most: "not more than ₦50k", "max 20k", "at most", "up to" (amounts past it are out of bounds). */
-const AT_MOST = /\b(?:(?:not|never|n't|cannot)\s+(?:be\s+)?(?:more than|above|over|exceed(?:ing)?|greater than|higher than)|no more than|max(?:imum)?|at most|up to|upto|limit(?:ed)?|capped at|cap(?:\s+of)?|ceiling(?:\s+of)?)(?:\s+(?:of|is|at|to|per|single|payment|transaction|amount|deposit|each|a|one|:|=))*\s*(?:₦|#|ngn|\bn)?\s*([\d,]+(?:\.\d+)?)\s*(k|m|thousand|million)?\s*(naira|kobo)?/;
+const AT_MOST = new RegExp(String.raw`\b(?:(?:not|never|n't|cannot)\s+(?:be\s+)?(?:more than|above|over|exceed(?:ing)?|greater than|higher than)|no more than|max(?:imum)?|at most|up to|upto|limit(?:ed)?|capped at|cap(?:\s+of)?|ceiling(?:\s+of)?)(?:\s+(?:of|is|at|to|per|single|payment|transaction|amount|deposit|each|a|one|:|=))*\s*${AMOUNT}`);
 /** Below: "below ₦5,000", "under 10k", "less than ₦1,000". */
-const BELOW = /\b(?:below|under|less than|lower than|smaller than)\s*(?:₦|#|ngn|\bn)?\s*([\d,]+(?:\.\d+)?)\s*(k|m|thousand|million)?\s*(naira|kobo)?/;
+const BELOW = new RegExp(String.raw`\b(?:below|under|less than|lower than|smaller than)\s*${AMOUNT}`);
 /** An amount, not a count ("children under 5"): a naira sign, a scale, "naira", thousands grouped, or four digits or more. */
 const isMoney = (found: RegExpExecArray) => /(?:₦|#|\bngn|\bn)\s*\d/.test(found[0]) || found[2] !== undefined || found[3] !== undefined || /,/.test(found[1]!) || found[1]!.replace(/\..*/, '').length >= 4;
-const koboOf = (found: RegExpExecArray) => {
-  const scale = { k: 1e3, thousand: 1e3, m: 1e6, million: 1e6 }[found[2] as 'k'] ?? 1;
-  const value = Number(found[1]!.replace(/,/g, '')) * scale;
-  return Math.round(found[3] === 'kobo' ? value : value * 100);
+/** An amount's kobo from its number, scale and unit (groups 1 to 3 of AMOUNT). */
+const koboFrom = (number: string, scale: string | undefined, unit: string | undefined) => {
+  const value = Number(number.replace(/,/g, '')) * ({ k: 1e3, thousand: 1e3, m: 1e6, million: 1e6 }[scale as 'k'] ?? 1);
+  return Math.round(unit === 'kobo' ? value : value * 100);
 };
+const koboOf = (found: RegExpExecArray) => koboFrom(found[1]!, found[2], found[3]);
 
 /**
  * The amounts a clause holds: "above ₦2m" those above 200000000 kobo; "₦2m and above" counts ₦2m
@@ -129,7 +131,7 @@ function limitOf(written: string, polarity: Clause['polarity']): Limit | undefin
     // "Between ₦1,000 and ₦50,000": outside the range is past what it expects.
     const range = BETWEEN.exec(clause);
     if (range) {
-      const [low, high] = [koboOf([range[0], range[1]!, range[2]!, range[3]!] as unknown as RegExpExecArray), koboOf([range[0], range[4]!, range[5] ?? range[2]!, range[6]!] as unknown as RegExpExecArray)];
+      const [low, high] = [koboFrom(range[1]!, range[2], range[3]), koboFrom(range[4]!, range[5] ?? range[2], range[6])];
       return { aboveKobo: high, belowKobo: low, amounts: `amounts outside ${low}–${high} kobo, the range it expects`, polarity: 'review' };
     }
     const most = AT_MOST.exec(clause);
