@@ -5,6 +5,7 @@ import { requireKey } from '../../client/config.js';
 import { UnreachableError } from '../../client/errors.js';
 import { findStateFile, MEMORY_LOCK, readState, stateDirFor, writeState } from '../../client/state.js';
 import { ApiClient } from '../../client/http.js';
+import { singleQuoted } from '../../client/shell-quote.js';
 import type { FoundServer } from '../../sandbox/process.js';
 import type { Io } from '../io.js';
 import { action, clientCommand, examples } from '../options.js';
@@ -112,7 +113,7 @@ export async function runEnv(io: Io): Promise<void> {
     io.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
     return;
   }
-  io.stdout.write(`export LEDGER_BASE_URL='${data.LEDGER_BASE_URL}'\nexport LEDGER_API_KEY='${data.LEDGER_API_KEY}'\n`);
+  io.stdout.write(`export LEDGER_BASE_URL=${singleQuoted(data.LEDGER_BASE_URL)}\nexport LEDGER_API_KEY=${singleQuoted(data.LEDGER_API_KEY)}\n`);
   // The state outlives the process: after `sandbox stop` the exports are right but nothing answers
   // there, and `eval` then curl -s show nothing at all. A look at the pid says so, without a request.
   const file = io.env.LEDGER_BASE_URL ? undefined : findStateFile(io.cwd, io.env);
