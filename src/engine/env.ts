@@ -7,11 +7,11 @@ export interface EngineEnv {
   clock: Clock;
   ids: Ids;
   /**
-   * Where API keys come from: never `ids`, so a seed can neither make a key guessable nor be moved
-   * on by one (whether a start issues a key must not change the ids that follow). Default: the
-   * system's random source.
+   * Where API keys and webhook signing secrets come from: never `ids`, so a seed can neither make a
+   * secret guessable nor be moved on by one (whether a start issues a key or is given a secret must
+   * not change the ids that follow). Default: the system's random source.
    */
-  keys?: Ids;
+  secrets?: Ids;
   /** Seconds of sandbox time between accepting a payout and the provider settling or failing it (default 2; 0 settles at once). */
   settlementDelaySeconds?: number;
   /** Reads inbound narrations (default: the offline rules analyser). */

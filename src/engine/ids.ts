@@ -1,8 +1,8 @@
 import { createHash, randomFillSync } from 'node:crypto';
 
 /**
- * The only source of randomness in the engine: identifiers, account serials, references and secrets.
- * API keys draw from a source of their own (EngineEnv.keys), never from a seeded one.
+ * The only source of randomness in the engine: identifiers, account serials and references. API keys
+ * and webhook secrets draw from a source of their own (EngineEnv.secrets), never from a seeded one.
  */
 export interface Ids {
   uuid(): string;
@@ -83,7 +83,8 @@ export interface SeededIds extends Ids {
 }
 
 /**
- * One seeded generator for everything random the sandbox makes (contract §11): SHA-256 of
+ * One seeded generator for every id, number and reference the sandbox makes (contract §11; secrets
+ * never come from it): SHA-256 of
  * `seed:n` for n = 0, 1, 2, … as a stream of bytes. Ids stay UUIDv7 in form; their time field is
  * SEED_EPOCH_MS plus the stream position, so they still sort in the order they were made (what
  * UUIDv7 is for here) without reading any clock, and two runs give the same ids.

@@ -143,7 +143,7 @@ export async function openSandbox(options: OpenSandboxOptions): Promise<Sandbox>
   };
   const shared: Omit<EngineEnv, 'clock'> = {
     ids,
-    keys: cryptoIds,
+    secrets: cryptoIds,
     settlementDelaySeconds: options.settlementDelaySeconds ?? DEFAULT_SETTLEMENT_DELAY_SECONDS,
     ...(options.analyser ? { analyser: options.analyser } : {}),
     forDeveloper: envFor,

@@ -31,11 +31,11 @@ describe('startSandbox: two sandboxes in one process', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('each has its own database, port and key; the same seed gives both the same ids', async () => {
+  it('each has its own database, port, key and secret; the same seed gives both the same ids', async () => {
     expect(memory.baseUrl).not.toBe(file.baseUrl);
     expect(memory.apiKey).not.toBe(file.apiKey);
     expect(memory.apiKey).toMatch(/^svc_test_[0-9A-Za-z]{32}$/);
-    expect(memory.webhookSecret).toBe(file.webhookSecret);
+    expect(memory.webhookSecret).not.toBe(file.webhookSecret);
     expect(memory.webhookSecret).toMatch(/^whsec_/);
     const inMemory = (await api(memory, 'POST', '/v1/wallets', wallet('same'))).body.data;
     expect((await api(file, 'GET', '/sandbox/wallets')).body.data.total).toBe(0);

@@ -85,7 +85,7 @@ describe('the group commit’s fresh deliveries', () => {
   it('are those of the writes that committed: a write rolled back to its savepoint, or a batch that failed, hands over none', async () => {
     const db = await openDatabase({ path: ':memory:' });
     try {
-      const env: EngineEnv = { ids: seededIds('fresh'), keys: seededIds('keys'), clock: new VirtualClock(0, () => Date.parse('2026-11-21T09:30:00.000Z')), settlementDelaySeconds: 0 };
+      const env: EngineEnv = { ids: seededIds('fresh'), secrets: seededIds('secrets'), clock: new VirtualClock(0, () => Date.parse('2026-11-21T09:30:00.000Z')), settlementDelaySeconds: 0 };
       const developerId = (await db.transaction().execute((trx) => createDeveloper(trx, env, 'Fresh Ltd'))).developer_id;
       const handed: WebhookLogRow[][] = [];
       const { write } = createGroupCommit(db, { afterCommit: (fresh) => handed.push(fresh) });

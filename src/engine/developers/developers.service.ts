@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Trx } from '../db/database.js';
 import { type EngineEnv, envOf } from '../env.js';
+import { newWebhookSecret } from '../secrets.js';
 import { insertAccount } from '../ledger/accounts.repository.js';
 import type { AccountKind } from '../ledger/ledger.table.js';
 import { issueKey } from './keys.js';
@@ -32,7 +33,7 @@ export async function createDeveloper(trx: Trx, caller: EngineEnv, businessName:
       seq: sql<number>`(SELECT coalesce(max(seq), 0) + 1 FROM developers)`,
       business_name: businessName,
       webhook_url: null,
-      webhook_secret: `whsec_${env.ids.bytes(32).toString('base64')}`,
+      webhook_secret: newWebhookSecret(env),
       webhook_secret_previous: null,
       webhook_secret_previous_until: null,
       created_at: now,

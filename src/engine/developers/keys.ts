@@ -4,7 +4,7 @@ import type { Trx } from '../db/database.js';
 import { prepare } from '../db/prepared.js';
 import type { EngineEnv } from '../env.js';
 import { LedgerError } from '../errors.js';
-import { cryptoIds } from '../ids.js';
+import { secretSource } from '../secrets.js';
 import type { ApiKeyTable } from './developers.table.js';
 
 export const TEST_KEY_PREFIX = 'svc_test_';
@@ -36,7 +36,7 @@ function hint(key: string): string {
  */
 export async function issueKey(trx: Trx, env: EngineEnv, developerId: string, given?: string): Promise<string> {
   const now = env.clock.now().toISOString();
-  const source = env.keys ?? cryptoIds;
+  const source = secretSource(env);
   const key = given ?? `${TEST_KEY_PREFIX}${source.base62(32)}`;
   await trx
     .updateTable('api_keys')

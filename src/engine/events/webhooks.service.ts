@@ -3,6 +3,7 @@ import type { Trx } from '../db/database.js';
 import { prepare, prepareInsertRows, prepareRows } from '../db/prepared.js';
 import type { EngineEnv } from '../env.js';
 import { LedgerError, notFound } from '../errors.js';
+import { newWebhookSecret } from '../secrets.js';
 import type { Page, PageQuery } from '../paging.js';
 import { storedBody, withAnsweredBody } from './answers.js';
 import type { WebhookAttemptTable, WebhookLogStatus, WebhookLogTable } from './events.table.js';
@@ -355,7 +356,7 @@ export async function rotateSecret(trx: Trx, env: EngineEnv, developerId: string
   await trx
     .updateTable('developers')
     .set({
-      webhook_secret: `whsec_${env.ids.bytes(32).toString('base64')}`,
+      webhook_secret: newWebhookSecret(env),
       webhook_secret_previous: current.secret,
       webhook_secret_previous_until: new Date(env.clock.now().getTime() + SECRET_OVERLAP_MS).toISOString(),
     })
