@@ -7,15 +7,18 @@ import { resolve } from 'node:path';
 import type { AuditReport, ClockState } from './api/schemas/sandbox.js';
 import type { Snapshot } from './api/schemas/snapshots.js';
 import { parseDuration } from './api/duration.js';
+import { HTTP_STATUS } from './api/errors.js';
+import { DatabaseInUseError } from './engine/db/lock.js';
+import { LedgerError } from './engine/errors.js';
 import { getEndpoint } from './engine/events/webhooks.service.js';
-import { manualClockStart, parseApiKey, parseSeed } from './sandbox/start-options.js';
+import { manualClockStart, parseApiKey, parseSeed, parseWebhookSecret } from './sandbox/start-options.js';
 import { startServer } from './sandbox/server.js';
 import type { SnapshotTarget } from './sandbox/snapshots.js';
 
 export type { AuditReport, ClockState, Snapshot };
 
 export interface StartSandboxOptions {
-  /** Derive every id, account number, NIP session id, webhook id and whsec_ secret from this seed; implies `clock: 'manual'`. */
+  /** Derive every id, account number, NIP session id and webhook id from this seed (keys and secrets stay random); implies `clock: 'manual'`. */
   seed?: number | string;
   /** `manual`: every clock stands still until `advance()`, and nothing falls due by itself. Default: `manual` with a seed, else `real`. */
   clock?: 'real' | 'manual';
@@ -29,6 +32,8 @@ export interface StartSandboxOptions {
   db?: string;
   /** Fix the sandbox's key (`svc_test_` + 32 base62 characters); default: a random one. */
   apiKey?: string;
+  /** Fix the sandbox's webhook signing secret (`whsec_` + base64 of 24 to 64 bytes); default: a random one. */
+  webhookSecret?: string;
   /** Start from this snapshot: a name in `snapshotDir`, or `{ file }`. */
   snapshot?: string | { file: string };
   /** Where named snapshots live; default: a temporary directory removed by `stop()`. */
@@ -80,6 +85,27 @@ export class SandboxError extends Error {
   }
 }
 
+/**
+ * The refusal a failure stands for, as the HTTP API would answer it: a bad option or argument is
+ * 400 VALIDATION_ERROR, the sandbox's own refusals keep their code. Anything else is a bug, thrown as it is.
+ */
+function refusal(error: unknown): unknown {
+  if (error instanceof SandboxError) return error;
+  if (error instanceof RangeError) return new SandboxError(400, 'VALIDATION_ERROR', error.message);
+  if (error instanceof LedgerError) return new SandboxError(HTTP_STATUS[error.code], error.code, error.message);
+  if (error instanceof DatabaseInUseError) return new SandboxError(409, 'DATABASE_IN_USE', error.message);
+  return error;
+}
+
+/** `work`, with its failures as `refusal` gives them. */
+async function refusing<T>(work: () => T | Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw refusal(error);
+  }
+}
+
 const target = (given: string | { file: string }): SnapshotTarget => (typeof given === 'string' ? { name: given } : { file: resolve(given.file) });
 
 /**
@@ -90,28 +116,30 @@ const target = (given: string | { file: string }): SnapshotTarget => (typeof giv
  * await sandbox.stop();
  */
 export async function startSandbox(options: StartSandboxOptions = {}): Promise<RunningSandbox> {
-  const seed = options.seed === undefined ? undefined : parseSeed(options.seed);
-  const clockStart = manualClockStart({ seed, clock: options.clock, clockStart: options.clockStart });
   const log = options.log ?? ((line: string) => console.error(line));
   let failed: string | undefined;
-  const server = await startServer({
-    dbPath: options.db ?? ':memory:',
-    host: options.host ?? '127.0.0.1',
-    port: options.port ?? 0,
-    seed,
-    clockStart,
-    apiKey: options.apiKey === undefined ? undefined : parseApiKey(options.apiKey),
-    snapshot: options.snapshot === undefined ? undefined : target(options.snapshot),
-    snapshotDir: options.snapshotDir,
-    settlementDelaySeconds: options.settlementDelaySeconds,
-    webhookUrl: options.webhookUrl,
-    webhookTimeoutSeconds: options.webhookTimeoutSeconds,
-    log,
-    // The host process is the test suite: a lost database file fails this sandbox, never exits the process.
-    onFatal: (reason) => {
-      failed = reason;
-      log(`sandbox stopped: ${reason}`);
-    },
+  const server = await refusing(() => {
+    const seed = options.seed === undefined ? undefined : parseSeed(options.seed);
+    return startServer({
+      dbPath: options.db ?? ':memory:',
+      host: options.host ?? '127.0.0.1',
+      port: options.port ?? 0,
+      seed,
+      clockStart: manualClockStart({ seed, clock: options.clock, clockStart: options.clockStart }),
+      apiKey: options.apiKey === undefined ? undefined : parseApiKey(options.apiKey),
+      webhookSecret: options.webhookSecret === undefined ? undefined : parseWebhookSecret(options.webhookSecret),
+      snapshot: options.snapshot === undefined ? undefined : target(options.snapshot),
+      snapshotDir: options.snapshotDir,
+      settlementDelaySeconds: options.settlementDelaySeconds,
+      webhookUrl: options.webhookUrl,
+      webhookTimeoutSeconds: options.webhookTimeoutSeconds,
+      log,
+      // The host process is the test suite: a lost database file fails this sandbox, never exits the process.
+      onFatal: (reason) => {
+        failed = reason;
+        log(`sandbox stopped: ${reason}`);
+      },
+    });
   });
   const { app, sandbox } = server;
   const inject = async (method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown) => {
@@ -130,7 +158,13 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     if (pid !== undefined) throw new SandboxError(400, 'VALIDATION_ERROR', `file: ${file} is the database of a running sandbox (pid ${pid}): a snapshot is a file of its own`);
     const response = await inject('GET', '/sandbox/database');
     const savedAt = response.headers['snapshot-saved-at'];
-    return { name: null, file, size_bytes: await saveFile(file, response.rawPayload), saved_at: typeof savedAt === 'string' ? savedAt : null };
+    const size = await saveFile(file, response.rawPayload).catch((error: NodeJS.ErrnoException) => {
+      // As `snapshot save --file` reports it: a full disk is what the sandbox calls it, any other refusal is the path's.
+      if (error.code === 'ENOSPC') throw new SandboxError(507, 'STORAGE_FULL', `file: ${file}: the disk is full: nothing was written; free some space and retry`);
+      if (typeof error.code === 'string' && /^E[A-Z]+$/.test(error.code)) throw new SandboxError(400, 'VALIDATION_ERROR', `file: ${file} cannot be written (${error.code}${error.code === 'ENOENT' ? ': no such directory' : ''})`);
+      throw error;
+    });
+    return { name: null, file, size_bytes: size, saved_at: typeof savedAt === 'string' ? savedAt : null };
   };
   const secret = async () => (await getEndpoint(sandbox.db, server.developerId)).secret;
   let webhookSecret = await secret();
@@ -148,7 +182,8 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
       return webhookSecret;
     },
     developerId: server.developerId,
-    advance: async (duration) => call<ClockState>('POST', '/sandbox/clock/advance', { seconds: parseDuration(duration) }),
+    // A number goes to the route as it is, which refuses it as it refuses any request's.
+    advance: async (duration) => call<ClockState>('POST', '/sandbox/clock/advance', { seconds: typeof duration === 'number' ? duration : await refusing(() => parseDuration(duration)) }),
     snapshot: {
       save: async (given) => {
         const at = target(given);

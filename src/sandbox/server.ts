@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { acquireLock, type DatabaseLock, lockPathFor } from '../engine/db/lock.js';
-import { setEndpointUrl } from '../engine/events/webhooks.service.js';
+import { fixSecret, setEndpointUrl } from '../engine/events/webhooks.service.js';
 import { releaseInterrupted } from '../engine/idempotency/idempotency.service.js';
 import { type AnalyserConfig, configureAnalyser } from './analyser.js';
 import { buildApp } from './app.js';
@@ -26,7 +26,9 @@ export interface OpenServerOptions {
   knownKey?: string | undefined;
   /** The SANDBOX developer's key, chosen (`--api-key`): never drawn from the seed. */
   apiKey?: string | undefined;
-  /** Derive ids, account numbers, references and secrets from this seed (contract §11). */
+  /** The SANDBOX developer's webhook signing secret, chosen (`--webhook-secret`): never drawn from the seed. */
+  webhookSecret?: string | undefined;
+  /** Derive ids, account numbers and references from this seed (contract §11); never a key or a secret. */
   seed?: string | undefined;
   /** A manual clock standing at this instant (ms) plus each developer's offset; otherwise real time. */
   clockStart?: number | undefined;
@@ -130,6 +132,7 @@ export async function openServer(options: OpenServerOptions): Promise<OpenServer
     // The owner of a snapshot from another sandbox has its own id; the key followed it (see carryKeys).
     const developerId = (await sandboxOwnerId(sandbox)) ?? credentials.developerId;
     if (options.webhookUrl !== undefined) await sandbox.write((trx) => setEndpointUrl(trx, developerId, options.webhookUrl!));
+    if (options.webhookSecret !== undefined) await sandbox.write((trx) => fixSecret(trx, developerId, options.webhookSecret!));
     // A reset the last run left half done finishes in the background; its developer waits for it.
     await resumeResets(sandbox, app.quiesce, logError);
     const opened = { app, sandbox };

@@ -49,6 +49,21 @@ export function parseApiKey(key: string): string {
   return key;
 }
 
+/** Standard Webhooks: `whsec_` and canonical base64 (padded to a multiple of 4). */
+const WEBHOOK_SECRET = /^whsec_((?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?)$/;
+
+/**
+ * `--webhook-secret`: a signing secret in the Standard Webhooks format, `whsec_` and the base64 of
+ * 24 to 64 bytes (the range the specification asks of a secret), like the ones the sandbox makes.
+ * @example parseWebhookSecret(`whsec_${randomBytes(32).toString('base64')}`)
+ */
+export function parseWebhookSecret(secret: string): string {
+  const bytes = WEBHOOK_SECRET.exec(secret)?.[1];
+  const length = bytes === undefined ? 0 : Buffer.from(bytes, 'base64').length;
+  if (length < 24 || length > 64) throw new RangeError('--webhook-secret must be whsec_ followed by the base64 of 24 to 64 bytes (the Standard Webhooks format)');
+  return secret;
+}
+
 /** `--snapshot`: a name saved with `snapshot save`, or a path to a snapshot file (anything with a /). */
 export function parseSnapshotTarget(value: string, cwd: string): { name: string } | { file: string } {
   if (value.includes('/') || isAbsolute(value)) return { file: resolve(cwd, value) };

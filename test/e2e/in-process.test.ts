@@ -56,7 +56,13 @@ describe('startSandbox: two sandboxes in one process', () => {
     await file.advance(1);
     expect((await api(file, 'GET', `/v1/transactions/${payout.transaction_id}`)).body.data.status).toBe('FAILED');
     expect((await api(memory, 'GET', '/sandbox/clock')).body.data.offset_seconds).toBe(0);
+    // Seen: each threw a plain RangeError; now each is refused as `POST /sandbox/clock/advance` refuses it.
+    for (const bad of ['soon', '-5s', '0s', 0, -5]) {
+      await expect(file.advance(bad), String(bad)).rejects.toMatchObject({ name: 'SandboxError', status: 400, code: 'VALIDATION_ERROR' });
+    }
     await expect(file.advance('soon')).rejects.toThrow(/90s, 5m/);
+    await expect(file.advance(0)).rejects.toThrow(/^VALIDATION_ERROR: seconds must be at least 0\.001/);
+    expect(await file.advance('0.5s')).toEqual({ now: '2026-01-01T00:00:30.500Z', offset_seconds: 30.5 });
     expect(await file.audit()).toMatchObject({ ok: true, problems: [] });
   });
 
@@ -89,10 +95,33 @@ describe('startSandbox: two sandboxes in one process', () => {
     }
   });
 
-  it('refuses bad options before starting anything', async () => {
-    await expect(startSandbox({ seed: 'seven' })).rejects.toThrow(/--seed/);
-    await expect(startSandbox({ clock: 'real', clockStart: '2026-01-01T00:00:00Z' })).rejects.toThrow(/--clock-start/);
-    await expect(startSandbox({ apiKey: 'svc_live_x' })).rejects.toThrow(/--api-key/);
+  it('refuses bad options before starting anything, each with a SandboxError', async () => {
+    const refused = { name: 'SandboxError', status: 400, code: 'VALIDATION_ERROR' };
+    await expect(startSandbox({ seed: 'seven' })).rejects.toMatchObject({ ...refused, message: expect.stringMatching(/--seed/) });
+    await expect(startSandbox({ clock: 'real', clockStart: '2026-01-01T00:00:00Z' })).rejects.toMatchObject({ ...refused, message: expect.stringMatching(/--clock-start/) });
+    await expect(startSandbox({ apiKey: 'svc_live_x' })).rejects.toMatchObject({ ...refused, message: expect.stringMatching(/--api-key/) });
+    for (const webhookSecret of ['whsec_short', `whsec_${Buffer.alloc(23, 1).toString('base64')}`, `whsec_${Buffer.alloc(65, 1).toString('base64')}`, `whsec_${'A'.repeat(40)}!`, Buffer.alloc(32, 1).toString('base64')]) {
+      await expect(startSandbox({ webhookSecret }), webhookSecret).rejects.toMatchObject({ ...refused, message: expect.stringMatching(/--webhook-secret must be whsec_/) });
+    }
+    await expect(startSandbox({ snapshot: 'missing' })).rejects.toMatchObject({ name: 'SandboxError', status: 404, code: 'NOT_FOUND' });
+    await expect(file.snapshot.save({ file: join(dir, 'no-such-dir', 'x.db') })).rejects.toMatchObject({ ...refused, message: expect.stringMatching(/ENOENT: no such directory/) });
+  });
+
+  it('webhookSecret fixes the owner\'s secret under a seed; the receiver takes deliveries signed with it', async () => {
+    const webhookSecret = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
+    const fixed = await startSandbox({ seed: 7, webhookSecret });
+    try {
+      expect(fixed.webhookSecret).toBe(webhookSecret);
+      expect((await api(fixed, 'GET', '/sandbox/webhook-endpoint')).body.data.secret).toBe(webhookSecret);
+      const w = (await api(fixed, 'POST', '/v1/wallets', wallet('signed'))).body.data;
+      await api(fixed, 'POST', '/sandbox/inbound-transfers', { account_number: w.account_number, amount: 500 });
+      await fixed.advance('1s');
+      const events = (await api(fixed, 'GET', '/sandbox/receiver/events')).body.data;
+      expect(events.items.map((e: { signature_valid: boolean }) => e.signature_valid)).toEqual([true]);
+      expect(await fixed.audit()).toMatchObject({ ok: true });
+    } finally {
+      await fixed.stop();
+    }
   });
 });
 

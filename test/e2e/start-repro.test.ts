@@ -6,8 +6,10 @@ import { useCli } from '../helpers/cli.js';
 const cli = useCli('each');
 const KEY_1 = `svc_test_${'One'.padEnd(32, '1')}`;
 const KEY_2 = `svc_test_${'Two'.padEnd(32, '2')}`;
+const SECRET_1 = `whsec_${Buffer.alloc(32, 1).toString('base64')}`;
+const SECRET_2 = `whsec_${Buffer.alloc(24, 2).toString('base64')}`;
 
-describe('sandbox start --seed, --clock, --clock-start, --api-key, --snapshot', () => {
+describe('sandbox start --seed, --clock, --clock-start, --api-key, --webhook-secret, --snapshot', () => {
   it('refuses malformed values as usage errors (exit 2) before starting anything, detached or not', async () => {
     const cases: [string[], string][] = [
       [['--seed', 'seven'], 'Error [USAGE]: --seed "seven" must be a whole number from 0 to 9007199254740991\n'],
@@ -15,6 +17,8 @@ describe('sandbox start --seed, --clock, --clock-start, --api-key, --snapshot', 
       [['--clock-start', 'yesterday'], 'Error [USAGE]: --clock-start "yesterday" must be an ISO 8601 instant with a time zone, like 2026-01-01T00:00:00Z\n'],
       [['--clock-start', '9999-12-31T00:00:00Z'], 'Error [USAGE]: --clock-start "9999-12-31T00:00:00Z" must be no later than 9999-01-01T00:00:00.000Z\n'],
       [['--api-key', 'svc_live_0123456789012345678901234567890a'], 'Error [USAGE]: --api-key must be svc_test_ followed by 32 letters and digits (a live key is never accepted)\n'],
+      [['--webhook-secret', 'whsec_tooshort'], 'Error [USAGE]: --webhook-secret must be whsec_ followed by the base64 of 24 to 64 bytes (the Standard Webhooks format)\n'],
+      [['--webhook-secret', Buffer.alloc(32).toString('base64')], 'Error [USAGE]: --webhook-secret must be whsec_ followed by the base64 of 24 to 64 bytes (the Standard Webhooks format)\n'],
       [['--snapshot', '.hidden'], 'Error [USAGE]: --snapshot ".hidden" must be 1 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit, or is a path with a /\n'],
     ];
     for (const [flags, stderr] of cases) {
@@ -63,5 +67,44 @@ describe('sandbox start --seed, --clock, --clock-start, --api-key, --snapshot', 
     const ps = await execa('ps', ['-o', 'args=', '-p', String(state.pid)], { reject: false });
     expect(ps.stdout).toContain('sandbox start');
     expect(ps.stdout).not.toContain(KEY_1);
+  });
+
+  it('--webhook-secret (or LEDGER_SANDBOX_WEBHOOK_SECRET) fixes the owner\'s secret under a seed, replaces it on an existing database, and never shows in ps', async () => {
+    const db = join(cli.dir, 'secrets.db');
+    const start = async (flags: string[], env: Record<string, string> = {}) => {
+      const r = await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--seed', '7', ...flags], { env });
+      expect(r.exitCode, r.stderr).toBe(0);
+    };
+    const secret = async () => (await cli.json(['webhooks', 'secret'])).secret;
+    await start(['--db', db, '--webhook-secret', SECRET_1]);
+    expect(await secret()).toBe(SECRET_1);
+    const state = await cli.json(['sandbox', 'status']);
+    const { execa } = await import('execa');
+    const ps = await execa('ps', ['-o', 'args=', '-p', String(state.pid)], { reject: false });
+    expect(ps.stdout).toContain('sandbox start');
+    expect(ps.stdout).not.toContain(SECRET_1);
+    const rotated = (await cli.json(['webhooks', 'secret', 'rotate'])).secret;
+    expect(rotated).not.toBe(SECRET_1);
+    await cli.run(['sandbox', 'stop']);
+    // A restart without the flag keeps what the database holds; with it, the secret given is the only one that signs.
+    await start(['--db', db]);
+    expect(await secret()).toBe(rotated);
+    await cli.run(['sandbox', 'stop']);
+    await start(['--db', db], { LEDGER_SANDBOX_WEBHOOK_SECRET: SECRET_2 });
+    expect(await cli.json(['webhooks', 'secret'])).toMatchObject({ secret: SECRET_2, previous_secret_valid_until: null });
+    expect((await cli.run(['sandbox', 'audit'])).exitCode).toBe(0);
+    await cli.run(['sandbox', 'stop']);
+
+    // Without the flag, the same seed gives the same ids but another secret.
+    const ids: string[] = [];
+    const secrets: string[] = [];
+    for (let run = 0; run < 2; run++) {
+      await start(['--memory']);
+      ids.push((await cli.json(['sandbox', 'keys'])).developer_id);
+      secrets.push(await secret());
+      await cli.run(['sandbox', 'stop']);
+    }
+    expect(ids[1]).toBe(ids[0]);
+    expect(secrets[1]).not.toBe(secrets[0]);
   });
 });

@@ -1,14 +1,14 @@
 import { UsageError } from '../../client/errors.js';
-import { manualClockStart, parseApiKey, parseSeed, parseSnapshotTarget } from '../../sandbox/start-options.js';
+import { manualClockStart, parseApiKey, parseSeed, parseSnapshotTarget, parseWebhookSecret } from '../../sandbox/start-options.js';
 import type { Io } from '../io.js';
 
-/** `sandbox start`'s reproducibility flags, checked: --seed, --clock, --clock-start, --api-key, --snapshot. */
+/** `sandbox start`'s reproducibility flags, checked: --seed, --clock, --clock-start, --api-key, --webhook-secret, --snapshot. */
 export interface Reproducible {
   /** For the server (startServer). */
-  server: { seed?: string; clockStart?: number; apiKey?: string; snapshot?: { name: string } | { file: string } };
-  /** The same flags for a detached child (the key is not among them: see `env`). */
+  server: { seed?: string; clockStart?: number; apiKey?: string; webhookSecret?: string; snapshot?: { name: string } | { file: string } };
+  /** The same flags for a detached child (the key and the secret are not among them: see `env`). */
   args: string[];
-  /** The chosen key for a detached child, through its environment, so `ps` never shows it. */
+  /** The chosen key and secret for a detached child, through its environment, so `ps` never shows them. */
   env: Record<string, string>;
   /** Lines for the start banner. */
   banner: string[];
@@ -19,11 +19,12 @@ export interface Reproducible {
  * parent of a detached sandbox) and says how each reaches the server.
  * @example const repro = reproducible(io, { seed: '7' }); // manual clock from 2026-01-01T00:00:00Z
  */
-export function reproducible(io: Io, options: { seed?: string; clock?: string; clockStart?: string; apiKey?: string; snapshot?: string }): Reproducible {
+export function reproducible(io: Io, options: { seed?: string; clock?: string; clockStart?: string; apiKey?: string; webhookSecret?: string; snapshot?: string }): Reproducible {
   try {
     const seed = options.seed === undefined ? undefined : parseSeed(options.seed);
     const clockStart = manualClockStart({ seed, clock: options.clock, clockStart: options.clockStart });
     const apiKey = options.apiKey === undefined ? undefined : parseApiKey(options.apiKey);
+    const webhookSecret = options.webhookSecret === undefined ? undefined : parseWebhookSecret(options.webhookSecret);
     const snapshot = options.snapshot === undefined ? undefined : parseSnapshotTarget(options.snapshot, io.cwd);
     const args = [
       ...(seed !== undefined ? ['--seed', seed] : []),
@@ -35,7 +36,8 @@ export function reproducible(io: Io, options: { seed?: string; clock?: string; c
       ...(clockStart !== undefined ? [`Clock     manual, from ${new Date(clockStart).toISOString()}: it moves only with \`ledger sandbox clock advance\``] : []),
       ...(snapshot ? [`Snapshot  ${'file' in snapshot ? snapshot.file : snapshot.name} (restored at start)`] : []),
     ];
-    return { server: { seed, clockStart, apiKey, snapshot }, args, env: apiKey ? { LEDGER_SANDBOX_API_KEY: apiKey } : {}, banner };
+    const env = { ...(apiKey ? { LEDGER_SANDBOX_API_KEY: apiKey } : {}), ...(webhookSecret ? { LEDGER_SANDBOX_WEBHOOK_SECRET: webhookSecret } : {}) };
+    return { server: { seed, clockStart, apiKey, webhookSecret, snapshot }, args, env, banner };
   } catch (error) {
     throw new UsageError((error as Error).message);
   }

@@ -25,6 +25,7 @@ export interface StartOptions extends AnalyserFlags {
   clock?: string;
   clockStart?: string;
   apiKey?: string;
+  webhookSecret?: string;
   snapshot?: string;
 }
 
@@ -37,10 +38,11 @@ export function startCommand(): Command {
     .option('--settlement-delay <seconds>', 'sandbox seconds before the provider settles or fails a payout (0: before answering)', '2')
     .option('--webhook-url <url>', "deliver the SANDBOX developer's webhooks here (default: the built-in receiver)")
     .option('--webhook-timeout <seconds>', 'seconds before a webhook attempt is abandoned', '15')
-    .addOption(new Option('--seed <n>', 'derive every id, account number, reference and whsec_ secret from this number; implies --clock manual').env('LEDGER_SEED'))
+    .addOption(new Option('--seed <n>', 'derive every id, account number and reference from this number (keys and secrets stay random); implies --clock manual').env('LEDGER_SEED'))
     .addOption(new Option('--clock <mode>', "real: real time plus each developer's offset; manual: clocks stand still until `clock advance`").choices(['real', 'manual']))
     .option('--clock-start <instant>', 'where a manual clock starts, ISO 8601 (default with --seed: 2026-01-01T00:00:00Z)')
     .addOption(new Option('--api-key <key>', "fix the SANDBOX developer's key (svc_test_ + 32 letters and digits) instead of a random one").env('LEDGER_SANDBOX_API_KEY'))
+    .addOption(new Option('--webhook-secret <secret>', "fix the SANDBOX developer's webhook signing secret (whsec_ + base64 of 24 to 64 bytes) instead of a random one").env('LEDGER_SANDBOX_WEBHOOK_SECRET'))
     .option('--snapshot <name>', 'start from a snapshot: a name saved with `snapshot save`, or a path to a snapshot file')
     .option('-d, --detach', 'run in the background, wait until healthy, and return')
     .option('--json', 'with --detach: print the connection details as JSON')
@@ -126,7 +128,7 @@ async function detach(io: Io, options: StartOptions, stateFile: string, logFile:
       args,
       logFile,
       cwd: io.cwd,
-      // A chosen key goes through the environment, not the command line, where `ps` would show it.
+      // A chosen key or secret goes through the environment, not the command line, where `ps` would show it.
       env: { ...io.env, [DETACHED_ENV]: '1', ...extraEnv },
       ready: async (pid) => {
         state = readState(stateFile);

@@ -365,6 +365,21 @@ export async function rotateSecret(trx: Trx, env: EngineEnv, developerId: string
   return getEndpoint(trx, developerId);
 }
 
+/**
+ * Makes `secret` the developer's only signing secret (`sandbox start --webhook-secret`), as
+ * `--api-key` makes its key the only key: a secret it replaces, or one a rotation left signing
+ * beside it, stops at once. Nothing changes when `secret` signs already as the current one.
+ * @example await fixSecret(trx, developerId, 'whsec_…');
+ */
+export async function fixSecret(trx: Trx, developerId: string, secret: string): Promise<void> {
+  await trx
+    .updateTable('developers')
+    .set({ webhook_secret: secret, webhook_secret_previous: null, webhook_secret_previous_until: null })
+    .where('id', '=', developerId)
+    .where('webhook_secret', '!=', secret)
+    .execute();
+}
+
 /** The secrets that sign now: the current one, and the previous one while its overlap lasts. */
 export function signingSecrets(endpoint: Endpoint, now: Date): string[] {
   const previousValid = endpoint.previous_secret && endpoint.previous_secret_until && Date.parse(endpoint.previous_secret_until) > now.getTime();
