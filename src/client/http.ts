@@ -11,6 +11,8 @@ export interface RequestOptions {
    * carried out, and how to repeat it safely (default: look with a `get` or `list` first).
    */
   beforeRepeating?: string;
+  /** Told the headers of a successful answer (what the body does not say: `sandbox-seeded`). */
+  onHeaders?: (headers: WireResponse['headers']) => void;
 }
 
 interface Envelope<T> {
@@ -109,7 +111,9 @@ export class ApiClient {
       throw new ApiError(response.status, 'INVALID_RESPONSE', `${this.baseUrl} answered HTTP ${response.status} with a body that is not JSON: is it a ledger sandbox?`);
     }
     if (response.headers['idempotent-replayed'] === 'true') this.onReplay?.();
-    return unwrap(parsed, response.status);
+    const data = unwrap(parsed, response.status);
+    options.onHeaders?.(response.headers);
+    return data;
   }
 
   /** Calls a /sandbox control; says so clearly when the base URL is not a sandbox. */

@@ -107,4 +107,23 @@ describe('sandbox start --seed, --clock, --clock-start, --api-key, --webhook-sec
     expect(ids[1]).toBe(ids[0]);
     expect(secrets[1]).not.toBe(secrets[0]);
   });
+
+  it('developers create warns on stderr that a seeded sandbox is not one to share; its --json output is unchanged', async () => {
+    await cli.run(['sandbox', 'start', '--detach', '--memory', '--port', '0', '--seed', '7']);
+    const seeded = await cli.run(['sandbox', 'developers', 'create', 'Acme Pay', '--json']);
+    expect(seeded.exitCode).toBe(0);
+    expect(Object.keys(JSON.parse(seeded.stdout))).toEqual(['developer_id', 'business_name', 'api_key', 'created_at']);
+    expect(seeded.stderr).toBe(
+      "Warning: this sandbox is seeded (--seed): anyone who knows the seed can derive every id and account number in it, this developer's too. A seeded sandbox is for one team's own CI job: do not share it with other developers.\n",
+    );
+    const quiet = await cli.run(['sandbox', 'developers', 'create', 'Quiet Pay', '--quiet']);
+    expect([quiet.exitCode, quiet.stdout]).toEqual([0, expect.stringMatching(/^svc_test_\w{32}\n$/)]);
+    expect(quiet.stderr).toMatch(/^Warning: this sandbox is seeded/);
+    expect((await cli.run(['sandbox', 'audit'])).exitCode).toBe(0);
+    await cli.run(['sandbox', 'stop']);
+    await cli.run(['sandbox', 'start', '--detach', '--memory', '--port', '0']);
+    const plain = await cli.run(['sandbox', 'developers', 'create', 'Acme Pay', '--json']);
+    expect([plain.exitCode, plain.stderr]).toEqual([0, '']);
+    await cli.run(['sandbox', 'stop']);
+  });
 });

@@ -7,6 +7,8 @@ import type { Clock } from '../../engine/clock.js';
 import { API_VERSION } from '../../engine/env.js';
 import { storageFailure } from '../../engine/db/faults.js';
 import { notFound } from '../../engine/errors.js';
+import { isSeeded } from '../../engine/ids.js';
+import { SEEDED_HEADER } from '../../api/headers.js';
 import { resetInChunks } from '../reset.js';
 import { type App, type RouteDeps, answerInTransaction, commit, ok, sendAnswer } from './route.js';
 
@@ -118,13 +120,18 @@ export function sandboxControlRoutes(app: App, { sandbox, scheduler, version, qu
     {
       schema: {
         tags,
-        summary: 'Create another developer account with its own key (isolation tests; no Idempotency-Key: its answer holds a key)',
+        summary:
+          'Create another developer account with its own key (isolation tests; no Idempotency-Key: its answer holds a key). On a seeded sandbox the answer has the header `sandbox-seeded: true`: anyone who knows the seed can derive every id and account number',
         body: DeveloperBody,
         response: { 201: Ok(NewDeveloper) },
       },
       config: { idempotency: false },
     },
-    async (request, reply) => commit(request, reply, sandbox, (trx) => createDeveloper(trx, request.env, request.body.business_name), (created) => created, 201),
+    async (request, reply) => {
+      // What the new developer's owner is told before sharing the sandbox (`developers create` warns); the body keeps its shape.
+      if (isSeeded(sandbox.ids)) reply.header(SEEDED_HEADER, 'true');
+      return commit(request, reply, sandbox, (trx) => createDeveloper(trx, request.env, request.body.business_name), (created) => created, 201);
+    },
   );
 
   app.get(
