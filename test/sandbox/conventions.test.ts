@@ -129,6 +129,35 @@ describe('request bodies (contract §2)', () => {
     expect((await t.call('POST', '/sandbox/reset')).status).toBe(200);
   });
 
+  it('seen: ?limit=1&limit=2 answered "limit must be a whole number"; now every parameter given twice is refused by name, on every endpoint', async () => {
+    const w = await createWallet(t);
+    const twice = await t.call('GET', `/v1/wallets/${w.id}/transactions?limit=1&limit=2`);
+    expect([twice.status, twice.body]).toEqual([
+      400,
+      { success: false, detail: { code: 'VALIDATION_ERROR', message: 'limit was given more than once: give it once', fields: [{ field: 'limit', message: 'was given more than once: give it once' }] } },
+    ]);
+    // The other problems of the query come with it; an unknown parameter stays unknown, however often it is given.
+    const mixed = await t.call('GET', '/sandbox/wallets?limit=1&limit=1&page=0&bogus=1&bogus=2');
+    expect([mixed.status, mixed.body.detail.fields]).toEqual([
+      400,
+      [
+        { field: 'limit', message: 'was given more than once: give it once' },
+        { field: 'page', message: expect.any(String) },
+        { field: 'bogus', message: 'unknown field' },
+      ],
+    ]);
+    const document = (await t.call('GET', '/openapi.json', undefined, { key: null })).body;
+    const queried = Object.entries(document.paths as Record<string, Record<string, { parameters?: { in: string; name: string }[] }>>).flatMap(([path, item]) =>
+      Object.entries(item).flatMap(([method, operation]) => (operation.parameters ?? []).filter((p) => p.in === 'query').map((p) => [method.toUpperCase(), path, p.name] as const)),
+    );
+    expect(queried.length).toBeGreaterThan(30);
+    for (const [method, path, name] of queried) {
+      const url = `${path.replace(/\{[^}]+\}/g, w.id)}?${name}=1&${name}=2`;
+      const r = await t.call(method, url);
+      expect([url, r.status, r.body.detail?.fields]).toEqual([url, 400, [{ field: name, message: 'was given more than once: give it once' }]]);
+    }
+  });
+
   it('answers 404 NOT_FOUND on an unknown route', async () => {
     const r = await t.call('GET', '/v1/nothing-here');
     expect([r.status, r.body.detail.code]).toEqual([404, 'NOT_FOUND']);

@@ -39,16 +39,40 @@ function fieldsOf(issues: readonly $ZodIssue[], context: string, data: unknown):
   return out.filter((problem, index) => out.findIndex((p) => p.field === problem.field) === index);
 }
 
+/**
+ * A query that names a parameter more than once (`?limit=1&limit=2`) comes as an array of its values:
+ * each such parameter is refused by name, which one was meant being anyone's guess. The other
+ * problems of the query, read with each parameter's first value, are reported beside them (an
+ * unknown parameter stays unknown, however often it is given).
+ */
+function repeatedParameters(schema: ZodType, data: unknown): FieldProblem[] | undefined {
+  if (!data || typeof data !== 'object') return undefined;
+  const entries = Object.entries(data);
+  const repeated = entries.filter(([, value]) => Array.isArray(value)).map(([name]) => name);
+  if (repeated.length === 0) return undefined;
+  const once = Object.fromEntries(entries.map(([name, value]) => [name, Array.isArray(value) ? value[0] : value]));
+  const result = safeParse(schema, once);
+  const others = result.success ? [] : fieldsOf(result.error.issues, 'querystring', once);
+  const unknown = new Set(others.filter((p) => p.message === 'unknown field').map((p) => p.field));
+  return [
+    ...repeated.filter((name) => !unknown.has(name)).map((name) => ({ field: name, message: 'was given more than once: give it once' })),
+    ...others.filter((p) => unknown.has(p.field) || !repeated.includes(p.field)),
+  ];
+}
+
 /** Validates a request part with its zod schema and reports problems by field name. */
 export function validatorCompiler({ schema, httpPart }: { schema: ZodType; httpPart?: string }) {
   // Most requests send a part that passes unchanged: checked without zod's parse and copy (as-is.ts).
   const asIs = asIsCheck(schema);
+  const refuse = (fields: FieldProblem[]) => ({ error: new RequestValidationError(fields) as unknown as FastifySchemaValidationError[] });
   return (data: unknown) => {
+    const repeated = httpPart === 'querystring' ? repeatedParameters(schema, data) : undefined;
+    if (repeated) return refuse(repeated);
     // No `value`: Fastify keeps the part as it is (a copy of the headers would be merged into every later read of them).
     if (asIs?.(data)) return {};
     const result = safeParse(schema, data ?? (httpPart === 'body' ? undefined : {}));
     if (result.success) return { value: result.data };
-    return { error: new RequestValidationError(fieldsOf(result.error.issues, httpPart ?? 'body', data)) as unknown as FastifySchemaValidationError[] };
+    return refuse(fieldsOf(result.error.issues, httpPart ?? 'body', data));
   };
 }
 
