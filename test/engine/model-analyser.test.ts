@@ -13,6 +13,7 @@ beforeEach(() => {
   model.mode = 'good';
   model.answer = { ...GOOD_ANSWER };
   model.requests = [];
+  model.streams = [];
 });
 
 const input = (narration: string, systemPrompt = '', amount = 100_000): AnalysisInput => ({ narration, systemPrompt, amount, senderName: 'ADA OBI' });
@@ -79,6 +80,27 @@ describe('the model-backed analyser', () => {
     const r = await analyser({ timeoutSeconds: 0.2 }).analyse(input('rent'));
     expect(r.explanation[0]).toBe('model fake-llm did not answer within 0.2 s: the rules analyser answered instead');
     expect([r.extracted_intent, r.confidence_score]).toEqual(['rent', 0.85]);
+  });
+
+  it.each([
+    ['endless', 'a chunked body without end', 'sent an answer larger than 64 KiB'],
+    ['endless-huge-length', 'a body under a Content-Length of 10 GB', 'sent an answer larger than 64 KiB'],
+    ['endless-short-length', 'a Content-Length of 64 with bytes going on past it', 'gave an answer that is not JSON'],
+    ['endless-headers', 'header lines without end', 'sent headers larger than 16 KiB'],
+  ] as const)('stops reading an answer that does not end (%s: %s), hangs up, and falls back', async (mode, _what, why) => {
+    model.mode = mode;
+    const r = await analyser({ timeoutSeconds: 2 }).analyse(input('rent'));
+    expect(r.explanation[0]).toBe(`model fake-llm ${why}: the rules analyser answered instead`);
+    expect([r.extracted_intent, r.confidence_score]).toEqual(['rent', 0.85]);
+    // The fake sees its connection closed; what it wrote by then is the cap plus what was in flight.
+    expect(await model.streams[0]!.closed).toBeLessThan(10 * 1024 * 1024);
+  });
+
+  it.each(['drip', 'drip-headers'] as const)('still times out on an answer that drips a byte every 100 ms (%s), and hangs up', async (mode) => {
+    model.mode = mode;
+    const r = await analyser({ timeoutSeconds: 0.5 }).analyse(input('rent'));
+    expect(r.explanation[0]).toBe('model fake-llm did not answer within 0.5 s: the rules analyser answered instead');
+    expect(await model.streams[0]!.closed).toBeLessThan(1024);
   });
 
   it('falls back when nothing listens at the URL', async () => {

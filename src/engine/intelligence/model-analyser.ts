@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { maxHeaderSize } from 'node:http';
 import { z } from 'zod';
 import { type AnalyseOptions, type AnalysisInput, type NarrationAnalyser, RISK_FLAGS, type ServiceIntelligence } from './analyser.js';
 import { GENERAL_PAYMENT, INTENTS } from './lexicon.js';
@@ -6,8 +7,14 @@ import { applyMarkers } from './markers.js';
 import { amountLimits, readPrompt, senderRules } from './prompt.js';
 import { RulesAnalyser } from './rules-analyser.js';
 
-/** Seconds a model has to answer before the rules analyser answers instead (issue 16). */
+/** Seconds a model has to answer before the rules analyser answers instead. */
 export const DEFAULT_MODEL_TIMEOUT_SECONDS = 3;
+
+/**
+ * The most of a model's answer that is read: a good one is well under 2 KiB. Past it the request is
+ * aborted, so a server that streams without end costs 64 KiB, not the process's memory.
+ */
+export const MAX_ANSWER_BYTES = 64 * 1024;
 
 const INTENT_NAMES: string[] = [...INTENTS.map((i) => i.intent), 'transfer', GENERAL_PAYMENT.intent, 'unknown'];
 const FLAGS: string[] = [...RISK_FLAGS, 'EMPTY_NARRATION', 'UNCLEAR_NARRATION', 'AMBIGUOUS_INTENT', 'UNEXPECTED_FOR_WALLET'];
@@ -124,16 +131,48 @@ export class ModelAnalyser implements NarrationAnalyser {
         body: JSON.stringify(requestBody(this.options.model, narration, prompt)),
         signal: controller.signal,
       });
-      const text = await response.text();
-      if (!response.ok) return { ok: false, why: `answered HTTP ${response.status}` };
+      if (!response.ok) {
+        controller.abort();
+        return { ok: false, why: `answered HTTP ${response.status}` };
+      }
+      const text = await readAnswer(response, controller);
+      if (text === undefined) return { ok: false, why: `sent an answer larger than ${MAX_ANSWER_BYTES / 1024} KiB` };
       return parseCompletion(text);
     } catch (error) {
       if (controller.signal.aborted) return { ok: false, why: `did not answer within ${this.timeoutMs / 1000} s` };
-      return { ok: false, why: `could not be reached (${(error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message})` };
+      const cause = (error as Error).cause;
+      // Node's fetch stops reading headers at --max-http-header-size (16 KiB by default) by itself.
+      if ((cause as { code?: string } | undefined)?.code === 'UND_ERR_HEADERS_OVERFLOW') return { ok: false, why: `sent headers larger than ${maxHeaderSize / 1024} KiB` };
+      return { ok: false, why: `could not be reached (${cause instanceof Error ? cause.message : (error as Error).message})` };
     } finally {
       clearTimeout(timer);
     }
   }
+}
+
+/**
+ * The answer's text, or undefined when it is longer than MAX_ANSWER_BYTES (by its Content-Length or
+ * by what arrives: a length may be missing or lie). Aborting drops the connection, so the server's
+ * stream stops too.
+ */
+async function readAnswer(response: Response, controller: AbortController): Promise<string | undefined> {
+  if (Number(response.headers.get('content-length')) > MAX_ANSWER_BYTES) {
+    controller.abort();
+    return undefined;
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of response.body ?? []) {
+    size += chunk.byteLength;
+    // Aborted after the loop: aborting inside it would throw here as if the timeout had struck.
+    if (size > MAX_ANSWER_BYTES) break;
+    chunks.push(chunk);
+  }
+  if (size > MAX_ANSWER_BYTES) {
+    controller.abort();
+    return undefined;
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks, size));
 }
 
 /** The chat completions request: instructions, the wallet's guidance, the narration, the answer's schema. */
