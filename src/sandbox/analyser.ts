@@ -21,8 +21,8 @@ export interface ConfiguredAnalyser {
 }
 
 /**
- * The analyser a sandbox was asked for. A model-backed one keeps its answers in the sandbox's
- * database (table analysis_cache), so a replay, a restart or a seeded run gets the answer it got
+ * The analyser a sandbox was asked for. A model-backed one keeps each developer's answers in the
+ * sandbox's database (table analysis_cache), so a replay, a restart or a seeded run gets the answer it got
  * before; it is made before the sandbox opens and attached to it once open.
  * @example const configured = configureAnalyser(config); const sandbox = await openSandbox({ dbPath, analyser: configured.analyser }); configured.attach(sandbox);
  */
@@ -36,10 +36,10 @@ export function configureAnalyser(config: AnalyserConfig | undefined): Configure
     apiKey: config.apiKey,
     timeoutSeconds: config.timeoutSeconds,
     store: {
-      get: async (key) => (sandbox ? findCachedAnswer(sandbox.db, key) : undefined),
+      get: async (developerId, key) => (sandbox ? findCachedAnswer(sandbox.db, developerId, key) : undefined),
       // Real time: the cache is bookkeeping of the sandbox, not data on any developer's clock.
-      put: async (key, model, answer) => {
-        await sandbox?.write((trx) => saveCachedAnswer(trx, { key, model, answer, created_at: new Date().toISOString() }));
+      put: async (developerId, key, model, answer) => {
+        await sandbox?.write((trx) => saveCachedAnswer(trx, { developer_id: developerId, key, model, answer, created_at: new Date().toISOString() }));
       },
     },
   });

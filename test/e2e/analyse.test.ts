@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCli, useSandboxCli } from '../helpers/cli.js';
 import { GOOD_ANSWER, startFakeModel, type FakeModel } from '../helpers/fake-model.js';
@@ -68,7 +70,8 @@ describe('sandbox start --analyser openai-compatible', () => {
       try {
         const flags = ['--analyser', 'openai-compatible', '--analyser-url', model.url, '--analyser-model', 'fake-llm'];
         const env = { LEDGER_ANALYSER: 'openai-compatible', LEDGER_ANALYSER_URL: model.url, LEDGER_ANALYSER_MODEL: 'fake-llm', LEDGER_ANALYSER_API_KEY: 'sk-local' };
-        const start = await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--memory', ...(how === 'flags' ? flags : [])], how === 'env' ? { env } : {});
+        // On a database file, so what the sandbox keeps (database, state, log) can be searched for the key.
+        const start = await cli.run(['sandbox', 'start', '--detach', '--port', '0', ...(how === 'flags' ? flags : [])], how === 'env' ? { env } : {});
         expect(start.exitCode).toBe(0);
         model.mode = 'good';
         model.answer = { ...GOOD_ANSWER, explanation: `asked through ${how}` };
@@ -82,6 +85,10 @@ describe('sandbox start --analyser openai-compatible', () => {
         expect(held.suspense_item.reason).toBe('AI_LOW_CONFIDENCE');
         expect(held.suspense_item.service_intelligence.explanation[0]).toBe('model fake-llm answered HTTP 500: the rules analyser answered instead');
         expect((await cli.run(['sandbox', 'audit'])).exitCode).toBe(0);
+        expect((await cli.run(['sandbox', 'stop'])).exitCode).toBe(0);
+        const kept = readdirSync(cli.dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+        expect(kept.map((entry) => entry.name)).toContain('sandbox.db');
+        for (const entry of kept) expect(readFileSync(join(entry.parentPath, entry.name)).includes('sk-local'), entry.name).toBe(false);
       } finally {
         await cli.run(['sandbox', 'stop']);
         cli.cleanup();

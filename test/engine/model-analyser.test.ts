@@ -13,12 +13,13 @@ beforeEach(() => {
   model.mode = 'good';
   model.answer = { ...GOOD_ANSWER };
   model.requests = [];
+  model.streams = [];
 });
 
-const input = (narration: string, systemPrompt = '', amount = 100_000): AnalysisInput => ({ narration, systemPrompt, amount, senderName: 'ADA OBI' });
+const input = (narration: string, systemPrompt = '', amount = 100_000, developerId = 'dev-a'): AnalysisInput => ({ developerId, narration, systemPrompt, amount, senderName: 'ADA OBI' });
 const memoryStore = (): AnswerStore & { rows: Map<string, string> } => {
   const rows = new Map<string, string>();
-  return { rows, get: async (key) => rows.get(key), put: async (key, _model, answer) => void rows.set(key, answer) };
+  return { rows, get: async (developer, key) => rows.get(`${developer} ${key}`), put: async (developer, key, _model, answer) => void rows.set(`${developer} ${key}`, answer) };
 };
 const analyser = (options: Partial<ConstructorParameters<typeof ModelAnalyser>[0]> = {}) => new ModelAnalyser({ url: model.url, model: 'fake-llm', ...options });
 
@@ -81,6 +82,27 @@ describe('the model-backed analyser', () => {
     expect([r.extracted_intent, r.confidence_score]).toEqual(['rent', 0.85]);
   });
 
+  it.each([
+    ['endless', 'a chunked body without end', 'sent an answer larger than 64 KiB'],
+    ['endless-huge-length', 'a body under a Content-Length of 10 GB', 'sent an answer larger than 64 KiB'],
+    ['endless-short-length', 'a Content-Length of 64 with bytes going on past it', 'gave an answer that is not JSON'],
+    ['endless-headers', 'header lines without end', 'sent headers larger than 16 KiB'],
+  ] as const)('stops reading an answer that does not end (%s: %s), hangs up, and falls back', async (mode, _what, why) => {
+    model.mode = mode;
+    const r = await analyser({ timeoutSeconds: 5 }).analyse(input('rent'));
+    expect(r.explanation[0]).toBe(`model fake-llm ${why}: the rules analyser answered instead`);
+    expect([r.extracted_intent, r.confidence_score]).toEqual(['rent', 0.85]);
+    // The fake sees its connection closed; what it wrote by then is the cap plus what was in flight.
+    expect(await model.streams[0]!.closed).toBeLessThan(10 * 1024 * 1024);
+  });
+
+  it.each(['drip', 'drip-headers'] as const)('still times out on an answer that drips a byte every 100 ms (%s), and hangs up', async (mode) => {
+    model.mode = mode;
+    const r = await analyser({ timeoutSeconds: 0.5 }).analyse(input('rent'));
+    expect(r.explanation[0]).toBe('model fake-llm did not answer within 0.5 s: the rules analyser answered instead');
+    expect(await model.streams[0]!.closed).toBeLessThan(1024);
+  });
+
   it('falls back when nothing listens at the URL', async () => {
     const r = await new ModelAnalyser({ url: 'http://127.0.0.1:9/v1', model: 'fake-llm' }).analyse(input('rent'));
     expect(r.explanation[0]).toMatch(/^model fake-llm could not be reached \(.+\): the rules analyser answered instead$/);
@@ -103,6 +125,24 @@ describe('the model-backed analyser', () => {
     await analyser({ model: 'other-llm', store }).analyse(input('sch fees'));
     expect(model.requests).toHaveLength(3);
     expect(store.rows.size).toBe(3);
+  });
+
+  it('keeps answers per developer: the same narration from another developer asks again, in memory, in the store and in flight', async () => {
+    const store = memoryStore();
+    const shared = analyser({ store });
+    model.answer = { ...GOOD_ANSWER, explanation: 'for A' };
+    await shared.analyse(input('sch fees', '', 100_000, 'dev-a'));
+    model.answer = { ...GOOD_ANSWER, explanation: 'for B' };
+    expect((await shared.analyse(input('sch fees', '', 100_000, 'dev-b'))).explanation).toEqual(['model fake-llm: for B']);
+    expect((await analyser({ store }).analyse(input('sch fees', '', 100_000, 'dev-c'))).explanation).toEqual(['model fake-llm: for B']);
+    expect(model.requests).toHaveLength(3);
+    expect((await shared.analyse(input('sch fees', '', 100_000, 'dev-a'))).explanation).toEqual(['model fake-llm: for A']);
+    expect((await shared.analyse(input('sch fees', '', 100_000, 'dev-x'), { offline: true })).explanation[0]).toMatch(/^model fake-llm is not asked while a payment is being written/);
+    expect(model.requests).toHaveLength(3);
+    // Asked at once by two developers: one question each, so neither waits on (or learns of) the other's.
+    const once = analyser();
+    await Promise.all([once.analyse(input('rent', '', 100_000, 'dev-a')), once.analyse(input('rent', '', 100_000, 'dev-b'))]);
+    expect(model.requests).toHaveLength(5);
   });
 
   it('asks once for the same narration asked twice at once, and does not cache a failure', async () => {

@@ -1,9 +1,13 @@
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, SqliteDialect } from 'kysely';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { migrationProvider } from '../../src/engine/db/migrations.js';
 import { GOOD_ANSWER, startFakeModel, type FakeModel } from '../helpers/fake-model.js';
-import { createTestSandbox, createWallet, expectCleanAudit, type TestSandbox } from '../helpers/sandbox.js';
+import { createTestSandbox, createWallet, expectCleanAudit, type TestSandbox, walletBody } from '../helpers/sandbox.js';
 
 const counts = async (t: TestSandbox) => ({
   transactions: (await t.sandbox.db.selectFrom('transactions').select((e) => e.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n,
@@ -92,7 +96,8 @@ describe('a sandbox with the model-backed analyser', () => {
     model.answer = { ...GOOD_ANSWER };
     model.requests = [];
   });
-  const config = () => ({ kind: 'openai-compatible' as const, url: model.url, model: 'fake-llm', timeoutSeconds: 1 });
+  // Generous: on a loaded machine a good answer must not turn into a timeout's fallback.
+  const config = () => ({ kind: 'openai-compatible' as const, url: model.url, model: 'fake-llm', timeoutSeconds: 10 });
 
   it('credits with the model’s analysis, keeps it in the database, and gives it again after a restart without asking', async () => {
     const dbPath = join(dir, 'cache.db');
@@ -120,6 +125,69 @@ describe('a sandbox with the model-backed analyser', () => {
       expect(kept.map((row) => [row.model, JSON.parse(row.answer).extracted_intent])).toEqual([['fake-llm', 'school_fees']]);
     } finally {
       await again.close();
+    }
+  });
+
+  it("keeps each developer's answers to itself: another's question asks the model again, and cannot plant an answer", async () => {
+    const t = await createTestSandbox({ analyser: config(), settlementDelaySeconds: 0 });
+    try {
+      const b = (await t.call('POST', '/sandbox/developers', { business_name: 'Bee Pay' })).body.data.api_key;
+      const bWallet = (await t.call('POST', '/v1/wallets', walletBody(), { key: b })).body.data;
+      const payB = (narration: string) => t.call('POST', '/sandbox/inbound-transfers', { account_number: bWallet.account_number, amount: 5_000, narration }, { key: b });
+      const preview = async (narration: string) => (await t.call('POST', '/sandbox/analyse', { narration })).body.data.service_intelligence.explanation;
+
+      model.answer = { ...GOOD_ANSWER, explanation: 'asked for B' };
+      await payB('sch fees Tolu');
+      expect(model.requests).toHaveLength(1);
+      await payB('sch fees Tolu');
+      expect(model.requests).toHaveLength(1);
+      // A guessing B's narration learns nothing from how fast or what it is answered: the model is asked.
+      model.answer = { ...GOOD_ANSWER, explanation: 'asked for A' };
+      expect(await preview('sch fees Tolu')).toEqual(['model fake-llm: asked for A']);
+      expect(model.requests).toHaveLength(2);
+      expect(await preview('sch fees Tolu')).toEqual(['model fake-llm: asked for A']);
+      expect(model.requests).toHaveLength(2);
+
+      // What A asks first is not what B's later payments are read with, online or inside a write.
+      model.answer = { ...GOOD_ANSWER, explanation: 'planted by A' };
+      await preview('Order 7');
+      await preview('Invoice 12');
+      expect(model.requests).toHaveLength(4);
+      model.answer = { ...GOOD_ANSWER, explanation: 'asked for B' };
+      const paid = await payB('Order 7');
+      expect(model.requests).toHaveLength(5);
+      expect(paid.body.data.transaction.service_intelligence.explanation).toEqual(['model fake-llm: asked for B']);
+      const aWallet = await createWallet(t, 1_000_000);
+      const payout = await t.call('POST', `/v1/wallets/${aWallet.id}/transfer`, { destination_account_number: bWallet.account_number, destination_bank_code: '035', amount: 10_000, narration: 'Invoice 12' });
+      expect(payout.body.data.status).toBe('SUCCESS');
+      const arrived = (await t.call('GET', `/v1/wallets/${bWallet.id}/transactions?order=desc`, undefined, { key: b })).body.data.items[0];
+      expect([arrived.raw_narration, arrived.service_intelligence.explanation[0]]).toEqual([
+        'Invoice 12',
+        'model fake-llm is not asked while a payment is being written (no answer for this narration yet): the rules analyser answered instead',
+      ]);
+      await expectCleanAudit(t);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('drops the answers a database kept for everyone before they were kept per developer, and asks again', async () => {
+    const dbPath = join(dir, 'shared-cache.db');
+    const raw = new SQLite(dbPath);
+    const old = new Kysely<any>({ dialect: new SqliteDialect({ database: raw }) });
+    expect((await new Migrator({ db: old, provider: migrationProvider }).migrateTo('0020b_webhook_ids_as_bytes')).error).toBeUndefined();
+    const key = createHash('sha256').update(JSON.stringify(['sch fees', '', 'fake-llm'])).digest('hex');
+    raw.prepare('INSERT INTO analysis_cache (key, model, answer, created_at) VALUES (?, ?, ?, ?)').run(key, 'fake-llm', JSON.stringify({ ...GOOD_ANSWER, explanation: 'kept for anyone' }), '2026-06-01T10:00:00.000Z');
+    await old.destroy();
+    const t = await createTestSandbox({ dbPath, analyser: config() });
+    try {
+      const w = await createWallet(t);
+      const credit = await t.call('POST', '/sandbox/inbound-transfers', { account_number: w.account_number, amount: 5_000, narration: 'sch fees' });
+      expect(credit.body.data.transaction.service_intelligence.explanation).toEqual(['model fake-llm: The narration names school fees for a pupil.']);
+      expect(model.requests).toHaveLength(1);
+      expect(await t.sandbox.db.selectFrom('analysis_cache').select('developer_id').execute()).toEqual([{ developer_id: t.developerId }]);
+    } finally {
+      await t.close();
     }
   });
 

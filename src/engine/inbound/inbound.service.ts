@@ -79,6 +79,7 @@ export async function analyseInbound(db: Trx, env: EngineEnv, developerId: strin
   const wallet = await findWalletByAccountNumber(db, input.account_number);
   if (!wallet || wallet.developer_id !== developerId) return undefined;
   return analyserOf(env).analyse({
+    developerId,
     narration: inboundNarration(input),
     systemPrompt: wallet.system_prompt,
     amount: input.amount,
@@ -143,7 +144,7 @@ export async function receiveInbound(
   const intelligence =
     analysis ??
     (await analyserOf(env).analyse(
-      { narration: payload.narration, systemPrompt: wallet.system_prompt, amount: payload.amount, senderName: payload.sender_name },
+      { developerId, narration: payload.narration, systemPrompt: wallet.system_prompt, amount: payload.amount, senderName: payload.sender_name },
       { offline: true },
     ));
   const held = routeInbound(wallet.status, intelligence);

@@ -38,6 +38,7 @@ export async function previewAnalysis(db: Trx, env: EngineEnv, developerId: stri
   if (input.wallet_id !== undefined && !wallet) throw notFound('wallet');
   const analyser = analyserOf(env);
   const intelligence = await analyser.analyse({
+    developerId,
     narration: input.narration,
     systemPrompt: wallet?.system_prompt ?? input.system_prompt ?? '',
     amount: input.amount ?? PREVIEW_AMOUNT,

@@ -9,12 +9,22 @@ export interface ServiceIntelligence {
   explanation: string[];
 }
 
-export interface AnalysisInput {
+/** What an analysis reads. */
+export interface NarrationInput {
   narration: string;
   /** The receiving wallet's system_prompt ('' when none). */
   systemPrompt: string;
   amount: number;
   senderName: string;
+}
+
+export interface AnalysisInput extends NarrationInput {
+  /**
+   * Whose payment it is. A model-backed analyser keeps its answers per developer, so one developer
+   * can neither read another's narrations from what is cached (an answer, or how fast it comes) nor
+   * choose the answers another's payments get.
+   */
+  developerId: string;
 }
 
 export interface AnalyseOptions {

@@ -1,4 +1,4 @@
-import type { AnalysisInput, NarrationAnalyser, ServiceIntelligence } from './analyser.js';
+import type { NarrationAnalyser, NarrationInput, ServiceIntelligence } from './analyser.js';
 import { DEFERRING_TERMS, FRAUD_TERMS, GENERAL_PAYMENT, GENERIC_PHRASES, GENERIC_TERMS, INTENTS, MONTHS, TRANSFER_NOUNS, TRANSFER_TERMS } from './lexicon.js';
 import { CHANNEL_WORDS, EMPTY_WORDS, FAMILY_WORDS, FILLER_WORDS, NAMES } from './nigerian-words.js';
 import { englishWords } from './word-list.js';
@@ -34,7 +34,7 @@ const quote = (tokens: string[]) => `"${tokens.join(' ').toLowerCase()}"`;
  */
 export class RulesAnalyser implements NarrationAnalyser {
   readonly name = 'rules';
-  async analyse(input: AnalysisInput): Promise<ServiceIntelligence> {
+  async analyse(input: NarrationInput): Promise<ServiceIntelligence> {
     return analyseNarration(input);
   }
 }
@@ -351,7 +351,7 @@ function readNarration(upper: string, rawSlashed: string, senderName: string): R
   return { ...GENERAL_PAYMENT, confidence: 0.55, flags: [], explanation: [...read, `readable (${quote(plain)}) but no specific purpose → payment`] };
 }
 
-export function analyseNarration({ narration, systemPrompt, amount, senderName }: AnalysisInput): ServiceIntelligence {
+export function analyseNarration({ narration, systemPrompt, amount, senderName }: NarrationInput): ServiceIntelligence {
   const text = withoutMarkers(narration);
   const reading = readNarration(text, text.replace(/[^A-Z0-9/]+/g, ' '), senderName);
   const { intent, label, explanation } = reading;
