@@ -20,5 +20,15 @@ export class UnreachableError extends Error {
   }
 }
 
-/** The command line itself is wrong: a missing or malformed value (exit code 2). */
-export class UsageError extends Error {}
+/**
+ * The command line or its configuration is wrong: a missing or malformed value, or a setting that
+ * is refused before anything is sent (exit code 2). `code` names the kind where USAGE says too little.
+ */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly code: 'USAGE' | 'BASE_URL_REQUIRED' | 'STATE_FILE_UNTRUSTED' = 'USAGE',
+  ) {
+    super(message);
+  }
+}

@@ -1,6 +1,7 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, rmSync, type Stats, statSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { ApiError } from './errors.js';
+import { ApiError, UsageError } from './errors.js';
+import { isLoopback } from './loopback.js';
 
 /** What `ledger sandbox start` remembers for the commands that follow (file mode 0600: it holds the key). */
 export interface SandboxState {
@@ -62,6 +63,69 @@ export function readState(file: string): SandboxState | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** What a state file holds, or why it may not be used (`problem`: a sentence naming the file). */
+export interface CheckedState {
+  state: SandboxState | undefined;
+  problem: string | undefined;
+}
+
+/**
+ * Reads a state file and says whether it may be used. The search goes up into shared folders (a
+ * /tmp/.ledger anyone can make), and a state file tells a command where to send its requests: it
+ * counts only when this user owns it and its folder, nobody else can write either, and it names a
+ * loopback URL. Read through the descriptor that was checked, so the file cannot be swapped between.
+ */
+export function checkState(file: string): CheckedState {
+  let stats: Stats;
+  let text: string;
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      stats = fstatSync(fd);
+      text = readFileSync(fd, 'utf8');
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return { state: undefined, problem: undefined };
+  }
+  const dir = dirname(file);
+  const problem = foreignOrShared(file, stats, 'it') ?? foreignOrShared(dir, statSync(dir, { throwIfNoEntry: false }), file);
+  let state: SandboxState | undefined;
+  try {
+    state = JSON.parse(text) as SandboxState;
+  } catch {
+    return { state: undefined, problem };
+  }
+  if (problem || !state) return { state, problem };
+  // A base URL that is not an http(s) URL at all is refused where every base URL is checked (config.ts).
+  const url = URL.canParse(String(state.base_url)) ? new URL(String(state.base_url)) : undefined;
+  const remote = url && /^https?:$/.test(url.protocol) && !isLoopback(url.hostname);
+  return { state, problem: remote ? `${file} names ${String(state.base_url)}, which is not a loopback address (127.0.0.0/8, ::1 or localhost); not using it` : undefined };
+}
+
+/** checkState's state, or STATE_FILE_UNTRUSTED (exit 2) with its reason. */
+export function readTrustedState(file: string): SandboxState | undefined {
+  const { state, problem } = checkState(file);
+  if (problem) throw untrustedState(problem);
+  return state;
+}
+
+/** The refusal of a state file checkState does not trust, with the way out. */
+export function untrustedState(problem: string): UsageError {
+  return new UsageError(`${problem} (set LEDGER_HOME to your sandbox's .ledger folder, or LEDGER_BASE_URL and LEDGER_API_KEY)`, 'STATE_FILE_UNTRUSTED');
+}
+
+/** Why `path` (the state file or its folder) could be someone else's doing, if it could; `using` names what is then not used. */
+function foreignOrShared(path: string, stats: Stats | undefined, using: string): string | undefined {
+  // Windows has neither uids nor these mode bits (getuid is undefined there).
+  const uid = process.getuid?.();
+  if (!stats || uid === undefined) return undefined;
+  if (stats.uid !== uid) return `${path} is owned by another user (uid ${stats.uid}); not using ${using}`;
+  if ((stats.mode & 0o022) !== 0) return `${path} is writable by other users (mode ${(stats.mode & 0o777).toString(8).padStart(4, '0')}); not using ${using}`;
+  return undefined;
 }
 
 /** Makes the state directory, readable by its owner only (mode 0700: it holds the key and the database). */

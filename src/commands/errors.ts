@@ -36,7 +36,7 @@ export function reportError(error: unknown, stream: Stream): number {
     return EXIT.REFUSED;
   }
   if (error instanceof UsageError) {
-    stderr.write(`Error [USAGE]: ${clean(error.message)}\n`);
+    stderr.write(`Error [${error.code}]: ${clean(error.message)}\n`);
     return EXIT.USAGE;
   }
   if (error instanceof UnreachableError) {

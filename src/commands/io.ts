@@ -28,7 +28,7 @@ export interface Io {
   config(): ClientConfig;
   /** The API client with the key; says how to get one when there is none (no sandbox state). */
   client(): ApiClient;
-  /** A client for what needs no key (`GET /sandbox/health`). */
+  /** A client that sends no key, for what needs none (`GET /sandbox/health`): a key goes only where it is needed. */
   publicClient(): ApiClient;
   /** Prints a result on stdout as --json, --quiet or for people. */
   show(data: unknown, view: View, context?: { now?: Date }): Promise<void>;
@@ -101,7 +101,7 @@ export function createIo(flags: GlobalFlags, sources: IoSources = {}): Io {
       prefetchOutput(flags);
       return client;
     },
-    publicClient: () => new ApiClient(io.config().baseUrl, io.config().apiKey, sources.transport),
+    publicClient: () => new ApiClient(io.config().baseUrl, undefined, sources.transport),
     async show(data, view, context = {}) {
       // --json and --quiet never load the table and colour code.
       if (flags.json) {

@@ -77,11 +77,6 @@ export async function stopProcess(pid: number, graceMs = 10_000): Promise<boolea
   return true;
 }
 
-/** True for an address only this machine can reach. */
-export function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || host.startsWith('127.');
-}
-
 /** A sandbox process found for a state directory, through the lock it holds there. */
 export interface FoundServer {
   pid: number;

@@ -127,7 +127,7 @@ describe('a developer scripting the sandbox', () => {
     const rotated = await cli.run(['sandbox', 'keys', 'rotate', '--quiet']);
     expect(rotated.stdout.trim()).toMatch(/^svc_test_/);
     expect(rotated.stdout.trim()).not.toBe(apiKey);
-    const old = await cli.run(['sandbox', 'audit'], { env: { LEDGER_API_KEY: apiKey } });
+    const old = await cli.run(['sandbox', 'audit'], { env: { LEDGER_BASE_URL: baseUrl, LEDGER_API_KEY: apiKey } });
     expect([old.exitCode, old.stderr]).toEqual([1, 'Error [UNAUTHORIZED]: API key is invalid or has been rotated\n']);
     expect((await cli.run(['sandbox', 'audit'])).exitCode).toBe(0);
     apiKey = rotated.stdout.trim();

@@ -55,8 +55,9 @@ describe('sandbox start --seed, --clock, --clock-start, --api-key, --webhook-sec
     expect((await start(KEY_1)).api_key).toBe(KEY_1);
     const owner = (await cli.json(['sandbox', 'keys'])).developer_id;
     await cli.run(['sandbox', 'stop']);
-    expect((await start(KEY_2)).api_key).toBe(KEY_2);
-    expect((await cli.run(['sandbox', 'keys'], { env: { LEDGER_API_KEY: KEY_1 } })).exitCode).toBe(1);
+    const second = await start(KEY_2);
+    expect(second.api_key).toBe(KEY_2);
+    expect((await cli.run(['sandbox', 'keys'], { env: { LEDGER_BASE_URL: second.base_url, LEDGER_API_KEY: KEY_1 } })).exitCode).toBe(1);
     expect((await cli.json(['sandbox', 'keys'])).developer_id).toBe(owner);
     await cli.run(['sandbox', 'stop']);
     expect((await start(KEY_1)).api_key).toBe(KEY_1);

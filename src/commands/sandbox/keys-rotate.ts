@@ -21,8 +21,8 @@ export function rotateCommand(): Command {
 export async function runRotate(io: Io): Promise<void> {
   const config = io.config();
   const rotated = await io.client().sandbox<{ developer_id: string; api_key: string; created_at: string }>('POST', '/sandbox/keys/rotate', { beforeRepeating: BEFORE_REPEATING });
-  const state = config.stateFile ? readState(config.stateFile) : undefined;
-  if (config.stateFile && state && state.api_key === config.apiKey) {
+  const state = config.keySource === 'state' && config.stateFile ? readState(config.stateFile) : undefined;
+  if (config.stateFile && state) {
     writeState(config.stateFile, { ...state, api_key: rotated.api_key });
     io.note(`Saved the new key in ${config.stateFile}.`);
   } else {

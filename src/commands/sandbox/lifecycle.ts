@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { requireKey } from '../../client/config.js';
 import { UnreachableError } from '../../client/errors.js';
-import { findStateFile, MEMORY_LOCK, readState, stateDirFor, writeState } from '../../client/state.js';
+import { checkState, findStateFile, MEMORY_LOCK, readState, stateDirFor, untrustedState, writeState } from '../../client/state.js';
 import { ApiClient } from '../../client/http.js';
 import { singleQuoted } from '../../client/shell-quote.js';
 import type { FoundServer } from '../../sandbox/process.js';
@@ -19,15 +19,23 @@ export function stopCommand(): Command {
     .action(action(runStop));
 }
 
-/** The sandbox of this directory, found the same way by `stop` and `status`. */
-async function localServer(io: Io, stateFile: string | undefined): Promise<FoundServer | undefined> {
+/**
+ * The sandbox of this directory, found the same way by `stop` and `status`, from a state file that
+ * checkState trusts (`stop` signals the pid it names): `status` passes over one it does not.
+ */
+async function localServer(io: Io, stateFile: string | undefined, untrusted: 'refuse' | 'pass over'): Promise<FoundServer | undefined> {
+  const checked = stateFile ? checkState(stateFile) : undefined;
+  if (checked?.problem) {
+    if (untrusted === 'refuse') throw untrustedState(checked.problem);
+    return undefined;
+  }
   const { findServer } = await import('../../sandbox/process.js');
-  return findServer(stateFile ? readState(stateFile) : undefined, stateFile ? dirname(stateFile) : stateDirFor(io.cwd, io.env), MEMORY_LOCK);
+  return findServer(checked?.state, stateFile ? dirname(stateFile) : stateDirFor(io.cwd, io.env), MEMORY_LOCK);
 }
 
 export async function runStop(io: Io, options: { json?: boolean }): Promise<void> {
   const file = findStateFile(io.cwd, io.env);
-  let found = await localServer(io, file);
+  let found = await localServer(io, file, 'refuse');
   if (found) {
     // Its owner file may outlive it (SIGKILL): stop the process only while it holds that lock (not a reused pid).
     const { isLocked } = await import('../../engine/db/lock.js');
@@ -75,21 +83,24 @@ export function statusCommand(): Command {
 
 export async function runStatus(io: Io): Promise<void> {
   const config = io.config();
-  const found = await localServer(io, config.stateFile ?? findStateFile(io.cwd, io.env));
+  const found = await localServer(io, config.stateFile, 'pass over');
   // A base URL given on purpose is the one asked about; otherwise this directory's sandbox, however found.
   const explicit = io.flags.baseUrl ?? io.env.LEDGER_BASE_URL;
   const baseUrl = explicit || !found?.base_url ? config.baseUrl : found.base_url;
   const local = found?.base_url === baseUrl ? found : undefined;
-  const client = baseUrl === config.baseUrl ? io.publicClient() : new ApiClient(baseUrl, config.apiKey);
+  const client = baseUrl === config.baseUrl ? io.publicClient() : new ApiClient(baseUrl, undefined);
   try {
     const health = await client.sandbox<{ version: string; api_version: string }>('GET', '/sandbox/health');
     await io.show({ running: true, base_url: baseUrl, version: health.version, api_version: health.api_version, pid: local?.pid ?? null, db: local?.db ?? null }, statusView);
     // Running, but started elsewhere: every other command here would stop at NO_SANDBOX or a missing key.
     if (!found && !config.apiKey) {
+      // A key is sent only to a URL given with it (config.ts): without LEDGER_BASE_URL it needs both.
       io.stderr.write(
         'Note: not started from this directory (no .ledger/sandbox.json here or above),\n' +
           'and no API key is set: to use it from here, set LEDGER_HOME to the .ledger\n' +
-          'folder of the directory it was started from, or set LEDGER_API_KEY.\n',
+          (config.source === 'default'
+            ? 'folder of the directory it was started from, or set LEDGER_BASE_URL and\nLEDGER_API_KEY.\n'
+            : 'folder of the directory it was started from, or set LEDGER_API_KEY.\n'),
       );
     }
   } catch (error) {
@@ -116,7 +127,7 @@ export async function runEnv(io: Io): Promise<void> {
   io.stdout.write(`export LEDGER_BASE_URL=${singleQuoted(data.LEDGER_BASE_URL)}\nexport LEDGER_API_KEY=${singleQuoted(data.LEDGER_API_KEY)}\n`);
   // The state outlives the process: after `sandbox stop` the exports are right but nothing answers
   // there, and `eval` then curl -s show nothing at all. A look at the pid says so, without a request.
-  const file = io.env.LEDGER_BASE_URL ? undefined : findStateFile(io.cwd, io.env);
+  const file = config.keySource === 'state' ? config.stateFile : undefined;
   const pid = file ? readState(file)?.pid : undefined;
   if (file && !(pid && (await import('../../engine/processes.js')).isAlive(pid))) {
     io.note('Note: the sandbox started here is not running; these are its URL and key for when it is (`ledger sandbox start --detach` starts it again).');

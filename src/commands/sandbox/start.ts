@@ -4,6 +4,7 @@ import { UsageError } from '../../client/errors.js';
 import { DETACHED_ENV, makeStateDir, MEMORY_LOCK, readState, type SandboxState, SNAPSHOT_DIR, STATE_FILE, stateDirFor, writeState } from '../../client/state.js';
 import { ApiError } from '../../client/errors.js';
 import { singleQuoted } from '../../client/shell-quote.js';
+import { isLoopback } from '../../client/loopback.js';
 import type { AnalyserConfig } from '../../sandbox/analyser.js';
 import type { Io } from '../io.js';
 import { action, examples } from '../options.js';
@@ -104,8 +105,6 @@ export async function runStart(io: Io, options: StartOptions): Promise<void> {
   const { stateFile, logFile, dbPath } = paths(io, options);
   await assertNotRunning(stateFile);
   if (options.memory) (await import('../../client/temp-dir.js')).assertTempDirUsable(io.env);
-  // process.js is small: the parent of a detached sandbox must not load the server it starts.
-  const { isLoopback } = await import('../../sandbox/process.js');
   if (!isLoopback(options.host)) {
     io.stderr.write(fitted(io.stderr, `Warning: binding ${options.host}, which is not loopback: anyone who can reach it can use the sandbox.\n`));
   }
