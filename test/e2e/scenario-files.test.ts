@@ -229,6 +229,51 @@ describe('scenario run: malformed files (exit 2, nothing runs)', () => {
     expect(run.stderr).toMatch(/^Error \[INVALID_SCENARIO\]: bad\.(yaml|json):\d+:\d+: /);
   });
 
+  const laughs = (levels: number) =>
+    ['a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]', ...Array.from({ length: levels }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(9).fill(`*${String.fromCharCode(97 + i)}`).join(', ')}]`)];
+  it.each([
+    ['seen: a "billion laughs" (aliases of aliases) was Error [INTERNAL], exit 1', `${laughs(8).join('\n')}\nname: x\nsteps: *i\n`, 'bomb.yaml:6:8: the aliases stand for more than 100,000 values in all'],
+    ['an alias with no anchor before it was Error [INTERNAL]', 'name: x\nsteps:\n  - request: POST /v1/wallets\n    body: *wallet\n', 'bomb.yaml:4:11: *wallet: no anchor &wallet before it in this document'],
+    ['an alias inside the value it names was Error [INTERNAL] (a stack overflow)', 'name: x\nsteps: &steps\n  - request: POST /v1/wallets\n    body: *steps\n', 'bomb.yaml:4:11: *steps is inside &steps, the value it names'],
+  ])('%s: it is a malformed file at the alias', async (_, text, message) => {
+    writeFileSync(join(cli.dir, 'bomb.yaml'), text);
+    const run = await cli.run(['scenario', 'run', 'bomb.yaml']);
+    expect([run.exitCode, run.stdout]).toEqual([2, '']);
+    expect(run.stderr).toMatch(new RegExp(`^Error \\[INVALID_SCENARIO\\]: ${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    expect(run.stderr.split('\n')).toHaveLength(2);
+  });
+
+  // Seen: 13 s of CPU for the YAML and 43 s for the JSON before exit 2; the timeout catches that without asserting a time.
+  it('seen: a 400 KB deeply nested JSON and a 200 KB nested YAML took seconds each; they are refused where they pass 64 levels', { timeout: 10_000 }, async () => {
+    const json = `{"name": "x", "steps": [{"request": "POST /v1/wallets", "body": ${'{"a": ['.repeat(45_000)}1${']}'.repeat(45_000)}}]}`;
+    const yaml = `name: x\nsteps:\n  - request: POST /v1/wallets\n    body: ${'[{a: '.repeat(40_000)}1${'}]'.repeat(40_000)}\n`;
+    expect(json.length).toBeGreaterThan(400_000);
+    expect(yaml.length).toBeGreaterThan(200_000);
+    writeFileSync(join(cli.dir, 'deep.json'), json);
+    writeFileSync(join(cli.dir, 'deep.yaml'), yaml);
+    const run = await cli.run(['scenario', 'run', 'deep.json', 'deep.yaml']);
+    expect([run.exitCode, run.stdout]).toEqual([2, '']);
+    expect(run.stderr).toBe(
+      [
+        'Error [INVALID_SCENARIO]: deep.json:1:281: nested deeper than 64 levels: a scenario file nests lists and maps at most 64 deep',
+        'Error [INVALID_SCENARIO]: deep.yaml:4:162: nested deeper than 64 levels: a scenario file nests lists and maps at most 64 deep',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('nesting in block style (indentation) is counted too, and a file at 64 levels is read', async () => {
+    const nested = (levels: number) => `name: x\nsteps:\n  - request: POST /v1/wallets\n    expect: { status: 400 }\n    body:\n${Array.from({ length: levels }, (_, i) => `${' '.repeat(6 + 2 * i)}a:\n`).join('')}${' '.repeat(6 + 2 * levels)}b: 1\n`;
+    writeFileSync(join(cli.dir, 'block.yaml'), nested(300));
+    const deep = await cli.run(['scenario', 'run', 'block.yaml']);
+    expect([deep.exitCode, deep.stderr]).toEqual([2, 'Error [INVALID_SCENARIO]: block.yaml:67:129: nested deeper than 64 levels: a scenario file nests lists and maps at most 64 deep\n']);
+    // The scenario, steps, the step and its body are 4 levels; 60 more maps inside the body make 64.
+    writeFileSync(join(cli.dir, 'block.yaml'), nested(60));
+    const read = await cli.run(['scenario', 'run', 'block.yaml']);
+    expect(read.stderr).toBe('');
+    expect(read.exitCode).toBe(0);
+  });
+
   it('reports every problem of every file before running any of them', async () => {
     writeFileSync(join(cli.dir, 'two.yaml'), 'name: x\nsteps:\n  - run: wallets list\n    expct: 1\n  - advance: soon\n');
     const run = await cli.run(['scenario', 'run', join(ROOT, 'examples/scenarios/quickstart.yaml'), 'two.yaml', 'missing.yaml']);
