@@ -1,4 +1,6 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { validateXML } from 'xmllint-wasm';
 import { parse } from 'yaml';
@@ -308,6 +310,53 @@ describe('scenario run: where the sandbox is', () => {
       ['bola', 150000],
     ]);
     expect((await sandbox.audit()).ok).toBe(true);
+  });
+
+  it('seen: a symbolic link planted at --output during the run made the report overwrite the file it named; the report replaces the link', async () => {
+    mkdirSync(join(cli.dir, 'planted'));
+    const victim = join(cli.dir, 'planted/victim.txt');
+    writeFileSync(victim, 'not a report\n');
+    // Between the run's start (which removes what is at --output) and its report: when a step's request goes through.
+    const proxy = createServer((incoming, answer) => {
+      if (incoming.url === '/v1/banks') symlinkSync(victim, join(cli.dir, 'planted/report.xml'));
+      const upstream = request(`${sandbox.baseUrl}${incoming.url}`, { method: incoming.method, headers: incoming.headers }, (response) => {
+        answer.writeHead(response.statusCode!, response.headers);
+        response.pipe(answer);
+      });
+      incoming.pipe(upstream);
+    });
+    await new Promise<void>((done) => proxy.listen(0, '127.0.0.1', done));
+    try {
+      writeFileSync(join(cli.dir, 'banks.yaml'), 'name: banks\nsteps:\n  - request: GET /v1/banks\n    expect: { status: 200 }\n');
+      const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+      const run = await cli.run(['scenario', 'run', 'banks.yaml', '--base-url', url, '--output', 'planted/report.xml'], { env: { LEDGER_API_KEY: sandbox.apiKey } });
+      expect([run.exitCode, run.stderr]).toEqual([0, 'JUnit XML written to planted/report.xml\n']);
+    } finally {
+      proxy.close();
+    }
+    expect(readFileSync(victim, 'utf8')).toBe('not a report\n');
+    expect(lstatSync(join(cli.dir, 'planted/report.xml')).isFile()).toBe(true);
+    // A report is an ordinary file, as any the user writes: not made private like a snapshot.
+    expect(statSync(join(cli.dir, 'planted/report.xml')).mode & 0o777).toBe(statSync(victim).mode & 0o777);
+    await validJunit(readFileSync(join(cli.dir, 'planted/report.xml'), 'utf8'));
+    expect(readdirSync(join(cli.dir, 'planted')).sort()).toEqual(['report.xml', 'victim.txt']);
+  });
+
+  it('a symbolic link already at --output is replaced by the report, whatever it points to (a file, a directory, nothing)', async () => {
+    mkdirSync(join(cli.dir, 'links'));
+    writeFileSync(join(cli.dir, 'links/victim.txt'), 'not a report\n');
+    symlinkSync(join(cli.dir, 'links/victim.txt'), join(cli.dir, 'links/to-file.tap'));
+    symlinkSync(join(cli.dir, 'links'), join(cli.dir, 'links/to-dir.tap'));
+    symlinkSync(join(cli.dir, 'links/nothing'), join(cli.dir, 'links/dangling.tap'));
+    writeFileSync(join(cli.dir, 'banks.yaml'), 'name: banks\nsteps:\n  - request: GET /v1/banks\n    expect: { status: 200 }\n');
+    for (const link of ['to-file.tap', 'to-dir.tap', 'dangling.tap']) {
+      const run = await cli.run(['scenario', 'run', 'banks.yaml', '--base-url', sandbox.baseUrl, '--output', `links/${link}`], { env: { LEDGER_API_KEY: sandbox.apiKey } });
+      expect([link, run.exitCode, run.stderr]).toEqual([link, 0, `TAP written to links/${link}\n`]);
+      expect(lstatSync(join(cli.dir, 'links', link)).isFile()).toBe(true);
+      expect(readFileSync(join(cli.dir, 'links', link), 'utf8')).toMatch(/^TAP version 14\n/);
+    }
+    expect(readFileSync(join(cli.dir, 'links/victim.txt'), 'utf8')).toBe('not a report\n');
+    expect(readdirSync(join(cli.dir, 'links')).sort()).toEqual(['dangling.tap', 'to-dir.tap', 'to-file.tap', 'victim.txt']);
   });
 
   it('exits 3 when the sandbox of --base-url cannot be reached, before running anything', async () => {
