@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { requireKey, resolveConfig } from '../client/config.js';
 import { UsageError } from '../client/errors.js';
 import { ApiClient } from '../client/http.js';
+import { saveFile } from '../client/save-file.js';
 import { SNAPSHOT_DIR, stateDirFor } from '../client/state.js';
 import { assertTempDirUsable } from '../client/temp-dir.js';
 import { loadDriver } from '../engine/db/open.js';
@@ -138,7 +139,8 @@ export async function runScenarioFiles(io: Io, paths: string[], flags: RunFlags)
   if (flags.output !== undefined) {
     const path = resolve(io.cwd, flags.output);
     mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, report);
+    // A file of its own, renamed into place: a link planted at PATH during the run is replaced, not written through.
+    await saveFile(path, report, 0o666);
     io.note(`${reporter === 'junit' ? 'JUnit XML' : reporter === 'tap' ? 'TAP' : 'The report'} written to ${flags.output}`);
   }
   if (exitCode !== 0) {

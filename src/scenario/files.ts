@@ -1,4 +1,4 @@
-import { accessSync, constants, existsSync, readdirSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
 import { dirname, extname, join, relative, resolve } from 'node:path';
 import { UsageError } from '../client/errors.js';
 import type { CommandLines } from '../commands/io.js';
@@ -37,7 +37,8 @@ function filesNamed(given: string, cwd: string): string[] {
 export function checkReportPath(output: string, paths: string[], cwd: string, snapshotFile?: string): void {
   if (output.trim() === '') throw new UsageError('--output is empty: name the report\'s file (report.xml)');
   const path = resolve(cwd, output);
-  if (existsSync(path) && statSync(path).isDirectory()) throw new UsageError(`--output ${output}: is a directory; name the report's file (${join(output, 'report.xml')})`);
+  // A symbolic link there is replaced by the report, like any file: what it points to is not looked at.
+  if (existsSync(path) && lstatSync(path).isDirectory()) throw new UsageError(`--output ${output}: is a directory; name the report's file (${join(output, 'report.xml')})`);
   // The folders it goes in are made when the report is written, after the run: one that is a file cannot be.
   let folder = dirname(path);
   for (; !existsSync(folder) || !statSync(folder).isDirectory(); folder = dirname(folder)) {

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { type Document, isMap, isScalar, LineCounter, type Node, parseAllDocuments } from 'yaml';
 import type { ZodType } from 'zod';
+import { aliasProblem } from './aliases.js';
+import { MAX_DEPTH, tooDeep } from './depth.js';
 import type { Problem } from './model.js';
 import { Matcher, NumberMatcher, Scenario, type ScenarioInput, STEP_KINDS } from './schema.js';
 
@@ -41,14 +43,17 @@ export function readScenarios(path: string, display: string): LocatedScenario[] 
     const { line, col } = lines.linePos(offset);
     return { line, column: col };
   };
+  const deep = tooDeep(text);
+  if (deep !== undefined) {
+    throw new FormatError(display, [{ ...positionIn(text, deep), message: `nested deeper than ${MAX_DEPTH} levels: a scenario file nests lists and maps at most ${MAX_DEPTH} deep` }]);
+  }
   if (/\.json$/i.test(path)) {
     // JSON is read as JSON first: YAML would also take comments and trailing commas, which JSON tools refuse.
     try {
       JSON.parse(text);
     } catch (error) {
       const offset = Number(/position (\d+)/.exec((error as Error).message)?.[1] ?? text.length);
-      const before = text.slice(0, offset).split('\n');
-      throw new FormatError(display, [{ line: before.length, column: before.at(-1)!.length + 1, message: `not JSON: ${(error as Error).message.replace(/ in JSON at position \d+.*$/, '')}` }]);
+      throw new FormatError(display, [{ ...positionIn(text, offset), message: `not JSON: ${(error as Error).message.replace(/ in JSON at position \d+.*$/, '')}` }]);
     }
   }
   const documents = parseAllDocuments(text, { lineCounter: lines, merge: true, prettyErrors: true });
@@ -68,7 +73,13 @@ export function readScenarios(path: string, display: string): LocatedScenario[] 
       problems.push({ line, column: col, message: `not YAML: ${error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}${hint}` });
     }
     if (document.errors.length > 0 || document.contents === null) continue;
-    const root: unknown = document.toJS({ maxAliasCount: 1000 });
+    const aliases = aliasProblem(document);
+    if (aliases) {
+      problems.push({ ...at(aliases.offset), message: aliases.message });
+      continue;
+    }
+    // aliasProblem has bounded the aliases and placed them in the file; the package's own count throws with no place.
+    const root: unknown = document.toJS({ maxAliasCount: -1 });
     const items = Array.isArray(root) ? root.map((value, i) => ({ value, prefix: [i] })) : [{ value: root, prefix: [] as JsonPath }];
     for (const { value, prefix } of items) {
       const position = (path: JsonPath, key?: string) => at(offsetOf(document, [...prefix, ...path], key));
@@ -80,6 +91,12 @@ export function readScenarios(path: string, display: string): LocatedScenario[] 
   if (problems.length === 0 && scenarios.length === 0) problems.push({ line: 1, column: 1, message: 'no scenario in this file: it needs at least name and steps' });
   if (problems.length > 0) throw new FormatError(display, problems.sort((a, b) => a.line - b.line || a.column - b.column));
   return scenarios;
+}
+
+/** 1-based line and column of `offset`, found only when there is a problem to place. */
+function positionIn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset).split('\n');
+  return { line: before.length, column: before.at(-1)!.length + 1 };
 }
 
 function lineOf(text: string, line: number): string {

@@ -1,4 +1,6 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { validateXML } from 'xmllint-wasm';
 import { parse } from 'yaml';
@@ -229,6 +231,51 @@ describe('scenario run: malformed files (exit 2, nothing runs)', () => {
     expect(run.stderr).toMatch(/^Error \[INVALID_SCENARIO\]: bad\.(yaml|json):\d+:\d+: /);
   });
 
+  const laughs = (levels: number) =>
+    ['a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]', ...Array.from({ length: levels }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(9).fill(`*${String.fromCharCode(97 + i)}`).join(', ')}]`)];
+  it.each([
+    ['seen: a "billion laughs" (aliases of aliases) was Error [INTERNAL], exit 1', `${laughs(8).join('\n')}\nname: x\nsteps: *i\n`, 'bomb.yaml:6:8: the aliases stand for more than 100,000 values in all'],
+    ['an alias with no anchor before it was Error [INTERNAL]', 'name: x\nsteps:\n  - request: POST /v1/wallets\n    body: *wallet\n', 'bomb.yaml:4:11: *wallet: no anchor &wallet before it in this document'],
+    ['an alias inside the value it names was Error [INTERNAL] (a stack overflow)', 'name: x\nsteps: &steps\n  - request: POST /v1/wallets\n    body: *steps\n', 'bomb.yaml:4:11: *steps is inside &steps, the value it names'],
+  ])('%s: it is a malformed file at the alias', async (_, text, message) => {
+    writeFileSync(join(cli.dir, 'bomb.yaml'), text);
+    const run = await cli.run(['scenario', 'run', 'bomb.yaml']);
+    expect([run.exitCode, run.stdout]).toEqual([2, '']);
+    expect(run.stderr).toMatch(new RegExp(`^Error \\[INVALID_SCENARIO\\]: ${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    expect(run.stderr.split('\n')).toHaveLength(2);
+  });
+
+  // Seen: 13 s of CPU for the YAML and 43 s for the JSON before exit 2; the timeout catches that without asserting a time.
+  it('seen: a 400 KB deeply nested JSON and a 200 KB nested YAML took seconds each; they are refused where they pass 64 levels', { timeout: 10_000 }, async () => {
+    const json = `{"name": "x", "steps": [{"request": "POST /v1/wallets", "body": ${'{"a": ['.repeat(45_000)}1${']}'.repeat(45_000)}}]}`;
+    const yaml = `name: x\nsteps:\n  - request: POST /v1/wallets\n    body: ${'[{a: '.repeat(40_000)}1${'}]'.repeat(40_000)}\n`;
+    expect(json.length).toBeGreaterThan(400_000);
+    expect(yaml.length).toBeGreaterThan(200_000);
+    writeFileSync(join(cli.dir, 'deep.json'), json);
+    writeFileSync(join(cli.dir, 'deep.yaml'), yaml);
+    const run = await cli.run(['scenario', 'run', 'deep.json', 'deep.yaml']);
+    expect([run.exitCode, run.stdout]).toEqual([2, '']);
+    expect(run.stderr).toBe(
+      [
+        'Error [INVALID_SCENARIO]: deep.json:1:281: nested deeper than 64 levels: a scenario file nests lists and maps at most 64 deep',
+        'Error [INVALID_SCENARIO]: deep.yaml:4:162: nested deeper than 64 levels: a scenario file nests lists and maps at most 64 deep',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('nesting in block style (indentation) is counted too, and a file at 64 levels is read', async () => {
+    const nested = (levels: number) => `name: x\nsteps:\n  - request: POST /v1/wallets\n    expect: { status: 400 }\n    body:\n${Array.from({ length: levels }, (_, i) => `${' '.repeat(6 + 2 * i)}a:\n`).join('')}${' '.repeat(6 + 2 * levels)}b: 1\n`;
+    writeFileSync(join(cli.dir, 'block.yaml'), nested(300));
+    const deep = await cli.run(['scenario', 'run', 'block.yaml']);
+    expect([deep.exitCode, deep.stderr]).toEqual([2, 'Error [INVALID_SCENARIO]: block.yaml:67:129: nested deeper than 64 levels: a scenario file nests lists and maps at most 64 deep\n']);
+    // The scenario, steps, the step and its body are 4 levels; 60 more maps inside the body make 64.
+    writeFileSync(join(cli.dir, 'block.yaml'), nested(60));
+    const read = await cli.run(['scenario', 'run', 'block.yaml']);
+    expect(read.stderr).toBe('');
+    expect(read.exitCode).toBe(0);
+  });
+
   it('reports every problem of every file before running any of them', async () => {
     writeFileSync(join(cli.dir, 'two.yaml'), 'name: x\nsteps:\n  - run: wallets list\n    expct: 1\n  - advance: soon\n');
     const run = await cli.run(['scenario', 'run', join(ROOT, 'examples/scenarios/quickstart.yaml'), 'two.yaml', 'missing.yaml']);
@@ -263,6 +310,53 @@ describe('scenario run: where the sandbox is', () => {
       ['bola', 150000],
     ]);
     expect((await sandbox.audit()).ok).toBe(true);
+  });
+
+  it('seen: a symbolic link planted at --output during the run made the report overwrite the file it named; the report replaces the link', async () => {
+    mkdirSync(join(cli.dir, 'planted'));
+    const victim = join(cli.dir, 'planted/victim.txt');
+    writeFileSync(victim, 'not a report\n');
+    // Between the run's start (which removes what is at --output) and its report: when a step's request goes through.
+    const proxy = createServer((incoming, answer) => {
+      if (incoming.url === '/v1/banks') symlinkSync(victim, join(cli.dir, 'planted/report.xml'));
+      const upstream = request(`${sandbox.baseUrl}${incoming.url}`, { method: incoming.method, headers: incoming.headers }, (response) => {
+        answer.writeHead(response.statusCode!, response.headers);
+        response.pipe(answer);
+      });
+      incoming.pipe(upstream);
+    });
+    await new Promise<void>((done) => proxy.listen(0, '127.0.0.1', done));
+    try {
+      writeFileSync(join(cli.dir, 'banks.yaml'), 'name: banks\nsteps:\n  - request: GET /v1/banks\n    expect: { status: 200 }\n');
+      const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+      const run = await cli.run(['scenario', 'run', 'banks.yaml', '--base-url', url, '--output', 'planted/report.xml'], { env: { LEDGER_API_KEY: sandbox.apiKey } });
+      expect([run.exitCode, run.stderr]).toEqual([0, 'JUnit XML written to planted/report.xml\n']);
+    } finally {
+      proxy.close();
+    }
+    expect(readFileSync(victim, 'utf8')).toBe('not a report\n');
+    expect(lstatSync(join(cli.dir, 'planted/report.xml')).isFile()).toBe(true);
+    // A report is an ordinary file, as any the user writes: not made private like a snapshot.
+    expect(statSync(join(cli.dir, 'planted/report.xml')).mode & 0o777).toBe(statSync(victim).mode & 0o777);
+    await validJunit(readFileSync(join(cli.dir, 'planted/report.xml'), 'utf8'));
+    expect(readdirSync(join(cli.dir, 'planted')).sort()).toEqual(['report.xml', 'victim.txt']);
+  });
+
+  it('a symbolic link already at --output is replaced by the report, whatever it points to (a file, a directory, nothing)', async () => {
+    mkdirSync(join(cli.dir, 'links'));
+    writeFileSync(join(cli.dir, 'links/victim.txt'), 'not a report\n');
+    symlinkSync(join(cli.dir, 'links/victim.txt'), join(cli.dir, 'links/to-file.tap'));
+    symlinkSync(join(cli.dir, 'links'), join(cli.dir, 'links/to-dir.tap'));
+    symlinkSync(join(cli.dir, 'links/nothing'), join(cli.dir, 'links/dangling.tap'));
+    writeFileSync(join(cli.dir, 'banks.yaml'), 'name: banks\nsteps:\n  - request: GET /v1/banks\n    expect: { status: 200 }\n');
+    for (const link of ['to-file.tap', 'to-dir.tap', 'dangling.tap']) {
+      const run = await cli.run(['scenario', 'run', 'banks.yaml', '--base-url', sandbox.baseUrl, '--output', `links/${link}`], { env: { LEDGER_API_KEY: sandbox.apiKey } });
+      expect([link, run.exitCode, run.stderr]).toEqual([link, 0, `TAP written to links/${link}\n`]);
+      expect(lstatSync(join(cli.dir, 'links', link)).isFile()).toBe(true);
+      expect(readFileSync(join(cli.dir, 'links', link), 'utf8')).toMatch(/^TAP version 14\n/);
+    }
+    expect(readFileSync(join(cli.dir, 'links/victim.txt'), 'utf8')).toBe('not a report\n');
+    expect(readdirSync(join(cli.dir, 'links')).sort()).toEqual(['dangling.tap', 'to-dir.tap', 'to-file.tap', 'victim.txt']);
   });
 
   it('exits 3 when the sandbox of --base-url cannot be reached, before running anything', async () => {
