@@ -80,3 +80,16 @@ const SECRET = /whsec_[0-9A-Za-z+/=]{20,}/g;
 export function redact(text: string): string {
   return text.replace(KEY, (key) => `${key.slice(0, 9)}…${key.slice(-4)}`).replace(SECRET, 'whsec_…');
 }
+
+/** A value from a step's result or its expectation, with `redact` applied to every text in it. */
+export function redactValue(value: unknown): unknown {
+  if (typeof value === 'string') return redact(value);
+  if (Array.isArray(value)) return value.map(redactValue);
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, redactValue(inner)]));
+  return value;
+}
+
+/** A mismatch as reports show it: what was expected and what came instead can hold a key the step saw (`sandbox keys`, a saved variable). */
+export function redactMismatch(m: MismatchReport): MismatchReport {
+  return { ...m, message: redact(m.message), expected: redactValue(m.expected), actual: redactValue(m.actual), ...(m.diff === undefined ? {} : { diff: redact(m.diff) }) };
+}

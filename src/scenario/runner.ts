@@ -2,7 +2,7 @@ import type { Shell } from './command-step.js';
 import { execute, request } from './execute.js';
 import type { Vars } from './interpolate.js';
 import type { Outcome, Scenario, Step } from './model.js';
-import { type ExchangeReport, type FailureReport, redact, type ScenarioReport, type StepReport } from './results.js';
+import { type ExchangeReport, type FailureReport, redact, redactMismatch, type ScenarioReport, type StepReport } from './results.js';
 import type { Exchange, Target } from './target.js';
 import { saved, verify } from './verify.js';
 import { receivedBefore } from './webhooks.js';
@@ -81,7 +81,7 @@ export async function runScenario(scenario: Scenario, file: string, target: Targ
       kind: phase === 'setup' || crashed || outcome.unreachable ? 'error' : 'expectation',
       message: redact(verdict.summary ?? (first ? `${first.path}: ${first.message}${more}` : missing[0]!)),
       step: { phase, line: step.line, column: step.column, text: step.text, name: step.name },
-      mismatches: verdict.mismatches,
+      mismatches: verdict.mismatches.map(redactMismatch),
       command: commandOf(step, outcome),
       exchanges,
       details: [...(outcome.details ?? []), ...(verdict.summary ? missing : missing.slice(1))].map(redact),

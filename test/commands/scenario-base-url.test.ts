@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -64,5 +64,59 @@ describe('scenario run --base-url and the deliveries already received', () => {
     }
     const refused = await scenarioRunIn(cwd, ['credit.yaml', '--base-url', t.baseUrl!, '--api-key', 'svc_test_00000000000000000000000000000000']);
     expect([refused.exitCode, refused.stdout, refused.stderr]).toEqual([1, '', 'Error [UNAUTHORIZED]: API key is invalid or has been rotated\n']);
+  });
+});
+
+/**
+ * Scenarios that each fail where a report echoes what the step saw: the key as a value compared
+ * (alone, inside an object, in a list), as a saved variable in a command line, a request path and an expectation.
+ */
+const ECHOES = `name: the key compared as text
+steps:
+  - run: sandbox keys
+    expect: { data.api_key: not-the-key }
+---
+name: the key inside an object that differs
+steps:
+  - run: sandbox keys
+    expect: { data: { eq: { api_key: not-the-key } } }
+---
+name: the key in a list
+steps:
+  - run: sandbox keys
+    save: { KEY: data.api_key }
+  - request: GET /sandbox/clock
+    expect: { data.now: { one_of: ["\${KEY}", 1] } }
+---
+name: the key in a command line and an expectation
+steps:
+  - run: sandbox keys
+    save: { KEY: data.api_key }
+  - run: wallets get \${KEY}
+    expect: { data.id: "\${KEY}" }
+---
+name: the key in a request path
+steps:
+  - run: sandbox keys
+    save: { KEY: data.api_key }
+  - request: GET /v1/wallets/\${KEY}
+    headers: { x-api-key: "\${KEY}" }
+    expect: { status: 200 }
+`;
+
+describe('the reports of a --base-url run', () => {
+  it('seen: a failed expectation on a value that held the key printed it whole as `actual` and in the mismatch line; TAP and JUnit show only its hint, wherever a failure echoes it', async () => {
+    writeFileSync(join(cwd, 'echoes.yaml'), ECHOES);
+    const hint = `${t.key.slice(0, 9)}…${t.key.slice(-4)}`;
+    const tap = await scenarioRunIn(cwd, ['echoes.yaml', '--base-url', t.baseUrl!, '--api-key', t.key, '--reporter', 'tap']);
+    const junit = await scenarioRunIn(cwd, ['echoes.yaml', '--base-url', t.baseUrl!, '--api-key', t.key, '--output', 'echoes.xml']);
+    const xml = readFileSync(join(cwd, 'echoes.xml'), 'utf8');
+    expect([tap.exitCode, junit.exitCode]).toEqual([1, 1]);
+    // Every scenario failed where it echoes the key, and each report says so.
+    expect(tap.stdout.match(/^ {4}not ok \d+ - /gm)).toHaveLength(5);
+    expect(xml.match(/<failure /g)).toHaveLength(5);
+    for (const output of [tap.stdout, tap.stderr, junit.stdout, junit.stderr, xml]) expect(output).not.toContain(t.key.slice('svc_test_'.length));
+    // The key was there to echo: each report shows its hint.
+    for (const report of [tap.stdout, junit.stdout, xml]) expect(report).toContain(hint);
   });
 });

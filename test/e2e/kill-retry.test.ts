@@ -1,16 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useCli } from '../helpers/cli.js';
+import { sandboxState, useCli } from '../helpers/cli.js';
 import { startWebhookApp } from '../helpers/webhook-app.js';
 
 const cli = useCli('each');
 
-/** The running sandbox's URL, key and pid, from the state file `sandbox start` wrote. */
-function state(): { baseUrl: string; apiKey: string; pid: number } {
-  const { base_url: baseUrl, api_key: apiKey, pid } = JSON.parse(readFileSync(join(cli.dir, '.ledger', 'sandbox.json'), 'utf8'));
-  return { baseUrl, apiKey, pid };
-}
+const state = () => sandboxState(cli.dir);
 
 async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
   const { baseUrl, apiKey } = state();

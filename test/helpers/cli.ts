@@ -1,7 +1,7 @@
 import { execa } from 'execa';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { type RunningSandbox, type StartSandboxOptions, startSandbox } from '../../src/index.js';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
@@ -102,6 +102,12 @@ export function useSandboxCli(options: StartSandboxOptions = {}): Cli & { readon
       return sandbox!;
     },
   });
+}
+
+/** The URL, key and pid of the sandbox that `sandbox start` runs from `dir`, read from the state file it wrote there. */
+export function sandboxState(dir: string): { baseUrl: string; apiKey: string; pid: number } {
+  const { base_url: baseUrl, api_key: apiKey, pid } = JSON.parse(readFileSync(join(dir, '.ledger', 'sandbox.json'), 'utf8'));
+  return { baseUrl, apiKey, pid };
 }
 
 /** Replaces ids, times, keys and references so output can be compared exactly. */

@@ -1,6 +1,7 @@
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect, sql } from 'kysely';
-import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -258,6 +259,60 @@ describe('save and restore', () => {
     expect(statSync(join(dir, 'anywhere.db')).mode & 0o777).toBe(0o600);
     expect(readdirSync(dir)).toEqual(['anywhere.db']);
     expect(readdirSync(snapshotDir)).toEqual(['private.db']);
+  });
+});
+
+describe('a snapshot name that would leave the snapshot directory', () => {
+  /** A request written as is over a real socket: no client normalises `..` or percent-encoding on the way. */
+  function send(baseUrl: string, key: string, method: string, path: string, body?: unknown) {
+    return new Promise<{ status: number; body: any }>((resolve, reject) => {
+      const payload = body === undefined ? undefined : JSON.stringify(body);
+      const sent = httpRequest(
+        { host: '127.0.0.1', port: new URL(baseUrl).port, method, path, headers: { 'x-api-key': key, ...(payload ? { 'content-type': 'application/json' } : {}) } },
+        (response) => {
+          let text = '';
+          response.on('data', (chunk) => (text += chunk));
+          response.on('end', () => resolve({ status: response.statusCode!, body: JSON.parse(text) }));
+        },
+      );
+      sent.on('error', reject);
+      sent.end(payload);
+    });
+  }
+
+  it('is refused (../, NUL, absolute paths, separators, raw or percent-encoded): nothing outside is written, restored or deleted', async () => {
+    const snapshotDir = join(dir, 'snapshots');
+    const server = await openServer({ dbPath: join(dir, 'sandbox.db'), snapshotDir, seed: 'names', clockStart: Date.parse('2026-11-21T09:30:00.000Z'), log: () => {} });
+    const baseUrl = await server.app.listen({ host: '127.0.0.1', port: 0 });
+    try {
+      const call = (method: string, path: string, body?: unknown) => send(baseUrl, server.apiKey, method, path, body);
+      const created = await call('POST', '/v1/wallets', walletBody());
+      await call('POST', '/sandbox/inbound-transfers', { account_number: created.body.data.account_number, amount: 5_000 });
+      expect((await call('POST', '/sandbox/snapshots', { name: 'kept' })).status).toBe(200);
+      // A valid snapshot beside the directory, where `../escape` would land: restoring it would take the balance back to 5,000.
+      const outside = join(dir, 'escape.db');
+      copyFileSync(join(snapshotDir, 'kept.db'), outside);
+      const before = readFileSync(outside);
+      await call('POST', '/sandbox/inbound-transfers', { account_number: created.body.data.account_number, amount: 2_500 });
+
+      const refused = (reply: { status: number; body: any }) => [reply.status, reply.body.detail?.code, reply.body.detail?.fields?.map((f: { field: string }) => f.field)];
+      for (const name of ['../escape', '..', '.', outside.slice(0, -3), '/etc/passwd', 'a\u0000b', 'kept\u0000', 'a/b', '..\\escape', '%2e%2e%2fescape']) {
+        expect([name, ...refused(await call('POST', '/sandbox/snapshots', { name }))]).toEqual([name, 400, 'VALIDATION_ERROR', ['name']]);
+      }
+      const escaped = encodeURIComponent(outside.slice(0, -3));
+      for (const segment of ['..%2Fescape', '%2E%2E%2Fescape', '%2e%2e', '..', '.', 'kept%00', '%00', 'a%00b', escaped, '..%5Cescape']) {
+        expect([segment, ...refused(await call('POST', `/sandbox/snapshots/${segment}/restore`))]).toEqual([segment, 400, 'VALIDATION_ERROR', ['name']]);
+        expect([segment, ...refused(await call('DELETE', `/sandbox/snapshots/${segment}`))]).toEqual([segment, 400, 'VALIDATION_ERROR', ['name']]);
+      }
+
+      expect(readFileSync(outside).equals(before)).toBe(true);
+      expect(readdirSync(snapshotDir)).toEqual(['kept.db']);
+      expect(readdirSync(dir).filter((f) => !f.startsWith('sandbox.db')).sort()).toEqual(['escape.db', 'snapshots']);
+      expect((await call('GET', `/v1/wallets/${created.body.data.id}`)).body.data.balance).toBe(7_500);
+      expect((await call('GET', '/sandbox/audit')).body.data.ok).toBe(true);
+    } finally {
+      await server.close();
+    }
   });
 });
 
