@@ -156,7 +156,7 @@ describe('/sandbox/wallets', () => {
     ['limit=101', 'limit', 'must be at most 100'],
     ['limit=0', 'limit', 'must be at least 1'],
     ['page=abc', 'page', 'must be a whole number'],
-    ['page=1&page=2', 'page', 'must be a whole number'],
+    ['page=1&page=2', 'page', 'was given more than once: give it once'],
     ['status=FROZEN', 'status', 'must be one of ACTIVE, CLOSED'],
     ['order=newest', 'order', 'must be one of asc, desc'],
     ['colour=red', 'colour', 'unknown field'],
