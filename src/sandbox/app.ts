@@ -170,11 +170,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   // Before the server stops taking requests: attempts in flight finish, and are recorded, first.
   app.addHook('preClose', () => scheduler.stop());
-  // Everything of one developer's that runs: its write requests, settlements and deliveries.
+  // Everything of one developer's that runs: its write requests, settlements and deliveries. Its
+  // attempts in flight are cancelled, not waited for (an endpoint that never answers would hold the
+  // reset for the webhook timeout), first: a manual retry among its writes may be waiting on one.
   const quiesce: RouteDeps['quiesce'] = async (developerId, except) => {
+    await dispatcher.cancel(developerId);
     await app.developerWrites.settled(developerId, except);
     await scheduler.idle();
-    await dispatcher.idle(developerId);
+    await dispatcher.cancel(developerId);
   };
   app.decorate('quiesce', quiesce);
   // A snapshot taken while a reset ran holds it half done: the restored sandbox finishes it.

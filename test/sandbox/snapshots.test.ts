@@ -3,13 +3,14 @@ import { Kysely, Migrator, SqliteDialect, sql } from 'kysely';
 import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { saveFile } from '../../src/client/save-file.js';
 import { servingPid } from '../../src/client/served-database.js';
 import { migrationProvider } from '../../src/engine/db/migrations.js';
 import { injectStorageFault } from '../../src/engine/db/open.js';
 import { openServer } from '../../src/sandbox/server.js';
 import { createTestSandbox, createWallet, expectCleanAudit, type TestSandbox, useSandbox, walletBody } from '../helpers/sandbox.js';
+import { developerWithHangingEndpoint, within } from '../helpers/webhook-app.js';
 
 const t = useSandbox({ auditAfter: true });
 let dir: string;
@@ -258,6 +259,34 @@ describe('save and restore', () => {
     expect(statSync(join(dir, 'anywhere.db')).mode & 0o777).toBe(0o600);
     expect(readdirSync(dir)).toEqual(['anywhere.db']);
     expect(readdirSync(snapshotDir)).toEqual(['private.db']);
+  });
+});
+
+describe('a delivery in flight to an endpoint that never answers', () => {
+  it("seen: the owner's restore waited out developer B's attempt (13 s); now it aborts it, answers while the endpoint still holds it, and the restored data has no trace of it", async () => {
+    // An attempt left alone would wait 600 s: a restore that waits for it cannot answer in the bound below.
+    const s = await createTestSandbox({ webhookTimeoutSeconds: 600 });
+    const b = await developerWithHangingEndpoint(s);
+    try {
+      await s.call('POST', '/sandbox/snapshots', { name: 'before-attempt' });
+      const advancing = s.call('POST', '/sandbox/clock/advance', { seconds: 1 }, { key: b.key });
+      await vi.waitFor(() => expect(b.endpoint.received).toHaveLength(1));
+
+      const restored = await within(s.call('POST', '/sandbox/snapshots/before-attempt/restore'), 10_000);
+      expect(restored === 'still waiting' ? restored : restored.status).toBe(200);
+      // The sandbox closed the connection: the endpoint never answered.
+      await vi.waitFor(() => expect(b.endpoint.abandoned).toEqual([b.endpoint.received[0]!.id]));
+      // The clock advance that sent it answers, having sent what the restored data has due: one attempt, answered.
+      expect((await advancing).status).toBe(200);
+      const [log] = (await s.call('GET', '/v1/webhook-logs', undefined, { key: b.key })).body.data.items;
+      expect(log).toMatchObject({ status: 'DELIVERED', attempt_count: 1 });
+      const attempts = (await s.call('GET', `/sandbox/webhook-logs/${log.id}/attempts`, undefined, { key: b.key })).body.data.items;
+      expect(attempts.map((a: { attempt_number: number; http_status_code: number }) => [a.attempt_number, a.http_status_code])).toEqual([[1, 200]]);
+      expect((await s.call('GET', '/sandbox/audit', undefined, { key: b.key })).body.data.ok).toBe(true);
+    } finally {
+      await b.endpoint.close();
+      await s.close();
+    }
   });
 });
 
