@@ -7,6 +7,8 @@ import { resolve } from 'node:path';
 import type { AuditReport, ClockState } from './api/schemas/sandbox.js';
 import type { Snapshot } from './api/schemas/snapshots.js';
 import { parseDuration } from './api/duration.js';
+import { HTTP_STATUS } from './api/errors.js';
+import { LedgerError } from './engine/errors.js';
 import { getEndpoint } from './engine/events/webhooks.service.js';
 import { manualClockStart, parseApiKey, parseSeed } from './sandbox/start-options.js';
 import { startServer } from './sandbox/server.js';
@@ -29,8 +31,10 @@ export interface StartSandboxOptions {
   db?: string;
   /** Fix the sandbox's key (`svc_test_` + 32 base62 characters); default: a random one. */
   apiKey?: string;
-  /** Start from this snapshot: a name in `snapshotDir`, or `{ file }`. */
+  /** Start from this snapshot: a name in `snapshotDir`, or `{ file }`. Refused (`SNAPSHOT_INVALID`) when its books do not balance. */
   snapshot?: string | { file: string };
+  /** Load `snapshot` without the audit of its books (`log` gets a warning). */
+  force?: boolean;
   /** Where named snapshots live; default: a temporary directory removed by `stop()`. */
   snapshotDir?: string;
   /** Seconds of sandbox time before the provider settles or fails a payout (default 2; 0 = before answering). */
@@ -57,8 +61,11 @@ export interface RunningSandbox {
   snapshot: {
     /** Saves the whole sandbox under a name (or to `{ file }`, a path relative to the working directory). */
     save(target: string | { file: string }): Promise<Snapshot>;
-    /** Puts the whole sandbox back as it was saved; the keys in use keep working. */
-    restore(target: string | { file: string }): Promise<Snapshot>;
+    /**
+     * Puts the whole sandbox back as it was saved; the keys in use keep working. A snapshot whose
+     * books do not balance is refused (`SNAPSHOT_INVALID`) unless `force`.
+     */
+    restore(target: string | { file: string }, options?: { force?: boolean }): Promise<Snapshot>;
     list(): Promise<Snapshot[]>;
     delete(name: string): Promise<void>;
   };
@@ -102,6 +109,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     clockStart,
     apiKey: options.apiKey === undefined ? undefined : parseApiKey(options.apiKey),
     snapshot: options.snapshot === undefined ? undefined : target(options.snapshot),
+    forceSnapshot: options.force,
     snapshotDir: options.snapshotDir,
     settlementDelaySeconds: options.settlementDelaySeconds,
     webhookUrl: options.webhookUrl,
@@ -112,6 +120,10 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
       failed = reason;
       log(`sandbox stopped: ${reason}`);
     },
+  }).catch((error: unknown) => {
+    // A refusal at start (a snapshot that does not balance) is the API's, as the calls' are.
+    if (error instanceof LedgerError) throw new SandboxError(HTTP_STATUS[error.code], error.code, error.message);
+    throw error;
   });
   const { app, sandbox } = server;
   const inject = async (method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown) => {
@@ -137,9 +149,12 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   sandbox.onRestore(async () => {
     webhookSecret = await secret();
   });
-  const restore = (given: string | { file: string }) => {
+  const restore = (given: string | { file: string }, { force }: { force?: boolean } = {}) => {
     const at = target(given);
-    return 'name' in at ? call<Snapshot>('POST', `/sandbox/snapshots/${encodeURIComponent(at.name)}/restore`) : call<Snapshot>('POST', '/sandbox/snapshots/restore', at);
+    const flag = force === undefined ? {} : { force };
+    return 'name' in at
+      ? call<Snapshot>('POST', `/sandbox/snapshots/${encodeURIComponent(at.name)}/restore`, force === undefined ? undefined : flag)
+      : call<Snapshot>('POST', '/sandbox/snapshots/restore', { ...at, ...flag });
   };
   return {
     baseUrl: server.baseUrl,

@@ -64,6 +64,8 @@ export interface BuildAppOptions {
   deliveryConcurrency?: number | undefined;
   /** Where named snapshots live (`sandbox start`: .ledger/snapshots). Default: a temporary directory removed when the app closes. */
   snapshotDir?: string | undefined;
+  /** Where warnings go (a restore that skipped its snapshot's audit); default stderr. */
+  logWarning?: ((line: string) => void) | undefined;
 }
 
 /**
@@ -161,7 +163,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   let selfUrl: string | undefined;
   const snapshotDir = options.snapshotDir ?? mkdtempSync(join(tmpdir(), 'ledger-snapshots-'));
   if (options.snapshotDir === undefined) app.addHook('onClose', async () => rmSync(snapshotDir, { recursive: true, force: true }));
-  const snapshots = createSnapshots(sandbox, scheduler, snapshotDir);
+  const snapshots = createSnapshots(sandbox, scheduler, snapshotDir, options.logWarning);
   app.decorate('scheduler', scheduler);
   app.decorate('snapshots', snapshots);
   app.decorate('setSelfUrl', (url: string) => {
