@@ -34,8 +34,10 @@ export interface StartSandboxOptions {
   apiKey?: string;
   /** Fix the sandbox's webhook signing secret (`whsec_` + base64 of 24 to 64 bytes); default: a random one. */
   webhookSecret?: string;
-  /** Start from this snapshot: a name in `snapshotDir`, or `{ file }`. */
+  /** Start from this snapshot: a name in `snapshotDir`, or `{ file }`. Refused (`SNAPSHOT_INVALID`) when its books do not balance. */
   snapshot?: string | { file: string };
+  /** Load `snapshot` without the audit of its books (`log` gets a warning). */
+  force?: boolean;
   /** Where named snapshots live; default: a temporary directory removed by `stop()`. */
   snapshotDir?: string;
   /** Seconds of sandbox time before the provider settles or fails a payout (default 2; 0 = before answering). */
@@ -62,8 +64,11 @@ export interface RunningSandbox {
   snapshot: {
     /** Saves the whole sandbox under a name (or to `{ file }`, a path relative to the working directory). */
     save(target: string | { file: string }): Promise<Snapshot>;
-    /** Puts the whole sandbox back as it was saved; the keys in use keep working. */
-    restore(target: string | { file: string }): Promise<Snapshot>;
+    /**
+     * Puts the whole sandbox back as it was saved; the keys in use keep working. A snapshot whose
+     * books do not balance is refused (`SNAPSHOT_INVALID`) unless `force`.
+     */
+    restore(target: string | { file: string }, options?: { force?: boolean }): Promise<Snapshot>;
     list(): Promise<Snapshot[]>;
     delete(name: string): Promise<void>;
   };
@@ -129,6 +134,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
       apiKey: options.apiKey === undefined ? undefined : parseApiKey(options.apiKey),
       webhookSecret: options.webhookSecret === undefined ? undefined : parseWebhookSecret(options.webhookSecret),
       snapshot: options.snapshot === undefined ? undefined : target(options.snapshot),
+      forceSnapshot: options.force,
       snapshotDir: options.snapshotDir,
       settlementDelaySeconds: options.settlementDelaySeconds,
       webhookUrl: options.webhookUrl,
@@ -171,9 +177,12 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   sandbox.onRestore(async () => {
     webhookSecret = await secret();
   });
-  const restore = (given: string | { file: string }) => {
+  const restore = (given: string | { file: string }, { force }: { force?: boolean } = {}) => {
     const at = target(given);
-    return 'name' in at ? call<Snapshot>('POST', `/sandbox/snapshots/${encodeURIComponent(at.name)}/restore`) : call<Snapshot>('POST', '/sandbox/snapshots/restore', at);
+    const flag = force === undefined ? {} : { force };
+    return 'name' in at
+      ? call<Snapshot>('POST', `/sandbox/snapshots/${encodeURIComponent(at.name)}/restore`, force === undefined ? undefined : flag)
+      : call<Snapshot>('POST', '/sandbox/snapshots/restore', { ...at, ...flag });
   };
   return {
     baseUrl: server.baseUrl,

@@ -18,6 +18,7 @@ export type LedgerErrorCode =
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'FORBIDDEN'
+  | 'SNAPSHOT_INVALID'
   | 'URI_TOO_LONG'
   | 'HEADERS_TOO_LARGE'
   | 'STORAGE_FULL'

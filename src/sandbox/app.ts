@@ -64,6 +64,8 @@ export interface BuildAppOptions {
   deliveryConcurrency?: number | undefined;
   /** Where named snapshots live (`sandbox start`: .ledger/snapshots). Default: a temporary directory removed when the app closes. */
   snapshotDir?: string | undefined;
+  /** Where warnings go (a restore that skipped its snapshot's audit); default stderr. */
+  logWarning?: ((line: string) => void) | undefined;
 }
 
 /**
@@ -161,7 +163,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   let selfUrl: string | undefined;
   const snapshotDir = options.snapshotDir ?? mkdtempSync(join(tmpdir(), 'ledger-snapshots-'));
   if (options.snapshotDir === undefined) app.addHook('onClose', async () => rmSync(snapshotDir, { recursive: true, force: true }));
-  const snapshots = createSnapshots(sandbox, scheduler, snapshotDir);
+  const snapshots = createSnapshots(sandbox, scheduler, snapshotDir, options.logWarning);
   app.decorate('scheduler', scheduler);
   app.decorate('snapshots', snapshots);
   app.decorate('setSelfUrl', (url: string) => {
@@ -170,11 +172,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   // Before the server stops taking requests: attempts in flight finish, and are recorded, first.
   app.addHook('preClose', () => scheduler.stop());
-  // Everything of one developer's that runs: its write requests, settlements and deliveries.
+  // Everything of one developer's that runs: its write requests, settlements and deliveries. Its
+  // attempts in flight are cancelled, not waited for (an endpoint that never answers would hold the
+  // reset for the webhook timeout), first: a manual retry among its writes may be waiting on one.
   const quiesce: RouteDeps['quiesce'] = async (developerId, except) => {
+    await dispatcher.cancel(developerId);
     await app.developerWrites.settled(developerId, except);
     await scheduler.idle();
-    await dispatcher.idle(developerId);
+    await dispatcher.cancel(developerId);
   };
   app.decorate('quiesce', quiesce);
   // A snapshot taken while a reset ran holds it half done: the restored sandbox finishes it.

@@ -8,7 +8,7 @@ import { SANDBOX_BUSINESS_NAME, createDeveloper } from '../engine/developers/dev
 import { authenticate, issueKey } from '../engine/developers/keys.js';
 import { DEFAULT_SETTLEMENT_DELAY_SECONDS, type EngineEnv } from '../engine/env.js';
 import { LedgerError } from '../engine/errors.js';
-import { INTERRUPTED_BY_SNAPSHOT, INTERRUPTED_BY_STOP, recordInterruptedAttempts } from '../engine/events/interrupted-attempts.js';
+import { CANCELLED_BY_RESTORE, INTERRUPTED_BY_SNAPSHOT, INTERRUPTED_BY_STOP, recordInterruptedAttempts } from '../engine/events/interrupted-attempts.js';
 import type { WebhookLogRow } from '../engine/events/webhook-logs.repository.js';
 import { cryptoIds, type Ids, isSeeded, seededIds } from '../engine/ids.js';
 import type { NarrationAnalyser } from '../engine/intelligence/analyser.js';
@@ -220,7 +220,14 @@ export async function openSandbox(options: OpenSandboxOptions): Promise<Sandbox>
       // A reset under way would go on removing rows from the restored state: it finishes first.
       await Promise.all([...held.values()]);
       const result = await writes.exclusive(async () => {
-        const value = await replace();
+        let value;
+        try {
+          value = await replace();
+        } catch (error) {
+          // The attempts the restore cancelled stay counted in the data it left: each gets its row.
+          await recordInterrupted(CANCELLED_BY_RESTORE);
+          throw error;
+        }
         for (const id of await clocks.restore(db)) envs.delete(id);
         restores += 1;
         savedPosition = stagedPosition = await seedPosition();

@@ -20,8 +20,9 @@ export interface Scheduler {
   /** Resolves once no settlement runs (none starts for a developer the sandbox holds). */
   idle(): Promise<void>;
   /**
-   * Lets the settlement and the attempts under way finish, runs `work` (a snapshot restore) while
-   * nothing else of the scheduler's runs, then carries on. `runDue` calls wait for it.
+   * Lets the settlement under way finish and cancels the delivery attempts in flight (see
+   * Dispatcher.quiesce), runs `work` (a snapshot restore) while nothing else of the scheduler's
+   * runs, then carries on. `runDue` calls wait for it.
    */
   quiesce<T>(work: () => Promise<T>): Promise<T>;
   stop(): Promise<void>;

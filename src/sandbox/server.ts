@@ -34,6 +34,8 @@ export interface OpenServerOptions {
   clockStart?: number | undefined;
   /** Start from this snapshot: the database's contents are replaced by it before the first request. */
   snapshot?: SnapshotTarget | undefined;
+  /** Load `snapshot` without checking that its books balance (a warning says so). */
+  forceSnapshot?: boolean | undefined;
   /** Where named snapshots live (default: a temporary directory, removed at close). */
   snapshotDir?: string | undefined;
   /** Seconds of sandbox time before the provider acts on a payout (default 2; 0 = at once). */
@@ -126,9 +128,10 @@ export async function openServer(options: OpenServerOptions): Promise<OpenServer
       webhookTimeoutSeconds: options.webhookTimeoutSeconds,
       deliveryConcurrency: options.deliveryConcurrency,
       snapshotDir: options.snapshotDir,
+      logWarning: write,
       onDeliveriesPaused: (paused, reason) => write(paused ? `webhook deliveries paused: ${reason}` : `webhook deliveries resumed: ${reason}`),
     });
-    if (options.snapshot) await app.snapshots.restore(options.snapshot);
+    if (options.snapshot) await app.snapshots.restore(options.snapshot, { force: options.forceSnapshot });
     // The owner of a snapshot from another sandbox has its own id; the key followed it (see carryKeys).
     const developerId = (await sandboxOwnerId(sandbox)) ?? credentials.developerId;
     if (options.webhookUrl !== undefined) await sandbox.write((trx) => setEndpointUrl(trx, developerId, options.webhookUrl!));

@@ -7,7 +7,8 @@ import { allKeys, type ApiKeyRow, carryKeys } from '../engine/developers/keys.js
 import { invalidField, LedgerError } from '../engine/errors.js';
 import { storageFailure } from '../engine/db/faults.js';
 import { isLocked, lockPathFor } from '../engine/db/lock.js';
-import { copyDatabase, prepareSnapshot, readSnapshotInfo, replaceContents, syncFile } from '../engine/db/snapshot.js';
+import { copyDatabase, damagedSnapshot, isDamaged, prepareSnapshot, readSnapshot, readSnapshotInfo, replaceContents, snapshotInvalid, syncFile } from '../engine/db/snapshot.js';
+import { audit, type AuditReport } from '../engine/audit/audit.service.js';
 import { getSetting } from '../engine/settings/settings.repository.js';
 import { SANDBOX_DEVELOPER, type Sandbox } from './sandbox.js';
 import { isAlive } from '../engine/processes.js';
@@ -37,15 +38,32 @@ export interface Snapshots {
   save(name: string, savedAt: Date): Promise<Snapshot>;
   /** A consistent copy to send (`GET /sandbox/database`), made in the snapshot directory and unlinked once open. */
   copy(savedAt: Date): Promise<SnapshotCopy>;
-  /** Replaces the sandbox's whole state with the snapshot's, atomically between two write batches. */
-  restore(target: SnapshotTarget): Promise<Snapshot>;
+  /**
+   * Replaces the sandbox's whole state with the snapshot's, atomically between two write batches,
+   * once the audit's invariants hold on the snapshot (SNAPSHOT_INVALID naming the first problems
+   * when they do not). `force` skips that check, with a warning.
+   */
+  restore(target: SnapshotTarget, options?: { force?: boolean | undefined }): Promise<Snapshot>;
   list(): Snapshot[];
   remove(name: string): void;
 }
 
 let temporaries = 0;
 
-export function createSnapshots(sandbox: Sandbox, scheduler: Pick<Scheduler, 'quiesce'>, dir: string): Snapshots {
+/** The problems a refusal names; the rest are counted. */
+const NAMED_PROBLEMS = 3;
+const AUDIT = { module: 'engine/audit/audit.service', name: 'audit', run: audit };
+
+/** A snapshot whose books do not balance, refused with its first problems named. */
+function unbalanced(field: string, report: AuditReport): LedgerError {
+  const named = report.problems.slice(0, NAMED_PROBLEMS).map((p) => p.message);
+  const more = report.problems.length - named.length;
+  const detail = `does not balance, so it was not loaded: ${named.join('; ')}${more > 0 ? ` (and ${more} more)` : ''}. Its audit is skipped with --force`;
+  return snapshotInvalid(field, 'does not balance', detail);
+}
+
+/** `warn` gets the line that says a restore skipped its check (the server's log). */
+export function createSnapshots(sandbox: Sandbox, scheduler: Pick<Scheduler, 'quiesce'>, dir: string, warn: (line: string) => void = console.error): Snapshots {
   const located = (target: SnapshotTarget) => {
     if ('name' in target) {
       if (!SNAPSHOT_NAME.test(target.name)) throw invalidField('name', SNAPSHOT_NAME_RULE);
@@ -122,7 +140,7 @@ export function createSnapshots(sandbox: Sandbox, scheduler: Pick<Scheduler, 'qu
         rmSync(temporary, { force: true });
       }
     },
-    async restore(target) {
+    async restore(target, { force = false } = {}) {
       const at = notServed(notOwn(existing(target)));
       const info = describe(at);
       const work = mkdtempSync(join(tmpdir(), 'ledger-restore-'));
@@ -130,6 +148,13 @@ export function createSnapshots(sandbox: Sandbox, scheduler: Pick<Scheduler, 'qu
         const prepared = await prepareSnapshot(at.path, join(work, 'snapshot.db'), at.field).catch((error: unknown) => {
           throw storageError(error);
         });
+        // Every developer's books and the sandbox-wide sum, on the file, before anything is replaced:
+        // an edited snapshot would otherwise bring money from nowhere into a live sandbox.
+        if (force) warn(`Warning: restoring ${at.file ?? `snapshot "${at.name}"`} with --force: the audit of its books (that they balance) was skipped`);
+        else {
+          const report = await readSnapshot(sandbox.db, prepared.path, AUDIT);
+          if (!report.ok) throw unbalanced(at.field, report);
+        }
         let keys: ApiKeyRow[] = [];
         let ownerNow: string | undefined;
         await scheduler.quiesce(() =>
@@ -143,13 +168,17 @@ export function createSnapshots(sandbox: Sandbox, scheduler: Pick<Scheduler, 'qu
               },
               async after(trx) {
                 const ownerRestored = await getSetting(trx, SANDBOX_DEVELOPER);
-                if (!ownerNow || !ownerRestored) throw new LedgerError('VALIDATION_ERROR', `${at.field}: has no sandbox owner`, [{ field: at.field, message: 'has no sandbox owner' }]);
+                if (!ownerNow || !ownerRestored) throw snapshotInvalid(at.field, 'has no sandbox owner');
                 await carryKeys(trx, keys, ownerNow, ownerRestored);
               },
             }),
           ),
         );
         return info;
+      } catch (error) {
+        // Truncated or overwritten: found by the audit, or by the copy (--force, a part the audit does not read).
+        if (isDamaged(error)) throw damagedSnapshot(at.field, error);
+        throw error;
       } finally {
         rmSync(work, { recursive: true, force: true });
       }

@@ -1,3 +1,4 @@
+import SQLite from 'better-sqlite3';
 import { execa } from 'execa';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -121,6 +122,29 @@ describe('startSandbox: two sandboxes in one process', () => {
       expect(await fixed.audit()).toMatchObject({ ok: true });
     } finally {
       await fixed.stop();
+    }
+  });
+
+  it('refuses a snapshot whose books do not balance, at start and on restore (SNAPSHOT_INVALID), and loads it with force and a warning', async () => {
+    const w = (await api(file, 'POST', '/v1/wallets', wallet('unbalanced'))).body.data;
+    await api(file, 'POST', '/sandbox/inbound-transfers', { account_number: w.account_number, amount: 1_000 });
+    const edited = join(dir, 'edited.db');
+    await file.snapshot.save({ file: edited });
+    const raw = new SQLite(edited);
+    raw.prepare("UPDATE accounts SET balance = balance + 1000000000 WHERE id = ? AND kind = 'WALLET'").run(w.id);
+    raw.close();
+    const invalid = { name: 'SandboxError', status: 422, code: 'SNAPSHOT_INVALID', message: expect.stringContaining(`WALLET account ${w.id} has balance 1000001000`) };
+    await expect(startSandbox({ snapshot: { file: edited }, log: () => {} })).rejects.toMatchObject(invalid);
+    await expect(memory.snapshot.restore({ file: edited })).rejects.toMatchObject(invalid);
+
+    const lines: string[] = [];
+    const forced = await startSandbox({ snapshot: { file: edited }, force: true, log: (line) => lines.push(line) });
+    try {
+      expect((await api(forced, 'GET', `/v1/wallets/${w.id}`)).body.data.balance).toBe(1_000_001_000);
+      expect(lines).toEqual([`Warning: restoring ${edited} with --force: the audit of its books (that they balance) was skipped`]);
+      expect(await forced.snapshot.restore({ file: edited }, { force: true })).toMatchObject({ file: edited });
+    } finally {
+      await forced.stop();
     }
   });
 });

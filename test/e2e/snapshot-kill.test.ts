@@ -1,3 +1,4 @@
+import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -83,4 +84,41 @@ describe('snapshot save --file', () => {
     expect([nowhere.exitCode, nowhere.stderr]).toEqual([2, expect.stringMatching(/^Error \[USAGE\]: --file .*x\.db cannot be written \(ENOENT: no such directory\)/)]);
     expect(readdirSync(cli.dir).filter((entry) => entry.includes('.tmp-'))).toEqual([]);
   }, 60_000);
+});
+
+describe('a snapshot file edited to raise a wallet by 1,000,000,000 kobo', () => {
+  it('seen: `snapshot restore --file` and `sandbox start --snapshot` loaded it (a payout of 900,000,000 was then accepted); now each refuses it, SNAPSHOT_INVALID naming the wallet, exit 1, and --force loads it with a warning', async () => {
+    expect((await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--memory', '--seed', '5'])).exitCode).toBe(0);
+    const ada = await cli.json(['wallets', 'create', '--customer-reference', 'ada', '--first-name', 'Ada', '--last-name', 'Obi', '--email', 'ada@example.com']);
+    await cli.json(['credit', ada.id, '1000']);
+    const file = join(cli.dir, 'edited.db');
+    expect((await cli.run(['sandbox', 'snapshot', 'save', '--file', file])).exitCode).toBe(0);
+    const raw = new SQLite(file);
+    raw.prepare("UPDATE accounts SET balance = balance + 1000000000 WHERE id = ? AND kind = 'WALLET'").run(ada.id);
+    raw.close();
+    await cli.json(['credit', ada.id, '500']);
+    const problem = `WALLET account ${ada.id} has balance 1000001000 but its entries sum to 1000`;
+    const balance = async () => (await cli.json(['wallets', 'get', ada.id])).balance;
+
+    const refused = await cli.run(['sandbox', 'snapshot', 'restore', '--file', file, '--yes']);
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr).toMatch(/^Error \[SNAPSHOT_INVALID\]: file: does not balance, so it was not loaded: /);
+    expect(refused.stderr.replace(/\s+/g, ' ')).toContain(problem);
+    expect(await balance()).toBe(1_500);
+
+    const forced = await cli.run(['sandbox', 'snapshot', 'restore', '--file', file, '--yes', '--force']);
+    expect(forced.exitCode).toBe(0);
+    expect(forced.stderr.replace(/\s+/g, ' ')).toContain('Warning: --force:');
+    expect(await balance()).toBe(1_000_001_000);
+    expect((await cli.run(['sandbox', 'stop'])).exitCode).toBe(0);
+
+    const atStart = await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--memory', '--snapshot', file]);
+    expect(atStart.exitCode).toBe(1);
+    expect(atStart.stderr).toMatch(/^Error \[SNAPSHOT_INVALID\]: file: does not balance/);
+    expect(atStart.stderr.replace(/\s+/g, ' ')).toContain(problem);
+
+    expect((await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--memory', '--snapshot', file, '--force'])).exitCode).toBe(0);
+    expect(await balance()).toBe(1_000_001_000);
+    expect(readFileSync(join(cli.dir, '.ledger', 'sandbox.log'), 'utf8')).toContain(`Warning: restoring ${file} with --force: the audit of its books (that they balance) was skipped`);
+  }, 120_000);
 });

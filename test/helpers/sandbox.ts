@@ -48,6 +48,8 @@ export interface TestSandboxOptions {
   deliveryConcurrency?: number;
   /** A model-backed analyser (default: the rules). */
   analyser?: AnalyserConfig;
+  /** The server's log (default: dropped). */
+  log?: (line: string) => void;
 }
 
 export async function createTestSandbox(options: TestSandboxOptions = {}): Promise<TestSandbox> {
@@ -59,7 +61,7 @@ export async function createTestSandbox(options: TestSandboxOptions = {}): Promi
     webhookTimeoutSeconds: options.webhookTimeoutSeconds,
     deliveryConcurrency: options.deliveryConcurrency,
     analyser: options.analyser,
-    log: () => {},
+    log: options.log ?? (() => {}),
   });
   const { app, sandbox, apiKey, developerId } = server;
   let baseUrl: string | undefined;

@@ -2,12 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { withoutForeignKeys } from '../../src/engine/db/open.js';
 import { beginReset, resetChunk } from '../../src/engine/settings/reset.service.js';
 import { startServer } from '../../src/sandbox/server.js';
 import { bulkTransfers } from '../helpers/bulk-ledger.js';
 import { createTestSandbox, createWallet, type TestSandbox } from '../helpers/sandbox.js';
+import { developerWithHangingEndpoint, within } from '../helpers/webhook-app.js';
 
 /** A reset removes a developer's rows in chunks (sandbox/reset.ts); these are the edges of doing it that way. */
 let dir: string;
@@ -47,6 +48,36 @@ describe('while a developer is held (its reset runs)', () => {
     expect(answered).toBe(false);
     release();
     expect((await mine).status).toBe(200);
+  });
+});
+
+describe('a reset while one of its delivery attempts is out to an endpoint that never answers', () => {
+  it('seen: it waited for the attempt to time out; now it aborts it, answers while the endpoint still holds it, and writes nothing of it', async () => {
+    // An attempt left alone would wait 600 s: a reset that waits for it cannot answer in the bound below.
+    const s = await createTestSandbox({ webhookTimeoutSeconds: 600 });
+    const b = await developerWithHangingEndpoint(s);
+    try {
+      const advancing = s.call('POST', '/sandbox/clock/advance', { seconds: 1 }, { key: b.key });
+      await vi.waitFor(() => expect(b.endpoint.received).toHaveLength(1));
+
+      const reset = await within(s.call('POST', '/sandbox/reset', undefined, { key: b.key }), 10_000);
+      expect(reset === 'still waiting' ? reset : reset.status).toBe(200);
+      await vi.waitFor(() => expect(b.endpoint.abandoned).toEqual([b.endpoint.received[0]!.id]));
+      expect((await advancing).status).toBe(200);
+      expect((await s.call('GET', '/v1/webhook-logs', undefined, { key: b.key })).body.data.total).toBe(0);
+      expect((await s.call('GET', '/sandbox/audit', undefined, { key: b.key })).body.data.ok).toBe(true);
+
+      // Its next delivery goes out as any other: one attempt, answered.
+      const wallet = (await s.call('POST', '/v1/wallets', { customer_reference: 'b-2', first_name: 'Bola', last_name: 'Ade', email: 'bola@example.com' }, { key: b.key })).body.data;
+      await s.call('POST', '/sandbox/inbound-transfers', { account_number: wallet.account_number, amount: 700 }, { key: b.key });
+      await s.call('POST', '/sandbox/clock/advance', { seconds: 1 }, { key: b.key });
+      const [log] = (await s.call('GET', '/v1/webhook-logs', undefined, { key: b.key })).body.data.items;
+      expect(log).toMatchObject({ status: 'DELIVERED', attempt_count: 1 });
+      expect((await s.call('GET', `/sandbox/webhook-logs/${log.id}/attempts`, undefined, { key: b.key })).body.data.items).toHaveLength(1);
+    } finally {
+      await b.endpoint.close();
+      await s.close();
+    }
   });
 });
 

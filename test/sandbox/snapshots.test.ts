@@ -1,16 +1,17 @@
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect, sql } from 'kysely';
-import { copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { saveFile } from '../../src/client/save-file.js';
 import { servingPid } from '../../src/client/served-database.js';
 import { migrationProvider } from '../../src/engine/db/migrations.js';
 import { injectStorageFault } from '../../src/engine/db/open.js';
 import { openServer } from '../../src/sandbox/server.js';
 import { createTestSandbox, createWallet, expectCleanAudit, type TestSandbox, useSandbox, walletBody } from '../helpers/sandbox.js';
+import { developerWithHangingEndpoint, within } from '../helpers/webhook-app.js';
 
 const t = useSandbox({ auditAfter: true });
 let dir: string;
@@ -217,12 +218,12 @@ describe('save and restore', () => {
     new SQLite(junk).exec('CREATE TABLE x (a)');
     for (const file of [junk, '/etc/hostname']) {
       const r = await t.call('POST', '/sandbox/snapshots/restore', { file });
-      expect([r.status, r.body.detail.code, r.body.detail.fields]).toEqual([400, 'VALIDATION_ERROR', [{ field: 'file', message: 'is not a ledger sandbox snapshot' }]]);
+      expect([r.status, r.body.detail.code, r.body.detail.fields]).toEqual([422, 'SNAPSHOT_INVALID', [{ field: 'file', message: 'is not a ledger sandbox snapshot' }]]);
     }
     expect((await t.call('GET', `/v1/wallets/${w.id}`)).body.data.balance).toBe(1_000);
   });
 
-  it('refuses a snapshot file whose rows do not hold together, and changes nothing', async () => {
+  it('refuses a snapshot file whose rows do not hold together, with --force too (its audit skipped), and changes nothing', async () => {
     const w = await createWallet(t, 1_000);
     const file = join(dir, 'broken.db');
     await download(t, file);
@@ -230,9 +231,59 @@ describe('save and restore', () => {
     raw.pragma('foreign_keys = OFF');
     raw.prepare('UPDATE transactions SET account_seq = ?').run(999_999);
     raw.close();
-    const r = await t.call('POST', '/sandbox/snapshots/restore', { file });
-    expect([r.status, r.body.detail.code, r.body.detail.message]).toEqual([400, 'VALIDATION_ERROR', 'snapshot: its rows do not hold together (transactions refers to a missing row)']);
+    const r = await t.call('POST', '/sandbox/snapshots/restore', { file, force: true });
+    expect([r.status, r.body.detail.code, r.body.detail.message]).toEqual([422, 'SNAPSHOT_INVALID', 'snapshot: its rows do not hold together (transactions refers to a missing row)']);
     expect((await t.call('GET', `/v1/wallets/${w.id}/transactions`)).body.data.total).toBe(1);
+  });
+
+  it('seen: a snapshot edited to raise a wallet by 1,000,000,000 kobo was restored, and a payout of 900,000,000 accepted; now 422 SNAPSHOT_INVALID names the wallet, nothing changes, and --force loads it with a warning', async () => {
+    const warnings: string[] = [];
+    const s = await createTestSandbox({ log: (line) => warnings.push(line) });
+    try {
+      const w = await createWallet(s, 1_000);
+      await s.call('POST', '/sandbox/snapshots', { name: 'edited' });
+      const file = join(dir, 'edited.db');
+      await download(s, file);
+      for (const path of [join(s.app.snapshots.dir, 'edited.db'), file]) {
+        const raw = new SQLite(path);
+        raw.prepare("UPDATE accounts SET balance = balance + 1000000000 WHERE id = ? AND kind = 'WALLET'").run(w.id);
+        raw.close();
+      }
+      await s.call('POST', '/sandbox/inbound-transfers', { account_number: w.account_number, amount: 500 });
+
+      const problem = `WALLET account ${w.id} has balance 1000001000 but its entries sum to 1000`;
+      for (const [url, body, field] of [
+        ['/sandbox/snapshots/edited/restore', undefined, 'name'],
+        ['/sandbox/snapshots/restore', { file }, 'file'],
+      ] as const) {
+        const r = await s.call('POST', url, body);
+        expect([r.status, r.body.detail.code, r.body.detail.fields]).toEqual([422, 'SNAPSHOT_INVALID', [{ field, message: 'does not balance' }]]);
+        expect(r.body.detail.message).toContain(problem);
+        expect((await s.call('GET', `/v1/wallets/${w.id}`)).body.data.balance).toBe(1_500);
+      }
+      expect(warnings).toEqual([]);
+
+      const forced = await s.call('POST', '/sandbox/snapshots/edited/restore', { force: true });
+      expect(forced.status).toBe(200);
+      expect((await s.call('GET', `/v1/wallets/${w.id}`)).body.data.balance).toBe(1_000_001_000);
+      expect(warnings).toEqual(['Warning: restoring snapshot "edited" with --force: the audit of its books (that they balance) was skipped']);
+      expect((await s.call('GET', '/sandbox/audit')).body.data.ok).toBe(false);
+    } finally {
+      await s.stop();
+    }
+  });
+
+  it('refuses a truncated snapshot file as SNAPSHOT_INVALID, with --force too, and changes nothing', async () => {
+    const w = await createWallet(t, 1_000);
+    await t.call('POST', '/sandbox/inbound-transfers', { account_number: w.account_number, amount: 1 });
+    const file = join(dir, 'truncated.db');
+    await download(t, file);
+    truncateSync(file, Math.floor(statSync(file).size * 0.6));
+    for (const force of [false, true]) {
+      const r = await t.call('POST', '/sandbox/snapshots/restore', { file, force });
+      expect([r.status, r.body.detail.code, r.body.detail.fields]).toEqual([422, 'SNAPSHOT_INVALID', [{ field: 'file', message: 'is damaged' }]]);
+    }
+    expect((await t.call('GET', `/v1/wallets/${w.id}`)).body.data.balance).toBe(1_001);
   });
 
   it('answers 507 to a restore on a full disk, changes nothing, and restores once space is back', async () => {
@@ -312,6 +363,34 @@ describe('a snapshot name that would leave the snapshot directory', () => {
       expect((await call('GET', '/sandbox/audit')).body.data.ok).toBe(true);
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe('a delivery in flight to an endpoint that never answers', () => {
+  it("seen: the owner's restore waited out developer B's attempt (13 s); now it aborts it, answers while the endpoint still holds it, and the restored data has no trace of it", async () => {
+    // An attempt left alone would wait 600 s: a restore that waits for it cannot answer in the bound below.
+    const s = await createTestSandbox({ webhookTimeoutSeconds: 600 });
+    const b = await developerWithHangingEndpoint(s);
+    try {
+      await s.call('POST', '/sandbox/snapshots', { name: 'before-attempt' });
+      const advancing = s.call('POST', '/sandbox/clock/advance', { seconds: 1 }, { key: b.key });
+      await vi.waitFor(() => expect(b.endpoint.received).toHaveLength(1));
+
+      const restored = await within(s.call('POST', '/sandbox/snapshots/before-attempt/restore'), 10_000);
+      expect(restored === 'still waiting' ? restored : restored.status).toBe(200);
+      // The sandbox closed the connection: the endpoint never answered.
+      await vi.waitFor(() => expect(b.endpoint.abandoned).toEqual([b.endpoint.received[0]!.id]));
+      // The clock advance that sent it answers, having sent what the restored data has due: one attempt, answered.
+      expect((await advancing).status).toBe(200);
+      const [log] = (await s.call('GET', '/v1/webhook-logs', undefined, { key: b.key })).body.data.items;
+      expect(log).toMatchObject({ status: 'DELIVERED', attempt_count: 1 });
+      const attempts = (await s.call('GET', `/sandbox/webhook-logs/${log.id}/attempts`, undefined, { key: b.key })).body.data.items;
+      expect(attempts.map((a: { attempt_number: number; http_status_code: number }) => [a.attempt_number, a.http_status_code])).toEqual([[1, 200]]);
+      expect((await s.call('GET', '/sandbox/audit', undefined, { key: b.key })).body.data.ok).toBe(true);
+    } finally {
+      await b.endpoint.close();
+      await s.close();
     }
   });
 });
@@ -795,8 +874,8 @@ describe('a database made before 0019 with a time the API could not show again',
     raw.close();
     const r = await t.call('POST', '/sandbox/snapshots/restore', { file });
     expect([r.status, r.body.detail.code, r.body.detail.message]).toEqual([
-      400,
-      'VALIDATION_ERROR',
+      422,
+      'SNAPSHOT_INVALID',
       'file: was made by a newer version of ledger, or its schema cannot be migrated (database migration 0019b_ledger_times_as_integers failed: Error: transactions: 0 of 1 rows could be carried over)',
     ]);
     expect((await t.call('GET', `/v1/wallets/${w.id}`)).body.data.balance).toBe(1_000);

@@ -85,6 +85,16 @@ export const NoQuery = z.strictObject({});
 /** The body of a write that takes none: no body or `{}`; any field is refused by name (contract §2). */
 export const NoBody = z.strictObject({}).optional();
 
+/** Marks a body the request may leave out, for the OpenAPI document (see `describeErrorResponses`). */
+export const OPTIONAL_BODY = 'x-optional-body';
+
+/**
+ * A body the request may leave out, of fields that are each optional: declared optional in the
+ * OpenAPI document, as NoBody is.
+ * @example body: optionalBody(z.strictObject({ force: z.boolean().optional() }))
+ */
+export const optionalBody = <T extends z.ZodObject>(schema: T) => schema.meta({ [OPTIONAL_BODY]: true }).optional();
+
 export const ErrorBody = z
   .object({
     success: z.literal(false),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ERROR_CODES, HTTP_STATUS } from '../errors.js';
-import { ErrorBody } from './common.js';
+import { ErrorBody, OPTIONAL_BODY } from './common.js';
 
 /** The HTTP statuses of the error table (contract §2). */
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 414 | 415 | 422 | 431 | 500 | 503 | 507;
@@ -52,7 +52,7 @@ type Operation = {
 /**
  * Names, on every error response of an OpenAPI document, the codes of the error table that answer
  * with its status (instead of the generator's "Default Response"); a write that takes no body (its
- * schema an object with no properties, NoBody) declares its body optional, as it is; an answer that
+ * schema an object with no properties, NoBody) or marked by `optionalBody` declares its body optional, as it is; an answer that
  * is a file (a schema with `contentMediaType`, see `fileResponse`) is declared under that media type.
  * @example transformObject: (input) => describeErrorResponses(jsonSchemaTransformObject(input))
  */
@@ -65,7 +65,11 @@ export function describeErrorResponses<D extends { paths?: object }>(document: D
         const { contentMediaType, ...file } = response.content?.['application/json']?.schema ?? {};
         if (contentMediaType) response.content = { [contentMediaType]: { schema: file } };
       }
-      const body = operation?.requestBody?.content?.['application/json']?.schema;
+      const body = operation?.requestBody?.content?.['application/json']?.schema as ({ properties?: object; required?: unknown[] } & Record<string, unknown>) | undefined;
+      if (body?.[OPTIONAL_BODY]) {
+        delete body[OPTIONAL_BODY];
+        operation!.requestBody!.required = false;
+      }
       if (body?.properties && Object.keys(body.properties).length === 0 && !body.required) operation!.requestBody!.required = false;
     }
   }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SNAPSHOT_NAME, SNAPSHOT_NAME_RULE } from '../snapshot-name.js';
-import { Ok, Page, pageQuery, Timestamp } from './common.js';
+import { Ok, optionalBody, Page, pageQuery, Timestamp } from './common.js';
 
 export const SnapshotName = z.string({ error: 'must be a string' }).regex(SNAPSHOT_NAME, { error: SNAPSHOT_NAME_RULE });
 const AbsolutePath = z
@@ -15,7 +15,12 @@ export const SnapshotParams = z.strictObject({ name: SnapshotName });
 // of your choosing is a download: GET /sandbox/database).
 export const SaveSnapshotBody = z.strictObject({ name: SnapshotName });
 
-export const RestoreFileBody = z.strictObject({ file: AbsolutePath });
+const Force = z.boolean({ error: 'must be true or false' }).optional().describe("true: load it without checking that its books balance (the server's log warns)");
+
+export const RestoreFileBody = z.strictObject({ file: AbsolutePath, force: Force });
+
+/** A named restore takes no body, or `{ force }`. */
+export const RestoreBody = optionalBody(z.strictObject({ force: Force }));
 
 export const SnapshotListQuery = z.strictObject(pageQuery);
 

@@ -8,6 +8,7 @@ import { check } from '../../client/validate.js';
 import type { Io } from '../io.js';
 import { action, clientCommand, examples } from '../options.js';
 import { clean } from '../output/clean.js';
+import { fitted } from '../output/wrap.js';
 import type { View } from '../output/views.js';
 import { listQuery, type PageFlags, withPaging } from '../paging.js';
 import { confirm } from '../prompts.js';
@@ -78,16 +79,20 @@ export function restoreCommand(): Command {
     .argument('[name]', 'a snapshot saved with `snapshot save <name>`')
     .option('--file <path>', 'restore from this file instead (older snapshots are migrated; the file is not changed)')
     .option('-y, --yes', 'do not ask for confirmation on a terminal')
+    .option('--force', 'load it even if its books do not balance (its audit is skipped; exit 1 SNAPSHOT_INVALID otherwise)')
     .addHelpText('after', examples('ledger sandbox snapshot restore base', 'ledger sandbox snapshot restore --file test/fixtures/base.db --yes'))
     .action(
-      action(async (io: Io, name: string | undefined, options: { file?: string; yes?: boolean }) => {
+      action(async (io: Io, name: string | undefined, options: { file?: string; yes?: boolean; force?: boolean }) => {
         const target = targetOf(io, name, options.file);
         const what = 'name' in target ? `snapshot ${target.name}` : target.file;
         if (!(await confirm(io, `Replace everything in the sandbox at ${io.config().baseUrl} with ${what}?`, options.yes))) {
           throw new UsageError('restore cancelled: nothing was changed');
         }
         const path = 'name' in target ? `/sandbox/snapshots/${encodeURIComponent(target.name)}/restore` : '/sandbox/snapshots/restore';
-        const restored = await io.client().sandbox<Snapshot>('POST', path, { ...('file' in target ? { body: target } : {}), beforeRepeating: RESTORE_BEFORE_REPEATING });
+        const force = options.force ? { force: true } : {};
+        if (options.force) io.stderr.write(fitted(io.stderr, `Warning: --force: ${what} is restored without the audit of its books; they may not balance.\n`));
+        const body = 'file' in target ? { ...target, ...force } : options.force ? force : undefined;
+        const restored = await io.client().sandbox<Snapshot>('POST', path, { ...(body ? { body } : {}), beforeRepeating: RESTORE_BEFORE_REPEATING });
         await io.show(restored, snapshotView('Restored'));
       }),
     );

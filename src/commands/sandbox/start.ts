@@ -28,6 +28,7 @@ export interface StartOptions extends AnalyserFlags {
   apiKey?: string;
   webhookSecret?: string;
   snapshot?: string;
+  force?: boolean;
 }
 
 export function startCommand(): Command {
@@ -44,7 +45,8 @@ export function startCommand(): Command {
     .option('--clock-start <instant>', 'where a manual clock starts, ISO 8601 (default with --seed: 2026-01-01T00:00:00Z)')
     .addOption(new Option('--api-key <key>', "fix the SANDBOX developer's key (svc_test_ + 32 letters and digits) instead of a random one").env('LEDGER_SANDBOX_API_KEY'))
     .addOption(new Option('--webhook-secret <secret>', "fix the SANDBOX developer's webhook signing secret (whsec_ + base64 of 24 to 64 bytes) instead of a random one").env('LEDGER_SANDBOX_WEBHOOK_SECRET'))
-    .option('--snapshot <name>', 'start from a snapshot: a name saved with `snapshot save`, or a path to a snapshot file')
+    .option('--snapshot <name>', 'start from a snapshot: a name saved with `snapshot save`, or a path to a snapshot file (refused, SNAPSHOT_INVALID, when its books do not balance)')
+    .option('--force', 'with --snapshot: load it without the audit of its books (a warning says so)')
     .option('-d, --detach', 'run in the background, wait until healthy, and return')
     .option('--json', 'with --detach: print the connection details as JSON')
     .addHelpText(

@@ -63,6 +63,15 @@ function settle<R>(message: Answer<R>, resolve: (result: R) => void, reject: (er
   else reject(Object.assign(new Error(message.message), message.code ? { code: message.code } : {}));
 }
 
+/**
+ * Runs `job` on a worker thread with a read-only connection of its own to the file at `path`, in
+ * one read transaction (a snapshot file checked before it is loaded: see snapshot.ts).
+ * @example const report = await readFileInWorker('/tmp/base.db', { module: 'engine/audit/audit.service', name: 'audit', run: audit });
+ */
+export function readFileInWorker<A extends unknown[], R>(path: string, job: ReadJob<A, R>, ...args: A): Promise<R> {
+  return inWorker<R>(path, job.module, job.name, args);
+}
+
 function inWorker<R>(path: string, module: string, name: string, args: unknown[]): Promise<R> {
   const script = built(moduleUrl('engine/db/read-worker'));
   return new Promise<R>((resolve, reject) => {

@@ -1,9 +1,10 @@
 import SQLite from 'better-sqlite3';
 import { chmodSync, closeSync, copyFileSync, fsyncSync, openSync, rmSync } from 'node:fs';
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { Kysely, SqliteDialect, sql, type Transaction } from 'kysely';
 import type { Database, Db } from './database.js';
 import { migrationProvider } from './migrations.js';
-import { closeDatabase, databasePath, openDatabase } from './open.js';
+import { readFileInWorker, type ReadJob } from './off-thread.js';
+import { closeDatabase, databasePath, openDatabase, readsOffThread } from './open.js';
 import { LedgerError } from '../errors.js';
 import { startSqliteWorker } from './worker.js';
 
@@ -106,13 +107,43 @@ export function readSnapshotInfo(file: string, field: string): SnapshotFileInfo 
     return { meta: row ? (JSON.parse(row.value) as SnapshotMeta) : undefined, migrations };
   } catch (error) {
     if (error instanceof LedgerError) throw error;
-    throw notASnapshot(field);
+    throw isDamaged(error) && !/not a database/.test((error as Error).message) ? damagedSnapshot(field, error) : notASnapshot(field);
   } finally {
     handle?.close();
   }
 }
 
-const notASnapshot = (field: string) => new LedgerError('VALIDATION_ERROR', `${field}: is not a ledger sandbox snapshot`, [{ field, message: 'is not a ledger sandbox snapshot' }]);
+/** A snapshot file that cannot be loaded for what it holds (contract §11): 422, naming the field that gave it. */
+export const snapshotInvalid = (field: string, problem: string, detail = problem) => new LedgerError('SNAPSHOT_INVALID', `${field}: ${detail}`, [{ field, message: problem }]);
+
+const notASnapshot = (field: string) => snapshotInvalid(field, 'is not a ledger sandbox snapshot');
+
+/** A snapshot file SQLite finds damaged (`isDamaged`). */
+export const damagedSnapshot = (field: string, error: unknown) => snapshotInvalid(field, 'is damaged', `is damaged (${(error as Error).message})`);
+
+/**
+ * Whether `error` says the database file is damaged (truncated, overwritten) or not a database:
+ * of a snapshot file, that is the file's fault, not the server's.
+ */
+export const isDamaged = (error: unknown): boolean => /^SQLITE_(CORRUPT|NOTADB)/.test(String((error as { code?: unknown }).code ?? ''));
+
+/**
+ * Runs a read (`job`, the audit) over the snapshot file at `file`, read-only, without opening it as
+ * the sandbox's database: where the sandbox `db` reads off the request thread, on a worker thread,
+ * so checking a large snapshot never holds a request up; elsewhere (an in-memory sandbox, one
+ * caller at a time) here. A damaged file fails with its SQLite code (see `isDamaged`).
+ * @example const report = await readSnapshot(sandbox.db, '/tmp/base.db', { module: 'engine/audit/audit.service', name: 'audit', run: audit });
+ */
+export async function readSnapshot<A extends unknown[], R>(db: Db, file: string, job: ReadJob<A, R>, ...args: A): Promise<R> {
+  if (readsOffThread(db)) return readFileInWorker(file, job, ...args);
+  const handle = new SQLite(file, { readonly: true, fileMustExist: true });
+  const reader = new Kysely<Database>({ dialect: new SqliteDialect({ database: handle }) });
+  try {
+    return await reader.transaction().execute((trx) => job.run(trx, ...args));
+  } finally {
+    await reader.destroy();
+  }
+}
 
 /**
  * The snapshot at `file` with this version's schema: the file itself when its schema is current
@@ -130,8 +161,7 @@ export async function prepareSnapshot(file: string, work: string, field: string)
     await closeDatabase(copy);
   } catch (error) {
     rmSync(work, { force: true });
-    const message = `${field}: was made by a newer version of ledger, or its schema cannot be migrated (${(error as Error).message})`;
-    throw new LedgerError('VALIDATION_ERROR', message, [{ field, message: 'cannot be migrated to this version' }]);
+    throw snapshotInvalid(field, 'cannot be migrated to this version', `was made by a newer version of ledger, or its schema cannot be migrated (${(error as Error).message})`);
   } finally {
     for (const suffix of ['-wal', '-shm']) rmSync(`${work}${suffix}`, { force: true });
   }
@@ -181,9 +211,7 @@ export async function replaceContents(db: Db, file: string, options: ReplaceOpti
         await options.after(trx);
         const broken = options.checkForeignKeys ? (await sql<{ table: string }>`PRAGMA main.foreign_key_check`.execute(trx)).rows : [];
         if (broken.length > 0) {
-          throw new LedgerError('VALIDATION_ERROR', `snapshot: its rows do not hold together (${broken[0]!.table} refers to a missing row)`, [
-            { field: 'snapshot', message: 'is inconsistent' },
-          ]);
+          throw snapshotInvalid('snapshot', 'is inconsistent', `its rows do not hold together (${broken[0]!.table} refers to a missing row)`);
         }
       });
     } finally {

@@ -15,6 +15,8 @@ import { insertAttempts, MAX_ATTEMPTS, RETRY_SCHEDULE_SECONDS, urlSeqs } from '.
 export const INTERRUPTED_BY_STOP = "interrupted: the sandbox stopped before this attempt's outcome was recorded; the endpoint may or may not have received it";
 /** An attempt's error when the snapshot restored was saved while it was out. */
 export const INTERRUPTED_BY_SNAPSHOT = "interrupted: the snapshot restored was saved while this attempt was out, so its outcome is not in it; the endpoint may or may not have received it";
+/** An attempt's error when a restore cancelled it while it was out, and then failed (the data it was sent from stayed). */
+export const CANCELLED_BY_RESTORE = "cancelled: a snapshot restore aborted this attempt while it was out, then did not complete; the endpoint may or may not have received it";
 /** What an interrupted attempt names as its URL when its developer's deliveries go to the built-in receiver (whose address was the stopped server's). */
 const BUILT_IN_RECEIVER = '(built-in receiver)';
 /** Rows read or written per statement: SQLite takes at most 32,766 parameters in one. */

@@ -3,6 +3,7 @@ import { createReadStream } from 'node:fs';
 import { errors as declare, fileResponse } from '../../api/schemas/responses.js';
 import {
   DeletedSnapshotResponse,
+  RestoreBody,
   RestoreFileBody,
   SaveSnapshotBody,
   SnapshotListQuery,
@@ -18,6 +19,8 @@ import { type App, type RouteDeps, ok } from './route.js';
 const tags = ['Sandbox'];
 // Only the sandbox's owner may touch snapshots; a name or file that is not there is 404.
 const errors = declare(403, 404);
+// A snapshot whose books do not balance, or that is not one, is not loaded.
+const restoreErrors = declare(403, 404, 422);
 // A snapshot answer is never replayed: a restore replaces the very table that keeps idempotent answers.
 const config = { idempotency: false, idempotencyRefusal: 'is not accepted by snapshots: a restore replaces the stored answers themselves (saving again under a name is safe to repeat)' };
 
@@ -85,9 +88,15 @@ export function snapshotRoutes(app: App, { sandbox, snapshots }: RouteDeps): voi
     {
       preHandler: ownerOnly,
       config,
-      schema: { tags, summary: 'Replace the whole sandbox with a named snapshot, atomically between two write batches', params: SnapshotParams, response: { 200: SnapshotResponse, ...errors } },
+      schema: {
+        tags,
+        summary: 'Replace the whole sandbox with a named snapshot, atomically between two write batches, once its books balance (422 SNAPSHOT_INVALID; `force` skips that check)',
+        params: SnapshotParams,
+        body: RestoreBody,
+        response: { 200: SnapshotResponse, ...restoreErrors },
+      },
     },
-    async (request) => ok(await snapshots.restore({ name: request.params.name })),
+    async (request) => ok(await snapshots.restore({ name: request.params.name }, { force: request.body?.force })),
   );
 
   app.post(
@@ -95,9 +104,14 @@ export function snapshotRoutes(app: App, { sandbox, snapshots }: RouteDeps): voi
     {
       preHandler: ownerOnly,
       config,
-      schema: { tags, summary: 'Replace the whole sandbox with the snapshot in a file (an absolute path)', body: RestoreFileBody, response: { 200: SnapshotResponse, ...errors } },
+      schema: {
+        tags,
+        summary: 'Replace the whole sandbox with the snapshot in a file (an absolute path), once its books balance (422 SNAPSHOT_INVALID; `force` skips that check)',
+        body: RestoreFileBody,
+        response: { 200: SnapshotResponse, ...restoreErrors },
+      },
     },
-    async (request) => ok(await snapshots.restore({ file: request.body.file })),
+    async (request) => ok(await snapshots.restore({ file: request.body.file }, { force: request.body.force })),
   );
 
   app.delete(

@@ -52,12 +52,18 @@ export interface Dispatcher {
    * moves the log (the attempt begun, then its outcome), with the log as that write leaves it: the
    * caller keeps its answer there, so a request killed mid-attempt is never sent again by its retry.
    */
-  attemptNow(log: WebhookLogRow, recorded?: Recorded): Promise<WebhookLogRow>;
-  /** Resolves once nothing of the developer's is being chosen or sent (nothing new starts while the sandbox holds it). */
-  idle(developerId: string): Promise<void>;
+  attemptNow(log: WebhookLogRow, recorded?: Recorded): Promise<WebhookLogRow | undefined>;
   /**
-   * Starts nothing new, waits for the attempts in flight to be recorded, runs `work` (a snapshot
-   * restore), then carries on: no attempt's outcome is written into a state it was not sent from.
+   * Cancels the developer's attempts in flight (a reset is about to remove their logs) and resolves
+   * once nothing of the developer's is being chosen or sent (nothing new starts while the sandbox
+   * holds it). A cancelled attempt's outcome is never recorded.
+   */
+  cancel(developerId: string): Promise<void>;
+  /**
+   * Starts nothing new, cancels the attempts in flight (their requests are aborted and their
+   * outcomes never recorded), runs `work` (a snapshot restore), then carries on: no attempt's
+   * outcome is written into a state it was not sent from, and an endpoint that does not answer
+   * holds up no restore.
    */
   quiesce<T>(work: () => Promise<T>): Promise<T>;
   /** Stops taking work and waits for attempts in flight, so none is lost or sent twice. */
@@ -70,6 +76,13 @@ export type Recorded = (trx: Transaction<Database>, log: WebhookLogRow) => Promi
 /** One developer's deliveries: its own slots, so a slow or dead endpoint holds up no one else. */
 interface Lane {
   inFlight: Map<string, Promise<WebhookLogRow | undefined>>;
+  /** How to abort each attempt in flight, by log id. */
+  aborts: Map<string, AbortController>;
+  /**
+   * Moves on at each cancel: an attempt records its outcome only while the lane is at the epoch it
+   * was sent in, checked inside the write, so one that ends after a restore or reset began writes nothing.
+   */
+  epoch: number;
   /** Choosing what to send is serialized per lane, so two callers never pick the same delivery. */
   selecting: Promise<unknown>;
   /** The timer's drain of this lane is still running. */
@@ -103,8 +116,8 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
   const lanes = new Map<string, Lane>();
   let selfUrl: string | undefined;
   let stopped = false;
-  /** Set while quiesce() runs its work: nothing new starts. */
-  let holding = false;
+  /** Set while quiesce() runs: nothing new starts, and a manual retry waits for it. */
+  let holding: Promise<unknown> | undefined;
   /** While the storage refuses writes, nothing is sent (real time; doubling up to 30 s). */
   let pausedUntil = 0;
   let backoff = FIRST_BACKOFF_MS;
@@ -112,7 +125,7 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
   const laneOf = (developerId: string): Lane => {
     let lane = lanes.get(developerId);
     if (!lane) {
-      lane = { inFlight: new Map(), selecting: Promise.resolve(), ticking: false, fresh: new Map() };
+      lane = { inFlight: new Map(), aborts: new Map(), epoch: 0, selecting: Promise.resolve(), ticking: false, fresh: new Map() };
       lanes.set(developerId, lane);
     }
     return lane;
@@ -211,8 +224,11 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
     return recordAttempts(trx, env, attempts);
   }
 
-  /** Sends one begun attempt over HTTP and records its outcome. Resolves undefined when that record failed. */
-  async function send(log: WebhookLogRow, manual: boolean, url: string, secrets: string[], recorded?: Recorded): Promise<WebhookLogRow | undefined> {
+  /** Sends one begun attempt over HTTP and records its outcome. Resolves undefined when that record failed, or the attempt was cancelled. */
+  async function send(lane: Lane, log: WebhookLogRow, manual: boolean, url: string, secrets: string[], recorded?: Recorded): Promise<WebhookLogRow | undefined> {
+    const { epoch } = lane;
+    const controller = new AbortController();
+    lane.aborts.set(log.id, controller);
     const env = sandbox.envFor(log.developer_id);
     // Measured on the developer's clock, like every time the sandbox reports: a manual clock stands
     // still while an attempt runs, so its attempts take 0 ms and two runs report the same.
@@ -221,21 +237,26 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
     let responseBody: string | null = null;
     let error: string | null = null;
     try {
-      const response = await postWebhook(new URL(url), deliveryHeaders(log, secrets), log.payload, { timeoutMs: options.timeoutSeconds * 1000, limit: RESPONSE_BODY_LIMIT });
+      const response = await postWebhook(new URL(url), deliveryHeaders(log, secrets), log.payload, { timeoutMs: options.timeoutSeconds * 1000, limit: RESPONSE_BODY_LIMIT, signal: controller.signal });
       httpStatus = response.status;
       responseBody = response.body;
     } catch (caught) {
       error = caught instanceof Error ? caught.message : String(caught);
+    } finally {
+      lane.aborts.delete(log.id);
     }
     const durationMs = env.clock.now().getTime() - started;
     const result = { url, httpStatus, responseBody, error, durationMs, manual };
-    if (manual) return record((trx) => finishAttempt(trx, env, log, result).then(andRecorded(trx, recorded)));
+    // The data it was sent from was replaced (a restore, a reset): that data has no trace of it.
+    const cancelled = () => lane.epoch !== epoch;
+    if (cancelled()) return undefined;
+    if (manual) return record(async (trx) => (cancelled() ? undefined : finishAttempt(trx, env, log, result).then(andRecorded(trx, recorded))));
     // An outcome that cannot be written leaves the log due at its next retry (see beginAttempts).
-    return record((trx) => finishAttempt(trx, env, log, result)).catch(() => undefined);
+    return record(async (trx) => (cancelled() ? undefined : finishAttempt(trx, env, log, result))).catch(() => undefined);
   }
 
   function track(lane: Lane, log: WebhookLogRow, manual: boolean, url: string, secrets: string[], recorded?: Recorded): Promise<WebhookLogRow | undefined> {
-    const running = send(log, manual, url, secrets, recorded).finally(() => lane.inFlight.delete(log.id));
+    const running = send(lane, log, manual, url, secrets, recorded).finally(() => lane.inFlight.delete(log.id));
     lane.inFlight.set(log.id, running);
     return running;
   }
@@ -244,6 +265,14 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
   async function settleLanes(): Promise<void> {
     for (const lane of lanes.values()) await lane.selecting;
     await Promise.allSettled([...lanes.values()].flatMap((lane) => [...lane.inFlight.values()]));
+  }
+
+  /** Once the lane has chosen (nothing new may start), aborts its attempts in flight, unrecorded, and waits for them to end. */
+  async function cancelLane(lane: Lane): Promise<void> {
+    await lane.selecting;
+    lane.epoch += 1;
+    for (const controller of lane.aborts.values()) controller.abort();
+    await Promise.allSettled([...lane.inFlight.values()]);
   }
 
   /**
@@ -303,10 +332,13 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
     const lane = laneOf(developerId);
     // Work that falls due meanwhile waits for the next call: a steady stream cannot keep it going.
     const cutoff = sandbox.envFor(developerId).clock.now();
+    // A restore or reset meanwhile ends it: what its data has due is the next call's (the timer's, a clock advance's).
+    const { epoch } = lane;
     let total = 0;
     for (;;) {
       const started = await startDue(developerId, lane, cutoff);
       total += started.length;
+      if (lane.epoch !== epoch) return total;
       if (started.length > 0 && lane.inFlight.size < concurrency) continue;
       if (lane.inFlight.size === 0) {
         if (started.length === 0) return total;
@@ -343,6 +375,7 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
     },
     async attemptNow(log, recorded) {
       const lane = laneOf(log.developer_id);
+      const { epoch } = lane;
       const env = sandbox.envFor(log.developer_id);
       // Read again in the write: an attempt of the schedule, or a restore, may have changed it since the caller read it.
       const current = async (trx: Transaction<Database>) => {
@@ -352,13 +385,17 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
         return fresh;
       };
       for (;;) {
+        // A restore under way: the retry runs on the data it leaves.
+        while (holding) await holding.catch(() => {});
         const running = lane.inFlight.get(log.id);
         if (running) await running.catch(() => {});
         // Begun in the lane's turn, as the schedule begins its attempts, and in flight before the next
         // turn: the schedule never sends the same delivery at the same time (seen: both did, and the
         // log counted one attempt of the two).
         const turn = lane.selecting.then(async (): Promise<{ done: Promise<WebhookLogRow | undefined> } | undefined> => {
-          if (lane.inFlight.has(log.id)) return undefined;
+          if (holding || lane.inFlight.has(log.id)) return undefined;
+          // Its developer is being reset: the log is on its way out with the rest.
+          if (lane.epoch !== epoch && sandbox.isHeld(log.developer_id)) throw notFound('webhook log');
           // The endpoint as it is in this turn: it may have moved while the retry waited for it.
           const { endpoint, url, inProcess } = await endpointFor(log.developer_id);
           if (url && inProcess) {
@@ -377,21 +414,20 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
         });
         lane.selecting = turn.catch(() => {});
         const started = await turn;
-        if (started) return (await started.done)!;
+        if (started) return started.done;
       }
     },
-    async idle(developerId) {
-      const lane = laneOf(developerId);
-      await lane.selecting;
-      await Promise.allSettled([...lane.inFlight.values()]);
-    },
+    cancel: (developerId) => cancelLane(laneOf(developerId)),
     async quiesce(work) {
-      holding = true;
+      const running = (async () => {
+        await Promise.all([...lanes.values()].map(cancelLane));
+        return work();
+      })();
+      holding = running;
       try {
-        await settleLanes();
-        return await work();
+        return await running;
       } finally {
-        holding = false;
+        holding = undefined;
       }
     },
     async stop() {

@@ -18,12 +18,13 @@ export class NoAnswerError extends Error {}
  * 3xx is the answer. Node's own `http` rather than `fetch`: a delivery is one small POST, and
  * fetch's streams and headers objects cost several times the work and garbage per request.
  */
-export function postWebhook(url: URL, headers: Record<string, string>, body: string, options: { timeoutMs: number; limit: number }): Promise<PostResult> {
+export function postWebhook(url: URL, headers: Record<string, string>, body: string, options: { timeoutMs: number; limit: number; signal?: AbortSignal }): Promise<PostResult> {
   return new Promise((resolve, reject) => {
     const client = url.protocol === 'https:' ? https : http;
     const agent = agents[url.protocol as keyof typeof agents];
     const payload = Buffer.from(body);
-    const request = client.request(url, { method: 'POST', agent, headers: { ...headers, 'content-length': String(payload.length) } });
+    // Aborted (a restore cancels the attempt), its socket is destroyed: the endpoint sees it close.
+    const request = client.request(url, { method: 'POST', agent, signal: options.signal, headers: { ...headers, 'content-length': String(payload.length) } });
     const timer = setTimeout(() => request.destroy(new NoAnswerError(`timeout: no answer within ${options.timeoutMs / 1000} s`)), options.timeoutMs);
     const fail = (error: Error & { code?: string }) => {
       clearTimeout(timer);
