@@ -3,6 +3,7 @@ import { CreateAgentBody, AgentListQuery } from './schemas/agents.js';
 import { ResolveBody } from './schemas/banks.js';
 import { IdempotencyHeaders, pageQuery } from './schemas/common.js';
 import { AnalyseBody, ClockAdvanceBody, DeveloperBody, InboundBody } from './schemas/sandbox.js';
+import { SearchQuery } from './schemas/search.js';
 import { RestoreFileBody, SaveSnapshotBody } from './schemas/snapshots.js';
 import { ResolveSuspenseBody, SuspenseListQuery } from './schemas/suspense-requests.js';
 import { TransactionListQuery, TransferBody } from './schemas/transactions.js';
@@ -19,6 +20,7 @@ import { PutEndpointBody, ReceiverBehaviourBody, ReceiverEventsQuery, WebhookLog
 
 /** The requests the command line sends, by the name of their zod schema. */
 const REQUESTS = {
+  SearchQuery,
   CreateWalletBody,
   TransferBody,
   InboundBody,

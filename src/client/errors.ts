@@ -27,8 +27,18 @@ export class UnreachableError extends Error {
 export class UsageError extends Error {
   constructor(
     message: string,
-    readonly code: 'USAGE' | 'BASE_URL_REQUIRED' | 'STATE_FILE_UNTRUSTED' = 'USAGE',
+    readonly code: 'USAGE' | 'BASE_URL_REQUIRED' | 'STATE_FILE_UNTRUSTED' | 'AMBIGUOUS' = 'USAGE',
   ) {
     super(message);
+  }
+}
+
+/** The start of an id that names several records (exit code 2): the message, then a line for each candidate. */
+export class AmbiguousError extends UsageError {
+  constructor(
+    message: string,
+    readonly candidates: string[],
+  ) {
+    super(message, 'AMBIGUOUS');
   }
 }

@@ -5,7 +5,8 @@ import type { Io } from './io.js';
 /**
  * A 10-digit argument is an account number; anything else is taken as a wallet id and looked up.
  * One that names no wallet says which argument it was (`transfer` takes two wallet ids, and the
- * API's "wallet not found" does not say which), and where the ids are.
+ * API's "wallet not found" does not say which), and where the ids are. The start of an id has been
+ * made whole before this (resolve-id.ts).
  */
 export async function accountNumberOf(io: Io, walletOrAccount: string, label: string): Promise<string> {
   if (/^\d{10}$/.test(walletOrAccount)) return walletOrAccount;
@@ -26,7 +27,7 @@ const LISTED: Record<string, { argument: string; list: string }> = {
   agent: { argument: 'agent_id', list: 'ledger agents list' },
 };
 
-/** Every id is a UUID; a value of its shape but shorter is the start of one, as a table shows it. */
+/** Every id is a UUID; a value of its shape but shorter is the start of one (resolve-id.ts looks those up). */
 const WHOLE_ID = '00000000-0000-0000-0000-000000000000';
 const isIdStart = (value: string) =>
   value.length >= 4 && value.length < WHOLE_ID.length && WHOLE_ID.startsWith(value.toLowerCase().replace(/[0-9a-f]/g, '0'));
@@ -42,7 +43,7 @@ function listedKind(error: unknown): { error: ApiError; named: string; listed: (
 /**
  * The API's `<kind> not found`, with the argument that named it and where the right id is: the API
  * does not say which argument it was (`transfer` and `agents toggle` take two ids), and a person who
- * copied an id from a table that shortened it (`01a20fd4-9`, without its `…`) learns why. The API's
+ * gave the start of an id (`01a20fd4-9`) learns that it starts none of theirs. The API's
  * kind must be `kind` when given; any other error stays as it is.
  */
 export function notYours(error: unknown, value: string, label: string, kind?: string, or = ''): unknown {
@@ -50,7 +51,7 @@ export function notYours(error: unknown, value: string, label: string, kind?: st
   if (!found || (kind !== undefined && found.named !== kind)) return error;
   const { named, listed } = found;
   const why = isIdStart(value)
-    ? `is only the start of an id (tables shorten ids to fit: \`${listed.list} --wide\` shows them whole, \`--quiet\` prints only them)`
+    ? `is the start of none of your ${named} ids (\`${listed.list}\` shows them)`
     : `is not one of your ${named} ids${or} (\`${listed.list}\` shows them)`;
   return new ApiError(found.error.status, found.error.code, `${named} not found: ${label} "${value}" ${why}`);
 }

@@ -1,4 +1,4 @@
-import { ApiError, UnreachableError, UsageError } from '../client/errors.js';
+import { AmbiguousError, ApiError, UnreachableError, UsageError } from '../client/errors.js';
 import { clean } from './output/clean.js';
 import type { Stream } from './output/render.js';
 import { fitted } from './output/wrap.js';
@@ -36,7 +36,8 @@ export function reportError(error: unknown, stream: Stream): number {
     return EXIT.REFUSED;
   }
   if (error instanceof UsageError) {
-    stderr.write(`Error [${error.code}]: ${clean(error.message)}\n`);
+    const candidates = error instanceof AmbiguousError ? error.candidates.map((line) => `  ${clean(line)}\n`).join('') : '';
+    stderr.write(`Error [${error.code}]: ${clean(error.message)}\n${candidates}`);
     return EXIT.USAGE;
   }
   if (error instanceof UnreachableError) {

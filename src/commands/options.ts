@@ -1,5 +1,6 @@
 import { Command, Option } from './command.js';
 import { notFoundArgument } from './account-number.js';
+import { resolveIdValues } from './resolve-id.js';
 import { parseDuration as parseSeconds } from '../api/duration.js';
 import { UsageError } from '../client/errors.js';
 import { reportError } from './errors.js';
@@ -43,12 +44,14 @@ export function enumOption(flags: string, description: string, values: string[])
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function action(run: (io: Io, ...args: any[]) => Promise<void>) {
   return async (...received: unknown[]): Promise<void> => {
-    const command = received[received.length - 1] as Pick<Command, 'opts' | 'argumentNames' | 'invocation' | 'commandLines'>;
+    const command = received[received.length - 1] as Pick<Command, 'opts' | 'argumentNames' | 'options' | 'invocation' | 'commandLines'>;
     const options = command.opts() as Record<string, unknown>;
     const positional = received.slice(0, -2);
     const { invocation, commandLines } = command;
     const io = createIo(options as GlobalFlags, { ...invocation?.sources, commandLines });
     try {
+      // Every command that takes an id takes the start of one too (resolve-id.ts).
+      await resolveIdValues(io, command, positional, options);
       await run(io, ...positional, options);
     } catch (error) {
       const code = reportError(notFoundArgument(error, command.argumentNames(), positional), io.stderr);

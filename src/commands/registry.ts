@@ -52,6 +52,8 @@ export const COMMANDS: CommandEntry[] = [
   { path: 'wallets close', description: 'Close a wallet; its balance stays, and later inbound payments go to suspense (asks first on a terminal)', load: () => import('./wallets/close.js').then((m) => m.closeCommand) },
   { path: 'wallets unlock', description: 'Allow transfers out again (undoes LOCK_WALLET or --no-transfers-out); --lock does the opposite', load: () => import('./wallets/unlock.js').then((m) => m.unlockCommand) },
 
+  { path: 'find', description: 'Find wallets, transactions, suspense items, deliveries and agents by id or its start, provider reference, account number, name or narration words', load: () => import('./find.js').then((m) => m.findCommand) },
+
   { path: 'credit', description: 'Simulate a bank transfer into a virtual account (the provider notifying the sandbox)', load: () => import('./credit.js').then((m) => m.creditCommand) },
   { path: 'transfer', description: 'Send money to another of your wallets (instant, no fee) or to a bank account (--bank: NIP fee, PENDING until the provider acts; a terminal shows the name and fee and asks first)', load: () => import('./transfer.js').then((m) => m.transferCommand) },
 

@@ -18,6 +18,7 @@ import type { App, RouteDeps } from './routes/route.js';
 import { sandboxAnalyseRoutes } from './routes/sandbox-analyse.js';
 import { sandboxControlRoutes } from './routes/sandbox-control.js';
 import { sandboxWalletRoutes } from './routes/sandbox-wallets.js';
+import { sandboxSearchRoutes } from './routes/sandbox-search.js';
 import { snapshotRoutes } from './routes/snapshots.js';
 import { suspenseRoutes } from './routes/suspense.js';
 import { webhookRoutes } from './routes/webhooks.js';
@@ -87,6 +88,7 @@ const ROUTES: ((app: App, deps: RouteDeps) => void)[] = [
   sandboxWalletRoutes,
   sandboxControlRoutes,
   sandboxAnalyseRoutes,
+  sandboxSearchRoutes,
   snapshotRoutes,
 ];
 

@@ -93,19 +93,23 @@ describe('an id copied from a table, or mistyped', () => {
     return [exit, err];
   }
 
-  it('seen: `suspense show 01a20fd4-9` (a table\'s shortened id, copied without its …) said only "suspense item not found"; now it says the id is cut and how to see it whole', async () => {
+  it('seen: `suspense show 01a20fd4-9` (a table\'s shortened id, copied without its …) said only "suspense item not found"; now the start of an id names its record, several are listed (exit 2), and one that starts none says so', async () => {
     const ada = await createWallet(t, 1_000);
     await t.call('POST', '/sandbox/inbound-transfers', { account_number: ada.account_number, amount: 70_000, narration: 'asdfgh' });
-    const item = (await t.call('GET', '/v1/suspense?status=PENDING')).body.data.items.at(-1);
-    const shown = item.id.slice(0, 10);
-    expect(await line('suspense', 'show', shown)).toEqual([
+    const items = (await t.call('GET', '/v1/suspense?status=PENDING')).body.data.items;
+    const item = items.at(-1);
+    const shown = item.id.slice(0, 24);
+    expect(items.filter((i: { id: string }) => i.id.startsWith(shown))).toHaveLength(1);
+    expect(await line('suspense', 'show', shown)).toEqual([0, `Resolve it with \`ledger suspense resolve ${item.id}\`: on a terminal it asks for the action and the wallet, and asks again before money moves.\n`]);
+    // Ids made in the same millisecond share their first 13 characters (the time): that start names every delivery.
+    const logs = (await t.call('GET', '/v1/webhook-logs?limit=100')).body.data.items.filter((l: { id: string }) => l.id.startsWith(item.id.slice(0, 8)));
+    expect(logs.length).toBeGreaterThan(1);
+    const [exit, err] = await line('webhooks', 'retry', item.id.slice(0, 8));
+    expect([exit, err.split('\n')[0]]).toEqual([2, `Error [AMBIGUOUS]: <log_id> "${item.id.slice(0, 8)}" names ${Math.min(logs.length, 10)}${logs.length > 10 ? ' or more' : ''} webhook logs: give more of the id`]);
+    const missing = `${item.id.slice(0, 9)}${item.id[9] === 'f' ? '0' : 'f'}`;
+    expect(await line('suspense', 'show', missing)).toEqual([
       1,
-      `Error [NOT_FOUND]: suspense item not found: <suspense_id> "${shown}" is only the start of an id (tables shorten ids to fit: \`ledger suspense list --wide\` shows them whole, \`--quiet\` prints only them)\n`,
-    ]);
-    const log = (await t.call('GET', '/v1/webhook-logs')).body.data.items[0];
-    expect(await line('webhooks', 'retry', log.id.slice(0, 18))).toEqual([
-      1,
-      `Error [NOT_FOUND]: webhook log not found: <log_id> "${log.id.slice(0, 18)}" is only the start of an id (tables shorten ids to fit: \`ledger webhooks list --wide\` shows them whole, \`--quiet\` prints only them)\n`,
+      `Error [NOT_FOUND]: suspense item not found: <suspense_id> "${missing}" is the start of none of your suspense item ids (\`ledger suspense list\` shows them)\n`,
     ]);
   });
 

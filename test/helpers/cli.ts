@@ -97,11 +97,8 @@ export function useSandboxCli(options: StartSandboxOptions = {}): Cli & { readon
   });
   afterAll(() => sandbox?.stop());
   const cli = useCli('all', () => ({ LEDGER_BASE_URL: sandbox!.baseUrl, LEDGER_API_KEY: sandbox!.apiKey }));
-  return Object.assign(cli, {
-    get sandbox() {
-      return sandbox!;
-    },
-  });
+  // A getter, defined rather than assigned: Object.assign would copy its value before the sandbox starts.
+  return Object.defineProperty(cli, 'sandbox', { get: () => sandbox! }) as Cli & { readonly sandbox: RunningSandbox };
 }
 
 /** The URL, key and pid of the sandbox that `sandbox start` runs from `dir`, read from the state file it wrote there. */

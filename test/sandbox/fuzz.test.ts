@@ -291,6 +291,7 @@ describe('another developer', () => {
         'POST /sandbox/payouts/{transaction_id}/settle': [`/sandbox/payouts/${payoutId}/settle`],
         'POST /sandbox/payouts/{transaction_id}/fail': [`/sandbox/payouts/${(await asB('POST', `/v1/wallets/${w1.id}/transfer`, { destination_account_number: '2222222222', destination_bank_code: '058', amount: 100 })).body.data.transaction_id}/fail`],
         'GET /sandbox/wallets': ['/sandbox/wallets'],
+        'GET /sandbox/search': [`/sandbox/search?q=${w1.id.slice(0, 8)}`],
         'PATCH /sandbox/wallets/{wallet_id}': [`/sandbox/wallets/${w1.id}`, { allow_transfers_out: false }],
         'POST /sandbox/inbound-transfers': ['/sandbox/inbound-transfers', { account_number: w2.account_number, amount: 100 }],
         'POST /v1/wallets/{wallet_id}/close': [`/v1/wallets/${w2.id}/close`],

@@ -63,7 +63,7 @@ export const Page = <T extends z.ZodType>(item: T) =>
  * A whole number of at least 1 in a query string: declared as an integer (so a typed client passes
  * a number), read from the digits of the string; anything else is refused, never coerced.
  */
-const positiveInt = (max = Number.MAX_SAFE_INTEGER) =>
+export const positiveInt = (max = Number.MAX_SAFE_INTEGER) =>
   z.preprocess(
     (value) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value),
     z
