@@ -39,10 +39,10 @@ function waited(seconds: number): string {
 const cut = (text: string, width: number) => (text.length <= width ? text : `${text.slice(0, Math.max(1, width - 1))}…`);
 
 /** A row of label, count and naira, the figures right-aligned under their headings; money is never cut. */
-const row = (label: string, count: number | string, amount: Kobo | '') => `${label.padEnd(36)}${String(count).padStart(6)}${(amount === '' ? '' : naira(amount)).padStart(20)}`;
+const row = (label: string, count: number | string, amount: Kobo | '') => `${label.padEnd(36)}${String(count).padStart(6)}  ${(amount === '' ? '' : naira(amount)).padStart(18)}`;
 
 function lines(r: Report, fmt: Formatter): string[] {
-  const heading = (label: string) => fmt.dim(`${label.padEnd(36)}${'count'.padStart(6)}${'amount'.padStart(20)}`);
+  const heading = (label: string) => fmt.dim(`${label.padEnd(36)}${'count'.padStart(6)}  ${'amount'.padStart(18)}`);
   const out: string[] = [];
   const [since, until] = [lagos(r.since), lagos(r.until)];
   const sameDay = since.slice(0, 10) === until.slice(0, 10);
@@ -68,7 +68,7 @@ function lines(r: Report, fmt: Formatter): string[] {
   const deliveries = r.webhooks.deliveries.map((d) => `${fmt.status(d.status)} ${d.count}`).join(' · ');
   out.push(`${'Webhooks'.padEnd(12)}${deliveries || 'no deliveries'}`);
   for (const e of r.webhooks.failing_endpoints) {
-    const width = Math.min(fmt.width, 80);
+    const width = fmt.width;
     const error = e.last_error;
     const said = error.http_status_code === null ? (error.error ?? 'no answer') : `HTTP ${error.http_status_code}${error.response_body ? ` ${error.response_body}` : ''}`;
     out.push(`  ${fmt.red('Failing')} ${cut(e.url, width - 10)}`);
