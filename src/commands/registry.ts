@@ -57,6 +57,8 @@ export const COMMANDS: CommandEntry[] = [
   { path: 'credit', description: 'Simulate a bank transfer into a virtual account (the provider notifying the sandbox)', load: () => import('./credit.js').then((m) => m.creditCommand) },
   { path: 'transfer', description: 'Send money to another of your wallets (instant, no fee) or to a bank account (--bank: NIP fee, PENDING until the provider acts; a terminal shows the name and fee and asks first)', load: () => import('./transfer.js').then((m) => m.transferCommand) },
 
+  { path: 'report', description: 'One screen for a period (default: today in Lagos): transactions, money in and out, suspense, webhook deliveries', load: () => import('./report.js').then((m) => m.reportCommand) },
+
   { path: 'transactions', description: 'Inspect ledger transactions', examples: ['ledger transactions list "$WALLET"', 'ledger transactions get "$TX" --json'] },
   { path: 'transactions list', description: 'List the ledger transactions of a wallet, oldest first', load: () => import('./transactions/list.js').then((m) => m.listCommand) },
   { path: 'transactions get', description: 'Show one transaction, including service_intelligence', load: () => import('./transactions/get.js').then((m) => m.getCommand) },

@@ -25,6 +25,7 @@ import { webhookRoutes } from './routes/webhooks.js';
 import { webhookStreamRoutes } from './routes/webhook-stream.js';
 import { createDispatcher } from './webhooks/dispatcher.js';
 import { receiverRoutes } from './routes/receiver.js';
+import { reportRoutes } from './routes/report.js';
 import { createReceiver } from './webhooks/receiver.js';
 import { transactionRoutes } from './routes/transactions.js';
 import { walletRoutes } from './routes/wallets.js';
@@ -90,6 +91,7 @@ const ROUTES: ((app: App, deps: RouteDeps) => void)[] = [
   sandboxAnalyseRoutes,
   sandboxSearchRoutes,
   snapshotRoutes,
+  reportRoutes,
 ];
 
 /**

@@ -161,7 +161,7 @@ describe('another developer', () => {
       await a.call('POST', '/sandbox/clock/advance', { seconds: 90_000 });
       const viewOfA = async () => {
         const views: unknown[] = [];
-        for (const url of ['/sandbox/wallets?limit=100', `/v1/wallets/${aw.id}/transactions?limit=100`, `/v1/wallets/${ad.id}/transactions?limit=100`, '/v1/suspense?limit=100', '/v1/agents?limit=100', '/v1/webhook-logs?limit=100', '/sandbox/receiver/events?limit=100', '/sandbox/receiver/behaviour', '/sandbox/clock', '/sandbox/webhook-endpoint', '/sandbox/keys', '/sandbox/audit']) {
+        for (const url of ['/sandbox/wallets?limit=100', `/v1/wallets/${aw.id}/transactions?limit=100`, `/v1/wallets/${ad.id}/transactions?limit=100`, '/v1/suspense?limit=100', '/v1/agents?limit=100', '/v1/webhook-logs?limit=100', '/sandbox/receiver/events?limit=100', '/sandbox/receiver/behaviour', '/sandbox/clock', '/sandbox/webhook-endpoint', '/sandbox/keys', '/sandbox/audit', '/sandbox/report?since=2026-01-01&until=2027-01-01']) {
           views.push((await a.call('GET', url)).body);
         }
         return views;
@@ -300,6 +300,7 @@ describe('another developer', () => {
         'GET /sandbox/keys': ['/sandbox/keys'],
         'POST /sandbox/developers': ['/sandbox/developers', { business_name: 'Third' }],
         'GET /sandbox/audit': ['/sandbox/audit'],
+        'GET /sandbox/report': ['/sandbox/report?since=2026-01-01'],
         'GET /sandbox/webhook-endpoint': ['/sandbox/webhook-endpoint'],
         'PUT /sandbox/webhook-endpoint': ['/sandbox/webhook-endpoint', { url: 'http://127.0.0.1:9/b' }],
         'POST /sandbox/webhook-endpoint/rotate-secret': ['/sandbox/webhook-endpoint/rotate-secret'],

@@ -8,6 +8,7 @@ import type { Database } from '../../src/engine/db/database.js';
 import { dueLogs, listWebhookLogs } from '../../src/engine/events/webhooks.service.js';
 import { listReceived } from '../../src/engine/events/receiver-events.repository.js';
 import { listWalletTransactions } from '../../src/engine/ledger/transactions.repository.js';
+import { buildReport } from '../../src/engine/report/report.service.js';
 import { createTestSandbox, createWallet, type TestSandbox } from '../helpers/sandbox.js';
 
 /** Lists that a tail, a dashboard or a script reads over and over, and what they must never do at scale. */
@@ -70,6 +71,12 @@ describe('the hot lists use indexes in their order and filters', () => {
         }
       }),
     );
+  });
+
+  it("the report's sections: each developer's rows of the period, through a time index (grouping sorts only the period's rows)", async () => {
+    const planned = await plans((db) => buildReport(db, t.developerId, { since: Date.parse('2026-11-21T00:00:00Z'), until: Date.parse('2026-11-22T00:00:00Z') }, new Date()));
+    expect(planned).toHaveLength(4);
+    for (const plan of planned) expect(plan.split('→ ')[1]!, plan).not.toMatch(/\bSCAN\b/);
   });
 
   it('what the dispatcher reads: due deliveries, oldest first', async () => {

@@ -3,8 +3,15 @@
  * grouped by hand (an Intl.NumberFormat for en-NG cost 35–43 ms to create, at every start).
  */
 
-/** Kobo as naira for people: 500000 → "₦5,000.00". Exact for every safe integer. */
-export function naira(kobo: number): string {
+/**
+ * Kobo as naira for people: 500000 → "₦5,000.00". Exact for every safe integer, and for a total past
+ * 2^53 that the API gives as a string of digits.
+ */
+export function naira(kobo: number | string): string {
+  if (typeof kobo === 'string') {
+    const digits = kobo.replace(/^-/, '').padStart(3, '0');
+    return `${kobo.startsWith('-') ? '-' : ''}₦${digits.slice(0, -2).replace(/^0+(?=\d)/, '').replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${digits.slice(-2)}`;
+  }
   const sign = kobo < 0 ? '-' : '';
   const abs = Math.abs(kobo);
   const whole = String(Math.trunc(abs / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');

@@ -1,0 +1,117 @@
+import { type Kysely, type RawBuilder, sql } from 'kysely';
+import type { Database } from '../db/database.js';
+import type { WebhookLogStatus } from '../events/events.table.js';
+import type { TransactionStatus, TransactionType } from '../ledger/ledger.table.js';
+
+/** The instants a report covers, in epoch ms: `since` inclusive, `until` exclusive (null: no upper bound). */
+export interface Period {
+  since: number;
+  until: number | null;
+}
+
+/**
+ * A kobo total as SQL that cannot overflow and comes back exact: its high and low 32 bits summed
+ * apart (each far inside 64 bits for any count of rows a sandbox holds), read as text, so a sum past
+ * 2^53 (a system account's scale) is never rounded by a JavaScript number on its way out.
+ */
+const koboSum = (column: string): RawBuilder<unknown> =>
+  sql`CAST(sum(${sql.ref(column)} >> 32) AS TEXT) || ':' || CAST(sum(${sql.ref(column)} & 4294967295) AS TEXT)`;
+
+/** The exact value of a `koboSum`. */
+export function exactKobo(text: string | null): bigint {
+  if (!text) return 0n;
+  const [high, low] = text.split(':');
+  return (BigInt(high || '0') << 32n) + BigInt(low || '0');
+}
+
+/** The upper bound of a period as SQL, against a column of epoch ms. */
+const beforeUntil = (column: string, until: number | null) => (until === null ? sql`1` : sql`${sql.ref(column)} < ${until}`);
+
+export interface TransactionGroup {
+  type: TransactionType;
+  status: TransactionStatus;
+  kind: string;
+  count: number;
+  amount: string;
+  fee: string | null;
+}
+
+/**
+ * The developer's wallet transactions made in the period, by type, status and the kind of posting
+ * that made them (inbound credit, payout, fee...). One query: each wallet's (account_seq,
+ * created_at) index gives its period's rows, so the cost follows the wallets and the period's rows,
+ * not the whole ledger.
+ */
+export async function transactionGroups(db: Kysely<Database>, developerId: string, period: Period): Promise<TransactionGroup[]> {
+  const { rows } = await sql<TransactionGroup>`
+    SELECT t.type, t.status, p.kind, count(*) AS count, ${koboSum('t.amount')} AS amount, ${koboSum('t.fee')} AS fee
+    FROM wallets w
+    JOIN accounts a ON a.id = w.id
+    JOIN transactions t ON t.account_seq = a.seq AND t.created_at >= ${period.since} AND ${beforeUntil('t.created_at', period.until)}
+    JOIN postings p ON p.seq = t.posting_seq
+    WHERE w.developer_id = ${developerId}
+    GROUP BY t.type, t.status, p.kind`.execute(db);
+  return rows;
+}
+
+export interface SuspenseGroup {
+  status: string;
+  reason: string;
+  count: number;
+  amount: string;
+  /** The group's oldest item, first made among equal times: its created_at and seq, which order groups too. */
+  oldest_key: string;
+  /** Its id (SQLite gives the bare columns of the row that min() picked). */
+  oldest_id: string;
+}
+
+/** The developer's suspense items that arrived in the period, by status and reason, each group with its oldest item. */
+export async function suspenseGroups(db: Kysely<Database>, developerId: string, period: Period): Promise<SuspenseGroup[]> {
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const { rows } = await sql<SuspenseGroup>`
+    SELECT status, reason, count(*) AS count, ${koboSum('amount')} AS amount, min(created_at || printf(' %020d', seq)) AS oldest_key, id AS oldest_id
+    FROM suspense_items
+    WHERE developer_id = ${developerId} AND created_at >= ${iso(period.since)} AND ${period.until === null ? sql`1` : sql`created_at < ${iso(period.until)}`}
+    GROUP BY status, reason`.execute(db);
+  return rows;
+}
+
+/** The developer's webhook deliveries whose event was made in the period, by status. */
+export async function deliveryGroups(db: Kysely<Database>, developerSeq: number, period: Period): Promise<{ status: WebhookLogStatus; count: number }[]> {
+  const { rows } = await sql<{ status: WebhookLogStatus; count: number }>`
+    SELECT l.status, count(*) AS count
+    FROM events e JOIN webhook_logs l ON l.event_seq = e.seq
+    WHERE e.developer_seq = ${developerSeq} AND e.created_at_ms >= ${period.since} AND ${beforeUntil('e.created_at_ms', period.until)}
+    GROUP BY l.status`.execute(db);
+  return rows;
+}
+
+export interface FailingEndpoint {
+  url: string;
+  failed_attempts: number;
+  /** Deliveries with a failed attempt here that are still FAILED or DEAD. */
+  failing_deliveries: number;
+  last_at_ms: number;
+  http_status_code: number | null;
+  response_body: string | null;
+  error: string | null;
+}
+
+/**
+ * The endpoints that failed an attempt of the period's deliveries (an answer other than 2xx, or no
+ * answer), each with its failed attempts and the last one's error (SQLite's bare columns of max()).
+ */
+export async function failingEndpoints(db: Kysely<Database>, developerSeq: number, period: Period): Promise<FailingEndpoint[]> {
+  const { rows } = await sql<FailingEndpoint>`
+    SELECT u.url, count(*) AS failed_attempts, count(DISTINCT CASE WHEN l.status IN ('FAILED', 'DEAD') THEN l.seq END) AS failing_deliveries,
+      max(x.seq) AS last_seq, x.created_at_ms AS last_at_ms, x.http_status_code, substr(x.response_body, 1, 200) AS response_body, substr(x.error, 1, 200) AS error
+    FROM events e
+    JOIN webhook_logs l ON l.event_seq = e.seq
+    JOIN webhook_attempts x ON x.log_seq = l.seq
+    JOIN webhook_urls u ON u.seq = x.url_seq
+    WHERE e.developer_seq = ${developerSeq} AND e.created_at_ms >= ${period.since} AND ${beforeUntil('e.created_at_ms', period.until)}
+      AND (x.http_status_code IS NULL OR x.http_status_code NOT BETWEEN 200 AND 299)
+    GROUP BY x.url_seq
+    ORDER BY last_seq DESC`.execute(db);
+  return rows.map(({ last_seq: _, ...row }: FailingEndpoint & { last_seq?: number }) => row);
+}
