@@ -13,6 +13,8 @@ export interface GlobalFlags {
   json?: boolean;
   quiet?: boolean;
   wide?: boolean;
+  /** How a list is printed: `table`, `tsv`, `csv` or `json` (see listFormat). */
+  format?: string;
   baseUrl?: string;
   apiKey?: string;
 }
@@ -78,7 +80,9 @@ export interface CommandLines {
   run(words: string[], added: string[], invocation: Invocation): Promise<number>;
 }
 
-export function createIo(flags: GlobalFlags, sources: IoSources = {}): Io {
+export function createIo(given: GlobalFlags, sources: IoSources = {}): Io {
+  // `--format json` is `--json`, in everything: the output, the notes left out, the requests saved.
+  const flags = given.format === 'json' ? { ...given, json: true } : given;
   const stdout = sources.stdout ?? streams.stdout;
   const stderr = sources.stderr ?? streams.stderr;
   const env = sources.env ?? process.env;
@@ -113,6 +117,14 @@ export function createIo(flags: GlobalFlags, sources: IoSources = {}): Io {
         stdout.write(quietText(data, view));
         return;
       }
+      const format = listFormat(flags, stdout);
+      if (format === 'tsv' || format === 'csv') {
+        const text = (await import('./output/rows.js')).rowsText(data, view, format);
+        if (text !== undefined) {
+          stdout.write(text);
+          return;
+        }
+      }
       const options = { quiet: false, wide: Boolean(flags.wide), env, ...context };
       if (view.kind === 'list') (await import('./output/list.js')).renderList(stdout, data, view, options);
       else (await import('./output/render.js')).render(stdout, data, view, options);
@@ -127,6 +139,16 @@ export function createIo(flags: GlobalFlags, sources: IoSources = {}): Io {
     },
   };
   return io;
+}
+
+/**
+ * How a list is printed: as `--format` or `--json` says; else a table on a terminal and, as `gh`
+ * does, tab-separated rows with a header line for a pipe or a file. `--quiet` is its own.
+ */
+export function listFormat(flags: GlobalFlags, stdout: Stream): 'table' | 'tsv' | 'csv' | 'json' {
+  if (flags.json) return 'json';
+  if (flags.format === 'table' || flags.format === 'tsv' || flags.format === 'csv' || flags.format === 'json') return flags.format;
+  return stdout.isTTY ? 'table' : 'tsv';
 }
 
 /**

@@ -177,7 +177,7 @@ describe('amounts and counts for people', () => {
     const savings = await createWallet(t);
     const agent = (await t.call('POST', `/v1/wallets/${w.id}/agents`, { name: 'Sweep', trigger: 'BALANCE_ABOVE', threshold: 1_000_000, action: 'SWEEP', destination_wallet_id: savings.id })).body.data;
     await credit({ account_number: w.account_number, amount: 1_500_000, narration: 'salary' });
-    const runs = captureIo({ wide: true }, { baseUrl: t.baseUrl!, apiKey: t.key, env: { NO_COLOR: '1' } });
+    const runs = captureIo({ wide: true, format: 'table' }, { baseUrl: t.baseUrl!, apiKey: t.key, env: { NO_COLOR: '1' } });
     await runRuns(runs.io, agent.id, {});
     expect(runs.stdout()).toContain('balance crossed above 1000000 (₦10,000.00) (0 (₦0.00) → 1500000 (₦15,000.00))');
     expect(runs.stdout()).toContain(`moved 1500000 (₦15,000.00) to wallet ${savings.id}`);

@@ -94,12 +94,27 @@ describe('output for people', () => {
     expect(noColor.stdout()).toContain('1–1 of 1 transaction · page 1');
   });
 
-  it('says which page comes next', async () => {
+  it('says which page comes next on stderr, for a table as for a pipe; the last page says nothing', async () => {
     const wallet = (await t.call('POST', '/v1/wallets', { customer_reference: 'pages', first_name: 'A', last_name: 'B', email: 'a@b.ng' })).body.data;
     for (let i = 0; i < 3; i++) await t.call('POST', '/sandbox/inbound-transfers', { account_number: wallet.account_number, amount: 100 + i });
-    const c = connect();
-    await runTransactions(c.io, wallet.id, { limit: '2' });
-    expect(c.stdout()).toContain('1–2 of 3 transactions · page 1 (next: --page 2)');
+    const table = connect({ format: 'table' });
+    await runTransactions(table.io, wallet.id, { limit: '2' });
+    expect(table.stdout()).toContain('1–2 of 3 transactions · page 1\n');
+    expect(table.stderr()).toBe('showing 2 of 3; --all or --page 2\n');
+    const piped = connect();
+    await runTransactions(piped.io, wallet.id, { limit: '2' });
+    expect(piped.stdout().split('\n').map((line) => line.split('\t')[3])).toEqual(['amount', '100', '101', undefined]);
+    expect(piped.stderr()).toBe('showing 2 of 3; --all or --page 2\n');
+    const last = connect();
+    await runTransactions(last.io, wallet.id, { limit: '2', page: '2' });
+    expect(last.stderr()).toBe('');
+    // --json keeps stderr for the script, unless a person watches it.
+    const json = connect({ json: true });
+    await runTransactions(json.io, wallet.id, { limit: '2', json: true });
+    expect(json.stderr()).toBe('');
+    const watched = connect({ json: true }, true);
+    await runTransactions(watched.io, wallet.id, { limit: '2', json: true });
+    expect(watched.stderr()).toBe('showing 2 of 3; --all or --page 2\n');
   });
 });
 

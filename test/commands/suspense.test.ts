@@ -53,10 +53,10 @@ describe('ledger suspense list and show', () => {
   it('lists with the amount in naira and the age on the sandbox clock', async () => {
     const item = await hold(123_456);
     await t.call('POST', '/sandbox/clock/advance', { seconds: 7_200 });
-    const c = io();
+    const c = io({ format: 'table' });
     await runList(c.io, { status: 'pending' });
     expect(c.stdout()).toContain(item.id);
-    expect(c.stdout()).toMatch(/│ 2h +│ 123456 \(₦1,234\.56\) │ AI_LOW_CONFIDENCE │ PENDING │ SANDBOX SENDER │ asdfgh +│/);
+    expect(c.stdout()).toMatch(/│ 2h +│ 123456 \(₦1,234\.56\) │ \S+ +│ AI_LOW_CONFIDENCE │ PENDING │ SANDBOX SENDER │ asdfgh +│/);
     const json = io({ json: true });
     await runList(json.io, {});
     expect(JSON.parse(json.stdout())).toEqual((await t.call('GET', '/v1/suspense')).body.data);
@@ -67,13 +67,15 @@ describe('ledger suspense list and show', () => {
     const item = await hold(7_000);
     await hold(8_000);
     await t.call('POST', `/v1/suspense/${item.id}/resolve`, { action: 'DISMISS', note: 'duplicate' });
-    const narrow = captureIo({}, { baseUrl: t.baseUrl!, apiKey: t.key, env: { NO_COLOR: '1', COLUMNS: '80' } });
+    const narrow = captureIo({ format: 'table' }, { baseUrl: t.baseUrl!, apiKey: t.key, env: { NO_COLOR: '1', COLUMNS: '80' } });
     await runList(narrow.io, {});
     const lines = narrow.stdout().split('\n');
     expect(lines.filter((l) => l.startsWith('│')).map((l) => /│ (PENDING|RESOLVED|DISMISSED) +│/.exec(l)?.[1])).toEqual([undefined, 'RESOLVED', 'PENDING']);
     expect(lines.every((l) => l.length <= 80)).toBe(true);
-    expect(narrow.stdout()).toContain('ids shortened, Age and Sender left out to fit: --wide shows all\n');
-    const wide = captureIo({ wide: true }, { baseUrl: t.baseUrl!, apiKey: t.key, env: { NO_COLOR: '1', COLUMNS: '80' } });
+    // The age and the customer stay; the sender and the narration give way, and the footer says so.
+    expect(lines[1]).toMatch(/^│ ID +│ Age │ Amount +│ Customer +│ Reason +│ Status +│$/);
+    expect(narrow.stdout()).toContain('ids shortened, Sender and Narration left out to fit: --wide shows all\n');
+    const wide = captureIo({ wide: true, format: 'table' }, { baseUrl: t.baseUrl!, apiKey: t.key, env: { NO_COLOR: '1', COLUMNS: '80' } });
     await runList(wide.io, {});
     expect(wide.stdout()).toContain(item.id);
     expect(wide.stdout()).not.toContain('to fit');

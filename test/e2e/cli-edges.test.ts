@@ -62,11 +62,11 @@ describe('tables at 80 columns', () => {
     await cli.run(['credit', wallet, '1500000', '--narration', 'Salary for the month of November, Acme Logistics Limited, Ikeja']);
     const narrow = { COLUMNS: '80' };
     for (const args of [['agents', 'runs', agent], ['agents', 'list'], ['transactions', 'list', wallet], ['wallets', 'list'], ['webhooks', 'list'], ['sandbox', 'receiver', 'events'], ['suspense', 'list']]) {
-      const r = await cli.run(args, { env: narrow });
+      const r = await cli.run([...args, '--format', 'table'], { env: narrow });
       expect(r.exitCode, args.join(' ')).toBe(0);
       for (const line of r.stdout.split('\n')) expect(displayWidth(line), `${args.join(' ')}: ${line}`).toBeLessThanOrEqual(80);
     }
-    const wide = await cli.run(['agents', 'runs', agent, '--wide'], { env: narrow });
+    const wide = await cli.run(['agents', 'runs', agent, '--wide', '--format', 'table'], { env: narrow });
     expect(wide.stdout).toMatch(new RegExp(`moved 15\\d{5} \\(₦15,\\d{3}\\.\\d\\d\\) to wallet ${save}`));
     expect((await cli.run(['agents', 'runs', agent, '--json'], { env: narrow })).stdout).toBe((await cli.run(['agents', 'runs', agent, '--json'])).stdout);
   });

@@ -200,19 +200,19 @@ describe('with a sandbox', () => {
     const save = (await cli.json(['wallets', 'create', '--customer-reference', 'nc-save', '--first-name', 'Ada', '--last-name', 'Savings', '--email', 'ada.s@example.com'])).id;
     const agent = (await cli.json(['agents', 'create', bola, '--name', 'To savings', '--trigger', 'BALANCE_ABOVE', '--threshold', '1000000', '--action', 'SWEEP', '--destination', save])).id;
     expect((await cli.run(['credit', bola, '900000'])).exitCode).toBe(0);
-    const narrow = await cli.run(['agents', 'runs', agent], { env: { COLUMNS: '80' } });
+    const narrow = await cli.run(['agents', 'runs', agent, '--format', 'table'], { env: { COLUMNS: '80' } });
     expect(narrow.exitCode, narrow.stderr).toBe(0);
     // Since p7: a run that does not fit as a table row is a record, nothing cut or left out.
     const lines = narrow.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d {2}DONE$/);
     expect(lines.some((line) => /^ {2}Transaction {2}[0-9a-f-]{36}$/.test(line))).toBe(true);
     expect(narrow.stdout).not.toContain('to fit');
-    const wide = await cli.run(['agents', 'runs', agent, '--wide'], { env: { COLUMNS: '80' } });
+    const wide = await cli.run(['agents', 'runs', agent, '--wide', '--format', 'table'], { env: { COLUMNS: '80' } });
     expect(wide.stdout).toContain('│ Transaction ');
     expect(wide.stdout).not.toContain('to fit');
     // Ids cut and columns left out: both said.
-    const transactions = await cli.run(['transactions', 'list', bola], { env: { COLUMNS: '80' } });
-    expect(transactions.stdout.trimEnd().split('\n').at(-1)).toBe('ids shortened, Time and Balance after left out to fit: --wide shows all');
+    const transactions = await cli.run(['transactions', 'list', bola, '--format', 'table'], { env: { COLUMNS: '80' } });
+    expect(transactions.stdout.trimEnd().split('\n').at(-1)).toBe('ids shortened, columns left out to fit: --wide shows all');
   });
 
   it('seen: an amount written in naira (N500, ₦5,000, NGN 500) was refused with no hint of the kobo it means; now the message gives it, and nothing moves', async () => {

@@ -55,7 +55,7 @@ describe('a developer scripting the sandbox', () => {
     ]);
     expect([page.total, page.page, page.limit]).toEqual([2, 1, 20]);
 
-    const table = await cli.run(['transactions', 'list', walletA]);
+    const table = await cli.run(['transactions', 'list', walletA, '--format', 'table']);
     expect(stable(table.stdout)).toContain('CREDIT │ 500000 (₦5,000.00)');
     expect(stable(table.stdout)).toContain('1–2 of 2 transactions · page 1');
 

@@ -104,6 +104,7 @@ describe('fast start', () => {
         [['wallets', 'get', a, '--json'], 'commands/wallets/get.js'],
         [['credit', a, '100'], 'commands/credit.js'],
         [['transfer', a, b, '100', '--quiet'], 'commands/transfer.js'],
+        [['transactions', 'list', a, '--format', 'table'], 'commands/transactions/list.js'],
         [['transactions', 'list', a], 'commands/transactions/list.js'],
         [['wallets', 'get', a, '--help'], 'commands/wallets/get.js'],
         [['--help'], undefined],
@@ -119,7 +120,9 @@ describe('fast start', () => {
         else expect(files, args.join(' ')).toEqual(args.length === 1 ? [] : expect.arrayContaining(['cli.js', 'program.js']));
         expect(modules.filter((m) => COMMAND_MODULES.includes(m)), args.join(' ')).toEqual(own ? [own] : []);
         const tables = modules.filter((m) => m === 'commands/output/table.js' || m === 'commands/output/list.js');
-        expect(tables, args.join(' ')).toEqual(args[1] === 'list' ? ['commands/output/list.js', 'commands/output/table.js'] : []);
+        // A table loads the table code; a pipe's rows need none of it.
+        expect(tables, args.join(' ')).toEqual(args[1] === 'list' && args.includes('table') ? ['commands/output/list.js', 'commands/output/table.js'] : []);
+        if (args[1] === 'list' && !args.includes('table')) expect(modules, args.join(' ')).toContain('commands/output/rows.js');
         if (args.includes('--json') || args.includes('--quiet')) expect(modules, args.join(' ')).not.toContain('commands/output/render.js');
         // The version (and package.json, read by version.js) is for --version and help only.
         if (own) expect(modules, args.join(' ')).not.toContain('version.js');

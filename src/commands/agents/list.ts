@@ -2,7 +2,7 @@ import type { Command } from '../command.js';
 import type { Io } from '../io.js';
 import { action, clientCommand, examples } from '../options.js';
 import { agentListView } from '../output/views.js';
-import { listQuery, type PageFlags, withPaging } from '../paging.js';
+import { listQuery, type PageFlags, showList, withPaging } from '../paging.js';
 
 export function listCommand(): Command {
   return withPaging(clientCommand('list'))
@@ -13,5 +13,5 @@ export function listCommand(): Command {
 
 export async function runList(io: Io, options: PageFlags & { wallet?: string }): Promise<void> {
   const query = listQuery('AgentListQuery', options, { wallet_id: options.wallet }, { wallet_id: '--wallet' });
-  await io.show(await io.client().request('GET', '/v1/agents', { query }), agentListView);
+  await showList(io, options, query, (q) => io.client().request('GET', '/v1/agents', { query: q }), agentListView);
 }

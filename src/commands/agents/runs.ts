@@ -2,7 +2,7 @@ import type { Command } from '../command.js';
 import type { Io } from '../io.js';
 import { action, clientCommand, examples } from '../options.js';
 import { agentRunsView } from '../output/views.js';
-import { listQuery, type PageFlags, withPaging } from '../paging.js';
+import { listQuery, type PageFlags, showList, withPaging } from '../paging.js';
 
 export function runsCommand(): Command {
   return withPaging(clientCommand('runs'))
@@ -13,5 +13,5 @@ export function runsCommand(): Command {
 
 export async function runRuns(io: Io, agentId: string, options: PageFlags): Promise<void> {
   const query = listQuery('PageQuery', options);
-  await io.show(await io.client().sandbox('GET', `/sandbox/agents/${encodeURIComponent(agentId)}/runs`, { query }), agentRunsView);
+  await showList(io, options, query, (q) => io.client().sandbox('GET', `/sandbox/agents/${encodeURIComponent(agentId)}/runs`, { query: q }), agentRunsView);
 }

@@ -3,9 +3,10 @@ import type { Bank } from '../../api/schemas/banks.js';
 import type { Io } from '../io.js';
 import { action, clientCommand, examples } from '../options.js';
 import { bankListView } from '../output/views.js';
+import { withFormat } from '../paging.js';
 
 export function listCommand(): Command {
-  return clientCommand('list')
+  return withFormat(clientCommand('list'))
     .option('-s, --search <text>', 'only banks whose name or code contains this, or known by it (GTBank, UBA, FCMB)')
     .addHelpText('after', examples('ledger banks list', 'ledger banks list --search kuda', 'ledger banks list --search gtbank', 'ledger banks list --json'))
     .action(action(runList));

@@ -2,6 +2,7 @@ import { cleanDeep } from './clean.js';
 import { listed, plural } from './format.js';
 import { formatter, paint, plain, type RenderOptions, type Stream, widthOf } from './render.js';
 import type { Formatter } from './views.js';
+import { listItems } from './rows.js';
 import { displayWidth, renderTable, type TableColumn } from './table.js';
 import type { View } from './views.js';
 
@@ -12,15 +13,16 @@ export function renderList(stream: Stream, data: unknown, view: ListView, option
   const record = cleanDeep(data) as { items: Record<string, unknown>[]; page?: number; limit?: number; total?: number };
   const fmt = formatter(stream, options.env);
   const now = options.now ?? new Date();
-  const { items } = record;
+  const items = listItems(record, view);
   const width = options.wide ? Infinity : widthOf(stream, options.env);
   // A cut id cannot be passed to another command, and a column left out is not seen at all: say so,
   // and how to see the whole table.
   let cut: { ids: boolean; dropped: string[] } = { ids: false, dropped: [] };
   const columns = view.columns.map((c) => ({
     label: c.label,
-    kind: c.kind ?? 'fixed',
+    kind: c.kind ?? (c.format === 'money' ? ('money' as const) : ('fixed' as const)),
     drop: c.drop,
+    keepConstant: c.format === 'age' || c.format === 'time',
     cells: items.map((item) => plain(item[c.key], c, now)),
     paint: (text: string, row: number) => paint(text, items[row]![c.key], c, fmt),
   }));
@@ -35,7 +37,8 @@ export function renderList(stream: Stream, data: unknown, view: ListView, option
   if (total !== undefined) {
     const first = items.length ? (page - 1) * limit + 1 : 0;
     const last = first + items.length - (items.length ? 1 : 0);
-    lines.push(fmt.dim(`${first}–${last} of ${plural(total, view.noun)} · page ${page}${total > page * limit ? ` (next: --page ${page + 1})` : ''}`));
+    // What comes next is said on stderr (paging.ts), for a pipe as for a terminal.
+    lines.push(fmt.dim(`${first}–${last} of ${plural(total, view.noun)} · page ${page}`));
   }
   if (cut.dropped.length === 0 && cut.ids) lines.push(fmt.dim('ids shortened to fit: --wide shows them whole'));
   else if (cut.dropped.length > 0) {

@@ -15,15 +15,23 @@ export interface Field {
   when?: (record: any) => boolean;
 }
 
-/** A table column: how it may give way when the terminal is narrow (see table.ts). */
+/** A table column: how it may give way when the terminal is narrow (see table.ts). Money is never cut. */
 export interface Column extends Field {
   kind?: 'id' | 'text' | 'fixed';
   drop?: number;
 }
 
+/** What a list shows for an item beyond the API's fields: computed ones, and its wallet's customer. */
+export interface ListExtras {
+  /** Fields worked out from the item itself (a delivery's wallet, from its envelope). */
+  derive?: (item: any) => Record<string, unknown>;
+  /** The field holding the item's wallet id: its customer reference is looked up and shown as `customer_reference`. */
+  customer?: string;
+}
+
 export type View =
   | { kind: 'record'; fields: Field[]; id: string }
-  | {
+  | ({
       kind: 'list';
       columns: Column[];
       id: string;
@@ -35,9 +43,9 @@ export type View =
        * so long text is wrapped instead of cut. Without it the table is cut to fit.
        */
       records?: { title: string[] };
-    }
+    } & ListExtras)
   /** Free-form: `lines` builds the human text; `quiet` the one value --quiet prints. */
-  | { kind: 'custom'; lines: (data: any, fmt: Formatter) => string[]; quiet?: (data: any) => string };
+  | { kind: 'custom'; lines: (data: any, fmt: Formatter) => string[]; quiet?: (data: any) => string; rows?: Column[] };
 
 export interface Formatter {
   money(kobo: number): string;
@@ -130,14 +138,16 @@ export const transactionListView: View = {
   id: 'id',
   noun: 'transaction',
   empty: 'No transactions on this wallet yet.',
+  customer: 'wallet_id',
   columns: [
     { label: 'ID', key: 'id', kind: 'id' },
-    { label: 'Time', key: 'created_at', format: 'time', drop: 2 },
+    { label: 'Age', key: 'created_at', format: 'age', drop: 4 },
     { label: 'Type', key: 'type', format: 'type' },
     { label: 'Amount', key: 'amount', format: 'money' },
     { label: 'Balance after', key: 'balance_after', format: 'money', drop: 1 },
     { label: 'Status', key: 'status', format: 'status' },
-    { label: 'Narration', key: 'raw_narration', kind: 'text' },
+    { label: 'Customer', key: 'customer_reference', kind: 'text', drop: 3 },
+    { label: 'Narration', key: 'raw_narration', kind: 'text', drop: 2 },
   ],
 };
 
@@ -179,14 +189,16 @@ export const suspenseListView: View = {
   id: 'id',
   noun: 'suspense item',
   empty: 'No suspense items match.',
+  customer: 'wallet_id',
   columns: [
     { label: 'ID', key: 'id', kind: 'id' },
-    { label: 'Age', key: 'created_at', format: 'age', drop: 2 },
+    { label: 'Age', key: 'created_at', format: 'age', drop: 5 },
     { label: 'Amount', key: 'amount', format: 'money' },
-    { label: 'Reason', key: 'reason' },
+    { label: 'Customer', key: 'customer_reference', kind: 'text', drop: 4 },
+    { label: 'Reason', key: 'reason', drop: 3 },
     { label: 'Status', key: 'status', format: 'status' },
     { label: 'Sender', key: 'sender_name', kind: 'text', drop: 1 },
-    { label: 'Narration', key: 'raw_narration', kind: 'text' },
+    { label: 'Narration', key: 'raw_narration', kind: 'text', drop: 2 },
   ],
 };
 
@@ -206,16 +218,29 @@ export const webhookListView: View = {
   id: 'id',
   noun: 'delivery',
   empty: 'No webhook deliveries match.',
+  derive: (log: { status: string; payload?: { data?: { wallet_id?: unknown } }; http_status_code: number | null; response_body: string | null }) => ({
+    wallet_id: typeof log.payload?.data?.wallet_id === 'string' ? log.payload.data.wallet_id : null,
+    last_error: lastError(log),
+  }),
+  customer: 'wallet_id',
   columns: [
     { label: 'ID', key: 'id', kind: 'id' },
+    { label: 'Age', key: 'created_at', format: 'age', drop: 4 },
     { label: 'Event', key: 'event_type' },
     { label: 'Status', key: 'status', format: 'status' },
-    { label: 'Attempts', key: 'attempt_count' },
-    { label: 'HTTP', key: 'http_status_code' },
-    { label: 'Next retry', key: 'next_retry_at', format: 'time', drop: 2 },
-    { label: 'Created', key: 'created_at', format: 'time', drop: 1 },
+    { label: 'Tries', key: 'attempt_count' },
+    { label: 'Wallet', key: 'wallet_id', kind: 'id', drop: 3 },
+    { label: 'Customer', key: 'customer_reference', kind: 'text', drop: 2 },
+    { label: 'Last error', key: 'last_error', kind: 'text', drop: 5 },
+    { label: 'Next retry', key: 'next_retry_at', format: 'time', drop: 1 },
   ],
 };
+
+/** A failed attempt in short: its HTTP status and the start of the answer, or why there was none ("ECONNREFUSED"). */
+function lastError(log: { status: string; http_status_code: number | null; response_body: string | null }): string | null {
+  if (log.status === 'DELIVERED' || (log.http_status_code === null && !log.response_body)) return null;
+  return [log.http_status_code, log.response_body?.replace(/\s+/g, ' ').trim()].filter((part) => part !== null && part !== undefined && part !== '').join(' ');
+}
 
 export const endpointView: View = {
   kind: 'record',
@@ -267,10 +292,12 @@ export const agentListView: View = {
   id: 'id',
   noun: 'agent',
   empty: 'No agents. Create one with `ledger agents create <wallet_id>`.',
+  customer: 'wallet_id',
   columns: [
     { label: 'ID', key: 'id', kind: 'id' },
     { label: 'Name', key: 'name', kind: 'text' },
     { label: 'Wallet', key: 'wallet_id', kind: 'id', drop: 2 },
+    { label: 'Customer', key: 'customer_reference', kind: 'text', drop: 4 },
     { label: 'Trigger', key: 'trigger' },
     { label: 'Threshold', key: 'threshold', format: 'money', drop: 3 },
     { label: 'Action', key: 'action' },
@@ -299,6 +326,10 @@ export const agentRunsView: View = {
 
 export const bankListView: View = {
   kind: 'custom',
+  rows: [
+    { label: 'Code', key: 'code' },
+    { label: 'Name', key: 'name' },
+  ],
   quiet: (d: { items: { code: string }[] }) => d.items.map((b) => b.code).join('\n'),
   lines: (d: { items: { code: string; name: string }[] }, fmt) =>
     d.items.length === 0 ? [fmt.dim('No bank matches.')] : d.items.map((b) => `${b.code.padEnd(7)} ${b.name}`).concat(fmt.dim(fmt.plural(d.items.length, 'bank'))),

@@ -10,7 +10,7 @@ import { action, clientCommand, examples } from '../options.js';
 import { clean } from '../output/clean.js';
 import { fitted } from '../output/wrap.js';
 import type { View } from '../output/views.js';
-import { listQuery, type PageFlags, withPaging } from '../paging.js';
+import { listQuery, type PageFlags, showList, withPaging } from '../paging.js';
 import { confirm } from '../prompts.js';
 
 const size = (bytes: number) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`);
@@ -103,7 +103,7 @@ export function listCommand(): Command {
     .addHelpText('after', examples('ledger sandbox snapshot list', 'ledger sandbox snapshot list --json'))
     .action(
       action(async (io: Io, flags: PageFlags) => {
-        await io.show(await io.client().sandbox<{ items: Snapshot[] }>('GET', '/sandbox/snapshots', { query: listQuery('PageQuery', flags) }), listView);
+        await showList(io, flags, listQuery('PageQuery', flags), (q) => io.client().sandbox<{ items: Snapshot[] }>('GET', '/sandbox/snapshots', { query: q }), listView);
       }),
     );
 }

@@ -4,7 +4,7 @@ import { choicesOf } from '../../client/validate.js';
 import type { Io } from '../io.js';
 import { action, clientCommand, enumOption, examples } from '../options.js';
 import { suspenseListView } from '../output/views.js';
-import { listQuery, type PageFlags, withPaging } from '../paging.js';
+import { listQuery, type PageFlags, showList, withPaging } from '../paging.js';
 
 export function listCommand(): Command {
   return withPaging(clientCommand('list'))
@@ -26,6 +26,5 @@ export async function sandboxNow(io: Io): Promise<Date> {
 
 export async function runList(io: Io, options: PageFlags & { status?: string; reason?: string }): Promise<void> {
   const query = listQuery('SuspenseListQuery', options, { status: options.status?.toUpperCase(), reason: options.reason?.toUpperCase() });
-  const page = await io.client().request<{ items: SuspenseItem[] }>('GET', '/v1/suspense', { query });
-  await io.show(page, suspenseListView, { now: await sandboxNow(io) });
+  await showList(io, options, query, (q) => io.client().request<{ items: SuspenseItem[] }>('GET', '/v1/suspense', { query: q }), suspenseListView);
 }

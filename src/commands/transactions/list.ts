@@ -3,7 +3,7 @@ import { choicesOf } from '../../client/validate.js';
 import type { Io } from '../io.js';
 import { action, clientCommand, enumOption, examples } from '../options.js';
 import { transactionListView } from '../output/views.js';
-import { listQuery, type PageFlags, withPaging } from '../paging.js';
+import { listQuery, type PageFlags, showList, withPaging } from '../paging.js';
 
 export function listCommand(): Command {
   return withPaging(clientCommand('list'))
@@ -15,6 +15,5 @@ export function listCommand(): Command {
 
 export async function runList(io: Io, walletId: string, options: PageFlags & { type?: string }): Promise<void> {
   const query = listQuery('TransactionListQuery', options, { type: options.type?.toUpperCase() });
-  const page = await io.client().request<{ items: unknown[] }>('GET', `/v1/wallets/${encodeURIComponent(walletId)}/transactions`, { query });
-  await io.show(page, transactionListView);
+  await showList(io, options, query, (q) => io.client().request('GET', `/v1/wallets/${encodeURIComponent(walletId)}/transactions`, { query: q }), transactionListView);
 }

@@ -4,7 +4,7 @@ import { choicesOf } from '../../client/validate.js';
 import type { Io } from '../io.js';
 import { action, clientCommand, enumOption, examples } from '../options.js';
 import { walletListView } from '../output/views.js';
-import { listQuery, type PageFlags, withPaging } from '../paging.js';
+import { listQuery, type PageFlags, showList, withPaging } from '../paging.js';
 
 export function listCommand(): Command {
   return withPaging(clientCommand('list'))
@@ -16,5 +16,5 @@ export function listCommand(): Command {
 
 export async function runList(io: Io, options: PageFlags & { status?: string; customerReference?: string }): Promise<void> {
   const query = listQuery('WalletListQuery', options, { status: options.status?.toUpperCase(), customer_reference: options.customerReference });
-  await io.show(await io.client().sandbox<{ items: Wallet[] }>('GET', '/sandbox/wallets', { query }), walletListView);
+  await showList(io, options, query, (q) => io.client().sandbox<{ items: Wallet[] }>('GET', '/sandbox/wallets', { query: q }), walletListView);
 }
