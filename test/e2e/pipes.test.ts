@@ -116,7 +116,7 @@ describe('pages', () => {
 describe('tables at 80 columns', () => {
   const narrow = { env: { COLUMNS: '80' } };
 
-  it('seen: `suspense list --status PENDING` dropped Age and Sender, kept the Status the filter made constant, cut "1250000 (₦12,500.0…" and never named the customer; now money is whole, the age and the customer stay, columns that say the same on every row go first, and ids are their unique last hex digits', async () => {
+  it('seen: `suspense list --status PENDING` dropped Age and Sender, kept the Status the filter made constant, cut "1250000 (₦12,500.0…" and never named the customer; now money is whole, the age and the customer stay, columns that say the same on every row go first, and ids are the unique start of their random last group, which commands take back', async () => {
     const r = await cli.run(['suspense', 'list', '--status', 'PENDING', '--format', 'table'], narrow);
     expect(r.exitCode).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
@@ -131,10 +131,13 @@ describe('tables at 80 columns', () => {
       ['3h', '5000 (₦50.00)', 'bola-12'],
       ['3h', '2500 (₦25.00)', 'ada-07'],
     ]);
-    // Each short id is the end of its own id, at least 6 hex digits, and no two are alike.
+    // Each short id starts its own id's last (random) group, at least 6 hex digits, and no two are alike.
     const short = body.map((cells) => cells[1]!);
-    short.forEach((s, i) => expect(ids[i]!.endsWith(s) && /^[0-9a-f]{6,12}$/.test(s), `${s} of ${ids[i]}`).toBe(true));
+    short.forEach((s, i) => expect(ids[i]!.slice(24).startsWith(s) && /^[0-9a-f]{6,12}$/.test(s), `${s} of ${ids[i]}`).toBe(true));
     expect(new Set(short).size).toBe(ids.length);
+    // What a person copies from the table is taken back by the next command.
+    const shown = await cli.run(['suspense', 'show', short[0]!, '--json']);
+    expect([shown.exitCode, JSON.parse(shown.stdout).id]).toEqual([0, ids[0]]);
     expect(lines.at(-1)).toBe('ids shortened, Reason, Status and Sender left out to fit: --wide shows all');
   });
 
@@ -149,7 +152,7 @@ describe('tables at 80 columns', () => {
     const lines = r.stdout.trimEnd().split('\n');
     for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(80);
     expect(lines[1]).toMatch(/│ Wallet +│ Customer +│ Last error +│/);
-    for (const row of [lines[3], lines[4]]) expect(row).toMatch(new RegExp(`│ ${ada.slice(-6)} │ ada-07 +│ 503\\b`));
+    for (const row of [lines[3], lines[4]]) expect(row).toMatch(new RegExp(`│ ${ada.slice(24, 30)} │ ada-07 +│ 503\\b`));
     // Retried 5 s after the first attempts, made where they fell due (1 s ago), on a clock that moves only when told.
     expect(r.stderr).toBe('2 deliveries wait for the clock: ledger sandbox clock advance 4s\n');
   });

@@ -50,11 +50,11 @@ function pad(text: string, width: number): string {
 /**
  * Ids as people can tell them apart in one table. A UUIDv7 starts with its creation time, so ids
  * made in the same minute share their first ten or so characters; its last 12 hex digits are random.
- * UUIDs are shown as the last 6 to 12 hex digits, the fewest that keep every id of the column apart
- * (as git abbreviates hashes; `ledger` takes that form wherever it takes an id). Other ids are cut
+ * UUIDs are shown as the start of that random part, 6 to 12 hex digits, the fewest that keep every id
+ * of the column apart (as git abbreviates hashes; `ledger` takes that form wherever it takes an id). Other ids are cut
  * to their shortest unique prefix, at least 8 characters, followed by an ellipsis. Undefined when
  * nothing would get shorter. Cells without an id ("—") stay as they are.
- * @example shortIds(['0190…-8c1e2f3a4b5c', '0190…-77d09e1f2a3b']) // ['3a4b5c', '1f2a3b']
+ * @example shortIds(['0190…-8c1e2f3a4b5c', '0190…-77d09e1f2a3b']) // ['8c1e2f', '77d09e']
  */
 export function shortIds(cells: string[]): string[] | undefined {
   const ids = cells.filter((cell) => cell !== '—');
@@ -63,7 +63,7 @@ export function shortIds(cells: string[]): string[] | undefined {
   if (randoms.every((random) => random !== undefined)) {
     const distinct = new Set(ids);
     for (let length = MIN_SUFFIX; length <= 12; length++) {
-      const short = new Map(ids.map((id, i) => [id, randoms[i]!.slice(-length).toLowerCase()]));
+      const short = new Map(ids.map((id, i) => [id, randoms[i]!.slice(0, length).toLowerCase()]));
       if (new Set(short.values()).size === distinct.size) return cells.map((cell) => short.get(cell) ?? cell);
     }
     return undefined;
