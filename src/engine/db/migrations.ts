@@ -714,6 +714,14 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0022_transactions_by_time': {
+    async up(db: Kysely<unknown>) {
+      // Every wallet's transactions of a developer in one list (GET /v1/transactions), oldest or
+      // newest first, and bounded by time: read in order from this index instead of gathering each
+      // wallet's and sorting them all for every page.
+      await sql`CREATE INDEX transactions_time ON transactions (created_at)`.execute(db);
+    },
+  },
 };
 
 /** Events, delivery logs and attempts as 0020 and 0020b rebuild them, with the type of their `id` (text, then blob). */
