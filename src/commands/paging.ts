@@ -19,7 +19,7 @@ export function withPaging(command: Command): Command {
  * A list's query: page, limit and order from the flags, plus its filters, checked against that
  * list's query rules (`--limit 1000` or `--status LOST` is exit 2 before any request).
  */
-export function listQuery(request: RequestName, flags: PageFlags, filters: Record<string, string | undefined> = {}, names: FlagNames = {}) {
+export function listQuery(request: RequestName, flags: PageFlags, filters: Record<string, string | number | undefined> = {}, names: FlagNames = {}) {
   return check(
     request,
     { page: wholeNumber(flags.page ?? '1', '--page'), limit: wholeNumber(flags.limit ?? '20', '--limit'), order: flags.desc ? 'desc' : undefined, ...filters },
