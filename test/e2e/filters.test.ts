@@ -73,6 +73,34 @@ describe('suspense list and webhooks list', () => {
   });
 });
 
+describe('a server without the sandbox clock', () => {
+  it('takes absolute times, and refuses a relative one clearly instead of reading the local clock', async () => {
+    const { createServer } = await import('node:http');
+    const requests: string[] = [];
+    const server = createServer((request, response) => {
+      requests.push(request.url!);
+      if (request.url!.startsWith('/v1/transactions?')) response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: true, data: page([]) }));
+      else response.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not Found</h1>');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    try {
+      const env = { LEDGER_BASE_URL: url, LEDGER_API_KEY: `svc_test_${'a'.repeat(32)}` };
+      const absolute = await cli.run(['transactions', 'list', '--since', '2026-03-10', '--json'], { env });
+      expect([absolute.exitCode, JSON.parse(absolute.stdout)]).toEqual([0, page([])]);
+      expect(requests).toEqual(['/v1/transactions?page=1&limit=20&since=2026-03-10T00%3A00%3A00.000Z']);
+      const relative = await cli.run(['transactions', 'list', '--since', '24h'], { env });
+      expect([relative.exitCode, relative.stdout, relative.stderr]).toEqual([
+        1,
+        '',
+        `Error [NOT_A_SANDBOX]: --since "24h" is counted on the sandbox clock, and ${url} has none: give an ISO date or time instead\n`,
+      ]);
+    } finally {
+      server.close();
+    }
+  });
+});
+
 describe('bad filter values', () => {
   it.each([
     [['transactions', 'list', '--since', '2026-02-30'], '--since "2026-02-30" must be an ISO date or time (2026-01-02, 2026-01-02T09:30:00Z), today, yesterday, or a duration such as 24h or 7d'],
