@@ -50,7 +50,12 @@ export function withFilters(command: Command, request: RequestName, kinds: Filte
   command
     .option('--since <when>', `only items from then on: ${TIME_HELP}; a bare date from its start`)
     .option('--until <when>', `only items until then: ${TIME_HELP}; a bare date to its end`)
-    .addOption(new Option('--status <list>', `only these statuses, one or several with commas: ${statusChoices(request).join(', ')}`).argParser((text: string) => text.toUpperCase()));
+    // The choices feed help and shell completion; the parser leaves a list with commas for the rules to check.
+    .addOption(
+      new Option('--status <list>', 'only these statuses, one or several with commas')
+        .choices(statusChoices(request))
+        .argParser((text: string) => text.toUpperCase()),
+    );
   if (kinds.wallet) command.option('--customer <reference>', "only the wallet with this customer reference").option('--wallet <id>', 'only this wallet');
   if (kinds.payment) {
     command
