@@ -91,6 +91,13 @@ describe('GET /v1/transactions: every wallet of the caller', () => {
     expect((await as('/v1/transactions?customer_reference=ada-ref')).body.data.total).toBe(0);
     expect((await as(`/v1/suspense?wallet_id=${ada.id}`)).body.data.total).toBe(0);
     expect((await as(`/v1/webhook-logs?wallet_id=${ada.id}`)).body.data.total).toBe(0);
+    // Its own list holds its own rows, filtered as anyone's.
+    await t.call('POST', '/sandbox/inbound-transfers', { account_number: theirs.body.data.account_number, amount: 1_000, sender_name: 'ADA' }, { key: other.api_key });
+    await t.call('POST', '/sandbox/inbound-transfers', { account_number: theirs.body.data.account_number, amount: 2_000, sender_name: 'ADA' }, { key: other.api_key });
+    const own = (await as('/v1/transactions?order=desc')).body.data;
+    expect([own.total, own.items.map((item: { amount: number }) => item.amount)]).toEqual([2, [2_000, 1_000]]);
+    expect((await as('/v1/transactions?sender=ada&amount_min=1500')).body.data.items.map((item: { amount: number }) => item.amount)).toEqual([2_000]);
+    expect(await ids(`/v1/transactions?wallet_id=${theirs.body.data.id}`)).toEqual([]);
   });
 });
 

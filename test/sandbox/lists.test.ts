@@ -110,6 +110,28 @@ describe('the hot lists use indexes in their order and filters', () => {
   });
 });
 
+describe("a developer with few of the sandbox's transactions", () => {
+  it("lists every wallet of its own by gathering its rows, not by walking everyone's", async () => {
+    const other = (await t.call('POST', '/sandbox/developers', { business_name: 'FEW' })).body.data;
+    const theirs = (await t.call('POST', '/v1/wallets', { customer_reference: 'few', first_name: 'Few', last_name: 'Rows', email: 'f@example.com' }, { key: other.api_key })).body.data;
+    for (const amount of [1_000, 2_000]) await t.call('POST', '/sandbox/inbound-transfers', { account_number: theirs.account_number, amount }, { key: other.api_key });
+    const listed = (await t.call('GET', '/v1/transactions?order=desc', undefined, { key: other.api_key })).body.data;
+    expect([listed.total, listed.items.map((item: { amount: number }) => item.amount)]).toEqual([2, [2_000, 1_000]]);
+    const raw = new SQLite(join(dir, 'lists.db'), { readonly: true });
+    const queries: CompiledQuery[] = [];
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }), log: (event) => void queries.push(event.query) });
+    try {
+      await listDeveloperTransactions(db, other.developer_id, { page: 1, limit: 20, order: 'asc' });
+      const listing = queries.find((q) => /order by "transactions"."created_at"/.test(q.sql))!;
+      const plan = (raw.prepare(`EXPLAIN QUERY PLAN ${listing.sql}`).all(...(listing.parameters as unknown[])) as { detail: string }[]).map((r) => r.detail).join(' | ');
+      expect(plan).toMatch(/SEARCH transactions USING INDEX transactions_wallet/);
+      expect(plan).not.toMatch(/SCAN transactions/);
+    } finally {
+      await db.destroy();
+    }
+  });
+});
+
 describe('a page read from the far end is the same page', () => {
   /** Every page of a list, then the same rows in one page of 100: they must be the same rows in the same order. */
   async function pagesAgree(path: string, total: number) {

@@ -56,11 +56,18 @@ export async function listDeveloperTransactions(trx: Trx, developerId: string, q
   if (wallet) return listWalletTransactions(trx, wallet.id, query);
   const wallets = trx.selectFrom('wallets').innerJoin('accounts', 'accounts.id', 'wallets.id').select('accounts.seq').where('wallets.developer_id', '=', developerId);
   const counters = trx.selectFrom('transaction_counts').where('wallet_id', 'in', trx.selectFrom('wallets').select('id').where('developer_id', '=', developerId));
-  // The unary + keeps SQLite from gathering each wallet's rows through transactions_wallet and
-  // sorting them all: the time index is walked in order, and a page stops at its last row. (Where
-  // another developer holds most rows, the walk passes theirs; the sandbox is one developer's, mostly.)
-  return listPage(trx, query, (qb) => qb.where(sql`+transactions.account_seq`, 'in', wallets), counters);
+  // A developer holding a fair share of the rows (a sandbox is mostly one developer's) walks the
+  // time index in order, and a page stops at its last row; the unary + keeps SQLite from gathering
+  // each wallet's rows through transactions_wallet instead. One with few among many others' gathers
+  // and sorts its own, rather than walking past every row of theirs.
+  const mine = Number((await counters.select((eb) => eb.fn.coalesce(eb.fn.sum<number>('n'), eb.val(0)).as('n')).executeTakeFirstOrThrow()).n);
+  const last = Number((await trx.selectFrom('transactions').select((eb) => eb.fn.coalesce(eb.fn.max('seq'), eb.val(0)).as('n')).executeTakeFirstOrThrow()).n);
+  const walk = mine * WALK_SHARE >= last;
+  return listPage(trx, query, (qb) => qb.where(walk ? sql`+transactions.account_seq` : sql.ref('transactions.account_seq'), 'in', wallets), counters);
 }
+
+/** Walk the time index when the developer holds at least 1 row in this many (max(seq) counts every row ever made). */
+const WALK_SHARE = 10;
 
 async function listPage(
   trx: Trx,
