@@ -27,6 +27,11 @@ export interface FilterColumns {
   status: string;
 }
 
+/** The columns of a table that records payments as transactions and suspense items do (`created_at`, `amount`, `sender_name`...). */
+export function paymentColumns(table: string, stored: FilterColumns['stored']): FilterColumns {
+  return { time: `${table}.created_at`, stored, amount: `${table}.amount`, sender: `${table}.sender_name`, reference: `${table}.provider_reference`, status: `${table}.status` };
+}
+
 /** True when a filter other than the status asks more than the list's counters know. */
 export function narrowed(filters: ListFilters): boolean {
   const { since, until, amount_min, amount_max, sender, provider_reference } = filters;

@@ -1,6 +1,6 @@
 import { type Selectable, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database, Trx } from '../db/database.js';
-import { type FilterColumns, filteredWallet, type ListFilters, narrowed, whereFilters } from '../filters.js';
+import { filteredWallet, type ListFilters, narrowed, paymentColumns, whereFilters } from '../filters.js';
 import { isoTime, isoTimeOrNull } from '../events/stored.js';
 import type { TransactionTable, TransactionType } from './ledger.table.js';
 import type { TransactionRow } from './ledger.service.js';
@@ -26,14 +26,7 @@ export async function findTransaction(trx: Trx, developerId: string, id: string)
 
 type TransactionQuery = PageQuery & ListFilters & { type?: TransactionType | undefined };
 
-const TRANSACTION_COLUMNS: FilterColumns = {
-  time: 'transactions.created_at',
-  stored: (time) => time.getTime(),
-  amount: 'transactions.amount',
-  sender: 'transactions.sender_name',
-  reference: 'transactions.provider_reference',
-  status: 'transactions.status',
-};
+const TRANSACTION_COLUMNS = paymentColumns('transactions', (time) => time.getTime());
 
 /**
  * One page of a wallet's transactions in (created_at, seq) order through the matching index, with

@@ -2,7 +2,7 @@ import { runAgents } from '../agents/evaluate.js';
 import { nameEnquiry } from '../banks/name-enquiry.js';
 import type { Trx } from '../db/database.js';
 import type { EngineEnv } from '../env.js';
-import { type FilterColumns, filteredWallet, type ListFilters, whereFilters } from '../filters.js';
+import { filteredWallet, type ListFilters, paymentColumns, whereFilters } from '../filters.js';
 import { LedgerError, notFound } from '../errors.js';
 import { emitEvent, emitLedgerEvent } from '../events/events.service.js';
 import { deliverToSandboxAccount } from '../inbound/deliver.js';
@@ -37,14 +37,8 @@ export async function listSuspense(trx: Trx, developerId: string, query: PageQue
   return paginate<SuspenseRow>(base, query);
 }
 
-const SUSPENSE_COLUMNS: FilterColumns = {
-  time: 'created_at',
-  stored: (time) => time.toISOString(),
-  amount: 'amount',
-  sender: 'sender_name',
-  reference: 'provider_reference',
-  status: 'status',
-};
+/** A suspense item's time is stored as its ISO text, which sorts as the instant does. */
+const SUSPENSE_COLUMNS = paymentColumns('suspense_items', (time) => time.toISOString());
 
 export async function getSuspenseItem(trx: Trx, developerId: string, id: string): Promise<SuspenseRow> {
   const item = await findSuspenseItem(trx, developerId, id);
