@@ -6,7 +6,7 @@ import { AnalyseBody, ClockAdvanceBody, DeveloperBody, InboundBody } from './sch
 import { SearchQuery } from './schemas/search.js';
 import { RestoreFileBody, SaveSnapshotBody } from './schemas/snapshots.js';
 import { ResolveSuspenseBody, SuspenseListQuery } from './schemas/suspense-requests.js';
-import { TransactionListQuery, TransferBody } from './schemas/transactions.js';
+import { AllTransactionsQuery, TransactionListQuery, TransferBody } from './schemas/transactions.js';
 import { CreateWalletBody, WalletListQuery } from './schemas/wallets.js';
 import { PutEndpointBody, ReceiverBehaviourBody, ReceiverEventsQuery, WebhookLogListQuery } from './schemas/webhooks.js';
 
@@ -37,6 +37,7 @@ const REQUESTS = {
   IdempotencyHeaders: z.strictObject({ 'idempotency-key': IdempotencyHeaders.shape['idempotency-key'] }),
   WalletListQuery,
   TransactionListQuery,
+  AllTransactionsQuery,
   AgentListQuery,
   SuspenseListQuery,
   WebhookLogListQuery,

@@ -131,7 +131,8 @@ export class Command {
 
   /** An argument; one that names an id or account (`<wallet_id>`, `<to>`) takes it as pasted (pasted.ts). */
   argument(spec: string, description: string): this {
-    const parse = ID_VALUE.test(spec) ? (text: string) => pastedId(text, spec.replace('...', '')) : undefined;
+    // An optional one is named as a required one is: `[wallet_id]` is syntax, `<wallet_id>` the value's name.
+    const parse = ID_VALUE.test(spec) ? (text: string) => pastedId(text, spec.replace('...', '').replace(/^\[(.*)\]$/, '<$1>')) : undefined;
     this.declared.push({ spec, description, required: spec.startsWith('<'), parse });
     return this;
   }

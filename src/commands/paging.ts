@@ -47,7 +47,7 @@ export function withPaging(command: Command): Command {
  * A list's query: page, limit and order from the flags, plus its filters, checked against that
  * list's query rules (`--limit 1000` or `--status LOST` is exit 2 before any request).
  */
-export function listQuery(request: RequestName, flags: PageFlags, filters: Record<string, string | undefined> = {}, names: FlagNames = {}): Query {
+export function listQuery(request: RequestName, flags: PageFlags, filters: Record<string, string | number | undefined> = {}, names: FlagNames = {}): Query {
   if (flags.all && flags.page !== undefined && flags.page !== '1') throw new UsageError('--all starts at the first page: leave out --page');
   if (flags.json && flags.format !== undefined && flags.format !== 'json') throw new UsageError(`--json and --format ${flags.format} ask for two formats: give one`);
   return check(

@@ -60,7 +60,7 @@ export const COMMANDS: CommandEntry[] = [
   { path: 'report', description: 'One screen for a period (default: today in Lagos): transactions, money in and out, suspense, webhook deliveries', load: () => import('./report.js').then((m) => m.reportCommand) },
 
   { path: 'transactions', description: 'Inspect ledger transactions', examples: ['ledger transactions list "$WALLET"', 'ledger transactions get "$TX" --json'] },
-  { path: 'transactions list', description: 'List the ledger transactions of a wallet, oldest first', load: () => import('./transactions/list.js').then((m) => m.listCommand) },
+  { path: 'transactions list', description: 'List the ledger transactions of a wallet, or of every wallet of yours, oldest first', load: () => import('./transactions/list.js').then((m) => m.listCommand) },
   { path: 'transactions get', description: 'Show one transaction, including service_intelligence', load: () => import('./transactions/get.js').then((m) => m.getCommand) },
 
   { path: 'agents', description: 'Trigger-action rules on wallets: sweeps, locks and notifications', examples: ['ledger agents create "$W"', 'ledger agents list --wallet "$W"', 'ledger agents runs "$AGENT"'] },

@@ -279,6 +279,7 @@ describe('another developer', () => {
         'GET /v1/agents': ['/v1/agents'],
         'GET /sandbox/agents/{agent_id}/runs': [`/sandbox/agents/${agentId}/runs`],
         'GET /v1/suspense': ['/v1/suspense'],
+        'GET /v1/transactions': ['/v1/transactions'],
         'GET /sandbox/suspense/{suspense_id}': [`/sandbox/suspense/${heldId}`],
         'POST /v1/suspense/{suspense_id}/resolve': [`/v1/suspense/${heldId}/resolve`, { action: 'CREDIT_WALLET', target_wallet_id: w2.id }],
         'GET /v1/webhook-logs': ['/v1/webhook-logs'],

@@ -1,14 +1,20 @@
 import { z } from 'zod';
 import { Ok, Page, optionalText, pageQuery } from './common.js';
+import { checkRanges, paymentFilters, statusList, timeFilters, walletFilters } from './filters.js';
 import { SuspenseItem } from './suspense.js';
 
 export const SuspenseParams = z.object({ suspense_id: z.string() });
 
-export const SuspenseListQuery = z.strictObject({
-  ...pageQuery,
-  status: z.enum(['PENDING', 'RESOLVED', 'FLAGGED']).optional(),
-  reason: z.enum(['WALLET_CLOSED', 'AI_LOW_CONFIDENCE', 'AI_RISK_FLAG']).optional(),
-});
+export const SuspenseListQuery = z
+  .strictObject({
+    ...pageQuery,
+    status: statusList(['PENDING', 'RESOLVED', 'FLAGGED']),
+    reason: z.enum(['WALLET_CLOSED', 'AI_LOW_CONFIDENCE', 'AI_RISK_FLAG']).optional(),
+    ...timeFilters,
+    ...paymentFilters,
+    ...walletFilters,
+  })
+  .superRefine(checkRanges);
 
 export const ResolveSuspenseBody = z
   .strictObject({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AccountNumber, Amount, BankCode, Kobo, Ok, Page, Timestamp, optionalText, pageQuery } from './common.js';
+import { checkRanges, paymentFilters, statusList, timeFilters, walletFilters } from './filters.js';
 
 export const ServiceIntelligence = z
   .object({
@@ -41,10 +42,19 @@ export type Transaction = z.infer<typeof Transaction>;
 
 export const TransactionParams = z.object({ tx_id: z.string() });
 
-export const TransactionListQuery = z.strictObject({
+const transactionFilters = {
   ...pageQuery,
   type: z.enum(['CREDIT', 'DEBIT']).optional(),
-});
+  status: statusList(['SETTLED', 'PENDING', 'FAILED']),
+  ...timeFilters,
+  ...paymentFilters,
+};
+
+/** One wallet's transactions: the wallet is the path's, so the wallet filters are not taken. */
+export const TransactionListQuery = z.strictObject(transactionFilters).superRefine(checkRanges);
+
+/** Every wallet's transactions (`GET /v1/transactions`), or one wallet's by its id or customer reference. */
+export const AllTransactionsQuery = z.strictObject({ ...transactionFilters, ...walletFilters }).superRefine(checkRanges);
 
 export const TransferBody = z.strictObject({
   destination_account_number: AccountNumber,

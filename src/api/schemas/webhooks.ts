@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EVENT_TYPES } from '../../engine/events/events.service.js';
 import { Ok, Page, pageQuery, Timestamp } from './common.js';
+import { checkRanges, statusList, timeFilters, walletFilters } from './filters.js';
 
 const LogStatus = z.enum(['PENDING', 'DELIVERED', 'FAILED', 'DEAD']);
 
@@ -23,11 +24,16 @@ export type WebhookLog = z.infer<typeof WebhookLog>;
 
 export const WebhookLogParams = z.object({ log_id: z.string() });
 
-export const WebhookLogListQuery = z.strictObject({
-  ...pageQuery,
-  status: LogStatus.optional(),
-  event_type: z.enum(EVENT_TYPES).optional(),
-});
+/** Deliveries by their event's time and wallet (an event with no wallet, such as `suspense.resolved`, matches no wallet filter). */
+export const WebhookLogListQuery = z
+  .strictObject({
+    ...pageQuery,
+    status: statusList(LogStatus.options),
+    event_type: z.enum(EVENT_TYPES).optional(),
+    ...timeFilters,
+    ...walletFilters,
+  })
+  .superRefine(checkRanges);
 
 export const WebhookAttempt = z
   .object({

@@ -1,16 +1,23 @@
 import type { Command } from '../command.js';
 import type { SuspenseItem } from '../../api/schemas/suspense.js';
 import { choicesOf } from '../../client/validate.js';
+import { FILTER_FLAGS, type FilterFlags, readFilters, withFilters } from '../filters.js';
 import type { Io } from '../io.js';
 import { action, clientCommand, enumOption, examples } from '../options.js';
 import { suspenseListView } from '../output/views.js';
 import { listQuery, type PageFlags, showList, withPaging } from '../paging.js';
 
 export function listCommand(): Command {
-  return withPaging(clientCommand('list'))
-    .addOption(enumOption('--status <status>', 'only items with this status', choicesOf('SuspenseListQuery', 'status')))
+  return withFilters(withPaging(clientCommand('list')), 'SuspenseListQuery', { wallet: true, payment: true })
     .addOption(enumOption('--reason <reason>', 'only items held for this reason', choicesOf('SuspenseListQuery', 'reason')))
-    .addHelpText('after', examples('ledger suspense list --status PENDING', 'ledger suspense list --reason AI_RISK_FLAG --json'))
+    .addHelpText(
+      'after',
+      examples(
+        'ledger suspense list --status PENDING,FLAGGED',
+        'ledger suspense list --reason AI_RISK_FLAG --json',
+        'ledger suspense list --sender "obi ada" --amount 700000 --since yesterday',
+      ),
+    )
     .action(action(runList));
 }
 
@@ -24,7 +31,9 @@ export async function sandboxNow(io: Io): Promise<Date> {
   }
 }
 
-export async function runList(io: Io, options: PageFlags & { status?: string; reason?: string }): Promise<void> {
-  const query = listQuery('SuspenseListQuery', options, { status: options.status?.toUpperCase(), reason: options.reason?.toUpperCase() });
+/** Oldest first unless --desc: the open queue (`--status PENDING,FLAGGED`) is worked from the item that has waited longest. */
+export async function runList(io: Io, options: PageFlags & FilterFlags & { reason?: string }): Promise<void> {
+  const filters = readFilters('SuspenseListQuery', options);
+  const query = { ...listQuery('SuspenseListQuery', options, { reason: options.reason?.toUpperCase(), ...filters.query }, FILTER_FLAGS), ...(await filters.times(io)) };
   await showList(io, options, query, (q) => io.client().request<{ items: SuspenseItem[] }>('GET', '/v1/suspense', { query: q }), suspenseListView);
 }

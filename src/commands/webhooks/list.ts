@@ -1,20 +1,27 @@
 import type { Command } from '../command.js';
 import { choicesOf } from '../../client/validate.js';
+import { FILTER_FLAGS, type FilterFlags, readFilters, withFilters } from '../filters.js';
 import type { Io } from '../io.js';
 import { action, clientCommand, enumOption, examples } from '../options.js';
 import { webhookListView } from '../output/views.js';
 import { listQuery, type PageFlags, showList, withPaging } from '../paging.js';
 
 export function listCommand(): Command {
-  return withPaging(clientCommand('list'))
-    .addOption(enumOption('--status <status>', 'only deliveries with this status', choicesOf('WebhookLogListQuery', 'status')))
+  return withFilters(withPaging(clientCommand('list')), 'WebhookLogListQuery', { wallet: true, payment: false })
     .addOption(enumOption('--event-type <type>', 'only this event type', choicesOf('WebhookLogListQuery', 'event_type')))
-    .addHelpText('after', examples('ledger webhooks list --status FAILED', 'ledger webhooks list --event-type ledger.credit --desc --json', 'ledger webhooks list --all --format csv > deliveries.csv'))
+    .addHelpText(
+      'after',
+      examples('ledger webhooks list --status FAILED,DEAD', 'ledger webhooks list --event-type ledger.credit --desc --json', 'ledger webhooks list --customer ada-001 --since 24h', 'ledger webhooks list --all --format csv > deliveries.csv'),
+    )
     .action(action(runList));
 }
 
-export async function runList(io: Io, options: PageFlags & { status?: string; eventType?: string }): Promise<void> {
-  const query = listQuery('WebhookLogListQuery', options, { status: options.status?.toUpperCase(), event_type: options.eventType }, { event_type: '--event-type' });
+export async function runList(io: Io, options: PageFlags & FilterFlags & { eventType?: string }): Promise<void> {
+  const filters = readFilters('WebhookLogListQuery', options);
+  const query = {
+    ...listQuery('WebhookLogListQuery', options, { event_type: options.eventType, ...filters.query }, { event_type: '--event-type', ...FILTER_FLAGS }),
+    ...(await filters.times(io)),
+  };
   const { items, clock } = await showList(io, options, query, (q) => io.client().request('GET', '/v1/webhook-logs', { query: q }), webhookListView, { clock: true });
   const waiting = clock && waitingForClock(items as { status: string; next_retry_at: string | null }[], clock);
   if (waiting) io.note(waiting);

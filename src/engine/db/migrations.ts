@@ -713,7 +713,8 @@ const migrations: Record<string, Migration> = {
         .addPrimaryKeyConstraint('analysis_cache_key', ['developer_id', 'key'])
         .execute();
     },
-  },  '0022_report_periods': {
+  },
+  '0022_report_periods': {
     async up(db: Kysely<unknown>) {
       // A report's period is read through these (engine/report): a developer's suspense items and
       // events by time, and each event's deliveries, so its cost follows the period's rows and not
@@ -721,6 +722,14 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('suspense_items_developer_time').on('suspense_items').columns(['developer_id', 'created_at']).execute();
       await db.schema.createIndex('events_developer_time').on('events').columns(['developer_seq', 'created_at_ms']).execute();
       await db.schema.createIndex('webhook_logs_event').on('webhook_logs').column('event_seq').execute();
+    },
+  },
+  '0023_transactions_by_time': {
+    async up(db: Kysely<unknown>) {
+      // Every wallet's transactions of a developer in one list (GET /v1/transactions), oldest or
+      // newest first, and bounded by time: read in order from this index instead of gathering each
+      // wallet's and sorting them all for every page.
+      await sql`CREATE INDEX transactions_time ON transactions (created_at)`.execute(db);
     },
   },
 };

@@ -1,5 +1,6 @@
 import { type Selectable, sql } from 'kysely';
 import type { Trx } from '../db/database.js';
+import { type FilterColumns, filteredWallet, type ListFilters, narrowed, whereFilters } from '../filters.js';
 import { prepare, prepareRows } from '../db/prepared.js';
 import { inPageOrder, type Page, type PageQuery, pageWindow } from '../paging.js';
 import { withAnsweredBody } from './answers.js';
@@ -72,30 +73,35 @@ export async function findDeveloperLog(trx: Trx, developerId: string, id: string
 /**
  * One page of a developer's logs in the order they were recorded (insertion order, which is the
  * order of their created_at on the developer's clock), each filter served by an index in that
- * order; `total` from the counters. A status other than DELIVERED reads the partial index of
- * undelivered logs, which the query names by repeating its condition.
+ * order; `total` from the counters. Statuses other than DELIVERED read the partial index of
+ * undelivered logs, which the query names by repeating its condition. The time and wallet filters
+ * are checked on each of the developer's logs read (their event's time, and the wallet of its
+ * transaction or payload), and counted so.
  */
-export async function listLogs(
-  trx: Trx,
-  developerId: string,
-  query: PageQuery & { status?: WebhookLogStatus | undefined; event_type?: string | undefined },
-): Promise<Page<WebhookLogRow>> {
-  let items = withPayload(trx).where('webhook_logs.developer_seq', '=', await developerSeq(trx, developerId));
+export async function listLogs(trx: Trx, developerId: string, query: PageQuery & ListFilters & { event_type?: string | undefined }): Promise<Page<WebhookLogRow>> {
+  const wallet = await filteredWallet(trx, developerId, query);
+  if (wallet === null) return { items: [], total: 0, page: query.page, limit: query.limit };
+  let items = whereFilters(withPayload(trx).where('webhook_logs.developer_seq', '=', await developerSeq(trx, developerId)), LOG_COLUMNS, query);
   let counts = trx.selectFrom('webhook_log_counts').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('n'), eb.val(0)).as('total')).where('developer_id', '=', developerId);
-  if (query.status) {
-    items = items.where('webhook_logs.status', '=', query.status);
-    if (query.status !== 'DELIVERED') items = items.where(sql<boolean>`webhook_logs.status != 'DELIVERED'`);
-    counts = counts.where('status', '=', query.status);
+  const statuses = [...new Set(query.status ?? [])];
+  if (statuses.length > 0) {
+    if (!statuses.includes('DELIVERED')) items = items.where(sql<boolean>`webhook_logs.status != 'DELIVERED'`);
+    counts = counts.where('status', 'in', statuses as WebhookLogStatus[]);
   }
   if (query.event_type) {
     items = items.where('webhook_logs.event_type_code', '=', typeCode(query.event_type));
     counts = counts.where('event_type', '=', query.event_type);
   }
-  const total = Number((await counts.executeTakeFirstOrThrow()).total);
+  if (wallet) items = items.where(sql`coalesce(announced_account.id, json_extract(nullif(events.payload, ''), '$.data.wallet_id'))`, '=', wallet.id);
+  const total = Number(
+    (wallet || narrowed(query) ? await items.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow() : await counts.executeTakeFirstOrThrow()).total,
+  );
   const window = pageWindow(query, total);
   const rows = built(await items.orderBy('webhook_logs.seq', window.order).limit(window.limit).offset(window.offset).execute());
   return { items: inPageOrder(rows, window), total, page: query.page, limit: query.limit };
 }
+
+const LOG_COLUMNS: FilterColumns = { time: 'events.created_at_ms', stored: (time) => time.getTime(), status: 'webhook_logs.status' };
 
 /**
  * One developer's deliveries whose time had come by `cutoff` on that developer's clock, oldest

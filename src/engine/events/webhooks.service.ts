@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Trx } from '../db/database.js';
 import { prepare, prepareInsertRows, prepareRows } from '../db/prepared.js';
 import type { EngineEnv } from '../env.js';
+import type { ListFilters } from '../filters.js';
 import { LedgerError, notFound } from '../errors.js';
 import { newWebhookSecret } from '../secrets.js';
 import type { Page, PageQuery } from '../paging.js';
@@ -34,7 +35,7 @@ export interface AttemptResult {
 export async function listWebhookLogs(
   trx: Trx,
   developerId: string,
-  query: PageQuery & { status?: WebhookLogStatus | undefined; event_type?: string | undefined },
+  query: PageQuery & ListFilters & { event_type?: string | undefined },
 ): Promise<Page<WebhookLogRow>> {
   return listLogs(trx, developerId, query);
 }

@@ -2,6 +2,7 @@ import { runAgents } from '../agents/evaluate.js';
 import { nameEnquiry } from '../banks/name-enquiry.js';
 import type { Trx } from '../db/database.js';
 import type { EngineEnv } from '../env.js';
+import { filteredWallet, type ListFilters, paymentColumns, whereFilters } from '../filters.js';
 import { LedgerError, notFound } from '../errors.js';
 import { emitEvent, emitLedgerEvent } from '../events/events.service.js';
 import { deliverToSandboxAccount } from '../inbound/deliver.js';
@@ -26,16 +27,18 @@ export interface Resolution {
   provider_reference?: string;
 }
 
-export async function listSuspense(
-  trx: Trx,
-  developerId: string,
-  query: PageQuery & { status?: SuspenseStatus | undefined; reason?: SuspenseReason | undefined },
-): Promise<Page<SuspenseRow>> {
-  let base = trx.selectFrom('suspense_items').where('developer_id', '=', developerId);
-  if (query.status) base = base.where('status', '=', query.status);
+/** A developer's held payments, oldest first unless `order` is desc (the open queue: status PENDING and FLAGGED). */
+export async function listSuspense(trx: Trx, developerId: string, query: PageQuery & ListFilters & { reason?: SuspenseReason | undefined }): Promise<Page<SuspenseRow>> {
+  const wallet = await filteredWallet(trx, developerId, query);
+  if (wallet === null) return { items: [], total: 0, page: query.page, limit: query.limit };
+  let base = whereFilters(trx.selectFrom('suspense_items').where('developer_id', '=', developerId), SUSPENSE_COLUMNS, query);
+  if (wallet) base = base.where('wallet_id', '=', wallet.id);
   if (query.reason) base = base.where('reason', '=', query.reason);
   return paginate<SuspenseRow>(base, query);
 }
+
+/** A suspense item's time is stored as its ISO text, which sorts as the instant does. */
+const SUSPENSE_COLUMNS = paymentColumns('suspense_items', (time) => time.toISOString());
 
 export async function getSuspenseItem(trx: Trx, developerId: string, id: string): Promise<SuspenseRow> {
   const item = await findSuspenseItem(trx, developerId, id);

@@ -3,7 +3,8 @@ import { errors } from '../../api/schemas/responses.js';
 import { Resolution, ResolveSuspenseBody, SuspenseListQuery, SuspensePageResponse, SuspenseParams, SuspenseResponse } from '../../api/schemas/suspense-requests.js';
 import { getSuspenseItem, listSuspense, resolveSuspense } from '../../engine/suspense/suspense.service.js';
 import { toPage, toSuspenseItem } from '../serialize.js';
-import { type App, type RouteDeps, commit, ok } from './route.js';
+import { type App, type RouteDeps, inTransaction, commit, ok } from './route.js';
+import { listFilters } from './list-filters.js';
 
 const tags = ['Suspense'];
 
@@ -18,7 +19,7 @@ export function suspenseRoutes(app: App, { sandbox }: RouteDeps): void {
         response: { 200: SuspensePageResponse },
       },
     },
-    async (request) => ok(toPage(await listSuspense(sandbox.db, request.developerId, request.query), toSuspenseItem)),
+    async (request) => ok(toPage(await inTransaction(sandbox, (trx) => listSuspense(trx, request.developerId, listFilters(request.query))), toSuspenseItem)),
   );
 
   app.post(

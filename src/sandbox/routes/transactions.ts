@@ -1,10 +1,24 @@
-import { TransactionParams, TransactionResponse } from '../../api/schemas/transactions.js';
+import { AllTransactionsQuery, TransactionPageResponse, TransactionParams, TransactionResponse } from '../../api/schemas/transactions.js';
 import { notFound } from '../../engine/errors.js';
-import { findTransaction } from '../../engine/ledger/transactions.repository.js';
-import { toTransaction } from '../serialize.js';
-import { type App, type RouteDeps, ok } from './route.js';
+import { findTransaction, listDeveloperTransactions } from '../../engine/ledger/transactions.repository.js';
+import { toPage, toTransaction } from '../serialize.js';
+import { listFilters } from './list-filters.js';
+import { type App, type RouteDeps, inTransaction, ok } from './route.js';
 
 export function transactionRoutes(app: App, { sandbox }: RouteDeps): void {
+  app.get(
+    '/v1/transactions',
+    {
+      schema: {
+        tags: ['Transactions'],
+        summary: 'List the transactions of all your wallets, oldest first, with the filters of one wallet’s list and wallet_id, customer_reference (an addition of this service)',
+        querystring: AllTransactionsQuery,
+        response: { 200: TransactionPageResponse },
+      },
+    },
+    async (request) => ok(toPage(await inTransaction(sandbox, (trx) => listDeveloperTransactions(trx, request.developerId, listFilters(request.query))), toTransaction)),
+  );
+
   app.get(
     '/v1/transactions/:tx_id',
     {

@@ -7,6 +7,7 @@ import { transfer } from '../../engine/transfers/transfers.service.js';
 import { closeWallet, createWallet, getWallet } from '../../engine/wallets/wallets.service.js';
 import { toPage, toTransaction, toWallet } from '../serialize.js';
 import { type App, type RouteDeps, commit, inTransaction, ok } from './route.js';
+import { listFilters } from './list-filters.js';
 
 const tags = ['Wallets'];
 
@@ -74,7 +75,7 @@ export function walletRoutes(app: App, { sandbox }: RouteDeps): void {
     async (request) => {
       const page = await inTransaction(sandbox, async (trx) => {
         const wallet = await getWallet(trx, request.developerId, request.params.wallet_id);
-        return listWalletTransactions(trx, wallet.id, request.query);
+        return listWalletTransactions(trx, wallet.id, listFilters(request.query));
       });
       return ok(toPage(page, toTransaction));
     },

@@ -12,7 +12,8 @@ import {
 import type { Trx } from '../../engine/db/database.js';
 import { assertRetryable, getEndpoint, getWebhookLog, listAttempts, listWebhookLogs, rotateSecret, setEndpointUrl, signingSecrets } from '../../engine/events/webhooks.service.js';
 import { toAttempt, toPage, toWebhookLog } from '../serialize.js';
-import { type App, type RouteDeps, answerInTransaction, commit, ok, sendAnswer } from './route.js';
+import { type App, type RouteDeps, inTransaction, answerInTransaction, commit, ok, sendAnswer } from './route.js';
+import { listFilters } from './list-filters.js';
 
 export function webhookRoutes(app: App, { sandbox, dispatcher, selfUrl }: RouteDeps): void {
   const { db } = sandbox;
@@ -38,7 +39,7 @@ export function webhookRoutes(app: App, { sandbox, dispatcher, selfUrl }: RouteD
         response: { 200: WebhookLogPageResponse },
       },
     },
-    async (request) => ok(toPage(await listWebhookLogs(db, request.developerId, request.query), toWebhookLog)),
+    async (request) => ok(toPage(await inTransaction(sandbox, (trx) => listWebhookLogs(trx, request.developerId, listFilters(request.query))), toWebhookLog)),
   );
 
   app.post(
