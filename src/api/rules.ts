@@ -4,7 +4,7 @@ import { ResolveBody } from './schemas/banks.js';
 import { IdempotencyHeaders, pageQuery } from './schemas/common.js';
 import { AnalyseBody, ClockAdvanceBody, DeveloperBody, InboundBody } from './schemas/sandbox.js';
 import { RestoreFileBody, SaveSnapshotBody } from './schemas/snapshots.js';
-import { ResolveSuspenseBody, SuspenseListQuery } from './schemas/suspense-requests.js';
+import { ResolveSuspenseBody, SuspenseListQuery, SuspenseNoteBody } from './schemas/suspense-requests.js';
 import { TransactionListQuery, TransferBody } from './schemas/transactions.js';
 import { CreateWalletBody, WalletListQuery } from './schemas/wallets.js';
 import { PutEndpointBody, ReceiverBehaviourBody, ReceiverEventsQuery, WebhookLogListQuery } from './schemas/webhooks.js';
@@ -24,6 +24,7 @@ const REQUESTS = {
   InboundBody,
   CreateAgentBody,
   ResolveSuspenseBody,
+  SuspenseNoteBody,
   ResolveBody,
   PutEndpointBody,
   ClockAdvanceBody,
