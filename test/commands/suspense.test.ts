@@ -3,7 +3,7 @@ import { ApiClient } from '../../src/client/http.js';
 import { ApiError, UsageError } from '../../src/client/errors.js';
 import { makeNuban } from '../../src/engine/wallets/nuban.js';
 import { runFlag } from '../../src/commands/suspense/flag.js';
-import { sendNote } from '../../src/commands/suspense/note.js';
+import { runNote } from '../../src/commands/suspense/note.js';
 import { runList } from '../../src/commands/suspense/list.js';
 import { runResolve } from '../../src/commands/suspense/resolve.js';
 import { runShow } from '../../src/commands/suspense/show.js';
@@ -127,7 +127,7 @@ describe('ledger suspense resolve', () => {
     const c = io({ json: true }, true);
     await runResolve(c.io, undefined, {});
     expect(ui.asked).toEqual([
-      'search: Which held payment? (type a name, amount, reason or narration)',
+      'search: Which held payment? (type to filter)',
       'select: What should happen to it?',
       'search: Credit which wallet? (type a name, account number or reference)',
       'input: Note (optional):',
@@ -329,7 +329,7 @@ describe('ledger suspense flag and note', () => {
     expect(ui.asked).toEqual(['input: Why does it need escalating?']);
     expect(flagged.stdout()).toContain('Status          FLAGGED\n');
     const noted = io({ json: true });
-    await sendNote(noted.io, 'notes', item.id, 'left a voicemail', '<text>', {});
+    await runNote(noted.io, item.id, 'left a voicemail', {});
     expect(JSON.parse(noted.stdout())).toEqual((await t.call('GET', `/sandbox/suspense/${item.id}`)).body.data);
     const shown = io();
     await runShow(shown.io, item.id);
@@ -341,7 +341,7 @@ describe('ledger suspense flag and note', () => {
     const item = await hold(4_000);
     await expect(runFlag(io().io, item.id, {})).rejects.toThrow(new UsageError('missing --note (no terminal to ask on)'));
     await expect(runFlag(io().io, item.id, { note: 'two\nlines' })).rejects.toThrow(/^--note must not contain control characters/);
-    await expect(sendNote(io().io, 'notes', item.id, 'x'.repeat(501), '<text>', {})).rejects.toThrow(new UsageError('<text> must be at most 500 characters'));
+    await expect(runNote(io().io, item.id, 'x'.repeat(501), {})).rejects.toThrow(new UsageError('<text> must be at most 500 characters'));
     expect((await t.call('GET', `/sandbox/suspense/${item.id}`)).body.data).toMatchObject({ status: 'PENDING', notes: [] });
   });
 });

@@ -3,7 +3,7 @@ import { textCheck } from '../../client/validate.js';
 import type { Io } from '../io.js';
 import { action, clientCommand, examples } from '../options.js';
 import { requireValue } from '../prompts.js';
-import { type NoteOptions, sendNote } from './note.js';
+import { type NoteOptions, sendNote } from './send-note.js';
 
 export function flagCommand(): Command {
   return clientCommand('flag')

@@ -1,13 +1,7 @@
 import type { Command } from '../command.js';
-import type { SuspenseItemWithNotes } from '../../api/schemas/suspense.js';
-import { check } from '../../client/validate.js';
 import type { Io } from '../io.js';
 import { action, clientCommand, examples } from '../options.js';
-import { suspenseNotedView } from '../output/views.js';
-
-export interface NoteOptions {
-  idempotencyKey?: string;
-}
+import { type NoteOptions, sendNote } from './send-note.js';
 
 export function noteCommand(): Command {
   return clientCommand('note')
@@ -18,17 +12,10 @@ export function noteCommand(): Command {
       'after',
       examples('ledger suspense note "$ITEM" "left a voicemail for the customer"', 'ledger suspense note "$ITEM" "sender called back" --json'),
     )
-    .action(action((io: Io, id: string, text: string, options: NoteOptions) => sendNote(io, 'notes', id, text, '<text>', options)));
+    .action(action(runNote));
 }
 
-/**
- * Sends a flag or a note (`POST /v1/suspense/:id/flag|notes`, this service's extensions). A server
- * without the route (the live service, another implementation of the interface) is refused by name
- * (NOT_A_SANDBOX, exit 1) instead of reading as an unknown item.
- */
-export async function sendNote(io: Io, verb: 'flag' | 'notes', id: string, text: string, flag: string, options: NoteOptions): Promise<void> {
-  check('IdempotencyHeaders', { 'idempotency-key': options.idempotencyKey }, { 'idempotency-key': '--idempotency-key' });
-  const body = check('SuspenseNoteBody', { note: text }, { note: flag });
-  const item = await io.client().sandbox<SuspenseItemWithNotes>('POST', `/v1/suspense/${encodeURIComponent(id)}/${verb}`, { body, idempotencyKey: options.idempotencyKey });
-  await io.show(item, suspenseNotedView);
+/** Adds a note without changing the item (PENDING or FLAGGED). */
+export function runNote(io: Io, id: string, text: string, options: NoteOptions): Promise<void> {
+  return sendNote(io, 'notes', id, text, '<text>', options);
 }

@@ -83,7 +83,7 @@ async function pickItem(io: Io, wallets: Wallet[]): Promise<SuspenseItem> {
   return searchFor(
     io,
     '<suspense_id>',
-    'Which held payment? (type a name, amount, reason or narration)',
+    'Which held payment? (type to filter)',
     open.map((item) => {
       const wallet = item.wallet_id ? byId.get(item.wallet_id) : undefined;
       return {
