@@ -70,7 +70,9 @@ describe('payouts from the command line', () => {
       { code: '50211', name: 'Kuda Microfinance Bank' },
       { code: '090267', name: 'Kuda (NIP)' },
     ]);
-    expect((await cli.run(['banks', 'list'])).stdout).toContain('058     Guaranty Trust Bank');
+    // On a pipe, one tab-separated row per bank under a header line.
+    const listed = (await cli.run(['banks', 'list'])).stdout.split('\n');
+    expect([listed[0], listed.filter((line) => line.startsWith('058\t'))]).toEqual(['code\tname', ['058\tGuaranty Trust Bank']]);
     // The names people use: a brand, or the initials.
     for (const [search, code] of [['GTBank', '058'], ['gtb', '058'], ['UBA', '033'], ['fcmb', '214'], ['first bank', '011']]) {
       expect((await json(['banks', 'list', '--search', search!])).items.map((b: { code: string }) => b.code), search).toEqual([code]);

@@ -89,13 +89,15 @@ describe('the suspense queue from the command line', () => {
   });
 
   it('refuses flag and note clearly against a server that does not offer them, instead of calling the item unknown', async () => {
+    // A whole id: it goes to the server as it is, with no search to resolve it.
+    const ITEM = '019b76da-a810-7873-bd03-0e358ea3a56a';
     const server = createServer((_, response) => response.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found'));
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
-      for (const args of [['flag', 'item-1', '--note', 'escalate'], ['note', 'item-1', 'hello']]) {
+      for (const args of [['flag', ITEM, '--note', 'escalate'], ['note', ITEM, 'hello']]) {
         const r = await cli.run(['suspense', ...args], { env: { LEDGER_BASE_URL: url } });
-        const path = `/v1/suspense/item-1/${args[0] === 'flag' ? 'flag' : 'notes'}`;
+        const path = `/v1/suspense/${ITEM}/${args[0] === 'flag' ? 'flag' : 'notes'}`;
         expect([r.exitCode, r.stdout, r.stderr]).toEqual([1, '', `Error [NOT_A_SANDBOX]: ${url} has no ${path}: this command needs a ledger sandbox, not the live service\n`]);
       }
     } finally {

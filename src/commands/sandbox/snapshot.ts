@@ -23,12 +23,16 @@ const snapshotView = (verb: string): View => ({
 });
 
 const listView: View = {
-  kind: 'custom',
-  quiet: (page: { items: Snapshot[] }) => page.items.map(label).join('\n'),
-  lines: (page: { items: Snapshot[] }, fmt) =>
-    page.items.length === 0
-      ? [fmt.dim('No snapshots yet. Save one with `ledger sandbox snapshot save <name>`.')]
-      : page.items.map((s) => `${fmt.bold(label(s).padEnd(24))} ${size(s.size_bytes).padStart(9)}  ${fmt.dim(s.saved_at ?? '')}`),
+  kind: 'list',
+  id: 'label',
+  noun: 'snapshot',
+  empty: 'No snapshots yet. Save one with `ledger sandbox snapshot save <name>`.',
+  derive: (s: Snapshot) => ({ label: label(s), size: size(s.size_bytes) }),
+  columns: [
+    { label: 'Name', key: 'label', kind: 'text' },
+    { label: 'Size', key: 'size', kind: 'fixed' },
+    { label: 'Saved', key: 'saved_at', kind: 'fixed' },
+  ],
 };
 
 /** Exactly one of a name and --file, checked against the API's rules (exit 2 before any request). */
