@@ -5,7 +5,7 @@ import { IdempotencyHeaders, pageQuery } from './schemas/common.js';
 import { AnalyseBody, ClockAdvanceBody, DeveloperBody, InboundBody } from './schemas/sandbox.js';
 import { SearchQuery } from './schemas/search.js';
 import { RestoreFileBody, SaveSnapshotBody } from './schemas/snapshots.js';
-import { ResolveSuspenseBody, SuspenseListQuery } from './schemas/suspense-requests.js';
+import { ResolveSuspenseBody, SuspenseListQuery, SuspenseNoteBody } from './schemas/suspense-requests.js';
 import { AllTransactionsQuery, TransactionListQuery, TransferBody } from './schemas/transactions.js';
 import { CreateWalletBody, WalletListQuery } from './schemas/wallets.js';
 import { PutEndpointBody, ReceiverBehaviourBody, ReceiverEventsQuery, WebhookLogListQuery } from './schemas/webhooks.js';
@@ -26,6 +26,7 @@ const REQUESTS = {
   InboundBody,
   CreateAgentBody,
   ResolveSuspenseBody,
+  SuspenseNoteBody,
   ResolveBody,
   PutEndpointBody,
   ClockAdvanceBody,

@@ -1,7 +1,7 @@
 import type { Command } from './command.js';
 import { Option } from './command.js';
 import type { RequestName } from '../api/rules.js';
-import { parseDay, parseInstant } from '../api/instant.js';
+import { DAY_MS, lagosDayStart, parseDay, parseLocalInstant } from '../api/instant.js';
 import { parseDuration } from '../api/duration.js';
 import { ApiError, UsageError } from '../client/errors.js';
 import { kobo, rule } from '../client/validate.js';
@@ -103,24 +103,22 @@ interface Time {
   at(now: Date): Date;
 }
 
-const DAY_MS = 86_400_000;
-
 /**
- * `--since`/`--until` text as a time: an ISO time (with its zone, or UTC without one), a bare date
- * (its first millisecond for `--since`, its last for `--until`, so the day is included), `today`,
- * `yesterday` (UTC days of the sandbox clock, as every time it shows), or a duration back from now.
+ * `--since`/`--until` text as a time: an ISO time (with its zone, or Lagos time without one), a bare
+ * date (its first millisecond for `--since`, its last for `--until`, so the day is included, a day in
+ * Lagos), `today`, `yesterday` (Lagos days on the sandbox clock), or a duration back from now.
  */
 export function readTime(text: string, flag: string, edge: 'start' | 'end'): Time {
   const value = text.trim();
   const fixed = (ms: number): Time => ({ relative: false, at: () => new Date(ms) });
   const day = parseDay(value);
   if (day !== undefined) return fixed(edge === 'start' ? day : day + DAY_MS - 1);
-  const instant = parseInstant(value) ?? (/T[\d:.]+$/.test(value) ? parseInstant(`${value}Z`) : undefined);
+  const instant = parseLocalInstant(value);
   if (instant !== undefined) return fixed(instant);
   const lower = value.toLowerCase();
   if (lower === 'today' || lower === 'yesterday') {
     const back = lower === 'today' ? 0 : 1;
-    return { relative: true, at: (now) => new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS - back * DAY_MS + (edge === 'start' ? 0 : DAY_MS - 1)) };
+    return { relative: true, at: (now) => new Date(lagosDayStart(now.getTime()) - back * DAY_MS + (edge === 'start' ? 0 : DAY_MS - 1)) };
   }
   if (/^\d+(\.\d+)?\s*[smhd]$/.test(lower)) {
     const seconds = parseDuration(lower);

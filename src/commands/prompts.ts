@@ -51,6 +51,8 @@ export interface Choice<T> {
   description?: string;
   /** What the answer line shows once it is picked (default: the name). */
   short?: string;
+  /** More text that typing finds the choice by, not shown (a search picker's). */
+  match?: string;
 }
 
 const cleaned = <T>(choices: Choice<T>[]) => choices.map((c) => ({ ...c, name: clean(c.name), ...(c.description ? { description: clean(c.description) } : {}) }));
@@ -78,21 +80,24 @@ export async function choose<T>(io: Io, flag: string, message: string, choices: 
 
 /**
  * Picks from a long list by typing to filter it. Before anything is typed only `suggested` is shown
- * (when there is one), so nothing is picked for the person by its place in the list.
+ * (when there is one), so nothing is picked for the person by its place in the list; with
+ * `showAll`, every choice is, in its order (a queue worked oldest first).
  */
-export async function searchFor<T>(io: Io, flag: string, message: string, choices: Choice<T>[], suggested?: T): Promise<T> {
+export async function searchFor<T>(io: Io, flag: string, message: string, choices: Choice<T>[], options: { suggested?: T | undefined; showAll?: boolean } = {}): Promise<T> {
   needTerminal(io, flag);
   const { search } = await import('@inquirer/prompts');
   const all = cleaned(choices);
-  // Matched against the whole text, shown as it fits.
-  const shown = await fitted(io, message, all);
+  // Matched against the whole text, shown as it fits; `match` stays out of what the picker shows.
+  const shown = (await fitted(io, message, all)).map(({ match: _, ...shown }) => shown);
+  const texts = all.map((c) => `${c.name} ${c.match ?? ''}`.toLowerCase());
   return search({
     message,
     pageSize: 12,
     source: async (term) => {
-      const needle = (term ?? '').trim().toLowerCase();
-      if (needle === '') return shown.filter((c) => suggested !== undefined && c.value === suggested);
-      return shown.filter((_, i) => all[i]!.name.toLowerCase().includes(needle));
+      // Every word typed must match, in any order: "ada 7,000" finds Ada's ₦7,000.00 payment.
+      const words = (term ?? '').trim().toLowerCase().split(/\s+/).filter(Boolean);
+      if (words.length === 0) return options.showAll ? shown : shown.filter((c) => options.suggested !== undefined && c.value === options.suggested);
+      return shown.filter((_, i) => words.every((word) => texts[i]!.includes(word)));
     },
   });
 }

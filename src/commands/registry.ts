@@ -73,6 +73,8 @@ export const COMMANDS: CommandEntry[] = [
   { path: 'suspense list', description: 'List held payments, oldest first, with their amount and age', load: () => import('./suspense/list.js').then((m) => m.listCommand) },
   { path: 'suspense show', description: 'Show one held payment in full: the analysis and the original payload', load: () => import('./suspense/show.js').then((m) => m.showCommand) },
   { path: 'suspense resolve', description: 'Resolve a held payment. On a terminal, anything left out is asked: pick the item, the action and the target wallet', load: () => import('./suspense/resolve.js').then((m) => m.resolveCommand) },
+  { path: 'suspense flag', description: 'Escalate a held payment with a note: PENDING becomes FLAGGED (an extension of the sandbox)', load: () => import('./suspense/flag.js').then((m) => m.flagCommand) },
+  { path: 'suspense note', description: 'Add a note to a held payment without resolving it (an extension of the sandbox)', load: () => import('./suspense/note.js').then((m) => m.noteCommand) },
 
   { path: 'webhooks', description: 'Outbound webhooks: deliveries, retries, the endpoint and its signing secret', examples: ['ledger webhooks list --status FAILED', 'ledger webhooks tail', 'ledger webhooks endpoint set http://127.0.0.1:3000/hooks'] },
   { path: 'webhooks list', description: 'List deliveries, oldest first', load: () => import('./webhooks/list.js').then((m) => m.listCommand) },

@@ -27,5 +27,5 @@ export async function chooseWallet(
     .filter((w) => w.id !== options.exclude)
     .map((w) => ({ name: `${w.account_name} · ${w.account_number} · ${w.customer_reference} · ${money(w.balance)}`, value: w.id }));
   if (choices.length === 0) throw new UsageError(options.none);
-  return searchFor(io, flag, message, choices, options.suggested);
+  return searchFor(io, flag, message, choices, { suggested: options.suggested });
 }

@@ -1,4 +1,4 @@
-import type { SuspenseItem } from '../api/schemas/suspense.js';
+import type { SuspenseItem, SuspenseItemWithNotes } from '../api/schemas/suspense.js';
 import type { Payout } from '../api/schemas/banks.js';
 import type { Transaction } from '../api/schemas/transactions.js';
 import type { PayoutRow } from '../engine/payouts/payouts.table.js';
@@ -6,6 +6,7 @@ import type { Wallet } from '../api/schemas/wallets.js';
 import type { InboundOutcome } from '../engine/inbound/inbound.service.js';
 import type { TransactionRow } from '../engine/ledger/ledger.service.js';
 import type { SuspenseRow } from '../engine/suspense/suspense.repository.js';
+import type { SuspenseWithNotes } from '../engine/suspense/suspense-notes.service.js';
 import type { WalletRow } from '../engine/wallets/wallets.repository.js';
 import type { WebhookAttempt, WebhookLog } from '../api/schemas/webhooks.js';
 import type { Agent } from '../api/schemas/agents.js';
@@ -84,6 +85,13 @@ export function toSuspenseItem(row: SuspenseRow): SuspenseItem {
     resolution_action: row.resolution_action,
     resolution_transaction_id: row.resolution_transaction_id,
     created_at: row.created_at,
+  };
+}
+
+export function toSuspenseWithNotes({ item, notes }: SuspenseWithNotes): SuspenseItemWithNotes {
+  return {
+    ...toSuspenseItem(item),
+    notes: notes.map((n) => ({ note: n.note, kind: n.kind, created_at: n.created_at, author: { developer_id: n.author_id, business_name: n.author_name } })),
   };
 }
 

@@ -89,17 +89,17 @@ describe('prompts that forgive', () => {
 });
 
 describe('the suspense picker', () => {
-  it('shows the account each payment was for, and offers REFUND only when the payment came with a sender account and bank', async () => {
+  it('names the customer each payment was for (not the account), and offers REFUND only when the payment came with a sender account and bank', async () => {
     const w = await createWallet(t);
     await credit({ account_number: w.account_number, amount: 4_000, narration: 'asdfgh' });
-    ui.answers = [(choices: { value: unknown }[]) => choices[0]!.value, (choices: { value: unknown }[]) => choices.find((c) => c.value === 'DISMISS')!.value, true];
+    ui.answers = ['', (choices: { value: unknown }[]) => choices.find((c) => c.value === 'DISMISS')!.value, true];
     await runResolve(io({ quiet: true }, true).io, undefined, { note: 'n' });
-    expect(ui.choices[0]![0]!.name).toContain(`to ${w.account_number}`);
-    expect(ui.choices[0]![0]!.name).toContain('4000 (₦40.00)');
-    expect(ui.choices[1]!.map((c) => c.value)).toEqual(['CREDIT_WALLET', 'DISMISS']);
+    expect(ui.shownBeforeTyping[0]).toEqual([expect.stringMatching(/^Ada Obi {2}₦40\.00 {2}/)]);
+    expect(ui.shownBeforeTyping[0]![0]).not.toContain(w.account_number);
+    expect(ui.choices[0]!.map((c) => c.value)).toEqual(['CREDIT_WALLET', 'DISMISS']);
 
     await credit({ account_number: w.account_number, amount: 5_000, narration: 'qwerty', sender_account: '0123456785', sender_bank_code: '058' });
-    ui.answers = [(choices: { value: unknown }[]) => choices[0]!.value, (choices: { value: unknown }[]) => choices.find((c) => c.value === 'DISMISS')!.value, true];
+    ui.answers = ['', (choices: { value: unknown }[]) => choices.find((c) => c.value === 'DISMISS')!.value, true];
     await runResolve(io({ quiet: true }, true).io, undefined, { note: 'n' });
     expect(ui.choices.at(-1)!.map((c) => c.value)).toEqual(['CREDIT_WALLET', 'DISMISS', 'REFUND']);
   });

@@ -88,7 +88,7 @@ describe('a server without the sandbox clock', () => {
       const env = { LEDGER_BASE_URL: url, LEDGER_API_KEY: `svc_test_${'a'.repeat(32)}` };
       const absolute = await cli.run(['transactions', 'list', '--since', '2026-03-10', '--json'], { env });
       expect([absolute.exitCode, JSON.parse(absolute.stdout)]).toEqual([0, page([])]);
-      expect(requests).toEqual(['/v1/transactions?page=1&limit=20&since=2026-03-10T00%3A00%3A00.000Z']);
+      expect(requests).toEqual(['/v1/transactions?page=1&limit=20&since=2026-03-09T23%3A00%3A00.000Z']);
       const relative = await cli.run(['transactions', 'list', '--since', '24h'], { env });
       expect([relative.exitCode, relative.stdout, relative.stderr]).toEqual([
         1,
@@ -105,7 +105,7 @@ describe('bad filter values', () => {
   it.each([
     [['transactions', 'list', '--since', '2026-02-30'], '--since "2026-02-30" must be an ISO date or time (2026-01-02, 2026-01-02T09:30:00Z), today, yesterday, or a duration such as 24h or 7d'],
     [['transactions', 'list', '--until', 'last week'], '--until "last week" must be an ISO date or time (2026-01-02, 2026-01-02T09:30:00Z), today, yesterday, or a duration such as 24h or 7d'],
-    [['transactions', 'list', '--since', '2026-03-11', '--until', '2026-03-10'], '--since "2026-03-11" (2026-03-11T00:00:00.000Z) is after --until "2026-03-10" (2026-03-10T23:59:59.999Z)'],
+    [['transactions', 'list', '--since', '2026-03-11', '--until', '2026-03-10'], '--since "2026-03-11" (2026-03-10T23:00:00.000Z) is after --until "2026-03-10" (2026-03-10T22:59:59.999Z)'],
     [['transactions', 'list', '--amount', '12.5'], '--amount "12.5" must be a whole number of kobo, digits only: ₦12.50 is 1250'],
     [['transactions', 'list', '--amount', '-5'], '--amount "-5" must be a whole number of kobo, digits only (500000 is ₦5,000.00)'],
     [['transactions', 'list', '--amount', '500..100'], '--amount "500..100": the smaller amount comes first (100..500)'],

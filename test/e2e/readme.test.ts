@@ -105,7 +105,7 @@ const CHECKS: Record<string, Check | Check[]> = {
     expect(r.stdout).toContain('Raw payload');
   },
   'ledger suspense resolve "$ITEM" --action CREDIT_WALLET --target-wallet "$ADA" --note "customer confirmed" --yes': (r) =>
-    expect(r.stdout).toMatch(new RegExp(`^Result +credited 70000 \\(₦700\\.00\\) to wallet ${vars.ADA}$`, 'm')),
+    expect(r.stdout).toMatch(new RegExp(`^Result +credited 70000 \\(₦700\\.00\\) to wallet ${vars.ADA} \\(Ada Obi, ada\\)$`, 'm')),
   'ledger transactions get "$(ledger transactions list "$ADA" --desc --limit 1 --quiet)"': (r) => {
     expect(r.stdout).toMatch(/^Amount +70000 \(₦700\.00\)$/m);
     expect(r.stdout).toMatch(/^Analysis +\S/m);

@@ -1,7 +1,9 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { useSandboxCli } from '../helpers/cli.js';
 
-const cli = useSandboxCli();
+const cli = useSandboxCli({ clock: 'manual', clockStart: '2026-11-21T09:30:00.000Z' });
 
 const json = (args: string[]) => cli.json(args);
 const wallet = async (ref: string) =>
@@ -21,7 +23,7 @@ describe('the suspense queue from the command line', () => {
     expect(item).toMatchObject({ id: credit.suspense_item.id, reason: 'WALLET_CLOSED', status: 'PENDING', amount: 420_000, sender_name: 'FEMI ADE' });
 
     const resolved = await json(['suspense', 'resolve', item.id, '--action', 'CREDIT_WALLET', '--target-wallet', target, '--note', 'moved to new wallet']);
-    expect(resolved).toEqual({ message: `credited 420000 kobo to wallet ${target}`, action: 'CREDIT_WALLET', transaction_id: expect.any(String) });
+    expect(resolved).toEqual({ message: `credited 420000 kobo to wallet ${target} (Sus target, target)`, action: 'CREDIT_WALLET', transaction_id: expect.any(String) });
     expect((await json(['wallets', 'get', target])).balance).toBe(420_000);
     const listed = await json(['transactions', 'list', target]);
     expect(listed.items).toEqual([
@@ -45,5 +47,59 @@ describe('the suspense queue from the command line', () => {
     const refund = await json(['suspense', 'resolve', risky.suspense_item.id, '--action', 'REFUND']);
     expect(refund.action).toBe('REFUND');
     expect((await cli.run(['sandbox', 'audit'])).exitCode).toBe(0);
+  });
+
+  it('flags an item with a note and adds another: show lists both, --quiet prints the id, a resolved item refuses (exit 1) and a bad note is exit 2', async () => {
+    const w = await wallet('flagged');
+    const held = (await json(['credit', w, '7000', '--narration', 'SANDBOX-LOW-CONFIDENCE', '--sender-name', 'OBI ADA NKECHI'])).suspense_item;
+    const flagged = await cli.run(['suspense', 'flag', held.id, '--note', 'sender says it is not theirs'], { env: { COLUMNS: '80' } });
+    expect([flagged.exitCode, flagged.stderr]).toEqual([0, '']);
+    expect(flagged.stdout).toBe(
+      [
+        `Suspense item   ${held.id}`,
+        'Status          FLAGGED',
+        'Amount          7000 (₦70.00)',
+        'Note            2026-11-21T09:30:00.000Z · SANDBOX · flagged: "sender says it is',
+        '                not theirs"',
+        'Notes           1 note in all; `ledger suspense show` lists them',
+        '',
+      ].join('\n'),
+    );
+    await cli.run(['sandbox', 'clock', 'advance', '2h']);
+    const noted = await cli.run(['suspense', 'note', held.id, 'left a voicemail', '--quiet']);
+    expect([noted.exitCode, noted.stdout]).toEqual([0, `${held.id}\n`]);
+    const shown = await cli.run(['suspense', 'show', held.id], { env: { COLUMNS: '80' } });
+    expect(shown.stdout).toContain(
+      'Notes           2026-11-21T09:30:00.000Z · SANDBOX · flagged: "sender says it is\n                not theirs"\n                2026-11-21T11:30:00.000Z · SANDBOX · "left a voicemail"\n',
+    );
+    const asJson = await json(['suspense', 'show', held.id]);
+    expect(asJson).toMatchObject({ status: 'FLAGGED', notes: [{ kind: 'FLAG', note: 'sender says it is not theirs' }, { kind: 'NOTE', note: 'left a voicemail', created_at: '2026-11-21T11:30:00.000Z' }] });
+
+    const bad = await cli.run(['suspense', 'note', held.id, 'x'.repeat(501)]);
+    expect([bad.exitCode, bad.stderr]).toEqual([2, 'Error [USAGE]: <text> must be at most 500 characters\n']);
+    const noNote = await cli.run(['suspense', 'flag', held.id]);
+    expect([noNote.exitCode, noNote.stderr]).toEqual([2, 'Error [USAGE]: missing --note (no terminal to ask on)\n']);
+
+    await cli.run(['suspense', 'resolve', held.id, '--action', 'DISMISS']);
+    for (const args of [['flag', held.id, '--note', 'late'], ['note', held.id, 'late']]) {
+      const late = await cli.run(['suspense', ...args]);
+      expect([late.exitCode, late.stderr]).toEqual([1, expect.stringMatching(/^Error \[SUSPENSE_ALREADY_RESOLVED\]: suspense item was already resolved \(DISMISS\)/)]);
+    }
+    expect((await cli.run(['sandbox', 'audit'])).exitCode).toBe(0);
+  });
+
+  it('refuses flag and note clearly against a server that does not offer them, instead of calling the item unknown', async () => {
+    const server = createServer((_, response) => response.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found'));
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      for (const args of [['flag', 'item-1', '--note', 'escalate'], ['note', 'item-1', 'hello']]) {
+        const r = await cli.run(['suspense', ...args], { env: { LEDGER_BASE_URL: url } });
+        const path = `/v1/suspense/item-1/${args[0] === 'flag' ? 'flag' : 'notes'}`;
+        expect([r.exitCode, r.stdout, r.stderr]).toEqual([1, '', `Error [NOT_A_SANDBOX]: ${url} has no ${path}: this command needs a ledger sandbox, not the live service\n`]);
+      }
+    } finally {
+      server.close();
+    }
   });
 });

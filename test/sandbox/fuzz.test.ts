@@ -103,6 +103,8 @@ describe('hostile input', () => {
       'POST /v1/wallets/{wallet_id}/agents': { name: 'x', trigger: 'ON_CREDIT', action: 'LOCK_WALLET' },
       'PATCH /v1/wallets/{wallet_id}/agents/{agent_id}/toggle': { is_active: false },
       'POST /v1/suspense/{suspense_id}/resolve': { action: 'DISMISS' },
+      'POST /v1/suspense/{suspense_id}/flag': { note: 'x' },
+      'POST /v1/suspense/{suspense_id}/notes': { note: 'x' },
       'PATCH /sandbox/wallets/{wallet_id}': { allow_transfers_out: false },
     };
     // Snapshots are the owner's alone: another developer gets 403 before any name is looked at (below).
@@ -281,6 +283,8 @@ describe('another developer', () => {
         'GET /v1/suspense': ['/v1/suspense'],
         'GET /v1/transactions': ['/v1/transactions'],
         'GET /sandbox/suspense/{suspense_id}': [`/sandbox/suspense/${heldId}`],
+        'POST /v1/suspense/{suspense_id}/flag': [`/v1/suspense/${heldId}/flag`, { note: 'escalated by B' }],
+        'POST /v1/suspense/{suspense_id}/notes': [`/v1/suspense/${heldId}/notes`, { note: 'noted by B' }],
         'POST /v1/suspense/{suspense_id}/resolve': [`/v1/suspense/${heldId}/resolve`, { action: 'CREDIT_WALLET', target_wallet_id: w2.id }],
         'GET /v1/webhook-logs': ['/v1/webhook-logs'],
         'POST /v1/webhook-logs/{log_id}/retry': [`/v1/webhook-logs/${failedLog}/retry`],

@@ -116,7 +116,7 @@ describe('POST /v1/suspense/:id/resolve', () => {
     const { item } = await held(25_000, { sender_name: 'BISI ALABI', sender_account: '0690000031', sender_bank_code: '044' });
     const target = await createWallet(t, 1_000);
     const r = await resolve(item.id, { action: 'CREDIT_WALLET', target_wallet_id: target.id, note: 'customer called' });
-    expect(r.body).toEqual({ success: true, data: { message: `credited 25000 kobo to wallet ${target.id}`, action: 'CREDIT_WALLET', transaction_id: expect.any(String) } });
+    expect(r.body).toEqual({ success: true, data: { message: `credited 25000 kobo to wallet ${target.id} (Ada Obi, ${target.customer_reference})`, action: 'CREDIT_WALLET', transaction_id: expect.any(String) } });
     expect(await balance(target.id)).toBe(26_000);
     const credit = (await t.call('GET', `/v1/transactions/${r.body.data.transaction_id}`)).body.data;
     expect(credit).toMatchObject({

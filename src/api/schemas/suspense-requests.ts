@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { Ok, Page, optionalText, pageQuery } from './common.js';
+import { Ok, Page, nameText, optionalText, pageQuery } from './common.js';
 import { checkRanges, paymentFilters, statusList, timeFilters, walletFilters } from './filters.js';
-import { SuspenseItem } from './suspense.js';
+import { SuspenseItem, SuspenseItemWithNotes } from './suspense.js';
 
 export const SuspenseParams = z.object({ suspense_id: z.string() });
 
@@ -40,5 +40,11 @@ export const Resolution = z
   })
   .meta({ id: 'SuspenseResolution' });
 
-export const SuspenseResponse = Ok(SuspenseItem);
+/**
+ * The note of a flag or a plain note: one line a terminal prints as written, as names are (no
+ * control or bidirectional formatting characters), at most 500 characters like a resolution note.
+ */
+export const SuspenseNoteBody = z.strictObject({ note: nameText(500) });
+
+export const SuspenseResponse = Ok(SuspenseItemWithNotes);
 export const SuspensePageResponse = Ok(Page(SuspenseItem));

@@ -369,14 +369,28 @@ interface SuspenseShown {
   resolution_note: string | null;
   raw_payload: unknown;
   service_intelligence: { extracted_intent: string; suggested_label: string; confidence_score: number; flags: string[]; explanation?: string[] } | null;
+  /** A sandbox's extension: absent from a server without it. */
+  notes?: NoteShown[];
 }
+
+interface NoteShown {
+  note: string;
+  kind: string;
+  created_at: string;
+  author: { developer_id: string; business_name: string };
+}
+
+/** A labelled line of a record; a value too long for the line (a company's name as the sender) continues under itself. */
+const labelled = (fmt: Formatter) => (label: string, value: string) => fmt.wrap(`${fmt.dim(label.padEnd(14))}  ${value}`, 16).join('\n');
+
+/** A note as one line: when, who, and what (a flag says so). */
+const noteLine = (n: NoteShown) => `${n.created_at} · ${n.author.business_name || n.author.developer_id} · ${n.kind === 'FLAG' ? 'flagged: ' : ''}"${n.note}"`;
 
 export const suspenseItemView: View = {
   kind: 'custom',
   quiet: (item: SuspenseShown) => item.id,
   lines: (item: SuspenseShown, fmt) => {
-    // A value too long for the line (a company's name as the sender) continues under itself.
-    const row = (label: string, value: string) => fmt.wrap(`${fmt.dim(label.padEnd(14))}  ${value}`, 16).join('\n');
+    const row = labelled(fmt);
     const ai = item.service_intelligence;
     return [
       row('Suspense item', item.id),
@@ -389,6 +403,7 @@ export const suspenseItemView: View = {
       row('Reference', item.provider_reference),
       row('Received', item.created_at),
       ...(item.resolved_at ? [row('Resolved', `${item.resolved_at} · ${item.resolution_action ?? ''}${item.resolution_note ? ` · "${item.resolution_note}"` : ''}`)] : []),
+      ...(item.notes ?? []).map((n, i) => row(i === 0 ? 'Notes' : '', noteLine(n))),
       ...(ai
         ? [
             row('Analysis', `${ai.extracted_intent} (${ai.suggested_label}), confidence ${ai.confidence_score}${ai.flags.length ? `, flags ${ai.flags.join(', ')}` : ''}`),
@@ -397,6 +412,22 @@ export const suspenseItemView: View = {
         : []),
       fmt.dim('Raw payload'),
       ...jsonLines(item.raw_payload, fmt),
+    ];
+  },
+};
+
+/** What a flag or a note left: the item's status and the note just added. */
+export const suspenseNotedView: View = {
+  kind: 'custom',
+  quiet: (item: SuspenseShown) => item.id,
+  lines: (item: SuspenseShown, fmt) => {
+    const row = labelled(fmt);
+    const notes = item.notes ?? [];
+    return [
+      row('Suspense item', item.id),
+      row('Status', fmt.status(item.status)),
+      row('Amount', fmt.money(item.amount)),
+      ...(notes.length > 0 ? [row('Note', noteLine(notes.at(-1)!)), row('Notes', `${fmt.plural(notes.length, 'note')} in all; \`ledger suspense show\` lists them`)] : []),
     ];
   },
 };

@@ -6,11 +6,12 @@ import { check, choicesOf, condition, refuseUnused, textCheck } from '../../clie
 import { activeWallets, chooseWallet } from '../wallet-picker.js';
 import type { Io } from '../io.js';
 import { action, clientCommand, enumOption, examples } from '../options.js';
-import { money } from '../output/format.js';
+import { money, naira } from '../output/format.js';
 import { resolutionView, suspenseItemView } from '../output/views.js';
 import { fetchAll } from '../paging.js';
-import { choose, confirm, optionalInput } from '../prompts.js';
+import { choose, confirm, optionalInput, searchFor } from '../prompts.js';
 import { sandboxNow } from './list.js';
+import { checkRefund, type RefundCheck, refundQuestion } from './refund-check.js';
 
 const ACTIONS = choicesOf('ResolveSuspenseBody', 'action');
 const ACTION_TEXT: Record<string, string> = {
@@ -50,7 +51,18 @@ export function resolveCommand(): Command {
 /** A payment can go back only to an account at a bank, and only when it came with both. */
 const refundable = (item: SuspenseItem) => Boolean(item.sender_account && item.sender_bank_code);
 
-async function pickItem(io: Io): Promise<SuspenseItem> {
+/** Every wallet of the developer, closed ones too, for naming customers; none where the server has no wallet list. */
+async function everyWallet(io: Io): Promise<Wallet[]> {
+  return fetchAll((page) => io.client().sandbox<{ items: Wallet[]; total: number }>('GET', '/sandbox/wallets', { query: page }), 20).catch(() => []);
+}
+
+/**
+ * The open items (PENDING and FLAGGED), oldest first, picked by typing: each labelled with whom it
+ * was for (the wallet's customer, else the sender), the amount in naira, its age on the sandbox
+ * clock and why it is held, and found by any of those or by its sender, narration, account,
+ * customer reference, reference or id.
+ */
+async function pickItem(io: Io, wallets: Wallet[]): Promise<SuspenseItem> {
   const lists = await Promise.all(
     ['PENDING', 'FLAGGED'].map((status) =>
       fetchAll((page) => io.client().request<{ items: SuspenseItem[]; total: number }>('GET', '/v1/suspense', { query: { status, ...page } }), 20),
@@ -60,17 +72,27 @@ async function pickItem(io: Io): Promise<SuspenseItem> {
   if (open.length === 0) throw new UsageError('nothing to resolve: no PENDING or FLAGGED suspense items');
   const { age } = await import('../output/render.js');
   const now = await sandboxNow(io);
-  // Amounts right-aligned as wide as the widest of them, then the narration (what tells items of one
-  // sender apart) before the sender, whose long company name is what a narrow terminal cuts.
-  const amountWidth = Math.max(...open.map((item) => money(item.amount).length));
-  return choose(
+  const byId = new Map(wallets.map((w) => [w.id, w]));
+  const customer = (item: SuspenseItem) => {
+    const wallet = item.wallet_id ? byId.get(item.wallet_id) : undefined;
+    return wallet ? `${wallet.first_name} ${wallet.last_name}` : item.sender_name;
+  };
+  const cut = (text: string, width: number) => (text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width));
+  const nameWidth = Math.min(24, Math.max(...open.map((item) => customer(item).length)));
+  const amountWidth = Math.max(...open.map((item) => naira(item.amount).length));
+  return searchFor(
     io,
     '<suspense_id>',
-    'Which held payment?',
-    open.map((item) => ({
-      name: `${money(item.amount).padStart(amountWidth)}  to ${item.account_number}  ${item.reason.padEnd(17)}  ${age(item.created_at, now).padStart(3)}  "${item.raw_narration}" · ${item.sender_name}`,
-      value: item,
-    })),
+    'Which held payment? (type to filter)',
+    open.map((item) => {
+      const wallet = item.wallet_id ? byId.get(item.wallet_id) : undefined;
+      return {
+        name: `${cut(customer(item), nameWidth)}  ${naira(item.amount).padStart(amountWidth)}  ${age(item.created_at, now).padStart(3)}  ${item.reason}${item.status === 'FLAGGED' ? ' · FLAGGED' : ''}  "${item.raw_narration}"`,
+        match: [item.sender_name, item.account_number, item.sender_account, wallet?.customer_reference, item.provider_reference, item.id].join(' '),
+        value: item,
+      };
+    }),
+    { showAll: true },
   );
 }
 
@@ -107,18 +129,24 @@ export async function runResolve(io: Io, id: string | undefined, options: Resolv
   }
   // Only a person needs to see the item; a script goes straight to the resolve call.
   let item: SuspenseItem | undefined;
-  if (io.interactive()) item = id ? await io.client().sandbox<SuspenseItem>('GET', `/sandbox/suspense/${encodeURIComponent(id)}`) : await pickItem(io);
+  let wallets: Wallet[] | undefined;
+  if (io.interactive()) {
+    if (id) item = await io.client().sandbox<SuspenseItem>('GET', `/sandbox/suspense/${encodeURIComponent(id)}`);
+    else item = await pickItem(io, (wallets = await everyWallet(io)));
+  }
   const itemId = id ?? item!.id;
   const offered = ACTIONS.filter((a) => a !== 'REFUND' || (item && refundable(item)));
   const chosen =
     given.action ??
     (await choose(io, '--action', 'What should happen to it?', offered.map((a) => ({ name: `${a.padEnd(14)} ${ACTION_TEXT[a] ?? ''}`, value: a, short: a }))));
   if (chosen === 'REFUND' && item && !refundable(item)) throw new UsageError('REFUND needs the sender account and bank code, and this payment came without them: CREDIT_WALLET or DISMISS it');
+  const refund = chosen === 'REFUND' ? await refundCheck(io, itemId, item) : undefined;
   let target = given.target_wallet_id;
   if (condition('ResolveSuspenseBody', 'target_wallet_id', { action: chosen })?.required && target === undefined) {
-    const wallets = await activeWallets(io);
-    const suggested = item ? await likelyTarget(io, item, wallets) : undefined;
-    target = await chooseWallet(io, '--target-wallet', 'Credit which wallet? (type a name, account number or reference)', { none: 'no ACTIVE wallet to credit', suggested, wallets });
+    const active = wallets ? wallets.filter((w) => w.status === 'ACTIVE') : await activeWallets(io);
+    const suggested = item ? await likelyTarget(io, item, active) : undefined;
+    target = await chooseWallet(io, '--target-wallet', 'Credit which wallet? (type a name, account number or reference)', { none: 'no ACTIVE wallet to credit', suggested, wallets: active });
+    wallets ??= active;
   }
   const note = given.note ?? (io.interactive() && !options.yes ? await optionalInput(io, 'Note (optional):', textCheck('ResolveSuspenseBody', 'note')) : undefined);
   const body = check('ResolveSuspenseBody', { action: chosen, target_wallet_id: target, note }, FLAGS);
@@ -128,9 +156,27 @@ export async function runResolve(io: Io, id: string | undefined, options: Resolv
     const { clean } = await import('../output/clean.js');
     const { fitted } = await import('../output/wrap.js');
     render(io.stderr, item, suspenseItemView, { quiet: false, env: io.env });
-    io.stderr.write(fitted(io.stderr, `\n${chosen}${target ? ` → wallet ${target}` : ''}${note ? ` · note "${clean(note)}"` : ''}\n`));
-    if (!(await confirm(io, `Resolve this ${money(item.amount)} payment?`, false))) throw new UsageError('resolution cancelled: nothing moved');
+    const credited = wallets?.find((w) => w.id === target);
+    const whom = credited ? ` (${credited.first_name} ${credited.last_name}, ${credited.customer_reference})` : '';
+    io.stderr.write(fitted(io.stderr, `\n${chosen}${target ? ` → wallet ${target}${whom}` : ''}${note ? ` · note "${clean(note)}"` : ''}\n`));
+    const question = refund ? refundQuestion(item, refund) : `Resolve this ${money(item.amount)} payment?`;
+    if (!(await confirm(io, question, false))) throw new UsageError('resolution cancelled: nothing moved');
+  } else if (refund?.warning) {
+    const { fitted } = await import('../output/wrap.js');
+    io.stderr.write(fitted(io.stderr, `Warning: ${refund.warning}.\n`));
   }
   const result = await io.client().request('POST', `/v1/suspense/${encodeURIComponent(itemId)}/resolve`, { body, idempotencyKey: options.idempotencyKey });
   await io.show(result, resolutionView);
+}
+
+/**
+ * Name enquiry before a REFUND is asked about or sent. A script has not fetched the item: it is read
+ * here, and where the server cannot show it (no /sandbox), the refund goes ahead unchecked, as the
+ * server's own name enquiry still refuses an account that does not exist.
+ */
+async function refundCheck(io: Io, id: string, item: SuspenseItem | undefined): Promise<RefundCheck | undefined> {
+  const known = item ?? (await io.client().sandbox<SuspenseItem>('GET', `/sandbox/suspense/${encodeURIComponent(id)}`).catch(() => undefined));
+  if (!known || !refundable(known)) return undefined;
+  if (io.interactive()) return checkRefund(io, known);
+  return checkRefund(io, known).catch(() => undefined);
 }

@@ -8,7 +8,7 @@ import type { AnalysisCacheTable } from '../intelligence/analysis-cache.table.js
 import type { AccountTable, EntryTable, PostingTable, TransactionCountTable, TransactionTable } from '../ledger/ledger.table.js';
 import type { PayoutTable } from '../payouts/payouts.table.js';
 import type { SettingTable } from '../settings/settings.table.js';
-import type { SuspenseItemTable } from '../suspense/suspense.table.js';
+import type { SuspenseItemTable, SuspenseNoteTable } from '../suspense/suspense.table.js';
 import type { WalletTable } from '../wallets/wallets.table.js';
 
 export interface Database {
@@ -22,6 +22,7 @@ export interface Database {
   events: EventTable;
   webhook_logs: WebhookLogTable;
   suspense_items: SuspenseItemTable;
+  suspense_notes: SuspenseNoteTable;
   inbound_transfers: InboundTransferTable;
   idempotency_keys: IdempotencyKeyTable;
   settings: SettingTable;

@@ -732,6 +732,22 @@ const migrations: Record<string, Migration> = {
       await sql`CREATE INDEX transactions_time ON transactions (created_at)`.execute(db);
     },
   },
+  '0024_suspense_notes': {
+    async up(db: Kysely<unknown>) {
+      // Notes belong to their item (no developer column of their own): a reset removes them with it.
+      await db.schema
+        .createTable('suspense_notes')
+        .addColumn('seq', 'integer', (c) => c.primaryKey().autoIncrement())
+        .addColumn('suspense_seq', 'integer', (c) => c.notNull().references('suspense_items.seq'))
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('note', 'text', (c) => c.notNull())
+        .addColumn('author_id', 'text', (c) => c.notNull().references('developers.id'))
+        .addColumn('author_name', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('suspense_notes_item').on('suspense_notes').columns(['suspense_seq', 'seq']).execute();
+    },
+  },
 };
 
 /** Events, delivery logs and attempts as 0020 and 0020b rebuild them, with the type of their `id` (text, then blob). */

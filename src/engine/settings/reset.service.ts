@@ -43,7 +43,7 @@ const RESET_ORDER: {
   { table: 'events', owner: byDeveloperSeq },
   { table: 'idempotency_keys', key: ['developer_id', 'method', 'path', 'key'], keep: sql`method = 'POST' AND path IN (${sql.join(KEPT_BY_RESET)})` },
   { table: 'inbound_transfers', key: ['developer_id', 'provider_reference'] },
-  { table: 'suspense_items' },
+  { table: 'suspense_items', children: [{ table: 'suspense_notes', column: 'suspense_seq', parent: 'seq' }] },
   // A transaction's developer is its wallet account's (migration 0019a); accounts go last (finishReset).
   // Account by account: its three indexes start with account_seq, so a chunk's rows lie together in
   // them. In seq order they lay one or two to a page there, and a chunk that found them through

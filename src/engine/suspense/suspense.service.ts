@@ -82,7 +82,12 @@ export async function resolveSuspense(trx: Trx, env: EngineEnv, developerId: str
     const credit = transactions[0]!;
     await emitLedgerEvent(trx, env, credit);
     await runAgents(trx, env, [credit]);
-    resolution = { message: `credited ${item.amount} kobo to wallet ${wallet.id}`, action: 'CREDIT_WALLET', transaction_id: credit.id };
+    // The customer by name and reference as well as the wallet id: whom the money went to is what a person checks.
+    resolution = {
+      message: `credited ${item.amount} kobo to wallet ${wallet.id} (${wallet.first_name} ${wallet.last_name}, ${wallet.customer_reference})`,
+      action: 'CREDIT_WALLET',
+      transaction_id: credit.id,
+    };
   } else if (input.action === 'DISMISS') {
     await post(trx, env, {
       developerId,

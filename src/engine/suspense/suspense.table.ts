@@ -29,3 +29,18 @@ export interface SuspenseItemTable {
 }
 
 export type SuspenseAction = 'CREDIT_WALLET' | 'DISMISS' | 'REFUND';
+
+/** FLAG: the note that escalated the item (it became FLAGGED); NOTE: a remark that changed nothing. */
+export type SuspenseNoteKind = 'FLAG' | 'NOTE';
+
+/** A note on a suspense item, in the order written; it goes with its item (reset, snapshots). */
+export interface SuspenseNoteTable {
+  seq: Generated<number>;
+  suspense_seq: number;
+  kind: SuspenseNoteKind;
+  note: string;
+  author_id: string;
+  /** The author's business name as it was when the note was written. */
+  author_name: string;
+  created_at: string;
+}

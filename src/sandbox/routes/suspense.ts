@@ -1,12 +1,16 @@
 import { IdempotencyHeaders, Ok } from '../../api/schemas/common.js';
 import { errors } from '../../api/schemas/responses.js';
-import { Resolution, ResolveSuspenseBody, SuspenseListQuery, SuspensePageResponse, SuspenseParams, SuspenseResponse } from '../../api/schemas/suspense-requests.js';
-import { getSuspenseItem, listSuspense, resolveSuspense } from '../../engine/suspense/suspense.service.js';
-import { toPage, toSuspenseItem } from '../serialize.js';
+import { Resolution, ResolveSuspenseBody, SuspenseListQuery, SuspenseNoteBody, SuspensePageResponse, SuspenseParams, SuspenseResponse } from '../../api/schemas/suspense-requests.js';
+import { flagSuspense, getSuspenseWithNotes, noteSuspense } from '../../engine/suspense/suspense-notes.service.js';
+import { listSuspense, resolveSuspense } from '../../engine/suspense/suspense.service.js';
+import { toPage, toSuspenseItem, toSuspenseWithNotes } from '../serialize.js';
 import { type App, type RouteDeps, inTransaction, commit, ok } from './route.js';
 import { listFilters } from './list-filters.js';
 
 const tags = ['Suspense'];
+
+/** Marks an operation of /v1 that the interface document does not have: this service's own addition. */
+const EXTENSION = { 'x-ledger-extension': true } as const;
 
 export function suspenseRoutes(app: App, { sandbox }: RouteDeps): void {
   app.get(
@@ -38,9 +42,32 @@ export function suspenseRoutes(app: App, { sandbox }: RouteDeps): void {
       commit(request, reply, sandbox, (trx) => resolveSuspense(trx, request.env, request.developerId, request.params.suspense_id, request.body), (resolution) => resolution),
   );
 
+  // Flag and note sit beside resolve, as the work on one item does; both answer the item with its notes.
+  for (const [verb, summary, run] of [
+    ['flag', 'Escalate a held payment with a note: PENDING becomes FLAGGED (extension)', flagSuspense],
+    ['notes', 'Add a note to a held payment without resolving it (extension)', noteSuspense],
+  ] as const) {
+    app.post(
+      `/v1/suspense/:suspense_id/${verb}`,
+      {
+        schema: {
+          tags,
+          summary,
+          ...EXTENSION,
+          headers: IdempotencyHeaders,
+          params: SuspenseParams,
+          body: SuspenseNoteBody,
+          response: { 200: SuspenseResponse, ...errors(409) },
+        },
+      },
+      async (request, reply) =>
+        commit(request, reply, sandbox, (trx) => run(trx, request.env, request.developerId, request.params.suspense_id, request.body.note), toSuspenseWithNotes),
+    );
+  }
+
   app.get(
     '/sandbox/suspense/:suspense_id',
-    { schema: { tags: ['Sandbox'], summary: 'One suspense item (for `ledger suspense show`)', params: SuspenseParams, response: { 200: SuspenseResponse } } },
-    async (request) => ok(toSuspenseItem(await getSuspenseItem(sandbox.db, request.developerId, request.params.suspense_id))),
+    { schema: { tags: ['Sandbox'], summary: 'One suspense item with its notes (for `ledger suspense show`)', params: SuspenseParams, response: { 200: SuspenseResponse } } },
+    async (request) => ok(toSuspenseWithNotes(await getSuspenseWithNotes(sandbox.db, request.developerId, request.params.suspense_id))),
   );
 }
