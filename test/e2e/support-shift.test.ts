@@ -261,4 +261,40 @@ describe('a support shift at 80 columns', () => {
     expect(rows).toHaveLength(2);
     expect(open().filter((c) => c.at === open()[0]!.at).map((c) => c.suspense_id)).toContain(rows[0]![0]);
   });
+
+  it('"resolve three items": by short id without a terminal, one flagged and one annotated; a refund warns when the bank names someone else', async () => {
+    const short = (id: string) => id.split('-')[4]!.slice(0, 8);
+    const credited = await screen(['suspense', 'resolve', short(ada.suspense_id!), '--action', 'CREDIT_WALLET', '--target-wallet', short(ada.wallet.id), '--note', 'customer confirmed', '--yes']);
+    expect(credited.stdout.replace(/\s+/g, ' ')).toContain(`credited 700000 (₦7,000.00) to wallet ${ada.wallet.id} (Ada Obi, ada)`);
+    resolved.add(ada.suspense_id!);
+
+    const risky = open().find((c) => c.held!.reason === 'AI_RISK_FLAG' && c.sender_account)!;
+    const refunded = await screen(['suspense', 'resolve', short(risky.suspense_id!), '--action', 'REFUND', '--yes']);
+    const warning = new RegExp(`^Warning: the bank names account 0123456785 "([A-Z ]+)", not "${risky.sender_name}" as the payment's sender: the money would go to \\1\\.$`);
+    expect(refunded.stderr.replace(/\s+/g, ' ').trim()).toMatch(warning);
+    resolved.add(risky.suspense_id!);
+
+    const closed = open().find((c) => c.held!.reason === 'WALLET_CLOSED')!;
+    const dismissed = await screen(['suspense', 'resolve', short(closed.suspense_id!), '--action', 'DISMISS', '--note', 'sent again to her open account', '--yes']);
+    expect(dismissed.stdout).toMatch(/^Result +dismissed\b/m);
+    expect(dismissed.stdout.replace(/\s+/g, ' ')).toContain(money(closed.amount));
+    resolved.add(closed.suspense_id!);
+
+    const unclear = open().find((c) => c.held!.status === 'PENDING' && c.held!.reason === 'AI_LOW_CONFIDENCE')!;
+    const flagged = await screen(['suspense', 'flag', short(unclear.suspense_id!), '--note', 'sender unknown to the customer']);
+    expect(flagged.stdout).toMatch(/^Status +FLAGGED$/m);
+    const noted = await screen(['suspense', 'note', short(unclear.suspense_id!), 'called the customer, no answer']);
+    expect(noted.stdout.replace(/\s+/g, ' ')).toContain(`Status FLAGGED Amount ${money(unclear.amount)} Note 2026-03-10T14:00:01.000Z · SANDBOX · "called the customer, no answer" Notes 2 notes in all`);
+    const item = await api('GET', `/sandbox/suspense/${unclear.suspense_id}`);
+    expect([item.status, item.notes.map((n: { kind: string; note: string }) => [n.kind, n.note])]).toEqual([
+      'FLAGGED',
+      [['FLAG', 'sender unknown to the customer'], ['NOTE', 'called the customer, no answer']],
+    ]);
+    const statuses = await Promise.all([ada, risky, closed].map(async (c) => (await api('GET', `/sandbox/suspense/${c.suspense_id}`)).status));
+    expect(statuses).toEqual(['RESOLVED', 'RESOLVED', 'RESOLVED']);
+  });
+
+  it('ends with the audit clean', async () => {
+    expect((await screen(['sandbox', 'audit'])).stdout).toMatch(/^Audit clean: every invariant holds\./);
+  });
 });
