@@ -77,3 +77,6 @@ export function sendAnswer(request: FastifyRequest, reply: FastifyReply, text: s
   request.idempotencyStored = Boolean(request.idempotency);
   return reply.type('application/json; charset=utf-8').send(text);
 }
+
+/** Marks an operation in the OpenAPI document as this service's own, beyond the seed interface. */
+export const EXTENSION = { 'x-ledger-extension': true } as const;

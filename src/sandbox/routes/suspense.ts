@@ -4,13 +4,12 @@ import { Resolution, ResolveSuspenseBody, SuspenseListQuery, SuspenseNoteBody, S
 import { flagSuspense, getSuspenseWithNotes, noteSuspense } from '../../engine/suspense/suspense-notes.service.js';
 import { listSuspense, resolveSuspense } from '../../engine/suspense/suspense.service.js';
 import { toPage, toSuspenseItem, toSuspenseWithNotes } from '../serialize.js';
-import { type App, type RouteDeps, inTransaction, commit, ok } from './route.js';
+import { type App, type RouteDeps, EXTENSION, inTransaction, commit, ok } from './route.js';
 import { listFilters } from './list-filters.js';
 
 const tags = ['Suspense'];
 
 /** Marks an operation of /v1 that the interface document does not have: this service's own addition. */
-const EXTENSION = { 'x-ledger-extension': true } as const;
 
 export function suspenseRoutes(app: App, { sandbox }: RouteDeps): void {
   app.get(

@@ -3,7 +3,7 @@ import { notFound } from '../../engine/errors.js';
 import { findTransaction, listDeveloperTransactions } from '../../engine/ledger/transactions.repository.js';
 import { toPage, toTransaction } from '../serialize.js';
 import { listFilters } from './list-filters.js';
-import { type App, type RouteDeps, inTransaction, ok } from './route.js';
+import { type App, type RouteDeps, EXTENSION, inTransaction, ok } from './route.js';
 
 export function transactionRoutes(app: App, { sandbox }: RouteDeps): void {
   app.get(
@@ -12,6 +12,7 @@ export function transactionRoutes(app: App, { sandbox }: RouteDeps): void {
       schema: {
         tags: ['Transactions'],
         summary: 'List the transactions of all your wallets, oldest first, with the filters of one wallet’s list and wallet_id, customer_reference (an addition of this service)',
+        ...EXTENSION,
         querystring: AllTransactionsQuery,
         response: { 200: TransactionPageResponse },
       },
