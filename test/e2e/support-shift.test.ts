@@ -14,8 +14,11 @@ let cli: Cli;
 let base: string;
 let key: string;
 
-const FIRST = ['Ada', 'Bola', 'Chidi', 'Dayo', 'Emeka', 'Funke', 'Gbenga', 'Halima', 'Ifeoma', 'Jide', 'Kemi', 'Lola', 'Musa', 'Ngozi', 'Obinna', 'Peju']
-  .concat(['Kunle', 'Rotimi', 'Sola', 'Tunde', 'Uche', 'Victor', 'Wale', 'Yemi', 'Zainab', 'Amaka', 'Bisi', 'Chioma', 'Dapo', 'Efe', 'Femi', 'Gozie']);
+/** 32 customers; only Ada's name or reference holds "ada", so `ledger find ada` has one customer to find. */
+const FIRST = [
+  ...['Ada', 'Bola', 'Chidi', 'Dayo', 'Emeka', 'Funke', 'Gbenga', 'Halima', 'Ifeoma', 'Jide', 'Kemi', 'Lola', 'Musa', 'Ngozi', 'Obinna', 'Peju'],
+  ...['Kunle', 'Rotimi', 'Sola', 'Tunde', 'Uche', 'Victor', 'Wale', 'Yemi', 'Zainab', 'Amaka', 'Bisi', 'Chioma', 'Dapo', 'Efe', 'Femi', 'Gozie'],
+];
 const LAST = ['Obi', 'Okafor', 'Bello', 'Eze', 'Lawal', 'Nwosu', 'Ojo', 'Umar'];
 const SENDERS = ['MUSA IBRAHIM', 'GRACE OKON', 'TUNDE BAKARE', 'FOLA JOHNSON', 'KELECHI UZO', 'SEUN COKER'];
 const LABELS = ['Salary for March', 'rent share', 'school fees', 'loan repayment', 'upkeep money'];
