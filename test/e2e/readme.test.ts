@@ -5,23 +5,26 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, type Cli, cleanEnv, createCli } from '../helpers/cli.js';
 
 /**
- * The README's quickstart, run from the README itself: every line of its fenced `sh` blocks runs in
- * one bash session, in order, with `ledger` on PATH as the set-up leaves it; each line that has a
- * comment has a check here that the comment is true. A commented line without a check, or a check
- * without its line, fails the test, so the README and this file change together. Two liberties:
- * `sandbox start` gets `--port 0`, so the test never collides with a sandbox on 4010, and
+ * The README's quickstart and the support shift after it, run from the README itself: every line
+ * of their fenced `sh` blocks runs in one bash session, in order, with `ledger` on PATH as the
+ * set-up leaves it; each line that has a comment has a check here that the comment is true. A
+ * commented line without a check, or a check without its line, fails the test, so the README and
+ * this file change together. Two liberties: `sandbox start` gets `--port 0` (and, started again,
+ * the port it had, as 4010 would be), so the test never collides with a sandbox on 4010, and
  * `--clock manual`, so the sandbox clock moves only at the README's `clock advance` lines. On the
  * real clock a line that took over 5 s on a busy machine let the README's failing webhook make its
  * second attempt early (the README says so: "pasted slowly, it already had"), and the check that
  * attempt 1 alone was made failed; what the comments promise must not depend on typing speed.
  */
 const README = readFileSync(resolve(import.meta.dirname, '../../README.md'), 'utf8');
-const section = README.slice(README.indexOf('## Quickstart'), README.indexOf('\n## ', README.indexOf('## Quickstart') + 1));
+const sectionOf = (title: string) => README.slice(README.indexOf(title), README.indexOf('\n## ', README.indexOf(title) + 1));
+/** The support shift runs on where the quickstart stops, on its sandbox and its data. */
+const sections = ['## Quickstart', '## A support shift'].map(sectionOf);
 /** The set-up's first command ends by starting the sandbox: that part runs first, as a newcomer's shell would have run it. */
 const SETUP = /## Set up[\s\S]*?```sh\n(npm install && npm link --ignore-scripts && )(ledger sandbox start [^\n]*)\nnpm test\n```/.exec(README);
 const LINES = [
   ...(SETUP ? [SETUP[2]!] : []),
-  ...[...section.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) => m[1]!.split('\n')).filter((l) => l.trim() !== ''),
+  ...sections.flatMap((section) => [...section.matchAll(/```sh\n([\s\S]*?)```/g)]).flatMap((m) => m[1]!.split('\n')).filter((l) => l.trim() !== ''),
 ];
 const commandOf = (line: string) => line.replace(/\s+#.*$/, '').trim();
 const hasComment = (line: string) => /\s#\s/.test(line);
@@ -37,14 +40,25 @@ let cli: Cli;
 let ledger: (args: string[]) => Promise<any>;
 
 type Check = (r: Ran) => void | Promise<void>;
+/** Rows printed on a pipe (a header line of field names, then tab-separated values) as objects. */
+const rowsOf = (stdout: string) => {
+  const [head, ...rows] = stdout.trimEnd().split('\n').map((line) => line.split('\t'));
+  return rows.map((row) => Object.fromEntries(head!.map((key, i) => [key, row[i]!])));
+};
 
 /** What each commented line's comment promises, keyed by the line's command (a list when it comes more than once). */
 const CHECKS: Record<string, Check | Check[]> = {
-  'ledger sandbox start --detach --settlement-delay 3600': (r) => {
-    expect(r.stdout).toMatch(/^Sandbox running in the background at http:\/\/127\.0\.0\.1:\d+ \(pid \d+\)\n/);
-    // What to do in another directory, exactly: LEDGER_HOME pointing at this one's state.
-    expect(r.stdout).toContain(`elsewhere, first:\n  export LEDGER_HOME='${join(cli.dir, '.ledger')}'\n`);
-  },
+  'ledger sandbox start --detach --settlement-delay 3600': [
+    (r) => {
+      expect(r.stdout).toMatch(/^Sandbox running in the background at http:\/\/127\.0\.0\.1:\d+ \(pid \d+\)\n/);
+      // What to do in another directory, exactly: LEDGER_HOME pointing at this one's state.
+      expect(r.stdout).toContain(`elsewhere, first:\n  export LEDGER_HOME='${join(cli.dir, '.ledger')}'\n`);
+    },
+    async (r) => {
+      expect(r.stdout).toMatch(/^Sandbox running in the background at /);
+      expect(await ledger(['wallets', 'get', vars.ADA!])).toMatchObject({ customer_reference: 'ada', balance: 0 });
+    },
+  ],
   'eval "$(ledger sandbox env)"': (r) => expect(r.code).toBe(0),
   'ledger credit "$ADA" 500000 --narration "Salary for May"': (r) => expect(r.stdout).toMatch(/^CREDITED 500000 \(₦5,000\.00\)\n/),
   'ledger transfer "$ADA" "$BOLA" 150000 --narration "Rent share"': (r) => {
@@ -117,17 +131,23 @@ const CHECKS: Record<string, Check | Check[]> = {
   ],
   'ledger sandbox receiver fail --status 500 --times 2': (r) => expect(r.stdout).toBe('The built-in receiver answers 500 to the next 2 deliveries.\n'),
   'ledger credit "$ADA" 1000 --narration "salary"': (r) => expect(r.stdout).toMatch(/^CREDITED 1000 \(₦10\.00\)\n/),
-  'ledger webhooks list --status FAILED': async (r) => {
-    const [head, row, ...rest] = r.stdout.trimEnd().split('\n').map((line) => line.split('\t'));
-    expect(rest).toEqual([]);
-    const shown = Object.fromEntries(head!.map((key, i) => [key, row![i]]));
-    expect(shown).toMatchObject({ event_type: 'ledger.credit', status: 'FAILED', attempt_count: '1', wallet_id: vars.ADA, customer_reference: 'ada' });
-    expect(shown.last_error).toMatch(/^500\b/);
-    const [log] = (await ledger(['webhooks', 'list', '--status', 'FAILED'])).items;
-    const { attempts } = await ledger(['webhooks', 'show', log.id]);
-    // Scheduled 5 s after the attempt began; the attempt's own time is stamped when it is recorded.
-    expect(Math.round((Date.parse(log.next_retry_at) - Date.parse(attempts[0].created_at)) / 1000)).toBe(5);
-  },
+  'ledger webhooks list --status FAILED': [
+    async (r) => {
+      const [shown, ...rest] = rowsOf(r.stdout);
+      expect(rest).toEqual([]);
+      expect(shown).toMatchObject({ event_type: 'ledger.credit', status: 'FAILED', attempt_count: '1', wallet_id: vars.ADA, customer_reference: 'ada' });
+      expect(shown!.last_error).toMatch(/^500\b/);
+      const [log] = (await ledger(['webhooks', 'list', '--status', 'FAILED'])).items;
+      const { attempts } = await ledger(['webhooks', 'show', log.id]);
+      // Scheduled 5 s after the attempt began; the attempt's own time is stamped when it is recorded.
+      expect(Math.round((Date.parse(log.next_retry_at) - Date.parse(attempts[0].created_at)) / 1000)).toBe(5);
+    },
+    async (r) => {
+      expect(rowsOf(r.stdout)).toEqual([
+        expect.objectContaining({ status: 'FAILED', attempt_count: '1', wallet_id: vars.ADA, customer_reference: 'ada', last_error: expect.stringMatching(/^503\b/) }),
+      ]);
+    },
+  ],
   'ledger sandbox clock advance 5s': async () => {
     expect((await ledger(['webhooks', 'list', '--event-type', 'ledger.credit', '--desc', '--limit', '1'])).items[0]).toMatchObject({ status: 'FAILED', attempt_count: 2, http_status_code: 500 });
   },
@@ -150,6 +170,52 @@ const CHECKS: Record<string, Check | Check[]> = {
     expect(r.stdout).toContain('\tmoved 1020000 to wallet');
   },
   'ledger sandbox stop': (r) => expect(r.stdout).toMatch(/^Stopped the sandbox \(pid \d+\)/),
+
+  // A support shift.
+  'ledger credit "$ADA" 700000 --narration "SANDBOX-LOW-CONFIDENCE" --sender-name "OBI ADA NKECHI"': (r) =>
+    expect(r.stdout).toMatch(/^SUSPENDED 700000 \(₦7,000\.00\) held in suspense: AI_LOW_CONFIDENCE\n/),
+  'ledger sandbox clock advance 1d': async () => {
+    const [held] = (await ledger(['suspense', 'list', '--customer', 'ada', '--status', 'PENDING'])).items;
+    const { now } = await ledger(['sandbox', 'clock']);
+    expect(Date.parse(now) - Date.parse(held.created_at)).toBe(86_400_000);
+  },
+  'ledger find ada': (r) => {
+    // Ada's two wallets: hers and her savings.
+    expect(r.stdout).toMatch(/^Wallets \(2\)\n {2}Ada Savings \(ada-savings\) [\s\S]*\n {2}Ada Obi \(ada\) /);
+    const held = r.stdout.slice(r.stdout.indexOf('Suspense items (1)\n'));
+    expect(held.replace(/\s+/g, ' ')).toMatch(/ 700000 \(₦7,000\.00\) PENDING AI_LOW_CONFIDENCE from OBI ADA NKECHI to Ada Obi .* ledger suspense show [0-9a-f-]{36} $/);
+  },
+  'ledger suspense list --customer ada --amount 700000 --since yesterday': (r) => {
+    expect(rowsOf(r.stdout)).toEqual([
+      expect.objectContaining({ amount: '700000', customer_reference: 'ada', reason: 'AI_LOW_CONFIDENCE', sender_name: 'OBI ADA NKECHI' }),
+    ]);
+  },
+  'ledger report --since yesterday': (r) => {
+    expect(r.stdout).toMatch(/^Report \S+ 00:00 → .* Lagos time \(UTC\+1\)\n/);
+    expect(r.stdout).toMatch(/^ {2}PENDING +AI_LOW_CONFIDENCE +1 +₦7,000\.00$/m);
+    expect(r.stdout).toMatch(/^Money in +inbound credits /m);
+    expect(r.stdout).toMatch(/^Webhooks +DELIVERED \d+/m);
+  },
+  'ledger suspense list --status PENDING,FLAGGED': (r) => {
+    expect(rowsOf(r.stdout).map((row) => [row.amount, row.customer_reference, row.reason])).toEqual([
+      ['2500', 'bola', 'WALLET_CLOSED'],
+      ['700000', 'ada', 'AI_LOW_CONFIDENCE'],
+    ]);
+  },
+  'ledger suspense flag "$ITEM" --note "Ada says it is hers"': (r) => expect(r.stdout).toMatch(/^Status +FLAGGED$/m),
+  'ledger suspense note "$ITEM" "sender is her sister"': async (r) => {
+    expect(r.stdout).toMatch(/^Status +FLAGGED$/m);
+    const { notes } = await ledger(['suspense', 'show', vars.ITEM!]);
+    expect(notes.map((n: { kind: string; note: string }) => [n.kind, n.note])).toEqual([['FLAG', 'Ada says it is hers'], ['NOTE', 'sender is her sister']]);
+  },
+  'ledger suspense resolve "$ITEM" --action CREDIT_WALLET --target-wallet "$ADA" --yes': (r) =>
+    expect(r.stdout.replace(/\s+/g, ' ')).toContain(`credited 700000 (₦7,000.00) to wallet ${vars.ADA} (Ada Obi, ada)`),
+  'ledger sandbox receiver fail --status 503 --times 1': (r) => expect(r.stdout).toBe('The built-in receiver answers 503 to the next 1 delivery.\n'),
+  'ledger sandbox clock advance 2s': async () => expect((await ledger(['webhooks', 'list', '--status', 'FAILED'])).total).toBe(1),
+  'ledger suspense list --status PENDING | head -3': (r) => {
+    expect(r.stdout).toMatch(/^id\tcreated_at\tamount\t/);
+    expect(rowsOf(r.stdout).map((row) => [row.id, row.amount])).toEqual([[expect.stringMatching(UUID), '2500']]);
+  },
 };
 
 beforeAll(async () => {
@@ -159,7 +225,8 @@ beforeAll(async () => {
   // What `npm link` leaves on PATH, pointing at this build.
   writeFileSync(
     join(bin, 'ledger'),
-    `#!/bin/sh\nif [ "$1" = sandbox ] && [ "$2" = start ]; then exec '${process.execPath}' '${BIN}' "$@" --port 0 --clock manual; fi\nexec '${process.execPath}' '${BIN}' "$@"\n`,
+    // Started again, the port it had: the URL that `eval "$(ledger sandbox env)"` exported still reaches it.
+    `#!/bin/sh\nif [ "$1" = sandbox ] && [ "$2" = start ]; then\n  port=$('${process.execPath}' -e 'try { console.log(new URL(require("./.ledger/sandbox.json").base_url).port) } catch { console.log(0) }')\n  exec '${process.execPath}' '${BIN}' "$@" --port "$port" --clock manual\nfi\nexec '${process.execPath}' '${BIN}' "$@"\n`,
   );
   chmodSync(join(bin, 'ledger'), 0o755);
   const env = cleanEnv({ PATH: `${bin}:${process.env.PATH}` });
@@ -184,7 +251,7 @@ afterAll(async () => {
   cli.cleanup();
 });
 
-describe('the README quickstart', () => {
+describe('the README quickstart and support shift', () => {
   it('has a check for every commented line, and every check has its line', () => {
     expect(SETUP, 'the set-up is two commands: npm install && npm link --ignore-scripts && ledger sandbox start …, then npm test').not.toBeNull();
     const commented = LINES.filter(hasComment).map(commandOf);

@@ -22,7 +22,7 @@ export function renderList(stream: Stream, data: unknown, view: ListView, option
     label: c.label,
     kind: c.kind ?? (c.format === 'money' ? ('money' as const) : ('fixed' as const)),
     drop: c.drop,
-    keepConstant: c.format === 'age' || c.format === 'time',
+    keepConstant: c.keepConstant || c.format === 'age' || c.format === 'time',
     cells: items.map((item) => plain(item[c.key], c, now)),
     paint: (text: string, row: number) => paint(text, items[row]![c.key], c, fmt),
   }));

@@ -19,6 +19,8 @@ export interface Field {
 export interface Column extends Field {
   kind?: 'id' | 'text' | 'fixed';
   drop?: number;
+  /** Kept when it says the same on every row, as ages and times are: there, the one value is the news. */
+  keepConstant?: boolean;
 }
 
 /** What a list shows for an item beyond the API's fields: computed ones, and its wallet's customer. */
@@ -231,7 +233,8 @@ export const webhookListView: View = {
     { label: 'Tries', key: 'attempt_count' },
     { label: 'Wallet', key: 'wallet_id', kind: 'id', drop: 3 },
     { label: 'Customer', key: 'customer_reference', kind: 'text', drop: 2 },
-    { label: 'Last error', key: 'last_error', kind: 'text', drop: 5 },
+    // Deliveries failing alike (an endpoint down) share one error: the reason they fail, not noise.
+    { label: 'Last error', key: 'last_error', kind: 'text', drop: 5, keepConstant: true },
     { label: 'Next retry', key: 'next_retry_at', format: 'time', drop: 1 },
   ],
 };
