@@ -142,8 +142,8 @@ function amountRange(text: string, request: RequestName): [number | undefined, n
   return [min, max];
 }
 
-/** The sandbox's now, for a relative time flag; a server with no sandbox clock cannot read one. */
-async function sandboxClock(io: Io, given: string): Promise<Date> {
+/** The sandbox's now, for a relative time flag (`given` names it); a server with no sandbox clock cannot read one. */
+export async function sandboxClock(io: Io, given: string): Promise<Date> {
   try {
     return new Date((await io.client().sandbox<{ now: string }>('GET', '/sandbox/clock')).now);
   } catch (error) {

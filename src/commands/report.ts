@@ -93,6 +93,6 @@ export function reportCommand(): Command {
 
 export async function runReport(io: Io, options: { since?: string; until?: string }): Promise<void> {
   const client = io.client();
-  const query = await periodQuery(options, async () => Date.parse((await client.sandbox<{ now: string }>('GET', '/sandbox/clock')).now));
+  const query = await periodQuery(io, options);
   await io.show(await client.sandbox('GET', '/sandbox/report', { query }), reportView);
 }

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { parseInstant, REPORT_TIME_ZONE } from '../period.js';
+import { parseLocalInstant, TIME_ZONE } from '../instant.js';
 import { Ok, Timestamp } from './common.js';
 
 const instant = (name: string) =>
   z
     .string()
-    .refine((text) => parseInstant(text) !== undefined, {
+    .refine((text) => parseLocalInstant(text) !== undefined, {
       error: 'must be an ISO 8601 date (2026-11-21, the start of that day in Lagos) or date-time (2026-11-21T09:30:00Z; Lagos time without Z or an offset)',
     })
     .optional()
@@ -13,10 +13,10 @@ const instant = (name: string) =>
 
 export const ReportQuery = z
   .strictObject({
-    since: instant(`start of the period, inclusive (default: the start of today in ${REPORT_TIME_ZONE}, UTC+1)`),
+    since: instant(`start of the period, inclusive (default: the start of today in ${TIME_ZONE}, UTC+1)`),
     until: instant('end of the period, exclusive (default: now, included)'),
   })
-  .refine((q) => q.since === undefined || q.until === undefined || parseInstant(q.until)! > parseInstant(q.since)!, {
+  .refine((q) => q.since === undefined || q.until === undefined || parseLocalInstant(q.until)! > parseLocalInstant(q.since)!, {
     path: ['until'],
     error: 'must be later than since',
   });
@@ -37,7 +37,7 @@ export const Report = z
   .object({
     since: Timestamp,
     until: Timestamp.describe('the end of the period (exclusive), or now (included) when not given'),
-    time_zone: z.literal(REPORT_TIME_ZONE).describe('the zone of the default day and of dates and times given without a zone'),
+    time_zone: z.literal(TIME_ZONE).describe('the zone of the default day and of dates and times given without a zone'),
     transactions: z.array(z.object({ type: z.enum(['CREDIT', 'DEBIT']), status: z.enum(['SETTLED', 'PENDING', 'FAILED']), count: z.int(), amount: ExactKobo })),
     money_in: Total.describe('inbound transfers credited to wallets (money held in suspense is under suspense)'),
     money_out: z

@@ -21,16 +21,6 @@ export function listCommand(): Command {
     .action(action(runList));
 }
 
-/** The sandbox clock for ages (the clock may be far ahead of real time); real time elsewhere. */
-export async function sandboxNow(io: Io): Promise<Date> {
-  if (io.flags.json || io.flags.quiet) return new Date();
-  try {
-    return new Date((await io.client().request<{ now: string }>('GET', '/sandbox/clock')).now);
-  } catch {
-    return new Date();
-  }
-}
-
 /** Oldest first unless --desc: the open queue (`--status PENDING,FLAGGED`) is worked from the item that has waited longest. */
 export async function runList(io: Io, options: PageFlags & FilterFlags & { reason?: string }): Promise<void> {
   const filters = readFilters('SuspenseListQuery', options);

@@ -8,9 +8,8 @@ import type { Io } from '../io.js';
 import { action, clientCommand, enumOption, examples } from '../options.js';
 import { money, naira } from '../output/format.js';
 import { resolutionView, suspenseItemView } from '../output/views.js';
-import { fetchAll } from '../paging.js';
+import { fetchAll, sandboxClock } from '../paging.js';
 import { choose, confirm, optionalInput, searchFor } from '../prompts.js';
-import { sandboxNow } from './list.js';
 import { checkRefund, type RefundCheck, refundQuestion } from './refund-check.js';
 
 const ACTIONS = choicesOf('ResolveSuspenseBody', 'action');
@@ -63,15 +62,12 @@ async function everyWallet(io: Io): Promise<Wallet[]> {
  * customer reference, reference or id.
  */
 async function pickItem(io: Io, wallets: Wallet[]): Promise<SuspenseItem> {
-  const lists = await Promise.all(
-    ['PENDING', 'FLAGGED'].map((status) =>
-      fetchAll((page) => io.client().request<{ items: SuspenseItem[]; total: number }>('GET', '/v1/suspense', { query: { status, ...page } }), 20),
-    ),
-  );
-  const open = lists.flat().sort((a, b) => a.created_at.localeCompare(b.created_at));
+  // The open queue in one list, oldest first (at most 40 pages, the bound the two lists had together).
+  const open = await fetchAll((page) => io.client().request<{ items: SuspenseItem[]; total: number }>('GET', '/v1/suspense', { query: { status: 'PENDING,FLAGGED', ...page } }), 40);
   if (open.length === 0) throw new UsageError('nothing to resolve: no PENDING or FLAGGED suspense items');
   const { age } = await import('../output/render.js');
-  const now = await sandboxNow(io);
+  const clock = await sandboxClock(io);
+  const now = clock ? new Date(clock.now) : new Date();
   const byId = new Map(wallets.map((w) => [w.id, w]));
   const customer = (item: SuspenseItem) => {
     const wallet = item.wallet_id ? byId.get(item.wallet_id) : undefined;

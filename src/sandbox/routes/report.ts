@@ -1,4 +1,4 @@
-import { lagosDayStart, parseInstant, REPORT_TIME_ZONE } from '../../api/period.js';
+import { lagosDayStart, parseLocalInstant, TIME_ZONE } from '../../api/instant.js';
 import { ReportQuery, ReportResponse } from '../../api/schemas/report.js';
 import { buildReport } from '../../engine/report/report.service.js';
 import { type App, type RouteDeps, inTransaction, ok } from './route.js';
@@ -10,7 +10,7 @@ export function reportRoutes(app: App, { sandbox }: RouteDeps): void {
     {
       schema: {
         tags: ['Sandbox'],
-        summary: `What the caller's books did in a period (default: today in ${REPORT_TIME_ZONE}, to now): transactions by type and status, money in and out, suspense by status and reason, webhook deliveries and failing endpoints`,
+        summary: `What the caller's books did in a period (default: today in ${TIME_ZONE}, to now): transactions by type and status, money in and out, suspense by status and reason, webhook deliveries and failing endpoints`,
         querystring: ReportQuery,
         response: { 200: ReportResponse },
       },
@@ -19,11 +19,11 @@ export function reportRoutes(app: App, { sandbox }: RouteDeps): void {
       const now = request.env.clock.now();
       const { since, until } = request.query;
       const period = {
-        since: since === undefined ? lagosDayStart(now.getTime()) : parseInstant(since)!,
-        until: until === undefined ? null : parseInstant(until)!,
+        since: since === undefined ? lagosDayStart(now.getTime()) : parseLocalInstant(since)!,
+        until: until === undefined ? null : parseLocalInstant(until)!,
       };
       const { since: from, until: to, ...sections } = await inTransaction(sandbox, (trx) => buildReport(trx, request.developerId, period, now));
-      return ok({ since: from, until: to, time_zone: REPORT_TIME_ZONE, ...sections });
+      return ok({ since: from, until: to, time_zone: TIME_ZONE, ...sections });
     },
   );
 }
