@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadBundle } from './code-cache.js';
+import { hoistGlobals } from './global-flags.js';
 import { answerQuickly } from './quick.js';
 
 /**
@@ -60,7 +61,8 @@ function readList(): CommandBundles | undefined {
   }
 }
 
-export async function launch(argv: string[]): Promise<unknown> {
+export async function launch(given: string[]): Promise<unknown> {
+  const argv = [given[0]!, given[1]!, ...hoistGlobals(given.slice(2))];
   if (await answerQuickly(argv.slice(2))) return;
   const list = readList();
   const bundle = list && bundleFor(argv.slice(2), list);

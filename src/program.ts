@@ -5,6 +5,7 @@ import { singleQuoted } from './client/shell-quote.js';
 import { EXIT, reportError } from './commands/errors.js';
 import type { CommandLines, Invocation } from './commands/io.js';
 import { examples } from './commands/options.js';
+import { hoistGlobals } from './global-flags.js';
 import type { Stream } from './commands/output/render.js';
 import { childrenOf, entry, locate } from './commands/registry.js';
 import { keepRunningWhenOutputFails, stderr, stdout } from './commands/streams.js';
@@ -16,7 +17,7 @@ import { keepRunningWhenOutputFails, stderr, stdout } from './commands/streams.j
  * commander, built from the same declarations, which parses and reports as it always has.
  */
 export async function main(argv: string[]): Promise<void> {
-  let args = argv.slice(2);
+  let args = hoistGlobals(argv.slice(2));
   // `ledger help wallets get` is `ledger wallets get --help`.
   if (args[0] === 'help') args = [...args.slice(1), '--help'];
   const { path, used } = locate(args);

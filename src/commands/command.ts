@@ -98,6 +98,8 @@ export class Command {
   invocation: Invocation | undefined;
   /** Set by the program that runs the command: how it names and runs other command lines (see `CommandLines`). */
   commandLines: CommandLines | undefined;
+  /** A command of the sandbox alone: refused (SANDBOX_ONLY) against a live service before any request (options.ts sandboxCommand). */
+  onlySandbox = false;
 
   constructor(private title = '') {}
 
@@ -243,11 +245,11 @@ export class Command {
     }
     for (const help of this.helpTexts) command.addHelpText(help.position, help.text);
     const handler = this.handler;
-    const { invocation, commandLines } = this;
+    const { invocation, commandLines, onlySandbox } = this;
     const argumentNames = () => this.argumentNames();
     if (handler) command.action(async (...args: unknown[]) => {
       // The action finds the invocation, the command lines and the arguments' names on the command it is handed, commander's here.
-      Object.assign(args[args.length - 1] as object, { invocation, commandLines, argumentNames });
+      Object.assign(args[args.length - 1] as object, { invocation, commandLines, argumentNames, onlySandbox });
       await handler(...args);
     });
     for (const sub of this.commands) command.addCommand(sub.toCommander(commander));

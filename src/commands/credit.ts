@@ -2,7 +2,7 @@ import type { Command } from './command.js';
 import { check, inFlagTerms, kobo } from '../client/validate.js';
 import type { Io } from './io.js';
 import { accountNumberOf } from './account-number.js';
-import { action, clientCommand, examples } from './options.js';
+import { action, sandboxCommand, examples } from './options.js';
 import type { View } from './output/views.js';
 
 export interface CreditOptions {
@@ -58,7 +58,7 @@ function beforeRepeating(reference: string | undefined): string {
 }
 
 export function creditCommand(): Command {
-  return clientCommand('credit')
+  return sandboxCommand('credit')
     .argument('<account>', 'virtual account number, or a wallet id')
     .argument('<amount>', 'kobo (500000 is ₦5,000.00)')
     .option('--sender-name <name>', 'who sent it (default: SANDBOX SENDER)')

@@ -1,9 +1,13 @@
 import { ApiClient, type Transport } from '../client/http.js';
-import { type ClientConfig, requireKey, resolveConfig } from '../client/config.js';
+import { type ClientConfig, needsProfiles, requireKey, resolveConfig } from '../client/config.js';
+import type { ProfilesFile } from '../client/profiles.js';
+import { isWrite, requireLiveFlag, sandboxOnlyRefusal, targetLine } from './live.js';
+import { colourFor } from './output/format.js';
 import type { Stream } from './output/render.js';
 import { fitted } from './output/wrap.js';
 import type { View } from './output/views.js';
 import * as streams from './streams.js';
+import { UsageError } from '../client/errors.js';
 
 /** Said on stderr when an answer is a replay of an earlier request with the same Idempotency-Key. */
 const REPLAYED = 'Replayed: this --idempotency-key was used before, so this is the first answer, as it was then; nothing was done again.';
@@ -17,6 +21,14 @@ export interface GlobalFlags {
   format?: string;
   baseUrl?: string;
   apiKey?: string;
+  /** A profile of the profiles file (LEDGER_PROFILE fills it too). */
+  profile?: string;
+  /** Says the command is meant for a live service: required with a live key or profile. */
+  live?: boolean;
+  /** Allows an `http://` base URL beyond loopback (a test server on a trusted network). */
+  insecure?: boolean;
+  /** Goes on without asking; on a live service, stands for the typed confirmation in a script. */
+  yes?: boolean;
 }
 
 /** What a runner touches outside itself: streams, environment, the API client and the renderer. */
@@ -28,10 +40,22 @@ export interface Io {
   cwd: string;
   flags: GlobalFlags;
   config(): ClientConfig;
-  /** The API client with the key; says how to get one when there is none (no sandbox state). */
+  /** Reads the profiles file when a profile may decide where requests go (before `config`, which is synchronous). */
+  prepare(): Promise<void>;
+  /** The API client with the key; says how to get one when there is none (no sandbox state). Refuses a live key without --live. */
   client(): ApiClient;
   /** A client that sends no key, for what needs none (`GET /sandbox/health`): a key goes only where it is needed. */
   publicClient(): ApiClient;
+  /**
+   * On a live service, what the next writes will do, confirmed: by --yes in a script, else by typing
+   * `expected` at a terminal after reading `summary`. Nothing on a sandbox. Every write on a live
+   * service is confirmed: one whose command does not call this is confirmed generically when sent.
+   */
+  confirmLive(summary: string, expected: string): Promise<void>;
+  /** Refuses a command of the sandbox alone (SANDBOX_ONLY, exit 2) against a live key, before any request. */
+  sandboxOnly(command: string): Promise<void>;
+  /** Writes the target line (live.ts targetLine) on stderr, once, before a question. */
+  announceTarget(): void;
   /** Prints a result on stdout as --json, --quiet or for people. */
   show(data: unknown, view: View, context?: { now?: Date }): Promise<void>;
   /** A note for people on stderr; silent under --json and --quiet. */
@@ -90,6 +114,16 @@ export function createIo(given: GlobalFlags, sources: IoSources = {}): Io {
   const stdinIsTTY = sources.stdinIsTTY ?? streams.stdinIsTTY();
   let config: ClientConfig | undefined;
   let client: ApiClient | undefined;
+  let profiles: ProfilesFile | undefined;
+  let confirmed = false;
+  let announced = false;
+  const sourcesOfConfig = { baseUrl: flags.baseUrl, apiKey: flags.apiKey, profile: flags.profile, insecure: flags.insecure, env, cwd };
+  /** Every write on a live service passes here first: confirmed by the command, by --yes, or here, generically. */
+  const guardWrite = async (method: string, path: string): Promise<void> => {
+    if (!io.config().live || confirmed || !isWrite(method, path)) return;
+    const target = io.config().profile ?? io.config().baseUrl;
+    await io.confirmLive(`This sends ${method} ${path.split('?')[0]} to the live service ${target}.`, io.config().profile ?? 'live');
+  };
   const io: Io = {
     stdout,
     stderr,
@@ -97,15 +131,45 @@ export function createIo(given: GlobalFlags, sources: IoSources = {}): Io {
     env,
     cwd,
     flags,
-    config: () => (config ??= resolveConfig({ baseUrl: flags.baseUrl, apiKey: flags.apiKey, env, cwd })),
+    config: () => (config ??= resolveConfig({ ...sourcesOfConfig, profiles })),
+    async prepare() {
+      if (profiles || !needsProfiles(sourcesOfConfig)) return;
+      profiles = await (await import('../client/profiles.js')).loadProfiles(env);
+    },
     client: () => {
       if (client) return client;
+      requireLiveFlag(io.config(), flags.live);
       // A replayed answer looks like a fresh one: a repeat within the key's 24 h (a re-run CI job) did nothing, and says so.
-      client = new ApiClient(io.config().baseUrl, requireKey(io.config(), env, cwd), sources.transport, () => io.note(REPLAYED));
+      client = new ApiClient(io.config().baseUrl, requireKey(io.config(), env, cwd), sources.transport, () => io.note(REPLAYED), guardWrite);
       prefetchOutput(flags);
       return client;
     },
-    publicClient: () => new ApiClient(io.config().baseUrl, undefined, sources.transport),
+    publicClient: () => {
+      requireLiveFlag(io.config(), flags.live);
+      return new ApiClient(io.config().baseUrl, undefined, sources.transport);
+    },
+    async confirmLive(summary, expected) {
+      if (!io.config().live || confirmed) return;
+      requireLiveFlag(io.config(), flags.live);
+      if (!flags.yes) {
+        if (!io.interactive()) {
+          throw new UsageError(`${summary} On a live service that needs a typed confirmation at a terminal, or --live --yes in a script; nothing was sent`, 'LIVE_CONFIRMATION_REQUIRED');
+        }
+        await (await import('./prompts.js')).confirmTyped(io, summary, expected);
+      }
+      confirmed = true;
+    },
+    async sandboxOnly(command) {
+      const current = io.config();
+      if (current.live) throw sandboxOnlyRefusal(command, current, 'is a live service');
+    },
+    announceTarget() {
+      const line = announced ? undefined : targetLine(io.config());
+      announced = true;
+      if (!line) return;
+      const paint = colourFor(stderr, env);
+      stderr.write(`${line.live ? paint.red(line.text) : paint.bold(line.text)}\n`);
+    },
     async show(data, view, context = {}) {
       // --json and --quiet never load the table and colour code.
       if (flags.json) {
@@ -125,6 +189,8 @@ export function createIo(given: GlobalFlags, sources: IoSources = {}): Io {
           return;
         }
       }
+      const line = targetLine(io.config());
+      if (line) stdout.write(`${line.live ? colourFor(stdout, env).red(line.text) : line.text}\n`);
       const options = { quiet: false, wide: Boolean(flags.wide), env, ...context };
       if (view.kind === 'list') (await import('./output/list.js')).renderList(stdout, data, view, options);
       else (await import('./output/render.js')).render(stdout, data, view, options);

@@ -24,7 +24,21 @@ export function clientCommand(name: string): Command {
     .option('-q, --quiet', 'print only the id (or, without one, the value that matters)')
     .option('-w, --wide', 'full ids and text in tables, whatever the terminal width')
     .addOption(new Option('--base-url <url>', 'sandbox or API base URL').env('LEDGER_BASE_URL'))
-    .addOption(new Option('--api-key <key>', 'API key (visible in ps: prefer LEDGER_API_KEY)').env('LEDGER_API_KEY'));
+    .addOption(new Option('--api-key <key>', 'API key (visible in ps: prefer LEDGER_API_KEY)').env('LEDGER_API_KEY'))
+    .addOption(new Option('--profile <name>', 'use a profile of ~/.config/ledger/config.toml (`ledger profiles list`)').env('LEDGER_PROFILE'))
+    .option('--live', 'required with a live key or profile: this command is meant for the live service')
+    .option('--insecure', 'allow an http:// base URL beyond loopback (a test server on a trusted network only)')
+    .option('-y, --yes', 'do not ask for confirmation; with --live, stands for the typed one in a script');
+}
+
+/**
+ * A client command of the sandbox alone (its /sandbox controls, or the simulated provider's inbound
+ * transfer): refused with SANDBOX_ONLY before any request against a live service.
+ */
+export function sandboxCommand(name: string): Command {
+  const command = clientCommand(name);
+  command.onlySandbox = true;
+  return command;
 }
 
 /**
@@ -44,12 +58,14 @@ export function enumOption(flags: string, description: string, values: string[])
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function action(run: (io: Io, ...args: any[]) => Promise<void>) {
   return async (...received: unknown[]): Promise<void> => {
-    const command = received[received.length - 1] as Pick<Command, 'opts' | 'argumentNames' | 'options' | 'invocation' | 'commandLines'>;
+    const command = received[received.length - 1] as Pick<Command, 'opts' | 'argumentNames' | 'options' | 'invocation' | 'commandLines' | 'onlySandbox'> & { parent?: { name(): string; parent?: unknown } | null; name(): string };
     const options = command.opts() as Record<string, unknown>;
     const positional = received.slice(0, -2);
     const { invocation, commandLines } = command;
     const io = createIo(options as GlobalFlags, { ...invocation?.sources, commandLines });
     try {
+      await io.prepare();
+      if (command.onlySandbox) await io.sandboxOnly(fullName(command));
       // Every command that takes an id takes the start of one too (resolve-id.ts).
       await resolveIdValues(io, command, positional, options);
       await run(io, ...positional, options);
@@ -59,6 +75,14 @@ export function action(run: (io: Io, ...args: any[]) => Promise<void>) {
       else process.exitCode = code;
     }
   };
+}
+
+/** `ledger sandbox reset`: the command's name with its parents' (commander's commands name only their own word). */
+function fullName(command: { name(): string; parent?: unknown }): string {
+  const words: string[] = [];
+  for (let at: { name(): string; parent?: unknown } | null | undefined = command; at; at = at.parent as typeof at) words.unshift(at.name());
+  const name = words.join(' ');
+  return name.startsWith('ledger ') ? name : `ledger ${name}`;
 }
 
 /** `90`, `90s`, `5m`, `2h`, `1d` → seconds (the rule the in-process API's `advance` uses too). */

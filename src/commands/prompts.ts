@@ -34,6 +34,7 @@ export async function requireValue(io: Io, value: string | undefined, flag: stri
   }
   needTerminal(io, flag);
   const { input } = await import('@inquirer/prompts');
+  io.announceTarget();
   const answer = await input({ message, required: true, validate: (text) => (text.trim() ? asValidate(check)(text.trim()) : `${message} is required`) });
   return answer.trim();
 }
@@ -42,6 +43,7 @@ export async function requireValue(io: Io, value: string | undefined, flag: stri
 export async function confirm(io: Io, message: string, skip: boolean | undefined): Promise<boolean> {
   if (skip || !io.interactive()) return true;
   const prompts = await import('@inquirer/prompts');
+  io.announceTarget();
   return prompts.confirm({ message: clean(message), default: false });
 }
 
@@ -75,6 +77,7 @@ async function fitted<T>(io: Io, message: string, choices: Choice<T>[]): Promise
 export async function choose<T>(io: Io, flag: string, message: string, choices: Choice<T>[], preselect?: T): Promise<T> {
   needTerminal(io, flag);
   const { select } = await import('@inquirer/prompts');
+  io.announceTarget();
   return select({ message, choices: await fitted(io, message, cleaned(choices)), pageSize: 12, ...(preselect !== undefined ? { default: preselect } : {}) });
 }
 
@@ -86,6 +89,7 @@ export async function choose<T>(io: Io, flag: string, message: string, choices: 
 export async function searchFor<T>(io: Io, flag: string, message: string, choices: Choice<T>[], options: { suggested?: T | undefined; showAll?: boolean } = {}): Promise<T> {
   needTerminal(io, flag);
   const { search } = await import('@inquirer/prompts');
+  io.announceTarget();
   const all = cleaned(choices);
   // Matched against the whole text, shown as it fits; `match` stays out of what the picker shows.
   const shown = (await fitted(io, message, all)).map(({ match: _, ...shown }) => shown);
@@ -106,6 +110,20 @@ export async function searchFor<T>(io: Io, flag: string, message: string, choice
 export async function optionalInput(io: Io, message: string, check?: Check): Promise<string | undefined> {
   if (!io.interactive()) return undefined;
   const { input } = await import('@inquirer/prompts');
+  io.announceTarget();
   const text = (await input({ message, validate: (t) => (t.trim() === '' ? true : asValidate(check)(t.trim())) })).trim();
   return text === '' ? undefined : text;
+}
+
+/**
+ * A live service's confirmation: what will happen, then the person types `expected` (the amount, an
+ * account number, a count) to go on, which a reflexive Enter or "y" cannot do. Anything else
+ * cancels, before anything is sent (NOT_CONFIRMED, exit 2).
+ */
+export async function confirmTyped(io: Io, summary: string, expected: string): Promise<void> {
+  const { input } = await import('@inquirer/prompts');
+  io.announceTarget();
+  io.stderr.write(`${clean(summary)}\n`);
+  const answer = await input({ message: `Type ${clean(expected)} to confirm (anything else cancels)` });
+  if (answer.trim() !== expected) throw new UsageError(`you typed "${clean(answer.trim())}", not ${clean(expected)}: cancelled, nothing was sent`, 'NOT_CONFIRMED');
 }

@@ -36,7 +36,6 @@ export function transferCommand(): Command {
     .option('--name <account_name>', 'destination account name, as you expect it')
     .option('--narration <text>', 'narration, at most 100 characters')
     .option('--idempotency-key <key>', 'replay instead of repeating on a retry')
-    .option('-y, --yes', 'do not ask for confirmation on a terminal')
     .addHelpText(
       'after',
       examples(

@@ -9,6 +9,7 @@ import { assertTempDirUsable } from '../client/temp-dir.js';
 import { loadDriver } from '../engine/db/open.js';
 import { EXIT, SilentFailure } from '../commands/errors.js';
 import type { Io } from '../commands/io.js';
+import { sandboxOnlyRefusal } from '../commands/live.js';
 import { clean } from '../commands/output/clean.js';
 import { plural } from '../commands/output/format.js';
 import type { Stream } from '../commands/output/render.js';
@@ -127,6 +128,7 @@ export async function runScenarioFiles(io: Io, paths: string[], flags: RunFlags)
   }
   else {
     const config = resolveConfig({ baseUrl: flags.baseUrl, apiKey: flags.apiKey, env: io.env, cwd: io.cwd });
+    if (config.live) throw sandboxOnlyRefusal('ledger scenario run --base-url', config, 'is a live service');
     remote = { baseUrl: config.baseUrl, apiKey: requireKey(config, io.env, io.cwd) };
     // Before anything runs: unreachable is exit 3; a server that is not a sandbox (NOT_A_SANDBOX) or
     // refuses the key (UNAUTHORIZED) is one error, where every scenario failed on its first step.

@@ -47,12 +47,12 @@ function refusal(run: () => unknown): string {
 describe('resolveConfig: a key goes only to the URL from the same source', () => {
   it('takes the URL and the key from flags, from the environment, or from a trusted state file, and says which', () => {
     plant();
-    expect(resolve({ baseUrl: GIVEN_URL, apiKey: GIVEN_KEY })).toEqual({ baseUrl: GIVEN_URL, apiKey: GIVEN_KEY, source: 'flag', keySource: 'flag', stateFile: file });
+    expect(resolve({ baseUrl: GIVEN_URL, apiKey: GIVEN_KEY })).toMatchObject({ baseUrl: GIVEN_URL, apiKey: GIVEN_KEY, source: 'flag', keySource: 'flag', stateFile: file });
     // Commander hands the environment's value in as the flag's: it is still the environment's.
     const env = { LEDGER_BASE_URL: GIVEN_URL, LEDGER_API_KEY: GIVEN_KEY };
     expect(resolve({ baseUrl: GIVEN_URL, apiKey: GIVEN_KEY, env })).toMatchObject({ source: 'env', keySource: 'env' });
     expect(resolve({ apiKey: GIVEN_KEY, env: { LEDGER_BASE_URL: GIVEN_URL } })).toMatchObject({ baseUrl: GIVEN_URL, apiKey: GIVEN_KEY, source: 'env', keySource: 'flag' });
-    expect(resolve()).toEqual({ baseUrl: FILE_URL, apiKey: FILE_KEY, source: 'state', keySource: 'state', stateFile: file });
+    expect(resolve()).toMatchObject({ baseUrl: FILE_URL, apiKey: FILE_KEY, source: 'state', keySource: 'state', stateFile: file });
   });
 
   it('never sends a given key to the state file\'s URL: without a given URL it is BASE_URL_REQUIRED, naming the file', () => {
@@ -71,14 +71,14 @@ describe('resolveConfig: a key goes only to the URL from the same source', () =>
     );
     // Nothing given and no state: the default URL, and no key (NO_SANDBOX when one is needed).
     const config = resolve();
-    expect(config).toEqual({ baseUrl: 'http://127.0.0.1:4010', apiKey: undefined, source: 'default', keySource: undefined, stateFile: undefined });
+    expect(config).toMatchObject({ baseUrl: 'http://127.0.0.1:4010', apiKey: undefined, source: 'default', keySource: undefined, stateFile: undefined });
     expect(refusal(() => requireKey(config, {}, cwd))).toMatch(/^NO_SANDBOX: no sandbox state found in /);
   });
 
   it("sends the state file's key only to the state file's URL", () => {
     plant();
     const elsewhere = resolve({ baseUrl: GIVEN_URL });
-    expect(elsewhere).toEqual({ baseUrl: GIVEN_URL, apiKey: undefined, source: 'flag', keySource: undefined, stateFile: file });
+    expect(elsewhere).toMatchObject({ baseUrl: GIVEN_URL, apiKey: undefined, source: 'flag', keySource: undefined, stateFile: file });
     expect(refusal(() => requireKey(elsewhere, {}, cwd))).toBe(`USAGE: no API key for ${GIVEN_URL}: set LEDGER_API_KEY (or pass --api-key); the key in ${file} is sent only to ${FILE_URL}`);
     for (const same of [FILE_URL, `${FILE_URL}/`, 'http://127.0.0.1:4555//']) {
       expect(resolve({ baseUrl: same })).toMatchObject({ baseUrl: FILE_URL, apiKey: FILE_KEY, source: 'flag', keySource: 'state' });

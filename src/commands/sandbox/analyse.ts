@@ -2,7 +2,7 @@ import type { Command } from '../command.js';
 import { UsageError } from '../../client/errors.js';
 import { check, kobo } from '../../client/validate.js';
 import type { Io } from '../io.js';
-import { action, clientCommand, examples } from '../options.js';
+import { action, sandboxCommand, examples } from '../options.js';
 import type { View } from '../output/views.js';
 
 export interface AnalyseOptions {
@@ -39,7 +39,7 @@ const previewView: View = {
 };
 
 export function analyseCommand(): Command {
-  return clientCommand('analyse')
+  return sandboxCommand('analyse')
     .argument('<narration>', 'the narration, in quotes ("" for an empty one)')
     .option('--prompt <system_prompt>', "a wallet's system_prompt to read it against (default: none)")
     .option('--wallet <wallet_id>', "read it against this wallet's own system_prompt and status instead")

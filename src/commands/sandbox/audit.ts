@@ -1,7 +1,7 @@
 import type { Command } from '../command.js';
 import { SilentFailure, EXIT } from '../errors.js';
 import type { Io } from '../io.js';
-import { action, clientCommand, examples } from '../options.js';
+import { action, sandboxCommand, examples } from '../options.js';
 import type { View } from '../output/views.js';
 
 interface AuditReport {
@@ -21,7 +21,7 @@ const auditView: View = {
 };
 
 export function auditCommand(): Command {
-  return clientCommand('audit')
+  return sandboxCommand('audit')
     .addHelpText('after', examples('ledger sandbox audit', 'ledger sandbox audit --json'))
     .action(action(runAudit));
 }

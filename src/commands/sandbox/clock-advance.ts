@@ -1,7 +1,7 @@
 import type { Command } from '../command.js';
 import { check, inFlagTerms } from '../../client/validate.js';
 import type { Io } from '../io.js';
-import { action, clientCommand, examples, parseDuration } from '../options.js';
+import { action, sandboxCommand, examples, parseDuration } from '../options.js';
 import { clockView } from './clock.js';
 
 /**
@@ -11,7 +11,7 @@ import { clockView } from './clock.js';
 const BEFORE_REPEATING = 'look before you repeat it (`ledger sandbox clock` shows whether the clock moved); an advance repeated with the same --idempotency-key moves the clock once';
 
 export function advanceCommand(): Command {
-  return clientCommand('advance')
+  return sandboxCommand('advance')
     .argument('<duration>', 'how far: 90s, 5m, 2h, 1d')
     .option('--idempotency-key <key>', 'replay instead of moving the clock again on a retry')
     .addHelpText('after', examples('ledger sandbox clock advance 90s', 'ledger sandbox clock advance 2h --json', 'ledger sandbox clock advance 2d --idempotency-key ci-day-2'))

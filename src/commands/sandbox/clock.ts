@@ -1,6 +1,6 @@
 import type { Command } from '../command.js';
 import type { Io } from '../io.js';
-import { action, clientCommand, examples } from '../options.js';
+import { action, sandboxCommand, examples } from '../options.js';
 import type { View } from '../output/views.js';
 
 /**
@@ -14,7 +14,7 @@ export const clockView: View = {
 };
 
 export function clockCommand(): Command {
-  return clientCommand('clock')
+  return sandboxCommand('clock')
     .addHelpText('after', examples('ledger sandbox clock', 'ledger sandbox clock advance 5m'))
     .action(action(async (io: Io) => io.show(await io.client().sandbox('GET', '/sandbox/clock'), clockView)));
 }

@@ -2,7 +2,7 @@ import type { Command } from '../command.js';
 import { SEEDED_HEADER } from '../../api/headers.js';
 import { check } from '../../client/validate.js';
 import type { Io } from '../io.js';
-import { action, clientCommand, examples } from '../options.js';
+import { action, sandboxCommand, examples } from '../options.js';
 import { credentialView } from '../output/views.js';
 import { fitted } from '../output/wrap.js';
 
@@ -14,7 +14,7 @@ const SEEDED_WARNING =
   'Warning: this sandbox is seeded (--seed): anyone who knows the seed can derive every id and account number in it, this developer\'s too. A seeded sandbox is for one team\'s own CI job: do not share it with other developers.\n';
 
 export function developersCreateCommand(): Command {
-  return clientCommand('create')
+  return sandboxCommand('create')
     .argument('<business_name>', "business name, used in its wallets' account names")
     .addHelpText('after', examples('ledger sandbox developers create "Acme Pay"', 'OTHER_KEY=$(ledger sandbox developers create "Acme Pay" --quiet)'))
     .action(

@@ -1,7 +1,7 @@
 import type { Command } from '../command.js';
 import { readState, writeState } from '../../client/state.js';
 import type { Io } from '../io.js';
-import { action, clientCommand, examples } from '../options.js';
+import { action, sandboxCommand, examples } from '../options.js';
 import { credentialView } from '../output/views.js';
 
 /**
@@ -13,7 +13,7 @@ const BEFORE_REPEATING =
   'if `ledger sandbox keys` now answers UNAUTHORIZED, the key was rotated and the new one was lost with the answer: `ledger sandbox stop`, then `ledger sandbox start --detach`, issues the SANDBOX developer a new key';
 
 export function rotateCommand(): Command {
-  return clientCommand('rotate')
+  return sandboxCommand('rotate')
     .addHelpText('after', examples('ledger sandbox keys rotate', 'export LEDGER_API_KEY=$(ledger sandbox keys rotate --quiet)'))
     .action(action(runRotate));
 }

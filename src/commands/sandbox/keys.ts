@@ -1,6 +1,6 @@
 import type { Command } from '../command.js';
 import type { Io } from '../io.js';
-import { action, clientCommand, examples } from '../options.js';
+import { action, sandboxCommand, examples } from '../options.js';
 import { credentialView } from '../output/views.js';
 
 interface KeyInfo {
@@ -11,7 +11,7 @@ interface KeyInfo {
 }
 
 export function keysCommand(): Command {
-  return clientCommand('keys')
+  return sandboxCommand('keys')
     .addHelpText('after', examples('ledger sandbox keys', 'ledger sandbox keys rotate'))
     .action(action(runKeys));
 }

@@ -8,7 +8,7 @@ import { ApiClient } from '../../client/http.js';
 import { singleQuoted } from '../../client/shell-quote.js';
 import type { FoundServer } from '../../sandbox/process.js';
 import type { Io } from '../io.js';
-import { action, clientCommand, examples } from '../options.js';
+import { action, clientCommand, examples, sandboxCommand } from '../options.js';
 import type { View } from '../output/views.js';
 import { fitted } from '../output/wrap.js';
 
@@ -112,7 +112,7 @@ export async function runStatus(io: Io): Promise<void> {
 }
 
 export function envCommand(): Command {
-  return clientCommand('env')
+  return sandboxCommand('env')
     .addHelpText('after', examples('eval "$(ledger sandbox env)"', 'ledger sandbox env --json'))
     .action(action(runEnv));
 }

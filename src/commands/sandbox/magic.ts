@@ -1,10 +1,10 @@
 import type { Command } from '../command.js';
 import type { Io } from '../io.js';
-import { action, clientCommand, examples } from '../options.js';
+import { action, sandboxCommand, examples } from '../options.js';
 import { magicView } from '../output/views.js';
 
 export function magicCommand(): Command {
-  return clientCommand('magic')
+  return sandboxCommand('magic')
     .addHelpText('after', examples('ledger sandbox magic', 'ledger transfer "$W" 1111111111 50000 --bank 058   # fails after the settlement delay, and is reversed'))
     .action(action(async (io: Io) => io.show(await io.client().sandbox('GET', '/sandbox/magic'), magicView)));
 }

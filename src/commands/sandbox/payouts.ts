@@ -1,11 +1,11 @@
 import type { Command } from '../command.js';
 import type { Transaction } from '../../api/schemas/transactions.js';
 import type { Io } from '../io.js';
-import { action, clientCommand, examples } from '../options.js';
+import { action, sandboxCommand, examples } from '../options.js';
 import { transactionView } from '../output/views.js';
 
 function outcomeCommand(outcome: 'settle' | 'fail'): Command {
-  return clientCommand(outcome)
+  return sandboxCommand(outcome)
     .argument('<transaction_id>', 'the payout DEBIT transaction id (what `ledger transfer` printed)')
     .addHelpText('after', examples(`ledger sandbox payouts ${outcome} "$TX"`))
     .action(

@@ -1,11 +1,11 @@
 import type { Command } from '../command.js';
 import type { Io } from '../io.js';
-import { action, clientCommand, examples } from '../options.js';
+import { action, sandboxCommand, examples } from '../options.js';
 import { receiverEventsView } from '../output/views.js';
 import { listQuery, type PageFlags, showList, withPaging } from '../paging.js';
 
 export function eventsCommand(): Command {
-  return withPaging(clientCommand('events'))
+  return withPaging(sandboxCommand('events'))
     .addHelpText('after', examples('ledger sandbox receiver events --desc --limit 5', 'ledger sandbox receiver events --json'))
     .action(
       action(async (io: Io, options: PageFlags) => {

@@ -1,7 +1,7 @@
 import type { Command } from '../command.js';
 import { check, wholeNumber } from '../../client/validate.js';
 import type { Io } from '../io.js';
-import { action, clientCommand, examples } from '../options.js';
+import { action, sandboxCommand, examples } from '../options.js';
 import type { View } from '../output/views.js';
 
 const behaviourView: View = {
@@ -13,7 +13,7 @@ const behaviourView: View = {
 };
 
 export function failCommand(): Command {
-  return clientCommand('fail')
+  return sandboxCommand('fail')
     .option('--status <code>', 'HTTP status to answer (200-599; 410 makes the delivery DEAD)', '500')
     .option('--times <n>', 'how many deliveries', '1')
     .addHelpText('after', examples('ledger sandbox receiver fail --status 500 --times 3', 'ledger sandbox receiver fail --status 410'))
@@ -26,7 +26,7 @@ export function failCommand(): Command {
 }
 
 export function resetCommand(): Command {
-  return clientCommand('reset')
+  return sandboxCommand('reset')
     .addHelpText('after', examples('ledger sandbox receiver reset'))
     .action(action(async (io: Io) => io.show(await io.client().sandbox('PUT', '/sandbox/receiver/behaviour', { body: { status: 200, count: 0 } }), behaviourView)));
 }

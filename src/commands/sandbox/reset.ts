@@ -1,15 +1,14 @@
 import type { Command } from '../command.js';
 import { UsageError } from '../../client/errors.js';
 import type { Io } from '../io.js';
-import { action, clientCommand, examples } from '../options.js';
+import { action, sandboxCommand, examples } from '../options.js';
 import { confirm } from '../prompts.js';
 
 /** A reset removes whatever is there when it runs, so a repeat does no harm: what the user needs is to know it is safe. */
 const BEFORE_REPEATING = 'a reset repeated does no harm (it removes whatever your sandbox holds when it runs): `ledger wallets list` shows whether the first one did';
 
 export function resetCommand(): Command {
-  return clientCommand('reset')
-    .option('-y, --yes', 'confirm (required without a terminal, where there is nobody to ask)')
+  return sandboxCommand('reset')
     .addHelpText('after', examples('ledger sandbox reset --yes'))
     .action(action(runReset));
 }

@@ -6,7 +6,7 @@ import { ApiError, UsageError } from '../../client/errors.js';
 import { servingPid } from '../../client/served-database.js';
 import { check } from '../../client/validate.js';
 import type { Io } from '../io.js';
-import { action, clientCommand, examples } from '../options.js';
+import { action, sandboxCommand, examples } from '../options.js';
 import { clean } from '../output/clean.js';
 import { fitted } from '../output/wrap.js';
 import type { View } from '../output/views.js';
@@ -62,7 +62,7 @@ async function saveToFile(io: Io, file: string): Promise<Snapshot> {
 }
 
 export function saveCommand(): Command {
-  return clientCommand('save')
+  return sandboxCommand('save')
     .argument('[name]', 'letters, digits, dots, dashes, underscores (replaces a snapshot of that name)')
     .option('--file <path>', 'download the snapshot into this file on this machine instead (a fixture to commit, say)')
     .addHelpText('after', examples('ledger sandbox snapshot save base', 'ledger sandbox snapshot save --file test/fixtures/base.db --json'))
@@ -79,10 +79,9 @@ export function saveCommand(): Command {
 const RESTORE_BEFORE_REPEATING = 'a restore repeated does no harm (it puts the snapshot in place whole, whatever your sandbox holds then): repeat it if unsure';
 
 export function restoreCommand(): Command {
-  return clientCommand('restore')
+  return sandboxCommand('restore')
     .argument('[name]', 'a snapshot saved with `snapshot save <name>`')
     .option('--file <path>', 'restore from this file instead (older snapshots are migrated; the file is not changed)')
-    .option('-y, --yes', 'do not ask for confirmation on a terminal')
     .option('--force', 'load it even if its books do not balance (its audit is skipped; exit 1 SNAPSHOT_INVALID otherwise)')
     .addHelpText('after', examples('ledger sandbox snapshot restore base', 'ledger sandbox snapshot restore --file test/fixtures/base.db --yes'))
     .action(
@@ -103,7 +102,7 @@ export function restoreCommand(): Command {
 }
 
 export function listCommand(): Command {
-  return withPaging(clientCommand('list'))
+  return withPaging(sandboxCommand('list'))
     .addHelpText('after', examples('ledger sandbox snapshot list', 'ledger sandbox snapshot list --json'))
     .action(
       action(async (io: Io, flags: PageFlags) => {
@@ -113,7 +112,7 @@ export function listCommand(): Command {
 }
 
 export function deleteCommand(): Command {
-  return clientCommand('delete')
+  return sandboxCommand('delete')
     .argument('<name>', 'the snapshot to delete')
     .addHelpText('after', examples('ledger sandbox snapshot delete base'))
     .action(

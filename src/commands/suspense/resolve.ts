@@ -34,7 +34,6 @@ export function resolveCommand(): Command {
     .addOption(enumOption('--action <action>', 'what to do with the payment', ACTIONS))
     .option('--target-wallet <wallet_id>', 'wallet to credit (CREDIT_WALLET only)')
     .option('--note <text>', 'resolution note, at most 500 characters')
-    .option('-y, --yes', 'do not ask for confirmation on a terminal')
     .option('--idempotency-key <key>', 'replay instead of repeating on a retry')
     .addHelpText(
       'after',

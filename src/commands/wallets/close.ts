@@ -11,7 +11,6 @@ import { confirm } from '../prompts.js';
 export function closeCommand(): Command {
   return clientCommand('close')
     .argument('<wallet_id>', 'wallet id')
-    .option('-y, --yes', 'do not ask for confirmation on a terminal')
     .option('--idempotency-key <key>', 'replay instead of repeating on a retry')
     .addHelpText('after', examples('ledger wallets close "$WALLET"', 'ledger wallets close "$WALLET" --yes --json'))
     .action(action(runClose));
