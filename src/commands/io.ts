@@ -51,7 +51,9 @@ export interface Io {
    * `expected` at a terminal after reading `summary`. Nothing on a sandbox. Every write on a live
    * service is confirmed: one whose command does not call this is confirmed generically when sent.
    */
-  confirmLive(summary: string, expected: string): Promise<void>;
+  confirmLive(summary: string, expected: string, named?: string): Promise<void>;
+  /** Whether a write would be confirmed by typing (a live service, a terminal, no --yes): a command then shows what will happen first. */
+  asksLive(): boolean;
   /** Refuses a command of the sandbox alone (SANDBOX_ONLY, exit 2) against a live key, before any request. */
   sandboxOnly(command: string): Promise<void>;
   /** Writes the target line (live.ts targetLine) on stderr, once, before a question. */
@@ -115,14 +117,14 @@ export function createIo(given: GlobalFlags, sources: IoSources = {}): Io {
   let config: ClientConfig | undefined;
   let client: ApiClient | undefined;
   let profiles: ProfilesFile | undefined;
-  let confirmed = false;
+  let confirmed: Promise<void> | undefined;
   let announced = false;
   const sourcesOfConfig = { baseUrl: flags.baseUrl, apiKey: flags.apiKey, profile: flags.profile, insecure: flags.insecure, env, cwd };
   /** Every write on a live service passes here first: confirmed by the command, by --yes, or here, generically. */
   const guardWrite = async (method: string, path: string): Promise<void> => {
-    if (!io.config().live || confirmed || !isWrite(method, path)) return;
+    if (!io.config().live || !isWrite(method, path)) return;
     const target = io.config().profile ?? io.config().baseUrl;
-    await io.confirmLive(`This sends ${method} ${path.split('?')[0]} to the live service ${target}.`, io.config().profile ?? 'live');
+    await io.confirmLive(`This sends ${method} ${path.split('?')[0]} to the live service ${target}.`, io.config().profile ?? 'live', io.config().profile ? 'the profile name' : undefined);
   };
   const io: Io = {
     stdout,
@@ -148,17 +150,20 @@ export function createIo(given: GlobalFlags, sources: IoSources = {}): Io {
       requireLiveFlag(io.config(), flags.live);
       return new ApiClient(io.config().baseUrl, undefined, sources.transport);
     },
-    async confirmLive(summary, expected) {
-      if (!io.config().live || confirmed) return;
-      requireLiveFlag(io.config(), flags.live);
-      if (!flags.yes) {
+    confirmLive(summary, expected, named) {
+      if (!io.config().live) return Promise.resolve();
+      // Writes sent together (retry --all-failed) share one question.
+      confirmed ??= (async () => {
+        requireLiveFlag(io.config(), flags.live);
+        if (flags.yes) return;
         if (!io.interactive()) {
           throw new UsageError(`${summary} On a live service that needs a typed confirmation at a terminal, or --live --yes in a script; nothing was sent`, 'LIVE_CONFIRMATION_REQUIRED');
         }
-        await (await import('./prompts.js')).confirmTyped(io, summary, expected);
-      }
-      confirmed = true;
+        await (await import('./prompts.js')).confirmTyped(io, summary, expected, named);
+      })();
+      return confirmed;
     },
+    asksLive: () => io.config().live && io.interactive() && !flags.yes,
     async sandboxOnly(command) {
       const current = io.config();
       if (current.live) throw sandboxOnlyRefusal(command, current, 'is a live service');

@@ -39,9 +39,17 @@ export async function requireValue(io: Io, value: string | undefined, flag: stri
   return answer.trim();
 }
 
-/** Asks yes/no on a terminal; without one (scripts, CI) there is nobody to ask and the answer is yes. */
-export async function confirm(io: Io, message: string, skip: boolean | undefined): Promise<boolean> {
+/**
+ * Asks yes/no on a terminal; without one (scripts, CI) there is nobody to ask and the answer is yes.
+ * On a live service the question is answered by typing `typed.expected` (the amount, the account
+ * number) instead: io.confirmLive.
+ */
+export async function confirm(io: Io, message: string, skip: boolean | undefined, typed?: { expected: string; named: string }): Promise<boolean> {
   if (skip || !io.interactive()) return true;
+  if (typed && io.asksLive()) {
+    await io.confirmLive(message, typed.expected, typed.named);
+    return true;
+  }
   const prompts = await import('@inquirer/prompts');
   io.announceTarget();
   return prompts.confirm({ message: clean(message), default: false });
@@ -120,10 +128,10 @@ export async function optionalInput(io: Io, message: string, check?: Check): Pro
  * account number, a count) to go on, which a reflexive Enter or "y" cannot do. Anything else
  * cancels, before anything is sent (NOT_CONFIRMED, exit 2).
  */
-export async function confirmTyped(io: Io, summary: string, expected: string): Promise<void> {
+export async function confirmTyped(io: Io, summary: string, expected: string, named?: string): Promise<void> {
   const { input } = await import('@inquirer/prompts');
   io.announceTarget();
   io.stderr.write(`${clean(summary)}\n`);
-  const answer = await input({ message: `Type ${clean(expected)} to confirm (anything else cancels)` });
+  const answer = await input({ message: `Type ${named ? `${named}, ${clean(expected)},` : clean(expected)} to confirm (anything else cancels)` });
   if (answer.trim() !== expected) throw new UsageError(`you typed "${clean(answer.trim())}", not ${clean(expected)}: cancelled, nothing was sent`, 'NOT_CONFIRMED');
 }

@@ -1,6 +1,7 @@
 import type { Command } from './command.js';
 import type { ResolvedAccount } from '../api/schemas/banks.js';
 import type { TransferResult } from '../api/schemas/transactions.js';
+import type { Wallet } from '../api/schemas/wallets.js';
 import { UsageError } from '../client/errors.js';
 import { check, inFlagTerms, kobo } from '../client/validate.js';
 import type { Io } from './io.js';
@@ -57,7 +58,8 @@ export async function runTransfer(io: Io, from: string, to: string, amount: stri
   };
   check('TransferBody', given, FLAGS, { partial: true });
   const body = check('TransferBody', { destination_account_number: await accountNumberOf(io, to, '<to>'), ...given }, FLAGS);
-  if (body.destination_bank_code !== undefined && io.interactive() && !options.yes) await confirmPayout(io, body.destination_account_number, body.destination_bank_code, body.amount);
+  if (body.destination_bank_code !== undefined && io.interactive() && !options.yes) await confirmPayout(io, from, body.destination_account_number, body.destination_bank_code, body.amount);
+  else if (body.destination_bank_code === undefined && io.asksLive()) await (await import('./live-questions.js')).confirmLiveTransfer(io, from, body.destination_account_number, body.amount);
   // The destination is known by now, so a wallet the API does not find is the source; a field it
   // refuses is named by its flag.
   const send = () =>
@@ -77,17 +79,21 @@ export async function runTransfer(io: Io, from: string, to: string, amount: stri
 }
 
 /** On a terminal, a payout to a bank account shows who it will reach and what it costs, and asks first. */
-async function confirmPayout(io: Io, accountNumber: string, bankCode: string, amount: number): Promise<void> {
+async function confirmPayout(io: Io, from: string, accountNumber: string, bankCode: string, amount: number): Promise<void> {
   const [{ explainNotFound }, { nipFee }, { confirm }] = await Promise.all([import('./banks/explain.js'), import('../engine/fees.js'), import('./prompts.js')]);
   const resolved = await explainNotFound(accountNumber, bankCode, () =>
     io.client().request<ResolvedAccount>('POST', '/v1/banks/resolve', { body: { account_number: accountNumber, bank_code: bankCode } }),
   );
   const fee = nipFee(amount);
+  // On a live service the person types the amount after reading whose money it is.
+  const source = io.asksLive() ? await io.client().request<Wallet>('GET', `/v1/wallets/${encodeURIComponent(from)}`) : undefined;
   const { formatter } = await import('./output/render.js');
   const { clean } = await import('./output/clean.js');
   const fmt = formatter(io.stderr, io.env);
+  io.announceTarget();
   io.stderr.write(
     [
+      ...(source ? fmt.wrap(`From    ${fmt.bold(clean(`${source.first_name} ${source.last_name}`))} · ${source.account_number}`, 8) : []),
       // A long name and a long bank name ("9PSB (9mobile Payment Service Bank)") pass 80 columns.
       ...fmt.wrap(`To      ${fmt.bold(clean(resolved.account_name))} · ${accountNumber} · ${fmt.bank(bankCode)}`, 8),
       `Amount  ${fmt.money(amount)}`,
@@ -96,5 +102,6 @@ async function confirmPayout(io: Io, accountNumber: string, bankCode: string, am
       '',
     ].join('\n'),
   );
-  if (!(await confirm(io, 'Send this transfer?', false))) throw new UsageError('transfer cancelled: nothing was sent');
+  const question = source ? `Send ${(await import('./output/format.js')).naira(amount)} from ${source.first_name} ${source.last_name} to ${accountNumber} at ${fmt.bank(bankCode)}?` : 'Send this transfer?';
+  if (!(await confirm(io, question, false, { expected: String(amount), named: 'the amount in kobo' }))) throw new UsageError('transfer cancelled: nothing was sent');
 }

@@ -46,7 +46,7 @@ describe('a base URL without http://', () => {
     expect([read.exitCode, read.stdout, read.stderr]).toEqual([
       2,
       '',
-      `Error [USAGE]: base URL ${url} is not an http:// or https:// URL (from --base-url, LEDGER_BASE_URL or the sandbox state): ${meant}\n`,
+      `Error [USAGE]: base URL ${url} is not an http:// or https:// URL (from LEDGER_BASE_URL): ${meant}\n`,
     ]);
   });
 });

@@ -126,6 +126,8 @@ describe('fast start', () => {
         if (args.includes('--json') || args.includes('--quiet')) expect(modules, args.join(' ')).not.toContain('commands/output/render.js');
         // The version (and package.json, read by version.js) is for --version and help only.
         if (own) expect(modules, args.join(' ')).not.toContain('version.js');
+        // Nobody is asked anything here: the prompt code stays unloaded.
+        expect(modules, args.join(' ')).not.toContain('commands/prompts.js');
         // An internal transfer loads none of a payout's modules (its fee, its prompt, its not-found explanation).
         if (args[0] === 'transfer') expect(modules.filter((m) => ['engine/fees.js', 'commands/prompts.js', 'commands/banks/explain.js'].includes(m))).toEqual([]);
       }
@@ -222,15 +224,16 @@ describe('fast start', () => {
     expect(list.paths).toEqual(expect.arrayContaining(['wallets', 'wallets get', 'sandbox start', 'completion']));
     for (const [bundle, { modules, packages }] of Object.entries(contents)) {
       expect(modules.filter((m) => /^(sandbox|scenario|engine\/(db|events|ledger|audit))\/|^api\/(schemas|app|routes)/.test(m)), bundle).toEqual([]);
-      expect(packages.filter((p) => !['commander', '@inquirer/prompts'].includes(p)), bundle).toEqual([]);
+      // Each required only where it is needed: help, a question, the profiles file.
+      expect(packages.filter((p) => !['commander', '@inquirer/prompts', 'smol-toml'].includes(p)), bundle).toEqual([]);
       if (bundle === list.bundles['scenario run']) continue;
       const commands = modules.filter((m) => COMMAND_MODULES.includes(m));
       const own = Object.entries(list.bundles).filter(([, b]) => b === bundle).map(([path]) => path);
       expect(own.length, bundle).toBeGreaterThan(0);
       expect(commands.filter((m) => !(shared[bundle] ?? []).includes(m)), bundle).toHaveLength(1);
     }
-    // No prompt code in a command that never asks.
-    for (const bundle of ['command.wallets-get.cjs', 'command.credit.cjs', 'command.transactions-list.cjs']) expect(contents[bundle]!.modules, bundle).not.toContain('commands/prompts.js');
+    // Prompt code is in every bundle (a live service's typed confirmation guards any write), as a lazy
+    // initialiser: the test above shows that a command that does not ask never runs it.
   });
 
   it('V8 takes the code cache the build wrote for the client bundles; a corrupt or missing one changes no answer', async () => {

@@ -8,14 +8,18 @@ import { stripVTControlCharacters } from 'node:util';
 
 export const BIN = resolve(import.meta.dirname, '../../bin/ledger.js');
 
+/** A configuration and cache folder that does not exist: no profiles, nothing cached, unless a test gives its own. */
+const NO_CONFIG = join(tmpdir(), 'ledger-tests-no-config-here');
+
 /**
  * An environment without the caller's LEDGER_* settings, so tests see only what they set. Every
  * test works in a directory of its own under the temporary directory, and the search for sandbox
  * state stops there: a `.ledger/` that someone left in /tmp (or above) is never taken for the test's.
  */
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', LEDGER_CEILING_DIRECTORIES: tmpdir(), ...extra };
-  for (const name of ['LEDGER_BASE_URL', 'LEDGER_API_KEY', 'LEDGER_HOME']) if (!(name in extra)) delete env[name];
+  // The caller's own profiles and cached server capabilities are not the test's either.
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', LEDGER_CEILING_DIRECTORIES: tmpdir(), XDG_CONFIG_HOME: NO_CONFIG, XDG_CACHE_HOME: NO_CONFIG, ...extra };
+  for (const name of ['LEDGER_BASE_URL', 'LEDGER_API_KEY', 'LEDGER_HOME', 'LEDGER_PROFILE']) if (!(name in extra)) delete env[name];
   return env;
 }
 

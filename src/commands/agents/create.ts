@@ -82,6 +82,7 @@ export async function runCreate(io: Io, walletId: string, options: CreateAgentOp
   if (condition('CreateAgentBody', 'sweep_amount', body)?.required && body.sweep_amount === undefined) {
     body.sweep_amount = kobo(await requireValue(io, undefined, '--sweep-amount', 'Amount to sweep, in kobo', koboCheck('CreateAgentBody', 'sweep_amount')), '--sweep-amount', 'CreateAgentBody', 'sweep_amount');
   }
+  if (io.asksLive()) await (await import('../live-questions.js')).confirmLiveAgent(io, walletId, body);
   const agent = await io.client().request<Agent>('POST', `/v1/wallets/${encodeURIComponent(walletId)}/agents`, {
     body: check('CreateAgentBody', body, FLAGS),
     idempotencyKey: options.idempotencyKey,

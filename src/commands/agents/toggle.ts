@@ -17,6 +17,7 @@ export function toggleCommand(): Command {
 
 export async function runToggle(io: Io, walletId: string, agentId: string, options: { on?: boolean; off?: boolean }): Promise<void> {
   if (Boolean(options.on) === Boolean(options.off)) throw new UsageError('say --on or --off');
+  if (io.asksLive()) await (await import('../live-questions.js')).confirmLiveToggle(io, walletId, agentId, Boolean(options.on));
   const agent = await io.client().request<Agent>('PATCH', `/v1/wallets/${encodeURIComponent(walletId)}/agents/${encodeURIComponent(agentId)}/toggle`, {
     body: { is_active: Boolean(options.on) },
   });

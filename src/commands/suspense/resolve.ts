@@ -150,12 +150,13 @@ export async function runResolve(io: Io, id: string | undefined, options: Resolv
     const { render } = await import('../output/render.js');
     const { clean } = await import('../output/clean.js');
     const { fitted } = await import('../output/wrap.js');
+    io.announceTarget();
     render(io.stderr, item, suspenseItemView, { quiet: false, env: io.env });
     const credited = wallets?.find((w) => w.id === target);
     const whom = credited ? ` (${credited.first_name} ${credited.last_name}, ${credited.customer_reference})` : '';
     io.stderr.write(fitted(io.stderr, `\n${chosen}${target ? ` → wallet ${target}${whom}` : ''}${note ? ` · note "${clean(note)}"` : ''}\n`));
     const question = refund ? refundQuestion(item, refund) : `Resolve this ${money(item.amount)} payment?`;
-    if (!(await confirm(io, question, false))) throw new UsageError('resolution cancelled: nothing moved');
+    if (!(await confirm(io, question, false, { expected: String(item.amount), named: 'the amount in kobo' }))) throw new UsageError('resolution cancelled: nothing moved');
   } else if (refund?.warning) {
     const { fitted } = await import('../output/wrap.js');
     io.stderr.write(fitted(io.stderr, `Warning: ${refund.warning}.\n`));

@@ -24,6 +24,7 @@ export async function runClose(io: Io, walletId: string, options: { yes?: boolea
     const wallet = await io.client().request<Wallet>('GET', path);
     const { clean } = await import('../output/clean.js');
     const { fitted } = await import('../output/wrap.js');
+    io.announceTarget();
     io.stderr.write(
       fitted(
         io.stderr,
@@ -31,7 +32,7 @@ export async function runClose(io: Io, walletId: string, options: { yes?: boolea
           `Balance ${money(wallet.balance)} stays on the wallet; later payments to ${wallet.account_number} go to suspense.\n`,
       ),
     );
-    if (!(await confirm(io, `Close wallet ${wallet.account_number}?`, false))) throw new UsageError('close cancelled: nothing was changed');
+    if (!(await confirm(io, `Close wallet ${wallet.account_number}?`, false, { expected: wallet.account_number, named: 'the account number' }))) throw new UsageError('close cancelled: nothing was changed');
   }
   const closed = await io.client().request<Wallet>('POST', `${path}/close`, { idempotencyKey: options.idempotencyKey });
   await io.show(closed, walletView);

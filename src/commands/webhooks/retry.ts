@@ -28,6 +28,7 @@ export async function runRetry(io: Io, id: string | undefined, options: { allFai
   if (!options.allFailed && options.dryRun) throw new UsageError('--dry-run goes with --all-failed');
   if (!options.allFailed) {
     if (!id) throw new UsageError('missing <log_id> (or --all-failed)');
+    if (io.asksLive()) await (await import('../live-questions.js')).confirmLiveRetry(io, 1, `delivery ${id}`);
     const log = await io.client().request<WebhookLog>('POST', `/v1/webhook-logs/${encodeURIComponent(id)}/retry`);
     await io.show({ items: [log], total: 1, page: 1, limit: 1 }, webhookListView);
     io.note(
@@ -38,6 +39,9 @@ export async function runRetry(io: Io, id: string | undefined, options: { allFai
     return;
   }
   const targets = await retryable(io);
+  if (!options.dryRun && targets.length > 0 && io.asksLive()) {
+    await (await import('../live-questions.js')).confirmLiveRetry(io, targets.length, `${plural(targets.length, 'FAILED or DEAD delivery')}`);
+  }
   const results = options.dryRun
     ? targets
     : await Promise.all(targets.map((log) => io.client().request<WebhookLog>('POST', `/v1/webhook-logs/${encodeURIComponent(log.id)}/retry`)));
