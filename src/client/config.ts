@@ -15,6 +15,8 @@ export interface ClientConfig {
   keySource: Exclude<Source, 'default'> | undefined;
   /** The sandbox state file found here or above (or in LEDGER_HOME), whether or not its values are used. */
   stateFile: string | undefined;
+  /** The certificate fingerprint that the state file pins for its own URL (https only): see http.ts `open`. */
+  tlsFingerprint?: string | undefined;
 }
 
 export interface ConfigSources {
@@ -43,12 +45,12 @@ export function resolveConfig(sources: ConfigSources): ClientConfig {
     // `--base-url` naming the state file's own sandbox is the same destination, so its key may go there.
     const { state, problem } = stateFile ? checkState(stateFile) : { state: undefined, problem: undefined };
     const own = !problem && typeof state?.base_url === 'string' && sameUrl(state.base_url, baseUrl);
-    return { baseUrl, apiKey: own ? state.api_key : undefined, source: url.source, keySource: own ? 'state' : undefined, stateFile };
+    return { baseUrl, apiKey: own ? state.api_key : undefined, source: url.source, keySource: own ? 'state' : undefined, stateFile, tlsFingerprint: own ? state.tls_fingerprint : undefined };
   }
   if (key) throw new UsageError(keyWithoutUrl(key.source, stateFile), 'BASE_URL_REQUIRED');
   const state = stateFile ? readTrustedState(stateFile) : undefined;
   if (!state?.base_url) return { baseUrl: DEFAULT_BASE_URL, apiKey: undefined, source: 'default', keySource: undefined, stateFile };
-  return { baseUrl: checked(state.base_url), apiKey: state.api_key, source: 'state', keySource: 'state', stateFile };
+  return { baseUrl: checked(state.base_url), apiKey: state.api_key, source: 'state', keySource: 'state', stateFile, tlsFingerprint: state.tls_fingerprint };
 }
 
 /**

@@ -27,7 +27,7 @@ export class UnreachableError extends Error {
 export class UsageError extends Error {
   constructor(
     message: string,
-    readonly code: 'USAGE' | 'BASE_URL_REQUIRED' | 'STATE_FILE_UNTRUSTED' | 'AMBIGUOUS' = 'USAGE',
+    readonly code: 'USAGE' | 'BASE_URL_REQUIRED' | 'STATE_FILE_UNTRUSTED' | 'AMBIGUOUS' | 'TLS_REQUIRED' | 'CERTIFICATE_MISMATCH' | 'CERTIFICATE_UNTRUSTED' = 'USAGE',
   ) {
     super(message);
   }

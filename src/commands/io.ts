@@ -101,11 +101,11 @@ export function createIo(given: GlobalFlags, sources: IoSources = {}): Io {
     client: () => {
       if (client) return client;
       // A replayed answer looks like a fresh one: a repeat within the key's 24 h (a re-run CI job) did nothing, and says so.
-      client = new ApiClient(io.config().baseUrl, requireKey(io.config(), env, cwd), sources.transport, () => io.note(REPLAYED));
+      client = new ApiClient(io.config().baseUrl, requireKey(io.config(), env, cwd), sources.transport, () => io.note(REPLAYED), io.config().tlsFingerprint);
       prefetchOutput(flags);
       return client;
     },
-    publicClient: () => new ApiClient(io.config().baseUrl, undefined, sources.transport),
+    publicClient: () => new ApiClient(io.config().baseUrl, undefined, sources.transport, undefined, io.config().tlsFingerprint),
     async show(data, view, context = {}) {
       // --json and --quiet never load the table and colour code.
       if (flags.json) {
