@@ -13,6 +13,7 @@ import { LedgerError } from './engine/errors.js';
 import { getEndpoint } from './engine/events/webhooks.service.js';
 import { manualClockStart, parseApiKey, parseSeed, parseWebhookSecret } from './sandbox/start-options.js';
 import { startServer } from './sandbox/server.js';
+import { checkTls, publicBindProblem } from './sandbox/tls-options.js';
 import type { SnapshotTarget } from './sandbox/snapshots.js';
 
 export type { AuditReport, ClockState, Snapshot };
@@ -24,10 +25,22 @@ export interface StartSandboxOptions {
   clock?: 'real' | 'manual';
   /** Where a manual clock starts (ISO 8601): default 2026-01-01T00:00:00Z. */
   clockStart?: string;
-  /** Loopback port; 0 (the default) picks a free one. */
+  /** Port; 0 (the default) picks a free one. */
   port?: number;
-  /** Default 127.0.0.1. */
+  /**
+   * The address to bind, default 127.0.0.1. Anything but loopback (`0.0.0.0` for every interface)
+   * is refused (`TLS_REQUIRED`) unless `tls` is given, or `insecure` for a test server on a trusted network.
+   */
   host?: string;
+  /**
+   * Serve HTTPS: the certificate and its unencrypted private key as PEM text (the files' contents,
+   * not their paths), as Node's `https.createServer` takes them. Checked before anything is opened:
+   * a key that is not the certificate's is refused (`VALIDATION_ERROR`). `baseUrl` is then `https://`.
+   * @example startSandbox({ tls: { cert: readFileSync('cert.pem'), key: readFileSync('key.pem') } })
+   */
+  tls?: { cert: string | Buffer; key: string | Buffer };
+  /** Listen beyond loopback over plain HTTP, where keys and money travel in clear text: test servers on a trusted network only. */
+  insecure?: boolean;
   /** A SQLite file, or ':memory:' (the default). */
   db?: string;
   /** Fix the sandbox's key (`svc_test_` + 32 base62 characters); default: a random one. */
@@ -51,7 +64,7 @@ export interface StartSandboxOptions {
 }
 
 export interface RunningSandbox {
-  /** `http://127.0.0.1:<port>`: point your client (or `LEDGER_BASE_URL`) here. */
+  /** `http://127.0.0.1:<port>` (`https://` with `tls`; loopback for a `0.0.0.0` bind too): point your client (or `LEDGER_BASE_URL`) here. */
   readonly baseUrl: string;
   /** The sandbox owner's `svc_test_` key. */
   readonly apiKey: string;
@@ -123,11 +136,18 @@ const target = (given: string | { file: string }): SnapshotTarget => (typeof giv
 export async function startSandbox(options: StartSandboxOptions = {}): Promise<RunningSandbox> {
   const log = options.log ?? ((line: string) => console.error(line));
   let failed: string | undefined;
-  const server = await refusing(() => {
+  const server = await refusing(async () => {
     const seed = options.seed === undefined ? undefined : parseSeed(options.seed);
+    const host = options.host ?? '127.0.0.1';
+    const tls = options.tls === undefined ? undefined : checkTls(options.tls, { cert: 'tls.cert', key: 'tls.key' });
+    // The client's rule for what is loopback, loaded only for a host given: the entry loads no client code of its own.
+    const loopback = options.host === undefined || (await import('./client/loopback.js')).isLoopback(host);
+    const exposed = publicBindProblem({ host, loopback, tls: tls !== undefined, insecure: Boolean(options.insecure) }, { tls: '`tls: { cert, key }`', insecure: '`insecure: true`' });
+    if (exposed) throw new SandboxError(400, 'TLS_REQUIRED', exposed);
     return startServer({
       dbPath: options.db ?? ':memory:',
-      host: options.host ?? '127.0.0.1',
+      host,
+      tls,
       port: options.port ?? 0,
       seed,
       clockStart: manualClockStart({ seed, clock: options.clock, clockStart: options.clockStart }),

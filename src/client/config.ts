@@ -29,6 +29,8 @@ export interface ClientConfig {
   live: boolean;
   /** An `http://` URL beyond loopback was allowed (--insecure, or a profile added with it). */
   insecure: boolean;
+  /** The certificate fingerprint that the state file pins for its own URL (https only): see http.ts `open`. */
+  tlsFingerprint?: string | undefined;
 }
 
 export interface ConfigSources {
@@ -66,6 +68,15 @@ export function needsProfiles(sources: Omit<ConfigSources, 'profiles'>): boolean
  * @example resolveConfig({ env: process.env, cwd: process.cwd() })
  */
 export function resolveConfig(sources: ConfigSources): ClientConfig {
+  const config = resolveSource(sources);
+  // The state file's sandbox, however its URL was reached (the state, `--base-url`, the exports of
+  // `sandbox env`), is held to the certificate the state file pins.
+  const { state, problem } = config.stateFile ? checkState(config.stateFile) : { state: undefined, problem: undefined };
+  const pinned = !problem && typeof state?.base_url === 'string' && sameUrl(state.base_url, config.baseUrl) ? state.tls_fingerprint : undefined;
+  return pinned ? { ...config, tlsFingerprint: pinned } : config;
+}
+
+function resolveSource(sources: ConfigSources): ClientConfig {
   const url = given(sources.baseUrl, sources.env.LEDGER_BASE_URL);
   const key = given(sources.apiKey, sources.env.LEDGER_API_KEY);
   const chosen = given(sources.profile, sources.env.LEDGER_PROFILE);

@@ -52,12 +52,13 @@ export type Transport = (request: WireRequest) => Promise<WireResponse>;
 
 /**
  * Requests over `node:http` to `baseUrl`, each on its own connection, closed when the answer is
- * read; a dead socket is an UnreachableError (exit code 3).
+ * read; a dead socket is an UnreachableError (exit code 3). With `tlsFingerprint` (the sandbox state's
+ * own https URL), only the certificate of that SHA-256 fingerprint is accepted there.
  * @example const { status, body } = await httpTransport('http://127.0.0.1:4010')({ method: 'GET', path: '/sandbox/health', headers: {} });
  */
-export function httpTransport(baseUrl: string): Transport {
+export function httpTransport(baseUrl: string, tlsFingerprint?: string): Transport {
   return async (request) => {
-    const response = await open(baseUrl, request);
+    const response = await open(baseUrl, request, { pin: tlsFingerprint });
     let body: string;
     try {
       body = await readAll(response);
@@ -85,6 +86,17 @@ function cutOff(baseUrl: string, request: WireRequest, error: NodeJS.ErrnoExcept
   return new UnreachableError(`the sandbox at ${baseUrl} closed the connection before it answered (${why}): the request was sent and may have been carried out; ${repeat}`);
 }
 
+export interface ClientOptions {
+  /** How requests travel (default: `node:http`, or https, to the base URL). */
+  transport?: Transport | undefined;
+  /** Told when an answer is a replay (`Idempotent-Replayed: true`): the first answer of the request's Idempotency-Key, nothing done again. */
+  onReplay?: (() => void) | undefined;
+  /** Runs before every request; a live service's guard refuses or confirms a write here, before it is sent. */
+  guardWrite?: ((method: string, path: string) => Promise<void>) | undefined;
+  /** The certificate the sandbox state pins for its own https URL (ClientConfig.tlsFingerprint). */
+  tlsFingerprint?: string | undefined;
+}
+
 /**
  * A thin client of /v1 and /sandbox: sends the key, unwraps `{ success, data }`, turns error bodies
  * into ApiError and a dead socket into UnreachableError. Over `node:http` by default, every request
@@ -93,15 +105,22 @@ function cutOff(baseUrl: string, request: WireRequest, error: NodeJS.ErrnoExcept
  * @example const wallet = await new ApiClient(url, key).request<Wallet>('GET', `/v1/wallets/${id}`);
  */
 export class ApiClient {
+  private readonly transport: Transport;
+
+  private readonly onReplay: (() => void) | undefined;
+  private readonly guardWrite: ((method: string, path: string) => Promise<void>) | undefined;
+  private readonly tlsFingerprint: string | undefined;
+
   constructor(
     readonly baseUrl: string,
     readonly apiKey: string | undefined,
-    private readonly transport: Transport = httpTransport(baseUrl),
-    /** Told when an answer is a replay (`Idempotent-Replayed: true`): the first answer of the request's Idempotency-Key, nothing done again. */
-    private readonly onReplay?: () => void,
-    /** Runs before every request; a live service's guard refuses or confirms a write here, before it is sent. */
-    private readonly guardWrite?: (method: string, path: string) => Promise<void>,
-  ) {}
+    options: ClientOptions = {},
+  ) {
+    this.onReplay = options.onReplay;
+    this.guardWrite = options.guardWrite;
+    this.tlsFingerprint = options.tlsFingerprint;
+    this.transport = options.transport ?? httpTransport(baseUrl, options.tlsFingerprint);
+  }
 
   async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
     await this.guardWrite?.(method, path);
@@ -137,7 +156,7 @@ export class ApiClient {
   async stream(path: string, handlers: { onOpen?: () => void; onEvent: (event: ServerEvent) => void }, signal: AbortSignal): Promise<void> {
     let response: IncomingMessage;
     try {
-      response = await open(this.baseUrl, { method: 'GET', path, headers: this.headers('text/event-stream', {}, undefined) }, signal);
+      response = await open(this.baseUrl, { method: 'GET', path, headers: this.headers('text/event-stream', {}, undefined) }, { signal, pin: this.tlsFingerprint });
     } catch (error) {
       if (signal.aborted) return;
       throw notASandbox(error, this.baseUrl, path);
@@ -177,7 +196,7 @@ export class ApiClient {
     const request = { method: 'GET', path, headers: this.headers(accept, {}, undefined) };
     let response: IncomingMessage;
     try {
-      response = await open(this.baseUrl, request);
+      response = await open(this.baseUrl, request, { pin: this.tlsFingerprint });
     } catch (error) {
       throw notASandbox(error, this.baseUrl, path);
     }
@@ -238,14 +257,21 @@ function unsendable(request: WireRequest): UsageError | undefined {
   return undefined;
 }
 
-/** Sends one request over `node:http` (https for an https base URL) and resolves with the answer's head. */
-async function open(baseUrl: string, request: WireRequest, signal?: AbortSignal): Promise<IncomingMessage> {
+/**
+ * Sends one request over `node:http` (https for an https base URL) and resolves with the answer's
+ * head. `pin`: the SHA-256 fingerprint of the only certificate accepted (see `pinned`).
+ */
+async function open(baseUrl: string, request: WireRequest, { signal, pin }: { signal?: AbortSignal | undefined; pin?: string | undefined } = {}): Promise<IncomingMessage> {
   const refused = unsendable(request);
   if (refused) throw refused;
   const url = new URL(baseUrl + request.path);
+  const secure = url.protocol === 'https:';
   // https is loaded only for an https base URL: TLS costs start-up time nobody on loopback needs.
-  const send = url.protocol === 'https:' ? (await import('node:https')).request : httpRequest;
-  const nodeOptions: NodeRequestOptions = { method: request.method, headers: request.headers, agent: false, ...(signal ? { signal } : {}) };
+  const send = secure ? (await import('node:https')).request : httpRequest;
+  const nodeOptions: NodeRequestOptions = { method: request.method, headers: request.headers, ...(signal ? { signal } : {}) };
+  // Without an agent a request makes its own connection, closed after the answer (`pinned`'s, when pinned).
+  if (secure && pin) nodeOptions.createConnection = pinned(await import('node:tls'), url, pin, baseUrl) as unknown as NodeRequestOptions['createConnection'];
+  else nodeOptions.agent = false;
   return new Promise<IncomingMessage>((resolve, reject) => {
     let req: ClientRequest;
     try {
@@ -255,16 +281,68 @@ async function open(baseUrl: string, request: WireRequest, signal?: AbortSignal)
       return;
     }
     // Whether the request reached the connection: an error after that is not "nothing listens".
+    // Over TLS that is once the handshake is done: a certificate refused before it sent nothing.
     let sent = false;
-    req.on('socket', (socket) => socket.once('connect', () => (sent = true)));
+    req.on('socket', (socket) => {
+      if (secure && pin) sent = true;
+      else socket.once(secure ? 'secureConnect' : 'connect', () => (sent = true));
+    });
     req.on('error', (error: NodeJS.ErrnoException) => {
-      if (signal?.aborted) reject(error);
+      if (signal?.aborted || error instanceof UsageError) reject(error);
+      else if (secure && !sent && CERTIFICATE_ERROR.test(error.code ?? '')) reject(untrusted(baseUrl, error));
       else if (sent) reject(cutOff(baseUrl, request, error));
       else reject(new UnreachableError(`cannot reach the sandbox at ${baseUrl} (${error.code ?? error.message}): start it with \`ledger sandbox start --detach\``));
     });
     req.end(request.body);
   });
 }
+
+/** The codes of Node's refusals of a server's certificate (an unknown issuer, another name, expired). */
+const CERTIFICATE_ERROR = /CERT|SELF_SIGNED|UNABLE_TO_(GET_ISSUER|VERIFY)/;
+
+/** A certificate nobody here trusts: what a teammate's self-signed sandbox needs on this machine. */
+function untrusted(baseUrl: string, error: NodeJS.ErrnoException): UsageError {
+  return new UsageError(
+    `the certificate of ${baseUrl} is not accepted (${error.code}: ${error.message}); nothing was sent. If it is a shared sandbox's self-signed certificate, trust it with NODE_EXTRA_CA_CERTS=<a copy of its cert.pem>`,
+    'CERTIFICATE_UNTRUSTED',
+  );
+}
+
+/**
+ * The connection of a request to this folder's own TLS sandbox: it carries the request only once
+ * the server has shown the certificate whose SHA-256 fingerprint the state file holds. That check
+ * replaces the trust store's and the name's: the sandbox's certificate is often self-signed and
+ * issued to the machine's name, not 127.0.0.1. Nothing else is accepted in its place.
+ */
+function pinned(tls: typeof import('node:tls'), url: URL, pin: string, baseUrl: string) {
+  return (_options: unknown, done: (error: Error | null, socket?: import('node:tls').TLSSocket) => void): undefined => {
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    // A name (not an address) goes in the handshake, as a browser sends it.
+    const ip = host.includes(':') || /^[\d.]+$/.test(host);
+    const socket = tls.connect({ host, port: Number(url.port || 443), rejectUnauthorized: false, ...(ip ? {} : { servername: host }) });
+    const failed = (error: Error) => done(error);
+    socket.once('error', failed);
+    socket.once('secureConnect', () => {
+      socket.off('error', failed);
+      const seen = socket.getPeerCertificate().fingerprint256;
+      if (fingerprintsMatch(seen, pin)) {
+        done(null, socket);
+        return;
+      }
+      socket.destroy();
+      done(
+        new UsageError(
+          `${baseUrl} presented a certificate (SHA-256 ${seen}) other than the one the sandbox state pins (${pin}), so something other than the sandbox started from this folder answers there; nothing was sent. Start this folder's sandbox again (\`ledger sandbox start --detach\`), or set LEDGER_BASE_URL and LEDGER_API_KEY for the one you mean`,
+          'CERTIFICATE_MISMATCH',
+        ),
+      );
+    });
+    return undefined;
+  };
+}
+
+/** Fingerprints compared as hex, whatever their case or separators. */
+const fingerprintsMatch = (a: string | undefined, b: string) => a !== undefined && a.replace(/[^0-9a-f]/gi, '').toLowerCase() === b.replace(/[^0-9a-f]/gi, '').toLowerCase();
 
 function readAll(response: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {

@@ -11,6 +11,11 @@ export interface SandboxState {
   pid?: number | undefined;
   log_file?: string | undefined;
   started_at?: string | undefined;
+  /**
+   * With TLS, the SHA-256 fingerprint of the certificate the sandbox serves: the CLI here accepts
+   * that certificate and no other at `base_url`, whoever it is issued to and whether or not anything trusts it.
+   */
+  tls_fingerprint?: string | undefined;
 }
 
 export const STATE_DIR = '.ledger';

@@ -142,13 +142,18 @@ export function createIo(given: GlobalFlags, sources: IoSources = {}): Io {
       if (client) return client;
       requireLiveFlag(io.config(), flags.live);
       // A replayed answer looks like a fresh one: a repeat within the key's 24 h (a re-run CI job) did nothing, and says so.
-      client = new ApiClient(io.config().baseUrl, requireKey(io.config(), env, cwd), sources.transport, () => io.note(REPLAYED), guardWrite);
+      client = new ApiClient(io.config().baseUrl, requireKey(io.config(), env, cwd), {
+        transport: sources.transport,
+        onReplay: () => io.note(REPLAYED),
+        guardWrite,
+        tlsFingerprint: io.config().tlsFingerprint,
+      });
       prefetchOutput(flags);
       return client;
     },
     publicClient: () => {
       requireLiveFlag(io.config(), flags.live);
-      return new ApiClient(io.config().baseUrl, undefined, sources.transport);
+      return new ApiClient(io.config().baseUrl, undefined, { transport: sources.transport, tlsFingerprint: io.config().tlsFingerprint });
     },
     confirmLive(summary, expected, named) {
       if (!io.config().live) return Promise.resolve();

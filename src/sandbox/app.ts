@@ -68,6 +68,8 @@ export interface BuildAppOptions {
   snapshotDir?: string | undefined;
   /** Where warnings go (a restore that skipped its snapshot's audit); default stderr. */
   logWarning?: ((line: string) => void) | undefined;
+  /** Serve HTTPS with this certificate and key (PEM) instead of HTTP. */
+  tls?: { cert: string; key: string } | undefined;
 }
 
 /**
@@ -101,12 +103,19 @@ const ROUTES: ((app: App, deps: RouteDeps) => void)[] = [
  */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { sandbox } = options;
-  const app = Fastify({
+  const serverOptions = {
     bodyLimit: BODY_LIMIT,
     logger: false,
     ...httpLayerOptions,
     schemaController: { compilersFactory: ZOD_COMPILERS },
-  }).withTypeProvider<ZodTypeProvider>();
+  };
+  // Fastify hands `https` alone to the server it makes, so the HTTP layer's limits go in with it.
+  // The app is the same either way: its type is the HTTP one the routes are written against.
+  const app = (
+    options.tls
+      ? (Fastify({ ...serverOptions, https: { ...httpLayerOptions.http, cert: options.tls.cert, key: options.tls.key } }) as unknown as FastifyInstance)
+      : Fastify(serverOptions)
+  ).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   // First: the URL checks run before any other hook, and every route gets its defaults as it is added.

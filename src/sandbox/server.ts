@@ -9,6 +9,7 @@ import { resumeResets } from './reset.js';
 import { ensureSandboxDeveloper, openSandbox, type Sandbox, sandboxOwnerId } from './sandbox.js';
 import type { SnapshotTarget } from './snapshots.js';
 import { createThrowAwayDatabase } from './throw-away.js';
+import type { ServerTls } from './tls-options.js';
 
 export interface OpenServerOptions {
   dbPath: string;
@@ -42,6 +43,8 @@ export interface OpenServerOptions {
   settlementDelaySeconds?: number | undefined;
   /** Where the SANDBOX developer's webhooks go (default: the built-in receiver). */
   webhookUrl?: string | undefined;
+  /** Serve HTTPS with this certificate and key (checked: tls-options.ts). */
+  tls?: ServerTls | undefined;
   /** Seconds before a webhook attempt is abandoned (default 15). */
   webhookTimeoutSeconds?: number | undefined;
   /** Attempts in flight at once per developer (default: 1 with a manual clock, else 8). */
@@ -80,7 +83,10 @@ export interface StartServerOptions extends OpenServerOptions {
 }
 
 export interface RunningServer extends OpenServer {
+  /** Where this machine reaches it: a wildcard bind (0.0.0.0, ::) is named by loopback. */
   baseUrl: string;
+  /** With TLS, the SHA-256 fingerprint of the certificate served (`AB:CD:…`). */
+  tlsFingerprint: string | undefined;
 }
 
 /**
@@ -129,6 +135,7 @@ export async function openServer(options: OpenServerOptions): Promise<OpenServer
       deliveryConcurrency: options.deliveryConcurrency,
       snapshotDir: options.snapshotDir,
       logWarning: write,
+      tls: options.tls,
       onDeliveriesPaused: (paused, reason) => write(paused ? `webhook deliveries paused: ${reason}` : `webhook deliveries resumed: ${reason}`),
     });
     if (options.snapshot) await app.snapshots.restore(options.snapshot, { force: options.forceSnapshot });
@@ -197,16 +204,17 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
-  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
-  const baseUrl = `http://${host}:${port}`;
+  // A wildcard bind is reached through loopback: the URL this machine's clients (and the state file,
+  // which counts only when it names loopback) use.
+  const host = ['0.0.0.0', '::'].includes(options.host) ? '127.0.0.1' : options.host.includes(':') ? `[${options.host}]` : options.host;
+  const baseUrl = `${options.tls ? 'https' : 'http'}://${host}:${port}`;
   opened.publish(baseUrl);
-  // A wildcard bind is reached through loopback.
-  app.setSelfUrl(['0.0.0.0', '::'].includes(options.host) ? `http://127.0.0.1:${port}` : baseUrl);
+  app.setSelfUrl(baseUrl);
   if (sandbox.clockMode === 'real') {
     // Work that fell due while the sandbox was stopped starts now, beside the first requests rather
     // than before them, so a backlog never delays readiness; then the clocks drive it.
     app.scheduler.runDue().catch(opened.logError);
     app.scheduler.start();
   }
-  return { ...opened, baseUrl };
+  return { ...opened, baseUrl, tlsFingerprint: options.tls?.fingerprint };
 }

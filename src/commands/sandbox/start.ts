@@ -4,17 +4,16 @@ import { UsageError } from '../../client/errors.js';
 import { DETACHED_ENV, makeStateDir, MEMORY_LOCK, readState, type SandboxState, SNAPSHOT_DIR, STATE_FILE, stateDirFor, writeState } from '../../client/state.js';
 import { ApiError } from '../../client/errors.js';
 import { singleQuoted } from '../../client/shell-quote.js';
-import { isLoopback } from '../../client/loopback.js';
 import type { AnalyserConfig } from '../../sandbox/analyser.js';
 import type { Io } from '../io.js';
 import { action, examples } from '../options.js';
 import { addAnalyserOptions, type AnalyserFlags, analyserArgs, analyserConfig, describeAnalyser } from './analyser-options.js';
 import { type Reproducible, reproducible } from './start-repro.js';
 import { fitted, wrap } from '../output/wrap.js';
+import { type Binding, binding, insecureWarning, type PublicFlags, shared, sharing, sharingText } from './start-public.js';
 
-export interface StartOptions extends AnalyserFlags {
+export interface StartOptions extends AnalyserFlags, PublicFlags {
   port: string;
-  host: string;
   db?: string;
   memory?: boolean;
   detach?: boolean;
@@ -34,7 +33,11 @@ export interface StartOptions extends AnalyserFlags {
 export function startCommand(): Command {
   return addAnalyserOptions(new Command('start'))
     .option('-p, --port <port>', 'port to listen on (0 picks a free one)', '4010')
-    .option('--host <host>', 'address to bind; anything but loopback is reachable from your network', '127.0.0.1')
+    .option('--host <host>', 'address to bind (default 127.0.0.1; with --public 0.0.0.0); beyond loopback it needs --tls-cert and --tls-key, or --insecure')
+    .option('--public', "share it with your team: listen on every interface and print the `ledger profiles add` line teammates run")
+    .option('--tls-cert <pem>', 'serve HTTPS with this certificate (PEM file; with --tls-key)')
+    .option('--tls-key <pem>', 'the private key of --tls-cert (unencrypted PEM file)')
+    .option('--insecure', 'beyond loopback without TLS: keys and money in clear text, for a test server on a trusted network only')
     .option('--db <path>', 'SQLite file (default: .ledger/sandbox.db)')
     .addOption(new Option('--memory', 'throw-away in-memory database').conflicts('db'))
     .option('--settlement-delay <seconds>', 'sandbox seconds before the provider settles or fails a payout (0: before answering)', '2')
@@ -56,6 +59,7 @@ export function startCommand(): Command {
         'ledger sandbox start --detach --port 4011 --memory',
         'ledger sandbox start --detach --memory --seed 7                  # same ids, numbers and times in every run',
         'ledger sandbox start --detach --memory --seed 7 --snapshot test/fixtures/base.db',
+        'ledger sandbox start --public --tls-cert cert.pem --tls-key key.pem   # a team sandbox over HTTPS',
         'ledger sandbox start --analyser openai-compatible --analyser-url http://127.0.0.1:11434/v1 --analyser-model llama3.2',
         'eval "$(ledger sandbox env)"',
       ) + '\nWith --seed or --clock manual nothing falls due by itself: deliveries and settlements run at `ledger sandbox clock advance`.\n',
@@ -72,12 +76,12 @@ function paths(io: Io, options: StartOptions) {
   };
 }
 
-async function healthy(baseUrl: string): Promise<boolean> {
+async function healthy(baseUrl: string, tlsFingerprint: string | undefined): Promise<boolean> {
   try {
     // node:http, one connection closed after the answer: `fetch` loaded undici (about 70 ms) and kept
     // its pooled socket open, so the parent of `--detach` lingered about 0.25 s after the answer.
     const { httpTransport } = await import('../../client/http.js');
-    const response = await httpTransport(baseUrl)({ method: 'GET', path: '/sandbox/health', headers: { connection: 'close' } });
+    const response = await httpTransport(baseUrl, tlsFingerprint)({ method: 'GET', path: '/sandbox/health', headers: { connection: 'close' } });
     return response.status >= 200 && response.status < 300;
   } catch {
     return false;
@@ -86,7 +90,7 @@ async function healthy(baseUrl: string): Promise<boolean> {
 
 async function assertNotRunning(stateFile: string): Promise<void> {
   const state = readState(stateFile);
-  if (state?.pid && (await healthy(state.base_url))) {
+  if (state?.pid && (await healthy(state.base_url, state.tls_fingerprint))) {
     const { isAlive } = await import('../../engine/processes.js');
     if (isAlive(state.pid)) {
       throw new ApiError(409, 'ALREADY_RUNNING', `a sandbox is already running at ${state.base_url} (pid ${state.pid}): \`ledger sandbox stop\` first`);
@@ -104,21 +108,23 @@ export async function runStart(io: Io, options: StartOptions): Promise<void> {
   if (options.webhookUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(options.webhookUrl)) throw new UsageError('--webhook-url must be an http or https URL');
   const analyser = analyserConfig(options, io.env);
   const repro = reproducible(io, options);
+  const bind = await binding(io, options);
   const { stateFile, logFile, dbPath } = paths(io, options);
   await assertNotRunning(stateFile);
   if (options.memory) (await import('../../client/temp-dir.js')).assertTempDirUsable(io.env);
-  if (!isLoopback(options.host)) {
-    io.stderr.write(fitted(io.stderr, `Warning: binding ${options.host}, which is not loopback: anyone who can reach it can use the sandbox.\n`));
-  }
-  if (options.detach) return detach(io, options, stateFile, logFile, dbPath, [...analyserArgs(analyser), ...repro.args], repro.env);
-  return foreground(io, options, { stateFile, dbPath, lockPath: options.memory ? join(dirname(stateFile), MEMORY_LOCK) : undefined }, port, settlementDelay, analyser, repro);
+  if (options.insecure && !bind.loopback) io.stderr.write(fitted(io.stderr, insecureWarning(bind.host)));
+  if (options.detach) return detach(io, options, bind, stateFile, logFile, dbPath, [...analyserArgs(analyser), ...repro.args], repro.env);
+  return foreground(io, options, bind, { stateFile, dbPath, lockPath: options.memory ? join(dirname(stateFile), MEMORY_LOCK) : undefined }, port, settlementDelay, analyser, repro);
 }
 
-async function detach(io: Io, options: StartOptions, stateFile: string, logFile: string, dbPath: string, extraArgs: string[], extraEnv: Record<string, string>): Promise<void> {
+async function detach(io: Io, options: StartOptions, bind: Binding, stateFile: string, logFile: string, dbPath: string, extraArgs: string[], extraEnv: Record<string, string>): Promise<void> {
   const { spawnDetached } = await import('../../sandbox/process.js');
   makeStateDir(dirname(stateFile));
   const args = [
-    'sandbox', 'start', '--port', options.port, '--host', options.host, '--settlement-delay', options.settlementDelay,
+    'sandbox', 'start', '--port', options.port, '--host', bind.host, '--settlement-delay', options.settlementDelay,
+    // The files' paths, never their contents: the key would show in `ps`.
+    ...(bind.certPath && bind.keyPath ? ['--tls-cert', bind.certPath, '--tls-key', bind.keyPath] : []),
+    ...(options.insecure ? ['--insecure'] : []),
     '--webhook-timeout', options.webhookTimeout, ...(options.webhookUrl ? ['--webhook-url', options.webhookUrl] : []),
     ...(options.memory ? ['--memory'] : ['--db', dbPath]),
     ...extraArgs,
@@ -133,7 +139,7 @@ async function detach(io: Io, options: StartOptions, stateFile: string, logFile:
       env: { ...io.env, [DETACHED_ENV]: '1', ...extraEnv },
       ready: async (pid) => {
         state = readState(stateFile);
-        return state?.pid === pid && (await healthy(state.base_url));
+        return state?.pid === pid && (await healthy(state.base_url, state.tls_fingerprint));
       },
     });
   } catch (error) {
@@ -143,7 +149,9 @@ async function detach(io: Io, options: StartOptions, stateFile: string, logFile:
     if (own && own[1] !== 'INTERNAL') throw new ApiError(409, own[1]!, own[2]!);
     throw new ApiError(500, 'START_FAILED', message);
   }
-  const details = { base_url: state!.base_url, api_key: state!.api_key, pid: state!.pid, db: state!.db, log_file: logFile };
+  const share = sharing(bind, state!.base_url);
+  const details = { base_url: state!.base_url, api_key: state!.api_key, pid: state!.pid, db: state!.db, log_file: logFile, ...(share ? shared(share) : {}) };
+  if (share) io.stderr.write(sharingText(io.stderr, share));
   if (options.json) {
     io.stdout.write(`${JSON.stringify(details, null, 2)}\n`);
     return;
@@ -188,6 +196,7 @@ const HEAP_GROWING = '--heap-growing-percent=50';
 async function foreground(
   io: Io,
   options: StartOptions,
+  bind: Binding,
   where: { stateFile: string; dbPath: string; lockPath: string | undefined },
   port: number,
   settlementDelaySeconds: number,
@@ -214,7 +223,8 @@ async function foreground(
   const server = await startServer({
     dbPath,
     lockPath: where.lockPath,
-    host: options.host,
+    host: bind.host,
+    tls: bind.tls,
     port,
     knownKey: previous?.db === dbPath ? previous.api_key : undefined,
     settlementDelaySeconds,
@@ -226,12 +236,19 @@ async function foreground(
     logRequest: (line) => io.stdout.write(`${line}\n`),
     log: (line) => io.stderr.write(`${line}\n`),
   }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'EADDRINUSE') throw new ApiError(409, 'PORT_IN_USE', `port ${port} on ${options.host} is in use: pick another with --port (--port 0 takes a free one)`);
+    if (error.code === 'EADDRINUSE') throw new ApiError(409, 'PORT_IN_USE', `port ${port} on ${bind.host} is in use: pick another with --port (--port 0 takes a free one)`);
     if (error instanceof DatabaseInUseError) throw new ApiError(409, 'DATABASE_IN_USE', error.message);
     if (error instanceof LedgerError) throw new ApiError(HTTP_STATUS[error.code], error.code, error.message);
     throw storageRefusal(error, dbPath) ?? error;
   });
-  const state: SandboxState = { base_url: server.baseUrl, api_key: server.apiKey, db: dbPath, pid: process.pid, started_at: new Date().toISOString() };
+  const state: SandboxState = {
+    base_url: server.baseUrl,
+    api_key: server.apiKey,
+    db: dbPath,
+    pid: process.pid,
+    started_at: new Date().toISOString(),
+    ...(server.tlsFingerprint ? { tls_fingerprint: server.tlsFingerprint } : {}),
+  };
   try {
     writeState(stateFile, state);
   } catch (error) {
@@ -247,7 +264,9 @@ async function foreground(
   const detached = io.env[DETACHED_ENV] === '1';
   io.stdout.write(
     [
-      `ledger sandbox listening on ${server.baseUrl}`,
+      ['0.0.0.0', '::'].includes(bind.host)
+        ? `ledger sandbox listening on every interface (${bind.host}), port ${new URL(server.baseUrl).port}: ${server.baseUrl} from this machine`
+        : `ledger sandbox listening on ${server.baseUrl}`,
       `API key   ${detached ? `${server.apiKey.slice(0, 13)}… (in ${stateFile}; \`ledger sandbox env\` prints it)` : `${server.apiKey}${server.keyIssued ? '  (new)' : ''}`}`,
       `Database  ${dbPath}`,
       `State     ${stateFile}`,
@@ -257,6 +276,8 @@ async function foreground(
       '',
     ].join('\n'),
   );
+  const share = sharing(bind, server.baseUrl);
+  if (share) io.stderr.write(sharingText(io.stderr, share));
   await new Promise<void>((resolveStop) => {
     const stop = async () => {
       process.off('SIGINT', stop);
