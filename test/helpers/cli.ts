@@ -15,7 +15,7 @@ export const BIN = resolve(import.meta.dirname, '../../bin/ledger.js');
  */
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', LEDGER_CEILING_DIRECTORIES: tmpdir(), ...extra };
-  for (const name of ['LEDGER_BASE_URL', 'LEDGER_API_KEY', 'LEDGER_HOME']) if (!(name in extra)) delete env[name];
+  for (const name of ['LEDGER_BASE_URL', 'LEDGER_API_KEY', 'LEDGER_HOME', 'LEDGER_PROFILE']) if (!(name in extra)) delete env[name];
   return env;
 }
 
