@@ -53,6 +53,13 @@ const SAMPLES = {
   'sandbox snapshot delete': [['sandbox', 'snapshot', 'delete', '--unknown-flag']],
   'sandbox snapshot save': [['sandbox', 'snapshot', 'save', '--unknown-flag']],
   'wallets close': [['wallets', 'close', '--unknown-flag']],
+  // Profiles in the temporary folder's own config (XDG_CONFIG_HOME below), never the builder's; the key by its variable.
+  'profiles add': [['profiles', 'add', 'cache', '--base-url', '$URL', '--api-key-env', 'LEDGER_CACHE_KEY'], ['profiles', 'add', 'cache', '--base-url', '$URL', '--api-key-env', 'LEDGER_CACHE_KEY', '--force', '--json']],
+  'profiles list': views('profiles', 'list'),
+  'profiles use': [['profiles', 'use', 'cache']],
+  'profiles show': views('profiles', 'show', 'cache'),
+  'profiles remove': [['profiles', 'remove', 'cache']],
+  whoami: views('whoami'),
   // In-process sandboxes of its own (scripts/scenario-samples.js; the repeated steps' file is written first).
   'scenario run': [['scenario', 'run', EXAMPLES, 'repeated.yaml', '--reporter', 'tap']],
 };
@@ -69,9 +76,12 @@ try {
     const b = ledger(...wallet('cache-b'), '--quiet');
     const tx = ledger('credit', a, '500000', '--quiet');
     writeFileSync(join(dir, 'repeated.yaml'), REPEATED_SCENARIO);
-    const fill = (word) => word.replace('$A', a).replace('$B', b).replace('$TX', tx);
+    const state = JSON.parse(readFileSync(join(dir, '.ledger', 'sandbox.json'), 'utf8'));
+    const fill = (word) => word.replace('$A', a).replace('$B', b).replace('$TX', tx).replace('$URL', state.base_url);
     process.chdir(dir);
-    for (const name of ['LEDGER_BASE_URL', 'LEDGER_API_KEY', 'LEDGER_HOME']) delete process.env[name];
+    for (const name of ['LEDGER_BASE_URL', 'LEDGER_API_KEY', 'LEDGER_HOME', 'LEDGER_PROFILE']) delete process.env[name];
+    process.env.XDG_CONFIG_HOME = join(dir, 'config');
+    process.env.LEDGER_CACHE_KEY = state.api_key;
     process.env.NO_COLOR = '1';
     const loaded = new Map();
     for (const [path, file] of Object.entries(bundles)) {

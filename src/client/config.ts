@@ -1,6 +1,6 @@
 import { UnreachableError, UsageError } from './errors.js';
 import { isLoopback } from './loopback.js';
-import { configFile, hasProfiles, isLiveKey, type Profile, PROFILE_NAME, type ProfilesFile } from './profiles.js';
+import { configFile, hasProfiles, isLiveKey, type Profile, profileNamed, type ProfilesFile } from './profiles.js';
 import { checkState, findStateFile, readState, readTrustedState } from './state.js';
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:4010';
@@ -132,13 +132,7 @@ interface NamedProfile {
 function named(sources: ConfigSources, name: string, by: string): NamedProfile {
   const file = sources.profiles;
   if (!file) throw new Error('the profiles file was not read before a profile was named (needsProfiles, loadProfiles)');
-  const entry = Object.hasOwn(file.profiles, name) ? file.profiles[name] : undefined;
-  if (!entry) {
-    const names = Object.keys(file.profiles);
-    const known = names.length > 0 ? `; profiles: ${names.join(', ')}` : `; there are none yet (\`ledger profiles add ${PROFILE_NAME.test(name) ? name : 'NAME'} --base-url URL --api-key-stdin\`)`;
-    throw new UsageError(`no profile named "${name}" (from ${by}) in ${configFile(sources.env)}${known}`, 'PROFILE_NOT_FOUND');
-  }
-  return { name, entry, env: sources.env };
+  return { name, entry: profileNamed(sources.env, file, name, by), env: sources.env };
 }
 
 /** A profile's key: its own, or the value of the environment variable it names (refused when that is unset). */

@@ -142,6 +142,18 @@ export async function saveProfiles(env: NodeJS.ProcessEnv, file: ProfilesFile): 
 }
 
 /**
+ * The profile of that name, or PROFILE_NOT_FOUND (exit 2) naming the file and the profiles it has
+ * (`by`: what named it, `--profile` or `LEDGER_PROFILE`, when that was not the command's own argument).
+ */
+export function profileNamed(env: NodeJS.ProcessEnv, file: ProfilesFile, name: string, by?: string): Profile {
+  const entry = Object.hasOwn(file.profiles, name) ? file.profiles[name] : undefined;
+  if (entry) return entry;
+  const names = Object.keys(file.profiles);
+  const known = names.length > 0 ? `; profiles: ${names.join(', ')}` : `; there are none yet (\`ledger profiles add ${PROFILE_NAME.test(name) ? name : 'NAME'} --base-url URL --api-key-stdin\`)`;
+  throw new UsageError(`no profile named "${name}"${by ? ` (from ${by})` : ''} in ${configFile(env)}${known}`, 'PROFILE_NOT_FOUND');
+}
+
+/**
  * A key as lists show it: its kind and its last four characters (`svc_test_…9f3a`), enough to tell
  * two keys apart and never enough to use one.
  */

@@ -58,8 +58,11 @@ export interface Io {
   sandboxOnly(command: string): Promise<void>;
   /** Writes the target line (live.ts targetLine) on stderr, once, before a question. */
   announceTarget(): void;
-  /** Prints a result on stdout as --json, --quiet or for people. */
-  show(data: unknown, view: View, context?: { now?: Date }): Promise<void>;
+  /**
+   * Prints a result on stdout as --json, --quiet or for people. A table or record for people has the
+   * target line above it, but with `target: false` (what says where requests go itself, or sends none).
+   */
+  show(data: unknown, view: View, context?: { now?: Date; target?: boolean }): Promise<void>;
   /** A note for people on stderr; silent under --json and --quiet. */
   note(text: string): void;
   /** True when a person is at the keyboard: prompts are allowed. */
@@ -199,9 +202,10 @@ export function createIo(given: GlobalFlags, sources: IoSources = {}): Io {
           return;
         }
       }
-      const line = targetLine(io.config());
+      const { target, ...rest } = context;
+      const line = target === false ? undefined : targetLine(io.config());
       if (line) stdout.write(`${line.live ? colourFor(stdout, env).red(line.text) : line.text}\n`);
-      const options = { quiet: false, wide: Boolean(flags.wide), env, ...context };
+      const options = { quiet: false, wide: Boolean(flags.wide), env, ...rest };
       if (view.kind === 'list') (await import('./output/list.js')).renderList(stdout, data, view, options);
       else (await import('./output/render.js')).render(stdout, data, view, options);
     },

@@ -135,3 +135,15 @@ export async function confirmTyped(io: Io, summary: string, expected: string, na
   const answer = await input({ message: `Type ${named ? `${named}, ${clean(expected)},` : clean(expected)} to confirm (anything else cancels)` });
   if (answer.trim() !== expected) throw new UsageError(`you typed "${clean(answer.trim())}", not ${clean(expected)}: cancelled, nothing was sent`, 'NOT_CONFIRMED');
 }
+
+/**
+ * A secret (an API key) typed at a terminal, each character shown as `*`: it reaches neither the
+ * screen, the shell's history nor `ps`. Asked again while it breaks `check`, whose reason must not
+ * repeat what was typed. Without a terminal, a usage error naming `flag`.
+ */
+export async function secret(io: Io, flag: string, message: string, check?: Check): Promise<string> {
+  needTerminal(io, flag);
+  const { password } = await import('@inquirer/prompts');
+  const answer = await password({ message, mask: '*', validate: (text) => (text.trim() ? asValidate(check)(text.trim()) : `${message} is required`) });
+  return answer.trim();
+}

@@ -95,6 +95,14 @@ export const COMMANDS: CommandEntry[] = [
   { path: 'scenario run', description: 'Run scenario files (YAML or JSON), each scenario on a fresh seeded sandbox in this process, and report (pretty, TAP or JUnit)', load: () => import('./scenario/run.js').then((m) => m.runCommand) },
   { path: 'scenario init', description: 'Write a commented example scenario file that passes as written', load: () => import('./scenario/init.js').then((m) => m.initCommand) },
 
+  { path: 'profiles', description: 'Named services and their keys (staging, a teammate\'s sandbox, live), kept in ~/.config/ledger/config.toml', examples: ['printf %s "$STAGING_KEY" | ledger profiles add staging --base-url https://staging.example.com --api-key-stdin', 'ledger profiles use staging', 'ledger profiles list', 'ledger --profile staging wallets list'] },
+  { path: 'profiles add', description: 'Add a profile: a base URL, and a key read from stdin or the name of the variable that holds it; --live marks it live', load: () => import('./profiles/add.js').then((m) => m.addCommand) },
+  { path: 'profiles list', description: 'The profiles, keys masked, the default marked', load: () => import('./profiles/list.js').then((m) => m.listCommand) },
+  { path: 'profiles show', description: 'Show a profile, its key masked, and whether the key works and whose it is', load: () => import('./profiles/show.js').then((m) => m.showCommand) },
+  { path: 'profiles use', description: 'Make a profile the default: used where no flag, LEDGER_PROFILE, LEDGER_BASE_URL or sandbox state here names a service', load: () => import('./profiles/use.js').then((m) => m.useCommand) },
+  { path: 'profiles remove', description: 'Remove a profile (and the default, when it was the default)', load: () => import('./profiles/remove.js').then((m) => m.removeCommand) },
+  { path: 'whoami', description: 'Which setting chose the service, its URL, and whether the key works and for which developer', load: () => import('./whoami.js').then((m) => m.whoamiCommand) },
+
   { path: 'completion', description: 'Print a shell completion script for bash, zsh or fish', load: () => import('./completion.js').then((m) => m.completionCommand) },
 ];
 

@@ -1,5 +1,5 @@
 import { execa } from 'execa';
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -75,7 +75,11 @@ describe('fast start', () => {
   });
 
   it('client commands and `ledger --help` load no package at all (not even commander); other help loads commander and nothing heavy', async () => {
-    for (const args of [['wallets', 'list', '--base-url', 'http://127.0.0.1:4019', '--api-key', 'svc_test_x'], ['transfer', 'a', '0123456789', '100', '--base-url', 'http://127.0.0.1:4019', '--api-key', 'svc_test_x']]) {
+    for (const args of [
+      ['wallets', 'list', '--base-url', 'http://127.0.0.1:4019', '--api-key', 'svc_test_x'],
+      ['transfer', 'a', '0123456789', '100', '--base-url', 'http://127.0.0.1:4019', '--api-key', 'svc_test_x'],
+      ['whoami', '--base-url', 'http://127.0.0.1:4019', '--api-key', 'svc_test_x'],
+    ]) {
       expect((await packagesLoaded(args)).packages, args.join(' ')).toEqual([]);
     }
     const help = await packagesLoaded(['--help']);
@@ -106,6 +110,7 @@ describe('fast start', () => {
         [['transfer', a, b, '100', '--quiet'], 'commands/transfer.js'],
         [['transactions', 'list', a, '--format', 'table'], 'commands/transactions/list.js'],
         [['transactions', 'list', a], 'commands/transactions/list.js'],
+        [['whoami', '--json'], 'commands/whoami.js'],
         [['wallets', 'get', a, '--help'], 'commands/wallets/get.js'],
         [['--help'], undefined],
         [['wallets', '--help'], undefined],
@@ -134,6 +139,30 @@ describe('fast start', () => {
     } finally {
       await cli.run(['sandbox', 'stop']);
       cli.cleanup();
+    }
+  });
+
+  it('the TOML library loads only where the profiles file is read: `profiles list`, and a command that a profile may direct; not where this folder\'s state decides', async () => {
+    const config = mkdtempSync(join(tmpdir(), 'ledger-config-'));
+    try {
+      const env = { XDG_CONFIG_HOME: config };
+      const none = await packagesLoaded(['profiles', 'list', '--json'], undefined, { env });
+      expect([none.packages, none.stdout]).toEqual([[], '[]']);
+      mkdirSync(join(config, 'ledger'), { mode: 0o700 });
+      writeFileSync(join(config, 'ledger', 'config.toml'), 'default = "team"\n[profiles.team]\nbase_url = "http://127.0.0.1:4019"\n', { mode: 0o600 });
+      for (const args of [['profiles', 'list', '--json'], ['whoami', '--json'], ['wallets', 'list', '--json']]) {
+        expect((await packagesLoaded(args, undefined, { env })).packages, args.join(' ')).toEqual(['smol-toml']);
+      }
+      const here = createCli();
+      try {
+        mkdirSync(join(here.dir, '.ledger'), { mode: 0o700 });
+        writeFileSync(join(here.dir, '.ledger', 'sandbox.json'), JSON.stringify({ base_url: 'http://127.0.0.1:4019', api_key: 'svc_test_x' }), { mode: 0o600 });
+        expect((await packagesLoaded(['whoami', '--json'], undefined, { env, cwd: here.dir })).packages).toEqual([]);
+      } finally {
+        here.cleanup();
+      }
+    } finally {
+      rmSync(config, { recursive: true, force: true });
     }
   });
 

@@ -17,8 +17,8 @@ const NO_CONFIG = join(tmpdir(), 'ledger-tests-no-config-here');
  * state stops there: a `.ledger/` that someone left in /tmp (or above) is never taken for the test's.
  */
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  // The caller's own profiles and cached server capabilities are not the test's either.
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', LEDGER_CEILING_DIRECTORIES: tmpdir(), XDG_CONFIG_HOME: NO_CONFIG, XDG_CACHE_HOME: NO_CONFIG, ...extra };
+  // The caller's own profiles are not the test's either (capabilities are cached per test file: test/helpers/own-cache.ts).
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', LEDGER_CEILING_DIRECTORIES: tmpdir(), XDG_CONFIG_HOME: NO_CONFIG, ...extra };
   for (const name of ['LEDGER_BASE_URL', 'LEDGER_API_KEY', 'LEDGER_HOME', 'LEDGER_PROFILE']) if (!(name in extra)) delete env[name];
   return env;
 }
