@@ -99,12 +99,15 @@ export class ApiClient {
     private readonly transport: Transport = httpTransport(baseUrl),
     /** Told when an answer is a replay (`Idempotent-Replayed: true`): the first answer of the request's Idempotency-Key, nothing done again. */
     private readonly onReplay?: () => void,
-    /** Runs before every request; a live service's guard refuses or confirms a write here, before it is sent. */
-    private readonly guardWrite?: (method: string, path: string) => Promise<void>,
+    /**
+     * Runs before every request: a live service's guard refuses or confirms a write here, and a
+     * request the server does not offer (an extension it lacks) is refused, before it is sent.
+     */
+    private readonly guard?: (method: string, path: string, query: RequestOptions['query']) => Promise<void>,
   ) {}
 
   async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
-    await this.guardWrite?.(method, path);
+    await this.guard?.(method, path, options.query);
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);
     const response = await this.transport({ method, path: withQuery(path, options.query), headers: this.headers('application/json', options, body), body, beforeRepeating: options.beforeRepeating });
     let parsed: Envelope<T>;
