@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    setupFiles: ['test/helpers/own-cache.ts'],
     // Generous: with a file per core, an e2e test shares the machine with another file's sandbox.
     testTimeout: 60_000,
     hookTimeout: 90_000,

@@ -33,6 +33,13 @@ export class UsageError extends Error {
   }
 }
 
+/** The server lacks an extension the command needs, and the seed interface cannot stand in (exit code 2, before anything is sent). */
+export class UnsupportedError extends UsageError {
+  constructor(message: string) {
+    super(message, 'UNSUPPORTED');
+  }
+}
+
 /** The start of an id that names several records (exit code 2): the message, then a line for each candidate. */
 export class AmbiguousError extends UsageError {
   constructor(

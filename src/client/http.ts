@@ -91,8 +91,11 @@ export interface ClientOptions {
   transport?: Transport | undefined;
   /** Told when an answer is a replay (`Idempotent-Replayed: true`): the first answer of the request's Idempotency-Key, nothing done again. */
   onReplay?: (() => void) | undefined;
-  /** Runs before every request; a live service's guard refuses or confirms a write here, before it is sent. */
-  guardWrite?: ((method: string, path: string) => Promise<void>) | undefined;
+  /**
+   * Runs before every request: a live service's guard refuses or confirms a write here, and a
+   * request the server does not offer (an extension it lacks) is refused, before it is sent.
+   */
+  guard?: ((method: string, path: string, query: RequestOptions['query']) => Promise<void>) | undefined;
   /** The certificate the sandbox state pins for its own https URL (ClientConfig.tlsFingerprint). */
   tlsFingerprint?: string | undefined;
 }
@@ -108,7 +111,7 @@ export class ApiClient {
   private readonly transport: Transport;
 
   private readonly onReplay: (() => void) | undefined;
-  private readonly guardWrite: ((method: string, path: string) => Promise<void>) | undefined;
+  private readonly guard: ClientOptions['guard'];
   private readonly tlsFingerprint: string | undefined;
 
   constructor(
@@ -117,13 +120,13 @@ export class ApiClient {
     options: ClientOptions = {},
   ) {
     this.onReplay = options.onReplay;
-    this.guardWrite = options.guardWrite;
+    this.guard = options.guard;
     this.tlsFingerprint = options.tlsFingerprint;
     this.transport = options.transport ?? httpTransport(baseUrl, options.tlsFingerprint);
   }
 
   async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
-    await this.guardWrite?.(method, path);
+    await this.guard?.(method, path, options.query);
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);
     const response = await this.transport({ method, path: withQuery(path, options.query), headers: this.headers('application/json', options, body), body, beforeRepeating: options.beforeRepeating });
     let parsed: Envelope<T>;

@@ -3,7 +3,7 @@ import { Option } from './command.js';
 import type { RequestName } from '../api/rules.js';
 import { DAY_MS, lagosDayStart, parseDay, parseLocalInstant } from '../api/instant.js';
 import { parseDuration } from '../api/duration.js';
-import { ApiError, UsageError } from '../client/errors.js';
+import { ApiError, UnsupportedError, UsageError } from '../client/errors.js';
 import { kobo, rule } from '../client/validate.js';
 import type { Io } from './io.js';
 
@@ -150,6 +150,8 @@ export async function sandboxClock(io: Io, given: string): Promise<Date> {
     if (error instanceof ApiError && error.code === 'NOT_A_SANDBOX') {
       throw new ApiError(error.status, 'NOT_A_SANDBOX', `${given} is counted on the sandbox clock, and ${io.config().baseUrl} has none: give an ISO date or time instead`);
     }
+    // A server whose /openapi.json has no clock: refused before anything was sent.
+    if (error instanceof UnsupportedError) throw new UnsupportedError(`${given} is counted on the sandbox clock, and ${io.config().baseUrl} has none: give an ISO date or time instead; nothing was sent`);
     throw error;
   }
 }

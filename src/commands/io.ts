@@ -1,4 +1,6 @@
-import { ApiClient, type Transport } from '../client/http.js';
+import type { Capabilities } from '../client/capabilities.js';
+import { ApiClient, type RequestOptions, type Transport } from '../client/http.js';
+import { withinSeed } from '../client/seed-api.js';
 import { type ClientConfig, needsProfiles, requireKey, resolveConfig } from '../client/config.js';
 import type { ProfilesFile } from '../client/profiles.js';
 import { isWrite, requireLiveFlag, sandboxOnlyRefusal, targetLine } from './live.js';
@@ -54,8 +56,17 @@ export interface Io {
   confirmLive(summary: string, expected: string, named?: string): Promise<void>;
   /** Whether a write would be confirmed by typing (a live service, a terminal, no --yes): a command then shows what will happen first. */
   asksLive(): boolean;
-  /** Refuses a command of the sandbox alone (SANDBOX_ONLY, exit 2) against a live key, before any request. */
+  /**
+   * Refuses a command of the sandbox alone (SANDBOX_ONLY, exit 2) against a live key, or against a
+   * server without the sandbox's routes (its /openapi.json, asked without a key, lists none), before
+   * any request with the key.
+   */
   sandboxOnly(command: string): Promise<void>;
+  /**
+   * What the server offers beyond the seed interface (client/capabilities.ts): everything for this
+   * folder's own sandbox (nothing asked), else read once from its /openapi.json and cached.
+   */
+  capabilities(): Promise<Capabilities>;
   /** Writes the target line (live.ts targetLine) on stderr, once, before a question. */
   announceTarget(): void;
   /**
@@ -109,6 +120,9 @@ export interface CommandLines {
   run(words: string[], added: string[], invocation: Invocation): Promise<number>;
 }
 
+/** What this folder's own sandbox offers: everything. */
+const EVERYTHING: Capabilities = { source: 'own', sandbox: true, has: () => true, takes: () => true, takesMany: () => true };
+
 export function createIo(given: GlobalFlags, sources: IoSources = {}): Io {
   // `--format json` is `--json`, in everything: the output, the notes left out, the requests saved.
   const flags = given.format === 'json' ? { ...given, json: true } : given;
@@ -122,9 +136,14 @@ export function createIo(given: GlobalFlags, sources: IoSources = {}): Io {
   let profiles: ProfilesFile | undefined;
   let confirmed: Promise<void> | undefined;
   let announced = false;
+  let capabilities: Promise<Capabilities> | undefined;
   const sourcesOfConfig = { baseUrl: flags.baseUrl, apiKey: flags.apiKey, profile: flags.profile, insecure: flags.insecure, env, cwd };
   /** Every write on a live service passes here first: confirmed by the command, by --yes, or here, generically. */
-  const guardWrite = async (method: string, path: string): Promise<void> => {
+  const guard = async (method: string, path: string, query?: RequestOptions['query']): Promise<void> => {
+    if (!withinSeed(method, path, query)) {
+      const offered = await io.capabilities();
+      if (offered.source !== 'own') await (await import('./unsupported.js')).refuseUnoffered(io, offered, method, path, query);
+    }
     if (!io.config().live || !isWrite(method, path)) return;
     const target = io.config().profile ?? io.config().baseUrl;
     await io.confirmLive(`This sends ${method} ${path.split('?')[0]} to the live service ${target}.`, io.config().profile ?? 'live', io.config().profile ? 'the profile name' : undefined);
@@ -148,7 +167,7 @@ export function createIo(given: GlobalFlags, sources: IoSources = {}): Io {
       client = new ApiClient(io.config().baseUrl, requireKey(io.config(), env, cwd), {
         transport: sources.transport,
         onReplay: () => io.note(REPLAYED),
-        guardWrite,
+        guard,
         tlsFingerprint: io.config().tlsFingerprint,
       });
       prefetchOutput(flags);
@@ -175,6 +194,15 @@ export function createIo(given: GlobalFlags, sources: IoSources = {}): Io {
     async sandboxOnly(command) {
       const current = io.config();
       if (current.live) throw sandboxOnlyRefusal(command, current, 'is a live service');
+      if (!(await io.capabilities()).sandbox) throw sandboxOnlyRefusal(command, current, 'has none of the sandbox\'s routes (its /openapi.json lists no /sandbox path)');
+    },
+    capabilities() {
+      const current = io.config();
+      // This folder's sandbox (its state file's URL, or the default one), or a sandbox in this process (a scenario step): everything, nothing asked.
+      if (current.source === 'state' || current.source === 'default' || current.keySource === 'state' || sources.transport) return Promise.resolve(EVERYTHING);
+      requireLiveFlag(current, flags.live);
+      capabilities ??= import('../client/capabilities.js').then(({ readCapabilities }) => readCapabilities(current.baseUrl, `${current.profile ?? ''} ${current.baseUrl}`, env));
+      return capabilities;
     },
     announceTarget() {
       const line = announced ? undefined : targetLine(io.config());

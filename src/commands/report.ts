@@ -4,6 +4,7 @@ import { action, clientCommand, examples } from './options.js';
 import { naira } from './output/format.js';
 import type { Formatter, View } from './output/views.js';
 import { periodQuery } from './period.js';
+import { offers } from './remote.js';
 
 type Kobo = number | string;
 interface Total {
@@ -93,6 +94,11 @@ export function reportCommand(): Command {
 
 export async function runReport(io: Io, options: { since?: string; until?: string }): Promise<void> {
   const client = io.client();
+  // The report is the sandbox's one query per section; the seed's lists cannot give its transactions section (they are per wallet, with no wallet list), so a service without it is refused, before the clock is asked.
+  if (!(await offers(io, 'GET', '/sandbox/report'))) {
+    const { unsupported } = await import('./unsupported.js');
+    throw unsupported(io, 'has no report (GET /sandbox/report)', 'the lists give each part: `ledger suspense list --all`, `ledger webhooks list --all`, `ledger transactions list <wallet_id> --all`');
+  }
   const query = await periodQuery(io, options);
   await io.show(await client.sandbox('GET', '/sandbox/report', { query }), reportView);
 }

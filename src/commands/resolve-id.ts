@@ -1,8 +1,9 @@
 import type { SearchMatch, SearchResult } from '../api/schemas/search.js';
-import { AmbiguousError, ApiError, UsageError } from '../client/errors.js';
+import { AmbiguousError, ApiError, UnsupportedError, UsageError } from '../client/errors.js';
 import { notYours } from './account-number.js';
 import { naira } from './output/format.js';
 import type { Io } from './io.js';
+import { offers } from './remote.js';
 
 /** The kinds of record a command names by id, as `/sandbox/search` calls them. */
 export type IdKind = 'wallet' | 'transaction' | 'suspense_item' | 'webhook_log' | 'agent';
@@ -81,6 +82,10 @@ export async function resolveIdValues(io: Io, command: Declared, positional: unk
  * @example await resolveId(io, 'wallet', '3f9a1c', '<wallet_id>') // '019b…-…3f9a1c…'
  */
 export async function resolveId(io: Io, kind: IdKind, value: string, label: string): Promise<string> {
+  // A service without the sandbox's search (its /openapi.json, asked without a key, says so): whole ids only, before anything is sent.
+  if (!(await offers(io, 'GET', '/sandbox/search'))) {
+    throw new UnsupportedError(`${label} "${value}" is not a whole id, and ${io.config().baseUrl} (from ${io.config().from}) has no search to find the ${NAMED[kind].one} it starts: give the whole id; nothing was sent`);
+  }
   let result: SearchResult;
   try {
     result = await io.client().request<SearchResult>('GET', '/sandbox/search', { query: { q: value, kind, match: 'id', limit: 10 } });

@@ -4,9 +4,18 @@ import type { Io } from './io.js';
 import { money } from './output/format.js';
 import { fetchAll } from './paging.js';
 import { needTerminal, searchFor } from './prompts.js';
+import { offers } from './remote.js';
 
-/** The developer's ACTIVE wallets, up to 2,000 of them. */
-export function activeWallets(io: Io): Promise<Wallet[]> {
+/** A server without the sandbox's wallet list has nothing to pick from: the whole id is needed, given with `flag` (UNSUPPORTED, before anything is sent). */
+async function requireWalletList(io: Io, flag: string): Promise<void> {
+  if (await offers(io, 'GET', '/sandbox/wallets')) return;
+  const { unsupported } = await import('./unsupported.js');
+  throw unsupported(io, 'has no list of wallets to pick from', `give ${flag} with the whole wallet id`);
+}
+
+/** The developer's ACTIVE wallets, up to 2,000 of them, to pick one for `flag`. */
+export async function activeWallets(io: Io, flag: string): Promise<Wallet[]> {
+  await requireWalletList(io, flag);
   return fetchAll((page) => io.client().sandbox<{ items: Wallet[]; total: number }>('GET', '/sandbox/wallets', { query: { status: 'ACTIVE', ...page } }), 20);
 }
 
@@ -22,7 +31,8 @@ export async function chooseWallet(
   options: { exclude?: string; none: string; suggested?: string | undefined; wallets?: Wallet[] },
 ): Promise<string> {
   needTerminal(io, flag);
-  const wallets = options.wallets ?? (await activeWallets(io));
+  await requireWalletList(io, flag);
+  const wallets = options.wallets ?? (await activeWallets(io, flag));
   const choices = wallets
     .filter((w) => w.id !== options.exclude)
     .map((w) => ({ name: `${w.account_name} · ${w.account_number} · ${w.customer_reference} · ${money(w.balance)}`, value: w.id }));

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { readCapabilities } from '../client/capabilities.js';
 import { requireKey, resolveConfig } from '../client/config.js';
 import { UsageError } from '../client/errors.js';
 import { ApiClient } from '../client/http.js';
@@ -129,6 +130,10 @@ export async function runScenarioFiles(io: Io, paths: string[], flags: RunFlags)
   else {
     const config = resolveConfig({ baseUrl: flags.baseUrl, apiKey: flags.apiKey, env: io.env, cwd: io.cwd });
     if (config.live) throw sandboxOnlyRefusal('ledger scenario run --base-url', config, 'is a live service');
+    // Its /openapi.json, asked without a key, says whether it has the sandbox's routes at all: a service without them is refused before the key is sent.
+    if (!(await readCapabilities(config.baseUrl, `${config.profile ?? ''} ${config.baseUrl}`, io.env)).sandbox) {
+      throw sandboxOnlyRefusal('ledger scenario run --base-url', config, "has none of the sandbox's routes (its /openapi.json lists no /sandbox path)");
+    }
     remote = { baseUrl: config.baseUrl, apiKey: requireKey(config, io.env, io.cwd) };
     // Before anything runs: unreachable is exit 3; a server that is not a sandbox (NOT_A_SANDBOX) or
     // refuses the key (UNAUTHORIZED) is one error, where every scenario failed on its first step.

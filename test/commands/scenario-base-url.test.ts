@@ -57,7 +57,12 @@ describe('scenario run --base-url and the deliveries already received', () => {
     const url = `http://127.0.0.1:${(other.address() as { port: number }).port}`;
     try {
       const elsewhere = await scenarioRunIn(cwd, ['credit.yaml', '--base-url', url, '--api-key', t.key, '--output', 'report.xml']);
-      expect([elsewhere.exitCode, elsewhere.stdout, elsewhere.stderr]).toEqual([1, '', `Error [NOT_A_SANDBOX]: ${url} has no /sandbox/keys: this command needs a ledger sandbox, not the live service\n`]);
+      // Its /openapi.json (a 404 here) lists no /sandbox path: refused before the key is sent.
+      expect([elsewhere.exitCode, elsewhere.stdout, elsewhere.stderr]).toEqual([
+        2,
+        '',
+        `Error [SANDBOX_ONLY]: \`ledger scenario run --base-url\` works only against a ledger sandbox, and ${url} (from --base-url) has none of the sandbox's routes (its /openapi.json lists no /sandbox path); nothing was sent\n`,
+      ]);
       expect(existsSync(join(cwd, 'report.xml'))).toBe(false);
     } finally {
       await new Promise((resolve) => other.close(resolve));

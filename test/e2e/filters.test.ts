@@ -82,9 +82,12 @@ describe('a server without the sandbox clock', () => {
   it('takes absolute times, and refuses a relative one clearly instead of reading the local clock', async () => {
     const { createServer } = await import('node:http');
     const requests: string[] = [];
+    // A service with the list of every wallet's transactions and its time filters, and no clock.
+    const openapi = { openapi: '3.1.0', paths: { '/v1/transactions': { get: { parameters: ['page', 'limit', 'since'].map((name) => ({ name, in: 'query' })) } } } };
     const server = createServer((request, response) => {
       requests.push(request.url!);
-      if (request.url!.startsWith('/v1/transactions?')) response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: true, data: page([]) }));
+      if (request.url === '/openapi.json') response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(openapi));
+      else if (request.url!.startsWith('/v1/transactions?')) response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: true, data: page([]) }));
       else response.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not Found</h1>');
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -93,13 +96,15 @@ describe('a server without the sandbox clock', () => {
       const env = { LEDGER_BASE_URL: url, LEDGER_API_KEY: `svc_test_${'a'.repeat(32)}` };
       const absolute = await cli.run(['transactions', 'list', '--since', '2026-03-10', '--json'], { env });
       expect([absolute.exitCode, JSON.parse(absolute.stdout)]).toEqual([0, page([])]);
-      expect(requests).toEqual(['/v1/transactions?page=1&limit=20&since=2026-03-09T23%3A00%3A00.000Z']);
+      expect(requests).toEqual(['/openapi.json', '/v1/transactions?page=1&limit=20&since=2026-03-09T23%3A00%3A00.000Z']);
       const relative = await cli.run(['transactions', 'list', '--since', '24h'], { env });
       expect([relative.exitCode, relative.stdout, relative.stderr]).toEqual([
-        1,
+        2,
         '',
-        `Error [NOT_A_SANDBOX]: --since "24h" is counted on the sandbox clock, and ${url} has none: give an ISO date or time instead\n`,
+        `Error [UNSUPPORTED]: --since "24h" is counted on the sandbox clock, and ${url} has none: give an ISO date or time instead; nothing was sent\n`,
       ]);
+      // Its /openapi.json was read once, and kept: the clock was never asked.
+      expect(requests).toHaveLength(2);
     } finally {
       server.close();
     }

@@ -110,7 +110,10 @@ describe('ids by their start', () => {
       const env = { LEDGER_BASE_URL: baseUrl, LEDGER_API_KEY: 'svc_test_00000000000000000000000000000000' };
       expect(JSON.parse((await cli.run(['wallets', 'get', wallet.id, '--json'], { env })).stdout)).toEqual(wallet);
       const start = await cli.run(['wallets', 'get', '019b0000'], { env });
-      expect([start.exitCode, start.stderr]).toEqual([2, `Error [USAGE]: <wallet_id> "019b0000" is not a whole id, and ${baseUrl} has no /sandbox/search to find the wallet it starts: give the whole id\n`]);
+      expect([start.exitCode, start.stderr]).toEqual([
+        2,
+        `Error [UNSUPPORTED]: <wallet_id> "019b0000" is not a whole id, and ${baseUrl} (from LEDGER_BASE_URL) has no search to find the wallet it starts: give the whole id; nothing was sent\n`,
+      ]);
     });
   });
 });

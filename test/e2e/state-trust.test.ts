@@ -24,6 +24,8 @@ async function fakeSandbox(): Promise<{ url: string; received: Received[]; serve
   const server = createServer((req, res) => {
     received.push({ path: req.url!, headers: req.headers });
     req.resume();
+    // Its /openapi.json lists the sandbox's wallet list, as a sandbox's does.
+    if (req.url === '/openapi.json') return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ openapi: '3.1.0', paths: { '/sandbox/wallets': { get: { parameters: [{ name: 'page', in: 'query' }, { name: 'limit', in: 'query' }] } } } }));
     const data = req.url === '/sandbox/health' ? { status: 'ok', version: '0.0.0', api_version: 'v1' } : { items: [], page: 1, limit: 20, total: 0 };
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: true, data }));
   });

@@ -91,15 +91,26 @@ describe('the suspense queue from the command line', () => {
   it('refuses flag and note clearly against a server that does not offer them, instead of calling the item unknown', async () => {
     // A whole id: it goes to the server as it is, with no search to resolve it.
     const ITEM = '019b76da-a810-7873-bd03-0e358ea3a56a';
-    const server = createServer((_, response) => response.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found'));
+    const asked: string[] = [];
+    const server = createServer((request, response) => {
+      asked.push(`${request.method} ${request.url} ${request.headers['x-api-key'] ? 'with' : 'without'} a key`);
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');
+    });
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
       for (const args of [['flag', ITEM, '--note', 'escalate'], ['note', ITEM, 'hello']]) {
         const r = await cli.run(['suspense', ...args], { env: { LEDGER_BASE_URL: url } });
         const path = `/v1/suspense/${ITEM}/${args[0] === 'flag' ? 'flag' : 'notes'}`;
-        expect([r.exitCode, r.stdout, r.stderr]).toEqual([1, '', `Error [NOT_A_SANDBOX]: ${url} has no ${path}: this command needs a ledger sandbox, not the live service\n`]);
+        const instead = args[0] === 'flag' ? 'resolve the item with `ledger suspense resolve <suspense_id>`, or keep escalations where your team tracks them' : 'a note goes with the resolution: `ledger suspense resolve <suspense_id> --note TEXT`';
+        expect([r.exitCode, r.stdout, r.stderr]).toEqual([
+          2,
+          '',
+          `Error [UNSUPPORTED]: ${url} (from LEDGER_BASE_URL) has no POST ${path.replace(ITEM, '{}')} (it publishes no OpenAPI document, so it is taken to offer the seed interface alone): ${instead}; nothing was sent\n`,
+        ]);
       }
+      // Only its /openapi.json, once, without the key: what it answered (a 404) was kept.
+      expect(asked).toEqual(['GET /openapi.json without a key']);
     } finally {
       server.close();
     }

@@ -64,6 +64,23 @@ describe('GET /openapi.json', () => {
   });
 });
 
+describe("the service's extensions in /openapi.json", () => {
+  it('marks every query parameter beyond the seed interface with x-ledger-extension on the parameter, and none of the seed\'s', () => {
+    const marks = (path: string) =>
+      Object.fromEntries((document.paths[path].get.parameters as { in: string; name: string; 'x-ledger-extension'?: boolean; schema: Record<string, unknown> }[]).filter((p) => p.in === 'query').map((p) => {
+        expect(p.schema['x-ledger-extension']).toBeUndefined();
+        return [p.name, p['x-ledger-extension'] === true];
+      }));
+    const filters = { since: true, until: true, amount_min: true, amount_max: true, sender: true, provider_reference: true };
+    expect(marks('/v1/suspense')).toEqual({ page: false, limit: false, order: true, status: false, reason: false, ...filters, wallet_id: true, customer_reference: true });
+    expect(marks('/v1/webhook-logs')).toEqual({ page: false, limit: false, order: true, status: false, event_type: false, since: true, until: true, wallet_id: true, customer_reference: true });
+    expect(marks('/v1/wallets/{wallet_id}/transactions')).toEqual({ page: false, limit: false, order: true, type: true, status: true, ...filters });
+    expect(marks('/v1/agents')).toEqual({ page: false, limit: false, order: true, wallet_id: false });
+    // Whole operations of the service's own are marked on the operation.
+    expect(document.paths['/v1/transactions'].get['x-ledger-extension']).toBe(true);
+  });
+});
+
 describe('the statuses each operation declares (contract §2, §10)', () => {
   it('declares on every operation the refusals of its kind', () => {
     for (const o of operations()) {

@@ -72,11 +72,19 @@ export const positiveInt = (max = Number.MAX_SAFE_INTEGER) =>
       .max(max, { error: max === Number.MAX_SAFE_INTEGER ? 'must be a whole number' : `must be at most ${max}` }),
   );
 
-/** page, limit and order, shared by every list (contract §2). */
+/**
+ * Marks a query parameter as an extension of this service, one the seed interface does not have:
+ * `x-ledger-extension: true` on its parameter in /openapi.json (`describeErrorResponses` moves it from
+ * the schema to the parameter), so a client reads exactly which of a list's parameters another server may lack.
+ */
+export const EXTENSION_PARAMETER = 'x-ledger-extension';
+export const extension = <T extends z.ZodType>(schema: T): T => schema.meta({ [EXTENSION_PARAMETER]: true }) as T;
+
+/** page, limit and order, shared by every list (contract §2); the order is this service's. */
 export const pageQuery = {
   page: positiveInt().default(1).describe('page number, from 1 (default 1)'),
   limit: positiveInt(100).default(20).describe('items per page, 1 to 100 (default 20)'),
-  order: z.enum(['asc', 'desc']).default('asc'),
+  order: extension(z.enum(['asc', 'desc']).default('asc')),
 };
 
 /** The query of a route that takes no parameters: any parameter is refused by name (contract §10). */

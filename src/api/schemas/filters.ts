@@ -1,22 +1,22 @@
 import { z } from 'zod';
 import { INSTANT_PATTERN, parseInstant } from '../instant.js';
-import { MAX_AMOUNT } from './common.js';
+import { extension, MAX_AMOUNT } from './common.js';
 
 // The list filters support staff search by (contract §12). The seed leaves filter names open: each
 // is an addition of this service, and says so in the OpenAPI document.
 const ADDITION = 'an addition of this service';
 
 const instant = (what: string) =>
-  z
+  extension(z
     .string({ error: 'must be an ISO 8601 time' })
     .regex(new RegExp(INSTANT_PATTERN), { error: 'must be an ISO 8601 time with a time zone, such as 2026-01-02T09:30:00Z' })
     .refine((text) => parseInstant(text) !== undefined, { error: 'is not a real date and time' })
     .optional()
-    .describe(`${what}, on the caller's clock (${ADDITION})`);
+    .describe(`${what}, on the caller's clock (${ADDITION})`));
 
 /** Kobo in a query string: digits only, 0 to the largest amount; a fraction, a sign or a naira figure is refused, never coerced. */
 const koboBound = (what: string) =>
-  z
+  extension(z
     .preprocess(
       (value) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value),
       z
@@ -25,16 +25,16 @@ const koboBound = (what: string) =>
         .max(MAX_AMOUNT, { error: `must be at most ${MAX_AMOUNT} kobo` }),
     )
     .optional()
-    .describe(`${what} (kobo; ${ADDITION})`);
+    .describe(`${what} (kobo; ${ADDITION})`));
 
 const searchText = (what: string) =>
-  z
+  extension(z
     .string({ error: 'must be text' })
     .trim()
     .min(1, { error: 'must not be empty' })
     .max(100, { error: 'must be at most 100 characters' })
     .optional()
-    .describe(`${what} (${ADDITION})`);
+    .describe(`${what} (${ADDITION})`));
 
 /**
  * One or more of a list's statuses, separated by commas (`PENDING,FLAGGED`): a pattern, so the

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ERROR_CODES, HTTP_STATUS } from '../errors.js';
-import { ErrorBody, OPTIONAL_BODY } from './common.js';
+import { ErrorBody, EXTENSION_PARAMETER, OPTIONAL_BODY } from './common.js';
 
 /** The HTTP statuses of the error table (contract §2). */
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 414 | 415 | 422 | 431 | 500 | 503 | 507;
@@ -45,6 +45,7 @@ export function standardErrors(kind: RouteKind): ErrorStatus[] {
 
 type Content = Record<string, { schema?: { contentMediaType?: string } }>;
 type Operation = {
+  parameters?: ({ schema?: Record<string, unknown> } & Record<string, unknown>)[];
   responses?: Record<string, { description?: string; content?: Content }>;
   requestBody?: { required?: boolean; content?: Record<string, { schema?: { properties?: object; required?: unknown[] } }> };
 };
@@ -64,6 +65,12 @@ export function describeErrorResponses<D extends { paths?: object }>(document: D
         if (codes.length > 0) response.description = `Refused (${codes.join(', ')}), in the Error shape`;
         const { contentMediaType, ...file } = response.content?.['application/json']?.schema ?? {};
         if (contentMediaType) response.content = { [contentMediaType]: { schema: file } };
+      }
+      // An extension's mark belongs on its parameter, where a client reads the parameter's name.
+      for (const parameter of operation?.parameters ?? []) {
+        if (!parameter.schema?.[EXTENSION_PARAMETER]) continue;
+        delete parameter.schema[EXTENSION_PARAMETER];
+        parameter[EXTENSION_PARAMETER] = true;
       }
       const body = operation?.requestBody?.content?.['application/json']?.schema as ({ properties?: object; required?: unknown[] } & Record<string, unknown>) | undefined;
       if (body?.[OPTIONAL_BODY]) {

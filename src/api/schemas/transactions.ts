@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AccountNumber, Amount, BankCode, Kobo, Ok, Page, Timestamp, optionalText, pageQuery } from './common.js';
+import { AccountNumber, Amount, BankCode, Kobo, Ok, Page, Timestamp, extension, optionalText, pageQuery } from './common.js';
 import { checkRanges, paymentFilters, statusList, timeFilters, walletFilters } from './filters.js';
 
 export const ServiceIntelligence = z
@@ -44,8 +44,8 @@ export const TransactionParams = z.object({ tx_id: z.string() });
 
 const transactionFilters = {
   ...pageQuery,
-  type: z.enum(['CREDIT', 'DEBIT']).optional(),
-  status: statusList(['SETTLED', 'PENDING', 'FAILED']),
+  type: extension(z.enum(['CREDIT', 'DEBIT']).optional()),
+  status: extension(statusList(['SETTLED', 'PENDING', 'FAILED'])),
   ...timeFilters,
   ...paymentFilters,
 };

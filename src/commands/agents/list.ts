@@ -3,6 +3,7 @@ import type { Io } from '../io.js';
 import { action, clientCommand, examples } from '../options.js';
 import { agentListView } from '../output/views.js';
 import { listQuery, type PageFlags, showList, withPaging } from '../paging.js';
+import { listPages } from '../remote.js';
 
 export function listCommand(): Command {
   return withPaging(clientCommand('list'))
@@ -13,5 +14,5 @@ export function listCommand(): Command {
 
 export async function runList(io: Io, options: PageFlags & { wallet?: string }): Promise<void> {
   const query = listQuery('AgentListQuery', options, { wallet_id: options.wallet }, { wallet_id: '--wallet' });
-  await showList(io, options, query, (q) => io.client().request('GET', '/v1/agents', { query: q }), agentListView);
+  await showList(io, options, query, await listPages(io, '/v1/agents', query), agentListView);
 }

@@ -443,7 +443,7 @@ interface LogShown {
     delivered_at: string | null;
     payload: unknown;
   };
-  attempts: { attempt_number: number; manual: boolean; created_at: string; url: string; http_status_code: number | null; error: string | null; duration_ms: number; response_body: string | null }[];
+  attempts?: { attempt_number: number; manual: boolean; created_at: string; url: string; http_status_code: number | null; error: string | null; duration_ms: number; response_body: string | null }[];
 }
 
 export const webhookShowView: View = {
@@ -455,8 +455,9 @@ export const webhookShowView: View = {
     `${fmt.dim('Status    ')} ${fmt.status(log.status)} after ${fmt.plural(log.attempt_count, 'attempt')}${log.next_retry_at ? ` · next retry ${log.next_retry_at}` : ''}${log.delivered_at ? ` · delivered ${log.delivered_at}` : ''}`,
     fmt.dim('Envelope'),
     ...jsonLines(log.payload, fmt),
-    fmt.dim(`Attempts (${attempts.length})`),
-    ...attempts.flatMap((a) => {
+    // A service without the sandbox's attempt log shows the delivery alone.
+    ...(attempts ? [fmt.dim(`Attempts (${attempts.length})`)] : []),
+    ...(attempts ?? []).flatMap((a) => {
       // An attempt whose outcome was never recorded (the sandbox stopped while it was out) took no time anyone measured.
       const interrupted = a.http_status_code === null && a.error?.startsWith('interrupted:') === true;
       const head = `  #${a.attempt_number} ${a.created_at}${a.manual ? ' (manual)' : ''} → ${a.http_status_code ?? fmt.red(a.error ?? 'no answer')}${interrupted ? '' : ` in ${a.duration_ms} ms`}`;

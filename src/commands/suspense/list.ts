@@ -1,11 +1,11 @@
 import type { Command } from '../command.js';
-import type { SuspenseItem } from '../../api/schemas/suspense.js';
 import { choicesOf } from '../../client/validate.js';
 import { FILTER_FLAGS, type FilterFlags, readFilters, withFilters } from '../filters.js';
 import type { Io } from '../io.js';
 import { action, clientCommand, enumOption, examples } from '../options.js';
 import { suspenseListView } from '../output/views.js';
 import { listQuery, type PageFlags, showList, withPaging } from '../paging.js';
+import { listPages } from '../remote.js';
 
 export function listCommand(): Command {
   return withFilters(withPaging(clientCommand('list')), 'SuspenseListQuery', { wallet: true, payment: true })
@@ -25,5 +25,5 @@ export function listCommand(): Command {
 export async function runList(io: Io, options: PageFlags & FilterFlags & { reason?: string }): Promise<void> {
   const filters = readFilters('SuspenseListQuery', options);
   const query = { ...listQuery('SuspenseListQuery', options, { reason: options.reason?.toUpperCase(), ...filters.query }, FILTER_FLAGS), ...(await filters.times(io)) };
-  await showList(io, options, query, (q) => io.client().request<{ items: SuspenseItem[] }>('GET', '/v1/suspense', { query: q }), suspenseListView);
+  await showList(io, options, query, await listPages(io, '/v1/suspense', query), suspenseListView);
 }

@@ -9,6 +9,7 @@ import { action, clientCommand, enumOption, examples } from '../options.js';
 import { money, naira } from '../output/format.js';
 import { resolutionView, suspenseItemView } from '../output/views.js';
 import { fetchAll, sandboxClock } from '../paging.js';
+import { listPages, readOne } from '../remote.js';
 import { choose, confirm, optionalInput, searchFor } from '../prompts.js';
 import { checkRefund, type RefundCheck, refundQuestion } from './refund-check.js';
 
@@ -62,7 +63,9 @@ async function everyWallet(io: Io): Promise<Wallet[]> {
  */
 async function pickItem(io: Io, wallets: Wallet[]): Promise<SuspenseItem> {
   // The open queue in one list, oldest first (at most 40 pages, the bound the two lists had together).
-  const open = await fetchAll((page) => io.client().request<{ items: SuspenseItem[]; total: number }>('GET', '/v1/suspense', { query: { status: 'PENDING,FLAGGED', ...page } }), 40);
+  const query = { status: 'PENDING,FLAGGED' };
+  const pages = await listPages(io, '/v1/suspense', query);
+  const open = (await fetchAll((page) => pages({ ...query, ...page }) as Promise<{ items: SuspenseItem[]; total: number }>, 40));
   if (open.length === 0) throw new UsageError('nothing to resolve: no PENDING or FLAGGED suspense items');
   const { age } = await import('../output/render.js');
   const clock = await sandboxClock(io);
@@ -126,7 +129,7 @@ export async function runResolve(io: Io, id: string | undefined, options: Resolv
   let item: SuspenseItem | undefined;
   let wallets: Wallet[] | undefined;
   if (io.interactive()) {
-    if (id) item = await io.client().sandbox<SuspenseItem>('GET', `/sandbox/suspense/${encodeURIComponent(id)}`);
+    if (id) item = await readOne<SuspenseItem>(io, '/sandbox/suspense/{}', '/v1/suspense', id, 'suspense item');
     else item = await pickItem(io, (wallets = await everyWallet(io)));
   }
   const itemId = id ?? item!.id;
@@ -138,7 +141,7 @@ export async function runResolve(io: Io, id: string | undefined, options: Resolv
   const refund = chosen === 'REFUND' ? await refundCheck(io, itemId, item) : undefined;
   let target = given.target_wallet_id;
   if (condition('ResolveSuspenseBody', 'target_wallet_id', { action: chosen })?.required && target === undefined) {
-    const active = wallets ? wallets.filter((w) => w.status === 'ACTIVE') : await activeWallets(io);
+    const active = wallets ? wallets.filter((w) => w.status === 'ACTIVE') : await activeWallets(io, '--target-wallet');
     const suggested = item ? await likelyTarget(io, item, active) : undefined;
     target = await chooseWallet(io, '--target-wallet', 'Credit which wallet? (type a name, account number or reference)', { none: 'no ACTIVE wallet to credit', suggested, wallets: active });
     wallets ??= active;
@@ -171,7 +174,7 @@ export async function runResolve(io: Io, id: string | undefined, options: Resolv
  * server's own name enquiry still refuses an account that does not exist.
  */
 async function refundCheck(io: Io, id: string, item: SuspenseItem | undefined): Promise<RefundCheck | undefined> {
-  const known = item ?? (await io.client().sandbox<SuspenseItem>('GET', `/sandbox/suspense/${encodeURIComponent(id)}`).catch(() => undefined));
+  const known = item ?? (await readOne<SuspenseItem>(io, '/sandbox/suspense/{}', '/v1/suspense', id, 'suspense item').catch(() => undefined));
   if (!known || !refundable(known)) return undefined;
   if (io.interactive()) return checkRefund(io, known);
   return checkRefund(io, known).catch(() => undefined);

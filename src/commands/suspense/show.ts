@@ -3,6 +3,7 @@ import type { SuspenseItem } from '../../api/schemas/suspense.js';
 import type { Io } from '../io.js';
 import { action, clientCommand, examples } from '../options.js';
 import { suspenseItemView } from '../output/views.js';
+import { readOne } from '../remote.js';
 
 export function showCommand(): Command {
   return clientCommand('show')
@@ -12,7 +13,8 @@ export function showCommand(): Command {
 }
 
 export async function runShow(io: Io, id: string): Promise<void> {
-  const item = await io.client().sandbox<SuspenseItem>('GET', `/sandbox/suspense/${encodeURIComponent(id)}`);
+  // A service without the sandbox's route shows the item as its list does: without notes.
+  const item = await readOne<SuspenseItem>(io, '/sandbox/suspense/{}', '/v1/suspense', id, 'suspense item');
   await io.show(item, suspenseItemView);
   // What a person at the queue does next: the command, and that it asks rather than needing every flag.
   if (item.status === 'PENDING' || item.status === 'FLAGGED') {

@@ -1,7 +1,7 @@
 import type { Command } from '../command.js';
 import type { Payout } from '../../api/schemas/banks.js';
 import type { Transaction } from '../../api/schemas/transactions.js';
-import { ApiError } from '../../client/errors.js';
+import { ApiError, UnsupportedError } from '../../client/errors.js';
 import type { Io } from '../io.js';
 import { naira } from '../output/format.js';
 import { action, clientCommand, examples } from '../options.js';
@@ -27,7 +27,7 @@ export async function runGet(io: Io, transactionId: string): Promise<void> {
   try {
     payout = await client.sandbox<Payout>('GET', `/sandbox/transactions/${encodeURIComponent(transaction.id)}/payout`);
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
+    if (!(error instanceof ApiError || error instanceof UnsupportedError)) throw error;
   }
   await io.show(payout ? { ...transaction, ...links(transaction.id, payout) } : transaction, transactionView);
 }

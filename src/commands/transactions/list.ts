@@ -6,6 +6,7 @@ import type { Io } from '../io.js';
 import { action, clientCommand, enumOption, examples } from '../options.js';
 import { transactionListView } from '../output/views.js';
 import { listQuery, type PageFlags, showList, withPaging } from '../paging.js';
+import { listPages, offers } from '../remote.js';
 
 export function listCommand(): Command {
   return withFilters(withPaging(clientCommand('list')), 'AllTransactionsQuery', { wallet: true, payment: true })
@@ -25,16 +26,19 @@ export function listCommand(): Command {
 
 /**
  * One wallet's transactions (the seed's list) when a wallet is named; every wallet's
- * (`GET /v1/transactions`) when none is, or when a customer is, which names the wallet itself.
+ * (`GET /v1/transactions`) when none is, or when a customer is, which names the wallet itself. A
+ * server without the list of every wallet's transactions is asked for the wallet's own, with the
+ * customer checked here; with no wallet named it is refused, naming the per-wallet list.
  */
 export async function runList(io: Io, walletArgument: string | undefined, options: PageFlags & FilterFlags & { type?: string }): Promise<void> {
   if (walletArgument !== undefined && options.wallet !== undefined && walletArgument !== options.wallet) {
     throw new UsageError(`give the wallet once: <wallet_id> "${walletArgument}" and --wallet "${options.wallet}" differ`);
   }
   const walletId = walletArgument ?? options.wallet;
-  const oneWallet = walletId !== undefined && options.customer === undefined;
-  const filters = readFilters('AllTransactionsQuery', { ...options, wallet: oneWallet ? undefined : walletId });
-  const query = { ...listQuery(oneWallet ? 'TransactionListQuery' : 'AllTransactionsQuery', options, { type: options.type?.toUpperCase(), ...filters.query }, FILTER_FLAGS), ...(await filters.times(io)) };
+  const oneWallet = walletId !== undefined && (options.customer === undefined || !(await offers(io, 'GET', '/v1/transactions')));
+  const customerToo = oneWallet && options.customer !== undefined;
+  const filters = readFilters('AllTransactionsQuery', { ...options, wallet: oneWallet && !customerToo ? undefined : walletId });
+  const query = { ...listQuery(oneWallet && !customerToo ? 'TransactionListQuery' : 'AllTransactionsQuery', options, { type: options.type?.toUpperCase(), ...filters.query }, FILTER_FLAGS), ...(await filters.times(io)) };
   const path = oneWallet ? `/v1/wallets/${encodeURIComponent(walletId)}/transactions` : '/v1/transactions';
-  await showList(io, options, query, (q) => io.client().request('GET', path, { query: q }), transactionListView);
+  await showList(io, options, query, await listPages(io, path, query), transactionListView);
 }

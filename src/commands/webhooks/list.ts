@@ -5,6 +5,7 @@ import type { Io } from '../io.js';
 import { action, clientCommand, enumOption, examples } from '../options.js';
 import { webhookListView } from '../output/views.js';
 import { listQuery, type PageFlags, showList, withPaging } from '../paging.js';
+import { listPages } from '../remote.js';
 
 export function listCommand(): Command {
   return withFilters(withPaging(clientCommand('list')), 'WebhookLogListQuery', { wallet: true, payment: false })
@@ -22,7 +23,7 @@ export async function runList(io: Io, options: PageFlags & FilterFlags & { event
     ...listQuery('WebhookLogListQuery', options, { event_type: options.eventType, ...filters.query }, { event_type: '--event-type', ...FILTER_FLAGS }),
     ...(await filters.times(io)),
   };
-  const { items, clock } = await showList(io, options, query, (q) => io.client().request('GET', '/v1/webhook-logs', { query: q }), webhookListView, { clock: true });
+  const { items, clock } = await showList(io, options, query, await listPages(io, '/v1/webhook-logs', query), webhookListView, { clock: true });
   const waiting = clock && waitingForClock(items as { status: string; next_retry_at: string | null }[], clock);
   if (waiting) io.note(waiting);
 }

@@ -3,6 +3,7 @@ import { WEBHOOK_STREAM_PATH, type WebhookAttemptEvent } from '../../api/schemas
 import { UnreachableError } from '../../client/errors.js';
 import type { Io } from '../io.js';
 import { action, clientCommand, examples } from '../options.js';
+import { offers } from '../remote.js';
 
 export function tailCommand(): Command {
   return clientCommand('tail')
@@ -30,6 +31,10 @@ function subject(log: WebhookAttemptEvent['log']): { wallet?: string; amount?: n
  */
 export async function runTail(io: Io, options: { signal?: AbortSignal } = {}): Promise<void> {
   const client = io.client();
+  if (!(await offers(io, 'GET', WEBHOOK_STREAM_PATH))) {
+    const { unsupported } = await import('../unsupported.js');
+    throw unsupported(io, `has no stream of delivery attempts (GET ${WEBHOOK_STREAM_PATH})`, 'see the newest deliveries with `ledger webhooks list --desc`');
+  }
   const { formatter } = await import('../output/render.js');
   const { clean } = await import('../output/clean.js');
   const fmt = formatter(io.stdout, io.env);
