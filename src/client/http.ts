@@ -1,6 +1,7 @@
 import type { ClientRequest, IncomingMessage, RequestOptions as NodeRequestOptions } from 'node:http';
 import { request as httpRequest } from 'node:http';
 import { ApiError, UnreachableError, UsageError } from './errors.js';
+import { isLoopback } from './loopback.js';
 
 export interface RequestOptions {
   body?: unknown;
@@ -294,7 +295,7 @@ async function open(baseUrl: string, request: WireRequest, { signal, pin }: { si
       if (signal?.aborted || error instanceof UsageError) reject(error);
       else if (secure && !sent && CERTIFICATE_ERROR.test(error.code ?? '')) reject(untrusted(baseUrl, error));
       else if (sent) reject(cutOff(baseUrl, request, error));
-      else reject(new UnreachableError(`cannot reach the sandbox at ${baseUrl} (${error.code ?? error.message}): start it with \`ledger sandbox start --detach\``));
+      else reject(notReached(baseUrl, url.hostname, error));
     });
     req.end(request.body);
   });
@@ -346,6 +347,13 @@ function pinned(tls: typeof import('node:tls'), url: URL, pin: string, baseUrl: 
 
 /** Fingerprints compared as hex, whatever their case or separators. */
 const fingerprintsMatch = (a: string | undefined, b: string) => a !== undefined && a.replace(/[^0-9a-f]/gi, '').toLowerCase() === b.replace(/[^0-9a-f]/gi, '').toLowerCase();
+
+/** Nothing answered: a sandbox on this machine is started with a command; a service elsewhere is not. */
+function notReached(baseUrl: string, host: string, error: NodeJS.ErrnoException): UnreachableError {
+  const why = error.code ?? error.message;
+  if (isLoopback(host)) return new UnreachableError(`cannot reach the sandbox at ${baseUrl} (${why}): start it with \`ledger sandbox start --detach\``);
+  return new UnreachableError(`cannot reach ${baseUrl} (${why}): check the URL (\`ledger whoami\` says where it came from) and your network`);
+}
 
 function readAll(response: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {

@@ -295,8 +295,9 @@ describe('profiles show and whoami against a live service (HTTPS, no /sandbox)',
     const shown = await run(['profiles', 'show', 'prod', '--live']);
     expect(shown.exitCode).toBe(0);
     expect(shown.stdout).toContain('Check     key works; the service does not say which developer it belongs to\n');
+    // What the service offers is asked without the key; it has no /sandbox, so only the seed's list is asked with it.
     expect(live.requests).toEqual([
-      { method: 'GET', path: '/sandbox/keys', key: LIVE_KEY },
+      { method: 'GET', path: '/openapi.json', key: undefined },
       { method: 'GET', path: '/v1/agents?limit=1', key: LIVE_KEY },
     ]);
     const whoami = await run(['--profile', 'prod', 'whoami', '--live', '--json']);

@@ -18,8 +18,8 @@ const ANY = '/v1/agents?limit=1';
 
 /**
  * Checks the key of `io`'s configuration with GET requests only. A sandbox names the developer
- * (`GET /sandbox/keys`); a service without /sandbox answers that with 404, and a read of the seed's
- * interface that needs a key then says whether it works. A live service is asked nothing without
+ * (`GET /sandbox/keys`); for a service without /sandbox (as its /openapi.json says, or a 404), a
+ * read of the seed's interface that needs a key says whether it works. A live service is asked nothing without
  * --live: what would be checked is said instead. A 401 is a key refused.
  */
 export async function checkKey(io: Io): Promise<KeyCheck> {
@@ -38,7 +38,8 @@ async function asked(io: Io): Promise<KeyCheck> {
     return { key_works: null, developer: null, said: `not checked: add --live to check the key against the live service (GET ${WHO}, else GET ${ANY}; nothing was sent)` };
   }
   const client = io.client();
-  try {
+  // A service without the sandbox's routes is not asked for them: its /openapi.json says so, keyless.
+  if ((await io.capabilities()).sandbox) try {
     const info = await client.request<{ developer_id: string; business_name: string }>('GET', WHO);
     const developer = { id: info.developer_id, name: info.business_name };
     return { key_works: true, developer, said: 'key works' };
