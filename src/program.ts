@@ -179,7 +179,7 @@ function root(): Command {
         'ledger sandbox audit',
         'ledger help transfer',
       ) +
-        '\nConfiguration: --base-url / LEDGER_BASE_URL and LEDGER_API_KEY, else the state\n`ledger sandbox start` wrote in .ledger/.\n',
+        '\nWhere requests go: --base-url and --api-key, else --profile (LEDGER_PROFILE), else\nLEDGER_BASE_URL and LEDGER_API_KEY, else the sandbox state `ledger sandbox start`\nwrote in .ledger/, else the default profile (`ledger profiles`, `ledger whoami`).\nA live key or profile needs --live on every command.\n',
     );
 }
 

@@ -159,6 +159,7 @@ export class ApiClient {
    */
   async stream(path: string, handlers: { onOpen?: () => void; onEvent: (event: ServerEvent) => void }, signal: AbortSignal): Promise<void> {
     let response: IncomingMessage;
+    await this.guard?.('GET', path, undefined);
     try {
       response = await open(this.baseUrl, { method: 'GET', path, headers: this.headers('text/event-stream', {}, undefined) }, { signal, pin: this.tlsFingerprint });
     } catch (error) {
@@ -197,6 +198,7 @@ export class ApiClient {
    * @example await client.download('/sandbox/database', 'application/vnd.sqlite3', '/tmp/base.db')
    */
   async download(path: string, accept: string, destination: string): Promise<{ size: number; headers: IncomingMessage['headers'] }> {
+    await this.guard?.('GET', path, undefined);
     const request = { method: 'GET', path, headers: this.headers(accept, {}, undefined) };
     let response: IncomingMessage;
     try {

@@ -137,9 +137,14 @@ export function createIo(given: GlobalFlags, sources: IoSources = {}): Io {
   let confirmed: Promise<void> | undefined;
   let announced = false;
   let capabilities: Promise<Capabilities> | undefined;
+  /** The command of the sandbox alone that runs (sandboxOnly), checked against the server's routes at its first request. */
+  let sandboxCommand: string | undefined;
   const sourcesOfConfig = { baseUrl: flags.baseUrl, apiKey: flags.apiKey, profile: flags.profile, insecure: flags.insecure, env, cwd };
   /** Every write on a live service passes here first: confirmed by the command, by --yes, or here, generically. */
   const guard = async (method: string, path: string, query?: RequestOptions['query']): Promise<void> => {
+    if (sandboxCommand && !(await io.capabilities()).sandbox) {
+      throw sandboxOnlyRefusal(sandboxCommand, io.config(), "has none of the sandbox's routes (its /openapi.json lists no /sandbox path)");
+    }
     if (!withinSeed(method, path, query)) {
       const offered = await io.capabilities();
       if (offered.source !== 'own') await (await import('./unsupported.js')).refuseUnoffered(io, offered, method, path, query);
@@ -194,7 +199,9 @@ export function createIo(given: GlobalFlags, sources: IoSources = {}): Io {
     async sandboxOnly(command) {
       const current = io.config();
       if (current.live) throw sandboxOnlyRefusal(command, current, 'is a live service');
-      if (!(await io.capabilities()).sandbox) throw sandboxOnlyRefusal(command, current, 'has none of the sandbox\'s routes (its /openapi.json lists no /sandbox path)');
+      // Whether the server has the sandbox's routes is asked at the first request (guard), so that
+      // a command's own checks of its flags come first, as they do everywhere.
+      sandboxCommand = command;
     },
     capabilities() {
       const current = io.config();

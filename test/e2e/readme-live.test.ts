@@ -81,7 +81,7 @@ const CHECKS: Record<string, (r: Ran) => void | Promise<void>> = {
     expect(r.code).toBe(0);
     expect(vars.LOG).toBe(failedLog);
     expect(liveRequests().at(-1)).toEqual({ method: 'POST', path: `/v1/webhook-logs/${failedLog}/retry`, key: LIVE_KEY });
-    const log = await (await fetch(`${sandbox.baseUrl}/v1/webhook-logs?status=DELIVERED&limit=100`, { headers: { 'x-api-key': sandbox.apiKey } })).json();
+    const log = (await (await fetch(`${sandbox.baseUrl}/v1/webhook-logs?status=DELIVERED&limit=100`, { headers: { 'x-api-key': sandbox.apiKey } })).json()) as { data: { items: { id: string }[] } };
     expect(log.data.items.map((l: { id: string }) => l.id)).toContain(failedLog);
   },
 };
