@@ -4,6 +4,7 @@ import { UsageError } from '../client/errors.js';
 import { check, type FlagNames, wholeNumber } from '../client/validate.js';
 import { type Io, listFormat } from './io.js';
 import { enumOption } from './options.js';
+import type { Page } from './remote.js';
 import type { View } from './output/views.js';
 
 export interface PageFlags {
@@ -17,12 +18,6 @@ export interface PageFlags {
 
 type ListView = Extract<View, { kind: 'list' }>;
 type Query = Record<string, string | number | undefined> & { page: number; limit: number };
-export interface Page<T = Record<string, unknown>> {
-  items: T[];
-  total?: number;
-  page?: number;
-  limit?: number;
-}
 
 const FORMATS = ['table', 'tsv', 'csv', 'json'];
 /** Page size with --all when --limit is not given: the most a page holds. */

@@ -1,5 +1,5 @@
 import { UsageError } from '../client/errors.js';
-import type { Io } from './io.js';
+import type { Io } from './io-types.js';
 import { clean } from './output/clean.js';
 
 /**

@@ -2,7 +2,14 @@ import type { Wallet } from '../api/schemas/wallets.js';
 import { ApiError } from '../client/errors.js';
 import { fits, withinSeed } from '../client/seed-api.js';
 import type { Io } from './io.js';
-import type { Page } from './paging.js';
+
+/** A page of a list, as the API answers it. */
+export interface Page<T = Record<string, unknown>> {
+  items: T[];
+  total?: number;
+  page?: number;
+  limit?: number;
+}
 
 /**
  * The seed interface standing in for this service's extensions on a server that lacks them

@@ -1,7 +1,7 @@
 import type { Capabilities } from '../client/capabilities.js';
 import { UnsupportedError } from '../client/errors.js';
 import { fits, template } from '../client/seed-api.js';
-import type { Io } from './io.js';
+import type { Io } from './io-types.js';
 
 /**
  * What to use instead of an extension a server lacks, by its operation: said after what the server
