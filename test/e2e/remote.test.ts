@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../src/index.js';
-import { type Cli, createCli } from '../helpers/cli.js';
+import { execa } from 'execa';
+import { BIN, type Cli, cleanEnv, createCli, watchOutput } from '../helpers/cli.js';
 import { type LiveService, type RecordedRequest, startLiveService } from '../helpers/live-service.js';
 
 // The CLI against a Wallet Ledger Service that has the seed's /v1 and nothing more (the live-service
@@ -166,7 +167,6 @@ describe('what the seed cannot do: UNSUPPORTED, exit 2, nothing keyed sent', () 
     [['wallets', 'unlock', '$ada'], 'has no PATCH /sandbox/wallets/{}'],
     [['webhooks', 'secret'], 'has no GET /sandbox/webhook-endpoint'],
     [['webhooks', 'endpoint', 'set', 'https://example.ng/hooks'], 'has no PUT /sandbox/webhook-endpoint'],
-    [['webhooks', 'tail'], 'has no stream of delivery attempts'],
   ])('%j', async (template, said) => {
     const args = template.map((word) => (word.startsWith('$') ? ids[word.slice(1)]! : word));
     const from = live.requests.length;
@@ -175,6 +175,29 @@ describe('what the seed cannot do: UNSUPPORTED, exit 2, nothing keyed sent', () 
     expect(r.stderr).toContain(`Error [UNSUPPORTED]: ${live.url} (from LEDGER_BASE_URL) ${said}`);
     expect(r.stderr).toMatch(/; nothing was sent\n$/);
     expect(sentSince(from).sent.filter((q) => q.key)).toEqual([]);
+  });
+});
+
+describe('webhooks tail without a stream', () => {
+  it('reads the webhook logs every --interval seconds and shows each new attempt, through the seed list alone', async () => {
+    const from = live.requests.length;
+    const tail = execa(process.execPath, [BIN, 'webhooks', 'tail', '--json', '--interval', '0.2'], { cwd: remote.dir, env: cleanEnv(remoteEnv()), extendEnv: false, reject: false });
+    const err = watchOutput(tail.stderr);
+    const out = watchOutput(tail.stdout);
+    await err.waitFor(/reading its webhook logs every 0\.2 s instead/);
+    // The list it has read once already is not shown again; a delivery made now is.
+    const reads = () => live.requests.slice(from).filter((q) => q.path.startsWith('/v1/webhook-logs')).length;
+    for (let i = 0; i < 200 && reads() === 0; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    const account = (await direct.json(['wallets', 'get', ids.bayo!])).account_number;
+    await direct.json(['credit', account, '1234', '--narration', 'school fees for the tail']);
+    await sandbox.advance('1s');
+    const [line] = await out.waitFor(/^.*school fees for the tail.*$/m);
+    tail.kill('SIGINT');
+    const ended = await tail;
+    expect(ended.exitCode).toBe(0);
+    expect(JSON.parse(line!)).toMatchObject({ event_type: 'ledger.credit', attempt_count: 1 });
+    expect(out.text().split('\n').filter(Boolean)).toHaveLength(1);
+    expect(sentSince(from).beyondSeed).toEqual([]);
   });
 });
 

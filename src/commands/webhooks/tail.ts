@@ -1,12 +1,13 @@
 import type { Command } from '../command.js';
 import { WEBHOOK_STREAM_PATH, type WebhookAttemptEvent } from '../../api/schemas/webhook-stream.js';
-import { UnreachableError } from '../../client/errors.js';
+import { UnreachableError, UsageError } from '../../client/errors.js';
 import type { Io } from '../io.js';
 import { action, clientCommand, examples } from '../options.js';
 import { offers } from '../remote.js';
 
 export function tailCommand(): Command {
   return clientCommand('tail')
+    .option('--interval <seconds>', 'against a service without a stream of attempts: seconds between reads of its webhook logs', '2')
     .addHelpText(
       'after',
       examples('ledger webhooks tail', 'ledger webhooks tail --json | jq -c "{event_type, status, attempt_count}"') +
@@ -29,12 +30,11 @@ function subject(log: WebhookAttemptEvent['log']): { wallet?: string; amount?: n
  * the delivery log as it stood after the attempt, one JSON object per line, with --json. Attempts made
  * before it started are not replayed.
  */
-export async function runTail(io: Io, options: { signal?: AbortSignal } = {}): Promise<void> {
+export async function runTail(io: Io, options: { signal?: AbortSignal; interval?: string } = {}): Promise<void> {
   const client = io.client();
-  if (!(await offers(io, 'GET', WEBHOOK_STREAM_PATH))) {
-    const { unsupported } = await import('../unsupported.js');
-    throw unsupported(io, `has no stream of delivery attempts (GET ${WEBHOOK_STREAM_PATH})`, 'see the newest deliveries with `ledger webhooks list --desc`');
-  }
+  const interval = Number(options.interval ?? '2');
+  if (!/^\d+(\.\d+)?$/.test(options.interval ?? '2') || interval < 0.1 || interval > 3600) throw new UsageError('--interval must be a number of seconds from 0.1 to 3600');
+  const streamed = await offers(io, 'GET', WEBHOOK_STREAM_PATH);
   const { formatter } = await import('../output/render.js');
   const { clean } = await import('../output/clean.js');
   const fmt = formatter(io.stdout, io.env);
@@ -70,6 +70,10 @@ export async function runTail(io: Io, options: { signal?: AbortSignal } = {}): P
     );
   };
   try {
+    if (!streamed) {
+      await (await import('./tail-poll.js')).pollAttempts(io, print, controller.signal, interval);
+      return;
+    }
     await client.stream(
       WEBHOOK_STREAM_PATH,
       {
