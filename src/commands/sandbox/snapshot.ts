@@ -88,6 +88,7 @@ export function saveCommand(): Command {
       action(async (io: Io, name: string | undefined, options: { file?: string; format?: SnapshotFormat }) => {
         const target = targetOf(io, name, options.file);
         const format = options.format ?? 'sqlite';
+        if (!(format in SNAPSHOT_FORMATS)) throw new UsageError(`--format ${format}: must be one of ${Object.keys(SNAPSHOT_FORMATS).join(', ')}`);
         const saved =
           'name' in target
             ? await io.client().sandbox<Snapshot>('POST', '/sandbox/snapshots', { body: options.format ? { ...target, format } : target })
