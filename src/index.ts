@@ -6,6 +6,7 @@
 import { resolve } from 'node:path';
 import type { AuditReport, ClockState } from './api/schemas/sandbox.js';
 import type { Snapshot } from './api/schemas/snapshots.js';
+import type { SnapshotFormat } from './api/snapshot-name.js';
 import { parseDuration } from './api/duration.js';
 import { HTTP_STATUS } from './api/errors.js';
 import { DatabaseInUseError } from './engine/db/lock.js';
@@ -16,7 +17,7 @@ import { startServer } from './sandbox/server.js';
 import { checkTls, publicBindProblem } from './sandbox/tls-options.js';
 import type { SnapshotTarget } from './sandbox/snapshots.js';
 
-export type { AuditReport, ClockState, Snapshot };
+export type { AuditReport, ClockState, Snapshot, SnapshotFormat };
 
 export interface StartSandboxOptions {
   /** Derive every id, account number, NIP session id and webhook id from this seed (keys and secrets stay random); implies `clock: 'manual'`. */
@@ -75,8 +76,12 @@ export interface RunningSandbox {
   /** Moves the owner's clock forward (`90`, `'90s'`, `'5m'`, `'2h'`, `'1d'`) and runs what fell due. */
   advance(duration: number | string): Promise<ClockState>;
   snapshot: {
-    /** Saves the whole sandbox under a name (or to `{ file }`, a path relative to the working directory). */
-    save(target: string | { file: string }): Promise<Snapshot>;
+    /**
+     * Saves the whole sandbox under a name (or to `{ file }`, a path relative to the working
+     * directory): an SQLite file, or with `format: 'json'` a deterministic text snapshot (JSON Lines)
+     * to commit and review. A restore tells the two apart by themselves.
+     */
+    save(target: string | { file: string }, options?: { format?: SnapshotFormat }): Promise<Snapshot>;
     /**
      * Puts the whole sandbox back as it was saved; the keys in use keep working. A snapshot whose
      * books do not balance is refused (`SNAPSHOT_INVALID`) unless `force`.
@@ -177,12 +182,12 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   };
   const call = async <T>(method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown): Promise<T> => (await inject(method, url, body)).json<{ data: T }>().data;
   // A file is the download of the whole sandbox, written here: the server writes only named snapshots.
-  const saveToFile = async (file: string): Promise<Snapshot> => {
+  const saveToFile = async (file: string, format: SnapshotFormat): Promise<Snapshot> => {
     // Client code, loaded only here: the package entry loads none of the command line's.
     const [{ servingPid }, { saveFile }] = await Promise.all([import('./client/served-database.js'), import('./client/save-file.js')]);
     const pid = servingPid(file);
     if (pid !== undefined) throw new SandboxError(400, 'VALIDATION_ERROR', `file: ${file} is the database of a running sandbox (pid ${pid}): a snapshot is a file of its own`);
-    const response = await inject('GET', '/sandbox/database');
+    const response = await inject('GET', `/sandbox/database?format=${format}`);
     const savedAt = response.headers['snapshot-saved-at'];
     const size = await saveFile(file, response.rawPayload).catch((error: NodeJS.ErrnoException) => {
       // As `snapshot save --file` reports it: a full disk is what the sandbox calls it, any other refusal is the path's.
@@ -190,7 +195,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
       if (typeof error.code === 'string' && /^E[A-Z]+$/.test(error.code)) throw new SandboxError(400, 'VALIDATION_ERROR', `file: ${file} cannot be written (${error.code}${error.code === 'ENOENT' ? ': no such directory' : ''})`);
       throw error;
     });
-    return { name: null, file, size_bytes: size, saved_at: typeof savedAt === 'string' ? savedAt : null };
+    return { name: null, file, format, size_bytes: size, saved_at: typeof savedAt === 'string' && format === 'sqlite' ? savedAt : null };
   };
   const secret = async () => (await getEndpoint(sandbox.db, server.developerId)).secret;
   let webhookSecret = await secret();
@@ -214,9 +219,9 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     // A number goes to the route as it is, which refuses it as it refuses any request's.
     advance: async (duration) => call<ClockState>('POST', '/sandbox/clock/advance', { seconds: typeof duration === 'number' ? duration : await refusing(() => parseDuration(duration)) }),
     snapshot: {
-      save: async (given) => {
+      save: async (given, { format = 'sqlite' } = {}) => {
         const at = target(given);
-        return 'name' in at ? call<Snapshot>('POST', '/sandbox/snapshots', at) : saveToFile(at.file);
+        return 'name' in at ? call<Snapshot>('POST', '/sandbox/snapshots', { ...at, format }) : saveToFile(at.file, format);
       },
       restore,
       list: async () => (await call<{ items: Snapshot[] }>('GET', '/sandbox/snapshots?limit=100')).items,

@@ -2,12 +2,12 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, r
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Snapshot } from '../api/schemas/snapshots.js';
-import { SNAPSHOT_NAME, SNAPSHOT_NAME_RULE } from '../api/snapshot-name.js';
+import { namedSnapshotFile, SNAPSHOT_FORMATS, SNAPSHOT_NAME, SNAPSHOT_NAME_RULE, type SnapshotFormat } from '../api/snapshot-name.js';
 import { allKeys, type ApiKeyRow, carryKeys } from '../engine/developers/keys.js';
 import { invalidField, LedgerError } from '../engine/errors.js';
 import { storageFailure } from '../engine/db/faults.js';
 import { isLocked, lockPathFor } from '../engine/db/lock.js';
-import { copyDatabase, damagedSnapshot, isDamaged, prepareSnapshot, readSnapshot, readSnapshotInfo, replaceContents, snapshotInvalid, syncFile } from '../engine/db/snapshot.js';
+import { copyDatabase, damagedSnapshot, isDamaged, prepareSnapshot, readSnapshot, readSnapshotInfo, replaceContents, snapshotInvalid, syncFile, writeTextCopy } from '../engine/db/snapshot.js';
 import { audit, type AuditReport } from '../engine/audit/audit.service.js';
 import { getSetting } from '../engine/settings/settings.repository.js';
 import { SANDBOX_DEVELOPER, type Sandbox } from './sandbox.js';
@@ -26,7 +26,8 @@ export interface SnapshotCopy {
 
 /**
  * Saving, restoring, listing and deleting snapshots of the whole sandbox (contract §11). Named
- * snapshots are `<name>.db` files in one directory (mode 0700, files 0600).
+ * snapshots are `<name>.db` (SQLite) or `<name>.jsonl` (text) files in one directory (mode 0700,
+ * files 0600), one file a name. A restore tells the formats apart by the file's first bytes.
  */
 export interface Snapshots {
   readonly dir: string;
@@ -35,9 +36,9 @@ export interface Snapshots {
    * it, fsync, rename, fsync of the directory. The server writes snapshots there and nowhere else: a
    * file of your choosing is written by whoever downloads the sandbox (`copy`, GET /sandbox/database).
    */
-  save(name: string, savedAt: Date): Promise<Snapshot>;
+  save(name: string, savedAt: Date, format?: SnapshotFormat): Promise<Snapshot>;
   /** A consistent copy to send (`GET /sandbox/database`), made in the snapshot directory and unlinked once open. */
-  copy(savedAt: Date): Promise<SnapshotCopy>;
+  copy(savedAt: Date, format?: SnapshotFormat): Promise<SnapshotCopy>;
   /**
    * Replaces the sandbox's whole state with the snapshot's, atomically between two write batches,
    * once the audit's invariants hold on the snapshot (SNAPSHOT_INVALID naming the first problems
@@ -64,10 +65,11 @@ function unbalanced(field: string, report: AuditReport): LedgerError {
 
 /** `warn` gets the line that says a restore skipped its check (the server's log). */
 export function createSnapshots(sandbox: Sandbox, scheduler: Pick<Scheduler, 'quiesce'>, dir: string, warn: (line: string) => void = console.error): Snapshots {
-  const located = (target: SnapshotTarget) => {
+  /** A name's file: in `format`, or (none given) the one there is. */
+  const located = (target: SnapshotTarget, format?: SnapshotFormat) => {
     if ('name' in target) {
       if (!SNAPSHOT_NAME.test(target.name)) throw invalidField('name', SNAPSHOT_NAME_RULE);
-      return { path: join(dir, `${target.name}.db`), name: target.name, file: null, field: 'name' };
+      return { path: format ? join(dir, `${target.name}${SNAPSHOT_FORMATS[format]}`) : namedSnapshotFile(dir, target.name), name: target.name, file: null, field: 'name' };
     }
     const path = resolve(target.file);
     return { path, name: null, file: path, field: 'file' };
@@ -89,8 +91,8 @@ export function createSnapshots(sandbox: Sandbox, scheduler: Pick<Scheduler, 'qu
     return at;
   };
   const describe = (at: ReturnType<typeof located>): Snapshot => {
-    const { meta } = readSnapshotInfo(at.path, at.field);
-    return { name: at.name, file: at.file, size_bytes: statSync(at.path).size, saved_at: meta?.saved_at ?? null };
+    const { meta, format } = readSnapshotInfo(at.path, at.field);
+    return { name: at.name, file: at.file, format, size_bytes: statSync(at.path).size, saved_at: meta?.saved_at ?? null };
   };
   const existing = (target: SnapshotTarget) => {
     const at = located(target);
@@ -98,41 +100,52 @@ export function createSnapshots(sandbox: Sandbox, scheduler: Pick<Scheduler, 'qu
     return at;
   };
 
-  /** A consistent copy of the sandbox in a temporary file beside `path` (one a killed process left there is removed first). */
-  const copyBeside = async (path: string, field: string, savedAt: Date): Promise<string> => {
+  /**
+   * A consistent copy of the sandbox in `format` in a temporary file beside `path` (one a killed
+   * process left there is removed first). A text copy is written from a binary one, so that it too
+   * is one committed state, however many writes run meanwhile.
+   */
+  const copyBeside = async (path: string, field: string, savedAt: Date, format: SnapshotFormat): Promise<string> => {
     removeStaleTemporaries(path);
     const temporary = join(dirname(path), `.${basename(path)}.tmp-${process.pid}-${++temporaries}`);
+    const text = `${temporary}-text`;
     const meta = { saved_at: savedAt.toISOString() };
     // An in-memory database has one connection: it is copied between two write batches. A file is
     // copied from a connection of its own while requests go on.
     try {
       if (sandbox.dbPath === ':memory:') await sandbox.exclusive(() => copyDatabase(sandbox.db, temporary, meta));
       else await copyDatabase(sandbox.db, temporary, meta);
-      return temporary;
+      if (format === 'sqlite') return temporary;
+      await writeTextCopy(sandbox.db, temporary, text);
+      return text;
     } catch (error) {
-      rmSync(temporary, { force: true });
+      rmSync(text, { force: true });
       throw unwritable(error, field, path);
+    } finally {
+      if (format !== 'sqlite') rmSync(temporary, { force: true });
     }
   };
 
   return {
     dir,
-    async save(name, savedAt) {
-      const at = notOwn(located({ name }));
+    async save(name, savedAt, format = 'sqlite') {
+      const at = notOwn(located({ name }, format));
       makePrivateDir(dir);
-      const temporary = await copyBeside(at.path, at.field, savedAt);
+      const temporary = await copyBeside(at.path, at.field, savedAt, format);
       try {
         renameSync(temporary, at.path);
       } catch (error) {
         rmSync(temporary, { force: true });
         throw unwritable(error, at.field, at.path);
       }
+      // One file a name: the other format's goes, so a restore by name finds this one.
+      for (const other of Object.keys(SNAPSHOT_FORMATS) as SnapshotFormat[]) if (other !== format) rmSync(located({ name }, other).path, { force: true });
       syncFile(dirname(at.path));
       return describe(at);
     },
-    async copy(savedAt) {
+    async copy(savedAt, format = 'sqlite') {
       makePrivateDir(dir);
-      const temporary = await copyBeside(join(dir, 'download'), 'database', savedAt);
+      const temporary = await copyBeside(join(dir, 'download'), 'database', savedAt, format);
       try {
         const fd = openSync(temporary, 'r');
         return { fd, size_bytes: statSync(temporary).size, saved_at: savedAt.toISOString() };
@@ -186,19 +199,24 @@ export function createSnapshots(sandbox: Sandbox, scheduler: Pick<Scheduler, 'qu
     list() {
       if (!existsSync(dir)) return [];
       return readdirSync(dir)
-        .filter((entry) => entry.endsWith('.db') && SNAPSHOT_NAME.test(entry.slice(0, -3)))
-        .sort()
-        .map((entry) => {
-          const at = located({ name: entry.slice(0, -3) });
+        .flatMap((entry) => {
+          const format = (Object.keys(SNAPSHOT_FORMATS) as SnapshotFormat[]).find((f) => entry.endsWith(SNAPSHOT_FORMATS[f]));
+          const name = format && entry.slice(0, -SNAPSHOT_FORMATS[format].length);
+          return format && name && SNAPSHOT_NAME.test(name) ? [{ name, format }] : [];
+        })
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+        .map(({ name, format }) => {
+          const at = located({ name }, format);
           try {
             return describe(at);
           } catch {
-            return { name: at.name, file: null, size_bytes: statSync(at.path).size, saved_at: null };
+            return { name: at.name, file: null, format, size_bytes: statSync(at.path).size, saved_at: null };
           }
         });
     },
     remove(name) {
-      rmSync(existing({ name }).path);
+      existing({ name });
+      for (const format of Object.keys(SNAPSHOT_FORMATS) as SnapshotFormat[]) rmSync(located({ name }, format).path, { force: true });
       syncFile(dir);
     },
   };

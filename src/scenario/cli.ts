@@ -6,6 +6,7 @@ import { UsageError } from '../client/errors.js';
 import { ApiClient } from '../client/http.js';
 import { saveFile } from '../client/save-file.js';
 import { SNAPSHOT_DIR, stateDirFor } from '../client/state.js';
+import { namedSnapshotFile } from '../api/snapshot-name.js';
 import { assertTempDirUsable } from '../client/temp-dir.js';
 import { loadDriver } from '../engine/db/open.js';
 import { EXIT, SilentFailure } from '../commands/errors.js';
@@ -82,7 +83,7 @@ function startingSnapshot(value: string | undefined, io: Io, remote: boolean): S
     throw new UsageError((error as Error).message);
   }
   if (remote && 'name' in target) return target;
-  const file = 'file' in target ? target.file : join(stateDirFor(io.cwd, io.env), SNAPSHOT_DIR, `${target.name}.db`);
+  const file = 'file' in target ? target.file : namedSnapshotFile(join(stateDirFor(io.cwd, io.env), SNAPSHOT_DIR), target.name);
   if (!existsSync(file)) throw new UsageError(`--snapshot ${value}: ${'name' in target ? `no snapshot of that name in ${dirname(file)} (save one with \`ledger sandbox snapshot save ${value}\`)` : `${file} does not exist`}`);
   return { file };
 }

@@ -65,7 +65,7 @@ describe('snapshot save --file', () => {
     const wallet = await cli.json(['wallets', 'create', '--customer-reference', 'kept', '--first-name', 'A', '--last-name', 'B', '--email', 'a@b.ng']);
     const saved = await cli.json(['sandbox', 'snapshot', 'save', '--file', 'fixture.db']);
     const fixture = join(cli.dir, 'fixture.db');
-    expect(saved).toEqual({ name: null, file: fixture, size_bytes: readFileSync(fixture).length, saved_at: '2026-01-01T00:00:00.000Z' });
+    expect(saved).toEqual({ name: null, file: fixture, format: 'sqlite', size_bytes: readFileSync(fixture).length, saved_at: '2026-01-01T00:00:00.000Z' });
     // Nothing of it was left in the server's snapshot directory, and the file restores.
     expect(readdirSync(join(cli.dir, '.ledger', 'snapshots'))).toEqual([]);
     await cli.json(['wallets', 'close', wallet.id, '--yes']);

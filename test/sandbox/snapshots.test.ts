@@ -49,7 +49,7 @@ describe('save and restore', () => {
     const payout = (await t.call('POST', `/v1/wallets/${a.id}/transfer`, { destination_account_number: '2222222222', destination_bank_code: '058', amount: 1_000 })).body.data;
     const saved = await t.call('POST', '/sandbox/snapshots', { name: 'base' });
     expect(saved.status).toBe(200);
-    expect(saved.body.data).toEqual({ name: 'base', file: null, size_bytes: expect.any(Number), saved_at: '2026-11-21T09:30:00.000Z' });
+    expect(saved.body.data).toEqual({ name: 'base', file: null, format: 'sqlite', size_bytes: expect.any(Number), saved_at: '2026-11-21T09:30:00.000Z' });
     const before = await view(t, [a.id, b.id]);
     const next = (await t.call('POST', '/v1/wallets', walletBody({ customer_reference: 'after-save' }))).body.data;
 

@@ -43,7 +43,7 @@ export function standardErrors(kind: RouteKind): ErrorStatus[] {
   return statuses.sort((a, b) => a - b);
 }
 
-type Content = Record<string, { schema?: { contentMediaType?: string } }>;
+type Content = Record<string, { schema?: { contentMediaType?: string; 'x-other-media-types'?: string[] } }>;
 type Operation = {
   parameters?: ({ schema?: Record<string, unknown> } & Record<string, unknown>)[];
   responses?: Record<string, { description?: string; content?: Content }>;
@@ -63,8 +63,8 @@ export function describeErrorResponses<D extends { paths?: object }>(document: D
       for (const [status, response] of Object.entries(operation?.responses ?? {})) {
         const codes = ERROR_CODES.filter((code) => HTTP_STATUS[code] === Number(status));
         if (codes.length > 0) response.description = `Refused (${codes.join(', ')}), in the Error shape`;
-        const { contentMediaType, ...file } = response.content?.['application/json']?.schema ?? {};
-        if (contentMediaType) response.content = { [contentMediaType]: { schema: file } };
+        const { contentMediaType, [OTHER_MEDIA_TYPES]: others = [], ...file } = response.content?.['application/json']?.schema ?? {};
+        if (contentMediaType) response.content = Object.fromEntries([contentMediaType, ...others].map((type) => [type, { schema: file }]));
       }
       // An extension's mark belongs on its parameter, where a client reads the parameter's name.
       for (const parameter of operation?.parameters ?? []) {
@@ -83,8 +83,13 @@ export function describeErrorResponses<D extends { paths?: object }>(document: D
   return document;
 }
 
+/** The media types after the first of a file answer that may come in several. */
+const OTHER_MEDIA_TYPES = 'x-other-media-types';
+
 /**
- * The answer of a route that sends a file, not JSON: a binary string of `mediaType` in /openapi.json.
+ * The answer of a route that sends a file, not JSON: a binary string of `mediaType` in /openapi.json
+ * (of each of `others` too, for a file that comes in several formats).
  * @example response: { 200: fileResponse('application/vnd.sqlite3', 'the whole sandbox as an SQLite file') }
  */
-export const fileResponse = (mediaType: string, description: string) => z.string().meta({ format: 'binary', contentMediaType: mediaType, description });
+export const fileResponse = (mediaType: string, description: string, others: string[] = []) =>
+  z.string().meta({ format: 'binary', contentMediaType: mediaType, description, ...(others.length > 0 ? { [OTHER_MEDIA_TYPES]: others } : {}) });

@@ -1,12 +1,12 @@
 import { resolve } from 'node:path';
 import type { Command } from '../command.js';
 import type { Snapshot } from '../../api/schemas/snapshots.js';
-import { SNAPSHOT_MEDIA_TYPE } from '../../api/snapshot-name.js';
+import { SNAPSHOT_FORMATS, SNAPSHOT_MEDIA_TYPE, type SnapshotFormat, TEXT_SNAPSHOT_MEDIA_TYPE } from '../../api/snapshot-name.js';
 import { ApiError, UsageError } from '../../client/errors.js';
 import { servingPid } from '../../client/served-database.js';
 import { check } from '../../client/validate.js';
 import type { Io } from '../io.js';
-import { action, sandboxCommand, examples } from '../options.js';
+import { action, enumOption, sandboxCommand, examples } from '../options.js';
 import { clean } from '../output/clean.js';
 import { fitted } from '../output/wrap.js';
 import type { View } from '../output/views.js';
@@ -15,11 +15,16 @@ import { confirm } from '../prompts.js';
 
 const size = (bytes: number) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`);
 const label = (s: Snapshot) => clean(s.name ?? s.file ?? '');
+const formatName = (s: Snapshot) => (s.format === 'json' ? 'text (JSON Lines)' : 'SQLite');
 
 const snapshotView = (verb: string): View => ({
   kind: 'custom',
   quiet: label,
-  lines: (s: Snapshot, fmt) => [fmt.green(`${verb} ${s.name ? `snapshot ${fmt.bold(label(s))}` : label(s)}`), fmt.dim(`${size(s.size_bytes)}, saved at ${s.saved_at ?? 'an unknown time'} (sandbox clock)`)],
+  lines: (s: Snapshot, fmt) => [
+    fmt.green(`${verb} ${s.name ? `snapshot ${fmt.bold(label(s))}` : label(s)}`),
+    // A text snapshot holds no save time: the same state gives the same file.
+    fmt.dim(`${size(s.size_bytes)}, ${formatName(s)}${s.format === 'json' ? '' : `, saved at ${s.saved_at ?? 'an unknown time'} (sandbox clock)`}`),
+  ],
 });
 
 const listView: View = {
@@ -30,6 +35,7 @@ const listView: View = {
   derive: (s: Snapshot) => ({ label: label(s), size: size(s.size_bytes) }),
   columns: [
     { label: 'Name', key: 'label', kind: 'text' },
+    { label: 'Format', key: 'format', kind: 'fixed' },
     { label: 'Size', key: 'size', kind: 'fixed' },
     { label: 'Saved', key: 'saved_at', kind: 'fixed' },
   ],
@@ -46,12 +52,14 @@ function targetOf(io: Io, name: string | undefined, file: string | undefined): {
  * Downloads the whole sandbox (GET /sandbox/database) into `file` on this machine: the server writes
  * snapshots only in its own snapshot directory. Never over a database a live sandbox serves.
  */
-async function saveToFile(io: Io, file: string): Promise<Snapshot> {
+async function saveToFile(io: Io, file: string, format: SnapshotFormat): Promise<Snapshot> {
   const pid = servingPid(file);
   if (pid !== undefined) throw new UsageError(`--file ${file} is the database of a running sandbox (pid ${pid}): a snapshot is a file of its own`);
   try {
-    const { size, headers } = await io.client().download('/sandbox/database', SNAPSHOT_MEDIA_TYPE, file);
-    return { name: null, file, size_bytes: size, saved_at: typeof headers['snapshot-saved-at'] === 'string' ? headers['snapshot-saved-at'] : null };
+    const text = format === 'json';
+    const { size, headers } = await io.client().download(text ? '/sandbox/database?format=json' : '/sandbox/database', text ? TEXT_SNAPSHOT_MEDIA_TYPE : SNAPSHOT_MEDIA_TYPE, file);
+    const savedAt = !text && typeof headers['snapshot-saved-at'] === 'string' ? headers['snapshot-saved-at'] : null;
+    return { name: null, file, format, size_bytes: size, saved_at: savedAt };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     // A full disk here is what the sandbox calls it (contract §10), not a usage error.
@@ -65,11 +73,26 @@ export function saveCommand(): Command {
   return sandboxCommand('save')
     .argument('[name]', 'letters, digits, dots, dashes, underscores (replaces a snapshot of that name)')
     .option('--file <path>', 'download the snapshot into this file on this machine instead (a fixture to commit, say)')
-    .addHelpText('after', examples('ledger sandbox snapshot save base', 'ledger sandbox snapshot save --file test/fixtures/base.db --json'))
+    .addOption(
+      enumOption(
+        '--format <format>',
+        'sqlite (the default: the database file, the fast path) or json (JSON Lines, one row a line: the same state gives the same bytes, to review in a diff and to move between backends)',
+        Object.keys(SNAPSHOT_FORMATS),
+      ),
+    )
+    .addHelpText(
+      'after',
+      examples('ledger sandbox snapshot save base', 'ledger sandbox snapshot save --file test/fixtures/base.db --json', 'ledger sandbox snapshot save --file test/fixtures/base.jsonl --format json'),
+    )
     .action(
-      action(async (io: Io, name: string | undefined, options: { file?: string }) => {
+      action(async (io: Io, name: string | undefined, options: { file?: string; format?: SnapshotFormat }) => {
         const target = targetOf(io, name, options.file);
-        const saved = 'name' in target ? await io.client().sandbox<Snapshot>('POST', '/sandbox/snapshots', { body: target }) : await saveToFile(io, target.file);
+        const format = options.format ?? 'sqlite';
+        if (!(format in SNAPSHOT_FORMATS)) throw new UsageError(`--format ${format}: must be one of ${Object.keys(SNAPSHOT_FORMATS).join(', ')}`);
+        const saved =
+          'name' in target
+            ? await io.client().sandbox<Snapshot>('POST', '/sandbox/snapshots', { body: options.format ? { ...target, format } : target })
+            : await saveToFile(io, target.file, format);
         await io.show(saved, snapshotView('Saved'));
       }),
     );
@@ -81,7 +104,7 @@ const RESTORE_BEFORE_REPEATING = 'a restore repeated does no harm (it puts the s
 export function restoreCommand(): Command {
   return sandboxCommand('restore')
     .argument('[name]', 'a snapshot saved with `snapshot save <name>`')
-    .option('--file <path>', 'restore from this file instead (older snapshots are migrated; the file is not changed)')
+    .option('--file <path>', 'restore from this file instead: an SQLite or a text (--format json) snapshot, told apart by its first bytes (older ones are migrated; the file is not changed)')
     .option('--force', 'load it even if its books do not balance (its audit is skipped; exit 1 SNAPSHOT_INVALID otherwise)')
     .addHelpText('after', examples('ledger sandbox snapshot restore base', 'ledger sandbox snapshot restore --file test/fixtures/base.db --yes'))
     .action(

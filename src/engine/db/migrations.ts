@@ -850,6 +850,12 @@ async function rebuildTables(db: Kysely<unknown>, rebuilds: Rebuild[]): Promise<
   }
 }
 
+/**
+ * Migration names compared code unit by code unit, as Kysely sorts the migrations themselves: its
+ * default (`localeCompare`) loads ICU's collation on its first call, 5 to 15 ms of every start.
+ */
+export const migrationOrder = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 export const migrationProvider: MigrationProvider = {
   getMigrations: async () => migrations,
 };

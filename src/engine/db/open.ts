@@ -6,7 +6,7 @@ import type { Database, Db } from './database.js';
 import { type Checkpointer, startCheckpointer } from './checkpointer.js';
 import { registerConnection } from './direct.js';
 import { sqliteError } from './faults.js';
-import { migrationProvider } from './migrations.js';
+import { migrationOrder, migrationProvider } from './migrations.js';
 import { builtFile } from './module-files.js';
 import { KEPT_TABLES, type KeptTable, keptMark } from './prepared.js';
 
@@ -248,9 +248,7 @@ export async function openDatabase({ path, backgroundCheckpoints = false, identi
   const statements = withStatementCache(sqlite, state);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
   registerConnection(db, { prepare: (text) => (statements as SqliteDatabase).prepare(text) as never, inTransaction: () => sqlite.inTransaction });
-  // Names compared code unit by code unit, as Kysely sorts the migrations themselves: its default
-  // (`localeCompare`) loads ICU's collation on its first call, 5 to 15 ms of every start.
-  const { error, results } = await new Migrator({ db, provider: migrationProvider, nameComparator: (a, b) => (a < b ? -1 : a > b ? 1 : 0) }).migrateToLatest();
+  const { error, results } = await new Migrator({ db, provider: migrationProvider, nameComparator: migrationOrder }).migrateToLatest();
   if (error) {
     await db.destroy();
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';

@@ -1,18 +1,28 @@
 import SQLite from 'better-sqlite3';
-import { chmodSync, closeSync, copyFileSync, fsyncSync, openSync, rmSync } from 'node:fs';
-import { Kysely, SqliteDialect, sql, type Transaction } from 'kysely';
+import { chmodSync, closeSync, copyFileSync, createReadStream, fsyncSync, openSync, readSync, rmSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { Kysely, Migrator, SqliteDialect, sql, type Transaction } from 'kysely';
 import type { Database, Db } from './database.js';
-import { migrationProvider } from './migrations.js';
+import { migrationOrder, migrationProvider } from './migrations.js';
 import { readFileInWorker, type ReadJob } from './off-thread.js';
 import { closeDatabase, databasePath, openDatabase, readsOffThread } from './open.js';
 import { LedgerError } from '../errors.js';
+import { sqliteSchema, writeSqliteTextSnapshot } from './sqlite-schema.js';
+import { loadTextSnapshot, looksLikeText, parseHeader, snapshotInvalid } from './text-snapshot.js';
 import { startSqliteWorker } from './worker.js';
+
+export { snapshotInvalid };
 
 /**
  * Snapshots of a whole sandbox database (contract §11): what is SQLite about them lives here.
- * A snapshot file is an ordinary SQLite database in rollback-journal mode, made by `VACUUM INTO`,
- * with one extra row in `settings` (SNAPSHOT_META) saying when it was taken.
+ * A binary snapshot file is an ordinary SQLite database in rollback-journal mode, made by `VACUUM
+ * INTO`, with one extra row in `settings` (SNAPSHOT_META) saying when it was taken. A text snapshot
+ * (text-snapshot.ts) is written from such a copy and loaded into a fresh database made by the
+ * migrations, which then restores as a binary one does.
  */
+
+/** How a snapshot file is written: an SQLite database (the default, the fast path) or JSON Lines. */
+export type SnapshotFormat = 'sqlite' | 'json';
 
 /** The settings row of a snapshot file that describes it; never present in a live database. */
 export const SNAPSHOT_META = 'snapshot';
@@ -90,13 +100,39 @@ export function syncFile(path: string): void {
 }
 
 export interface SnapshotFileInfo {
+  format: SnapshotFormat;
+  /** A binary snapshot's; a text snapshot holds no save time. */
   meta: SnapshotMeta | undefined;
-  /** The migrations the snapshot's schema has had. */
+  /** The migrations a binary snapshot's schema has had. */
   migrations: string[];
+  /** A text snapshot's schema: the last migration its rows fit. */
+  schema?: string;
 }
+
+const SQLITE_HEADER = Buffer.from('SQLite format 3\0');
+
+/** The first `length` bytes of `file` (fewer when it is shorter). */
+function head(file: string, length: number): Buffer {
+  const fd = openSync(file, 'r');
+  try {
+    const buffer = Buffer.alloc(length);
+    return buffer.subarray(0, readSync(fd, buffer, 0, length, 0));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Room for a text snapshot's header line, many times over. */
+const HEADER_BYTES = 4096;
 
 /** What a snapshot file says about itself; throws a LedgerError on `field` when it is not a ledger snapshot. */
 export function readSnapshotInfo(file: string, field: string): SnapshotFileInfo {
+  const start = head(file, HEADER_BYTES);
+  if (!start.subarray(0, SQLITE_HEADER.length).equals(SQLITE_HEADER) && looksLikeText(start)) {
+    const end = start.indexOf(0x0a);
+    const header = parseHeader(start.subarray(0, end === -1 ? start.length : end).toString('utf8'), field);
+    return { format: 'json', meta: undefined, migrations: [], schema: header.schema };
+  }
   let handle: SQLite.Database | undefined;
   try {
     handle = new SQLite(file, { readonly: true, fileMustExist: true });
@@ -104,7 +140,7 @@ export function readSnapshotInfo(file: string, field: string): SnapshotFileInfo 
     if (!tables.has('developers') || !tables.has('settings') || !tables.has('kysely_migration')) throw notASnapshot(field);
     const row = handle.prepare('SELECT value FROM settings WHERE key = ?').get(SNAPSHOT_META) as { value: string } | undefined;
     const migrations = (handle.prepare('SELECT name FROM kysely_migration ORDER BY name').all() as { name: string }[]).map((m) => m.name);
-    return { meta: row ? (JSON.parse(row.value) as SnapshotMeta) : undefined, migrations };
+    return { format: 'sqlite', meta: row ? (JSON.parse(row.value) as SnapshotMeta) : undefined, migrations };
   } catch (error) {
     if (error instanceof LedgerError) throw error;
     throw isDamaged(error) && !/not a database/.test((error as Error).message) ? damagedSnapshot(field, error) : notASnapshot(field);
@@ -112,9 +148,6 @@ export function readSnapshotInfo(file: string, field: string): SnapshotFileInfo 
     handle?.close();
   }
 }
-
-/** A snapshot file that cannot be loaded for what it holds (contract §11): 422, naming the field that gave it. */
-export const snapshotInvalid = (field: string, problem: string, detail = problem) => new LedgerError('SNAPSHOT_INVALID', `${field}: ${detail}`, [{ field, message: problem }]);
 
 const notASnapshot = (field: string) => snapshotInvalid(field, 'is not a ledger sandbox snapshot');
 
@@ -146,16 +179,28 @@ export async function readSnapshot<A extends unknown[], R>(db: Db, file: string,
 }
 
 /**
- * The snapshot at `file` with this version's schema: the file itself when its schema is current
- * (it is only read), else a copy at `work`, migrated. The file is never changed: it may be a fixture
- * in a repository. Throws on `field` for a file that is not a snapshot, or one made by a newer
- * version (with migrations this one does not know).
+ * The snapshot at `file` as a database with this version's schema: a binary file itself when its
+ * schema is current (it is only read), else a database at `work`: a binary one copied and migrated,
+ * a text one loaded (see loadText). The file is never changed: it may be a fixture in a repository.
+ * Throws on `field` for a file that is not a snapshot, or one made by a newer version (with
+ * migrations this one does not know).
  */
 export async function prepareSnapshot(file: string, work: string, field: string): Promise<{ path: string; migrated: boolean }> {
-  const { migrations } = readSnapshotInfo(file, field);
-  const current = Object.keys(await migrationProvider.getMigrations()).sort();
-  if (migrations.join() === current.join()) return { path: file, migrated: false };
+  const info = readSnapshotInfo(file, field);
+  const current = Object.keys(await migrationProvider.getMigrations()).sort(migrationOrder);
+  if (info.format === 'json') {
+    await loadText(file, work, info.schema!, current, field);
+    // Rows from a text file are from elsewhere: replaceContents checks their foreign keys again.
+    return { path: work, migrated: true };
+  }
+  if (info.migrations.join() === current.join()) return { path: file, migrated: false };
   copyFileSync(file, work);
+  await migrate(work, field);
+  return { path: work, migrated: true };
+}
+
+/** Brings the database at `work` to this version's schema; refused on `field` when it cannot be. */
+async function migrate(work: string, field: string): Promise<void> {
   try {
     const copy = await openDatabase({ path: work });
     await closeDatabase(copy);
@@ -165,7 +210,52 @@ export async function prepareSnapshot(file: string, work: string, field: string)
   } finally {
     for (const suffix of ['-wal', '-shm']) rmSync(`${work}${suffix}`, { force: true });
   }
-  return { path: work, migrated: true };
+}
+
+/**
+ * Loads the text snapshot at `file` into a new database at `work`, made by the migrations up to
+ * the schema its header names, in one transaction; then migrates it to this version's schema when
+ * it is older. A schema this version does not know (a newer ledger's) is refused.
+ */
+async function loadText(file: string, work: string, schema: string, current: string[], field: string): Promise<void> {
+  if (!current.includes(schema)) {
+    throw snapshotInvalid(field, 'cannot be migrated to this version', `line 1: its schema ${schema} is not one this version of ledger knows (it knows up to ${current.at(-1)}): it was made by a newer version`);
+  }
+  closeSync(openSync(work, 'wx', 0o600));
+  const handle = new SQLite(work);
+  // A work file, removed after the restore: nothing to keep from a crash.
+  handle.pragma('synchronous = OFF');
+  handle.pragma('foreign_keys = ON');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: handle }) });
+  try {
+    const { error } = await new Migrator({ db, provider: migrationProvider, nameComparator: migrationOrder }).migrateTo(schema);
+    if (error) throw error;
+    const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
+    try {
+      await db.transaction().execute((trx) => loadTextSnapshot(trx, sqliteSchema, lines, field));
+    } finally {
+      lines.close();
+    }
+  } finally {
+    await db.destroy();
+  }
+  if (schema !== current.at(-1)) await migrate(work, field);
+}
+
+/**
+ * Writes the binary snapshot at `copy` (made by copyDatabase) as a text snapshot at `target`, which
+ * must not exist: mode 0600, synced to disk. Off the request thread where `db` reads off it.
+ * @example await writeTextCopy(sandbox.db, '/tmp/.base.jsonl.tmp-1', '/tmp/.base.jsonl.tmp-1.text');
+ */
+export async function writeTextCopy(db: Db, copy: string, target: string): Promise<void> {
+  closeSync(openSync(target, 'wx', 0o600));
+  try {
+    await readSnapshot(db, copy, { module: 'engine/db/sqlite-schema', name: 'writeSqliteTextSnapshot', run: writeSqliteTextSnapshot }, target, [SNAPSHOT_META]);
+    syncFile(target);
+  } catch (error) {
+    rmSync(target, { force: true });
+    throw error;
+  }
 }
 
 export interface ReplaceOptions {

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { createReadStream } from 'node:fs';
 import { errors as declare, fileResponse } from '../../api/schemas/responses.js';
 import {
+  DatabaseQuery,
   DeletedSnapshotResponse,
   RestoreBody,
   RestoreFileBody,
@@ -12,7 +13,7 @@ import {
   SnapshotResponse,
 } from '../../api/schemas/snapshots.js';
 import { LedgerError } from '../../engine/errors.js';
-import { SNAPSHOT_MEDIA_TYPE } from '../../api/snapshot-name.js';
+import { SNAPSHOT_MEDIA_TYPE, TEXT_SNAPSHOT_MEDIA_TYPE } from '../../api/snapshot-name.js';
 import { sandboxOwnerId } from '../sandbox.js';
 import { type App, type RouteDeps, ok } from './route.js';
 
@@ -53,12 +54,13 @@ export function snapshotRoutes(app: App, { sandbox, snapshots }: RouteDeps): voi
       config,
       schema: {
         tags,
-        summary: 'Save the whole sandbox as a named snapshot in the snapshot directory (consistent under load, crash-safe)',
+        summary:
+          'Save the whole sandbox as a named snapshot in the snapshot directory (consistent under load, crash-safe): an SQLite file, or with `format: json` deterministic JSON Lines',
         body: SaveSnapshotBody,
         response: { 200: SnapshotResponse, ...errors },
       },
     },
-    async (request) => ok(await snapshots.save(request.body.name, request.env.clock.now())),
+    async (request) => ok(await snapshots.save(request.body.name, request.env.clock.now(), request.body.format)),
   );
 
   app.get(
@@ -68,15 +70,17 @@ export function snapshotRoutes(app: App, { sandbox, snapshots }: RouteDeps): voi
       schema: {
         tags,
         summary:
-          'Download the whole sandbox as a snapshot file (application/vnd.sqlite3; header snapshot-saved-at), consistent under load: `ledger sandbox snapshot save --file` writes it on your machine',
-        response: { 200: fileResponse(SNAPSHOT_MEDIA_TYPE, 'the whole sandbox as an SQLite file (a snapshot), consistent'), ...errors },
+          'Download the whole sandbox as a snapshot file (application/vnd.sqlite3, or with format=json a text snapshot as application/jsonl; header snapshot-saved-at), consistent under load: `ledger sandbox snapshot save --file` writes it on your machine',
+        querystring: DatabaseQuery,
+        response: { 200: fileResponse(SNAPSHOT_MEDIA_TYPE, 'the whole sandbox as a snapshot, consistent: an SQLite file, or (format=json) JSON Lines', [TEXT_SNAPSHOT_MEDIA_TYPE]), ...errors },
       },
     },
     async (request, reply) => {
-      const copy = await snapshots.copy(request.env.clock.now());
+      const text = request.query.format === 'json';
+      const copy = await snapshots.copy(request.env.clock.now(), request.query.format);
       return reply
-        .type(SNAPSHOT_MEDIA_TYPE)
-        .header('content-disposition', 'attachment; filename="sandbox.db"')
+        .type(text ? TEXT_SNAPSHOT_MEDIA_TYPE : SNAPSHOT_MEDIA_TYPE)
+        .header('content-disposition', `attachment; filename="sandbox.${text ? 'jsonl' : 'db'}"`)
         .header('content-length', copy.size_bytes)
         .header('snapshot-saved-at', copy.saved_at)
         .send(createReadStream('', { fd: copy.fd }));

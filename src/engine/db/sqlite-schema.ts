@@ -1,0 +1,72 @@
+import { type Kysely, sql } from 'kysely';
+import { type ColumnKind, type SnapshotSchema, type TableInfo, writeTextSnapshot } from './text-snapshot.js';
+
+/** SQLite's column affinity rules (its "Determination Of Column Affinity"), for a declared type. */
+function kindOf(declared: string): ColumnKind {
+  const type = declared.toUpperCase();
+  if (type.includes('INT')) return 'integer';
+  if (/CHAR|CLOB|TEXT/.test(type)) return 'text';
+  if (type === '' || type.includes('BLOB')) return 'blob';
+  return 'real';
+}
+
+const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * What a text snapshot needs to know of an SQLite database (text-snapshot.ts): its tables but
+ * SQLite's and the migrator's own, read from the schema itself, so a table a migration adds is in
+ * every snapshot from then on.
+ */
+export const sqliteSchema: SnapshotSchema = {
+  async tables(db) {
+    const { rows } = await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'kysely_%'`.execute(db);
+    const tables = new Map<string, TableInfo & { parents: string[] }>();
+    for (const { name } of rows) {
+      const columns = (await sql<{ name: string; type: string; pk: number }>`SELECT name, type, pk FROM pragma_table_info(${name})`.execute(db)).rows;
+      const parents = (await sql<{ table: string }>`SELECT "table" FROM pragma_foreign_key_list(${name})`.execute(db)).rows.map((f) => f.table);
+      const key = columns.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name);
+      tables.set(name, { name, columns: columns.map((c) => ({ name: c.name, kind: kindOf(c.type) })), key: key.length > 0 ? key : ['rowid'], parents });
+    }
+    return parentsFirst(tables);
+  },
+  async sequences(db) {
+    const { rows } = await sql<{ name: string; seq: number }>`SELECT name, seq FROM sqlite_sequence ORDER BY name`.execute(db);
+    const ahead = [];
+    for (const { name, seq } of rows) {
+      // The AUTOINCREMENT key is the rowid.
+      const { rows: top } = await sql<{ top: number }>`SELECT coalesce(max(rowid), 0) AS top FROM ${sql.table(name)}`.execute(db);
+      if (Number(seq) > Number(top[0]!.top)) ahead.push({ table: name, value: Number(seq) });
+    }
+    return ahead;
+  },
+  async setSequences(db, sequences) {
+    // Loading the rows has set every other counter to its table's largest key.
+    for (const { table, value } of sequences) {
+      const { numAffectedRows } = await sql`UPDATE sqlite_sequence SET seq = ${value} WHERE name = ${table}`.execute(db);
+      if (!numAffectedRows) await sql`INSERT INTO sqlite_sequence (name, seq) VALUES (${table}, ${value})`.execute(db);
+    }
+  },
+};
+
+/** Tables in an order in which every foreign key names a table already listed (a table's own key aside); ties by name. */
+function parentsFirst(tables: Map<string, TableInfo & { parents: string[] }>): TableInfo[] {
+  const ordered: TableInfo[] = [];
+  const placed = new Set<string>();
+  const waiting = [...tables.keys()].sort(byName);
+  while (waiting.length > 0) {
+    const next = waiting.findIndex((name) => tables.get(name)!.parents.every((p) => p === name || placed.has(p) || !tables.has(p)));
+    // A cycle of foreign keys (none today) is written by name; its rows then need the backend to check keys at COMMIT.
+    const [name] = waiting.splice(next === -1 ? 0 : next, 1);
+    const { parents: _, ...table } = tables.get(name!)!;
+    ordered.push(table);
+    placed.add(name!);
+  }
+  return ordered;
+}
+
+/**
+ * Writes the SQLite database `trx` reads as a text snapshot to `target`: a job for a read worker
+ * (see off-thread.ts), so that a large sandbox is written without holding requests up.
+ * @example await readSnapshot(db, '/tmp/.base.jsonl.tmp-1', { module: 'engine/db/sqlite-schema', name: 'writeSqliteTextSnapshot', run: writeSqliteTextSnapshot }, '/tmp/base.jsonl', ['snapshot']);
+ */
+export const writeSqliteTextSnapshot = (trx: Kysely<any>, target: string, omitSettings: string[]): Promise<number> => writeTextSnapshot(trx, sqliteSchema, target, omitSettings);
