@@ -12,6 +12,7 @@ import { HTTP_STATUS } from './api/errors.js';
 import { DatabaseInUseError } from './engine/db/lock.js';
 import { LedgerError } from './engine/errors.js';
 import { getEndpoint } from './engine/events/webhooks.service.js';
+import { authenticate } from './engine/developers/keys.js';
 import { manualClockStart, parseApiKey, parseSeed, parseWebhookSecret } from './sandbox/start-options.js';
 import { startServer } from './sandbox/server.js';
 import { checkTls, publicBindProblem } from './sandbox/tls-options.js';
@@ -197,7 +198,13 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     });
     return { name: null, file, format, size_bytes: size, saved_at: typeof savedAt === 'string' && format === 'sqlite' ? savedAt : null };
   };
-  const secret = async () => (await getEndpoint(sandbox.db, server.developerId)).secret;
+  // The owner is whoever the key belongs to: a restore of another sandbox's snapshot carries the key
+  // over to that snapshot's owner, whose id and secret are then this sandbox's.
+  let developerId = server.developerId;
+  const secret = async () => {
+    developerId = await authenticate(sandbox.db, server.apiKey);
+    return (await getEndpoint(sandbox.db, developerId)).secret;
+  };
   let webhookSecret = await secret();
   sandbox.onRestore(async () => {
     webhookSecret = await secret();
@@ -215,7 +222,9 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     get webhookSecret() {
       return webhookSecret;
     },
-    developerId: server.developerId,
+    get developerId() {
+      return developerId;
+    },
     // A number goes to the route as it is, which refuses it as it refuses any request's.
     advance: async (duration) => call<ClockState>('POST', '/sandbox/clock/advance', { seconds: typeof duration === 'number' ? duration : await refusing(() => parseDuration(duration)) }),
     snapshot: {

@@ -96,6 +96,23 @@ describe('startSandbox: two sandboxes in one process', () => {
     }
   });
 
+  it('restores another sandbox\'s snapshot, in either format: its owner, secret and wallets are then this one\'s, and the key keeps working', async () => {
+    for (const format of ['sqlite', 'json'] as const) {
+      const saved = join(dir, `other.${format}`);
+      await file.snapshot.save({ file: saved }, { format });
+      const other = await startSandbox({ seed: 11 });
+      try {
+        // Seen: INTERNAL_ERROR, "developer … does not exist": the secret was read for the owner the restore had replaced.
+        await other.snapshot.restore({ file: saved });
+        expect([other.developerId, other.webhookSecret]).toEqual([file.developerId, file.webhookSecret]);
+        expect((await api(other, 'GET', '/sandbox/wallets')).body.data).toEqual((await api(file, 'GET', '/sandbox/wallets')).body.data);
+        expect(await other.audit()).toMatchObject({ ok: true });
+      } finally {
+        await other.stop();
+      }
+    }
+  });
+
   it('refuses bad options before starting anything, each with a SandboxError', async () => {
     const refused = { name: 'SandboxError', status: 400, code: 'VALIDATION_ERROR' };
     await expect(startSandbox({ seed: 'seven' })).rejects.toMatchObject({ ...refused, message: expect.stringMatching(/--seed/) });
