@@ -5,6 +5,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     setupFiles: ['test/helpers/own-cache.ts'],
+    // One PostgreSQL server for the run; every test that needs one makes its own database on it.
+    globalSetup: ['test/helpers/postgres-global.ts'],
     // Generous: with a file per core, an e2e test shares the machine with another file's sandbox.
     testTimeout: 60_000,
     hookTimeout: 90_000,
