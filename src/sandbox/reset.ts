@@ -1,8 +1,8 @@
 import { channel } from 'node:diagnostics_channel';
 import type { Transaction } from 'kysely';
 import type { Database } from '../engine/db/database.js';
-import { writesOffThread } from '../engine/db/off-thread.js';
-import { reclaimSpace, reclaimSpaceOffThread, truncateWal, walCaughtUp } from '../engine/db/open.js';
+import { writesOffThread } from '../engine/db/sqlite/off-thread.js';
+import { reclaimSpace, reclaimSpaceOffThread, truncateWal, walCaughtUp } from '../engine/db/sqlite/open.js';
 import { beginReset, finishReset, resetChunkJob, unfinishedResets } from '../engine/settings/reset.service.js';
 import type { Sandbox } from './sandbox.js';
 

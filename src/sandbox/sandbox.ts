@@ -2,8 +2,8 @@ import { ClockRegistry } from '../engine/clocks.js';
 import { type Clock, VirtualClock } from '../engine/clock.js';
 import type { Transaction } from 'kysely';
 import type { Database, Db } from '../engine/db/database.js';
-import { type FileGuard, guardDatabaseFile, guardDiskSpace, type SpaceGuard, storageFailure } from '../engine/db/faults.js';
-import { closeDatabase, databaseIdentity, openDatabase } from '../engine/db/open.js';
+import { type FileGuard, guardDatabaseFile, guardDiskSpace, type SpaceGuard, storageFailure } from '../engine/db/sqlite/faults.js';
+import { closeDatabase, databaseIdentity, openDatabase } from '../engine/db/sqlite/open.js';
 import { SANDBOX_BUSINESS_NAME, createDeveloper } from '../engine/developers/developers.service.js';
 import { authenticate, issueKey } from '../engine/developers/keys.js';
 import { DEFAULT_SETTLEMENT_DELAY_SECONDS, type EngineEnv } from '../engine/env.js';
@@ -13,7 +13,7 @@ import type { WebhookLogRow } from '../engine/events/webhook-logs.repository.js'
 import { cryptoIds, type Ids, isSeeded, seededIds } from '../engine/ids.js';
 import type { NarrationAnalyser } from '../engine/intelligence/analyser.js';
 import { getSetting, putSetting } from '../engine/settings/settings.repository.js';
-import { createGroupCommit, type GroupCommit } from './group-commit.js';
+import { createGroupCommit, type GroupCommit } from '../engine/db/sqlite/group-commit.js';
 
 /** The setting that names the developer created at first start: the sandbox's owner. */
 export const SANDBOX_DEVELOPER = 'sandbox_developer_id';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { acquireLock, type DatabaseLock, lockPathFor } from '../engine/db/lock.js';
+import { acquireLock, type DatabaseLock, lockPathFor } from '../engine/db/sqlite/lock.js';
 import { fixSecret, setEndpointUrl } from '../engine/events/webhooks.service.js';
 import { releaseInterrupted } from '../engine/idempotency/idempotency.service.js';
 import { type AnalyserConfig, configureAnalyser } from './analyser.js';

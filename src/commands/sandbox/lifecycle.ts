@@ -38,7 +38,7 @@ export async function runStop(io: Io, options: { json?: boolean }): Promise<void
   let found = await localServer(io, file, 'refuse');
   if (found) {
     // Its owner file may outlive it (SIGKILL): stop the process only while it holds that lock (not a reused pid).
-    const { isLocked } = await import('../../engine/db/lock.js');
+    const { isLocked } = await import('../../engine/db/sqlite/lock.js');
     if (!isLocked(found.lock)) found = undefined;
   }
   if (!found) {

@@ -1,5 +1,5 @@
 import type { Db, Trx } from '../db/database.js';
-import { offThread } from '../db/off-thread.js';
+import { offThread } from '../db/sqlite/off-thread.js';
 import { developerSeq } from '../events/stored.js';
 import { checkBalances, checkPayouts, checkPostings, checkSuspenseHolding, checkWallets } from './ledger-checks.js';
 import { checkDeliveryCounts, checkOutbox } from './outbox-checks.js';

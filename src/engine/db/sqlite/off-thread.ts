@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Transaction } from 'kysely';
-import type { Database, Db } from './database.js';
-import { built, moduleUrl } from './module-files.js';
+import type { Database, Db } from '../database.js';
+import { built, moduleUrl } from '../module-files.js';
 import { databasePath, forgetKeptReads, readsOffThread, withoutForeignKeys, writerSetup } from './open.js';
 
 /** Work to run off the request thread: an exported function of a module, given a transaction (a read's, or a write's: `writesOffThread`). */
@@ -73,7 +73,7 @@ export function readFileInWorker<A extends unknown[], R>(path: string, job: Read
 }
 
 function inWorker<R>(path: string, module: string, name: string, args: unknown[]): Promise<R> {
-  const script = built(moduleUrl('engine/db/read-worker'));
+  const script = built(moduleUrl('engine/db/sqlite/read-worker'));
   return new Promise<R>((resolve, reject) => {
     const worker = new Worker(new URL(script), { execArgv: workerExecArgv(), workerData: { path, module: built(moduleUrl(module)), name, args }, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
     let answered = false;
@@ -121,7 +121,7 @@ export function writesOffThread(db: Db): OffThreadWriter {
       close: async () => {},
     };
   }
-  const script = built(moduleUrl('engine/db/write-worker'));
+  const script = built(moduleUrl('engine/db/sqlite/write-worker'));
   const worker = new Worker(new URL(script), { execArgv: workerExecArgv(), workerData: setup, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
   const waiting: { resolve: (result: unknown) => void; reject: (error: Error) => void }[] = [];
   let ended: Error | undefined;

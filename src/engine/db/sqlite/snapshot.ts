@@ -1,11 +1,11 @@
 import SQLite from 'better-sqlite3';
 import { chmodSync, closeSync, copyFileSync, fsyncSync, openSync, rmSync } from 'node:fs';
 import { Kysely, SqliteDialect, sql, type Transaction } from 'kysely';
-import type { Database, Db } from './database.js';
-import { migrationProvider } from './migrations.js';
+import type { Database, Db } from '../database.js';
+import { migrationProvider } from '../migrations.js';
 import { readFileInWorker, type ReadJob } from './off-thread.js';
 import { closeDatabase, databasePath, openDatabase, readsOffThread } from './open.js';
-import { LedgerError } from '../errors.js';
+import { LedgerError } from '../../errors.js';
 import { startSqliteWorker } from './worker.js';
 
 /**

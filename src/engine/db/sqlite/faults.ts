@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync, statfsSync, statSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { LedgerError } from '../errors.js';
+import { LedgerError } from '../../errors.js';
 
 /**
  * What a failed SQLite write means for the caller (contract §10): the disk is full (507), or the
