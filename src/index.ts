@@ -8,7 +8,7 @@ import type { AuditReport, ClockState } from './api/schemas/sandbox.js';
 import type { Snapshot } from './api/schemas/snapshots.js';
 import { parseDuration } from './api/duration.js';
 import { HTTP_STATUS } from './api/errors.js';
-import { DatabaseInUseError } from './engine/db/sqlite/lock.js';
+import { DatabaseInUseError } from './engine/db/open-storage.js';
 import { LedgerError } from './engine/errors.js';
 import { getEndpoint } from './engine/events/webhooks.service.js';
 import { manualClockStart, parseApiKey, parseSeed, parseWebhookSecret } from './sandbox/start-options.js';

@@ -5,9 +5,8 @@ import type { Snapshot } from '../api/schemas/snapshots.js';
 import { SNAPSHOT_NAME, SNAPSHOT_NAME_RULE } from '../api/snapshot-name.js';
 import { allKeys, type ApiKeyRow, carryKeys } from '../engine/developers/keys.js';
 import { invalidField, LedgerError } from '../engine/errors.js';
-import { storageFailure } from '../engine/db/sqlite/faults.js';
-import { isLocked, lockPathFor } from '../engine/db/sqlite/lock.js';
-import { copyDatabase, damagedSnapshot, isDamaged, prepareSnapshot, readSnapshot, readSnapshotInfo, replaceContents, snapshotInvalid, syncFile } from '../engine/db/sqlite/snapshot.js';
+import { storageFailure } from '../engine/db/storage-errors.js';
+import { damagedSnapshot, snapshotInvalid, syncFile } from '../engine/db/snapshot-files.js';
 import { audit, type AuditReport } from '../engine/audit/audit.service.js';
 import { getSetting } from '../engine/settings/settings.repository.js';
 import { SANDBOX_DEVELOPER, type Sandbox } from './sandbox.js';
@@ -80,16 +79,16 @@ export function createSnapshots(sandbox: Sandbox, scheduler: Pick<Scheduler, 'qu
     }
     return at;
   };
-  // Another live sandbox's database holds part of its state in its WAL, which a copy of the file misses.
+  const hooks = sandbox.storage.snapshots;
+  // Another live sandbox's data is not all in its file (SQLite: part of it is in the WAL).
   const notServed = <T extends { path: string; field: string }>(at: T): T => {
-    const lock = lockPathFor(at.path.replace(/-(wal|shm|journal|lock|lock\.json)$/, ''));
-    if (existsSync(lock) && isLocked(lock)) {
+    if (hooks.isServed(at.path)) {
       throw invalidField(at.field, 'is the database of another running sandbox: save a snapshot there (`ledger sandbox snapshot save`) and restore that');
     }
     return at;
   };
   const describe = (at: ReturnType<typeof located>): Snapshot => {
-    const { meta } = readSnapshotInfo(at.path, at.field);
+    const { meta } = hooks.info(at.path, at.field);
     return { name: at.name, file: at.file, size_bytes: statSync(at.path).size, saved_at: meta?.saved_at ?? null };
   };
   const existing = (target: SnapshotTarget) => {
@@ -103,11 +102,8 @@ export function createSnapshots(sandbox: Sandbox, scheduler: Pick<Scheduler, 'qu
     removeStaleTemporaries(path);
     const temporary = join(dirname(path), `.${basename(path)}.tmp-${process.pid}-${++temporaries}`);
     const meta = { saved_at: savedAt.toISOString() };
-    // An in-memory database has one connection: it is copied between two write batches. A file is
-    // copied from a connection of its own while requests go on.
     try {
-      if (sandbox.dbPath === ':memory:') await sandbox.exclusive(() => copyDatabase(sandbox.db, temporary, meta));
-      else await copyDatabase(sandbox.db, temporary, meta);
+      await hooks.copy(temporary, meta);
       return temporary;
     } catch (error) {
       rmSync(temporary, { force: true });
@@ -145,21 +141,21 @@ export function createSnapshots(sandbox: Sandbox, scheduler: Pick<Scheduler, 'qu
       const info = describe(at);
       const work = mkdtempSync(join(tmpdir(), 'ledger-restore-'));
       try {
-        const prepared = await prepareSnapshot(at.path, join(work, 'snapshot.db'), at.field).catch((error: unknown) => {
+        const prepared = await hooks.prepare(at.path, join(work, 'snapshot.db'), at.field).catch((error: unknown) => {
           throw storageError(error);
         });
         // Every developer's books and the sandbox-wide sum, on the file, before anything is replaced:
         // an edited snapshot would otherwise bring money from nowhere into a live sandbox.
         if (force) warn(`Warning: restoring ${at.file ?? `snapshot "${at.name}"`} with --force: the audit of its books (that they balance) was skipped`);
         else {
-          const report = await readSnapshot(sandbox.db, prepared.path, AUDIT);
+          const report = await hooks.read(prepared.path, AUDIT);
           if (!report.ok) throw unbalanced(at.field, report);
         }
         let keys: ApiKeyRow[] = [];
         let ownerNow: string | undefined;
         await scheduler.quiesce(() =>
           sandbox.restore(() =>
-            replaceContents(sandbox.db, prepared.path, {
+            hooks.replace(prepared.path, {
               // A named snapshot this version saved holds together; a file from elsewhere, or a migrated one, is checked.
               checkForeignKeys: prepared.migrated || at.name === null,
               async before(trx) {
@@ -177,7 +173,7 @@ export function createSnapshots(sandbox: Sandbox, scheduler: Pick<Scheduler, 'qu
         return info;
       } catch (error) {
         // Truncated or overwritten: found by the audit, or by the copy (--force, a part the audit does not read).
-        if (isDamaged(error)) throw damagedSnapshot(at.field, error);
+        if (hooks.isDamaged(error)) throw damagedSnapshot(at.field, error);
         throw error;
       } finally {
         rmSync(work, { recursive: true, force: true });

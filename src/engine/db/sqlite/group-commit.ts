@@ -1,7 +1,7 @@
 import { type ControlledTransaction, sql, type Transaction } from 'kysely';
 import type { Database, Db } from '../database.js';
 import { runDirect } from './direct.js';
-import { storageFailure } from './faults.js';
+import { storageFailure } from '../storage-errors.js';
 import { unwatchFreshDeliveries, watchFreshDeliveries } from '../../events/fresh-deliveries.js';
 import type { WebhookLogRow } from '../../events/webhook-logs.repository.js';
 

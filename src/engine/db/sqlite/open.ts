@@ -5,7 +5,7 @@ import { Kysely, Migrator, SqliteDialect, type SqliteDatabase, type SqliteDialec
 import type { Database, Db } from '../database.js';
 import { type Checkpointer, startCheckpointer } from './checkpointer.js';
 import { registerConnection } from './direct.js';
-import { sqliteError } from './faults.js';
+import { sqliteError } from './sqlite-errors.js';
 import { migrationProvider } from '../migrations.js';
 import { builtFile } from '../module-files.js';
 import { KEPT_TABLES, type KeptTable, keptMark } from '../prepared.js';
@@ -400,9 +400,4 @@ function faulty(statement: SQLite.Statement, fault: Exclude<StorageFault, undefi
     throw fault === 'full' ? sqliteError('SQLITE_FULL', 'database or disk is full') : sqliteError('SQLITE_READONLY', 'attempt to write a readonly database');
   };
   return { reader: statement.reader, run: fail, all: fail, get: fail, iterate: fail } as unknown as SQLite.Statement;
-}
-
-/** True when the error is SQLite refusing a UNIQUE constraint. */
-export function isUniqueViolation(error: unknown): boolean {
-  return error instanceof Error && (error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE';
 }

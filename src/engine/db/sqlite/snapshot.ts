@@ -3,9 +3,11 @@ import { chmodSync, closeSync, copyFileSync, fsyncSync, openSync, rmSync } from 
 import { Kysely, SqliteDialect, sql, type Transaction } from 'kysely';
 import type { Database, Db } from '../database.js';
 import { migrationProvider } from '../migrations.js';
-import { readFileInWorker, type ReadJob } from './off-thread.js';
+import { readFileInWorker } from './off-thread.js';
+import type { ReplaceOptions, StorageJob as ReadJob } from '../storage.js';
 import { closeDatabase, databasePath, openDatabase, readsOffThread } from './open.js';
 import { LedgerError } from '../../errors.js';
+import { damagedSnapshot, snapshotInvalid, syncFile } from '../snapshot-files.js';
 import { startSqliteWorker } from './worker.js';
 
 /**
@@ -79,16 +81,6 @@ function copyInWorker(path: string, target: string): Promise<void> {
   });
 }
 
-/** fsync of a file or a directory: what a crash-safe rename needs before and after. */
-export function syncFile(path: string): void {
-  const fd = openSync(path, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
 export interface SnapshotFileInfo {
   meta: SnapshotMeta | undefined;
   /** The migrations the snapshot's schema has had. */
@@ -113,13 +105,7 @@ export function readSnapshotInfo(file: string, field: string): SnapshotFileInfo 
   }
 }
 
-/** A snapshot file that cannot be loaded for what it holds (contract §11): 422, naming the field that gave it. */
-export const snapshotInvalid = (field: string, problem: string, detail = problem) => new LedgerError('SNAPSHOT_INVALID', `${field}: ${detail}`, [{ field, message: problem }]);
-
 const notASnapshot = (field: string) => snapshotInvalid(field, 'is not a ledger sandbox snapshot');
-
-/** A snapshot file SQLite finds damaged (`isDamaged`). */
-export const damagedSnapshot = (field: string, error: unknown) => snapshotInvalid(field, 'is damaged', `is damaged (${(error as Error).message})`);
 
 /**
  * Whether `error` says the database file is damaged (truncated, overwritten) or not a database:
@@ -166,18 +152,6 @@ export async function prepareSnapshot(file: string, work: string, field: string)
     for (const suffix of ['-wal', '-shm']) rmSync(`${work}${suffix}`, { force: true });
   }
   return { path: work, migrated: true };
-}
-
-export interface ReplaceOptions {
-  /** Inside the transaction, before any row changes: read what must outlive the restore. */
-  before(trx: Transaction<Database>): Promise<void>;
-  /** Inside the transaction, after every table holds the snapshot's rows. */
-  after(trx: Transaction<Database>): Promise<void>;
-  /**
-   * Check every foreign key before COMMIT (a third of the time at 100,000 transactions). A snapshot
-   * this version saved holds together by construction; one from elsewhere, or migrated, is checked.
-   */
-  checkForeignKeys: boolean;
 }
 
 /**
