@@ -6,7 +6,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { audit } from '../dist/engine/audit/audit.service.js';
-import { copyDatabase } from '../dist/engine/db/snapshot.js';
+import { copyDatabase } from '../dist/engine/db/sqlite/snapshot.js';
 import { receiveInbound } from '../dist/engine/inbound/inbound.service.js';
 import { transfer } from '../dist/engine/transfers/transfers.service.js';
 import { createWallet } from '../dist/engine/wallets/wallets.service.js';

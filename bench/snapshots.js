@@ -7,7 +7,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { transfer } from '../dist/engine/transfers/transfers.service.js';
-import { copyDatabase } from '../dist/engine/db/snapshot.js';
+import { copyDatabase } from '../dist/engine/db/sqlite/snapshot.js';
 import { ensureSandboxDeveloper, openSandbox } from '../dist/sandbox/sandbox.js';
 import { median, preloadSnapshot, seedWallets, startSandbox } from './lib.js';
 

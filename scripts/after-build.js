@@ -3,13 +3,13 @@
 //   the compiled module, which computes them from the schemas), so the CLI never loads zod;
 // - dist/help.txt: `ledger --help` as commander prints it at 80 columns, so the top-level help needs
 //   neither commander nor the command groups (program.ts prints it for a pipe or an 80-column terminal);
-// - dist/engine/db/template.db: an empty database with every migration applied, made by the engine's
+// - dist/engine/db/sqlite/template.db: an empty database with every migration applied, made by the engine's
 //   own openDatabase, which copies it for each new throw-away database instead of migrating (open.ts).
 import { execFileSync } from 'node:child_process';
 import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { requestRules } from '../dist/api/rules.js';
-import { closeDatabase, openDatabase } from '../dist/engine/db/open.js';
+import { closeDatabase, openDatabase } from '../dist/engine/db/sqlite/open.js';
 
 writeFileSync(
   new URL('../dist/client/rules.generated.js', import.meta.url),
@@ -23,7 +23,7 @@ const env = { ...process.env, NO_COLOR: '1' };
 delete env.COLUMNS;
 writeFileSync(help, execFileSync(process.execPath, [new URL('../dist/cli.js', import.meta.url).pathname, '--help'], { env, stdio: ['ignore', 'pipe', 'inherit'] }));
 
-const template = fileURLToPath(new URL('../dist/engine/db/template.db', import.meta.url));
+const template = fileURLToPath(new URL('../dist/engine/db/sqlite/template.db', import.meta.url));
 for (const file of [template, `${template}-wal`, `${template}-shm`]) rmSync(file, { force: true });
 await closeDatabase(await openDatabase({ path: template, throwAway: true }));
 for (const file of [`${template}-wal`, `${template}-shm`]) rmSync(file, { force: true });

@@ -9,7 +9,7 @@ import type { Snapshot } from './api/schemas/snapshots.js';
 import type { SnapshotFormat } from './api/snapshot-name.js';
 import { parseDuration } from './api/duration.js';
 import { HTTP_STATUS } from './api/errors.js';
-import { DatabaseInUseError } from './engine/db/lock.js';
+import { DatabaseInUseError } from './engine/db/open-storage.js';
 import { LedgerError } from './engine/errors.js';
 import { getEndpoint } from './engine/events/webhooks.service.js';
 import { authenticate } from './engine/developers/keys.js';

@@ -1,4 +1,4 @@
-import { storageFailure } from '../engine/db/faults.js';
+import { storageFailure } from '../engine/db/storage-errors.js';
 
 const MINUTE_MS = 60_000;
 

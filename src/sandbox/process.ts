@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { chmodSync, closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { lockPathFor, readOwner } from '../engine/db/lock-owner.js';
+import { lockPathFor, readOwner } from '../engine/db/owner-file.js';
 import { isAlive } from '../engine/processes.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,15 +1,13 @@
 import { channel } from 'node:diagnostics_channel';
 import type { Transaction } from 'kysely';
 import type { Database } from '../engine/db/database.js';
-import { writesOffThread } from '../engine/db/off-thread.js';
-import { reclaimSpace, reclaimSpaceOffThread, truncateWal, walCaughtUp } from '../engine/db/open.js';
 import { beginReset, finishReset, resetChunkJob, unfinishedResets } from '../engine/settings/reset.service.js';
 import type { Sandbox } from './sandbox.js';
 
 /**
  * How long one chunk of a reset should hold the database: the rows it removes follow what the last
  * one took. On the request thread a chunk stalls it, so 5 ms; on the reset's worker thread it only
- * holds other developers' writes back, as a step of giving space back does (RECLAIM_STEP_MS), and
+ * holds other developers' writes back, as a step of giving space back does (sqlite-storage.ts RECLAIM_STEP_MS), and
  * its time includes waiting for a core, which says little about its rows.
  */
 const CHUNK_TARGET_MS = 5;
@@ -23,23 +21,7 @@ const FIRST_ROWS = 250;
  */
 const MIN_ROWS = 50;
 const MAX_ROWS = 20_000;
-/** Free pages given back to the file system in the first step; then as many as take about CHUNK_TARGET_MS. */
-const FIRST_RECLAIM_PAGES = 256;
-/** How long one step of giving space back holds the writes, on the checkpointer's thread (the request thread does not wait on it). */
-const RECLAIM_STEP_MS = 20;
-/** How long a reset waits, after a step, for the checkpointer to copy the WAL into the database file (then it goes on regardless). */
-const CATCH_UP_FOR_MS = 2_000;
-/**
- * WAL pages (16 MiB) past which giving space back waits for the checkpointer after a step: the
- * pages it moves go through the WAL, and the writer's backstop checkpoint (on the request thread)
- * would otherwise copy them. Not after every step: each checkpoint syncs the database file.
- */
-const WAL_PAGES_BEFORE_WAIT = 4_096;
-
-/** How long a reset keeps trying to cut the WAL back (each try waits for no one). */
-const TRUNCATE_FOR_MS = 5_000;
-
-/** A chunk, as a job for the reset's worker thread (off-thread.ts). */
+/** A chunk, as a job for the storage's bulk writer (on SQLite, a worker thread). */
 const RESET_CHUNK = { module: 'engine/settings/reset.service', name: 'resetChunkJob', run: resetChunkJob };
 /** The first step (the mark, the accounts zeroed: a scan of `accounts`), as a job for the same thread. */
 const BEGIN_RESET = { module: 'engine/settings/reset.service', name: 'beginReset', run: beginReset };
@@ -68,7 +50,7 @@ export type Quiesce = (developerId: string) => Promise<void>;
  *    throughout (and a sandbox stopped midway finishes the reset when it starts again), on the
  *    chunks' thread (it scans `accounts`);
  * 2. the rows go in chunks, each its own short transaction between two write batches, on a worker
- *    thread with its own connection (off-thread.ts `writesOffThread`), sized to hold the other
+ *    thread with its own connection (`Storage.bulkWriter`; sqlite/off-thread.ts), sized to hold the other
  *    writes back for about 20 ms: the request thread only waits for each, so a delete that reads
  *    pages from disk or a COMMIT that checkpoints never stalls it (both took 100–340 ms at 200,000
  *    transactions), and every other developer's requests keep being served. It does not
@@ -80,7 +62,7 @@ export type Quiesce = (developerId: string) => Promise<void>;
  *    No other SQLite work of the reset runs on the request thread where a worker runs the chunks;
  *    the other developers' writes wait for each chunk in the write queue (`exclusive`), not on the
  *    database's lock, so they never block the event loop;
- * 4. the space goes back to the file system, a few MiB at a time.
+ * 4. the space goes back to the file system, a few MiB at a time (`Storage.reclaim`).
  * @example const removed = await resetInChunks(sandbox, quiesce, developerId, (trx, removed) => store(trx, removed));
  */
 export async function resetInChunks<T>(
@@ -95,7 +77,7 @@ export async function resetInChunks<T>(
     phase(developerId, 'quiesce');
     await quiesce(developerId);
     let rows = FIRST_ROWS;
-    const writer = writesOffThread(sandbox.db);
+    const writer = sandbox.storage.bulkWriter();
     let progress;
     try {
       // A resumed reset starts its walk over (what it removed before is not counted again).
@@ -111,9 +93,9 @@ export async function resetInChunks<T>(
         progress = chunk.progress;
         more = chunk.more;
         rows = adapt(rows, took, full, MIN_ROWS, MAX_ROWS, target);
-        // Holding nothing: the worker leaves the WAL to the checkpointer (open.ts WORKER_BACKSTOP_PAGES).
+        // Holding nothing: the worker leaves the WAL to the checkpointer (sqlite/open.ts WORKER_BACKSTOP_PAGES).
         phase(developerId, 'catch-up');
-        if (writer.offThread) await walCatchesUp(sandbox);
+        if (writer.offThread) await sandbox.storage.catchUp();
       }
     } finally {
       await writer.close();
@@ -125,50 +107,9 @@ export async function resetInChunks<T>(
     release();
   }
   phase(developerId, 'give-back');
-  await giveSpaceBack(sandbox, developerId);
+  await sandbox.storage.reclaim((name) => phase(developerId, name));
   phase(developerId, 'done');
   return result;
-}
-
-/**
- * Returns the database's free pages to the file system, a step at a time between write batches,
- * then has the WAL file cut back (the pages moved went through it), trying for up to 5 s. With a
- * background checkpointer the steps run on its thread, so the request thread never waits on one
- * (a step of 64 pages took up to 180 ms here when the pages to move lay far apart).
- */
-export async function giveSpaceBack(sandbox: Sandbox, developerId = ''): Promise<void> {
-  let pages = FIRST_RECLAIM_PAGES;
-  // Until nothing is left, or nothing more can go (a database that does not give space back).
-  for (let left = Infinity, now = 0; left > 0; left = now) {
-    const started = performance.now();
-    const offThread = await sandbox.exclusive(() => reclaimSpaceOffThread(sandbox.db, RECLAIM_STEP_MS));
-    if (offThread === -1) break;
-    if (offThread === undefined) {
-      now = await sandbox.exclusive(() => reclaimSpace(sandbox.db, pages));
-      pages = adapt(pages, performance.now() - started, true, FIRST_RECLAIM_PAGES / 4, 65_536, CHUNK_TARGET_MS);
-    } else {
-      now = offThread;
-      await walCatchesUp(sandbox);
-    }
-    if (now >= left) break;
-  }
-  // Between two write batches: a batch that has read could not write once the WAL was reset under it.
-  phase(developerId, 'truncate');
-  const deadline = Date.now() + TRUNCATE_FOR_MS;
-  while (!(await sandbox.exclusive(() => truncateWal(sandbox.db))) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-/** Waits, holding nothing, while the WAL is long, until the checkpointer has copied all of it (for at most CATCH_UP_FOR_MS: a long read can keep it from finishing). */
-async function walCatchesUp(sandbox: Sandbox): Promise<void> {
-  const deadline = performance.now() + CATCH_UP_FOR_MS;
-  // Once long, the WAL must be copied whole: only then does the writer start it over.
-  let pages = WAL_PAGES_BEFORE_WAIT;
-  while (!(await walCaughtUp(sandbox.db, pages)) && performance.now() < deadline) {
-    pages = 1;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
 }
 
 /** The size of the next step: doubled while steps are quick (and were full), halved when one took too long. */

@@ -2,8 +2,9 @@ import { ClockRegistry } from '../engine/clocks.js';
 import { type Clock, VirtualClock } from '../engine/clock.js';
 import type { Transaction } from 'kysely';
 import type { Database, Db } from '../engine/db/database.js';
-import { type FileGuard, guardDatabaseFile, guardDiskSpace, type SpaceGuard, storageFailure } from '../engine/db/faults.js';
-import { closeDatabase, databaseIdentity, openDatabase } from '../engine/db/open.js';
+import { openStorage } from '../engine/db/open-storage.js';
+import type { Storage } from '../engine/db/storage.js';
+import { storageFailure } from '../engine/db/storage-errors.js';
 import { SANDBOX_BUSINESS_NAME, createDeveloper } from '../engine/developers/developers.service.js';
 import { authenticate, issueKey } from '../engine/developers/keys.js';
 import { DEFAULT_SETTLEMENT_DELAY_SECONDS, type EngineEnv } from '../engine/env.js';
@@ -13,7 +14,6 @@ import type { WebhookLogRow } from '../engine/events/webhook-logs.repository.js'
 import { cryptoIds, type Ids, isSeeded, seededIds } from '../engine/ids.js';
 import type { NarrationAnalyser } from '../engine/intelligence/analyser.js';
 import { getSetting, putSetting } from '../engine/settings/settings.repository.js';
-import { createGroupCommit, type GroupCommit } from './group-commit.js';
 
 /** The setting that names the developer created at first start: the sandbox's owner. */
 export const SANDBOX_DEVELOPER = 'sandbox_developer_id';
@@ -25,6 +25,8 @@ export type ClockMode = 'real' | 'manual';
 
 /** One running sandbox: its database, one virtual clock per developer, and the injected randomness. */
 export interface Sandbox {
+  /** The backend behind the storage seam: the write path, bulk work, snapshots, the storage's health. */
+  storage: Storage;
   db: Db;
   /** The database file, or ':memory:'. */
   dbPath: string;
@@ -38,10 +40,10 @@ export interface Sandbox {
   systemEnv: EngineEnv;
   /** Every developer the sandbox knows, for background work that runs per developer. */
   developerIds(): string[];
-  /** Runs a write in a transaction shared with the writes that arrive beside it (group commit). */
-  write: GroupCommit['write'];
-  /** Runs work alone between two write batches, with no transaction open (see GroupCommit). */
-  exclusive: GroupCommit['exclusive'];
+  /** Runs a write in a transaction shared with the writes that arrive beside it (Storage.write). */
+  write: Storage['write'];
+  /** Runs work alone between two write batches, with no transaction open (Storage.exclusive). */
+  exclusive: Storage['exclusive'];
   /**
    * Holds one developer's requests back (they wait before they start) until the returned release
    * is called: for work on all of that developer's rows that its own requests must not see half
@@ -80,7 +82,7 @@ export interface Sandbox {
   ): Promise<VirtualClock>;
   /**
    * Calls `listener` after every write batch that committed (the storage works), with the webhook
-   * deliveries the batch wrote (see GroupCommitOptions.afterCommit).
+   * deliveries the batch wrote (see StorageOptions.afterCommit).
    */
   onCommit(listener: (fresh: WebhookLogRow[]) => void): void;
   /** Set once the database file was removed, replaced or truncated under the server. */
@@ -115,22 +117,30 @@ export interface OpenSandboxOptions {
  */
 export async function openSandbox(options: OpenSandboxOptions): Promise<Sandbox> {
   const ids = options.seed === undefined ? cryptoIds : seededIds(options.seed);
-  // The header identity tells this database from a file copied over it: never from a seed, or two
-  // databases made with one seed would look alike.
-  const db = await openDatabase({
-    path: options.dbPath,
-    backgroundCheckpoints: options.backgroundCheckpoints ?? false,
+  const committed: ((fresh: WebhookLogRow[]) => void)[] = [() => (savedPosition = stagedPosition)];
+  let savedPosition = 0;
+  let stagedPosition = 0;
+  const storage = await openStorage({
+    location: options.dbPath,
+    underLoad: options.backgroundCheckpoints ?? false,
     throwAway: options.throwAway ?? false,
-    readsOffThread: options.readsOffThread ?? true,
-    identity: cryptoIds.bytes(4).readUInt32BE(0) | 1,
+    readsApart: options.readsOffThread ?? true,
+    onLost: (reason) => options.onLost?.(reason),
+    afterCommit: (fresh) => committed.forEach((listener) => listener(fresh)),
+    beforeCommit: isSeeded(ids)
+      ? async (trx) => {
+          stagedPosition = ids.position;
+          if (stagedPosition !== savedPosition) await putSetting(trx, SEED_POSITION(ids.seed), String(stagedPosition));
+        }
+      : undefined,
   });
+  const db = storage.db;
   const clockStart = options.clockStart;
   const realNow = clockStart === undefined ? options.realNow : () => clockStart;
   const clocks = await ClockRegistry.load(db, realNow);
   // Where the seeded stream stopped: a restart goes on from there instead of making the same ids again.
   const seedPosition = async (): Promise<number> => (isSeeded(ids) ? Number((await getSetting(db, SEED_POSITION(ids.seed))) ?? 0) : 0);
-  let savedPosition = await seedPosition();
-  let stagedPosition = savedPosition;
+  savedPosition = stagedPosition = await seedPosition();
   if (isSeeded(ids)) ids.position = savedPosition;
   const envs = new Map<string, EngineEnv>();
   const envFor = (developerId: string): EngineEnv => {
@@ -159,17 +169,6 @@ export async function openSandbox(options: OpenSandboxOptions): Promise<Sandbox>
       });
   await recordInterrupted(INTERRUPTED_BY_STOP);
 
-  let lostReason: string | undefined;
-  let guard: FileGuard | undefined;
-  let space: SpaceGuard | undefined;
-  if (options.dbPath !== ':memory:') {
-    guard = guardDatabaseFile(options.dbPath, databaseIdentity(db), (reason) => {
-      lostReason = reason;
-      options.onLost?.(reason);
-    });
-    space = guardDiskSpace(options.dbPath);
-  }
-  const committed: ((fresh: WebhookLogRow[]) => void)[] = [() => (savedPosition = stagedPosition)];
   const restored: (() => void | Promise<void>)[] = [];
   /** Restores so far: a clock's walk (advanceClock) stops at one. */
   let restores = 0;
@@ -177,22 +176,10 @@ export async function openSandbox(options: OpenSandboxOptions): Promise<Sandbox>
   const advancing = new Map<string, Promise<void>>();
   /** Developers held back, each with the promise that settles when the last hold on it is released. */
   const held = new Map<string, Promise<void>>();
-  const writes = createGroupCommit(db, {
-    beforeBatch: () => {
-      guard?.check();
-      space?.check();
-    },
-    afterCommit: (fresh) => committed.forEach((listener) => listener(fresh)),
-    afterStorageFailure: (failure) => space?.refused(failure),
-    beforeCommit: isSeeded(ids)
-      ? async (trx) => {
-          stagedPosition = ids.position;
-          if (stagedPosition !== savedPosition) await putSetting(trx, SEED_POSITION(ids.seed), String(stagedPosition));
-        }
-      : undefined,
-  });
   const systemEnv: EngineEnv = { ...shared, clock: new VirtualClock(0, realNow) };
+  const writes = storage;
   return {
+    storage,
     db,
     dbPath: options.dbPath,
     ids,
@@ -280,12 +267,8 @@ export async function openSandbox(options: OpenSandboxOptions): Promise<Sandbox>
       return turn;
     },
     onCommit: (listener) => committed.push(listener),
-    lost: () => lostReason,
-    async close() {
-      guard?.stop();
-      await writes.drain();
-      await closeDatabase(db);
-    },
+    lost: () => storage.lost(),
+    close: () => storage.close(),
   };
 }
 

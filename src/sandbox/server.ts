@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { acquireLock, type DatabaseLock, lockPathFor } from '../engine/db/lock.js';
+import { claimDatabase, type DatabaseClaim } from '../engine/db/open-storage.js';
 import { fixSecret, setEndpointUrl } from '../engine/events/webhooks.service.js';
 import { releaseInterrupted } from '../engine/idempotency/idempotency.service.js';
 import { type AnalyserConfig, configureAnalyser } from './analyser.js';
@@ -98,8 +98,7 @@ export interface RunningServer extends OpenServer {
 export async function openServer(options: OpenServerOptions): Promise<OpenServer> {
   const write = options.log ?? ((line: string) => console.error(line));
   const logError = limitLog(write);
-  const lockPath = options.lockPath ?? (options.dbPath === ':memory:' ? undefined : lockPathFor(options.dbPath));
-  const lock: DatabaseLock | undefined = lockPath ? acquireLock(lockPath, options.dbPath) : undefined;
+  const lock: DatabaseClaim | undefined = claimDatabase(options.dbPath, options.lockPath);
   let app: FastifyInstance | undefined;
   const onFatal =
     options.onFatal ??

@@ -5,9 +5,8 @@ import type { Snapshot } from '../api/schemas/snapshots.js';
 import { namedSnapshotFile, SNAPSHOT_FORMATS, SNAPSHOT_NAME, SNAPSHOT_NAME_RULE, type SnapshotFormat } from '../api/snapshot-name.js';
 import { allKeys, type ApiKeyRow, carryKeys } from '../engine/developers/keys.js';
 import { invalidField, LedgerError } from '../engine/errors.js';
-import { storageFailure } from '../engine/db/faults.js';
-import { isLocked, lockPathFor } from '../engine/db/lock.js';
-import { copyDatabase, damagedSnapshot, isDamaged, prepareSnapshot, readSnapshot, readSnapshotInfo, replaceContents, snapshotInvalid, syncFile, writeTextCopy } from '../engine/db/snapshot.js';
+import { storageFailure } from '../engine/db/storage-errors.js';
+import { damagedSnapshot, snapshotInvalid, syncFile } from '../engine/db/snapshot-files.js';
 import { audit, type AuditReport } from '../engine/audit/audit.service.js';
 import { getSetting } from '../engine/settings/settings.repository.js';
 import { SANDBOX_DEVELOPER, type Sandbox } from './sandbox.js';
@@ -82,16 +81,16 @@ export function createSnapshots(sandbox: Sandbox, scheduler: Pick<Scheduler, 'qu
     }
     return at;
   };
-  // Another live sandbox's database holds part of its state in its WAL, which a copy of the file misses.
+  const hooks = sandbox.storage.snapshots;
+  // Another live sandbox's data is not all in its file (SQLite: part of it is in the WAL).
   const notServed = <T extends { path: string; field: string }>(at: T): T => {
-    const lock = lockPathFor(at.path.replace(/-(wal|shm|journal|lock|lock\.json)$/, ''));
-    if (existsSync(lock) && isLocked(lock)) {
+    if (hooks.isServed(at.path)) {
       throw invalidField(at.field, 'is the database of another running sandbox: save a snapshot there (`ledger sandbox snapshot save`) and restore that');
     }
     return at;
   };
   const describe = (at: ReturnType<typeof located>): Snapshot => {
-    const { meta, format } = readSnapshotInfo(at.path, at.field);
+    const { meta, format } = hooks.info(at.path, at.field);
     return { name: at.name, file: at.file, format, size_bytes: statSync(at.path).size, saved_at: meta?.saved_at ?? null };
   };
   const existing = (target: SnapshotTarget) => {
@@ -100,29 +99,17 @@ export function createSnapshots(sandbox: Sandbox, scheduler: Pick<Scheduler, 'qu
     return at;
   };
 
-  /**
-   * A consistent copy of the sandbox in `format` in a temporary file beside `path` (one a killed
-   * process left there is removed first). A text copy is written from a binary one, so that it too
-   * is one committed state, however many writes run meanwhile.
-   */
+  /** A consistent copy of the sandbox in `format` in a temporary file beside `path` (one a killed process left there is removed first). */
   const copyBeside = async (path: string, field: string, savedAt: Date, format: SnapshotFormat): Promise<string> => {
     removeStaleTemporaries(path);
     const temporary = join(dirname(path), `.${basename(path)}.tmp-${process.pid}-${++temporaries}`);
-    const text = `${temporary}-text`;
     const meta = { saved_at: savedAt.toISOString() };
-    // An in-memory database has one connection: it is copied between two write batches. A file is
-    // copied from a connection of its own while requests go on.
     try {
-      if (sandbox.dbPath === ':memory:') await sandbox.exclusive(() => copyDatabase(sandbox.db, temporary, meta));
-      else await copyDatabase(sandbox.db, temporary, meta);
-      if (format === 'sqlite') return temporary;
-      await writeTextCopy(sandbox.db, temporary, text);
-      return text;
+      await hooks.copy(temporary, meta, format);
+      return temporary;
     } catch (error) {
-      rmSync(text, { force: true });
+      rmSync(temporary, { force: true });
       throw unwritable(error, field, path);
-    } finally {
-      if (format !== 'sqlite') rmSync(temporary, { force: true });
     }
   };
 
@@ -158,21 +145,21 @@ export function createSnapshots(sandbox: Sandbox, scheduler: Pick<Scheduler, 'qu
       const info = describe(at);
       const work = mkdtempSync(join(tmpdir(), 'ledger-restore-'));
       try {
-        const prepared = await prepareSnapshot(at.path, join(work, 'snapshot.db'), at.field).catch((error: unknown) => {
+        const prepared = await hooks.prepare(at.path, join(work, 'snapshot.db'), at.field).catch((error: unknown) => {
           throw storageError(error);
         });
         // Every developer's books and the sandbox-wide sum, on the file, before anything is replaced:
         // an edited snapshot would otherwise bring money from nowhere into a live sandbox.
         if (force) warn(`Warning: restoring ${at.file ?? `snapshot "${at.name}"`} with --force: the audit of its books (that they balance) was skipped`);
         else {
-          const report = await readSnapshot(sandbox.db, prepared.path, AUDIT);
+          const report = await hooks.read(prepared.path, AUDIT);
           if (!report.ok) throw unbalanced(at.field, report);
         }
         let keys: ApiKeyRow[] = [];
         let ownerNow: string | undefined;
         await scheduler.quiesce(() =>
           sandbox.restore(() =>
-            replaceContents(sandbox.db, prepared.path, {
+            hooks.replace(prepared.path, {
               // A named snapshot this version saved holds together; a file from elsewhere, or a migrated one, is checked.
               checkForeignKeys: prepared.migrated || at.name === null,
               async before(trx) {
@@ -190,7 +177,7 @@ export function createSnapshots(sandbox: Sandbox, scheduler: Pick<Scheduler, 'qu
         return info;
       } catch (error) {
         // Truncated or overwritten: found by the audit, or by the copy (--force, a part the audit does not read).
-        if (isDamaged(error)) throw damagedSnapshot(at.field, error);
+        if (hooks.isDamaged(error)) throw damagedSnapshot(at.field, error);
         throw error;
       } finally {
         rmSync(work, { recursive: true, force: true });

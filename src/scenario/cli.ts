@@ -8,7 +8,7 @@ import { saveFile } from '../client/save-file.js';
 import { SNAPSHOT_DIR, stateDirFor } from '../client/state.js';
 import { namedSnapshotFile } from '../api/snapshot-name.js';
 import { assertTempDirUsable } from '../client/temp-dir.js';
-import { loadDriver } from '../engine/db/open.js';
+import { loadDriver } from '../engine/db/open-storage.js';
 import { EXIT, SilentFailure } from '../commands/errors.js';
 import type { Io } from '../commands/io.js';
 import { sandboxOnlyRefusal } from '../commands/live.js';
@@ -32,7 +32,7 @@ import { runSuite } from './suite.js';
  * module files, which Node 20 compiles from their source at every start.
  */
 export { startServer } from '../sandbox/server.js';
-export { DatabaseInUseError } from '../engine/db/lock.js';
+export { DatabaseInUseError } from '../engine/db/open-storage.js';
 export { LedgerError } from '../engine/errors.js';
 export { HTTP_STATUS } from '../api/errors.js';
 

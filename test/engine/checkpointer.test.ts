@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/engine/db/database.js';
-import { startCheckpointer } from '../../src/engine/db/checkpointer.js';
-import { writesOffThread } from '../../src/engine/db/off-thread.js';
-import { closeDatabase, openDatabase, reclaimSpaceOffThread, truncateWal, walCaughtUp } from '../../src/engine/db/open.js';
+import { startCheckpointer } from '../../src/engine/db/sqlite/checkpointer.js';
+import { writesOffThread } from '../../src/engine/db/sqlite/off-thread.js';
+import { closeDatabase, openDatabase, reclaimSpaceOffThread, truncateWal, walCaughtUp } from '../../src/engine/db/sqlite/open.js';
 import { putSetting } from '../../src/engine/settings/settings.repository.js';
 
 /**

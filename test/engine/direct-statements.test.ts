@@ -1,8 +1,8 @@
 import { CompiledQuery, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/engine/db/database.js';
-import { runDirect } from '../../src/engine/db/direct.js';
-import { injectStorageFault, openDatabase } from '../../src/engine/db/open.js';
+import { runDirect } from '../../src/engine/db/sqlite/direct.js';
+import { injectStorageFault, openDatabase } from '../../src/engine/db/sqlite/open.js';
 
 // Prepared statements inside a transaction run straight on the connection the transaction holds
 // (db/direct.ts), not through Kysely's executor: the same rows and counts, the same errors, and

@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/engine/clock.js';
 import type { Db } from '../../src/engine/db/database.js';
-import { openDatabase } from '../../src/engine/db/open.js';
+import { openDatabase } from '../../src/engine/db/sqlite/open.js';
 import { prepare } from '../../src/engine/db/prepared.js';
 import { createDeveloper } from '../../src/engine/developers/developers.service.js';
 import { authenticate, issueKey, knownKeyOwner } from '../../src/engine/developers/keys.js';

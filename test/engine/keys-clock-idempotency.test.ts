@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/engine/clock.js';
 import type { Db } from '../../src/engine/db/database.js';
-import { openDatabase } from '../../src/engine/db/open.js';
+import { openDatabase } from '../../src/engine/db/sqlite/open.js';
 import { createDeveloper } from '../../src/engine/developers/developers.service.js';
 import { authenticate, hashKey, issueKey } from '../../src/engine/developers/keys.js';
 import type { EngineEnv } from '../../src/engine/env.js';

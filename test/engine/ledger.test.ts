@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { audit } from '../../src/engine/audit/audit.service.js';
 import { ManualClock } from '../../src/engine/clock.js';
 import type { Db } from '../../src/engine/db/database.js';
-import { openDatabase } from '../../src/engine/db/open.js';
+import { openDatabase } from '../../src/engine/db/sqlite/open.js';
 import { createDeveloper } from '../../src/engine/developers/developers.service.js';
 import type { EngineEnv } from '../../src/engine/env.js';
 import { LedgerError } from '../../src/engine/errors.js';

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { closeDatabase, openDatabase } from '../../src/engine/db/open.js';
+import { closeDatabase, openDatabase } from '../../src/engine/db/sqlite/open.js';
 import { emitEvent } from '../../src/engine/events/events.service.js';
 import { findLog, type WebhookLogRow } from '../../src/engine/events/webhook-logs.repository.js';
 import { makeNuban } from '../../src/engine/wallets/nuban.js';
 import { createDeveloper } from '../../src/engine/developers/developers.service.js';
-import { createGroupCommit } from '../../src/sandbox/group-commit.js';
+import { createGroupCommit } from '../../src/engine/db/sqlite/group-commit.js';
 import { createWallet, expectCleanAudit, useSandbox } from '../helpers/sandbox.js';
 import { VirtualClock } from '../../src/engine/clock.js';
 import { seededIds } from '../../src/engine/ids.js';

@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Db } from '../../src/engine/db/database.js';
-import { closeDatabase, openDatabase } from '../../src/engine/db/open.js';
+import { closeDatabase, openDatabase } from '../../src/engine/db/sqlite/open.js';
 import { prepare } from '../../src/engine/db/prepared.js';
 import { putSetting } from '../../src/engine/settings/settings.repository.js';
 import { uuidV7 } from '../../src/engine/ids.js';
-import { createGroupCommit } from '../../src/sandbox/group-commit.js';
+import { createGroupCommit } from '../../src/engine/db/sqlite/group-commit.js';
 
 let db: Db;
 const settings = async () => (await db.selectFrom('settings').select(['key', 'value']).orderBy('key').execute()).map((r) => `${r.key}=${r.value}`);

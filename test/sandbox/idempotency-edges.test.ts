@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { injectStorageFault } from '../../src/engine/db/open.js';
+import { injectStorageFault } from '../../src/engine/db/sqlite/open.js';
 import { createWallet, expectCleanAudit, useSandbox, walletBody } from '../helpers/sandbox.js';
 
 /** Contract §3: an Idempotency-Key moves money once, at every edge. */

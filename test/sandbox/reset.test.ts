@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { withoutForeignKeys } from '../../src/engine/db/open.js';
+import { withoutForeignKeys } from '../../src/engine/db/sqlite/open.js';
 import { beginReset, resetChunk } from '../../src/engine/settings/reset.service.js';
 import { startServer } from '../../src/sandbox/server.js';
 import { bulkTransfers } from '../helpers/bulk-ledger.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { injectStorageFault } from '../../src/engine/db/open.js';
+import { injectStorageFault } from '../../src/engine/db/sqlite/open.js';
 import { LedgerError } from '../../src/engine/errors.js';
 import { limitLog } from '../../src/sandbox/log-limit.js';
 import { createTestSandbox, createWallet } from '../helpers/sandbox.js';

@@ -38,8 +38,8 @@ export async function runStop(io: Io, options: { json?: boolean }): Promise<void
   let found = await localServer(io, file, 'refuse');
   if (found) {
     // Its owner file may outlive it (SIGKILL): stop the process only while it holds that lock (not a reused pid).
-    const { isLocked } = await import('../../engine/db/lock.js');
-    if (!isLocked(found.lock)) found = undefined;
+    const { isClaimed } = await import('../../engine/db/open-storage.js');
+    if (!isClaimed(found.lock)) found = undefined;
   }
   if (!found) {
     if (options.json) io.stdout.write(`${JSON.stringify({ stopped: false, pid: null })}\n`);

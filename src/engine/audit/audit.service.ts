@@ -1,5 +1,5 @@
 import type { Db, Trx } from '../db/database.js';
-import { offThread } from '../db/off-thread.js';
+import { readApart } from '../db/backend.js';
 import { developerSeq } from '../events/stored.js';
 import { checkBalances, checkPayouts, checkPostings, checkSuspenseHolding, checkWallets } from './ledger-checks.js';
 import { checkDeliveryCounts, checkOutbox } from './outbox-checks.js';
@@ -77,10 +77,10 @@ export async function audit(trx: Trx, developerId?: string): Promise<AuditReport
 }
 
 /**
- * The audit of a running sandbox: on a worker thread with its own connection (see db/off-thread.ts),
+ * The audit of a running sandbox: on a worker thread with its own connection (see db/backend.ts `readApart`),
  * so an audit of a million transactions leaves every request answering. Same report as `audit`.
  * @example const report = await auditOffThread(sandbox.db, developerId);
  */
 export function auditOffThread(db: Db, developerId?: string): Promise<AuditReport> {
-  return offThread(db, { module: 'engine/audit/audit.service', name: 'audit', run: audit }, developerId);
+  return readApart(db, { module: 'engine/audit/audit.service', name: 'audit', run: audit }, developerId);
 }

@@ -1,6 +1,6 @@
 import type { Compilable, CompiledQuery, Insertable, Kysely, QueryResult } from 'kysely';
 import type { Database, Trx } from './database.js';
-import { keptRowsNow, runDirect } from './direct.js';
+import { keptRowsNow, runDirect } from './backend.js';
 
 /** Stands for a value in a prepared query; replaced by the real value at each run. */
 class Slot {

@@ -1,6 +1,6 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { type Kysely, sql } from 'kysely';
-import { LedgerError } from '../errors.js';
+import { snapshotInvalid } from './snapshot-files.js';
 
 /**
  * Text snapshots (contract §11): the whole sandbox as JSON Lines, readable in a code review and
@@ -18,9 +18,6 @@ import { LedgerError } from '../errors.js';
 
 export const TEXT_SNAPSHOT_FORMAT = 'ledger-sandbox-snapshot';
 export const TEXT_SNAPSHOT_VERSION = 1;
-
-/** A snapshot file that cannot be loaded for what it holds (contract §11): 422, naming the field that gave it. */
-export const snapshotInvalid = (field: string, problem: string, detail = problem) => new LedgerError('SNAPSHOT_INVALID', `${field}: ${detail}`, [{ field, message: problem }]);
 
 export type ColumnKind = 'integer' | 'real' | 'text' | 'blob';
 

@@ -26,11 +26,12 @@ export async function createDeveloper(trx: Trx, caller: EngineEnv, businessName:
   // The new developer's own clock (a fresh one starts at real time) stamps what it owns.
   const env = envOf(caller, id);
   const now = env.clock.now().toISOString();
+  const seq = await nextDeveloperSeq(trx);
   await trx
     .insertInto('developers')
     .values({
       id,
-      seq: sql<number>`(SELECT coalesce(max(seq), 0) + 1 FROM developers)`,
+      seq,
       business_name: businessName,
       webhook_url: null,
       webhook_secret: newWebhookSecret(env),
@@ -44,6 +45,25 @@ export async function createDeveloper(trx: Trx, caller: EngineEnv, businessName:
   }
   const key = await issueKey(trx, env, id, apiKey);
   return { developer_id: id, business_name: businessName, api_key: key, created_at: now };
+}
+
+/** The settings row that counts developers: the last `seq` handed out. */
+const DEVELOPER_SEQ = 'developer_seq';
+
+/**
+ * The next developer number, from a counter row taken with one upsert: on a backend with several
+ * writers at once (PostgreSQL, several servers) the row's lock makes two creations wait for each
+ * other instead of both reading the same `max(seq)`. A database without the row yet (made before
+ * it, or restored from such a snapshot) starts it from the developers it has.
+ */
+async function nextDeveloperSeq(trx: Trx): Promise<number> {
+  const row = await trx
+    .insertInto('settings')
+    .values({ key: DEVELOPER_SEQ, value: sql<string>`CAST((SELECT coalesce(max(seq), 0) + 1 FROM developers) AS TEXT)` })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value: sql<string>`CAST(CAST(settings.value AS INTEGER) + 1 AS TEXT)` }))
+    .returning('value')
+    .executeTakeFirstOrThrow();
+  return Number(row.value);
 }
 
 export async function findDeveloper(trx: Trx, id: string) {

@@ -54,12 +54,17 @@ export function storedId(id: string): StoredId {
   return CANONICAL_UUID.test(id) ? Buffer.from(id.replaceAll('-', ''), 'hex') : id;
 }
 
-/** A canonical UUID (lowercase hex) as a GLOB pattern. */
-const CANONICAL_UUID_GLOB = [8, 4, 4, 4, 12].map((n) => '[0-9a-f]'.repeat(n)).join('-');
+/** A canonical UUID's shape as a LIKE pattern: 36 characters, dashes where a UUID has them. */
+const UUID_SHAPE = [8, 4, 4, 4, 12].map((n) => '_'.repeat(n)).join('-');
 
-/** `storedId` in SQL, of a column that holds an id as text (migration 0020b; what the built-in receiver kept names an event by its id). */
+/**
+ * `storedId` in SQL, of a column that holds an id as text (migration 0020b; what the built-in
+ * receiver kept names an event by its id). A canonical UUID is its shape (LIKE) with nothing but
+ * lowercase hex digits left once the dashes go (ltrim, case-sensitive): both spelled alike on SQLite
+ * and PostgreSQL, where GLOB is SQLite's own. `unhex` is SQLite's (PostgreSQL: `decode(…, 'hex')`).
+ */
 export const storedIdSql = (column: string): RawBuilder<StoredId> =>
-  sql`CASE WHEN ${sql.ref(column)} GLOB ${CANONICAL_UUID_GLOB} THEN unhex(replace(${sql.ref(column)}, '-', '')) ELSE ${sql.ref(column)} END`;
+  sql`CASE WHEN ${sql.ref(column)} LIKE ${UUID_SHAPE} AND ltrim(replace(${sql.ref(column)}, '-', ''), '0123456789abcdef') = '' THEN unhex(replace(${sql.ref(column)}, '-', '')) ELSE ${sql.ref(column)} END`;
 
 /** A stored id as the API shows it. */
 export function idText(stored: StoredId): string {

@@ -4,7 +4,7 @@ import { type EngineEnv, VIRTUAL_BANK } from '../env.js';
 import { LedgerError, notFound } from '../errors.js';
 import { emitEvent } from '../events/events.service.js';
 import { insertAccount } from '../ledger/accounts.repository.js';
-import { isUniqueViolation } from '../db/open.js';
+import { isUniqueViolation } from '../db/storage-errors.js';
 import { makeNuban } from './nuban.js';
 import { type WalletRow, accountNumberTaken, customerReferenceTaken, findWallet } from './wallets.repository.js';
 

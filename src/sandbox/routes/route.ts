@@ -41,7 +41,7 @@ export function ok<T>(data: T): { success: true; data: T } {
 }
 
 /**
- * Runs engine work as one write (group commit: see sandbox/group-commit.ts) and answers with its
+ * Runs engine work as one write (group commit: see engine/db/sqlite/group-commit.ts) and answers with its
  * result. When the request carries an Idempotency-Key, the exact response bytes are stored in that
  * same transaction: the effect and its replay commit together, so a crash can never leave one
  * without the other.

@@ -5,7 +5,7 @@ import { createDeveloper, findDeveloper } from '../../engine/developers/develope
 import { currentKeyInfo, issueKey } from '../../engine/developers/keys.js';
 import type { Clock } from '../../engine/clock.js';
 import { API_VERSION } from '../../engine/env.js';
-import { storageFailure } from '../../engine/db/faults.js';
+import { storageFailure } from '../../engine/db/storage-errors.js';
 import { notFound } from '../../engine/errors.js';
 import { isSeeded } from '../../engine/ids.js';
 import { SEEDED_HEADER } from '../../api/headers.js';

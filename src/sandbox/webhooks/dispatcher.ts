@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../../engine/db/database.js';
-import { storageFailure } from '../../engine/db/faults.js';
+import { storageFailure } from '../../engine/db/storage-errors.js';
 import { stillFresh } from '../../engine/events/fresh-deliveries.js';
 import {
   abandonLog,

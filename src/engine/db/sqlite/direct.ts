@@ -1,4 +1,5 @@
 import type { Kysely, QueryResult } from 'kysely';
+import { registerBackend } from '../backend.js';
 
 /** What a statement of the connection's cache offers (a better-sqlite3 statement, or open.ts's stand-ins for one). */
 interface Statement {
@@ -19,9 +20,10 @@ interface Connection {
 /** Each database opened by open.ts, by its Kysely adapter: its transactions share the adapter. */
 const connections = new WeakMap<object, Connection>();
 
-/** Called by open.ts for each database it opens. */
+/** Called by open.ts for each database it opens: the seam's direct path (backend.ts) runs here. */
 export function registerConnection(db: Kysely<any>, connection: Connection): void {
   connections.set(db.getExecutor().adapter, connection);
+  registerBackend(db, { runDirect, keptRowsNow: (sql, parameters) => keptRowsNow(db, sql, parameters) });
 }
 
 /**

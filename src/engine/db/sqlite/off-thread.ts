@@ -1,22 +1,12 @@
 import { Worker } from 'node:worker_threads';
 import type { Transaction } from 'kysely';
-import type { Database, Db } from './database.js';
-import { built, moduleUrl } from './module-files.js';
+import type { Database, Db } from '../database.js';
+import type { BulkWriter, StorageJob } from '../storage.js';
+import { built, moduleUrl } from '../module-files.js';
 import { databasePath, forgetKeptReads, readsOffThread, withoutForeignKeys, writerSetup } from './open.js';
 
-/** Work to run off the request thread: an exported function of a module, given a transaction (a read's, or a write's: `writesOffThread`). */
-export interface ReadJob<A extends unknown[], R> {
-  /**
-   * The module's path under src/ (dist/ when built), without its extension: `engine/audit/audit.service`.
-   * Not its `import.meta.url`: inside a bundle (dist/scenario.bundle.cjs) that names the bundle. A
-   * worker always loads the unbundled files of dist/, which every build ships beside the bundle.
-   */
-  module: string;
-  /** The name it is exported under. */
-  name: string;
-  /** The function itself, for a database that has no file to open a second connection to. */
-  run: (trx: Transaction<Database>, ...args: A) => Promise<R>;
-}
+/** Work to run off the request thread (the seam's StorageJob). A worker always loads the unbundled files of dist/, which every build ships beside the bundle: `module` is a path, not an `import.meta.url`. */
+export type ReadJob<A extends unknown[], R> = StorageJob<A, R>;
 
 /** Heap a read may use (its rows are read in chunks; this is a bound, not an estimate). */
 const WORKER_HEAP_MB = 192;
@@ -73,7 +63,7 @@ export function readFileInWorker<A extends unknown[], R>(path: string, job: Read
 }
 
 function inWorker<R>(path: string, module: string, name: string, args: unknown[]): Promise<R> {
-  const script = built(moduleUrl('engine/db/read-worker'));
+  const script = built(moduleUrl('engine/db/sqlite/read-worker'));
   return new Promise<R>((resolve, reject) => {
     const worker = new Worker(new URL(script), { execArgv: workerExecArgv(), workerData: { path, module: built(moduleUrl(module)), name, args }, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
     let answered = false;
@@ -92,14 +82,7 @@ function inWorker<R>(path: string, module: string, name: string, args: unknown[]
 }
 
 /** Writes run off the request thread, one at a time, until `close` (see `writesOffThread`). */
-export interface OffThreadWriter {
-  /** False where the jobs run on the request thread (see `writesOffThread`). */
-  readonly offThread: boolean;
-  /** Runs `job` in one write transaction of the worker's connection (foreign keys unchecked), and resolves its answer. */
-  run<A extends unknown[], R>(job: ReadJob<A, R>, ...args: A): Promise<R>;
-  /** Ends the thread (and its connection). */
-  close(): Promise<void>;
-}
+export type OffThreadWriter = BulkWriter;
 
 /**
  * A worker thread with its own connection that writes, for work that writes a lot in many short
@@ -121,7 +104,7 @@ export function writesOffThread(db: Db): OffThreadWriter {
       close: async () => {},
     };
   }
-  const script = built(moduleUrl('engine/db/write-worker'));
+  const script = built(moduleUrl('engine/db/sqlite/write-worker'));
   const worker = new Worker(new URL(script), { execArgv: workerExecArgv(), workerData: setup, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
   const waiting: { resolve: (result: unknown) => void; reject: (error: Error) => void }[] = [];
   let ended: Error | undefined;

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { type ColumnKind, type SnapshotSchema, type TableInfo, writeTextSnapshot } from './text-snapshot.js';
+import { type ColumnKind, type SnapshotSchema, type TableInfo, writeTextSnapshot } from '../text-snapshot.js';
 
 /** SQLite's column affinity rules (its "Determination Of Column Affinity"), for a declared type. */
 function kindOf(declared: string): ColumnKind {
@@ -67,6 +67,6 @@ function parentsFirst(tables: Map<string, TableInfo & { parents: string[] }>): T
 /**
  * Writes the SQLite database `trx` reads as a text snapshot to `target`: a job for a read worker
  * (see off-thread.ts), so that a large sandbox is written without holding requests up.
- * @example await readSnapshot(db, '/tmp/.base.jsonl.tmp-1', { module: 'engine/db/sqlite-schema', name: 'writeSqliteTextSnapshot', run: writeSqliteTextSnapshot }, '/tmp/base.jsonl', ['snapshot']);
+ * @example await readSnapshot(db, '/tmp/.base.jsonl.tmp-1', { module: 'engine/db/sqlite/sqlite-schema', name: 'writeSqliteTextSnapshot', run: writeSqliteTextSnapshot }, '/tmp/base.jsonl', ['snapshot']);
  */
 export const writeSqliteTextSnapshot = (trx: Kysely<any>, target: string, omitSettings: string[]): Promise<number> => writeTextSnapshot(trx, sqliteSchema, target, omitSettings);

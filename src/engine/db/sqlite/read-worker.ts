@@ -3,7 +3,7 @@
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { Database } from './database.js';
+import type { Database } from '../database.js';
 import { lowerThisThread } from './thread-priority.js';
 
 interface Job {

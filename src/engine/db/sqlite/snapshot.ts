@@ -1,17 +1,19 @@
 import SQLite from 'better-sqlite3';
-import { chmodSync, closeSync, copyFileSync, createReadStream, fsyncSync, openSync, readSync, rmSync } from 'node:fs';
+import { chmodSync, closeSync, copyFileSync, createReadStream, openSync, readSync, rmSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { Kysely, Migrator, SqliteDialect, sql, type Transaction } from 'kysely';
-import type { Database, Db } from './database.js';
-import { migrationOrder, migrationProvider } from './migrations.js';
-import { readFileInWorker, type ReadJob } from './off-thread.js';
+import { Kysely, Migrator, SqliteDialect, sql } from 'kysely';
+import type { Database, Db } from '../database.js';
+import { migrationOrder, migrationProvider } from '../migrations.js';
+import { readFileInWorker } from './off-thread.js';
+import type { ReplaceOptions, SnapshotFormat, StorageJob as ReadJob } from '../storage.js';
 import { closeDatabase, databasePath, openDatabase, readsOffThread } from './open.js';
-import { LedgerError } from '../errors.js';
+import { LedgerError } from '../../errors.js';
+import { damagedSnapshot, snapshotInvalid, syncFile } from '../snapshot-files.js';
 import { sqliteSchema, writeSqliteTextSnapshot } from './sqlite-schema.js';
-import { loadTextSnapshot, looksLikeText, parseHeader, snapshotInvalid } from './text-snapshot.js';
+import { loadTextSnapshot, looksLikeText, parseHeader } from '../text-snapshot.js';
 import { startSqliteWorker } from './worker.js';
 
-export { snapshotInvalid };
+export type { SnapshotFormat };
 
 /**
  * Snapshots of a whole sandbox database (contract §11): what is SQLite about them lives here.
@@ -20,9 +22,6 @@ export { snapshotInvalid };
  * (text-snapshot.ts) is written from such a copy and loaded into a fresh database made by the
  * migrations, which then restores as a binary one does.
  */
-
-/** How a snapshot file is written: an SQLite database (the default, the fast path) or JSON Lines. */
-export type SnapshotFormat = 'sqlite' | 'json';
 
 /** The settings row of a snapshot file that describes it; never present in a live database. */
 export const SNAPSHOT_META = 'snapshot';
@@ -89,16 +88,6 @@ function copyInWorker(path: string, target: string): Promise<void> {
   });
 }
 
-/** fsync of a file or a directory: what a crash-safe rename needs before and after. */
-export function syncFile(path: string): void {
-  const fd = openSync(path, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
 export interface SnapshotFileInfo {
   format: SnapshotFormat;
   /** A binary snapshot's; a text snapshot holds no save time. */
@@ -150,9 +139,6 @@ export function readSnapshotInfo(file: string, field: string): SnapshotFileInfo 
 }
 
 const notASnapshot = (field: string) => snapshotInvalid(field, 'is not a ledger sandbox snapshot');
-
-/** A snapshot file SQLite finds damaged (`isDamaged`). */
-export const damagedSnapshot = (field: string, error: unknown) => snapshotInvalid(field, 'is damaged', `is damaged (${(error as Error).message})`);
 
 /**
  * Whether `error` says the database file is damaged (truncated, overwritten) or not a database:
@@ -250,24 +236,12 @@ async function loadText(file: string, work: string, schema: string, current: str
 export async function writeTextCopy(db: Db, copy: string, target: string): Promise<void> {
   closeSync(openSync(target, 'wx', 0o600));
   try {
-    await readSnapshot(db, copy, { module: 'engine/db/sqlite-schema', name: 'writeSqliteTextSnapshot', run: writeSqliteTextSnapshot }, target, [SNAPSHOT_META]);
+    await readSnapshot(db, copy, { module: 'engine/db/sqlite/sqlite-schema', name: 'writeSqliteTextSnapshot', run: writeSqliteTextSnapshot }, target, [SNAPSHOT_META]);
     syncFile(target);
   } catch (error) {
     rmSync(target, { force: true });
     throw error;
   }
-}
-
-export interface ReplaceOptions {
-  /** Inside the transaction, before any row changes: read what must outlive the restore. */
-  before(trx: Transaction<Database>): Promise<void>;
-  /** Inside the transaction, after every table holds the snapshot's rows. */
-  after(trx: Transaction<Database>): Promise<void>;
-  /**
-   * Check every foreign key before COMMIT (a third of the time at 100,000 transactions). A snapshot
-   * this version saved holds together by construction; one from elsewhere, or migrated, is checked.
-   */
-  checkForeignKeys: boolean;
 }
 
 /**

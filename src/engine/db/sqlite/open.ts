@@ -2,13 +2,13 @@ import SQLite from 'better-sqlite3';
 import { chmodSync, copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Kysely, Migrator, SqliteDialect, type SqliteDatabase, type SqliteDialectConfig, sql } from 'kysely';
-import type { Database, Db } from './database.js';
+import type { Database, Db } from '../database.js';
 import { type Checkpointer, startCheckpointer } from './checkpointer.js';
 import { registerConnection } from './direct.js';
-import { sqliteError } from './faults.js';
-import { migrationOrder, migrationProvider } from './migrations.js';
-import { builtFile } from './module-files.js';
-import { KEPT_TABLES, type KeptTable, keptMark } from './prepared.js';
+import { sqliteError } from './sqlite-errors.js';
+import { migrationOrder, migrationProvider } from '../migrations.js';
+import { builtFile } from '../module-files.js';
+import { KEPT_TABLES, type KeptTable, keptMark } from '../prepared.js';
 
 export interface OpenOptions {
   /** A file path, or ':memory:' for a throw-away database. */
@@ -209,7 +209,7 @@ const states = new WeakMap<Db, DbState>();
  * all on an empty file costs several times the copy. Not from the sources (the test runner), whose
  * migrations may be newer than the last build: there every migration runs.
  */
-const TEMPLATE = builtFile('engine/db/template.db');
+const TEMPLATE = builtFile('engine/db/sqlite/template.db');
 
 /**
  * Loads the database driver, a native module, by opening and closing a throw-away database: one
@@ -398,9 +398,4 @@ function faulty(statement: SQLite.Statement, fault: Exclude<StorageFault, undefi
     throw fault === 'full' ? sqliteError('SQLITE_FULL', 'database or disk is full') : sqliteError('SQLITE_READONLY', 'attempt to write a readonly database');
   };
   return { reader: statement.reader, run: fail, all: fail, get: fail, iterate: fail } as unknown as SQLite.Statement;
-}
-
-/** True when the error is SQLite refusing a UNIQUE constraint. */
-export function isUniqueViolation(error: unknown): boolean {
-  return error instanceof Error && (error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE';
 }

@@ -1,9 +1,9 @@
 import { type ControlledTransaction, sql, type Transaction } from 'kysely';
-import type { Database, Db } from '../engine/db/database.js';
-import { runDirect } from '../engine/db/direct.js';
-import { storageFailure } from '../engine/db/faults.js';
-import { unwatchFreshDeliveries, watchFreshDeliveries } from '../engine/events/fresh-deliveries.js';
-import type { WebhookLogRow } from '../engine/events/webhook-logs.repository.js';
+import type { Database, Db } from '../database.js';
+import { runDirect } from './direct.js';
+import { storageFailure } from '../storage-errors.js';
+import { unwatchFreshDeliveries, watchFreshDeliveries } from '../../events/fresh-deliveries.js';
+import type { WebhookLogRow } from '../../events/webhook-logs.repository.js';
 
 export type Work<T> = (trx: Transaction<Database>) => Promise<T>;
 

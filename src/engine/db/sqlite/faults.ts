@@ -1,29 +1,8 @@
 import { closeSync, openSync, readSync, statfsSync, statSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { LedgerError } from '../errors.js';
-
-/**
- * What a failed SQLite write means for the caller (contract §10): the disk is full (507), or the
- * database cannot be written at all (503: read-only, locked by another process, an I/O error, a file
- * that is gone). Undefined for any other error.
- */
-export function storageFailure(error: unknown): LedgerError | undefined {
-  if (error instanceof LedgerError) return error.code === 'STORAGE_FULL' || error.code === 'STORAGE_UNAVAILABLE' ? error : undefined;
-  const code = (error as { code?: unknown } | undefined)?.code;
-  if (typeof code !== 'string' || !code.startsWith('SQLITE_')) return undefined;
-  if (code === 'SQLITE_FULL' || code === 'SQLITE_IOERR_WRITE' && /disk|space/i.test(String((error as Error).message))) {
-    return new LedgerError('STORAGE_FULL', 'the disk is full: nothing was written; free some space and retry');
-  }
-  if (/^SQLITE_(READONLY|BUSY|LOCKED|IOERR|CANTOPEN|CORRUPT|NOTADB|PERM)/.test(code)) {
-    return new LedgerError('STORAGE_UNAVAILABLE', `the database cannot be written (${code.replace('SQLITE_', '').toLowerCase().replaceAll('_', ' ')}): nothing was written; retry later`);
-  }
-  return undefined;
-}
-
-/** An error shaped like better-sqlite3's, for the fault-injection seam. */
-export function sqliteError(code: string, message: string): Error {
-  return Object.assign(new Error(message), { name: 'SqliteError', code });
-}
+import { LedgerError } from '../../errors.js';
+import { storageFailure } from '../storage-errors.js';
+import { sqliteError } from './sqlite-errors.js';
 
 /**
  * Watches the database file of a running server: a file removed, replaced (another inode) or

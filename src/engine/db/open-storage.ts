@@ -1,0 +1,35 @@
+import { openSqliteStorage } from './sqlite/sqlite-storage.js';
+import { acquireLock, type DatabaseLock, isLocked } from './sqlite/lock.js';
+import { lockPathFor } from './owner-file.js';
+import type { Storage, StorageOptions } from './storage.js';
+
+export { DatabaseInUseError } from './sqlite/lock.js';
+/** Loads the default backend's driver (a native module), so that one built for another Node fails once, up front. */
+export { loadDriver } from './sqlite/open.js';
+
+/**
+ * Opens the storage at `options.location` with the backend it names (SQLite: a file path or
+ * ':memory:'; the only backend so far), migrated to this version's schema.
+ * @example const storage = await openStorage({ location: ':memory:' });
+ */
+export function openStorage(options: StorageOptions): Promise<Storage> {
+  return openSqliteStorage(options);
+}
+
+/** A server's hold on its database for its life (contract §10): `publish` says where it listens. */
+export type DatabaseClaim = DatabaseLock;
+
+/**
+ * Keeps a second server away from the data at `location` for this server's life (one database, one
+ * server: contract §10), through the lock at `lockPath` (default: beside a database file; none for
+ * ':memory:', whose caller may name one, as `--memory` does for its state directory). The lock dies
+ * with the process. Throws DatabaseInUseError when another live process holds it.
+ * @example const claim = claimDatabase('.ledger/sandbox.db'); claim?.publish(baseUrl);
+ */
+export function claimDatabase(location: string, lockPath?: string): DatabaseClaim | undefined {
+  const path = lockPath ?? (location === ':memory:' ? undefined : lockPathFor(location));
+  return path ? acquireLock(path, location) : undefined;
+}
+
+/** True when a live process holds the lock at `lockPath` (the owner file beside it alone may be stale). */
+export const isClaimed = (lockPath: string): boolean => isLocked(lockPath);

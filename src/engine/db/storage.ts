@@ -1,0 +1,124 @@
+import type { Transaction } from 'kysely';
+import type { StorageJob } from './backend.js';
+import type { Database, Db } from './database.js';
+import type { WebhookLogRow } from '../events/webhook-logs.repository.js';
+
+/**
+ * The storage seam. Everything the sandbox and the engine need from a backend, and nothing of how
+ * it does it: the write path, work that writes a lot, giving space back, snapshots and the
+ * storage's health. `sqlite/` is one implementation (group commit, WAL checkpointer, file lock,
+ * disk-fault guard, direct statements); a second backend is a folder beside it with the same
+ * pieces, chosen in open-storage.ts. Queries themselves go through Kysely (`db`), on any backend.
+ * See docs/storage.md.
+ */
+export interface Storage {
+  /** Kysely over the backend: reads, and the writes of one caller at a time (scenario set-up, start-up). */
+  readonly db: Db;
+  /** Where the data lives: a file path or ':memory:' on SQLite. */
+  readonly location: string;
+  /**
+   * Runs a write in a transaction and answers once it has committed. Writes that arrive together
+   * may share one transaction, each in a savepoint of its own: one that fails rolls back alone.
+   * @example const wallet = await storage.write((trx) => createWallet(trx, env, developerId, input));
+   */
+  write<T>(work: Work<T>): Promise<T>;
+  /**
+   * Runs `work` alone: every write queued before it has committed, none queued after it has
+   * started, and no transaction is open (a snapshot restore manages its own).
+   */
+  exclusive<T>(work: () => Promise<T>): Promise<T>;
+  /** Resolves when everything queued so far has committed or failed. */
+  drain(): Promise<void>;
+  /** Work that writes a lot in many short transactions (a reset's chunks); run each job in `exclusive`, and `close` it after. */
+  bulkWriter(): BulkWriter;
+  /** Waits, holding nothing, until the backend's upkeep has caught up with bulk writes (SQLite: the WAL copied into the file). */
+  catchUp(): Promise<void>;
+  /** Gives the space that bulk removals freed back to the file system; `phase` names each step (for a tracer). */
+  reclaim(phase?: (name: string) => void): Promise<void>;
+  /** Saving and restoring whole copies of the data. */
+  readonly snapshots: SnapshotHooks;
+  /** Set once the storage was lost under the server (a database file removed or replaced): it must stop. */
+  lost(): string | undefined;
+  close(): Promise<void>;
+}
+
+export type Work<T> = (trx: Transaction<Database>) => Promise<T>;
+
+export type { StorageJob } from './backend.js';
+
+/** Writes of bulk work, one job at a time, each its own transaction (see Storage.bulkWriter). */
+export interface BulkWriter {
+  /** False where the jobs run on the request thread (then they should be shorter). */
+  readonly offThread: boolean;
+  run<A extends unknown[], R>(job: StorageJob<A, R>, ...args: A): Promise<R>;
+  close(): Promise<void>;
+}
+
+/** How a storage is opened (open-storage.ts). */
+export interface StorageOptions {
+  /** A file path or ':memory:' (SQLite). */
+  location: string;
+  /** A server under load: upkeep (SQLite's checkpoints) off the request thread. */
+  underLoad?: boolean;
+  /** Reads that scale with the data apart from the request thread (default true). */
+  readsApart?: boolean;
+  /** Data nothing needs after the process ends (`--memory`): no syncing to disk. */
+  throwAway?: boolean;
+  /** Called once if the storage is lost under the server: it must stop (contract §10). */
+  onLost?: (reason: string) => void;
+  /** Runs inside every write transaction just before it commits (state that must commit with it). */
+  beforeCommit?: (trx: Transaction<Database>) => Promise<void>;
+  /** Runs after every write transaction that committed, with the webhook deliveries it wrote, in order. */
+  afterCommit?: (fresh: WebhookLogRow[]) => void;
+}
+
+/** How a snapshot file is written: the backend's own (SQLite: a database file, the default and the fast path), or JSON Lines (text-snapshot.ts), which any backend loads. */
+export type SnapshotFormat = 'sqlite' | 'json';
+
+/** What a snapshot file says about itself (see SnapshotHooks.info). */
+export interface SnapshotFileInfo {
+  /** Told by the file's first bytes, whatever its name. */
+  format: SnapshotFormat;
+  /** A text snapshot holds no save time. */
+  meta: { saved_at: string } | undefined;
+}
+
+/** Snapshots of the whole data set as files (contract §11). */
+export interface SnapshotHooks {
+  /** Writes a consistent copy in `format` (default 'sqlite') to `target` (which must not exist), mode 0600, synced, while writes go on. */
+  copy(target: string, meta: { saved_at: string }, format?: SnapshotFormat): Promise<void>;
+  /** What the snapshot at `file` says about itself; throws SNAPSHOT_INVALID on `field` when it is not one. */
+  info(file: string, field: string): SnapshotFileInfo;
+  /** The snapshot at `file`, in either format, as data with this version's schema (at `work` when it is text, or older: loaded, or copied and migrated). */
+  prepare(file: string, work: string, field: string): Promise<{ path: string; migrated: boolean }>;
+  /** Runs a read (the audit) over a prepared snapshot, apart from the request thread where possible. */
+  read<A extends unknown[], R>(file: string, job: StorageJob<A, R>, ...args: A): Promise<R>;
+  /** Replaces all the data with the prepared snapshot's, in one transaction; run it in `exclusive`. */
+  replace(file: string, options: ReplaceOptions): Promise<void>;
+  /** Whether `error` says the snapshot file is damaged (its fault, not the server's). */
+  isDamaged(error: unknown): boolean;
+  /** Whether `path` names the data of another running server (which a copy of the file would miss part of). */
+  isServed(path: string): boolean;
+}
+
+export interface ReplaceOptions {
+  /** Inside the transaction, before any row changes: read what must outlive the restore. */
+  before(trx: Transaction<Database>): Promise<void>;
+  /** Inside the transaction, after every table holds the snapshot's rows. */
+  after(trx: Transaction<Database>): Promise<void>;
+  /**
+   * Check every foreign key before COMMIT (a third of the time at 100,000 transactions). A snapshot
+   * this version saved holds together by construction; one from elsewhere, or migrated, is checked.
+   */
+  checkForeignKeys: boolean;
+}
+
+/** A driver error that means the storage refused a write: the disk is full, or the database cannot be written at all. */
+export type StorageRefusal = { kind: 'full' } | { kind: 'unavailable'; reason: string };
+
+/** What each backend says about its driver's errors (storage-errors.ts asks every backend: an error names its driver by its shape). */
+export interface StorageErrors {
+  storageFailure(error: unknown): StorageRefusal | undefined;
+  /** True when the error is the database refusing a UNIQUE constraint (a row with that key exists). */
+  isUniqueViolation(error: unknown): boolean;
+}
