@@ -1,5 +1,6 @@
 import { type SelectQueryBuilder, sql } from 'kysely';
 import type { Database, Trx } from './db/database.js';
+import { containsText } from './search/search-terms.js';
 
 /** What support staff narrow a list by (contract §12); every bound is inclusive. */
 export interface ListFilters {
@@ -52,7 +53,7 @@ export function whereFilters<QB extends SelectQueryBuilder<Database, any, any>>(
   if (filters.status?.length) q = q.where(ref(columns.status), 'in', [...new Set(filters.status)]);
   if (columns.amount && filters.amount_min !== undefined) q = q.where(ref(columns.amount), '>=', filters.amount_min);
   if (columns.amount && filters.amount_max !== undefined) q = q.where(ref(columns.amount), '<=', filters.amount_max);
-  if (columns.sender && filters.sender !== undefined) q = q.where(sql<number>`instr(lower(${ref(columns.sender)}), lower(${filters.sender}))`, '>', 0);
+  if (columns.sender && filters.sender !== undefined) q = q.where(containsText(columns.sender, filters.sender));
   if (columns.reference && filters.provider_reference !== undefined) q = q.where(ref(columns.reference), '=', filters.provider_reference);
   return q as unknown as QB;
 }

@@ -151,6 +151,19 @@ describe('GET /v1/webhook-logs', () => {
   });
 });
 
+describe('a sender with %, _ and \\ in it', () => {
+  it('matches those characters as themselves, ignoring case', async () => {
+    const shop = await credit(ada, 1_000, 'Shop_1 100% OFF\\PROMO');
+    const near = await credit(ada, 1_000, 'SHOPX1 1000 OFF/PROMO');
+    expect(await ids('/v1/transactions?sender=shop')).toEqual([shop.id, near.id]);
+    expect(await ids('/v1/transactions?sender=SHOP_1')).toEqual([shop.id]);
+    expect(await ids('/v1/transactions?sender=100%25')).toEqual([shop.id]);
+    expect(await ids('/v1/transactions?sender=off%5Cpromo')).toEqual([shop.id]);
+    expect(await ids('/v1/transactions?sender=%25')).toEqual([shop.id]);
+    expect(await ids('/v1/transactions?sender=_')).toEqual([shop.id]);
+  });
+});
+
 describe('bad filter values', () => {
   it.each([
     ['/v1/transactions?since=yesterday', 'since'],

@@ -40,28 +40,44 @@ export function idMatchesText(column: string, hex: string): RawBuilder<boolean> 
   return sql<boolean>`(${head} OR substr(${sql.ref(column)}, ${36 - TAIL_HEX + 1}, ${hex.length}) = ${hex})`;
 }
 
-/** idMatchesText for ids stored as 16 bytes (events and delivery logs: events/stored.ts). */
+/**
+ * idMatchesText for ids stored as 16 bytes (events and delivery logs: events/stored.ts). The tail
+ * is compared as bytes (a range over the bytes its hex digits cover, an odd last digit standing for
+ * any low half), which `substr` and blob order read alike on SQLite and PostgreSQL; `hex()` is SQLite's.
+ */
 export function idMatchesBlob(column: string, hex: string): RawBuilder<boolean> {
-  const head = sql<boolean>`(${sql.ref(column)} >= ${Buffer.from(hex.padEnd(32, '0'), 'hex')} AND ${sql.ref(column)} <= ${Buffer.from(hex.padEnd(32, 'f'), 'hex')})`;
+  const bytes = (text: string) => Buffer.from(text, 'hex');
+  const head = sql<boolean>`(${sql.ref(column)} >= ${bytes(hex.padEnd(32, '0'))} AND ${sql.ref(column)} <= ${bytes(hex.padEnd(32, 'f'))})`;
   if (hex.length > TAIL_HEX) return head;
-  return sql<boolean>`(${head} OR substr(hex(${sql.ref(column)}), ${32 - TAIL_HEX + 1}, ${hex.length}) = ${hex.toUpperCase()})`;
+  const width = Math.ceil(hex.length / 2);
+  const tail = sql`substr(${sql.ref(column)}, ${16 - TAIL_HEX / 2 + 1}, ${width})`;
+  return sql<boolean>`(${head} OR (${tail} >= ${bytes(hex.padEnd(width * 2, '0'))} AND ${tail} <= ${bytes(hex.padEnd(width * 2, 'f'))}))`;
 }
 
 const likeEscaped = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-/** Every word appears in `value` (case-insensitive for ASCII, as SQLite's LIKE is). */
-export function hasWords(value: RawBuilder<string> | string, words: string[]): RawBuilder<boolean> {
+/**
+ * `value` holds `text` anywhere, its `%`, `_` and `\` meaning themselves, ignoring case. Both sides
+ * are lower-cased in SQL (SQLite's LIKE ignores ASCII case, PostgreSQL's does not), by the
+ * database's own `lower`, so a column and the text fold alike.
+ */
+export function containsText(value: RawBuilder<unknown> | string, text: string): RawBuilder<boolean> {
   const expression = typeof value === 'string' ? sql.ref(value) : value;
+  return sql<boolean>`lower(${expression}) LIKE '%' || lower(${likeEscaped(text)}) || '%' ESCAPE '\\'`;
+}
+
+/** Every word appears in `value`, ignoring case. */
+export function hasWords(value: RawBuilder<string> | string, words: string[]): RawBuilder<boolean> {
   return sql<boolean>`(${sql.join(
-    words.map((word) => sql`${expression} LIKE ${`%${likeEscaped(word)}%`} ESCAPE '\\'`),
+    words.map((word) => containsText(value, word)),
     sql` AND `,
   )})`;
 }
 
-/** A provider reference given whole, or its start from MIN_REFERENCE_PREFIX characters. */
+/** A provider reference given whole, or its start from MIN_REFERENCE_PREFIX characters (ignoring case). */
 export function referenceMatches(column: string, text: string): RawBuilder<boolean> {
   if (text.length < MIN_REFERENCE_PREFIX || /\s/.test(text)) return sql<boolean>`${sql.ref(column)} = ${text}`;
-  return sql<boolean>`${sql.ref(column)} LIKE ${`${likeEscaped(text)}%`} ESCAPE '\\'`;
+  return sql<boolean>`lower(${sql.ref(column)}) LIKE lower(${likeEscaped(text)}) || '%' ESCAPE '\\'`;
 }
 
 /** A 10-digit account number (NUBAN): matched whole only. */
