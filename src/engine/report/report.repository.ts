@@ -25,7 +25,7 @@ export function exactKobo(text: string | null): bigint {
 }
 
 /** The upper bound of a period as SQL, against a column of epoch ms. */
-const beforeUntil = (column: string, until: number | null) => (until === null ? sql`1` : sql`${sql.ref(column)} < ${until}`);
+const beforeUntil = (column: string, until: number | null) => (until === null ? sql`1 = 1` : sql`${sql.ref(column)} < ${until}`);
 
 export interface TransactionGroup {
   type: TransactionType;
@@ -59,20 +59,27 @@ export interface SuspenseGroup {
   reason: string;
   count: number;
   amount: string;
-  /** The group's oldest item, first made among equal times: its created_at and seq, which order groups too. */
-  oldest_key: string;
-  /** Its id (SQLite gives the bare columns of the row that min() picked). */
+  /** The group's oldest item, first made among equal times (created_at, then seq, which order groups too). */
+  oldest_at: string;
+  oldest_seq: number;
   oldest_id: string;
 }
 
-/** The developer's suspense items that arrived in the period, by status and reason, each group with its oldest item. */
+/**
+ * The developer's suspense items that arrived in the period, by status and reason, each group with
+ * its oldest item: the first by row_number() over the group, as both backends read a window (a bare
+ * column beside min() is SQLite's own).
+ */
 export async function suspenseGroups(db: Kysely<Database>, developerId: string, period: Period): Promise<SuspenseGroup[]> {
   const iso = (ms: number) => new Date(ms).toISOString();
+  const inPeriod = sql`developer_id = ${developerId} AND created_at >= ${iso(period.since)} AND ${period.until === null ? sql`1 = 1` : sql`created_at < ${iso(period.until)}`}`;
   const { rows } = await sql<SuspenseGroup>`
-    SELECT status, reason, count(*) AS count, ${koboSum('amount')} AS amount, min(created_at || printf(' %020d', seq)) AS oldest_key, id AS oldest_id
-    FROM suspense_items
-    WHERE developer_id = ${developerId} AND created_at >= ${iso(period.since)} AND ${period.until === null ? sql`1` : sql`created_at < ${iso(period.until)}`}
-    GROUP BY status, reason`.execute(db);
+    SELECT g.status, g.reason, g.count, g.amount, o.created_at AS oldest_at, o.seq AS oldest_seq, o.id AS oldest_id
+    FROM (SELECT status, reason, count(*) AS count, ${koboSum('amount')} AS amount FROM suspense_items WHERE ${inPeriod} GROUP BY status, reason) g
+    JOIN (
+      SELECT status, reason, created_at, seq, id, row_number() OVER (PARTITION BY status, reason ORDER BY created_at, seq) AS n
+      FROM suspense_items WHERE ${inPeriod}
+    ) o ON o.status = g.status AND o.reason = g.reason AND o.n = 1`.execute(db);
   return rows;
 }
 

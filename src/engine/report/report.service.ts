@@ -63,10 +63,11 @@ export async function buildReport(db: Kysely<Database>, developerId: string, per
 
   let oldest: (typeof suspense)[number] | undefined;
   for (const group of suspense) {
-    if (WAITING.has(group.status) && (!oldest || group.oldest_key < oldest.oldest_key)) oldest = group;
+    const older = oldest && (group.oldest_at < oldest.oldest_at || (group.oldest_at === oldest.oldest_at && group.oldest_seq < oldest.oldest_seq));
+    if (WAITING.has(group.status) && (!oldest || older)) oldest = group;
   }
 
-  const oldestAt = oldest?.oldest_key.split(' ')[0];
+  const oldestAt = oldest?.oldest_at;
   return {
     since: new Date(period.since).toISOString(),
     until: new Date(period.until ?? now.getTime()).toISOString(),
