@@ -142,6 +142,10 @@ describe('GET /v1/webhook-logs', () => {
     expect(adaCredits.length).toBe(2);
     expect(await ids(`/v1/webhook-logs?wallet_id=${ada.id}&event_type=ledger.credit`)).toEqual(adaCredits);
     expect(await ids(`/v1/webhook-logs?customer_reference=ada-ref&event_type=ledger.credit&until=${iso(60)}`)).toEqual(adaCredits.slice(0, 1));
+    // A suspense item's event names its wallet in its payload only.
+    const bayoHeld = logs.filter((log) => log.event_type === 'suspense.created' && log.payload.data.wallet_id === bayo.id).map((log) => log.id);
+    expect(bayoHeld.length).toBe(1);
+    expect(await ids(`/v1/webhook-logs?wallet_id=${bayo.id}&event_type=suspense.created`)).toEqual(bayoHeld);
     const later = logs.filter((log) => log.created_at >= iso(DAY)).map((log) => log.id);
     expect(later.length).toBeGreaterThan(0);
     expect(await ids(`/v1/webhook-logs?since=${iso(DAY)}&limit=100`)).toEqual(later);

@@ -2,6 +2,7 @@ import { type Selectable, sql } from 'kysely';
 import type { Trx } from '../db/database.js';
 import { type FilterColumns, filteredWallet, type ListFilters, narrowed, whereFilters } from '../filters.js';
 import { prepare, prepareRows } from '../db/prepared.js';
+import { jsonString } from '../db/json.js';
 import { inPageOrder, type Page, type PageQuery, pageWindow } from '../paging.js';
 import { withAnsweredBody } from './answers.js';
 import type { WebhookLogStatus, WebhookLogTable } from './events.table.js';
@@ -92,7 +93,7 @@ export async function listLogs(trx: Trx, developerId: string, query: PageQuery &
     items = items.where('webhook_logs.event_type_code', '=', typeCode(query.event_type));
     counts = counts.where('event_type', '=', query.event_type);
   }
-  if (wallet) items = items.where(sql`coalesce(announced_account.id, json_extract(nullif(events.payload, ''), '$.data.wallet_id'))`, '=', wallet.id);
+  if (wallet) items = items.where(sql`coalesce(announced_account.id, ${jsonString(trx, sql`nullif(events.payload, '')`, ['data', 'wallet_id'])})`, '=', wallet.id);
   const total = Number(
     (wallet || narrowed(query) ? await items.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow() : await counts.executeTakeFirstOrThrow()).total,
   );
