@@ -59,28 +59,32 @@ export interface SuspenseGroup {
   reason: string;
   count: number;
   amount: string;
-  /** The group's oldest item, first made among equal times (created_at, then seq, which order groups too). */
-  oldest_at: string;
-  oldest_seq: number;
-  oldest_id: string;
 }
 
-/**
- * The developer's suspense items that arrived in the period, by status and reason, each group with
- * its oldest item: the first by row_number() over the group, as both backends read a window (a bare
- * column beside min() is SQLite's own).
- */
-export async function suspenseGroups(db: Kysely<Database>, developerId: string, period: Period): Promise<SuspenseGroup[]> {
+const inPeriod = (developerId: string, period: Period) => {
   const iso = (ms: number) => new Date(ms).toISOString();
-  const inPeriod = sql`developer_id = ${developerId} AND created_at >= ${iso(period.since)} AND ${period.until === null ? sql`1 = 1` : sql`created_at < ${iso(period.until)}`}`;
+  return sql`developer_id = ${developerId} AND created_at >= ${iso(period.since)} AND ${period.until === null ? sql`1 = 1` : sql`created_at < ${iso(period.until)}`}`;
+};
+
+/** The developer's suspense items that arrived in the period, by status and reason. */
+export async function suspenseGroups(db: Kysely<Database>, developerId: string, period: Period): Promise<SuspenseGroup[]> {
   const { rows } = await sql<SuspenseGroup>`
-    SELECT g.status, g.reason, g.count, g.amount, o.created_at AS oldest_at, o.seq AS oldest_seq, o.id AS oldest_id
-    FROM (SELECT status, reason, count(*) AS count, ${koboSum('amount')} AS amount FROM suspense_items WHERE ${inPeriod} GROUP BY status, reason) g
-    JOIN (
-      SELECT status, reason, created_at, seq, id, row_number() OVER (PARTITION BY status, reason ORDER BY created_at, seq) AS n
-      FROM suspense_items WHERE ${inPeriod}
-    ) o ON o.status = g.status AND o.reason = g.reason AND o.n = 1`.execute(db);
+    SELECT status, reason, count(*) AS count, ${koboSum('amount')} AS amount
+    FROM suspense_items
+    WHERE ${inPeriod(developerId, period)}
+    GROUP BY status, reason`.execute(db);
   return rows;
+}
+
+/** The oldest of the developer's suspense items in `statuses` that arrived in the period, first made among equal times. */
+export async function oldestSuspenseItem(db: Kysely<Database>, developerId: string, period: Period, statuses: readonly string[]) {
+  const { rows } = await sql<{ id: string; status: string; reason: string; created_at: string }>`
+    SELECT id, status, reason, created_at
+    FROM suspense_items
+    WHERE ${inPeriod(developerId, period)} AND status IN (${sql.join(statuses)})
+    ORDER BY created_at, seq
+    LIMIT 1`.execute(db);
+  return rows[0];
 }
 
 /** The developer's webhook deliveries whose event was made in the period, by status. */

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
 import { developerSeq } from '../events/stored.js';
-import { type TransactionGroup, deliveryGroups, exactKobo, failingEndpoints, type Period, suspenseGroups, transactionGroups } from './report.repository.js';
+import { type TransactionGroup, deliveryGroups, exactKobo, failingEndpoints, oldestSuspenseItem, type Period, suspenseGroups, transactionGroups } from './report.repository.js';
 
 /** Kobo as JSON carries it exactly: a number up to 2^53 − 1, past that a string of digits. */
 export type JsonKobo = number | string;
@@ -20,10 +20,10 @@ const total = (): Total => ({ count: 0, amount: 0n });
 const shown = (t: Total) => ({ count: t.count, amount: jsonKobo(t.amount) });
 
 /** Statuses of a suspense item still waiting for someone. */
-const WAITING = new Set(['PENDING', 'FLAGGED']);
+const WAITING = ['PENDING', 'FLAGGED'];
 
 /**
- * What a developer's books did in a period, one query per section (transactions, suspense,
+ * What a developer's books did in a period, one query per section (transactions, suspense and its oldest waiting item,
  * deliveries and their failing endpoints), each grouped in SQL, so its cost follows the period's
  * rows and not the ledger's size. `now` is the developer's clock, for ages. Run it in one read
  * transaction, so the sections agree.
@@ -33,6 +33,7 @@ export async function buildReport(db: Kysely<Database>, developerId: string, per
   const developer = await developerSeq(db, developerId);
   const transactions = await transactionGroups(db, developerId, period);
   const suspense = await suspenseGroups(db, developerId, period);
+  const oldest = await oldestSuspenseItem(db, developerId, period, WAITING);
   const deliveries = await deliveryGroups(db, developer, period);
   const endpoints = await failingEndpoints(db, developer, period);
 
@@ -61,13 +62,6 @@ export async function buildReport(db: Kysely<Database>, developerId: string, per
     }
   }
 
-  let oldest: (typeof suspense)[number] | undefined;
-  for (const group of suspense) {
-    const older = oldest && (group.oldest_at < oldest.oldest_at || (group.oldest_at === oldest.oldest_at && group.oldest_seq < oldest.oldest_seq));
-    if (WAITING.has(group.status) && (!oldest || older)) oldest = group;
-  }
-
-  const oldestAt = oldest?.oldest_at;
   return {
     since: new Date(period.since).toISOString(),
     until: new Date(period.until ?? now.getTime()).toISOString(),
@@ -79,11 +73,11 @@ export async function buildReport(db: Kysely<Database>, developerId: string, per
       items: suspense.sort(byName('status', 'reason')).map((g) => ({ status: g.status, reason: g.reason, count: g.count, amount: jsonKobo(exactKobo(g.amount)) })),
       oldest_waiting: oldest
         ? {
-            id: oldest.oldest_id,
+            id: oldest.id,
             status: oldest.status,
             reason: oldest.reason,
-            created_at: oldestAt!,
-            age_seconds: Math.max(0, Math.floor((now.getTime() - Date.parse(oldestAt!)) / 1000)),
+            created_at: oldest.created_at,
+            age_seconds: Math.max(0, Math.floor((now.getTime() - Date.parse(oldest.created_at)) / 1000)),
           }
         : null,
     },
