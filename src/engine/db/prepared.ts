@@ -1,4 +1,4 @@
-import { type Compilable, type CompiledQuery, type Insertable, type Kysely, type QueryResult, sql } from 'kysely';
+import type { Compilable, CompiledQuery, Insertable, Kysely, QueryResult } from 'kysely';
 import type { Database, Trx } from './database.js';
 import { keptRowsNow, runDirect } from './backend.js';
 
@@ -105,29 +105,18 @@ export function prepareInsertRows<T extends keyof Database & string, K extends k
   table: T,
   columns: readonly K[],
 ): (trx: Trx, rows: Pick<Insertable<Database[T]>, K>[]) => Promise<QueryResult<unknown>> {
-  return prepareRows((db, rows: Pick<Insertable<Database[T]>, K>[]) => insertOf(db, table, columns, rows));
+  return prepareRows((db, rows: Pick<Insertable<Database[T]>, K>[]) => db.insertInto(table).values(rows.map((row) => Object.fromEntries(columns.map((c) => [c, row[c]]))) as never));
 }
 
-/** INSERT of `rows` into `table`, each with exactly `columns` in that order (the prepared shape). */
-const insertOf = <T extends keyof Database & string, K extends string>(db: Kysely<Database>, table: T, columns: readonly K[], rows: Record<K, unknown>[]) =>
-  db.insertInto(table).values(rows.map((row) => Object.fromEntries(columns.map((c) => [c, row[c]]))) as never);
-
-/** Tables whose rows the insert numbers: an integer `seq` the database assigns. */
-type Numbered = { [T in keyof Database & string]: 'seq' extends keyof Database[T] ? T : never }[keyof Database & string];
-
 /**
- * A prepared INSERT of any number of rows into `table`, with exactly `columns`, answering the
- * seqs the database gave the rows, in the order the rows were given. Only the seq comes back:
- * build the stored rows from their values (RETURNING * costs more than the insert's own index
- * work). RETURNING, because PostgreSQL has no insert id; the seqs are sorted, because neither
- * backend promises RETURNING's order, while both number the rows of one VALUES list in its
- * order (not always consecutively on PostgreSQL, where other servers take numbers meanwhile).
- * @example const [postingSeq] = await insertPosting(trx, [{ developer_id, kind, created_at }]);
+ * A prepared INSERT of one row into `table`, with exactly `columns`; the row given at run time
+ * supplies their values (its seq is the result's insertId: build the stored row from the values
+ * rather than ask for RETURNING *, which costs more than the insert's own index work).
+ * @example const insertPosting = prepareInsert('postings', ['id', 'developer_id', 'kind', 'created_at']);
  */
-export function prepareInsertSeqs<T extends Numbered, K extends keyof Insertable<Database[T]> & string>(
+export function prepareInsert<T extends keyof Database & string, K extends keyof Insertable<Database[T]> & string>(
   table: T,
   columns: readonly K[],
-): (trx: Trx, rows: Pick<Insertable<Database[T]>, K>[]) => Promise<number[]> {
-  const insert = prepareRows((db, rows: Pick<Insertable<Database[T]>, K>[]) => insertOf(db, table, columns, rows).returning(sql<number>`seq`.as('seq')));
-  return async (trx, rows) => ((await insert(trx, rows)).rows as { seq: number | bigint }[]).map((row) => Number(row.seq)).sort((a, b) => a - b);
+): (trx: Trx, row: Pick<Insertable<Database[T]>, K>) => Promise<QueryResult<unknown>> {
+  return prepare((db, p: Pick<Insertable<Database[T]>, K>) => db.insertInto(table).values(Object.fromEntries(columns.map((c) => [c, p[c]])) as never));
 }
