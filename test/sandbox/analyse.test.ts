@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { migrationProvider } from '../../src/engine/db/migrations.js';
+import { migrationProvider } from '../../src/engine/db/migrations/index.js';
 import { GOOD_ANSWER, startFakeModel, type FakeModel } from '../helpers/fake-model.js';
 import { createTestSandbox, createWallet, expectCleanAudit, type TestSandbox, walletBody } from '../helpers/sandbox.js';
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { saveFile } from '../../src/client/save-file.js';
 import { servingPid } from '../../src/client/served-database.js';
-import { migrationProvider } from '../../src/engine/db/migrations.js';
+import { migrationProvider } from '../../src/engine/db/migrations/index.js';
 import { injectStorageFault } from '../../src/engine/db/sqlite/open.js';
 import { openServer } from '../../src/sandbox/server.js';
 import { createTestSandbox, createWallet, expectCleanAudit, type TestSandbox, useSandbox, walletBody } from '../helpers/sandbox.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { saveFile } from '../../src/client/save-file.js';
-import { migrationProvider } from '../../src/engine/db/migrations.js';
+import { migrationProvider } from '../../src/engine/db/migrations/index.js';
 import { createTestSandbox, createWallet, type TestSandbox, useSandbox, walletBody } from '../helpers/sandbox.js';
 
 const t = useSandbox({ auditAfter: true });

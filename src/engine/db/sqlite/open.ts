@@ -1,12 +1,12 @@
 import SQLite from 'better-sqlite3';
 import { chmodSync, copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Kysely, Migrator, SqliteDialect, type SqliteDatabase, type SqliteDialectConfig, sql } from 'kysely';
+import { Kysely, SqliteDialect, type SqliteDatabase, type SqliteDialectConfig, sql } from 'kysely';
 import type { Database, Db } from '../database.js';
 import { type Checkpointer, startCheckpointer } from './checkpointer.js';
 import { registerConnection } from './direct.js';
 import { sqliteError } from './sqlite-errors.js';
-import { migrationOrder, migrationProvider } from '../migrations.js';
+import { migrateToLatest } from '../migrations/index.js';
 import { builtFile } from '../module-files.js';
 import { KEPT_TABLES, type KeptTable, keptMark } from '../prepared.js';
 
@@ -248,16 +248,14 @@ export async function openDatabase({ path, backgroundCheckpoints = false, identi
   const statements = withStatementCache(sqlite, state);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
   registerConnection(db, { prepare: (text) => (statements as SqliteDatabase).prepare(text) as never, inTransaction: () => sqlite.inTransaction });
-  const { error, results } = await new Migrator({ db, provider: migrationProvider, nameComparator: migrationOrder }).migrateToLatest();
-  if (error) {
+  const results = await migrateToLatest(db).catch(async (error: unknown) => {
     await db.destroy();
-    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
-    throw new Error(`database migration ${failed} failed: ${String(error)}`);
-  }
+    throw error;
+  });
   // Migrations that ran (every one, on a new file; the rebuilds of 0016 on an older one) leave their
   // pages in the WAL, nearly 2 MB on a new file: copied into the database and cut back here, before
   // any reader, so a sandbox on a nearly full disk does not start with its room taken.
-  if (path !== ':memory:' && (results?.length ?? 0) > 0) {
+  if (path !== ':memory:' && results.length > 0) {
     // The rebuilds leave free pages behind (about 1 MB on a new file): given back first.
     if (sqlite.pragma('auto_vacuum', { simple: true }) === INCREMENTAL) sqlite.pragma('incremental_vacuum');
     sqlite.pragma('wal_checkpoint(TRUNCATE)');

@@ -3,7 +3,7 @@ import { chmodSync, closeSync, copyFileSync, createReadStream, openSync, readSyn
 import { createInterface } from 'node:readline';
 import { Kysely, Migrator, SqliteDialect, sql } from 'kysely';
 import type { Database, Db } from '../database.js';
-import { migrationOrder, migrationProvider } from '../migrations.js';
+import { migrationOrder, migrationProvider } from '../migrations/index.js';
 import { readFileInWorker } from './off-thread.js';
 import type { ReplaceOptions, SnapshotFormat, StorageJob as ReadJob } from '../storage.js';
 import { closeDatabase, databasePath, openDatabase, readsOffThread } from './open.js';
