@@ -102,7 +102,7 @@ export async function resetInChunks<T>(
     }
     const done = progress;
     phase(developerId, 'finish');
-    result = await sandbox.write(async (trx) => finish(trx, await finishReset(trx, developerId, done)));
+    result = await sandbox.write(async (trx) => finish(trx, await finishReset(trx, developerId, done)), developerId);
   } finally {
     release();
   }

@@ -237,7 +237,7 @@ export async function openSandbox(options: OpenSandboxOptions): Promise<Sandbox>
           const current = clocks.clockFor(developerId);
           await alongside?.(trx, { now: () => new Date(current.now().getTime() + staged - current.offsetMs) }, staged);
           return staged;
-        });
+        }, developerId);
         try {
           if (walk) {
             const clock = clocks.clockFor(developerId);

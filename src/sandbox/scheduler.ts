@@ -42,7 +42,7 @@ export function createScheduler(sandbox: Sandbox, dispatcher: Dispatcher, option
       .catch(() => 0)
       .then(async () => {
         let settled = 0;
-        for (const id of developerIds) if (!sandbox.isHeld(id)) settled += await runDuePayouts(sandbox.db, sandbox.write, sandbox.envFor(id), id);
+        for (const id of developerIds) if (!sandbox.isHeld(id)) settled += await runDuePayouts(sandbox.db, (work) => sandbox.write(work, id), sandbox.envFor(id), id);
         return settled;
       });
     return chain;

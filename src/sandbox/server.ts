@@ -140,8 +140,8 @@ export async function openServer(options: OpenServerOptions): Promise<OpenServer
     if (options.snapshot) await app.snapshots.restore(options.snapshot, { force: options.forceSnapshot });
     // The owner of a snapshot from another sandbox has its own id; the key followed it (see carryKeys).
     const developerId = (await sandboxOwnerId(sandbox)) ?? credentials.developerId;
-    if (options.webhookUrl !== undefined) await sandbox.write((trx) => setEndpointUrl(trx, developerId, options.webhookUrl!));
-    if (options.webhookSecret !== undefined) await sandbox.write((trx) => fixSecret(trx, developerId, options.webhookSecret!));
+    if (options.webhookUrl !== undefined) await sandbox.write((trx) => setEndpointUrl(trx, developerId, options.webhookUrl!), developerId);
+    if (options.webhookSecret !== undefined) await sandbox.write((trx) => fixSecret(trx, developerId, options.webhookSecret!), developerId);
     // A reset the last run left half done finishes in the background; its developer waits for it.
     await resumeResets(sandbox, app.quiesce, logError);
     const opened = { app, sandbox };

@@ -115,7 +115,7 @@ export function createSnapshots(sandbox: Sandbox, scheduler: Pick<Scheduler, 'qu
 
   return {
     dir,
-    async save(name, savedAt, format = 'sqlite') {
+    async save(name, savedAt, format = hooks.nativeFormat) {
       const at = notOwn(located({ name }, format));
       makePrivateDir(dir);
       const temporary = await copyBeside(at.path, at.field, savedAt, format);
@@ -130,7 +130,7 @@ export function createSnapshots(sandbox: Sandbox, scheduler: Pick<Scheduler, 'qu
       syncFile(dirname(at.path));
       return describe(at);
     },
-    async copy(savedAt, format = 'sqlite') {
+    async copy(savedAt, format = hooks.nativeFormat) {
       makePrivateDir(dir);
       const temporary = await copyBeside(join(dir, 'download'), 'database', savedAt, format);
       try {
@@ -144,24 +144,26 @@ export function createSnapshots(sandbox: Sandbox, scheduler: Pick<Scheduler, 'qu
       const at = notServed(notOwn(existing(target)));
       const info = describe(at);
       const work = mkdtempSync(join(tmpdir(), 'ledger-restore-'));
+      let prepared: { path: string; migrated: boolean } | undefined;
       try {
-        const prepared = await hooks.prepare(at.path, join(work, 'snapshot.db'), at.field).catch((error: unknown) => {
+        const ready = await hooks.prepare(at.path, join(work, 'snapshot.db'), at.field).catch((error: unknown) => {
           throw storageError(error);
         });
+        prepared = ready;
         // Every developer's books and the sandbox-wide sum, on the file, before anything is replaced:
         // an edited snapshot would otherwise bring money from nowhere into a live sandbox.
         if (force) warn(`Warning: restoring ${at.file ?? `snapshot "${at.name}"`} with --force: the audit of its books (that they balance) was skipped`);
         else {
-          const report = await hooks.read(prepared.path, AUDIT);
+          const report = await hooks.read(ready.path, AUDIT);
           if (!report.ok) throw unbalanced(at.field, report);
         }
         let keys: ApiKeyRow[] = [];
         let ownerNow: string | undefined;
         await scheduler.quiesce(() =>
           sandbox.restore(() =>
-            hooks.replace(prepared.path, {
+            hooks.replace(ready.path, {
               // A named snapshot this version saved holds together; a file from elsewhere, or a migrated one, is checked.
-              checkForeignKeys: prepared.migrated || at.name === null,
+              checkForeignKeys: ready.migrated || at.name === null,
               async before(trx) {
                 keys = await allKeys(trx);
                 ownerNow = await getSetting(trx, SANDBOX_DEVELOPER);
@@ -180,6 +182,7 @@ export function createSnapshots(sandbox: Sandbox, scheduler: Pick<Scheduler, 'qu
         if (hooks.isDamaged(error)) throw damagedSnapshot(at.field, error);
         throw error;
       } finally {
+        if (prepared) await hooks.discard(prepared.path).catch(() => {});
         rmSync(work, { recursive: true, force: true });
       }
     },

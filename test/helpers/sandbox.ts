@@ -5,6 +5,7 @@ import type { Sandbox } from '../../src/sandbox/sandbox.js';
 import { findLog, type WebhookLogRow } from '../../src/engine/events/webhook-logs.repository.js';
 import { openServer } from '../../src/sandbox/server.js';
 import { typeCode } from '../../src/engine/events/stored.js';
+import { createTestDatabase } from './postgres.js';
 
 /** Where every test sandbox's manual clock starts, so it only moves when told. */
 export const T0 = Date.parse('2026-11-21T09:30:00.000Z');
@@ -52,9 +53,23 @@ export interface TestSandboxOptions {
   log?: (line: string) => void;
 }
 
+/** The backend this run's test sandboxes use: SQLite, or PostgreSQL in the postgres project (vitest.config.ts). */
+export const TEST_BACKEND: 'sqlite' | 'postgres' = process.env.LEDGER_TEST_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
+
+/**
+ * Where a test's sandbox keeps its data when the test names no file: ':memory:' on SQLite, a fresh
+ * database on the shared PostgreSQL server in the postgres project; `drop` removes it after.
+ */
+export async function testDatabase(): Promise<{ location: string; drop: () => Promise<void> }> {
+  if (TEST_BACKEND === 'sqlite') return { location: ':memory:', drop: async () => {} };
+  const database = await createTestDatabase();
+  return { location: database.url, drop: database.drop };
+}
+
 export async function createTestSandbox(options: TestSandboxOptions = {}): Promise<TestSandbox> {
+  const database = options.dbPath === undefined ? await testDatabase() : { location: options.dbPath, drop: async () => {} };
   const server = await openServer({
-    dbPath: options.dbPath ?? ':memory:',
+    dbPath: database.location,
     seed: options.seed ?? 'test',
     clockStart: options.clockStart ?? T0,
     settlementDelaySeconds: options.settlementDelaySeconds,
@@ -106,7 +121,11 @@ export async function createTestSandbox(options: TestSandboxOptions = {}): Promi
     stop: async () => {
       if (stopped) return;
       stopped = true;
-      await server.close();
+      try {
+        await server.close();
+      } finally {
+        await database.drop();
+      }
     },
   };
   return self;

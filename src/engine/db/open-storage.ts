@@ -1,3 +1,4 @@
+import { isPostgresUrl } from './location.js';
 import { openSqliteStorage } from './sqlite/sqlite-storage.js';
 import { acquireLock, type DatabaseLock, isLocked } from './sqlite/lock.js';
 import { lockPathFor } from './owner-file.js';
@@ -8,11 +9,13 @@ export { DatabaseInUseError } from './sqlite/lock.js';
 export { loadDriver } from './sqlite/open.js';
 
 /**
- * Opens the storage at `options.location` with the backend it names (SQLite: a file path or
- * ':memory:'; the only backend so far), migrated to this version's schema.
+ * Opens the storage at `options.location` with the backend it names (a postgres:// URL:
+ * PostgreSQL; a file path or ':memory:': SQLite), migrated to this version's schema.
  * @example const storage = await openStorage({ location: ':memory:' });
  */
 export function openStorage(options: StorageOptions): Promise<Storage> {
+  // The PostgreSQL driver loads only for a sandbox that uses it.
+  if (isPostgresUrl(options.location)) return import('./postgres/postgres-storage.js').then((backend) => backend.openPostgresStorage(options));
   return openSqliteStorage(options);
 }
 
@@ -27,6 +30,8 @@ export type DatabaseClaim = DatabaseLock;
  * @example const claim = claimDatabase('.ledger/sandbox.db'); claim?.publish(baseUrl);
  */
 export function claimDatabase(location: string, lockPath?: string): DatabaseClaim | undefined {
+  // Any number of servers share one PostgreSQL database.
+  if (isPostgresUrl(location)) return undefined;
   const path = lockPath ?? (location === ':memory:' ? undefined : lockPathFor(location));
   return path ? acquireLock(path, location) : undefined;
 }

@@ -1,9 +1,10 @@
 import { LedgerError } from '../errors.js';
+import { postgresErrors } from './postgres/postgres-errors.js';
 import { sqliteErrors } from './sqlite/sqlite-errors.js';
 import type { StorageErrors } from './storage.js';
 
-/** One entry per backend (PostgreSQL adds its SQLSTATEs here: 53100 disk full, 23505 unique). */
-const BACKENDS: readonly StorageErrors[] = [sqliteErrors];
+/** One entry per backend: each knows its own driver's errors by their shape. */
+const BACKENDS: readonly StorageErrors[] = [sqliteErrors, postgresErrors];
 
 /**
  * What a failed write means for the caller (contract §10): the disk is full (507), or the

@@ -14,14 +14,19 @@ import type { WebhookLogRow } from '../events/webhook-logs.repository.js';
 export interface Storage {
   /** Kysely over the backend: reads, and the writes of one caller at a time (scenario set-up, start-up). */
   readonly db: Db;
-  /** Where the data lives: a file path or ':memory:' on SQLite. */
+  /** Where the data lives: a file path or ':memory:' on SQLite, a postgres:// URL on PostgreSQL. */
   readonly location: string;
+  /** Which backend this is: for /sandbox/health and messages, never for choosing SQL (db.ts's dialect does that). */
+  readonly backend: 'sqlite' | 'postgres';
   /**
    * Runs a write in a transaction and answers once it has committed. Writes that arrive together
    * may share one transaction, each in a savepoint of its own: one that fails rolls back alone.
-   * @example const wallet = await storage.write((trx) => createWallet(trx, env, developerId, input));
+   * `lane` names whose writes these are (a developer's id): where several servers share the
+   * storage, one lane's writes run one at a time across all of them, as they do behind SQLite's
+   * one writer. A write without a lane must be safe beside any other (an upsert, a row of its own).
+   * @example const wallet = await storage.write((trx) => createWallet(trx, env, developerId, input), developerId);
    */
-  write<T>(work: Work<T>): Promise<T>;
+  write<T>(work: Work<T>, lane?: string): Promise<T>;
   /**
    * Runs `work` alone: every write queued before it has committed, none queued after it has
    * started, and no transaction is open (a snapshot restore manages its own).
@@ -56,8 +61,10 @@ export interface BulkWriter {
 
 /** How a storage is opened (open-storage.ts). */
 export interface StorageOptions {
-  /** A file path or ':memory:' (SQLite). */
+  /** A file path or ':memory:' (SQLite), or a postgres:// URL (PostgreSQL). */
   location: string;
+  /** PostgreSQL's pool size and statement timeout (connect.ts has the defaults). */
+  postgres?: { poolSize?: number; statementTimeoutMs?: number };
   /** A server under load: upkeep (SQLite's checkpoints) off the request thread. */
   underLoad?: boolean;
   /** Reads that scale with the data apart from the request thread (default true). */
@@ -85,6 +92,8 @@ export interface SnapshotFileInfo {
 
 /** Snapshots of the whole data set as files (contract §11). */
 export interface SnapshotHooks {
+  /** The format a snapshot is saved in when none is asked for: the backend's own. */
+  readonly nativeFormat: SnapshotFormat;
   /** Writes a consistent copy in `format` (default 'sqlite') to `target` (which must not exist), mode 0600, synced, while writes go on. */
   copy(target: string, meta: { saved_at: string }, format?: SnapshotFormat): Promise<void>;
   /** What the snapshot at `file` says about itself; throws SNAPSHOT_INVALID on `field` when it is not one. */
@@ -93,6 +102,8 @@ export interface SnapshotHooks {
   prepare(file: string, work: string, field: string): Promise<{ path: string; migrated: boolean }>;
   /** Runs a read (the audit) over a prepared snapshot, apart from the request thread where possible. */
   read<A extends unknown[], R>(file: string, job: StorageJob<A, R>, ...args: A): Promise<R>;
+  /** Lets go of what `prepare` made, once the restore is over whatever happened (PostgreSQL: its staging schema). */
+  discard(path: string): Promise<void>;
   /** Replaces all the data with the prepared snapshot's, in one transaction; run it in `exclusive`. */
   replace(file: string, options: ReplaceOptions): Promise<void>;
   /** Whether `error` says the snapshot file is damaged (its fault, not the server's). */

@@ -122,7 +122,7 @@ export function installIdempotency(app: FastifyInstance, sandbox: Pick<Sandbox, 
     try {
       // Routes that change state stored their answer with their effect (route.ts commit).
       if (!request.idempotencyStored && reply.statusCode !== 400 && reply.statusCode < 500) {
-        await sandbox.write((trx) => storeKey(trx, request.env, claim.scope, claim.hash, reply.statusCode, String(payload))).catch(() => {
+        await sandbox.write((trx) => storeKey(trx, request.env, claim.scope, claim.hash, reply.statusCode, String(payload)), request.developerId).catch(() => {
           // Not remembered (the disk filled up meanwhile): a retry runs again, as after a 5xx.
         });
       }

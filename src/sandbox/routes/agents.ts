@@ -30,7 +30,7 @@ export function agentRoutes(app: App, { sandbox }: RouteDeps): void {
     '/v1/wallets/:wallet_id/agents/:agent_id/toggle',
     { schema: { tags, summary: 'Enable or disable an agent (an agent of a closed wallet is not enabled: 409)', params: AgentParams, body: ToggleBody, response: { 200: AgentResponse, ...errors(409) } } },
     async (request) =>
-      ok(toAgent(await sandbox.write((trx) => toggleAgent(trx, request.developerId, request.params.wallet_id, request.params.agent_id, request.body.is_active)))),
+      ok(toAgent(await sandbox.write((trx) => toggleAgent(trx, request.developerId, request.params.wallet_id, request.params.agent_id, request.body.is_active), request.developerId))),
   );
 
   app.get(

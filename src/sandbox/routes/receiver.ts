@@ -27,7 +27,7 @@ export async function receiverRoutes(app: FastifyInstance, { sandbox, receiver }
         const webhookId = headers['webhook-id'];
         const answer = receiver.answer(developerId, endpoint, headers, body);
         if (webhookId && (await findEventPayload(db, developerId, webhookId)) === body) answer.record.body = null;
-        await sandbox.write((trx) => receiver.keep(trx, developerId, [answer]));
+        await sandbox.write((trx) => receiver.keep(trx, developerId, [answer]), developerId);
         return reply.code(answer.status).type('application/json; charset=utf-8').send(answer.body);
       },
     );

@@ -37,7 +37,7 @@ export function sandboxWalletRoutes(app: App, { sandbox }: RouteDeps): void {
       },
     },
     async (request) =>
-      ok(toWallet(await sandbox.write((trx) => setTransfersOut(trx, request.developerId, request.params.wallet_id, request.body.allow_transfers_out)))),
+      ok(toWallet(await sandbox.write((trx) => setTransfersOut(trx, request.developerId, request.params.wallet_id, request.body.allow_transfers_out), request.developerId))),
   );
 
   app.post(

@@ -102,7 +102,7 @@ export function webhookRoutes(app: App, { sandbox, dispatcher, selfUrl }: RouteD
         await sandbox.write(async (trx) => {
           await setEndpointUrl(trx, request.developerId, request.body.url);
           return endpoint(trx, request.developerId);
-        }),
+        }, request.developerId),
       ),
   );
 

@@ -160,10 +160,10 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
     return taken;
   }
 
-  /** Writes through group commit; a storage failure pauses every delivery and is rethrown. */
-  async function record<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  /** Writes in `developerId`'s lane; a storage failure pauses every delivery and is rethrown. */
+  async function record<T>(developerId: string, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
     try {
-      return await sandbox.write(work);
+      return await sandbox.write(work, developerId);
     } catch (error) {
       const failure = storageFailure(error);
       if (failure) {
@@ -250,9 +250,9 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
     // The data it was sent from was replaced (a restore, a reset): that data has no trace of it.
     const cancelled = () => lane.epoch !== epoch;
     if (cancelled()) return undefined;
-    if (manual) return record(async (trx) => (cancelled() ? undefined : finishAttempt(trx, env, log, result).then(andRecorded(trx, recorded))));
+    if (manual) return record(log.developer_id, async (trx) => (cancelled() ? undefined : finishAttempt(trx, env, log, result).then(andRecorded(trx, recorded))));
     // An outcome that cannot be written leaves the log due at its next retry (see beginAttempts).
-    return record(async (trx) => (cancelled() ? undefined : finishAttempt(trx, env, log, result))).catch(() => undefined);
+    return record(log.developer_id, async (trx) => (cancelled() ? undefined : finishAttempt(trx, env, log, result))).catch(() => undefined);
   }
 
   function track(lane: Lane, log: WebhookLogRow, manual: boolean, url: string, secrets: string[], recorded?: Recorded): Promise<WebhookLogRow | undefined> {
@@ -289,7 +289,7 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
       if (inProcess) {
         // Chosen inside the write, so it sees every delivery as it is at that moment: first those
         // kept in memory since they committed (each checked still waiting), then by the query.
-        const handled = await record(async (trx) => {
+        const handled = await record(developerId, async (trx) => {
           for (let kept = takeFresh(lane, cutoff.toISOString()); kept.length > 0; kept = takeFresh(lane, cutoff.toISOString())) {
             const live = await stillFresh(trx, kept);
             if (live.length === 0) continue;
@@ -313,7 +313,7 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
       const spent = due.filter((log) => log.attempt_count >= MAX_ATTEMPTS);
       const fresh = due.filter((log) => log.attempt_count < MAX_ATTEMPTS);
       // Nothing is sent before its attempt is on record: if that write fails, nothing goes out.
-      const begun = await record(async (trx) => {
+      const begun = await record(developerId, async (trx) => {
         for (const log of spent) await abandonLog(trx, log);
         return beginAttempts(trx, env, fresh, false);
       }).catch(() => [] as WebhookLogRow[]);
@@ -399,15 +399,15 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
           // The endpoint as it is in this turn: it may have moved while the retry waited for it.
           const { endpoint, url, inProcess } = await endpointFor(log.developer_id);
           if (url && inProcess) {
-            const delivered = await record(async (trx) => andRecorded(trx, recorded)((await handOver(trx, log.developer_id, endpoint, url, [await current(trx)], true))[0]!));
+            const delivered = await record(log.developer_id, async (trx) => andRecorded(trx, recorded)((await handOver(trx, log.developer_id, endpoint, url, [await current(trx)], true))[0]!));
             return { done: Promise.resolve(delivered) };
           }
           // On record before it is sent, as every attempt: killed while it is out, it counts, and the
           // answer kept with it is the one a retry of the request gets, without sending it again.
-          const begun = await record(async (trx) => andRecorded(trx, recorded)((await beginAttempts(trx, env, [await current(trx)], true))[0]!));
+          const begun = await record(log.developer_id, async (trx) => andRecorded(trx, recorded)((await beginAttempts(trx, env, [await current(trx)], true))[0]!));
           if (!url) {
             const missing = { url: '(built-in receiver, not listening)', httpStatus: null, responseBody: null, durationMs: 0, manual: true };
-            const finished = await record((trx) => finishAttempt(trx, env, begun, { ...missing, error: 'the sandbox is not listening, so its built-in receiver cannot be reached' }).then(andRecorded(trx, recorded)));
+            const finished = await record(log.developer_id, (trx) => finishAttempt(trx, env, begun, { ...missing, error: 'the sandbox is not listening, so its built-in receiver cannot be reached' }).then(andRecorded(trx, recorded)));
             return { done: Promise.resolve(finished) };
           }
           return { done: track(lane, begun, true, url, signingSecrets(endpoint, env.clock.now()), recorded) };

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { type ColumnKind, type SnapshotSchema, type TableInfo, writeTextSnapshot } from '../text-snapshot.js';
+import { type ColumnKind, parentsFirst, type SnapshotSchema, type TableInfo, writeTextSnapshot } from '../text-snapshot.js';
 
 /** SQLite's column affinity rules (its "Determination Of Column Affinity"), for a declared type. */
 function kindOf(declared: string): ColumnKind {
@@ -9,8 +9,6 @@ function kindOf(declared: string): ColumnKind {
   if (type === '' || type.includes('BLOB')) return 'blob';
   return 'real';
 }
-
-const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * What a text snapshot needs to know of an SQLite database (text-snapshot.ts): its tables but
@@ -47,22 +45,6 @@ export const sqliteSchema: SnapshotSchema = {
     }
   },
 };
-
-/** Tables in an order in which every foreign key names a table already listed (a table's own key aside); ties by name. */
-function parentsFirst(tables: Map<string, TableInfo & { parents: string[] }>): TableInfo[] {
-  const ordered: TableInfo[] = [];
-  const placed = new Set<string>();
-  const waiting = [...tables.keys()].sort(byName);
-  while (waiting.length > 0) {
-    const next = waiting.findIndex((name) => tables.get(name)!.parents.every((p) => p === name || placed.has(p) || !tables.has(p)));
-    // A cycle of foreign keys (none today) is written by name; its rows then need the backend to check keys at COMMIT.
-    const [name] = waiting.splice(next === -1 ? 0 : next, 1);
-    const { parents: _, ...table } = tables.get(name!)!;
-    ordered.push(table);
-    placed.add(name!);
-  }
-  return ordered;
-}
 
 /**
  * Writes the SQLite database `trx` reads as a text snapshot to `target`: a job for a read worker

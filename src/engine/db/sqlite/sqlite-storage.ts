@@ -78,7 +78,9 @@ export async function openSqliteStorage(options: StorageOptions): Promise<Storag
   return {
     db,
     location,
-    write: writes.write,
+    backend: 'sqlite',
+    // One writer: every write already runs alone, whatever its lane.
+    write: (work) => writes.write(work),
     exclusive: writes.exclusive,
     drain: writes.drain,
     bulkWriter: () => writesOffThread(db),
@@ -115,6 +117,7 @@ export async function openSqliteStorage(options: StorageOptions): Promise<Storag
       }
     },
     snapshots: {
+      nativeFormat: 'sqlite',
       async copy(target, meta, format = 'sqlite') {
         // An in-memory database has one connection: it is copied between two write batches. A file is
         // copied from a connection of its own while requests go on.
@@ -132,6 +135,8 @@ export async function openSqliteStorage(options: StorageOptions): Promise<Storag
       },
       info: readSnapshotInfo,
       prepare: prepareSnapshot,
+      // The work file sits in the caller's work directory, which it removes.
+      discard: async () => {},
       read: (file, job, ...args) => readSnapshot(db, file, job, ...args),
       replace: (file, replaceOptions) => replaceContents(db, file, replaceOptions),
       isDamaged,

@@ -1,0 +1,148 @@
+import { closeSync, createReadStream, openSync, readSync, rmSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { randomBytes } from 'node:crypto';
+import { Migrator, sql, type Kysely } from 'kysely';
+import type { Database, Db } from '../database.js';
+import { migrationOrder, migrationProvider } from '../migrations/index.js';
+import type { ReplaceOptions, SnapshotFileInfo, StorageJob } from '../storage.js';
+import { snapshotInvalid, syncFile } from '../snapshot-files.js';
+import { loadTextSnapshot, looksLikeText, parseHeader, writeTextSnapshot } from '../text-snapshot.js';
+import { connect, type PostgresSettings } from './connect.js';
+import { handedOut, identitySequences, postgresSchema, setHandedOut } from './postgres-schema.js';
+
+/**
+ * Snapshots of a PostgreSQL sandbox (contract §11) are text snapshots (text-snapshot.ts). A restore
+ * loads the file into a staging schema of the same database (made by the migrations up to the
+ * file's schema, then migrated on), audits it there, and copies every table into the live schema
+ * in one transaction: other servers on the database keep serving the old rows until it commits.
+ */
+
+/** The settings row of a SQLite snapshot file that describes it; never part of a text snapshot. */
+const SNAPSHOT_META = 'snapshot';
+const SQLITE_HEADER = Buffer.from('SQLite format 3\0');
+const HEADER_BYTES = 4096;
+/** Staging schemas are named so; one a killed restore left is dropped by the next start. */
+export const STAGING_PREFIX = 'ledger_restore_';
+
+function head(file: string, bytes: number): Buffer {
+  const fd = openSync(file, 'r');
+  try {
+    const buffer = Buffer.alloc(bytes);
+    return buffer.subarray(0, readSync(fd, buffer, 0, bytes, 0));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** What a snapshot file says about itself; SNAPSHOT_INVALID on `field` when it is not one a PostgreSQL sandbox loads. */
+export function readSnapshotInfo(file: string, field: string): SnapshotFileInfo & { schema?: string } {
+  const start = head(file, HEADER_BYTES);
+  if (start.subarray(0, SQLITE_HEADER.length).equals(SQLITE_HEADER)) return { format: 'sqlite', meta: undefined };
+  if (!looksLikeText(start)) throw snapshotInvalid(field, 'is not a ledger sandbox snapshot');
+  const end = start.indexOf(0x0a);
+  const header = parseHeader(start.subarray(0, end === -1 ? start.length : end).toString('utf8'), field);
+  return { format: 'json', meta: undefined, schema: header.schema };
+}
+
+/** Writes one committed state of `db` as a text snapshot at `target` (which must not exist), mode 0600, synced. */
+export async function copyAsText(db: Db, target: string): Promise<void> {
+  closeSync(openSync(target, 'wx', 0o600));
+  try {
+    await db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .setAccessMode('read only')
+      .execute((trx) => writeTextSnapshot(trx, postgresSchema, target, [SNAPSHOT_META]));
+    syncFile(target);
+  } catch (error) {
+    rmSync(target, { force: true });
+    throw error;
+  }
+}
+
+/** A staging schema of the database at `url`, as Kysely with it first on the search path. */
+function staging(url: string, settings: PostgresSettings, schema: string): Kysely<Database> {
+  return connect(url, settings, { schema, max: 1 }).db;
+}
+
+/**
+ * Loads the text snapshot at `file` into a new staging schema of the database `db` serves, made by
+ * the migrations up to the schema its header names and then migrated to this version's. Returns
+ * the staging schema's name (the prepared snapshot's "path"). SNAPSHOT_INVALID on `field` for a
+ * SQLite file, a file that is not a snapshot, or one from a newer version.
+ */
+export async function prepareSnapshot(db: Db, url: string, settings: PostgresSettings, file: string, field: string): Promise<{ path: string; migrated: boolean }> {
+  const info = readSnapshotInfo(file, field);
+  if (info.format === 'sqlite') {
+    throw snapshotInvalid(field, 'is a SQLite snapshot', 'is a SQLite snapshot: a PostgreSQL sandbox loads text snapshots (save it from a SQLite sandbox with --format json)');
+  }
+  const current = Object.keys(await migrationProvider.getMigrations()).sort(migrationOrder);
+  if (!current.includes(info.schema!)) {
+    throw snapshotInvalid(field, 'cannot be migrated to this version', `line 1: its schema ${info.schema} is not one this version of ledger knows (it knows up to ${current.at(-1)}): it was made by a newer version`);
+  }
+  const schema = `${STAGING_PREFIX}${randomBytes(6).toString('hex')}`;
+  await sql`CREATE SCHEMA ${sql.id(schema)}`.execute(db);
+  const stage = staging(url, settings, schema);
+  try {
+    const migrator = () => new Migrator({ db: stage, provider: migrationProvider, nameComparator: migrationOrder });
+    const first = await migrator().migrateTo(info.schema!);
+    if (first.error) throw first.error;
+    const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
+    try {
+      await stage.transaction().execute((trx) => loadTextSnapshot(trx, postgresSchema, lines, field));
+    } finally {
+      lines.close();
+    }
+    if (info.schema !== current.at(-1)) {
+      const { error } = await migrator().migrateToLatest();
+      if (error) throw snapshotInvalid(field, 'cannot be migrated to this version', `its schema cannot be migrated (${(error as Error).message})`);
+    }
+  } catch (error) {
+    await dropStaging(db, schema);
+    throw error;
+  } finally {
+    await stage.destroy();
+  }
+  return { path: schema, migrated: true };
+}
+
+/** Runs a read (the audit) over a prepared snapshot's staging schema, in one transaction. */
+export async function readSnapshot<A extends unknown[], R>(url: string, settings: PostgresSettings, schema: string, job: StorageJob<A, R>, ...args: A): Promise<R> {
+  const stage = staging(url, settings, schema);
+  try {
+    return await stage.transaction().execute((trx) => job.run(trx, ...args));
+  } finally {
+    await stage.destroy();
+  }
+}
+
+const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+export const dropStaging = (db: Db, schema: string) => sql`DROP SCHEMA IF EXISTS ${sql.id(schema)} CASCADE`.execute(db).then(() => undefined);
+
+/**
+ * Replaces every table's rows with the staging schema's, and every sequence with its, in one
+ * transaction (children emptied first, parents filled first, so every foreign key holds at each
+ * statement), then drops the staging schema whatever happened.
+ */
+export async function replaceContents(db: Db, schema: string, options: ReplaceOptions): Promise<void> {
+  try {
+    await db.transaction().execute(async (trx) => {
+      const live = (await sql<{ name: string }>`SELECT current_schema() AS name`.execute(trx)).rows[0]!.name;
+      await options.before(trx);
+      const tables = await postgresSchema.tables(trx);
+      for (const table of [...tables].reverse()) await sql`DELETE FROM ${sql.id(live, table.name)}`.execute(trx);
+      for (const table of tables) {
+        const columns = sql.join(table.columns.map((c) => sql.id(c.name)));
+        await sql`INSERT INTO ${sql.id(live, table.name)} (${columns}) OVERRIDING SYSTEM VALUE SELECT ${columns} FROM ${sql.id(schema, table.name)}`.execute(trx);
+      }
+      for (const { table, column, sequence } of await identitySequences(trx)) {
+        const { rows } = await sql<{ staged: string }>`SELECT pg_get_serial_sequence(${`${quoted(schema)}.${quoted(table)}`}, ${column}) AS staged`.execute(trx);
+        await setHandedOut(trx, sequence, await handedOut(trx, rows[0]!.staged));
+      }
+      await options.after(trx);
+    });
+  } finally {
+    await dropStaging(db, schema);
+  }
+}

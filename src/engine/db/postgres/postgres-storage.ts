@@ -1,0 +1,166 @@
+import { sql, type Transaction } from 'kysely';
+import type { Database } from '../database.js';
+import { LedgerError } from '../../errors.js';
+import { unwatchFreshDeliveries, watchFreshDeliveries } from '../../events/fresh-deliveries.js';
+import type { WebhookLogRow } from '../../events/webhook-logs.repository.js';
+import { migrateToLatest } from '../migrations/index.js';
+import { storageFailure } from '../storage-errors.js';
+import type { Storage, StorageOptions, Work } from '../storage.js';
+import { connect, DEFAULT_POSTGRES_SETTINGS, type PostgresSettings } from './connect.js';
+import { isRetryable } from './postgres-errors.js';
+import { copyAsText, dropStaging, prepareSnapshot, readSnapshot, readSnapshotInfo, replaceContents } from './postgres-snapshot.js';
+
+/** The first key of every advisory lock the sandbox takes (the second names what is locked): 'LEDG'. */
+const LOCKS = 0x4c454447;
+/** The second key of the lock between writes (shared) and work done alone (exclusive). */
+const ALONE = 0;
+/** A write that meets a deadlock or a serialization failure runs again, this many times at most. */
+const MAX_ATTEMPTS = 8;
+
+/**
+ * The PostgreSQL side of the storage seam. Any number of servers may share one database, so
+ * everything that SQLite gets from having one writer in one process is asked of PostgreSQL:
+ *
+ * - A write is one READ COMMITTED transaction. Writes of one lane (a developer) take a
+ *   transaction-scoped advisory lock on it first, so one developer's writes run one at a time
+ *   across every server, as they did behind SQLite's one writer, and the engine's read-then-write
+ *   rules (idempotency keys, counters, an agent's chain) see a serial history. Different
+ *   developers write in parallel. A deadlock or serialization failure runs the write again.
+ * - Work done alone (`exclusive`: a restore, a reset's chunks) holds the exclusive side of one
+ *   advisory lock whose shared side every write holds: it waits for the writes under way on every
+ *   server, and theirs wait for it.
+ * - Upkeep is autovacuum's; there is no file to lose (a server that cannot be reached is 503 per
+ *   request, contract §10), and snapshots are text (postgres-snapshot.ts).
+ * @example const storage = await openPostgresStorage({ location: 'postgres://localhost/ledger' });
+ */
+export async function openPostgresStorage(options: StorageOptions & { postgres?: Partial<PostgresSettings> }): Promise<Storage> {
+  const url = options.location;
+  const settings = { ...DEFAULT_POSTGRES_SETTINGS, ...options.postgres };
+  const { db } = connect(url, settings);
+  try {
+    await migrateToLatest(db);
+  } catch (error) {
+    await db.destroy();
+    throw storageFailure(error) ?? error;
+  }
+
+  /** Writes of this process under way, and whoever waits for them all to end. */
+  let writing = 0;
+  let idle: (() => void)[] = [];
+  /** Work done alone in this process, which new writes wait for before taking a connection. */
+  let alone: Promise<unknown> | undefined;
+
+  const ended = () => {
+    if (--writing === 0) {
+      const waiting = idle;
+      idle = [];
+      waiting.forEach((resolve) => resolve());
+    }
+  };
+  const quiet = () => (writing === 0 ? Promise.resolve() : new Promise<void>((resolve) => idle.push(resolve)));
+
+  async function attempt<T>(work: Work<T>, lane: string | undefined): Promise<{ value: T; fresh: WebhookLogRow[] }> {
+    let fresh: WebhookLogRow[] = [];
+    let watched: Transaction<Database> | undefined;
+    try {
+      const value = await db.transaction().execute(async (trx) => {
+        watched = trx;
+        if (lane === undefined) await sql`SELECT pg_advisory_xact_lock_shared(${LOCKS}, ${ALONE})`.execute(trx);
+        else await sql`SELECT pg_advisory_xact_lock_shared(${LOCKS}, ${ALONE}), pg_advisory_xact_lock(${LOCKS}, hashtext(${lane}))`.execute(trx);
+        fresh = watchFreshDeliveries(trx);
+        const result = await work(trx);
+        await options.beforeCommit?.(trx);
+        return result;
+      });
+      return { value, fresh };
+    } finally {
+      if (watched) unwatchFreshDeliveries(watched);
+    }
+  }
+
+  const write = async <T>(work: Work<T>, lane?: string): Promise<T> => {
+    while (alone) await alone.catch(() => {});
+    writing++;
+    try {
+      for (let tries = 1; ; tries++) {
+        try {
+          const { value, fresh } = await attempt(work, lane);
+          options.afterCommit?.(fresh);
+          return value;
+        } catch (error) {
+          if (tries < MAX_ATTEMPTS && isRetryable(error)) {
+            await new Promise((resolve) => setTimeout(resolve, Math.random() * 2 ** tries));
+            continue;
+          }
+          throw storageFailure(error) ?? error;
+        }
+      }
+    } finally {
+      ended();
+    }
+  };
+
+  const exclusive = async <T>(work: () => Promise<T>): Promise<T> => {
+    while (alone) await alone.catch(() => {});
+    const run = (async () => {
+      // This process's writes end first: they hold connections the work may need.
+      await quiet();
+      const client = await db.connection().execute(async (connection) => {
+        await sql`SELECT pg_advisory_lock(${LOCKS}, ${ALONE})`.execute(connection);
+        try {
+          return { value: await work() };
+        } finally {
+          await sql`SELECT pg_advisory_unlock(${LOCKS}, ${ALONE})`.execute(connection);
+        }
+      });
+      return client.value;
+    })();
+    alone = run;
+    try {
+      return await run;
+    } catch (error) {
+      throw storageFailure(error) ?? error;
+    } finally {
+      if (alone === run) alone = undefined;
+    }
+  };
+
+  return {
+    db,
+    location: url,
+    backend: 'postgres',
+    write,
+    exclusive,
+    drain: quiet,
+    bulkWriter: () => ({
+      offThread: false,
+      run: (job, ...args) => db.transaction().execute((trx) => job.run(trx, ...args)),
+      close: async () => {},
+    }),
+    // Autovacuum does this work on PostgreSQL.
+    catchUp: async () => {},
+    reclaim: async () => {},
+    snapshots: {
+      nativeFormat: 'json',
+      async copy(target, _meta, format = 'json') {
+        if (format !== 'json') {
+          throw new LedgerError('VALIDATION_ERROR', 'a PostgreSQL sandbox saves text snapshots: use --format json', [{ field: 'format', message: 'must be json on PostgreSQL' }]);
+        }
+        await copyAsText(db, target);
+      },
+      info: readSnapshotInfo,
+      prepare: (file, _work, field) => prepareSnapshot(db, url, settings, file, field),
+      read: (schema, job, ...args) => readSnapshot(url, settings, schema, job, ...args),
+      replace: (schema, replaceOptions) => replaceContents(db, schema, replaceOptions),
+      discard: (schema) => dropStaging(db, schema),
+      isDamaged: () => false,
+      // A snapshot file is never a PostgreSQL database another server serves.
+      isServed: () => false,
+    },
+    lost: () => undefined,
+    async close() {
+      await quiet();
+      await db.destroy();
+    },
+  };
+}
