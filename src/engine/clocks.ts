@@ -63,6 +63,24 @@ export class ClockRegistry {
   }
 
   /**
+   * Reads clocks again as stored (all, or one developer's), where other servers share the database
+   * and may have moved one, or restored a snapshot: each is set to its stored offset exactly, and
+   * developers no longer stored are forgotten (reading all). `busy` skips a clock this server is
+   * moving itself (its walk sets the clock step by step, and commits the stored offset at the end).
+   * @example await clocks.sync(db, (id) => advancing.has(id));
+   */
+  async sync(trx: Trx, busy: (developerId: string) => boolean, developerId?: string): Promise<void> {
+    let query = trx.selectFrom('developers').select(['id', 'clock_offset_ms']);
+    if (developerId !== undefined) query = query.where('id', '=', developerId);
+    const rows = await query.execute();
+    if (developerId === undefined) {
+      const present = new Set(rows.map((row) => row.id));
+      for (const id of [...this.clocks.keys()]) if (!present.has(id) && !busy(id)) this.clocks.delete(id);
+    }
+    for (const row of rows) if (!busy(row.id)) this.clockFor(row.id).restoreOffset(row.clock_offset_ms);
+  }
+
+  /**
    * Reads every clock again after a snapshot restore replaced the database's contents: each clock
    * is set to its stored offset exactly (backwards too), and developers the restored state does not
    * have are forgotten. Returns the ids forgotten.

@@ -40,6 +40,12 @@ export interface Sandbox {
   systemEnv: EngineEnv;
   /** Every developer the sandbox knows, for background work that runs per developer. */
   developerIds(): string[];
+  /**
+   * Where other servers share the database (Storage.shared): reads clocks again as stored, one
+   * developer's (before each of its requests) or every one and who the developers are (before
+   * background work). Elsewhere it does nothing: this server's memory is the truth.
+   */
+  refresh(developerId?: string): Promise<void>;
   /** Runs a write in a transaction shared with the writes that arrive beside it (Storage.write). */
   write: Storage['write'];
   /** Runs work alone between two write batches, with no transaction open (Storage.exclusive). */
@@ -188,6 +194,7 @@ export async function openSandbox(options: OpenSandboxOptions): Promise<Sandbox>
     clockFor: (developerId) => clocks.clockFor(developerId),
     systemEnv,
     developerIds: () => clocks.developerIds(),
+    refresh: storage.shared ? (developerId) => clocks.sync(db, (id) => advancing.has(id), developerId) : async () => {},
     write: writes.write,
     exclusive: writes.exclusive,
     hold(developerId) {

@@ -61,8 +61,14 @@ export function createScheduler(sandbox: Sandbox, dispatcher: Dispatcher, option
     start() {
       timer ??= setInterval(() => {
         if (quiet) return;
-        settle(sandbox.developerIds()).catch(options.onError);
-        dispatcher.tick();
+        // Where servers share the database, a developer another server made, or a clock it moved, is seen here first.
+        sandbox
+          .refresh()
+          .then(() => {
+            settle(sandbox.developerIds()).catch(options.onError);
+            dispatcher.tick();
+          })
+          .catch(options.onError);
       }, options.intervalMs ?? 250);
       timer.unref();
     },

@@ -18,6 +18,8 @@ export interface Storage {
   readonly location: string;
   /** Which backend this is: for /sandbox/health and messages, never for choosing SQL (db.ts's dialect does that). */
   readonly backend: 'sqlite' | 'postgres';
+  /** Whether other servers may write the same data: then what a server keeps in memory (clocks, who the developers are) is read again. */
+  readonly shared: boolean;
   /**
    * Runs a write in a transaction and answers once it has committed. Writes that arrive together
    * may share one transaction, each in a savepoint of its own: one that fails rolls back alone.

@@ -38,7 +38,7 @@ const READS = new Set(['GET', 'HEAD']);
  * the sandbox holds (a reset under way) waits here before its request starts. Requests that may
  * write are tracked from here until they answer, so a reset can wait for them to finish.
  */
-export function installAuth(app: FastifyInstance, sandbox: Pick<Sandbox, 'db' | 'envFor' | 'whenFree' | 'isHeld'>): void {
+export function installAuth(app: FastifyInstance, sandbox: Pick<Sandbox, 'db' | 'envFor' | 'whenFree' | 'isHeld' | 'refresh'>): void {
   const running = new Map<string, Map<FastifyRequest, Promise<void>>>();
   const done = new WeakMap<FastifyRequest, () => void>();
   /** What a running write with an Idempotency-Key is a duplicate of: its developer, route, parameters and key. */
@@ -65,6 +65,7 @@ export function installAuth(app: FastifyInstance, sandbox: Pick<Sandbox, 'db' | 
   const admit = async (request: FastifyRequest): Promise<void> => {
     const developerId = await authenticate(sandbox.db, keyOf(request));
     await sandbox.whenFree(developerId);
+    await sandbox.refresh(developerId);
     admitted(request, developerId);
   };
   const admitted = (request: FastifyRequest, developerId: string): void => {

@@ -308,15 +308,17 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
       lane.fresh.clear();
       const slots = concurrency - lane.inFlight.size;
       if (slots <= 0) return [];
-      const due = await dueLogs(db, developerId, cutoff, slots, [...lane.inFlight.keys()]);
-      if (due.length === 0) return [];
-      const spent = due.filter((log) => log.attempt_count >= MAX_ATTEMPTS);
-      const fresh = due.filter((log) => log.attempt_count < MAX_ATTEMPTS);
+      // Nothing due: no write. Otherwise chosen again inside the write, which runs alone in the developer's lane: a server that shares the
+      // database begins an attempt on record before another can choose the same delivery, and
+      // beginning it moves its next retry on (the lease), so each attempt goes out once.
       // Nothing is sent before its attempt is on record: if that write fails, nothing goes out.
+      if ((await dueLogs(db, developerId, cutoff, 1, [...lane.inFlight.keys()])).length === 0) return [];
       const begun = await record(developerId, async (trx) => {
-        for (const log of spent) await abandonLog(trx, log);
-        return beginAttempts(trx, env, fresh, false);
+        const due = await dueLogs(trx, developerId, cutoff, slots, [...lane.inFlight.keys()]);
+        for (const log of due.filter((l) => l.attempt_count >= MAX_ATTEMPTS)) await abandonLog(trx, log);
+        return beginAttempts(trx, env, due.filter((l) => l.attempt_count < MAX_ATTEMPTS), false);
       }).catch(() => [] as WebhookLogRow[]);
+      if (begun.length === 0) return [];
       const secrets = signingSecrets(endpoint, env.clock.now());
       return begun.map((log) => track(lane, log, false, url, secrets));
     });

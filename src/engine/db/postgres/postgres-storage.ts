@@ -129,6 +129,7 @@ export async function openPostgresStorage(options: StorageOptions & { postgres?:
     db,
     location: url,
     backend: 'postgres',
+    shared: true,
     write,
     exclusive,
     drain: quiet,

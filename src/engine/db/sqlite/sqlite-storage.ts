@@ -79,6 +79,8 @@ export async function openSqliteStorage(options: StorageOptions): Promise<Storag
     db,
     location,
     backend: 'sqlite',
+    // One server per database file (the lock): its memory is the truth.
+    shared: false,
     // One writer: every write already runs alone, whatever its lane.
     write: (work) => writes.write(work),
     exclusive: writes.exclusive,
