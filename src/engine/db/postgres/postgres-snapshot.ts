@@ -84,15 +84,11 @@ export async function prepareSnapshot(db: Db, url: string, settings: PostgresSet
   await sql`CREATE SCHEMA ${sql.id(schema)}`.execute(db);
   const stage = staging(url, settings, schema);
   try {
-    const migrator = () => new Migrator({ db: stage, provider: migrationProvider, nameComparator: migrationOrder });
+    // Its own migration tables: Kysely finds tables in any schema, and would take the live schema's for these.
+    const migrator = () => new Migrator({ db: stage, provider: migrationProvider, nameComparator: migrationOrder, migrationTableSchema: schema });
     const first = await migrator().migrateTo(info.schema!);
     if (first.error) throw first.error;
-    const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
-    try {
-      await stage.transaction().execute((trx) => loadTextSnapshot(trx, postgresSchema, lines, field));
-    } finally {
-      lines.close();
-    }
+    await stage.transaction().execute((trx) => loadTextSnapshot(trx, postgresSchema, linesOf(file), field));
     if (info.schema !== current.at(-1)) {
       const { error } = await migrator().migrateToLatest();
       if (error) throw snapshotInvalid(field, 'cannot be migrated to this version', `its schema cannot be migrated (${(error as Error).message})`);
@@ -104,6 +100,20 @@ export async function prepareSnapshot(db: Db, url: string, settings: PostgresSet
     await stage.destroy();
   }
   return { path: schema, migrated: true };
+}
+
+/**
+ * The lines of `file`, read from when the first is asked for: a readline interface made before the
+ * loader's first await (its catalogue queries) could read a small file to its end meanwhile, and its
+ * iterator, started after 'close', would then wait for ever.
+ */
+async function* linesOf(file: string): AsyncGenerator<string> {
+  const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
+  try {
+    yield* lines;
+  } finally {
+    lines.close();
+  }
 }
 
 /** Runs a read (the audit) over a prepared snapshot's staging schema, in one transaction. */
