@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { sql } from 'kysely';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it, onTestFinished } from 'vitest';
@@ -84,4 +85,24 @@ it('the identity counters come back with the rows: a row made after the load num
     trx.insertInto('postings').values({ developer_id: t.developerId, kind: 'TEST', created_at: 0 }).returning('seq').executeTakeFirstOrThrow(),
   );
   expect(made.seq).toBe(Number(top.top) + 1);
+});
+
+it('a text snapshot of an older schema is refused on PostgreSQL, saying how to bring it up to date', async () => {
+  const t = await busySqliteSandbox();
+  const file = join(dir, 'sqlite.jsonl');
+  await t.sandbox.storage.snapshots.copy(file, { saved_at: '2026-11-21T09:30:00.000Z' }, 'json');
+  const [header, ...rest] = readFileSync(file, 'utf8').split('\n');
+  const older = join(dir, 'older.jsonl');
+  writeFileSync(older, [header!.replace(/"schema":"[^"]+"/, '"schema":"0023_transactions_by_time"'), ...rest].join('\n'));
+  const database = await createTestDatabase();
+  onTestFinished(database.drop);
+  const storage = await openStorage({ location: database.url });
+  onTestFinished(() => storage.close());
+  await expect(storage.snapshots.prepare(older, join(dir, 'work'), 'file')).rejects.toMatchObject({
+    code: 'SNAPSHOT_INVALID',
+    message: expect.stringContaining('restore it into a SQLite sandbox of this version and save it again'),
+  });
+  // Nothing of it is left in the database: no staging schema.
+  const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM information_schema.schemata WHERE schema_name LIKE 'ledger_restore_%'`.execute(storage.db);
+  expect(rows[0]!.n).toBe(0);
 });

@@ -12,8 +12,7 @@ import { handedOut, identitySequences, postgresSchema, setHandedOut } from './po
 
 /**
  * Snapshots of a PostgreSQL sandbox (contract §11) are text snapshots (text-snapshot.ts). A restore
- * loads the file into a staging schema of the same database (made by the migrations up to the
- * file's schema, then migrated on), audits it there, and copies every table into the live schema
+ * loads the file into a staging schema of the same database (made by the migrations), audits it there, and copies every table into the live schema
  * in one transaction: other servers on the database keep serving the old rows until it commits.
  */
 
@@ -67,9 +66,9 @@ function staging(url: string, settings: PostgresSettings, schema: string): Kysel
 
 /**
  * Loads the text snapshot at `file` into a new staging schema of the database `db` serves, made by
- * the migrations up to the schema its header names and then migrated to this version's. Returns
- * the staging schema's name (the prepared snapshot's "path"). SNAPSHOT_INVALID on `field` for a
- * SQLite file, a file that is not a snapshot, or one from a newer version.
+ * the migrations. Returns the staging schema's name (the prepared snapshot's "path").
+ * SNAPSHOT_INVALID on `field` for a SQLite file, a file that is not a snapshot, or one whose schema
+ * is not this version's (a newer version's, or an older one: SQLite migrates those).
  */
 export async function prepareSnapshot(db: Db, url: string, settings: PostgresSettings, file: string, field: string): Promise<{ path: string; migrated: boolean }> {
   const info = readSnapshotInfo(file, field);
@@ -80,19 +79,24 @@ export async function prepareSnapshot(db: Db, url: string, settings: PostgresSet
   if (!current.includes(info.schema!)) {
     throw snapshotInvalid(field, 'cannot be migrated to this version', `line 1: its schema ${info.schema} is not one this version of ledger knows (it knows up to ${current.at(-1)}): it was made by a newer version`);
   }
+  if (info.schema !== current.at(-1)) {
+    // PostgreSQL's first migration makes today's schema whole (docs/storage.md), so an older schema cannot be rebuilt here to load the rows into.
+    throw snapshotInvalid(
+      field,
+      'was saved by an older version',
+      `line 1: its schema is ${info.schema}, older than this version's ${current.at(-1)}: restore it into a SQLite sandbox of this version and save it again (ledger sandbox snapshot save --format json), then restore that here`,
+    );
+  }
   const schema = `${STAGING_PREFIX}${randomBytes(6).toString('hex')}`;
   await sql`CREATE SCHEMA ${sql.id(schema)}`.execute(db);
   const stage = staging(url, settings, schema);
   try {
     // Its own migration tables: Kysely finds tables in any schema, and would take the live schema's for these.
-    const migrator = () => new Migrator({ db: stage, provider: migrationProvider, nameComparator: migrationOrder, migrationTableSchema: schema });
-    const first = await migrator().migrateTo(info.schema!);
-    if (first.error) throw first.error;
+    const migrator = () =>
+      new Migrator({ db: stage, provider: migrationProvider, nameComparator: migrationOrder, migrationTableSchema: schema });
+    const { error } = await migrator().migrateToLatest();
+    if (error) throw error;
     await stage.transaction().execute((trx) => loadTextSnapshot(trx, postgresSchema, linesOf(file), field));
-    if (info.schema !== current.at(-1)) {
-      const { error } = await migrator().migrateToLatest();
-      if (error) throw snapshotInvalid(field, 'cannot be migrated to this version', `its schema cannot be migrated (${(error as Error).message})`);
-    }
   } catch (error) {
     await dropStaging(db, schema);
     throw error;
