@@ -1,4 +1,5 @@
-import { type Expression, type Kysely, PostgresAdapter, type RawBuilder, sql } from 'kysely';
+import { type Expression, type Kysely, type RawBuilder, sql } from 'kysely';
+import { isPostgres } from './dialect.js';
 
 /**
  * The string at `path` in a JSON text, in the SQL of `db`'s backend: null where the path leads
@@ -9,6 +10,6 @@ import { type Expression, type Kysely, PostgresAdapter, type RawBuilder, sql } f
  */
 export function jsonString(db: Kysely<any>, json: Expression<unknown>, path: readonly string[]): RawBuilder<string | null> {
   if (path.some((key) => !/^[A-Za-z0-9_]+$/.test(key))) throw new Error(`jsonString: not a plain key in ${path.join('.')}`);
-  if (db.getExecutor().adapter instanceof PostgresAdapter) return sql<string | null>`(CAST(${json} AS jsonb) #>> ${sql.lit(`{${path.join(',')}}`)})`;
+  if (isPostgres(db)) return sql<string | null>`(CAST(${json} AS jsonb) #>> ${sql.lit(`{${path.join(',')}}`)})`;
   return sql<string | null>`json_extract(${json}, ${sql.lit(`$.${path.join('.')}`)})`;
 }

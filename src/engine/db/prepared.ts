@@ -1,6 +1,7 @@
-import type { Compilable, CompiledQuery, Insertable, Kysely, QueryResult } from 'kysely';
+import { type Compilable, type CompiledQuery, type Insertable, type Kysely, type QueryResult, sql } from 'kysely';
 import type { Database, Trx } from './database.js';
 import { keptRowsNow, runDirect } from './backend.js';
+import { isPostgres } from './dialect.js';
 
 /** Stands for a value in a prepared query; replaced by the real value at each run. */
 class Slot {
@@ -129,18 +130,39 @@ export function prepareInsertRows<T extends keyof Database & string, K extends k
   table: T,
   columns: readonly K[],
 ): (trx: Trx, rows: Pick<Insertable<Database[T]>, K>[]) => Promise<QueryResult<unknown>> {
-  return prepareRows((db, rows: Pick<Insertable<Database[T]>, K>[]) => db.insertInto(table).values(rows.map((row) => Object.fromEntries(columns.map((c) => [c, row[c]]))) as never));
+  return prepareRows((db, rows: Pick<Insertable<Database[T]>, K>[]) => insertOf(db, table, columns, rows));
 }
 
+/** INSERT of `rows` into `table`, each with exactly `columns` in that order (the prepared shape). */
+const insertOf = <T extends keyof Database & string, K extends string>(db: Kysely<Database>, table: T, columns: readonly K[], rows: Record<K, unknown>[]) =>
+  db.insertInto(table).values(rows.map((row) => Object.fromEntries(columns.map((c) => [c, row[c]]))) as never);
+
+/** Tables whose rows the insert numbers: an integer `seq` the database assigns. */
+type Numbered = { [T in keyof Database & string]: 'seq' extends keyof Database[T] ? T : never }[keyof Database & string];
+
 /**
- * A prepared INSERT of one row into `table`, with exactly `columns`; the row given at run time
- * supplies their values (its seq is the result's insertId: build the stored row from the values
- * rather than ask for RETURNING *, which costs more than the insert's own index work).
- * @example const insertPosting = prepareInsert('postings', ['id', 'developer_id', 'kind', 'created_at']);
+ * A prepared INSERT of any number of rows into `table`, with exactly `columns`, answering the seqs
+ * the database gave the rows, in the order the rows were given. Only the seqs come back: build the
+ * stored rows from their values (RETURNING * costs more than the insert's own index work).
+ * SQLite numbers one statement's rows consecutively, the last of them its insert id, and runs the
+ * plain INSERT (its fastest statement; better-sqlite3 treats a RETURNING insert as a read).
+ * PostgreSQL has no insert id: it answers RETURNING seq, sorted, because it numbers one VALUES
+ * list in order (not always consecutively: other connections take numbers meanwhile) but does not
+ * promise RETURNING's order.
+ * @example const [postingSeq] = await insertPosting(trx, [{ developer_id, kind, created_at }]);
  */
-export function prepareInsert<T extends keyof Database & string, K extends keyof Insertable<Database[T]> & string>(
+export function prepareInsertSeqs<T extends Numbered, K extends keyof Insertable<Database[T]> & string>(
   table: T,
   columns: readonly K[],
-): (trx: Trx, row: Pick<Insertable<Database[T]>, K>) => Promise<QueryResult<unknown>> {
-  return prepare((db, p: Pick<Insertable<Database[T]>, K>) => db.insertInto(table).values(Object.fromEntries(columns.map((c) => [c, p[c]])) as never));
+): (trx: Trx, rows: Pick<Insertable<Database[T]>, K>[]) => Promise<number[]> {
+  const insert = prepareRows((db, rows: Pick<Insertable<Database[T]>, K>[]) => {
+    const query = insertOf(db, table, columns, rows);
+    return isPostgres(db) ? query.returning(sql<number>`seq`.as('seq')) : query;
+  });
+  return async (trx, rows) => {
+    const result = await insert(trx, rows);
+    if (isPostgres(trx)) return (result.rows as unknown as { seq: number | bigint | string }[]).map((row) => Number(row.seq)).sort((a, b) => a - b);
+    const first = Number(result.insertId) - rows.length + 1;
+    return rows.map((_, i) => first + i);
+  };
 }
