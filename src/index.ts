@@ -7,9 +7,9 @@ import { resolve } from 'node:path';
 import type { AuditReport, ClockState } from './api/schemas/sandbox.js';
 import type { Snapshot } from './api/schemas/snapshots.js';
 import type { SnapshotFormat } from './api/snapshot-name.js';
+import { databaseRefusal } from './api/database-url.js';
 import { parseDuration } from './api/duration.js';
 import { HTTP_STATUS } from './api/errors.js';
-import { isPostgresUrl } from './engine/db/location.js';
 import { DatabaseInUseError } from './engine/db/open-storage.js';
 import { LedgerError } from './engine/errors.js';
 import { getEndpoint } from './engine/events/webhooks.service.js';
@@ -184,8 +184,8 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
         failed = reason;
         log(`sandbox stopped: ${reason}`);
       },
-    }).catch(async (error: unknown) => {
-      const refused = isPostgresUrl(dbPath) ? (await import('./client/redact-url.js')).databaseRefusal(error, dbPath) : undefined;
+    }).catch((error: unknown) => {
+      const refused = databaseRefusal(error, dbPath);
       throw refused ? new SandboxError(503, 'STORAGE_UNAVAILABLE', refused) : error;
     });
     if (started.apiKey === undefined) {

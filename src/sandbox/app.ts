@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jsonSchemaTransform, jsonSchemaTransformObject, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { describeErrorResponses } from '../api/schemas/responses.js';
-import { redactDatabase } from '../client/redact-url.js';
+import { redactDatabase } from '../api/database-url.js';
 import { API_VERSION } from '../engine/env.js';
 import { VERSION } from '../version.js';
 import { installAuth, installWriteRelease } from './plugins/auth.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import { redactDatabase } from '../client/redact-url.js';
+import { redactDatabase } from '../api/database-url.js';
 import { claimDatabase, type DatabaseClaim } from '../engine/db/open-storage.js';
 import type { StorageOptions } from '../engine/db/storage.js';
 import { fixSecret, setEndpointUrl } from '../engine/events/webhooks.service.js';

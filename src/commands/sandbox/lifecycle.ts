@@ -5,7 +5,7 @@ import { requireKey } from '../../client/config.js';
 import { UnreachableError } from '../../client/errors.js';
 import { checkState, findStateFile, MEMORY_LOCK, readState, stateDirFor, untrustedState, writeState } from '../../client/state.js';
 import { ApiClient } from '../../client/http.js';
-import { redactDatabase } from '../../client/redact-url.js';
+import { redactDatabase } from '../../api/database-url.js';
 import { singleQuoted } from '../../client/shell-quote.js';
 import type { FoundServer } from '../../sandbox/process.js';
 import type { Io } from '../io.js';

@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { ApiError, UsageError } from '../../client/errors.js';
-import { databaseRefusal, isPostgresUrl, redactDatabase } from '../../client/redact-url.js';
+import { databaseRefusal, isPostgresUrl, redactDatabase } from '../../api/database-url.js';
 import type { Io } from '../io.js';
 
 /** `sandbox start`'s storage flags: --db, --memory, --database (LEDGER_DATABASE_URL), and PostgreSQL's settings. */

@@ -1,6 +1,6 @@
 /**
  * Whether `location` names a PostgreSQL database, as the storage reads it (engine/db/location.ts):
- * said again here because client code loads nothing of engine/db.
+ * said again here because client code loads nothing of engine/db, and the engine nothing of api/.
  */
 export const isPostgresUrl = (location: string): boolean => /^postgres(ql)?:\/\//i.test(location);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactDatabase } from '../../src/client/redact-url.js';
+import { redactDatabase } from '../../src/api/database-url.js';
 
 describe('redactDatabase', () => {
   it.each([
