@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import type { AuditReport, ClockState } from './api/schemas/sandbox.js';
 import type { Snapshot } from './api/schemas/snapshots.js';
 import type { SnapshotFormat } from './api/snapshot-name.js';
+import { databaseRefusal } from './api/database-url.js';
 import { parseDuration } from './api/duration.js';
 import { HTTP_STATUS } from './api/errors.js';
 import { DatabaseInUseError } from './engine/db/open-storage.js';
@@ -45,6 +46,16 @@ export interface StartSandboxOptions {
   insecure?: boolean;
   /** A SQLite file, or ':memory:' (the default). */
   db?: string;
+  /**
+   * Where the data lives: a `postgres://` or `postgresql://` URL runs on PostgreSQL, which several
+   * sandboxes (in this process or others) may share; a file path or ':memory:' is SQLite, as `db`.
+   * Not with `db`. Joining a PostgreSQL database that already has its owner needs that owner's key
+   * as `apiKey` (refused `VALIDATION_ERROR` without it: a new key would revoke the one in use). A
+   * database that cannot be reached or refuses the connection is `STORAGE_UNAVAILABLE`, its URL
+   * shown with the password as `***`.
+   * @example startSandbox({ database: process.env.LEDGER_DATABASE_URL, apiKey: process.env.LEDGER_SANDBOX_API_KEY })
+   */
+  database?: string;
   /** Fix the sandbox's key (`svc_test_` + 32 base62 characters); default: a random one. */
   apiKey?: string;
   /** Fix the sandbox's webhook signing secret (`whsec_` + base64 of 24 to 64 bytes); default: a random one. */
@@ -150,8 +161,10 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     const loopback = options.host === undefined || (await import('./client/loopback.js')).isLoopback(host);
     const exposed = publicBindProblem({ host, loopback, tls: tls !== undefined, insecure: Boolean(options.insecure) }, { tls: '`tls: { cert, key }`', insecure: '`insecure: true`' });
     if (exposed) throw new SandboxError(400, 'TLS_REQUIRED', exposed);
-    return startServer({
-      dbPath: options.db ?? ':memory:',
+    if (options.db !== undefined && options.database !== undefined) throw new SandboxError(400, 'VALIDATION_ERROR', 'database: give `database` or `db`, not both');
+    const dbPath = options.database ?? options.db ?? ':memory:';
+    const started = await startServer({
+      dbPath,
       host,
       tls,
       port: options.port ?? 0,
@@ -171,7 +184,15 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
         failed = reason;
         log(`sandbox stopped: ${reason}`);
       },
+    }).catch((error: unknown) => {
+      const refused = databaseRefusal(error, dbPath);
+      throw refused ? new SandboxError(503, 'STORAGE_UNAVAILABLE', refused) : error;
     });
+    if (started.apiKey === undefined) {
+      await started.close();
+      throw new SandboxError(400, 'VALIDATION_ERROR', "apiKey: this database already has its owner: give the owner's key as `apiKey` to join it (a new key would revoke the one in use)");
+    }
+    return { ...started, apiKey: started.apiKey };
   });
   const { app, sandbox } = server;
   const inject = async (method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown) => {

@@ -173,6 +173,13 @@ export function requireKey(config: ClientConfig, env: NodeJS.ProcessEnv, cwd: st
     const elsewhere = state?.base_url ? `; the key in ${config.stateFile} is sent only to ${state.base_url}` : '';
     throw new UsageError(`no API key for ${config.baseUrl}: set LEDGER_API_KEY (or pass --api-key)${elsewhere}`);
   }
+  if (config.source === 'state' && config.stateFile) {
+    // A sandbox that joined a shared database whose owner's key it was not given (SandboxState.api_key).
+    throw new UsageError(
+      `the sandbox in ${config.stateFile} (${config.baseUrl}) joined a shared database and has no key to give: set LEDGER_BASE_URL=${config.baseUrl} and LEDGER_API_KEY to the key the first start on that database printed, or start this sandbox again with --api-key (or LEDGER_SANDBOX_API_KEY) set to it`,
+      'NO_API_KEY',
+    );
+  }
   const where = env.LEDGER_HOME ? `in LEDGER_HOME (${env.LEDGER_HOME})` : `in ${cwd} or a parent directory (.ledger/sandbox.json)`;
   throw new UnreachableError(
     `no sandbox state found ${where}: start one with \`ledger sandbox start --detach\`, set LEDGER_HOME to the .ledger folder of a running one, or set LEDGER_BASE_URL and LEDGER_API_KEY`,

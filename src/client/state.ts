@@ -6,7 +6,13 @@ import { isLoopback } from './loopback.js';
 /** What `ledger sandbox start` remembers for the commands that follow (file mode 0600: it holds the key). */
 export interface SandboxState {
   base_url: string;
-  api_key: string;
+  /**
+   * The owner's key. Absent when the sandbox joined a shared (PostgreSQL) database whose owner's key
+   * this start was not given: no key is made there (it would revoke the one in use), and commands
+   * that need one say how to give it (config.ts, requireKey).
+   */
+  api_key?: string | undefined;
+  /** The database as it may be shown: a file path, ':memory:', or a postgres:// URL with its password as `***`. */
   db: string;
   pid?: number | undefined;
   log_file?: string | undefined;

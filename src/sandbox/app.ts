@@ -1,10 +1,12 @@
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jsonSchemaTransform, jsonSchemaTransformObject, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { describeErrorResponses } from '../api/schemas/responses.js';
+import { redactDatabase } from '../api/database-url.js';
 import { API_VERSION } from '../engine/env.js';
 import { VERSION } from '../version.js';
 import { installAuth, installWriteRelease } from './plugins/auth.js';
@@ -70,6 +72,8 @@ export interface BuildAppOptions {
   logWarning?: ((line: string) => void) | undefined;
   /** Serve HTTPS with this certificate and key (PEM) instead of HTTP. */
   tls?: { cert: string; key: string } | undefined;
+  /** How /sandbox/health names this server and its database (default: a fresh id, and the database's path). */
+  identity?: Partial<RouteDeps['identity']> | undefined;
 }
 
 /**
@@ -197,7 +201,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('quiesce', quiesce);
   // A snapshot taken while a reset ran holds it half done: the restored sandbox finishes it.
   sandbox.onRestore(() => resumeResets(sandbox, quiesce, options.logError ?? ((error) => console.error(error))));
-  const deps: RouteDeps = { sandbox, scheduler, dispatcher, snapshots, receiver, quiesce, selfUrl: () => selfUrl, version: VERSION, realNow };
+  const identity = { serverId: options.identity?.serverId ?? randomUUID(), database: options.identity?.database ?? redactDatabase(sandbox.dbPath) };
+  const deps: RouteDeps = { sandbox, scheduler, dispatcher, snapshots, receiver, quiesce, selfUrl: () => selfUrl, version: VERSION, realNow, identity };
   for (const register of ROUTES) register(app, deps);
   await receiverRoutes(app, deps);
 

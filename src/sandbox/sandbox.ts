@@ -3,7 +3,7 @@ import { type Clock, VirtualClock } from '../engine/clock.js';
 import type { Transaction } from 'kysely';
 import type { Database, Db } from '../engine/db/database.js';
 import { openStorage } from '../engine/db/open-storage.js';
-import type { Storage } from '../engine/db/storage.js';
+import type { Storage, StorageOptions } from '../engine/db/storage.js';
 import { storageFailure } from '../engine/db/storage-errors.js';
 import { SANDBOX_BUSINESS_NAME, createDeveloper } from '../engine/developers/developers.service.js';
 import { authenticate, issueKey } from '../engine/developers/keys.js';
@@ -115,6 +115,8 @@ export interface OpenSandboxOptions {
   throwAway?: boolean;
   /** Called once if the database file is lost under the server: it must stop (contract §10). */
   onLost?: (reason: string) => void;
+  /** PostgreSQL's settings (pool size, statement timeout); ignored by SQLite. */
+  postgres?: StorageOptions['postgres'];
 }
 
 /**
@@ -128,6 +130,7 @@ export async function openSandbox(options: OpenSandboxOptions): Promise<Sandbox>
   let stagedPosition = 0;
   const storage = await openStorage({
     location: options.dbPath,
+    ...(options.postgres ? { postgres: options.postgres } : {}),
     underLoad: options.backgroundCheckpoints ?? false,
     throwAway: options.throwAway ?? false,
     readsApart: options.readsOffThread ?? true,
@@ -281,18 +284,24 @@ export async function openSandbox(options: OpenSandboxOptions): Promise<Sandbox>
 
 export interface SandboxCredentials {
   developerId: string;
-  apiKey: string;
+  /** Undefined when the owner has a key this start does not know and may not replace (a shared database: `reissue: false`). */
+  apiKey: string | undefined;
   /** True when this call made the key (first start, or the remembered key no longer works). */
   issued: boolean;
 }
 
+/** Whose writes create the sandbox's owner: servers starting together on one shared database make one. */
+const OWNER_LANE = SANDBOX_DEVELOPER;
+
 /**
  * Makes sure the SANDBOX developer exists and that the caller holds a working key for it.
- * Keys are stored hashed, so a key that was not remembered (or was rotated) is re-issued. A
- * `fixedKey` (`sandbox start --api-key`) becomes the SANDBOX developer's only key.
+ * Keys are stored hashed, so a key that was not remembered (or was rotated) is re-issued, unless
+ * `reissue` is false: on a database several servers share, a new key would revoke the one every
+ * other server's users hold, so a start that knows no working key serves without one. A `fixedKey`
+ * (`sandbox start --api-key`) becomes the SANDBOX developer's only key.
  * @example const { apiKey } = await ensureSandboxDeveloper(sandbox, state.apiKey);
  */
-export async function ensureSandboxDeveloper(sandbox: Sandbox, knownKey?: string, fixedKey?: string): Promise<SandboxCredentials> {
+export async function ensureSandboxDeveloper(sandbox: Sandbox, knownKey?: string, fixedKey?: string, { reissue = true }: { reissue?: boolean } = {}): Promise<SandboxCredentials> {
   return sandbox.write(async (trx) => {
     const developerId = await getSetting(trx, SANDBOX_DEVELOPER);
     if (!developerId) {
@@ -309,8 +318,9 @@ export async function ensureSandboxDeveloper(sandbox: Sandbox, knownKey?: string
       if (owner === developerId) return { developerId, apiKey: wanted, issued: false };
       if (fixedKey && owner) throw new LedgerError('VALIDATION_ERROR', 'the API key given is the key of another developer in this database', [{ field: 'api_key', message: 'belongs to another developer' }]);
     }
+    if (!fixedKey && !reissue) return { developerId, apiKey: undefined, issued: false };
     return { developerId, apiKey: await issueKey(trx, sandbox.envFor(developerId), developerId, fixedKey), issued: true };
-  });
+  }, OWNER_LANE);
 }
 
 /** The id of the developer created at first start, the sandbox's owner (contract §11). */

@@ -1,5 +1,8 @@
 import type { FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import { redactDatabase } from '../api/database-url.js';
 import { claimDatabase, type DatabaseClaim } from '../engine/db/open-storage.js';
+import type { StorageOptions } from '../engine/db/storage.js';
 import { fixSecret, setEndpointUrl } from '../engine/events/webhooks.service.js';
 import { releaseInterrupted } from '../engine/idempotency/idempotency.service.js';
 import { type AnalyserConfig, configureAnalyser } from './analyser.js';
@@ -12,7 +15,10 @@ import { createThrowAwayDatabase } from './throw-away.js';
 import type { ServerTls } from './tls-options.js';
 
 export interface OpenServerOptions {
+  /** A SQLite file, ':memory:', or a postgres:// URL (which may hold a password: shown only through redactDatabase). */
   dbPath: string;
+  /** PostgreSQL's settings (defaults: engine/db/postgres/connect.ts); ignored by SQLite. */
+  postgres?: PostgresOptions | undefined;
   /** A file nothing needs after the process ends (`--memory`): never synced to disk. */
   throwAway?: boolean | undefined;
   /**
@@ -62,14 +68,26 @@ export interface OpenServerOptions {
   onFatal?: ((reason: string) => void) | undefined;
 }
 
+/** How a server uses a PostgreSQL database: its pool and how long one statement may run. The lease time of due work joins these. */
+export type PostgresOptions = NonNullable<StorageOptions['postgres']>;
+
 /** A sandbox with every route in place, not listening yet (tests call `app.inject`). */
 export interface OpenServer {
   app: FastifyInstance;
   sandbox: Sandbox;
-  apiKey: string;
+  /**
+   * The owner's key, or undefined on a shared (PostgreSQL) database whose owner has a key this
+   * start was not given (`apiKey`) nor remembered (`knownKey`): no new key is made there, since it
+   * would revoke the one every other server's users hold.
+   */
+  apiKey: string | undefined;
   /** The sandbox's owner, the SANDBOX developer. */
   developerId: string;
   keyIssued: boolean;
+  /** A random id made once when this server opened: /sandbox/health names it, so servers sharing a database tell apart. */
+  serverId: string;
+  /** Where the data lives, as it may be shown: a file path, ':memory:', or a postgres:// URL without its password. */
+  database: string;
   /** Where unexpected errors go, at most 20 a minute. */
   logError: (error: unknown) => void;
   /** Records where the server listens, beside the database's lock, for `stop` and `status` to find. */
@@ -98,7 +116,9 @@ export interface RunningServer extends OpenServer {
 export async function openServer(options: OpenServerOptions): Promise<OpenServer> {
   const write = options.log ?? ((line: string) => console.error(line));
   const logError = limitLog(write);
-  const lock: DatabaseClaim | undefined = claimDatabase(options.dbPath, options.lockPath);
+  const database = options.throwAway ? ':memory:' : redactDatabase(options.dbPath);
+  const serverId = randomUUID();
+  const lock: DatabaseClaim | undefined = claimDatabase(redactDatabase(options.dbPath), options.lockPath);
   let app: FastifyInstance | undefined;
   const onFatal =
     options.onFatal ??
@@ -112,6 +132,7 @@ export async function openServer(options: OpenServerOptions): Promise<OpenServer
     sandbox = await openSandbox({
       dbPath: options.dbPath,
       throwAway: options.throwAway ?? false,
+      postgres: options.postgres,
       seed: options.seed,
       clockStart: options.clockStart,
       settlementDelaySeconds: options.settlementDelaySeconds,
@@ -125,7 +146,8 @@ export async function openServer(options: OpenServerOptions): Promise<OpenServer
     });
     await releaseInterrupted(sandbox.db);
     analysis.attach(sandbox);
-    const credentials = await ensureSandboxDeveloper(sandbox, options.knownKey, options.apiKey);
+    // Servers that share a database share its owner's key: a start that does not know it joins without one.
+    const credentials = await ensureSandboxDeveloper(sandbox, options.knownKey, options.apiKey, { reissue: sandbox.storage.backend === 'sqlite' });
     app = await buildApp({
       sandbox,
       logRequest: options.logRequest,
@@ -135,6 +157,7 @@ export async function openServer(options: OpenServerOptions): Promise<OpenServer
       snapshotDir: options.snapshotDir,
       logWarning: write,
       tls: options.tls,
+      identity: { serverId, database },
       onDeliveriesPaused: (paused, reason) => write(paused ? `webhook deliveries paused: ${reason}` : `webhook deliveries resumed: ${reason}`),
     });
     if (options.snapshot) await app.snapshots.restore(options.snapshot, { force: options.forceSnapshot });
@@ -150,6 +173,8 @@ export async function openServer(options: OpenServerOptions): Promise<OpenServer
       apiKey: credentials.apiKey,
       developerId,
       keyIssued: credentials.issued,
+      serverId,
+      database,
       logError,
       publish: (baseUrl) => lock?.publish(baseUrl),
       async close() {

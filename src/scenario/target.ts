@@ -91,7 +91,8 @@ export async function inProcessTarget(options: InProcessOptions): Promise<Target
   });
   return {
     baseUrl: server.baseUrl,
-    apiKey: server.apiKey,
+    // A fresh in-memory sandbox: its owner, and so its key, were made by this start.
+    apiKey: server.apiKey!,
     ...recorder,
     runDue: async () => {
       await app.scheduler.runDue(server.developerId);

@@ -104,7 +104,7 @@ export async function createTestSandbox(options: TestSandboxOptions = {}): Promi
     app,
     sandbox,
     baseUrl,
-    key: apiKey,
+    key: apiKey!,
     developerId,
     call,
     // Every scenario ends with the audit: closing a sandbox whose ledger is inconsistent fails the test.

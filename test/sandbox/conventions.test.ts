@@ -20,7 +20,10 @@ describe('authentication (contract §2)', () => {
 
   it('lets health and the OpenAPI document through without a key', async () => {
     const health = await t.call('GET', '/sandbox/health', undefined, { key: null });
-    expect(health.body).toEqual({ success: true, data: { status: 'ok', version: expect.any(String), api_version: '2026-11-01' } });
+    expect(health.body).toEqual({
+      success: true,
+      data: { status: 'ok', version: expect.any(String), api_version: '2026-11-01', backend: 'sqlite', server_id: expect.stringMatching(/^[0-9a-f-]{36}$/), database: ':memory:' },
+    });
     expect((await t.call('GET', '/openapi.json', undefined, { key: null })).status).toBe(200);
   });
 

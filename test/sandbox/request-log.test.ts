@@ -41,7 +41,7 @@ describe('the request log', () => {
   it('seen: a key sent in the query string or the path was written to the log; now it and any webhook secret are redacted', async () => {
     const calls: string[] = [];
     const server = await openServer({ dbPath: ':memory:', seed: 'log-secrets', clockStart: T0, log: () => {}, logRequest: (text) => calls.push(text) });
-    const key = server.apiKey;
+    const key = server.apiKey!;
     const secret = (await server.app.inject({ method: 'GET', url: '/sandbox/webhook-endpoint', headers: { 'x-api-key': key } })).json().data.secret as string;
     const live = `svc_live_${key.slice('svc_test_'.length)}`;
     const urls = [

@@ -91,9 +91,9 @@ describe('a reset that a stopped sandbox left half done', () => {
 
     const server = await startServer({ dbPath: join(dir, 'reset.db'), host: '127.0.0.1', port: 0, log: () => {} });
     try {
-      const report = await fetch(`${server.baseUrl}/sandbox/audit`, { headers: { 'x-api-key': server.apiKey } }).then((r) => r.json() as Promise<{ data: any }>);
+      const report = await fetch(`${server.baseUrl}/sandbox/audit`, { headers: { 'x-api-key': server.apiKey! } }).then((r) => r.json() as Promise<{ data: any }>);
       expect(report.data).toMatchObject({ ok: true, checked: { wallets: 0, transactions: 0, events: 0, webhook_logs: 0, accounts: 4 } });
-      const wallets = await fetch(`${server.baseUrl}/sandbox/wallets`, { headers: { 'x-api-key': server.apiKey } }).then((r) => r.json() as Promise<{ data: any }>);
+      const wallets = await fetch(`${server.baseUrl}/sandbox/wallets`, { headers: { 'x-api-key': server.apiKey! } }).then((r) => r.json() as Promise<{ data: any }>);
       expect(wallets.data.total).toBe(0);
     } finally {
       await server.close();

@@ -336,7 +336,7 @@ describe('a snapshot name that would leave the snapshot directory', () => {
     const server = await openServer({ dbPath: join(dir, 'sandbox.db'), snapshotDir, seed: 'names', clockStart: Date.parse('2026-11-21T09:30:00.000Z'), log: () => {} });
     const baseUrl = await server.app.listen({ host: '127.0.0.1', port: 0 });
     try {
-      const call = (method: string, path: string, body?: unknown) => send(baseUrl, server.apiKey, method, path, body);
+      const call = (method: string, path: string, body?: unknown) => send(baseUrl, server.apiKey!, method, path, body);
       const created = await call('POST', '/v1/wallets', walletBody());
       await call('POST', '/sandbox/inbound-transfers', { account_number: created.body.data.account_number, amount: 5_000 });
       expect((await call('POST', '/sandbox/snapshots', { name: 'kept' })).status).toBe(200);

@@ -3,7 +3,16 @@ import { AccountNumber, Amount, BankCode, Ok, Timestamp, nameText, optionalText,
 import { SuspenseItem } from './suspense.js';
 import { ServiceIntelligence, Transaction } from './transactions.js';
 
-export const Health = Ok(z.object({ status: z.literal('ok'), version: z.string(), api_version: z.string() }));
+export const Health = Ok(
+  z.object({
+    status: z.literal('ok'),
+    version: z.string(),
+    api_version: z.string(),
+    backend: z.enum(['sqlite', 'postgres']).describe('where the data lives: a SQLite file (or memory), or a PostgreSQL database that several servers may share'),
+    server_id: z.string().describe('a random id this server made when it started: servers that share one database each have their own'),
+    database: z.string().describe("the database: a file path, ':memory:', or a postgres:// URL with its password shown as ***"),
+  }),
+);
 
 export const ClockState = z
   .object({ now: Timestamp, offset_seconds: z.number().describe('how far the sandbox clock is ahead of real time (of --clock-start, on a manual clock)') })

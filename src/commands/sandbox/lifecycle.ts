@@ -5,6 +5,7 @@ import { requireKey } from '../../client/config.js';
 import { UnreachableError } from '../../client/errors.js';
 import { checkState, findStateFile, MEMORY_LOCK, readState, stateDirFor, untrustedState, writeState } from '../../client/state.js';
 import { ApiClient } from '../../client/http.js';
+import { redactDatabase } from '../../api/database-url.js';
 import { singleQuoted } from '../../client/shell-quote.js';
 import type { FoundServer } from '../../sandbox/process.js';
 import type { Io } from '../io.js';
@@ -61,7 +62,21 @@ interface Status {
   version: string | null;
   api_version: string | null;
   pid: number | null;
+  /** The state file's database, else the one the server names: a URL's password is never shown. */
   db: string | null;
+  /** 'sqlite' or 'postgres', as the server says (null: stopped, or a server too old to say). */
+  backend: string | null;
+  /** The answering server's own id: servers sharing a PostgreSQL database each have one. */
+  server_id: string | null;
+}
+
+/** What /sandbox/health says (the fields after api_version: servers of this version on). */
+interface Health {
+  version: string;
+  api_version: string;
+  backend?: string;
+  server_id?: string;
+  database?: string;
 }
 
 const statusView: View = {
@@ -71,7 +86,8 @@ const statusView: View = {
     `${fmt.status(s.running ? 'running' : 'stopped')} ${s.base_url}`,
     ...(s.version ? [`${fmt.dim('Version  ')} ${s.version} (API ${s.api_version})`] : []),
     ...(s.pid ? [`${fmt.dim('PID      ')} ${s.pid}`] : []),
-    ...(s.db ? [`${fmt.dim('Database ')} ${s.db}`] : []),
+    ...(s.server_id ? [`${fmt.dim('Server   ')} ${s.server_id}`] : []),
+    ...(s.db ? [`${fmt.dim('Database ')} ${s.db}${s.backend ? ` (${s.backend === 'postgres' ? 'PostgreSQL' : 'SQLite'})` : ''}`] : []),
   ],
 };
 
@@ -90,8 +106,12 @@ export async function runStatus(io: Io): Promise<void> {
   const local = found?.base_url === baseUrl ? found : undefined;
   const client = baseUrl === config.baseUrl ? io.publicClient() : new ApiClient(baseUrl, undefined);
   try {
-    const health = await client.sandbox<{ version: string; api_version: string }>('GET', '/sandbox/health');
-    await io.show({ running: true, base_url: baseUrl, version: health.version, api_version: health.api_version, pid: local?.pid ?? null, db: local?.db ?? null }, statusView);
+    const health = await client.sandbox<Health>('GET', '/sandbox/health');
+    const db = local?.db ?? (health.database === undefined ? null : redactDatabase(health.database));
+    await io.show(
+      { running: true, base_url: baseUrl, version: health.version, api_version: health.api_version, pid: local?.pid ?? null, db, backend: health.backend ?? null, server_id: health.server_id ?? null },
+      statusView,
+    );
     // Running, but started elsewhere: every other command here would stop at NO_SANDBOX or a missing key.
     if (!found && !config.apiKey) {
       // A key is sent only to a URL given with it (config.ts): without LEDGER_BASE_URL it needs both.
@@ -105,7 +125,7 @@ export async function runStatus(io: Io): Promise<void> {
     }
   } catch (error) {
     if (error instanceof UnreachableError) {
-      await io.show({ running: false, base_url: baseUrl, version: null, api_version: null, pid: null, db: local?.db ?? null }, statusView);
+      await io.show({ running: false, base_url: baseUrl, version: null, api_version: null, pid: null, db: local?.db ?? null, backend: null, server_id: null }, statusView);
     }
     throw error;
   }

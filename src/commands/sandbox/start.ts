@@ -1,5 +1,5 @@
 import { Command, Option } from '../command.js';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { UsageError } from '../../client/errors.js';
 import { DETACHED_ENV, makeStateDir, MEMORY_LOCK, readState, type SandboxState, SNAPSHOT_DIR, STATE_FILE, stateDirFor, writeState } from '../../client/state.js';
 import { ApiError } from '../../client/errors.js';
@@ -11,11 +11,10 @@ import { addAnalyserOptions, type AnalyserFlags, analyserArgs, analyserConfig, d
 import { type Reproducible, reproducible } from './start-repro.js';
 import { fitted, wrap } from '../output/wrap.js';
 import { type Binding, binding, insecureWarning, type PublicFlags, shared, sharing, sharingText } from './start-public.js';
+import { postgresRefusal, type StorageChoice, storageChoice, type StorageFlags } from './start-storage.js';
 
-export interface StartOptions extends AnalyserFlags, PublicFlags {
+export interface StartOptions extends AnalyserFlags, PublicFlags, StorageFlags {
   port: string;
-  db?: string;
-  memory?: boolean;
   detach?: boolean;
   json?: boolean;
   settlementDelay: string;
@@ -40,6 +39,13 @@ export function startCommand(): Command {
     .option('--insecure', 'beyond loopback without TLS: keys and money in clear text, for a test server on a trusted network only')
     .option('--db <path>', 'SQLite file (default: .ledger/sandbox.db)')
     .addOption(new Option('--memory', 'throw-away in-memory database').conflicts('db'))
+    .addOption(
+      new Option('--database <url>', 'a postgres:// URL: run on PostgreSQL, which several servers may share (a file path or :memory: is SQLite, as --db or --memory)')
+        .env('LEDGER_DATABASE_URL')
+        .conflicts(['db', 'memory']),
+    )
+    .addOption(new Option('--pool-size <n>', 'PostgreSQL: connections this server keeps open at most (default 10)').env('LEDGER_PG_POOL_SIZE'))
+    .addOption(new Option('--statement-timeout <seconds>', 'PostgreSQL: a statement running longer is cancelled (default 30)').env('LEDGER_PG_STATEMENT_TIMEOUT'))
     .option('--settlement-delay <seconds>', 'sandbox seconds before the provider settles or fails a payout (0: before answering)', '2')
     .option('--webhook-url <url>', "deliver the SANDBOX developer's webhooks here (default: the built-in receiver)")
     .option('--webhook-timeout <seconds>', 'seconds before a webhook attempt is abandoned', '15')
@@ -59,6 +65,8 @@ export function startCommand(): Command {
         'ledger sandbox start --detach --port 4011 --memory',
         'ledger sandbox start --detach --memory --seed 7                  # same ids, numbers and times in every run',
         'ledger sandbox start --detach --memory --seed 7 --snapshot test/fixtures/base.db',
+        'ledger sandbox start --detach --database postgres://ledger@127.0.0.1:5432/ledger   # on PostgreSQL, which other servers may share',
+        "LEDGER_DATABASE_URL='postgres://ledger:…@db:5432/ledger' ledger sandbox start --detach   # a password: in the environment, not in ps",
         'ledger sandbox start --public --tls-cert cert.pem --tls-key key.pem   # a team sandbox over HTTPS',
         'ledger sandbox start --analyser openai-compatible --analyser-url http://127.0.0.1:11434/v1 --analyser-model llama3.2',
         'eval "$(ledger sandbox env)"',
@@ -72,9 +80,18 @@ function paths(io: Io, options: StartOptions) {
   return {
     stateFile: join(stateDir, STATE_FILE),
     logFile: join(stateDir, 'sandbox.log'),
-    dbPath: options.memory ? ':memory:' : resolve(io.cwd, options.db ?? join(stateDir, 'sandbox.db')),
+    storage: storageChoice(io, options, stateDir),
   };
 }
+
+/**
+ * The banner's key line when this start has no key to show: a database several servers share
+ * already had its owner, whose key this start was not given, and a new one would revoke it.
+ */
+const NO_KEY_ISSUED =
+  'none issued: this database already has its owner, and a new key would revoke the one in use. ' +
+  'Its key is the one the first start on it printed (`ledger sandbox env` where that start ran); ' +
+  'give it with --api-key (or LEDGER_SANDBOX_API_KEY) at every start, and every server shares it.';
 
 async function healthy(baseUrl: string, tlsFingerprint: string | undefined): Promise<boolean> {
   try {
@@ -109,15 +126,17 @@ export async function runStart(io: Io, options: StartOptions): Promise<void> {
   const analyser = analyserConfig(options, io.env);
   const repro = reproducible(io, options);
   const bind = await binding(io, options);
-  const { stateFile, logFile, dbPath } = paths(io, options);
+  const { stateFile, logFile, storage } = paths(io, options);
   await assertNotRunning(stateFile);
-  if (options.memory) (await import('../../client/temp-dir.js')).assertTempDirUsable(io.env);
+  if (storage.memory) (await import('../../client/temp-dir.js')).assertTempDirUsable(io.env);
   if (options.insecure && !bind.loopback) io.stderr.write(fitted(io.stderr, insecureWarning(bind.host)));
-  if (options.detach) return detach(io, options, bind, stateFile, logFile, dbPath, [...analyserArgs(analyser), ...repro.args], repro.env);
-  return foreground(io, options, bind, { stateFile, dbPath, lockPath: options.memory ? join(dirname(stateFile), MEMORY_LOCK) : undefined }, port, settlementDelay, analyser, repro);
+  if (options.detach) return detach(io, options, bind, stateFile, logFile, storage, [...analyserArgs(analyser), ...repro.args], repro.env);
+  // A database with no file to lock beside (memory, PostgreSQL): the state directory's lock is how `stop` finds this server.
+  const lockPath = storage.memory || storage.postgres ? join(dirname(stateFile), MEMORY_LOCK) : undefined;
+  return foreground(io, options, bind, { stateFile, storage, lockPath }, port, settlementDelay, analyser, repro);
 }
 
-async function detach(io: Io, options: StartOptions, bind: Binding, stateFile: string, logFile: string, dbPath: string, extraArgs: string[], extraEnv: Record<string, string>): Promise<void> {
+async function detach(io: Io, options: StartOptions, bind: Binding, stateFile: string, logFile: string, storage: StorageChoice, extraArgs: string[], extraEnv: Record<string, string>): Promise<void> {
   const { spawnDetached } = await import('../../sandbox/process.js');
   makeStateDir(dirname(stateFile));
   const args = [
@@ -126,7 +145,7 @@ async function detach(io: Io, options: StartOptions, bind: Binding, stateFile: s
     ...(bind.certPath && bind.keyPath ? ['--tls-cert', bind.certPath, '--tls-key', bind.keyPath] : []),
     ...(options.insecure ? ['--insecure'] : []),
     '--webhook-timeout', options.webhookTimeout, ...(options.webhookUrl ? ['--webhook-url', options.webhookUrl] : []),
-    ...(options.memory ? ['--memory'] : ['--db', dbPath]),
+    ...storage.args,
     ...extraArgs,
   ];
   let state: SandboxState | undefined;
@@ -135,8 +154,8 @@ async function detach(io: Io, options: StartOptions, bind: Binding, stateFile: s
       args,
       logFile,
       cwd: io.cwd,
-      // A chosen key or secret goes through the environment, not the command line, where `ps` would show it.
-      env: { ...io.env, [DETACHED_ENV]: '1', ...extraEnv },
+      // A chosen key or secret, or a database URL, goes through the environment, not the command line, where `ps` would show it.
+      env: { ...io.env, [DETACHED_ENV]: '1', ...storage.env, ...extraEnv },
       ready: async (pid) => {
         state = readState(stateFile);
         return state?.pid === pid && (await healthy(state.base_url, state.tls_fingerprint));
@@ -150,7 +169,7 @@ async function detach(io: Io, options: StartOptions, bind: Binding, stateFile: s
     throw new ApiError(500, 'START_FAILED', message);
   }
   const share = sharing(bind, state!.base_url);
-  const details = { base_url: state!.base_url, api_key: state!.api_key, pid: state!.pid, db: state!.db, log_file: logFile, ...(share ? shared(share) : {}) };
+  const details = { base_url: state!.base_url, api_key: state!.api_key ?? null, pid: state!.pid, db: state!.db, log_file: logFile, ...(share ? shared(share) : {}) };
   if (share) io.stderr.write(sharingText(io.stderr, share));
   if (options.json) {
     io.stdout.write(`${JSON.stringify(details, null, 2)}\n`);
@@ -160,8 +179,8 @@ async function detach(io: Io, options: StartOptions, bind: Binding, stateFile: s
   const { widthOf } = await import('../output/render.js');
   const lines = [
     `Sandbox running in the background at ${details.base_url} (pid ${details.pid})`,
-    `API key   ${details.api_key}`,
-    `Database  ${details.db}`,
+    `API key   ${details.api_key ?? NO_KEY_ISSUED}`,
+    `Database  ${storage.banner}`,
     `Log       ${logFile}`,
     'Commands in this directory, or below it, use it automatically; elsewhere, first:',
     `  export LEDGER_HOME=${singleQuoted(dirname(stateFile))}`,
@@ -197,13 +216,13 @@ async function foreground(
   io: Io,
   options: StartOptions,
   bind: Binding,
-  where: { stateFile: string; dbPath: string; lockPath: string | undefined },
+  where: { stateFile: string; storage: StorageChoice; lockPath: string | undefined },
   port: number,
   settlementDelaySeconds: number,
   analyser: AnalyserConfig,
   repro: Reproducible,
 ): Promise<void> {
-  const { stateFile, dbPath } = where;
+  const { stateFile, storage } = where;
   // The database, its WAL, the lock files and the snapshots hold secrets: nothing this process
   // creates is readable by others. Here, not in the server: an in-process sandbox (startSandbox)
   // must not change its host process's umask.
@@ -221,12 +240,13 @@ async function foreground(
   // The server from the bundle that `scenario run` loads, with its code cache (scenario/cli.ts).
   const { startServer, DatabaseInUseError, LedgerError, HTTP_STATUS } = await import('../../scenario/cli.js');
   const server = await startServer({
-    dbPath,
+    dbPath: storage.location,
+    postgres: storage.postgres,
     lockPath: where.lockPath,
     host: bind.host,
     tls: bind.tls,
     port,
-    knownKey: previous?.db === dbPath ? previous.api_key : undefined,
+    knownKey: previous?.db === storage.shown ? previous.api_key : undefined,
     settlementDelaySeconds,
     webhookUrl: options.webhookUrl,
     webhookTimeoutSeconds: Number(options.webhookTimeout),
@@ -238,13 +258,15 @@ async function foreground(
   }).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'EADDRINUSE') throw new ApiError(409, 'PORT_IN_USE', `port ${port} on ${bind.host} is in use: pick another with --port (--port 0 takes a free one)`);
     if (error instanceof DatabaseInUseError) throw new ApiError(409, 'DATABASE_IN_USE', error.message);
+    const refused = postgresRefusal(error, storage);
+    if (refused) throw refused;
     if (error instanceof LedgerError) throw new ApiError(HTTP_STATUS[error.code], error.code, error.message);
-    throw storageRefusal(error, dbPath) ?? error;
+    throw storageRefusal(error, storage.shown) ?? error;
   });
   const state: SandboxState = {
     base_url: server.baseUrl,
-    api_key: server.apiKey,
-    db: dbPath,
+    ...(server.apiKey ? { api_key: server.apiKey } : {}),
+    db: storage.shown,
     pid: process.pid,
     started_at: new Date().toISOString(),
     ...(server.tlsFingerprint ? { tls_fingerprint: server.tlsFingerprint } : {}),
@@ -267,8 +289,9 @@ async function foreground(
       ['0.0.0.0', '::'].includes(bind.host)
         ? `ledger sandbox listening on every interface (${bind.host}), port ${new URL(server.baseUrl).port}: ${server.baseUrl} from this machine`
         : `ledger sandbox listening on ${server.baseUrl}`,
-      `API key   ${detached ? `${server.apiKey.slice(0, 13)}… (in ${stateFile}; \`ledger sandbox env\` prints it)` : `${server.apiKey}${server.keyIssued ? '  (new)' : ''}`}`,
-      `Database  ${dbPath}`,
+      `API key   ${!server.apiKey ? NO_KEY_ISSUED : detached ? `${server.apiKey.slice(0, 13)}… (in ${stateFile}; \`ledger sandbox env\` prints it)` : `${server.apiKey}${server.keyIssued ? '  (new)' : ''}`}`,
+      `Database  ${storage.banner}`,
+      `Server    ${server.serverId}`,
       `State     ${stateFile}`,
       `Analyser  ${describeAnalyser(analyser)}`,
       ...repro.banner,

@@ -25,14 +25,15 @@ export type DatabaseClaim = DatabaseLock;
 /**
  * Keeps a second server away from the data at `location` for this server's life (one database, one
  * server: contract §10), through the lock at `lockPath` (default: beside a database file; none for
- * ':memory:', whose caller may name one, as `--memory` does for its state directory). The lock dies
- * with the process. Throws DatabaseInUseError when another live process holds it.
+ * ':memory:' or a PostgreSQL database, whose caller may name one, as `sandbox start` does in its
+ * state directory, where `stop` finds it). The lock dies with the process. Throws
+ * DatabaseInUseError when another live process holds it. `location` is written beside the lock:
+ * a PostgreSQL URL is given without its password.
  * @example const claim = claimDatabase('.ledger/sandbox.db'); claim?.publish(baseUrl);
  */
 export function claimDatabase(location: string, lockPath?: string): DatabaseClaim | undefined {
-  // Any number of servers share one PostgreSQL database.
-  if (isPostgresUrl(location)) return undefined;
-  const path = lockPath ?? (location === ':memory:' ? undefined : lockPathFor(location));
+  // Any number of servers share one PostgreSQL database: a lock there is only the state directory's.
+  const path = lockPath ?? (location === ':memory:' || isPostgresUrl(location) ? undefined : lockPathFor(location));
   return path ? acquireLock(path, location) : undefined;
 }
 

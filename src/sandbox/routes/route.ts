@@ -24,6 +24,8 @@ export interface RouteDeps {
   /** The sandbox's own base URL once it listens. */
   selfUrl: () => string | undefined;
   version: string;
+  /** Which server this is (servers may share a database) and its database, as /sandbox/health shows them. */
+  identity: { serverId: string; database: string };
   /** Real time (webhook timestamps are real time, not a developer's clock). */
   realNow: () => number;
 }

@@ -74,7 +74,8 @@ export async function migrateToLatest(db: Kysely<any>): Promise<NonNullable<Migr
   const { error, results } = await new Migrator({ db, provider: migrationProvider, nameComparator: migrationOrder }).migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
-    throw new Error(`database migration ${failed} failed: ${String(error)}`);
+    // The driver's error stays as the cause: a server that cannot be reached is not a broken migration.
+    throw new Error(`database migration ${failed} failed: ${String(error)}`, { cause: error });
   }
   return results ?? [];
 }

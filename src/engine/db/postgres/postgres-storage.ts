@@ -41,7 +41,10 @@ export async function openPostgresStorage(options: StorageOptions & { postgres?:
     await migrateToLatest(db);
   } catch (error) {
     await db.destroy();
-    throw storageFailure(error) ?? error;
+    // The driver's own error stays as the cause: `sandbox start` says why PostgreSQL refused (a password, a database that does not exist).
+    const failure = storageFailure(error);
+    if (failure) failure.cause = error;
+    throw failure ?? error;
   }
 
   /** Writes of this process under way, and whoever waits for them all to end. */
