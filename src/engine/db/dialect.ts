@@ -1,4 +1,7 @@
 import { type Kysely, PostgresAdapter } from 'kysely';
 
-/** Whether `db` speaks PostgreSQL (else SQLite), told by its Kysely adapter. */
+/**
+ * Whether `db` (or a transaction of it) is a PostgreSQL database, by its Kysely adapter: for the
+ * few pieces of SQL, and the few results, that `src/engine/db/` spells per backend.
+ */
 export const isPostgres = (db: Kysely<any>): boolean => db.getExecutor().adapter instanceof PostgresAdapter;

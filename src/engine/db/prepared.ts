@@ -1,6 +1,7 @@
-import type { Compilable, CompiledQuery, Insertable, Kysely, QueryResult } from 'kysely';
+import { type Compilable, type CompiledQuery, type Insertable, type Kysely, type QueryResult, sql } from 'kysely';
 import type { Database, Trx } from './database.js';
 import { keptRowsNow, runDirect } from './backend.js';
+import { isPostgres } from './dialect.js';
 
 /** Stands for a value in a prepared query; replaced by the real value at each run. */
 class Slot {
@@ -8,6 +9,30 @@ class Slot {
 }
 
 const slots = new Proxy({}, { get: (_target, name) => new Slot(String(name)) });
+
+/**
+ * What `make` gives for the dialect of the database it is asked for, made the first time that
+ * dialect is asked (by the database's Kysely adapter class): SQL compiled for SQLite is not
+ * PostgreSQL's (`?` against `$1`, among others), and one process may serve both.
+ */
+function perDialect<C>(make: (db: Kysely<Database>) => C): (db: Kysely<Database>) => C {
+  const byAdapter = new Map<unknown, C>();
+  // The dialect asked last, looked up first: a process mostly serves one.
+  let lastAdapter: unknown;
+  let last: C | undefined;
+  return (db) => {
+    const adapter = db.getExecutor().adapter.constructor;
+    if (adapter === lastAdapter) return last!;
+    let made = byAdapter.get(adapter);
+    if (made === undefined) {
+      made = make(db);
+      byAdapter.set(adapter, made);
+    }
+    lastAdapter = adapter;
+    last = made;
+    return made;
+  };
+}
 
 /** Tables whose reads the connection may keep in memory until a row of them changes (see `prepare`'s `keptUntil`). */
 export const KEPT_TABLES = ['api_keys', 'agents', 'developers', 'webhook_urls'] as const;
@@ -17,7 +42,7 @@ export type KeptTable = (typeof KEPT_TABLES)[number];
 export const keptMark = (table: KeptTable) => `/* kept until ${table} changes */ `;
 
 /**
- * A query built and compiled by Kysely once, then run many times with new values. Kysely builds
+ * A query built and compiled by Kysely once (for each dialect it runs on), then run many times with new values. Kysely builds
  * its operation tree and compiles it to SQL on every call; for the ledger's hot statements (the
  * same few shapes on every transfer) that was a third of the CPU time of a request. The query is
  * written with the usual builder, typed as usual: `p.walletId` stands for the value given at run
@@ -35,15 +60,14 @@ export function prepare<P extends object, O>(
   build: (db: Kysely<Database>, p: P) => Compilable<O>,
   options: { keptUntil?: KeptTable } = {},
 ): Prepared<P, O> {
-  let compiled: { template: CompiledQuery<O>; names: (string | undefined)[] } | undefined;
+  const compiled = perDialect((db) => {
+    const built = build(db, slots as P).compile();
+    const template = options.keptUntil ? { ...built, sql: `${keptMark(options.keptUntil)}${built.sql}` } : built;
+    const names = template.parameters.map((parameter) => (parameter instanceof Slot ? parameter.name : undefined));
+    return { template, names };
+  });
   const bind = (trx: Trx, values: P) => {
-    if (!compiled) {
-      const built = build(trx, slots as P).compile();
-      const template = options.keptUntil ? { ...built, sql: `${keptMark(options.keptUntil)}${built.sql}` } : built;
-      const names = template.parameters.map((parameter) => (parameter instanceof Slot ? parameter.name : undefined));
-      compiled = { template, names };
-    }
-    const { template, names } = compiled;
+    const { template, names } = compiled(trx);
     const parameters = names.map((name, i) => {
       if (name === undefined) return template.parameters[i];
       const value = (values as Record<string, unknown>)[name];
@@ -79,15 +103,16 @@ export type Prepared<P, O> = ((trx: Trx, values: P) => Promise<QueryResult<O>>) 
  */
 export function prepareRows<R extends object, O>(build: (db: Kysely<Database>, rows: R[]) => Compilable<O>): (trx: Trx, rows: R[]) => Promise<QueryResult<O>> {
   /** For each number of rows: the compiled statement, and for each of its parameters the row and key it comes from. */
-  const byCount = new Map<number, { template: CompiledQuery<O>; from: ([number, string] | undefined)[] }>();
+  const byCount = perDialect(() => new Map<number, { template: CompiledQuery<O>; from: ([number, string] | undefined)[] }>());
   return (trx, rows) => {
-    let compiled = byCount.get(rows.length);
+    const compiledFor = byCount(trx);
+    let compiled = compiledFor.get(rows.length);
     if (!compiled) {
       const stand = Array.from({ length: rows.length }, (_, i) => new Proxy({}, { get: (_target, key) => new Slot(`${i}:${String(key)}`) }) as R);
       const template = build(trx, stand).compile();
       const from = template.parameters.map((p) => (p instanceof Slot ? ([Number(p.name.slice(0, p.name.indexOf(':'))), p.name.slice(p.name.indexOf(':') + 1)] as [number, string]) : undefined));
       compiled = { template, from };
-      byCount.set(rows.length, compiled);
+      compiledFor.set(rows.length, compiled);
     }
     const { template, from } = compiled;
     const parameters = from.map((source, i) => {
@@ -105,18 +130,39 @@ export function prepareInsertRows<T extends keyof Database & string, K extends k
   table: T,
   columns: readonly K[],
 ): (trx: Trx, rows: Pick<Insertable<Database[T]>, K>[]) => Promise<QueryResult<unknown>> {
-  return prepareRows((db, rows: Pick<Insertable<Database[T]>, K>[]) => db.insertInto(table).values(rows.map((row) => Object.fromEntries(columns.map((c) => [c, row[c]]))) as never));
+  return prepareRows((db, rows: Pick<Insertable<Database[T]>, K>[]) => insertOf(db, table, columns, rows));
 }
 
+/** INSERT of `rows` into `table`, each with exactly `columns` in that order (the prepared shape). */
+const insertOf = <T extends keyof Database & string, K extends string>(db: Kysely<Database>, table: T, columns: readonly K[], rows: Record<K, unknown>[]) =>
+  db.insertInto(table).values(rows.map((row) => Object.fromEntries(columns.map((c) => [c, row[c]]))) as never);
+
+/** Tables whose rows the insert numbers: an integer `seq` the database assigns. */
+type Numbered = { [T in keyof Database & string]: 'seq' extends keyof Database[T] ? T : never }[keyof Database & string];
+
 /**
- * A prepared INSERT of one row into `table`, with exactly `columns`; the row given at run time
- * supplies their values (its seq is the result's insertId: build the stored row from the values
- * rather than ask for RETURNING *, which costs more than the insert's own index work).
- * @example const insertPosting = prepareInsert('postings', ['id', 'developer_id', 'kind', 'created_at']);
+ * A prepared INSERT of any number of rows into `table`, with exactly `columns`, answering the seqs
+ * the database gave the rows, in the order the rows were given. Only the seqs come back: build the
+ * stored rows from their values (RETURNING * costs more than the insert's own index work).
+ * SQLite numbers one statement's rows consecutively, the last of them its insert id, and runs the
+ * plain INSERT (its fastest statement; better-sqlite3 treats a RETURNING insert as a read).
+ * PostgreSQL has no insert id: it answers RETURNING seq, sorted, because it numbers one VALUES
+ * list in order (not always consecutively: other connections take numbers meanwhile) but does not
+ * promise RETURNING's order.
+ * @example const [postingSeq] = await insertPosting(trx, [{ developer_id, kind, created_at }]);
  */
-export function prepareInsert<T extends keyof Database & string, K extends keyof Insertable<Database[T]> & string>(
+export function prepareInsertSeqs<T extends Numbered, K extends keyof Insertable<Database[T]> & string>(
   table: T,
   columns: readonly K[],
-): (trx: Trx, row: Pick<Insertable<Database[T]>, K>) => Promise<QueryResult<unknown>> {
-  return prepare((db, p: Pick<Insertable<Database[T]>, K>) => db.insertInto(table).values(Object.fromEntries(columns.map((c) => [c, p[c]])) as never));
+): (trx: Trx, rows: Pick<Insertable<Database[T]>, K>[]) => Promise<number[]> {
+  const insert = prepareRows((db, rows: Pick<Insertable<Database[T]>, K>[]) => {
+    const query = insertOf(db, table, columns, rows);
+    return isPostgres(db) ? query.returning(sql<number>`seq`.as('seq')) : query;
+  });
+  return async (trx, rows) => {
+    const result = await insert(trx, rows);
+    if (isPostgres(trx)) return (result.rows as unknown as { seq: number | bigint | string }[]).map((row) => Number(row.seq)).sort((a, b) => a - b);
+    const first = Number(result.insertId) - rows.length + 1;
+    return rows.map((_, i) => first + i);
+  };
 }

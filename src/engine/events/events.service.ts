@@ -1,5 +1,5 @@
 import type { Trx } from '../db/database.js';
-import { prepareInsertRows } from '../db/prepared.js';
+import { prepareInsertSeqs } from '../db/prepared.js';
 import { API_VERSION, type EngineEnv } from '../env.js';
 import type { TransactionRow } from '../ledger/ledger.service.js';
 import { isWatched, noteFreshDeliveries } from './fresh-deliveries.js';
@@ -75,14 +75,13 @@ export async function emitEvents(
       delivered_at_ms: null,
     });
   }
-  // One statement's rows take consecutive seqs, the last of them its insertId: each delivery names its event by seq.
-  const firstEvent = Number((await insertEvents(trx, eventRows)).insertId) - eventRows.length + 1;
-  deliveries.forEach((delivery, i) => (delivery.event_seq = firstEvent + i));
-  const lastDelivery = Number((await insertDeliveries(trx, deliveries)).insertId);
+  // Each delivery names its event by seq.
+  const eventSeqs = await insertEvents(trx, eventRows);
+  deliveries.forEach((delivery, i) => (delivery.event_seq = eventSeqs[i]!));
+  const deliverySeqs = await insertDeliveries(trx, deliveries);
   if (isWatched(trx)) {
     // The deliveries as the due-deliveries query would read them back (`fromStoredLog` of the rows
     // above, made from the values they were made from), for the dispatcher once this commits.
-    const firstDelivery = lastDelivery - deliveries.length + 1;
     noteFreshDeliveries(
       trx,
       deliveries.map((delivery, i): WebhookLogRow => {
@@ -95,7 +94,7 @@ export async function emitEvents(
           http_status_code: null,
           response_body: null,
           attempt_count: 0,
-          seq: firstDelivery + i,
+          seq: deliverySeqs[i]!,
           id: deliveryIds[i]!,
           event_type: envelope.event_type,
           next_retry_at: now,
@@ -112,9 +111,9 @@ export async function emitEvents(
   return envelopes;
 }
 
-const insertEvents = prepareInsertRows('events', ['id', 'developer_seq', 'type_code', 'payload', 'transaction_seq', 'created_at_ms']);
+const insertEvents = prepareInsertSeqs('events', ['id', 'developer_seq', 'type_code', 'payload', 'transaction_seq', 'created_at_ms']);
 
-const insertDeliveries = prepareInsertRows('webhook_logs', [
+const insertDeliveries = prepareInsertSeqs('webhook_logs', [
   'id',
   'developer_seq',
   'event_seq',

@@ -1,15 +1,15 @@
-import { prepareInsert, prepareInsertRows, prepareRows } from '../db/prepared.js';
+import { prepareInsertSeqs, prepareRows } from '../db/prepared.js';
 import type { TransactionTable } from './ledger.table.js';
 
 // The statements every movement of money runs, prepared once (see db/prepared.ts).
 
-export const insertPosting = prepareInsert('postings', ['developer_id', 'kind', 'created_at']);
+export const insertPosting = prepareInsertSeqs('postings', ['developer_id', 'kind', 'created_at']);
 
 /** A posting's entries, all in one statement. */
-export const insertEntries = prepareInsertRows('entries', ['posting_seq', 'account_seq', 'amount']);
+export const insertEntries = prepareInsertSeqs('entries', ['posting_seq', 'account_seq', 'amount']);
 
 /** A posting's wallet transactions, all in one statement. */
-export const insertTransactions = prepareInsertRows(
+export const insertTransactions = prepareInsertSeqs(
   'transactions',
   [
     'id',
