@@ -4,7 +4,7 @@
 // run leaves out (it takes longer than all the others together).
 import { loadavg, cpus } from 'node:os';
 
-const benches = ['./cli.js', './scenarios.js', './narrations.js', './transfers.js', './credits.js', './webhooks.js', './snapshots.js', './memory.js', './report.js'];
+const benches = ['./cli.js', './scenarios.js', './narrations.js', './transfers.js', './credits.js', './webhooks.js', './snapshots.js', './memory.js', './report.js', './postgres.js'];
 const only = process.argv[2];
 const chosen = only ? [...benches, './scale.js'].filter((path) => path.includes(only)) : benches;
 const started = new Date();

