@@ -128,13 +128,13 @@ describe('ledger event payloads built from their transactions', () => {
     // The transfer's debit event made to point at the credit's transaction: the debit has no event.
     const debit = logs.find((l) => l.event_type === 'ledger.debit')!;
     const credit = logs.find((l) => l.event_type === 'ledger.credit' && l.payload.data.transaction_id !== undefined && l.created_at === debit.created_at)!;
-    const creditSeq = (await t.sandbox.db.selectFrom('events').select('transaction_seq').where('id', '=', storedId(credit.event_id)).executeTakeFirstOrThrow()).transaction_seq;
-    await t.sandbox.db.updateTable('events').set({ transaction_seq: creditSeq }).where('id', '=', storedId(debit.event_id)).execute();
+    const creditSeq = (await t.sandbox.db.selectFrom('events').select('transaction_seq').where('id', '=', storedId(t.sandbox.db, credit.event_id)).executeTakeFirstOrThrow()).transaction_seq;
+    await t.sandbox.db.updateTable('events').set({ transaction_seq: creditSeq }).where('id', '=', storedId(t.sandbox.db, debit.event_id)).execute();
     const report = (await t.call('GET', '/sandbox/audit')).body.data;
     expect(report.ok).toBe(false);
     expect(report.problems).toEqual(expect.arrayContaining([expect.objectContaining({ check: 'event_for_movement', id: debit.payload.data.transaction_id })]));
     const debitSeq = (await t.sandbox.db.selectFrom('transactions').select('seq').where('id', '=', debit.payload.data.transaction_id!).executeTakeFirstOrThrow()).seq;
-    await t.sandbox.db.updateTable('events').set({ transaction_seq: debitSeq }).where('id', '=', storedId(debit.event_id)).execute();
+    await t.sandbox.db.updateTable('events').set({ transaction_seq: debitSeq }).where('id', '=', storedId(t.sandbox.db, debit.event_id)).execute();
   });
 });
 

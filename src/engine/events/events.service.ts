@@ -58,12 +58,12 @@ export async function emitEvents(
     envelopes.push(envelope);
     // With a transaction to build it from, no payload is stored ('': see ledger-payload.ts).
     const payload = transactionSeq === undefined ? envelopeJson(envelope.event_id, type, now, data) : '';
-    eventRows.push({ id: storedId(envelope.event_id), developer_seq: developer, type_code: typeCode(type), payload, transaction_seq: transactionSeq ?? null, created_at_ms: nowMs });
+    eventRows.push({ id: storedId(trx, envelope.event_id), developer_seq: developer, type_code: typeCode(type), payload, transaction_seq: transactionSeq ?? null, created_at_ms: nowMs });
     // The outbox row: a PENDING delivery, due at once. It sends the event's payload, stored once, on the event.
     const deliveryId = env.ids.uuid();
     deliveryIds.push(deliveryId);
     deliveries.push({
-      id: storedId(deliveryId),
+      id: storedId(trx, deliveryId),
       developer_seq: developer,
       event_seq: 0,
       event_type_code: typeCode(type),

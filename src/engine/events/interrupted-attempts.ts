@@ -97,7 +97,7 @@ export async function recordInterruptedAttempts(trx: Trx, error: string, now: (d
       if (numbers.has(n)) continue;
       const random = createHash('sha256').update(`interrupted:${idText(log.id)}:${n}`).digest();
       rows.push({
-        id: storedId(uuidV7(at, random)),
+        id: storedId(trx, uuidV7(at, random)),
         log_seq: log.seq,
         attempt_number: n,
         manual: byHand(log, n, numbers.get(n - 1)) ? 1 : 0,

@@ -43,7 +43,7 @@ const eventPayload = prepare((db, p: { developer: number; eventId: StoredId }) =
 
 /** The payload of one of the developer's events, if `eventId` names one. */
 export async function findEventPayload(trx: Trx, developerId: string, eventId: string): Promise<string | undefined> {
-  const [row] = (await eventPayload(trx, { developer: await developerSeq(trx, developerId), eventId: storedId(eventId) })).rows;
+  const [row] = (await eventPayload(trx, { developer: await developerSeq(trx, developerId), eventId: storedId(trx, eventId) })).rows;
   return row && withEventPayload(row).payload;
 }
 
@@ -58,7 +58,7 @@ export async function listReceived(trx: Trx, developerId: string, query: PageQue
   const rows = await trx
     .selectFrom('receiver_events')
     // The receiver keeps the event's id as text, the event as stored.ts stores it.
-    .leftJoin('events', (join) => join.on('events.id', '=', storedIdSql('receiver_events.webhook_id')).on('receiver_events.body', 'is', null))
+    .leftJoin('events', (join) => join.on('events.id', '=', storedIdSql(trx, 'receiver_events.webhook_id')).on('receiver_events.body', 'is', null))
     .leftJoin('transactions as announced', 'announced.seq', 'events.transaction_seq')
     .leftJoin('accounts as announced_account', 'announced_account.seq', 'announced.account_seq')
     .selectAll('receiver_events')

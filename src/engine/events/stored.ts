@@ -1,5 +1,6 @@
-import { type RawBuilder, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Trx } from '../db/database.js';
+import { isPostgres } from '../db/dialect.js';
 import { prepare } from '../db/prepared.js';
 import type { StoredId } from './events.table.js';
 
@@ -49,9 +50,14 @@ export async function developerSeq(trx: Trx, developerId: string): Promise<numbe
 
 const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** An id as stored (see StoredId). */
-export function storedId(id: string): StoredId {
-  return CANONICAL_UUID.test(id) ? Buffer.from(id.replaceAll('-', ''), 'hex') : id;
+/**
+ * An id as stored in `db` (see StoredId): a canonical UUID as its 16 bytes; any other id as its
+ * text on SQLite, and as its UTF-8 bytes on PostgreSQL, whose column is `bytea` (pg would send a
+ * string as bytea's text input, which reads backslashes as escapes).
+ */
+export function storedId(db: Kysely<any>, id: string): StoredId {
+  if (CANONICAL_UUID.test(id)) return Buffer.from(id.replaceAll('-', ''), 'hex');
+  return isPostgres(db) ? Buffer.from(id, 'utf8') : id;
 }
 
 /** A canonical UUID's shape as a LIKE pattern: 36 characters, dashes where a UUID has them. */
@@ -61,14 +67,20 @@ const UUID_SHAPE = [8, 4, 4, 4, 12].map((n) => '_'.repeat(n)).join('-');
  * `storedId` in SQL, of a column that holds an id as text (migration 0020b; what the built-in
  * receiver kept names an event by its id). A canonical UUID is its shape (LIKE) with nothing but
  * lowercase hex digits left once the dashes go (ltrim, case-sensitive): both spelled alike on SQLite
- * and PostgreSQL, where GLOB is SQLite's own. `unhex` is SQLite's (PostgreSQL: `decode(…, 'hex')`).
+ * and PostgreSQL, where GLOB is SQLite's own. Its bytes: `unhex` on SQLite, `decode(…, 'hex')` on
+ * PostgreSQL, where any other id is its UTF-8 bytes (`convert_to`) rather than its text.
  */
-export const storedIdSql = (column: string): RawBuilder<StoredId> =>
-  sql`CASE WHEN ${sql.ref(column)} LIKE ${UUID_SHAPE} AND ltrim(replace(${sql.ref(column)}, '-', ''), '0123456789abcdef') = '' THEN unhex(replace(${sql.ref(column)}, '-', '')) ELSE ${sql.ref(column)} END`;
+export function storedIdSql(db: Kysely<any>, column: string): RawBuilder<StoredId> {
+  const id = sql.ref(column);
+  const canonical = sql`${id} LIKE ${UUID_SHAPE} AND ltrim(replace(${id}, '-', ''), '0123456789abcdef') = ''`;
+  if (isPostgres(db)) return sql`CASE WHEN ${canonical} THEN decode(replace(${id}, '-', ''), 'hex') ELSE convert_to(${id}, 'UTF8') END`;
+  return sql`CASE WHEN ${canonical} THEN unhex(replace(${id}, '-', '')) ELSE ${id} END`;
+}
 
-/** A stored id as the API shows it. */
+/** A stored id as the API shows it: 16 bytes are a canonical UUID; other bytes (PostgreSQL) and text are the id's own text. */
 export function idText(stored: StoredId): string {
   if (typeof stored === 'string') return stored;
+  if (stored.length !== 16) return stored.toString('utf8');
   const hex = stored.toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }

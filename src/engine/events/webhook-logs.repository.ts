@@ -62,13 +62,13 @@ const logBySeq = prepare((db, p: { seq: number }) => withPayload(db).where('webh
 
 /** A delivery as it is now (the dispatcher re-reads it before recording an attempt), by its id or its seq. */
 export async function findLog(trx: Trx, key: string | number): Promise<WebhookLogRow | undefined> {
-  return built((typeof key === 'number' ? await logBySeq(trx, { seq: key }) : await logById(trx, { id: storedId(key) })).rows)[0];
+  return built((typeof key === 'number' ? await logBySeq(trx, { seq: key }) : await logById(trx, { id: storedId(trx, key) })).rows)[0];
 }
 
 /** One developer's log by id, or undefined (another developer's log is as good as missing). */
 export async function findDeveloperLog(trx: Trx, developerId: string, id: string): Promise<WebhookLogRow | undefined> {
   const developer = await developerSeq(trx, developerId);
-  return built(await withPayload(trx).where('webhook_logs.developer_seq', '=', developer).where('webhook_logs.id', '=', storedId(id)).execute())[0];
+  return built(await withPayload(trx).where('webhook_logs.developer_seq', '=', developer).where('webhook_logs.id', '=', storedId(trx, id)).execute())[0];
 }
 
 /**
@@ -113,7 +113,7 @@ export async function dueLogs(trx: Trx, developerId: string, cutoff: Date, limit
     .where('webhook_logs.developer_seq', '=', await developerSeq(trx, developerId))
     .where('webhook_logs.next_retry_at_ms', '<=', cutoff.getTime())
     .where('webhook_logs.status', 'in', ['PENDING', 'FAILED']);
-  if (skip.length > 0) query = query.where('webhook_logs.id', 'not in', skip.map(storedId));
+  if (skip.length > 0) query = query.where('webhook_logs.id', 'not in', skip.map((id) => storedId(trx, id)));
   return built(await query.orderBy('webhook_logs.next_retry_at_ms').orderBy('webhook_logs.seq').limit(limit).execute());
 }
 

@@ -107,9 +107,9 @@ function settled(log: WebhookLogRow, result: AttemptResult, now: string): Webhoo
 }
 
 /** The attempt's own record; its URL by seq (`urlSeqs`). */
-function attemptRow(env: EngineEnv, log: WebhookLogRow, result: AttemptResult, now: string, urls: Map<string, number>) {
+function attemptRow(trx: Trx, env: EngineEnv, log: WebhookLogRow, result: AttemptResult, now: string, urls: Map<string, number>) {
   return {
-    id: storedId(env.ids.uuid()),
+    id: storedId(trx, env.ids.uuid()),
     log_seq: log.seq,
     attempt_number: log.attempt_count,
     manual: result.manual ? 1 : 0,
@@ -135,7 +135,7 @@ export async function beginAttempts(trx: Trx, env: EngineEnv, logs: WebhookLogRo
   const begun: WebhookLogRow[] = [];
   for (const log of logs) {
     const next = started(log, now, manual);
-    const { rows } = await startLog(trx, { id: storedId(log.id), attempt_count: next.attempt_count, next_retry_at_ms: storedTimeOrNull(next.next_retry_at) });
+    const { rows } = await startLog(trx, { id: storedId(trx, log.id), attempt_count: next.attempt_count, next_retry_at_ms: storedTimeOrNull(next.next_retry_at) });
     begun.push(asLog(rows[0]!, log));
   }
   return begun;
@@ -147,7 +147,7 @@ export async function beginAttempts(trx: Trx, env: EngineEnv, logs: WebhookLogRo
  */
 export async function finishAttempt(trx: Trx, env: EngineEnv, log: WebhookLogRow, result: AttemptResult): Promise<WebhookLogRow> {
   const now = env.clock.now().toISOString();
-  await insertAttempts(trx, [attemptRow(env, log, result, now, await urlSeqs(trx, [result.url]))]);
+  await insertAttempts(trx, [attemptRow(trx, env, log, result, now, await urlSeqs(trx, [result.url]))]);
   const next = settled(log, result, now);
   const written = await writeLog(trx, log, next);
   await countStatusChange(trx, log, log.status, next.status);
@@ -169,7 +169,7 @@ export async function recordAttempts(trx: Trx, env: EngineEnv, attempts: { log: 
     return { log, begun, result, after: settled(begun, result, now) };
   });
   const urls = await urlSeqs(trx, done.map((d) => d.result.url));
-  await insertAttempts(trx, done.map(({ begun, result }) => attemptRow(env, begun, result, now, urls)));
+  await insertAttempts(trx, done.map(({ begun, result }) => attemptRow(trx, env, begun, result, now, urls)));
   // One UPDATE for each distinct outcome (nearly always one: all delivered).
   const outcomes = new Map<string, typeof done>();
   for (const d of done) {
@@ -236,7 +236,7 @@ type LogState = Pick<WebhookLogRow, 'id' | 'status' | 'attempt_count' | 'http_st
 /** Writes a log's new state, the built-in receiver's standard answer stored as NULL (answers.ts), and gives it back as `asLog`. */
 async function writeLog(trx: Trx, log: WebhookLogRow, next: LogState): Promise<WebhookLogRow> {
   const { rows } = await updateLog(trx, {
-    id: storedId(next.id),
+    id: storedId(trx, next.id),
     status: next.status,
     attempt_count: next.attempt_count,
     http_status_code: next.http_status_code,

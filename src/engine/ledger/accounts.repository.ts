@@ -46,8 +46,11 @@ export async function applyDelta(trx: Trx, accountId: string, delta: number): Pr
   return rows[0];
 }
 
-/** Integer arithmetic in SQL: a bound JavaScript number is a REAL, and REAL sums past 2^53 round. */
-const newBalance = (delta: number) => sql<number>`balance + cast(${delta} as integer)`;
+/**
+ * Integer arithmetic in SQL: a bound JavaScript number is a REAL on SQLite, and REAL sums past 2^53
+ * round. `bigint`, because PostgreSQL's `integer` has 32 bits (SQLite reads either name as its integer).
+ */
+const newBalance = (delta: number) => sql<number>`balance + cast(${delta} as bigint)`;
 
 const lowerBalance = prepare((db, p: { accountId: string; delta: number }) =>
   db

@@ -110,19 +110,24 @@ export interface FailingEndpoint {
 
 /**
  * The endpoints that failed an attempt of the period's deliveries (an answer other than 2xx, or no
- * answer), each with its failed attempts and the last one's error (SQLite's bare columns of max()).
+ * answer), each with its failed attempts and the last one's error: counted per endpoint first, then
+ * that last attempt read by its seq (a column beside max() is SQLite's own).
  */
 export async function failingEndpoints(db: Kysely<Database>, developerSeq: number, period: Period): Promise<FailingEndpoint[]> {
   const { rows } = await sql<FailingEndpoint>`
-    SELECT u.url, count(*) AS failed_attempts, count(DISTINCT CASE WHEN l.status IN ('FAILED', 'DEAD') THEN l.seq END) AS failing_deliveries,
-      max(x.seq) AS last_seq, x.created_at_ms AS last_at_ms, x.http_status_code, substr(x.response_body, 1, 200) AS response_body, substr(x.error, 1, 200) AS error
-    FROM events e
-    JOIN webhook_logs l ON l.event_seq = e.seq
-    JOIN webhook_attempts x ON x.log_seq = l.seq
-    JOIN webhook_urls u ON u.seq = x.url_seq
-    WHERE e.developer_seq = ${developerSeq} AND e.created_at_ms >= ${period.since} AND ${beforeUntil('e.created_at_ms', period.until)}
-      AND (x.http_status_code IS NULL OR x.http_status_code NOT BETWEEN 200 AND 299)
-    GROUP BY x.url_seq
-    ORDER BY last_seq DESC`.execute(db);
-  return rows.map(({ last_seq: _, ...row }: FailingEndpoint & { last_seq?: number }) => row);
+    SELECT u.url, f.failed_attempts, f.failing_deliveries,
+      x.created_at_ms AS last_at_ms, x.http_status_code, substr(x.response_body, 1, 200) AS response_body, substr(x.error, 1, 200) AS error
+    FROM (
+      SELECT x.url_seq, count(*) AS failed_attempts, count(DISTINCT CASE WHEN l.status IN ('FAILED', 'DEAD') THEN l.seq END) AS failing_deliveries, max(x.seq) AS last_seq
+      FROM events e
+      JOIN webhook_logs l ON l.event_seq = e.seq
+      JOIN webhook_attempts x ON x.log_seq = l.seq
+      WHERE e.developer_seq = ${developerSeq} AND e.created_at_ms >= ${period.since} AND ${beforeUntil('e.created_at_ms', period.until)}
+        AND (x.http_status_code IS NULL OR x.http_status_code NOT BETWEEN 200 AND 299)
+      GROUP BY x.url_seq
+    ) AS f
+    JOIN webhook_attempts x ON x.seq = f.last_seq
+    JOIN webhook_urls u ON u.seq = f.url_seq
+    ORDER BY f.last_seq DESC`.execute(db);
+  return rows;
 }

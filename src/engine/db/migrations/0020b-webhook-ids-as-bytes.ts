@@ -13,19 +13,19 @@ export const webhookIdsAsBytes = inBaseline(async (db: Kysely<unknown>) => {
     {
       table: 'events',
       create: webhookTableEvents(sql`blob`),
-      copy: sql`SELECT seq, ${storedIdSql('id')}, developer_seq, type_code, payload, transaction_seq, created_at_ms FROM events`,
+      copy: sql`SELECT seq, ${storedIdSql(db, 'id')}, developer_seq, type_code, payload, transaction_seq, created_at_ms FROM events`,
     },
     {
       table: 'webhook_logs',
       create: webhookTableLogs(sql`blob`),
-      copy: sql`SELECT seq, ${storedIdSql('id')}, developer_seq, event_seq, event_type_code, status, http_status_code, response_body, attempt_count,
+      copy: sql`SELECT seq, ${storedIdSql(db, 'id')}, developer_seq, event_seq, event_type_code, status, http_status_code, response_body, attempt_count,
             next_retry_at_ms, delivered_at_ms FROM webhook_logs`,
       indexes: webhookLogsIndexes(),
     },
     {
       table: 'webhook_attempts',
       create: webhookTableAttempts(sql`blob`),
-      copy: sql`SELECT seq, ${storedIdSql('id')}, log_seq, attempt_number, manual, url_seq, http_status_code, response_body, error, duration_ms, created_at_ms
+      copy: sql`SELECT seq, ${storedIdSql(db, 'id')}, log_seq, attempt_number, manual, url_seq, http_status_code, response_body, error, duration_ms, created_at_ms
             FROM webhook_attempts`,
       indexes: [sql`CREATE INDEX webhook_attempts_log ON webhook_attempts (log_seq)`],
     },
