@@ -3,7 +3,18 @@ import { AccountNumber, Amount, BankCode, Ok, Timestamp, nameText, optionalText,
 import { SuspenseItem } from './suspense.js';
 import { ServiceIntelligence, Transaction } from './transactions.js';
 
-export const Health = Ok(z.object({ status: z.literal('ok'), version: z.string(), api_version: z.string() }));
+export const Health = Ok(
+  z.object({
+    status: z.literal('ok'),
+    version: z.string(),
+    api_version: z.string(),
+    lease_seconds: z
+      .number()
+      .optional()
+      .describe('where several servers share one database: how long (on the developer clock) a begun webhook attempt holds its delivery, so no other server sends it meanwhile'),
+    deliveries_leased_by_this_server: z.number().int().optional().describe('where several servers share one database: webhook attempts this server has out now, each holding its delivery'),
+  }),
+);
 
 export const ClockState = z
   .object({ now: Timestamp, offset_seconds: z.number().describe('how far the sandbox clock is ahead of real time (of --clock-start, on a manual clock)') })

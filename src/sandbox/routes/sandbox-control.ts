@@ -20,14 +20,18 @@ const MAX_WALK_STEPS = 10_000;
 const tags = ['Sandbox'];
 
 /** Health, clock, keys, developers, audit and reset: the controls only the sandbox has (contract §8). */
-export function sandboxControlRoutes(app: App, { sandbox, scheduler, version, quiesce }: RouteDeps): void {
+export function sandboxControlRoutes(app: App, { sandbox, scheduler, dispatcher, version, quiesce }: RouteDeps): void {
   /** A clock as the API shows it (ClockState), at `offsetMs` from real time (or from --clock-start). */
   const clockState = (clock: Clock, offsetMs: number) => ({ now: clock.now().toISOString(), offset_seconds: offsetMs / 1000 });
 
   app.get(
     '/sandbox/health',
     { config: { public: true }, schema: { tags, summary: 'Liveness, no key needed', security: [], response: { 200: Health } } },
-    async () => ok({ status: 'ok' as const, version, api_version: API_VERSION }),
+    async () => {
+      const { leaseSeconds, leased } = dispatcher.leases();
+      const leases = leaseSeconds === undefined ? {} : { lease_seconds: leaseSeconds, deliveries_leased_by_this_server: leased };
+      return ok({ status: 'ok' as const, version, api_version: API_VERSION, ...leases });
+    },
   );
 
   app.get(
