@@ -48,17 +48,17 @@ test('two server processes on one database, one killed with SIGKILL under load: 
     return { status: response.status, text: await response.text() };
   };
   expect((await call(a.baseUrl, 'PUT', '/sandbox/webhook-endpoint', { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/` })).status).toBe(200);
-  const wallets = [];
+  const wallets: { id: string; account_number: string }[] = [];
   for (const i of [1, 2]) {
     const created = JSON.parse((await call(a.baseUrl, 'POST', '/v1/wallets', { customer_reference: `e2e-${i}`, first_name: 'Ada', last_name: 'Obi', email: `a${i}@example.com` })).text).data;
     await call(a.baseUrl, 'POST', '/sandbox/inbound-transfers', { account_number: created.account_number, amount: 10_000_000, narration: 'salary' });
     wallets.push(created);
   }
   // The same key to both at once: one transfer.
-  const same = await Promise.all([a, b].map((s) => call(s.baseUrl, 'POST', `/v1/wallets/${wallets[0].id}/transfer`, { destination_account_number: wallets[1].account_number, amount: 1_000 }, 'same')));
+  const same = await Promise.all([a, b].map((s) => call(s.baseUrl, 'POST', `/v1/wallets/${wallets[0]!.id}/transfer`, { destination_account_number: wallets[1]!.account_number, amount: 1_000 }, 'same')));
   expect(same[0]!.text).toBe(same[1]!.text);
   // A payout on B that falls due (2 s) after B is killed: A settles it.
-  const payout = await call(b.baseUrl, 'POST', `/v1/wallets/${wallets[0].id}/transfer`, { destination_account_number: '0123456785', destination_bank_code: '058', amount: 5_000 });
+  const payout = await call(b.baseUrl, 'POST', `/v1/wallets/${wallets[0]!.id}/transfer`, { destination_account_number: '0123456785', destination_bank_code: '058', amount: 5_000 });
   expect(payout.status).toBe(200);
 
   let acknowledged = 1_000;
@@ -66,7 +66,7 @@ test('two server processes on one database, one killed with SIGKILL under load: 
   const worker = async () => {
     for (let i = sent++; i < 200; i = sent++) {
       const target = i % 2 === 0 ? a : b;
-      const answer = await call(target.baseUrl, 'POST', `/v1/wallets/${wallets[0].id}/transfer`, { destination_account_number: wallets[1].account_number, amount: 100 }, `t-${i}`).catch(() => undefined);
+      const answer = await call(target.baseUrl, 'POST', `/v1/wallets/${wallets[0]!.id}/transfer`, { destination_account_number: wallets[1]!.account_number, amount: 100 }, `t-${i}`).catch(() => undefined);
       if (answer?.status === 200) acknowledged += 100;
       if (i === 100) b.child.kill('SIGKILL');
     }
@@ -74,7 +74,7 @@ test('two server processes on one database, one killed with SIGKILL under load: 
   await Promise.all(Array.from({ length: 8 }, worker));
   const balance = async (id: string) => JSON.parse((await call(a.baseUrl, 'GET', `/v1/wallets/${id}`)).text).data.balance;
   // Everything acknowledged is in the books, by either server.
-  expect(await balance(wallets[1].id)).toBe(10_000_000 + acknowledged);
+  expect(await balance(wallets[1]!.id)).toBe(10_000_000 + acknowledged);
 
   // The survivor settles the payout and takes over B's deliveries once their lease has passed.
   const cli = createCli({ LEDGER_BASE_URL: a.baseUrl, LEDGER_API_KEY: a.apiKey });
