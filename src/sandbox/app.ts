@@ -60,6 +60,11 @@ export interface BuildAppOptions {
   logError?: (error: unknown) => void;
   /** Seconds before a webhook attempt is abandoned (default 15). */
   webhookTimeoutSeconds?: number;
+  /**
+   * Where other servers share the database: seconds of the developer's clock for which a begun
+   * attempt holds its delivery (default: the timeout + 15). Ignored where this server alone sends.
+   */
+  webhookLeaseSeconds?: number | undefined;
   /** Real time for webhook-timestamp headers (default Date.now). */
   realNow?: () => number;
   /** Deliveries stopped (or started again) because their attempts could not be recorded. */
@@ -82,6 +87,9 @@ export interface BuildAppOptions {
  * replace at once. Fastify's types name Ajv's and fast-json-stringify's factories; any is taken.
  */
 const ZOD_COMPILERS = { buildValidator: () => validatorCompiler, buildSerializer: () => serializerCompiler } as unknown as NonNullable<FastifyServerOptions['schemaController']>['compilersFactory'];
+
+/** How much longer than the webhook timeout a begun attempt holds its delivery by default: time to record its outcome. */
+const DEFAULT_LEASE_MARGIN_SECONDS = 15;
 
 /** Route groups, each a function of the app and the sandbox. */
 const ROUTES: ((app: App, deps: RouteDeps) => void)[] = [
@@ -166,8 +174,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   const realNow = options.realNow ?? Date.now;
   const receiver = createReceiver(sandbox, realNow);
+  const timeoutSeconds = options.webhookTimeoutSeconds ?? 15;
   const dispatcher = createDispatcher(sandbox, {
-    timeoutSeconds: options.webhookTimeoutSeconds ?? 15,
+    timeoutSeconds,
+    leaseSeconds: sandbox.storage.shared ? (options.webhookLeaseSeconds ?? timeoutSeconds + DEFAULT_LEASE_MARGIN_SECONDS) : undefined,
     // With a manual clock deliveries go out one at a time, in order, so the receiver sees them (and
     // its injected failures hit them) in the same order in every run (contract §11).
     concurrency: options.deliveryConcurrency ?? (sandbox.clockMode === 'manual' ? 1 : 8),

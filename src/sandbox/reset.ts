@@ -1,6 +1,7 @@
 import { channel } from 'node:diagnostics_channel';
 import type { Transaction } from 'kysely';
 import type { Database } from '../engine/db/database.js';
+import type { LaneHold } from '../engine/db/storage.js';
 import { beginReset, finishReset, resetChunkJob, unfinishedResets } from '../engine/settings/reset.service.js';
 import type { Sandbox } from './sandbox.js';
 
@@ -63,6 +64,11 @@ export type Quiesce = (developerId: string) => Promise<void>;
  *    the other developers' writes wait for each chunk in the write queue (`exclusive`), not on the
  *    database's lock, so they never block the event loop;
  * 4. the space goes back to the file system, a few MiB at a time (`Storage.reclaim`).
+ *
+ * Where other servers share the database, the developer's lane is held against them from the
+ * quiesce to the last write (Storage.holdLane): their writes of the developer's wait for it, as
+ * this server's requests do. A reset resumed at a start (`resumed`) that another server finished
+ * meanwhile does nothing.
  * @example const removed = await resetInChunks(sandbox, quiesce, developerId, (trx, removed) => store(trx, removed));
  */
 export async function resetInChunks<T>(
@@ -70,12 +76,18 @@ export async function resetInChunks<T>(
   quiesce: Quiesce,
   developerId: string,
   finish: (trx: Transaction<Database>, removed: Record<string, number>) => Promise<T>,
+  resumed = false,
 ): Promise<T> {
   const release = sandbox.hold(developerId);
   let result: T;
+  let lane: LaneHold | undefined;
   try {
     phase(developerId, 'quiesce');
     await quiesce(developerId);
+    // Other servers on the same database write nothing of the developer's until the reset is over.
+    lane = await sandbox.storage.holdLane(developerId);
+    // Resumed at a start: another server may have finished it meanwhile, and the books are in use again.
+    if (resumed && !(await unfinishedResets(sandbox.db)).includes(developerId)) return undefined as T;
     let rows = FIRST_ROWS;
     const writer = sandbox.storage.bulkWriter();
     let progress;
@@ -102,8 +114,9 @@ export async function resetInChunks<T>(
     }
     const done = progress;
     phase(developerId, 'finish');
-    result = await sandbox.write(async (trx) => finish(trx, await finishReset(trx, developerId, done)), developerId);
+    result = await lane.write(async (trx) => finish(trx, await finishReset(trx, developerId, done)));
   } finally {
+    await lane?.release();
     release();
   }
   phase(developerId, 'give-back');
@@ -122,6 +135,6 @@ function adapt(size: number, took: number, full: boolean, min: number, max: numb
 /** Finishes, in the background, every reset that a stopped sandbox left half done; its developer waits meanwhile. */
 export async function resumeResets(sandbox: Sandbox, quiesce: Quiesce, onError: (error: unknown) => void): Promise<void> {
   for (const developerId of await unfinishedResets(sandbox.db)) {
-    resetInChunks(sandbox, quiesce, developerId, async () => undefined).catch(onError);
+    resetInChunks(sandbox, quiesce, developerId, async () => undefined, true).catch(onError);
   }
 }

@@ -9,7 +9,7 @@ import { SANDBOX_BUSINESS_NAME, createDeveloper } from '../engine/developers/dev
 import { authenticate, issueKey } from '../engine/developers/keys.js';
 import { DEFAULT_SETTLEMENT_DELAY_SECONDS, type EngineEnv } from '../engine/env.js';
 import { LedgerError } from '../engine/errors.js';
-import { CANCELLED_BY_RESTORE, INTERRUPTED_BY_SNAPSHOT, INTERRUPTED_BY_STOP, recordInterruptedAttempts } from '../engine/events/interrupted-attempts.js';
+import { CANCELLED_BY_RESTORE, INTERRUPTED_BY_SNAPSHOT, INTERRUPTED_BY_STOP, type InterruptedScope, recordInterruptedAttempts } from '../engine/events/interrupted-attempts.js';
 import type { WebhookLogRow } from '../engine/events/webhook-logs.repository.js';
 import { cryptoIds, type Ids, isSeeded, seededIds } from '../engine/ids.js';
 import type { NarrationAnalyser } from '../engine/intelligence/analyser.js';
@@ -169,14 +169,15 @@ export async function openSandbox(options: OpenSandboxOptions): Promise<Sandbox>
   };
   // Nothing is out yet: an attempt the database counts without its row was out when the last process died.
   // A database that takes no writes (a full disk) keeps it counted without its row until one that does.
-  const recordInterrupted = (error: string) =>
+  // Where other servers share it, only attempts whose lease has passed: the others may be theirs, out now.
+  const recordInterrupted = (error: string, scope?: InterruptedScope) =>
     db
       .transaction()
-      .execute((trx) => recordInterruptedAttempts(trx, error, (id) => envFor(id).clock.now()))
+      .execute((trx) => recordInterruptedAttempts(trx, error, (id) => envFor(id).clock.now(), scope))
       .catch((failure: unknown) => {
         if (!storageFailure(failure)) throw failure;
       });
-  await recordInterrupted(INTERRUPTED_BY_STOP);
+  await recordInterrupted(INTERRUPTED_BY_STOP, { lapsedOnly: storage.shared });
 
   const restored: (() => void | Promise<void>)[] = [];
   /** Restores so far: a clock's walk (advanceClock) stops at one. */

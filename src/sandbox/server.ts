@@ -53,6 +53,8 @@ export interface OpenServerOptions {
   tls?: ServerTls | undefined;
   /** Seconds before a webhook attempt is abandoned (default 15). */
   webhookTimeoutSeconds?: number | undefined;
+  /** Where servers share the database: how long a begun attempt holds its delivery (default: the timeout + 15 s; see BuildAppOptions). */
+  webhookLeaseSeconds?: number | undefined;
   /** Attempts in flight at once per developer (default: 1 with a manual clock, else 8). */
   deliveryConcurrency?: number | undefined;
   /** Which analyser reads inbound narrations (default: the rules analyser). */
@@ -153,6 +155,7 @@ export async function openServer(options: OpenServerOptions): Promise<OpenServer
       logRequest: options.logRequest,
       logError,
       webhookTimeoutSeconds: options.webhookTimeoutSeconds,
+      webhookLeaseSeconds: options.webhookLeaseSeconds,
       deliveryConcurrency: options.deliveryConcurrency,
       snapshotDir: options.snapshotDir,
       logWarning: write,

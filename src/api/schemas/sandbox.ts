@@ -11,6 +11,11 @@ export const Health = Ok(
     backend: z.enum(['sqlite', 'postgres']).describe('where the data lives: a SQLite file (or memory), or a PostgreSQL database that several servers may share'),
     server_id: z.string().describe('a random id this server made when it started: servers that share one database each have their own'),
     database: z.string().describe("the database: a file path, ':memory:', or a postgres:// URL with its password shown as ***"),
+    lease_seconds: z
+      .number()
+      .optional()
+      .describe('where several servers share one database: how long (on the developer clock) a begun webhook attempt holds its delivery, so no other server sends it meanwhile'),
+    deliveries_leased_by_this_server: z.number().int().optional().describe('where several servers share one database: webhook attempts this server has out now, each holding its delivery'),
   }),
 );
 

@@ -30,6 +30,14 @@ export interface Storage {
    */
   write<T>(work: Work<T>, lane?: string): Promise<T>;
   /**
+   * Keeps every other server's writes out of `lane` until `release` (a reset: all of a developer's
+   * rows, in many transactions). The holder writes in the lane through `write` meanwhile; its
+   * `exclusive` work runs as usual. Where no other server shares the storage, it holds nothing
+   * (the sandbox's own hold keeps this server's requests back).
+   * @example const hold = await storage.holdLane(developerId); try { await hold.write(finish); } finally { await hold.release(); }
+   */
+  holdLane(lane: string): Promise<LaneHold>;
+  /**
    * Runs `work` alone: every write queued before it has committed, none queued after it has
    * started, and no transaction is open (a snapshot restore manages its own).
    */
@@ -50,6 +58,13 @@ export interface Storage {
 }
 
 export type Work<T> = (trx: Transaction<Database>) => Promise<T>;
+
+/** A lane held against other servers (Storage.holdLane). */
+export interface LaneHold {
+  /** A write in the held lane, as `Storage.write` runs one. */
+  write<T>(work: Work<T>): Promise<T>;
+  release(): Promise<void>;
+}
 
 export type { StorageJob } from './backend.js';
 

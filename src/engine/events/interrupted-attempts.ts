@@ -63,18 +63,36 @@ function byHand(log: { status: string; next_retry_at_ms: number | null }, n: num
 }
 
 /**
+ * Which logs `recordInterruptedAttempts` looks at. Where servers share the database, an attempt
+ * counted without its row may be out on another server until its lease (the log's next retry, set
+ * by `beginAttempts`) has passed: `lapsedOnly` leaves those alone. `logs` (by seq) narrows it to
+ * the deliveries a dispatcher is about to attempt.
+ */
+export interface InterruptedScope {
+  logs?: number[];
+  lapsedOnly?: boolean;
+}
+
+/**
  * Gives every counted attempt that has no row its row: its number, no status code, `error`
  * saying why (`INTERRUPTED_BY_STOP` or `INTERRUPTED_BY_SNAPSHOT`), 0 ms, at the developer's
  * time now (`now`), to the developer's endpoint now; manual when it can only have been (`byHand`). Its id is derived from the log's and the number, so the
  * seeded stream of ids is not moved (a restart that finds one makes the ids that follow as one
  * that finds none). The logs themselves are left as they are.
  *
- * Call it only where no attempt is out: a live attempt has no row yet either. Resolves with the
- * rows added.
+ * Call it only where no attempt is out (or, with `scope`, none of those it looks at): a live
+ * attempt has no row yet either. Resolves with the rows added.
  * @example await recordInterruptedAttempts(trx, INTERRUPTED_BY_STOP, (id) => sandbox.envFor(id).clock.now());
  */
-export async function recordInterruptedAttempts(trx: Trx, error: string, now: (developerId: string) => Date): Promise<number> {
-  const logs = await incomplete(trx).execute();
+export async function recordInterruptedAttempts(trx: Trx, error: string, now: (developerId: string) => Date, scope: InterruptedScope = {}): Promise<number> {
+  let query = incomplete(trx);
+  if (scope.logs !== undefined) {
+    if (scope.logs.length === 0) return 0;
+    query = query.where('l.seq', 'in', scope.logs);
+  }
+  let logs = await query.execute();
+  // Held still: its attempt may be out on another server.
+  if (scope.lapsedOnly) logs = logs.filter((log) => log.next_retry_at_ms !== null && log.next_retry_at_ms <= now(log.developer_id).getTime());
   if (logs.length === 0) return 0;
   const recorded = [];
   // A few hundred at a time: a statement takes a bounded number of parameters.

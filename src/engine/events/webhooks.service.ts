@@ -128,17 +128,39 @@ function attemptRow(trx: Trx, env: EngineEnv, log: WebhookLogRow, result: Attemp
  * schedule gives if this attempt fails: if its outcome can never be written (a full disk, a
  * crash), the delivery waits for that time instead of being sent again at once. A manual attempt
  * leaves the schedule as it is.
+ *
+ * With `leaseSeconds` (where other servers may choose the same deliveries), the log is held for
+ * at least that long from now, whatever the schedule says: no one begins another attempt of it
+ * while this one may be out. The logs given back, and `finishAttempt`, keep the schedule's time.
  * @example const [started] = await beginAttempts(trx, env, [log], false);
  */
-export async function beginAttempts(trx: Trx, env: EngineEnv, logs: WebhookLogRow[], manual: boolean): Promise<WebhookLogRow[]> {
+export async function beginAttempts(trx: Trx, env: EngineEnv, logs: WebhookLogRow[], manual: boolean, leaseSeconds?: number): Promise<WebhookLogRow[]> {
   const now = env.clock.now().getTime();
   const begun: WebhookLogRow[] = [];
   for (const log of logs) {
     const next = started(log, now, manual);
-    const { rows } = await startLog(trx, { id: storedId(trx, log.id), attempt_count: next.attempt_count, next_retry_at_ms: storedTimeOrNull(next.next_retry_at) });
-    begun.push(asLog(rows[0]!, log));
+    const scheduled = storedTimeOrNull(next.next_retry_at);
+    const held = leaseSeconds === undefined ? scheduled : Math.max(scheduled ?? 0, now + leaseSeconds * 1000);
+    const { rows } = await startLog(trx, { id: storedId(trx, log.id), attempt_count: next.attempt_count, next_retry_at_ms: held });
+    begun.push({ ...asLog(rows[0]!, log), next_retry_at: next.next_retry_at });
   }
   return begun;
+}
+
+/**
+ * Whether the attempt `begun` started is still the log's latest and has no record yet: false once
+ * another server, its lease over, recorded it as interrupted and went on with the schedule (or a
+ * restore replaced the log). Its outcome is then not written.
+ * @example if (await attemptStillOut(trx, begun)) await finishAttempt(trx, env, begun, result);
+ */
+export async function attemptStillOut(trx: Trx, begun: WebhookLogRow): Promise<boolean> {
+  const row = await trx
+    .selectFrom('webhook_logs as l')
+    .select((eb) => eb.exists(eb.selectFrom('webhook_attempts as a').select('a.seq').whereRef('a.log_seq', '=', 'l.seq').where('a.attempt_number', '=', begun.attempt_count)).as('recorded'))
+    .where('l.seq', '=', begun.seq)
+    .where('l.attempt_count', '=', begun.attempt_count)
+    .executeTakeFirst();
+  return row !== undefined && !row.recorded;
 }
 
 /**

@@ -20,15 +20,19 @@ const MAX_WALK_STEPS = 10_000;
 const tags = ['Sandbox'];
 
 /** Health, clock, keys, developers, audit and reset: the controls only the sandbox has (contract §8). */
-export function sandboxControlRoutes(app: App, { sandbox, scheduler, version, quiesce, identity }: RouteDeps): void {
+export function sandboxControlRoutes(app: App, { sandbox, scheduler, dispatcher, version, quiesce, identity }: RouteDeps): void {
   /** A clock as the API shows it (ClockState), at `offsetMs` from real time (or from --clock-start). */
   const clockState = (clock: Clock, offsetMs: number) => ({ now: clock.now().toISOString(), offset_seconds: offsetMs / 1000 });
 
   app.get(
     '/sandbox/health',
     { config: { public: true }, schema: { tags, summary: 'Liveness, no key needed', security: [], response: { 200: Health } } },
-    // Who answers, on what: the state of shared work (the dispatcher's leases) belongs here beside it.
-    async () => ok({ status: 'ok' as const, version, api_version: API_VERSION, backend: sandbox.storage.backend, server_id: identity.serverId, database: identity.database }),
+    // Who answers, on what, and the shared work it holds (the dispatcher's leases, where servers share the database).
+    async () => {
+      const { leaseSeconds, leased } = dispatcher.leases();
+      const leases = leaseSeconds === undefined ? {} : { lease_seconds: leaseSeconds, deliveries_leased_by_this_server: leased };
+      return ok({ status: 'ok' as const, version, api_version: API_VERSION, backend: sandbox.storage.backend, server_id: identity.serverId, database: identity.database, ...leases });
+    },
   );
 
   app.get(

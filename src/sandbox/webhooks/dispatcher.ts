@@ -5,6 +5,7 @@ import { stillFresh } from '../../engine/events/fresh-deliveries.js';
 import {
   abandonLog,
   assertRetryable,
+  attemptStillOut,
   beginAttempts,
   dueLogs,
   type Endpoint,
@@ -18,6 +19,7 @@ import {
   type WebhookLogRow,
 } from '../../engine/events/webhooks.service.js';
 import { LedgerError, notFound } from '../../engine/errors.js';
+import { INTERRUPTED_BY_STOP, recordInterruptedAttempts } from '../../engine/events/interrupted-attempts.js';
 import type { Sandbox } from '../sandbox.js';
 import { postWebhook } from './http-post.js';
 import type { BuiltInReceiver, ReceiverAnswer } from './receiver.js';
@@ -26,6 +28,14 @@ import { signatureHeader } from './signing.js';
 export interface DispatcherOptions {
   /** Seconds before an attempt is abandoned (contract §7: 15). */
   timeoutSeconds: number;
+  /**
+   * Where other servers share the database: seconds (on the developer's clock) for which a begun
+   * attempt holds its delivery, so no server begins another attempt of it meanwhile (see
+   * beginAttempts). Longer than the timeout, so a live attempt ends inside it; once it has passed
+   * with the attempt unrecorded (its server died), another server records that attempt as
+   * interrupted and goes on with the schedule. None: this server alone sends.
+   */
+  leaseSeconds?: number | undefined;
   /** Attempts in flight at once for one developer. Each developer has its own. */
   concurrency?: number;
   version: string;
@@ -68,6 +78,8 @@ export interface Dispatcher {
   quiesce<T>(work: () => Promise<T>): Promise<T>;
   /** Stops taking work and waits for attempts in flight, so none is lost or sent twice. */
   stop(): Promise<void>;
+  /** The lease (none where this server alone sends) and the attempts this server has out, each holding its delivery. */
+  leases(): { leaseSeconds: number | undefined; leased: number };
 }
 
 /** Runs in a write that moved a log, with the log as that write leaves it. */
@@ -112,6 +124,7 @@ const andRecorded =
 export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): Dispatcher {
   const { db } = sandbox;
   const concurrency = options.concurrency ?? 8;
+  const lease = options.leaseSeconds;
   const realNow = options.realNow ?? Date.now;
   const lanes = new Map<string, Lane>();
   let selfUrl: string | undefined;
@@ -224,6 +237,18 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
     return recordAttempts(trx, env, attempts);
   }
 
+  /**
+   * The developer's deliveries due by `cutoff`, chosen in its lane's write. Where servers share the
+   * database, one of them that counts an attempt without its row had that attempt out on a server
+   * that died (its lease has passed, or it would not be due): that attempt is recorded as
+   * interrupted first, as a restart records one, so the history and the audit stay whole.
+   */
+  async function chooseDue(trx: Transaction<Database>, developerId: string, cutoff: Date, limit: number, lane: Lane): Promise<WebhookLogRow[]> {
+    const due = await dueLogs(trx, developerId, cutoff, limit, [...lane.inFlight.keys()]);
+    if (lease !== undefined) await recordInterruptedAttempts(trx, INTERRUPTED_BY_STOP, (id) => sandbox.envFor(id).clock.now(), { logs: due.map((log) => log.seq) });
+    return due;
+  }
+
   /** Sends one begun attempt over HTTP and records its outcome. Resolves undefined when that record failed, or the attempt was cancelled. */
   async function send(lane: Lane, log: WebhookLogRow, manual: boolean, url: string, secrets: string[], recorded?: Recorded): Promise<WebhookLogRow | undefined> {
     const { epoch } = lane;
@@ -250,9 +275,11 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
     // The data it was sent from was replaced (a restore, a reset): that data has no trace of it.
     const cancelled = () => lane.epoch !== epoch;
     if (cancelled()) return undefined;
-    if (manual) return record(log.developer_id, async (trx) => (cancelled() ? undefined : finishAttempt(trx, env, log, result).then(andRecorded(trx, recorded))));
+    // Where servers share the database, another may have taken the delivery over (the lease passed): its record stands.
+    const gone = async (trx: Transaction<Database>) => cancelled() || (lease !== undefined && !(await attemptStillOut(trx, log)));
+    if (manual) return record(log.developer_id, async (trx) => ((await gone(trx)) ? undefined : finishAttempt(trx, env, log, result).then(andRecorded(trx, recorded))));
     // An outcome that cannot be written leaves the log due at its next retry (see beginAttempts).
-    return record(log.developer_id, async (trx) => (cancelled() ? undefined : finishAttempt(trx, env, log, result))).catch(() => undefined);
+    return record(log.developer_id, async (trx) => ((await gone(trx)) ? undefined : finishAttempt(trx, env, log, result))).catch(() => undefined);
   }
 
   function track(lane: Lane, log: WebhookLogRow, manual: boolean, url: string, secrets: string[], recorded?: Recorded): Promise<WebhookLogRow | undefined> {
@@ -296,7 +323,7 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
             await handOver(trx, developerId, endpoint, url, live, false);
             return live;
           }
-          const due = await dueLogs(trx, developerId, cutoff, HANDOVER_BATCH, [...lane.inFlight.keys()]);
+          const due = await chooseDue(trx, developerId, cutoff, HANDOVER_BATCH, lane);
           for (const log of due.filter((l) => l.attempt_count >= MAX_ATTEMPTS)) await abandonLog(trx, log);
           await handOver(trx, developerId, endpoint, url, due.filter((l) => l.attempt_count < MAX_ATTEMPTS), false);
           return due;
@@ -314,9 +341,9 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
       // Nothing is sent before its attempt is on record: if that write fails, nothing goes out.
       if ((await dueLogs(db, developerId, cutoff, 1, [...lane.inFlight.keys()])).length === 0) return [];
       const begun = await record(developerId, async (trx) => {
-        const due = await dueLogs(trx, developerId, cutoff, slots, [...lane.inFlight.keys()]);
+        const due = await chooseDue(trx, developerId, cutoff, slots, lane);
         for (const log of due.filter((l) => l.attempt_count >= MAX_ATTEMPTS)) await abandonLog(trx, log);
-        return beginAttempts(trx, env, due.filter((l) => l.attempt_count < MAX_ATTEMPTS), false);
+        return beginAttempts(trx, env, due.filter((l) => l.attempt_count < MAX_ATTEMPTS), false, lease);
       }).catch(() => [] as WebhookLogRow[]);
       if (begun.length === 0) return [];
       const secrets = signingSecrets(endpoint, env.clock.now());
@@ -406,7 +433,7 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
           }
           // On record before it is sent, as every attempt: killed while it is out, it counts, and the
           // answer kept with it is the one a retry of the request gets, without sending it again.
-          const begun = await record(log.developer_id, async (trx) => andRecorded(trx, recorded)((await beginAttempts(trx, env, [await current(trx)], true))[0]!));
+          const begun = await record(log.developer_id, async (trx) => andRecorded(trx, recorded)((await beginAttempts(trx, env, [await current(trx)], true, lease))[0]!));
           if (!url) {
             const missing = { url: '(built-in receiver, not listening)', httpStatus: null, responseBody: null, durationMs: 0, manual: true };
             const finished = await record(log.developer_id, (trx) => finishAttempt(trx, env, begun, { ...missing, error: 'the sandbox is not listening, so its built-in receiver cannot be reached' }).then(andRecorded(trx, recorded)));
@@ -436,5 +463,6 @@ export function createDispatcher(sandbox: Sandbox, options: DispatcherOptions): 
       stopped = true;
       await settleLanes();
     },
+    leases: () => ({ leaseSeconds: lease, leased: lease === undefined ? 0 : [...lanes.values()].reduce((n, lane) => n + lane.inFlight.size, 0) }),
   };
 }

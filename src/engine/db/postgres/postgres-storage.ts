@@ -1,11 +1,12 @@
-import { sql, type Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
+import { registerBackend } from '../backend.js';
 import type { Database } from '../database.js';
 import { LedgerError } from '../../errors.js';
 import { unwatchFreshDeliveries, watchFreshDeliveries } from '../../events/fresh-deliveries.js';
 import type { WebhookLogRow } from '../../events/webhook-logs.repository.js';
 import { migrateToLatest } from '../migrations/index.js';
 import { storageFailure } from '../storage-errors.js';
-import type { Storage, StorageOptions, Work } from '../storage.js';
+import type { LaneHold, Storage, StorageOptions, Work } from '../storage.js';
 import { connect, DEFAULT_POSTGRES_SETTINGS, type PostgresSettings } from './connect.js';
 import { isRetryable } from './postgres-errors.js';
 import { copyAsText, dropStaging, prepareSnapshot, readSnapshot, readSnapshotInfo, replaceContents } from './postgres-snapshot.js';
@@ -28,7 +29,12 @@ const MAX_ATTEMPTS = 8;
  *   developers write in parallel. A deadlock or serialization failure runs the write again.
  * - Work done alone (`exclusive`: a restore, a reset's chunks) holds the exclusive side of one
  *   advisory lock whose shared side every write holds: it waits for the writes under way on every
- *   server, and theirs wait for it.
+ *   server, and theirs wait for it. A write takes its lane before that shared side, so one that
+ *   waits for a held lane (`holdLane`, a reset) holds up no work done alone, the reset's chunks
+ *   among it.
+ * - `holdLane` takes the lane's lock for a session, on a connection of its own, and the holder's
+ *   writes run on that connection: the lock is the session's already, so they do not wait for it.
+ * - Reads that must see one state (the audit: `readApart`) run in one REPEATABLE READ transaction.
  * - Upkeep is autovacuum's; there is no file to lose (a server that cannot be reached is 503 per
  *   request, contract §10), and snapshots are text (postgres-snapshot.ts).
  * @example const storage = await openPostgresStorage({ location: 'postgres://localhost/ledger' });
@@ -37,6 +43,8 @@ export async function openPostgresStorage(options: StorageOptions & { postgres?:
   const url = options.location;
   const settings = { ...DEFAULT_POSTGRES_SETTINGS, ...options.postgres };
   const { db } = connect(url, settings);
+  // Every statement of the audit reads the same state, whatever other servers commit meanwhile.
+  registerBackend(db, { readApart: (job, ...args) => db.transaction().setIsolationLevel('repeatable read').execute((trx) => job.run(trx, ...args)) });
   try {
     await migrateToLatest(db);
   } catch (error) {
@@ -62,14 +70,15 @@ export async function openPostgresStorage(options: StorageOptions & { postgres?:
   };
   const quiet = () => (writing === 0 ? Promise.resolve() : new Promise<void>((resolve) => idle.push(resolve)));
 
-  async function attempt<T>(work: Work<T>, lane: string | undefined): Promise<{ value: T; fresh: WebhookLogRow[] }> {
+  async function attempt<T>(work: Work<T>, lane: string | undefined, on: Kysely<Database>): Promise<{ value: T; fresh: WebhookLogRow[] }> {
     let fresh: WebhookLogRow[] = [];
     let watched: Transaction<Database> | undefined;
     try {
-      const value = await db.transaction().execute(async (trx) => {
+      const value = await on.transaction().execute(async (trx) => {
         watched = trx;
         if (lane === undefined) await sql`SELECT pg_advisory_xact_lock_shared(${LOCKS}, ${ALONE})`.execute(trx);
-        else await sql`SELECT pg_advisory_xact_lock_shared(${LOCKS}, ${ALONE}), pg_advisory_xact_lock(${LOCKS}, hashtext(${lane}))`.execute(trx);
+        // The lane first (the target list runs in order): see holdLane.
+        else await sql`SELECT pg_advisory_xact_lock(${LOCKS}, hashtext(${lane})), pg_advisory_xact_lock_shared(${LOCKS}, ${ALONE})`.execute(trx);
         fresh = watchFreshDeliveries(trx);
         const result = await work(trx);
         await options.beforeCommit?.(trx);
@@ -81,13 +90,13 @@ export async function openPostgresStorage(options: StorageOptions & { postgres?:
     }
   }
 
-  const write = async <T>(work: Work<T>, lane?: string): Promise<T> => {
+  const write = async <T>(work: Work<T>, lane?: string, on: Kysely<Database> = db): Promise<T> => {
     while (alone) await alone.catch(() => {});
     writing++;
     try {
       for (let tries = 1; ; tries++) {
         try {
-          const { value, fresh } = await attempt(work, lane);
+          const { value, fresh } = await attempt(work, lane, on);
           options.afterCommit?.(fresh);
           return value;
         } catch (error) {
@@ -128,12 +137,41 @@ export async function openPostgresStorage(options: StorageOptions & { postgres?:
     }
   };
 
+  /** The lane's lock for a session, on a connection kept until release; the holder's writes run on it. */
+  const holdLane = async (lane: string): Promise<LaneHold> => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let taken!: (connection: Kysely<Database>) => void;
+    const ready = new Promise<Kysely<Database>>((resolve) => (taken = resolve));
+    const holding = db.connection().execute(async (connection) => {
+      await sql`SELECT pg_advisory_lock(${LOCKS}, hashtext(${lane}))`.execute(connection);
+      try {
+        taken(connection);
+        await released;
+      } finally {
+        await sql`SELECT pg_advisory_unlock(${LOCKS}, hashtext(${lane}))`.execute(connection);
+      }
+    });
+    const connection = await Promise.race([ready, holding.then(() => undefined)]).catch((error: unknown) => {
+      throw storageFailure(error) ?? error;
+    });
+    if (!connection) throw new Error('the lane hold ended before it was taken');
+    return {
+      write: (work) => write(work, lane, connection),
+      async release() {
+        release();
+        await holding.catch(() => {});
+      },
+    };
+  };
+
   return {
     db,
     location: url,
     backend: 'postgres',
     shared: true,
-    write,
+    write: (work, lane) => write(work, lane),
+    holdLane,
     exclusive,
     drain: quiet,
     bulkWriter: () => ({

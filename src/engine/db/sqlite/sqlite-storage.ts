@@ -83,6 +83,8 @@ export async function openSqliteStorage(options: StorageOptions): Promise<Storag
     shared: false,
     // One writer: every write already runs alone, whatever its lane.
     write: (work) => writes.write(work),
+    // One server: nothing else writes the lane.
+    holdLane: async () => ({ write: (work) => writes.write(work), release: async () => {} }),
     exclusive: writes.exclusive,
     drain: writes.drain,
     bulkWriter: () => writesOffThread(db),
