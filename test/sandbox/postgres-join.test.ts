@@ -62,7 +62,7 @@ describe('a second server on a PostgreSQL database', () => {
     const { url, shown } = await databaseWithPassword();
     const [a, b] = [await open(url), await open(url)];
     const health = async (server: OpenServer) => (await server.app.inject({ method: 'GET', url: '/sandbox/health' })).json().data;
-    expect(await health(a)).toEqual({ status: 'ok', version: expect.any(String), api_version: expect.any(String), backend: 'postgres', server_id: a.serverId, database: shown });
+    expect(await health(a)).toEqual({ status: 'ok', version: expect.any(String), api_version: expect.any(String), backend: 'postgres', server_id: a.serverId, database: shown, lease_seconds: 30, deliveries_leased_by_this_server: 0 });
     expect((await health(b)).server_id).not.toBe(a.serverId);
     expect(JSON.stringify(await health(b))).not.toContain(PASSWORD);
   });
