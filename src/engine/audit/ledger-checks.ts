@@ -28,7 +28,7 @@ export async function checkBalances(trx: Trx, problems: Problems, dev: string | 
     .leftJoin('entries', 'entries.account_seq', 'accounts.seq')
     .select(['accounts.id', 'accounts.kind', 'accounts.balance', (eb) => eb.fn.coalesce(eb.fn.sum<number>('entries.amount'), sql<number>`0`).as('total')])
     .$if(dev !== undefined, (qb) => qb.where('accounts.developer_id', '=', dev!))
-    .groupBy('accounts.id')
+    .groupBy('accounts.seq')
     .having((eb) => eb(eb.fn.coalesce(eb.fn.sum<number>('entries.amount'), sql<number>`0`), '!=', eb.ref('accounts.balance')))
     .execute();
   for (const a of drift) {

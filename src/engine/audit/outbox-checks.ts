@@ -121,7 +121,7 @@ export async function checkDeliveryCounts(trx: Trx, problems: Problems, dev: str
     .leftJoin('developers', 'developers.seq', 'webhook_logs.developer_seq')
     .select(['developers.id as developer_id', 'webhook_logs.status', 'webhook_logs.event_type_code', (eb) => eb.fn.countAll<number>().as('n')])
     .$if(dev !== undefined, (qb) => qb.where('developers.id', '=', dev!))
-    .groupBy(['webhook_logs.developer_seq', 'webhook_logs.status', 'webhook_logs.event_type_code'])
+    .groupBy(['webhook_logs.developer_seq', 'developers.id', 'webhook_logs.status', 'webhook_logs.event_type_code'])
     .execute();
   const logs = counted.map((r) => ({ ...r, event_type: typeName(r.event_type_code) }));
   const logCounters = await trx.selectFrom('webhook_log_counts').selectAll().$if(dev !== undefined, (qb) => qb.where('developer_id', '=', dev!)).execute();
