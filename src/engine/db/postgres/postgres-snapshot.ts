@@ -1,12 +1,11 @@
-import { closeSync, createReadStream, openSync, readSync, rmSync } from 'node:fs';
-import { createInterface } from 'node:readline';
+import { closeSync, openSync, readSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { Migrator, sql, type Kysely } from 'kysely';
 import type { Database, Db } from '../database.js';
 import { migrationOrder, migrationProvider } from '../migrations/index.js';
 import type { ReplaceOptions, SnapshotFileInfo, StorageJob } from '../storage.js';
 import { snapshotInvalid, syncFile } from '../snapshot-files.js';
-import { loadTextSnapshot, looksLikeText, parseHeader, writeTextSnapshot } from '../text-snapshot.js';
+import { fileLines, loadTextSnapshot, looksLikeText, parseHeader, writeTextSnapshot } from '../text-snapshot.js';
 import { connect, type PostgresSettings } from './connect.js';
 import { handedOut, identitySequences, postgresSchema, setHandedOut } from './postgres-schema.js';
 
@@ -84,15 +83,12 @@ export async function prepareSnapshot(db: Db, url: string, settings: PostgresSet
   await sql`CREATE SCHEMA ${sql.id(schema)}`.execute(db);
   const stage = staging(url, settings, schema);
   try {
-    const migrator = () => new Migrator({ db: stage, provider: migrationProvider, nameComparator: migrationOrder });
+    // Named, not left to the search path: Kysely looks for its tables in every schema, finds the
+    // live schema's and would not make the staging schema its own.
+    const migrator = () => new Migrator({ db: stage, provider: migrationProvider, nameComparator: migrationOrder, migrationTableSchema: schema });
     const first = await migrator().migrateTo(info.schema!);
     if (first.error) throw first.error;
-    const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
-    try {
-      await stage.transaction().execute((trx) => loadTextSnapshot(trx, postgresSchema, lines, field));
-    } finally {
-      lines.close();
-    }
+    await stage.transaction().execute((trx) => loadTextSnapshot(trx, postgresSchema, fileLines(file), field));
     if (info.schema !== current.at(-1)) {
       const { error } = await migrator().migrateToLatest();
       if (error) throw snapshotInvalid(field, 'cannot be migrated to this version', `its schema cannot be migrated (${(error as Error).message})`);
