@@ -51,8 +51,8 @@ function sharedServerUrl(): string {
   const url = process.env[SERVER_URL_VARIABLE];
   if (!url) {
     throw new Error(
-      `No PostgreSQL server for the tests: ${SERVER_URL_VARIABLE} is not set. Run the tests through vitest with this ` +
-        `project's config (its global setup starts a server), or set ${SERVER_URL_VARIABLE} to an existing server.`,
+      `No PostgreSQL server for the tests: ${SERVER_URL_VARIABLE} is not set. A file that needs one runs in the ` +
+        `postgres project of vitest.config.ts (its global setup starts a server): list it there, or set ${SERVER_URL_VARIABLE} to an existing server.`,
     );
   }
   return url;

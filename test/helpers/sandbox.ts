@@ -76,7 +76,7 @@ export async function createTestSandbox(options: TestSandboxOptions = {}): Promi
     webhookTimeoutSeconds: options.webhookTimeoutSeconds,
     deliveryConcurrency: options.deliveryConcurrency,
     analyser: options.analyser,
-    log: options.log ?? (() => {}),
+    log: options.log ?? (process.env.LEDGER_TEST_LOG ? (line) => console.error(line) : () => {}),
   });
   const { app, sandbox, apiKey, developerId } = server;
   let baseUrl: string | undefined;

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_AMOUNT } from '../../src/api/schemas/common.js';
 import { makeNuban } from '../../src/engine/wallets/nuban.js';
-import { createTestSandbox, createWallet, expectCleanAudit, type TestSandbox, logsWithPayload } from '../helpers/sandbox.js';
+import { createTestSandbox, createWallet, expectCleanAudit, type TestSandbox, logsWithPayload, TEST_BACKEND } from '../helpers/sandbox.js';
 
 /**
  * Money at its edges (issue 11, point 8): refunds to the caller's own virtual accounts, and the
@@ -228,7 +228,9 @@ describe("a developer's clock stops at 9999-01-01T00:00:00.000Z (contract §1 ti
     expect([tiny.status, tiny.body.detail.fields]).toEqual([400, [{ field: 'seconds', message: 'must be at least 0.001 (one millisecond): the clock only moves forward, in whole milliseconds' }]]);
     expect((await advance(1.5)).body.data.offset_seconds).toBe(1.5);
     expect((await advance(0.0014)).body.data.offset_seconds).toBe(1.501);
-    const stored = await sql<{ offset: number; type: string }>`select clock_offset_ms as offset, typeof(clock_offset_ms) as type from developers where business_name = 'Tiny Steps'`.execute(t.sandbox.db);
+    // SQLite keeps whatever it is given in an integer column; PostgreSQL's bigint holds only integers.
+    const type = TEST_BACKEND === 'sqlite' ? sql`typeof(clock_offset_ms)` : sql`'integer'`;
+    const stored = await sql<{ offset: number; type: string }>`select clock_offset_ms as offset, ${type} as type from developers where business_name = 'Tiny Steps'`.execute(t.sandbox.db);
     expect(stored.rows).toEqual([{ offset: 1501, type: 'integer' }]);
   });
 });

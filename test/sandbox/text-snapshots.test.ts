@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { saveFile } from '../../src/client/save-file.js';
 import { migrationProvider } from '../../src/engine/db/migrations/index.js';
-import { createTestSandbox, createWallet, type TestSandbox, useSandbox, walletBody } from '../helpers/sandbox.js';
+import { createTestSandbox, createWallet, TEST_BACKEND, type TestSandbox, useSandbox, walletBody } from '../helpers/sandbox.js';
 
 const t = useSandbox({ auditAfter: true });
 let dir: string;
@@ -158,7 +158,8 @@ describe('restoring a text snapshot', () => {
     }
   });
 
-  it('keeps an integer beyond 2^53 exact, as a string of digits, through a save and a restore', async () => {
+  // Made through a binary snapshot, which a PostgreSQL sandbox neither saves nor loads.
+  it.runIf(TEST_BACKEND === 'sqlite')('keeps an integer beyond 2^53 exact, as a string of digits, through a save and a restore', async () => {
     await createWallet(t, 1_000);
     const binary = join(dir, 'big.db');
     await download(t, binary, 'sqlite');
@@ -223,7 +224,8 @@ describe('restoring a text snapshot', () => {
 });
 
 describe('named snapshots in either format', () => {
-  it('are listed with their format; a save under a name in the other format replaces it; delete removes it', async () => {
+  // Both formats side by side: a PostgreSQL sandbox saves text only.
+  it.runIf(TEST_BACKEND === 'sqlite')('are listed with their format; a save under a name in the other format replaces it; delete removes it', async () => {
     await createWallet(t, 1_000);
     await t.call('POST', '/sandbox/snapshots', { name: 'a', format: 'json' });
     await t.call('POST', '/sandbox/snapshots', { name: 'b' });

@@ -1,4 +1,5 @@
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, openSync, writeSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { type Kysely, sql } from 'kysely';
 import { snapshotInvalid } from './snapshot-files.js';
 
@@ -169,6 +170,21 @@ function decodeValue(kind: ColumnKind, value: unknown): { ok: true; value: unkno
 const PARAMETERS_PER_INSERT = 8_000;
 
 /**
+ * The lines of the file at `file`, read only once the caller starts iterating: a readline
+ * interface made earlier reads on while the caller awaits other work (a query over the network),
+ * and the lines it reads before anyone listens are lost, and with them its end.
+ * @example await loadTextSnapshot(trx, sqliteSchema, fileLines(file), 'file');
+ */
+export async function* fileLines(file: string): AsyncGenerator<string> {
+  const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
+  try {
+    yield* lines;
+  } finally {
+    lines.close();
+  }
+}
+
+/**
  * Loads the lines of a text snapshot (`lines`, from its header on) into `db`, whose schema is the
  * one its header names and whose tables are empty: call it inside one transaction, so that it loads
  * whole or not at all. Rows go in with parameterised multi-row INSERTs built from the column list,
@@ -176,7 +192,7 @@ const PARAMETERS_PER_INSERT = 8_000;
  * what a snapshot holds is SNAPSHOT_INVALID on `field` naming its line: a line that is not JSON or
  * not a record, an unknown table or column, a value of the wrong kind, a row the schema refuses
  * (a duplicate key, a missing parent), a file that ends before its end line or goes on after it.
- * @example await db.transaction().execute((trx) => loadTextSnapshot(trx, sqliteSchema, lines, 'file'));
+ * @example await db.transaction().execute((trx) => loadTextSnapshot(trx, sqliteSchema, fileLines(file), 'file'));
  */
 export async function loadTextSnapshot(db: Kysely<any>, schema: SnapshotSchema, lines: AsyncIterable<string>, field: string): Promise<void> {
   const tables = new Map((await schema.tables(db)).map((t) => [t.name, t]));

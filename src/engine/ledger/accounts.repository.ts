@@ -37,7 +37,7 @@ export async function findSystemAccountId(trx: Trx, developerId: string, kind: A
 /**
  * Moves an account's balance by `delta` in one conditional statement: the bound check and the
  * change happen together, so two debits can never both pass on the same money.
- * Returns the new balance (exact for wallets) and the account's seq, or undefined when a bound would be broken: a
+ * Returns a wallet's new balance (0 for a system account: see walletBalance) and the account's seq, or undefined when a bound would be broken: a
  * wallet's floor of 0 or its ceiling (MAX_BALANCE less its pending payouts, so that a reversal
  * always fits), or a system account's ±MAX_SYSTEM_BALANCE_SQL. `refusalOf` says which.
  */
@@ -46,11 +46,15 @@ export async function applyDelta(trx: Trx, accountId: string, delta: number): Pr
   return rows[0];
 }
 
-/**
- * Integer arithmetic in SQL: a bound JavaScript number is a REAL on SQLite, and REAL sums past 2^53
- * round. `bigint`, because PostgreSQL's `integer` has 32 bits (SQLite reads either name as its integer).
- */
+/** Integer arithmetic in SQL: a bound JavaScript number is a REAL, and REAL sums past 2^53 round. `bigint`, not `integer`: PostgreSQL's `integer` stops at 2^31 − 1 (SQLite reads either name as an integer). */
 const newBalance = (delta: number) => sql<number>`balance + cast(${delta} as bigint)`;
+
+/**
+ * The balance a change gives back: a wallet's, which a transaction row records. A system account's
+ * is never read, and may be past 2^53, which no JS number holds exactly: SQLite would hand back a
+ * rounded number, PostgreSQL's reader (postgres/types.ts) refuses it and with it every posting.
+ */
+const walletBalance = sql<number>`case when floor_zero = 1 then balance else 0 end`.as('balance');
 
 const lowerBalance = prepare((db, p: { accountId: string; delta: number }) =>
   db
@@ -58,7 +62,7 @@ const lowerBalance = prepare((db, p: { accountId: string; delta: number }) =>
     .set({ balance: newBalance(p.delta) })
     .where('id', '=', p.accountId)
     .where(newBalance(p.delta), '>=', sql<number>`case when floor_zero = 1 then 0 else -${sql.raw(MAX_SYSTEM_BALANCE_SQL)} end`)
-    .returning(['balance', 'seq']),
+    .returning([walletBalance, 'seq']),
 );
 
 /** A wallet's pending payouts, amount and fee: money on its way out that may come back. */
@@ -70,7 +74,7 @@ const raiseBalance = prepare((db, p: { accountId: string; delta: number }) =>
     .set({ balance: newBalance(p.delta) })
     .where('id', '=', p.accountId)
     .where(newBalance(p.delta), '<=', sql<number>`case when floor_zero = 1 then ${sql.raw(String(MAX_BALANCE))} - ${pendingPayouts} else ${sql.raw(MAX_SYSTEM_BALANCE_SQL)} end`)
-    .returning(['balance', 'seq']),
+    .returning([walletBalance, 'seq']),
 );
 
 /** A wallet short of money: what it holds and what the movement needs, in kobo (`needs` may say what it is made of). */

@@ -1,12 +1,11 @@
-import { closeSync, createReadStream, openSync, readSync, rmSync } from 'node:fs';
-import { createInterface } from 'node:readline';
+import { closeSync, openSync, readSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { Migrator, sql, type Kysely } from 'kysely';
 import type { Database, Db } from '../database.js';
 import { migrationOrder, migrationProvider } from '../migrations/index.js';
 import type { ReplaceOptions, SnapshotFileInfo, StorageJob } from '../storage.js';
 import { snapshotInvalid, syncFile } from '../snapshot-files.js';
-import { loadTextSnapshot, looksLikeText, parseHeader, writeTextSnapshot } from '../text-snapshot.js';
+import { fileLines, loadTextSnapshot, looksLikeText, parseHeader, writeTextSnapshot } from '../text-snapshot.js';
 import { connect, type PostgresSettings } from './connect.js';
 import { handedOut, identitySequences, postgresSchema, setHandedOut } from './postgres-schema.js';
 
@@ -96,7 +95,7 @@ export async function prepareSnapshot(db: Db, url: string, settings: PostgresSet
       new Migrator({ db: stage, provider: migrationProvider, nameComparator: migrationOrder, migrationTableSchema: schema });
     const { error } = await migrator().migrateToLatest();
     if (error) throw error;
-    await stage.transaction().execute((trx) => loadTextSnapshot(trx, postgresSchema, linesOf(file), field));
+    await stage.transaction().execute((trx) => loadTextSnapshot(trx, postgresSchema, fileLines(file), field));
   } catch (error) {
     await dropStaging(db, schema);
     throw error;
@@ -104,20 +103,6 @@ export async function prepareSnapshot(db: Db, url: string, settings: PostgresSet
     await stage.destroy();
   }
   return { path: schema, migrated: true };
-}
-
-/**
- * The lines of `file`, read from when the first is asked for: a readline interface made before the
- * loader's first await (its catalogue queries) could read a small file to its end meanwhile, and its
- * iterator, started after 'close', would then wait for ever.
- */
-async function* linesOf(file: string): AsyncGenerator<string> {
-  const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
-  try {
-    yield* lines;
-  } finally {
-    lines.close();
-  }
 }
 
 /** Runs a read (the audit) over a prepared snapshot's staging schema, in one transaction. */

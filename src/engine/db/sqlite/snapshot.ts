@@ -1,6 +1,5 @@
 import SQLite from 'better-sqlite3';
-import { chmodSync, closeSync, copyFileSync, createReadStream, openSync, readSync, rmSync } from 'node:fs';
-import { createInterface } from 'node:readline';
+import { chmodSync, closeSync, copyFileSync, openSync, readSync, rmSync } from 'node:fs';
 import { Kysely, Migrator, SqliteDialect, sql } from 'kysely';
 import type { Database, Db } from '../database.js';
 import { migrationOrder, migrationProvider } from '../migrations/index.js';
@@ -10,7 +9,7 @@ import { closeDatabase, databasePath, openDatabase, readsOffThread } from './ope
 import { LedgerError } from '../../errors.js';
 import { damagedSnapshot, snapshotInvalid, syncFile } from '../snapshot-files.js';
 import { sqliteSchema, writeSqliteTextSnapshot } from './sqlite-schema.js';
-import { loadTextSnapshot, looksLikeText, parseHeader } from '../text-snapshot.js';
+import { fileLines, loadTextSnapshot, looksLikeText, parseHeader } from '../text-snapshot.js';
 import { startSqliteWorker } from './worker.js';
 
 export type { SnapshotFormat };
@@ -216,12 +215,7 @@ async function loadText(file: string, work: string, schema: string, current: str
   try {
     const { error } = await new Migrator({ db, provider: migrationProvider, nameComparator: migrationOrder }).migrateTo(schema);
     if (error) throw error;
-    const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
-    try {
-      await db.transaction().execute((trx) => loadTextSnapshot(trx, sqliteSchema, lines, field));
-    } finally {
-      lines.close();
-    }
+    await db.transaction().execute((trx) => loadTextSnapshot(trx, sqliteSchema, fileLines(file), field));
   } finally {
     await db.destroy();
   }
