@@ -1,12 +1,17 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { sep } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 /**
- * Files that need the PostgreSQL test server whatever the backend under test: the server's own
- * tests, and engine tests that run their SQL on both backends in one file. They run in the
- * postgres project only, so the sqlite project never starts a server.
+ * Files that need the PostgreSQL test server whatever the backend under test: those that make a
+ * database on it (test/helpers/postgres.ts, or two-backends.ts for engine SQL run on both). Found by
+ * what they import, so a new one cannot land in the sqlite project, which never starts a server.
  */
-const NEEDS_SERVER = ['test/postgres/**/*.test.ts', 'test/engine/json-path.test.ts', 'test/engine/portable-sql.test.ts', 'test/engine/prepared-dialects.test.ts'];
+const NEEDS_SERVER = readdirSync('test', { recursive: true, encoding: 'utf8' })
+  .filter((file) => file.endsWith('.test.ts'))
+  .map((file) => `test/${file.split(sep).join('/')}`)
+  .filter((file) => /from '\.\.\/helpers\/(postgres|postgres-kysely|two-backends)\.js'/.test(readFileSync(file, 'utf8')));
 
 /**
  * The suites that reach the sandbox through createTestSandbox/useSandbox (test/helpers/sandbox.ts),
