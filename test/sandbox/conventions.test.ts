@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createWallet, expectCleanAudit, useSandbox, walletBody } from '../helpers/sandbox.js';
+import { createWallet, expectCleanAudit, TEST_BACKEND, useSandbox, walletBody } from '../helpers/sandbox.js';
 
 const t = useSandbox();
 
@@ -22,7 +22,16 @@ describe('authentication (contract §2)', () => {
     const health = await t.call('GET', '/sandbox/health', undefined, { key: null });
     expect(health.body).toEqual({
       success: true,
-      data: { status: 'ok', version: expect.any(String), api_version: '2026-11-01', backend: 'sqlite', server_id: expect.stringMatching(/^[0-9a-f-]{36}$/), database: ':memory:' },
+      data: {
+        status: 'ok',
+        version: expect.any(String),
+        api_version: '2026-11-01',
+        server_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        // Where servers may share the database, the lease each begun webhook attempt holds (default: the timeout + 15 s).
+        ...(TEST_BACKEND === 'sqlite'
+          ? { backend: 'sqlite', database: ':memory:' }
+          : { backend: 'postgres', database: expect.stringMatching(/^postgres:\/\/postgres@127\.0\.0\.1:\d+\/t_[0-9a-f]{16}$/), lease_seconds: 30, deliveries_leased_by_this_server: 0 }),
+      },
     });
     expect((await t.call('GET', '/openapi.json', undefined, { key: null })).status).toBe(200);
   });

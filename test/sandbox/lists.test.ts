@@ -76,7 +76,9 @@ describe('the hot lists use indexes in their order and filters', () => {
   it("the report's sections: each developer's rows of the period, through a time index (grouping sorts only the period's rows)", async () => {
     const planned = await plans((db) => buildReport(db, t.developerId, { since: Date.parse('2026-11-21T00:00:00Z'), until: Date.parse('2026-11-22T00:00:00Z') }, new Date()));
     expect(planned).toHaveLength(5);
-    for (const plan of planned) expect(plan.split('→ ')[1]!, plan).not.toMatch(/\bSCAN\b/);
+    // No table is scanned. `SCAN f` reads the failing endpoints' grouped rows (one per endpoint URL),
+    // which the period's rows were grouped into through the time index.
+    for (const plan of planned) expect(plan.split('→ ')[1]!.replace(/\bSCAN f\b/, ''), plan).not.toMatch(/\bSCAN\b/);
   });
 
   it('what the dispatcher reads: due deliveries, oldest first', async () => {
