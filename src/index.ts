@@ -7,14 +7,14 @@ import { resolve } from 'node:path';
 import type { AuditReport, ClockState } from './api/schemas/sandbox.js';
 import type { Snapshot } from './api/schemas/snapshots.js';
 import type { SnapshotFormat } from './api/snapshot-name.js';
-import { databaseRefusal } from './api/database-url.js';
+import { databaseRefusal, isPostgresUrl } from './api/database-url.js';
 import { parseDuration } from './api/duration.js';
 import { HTTP_STATUS } from './api/errors.js';
 import { DatabaseInUseError } from './engine/db/open-storage.js';
 import { LedgerError } from './engine/errors.js';
 import { getEndpoint } from './engine/events/webhooks.service.js';
 import { authenticate } from './engine/developers/keys.js';
-import { manualClockStart, parseApiKey, parseSeed, parseWebhookSecret } from './sandbox/start-options.js';
+import { manualClockStart, parseApiKey, parseSeed, parseWebhookSecret, webhookLease } from './sandbox/start-options.js';
 import { startServer } from './sandbox/server.js';
 import { checkTls, publicBindProblem } from './sandbox/tls-options.js';
 import type { SnapshotTarget } from './sandbox/snapshots.js';
@@ -72,6 +72,13 @@ export interface StartSandboxOptions {
   webhookUrl?: string;
   /** Seconds before a webhook attempt is abandoned (default 15). */
   webhookTimeoutSeconds?: number;
+  /**
+   * With a PostgreSQL `database`, which other servers may share: seconds (of the developer's clock)
+   * for which a begun webhook attempt holds its delivery, so no other server sends it meanwhile.
+   * Longer than `webhookTimeoutSeconds`, at most 3600; default: the timeout + 15. With SQLite,
+   * where one server sends everything, it is refused (`VALIDATION_ERROR`).
+   */
+  webhookLeaseSeconds?: number;
   /** Where unexpected server errors are reported (default: console.error). */
   log?: (line: string) => void;
 }
@@ -163,6 +170,10 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     if (exposed) throw new SandboxError(400, 'TLS_REQUIRED', exposed);
     if (options.db !== undefined && options.database !== undefined) throw new SandboxError(400, 'VALIDATION_ERROR', 'database: give `database` or `db`, not both');
     const dbPath = options.database ?? options.db ?? ':memory:';
+    if (options.webhookLeaseSeconds !== undefined && !isPostgresUrl(dbPath)) {
+      throw new SandboxError(400, 'VALIDATION_ERROR', 'webhookLeaseSeconds: a lease is for servers that share a PostgreSQL database; this sandbox runs on SQLite, where one server sends every webhook');
+    }
+    const leaseSeconds = options.webhookLeaseSeconds === undefined ? undefined : webhookLease(options.webhookLeaseSeconds, options.webhookTimeoutSeconds ?? 15, 'webhookLeaseSeconds');
     const started = await startServer({
       dbPath,
       host,
@@ -178,6 +189,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
       settlementDelaySeconds: options.settlementDelaySeconds,
       webhookUrl: options.webhookUrl,
       webhookTimeoutSeconds: options.webhookTimeoutSeconds,
+      webhookLeaseSeconds: leaseSeconds,
       log,
       // The host process is the test suite: a lost database file fails this sandbox, never exits the process.
       onFatal: (reason) => {

@@ -37,6 +37,7 @@ import { withoutSecrets } from './redact.js';
 import { resumeResets } from './reset.js';
 import { createScheduler, type Scheduler } from './scheduler.js';
 import { createSnapshots, type Snapshots } from './snapshots.js';
+import { webhookLease } from './start-options.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -87,9 +88,6 @@ export interface BuildAppOptions {
  * replace at once. Fastify's types name Ajv's and fast-json-stringify's factories; any is taken.
  */
 const ZOD_COMPILERS = { buildValidator: () => validatorCompiler, buildSerializer: () => serializerCompiler } as unknown as NonNullable<FastifyServerOptions['schemaController']>['compilersFactory'];
-
-/** How much longer than the webhook timeout a begun attempt holds its delivery by default: time to record its outcome. */
-const DEFAULT_LEASE_MARGIN_SECONDS = 15;
 
 /** Route groups, each a function of the app and the sandbox. */
 const ROUTES: ((app: App, deps: RouteDeps) => void)[] = [
@@ -177,7 +175,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const timeoutSeconds = options.webhookTimeoutSeconds ?? 15;
   const dispatcher = createDispatcher(sandbox, {
     timeoutSeconds,
-    leaseSeconds: sandbox.storage.shared ? (options.webhookLeaseSeconds ?? timeoutSeconds + DEFAULT_LEASE_MARGIN_SECONDS) : undefined,
+    leaseSeconds: sandbox.storage.shared ? webhookLease(options.webhookLeaseSeconds, timeoutSeconds) : undefined,
     // With a manual clock deliveries go out one at a time, in order, so the receiver sees them (and
     // its injected failures hit them) in the same order in every run (contract §11).
     concurrency: options.deliveryConcurrency ?? (sandbox.clockMode === 'manual' ? 1 : 8),

@@ -70,7 +70,7 @@ export interface OpenServerOptions {
   onFatal?: ((reason: string) => void) | undefined;
 }
 
-/** How a server uses a PostgreSQL database: its pool and how long one statement may run. The lease time of due work joins these. */
+/** How a server uses a PostgreSQL database: its pool and how long one statement may run. */
 export type PostgresOptions = NonNullable<StorageOptions['postgres']>;
 
 /** A sandbox with every route in place, not listening yet (tests call `app.inject`). */

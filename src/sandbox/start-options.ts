@@ -36,6 +36,25 @@ export function manualClockStart(choice: ClockChoice): number | undefined {
   return ms;
 }
 
+/** How much longer than the webhook timeout a begun attempt holds its delivery by default: time to record its outcome. */
+export const DEFAULT_LEASE_MARGIN_SECONDS = 15;
+const MAX_WEBHOOK_LEASE_SECONDS = 3600;
+
+/**
+ * `--webhook-lease`: where servers share a database, how long a begun attempt holds its delivery.
+ * No shorter than an attempt may run: another server would find the delivery due while this one
+ * still has it out, and send it again. Undefined gives the default, the timeout + 15 s.
+ * @example webhookLease(undefined, 15) // 30
+ */
+export function webhookLease(seconds: number | undefined, timeoutSeconds: number, name = '--webhook-lease'): number {
+  if (seconds === undefined) return timeoutSeconds + DEFAULT_LEASE_MARGIN_SECONDS;
+  if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds > MAX_WEBHOOK_LEASE_SECONDS) throw new RangeError(`${name} must be a number of seconds, at most ${MAX_WEBHOOK_LEASE_SECONDS}`);
+  if (!(seconds > timeoutSeconds)) {
+    throw new RangeError(`${name} (${seconds} s) must be longer than the webhook timeout (${timeoutSeconds} s): a lease that ends while an attempt may still be out lets another server send it again`);
+  }
+  return seconds;
+}
+
 /** A seed as the sandbox takes it: a whole number, 0 to 2^53 − 1 (`--seed`, LEDGER_SEED). */
 export function parseSeed(seed: string | number): string {
   const text = String(seed).trim();

@@ -53,25 +53,33 @@ describe('sandbox start --database postgres://…', () => {
   it('shows the URL with its password as *** everywhere, and hands it to the detached server through its environment, never argv', async () => {
     const { url, shown } = await database();
     const here = cli();
-    const r = await start(here, ['--json', '--database', url, '--pool-size', '4', '--statement-timeout', '2.5']);
+    const r = await start(here, ['--json', '--database', url, '--pool-size', '4', '--statement-timeout', '2.5', '--webhook-timeout', '5', '--webhook-lease', '12']);
     const started = JSON.parse(r.stdout) as Started;
     expect(started).toMatchObject({ db: shown, api_key: expect.stringMatching(KEY) });
     const argv = readFileSync(`/proc/${started.pid}/cmdline`, 'utf8').split('\0');
     expect(argv.join(' ')).not.toContain(PASSWORD);
     expect(argv.join(' ')).not.toContain('postgres://');
-    expect(argv.join(' ')).toContain('--pool-size 4 --statement-timeout 2.5');
+    expect(argv.join(' ')).toContain('--pool-size 4 --statement-timeout 2.5 --webhook-lease 12');
     expect(readFileSync(`/proc/${started.pid}/environ`, 'utf8').split('\0')).toContain(`LEDGER_DATABASE_URL=${url}`);
 
-    expect(await health(started.base_url)).toMatchObject({ backend: 'postgres', database: shown, server_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(await health(started.base_url)).toMatchObject({ backend: 'postgres', database: shown, server_id: expect.stringMatching(/^[0-9a-f-]{36}$/), lease_seconds: 12 });
     const status = await here.run(['sandbox', 'status', '--json']);
-    expect(JSON.parse(status.stdout)).toMatchObject({ running: true, pid: started.pid, db: shown, backend: 'postgres', server_id: (await health(started.base_url)).server_id });
+    expect(JSON.parse(status.stdout)).toMatchObject({
+      running: true,
+      pid: started.pid,
+      db: shown,
+      backend: 'postgres',
+      server_id: (await health(started.base_url)).server_id,
+      lease_seconds: 12,
+      deliveries_leased_by_this_server: 0,
+    });
     const table = await here.run(['sandbox', 'status']);
-    expect(table.stdout).toContain(`Database  ${shown} (PostgreSQL)`);
+    expect(table.stdout).toContain(`Database  ${shown} (PostgreSQL)\nWebhooks  each attempt leased for 12 s; 0 out from this server now\n`);
     // Commands here use it as any sandbox, through the state file.
     expect((await here.run(['wallets', 'list', '--json'])).exitCode).toBe(0);
 
     const log = readFileSync(started.log_file, 'utf8');
-    expect(log).toContain(`Database  ${shown} (PostgreSQL: pool of 4, statements cancelled after 2.5 s)`);
+    expect(log).toContain(`Database  ${shown} (PostgreSQL: pool of 4, statements cancelled after 2.5 s, webhook attempts leased for 12 s)`);
     for (const text of [r.stdout, r.stderr, log, stateOf(here), status.stdout, table.stdout]) expect(text).not.toContain(PASSWORD);
     expect(JSON.parse(stateOf(here))).toMatchObject({ db: shown, api_key: started.api_key });
 
@@ -90,6 +98,8 @@ describe('sandbox start --database postgres://…', () => {
     expect(second.stdout).toContain('give it with --api-key (or LEDGER_SANDBOX_API_KEY) at every start');
     const state = JSON.parse(stateOf(b));
     expect(state).not.toHaveProperty('api_key');
+    // Without --webhook-lease, the lease is the webhook timeout + 15 s.
+    expect(readFileSync(join(b.dir, '.ledger', 'sandbox.log'), 'utf8')).toContain('webhook attempts leased for 30 s)');
 
     // Both answer for one owner with the first key, which still works on the first.
     const owner = await keyInfo(first.base_url, first.api_key!);
@@ -143,6 +153,10 @@ describe('sandbox start --database postgres://…', () => {
       [['--statement-timeout', '5'], {}, /^Error \[USAGE\]: --statement-timeout is a PostgreSQL setting/],
       [['--database', url, '--pool-size', '0'], {}, /^Error \[USAGE\]: --pool-size must be a whole number of connections from 1 to 1000/],
       [['--database', url], { LEDGER_PG_STATEMENT_TIMEOUT: 'soon' }, /^Error \[USAGE\]: --statement-timeout \(from LEDGER_PG_STATEMENT_TIMEOUT\) must be a number of seconds/],
+      [['--memory', '--webhook-lease', '30'], {}, /^Error \[USAGE\]: --webhook-lease is a PostgreSQL setting: this sandbox runs on SQLite/],
+      [['--database', url, '--webhook-lease', '15'], {}, /^Error \[USAGE\]: --webhook-lease \(15 s\) must be longer than the webhook timeout \(15 s\): a lease that ends while an attempt may still be out lets another server send it again/],
+      [['--database', url, '--webhook-timeout', '5', '--webhook-lease', '3601'], {}, /^Error \[USAGE\]: --webhook-lease must be a number of seconds, at most 3600/],
+      [['--database', url], { LEDGER_PG_WEBHOOK_LEASE: 'soon' }, /^Error \[USAGE\]: --webhook-lease \(from LEDGER_PG_WEBHOOK_LEASE\) must be a number of seconds/],
       [['--database', `mysql://ledger:${PASSWORD}@127.0.0.1/ledger`], {}, /^Error \[USAGE\]: --database takes a postgres:\/\/ or postgresql:\/\/ URL, a SQLite file path or :memory:, not a mysql:\/\/ URL/],
     ] as const) {
       const r = await here.run(['sandbox', 'start', '--detach', '--port', '0', ...args], { env });
@@ -151,7 +165,7 @@ describe('sandbox start --database postgres://…', () => {
       expect(r.stderr).not.toContain(PASSWORD);
     }
     // A PostgreSQL setting in the environment is left alone by a SQLite sandbox (it may be another's).
-    const sqlite = await here.run(['sandbox', 'start', '--detach', '--port', '0', '--memory', '--json'], { env: { LEDGER_PG_POOL_SIZE: '4' } });
+    const sqlite = await here.run(['sandbox', 'start', '--detach', '--port', '0', '--memory', '--json'], { env: { LEDGER_PG_POOL_SIZE: '4', LEDGER_PG_WEBHOOK_LEASE: '1' } });
     expect(sqlite.exitCode, sqlite.stderr).toBe(0);
   });
 });

@@ -19,7 +19,7 @@ const NO_CONFIG = join(tmpdir(), 'ledger-tests-no-config-here');
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   // The caller's own profiles are not the test's either (capabilities are cached per test file: test/helpers/own-cache.ts).
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', LEDGER_CEILING_DIRECTORIES: tmpdir(), XDG_CONFIG_HOME: NO_CONFIG, ...extra };
-  for (const name of ['LEDGER_BASE_URL', 'LEDGER_API_KEY', 'LEDGER_HOME', 'LEDGER_PROFILE', 'LEDGER_DATABASE_URL', 'LEDGER_PG_POOL_SIZE', 'LEDGER_PG_STATEMENT_TIMEOUT']) if (!(name in extra)) delete env[name];
+  for (const name of ['LEDGER_BASE_URL', 'LEDGER_API_KEY', 'LEDGER_HOME', 'LEDGER_PROFILE', 'LEDGER_DATABASE_URL', 'LEDGER_PG_POOL_SIZE', 'LEDGER_PG_STATEMENT_TIMEOUT', 'LEDGER_PG_WEBHOOK_LEASE']) if (!(name in extra)) delete env[name];
   return env;
 }
 

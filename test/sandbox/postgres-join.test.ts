@@ -88,6 +88,20 @@ describe('startSandbox({ database })', () => {
     expect(second.webhookSecret).toBe(first.webhookSecret);
   });
 
+  it('holds a begun webhook attempt for webhookLeaseSeconds, which must outlast the timeout; refused on SQLite', async () => {
+    const { url } = await databaseWithPassword();
+    const first = await started({ database: url, webhookTimeoutSeconds: 5, webhookLeaseSeconds: 12 });
+    const health = await fetch(`${first.baseUrl}/sandbox/health`).then((r) => r.json() as Promise<{ data: { lease_seconds: number } }>);
+    expect(health.data.lease_seconds).toBe(12);
+    for (const [options, said] of [
+      [{ database: url, apiKey: first.apiKey, webhookTimeoutSeconds: 5, webhookLeaseSeconds: 5 }, 'webhookLeaseSeconds (5 s) must be longer than the webhook timeout (5 s): a lease that ends while an attempt may still be out lets another server send it again'],
+      [{ database: url, apiKey: first.apiKey, webhookLeaseSeconds: 3601 }, 'webhookLeaseSeconds must be a number of seconds, at most 3600'],
+      [{ db: ':memory:', webhookLeaseSeconds: 30 }, 'webhookLeaseSeconds: a lease is for servers that share a PostgreSQL database'],
+    ] as const) {
+      await expect(startSandbox({ log: () => {}, ...options })).rejects.toMatchObject({ status: 400, code: 'VALIDATION_ERROR', message: expect.stringContaining(said) });
+    }
+  });
+
   it('refuses db and database together, and says STORAGE_UNAVAILABLE, without the password, of a server that is not there', async () => {
     await expect(startSandbox({ db: ':memory:', database: 'postgres://127.0.0.1/x' })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
     const port = await freeLoopbackPort();

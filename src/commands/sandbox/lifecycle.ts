@@ -68,6 +68,10 @@ interface Status {
   backend: string | null;
   /** The answering server's own id: servers sharing a PostgreSQL database each have one. */
   server_id: string | null;
+  /** Where servers share the database: how long a begun webhook attempt holds its delivery (null: not shared, or stopped). */
+  lease_seconds: number | null;
+  /** Where servers share the database: the webhook attempts the answering server has out now, each holding its delivery. */
+  deliveries_leased_by_this_server: number | null;
 }
 
 /** What /sandbox/health says (the fields after api_version: servers of this version on). */
@@ -77,6 +81,8 @@ interface Health {
   backend?: string;
   server_id?: string;
   database?: string;
+  lease_seconds?: number;
+  deliveries_leased_by_this_server?: number;
 }
 
 const statusView: View = {
@@ -88,6 +94,7 @@ const statusView: View = {
     ...(s.pid ? [`${fmt.dim('PID      ')} ${s.pid}`] : []),
     ...(s.server_id ? [`${fmt.dim('Server   ')} ${s.server_id}`] : []),
     ...(s.db ? [`${fmt.dim('Database ')} ${s.db}${s.backend ? ` (${s.backend === 'postgres' ? 'PostgreSQL' : 'SQLite'})` : ''}`] : []),
+    ...(s.lease_seconds !== null ? [`${fmt.dim('Webhooks ')} each attempt leased for ${s.lease_seconds} s; ${s.deliveries_leased_by_this_server ?? 0} out from this server now`] : []),
   ],
 };
 
@@ -109,7 +116,18 @@ export async function runStatus(io: Io): Promise<void> {
     const health = await client.sandbox<Health>('GET', '/sandbox/health');
     const db = local?.db ?? (health.database === undefined ? null : redactDatabase(health.database));
     await io.show(
-      { running: true, base_url: baseUrl, version: health.version, api_version: health.api_version, pid: local?.pid ?? null, db, backend: health.backend ?? null, server_id: health.server_id ?? null },
+      {
+        running: true,
+        base_url: baseUrl,
+        version: health.version,
+        api_version: health.api_version,
+        pid: local?.pid ?? null,
+        db,
+        backend: health.backend ?? null,
+        server_id: health.server_id ?? null,
+        lease_seconds: health.lease_seconds ?? null,
+        deliveries_leased_by_this_server: health.deliveries_leased_by_this_server ?? null,
+      },
       statusView,
     );
     // Running, but started elsewhere: every other command here would stop at NO_SANDBOX or a missing key.
@@ -125,7 +143,10 @@ export async function runStatus(io: Io): Promise<void> {
     }
   } catch (error) {
     if (error instanceof UnreachableError) {
-      await io.show({ running: false, base_url: baseUrl, version: null, api_version: null, pid: null, db: local?.db ?? null, backend: null, server_id: null }, statusView);
+      await io.show(
+        { running: false, base_url: baseUrl, version: null, api_version: null, pid: null, db: local?.db ?? null, backend: null, server_id: null, lease_seconds: null, deliveries_leased_by_this_server: null },
+        statusView,
+      );
     }
     throw error;
   }

@@ -46,6 +46,11 @@ export function startCommand(): Command {
     )
     .addOption(new Option('--pool-size <n>', 'PostgreSQL: connections this server keeps open at most (default 10)').env('LEDGER_PG_POOL_SIZE'))
     .addOption(new Option('--statement-timeout <seconds>', 'PostgreSQL: a statement running longer is cancelled (default 30)').env('LEDGER_PG_STATEMENT_TIMEOUT'))
+    .addOption(
+      new Option('--webhook-lease <seconds>', 'PostgreSQL: how long a begun webhook attempt holds its delivery from the other servers; longer than --webhook-timeout, at most 3600 (default: the timeout + 15)').env(
+        'LEDGER_PG_WEBHOOK_LEASE',
+      ),
+    )
     .option('--settlement-delay <seconds>', 'sandbox seconds before the provider settles or fails a payout (0: before answering)', '2')
     .option('--webhook-url <url>', "deliver the SANDBOX developer's webhooks here (default: the built-in receiver)")
     .option('--webhook-timeout <seconds>', 'seconds before a webhook attempt is abandoned', '15')
@@ -67,6 +72,7 @@ export function startCommand(): Command {
         'ledger sandbox start --detach --memory --seed 7 --snapshot test/fixtures/base.db',
         'ledger sandbox start --detach --database postgres://ledger@127.0.0.1:5432/ledger   # on PostgreSQL, which other servers may share',
         "LEDGER_DATABASE_URL='postgres://ledger:…@db:5432/ledger' ledger sandbox start --detach   # a password: in the environment, not in ps",
+        'ledger sandbox start --detach --database postgres://ledger@db:5432/ledger --webhook-timeout 5 --webhook-lease 20   # a killed server\'s webhooks go out again from the others after 20 s',
         'ledger sandbox start --public --tls-cert cert.pem --tls-key key.pem   # a team sandbox over HTTPS',
         'ledger sandbox start --analyser openai-compatible --analyser-url http://127.0.0.1:11434/v1 --analyser-model llama3.2',
         'eval "$(ledger sandbox env)"',
@@ -75,12 +81,12 @@ export function startCommand(): Command {
     .action(action(runStart));
 }
 
-function paths(io: Io, options: StartOptions) {
+function paths(io: Io, options: StartOptions, webhookTimeout: number) {
   const stateDir = stateDirFor(io.cwd, io.env);
   return {
     stateFile: join(stateDir, STATE_FILE),
     logFile: join(stateDir, 'sandbox.log'),
-    storage: storageChoice(io, options, stateDir),
+    storage: storageChoice(io, options, stateDir, webhookTimeout),
   };
 }
 
@@ -126,7 +132,7 @@ export async function runStart(io: Io, options: StartOptions): Promise<void> {
   const analyser = analyserConfig(options, io.env);
   const repro = reproducible(io, options);
   const bind = await binding(io, options);
-  const { stateFile, logFile, storage } = paths(io, options);
+  const { stateFile, logFile, storage } = paths(io, options, webhookTimeout);
   await assertNotRunning(stateFile);
   if (storage.memory) (await import('../../client/temp-dir.js')).assertTempDirUsable(io.env);
   if (options.insecure && !bind.loopback) io.stderr.write(fitted(io.stderr, insecureWarning(bind.host)));
@@ -250,6 +256,7 @@ async function foreground(
     settlementDelaySeconds,
     webhookUrl: options.webhookUrl,
     webhookTimeoutSeconds: Number(options.webhookTimeout),
+    webhookLeaseSeconds: storage.webhookLeaseSeconds,
     analyser,
     ...repro.server,
     snapshotDir: join(dirname(stateFile), SNAPSHOT_DIR),
