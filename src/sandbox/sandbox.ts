@@ -68,6 +68,12 @@ export interface Sandbox {
   /** Calls `listener` after every restore (state kept in memory that the restore made stale); the restore waits for it. */
   onRestore(listener: () => void | Promise<void>): void;
   /**
+   * Counts restores begun, odd while one runs (from before its data changes until its `onRestore`
+   * listeners are done). A read outside the restore that saw the same even count before and after
+   * read one state that every listener has caught up with.
+   */
+  restoreEpoch(): number;
+  /**
    * Moves one developer's clock forward and remembers the new offset across restarts. `alongside`
    * runs in the same transaction, given the clock as it reads once the move has committed and its
    * offset (the route stores its idempotent answer there, so a crash cannot leave the move without it).
@@ -182,6 +188,8 @@ export async function openSandbox(options: OpenSandboxOptions): Promise<Sandbox>
   const restored: (() => void | Promise<void>)[] = [];
   /** Restores so far: a clock's walk (advanceClock) stops at one. */
   let restores = 0;
+  /** Restores begun and ended (Sandbox.restoreEpoch): odd while one runs. */
+  let epoch = 0;
   /** Each developer's clock advance under way, the next one waits for (advanceClock). */
   const advancing = new Map<string, Promise<void>>();
   /** Developers held back, each with the promise that settles when the last hold on it is released. */
@@ -217,26 +225,32 @@ export async function openSandbox(options: OpenSandboxOptions): Promise<Sandbox>
     async restore(replace) {
       // A reset under way would go on removing rows from the restored state: it finishes first.
       await Promise.all([...held.values()]);
-      const result = await writes.exclusive(async () => {
-        let value;
-        try {
-          value = await replace();
-        } catch (error) {
-          // The attempts the restore cancelled stay counted in the data it left: each gets its row.
-          await recordInterrupted(CANCELLED_BY_RESTORE);
-          throw error;
-        }
-        for (const id of await clocks.restore(db)) envs.delete(id);
-        restores += 1;
-        savedPosition = stagedPosition = await seedPosition();
-        if (isSeeded(ids)) ids.position = savedPosition;
-        // Before any write of the restored state, on its clocks: nothing is out now (the caller quiesced).
-        await recordInterrupted(INTERRUPTED_BY_SNAPSHOT);
-        return value;
-      });
-      for (const listener of restored) await listener();
-      return result;
+      epoch += 1;
+      try {
+        const result = await writes.exclusive(async () => {
+          let value;
+          try {
+            value = await replace();
+          } catch (error) {
+            // The attempts the restore cancelled stay counted in the data it left: each gets its row.
+            await recordInterrupted(CANCELLED_BY_RESTORE);
+            throw error;
+          }
+          for (const id of await clocks.restore(db)) envs.delete(id);
+          restores += 1;
+          savedPosition = stagedPosition = await seedPosition();
+          if (isSeeded(ids)) ids.position = savedPosition;
+          // Before any write of the restored state, on its clocks: nothing is out now (the caller quiesced).
+          await recordInterrupted(INTERRUPTED_BY_SNAPSHOT);
+          return value;
+        });
+        for (const listener of restored) await listener();
+        return result;
+      } finally {
+        epoch += 1;
+      }
     },
+    restoreEpoch: () => epoch,
     onRestore: (listener) => restored.push(listener),
     advanceClock(developerId, seconds, alongside, walk) {
       const run = async () => {

@@ -122,10 +122,14 @@ export function webhookStreamRoutes(app: App, { sandbox }: RouteDeps): void {
             response.end(`event: error\ndata: ${JSON.stringify(errorBody(refusal))}\n\n`);
             return;
           }
+          // Nothing is read while a restore runs, and a read a restore overlapped is dropped: on a
+          // database with several connections (PostgreSQL) the read may see the restored rows
+          // before the restore's listener has moved the cursor past them.
+          const epoch = sandbox.restoreEpoch();
+          if (epoch % 2 === 1) return;
           const from = following.cursor;
           const rows = await newAttempts(developer, from);
-          // A restore moved the cursor while this look read: what it read is of the state before.
-          if (following.cursor !== from) return;
+          if (following.cursor !== from || sandbox.restoreEpoch() !== epoch) return;
           for (const row of rows) {
             const log = await findLog(db, row.log_seq);
             if (!log) continue;
