@@ -3,7 +3,7 @@
 // requests made in-process by a bare script (one process: the same sandbox, app.inject, nothing
 // else), and against the same 100 steps as separate `ledger` invocations from a shell script (a
 // sandbox already running). Each pair runs interleaved after one warm-up of each side; medians.
-// Targets (issue 15): the scenario within 2× the bare requests, and at least 20× faster than the
+// Targets: the scenario within 2× the bare requests, and at least 20× faster than the
 // separate invocations.
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

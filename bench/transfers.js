@@ -27,10 +27,10 @@ const PRELOAD = Math.round(TRANSFERS * 0.4);
  * The floors, in-process on an identical database, no HTTP (`engineSandbox`):
  * - `callers: 1, deliveries: true`: the same engine call in its own database transaction, one after
  *   another (the SQL of one request), while the same dispatcher delivers the webhooks: the
- *   one-transaction floor that does the server's work (the issue: every target row against the floor
- *   that does the same work);
- * - `callers: 1, deliveries: false`: the same, with the deliveries left for later (the floor of the
- *   bench before session 28, kept as a row without a target);
+ *   one-transaction floor that does the server's work (a target row is set only against a floor that
+ *   does the same work);
+ * - `callers: 1, deliveries: false`: the same, with the deliveries left for later (a floor that does
+ *   less work than the server, kept as a row without a target);
  * - `callers: 16, deliveries: true`: the same engine call through the same group commit from as many
  *   concurrent callers as the HTTP run has connections, while the same dispatcher delivers the
  *   webhooks as the server does: everything the server does but HTTP;
@@ -115,7 +115,7 @@ export async function run() {
         unit: '/s',
         floorLabel: 'same SQL in-process, one transaction each, deliveries left for later',
         target: '—',
-        note: "the target row's floor until session 28: it does less work than the server (no target)",
+        note: 'a floor that does less work than the server (no target)',
       },
       {
         row: `internal transfers/s, HTTP ${CONNECTIONS} conn, webhooks delivered as it goes`,

@@ -83,7 +83,7 @@ describe('the outside corpus (narrations-outside.json, written by a second engin
   });
 
   // The held-out part was measured once, after the tuning: 79 / 102. Its misses were then published and
-  // read, and the vocabulary widened (session 25): 102 / 102 after reading its misses, no longer a held-out result.
+  // read, and the vocabulary widened: 102 / 102 after reading its misses, no longer a held-out result.
   it('gets at least 98% of the held-out part right (after reading its misses), and routes at least 95% of it right', () => {
     expect(share(outsideHeldOut, right), `misses: ${misses(outsideHeldOut)}`).toBeGreaterThanOrEqual(0.98);
     expect(share(outsideHeldOut, (c) => isHeld(run(c)) === c.held)).toBeGreaterThanOrEqual(0.95);
@@ -132,12 +132,12 @@ function itKeepsItsFloors(all: CorpusCase[], tuningPart: CorpusCase[], heldOutPa
 describe('the third corpus (narrations-third.json, written by an engineer who never read the analyser)', () => {
   itIsAnOutsideCorpus(third, thirdTuning, thirdHeldOut, [300, 176, 124]);
 
-  // Floors at what the analyser measured (session 25): the tuning part after its misses were fixed, the
+  // Floors at what the analyser measured: the tuning part after its misses were fixed, the
   // held-out part measured once after that. Its "Unknown" label for unknown narrations (the analyser's
   // is "Uncategorised") counts as a miss here: see docs/narration-analysis.md.
   // 159 after the tuning; 158 since a limit with a purpose limits that purpose above the limit only (the
   // ₦75k of "thrift contribution 75k Iya Basira" is written only in the narration: its payment is ₦1,000);
-  // 159 since session 30 (an instalment alone names no purpose: "2nd instalment").
+  // 159 since an instalment alone names no purpose ("2nd instalment").
   it('gets at least 159 of 176 of the tuning part right', () => {
     expect(thirdTuning.filter(right).length, `misses: ${misses(thirdTuning)}`).toBeGreaterThanOrEqual(159);
   });
@@ -153,24 +153,23 @@ describe('the third corpus (narrations-third.json, written by an engineer who ne
   });
 });
 
-describe('the fourth corpus (narrations-fourth.json, written in session 28 by an engineer who did not read the analyser)', () => {
+describe('the fourth corpus (narrations-fourth.json, written by an engineer who did not read the analyser)', () => {
   itIsAnOutsideCorpus(fourth, fourthTuning, fourthHeldOut, [300, 194, 106]);
 
-  // Floors at what the analyser measured the one time it met this corpus (session 28, before anyone
-  // here read it). The held-out part's misses are never printed, here or in the bench: it stays
-  // unread, so that it can measure text nobody here has seen again. Session 30 read the tuning part's
-  // misses (179 → 193) and measured the held-out part once after its work, totals only (89 → 90 right,
-  // 100 → 101 routed right): the floors are those figures.
+  // Floors at what the analyser measured on this corpus. The held-out part's misses are never printed,
+  // here or in the bench: it stays unread, so that it can measure text nobody here has seen again. The
+  // tuning part's misses have been read (179 → 193 right) and the held-out part measured once after
+  // that work, totals only (89 → 90 right, 100 → 101 routed right): the floors are those figures.
   itKeepsItsFloors(fourth, fourthTuning, fourthHeldOut, { tuning: 193, heldOut: 90, routed: 101, legitimateHeld: 1, printTuningMisses: true });
 });
 
-describe('the fifth corpus (narrations-fifth.json, written in session 30 by an engineer who did not read the analyser)', () => {
+describe('the fifth corpus (narrations-fifth.json, written by an engineer who did not read the analyser)', () => {
   itIsAnOutsideCorpus(fifth, fifthTuning, fifthHeldOut, [300, 189, 111]);
 
-  // Floors at what session 30's analyser measured, after its widening was written without seeing this
-  // corpus (session 29's analyser: 247 of 300, the held-out part 92 of 111, routed 105, none of 85
-  // legitimate held). The held-out part's misses are never printed, here or in the bench: it stays
-  // unread. Session 30's second pass read the tuning part's misses (163 → 184): they are printed.
+  // Floors at what the analyser measured with the rules written by class without seeing this corpus
+  // (without them: 247 of 300, the held-out part 92 of 111, routed 105, none of 85 legitimate held).
+  // The held-out part's misses are never printed, here or in the bench: it stays unread. The tuning
+  // part's misses have been read (163 → 184 right): they are printed.
   itKeepsItsFloors(fifth, fifthTuning, fifthHeldOut, { tuning: 184, heldOut: 92, routed: 105, legitimateHeld: 0, printTuningMisses: true });
 });
 
@@ -324,7 +323,7 @@ describe('determinism', () => {
   });
 });
 
-describe('session 28: rules of form and vocabulary by class, from knowledge (before the fourth corpus)', () => {
+describe('rules of form and vocabulary by class, from knowledge rather than any corpus\'s misses', () => {
   const outcome = (narration: string, systemPrompt = '', amount = 100_000) => {
     const r = read(narration, systemPrompt, amount);
     return [narration, r.extracted_intent, holdReason(r) ?? 'CREDITED'];
@@ -446,7 +445,7 @@ describe('session 28: rules of form and vocabulary by class, from knowledge (bef
   });
 });
 
-describe('session 30: prompts by form, fraud slang by class with its look-alikes, intents the labels have no word for', () => {
+describe('prompts by form, fraud slang by class with its look-alikes, intents the labels have no word for', () => {
   const outcome = (narration: string, systemPrompt = '', amount = 100_000, senderName = 'SANDBOX SENDER') => {
     const r = analyseNarration({ narration, systemPrompt, amount, senderName });
     return [narration, r.extracted_intent, holdReason(r) ?? 'CREDITED'];
@@ -554,7 +553,7 @@ describe('session 30: prompts by form, fraud slang by class with its look-alikes
   });
 });
 
-describe('session 30, second pass: fraud by its shape, not one writer\'s words (each shape with look-alikes a careful reader credits)', () => {
+describe('fraud by its shape, not one writer\'s words (each shape with look-alikes a careful reader credits)', () => {
   const outcome = (narration: string, systemPrompt = '', amount = 100_000, senderName = 'SANDBOX SENDER') => {
     const r = analyseNarration({ narration, systemPrompt, amount, senderName });
     return [narration, r.extracted_intent, holdReason(r) ?? 'CREDITED'];

@@ -8,7 +8,7 @@ import { bulkTransfers } from '../helpers/bulk-ledger.js';
 import { createTestSandbox, createWallet, type TestSandbox, walletBody } from '../helpers/sandbox.js';
 
 /**
- * Issue 13: nothing that scales with the data holds up the server. A ledger of 200,000
+ * Nothing that scales with the data holds up the server. A ledger of 200,000
  * transactions (their events and deliveries too) on a file, and another developer's of 40,000;
  * while the first is audited and the second reset, other requests keep being answered. Judged by
  * counting what was answered meanwhile, and by the event loop's longest stall against the whole

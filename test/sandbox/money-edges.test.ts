@@ -5,7 +5,7 @@ import { makeNuban } from '../../src/engine/wallets/nuban.js';
 import { createTestSandbox, createWallet, expectCleanAudit, type TestSandbox, logsWithPayload, TEST_BACKEND } from '../helpers/sandbox.js';
 
 /**
- * Money at its edges (issue 11, point 8): refunds to the caller's own virtual accounts, and the
+ * Money at its edges: refunds to the caller's own virtual accounts, and the
  * 2^53 guard, which bounds each wallet and never the developer's system accounts.
  */
 const MAX = Number.MAX_SAFE_INTEGER;

@@ -236,7 +236,7 @@ async function foreground(
   // V8 lets the old generation grow by up to 4× what survived the last full collection before it
   // collects again; under a steady request load that left about 90 MB of garbage-laden heap beside
   // 20-35 MB live. 1.5× keeps a file sandbox under 200 MB with the same transfers/s
-  // (docs/benchmarks.md, tenth pass). Here for the same reason as the umask: a process-wide setting.
+  // (docs/benchmarks.md, Memory). Here for the same reason as the umask: a process-wide setting.
   const { setFlagsFromString } = await import('node:v8');
   setFlagsFromString(HEAP_GROWING);
   makeStateDir(dirname(stateFile));

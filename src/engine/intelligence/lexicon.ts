@@ -260,7 +260,7 @@ export const DEFERRING_TERMS = new Map<string, number>([
   ...['CONTRIBUTION', 'CONTRI', 'UGWO'].map((t) => [t, 3] as const),
 ]);
 
-/** The generic intent: readable, plausible, but no specific purpose (issue 16). */
+/** The generic intent: readable, plausible, but no specific purpose. */
 export const GENERAL_PAYMENT = { intent: 'payment', label: 'General payment' } as const;
 
 /** Words that name a payment without saying what for: the general payment intent. Money is OWO (Yoruba), EGO (Igbo), KUDI (Hausa), OKUK (Efik), IGHO (Edo, Urhobo), INYAREGH (Tiv), CEEDE (Fulfulde). */

@@ -33,7 +33,7 @@ export function registerConnection(db: Kysely<any>, connection: Connection): voi
  * through Kysely. Inside a transaction the connection is already this caller's, so Kysely's
  * executor (its connection provider, its result transforms: a chain of closures and promises per
  * statement) adds nothing but work and garbage. Under a transfer load Kysely's own frames were
- * 13.5-14 % of the server's CPU samples, 7 % with this (docs/benchmarks.md, fourth pass).
+ * 13.5-14 % of the server's CPU samples, 7 % with this.
  */
 export function runDirect<O>(trx: Kysely<any>, sql: string, parameters: readonly unknown[]): Promise<QueryResult<O>> | undefined {
   if (!trx.isTransaction) return undefined;

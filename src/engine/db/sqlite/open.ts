@@ -101,7 +101,7 @@ function keptStatement(sqlite: SQLite.Database, sql: string, statement: SQLite.S
  * first COMMIT after (SQLite's journal_size_limit). So every connection that writes has it: the
  * reset's worker, and the checkpointer (whose vacuum writes). Had only the request thread's, its
  * first write after a reset's chunks (the answer) cut back a WAL of 300 MB, and held the request
- * thread for 200 ms (measured at 200,000 transactions; docs/benchmarks.md, fifth pass).
+ * thread for 200 ms (measured at 200,000 transactions).
  */
 const WAL_SIZE_LIMIT = 64 * 1024 * 1024;
 
