@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/commands/registry.js';
 import { assemble } from '../../src/program.js';
+import { sectionOf } from '../helpers/docs.js';
 
 function leaves(command: Command, path: string[] = []): { path: string; command: Command }[] {
   const here = [...path, command.name()];
@@ -40,14 +39,12 @@ describe('--help', () => {
 });
 
 /**
- * The commands the README's command reference documents, by registry path. A row names its first
+ * The commands docs/commands.md documents in its table, by registry path. A row names its first
  * command whole (`ledger sandbox keys`) and may add others after " / ", named below a parent of the
  * first (`keys rotate`, `restore`); `settle\|fail` names two. A name that is no command comes back as
  * itself, to fail the test.
  */
-function documented(readme: string, runs: Set<string>, known: Set<string>): Set<string> {
-  const start = readme.indexOf('\n## Command reference\n');
-  const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
+function documented(section: string, runs: Set<string>, known: Set<string>): Set<string> {
   const paths = new Set<string>();
   /** The leading words of a command, each `a\|b` taken both ways. */
   const expand = (text: string): string[][] => {
@@ -85,12 +82,11 @@ function documented(readme: string, runs: Set<string>, known: Set<string>): Set<
   return paths;
 }
 
-describe('README command reference', () => {
+describe('the command reference (docs/commands.md)', () => {
   it('documents every command that runs (a group is the rows of its commands), and no command that is not there', () => {
     const runs = new Set(COMMANDS.filter((c) => c.load).map((c) => c.path));
-    const readme = readFileSync(resolve(import.meta.dirname, '../../README.md'), 'utf8');
-    const found = documented(readme, runs, new Set(COMMANDS.map((c) => c.path)));
-    expect([...runs].filter((path) => !found.has(path)), 'commands missing from the README').toEqual([]);
-    expect([...found].filter((path) => !runs.has(path)), 'README rows that name no command').toEqual([]);
+    const found = documented(sectionOf('docs/commands.md', '# Command reference'), runs, new Set(COMMANDS.map((c) => c.path)));
+    expect([...runs].filter((path) => !found.has(path)), 'commands missing from docs/commands.md').toEqual([]);
+    expect([...found].filter((path) => !runs.has(path)), 'docs/commands.md rows that name no command').toEqual([]);
   });
 });

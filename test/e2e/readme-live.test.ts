@@ -1,22 +1,21 @@
 import { execa } from 'execa';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../src/index.js';
 import { BIN, cleanEnv } from '../helpers/cli.js';
+import { sectionOf } from '../helpers/docs.js';
 import { type LiveService, startLiveService } from '../helpers/live-service.js';
 
 /**
- * The README's "Against a shared or live service", run line by line in one bash session as a
+ * "Against a shared or live service" in docs/walkthroughs.md, run line by line in one bash session as a
  * reader would paste it: its staging service is a sandbox (shared, as a team's would be), and its
  * live one a local HTTPS stand-in in front of that sandbox that takes one `svc_live_` key for it and
  * offers only the seed's /v1, trusted through NODE_EXTRA_CA_CERTS. Each line with a comment has a check that the comment is
  * true; a commented line without a check, or a check without its line, fails.
  */
-const README = readFileSync(resolve(import.meta.dirname, '../../README.md'), 'utf8');
-const TITLE = '## Against a shared or live service';
-const SECTION = README.slice(README.indexOf(TITLE), README.indexOf('\n## ', README.indexOf(TITLE) + 1));
+const SECTION = sectionOf('docs/walkthroughs.md', '## Against a shared or live service');
 const LINES = [...SECTION.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) => m[1]!.split('\n')).filter((l) => l.trim() !== '');
 /** The README's two services: staging a shared sandbox (the sandbox itself), the live one the HTTPS stand-in. */
 const STAGING = 'https://ledger.staging.example.com';

@@ -1,22 +1,21 @@
 import { execa } from 'execa';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv } from '../helpers/cli.js';
+import { sectionOf } from '../helpers/docs.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
 
 /**
- * The README's "A shared sandbox on PostgreSQL", run line by line in one bash session as a reader
+ * "A shared sandbox on PostgreSQL" in docs/walkthroughs.md, run line by line in one bash session as a reader
  * would paste it. The `docker` lines are not run: the test's own PostgreSQL server stands in, its
  * URL (with the README's password, which that server does not ask for) in place of the README's.
  * Ports 4010 and 4011 become free ones, and the profile's URL the second server's. Each line with a
  * comment has a check that the comment is true; a commented line without a check, or a check
  * without its line, fails.
  */
-const README = readFileSync(resolve(import.meta.dirname, '../../README.md'), 'utf8');
-const TITLE = '## A shared sandbox on PostgreSQL';
-const SECTION = README.slice(README.indexOf(TITLE), README.indexOf('\n## ', README.indexOf(TITLE) + 1));
+const SECTION = sectionOf('docs/walkthroughs.md', '## A shared sandbox on PostgreSQL');
 const LINES = [...SECTION.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) => m[1]!.split('\n')).filter((l) => l.trim() !== '');
 const README_URL = 'postgres://postgres:ledger@127.0.0.1:5432/postgres';
 const NOT_RUN = /^(docker |until docker )/;

@@ -4,18 +4,18 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv } from '../helpers/cli.js';
+import { sectionOf } from '../helpers/docs.js';
 
 /**
- * The README's "Reproducible tests" examples, pasted as they stand into a project that has this
+ * The "Reproducible tests" examples of docs/walkthroughs.md, pasted as they stand into a project that has this
  * package installed (node_modules links to this checkout): the CI script passes twice with the same
  * output and fails on a changed golden file; the vitest and node:test examples pass.
  */
 const ROOT = resolve(import.meta.dirname, '../..');
-const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-const section = readme.slice(readme.indexOf('## Reproducible tests'), readme.indexOf('## Command reference'));
+const section = sectionOf('docs/walkthroughs.md', '## Reproducible tests');
 const block = (language: string) => {
   const match = new RegExp(`\`\`\`${language}\\n([\\s\\S]*?)\`\`\``).exec(section);
-  if (!match) throw new Error(`no ${language} block in the README's Reproducible tests section`);
+  if (!match) throw new Error(`no ${language} block in the Reproducible tests section of docs/walkthroughs.md`);
   return match[1]!;
 };
 const { name } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string };
@@ -35,7 +35,7 @@ afterAll(() => rmSync(project, { recursive: true, force: true }));
 const inProject = (file: string, args: string[]) =>
   execa(file, args, { cwd: project, env: cleanEnv(), extendEnv: false, reject: false, timeout: 180_000, stripFinalNewline: false });
 
-describe('the README, pasted as it stands', () => {
+describe('the Reproducible tests walkthrough, pasted as it stands', () => {
   it('the CI script passes twice in a row with identical output, and fails when a golden file differs', async () => {
     writeFileSync(join(project, 'ci.sh'), block('bash'));
     const first = await inProject('bash', ['ci.sh']);

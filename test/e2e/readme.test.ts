@@ -1,14 +1,15 @@
 import { execa } from 'execa';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, type Cli, cleanEnv, createCli } from '../helpers/cli.js';
+import { readDoc, sectionOf } from '../helpers/docs.js';
 
 /**
- * The README's quickstart and the support shift after it, run from the README itself: every line
- * of their fenced `sh` blocks runs in one bash session, in order, with `ledger` on PATH as the
- * set-up leaves it; each line that has a comment has a check here that the comment is true. A
- * commented line without a check, or a check without its line, fails the test, so the README and
+ * The README's quickstart and the support shift after it (in docs/walkthroughs.md), run from those
+ * files themselves: every line of their fenced `sh` blocks runs in one bash session, in order, with
+ * `ledger` on PATH as the set-up leaves it; each line that has a comment has a check here that the comment is true. A
+ * commented line without a check, or a check without its line, fails the test, so the docs and
  * this file change together. Two liberties: `sandbox start` gets `--port 0` (and, started again,
  * the port it had, as 4010 would be), so the test never collides with a sandbox on 4010, and
  * `--clock manual`, so the sandbox clock moves only at the README's `clock advance` lines. On the
@@ -16,10 +17,9 @@ import { BIN, type Cli, cleanEnv, createCli } from '../helpers/cli.js';
  * second attempt early (the README says so: "pasted slowly, it already had"), and the check that
  * attempt 1 alone was made failed; what the comments promise must not depend on typing speed.
  */
-const README = readFileSync(resolve(import.meta.dirname, '../../README.md'), 'utf8');
-const sectionOf = (title: string) => README.slice(README.indexOf(title), README.indexOf('\n## ', README.indexOf(title) + 1));
+const README = readDoc('README.md');
 /** The support shift runs on where the quickstart stops, on its sandbox and its data. */
-const sections = ['## Quickstart', '## A support shift'].map(sectionOf);
+const sections = [sectionOf('README.md', '## Quickstart'), sectionOf('docs/walkthroughs.md', '## A support shift')];
 /** The set-up's first command ends by starting the sandbox: that part runs first, as a newcomer's shell would have run it. */
 const SETUP = /## Set up[\s\S]*?```sh\n(npm install && npm link --ignore-scripts && )(ledger sandbox start [^\n]*)\nnpm test\n```/.exec(README);
 const LINES = [
@@ -251,7 +251,7 @@ afterAll(async () => {
   cli.cleanup();
 });
 
-describe('the README quickstart and support shift', () => {
+describe('the README quickstart and the support shift after it', () => {
   it('has a check for every commented line, and every check has its line', () => {
     expect(SETUP, 'the set-up is two commands: npm install && npm link --ignore-scripts && ledger sandbox start …, then npm test').not.toBeNull();
     const commented = LINES.filter(hasComment).map(commandOf);

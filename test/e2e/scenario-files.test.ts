@@ -7,6 +7,7 @@ import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../src/index.js';
 import { closedPort, useCli } from '../helpers/cli.js';
+import { sectionOf } from '../helpers/docs.js';
 
 /**
  * `ledger scenario run` through the built binary: every step kind and matcher holding and failing,
@@ -67,9 +68,8 @@ describe('scenario run: passing', () => {
     expect(xml).not.toMatch(/<failure|<error/);
   });
 
-  it("runs the README's scenario file as written, and it fails when its last expectation does not hold", async () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('### Scenario files'));
+  it('runs the walkthrough\'s scenario file as written, and it fails when its last expectation does not hold', async () => {
+    const section = sectionOf('docs/walkthroughs.md', '### Scenario files');
     const yaml = /```yaml\n([\s\S]*?)```/.exec(section)![1]!;
     expect(yaml).toContain('expect: { status: 200, data.balance: 500000 }');
     writeFileSync(join(cli.dir, 'readme.yaml'), yaml);
