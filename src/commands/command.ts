@@ -1,7 +1,7 @@
 import type * as Commander from 'commander';
 import type { CommandLines, Invocation } from './io.js';
 import { ID_VALUE, pastedId } from './pasted.js';
-import { wrap } from './output/wrap.js';
+import { wrap } from '../text/wrap.js';
 
 /**
  * Commands are declared with a small subset of commander's builder API (`option`, `addOption`,

@@ -1,10 +1,9 @@
-import { AmbiguousError, ApiError, UnreachableError, UsageError } from '../client/errors.js';
-import { clean } from './output/clean.js';
+import { AmbiguousError, ApiError, EXIT, UnreachableError, UsageError } from '../client/errors.js';
+import { clean } from '../text/clean.js';
 import type { Stream } from './output/render.js';
-import { fitted } from './output/wrap.js';
+import { fitted } from '../text/wrap.js';
 
-/** Documented exit codes (contract §9); 130 is a person pressing Ctrl-C at a question, as shells report SIGINT. */
-export const EXIT = { OK: 0, REFUSED: 1, USAGE: 2, UNREACHABLE: 3, CANCELLED: 130 } as const;
+export { EXIT };
 
 /** A command that finished but must report failure (an audit with problems): the output is already printed. */
 export class SilentFailure extends Error {

@@ -3,6 +3,9 @@ import type { ApiClient, Transport } from '../client/http.js';
 import type { ClientConfig } from '../client/config.js';
 import type { Stream } from './output/render.js';
 import type { View } from './output/views.js';
+import type { CommandLines } from '../scenario/command-step.js';
+
+export type { CommandLines };
 
 /**
  * What a command's runner is handed (io.ts `createIo` makes it): the shapes alone, so that the
@@ -97,20 +100,4 @@ export interface IoSources {
 export interface Invocation {
   sources: IoSources;
   exitCode: number;
-}
-
-/**
- * Other ledger command lines, as the program names and runs them (program.ts `commandLines`). The
- * program hands them to the command it runs, through the command's Io, so that a command that runs
- * others (`scenario run`) never imports the registry or the program, which load that command.
- */
-export interface CommandLines {
-  /** The deepest command `words` name and how many words that took; whether it is known, runs (a group does not), and a group's subcommands. */
-  name(words: string[]): { path: string; used: number; known: boolean; runs: boolean; children: string[] };
-  /**
-   * Runs a command line in this process, as `ledger` runs it: its output, environment and requests
-   * go where `invocation.sources` says, `added` words follow the command's own flags (before any
-   * `--`), and it resolves the exit code the command would have had.
-   */
-  run(words: string[], added: string[], invocation: Invocation): Promise<number>;
 }

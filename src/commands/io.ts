@@ -3,10 +3,10 @@ import { ApiClient, type RequestOptions, type Transport } from '../client/http.j
 import { withinSeed } from '../client/seed-api.js';
 import { type ClientConfig, needsProfiles, requireKey, resolveConfig } from '../client/config.js';
 import type { ProfilesFile } from '../client/profiles.js';
-import { isWrite, requireLiveFlag, sandboxOnlyRefusal, targetLine } from './live.js';
-import { colourFor } from './output/format.js';
+import { isWrite, requireLiveFlag, sandboxOnlyRefusal, targetLine } from '../client/live.js';
+import { colourFor } from '../text/format.js';
 import type { Stream } from './output/render.js';
-import { fitted } from './output/wrap.js';
+import { fitted } from '../text/wrap.js';
 import type { View } from './output/views.js';
 import * as streams from './streams.js';
 import type { CommandLines, GlobalFlags, Invocation, Io, IoSources } from './io-types.js';

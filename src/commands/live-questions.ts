@@ -1,6 +1,6 @@
 import type { Wallet } from '../api/schemas/wallets.js';
 import type { Io } from './io.js';
-import { naira } from './output/format.js';
+import { naira } from '../text/format.js';
 
 /**
  * What a command that changes something on a live service shows before it asks for the typed

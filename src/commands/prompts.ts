@@ -1,6 +1,6 @@
 import { UsageError } from '../client/errors.js';
 import type { Io } from './io-types.js';
-import { clean } from './output/clean.js';
+import { clean } from '../text/clean.js';
 
 /**
  * The only module that loads @inquirer/prompts, and only when a person must be asked. Every question

@@ -1,7 +1,7 @@
 import type { Command } from './command.js';
 import type { Io } from './io.js';
 import { action, clientCommand, examples } from './options.js';
-import { naira } from './output/format.js';
+import { naira } from '../text/format.js';
 import type { Formatter, View } from './output/views.js';
 import { periodQuery } from './period.js';
 import { offers } from './remote.js';

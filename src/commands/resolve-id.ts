@@ -1,7 +1,7 @@
 import type { SearchMatch, SearchResult } from '../api/schemas/search.js';
 import { AmbiguousError, ApiError, UnsupportedError, UsageError } from '../client/errors.js';
 import { notYours } from './account-number.js';
-import { naira } from './output/format.js';
+import { naira } from '../text/format.js';
 import type { Io } from './io.js';
 import { offers } from './remote.js';
 

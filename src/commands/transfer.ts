@@ -88,7 +88,7 @@ async function confirmPayout(io: Io, from: string, accountNumber: string, bankCo
   // On a live service the person types the amount after reading whose money it is.
   const source = io.asksLive() ? await io.client().request<Wallet>('GET', `/v1/wallets/${encodeURIComponent(from)}`) : undefined;
   const { formatter } = await import('./output/render.js');
-  const { clean } = await import('./output/clean.js');
+  const { clean } = await import('../text/clean.js');
   const fmt = formatter(io.stderr, io.env);
   io.announceTarget();
   io.stderr.write(
@@ -102,6 +102,6 @@ async function confirmPayout(io: Io, from: string, accountNumber: string, bankCo
       '',
     ].join('\n'),
   );
-  const question = source ? `Send ${(await import('./output/format.js')).naira(amount)} from ${source.first_name} ${source.last_name} to ${accountNumber} at ${fmt.bank(bankCode)}?` : 'Send this transfer?';
+  const question = source ? `Send ${(await import('../text/format.js')).naira(amount)} from ${source.first_name} ${source.last_name} to ${accountNumber} at ${fmt.bank(bankCode)}?` : 'Send this transfer?';
   if (!(await confirm(io, question, false, { expected: String(amount), named: 'the amount in kobo' }))) throw new UsageError('transfer cancelled: nothing was sent');
 }

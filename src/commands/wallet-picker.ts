@@ -1,7 +1,7 @@
 import type { Wallet } from '../api/schemas/wallets.js';
 import { UsageError } from '../client/errors.js';
 import type { Io } from './io.js';
-import { money } from './output/format.js';
+import { money } from '../text/format.js';
 import { fetchAll } from './paging.js';
 import { needTerminal, searchFor } from './prompts.js';
 import { offers } from './remote.js';

@@ -2,22 +2,20 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { readCapabilities } from '../client/capabilities.js';
 import { requireKey, resolveConfig } from '../client/config.js';
-import { UsageError } from '../client/errors.js';
+import { EXIT, UsageError } from '../client/errors.js';
 import { ApiClient } from '../client/http.js';
 import { saveFile } from '../client/save-file.js';
 import { SNAPSHOT_DIR, stateDirFor } from '../client/state.js';
 import { namedSnapshotFile } from '../api/snapshot-name.js';
 import { assertTempDirUsable } from '../client/temp-dir.js';
 import { loadDriver } from '../engine/db/open-storage.js';
-import { EXIT, SilentFailure } from '../commands/errors.js';
-import type { Io } from '../commands/io.js';
-import { sandboxOnlyRefusal } from '../commands/live.js';
-import { clean } from '../commands/output/clean.js';
-import { plural } from '../commands/output/format.js';
-import type { Stream } from '../commands/output/render.js';
-import { fitted } from '../commands/output/wrap.js';
+import { sandboxOnlyRefusal } from '../client/live.js';
+import { clean } from '../text/clean.js';
+import { plural } from '../text/format.js';
+import { fitted, type Stream } from '../text/wrap.js';
 import { parseSeed, parseSnapshotTarget } from '../sandbox/start-options.js';
 import type { SnapshotTarget } from '../sandbox/snapshots.js';
+import type { CommandLines } from './command-step.js';
 import { checkReportPath, FormatErrors, loadScenarioFiles } from './files.js';
 import type { RunReport } from './results.js';
 import { junitReporter } from './report/junit.js';
@@ -44,6 +42,16 @@ export interface RunFlags {
   snapshot?: string;
   baseUrl?: string;
   apiKey?: string;
+}
+
+/** What a run writes to and reads from: the `scenario run` command's Io fits it. */
+export interface RunIo {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  stdout: Stream;
+  stderr: Stream;
+  /** A note for people on stderr (silent under --json and --quiet). */
+  note(text: string): void;
 }
 
 function reporterFor(name: ReporterName, out: Stream, env: NodeJS.ProcessEnv): Reporter {
@@ -74,7 +82,7 @@ function snapshotFile(value: string | undefined, cwd: string): string | undefine
 }
 
 /** `--snapshot`: in-process, a named snapshot is the file `sandbox snapshot save NAME` wrote here. */
-function startingSnapshot(value: string | undefined, io: Io, remote: boolean): SnapshotTarget | undefined {
+function startingSnapshot(value: string | undefined, io: RunIo, remote: boolean): SnapshotTarget | undefined {
   if (value === undefined) return undefined;
   let target: SnapshotTarget;
   try {
@@ -90,11 +98,13 @@ function startingSnapshot(value: string | undefined, io: Io, remote: boolean): S
 
 /**
  * `ledger scenario run`: checks every file first (a malformed one is exit 2, with its line and
- * column, and nothing runs), then runs them and reports. Exit 1 when a scenario fails, or before
- * anything runs when the database driver cannot load (NATIVE_MODULE) or --base-url is not a sandbox
- * that takes the key; 3 when the sandbox named by --base-url cannot be reached.
+ * column, and nothing runs), then runs them and reports, and resolves the exit code, its failure
+ * already told on stderr: 1 when a scenario fails, 3 when the sandbox named by --base-url cannot be
+ * reached. Before anything runs it throws (exit 1) when the database driver cannot load
+ * (NATIVE_MODULE) or --base-url is not a sandbox that takes the key. `lines` are the command lines
+ * the steps run, from the program: the scenario engine imports no command.
  */
-export async function runScenarioFiles(io: Io, paths: string[], flags: RunFlags): Promise<void> {
+export async function runScenarioFiles(io: RunIo, paths: string[], flags: RunFlags, lines: CommandLines): Promise<number> {
   const reporter = chooseReporter(flags, Boolean(io.stdout.isTTY));
   // A run that stops before it reports (a malformed file, an unreachable sandbox, the driver) must
   // not leave an earlier run's report where CI reads this one's: the old file goes first.
@@ -111,15 +121,13 @@ export async function runScenarioFiles(io: Io, paths: string[], flags: RunFlags)
   // The running sandbox has the seed it was started with: a --seed would change nothing, silently.
   if (seed !== undefined && flags.baseUrl !== undefined) throw new UsageError(`--seed has no effect with --base-url: the sandbox there has the seed it was started with (\`ledger sandbox start --seed ${seed}\`)`);
   const snapshot = startingSnapshot(flags.snapshot, io, flags.baseUrl !== undefined);
-  // The registry's names and the program's runner, from the program (no import of either here).
-  const lines = io.commandLines();
   let files;
   try {
     files = loadScenarioFiles(paths, io.cwd, lines);
   } catch (error) {
     if (!(error instanceof FormatErrors)) throw error;
     for (const file of error.errors) for (const p of file.problems) io.stderr.write(`Error [INVALID_SCENARIO]: ${file.file}:${p.line}:${p.column}: ${p.message}\n`);
-    throw new SilentFailure(EXIT.USAGE);
+    return EXIT.USAGE;
   }
   let remote: { baseUrl: string; apiKey: string } | undefined;
   // A database driver that cannot load (built for another Node) is one error before anything runs,
@@ -151,10 +159,8 @@ export async function runScenarioFiles(io: Io, paths: string[], flags: RunFlags)
     await saveFile(path, report, 0o666);
     io.note(`${reporter === 'junit' ? 'JUnit XML' : reporter === 'tap' ? 'TAP' : 'The report'} written to ${flags.output}`);
   }
-  if (exitCode !== 0) {
-    io.stderr.write(fitted(io.stderr, `${notPassed(run, exitCode)}\n`));
-    throw new SilentFailure(exitCode);
-  }
+  if (exitCode !== 0) io.stderr.write(fitted(io.stderr, `${notPassed(run, exitCode)}\n`));
+  return exitCode;
 }
 
 /**

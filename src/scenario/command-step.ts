@@ -1,12 +1,31 @@
-import type { CommandLines, Invocation } from '../commands/io.js';
-import type { Stream } from '../commands/output/render.js';
+import type { Transport } from '../client/http.js';
+import type { Stream } from '../text/wrap.js';
 import type { Target } from './target.js';
 
 /**
- * Where a scenario's command-line steps run: the directory, and the program's own runner, handed
- * down from the `scenario run` command's Io (scenario code never imports the registry or the
- * program, which load the `scenario run` command: that was an import circle).
+ * Other ledger command lines, as the program names and runs them (program.ts `commandLines`). The
+ * program hands them to the command it runs, through the command's Io, and `scenario run` hands
+ * them to the scenario engine, which sits below the commands: neither imports the registry or the
+ * program, which load that command.
  */
+export interface CommandLines {
+  /** The deepest command `words` name and how many words that took; whether it is known, runs (a group does not), and a group's subcommands. */
+  name(words: string[]): { path: string; used: number; known: boolean; runs: boolean; children: string[] };
+  /**
+   * Runs a command line in this process, as `ledger` runs it: its output, environment and requests
+   * go where `invocation.sources` says, `added` words follow the command's own flags (before any
+   * `--`), and it resolves the exit code the command would have had.
+   */
+  run(words: string[], added: string[], invocation: StepInvocation): Promise<number>;
+}
+
+/** Where a command run this way writes, how its requests travel (each by default as `ledger`'s own), and the exit code it would have had. */
+export interface StepInvocation {
+  sources: { stdout?: Stream; stderr?: Stream; stdinIsTTY?: boolean; env?: NodeJS.ProcessEnv; cwd?: string; transport?: Transport };
+  exitCode: number;
+}
+
+/** Where a scenario's command-line steps run: the directory, and the command lines handed in. */
 export interface Shell {
   cwd: string;
   lines: CommandLines;
@@ -47,7 +66,7 @@ function capture(): Stream & { text: string } {
 export async function runCommandLine(words: string[], target: Target, shell: Shell): Promise<CommandResult> {
   const stdout = capture();
   const stderr = capture();
-  const invocation: Invocation = { sources: { stdout, stderr, stdinIsTTY: false, env: {}, cwd: shell.cwd, transport: target.transport }, exitCode: 0 };
+  const invocation: StepInvocation = { sources: { stdout, stderr, stdinIsTTY: false, env: {}, cwd: shell.cwd, transport: target.transport }, exitCode: 0 };
   // The command's own flags: the words before any `--` (the command's path has no flags).
   const flags = words.includes('--') ? words.slice(0, words.indexOf('--')) : words;
   const added = ['--base-url', target.baseUrl];

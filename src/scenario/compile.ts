@@ -1,4 +1,4 @@
-import type { CommandLines } from '../commands/io.js';
+import type { CommandLines } from './command-step.js';
 import { parseDuration } from '../api/duration.js';
 import { parseSeed } from '../sandbox/start-options.js';
 import { referencesIn, referencesInValue } from './interpolate.js';

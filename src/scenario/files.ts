@@ -1,7 +1,7 @@
 import { accessSync, constants, existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
 import { dirname, extname, join, relative, resolve } from 'node:path';
 import { UsageError } from '../client/errors.js';
-import type { CommandLines } from '../commands/io.js';
+import type { CommandLines } from './command-step.js';
 import { compileScenarios } from './compile.js';
 import { FormatError, readScenarios } from './load.js';
 import type { ScenarioFile } from './model.js';

@@ -1,6 +1,7 @@
-import { cleanDeep } from './clean.js';
-import { listed, plural } from './format.js';
-import { formatter, paint, plain, type RenderOptions, type Stream, widthOf } from './render.js';
+import { cleanDeep } from '../../text/clean.js';
+import { listed, plural } from '../../text/format.js';
+import { formatter, paint, plain, type RenderOptions, type Stream } from './render.js';
+import { widthOf } from '../../text/wrap.js';
 import type { Formatter } from './views.js';
 import { listItems } from './rows.js';
 import { displayWidth, renderTable, type TableColumn } from './table.js';

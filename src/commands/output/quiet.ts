@@ -1,4 +1,4 @@
-import { cleanDeep } from './clean.js';
+import { cleanDeep } from '../../text/clean.js';
 import type { View } from './views.js';
 
 /** What --quiet prints: the id of each item or of the record, one a line (no table code loaded). */

@@ -1,9 +1,9 @@
 import { bankName } from '../../engine/banks/banks.js';
-import { cleanDeep } from './clean.js';
-import { colourFor, money, moneyInText, plural, status } from './format.js';
+import { cleanDeep } from '../../text/clean.js';
+import { colourFor, money, moneyInText, plural, status } from '../../text/format.js';
 import { quietText } from './quiet.js';
 import type { Field, Formatter, View } from './views.js';
-import { type Stream, wrap } from './wrap.js';
+import { type Stream, widthOf, wrap } from '../../text/wrap.js';
 
 export type { Stream };
 
@@ -29,16 +29,6 @@ export function formatter(stream: Stream, env: NodeJS.ProcessEnv): Formatter {
   const c = colourFor(stream, env);
   const width = widthOf(stream, env);
   return { money, moneyText: moneyInText, plural, bank: bankName, status: (value) => status(value, c), width, wrap: (line, hang) => wrap(line, width, hang), ...c };
-}
-
-/**
- * How wide a table may be: the terminal's width; for a pipe or a file, COLUMNS when set, else
- * unlimited (the text is for a program or a pager that scrolls sideways).
- */
-export function widthOf(stream: Stream, env: NodeJS.ProcessEnv): number {
-  if (stream.isTTY && stream.columns) return stream.columns;
-  const columns = Number(env.COLUMNS);
-  return Number.isInteger(columns) && columns > 0 ? columns : Infinity;
 }
 
 /** A value as plain text for a person (colour, where there is any, is added by `paint`). */

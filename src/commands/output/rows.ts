@@ -1,4 +1,4 @@
-import { clean } from './clean.js';
+import { clean } from '../../text/clean.js';
 import type { Column, View } from './views.js';
 
 /**

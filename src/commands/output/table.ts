@@ -1,4 +1,4 @@
-import { charWidth, displayWidth } from './wrap.js';
+import { charWidth, displayWidth } from '../../text/wrap.js';
 
 export { displayWidth };
 

@@ -2,7 +2,7 @@ import { Command } from '../command.js';
 import { loadProfiles, profileNamed, saveProfiles } from '../../client/profiles.js';
 import type { Io } from '../io.js';
 import { action, examples } from '../options.js';
-import { clean } from '../output/clean.js';
+import { clean } from '../../text/clean.js';
 
 export function useCommand(): Command {
   return new Command('use')

@@ -31,7 +31,7 @@ export async function runAudit(io: Io): Promise<void> {
   await io.show(report, auditView);
   if (!report.ok) {
     // The one stderr line every failure has, so a script under --json or --quiet learns it too.
-    const [{ fitted }, { plural }] = await Promise.all([import('../output/wrap.js'), import('../output/format.js')]);
+    const [{ fitted }, { plural }] = await Promise.all([import('../../text/wrap.js'), import('../../text/format.js')]);
     const checks = [...new Set(report.problems.map((p) => p.check))].join(', ');
     io.stderr.write(fitted(io.stderr, `Error [AUDIT_FAILED]: the audit found ${plural(report.problems.length, 'problems')} (${checks})\n`));
     throw new SilentFailure(EXIT.REFUSED);

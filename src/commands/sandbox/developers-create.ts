@@ -4,7 +4,7 @@ import { check } from '../../client/validate.js';
 import type { Io } from '../io.js';
 import { action, sandboxCommand, examples } from '../options.js';
 import { credentialView } from '../output/views.js';
-import { fitted } from '../output/wrap.js';
+import { fitted } from '../../text/wrap.js';
 
 /** A creation whose answer never came back may have made the developer, whose key only that answer held. */
 const BEFORE_REPEATING = 'if it made the developer, its key was in the answer that was lost, and the sandbox never shows a key again: repeat it to make another';

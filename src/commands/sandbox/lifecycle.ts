@@ -11,7 +11,7 @@ import type { FoundServer } from '../../sandbox/process.js';
 import type { Io } from '../io.js';
 import { action, clientCommand, examples, sandboxCommand } from '../options.js';
 import type { View } from '../output/views.js';
-import { fitted } from '../output/wrap.js';
+import { fitted } from '../../text/wrap.js';
 
 export function stopCommand(): Command {
   return new Command('stop')

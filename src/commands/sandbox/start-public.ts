@@ -8,7 +8,7 @@ import { UsageError } from '../../client/errors.js';
 import { isLoopback } from '../../client/loopback.js';
 import type { ServerTls } from '../../sandbox/tls-options.js';
 import type { Io } from '../io.js';
-import { fitted, type Stream } from '../output/wrap.js';
+import { fitted, type Stream } from '../../text/wrap.js';
 
 /** `sandbox start`'s flags for where it listens and how. */
 export interface PublicFlags {

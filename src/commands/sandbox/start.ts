@@ -9,7 +9,7 @@ import type { Io } from '../io.js';
 import { action, examples } from '../options.js';
 import { addAnalyserOptions, type AnalyserFlags, analyserArgs, analyserConfig, describeAnalyser } from './analyser-options.js';
 import { type Reproducible, reproducible } from './start-repro.js';
-import { fitted, wrap } from '../output/wrap.js';
+import { fitted, wrap } from '../../text/wrap.js';
 import { type Binding, binding, insecureWarning, type PublicFlags, shared, sharing, sharingText } from './start-public.js';
 import { postgresRefusal, type StorageChoice, storageChoice, type StorageFlags } from './start-storage.js';
 
@@ -182,7 +182,7 @@ async function detach(io: Io, options: StartOptions, bind: Binding, stateFile: s
     return;
   }
   // The export on a line of its own, to be copied whole; the prose broken to fit the terminal.
-  const { widthOf } = await import('../output/render.js');
+  const { widthOf } = await import('../../text/wrap.js');
   const lines = [
     `Sandbox running in the background at ${details.base_url} (pid ${details.pid})`,
     `API key   ${details.api_key ?? NO_KEY_ISSUED}`,

@@ -5,7 +5,7 @@ import { UsageError } from '../../client/errors.js';
 import { Command } from '../command.js';
 import type { Io } from '../io.js';
 import { action, examples } from '../options.js';
-import { fitted } from '../output/wrap.js';
+import { fitted } from '../../text/wrap.js';
 
 export function initCommand(): Command {
   return new Command('init')

@@ -1,4 +1,5 @@
 import { Command, Option } from '../command.js';
+import { SilentFailure } from '../errors.js';
 import type { Io } from '../io.js';
 import { action, enumOption, examples } from '../options.js';
 import type { RunFlags } from '../../scenario/cli.js';
@@ -29,7 +30,9 @@ A file's format: docs/scenarios.md, and the JSON Schema in the package (schema/s
       action(async (io: Io, paths: string[], flags: RunFlags) => {
         // The scenario engine, yaml and (for the default sandbox) the server load only here.
         const { runScenarioFiles } = await import('../../scenario/cli.js');
-        await runScenarioFiles(io, paths, flags);
+        // The steps' command lines come from the program through the Io: the engine imports no command.
+        const exitCode = await runScenarioFiles(io, paths, flags, io.commandLines());
+        if (exitCode !== 0) throw new SilentFailure(exitCode);
       }),
     );
 }

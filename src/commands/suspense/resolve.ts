@@ -6,7 +6,7 @@ import { check, choicesOf, condition, refuseUnused, textCheck } from '../../clie
 import { activeWallets, chooseWallet } from '../wallet-picker.js';
 import type { Io } from '../io.js';
 import { action, clientCommand, enumOption, examples } from '../options.js';
-import { money, naira } from '../output/format.js';
+import { money, naira } from '../../text/format.js';
 import { resolutionView, suspenseItemView } from '../output/views.js';
 import { fetchAll, sandboxClock } from '../paging.js';
 import { listPages, readOne } from '../remote.js';
@@ -151,8 +151,8 @@ export async function runResolve(io: Io, id: string | undefined, options: Resolv
 
   if (io.interactive() && !options.yes && item) {
     const { render } = await import('../output/render.js');
-    const { clean } = await import('../output/clean.js');
-    const { fitted } = await import('../output/wrap.js');
+    const { clean } = await import('../../text/clean.js');
+    const { fitted } = await import('../../text/wrap.js');
     io.announceTarget();
     render(io.stderr, item, suspenseItemView, { quiet: false, env: io.env });
     const credited = wallets?.find((w) => w.id === target);
@@ -161,7 +161,7 @@ export async function runResolve(io: Io, id: string | undefined, options: Resolv
     const question = refund ? refundQuestion(item, refund) : `Resolve this ${money(item.amount)} payment?`;
     if (!(await confirm(io, question, false, { expected: String(item.amount), named: 'the amount in kobo' }))) throw new UsageError('resolution cancelled: nothing moved');
   } else if (refund?.warning) {
-    const { fitted } = await import('../output/wrap.js');
+    const { fitted } = await import('../../text/wrap.js');
     io.stderr.write(fitted(io.stderr, `Warning: ${refund.warning}.\n`));
   }
   const result = await io.client().request('POST', `/v1/suspense/${encodeURIComponent(itemId)}/resolve`, { body, idempotencyKey: options.idempotencyKey });

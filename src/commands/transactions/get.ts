@@ -3,7 +3,7 @@ import type { Payout } from '../../api/schemas/banks.js';
 import type { Transaction } from '../../api/schemas/transactions.js';
 import { ApiError, UnsupportedError } from '../../client/errors.js';
 import type { Io } from '../io.js';
-import { naira } from '../output/format.js';
+import { naira } from '../../text/format.js';
 import { action, clientCommand, examples } from '../options.js';
 import { transactionView } from '../output/views.js';
 

@@ -4,7 +4,7 @@ import { UsageError } from '../../client/errors.js';
 import { check } from '../../client/validate.js';
 import type { Io } from '../io.js';
 import { action, clientCommand, examples } from '../options.js';
-import { money } from '../output/format.js';
+import { money } from '../../text/format.js';
 import { walletView } from '../output/views.js';
 import { confirm } from '../prompts.js';
 
@@ -22,8 +22,8 @@ export async function runClose(io: Io, walletId: string, options: { yes?: boolea
   const path = `/v1/wallets/${encodeURIComponent(walletId)}`;
   if (io.interactive() && !options.yes) {
     const wallet = await io.client().request<Wallet>('GET', path);
-    const { clean } = await import('../output/clean.js');
-    const { fitted } = await import('../output/wrap.js');
+    const { clean } = await import('../../text/clean.js');
+    const { fitted } = await import('../../text/wrap.js');
     io.announceTarget();
     io.stderr.write(
       fitted(

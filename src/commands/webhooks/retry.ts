@@ -3,7 +3,7 @@ import type { WebhookLog } from '../../api/schemas/webhooks.js';
 import { UsageError } from '../../client/errors.js';
 import type { Io } from '../io.js';
 import { action, clientCommand, examples } from '../options.js';
-import { plural } from '../output/format.js';
+import { plural } from '../../text/format.js';
 import { webhookListView } from '../output/views.js';
 import { fetchAll } from '../paging.js';
 

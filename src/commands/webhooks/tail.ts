@@ -36,7 +36,7 @@ export async function runTail(io: Io, options: { signal?: AbortSignal; interval?
   if (!/^\d+(\.\d+)?$/.test(options.interval ?? '2') || interval < 0.1 || interval > 3600) throw new UsageError('--interval must be a number of seconds from 0.1 to 3600');
   const streamed = await offers(io, 'GET', WEBHOOK_STREAM_PATH);
   const { formatter } = await import('../output/render.js');
-  const { clean } = await import('../output/clean.js');
+  const { clean } = await import('../../text/clean.js');
   const fmt = formatter(io.stdout, io.env);
   const controller = new AbortController();
   const stop = () => controller.abort();

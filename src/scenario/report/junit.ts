@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import type { Stream } from '../../commands/output/render.js';
+import type { Stream } from '../../text/wrap.js';
 import { counts, type FileReport, type ScenarioReport } from '../results.js';
 import { failureLines } from './failure-text.js';
 import { type Reporter, seconds } from './reporter.js';

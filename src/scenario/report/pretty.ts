@@ -1,7 +1,6 @@
-import { colourFor, plural } from '../../commands/output/format.js';
-import { clean } from '../../commands/output/clean.js';
-import { type Stream, widthOf } from '../../commands/output/render.js';
-import { wrap } from '../../commands/output/wrap.js';
+import { colourFor, plural } from '../../text/format.js';
+import { clean } from '../../text/clean.js';
+import { type Stream, widthOf, wrap } from '../../text/wrap.js';
 import { counts, type ScenarioReport } from '../results.js';
 import { failureLines } from './failure-text.js';
 import { duration, type Reporter } from './reporter.js';

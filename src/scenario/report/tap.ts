@@ -1,5 +1,5 @@
 import { stringify } from 'yaml';
-import type { Stream } from '../../commands/output/render.js';
+import type { Stream } from '../../text/wrap.js';
 import { counts, type ScenarioReport } from '../results.js';
 import { failureLines } from './failure-text.js';
 import type { Reporter } from './reporter.js';

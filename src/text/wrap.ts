@@ -10,6 +10,16 @@ export interface Stream {
   columns?: number;
 }
 
+/**
+ * How wide a table may be: the terminal's width; for a pipe or a file, COLUMNS when set, else
+ * unlimited (the text is for a program or a pager that scrolls sideways).
+ */
+export function widthOf(stream: Stream, env: NodeJS.ProcessEnv): number {
+  if (stream.isTTY && stream.columns) return stream.columns;
+  const columns = Number(env.COLUMNS);
+  return Number.isInteger(columns) && columns > 0 ? columns : Infinity;
+}
+
 /** Columns a character takes on a terminal: 0 for combining marks, 2 for wide (CJK, emoji), else 1. */
 export function charWidth(code: number): number {
   if ((code >= 0x300 && code <= 0x36f) || (code >= 0x200b && code <= 0x200d) || code === 0xfe0f) return 0;
