@@ -19,6 +19,7 @@ import { fitted } from '../commands/output/wrap.js';
 import { parseSeed, parseSnapshotTarget } from '../sandbox/start-options.js';
 import type { SnapshotTarget } from '../sandbox/snapshots.js';
 import { checkReportPath, FormatErrors, loadScenarioFiles } from './files.js';
+import { checkExcludes } from './ignore.js';
 import type { RunReport } from './results.js';
 import { junitReporter } from './report/junit.js';
 import { prettyReporter } from './report/pretty.js';
@@ -44,6 +45,7 @@ export interface RunFlags {
   snapshot?: string;
   baseUrl?: string;
   apiKey?: string;
+  exclude?: string[];
 }
 
 function reporterFor(name: ReporterName, out: Stream, env: NodeJS.ProcessEnv): Reporter {
@@ -96,10 +98,11 @@ function startingSnapshot(value: string | undefined, io: Io, remote: boolean): S
  */
 export async function runScenarioFiles(io: Io, paths: string[], flags: RunFlags): Promise<void> {
   const reporter = chooseReporter(flags, Boolean(io.stdout.isTTY));
+  const exclude = checkExcludes(flags.exclude ?? []);
   // A run that stops before it reports (a malformed file, an unreachable sandbox, the driver) must
   // not leave an earlier run's report where CI reads this one's: the old file goes first.
   if (flags.output !== undefined) {
-    checkReportPath(flags.output, paths, io.cwd, snapshotFile(flags.snapshot, io.cwd));
+    checkReportPath(flags.output, paths, io.cwd, exclude, snapshotFile(flags.snapshot, io.cwd));
     rmSync(resolve(io.cwd, flags.output), { force: true });
   }
   let seed: string | undefined;
@@ -115,7 +118,7 @@ export async function runScenarioFiles(io: Io, paths: string[], flags: RunFlags)
   const lines = io.commandLines();
   let files;
   try {
-    files = loadScenarioFiles(paths, io.cwd, lines);
+    files = loadScenarioFiles(paths, io.cwd, lines, exclude);
   } catch (error) {
     if (!(error instanceof FormatErrors)) throw error;
     for (const file of error.errors) for (const p of file.problems) io.stderr.write(`Error [INVALID_SCENARIO]: ${file.file}:${p.line}:${p.column}: ${p.message}\n`);
