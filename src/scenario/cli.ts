@@ -16,7 +16,7 @@ import { clean } from '../commands/output/clean.js';
 import { plural } from '../commands/output/format.js';
 import type { Stream } from '../commands/output/render.js';
 import { fitted } from '../commands/output/wrap.js';
-import { parseSeed, parseSnapshotTarget } from '../sandbox/start-options.js';
+import { parsePort, parseSeed, parseSnapshotTarget } from '../sandbox/start-options.js';
 import type { SnapshotTarget } from '../sandbox/snapshots.js';
 import { checkReportPath, FormatErrors, loadScenarioFiles } from './files.js';
 import { checkExcludes } from './ignore.js';
@@ -46,6 +46,7 @@ export interface RunFlags {
   baseUrl?: string;
   apiKey?: string;
   exclude?: string[];
+  port?: string;
 }
 
 function reporterFor(name: ReporterName, out: Stream, env: NodeJS.ProcessEnv): Reporter {
@@ -90,6 +91,17 @@ function startingSnapshot(value: string | undefined, io: Io, remote: boolean): S
   return { file };
 }
 
+/** `--port`: where each in-process sandbox listens; a running sandbox (--base-url) already has its port. */
+function listenPort(flags: RunFlags): number {
+  if (flags.port === undefined) return 0;
+  if (flags.baseUrl !== undefined) throw new UsageError('--port has no effect with --base-url: the sandbox there listens where it was started (`ledger sandbox start --port`)');
+  try {
+    return parsePort(flags.port);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
 /**
  * `ledger scenario run`: checks every file first (a malformed one is exit 2, with its line and
  * column, and nothing runs), then runs them and reports. Exit 1 when a scenario fails, or before
@@ -99,6 +111,7 @@ function startingSnapshot(value: string | undefined, io: Io, remote: boolean): S
 export async function runScenarioFiles(io: Io, paths: string[], flags: RunFlags): Promise<void> {
   const reporter = chooseReporter(flags, Boolean(io.stdout.isTTY));
   const exclude = checkExcludes(flags.exclude ?? []);
+  const port = listenPort(flags);
   // A run that stops before it reports (a malformed file, an unreachable sandbox, the driver) must
   // not leave an earlier run's report where CI reads this one's: the old file goes first.
   if (flags.output !== undefined) {
@@ -146,7 +159,7 @@ export async function runScenarioFiles(io: Io, paths: string[], flags: RunFlags)
   let report = '';
   const toFile: Stream = { write: (text: string) => (report += text), isTTY: false };
   const reporters = flags.output === undefined ? [reporterFor(reporter, io.stdout, io.env)] : [reporterFor(reporter, toFile, {}), prettyReporter(io.stdout, io.env)];
-  const { run, exitCode } = await runSuite(files, { shell: { cwd: io.cwd, lines }, seed, snapshot, remote, bail: Boolean(flags.bail), log: (line) => io.stderr.write(`${line}\n`) }, reporters);
+  const { run, exitCode } = await runSuite(files, { shell: { cwd: io.cwd, lines }, seed, snapshot, remote, port, bail: Boolean(flags.bail), log: (line) => io.stderr.write(`${line}\n`) }, reporters);
   if (flags.output !== undefined) {
     const path = resolve(io.cwd, flags.output);
     mkdirSync(dirname(path), { recursive: true });

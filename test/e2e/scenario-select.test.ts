@@ -1,11 +1,11 @@
 import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { useCli } from '../helpers/cli.js';
+import { closedPort, useCli } from '../helpers/cli.js';
 
 /**
  * `ledger scenario run` on a folder that keeps deliberately malformed fixtures next to good
- * scenarios (--exclude, .ledgerignore).
+ * scenarios (--exclude, .ledgerignore), and on a runner that allows only some ports (--port).
  */
 
 const cli = useCli('each');
@@ -69,5 +69,43 @@ describe('scenario run: files passed over', () => {
     expect([none.exitCode, none.stderr]).toEqual([2, "Error [USAGE]: suite: no scenario files (.yaml, .yml or .json) in this directory but those that --exclude or its .ledgerignore names\n"]);
     const empty = await cli.run(['scenario', 'run', 'suite', '--exclude', '']);
     expect([empty.exitCode, empty.stderr]).toEqual([2, "Error [USAGE]: --exclude is empty: give a glob (--exclude 'broken/**')\n"]);
+  });
+});
+
+describe('scenario run --port', () => {
+  it("listens there: the webhook endpoint of the run's sandbox, and its receiver, are on that port", async () => {
+    const port = await closedPort();
+    writeFileSync(
+      join(cli.dir, 'port.yaml'),
+      [
+        'name: on the port given',
+        'steps:',
+        '  - run: webhooks endpoint',
+        `    expect: { data.url: { matches: "^http://127\\\\.0\\\\.0\\\\.1:${port}/sandbox/receiver" } }`,
+        '  - run: wallets create --customer-reference ada --first-name Ada --last-name Obi --email ada@example.com',
+        '    save: { ADA: data.id }',
+        '  - run: credit ${ADA} 1000 --narration salary',
+        '  - advance: 1s',
+        '  - expect_webhook: ledger.credit',
+        '    match: { data.amount: 1000 }',
+        '',
+      ].join('\n'),
+    );
+    const run = await cli.run(['scenario', 'run', 'port.yaml', '--port', String(port), '--reporter', 'tap']);
+    expect(run.stderr).toBe('');
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout).toContain('ok 1 - on the port given');
+  });
+
+  it.each(['65536', '-1', 'abc', '1.5'])('--port %s is a usage error (exit 2)', async (value) => {
+    writeFileSync(join(cli.dir, 'good.yaml'), GOOD);
+    const run = await cli.run(['scenario', 'run', 'good.yaml', `--port=${value}`]);
+    expect([run.exitCode, run.stdout, run.stderr]).toEqual([2, '', `Error [USAGE]: --port "${value}" must be a number from 0 to 65535 (0: one the system picks)\n`]);
+  });
+
+  it('--port with --base-url is a usage error (exit 2): the sandbox there has its own port', async () => {
+    writeFileSync(join(cli.dir, 'good.yaml'), GOOD);
+    const run = await cli.run(['scenario', 'run', 'good.yaml', '--port', '4020', '--base-url', 'http://127.0.0.1:9']);
+    expect([run.exitCode, run.stderr]).toEqual([2, 'Error [USAGE]: --port has no effect with --base-url: the sandbox there listens where it was started (`ledger sandbox start --port`)\n']);
   });
 });
