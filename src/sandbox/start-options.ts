@@ -62,6 +62,12 @@ export function parseSeed(seed: string | number): string {
   return String(Number(text));
 }
 
+/** A port to listen on, 0 for one the system picks (`--port`). */
+export function parsePort(port: string): number {
+  if (!/^\d{1,5}$/.test(port.trim()) || Number(port) > 65535) throw new RangeError(`--port "${port}" must be a number from 0 to 65535 (0: one the system picks)`);
+  return Number(port);
+}
+
 /** `--api-key`: a test key of the form the sandbox issues (`svc_test_` and 32 base62 characters). */
 export function parseApiKey(key: string): string {
   if (!/^svc_test_[0-9A-Za-z]{32}$/.test(key)) throw new RangeError('--api-key must be svc_test_ followed by 32 letters and digits (a live key is never accepted)');

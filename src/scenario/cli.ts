@@ -13,10 +13,11 @@ import { sandboxOnlyRefusal } from '../client/live.js';
 import { clean } from '../text/clean.js';
 import { plural } from '../text/format.js';
 import { fitted, type Stream } from '../text/wrap.js';
-import { parseSeed, parseSnapshotTarget } from '../sandbox/start-options.js';
+import { parsePort, parseSeed, parseSnapshotTarget } from '../sandbox/start-options.js';
 import type { SnapshotTarget } from '../sandbox/snapshots.js';
 import type { CommandLines } from './command-step.js';
 import { checkReportPath, FormatErrors, loadScenarioFiles } from './files.js';
+import { checkExcludes } from './ignore.js';
 import type { RunReport } from './results.js';
 import { junitReporter } from './report/junit.js';
 import { prettyReporter } from './report/pretty.js';
@@ -42,6 +43,8 @@ export interface RunFlags {
   snapshot?: string;
   baseUrl?: string;
   apiKey?: string;
+  exclude?: string[];
+  port?: string;
 }
 
 /** What a run writes to and reads from: the `scenario run` command's Io fits it. */
@@ -96,6 +99,17 @@ function startingSnapshot(value: string | undefined, io: RunIo, remote: boolean)
   return { file };
 }
 
+/** `--port`: where each in-process sandbox listens; a running sandbox (--base-url) already has its port. */
+function listenPort(flags: RunFlags): number {
+  if (flags.port === undefined) return 0;
+  if (flags.baseUrl !== undefined) throw new UsageError('--port has no effect with --base-url: the sandbox there listens where it was started (`ledger sandbox start --port`)');
+  try {
+    return parsePort(flags.port);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
 /**
  * `ledger scenario run`: checks every file first (a malformed one is exit 2, with its line and
  * column, and nothing runs), then runs them and reports, and resolves the exit code, its failure
@@ -106,10 +120,12 @@ function startingSnapshot(value: string | undefined, io: RunIo, remote: boolean)
  */
 export async function runScenarioFiles(io: RunIo, paths: string[], flags: RunFlags, lines: CommandLines): Promise<number> {
   const reporter = chooseReporter(flags, Boolean(io.stdout.isTTY));
+  const exclude = checkExcludes(flags.exclude ?? []);
+  const port = listenPort(flags);
   // A run that stops before it reports (a malformed file, an unreachable sandbox, the driver) must
   // not leave an earlier run's report where CI reads this one's: the old file goes first.
   if (flags.output !== undefined) {
-    checkReportPath(flags.output, paths, io.cwd, snapshotFile(flags.snapshot, io.cwd));
+    checkReportPath(flags.output, paths, io.cwd, exclude, snapshotFile(flags.snapshot, io.cwd));
     rmSync(resolve(io.cwd, flags.output), { force: true });
   }
   let seed: string | undefined;
@@ -123,7 +139,7 @@ export async function runScenarioFiles(io: RunIo, paths: string[], flags: RunFla
   const snapshot = startingSnapshot(flags.snapshot, io, flags.baseUrl !== undefined);
   let files;
   try {
-    files = loadScenarioFiles(paths, io.cwd, lines);
+    files = loadScenarioFiles(paths, io.cwd, lines, exclude);
   } catch (error) {
     if (!(error instanceof FormatErrors)) throw error;
     for (const file of error.errors) for (const p of file.problems) io.stderr.write(`Error [INVALID_SCENARIO]: ${file.file}:${p.line}:${p.column}: ${p.message}\n`);
@@ -151,7 +167,7 @@ export async function runScenarioFiles(io: RunIo, paths: string[], flags: RunFla
   let report = '';
   const toFile: Stream = { write: (text: string) => (report += text), isTTY: false };
   const reporters = flags.output === undefined ? [reporterFor(reporter, io.stdout, io.env)] : [reporterFor(reporter, toFile, {}), prettyReporter(io.stdout, io.env)];
-  const { run, exitCode } = await runSuite(files, { shell: { cwd: io.cwd, lines }, seed, snapshot, remote, bail: Boolean(flags.bail), log: (line) => io.stderr.write(`${line}\n`) }, reporters);
+  const { run, exitCode } = await runSuite(files, { shell: { cwd: io.cwd, lines }, seed, snapshot, remote, port, bail: Boolean(flags.bail), log: (line) => io.stderr.write(`${line}\n`) }, reporters);
   if (flags.output !== undefined) {
     const path = resolve(io.cwd, flags.output);
     mkdirSync(dirname(path), { recursive: true });

@@ -3,29 +3,39 @@ import { dirname, extname, join, relative, resolve } from 'node:path';
 import { UsageError } from '../client/errors.js';
 import type { CommandLines } from './command-step.js';
 import { compileScenarios } from './compile.js';
+import { type Excluded, excluder, IGNORE_FILE, ignoredIn } from './ignore.js';
 import { FormatError, readScenarios } from './load.js';
 import type { ScenarioFile } from './model.js';
 
 const EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
 
-/** Scenario files below a directory, in path order; hidden folders and node_modules are passed over. */
-function filesIn(dir: string): string[] {
+/**
+ * Scenario files below a directory, in path order; hidden folders, node_modules and what `excluded`
+ * names (by the path below the directory given, `under`) are passed over without being read.
+ */
+function filesIn(dir: string, under: string, excluded: Excluded): string[] {
   return readdirSync(dir, { withFileTypes: true })
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     .flatMap((item) => {
       const path = join(dir, item.name);
-      if (item.isDirectory()) return item.name.startsWith('.') || item.name === 'node_modules' ? [] : filesIn(path);
+      const below = under === '' ? item.name : `${under}/${item.name}`;
+      if (excluded(below)) return [];
+      if (item.isDirectory()) return item.name.startsWith('.') || item.name === 'node_modules' ? [] : filesIn(path, below, excluded);
       return item.isFile() && EXTENSIONS.has(extname(item.name).toLowerCase()) ? [path] : [];
     });
 }
 
-/** The files one argument names, absolute: itself, or the scenario files below a directory. A missing path, or a directory of none, is a UsageError. */
-function filesNamed(given: string, cwd: string): string[] {
+/**
+ * The files one argument names, absolute: itself, or the scenario files below a directory but those
+ * that `exclude` or the directory's .ledgerignore names (a file named on the command line is read
+ * whatever they say). A missing path, or a directory of none, is a UsageError.
+ */
+function filesNamed(given: string, cwd: string, exclude: string[]): string[] {
   const path = resolve(cwd, given);
   if (!existsSync(path)) throw new UsageError(`${given}: no such file or directory`);
   if (!statSync(path).isDirectory()) return [path];
-  const inside = filesIn(path);
-  if (inside.length === 0) throw new UsageError(`${given}: no scenario files (.yaml, .yml or .json) in this directory`);
+  const inside = filesIn(path, '', excluder([...exclude, ...ignoredIn(path)]));
+  if (inside.length === 0) throw new UsageError(`${given}: no scenario files (.yaml, .yml or .json) in this directory${exclude.length > 0 || existsSync(join(path, IGNORE_FILE)) ? ` but those that --exclude or its ${IGNORE_FILE} names` : ''}`);
   return inside;
 }
 
@@ -34,7 +44,7 @@ function filesNamed(given: string, cwd: string): string[] {
  * run reads (one of its scenario files, one below a directory it was given, the --snapshot file): the
  * report written there, and the removal of the last one first, would destroy it.
  */
-export function checkReportPath(output: string, paths: string[], cwd: string, snapshotFile?: string): void {
+export function checkReportPath(output: string, paths: string[], cwd: string, exclude: string[], snapshotFile?: string): void {
   if (output.trim() === '') throw new UsageError('--output is empty: name the report\'s file (report.xml)');
   const path = resolve(cwd, output);
   // A symbolic link there is replaced by the report, like any file: what it points to is not looked at.
@@ -54,7 +64,7 @@ export function checkReportPath(output: string, paths: string[], cwd: string, sn
   for (const given of paths) {
     let named: string[];
     try {
-      named = filesNamed(given, cwd);
+      named = filesNamed(given, cwd, exclude);
     } catch (error) {
       if (error instanceof UsageError) continue; // reported when the files are read
       throw error;
@@ -65,11 +75,11 @@ export function checkReportPath(output: string, paths: string[], cwd: string, sn
 
 /**
  * The files that the arguments name (a directory stands for the .yaml, .yml and .json files below
- * it), each read and checked in full before anything runs. A missing path is a UsageError; every
+ * it, but the excluded ones), each read and checked in full before anything runs. A missing path is a UsageError; every
  * file that breaks the format is in the FormatErrors thrown together (exit code 2).
  */
-export function loadScenarioFiles(paths: string[], cwd: string, lines: CommandLines): ScenarioFile[] {
-  const found = paths.flatMap((given) => filesNamed(given, cwd));
+export function loadScenarioFiles(paths: string[], cwd: string, lines: CommandLines, exclude: string[] = []): ScenarioFile[] {
+  const found = paths.flatMap((given) => filesNamed(given, cwd, exclude));
   const errors: FormatError[] = [];
   const files: ScenarioFile[] = [];
   for (const path of [...new Set(found)]) {

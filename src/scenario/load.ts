@@ -35,9 +35,18 @@ const SCENARIO_KEYS = 'name, description, seed, vars, setup, steps and audit';
 const STEP_KEYS = Object.keys(STEP_KINDS).join(', ');
 const MATCHER_NAMES = Object.keys(Matcher.shape).join(', ');
 
+/** A file the run cannot read (its mode, a folder's) is reported with the malformed ones, not as a crash. */
+function readable(path: string, display: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new FormatError(display, [{ line: 1, column: 1, message: `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): pass it over with --exclude or .ledgerignore if it is not a scenario` }]);
+  }
+}
+
 /** Reads and checks one file; throws FormatError. */
 export function readScenarios(path: string, display: string): LocatedScenario[] {
-  const text = readFileSync(path, 'utf8');
+  const text = readable(path, display);
   const lines = new LineCounter();
   const at = (offset: number) => {
     const { line, col } = lines.linePos(offset);

@@ -20,6 +20,8 @@ export interface SuiteOptions {
   snapshot?: SnapshotTarget | undefined;
   /** --base-url: run against this sandbox instead, with this key. */
   remote?: { baseUrl: string; apiKey: string } | undefined;
+  /** --port: where each in-process sandbox listens (0: a port the system picks). */
+  port?: number | undefined;
   bail: boolean;
   /** Unexpected errors of an in-process sandbox (bugs). */
   log: (line: string) => void;
@@ -86,6 +88,7 @@ async function runOne(scenario: Scenario, file: string, options: SuiteOptions, s
         seed: options.seed ?? scenario.seed ?? DEFAULT_SEED,
         clockStart: Date.parse(DEFAULT_SEEDED_CLOCK_START),
         snapshot: options.snapshot,
+        port: options.port ?? 0,
         log: options.log,
       });
     } else if (options.snapshot) {

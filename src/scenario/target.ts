@@ -56,14 +56,16 @@ export interface InProcessOptions {
   /** Where the manual clock starts (ms). */
   clockStart: number;
   snapshot?: SnapshotTarget | undefined;
+  /** The loopback port to listen on; 0, one the system picks. */
+  port: number;
   /** Unexpected server errors (bugs: they never reach a response). */
   log: (line: string) => void;
 }
 
 /**
  * A fresh seeded sandbox on `:memory:` in this process, its clock manual. It listens on a loopback
- * port that the system picks (port 0) only so that its built-in receiver can take its own webhook
- * deliveries, as `startSandbox()` does; the steps never use the socket.
+ * port (`port`, by default one the system picks) only so that its built-in receiver can take its own
+ * webhook deliveries, as `startSandbox()` does; the steps never use the socket.
  */
 export async function inProcessTarget(options: InProcessOptions): Promise<Target> {
   const { startServer } = await import('../sandbox/server.js');
@@ -71,7 +73,7 @@ export async function inProcessTarget(options: InProcessOptions): Promise<Target
   const server = await startServer({
     dbPath: ':memory:',
     host: '127.0.0.1',
-    port: 0,
+    port: options.port,
     seed: options.seed,
     clockStart: options.clockStart,
     snapshot: options.snapshot,
