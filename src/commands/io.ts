@@ -71,13 +71,14 @@ export function createIo(given: GlobalFlags, sources: IoSources = {}): Io {
         onReplay: () => io.note(REPLAYED),
         guard,
         tlsFingerprint: io.config().tlsFingerprint,
+        from: io.config().from,
       });
       prefetchOutput(flags);
       return client;
     },
     publicClient: () => {
       requireLiveFlag(io.config(), flags.live);
-      return new ApiClient(io.config().baseUrl, undefined, { transport: sources.transport, tlsFingerprint: io.config().tlsFingerprint });
+      return new ApiClient(io.config().baseUrl, undefined, { transport: sources.transport, tlsFingerprint: io.config().tlsFingerprint, from: io.config().from });
     },
     confirmLive(summary, expected, named) {
       if (!io.config().live) return Promise.resolve();
