@@ -12,7 +12,7 @@ let baseUrl: string;
 let apiKey: string;
 
 beforeAll(async () => {
-  expect((await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--memory', '--quiet'])).exitCode).toBe(0);
+  expect((await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--memory'])).exitCode).toBe(0);
   ({ baseUrl, apiKey } = sandboxState(cli.dir));
 });
 
@@ -52,7 +52,7 @@ describe('an UNREACHABLE error', () => {
   it("names this folder's state file once its sandbox is stopped", async () => {
     const other = createCli();
     try {
-      expect((await other.run(['sandbox', 'start', '--detach', '--port', '0', '--memory', '--quiet'])).exitCode).toBe(0);
+      expect((await other.run(['sandbox', 'start', '--detach', '--port', '0', '--memory'])).exitCode).toBe(0);
       const { LEDGER_BASE_URL: url } = await other.json(['sandbox', 'env']);
       expect((await other.run(['sandbox', 'stop'])).exitCode).toBe(0);
       const r = await other.run(['wallets', 'list']);
