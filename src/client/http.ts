@@ -57,9 +57,9 @@ export type Transport = (request: WireRequest) => Promise<WireResponse>;
  * own https URL), only the certificate of that SHA-256 fingerprint is accepted there.
  * @example const { status, body } = await httpTransport('http://127.0.0.1:4010')({ method: 'GET', path: '/sandbox/health', headers: {} });
  */
-export function httpTransport(baseUrl: string, tlsFingerprint?: string): Transport {
+export function httpTransport(baseUrl: string, tlsFingerprint?: string, from?: string): Transport {
   return async (request) => {
-    const response = await open(baseUrl, request, { pin: tlsFingerprint });
+    const response = await open(baseUrl, request, { pin: tlsFingerprint, from });
     let body: string;
     try {
       body = await readAll(response);
@@ -99,6 +99,8 @@ export interface ClientOptions {
   guard?: ((method: string, path: string, query: RequestOptions['query']) => Promise<void>) | undefined;
   /** The certificate the sandbox state pins for its own https URL (ClientConfig.tlsFingerprint). */
   tlsFingerprint?: string | undefined;
+  /** The setting that chose the base URL (ClientConfig.from): when nothing answers there, a stale one is the first suspect. */
+  from?: string | undefined;
 }
 
 /**
@@ -114,6 +116,7 @@ export class ApiClient {
   private readonly onReplay: (() => void) | undefined;
   private readonly guard: ClientOptions['guard'];
   private readonly tlsFingerprint: string | undefined;
+  private readonly from: string | undefined;
 
   constructor(
     readonly baseUrl: string,
@@ -123,7 +126,8 @@ export class ApiClient {
     this.onReplay = options.onReplay;
     this.guard = options.guard;
     this.tlsFingerprint = options.tlsFingerprint;
-    this.transport = options.transport ?? httpTransport(baseUrl, options.tlsFingerprint);
+    this.from = options.from;
+    this.transport = options.transport ?? httpTransport(baseUrl, options.tlsFingerprint, options.from);
   }
 
   async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
@@ -161,7 +165,7 @@ export class ApiClient {
     let response: IncomingMessage;
     await this.guard?.('GET', path, undefined);
     try {
-      response = await open(this.baseUrl, { method: 'GET', path, headers: this.headers('text/event-stream', {}, undefined) }, { signal, pin: this.tlsFingerprint });
+      response = await open(this.baseUrl, { method: 'GET', path, headers: this.headers('text/event-stream', {}, undefined) }, { signal, pin: this.tlsFingerprint, from: this.from });
     } catch (error) {
       if (signal.aborted) return;
       throw notASandbox(error, this.baseUrl, path);
@@ -202,7 +206,7 @@ export class ApiClient {
     const request = { method: 'GET', path, headers: this.headers(accept, {}, undefined) };
     let response: IncomingMessage;
     try {
-      response = await open(this.baseUrl, request, { pin: this.tlsFingerprint });
+      response = await open(this.baseUrl, request, { pin: this.tlsFingerprint, from: this.from });
     } catch (error) {
       throw notASandbox(error, this.baseUrl, path);
     }
@@ -267,7 +271,11 @@ function unsendable(request: WireRequest): UsageError | undefined {
  * Sends one request over `node:http` (https for an https base URL) and resolves with the answer's
  * head. `pin`: the SHA-256 fingerprint of the only certificate accepted (see `pinned`).
  */
-async function open(baseUrl: string, request: WireRequest, { signal, pin }: { signal?: AbortSignal | undefined; pin?: string | undefined } = {}): Promise<IncomingMessage> {
+async function open(
+  baseUrl: string,
+  request: WireRequest,
+  { signal, pin, from }: { signal?: AbortSignal | undefined; pin?: string | undefined; from?: string | undefined } = {},
+): Promise<IncomingMessage> {
   const refused = unsendable(request);
   if (refused) throw refused;
   const url = new URL(baseUrl + request.path);
@@ -283,7 +291,7 @@ async function open(baseUrl: string, request: WireRequest, { signal, pin }: { si
     try {
       req = send(url, nodeOptions, resolve);
     } catch (error) {
-      reject(new UnreachableError(`cannot reach the sandbox at ${baseUrl} (${(error as Error).message})`));
+      reject(new UnreachableError(`cannot reach the sandbox at ${where(baseUrl, from)} (${(error as Error).message})`));
       return;
     }
     // Whether the request reached the connection: an error after that is not "nothing listens".
@@ -297,7 +305,7 @@ async function open(baseUrl: string, request: WireRequest, { signal, pin }: { si
       if (signal?.aborted || error instanceof UsageError) reject(error);
       else if (secure && !sent && CERTIFICATE_ERROR.test(error.code ?? '')) reject(untrusted(baseUrl, error));
       else if (sent) reject(cutOff(baseUrl, request, error));
-      else reject(notReached(baseUrl, url.hostname, error));
+      else reject(notReached(baseUrl, url.hostname, error, from));
     });
     req.end(request.body);
   });
@@ -350,12 +358,18 @@ function pinned(tls: typeof import('node:tls'), url: URL, pin: string, baseUrl: 
 /** Fingerprints compared as hex, whatever their case or separators. */
 const fingerprintsMatch = (a: string | undefined, b: string) => a !== undefined && a.replace(/[^0-9a-f]/gi, '').toLowerCase() === b.replace(/[^0-9a-f]/gi, '').toLowerCase();
 
-/** Nothing answered: a sandbox on this machine is started with a command; a service elsewhere is not. */
-function notReached(baseUrl: string, host: string, error: NodeJS.ErrnoException): UnreachableError {
+/**
+ * Nothing answered: a sandbox on this machine is started with a command; a service elsewhere is not.
+ * The setting that chose the URL is named, since a stale one (an old LEDGER_BASE_URL) is the usual cause.
+ */
+function notReached(baseUrl: string, host: string, error: NodeJS.ErrnoException, from: string | undefined): UnreachableError {
   const why = error.code ?? error.message;
-  if (isLoopback(host)) return new UnreachableError(`cannot reach the sandbox at ${baseUrl} (${why}): start it with \`ledger sandbox start --detach\``);
-  return new UnreachableError(`cannot reach ${baseUrl} (${why}): check the URL (\`ledger whoami\` says where it came from) and your network`);
+  if (isLoopback(host)) return new UnreachableError(`cannot reach the sandbox at ${where(baseUrl, from)} (${why}): start it with \`ledger sandbox start --detach\``);
+  return new UnreachableError(`cannot reach ${where(baseUrl, from)} (${why}): check the URL and your network`);
 }
+
+/** The base URL with the setting that chose it, as the other messages about it name it (`… (from LEDGER_BASE_URL)`). */
+const where = (baseUrl: string, from: string | undefined) => (from ? `${baseUrl} (from ${from})` : baseUrl);
 
 function readAll(response: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {

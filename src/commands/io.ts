@@ -1,5 +1,5 @@
 import type { Capabilities } from '../client/capabilities.js';
-import { ApiClient, type RequestOptions, type Transport } from '../client/http.js';
+import { ApiClient, httpTransport, type RequestOptions, type Transport } from '../client/http.js';
 import { withinSeed } from '../client/seed-api.js';
 import { type ClientConfig, needsProfiles, requireKey, resolveConfig } from '../client/config.js';
 import type { ProfilesFile } from '../client/profiles.js';
@@ -71,13 +71,14 @@ export function createIo(given: GlobalFlags, sources: IoSources = {}): Io {
         onReplay: () => io.note(REPLAYED),
         guard,
         tlsFingerprint: io.config().tlsFingerprint,
+        from: io.config().from,
       });
       prefetchOutput(flags);
       return client;
     },
     publicClient: () => {
       requireLiveFlag(io.config(), flags.live);
-      return new ApiClient(io.config().baseUrl, undefined, { transport: sources.transport, tlsFingerprint: io.config().tlsFingerprint });
+      return new ApiClient(io.config().baseUrl, undefined, { transport: sources.transport, tlsFingerprint: io.config().tlsFingerprint, from: io.config().from });
     },
     confirmLive(summary, expected, named) {
       if (!io.config().live) return Promise.resolve();
@@ -105,7 +106,9 @@ export function createIo(given: GlobalFlags, sources: IoSources = {}): Io {
       // This folder's sandbox (its state file's URL, or the default one), or a sandbox in this process (a scenario step): everything, nothing asked.
       if (current.source === 'state' || current.source === 'default' || current.keySource === 'state' || sources.transport) return Promise.resolve(EVERYTHING);
       requireLiveFlag(current, flags.live);
-      capabilities ??= import('../client/capabilities.js').then(({ readCapabilities }) => readCapabilities(current.baseUrl, `${current.profile ?? ''} ${current.baseUrl}`, env));
+      // Its own transport, so that nothing answering there names the setting that chose the URL, as a request would.
+      const transport = httpTransport(current.baseUrl, undefined, current.from);
+      capabilities ??= import('../client/capabilities.js').then(({ readCapabilities }) => readCapabilities(current.baseUrl, `${current.profile ?? ''} ${current.baseUrl}`, env, transport));
       return capabilities;
     },
     announceTarget() {

@@ -138,7 +138,6 @@ describe('commands of the sandbox alone', () => {
       ['sandbox', 'reset', '--live', '--yes'],
       ['sandbox', 'audit'],
       ['sandbox', 'clock', 'advance', '1h', '--live'],
-      ['sandbox', 'env', '--live'],
       ['scenario', 'run', scenario, '--base-url', live.url],
     ]) {
       const run = await cli.run(args, { env: liveEnv() });

@@ -141,7 +141,7 @@ describe('when nothing is listening', () => {
     try {
       const r = await other.run(['wallets', 'list', '--base-url', url], { env: { LEDGER_API_KEY: 'svc_test_00000000000000000000000000000000' } });
       expect(r.exitCode).toBe(3);
-      expect(r.stderr).toBe(`Error [UNREACHABLE]: cannot reach the sandbox at ${url} (ECONNREFUSED): start it with \`ledger sandbox start --detach\`\n`);
+      expect(r.stderr).toBe(`Error [UNREACHABLE]: cannot reach the sandbox at ${url} (from --base-url) (ECONNREFUSED): start it with \`ledger sandbox start --detach\`\n`);
       const status = await other.run(['sandbox', 'status', '--base-url', url]);
       expect(status.exitCode).toBe(3);
       const stop = await other.run(['sandbox', 'stop']);

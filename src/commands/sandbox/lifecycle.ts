@@ -1,7 +1,7 @@
 import { Command } from '../command.js';
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { requireKey } from '../../client/config.js';
+import { requireKey, resolveConfig } from '../../client/config.js';
 import { UnreachableError } from '../../client/errors.js';
 import { checkState, findStateFile, MEMORY_LOCK, readState, stateDirFor, untrustedState, writeState } from '../../client/state.js';
 import { ApiClient } from '../../client/http.js';
@@ -9,7 +9,7 @@ import { redactDatabase } from '../../api/database-url.js';
 import { singleQuoted } from '../../client/shell-quote.js';
 import type { FoundServer } from '../../sandbox/process.js';
 import type { Io } from '../io.js';
-import { action, clientCommand, examples, sandboxCommand } from '../options.js';
+import { action, clientCommand, examples } from '../options.js';
 import type { View } from '../output/views.js';
 import { fitted } from '../../text/wrap.js';
 
@@ -153,14 +153,28 @@ export async function runStatus(io: Io): Promise<void> {
 }
 
 export function envCommand(): Command {
-  return sandboxCommand('env')
+  // Not sandboxCommand: it sends nothing, and a shell pointed at a live service is where it is needed most.
+  return clientCommand('env')
     .addHelpText('after', examples('eval "$(ledger sandbox env)"', 'ledger sandbox env --json'))
     .action(action(runEnv));
 }
 
+/** The variables `sandbox env` exports, which would otherwise outrank this folder's state file (resolveConfig). */
+const EXPORTED = ['LEDGER_BASE_URL', 'LEDGER_API_KEY'] as const;
+
+/**
+ * This folder's sandbox (its state file, here or above, or LEDGER_HOME's), whatever the shell
+ * already points at: the exports are for `eval`, which is run to replace those values.
+ */
 export async function runEnv(io: Io): Promise<void> {
-  const config = io.config();
+  const env = { ...io.env };
+  for (const name of [...EXPORTED, 'LEDGER_PROFILE']) delete env[name];
+  const config = resolveConfig({ env, cwd: io.cwd });
   const data = { LEDGER_BASE_URL: config.baseUrl, LEDGER_API_KEY: requireKey(config, io.env, io.cwd) };
+  const replaced = EXPORTED.filter((name) => io.env[name] && io.env[name] !== data[name]);
+  if (replaced.length > 0) {
+    io.stderr.write(`Note: these replace the ${replaced.join(' and ')} this environment holds.\n`);
+  }
   if (io.flags.json) {
     io.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
     return;
