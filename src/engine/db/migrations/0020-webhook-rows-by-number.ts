@@ -1,9 +1,24 @@
 import { type Kysely, sql } from 'kysely';
-// Append-only (a code once given never changes), so 0020 numbers the types as every later write does.
-import { EVENT_TYPE_CODES } from '../../events/stored.js';
 import { inBaseline } from './by-dialect.js';
 import { rebuildTables } from './sqlite-rebuild.js';
 import { webhookTableEvents, webhookTableLogs, webhookTableAttempts, webhookLogsIndexes, epochMs } from './sqlite-shapes.js';
+
+/**
+ * The event types as this migration numbered them, frozen here: a migration never reads live engine
+ * code, which may change after it has run. The engine's list (events/stored.ts) only appends, and a
+ * test checks it still starts with these.
+ */
+export const EVENT_TYPE_CODES_AT_0020 = [
+  'ledger.credit',
+  'ledger.debit',
+  'transfer.completed',
+  'transfer.failed',
+  'suspense.created',
+  'suspense.resolved',
+  'agent.triggered',
+  'agent.failed',
+  'wallet.closed',
+] as const;
 
 export const webhookRowsByNumber = inBaseline(async (db: Kysely<unknown>) => {
   // Events, delivery logs and attempts (three rows for each event, most of the database after
@@ -18,7 +33,7 @@ export const webhookRowsByNumber = inBaseline(async (db: Kysely<unknown>) => {
         WHERE d.created_at < developers.created_at OR (d.created_at = developers.created_at AND d.rowid <= developers.rowid))`.execute(db);
   await sql`CREATE UNIQUE INDEX developers_seq ON developers (seq)`.execute(db);
   const code = (column: string) =>
-    sql`CASE ${sql.ref(column)} ${sql.join(EVENT_TYPE_CODES.map((type, i) => sql`WHEN ${sql.lit(type)} THEN ${sql.lit(i)}`), sql` `)} END`;
+    sql`CASE ${sql.ref(column)} ${sql.join(EVENT_TYPE_CODES_AT_0020.map((type, i) => sql`WHEN ${sql.lit(type)} THEN ${sql.lit(i)}`), sql` `)} END`;
   const ms = (column: string) => epochMs(sql.ref(column));
   await rebuildTables(db, [
     {
