@@ -1,6 +1,9 @@
 import { closeSync, fsyncSync, openSync } from 'node:fs';
 import { LedgerError } from '../errors.js';
 
+/** The settings row of a binary snapshot file that describes it; never present in a live database, nor written into a text snapshot. */
+export const SNAPSHOT_META = 'snapshot';
+
 /** fsync of a file or a directory: what a crash-safe rename needs before and after. */
 export function syncFile(path: string): void {
   const fd = openSync(path, 'r');

@@ -1,4 +1,4 @@
-import { closeSync, createReadStream, openSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, openSync, readSync, writeSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { type Kysely, sql } from 'kysely';
 import { snapshotInvalid } from './snapshot-files.js';
@@ -56,6 +56,29 @@ export const headerLine = (schema: string): string => JSON.stringify({ format: T
 
 /** Whether `head` (the first bytes of a file) starts like a text snapshot rather than a database file. */
 export const looksLikeText = (head: Buffer): boolean => head.length > 0 && head[0] === 0x7b; // '{'
+
+const SQLITE_HEADER = Buffer.from('SQLite format 3\0');
+/** Room for a text snapshot's header line, many times over. */
+const HEADER_BYTES = 4096;
+
+/**
+ * What a snapshot file is, told by its first bytes whatever its name: a text snapshot (its header
+ * parsed, SNAPSHOT_INVALID on `field` when line 1 is not one), a SQLite database file, or neither.
+ */
+export function sniffSnapshot(file: string, field: string): { format: 'json'; header: TextSnapshotHeader } | { format: 'sqlite' } | undefined {
+  const fd = openSync(file, 'r');
+  let start: Buffer;
+  try {
+    const buffer = Buffer.alloc(HEADER_BYTES);
+    start = buffer.subarray(0, readSync(fd, buffer, 0, HEADER_BYTES, 0));
+  } finally {
+    closeSync(fd);
+  }
+  if (start.subarray(0, SQLITE_HEADER.length).equals(SQLITE_HEADER)) return { format: 'sqlite' };
+  if (!looksLikeText(start)) return undefined;
+  const end = start.indexOf(0x0a);
+  return { format: 'json', header: parseHeader(start.subarray(0, end === -1 ? start.length : end).toString('utf8'), field) };
+}
 
 /** The header of a text snapshot, from its first line; SNAPSHOT_INVALID on `field` naming line 1 when it is not one. */
 export function parseHeader(line: string, field: string): TextSnapshotHeader {

@@ -1,11 +1,11 @@
-import { closeSync, openSync, readSync, rmSync } from 'node:fs';
+import { closeSync, openSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { Migrator, sql, type Kysely } from 'kysely';
 import type { Database, Db } from '../database.js';
 import { migrationOrder, migrationProvider } from '../migrations/index.js';
 import type { ReplaceOptions, SnapshotFileInfo, StorageJob } from '../storage.js';
-import { snapshotInvalid, syncFile } from '../snapshot-files.js';
-import { fileLines, loadTextSnapshot, looksLikeText, parseHeader, writeTextSnapshot } from '../text-snapshot.js';
+import { SNAPSHOT_META, snapshotInvalid, syncFile } from '../snapshot-files.js';
+import { fileLines, loadTextSnapshot, sniffSnapshot, writeTextSnapshot } from '../text-snapshot.js';
 import { connect, type PostgresSettings } from './connect.js';
 import { handedOut, identitySequences, postgresSchema, setHandedOut } from './postgres-schema.js';
 
@@ -15,31 +15,14 @@ import { handedOut, identitySequences, postgresSchema, setHandedOut } from './po
  * in one transaction: other servers on the database keep serving the old rows until it commits.
  */
 
-/** The settings row of a SQLite snapshot file that describes it; never part of a text snapshot. */
-const SNAPSHOT_META = 'snapshot';
-const SQLITE_HEADER = Buffer.from('SQLite format 3\0');
-const HEADER_BYTES = 4096;
-/** Staging schemas are named so; one a killed restore left is dropped by the next start. */
+/** Staging schemas are named so. A restore drops its own whatever happens; a process killed mid-restore leaves one behind (`DROP SCHEMA … CASCADE` removes it). */
 export const STAGING_PREFIX = 'ledger_restore_';
-
-function head(file: string, bytes: number): Buffer {
-  const fd = openSync(file, 'r');
-  try {
-    const buffer = Buffer.alloc(bytes);
-    return buffer.subarray(0, readSync(fd, buffer, 0, bytes, 0));
-  } finally {
-    closeSync(fd);
-  }
-}
 
 /** What a snapshot file says about itself; SNAPSHOT_INVALID on `field` when it is not one a PostgreSQL sandbox loads. */
 export function readSnapshotInfo(file: string, field: string): SnapshotFileInfo & { schema?: string } {
-  const start = head(file, HEADER_BYTES);
-  if (start.subarray(0, SQLITE_HEADER.length).equals(SQLITE_HEADER)) return { format: 'sqlite', meta: undefined };
-  if (!looksLikeText(start)) throw snapshotInvalid(field, 'is not a ledger sandbox snapshot');
-  const end = start.indexOf(0x0a);
-  const header = parseHeader(start.subarray(0, end === -1 ? start.length : end).toString('utf8'), field);
-  return { format: 'json', meta: undefined, schema: header.schema };
+  const sniffed = sniffSnapshot(file, field);
+  if (!sniffed) throw snapshotInvalid(field, 'is not a ledger sandbox snapshot');
+  return sniffed.format === 'json' ? { format: 'json', meta: undefined, schema: sniffed.header.schema } : { format: 'sqlite', meta: undefined };
 }
 
 /** Writes one committed state of `db` as a text snapshot at `target` (which must not exist), mode 0600, synced. */

@@ -117,15 +117,14 @@ export async function openPostgresStorage(options: StorageOptions & { postgres?:
     const run = (async () => {
       // This process's writes end first: they hold connections the work may need.
       await quiet();
-      const client = await db.connection().execute(async (connection) => {
+      return db.connection().execute(async (connection) => {
         await sql`SELECT pg_advisory_lock(${LOCKS}, ${ALONE})`.execute(connection);
         try {
-          return { value: await work() };
+          return await work();
         } finally {
           await sql`SELECT pg_advisory_unlock(${LOCKS}, ${ALONE})`.execute(connection);
         }
       });
-      return client.value;
     })();
     alone = run;
     try {

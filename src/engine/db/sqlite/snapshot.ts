@@ -1,5 +1,5 @@
 import SQLite from 'better-sqlite3';
-import { chmodSync, closeSync, copyFileSync, openSync, readSync, rmSync } from 'node:fs';
+import { chmodSync, closeSync, copyFileSync, openSync, rmSync } from 'node:fs';
 import { Kysely, Migrator, SqliteDialect, sql } from 'kysely';
 import type { Database, Db } from '../database.js';
 import { migrationOrder, migrationProvider } from '../migrations/index.js';
@@ -7,9 +7,9 @@ import { readFileInWorker } from './off-thread.js';
 import type { ReplaceOptions, SnapshotFormat, StorageJob as ReadJob } from '../storage.js';
 import { closeDatabase, databasePath, openDatabase, readsOffThread } from './open.js';
 import { LedgerError } from '../../errors.js';
-import { damagedSnapshot, snapshotInvalid, syncFile } from '../snapshot-files.js';
+import { damagedSnapshot, SNAPSHOT_META, snapshotInvalid, syncFile } from '../snapshot-files.js';
 import { sqliteSchema, writeSqliteTextSnapshot } from './sqlite-schema.js';
-import { fileLines, loadTextSnapshot, looksLikeText, parseHeader } from '../text-snapshot.js';
+import { fileLines, loadTextSnapshot, sniffSnapshot } from '../text-snapshot.js';
 import { startSqliteWorker } from './worker.js';
 
 export type { SnapshotFormat };
@@ -21,9 +21,6 @@ export type { SnapshotFormat };
  * (text-snapshot.ts) is written from such a copy and loaded into a fresh database made by the
  * migrations, which then restores as a binary one does.
  */
-
-/** The settings row of a snapshot file that describes it; never present in a live database. */
-export const SNAPSHOT_META = 'snapshot';
 
 export interface SnapshotMeta {
   /** On the clock of the sandbox's owner when it was saved. */
@@ -97,30 +94,10 @@ export interface SnapshotFileInfo {
   schema?: string;
 }
 
-const SQLITE_HEADER = Buffer.from('SQLite format 3\0');
-
-/** The first `length` bytes of `file` (fewer when it is shorter). */
-function head(file: string, length: number): Buffer {
-  const fd = openSync(file, 'r');
-  try {
-    const buffer = Buffer.alloc(length);
-    return buffer.subarray(0, readSync(fd, buffer, 0, length, 0));
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** Room for a text snapshot's header line, many times over. */
-const HEADER_BYTES = 4096;
-
 /** What a snapshot file says about itself; throws a LedgerError on `field` when it is not a ledger snapshot. */
 export function readSnapshotInfo(file: string, field: string): SnapshotFileInfo {
-  const start = head(file, HEADER_BYTES);
-  if (!start.subarray(0, SQLITE_HEADER.length).equals(SQLITE_HEADER) && looksLikeText(start)) {
-    const end = start.indexOf(0x0a);
-    const header = parseHeader(start.subarray(0, end === -1 ? start.length : end).toString('utf8'), field);
-    return { format: 'json', meta: undefined, migrations: [], schema: header.schema };
-  }
+  const sniffed = sniffSnapshot(file, field);
+  if (sniffed?.format === 'json') return { format: 'json', meta: undefined, migrations: [], schema: sniffed.header.schema };
   let handle: SQLite.Database | undefined;
   try {
     handle = new SQLite(file, { readonly: true, fileMustExist: true });
