@@ -1,6 +1,6 @@
 import type { LedgerErrorCode } from '../engine/errors.js';
 
-/** The one table from error code to HTTP status (contract §2). */
+/** The one table from error code to HTTP status (decisions: Requests and validation). */
 export const HTTP_STATUS: Record<LedgerErrorCode, number> = {
   UNAUTHORIZED: 401,
   VALIDATION_ERROR: 400,

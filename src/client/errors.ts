@@ -1,4 +1,4 @@
-/** Documented exit codes (contract §9); 130 is a person pressing Ctrl-C at a question, as shells report SIGINT. */
+/** Documented exit codes (decisions: CLI); 130 is a person pressing Ctrl-C at a question, as shells report SIGINT. */
 export const EXIT = { OK: 0, REFUSED: 1, USAGE: 2, UNREACHABLE: 3, CANCELLED: 130 } as const;
 
 /** The API answered with an error body (exit code 1). */

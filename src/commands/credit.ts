@@ -49,7 +49,7 @@ const FLAGS = {
 
 /**
  * A credit whose answer was cut off may have been made. The provider reference is what makes a
- * repeat safe: the same one again is a replay (contract: inbound transfers dedupe on it).
+ * repeat safe: the same one again is a replay (decisions: Inbound payments).
  */
 function beforeRepeating(reference: string | undefined): string {
   return reference === undefined

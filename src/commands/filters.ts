@@ -7,7 +7,7 @@ import { ApiError, UnsupportedError, UsageError } from '../client/errors.js';
 import { kobo, rule } from '../client/validate.js';
 import type { Io } from './io.js';
 
-/** The filter flags of the lists (contract §12), as commander hands them over. */
+/** The filter flags of the lists (decisions: Requests and validation), as commander hands them over. */
 export interface FilterFlags {
   since?: string;
   until?: string;

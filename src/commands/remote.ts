@@ -13,10 +13,10 @@ export interface Page<T = Record<string, unknown>> {
 
 /**
  * The seed interface standing in for this service's extensions on a server that lacks them
- * (contract §13): a list's filters applied here to every page of the seed's list, with the same
- * meaning the sandbox gives them (engine/filters.ts), and one record found by paging through the
- * list that holds it. Each says so on stderr. Against this folder's own sandbox nothing here runs:
- * its capabilities are everything, and nothing is asked.
+ * (decisions: Remote fallbacks): a list's filters applied here to every page of the seed's list,
+ * with the same meaning the sandbox gives them (engine/filters.ts), and one record found by paging
+ * through the list that holds it. Each says so on stderr. Against this folder's own sandbox nothing
+ * here runs: its capabilities are everything, and nothing is asked.
  */
 
 type Query = Record<string, string | number | undefined>;

@@ -5,12 +5,12 @@ export interface Clock {
 
 /**
  * The latest instant a sandbox clock is moved to (ms): 9999-01-01T00:00:00.000Z. Past the year 9999
- * an ISO 8601 time needs six digits and a sign (`+010000-…`), which no client of the contract's
+ * an ISO 8601 time needs six digits and a sign (`+010000-…`), which no client of the API's time
  * format (`2026-11-21T09:30:00.000Z`) reads; the year left over is for real time to pass.
  */
 export const LATEST_CLOCK_MS = Date.UTC(9999, 0, 1);
 
-/** Real time plus an offset that only moves forward (a developer's virtual clock, contract §8). */
+/** Real time plus an offset that only moves forward: a developer's virtual clock (decisions: Tenancy, clocks and reset). */
 export class VirtualClock implements Clock {
   constructor(
     private offset = 0,

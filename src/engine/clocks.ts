@@ -3,10 +3,11 @@ import { LATEST_CLOCK_MS, VirtualClock } from './clock.js';
 import { invalidField } from './errors.js';
 
 /**
- * One virtual clock per developer (contract §8): real time plus that developer's offset, which
- * only moves forward and is kept in the database so time never runs backwards across a restart.
- * Clocks are read on every request, so they live in memory; the database is written only when one
- * moves. A developer the registry has not seen yet starts at offset 0.
+ * One virtual clock per developer (decisions: Tenancy, clocks and reset): real time plus that
+ * developer's offset, which only moves forward and is kept in the database so time never runs
+ * backwards across a restart. Clocks are read on every request, so they live in memory; the
+ * database is written only when one moves. A developer the registry has not seen yet starts at
+ * offset 0.
  * @example const clocks = await ClockRegistry.load(db); clocks.clockFor(developerId).now();
  */
 export class ClockRegistry {

@@ -33,7 +33,7 @@ export const DEFAULT_SETTLEMENT_DELAY_SECONDS = 2;
 /** Version stamped on every event envelope (interface document, Versioning). */
 export const API_VERSION = '2026-11-01';
 
-/** The bank that holds the sandbox's virtual accounts (contract §5). */
+/** The bank that holds the sandbox's virtual accounts (decisions: Resources and their defaults). */
 export const VIRTUAL_BANK = { code: '035', name: 'Wema Bank' } as const;
 
 /**

@@ -1,6 +1,7 @@
 /**
- * NIP transfer fee bands in kobo (contract §6): an engine rule, which the engine charges and the
- * command line shows before asking for confirmation (this file imports nothing, so it loads alone).
+ * NIP transfer fee bands in kobo (decisions: Transfers and payouts): an engine rule, which the
+ * engine charges and the command line shows before asking for confirmation (this file imports
+ * nothing, so it loads alone).
  * @example nipFee(500_000) // 1_000
  */
 export function nipFee(amount: number): number {

@@ -2,7 +2,7 @@ import { type SelectQueryBuilder, sql } from 'kysely';
 import type { Database, Trx } from './db/database.js';
 import { containsText } from './search/search-terms.js';
 
-/** What support staff narrow a list by (contract §12); every bound is inclusive. */
+/** What support staff narrow a list by (decisions: Requests and validation); every bound is inclusive. */
 export interface ListFilters {
   since?: Date | undefined;
   until?: Date | undefined;

@@ -83,8 +83,8 @@ export interface SeededIds extends Ids {
 }
 
 /**
- * One seeded generator for every id, number and reference the sandbox makes (contract §11; secrets
- * never come from it): SHA-256 of
+ * One seeded generator for every id, number and reference the sandbox makes, never a secret
+ * (decisions: Seeds and reproducibility): SHA-256 of
  * `seed:n` for n = 0, 1, 2, … as a stream of bytes. Ids stay UUIDv7 in form; their time field is
  * SEED_EPOCH_MS plus the stream position, so they still sort in the order they were made (what
  * UUIDv7 is for here) without reading any clock, and two runs give the same ids.

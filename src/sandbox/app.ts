@@ -177,7 +177,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     timeoutSeconds,
     leaseSeconds: sandbox.storage.shared ? webhookLease(options.webhookLeaseSeconds, timeoutSeconds) : undefined,
     // With a manual clock deliveries go out one at a time, in order, so the receiver sees them (and
-    // its injected failures hit them) in the same order in every run (contract §11).
+    // its injected failures hit them) in the same order in every run
+    // (decisions: Seeds and reproducibility).
     concurrency: options.deliveryConcurrency ?? (sandbox.clockMode === 'manual' ? 1 : 8),
     version: VERSION,
     realNow,

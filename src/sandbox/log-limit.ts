@@ -3,7 +3,7 @@ import { storageFailure } from '../engine/db/storage-errors.js';
 const MINUTE_MS = 60_000;
 
 /**
- * Error logging that cannot fill a disk (contract §10): a storage failure is logged once a minute,
+ * Error logging that cannot fill a disk (decisions: Storage): a storage failure is logged once a minute,
  * as one line, and other errors at most `perMinute` times a minute, with a count of the rest.
  * @example const logError = limitLog((line) => process.stderr.write(`${line}\n`));
  */

@@ -4,7 +4,7 @@ const SECRET = /(svc(?:_|%5[fF])(?:test|live)(?:_|%5[fF])|whsec(?:_|%5[fF]))[A-Z
 /**
  * `text` with every API key and webhook secret in it replaced by its prefix and `[redacted]`: the
  * request log writes each URL, and a key sent in the query string or the path (`?api_key=svc_test_…`)
- * must not reach it (contract §10: logs never hold a key or a webhook secret).
+ * must not reach it: logs never hold a key or a webhook secret (decisions: Keys and secrets).
  * @example withoutSecrets('/sandbox/clock?api_key=svc_test_abc') // '/sandbox/clock?api_key=svc_test_[redacted]'
  */
 export function withoutSecrets(text: string): string {

@@ -42,10 +42,10 @@ const phase = (developerId: string, name: string, step?: number) => {
 export type Quiesce = (developerId: string) => Promise<void>;
 
 /**
- * Resets one developer without stopping the sandbox (contract §8). A reset of a large ledger
- * removes millions of rows: done in one statement it would hold the server for a minute, and its
- * WAL would grow by gigabytes. Here the developer's requests are held back (they wait, then see
- * the empty books), everything of its own that was running finishes, and then:
+ * Resets one developer without stopping the sandbox (decisions: Tenancy, clocks and reset). A reset
+ * of a large ledger removes millions of rows: done in one statement it would hold the server for a
+ * minute, and its WAL would grow by gigabytes. Here the developer's requests are held back (they
+ * wait, then see the empty books), everything of its own that was running finishes, and then:
  *
  * 1. one write marks the reset and zeroes the developer's accounts, so the sandbox's books balance
  *    throughout (and a sandbox stopped midway finishes the reset when it starts again), on the

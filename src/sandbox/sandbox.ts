@@ -17,10 +17,10 @@ import { getSetting, putSetting } from '../engine/settings/settings.repository.j
 
 /** The setting that names the developer created at first start: the sandbox's owner. */
 export const SANDBOX_DEVELOPER = 'sandbox_developer_id';
-/** Where a seeded stream stopped, per seed, written with every batch that moved it (contract §11). */
+/** Where a seeded stream stopped, per seed, written with every batch that moved it (decisions: Seeds and reproducibility). */
 const SEED_POSITION = (seed: string) => `seed_position:${seed}`;
 
-/** How the developers' clocks run: real time plus each offset, or standing still until advanced (contract §11). */
+/** How the developers' clocks run: real time plus each offset, or standing still until advanced (decisions: Seeds and reproducibility). */
 export type ClockMode = 'real' | 'manual';
 
 /** One running sandbox: its database, one virtual clock per developer, and the injected randomness. */
@@ -32,7 +32,7 @@ export interface Sandbox {
   dbPath: string;
   ids: Ids;
   clockMode: ClockMode;
-  /** The engine environment of one developer: its own clock (contract §8), the shared ids and settings. */
+  /** The engine environment of one developer: its own clock (decisions: Tenancy, clocks and reset), the shared ids and settings. */
   envFor(developerId: string): EngineEnv;
   /** One developer's virtual clock (the same object for the life of the sandbox). */
   clockFor(developerId: string): VirtualClock;
@@ -105,7 +105,7 @@ export interface Sandbox {
 export interface OpenSandboxOptions {
   /** A file path, or ':memory:'. */
   dbPath: string;
-  /** Derive every id, account number, reference and secret from this seed (contract §11); default: random. */
+  /** Derive every id, account number and reference from this seed, never a secret (decisions: Seeds and reproducibility); default: random. */
   seed?: string | undefined;
   /** A manual clock: every developer's clock stands at this instant (ms) plus its own offset, until advanced. */
   clockStart?: number | undefined;
@@ -119,7 +119,7 @@ export interface OpenSandboxOptions {
   readsOffThread?: boolean;
   /** A file nothing needs after the process ends (`--memory`): no syncing to disk. */
   throwAway?: boolean;
-  /** Called once if the database file is lost under the server: it must stop (contract §10). */
+  /** Called once if the database file is lost under the server: it must stop (decisions: Storage). */
   onLost?: (reason: string) => void;
   /** PostgreSQL's settings (pool size, statement timeout); ignored by SQLite. */
   postgres?: StorageOptions['postgres'];
@@ -338,7 +338,7 @@ export async function ensureSandboxDeveloper(sandbox: Sandbox, knownKey?: string
   }, OWNER_LANE);
 }
 
-/** The id of the developer created at first start, the sandbox's owner (contract §11). */
+/** The id of the developer created at first start, the sandbox's owner (decisions: Snapshots). */
 export async function sandboxOwnerId(sandbox: Sandbox): Promise<string | undefined> {
   return getSetting(sandbox.db, SANDBOX_DEVELOPER);
 }

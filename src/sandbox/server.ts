@@ -35,7 +35,7 @@ export interface OpenServerOptions {
   apiKey?: string | undefined;
   /** The SANDBOX developer's webhook signing secret, chosen (`--webhook-secret`): never drawn from the seed. */
   webhookSecret?: string | undefined;
-  /** Derive ids, account numbers and references from this seed (contract §11); never a key or a secret. */
+  /** Derive ids, account numbers and references from this seed (decisions: Seeds and reproducibility); never a key or a secret. */
   seed?: string | undefined;
   /** A manual clock standing at this instant (ms) plus each developer's offset; otherwise real time. */
   clockStart?: number | undefined;
@@ -65,7 +65,7 @@ export interface OpenServerOptions {
   log?: ((line: string) => void) | undefined;
   /**
    * The database file was removed, replaced or truncated under the server: every write from now
-   * on would be lost, so it must stop (contract §10). Default: log and exit 1.
+   * on would be lost, so it must stop (decisions: Storage). Default: log and exit 1.
    */
   onFatal?: ((reason: string) => void) | undefined;
 }
@@ -198,9 +198,9 @@ export async function openServer(options: OpenServerOptions): Promise<OpenServer
 
 /**
  * `openServer`, then listens. With a real-time clock, the scheduler then runs by itself; with a
- * manual clock nothing becomes due until a developer advances its clock (contract §11). A
- * `:memory:` database (`sandbox start --memory`) is a throw-away file of its own, removed when the
- * server stops (see throw-away.ts).
+ * manual clock nothing becomes due until a developer advances its clock
+ * (decisions: Seeds and reproducibility). A `:memory:` database (`sandbox start --memory`) is a
+ * throw-away file of its own, removed when the server stops (see throw-away.ts).
  * @example const server = await startServer({ dbPath: ':memory:', host: '127.0.0.1', port: 0 });
  */
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {

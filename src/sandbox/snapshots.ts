@@ -24,7 +24,7 @@ export interface SnapshotCopy {
 }
 
 /**
- * Saving, restoring, listing and deleting snapshots of the whole sandbox (contract §11). Named
+ * Saving, restoring, listing and deleting snapshots of the whole sandbox (decisions: Snapshots). Named
  * snapshots are `<name>.db` (SQLite) or `<name>.jsonl` (text) files in one directory (mode 0700,
  * files 0600), one file a name. A restore tells the formats apart by the file's first bytes.
  */
@@ -224,13 +224,13 @@ function unwritable(error: unknown, field: string, path: string): unknown {
   return storageError(error);
 }
 
-/** A full disk (also the file system's ENOSPC) is 507 and a storage failure 503, as for any write (contract §10). */
+/** A full disk (also the file system's ENOSPC) is 507 and a storage failure 503, as for any write (decisions: Storage). */
 function storageError(error: unknown): unknown {
   if ((error as { code?: unknown }).code === 'ENOSPC') return new LedgerError('STORAGE_FULL', 'the disk is full: nothing was written; free some space and retry');
   return storageFailure(error) ?? error;
 }
 
-/** The snapshot directory: readable by its owner only, as every file in it (contract §10). */
+/** The snapshot directory: readable by its owner only, as every file in it (decisions: Keys and secrets). */
 function makePrivateDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   chmodSync(dir, 0o700);

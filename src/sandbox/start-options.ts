@@ -7,7 +7,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { SNAPSHOT_NAME, SNAPSHOT_NAME_RULE } from '../api/snapshot-name.js';
 import { LATEST_CLOCK_MS } from '../engine/clock.js';
 
-/** Where a seeded sandbox's clocks start unless told otherwise (contract §11). */
+/** Where a seeded sandbox's clocks start unless told otherwise (decisions: Seeds and reproducibility). */
 export const DEFAULT_SEEDED_CLOCK_START = '2026-01-01T00:00:00Z';
 
 export interface ClockChoice {

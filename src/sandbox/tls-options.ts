@@ -1,5 +1,5 @@
 /**
- * TLS for a sandbox that others reach (contract §13, shared sandbox): the certificate and key
+ * TLS for a sandbox that others reach (decisions: Shared sandbox over TLS): the certificate and key
  * checked before anything is opened or bound, and the rule that a bind beyond loopback needs them.
  * Each check throws RangeError with a message naming what was given.
  */

@@ -1,5 +1,5 @@
 /**
- * Terminal safety (contract §10): text that comes from data (narrations, names, response bodies,
+ * Terminal safety (decisions: CLI): text that comes from data (narrations, names, response bodies,
  * headers) is shown to people without the means to drive their terminal. Escape sequences (colour,
  * cursor moves, window titles, OSC 8 links, clipboard writes) are removed whole; tabs and line breaks
  * become spaces; every other C0 and C1 control character and the bidirectional overrides that can

@@ -3,9 +3,10 @@ import { makeNuban } from '../../src/engine/wallets/nuban.js';
 import { closedPort, createCli } from '../helpers/cli.js';
 
 /**
- * Contract §11: the same commands against `--seed 7` give byte-identical `--json` output and
- * webhook bodies, run after run. Each run is its own sandbox process on the same port (the port is
- * part of the data: the built-in receiver's URL and the `host` header it records), with a fixed key.
+ * The same commands against `--seed 7` give byte-identical `--json` output and webhook bodies, run
+ * after run (decisions: Seeds and reproducibility). Each run is its own sandbox process on the same
+ * port (the port is part of the data: the built-in receiver's URL and the `host` header it records),
+ * with a fixed key.
  */
 const KEY = `svc_test_${'Determinism'.padEnd(32, '0')}`;
 const GTB = makeNuban('058', '012345678');

@@ -7,7 +7,7 @@ import { BIN, cleanEnv, createCli } from '../helpers/cli.js';
 import { startWebhookApp } from '../helpers/webhook-app.js';
 
 /**
- * Contract §10 on a real full disk: a small tmpfs, filled up while the sandbox runs on it. Mounting
+ * A real full disk (decisions: Storage): a small tmpfs, filled up while the sandbox runs on it. Mounting
  * needs root (CI runs as root); where the machine refuses, the same behaviour is covered through
  * the fault-injection seam in test/sandbox/storage-faults.test.ts and idempotency-edges.test.ts.
  */

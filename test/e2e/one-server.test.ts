@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { isAlive } from '../../src/engine/processes.js';
 import { type Cli, createCli } from '../helpers/cli.js';
 
-/** Contract §10: one database, one server; a database file lost under a server stops it. */
+/** One database, one server; a database file lost under a server stops it (decisions: Storage). */
 
 const mode = (path: string) => (statSync(path).mode & 0o777).toString(8);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -5,7 +5,7 @@ import { type Cli, createCli } from '../helpers/cli.js';
 import { createTestDatabase, freeLoopbackPort } from '../helpers/postgres.js';
 
 /**
- * `ledger sandbox start --database postgres://…` (contract §14): the URL's password never reaches
+ * `ledger sandbox start --database postgres://…` (decisions: Storage): the URL's password never reaches
  * argv, the log, the banner, the state file, `sandbox status` or an error; servers that share the
  * database share its owner, and only the first start makes a key.
  */

@@ -6,7 +6,7 @@ import { createCli } from '../helpers/cli.js';
 import { createTestDatabase } from '../helpers/postgres.js';
 
 /**
- * Two `ledger sandbox start --database postgres://…` processes on one database (contract §14), one
+ * Two `ledger sandbox start --database postgres://…` processes on one database (decisions: Storage), one
  * killed with SIGKILL under load. Payouts settle only at a clock advance (an hour's settlement
  * delay), so which server settles them is the test's choice, not the wall clock's.
  */

@@ -9,7 +9,7 @@ import { SandboxError, startSandbox } from '../../src/index.js';
 import { BIN, type Cli, cleanEnv, closedPort, createCli, watchOutput } from '../helpers/cli.js';
 import { type Certificate, makeAuthority, makeCertificate } from '../helpers/tls.js';
 
-/** Contract §13, shared sandbox: beyond loopback only over TLS or with --insecure; the local CLI pins the certificate. */
+/** A shared sandbox (decisions: Shared sandbox over TLS): beyond loopback only over TLS or with --insecure; the local CLI pins the certificate. */
 
 let certs: string;
 let cert: Certificate;
@@ -141,7 +141,8 @@ describe('sandbox start --public over TLS', () => {
     expect(created.exitCode, created.stderr).toBe(0);
     const listed = await fromElsewhere(['wallets', 'list', '--json'], trusted);
     expect(JSON.parse(listed.stdout).items.map((w: { id: string }) => w.id)).toEqual([created.stdout.trim()]);
-    // The owner's books are the owner's (contract §8): the teammate's wallet is not among them.
+    // The owner's books are the owner's (decisions: Tenancy, clocks and reset): the teammate's
+    // wallet is not among them.
     expect(JSON.parse((await cli.run(['wallets', 'list', '--json'])).stdout).items).toEqual([]);
   });
 

@@ -15,7 +15,7 @@ const runs = async (id: string) => (await t.call('GET', `/sandbox/agents/${id}/r
 const events = async (type: string) =>
   (await t.sandbox.db.selectFrom('events').select('payload').where('type_code', '=', typeCode(type)).orderBy('seq').execute()).map((e) => JSON.parse(e.payload).data);
 
-describe('creating agents (contract §6 validation)', () => {
+describe('creating agents (decisions: Agents)', () => {
   it('creates an active agent with trigger_count 0', async () => {
     const w = await createWallet(t);
     const d = await createWallet(t);

@@ -3,7 +3,7 @@ import { createWallet, expectCleanAudit, TEST_BACKEND, useSandbox, walletBody } 
 
 const t = useSandbox();
 
-describe('authentication (contract §2)', () => {
+describe('authentication (decisions: Keys and secrets)', () => {
   it('answers 401 UNAUTHORIZED with the documented body when the key is missing', async () => {
     const r = await t.call('GET', '/v1/wallets/x', undefined, { key: null });
     expect(r.status).toBe(401);
@@ -65,7 +65,7 @@ describe('authentication (contract §2)', () => {
   });
 });
 
-describe('request bodies (contract §2)', () => {
+describe('request bodies (decisions: Requests and validation)', () => {
   it('answers 400 INVALID_JSON to broken JSON and writes nothing', async () => {
     const r = await t.call('POST', '/v1/wallets', '{"customer_reference": "a",');
     expect([r.status, r.body.detail.code]).toEqual([400, 'INVALID_JSON']);
@@ -182,7 +182,7 @@ describe('request bodies (contract §2)', () => {
   });
 });
 
-describe('Idempotency-Key (contract §3)', () => {
+describe('Idempotency-Key (decisions: Idempotency)', () => {
   it('replays the first response with Idempotent-Replayed and creates nothing new', async () => {
     const body = walletBody();
     const first = await t.call('POST', '/v1/wallets', body, { headers: { 'idempotency-key': 'create-1' } });
@@ -241,7 +241,7 @@ describe('Idempotency-Key (contract §3)', () => {
   });
 });
 
-describe('sandbox clock (contract §8)', () => {
+describe('sandbox clock (decisions: Tenancy, clocks and reset)', () => {
   it('moves forward and refuses to move back', async () => {
     expect((await t.call('GET', '/sandbox/clock')).body.data).toEqual({ now: '2026-11-21T09:30:00.000Z', offset_seconds: 0 });
     const advanced = await t.call('POST', '/sandbox/clock/advance', { seconds: 90 });
@@ -253,7 +253,7 @@ describe('sandbox clock (contract §8)', () => {
   });
 });
 
-describe('reset (contract §8)', () => {
+describe('reset (decisions: Tenancy, clocks and reset)', () => {
   it('empties wallets and money but keeps the developer and key', async () => {
     await createWallet(t, 5000);
     const r = await t.call('POST', '/sandbox/reset');

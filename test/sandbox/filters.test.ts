@@ -1,8 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createWallet, expectCleanAudit, T0, useSandbox } from '../helpers/sandbox.js';
 
-// The filters support staff find a payment by (contract §12), on the four lists that take them:
-// a small ledger over two days of the manual clock, each filter matching some rows and not others.
+// The filters support staff find a payment by (decisions: Requests and validation), on the four
+// lists that take them: a small ledger over two days of the manual clock, each filter matching some
+// rows and not others.
 const t = useSandbox({ scope: 'all', auditAfter: true });
 
 const DAY = 86_400;

@@ -6,8 +6,9 @@ import { structureProblem } from '../../src/sandbox/plugins/body.js';
 import { createTestSandbox, createWallet, expectCleanAudit, type TestSandbox } from '../helpers/sandbox.js';
 
 /**
- * What Node's HTTP parser and Fastify refuse before a route runs (contract §10), over a real socket:
- * each refusal in the documented shape, with its status and code.
+ * What Node's HTTP parser and Fastify refuse before a route runs
+ * (decisions: Requests and validation), over a real socket: each refusal in the documented shape,
+ * with its status and code.
  */
 interface RawReply {
   status: number;

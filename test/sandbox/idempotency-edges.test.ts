@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { injectStorageFault } from '../../src/engine/db/sqlite/open.js';
 import { createWallet, expectCleanAudit, TEST_BACKEND, useSandbox, walletBody } from '../helpers/sandbox.js';
 
-/** Contract §3: an Idempotency-Key moves money once, at every edge. */
+/** An Idempotency-Key moves money once, at every edge (decisions: Idempotency). */
 const t = useSandbox();
 
 const balance = async (id: string) => (await t.call('GET', `/v1/wallets/${id}`)).body.data.balance as number;
@@ -145,7 +145,7 @@ describe('Idempotency-Key at the edges', () => {
   });
 });
 
-describe('a full disk or a read-only database (contract §10)', () => {
+describe('a full disk or a read-only database (decisions: Storage)', () => {
   // SQLite's fault injection, as above.
   it.runIf(TEST_BACKEND === 'sqlite')('every write answers 507 in the documented shape and nothing is half-written; reads still answer', async () => {
     const a = await createWallet(t, 10_000);

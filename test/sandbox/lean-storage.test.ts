@@ -7,7 +7,7 @@ import { startWebhookApp } from '../helpers/webhook-app.js';
 import { storedId, typeName } from '../../src/engine/events/stored.js';
 
 // A ledger event of a SETTLED transaction stores no payload: it is built from the transaction when
-// sent or shown (migration 0015). These tests hold it to the bytes the contract's envelope gives,
+// sent or shown (migration 0015). These tests hold it to the bytes of the documented envelope,
 // for every kind of ledger event, on the first send and on every redelivery, and to the state at
 // the event's time for a transaction that changes afterwards (a payout's debit).
 
@@ -34,7 +34,7 @@ async function allLogs(): Promise<Log[]> {
   }
 }
 
-/** The §7 envelope of a ledger event, written out key by key as the contract orders it, from the transaction as the API shows it. */
+/** The envelope of a ledger event (decisions: Webhooks), written out key by key in its documented order, from the transaction as the API shows it. */
 function expectedLedgerEnvelope(log: Log, tx: Record<string, unknown>, statusThen: string): string {
   return JSON.stringify({
     event_id: log.event_id,

@@ -42,7 +42,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => t.close());
 
-describe('the 2^53 guard is per wallet (contract §2 amounts, README)', () => {
+describe('the 2^53 guard is per wallet (decisions: Money and balances)', () => {
   it('lands a credit into a wallet at 0 while provider_settlement is past -2^53 (Seen: 422 INSUFFICIENT_FUNDS)', async () => {
     expect((await wallet(full.id)).balance).toBe(MAX);
     expect(await systemBalance(t.developerId, 'PROVIDER_SETTLEMENT')).toBe(`-${MAX}`);
@@ -165,7 +165,7 @@ describe('the 2^53 guard is per wallet (contract §2 amounts, README)', () => {
   });
 });
 
-describe("a suspense REFUND to one of the caller's own virtual accounts (contract §6)", () => {
+describe("a suspense REFUND to one of the caller's own virtual accounts (decisions: Suspense)", () => {
   it('arrives there as an inbound transfer (Seen: reported refunded, never arrived)', async () => {
     const home = await createWallet(t);
     const closed = await createWallet(t);
@@ -187,7 +187,7 @@ describe("a suspense REFUND to one of the caller's own virtual accounts (contrac
   });
 });
 
-describe("a developer's clock stops at 9999-01-01T00:00:00.000Z (contract §1 timestamps)", () => {
+describe("a developer's clock stops at 9999-01-01T00:00:00.000Z (decisions: Tenancy, clocks and reset)", () => {
   it('refuses an advance past it with 400 VALIDATION_ERROR on seconds, moves nothing, and every time stays ISO 8601 (Seen: +010021-08-02T…)', async () => {
     const { api_key: key } = (await t.call('POST', '/sandbox/developers', { business_name: 'Far Future' })).body.data;
     const clock = async () => (await t.call('GET', '/sandbox/clock', undefined, { key })).body.data;

@@ -81,7 +81,7 @@ describe("the service's extensions in /openapi.json", () => {
   });
 });
 
-describe('the statuses each operation declares (contract §2, §10)', () => {
+describe('the statuses each operation declares (decisions: Requests and validation)', () => {
   it('declares on every operation the refusals of its kind', () => {
     for (const o of operations()) {
       const statuses = Object.keys(o.responses).map(Number);

@@ -5,7 +5,7 @@ import { type OpenServer, openServer } from '../../src/sandbox/server.js';
 import { createTestDatabase, freeLoopbackPort } from '../helpers/postgres.js';
 
 /**
- * Servers sharing one PostgreSQL database (contract §14): the second joins the first's owner and
+ * Servers sharing one PostgreSQL database (decisions: Storage): the second joins the first's owner and
  * makes no key of its own; health says which backend, which server and which database.
  */
 

@@ -2,7 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
 
-/** Contract §8: the built-in receiver takes only deliveries signed for its developer. */
+/** The built-in receiver takes only deliveries signed for its developer (decisions: Webhooks). */
 const t = useSandbox();
 let secret: string;
 beforeEach(async () => {

@@ -5,8 +5,9 @@ import { SEED_EPOCH_MS } from '../../src/engine/ids.js';
 import { createTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 /**
- * Contract §11: secrets never come from the seed. A developer that knows the seed and its own key
- * must not be able to sign deliveries that another developer's receiver accepts.
+ * Secrets never come from the seed (decisions: Seeds and reproducibility). A developer that knows
+ * the seed and its own key must not be able to sign deliveries that another developer's receiver
+ * accepts.
  */
 const opened: TestSandbox[] = [];
 afterEach(async () => {

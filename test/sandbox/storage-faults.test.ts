@@ -5,7 +5,7 @@ import { limitLog } from '../../src/sandbox/log-limit.js';
 import { createTestSandbox, createWallet } from '../helpers/sandbox.js';
 import { startWebhookApp } from '../helpers/webhook-app.js';
 
-describe('deliveries when attempts cannot be recorded (contract §10)', () => {
+describe('deliveries when attempts cannot be recorded (decisions: Webhooks)', () => {
   it('seen: with the disk full one event reached an endpoint 6,025 times; now nothing is sent until it can be recorded, then each is sent once', async () => {
     const t = await createTestSandbox({ listen: true });
     const app = await startWebhookApp(() => '', () => 200);

@@ -11,7 +11,7 @@ const flag = (id: string, body: unknown, options: { key?: string; headers?: Reco
 const note = (id: string, body: unknown, options: { key?: string; headers?: Record<string, string> } = {}) => t.call('POST', `/v1/suspense/${id}/notes`, body, options);
 const show = async (id: string) => (await t.call('GET', `/sandbox/suspense/${id}`)).body.data;
 
-describe('POST /v1/suspense/:id/flag and /notes (contract §12)', () => {
+describe('POST /v1/suspense/:id/flag and /notes (decisions: Suspense)', () => {
   it('flags a PENDING item for escalation (FLAGGED), adds notes without resolving, and shows them oldest first with their time and author', async () => {
     const item = await held();
     const flagged = await flag(item.id, { note: 'sender says it is not theirs' });

@@ -11,7 +11,7 @@ const system = async (kind: 'SUSPENSE_HOLDING' | 'DISMISSED' | 'PROVIDER_SETTLEM
   (await t.sandbox.db.selectFrom('accounts').select('balance').where('developer_id', '=', t.developerId).where('kind', '=', kind).executeTakeFirstOrThrow()).balance;
 const resolve = (id: string, body: Record<string, unknown>, key?: string) => t.call('POST', `/v1/suspense/${id}/resolve`, body, key ? { key } : {});
 
-describe('routing of inbound payments (contract §6)', () => {
+describe('routing of inbound payments (decisions: Inbound payments)', () => {
   it('holds a low-confidence payment as AI_LOW_CONFIDENCE, out of every ledger endpoint, with suspense.created', async () => {
     const w = await createWallet(t);
     const r = await inbound({ account_number: w.account_number, amount: 40_000, narration: 'asdfgh', sender_account: '0690000031', sender_bank_code: '044' });

@@ -4,8 +4,9 @@ import { createWallet, expectCleanAudit, useSandbox, walletBody } from '../helpe
 import { startWebhookApp } from '../helpers/webhook-app.js';
 
 /**
- * Contract §8: every /sandbox control acts for the calling developer only. Developer A is the
- * sandbox's own developer (t.call with its key); developer B is a second account in the same sandbox.
+ * Every /sandbox control acts for the calling developer only (decisions: Tenancy, clocks and reset).
+ * Developer A is the sandbox's own developer (t.call with its key); developer B is a second account
+ * in the same sandbox.
  */
 // Eight delivery slots per developer, as a sandbox on a real-time clock has (fairness, below).
 const t = useSandbox({ listen: true, deliveryConcurrency: 8 });

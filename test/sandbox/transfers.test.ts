@@ -5,7 +5,7 @@ const t = useSandbox({ auditAfter: true });
 
 const balance = async (id: string) => (await t.call('GET', `/v1/wallets/${id}`)).body.data.balance;
 
-describe('internal transfer (contract §6)', () => {
+describe('internal transfer (decisions: Transfers and payouts)', () => {
   it('settles at once: DEBIT and CREDIT, no fee, ledger.debit and ledger.credit deliveries', async () => {
     const a = await createWallet(t, 500_000);
     const b = await createWallet(t, 1_000);

@@ -17,7 +17,7 @@ const amountMessage = 'must be an integer number of kobo (a JSON number, not a s
  */
 export const koboIntegerError = (message: string) => (issue: { input?: unknown }) => (Number.isInteger(issue.input) ? `must be at most ${MAX_AMOUNT} kobo` : message);
 
-/** Kobo as a JSON integer, 1 to 10,000,000,000,000 (contract §2). */
+/** Kobo as a JSON integer, 1 to 10,000,000,000,000 (decisions: Money and balances). */
 export const Amount = z
   .number({ error: amountMessage })
   .int({ error: koboIntegerError(amountMessage) })
@@ -80,17 +80,17 @@ export const positiveInt = (max = Number.MAX_SAFE_INTEGER) =>
 export const EXTENSION_PARAMETER = 'x-ledger-extension';
 export const extension = <T extends z.ZodType>(schema: T): T => schema.meta({ [EXTENSION_PARAMETER]: true }) as T;
 
-/** page, limit and order, shared by every list (contract §2); the order is this service's. */
+/** page, limit and order, shared by every list (decisions: Requests and validation); the order is this service's. */
 export const pageQuery = {
   page: positiveInt().default(1).describe('page number, from 1 (default 1)'),
   limit: positiveInt(100).default(20).describe('items per page, 1 to 100 (default 20)'),
   order: extension(z.enum(['asc', 'desc']).default('asc')),
 };
 
-/** The query of a route that takes no parameters: any parameter is refused by name (contract §10). */
+/** The query of a route that takes no parameters: any parameter is refused by name (decisions: Requests and validation). */
 export const NoQuery = z.strictObject({});
 
-/** The body of a write that takes none: no body or `{}`; any field is refused by name (contract §2). */
+/** The body of a write that takes none: no body or `{}`; any field is refused by name (decisions: Requests and validation). */
 export const NoBody = z.strictObject({}).optional();
 
 /** Marks a body the request may leave out, for the OpenAPI document (see `describeErrorResponses`). */

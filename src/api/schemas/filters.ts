@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { INSTANT_PATTERN, parseInstant } from '../instant.js';
 import { extension, MAX_AMOUNT } from './common.js';
 
-// The list filters support staff search by (contract §12). The seed leaves filter names open: each
-// is an addition of this service, and says so in the OpenAPI document.
+// The list filters support staff search by (decisions: Requests and validation). The seed leaves
+// filter names open: each is an addition of this service, and says so in the OpenAPI document.
 const ADDITION = 'an addition of this service';
 
 const instant = (what: string) =>

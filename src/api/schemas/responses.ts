@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ERROR_CODES, HTTP_STATUS } from '../errors.js';
 import { ErrorBody, EXTENSION_PARAMETER, OPTIONAL_BODY } from './common.js';
 
-/** The HTTP statuses of the error table (contract §2). */
+/** The HTTP statuses of the error table (decisions: Requests and validation). */
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 414 | 415 | 422 | 431 | 500 | 503 | 507;
 
 /**

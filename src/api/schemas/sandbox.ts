@@ -27,7 +27,8 @@ export type ClockState = z.infer<typeof ClockState>;
 export const ClockAdvanceBody = z.strictObject({
   seconds: z
     .number({ error: 'must be a number of seconds' })
-    // The clock keeps whole milliseconds (contract §1 times): a step under one would move it by nothing, or by a fraction it cannot show.
+    // The clock keeps whole milliseconds (decisions: Tenancy, clocks and reset): a step under one
+    // would move it by nothing, or by a fraction it cannot show.
     .min(0.001, { error: 'must be at least 0.001 (one millisecond): the clock only moves forward, in whole milliseconds' })
     .max(10 * 365 * 24 * 3600, { error: 'must be at most ten years' }),
 });

@@ -5,7 +5,7 @@ import type { Column, View } from './views.js';
  * Lists for programs (a pipe, a file, `--format tsv|csv`), as `gh` prints them: a header line of the
  * API's field names, then one line per item with the values as the API gives them (full ids, amounts
  * in kobo, ISO 8601 times), nothing cut, no box, no colour. Text from data is cleaned as it is for a
- * terminal (contract §10): tabs and line breaks become spaces, control characters go. No table code
+ * terminal (decisions: CLI): tabs and line breaks become spaces, control characters go. No table code
  * is loaded.
  */
 export type RowsFormat = 'tsv' | 'csv';

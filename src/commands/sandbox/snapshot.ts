@@ -62,7 +62,7 @@ async function saveToFile(io: Io, file: string, format: SnapshotFormat): Promise
     return { name: null, file, format, size_bytes: size, saved_at: savedAt };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    // A full disk here is what the sandbox calls it (contract §10), not a usage error.
+    // A full disk here is what the sandbox calls it (decisions: Storage), not a usage error.
     if (code === 'ENOSPC') throw new ApiError(507, 'STORAGE_FULL', `--file ${file}: the disk is full: nothing was written; free some space and retry`);
     if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) throw new UsageError(`--file ${file} cannot be written (${code}${code === 'ENOENT' ? ': no such directory' : ''})`);
     throw error;

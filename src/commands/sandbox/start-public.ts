@@ -1,5 +1,5 @@
 /**
- * `sandbox start` beyond loopback (contract §13, shared sandbox): where it binds and whether it may
+ * `sandbox start` beyond loopback (decisions: Shared sandbox over TLS): where it binds and whether it may
  * (TLS, or --insecure), checked before anything is opened, and what teammates are told.
  */
 import { hostname, networkInterfaces } from 'node:os';
@@ -96,9 +96,10 @@ export function shared(sharing: Sharing): Shared {
 }
 
 /**
- * What the owner tells teammates, for stderr: how each gets a key of their own (contract §8: each
- * developer sees only its own), the line that adds the sandbox, and how to trust a self-signed
- * certificate. Command lines stand on lines of their own, whole, to be copied.
+ * What the owner tells teammates, for stderr: how each gets a key of their own, as each developer
+ * sees only its own (decisions: Tenancy, clocks and reset), the line that adds the sandbox, and how
+ * to trust a self-signed certificate. Command lines stand on lines of their own, whole, to be
+ * copied.
  */
 export function sharingText(stream: Stream, sharing: Sharing): string {
   const { public_url: url, profiles_add: add } = shared(sharing);

@@ -102,9 +102,9 @@ export function storageChoice(io: Io, flags: StorageFlags, stateDir: string, web
 const from = (value: string | undefined, variable: string, io: Io) => (value !== undefined && value === io.env[variable] ? ` (from ${variable})` : '');
 
 /**
- * A PostgreSQL database that cannot be reached or refuses this server, as contract §10 names it
- * (STORAGE_UNAVAILABLE), with the URL shown without its password and what PostgreSQL or the
- * network said; undefined for any other failure.
+ * A PostgreSQL database that cannot be reached or refuses this server, named as a request names it
+ * (decisions: Storage): STORAGE_UNAVAILABLE, with the URL shown without its password and what
+ * PostgreSQL or the network said; undefined for any other failure.
  */
 export function postgresRefusal(error: unknown, choice: StorageChoice): ApiError | undefined {
   const refused = databaseRefusal(error, choice.location);

@@ -198,7 +198,7 @@ async function detach(io: Io, options: StartOptions, bind: Binding, stateFile: s
 
 /**
  * A database that cannot be served because the file system refuses a write beside it (its lock,
- * its WAL) is what contract §10 calls it, not an internal error with the raw errno.
+ * its WAL) is what the sandbox calls it (decisions: Storage), not an internal error with the raw errno.
  */
 function storageRefusal(error: NodeJS.ErrnoException, dbPath: string): ApiError | undefined {
   const where = error.path ?? dbPath;
@@ -289,7 +289,7 @@ async function foreground(
     throw error;
   }
   // A detached sandbox's output goes to its log file, which must never hold the key: the parent
-  // that started it prints the key on the terminal instead (contract §10).
+  // that started it prints the key on the terminal instead (decisions: Keys and secrets).
   const detached = io.env[DETACHED_ENV] === '1';
   io.stdout.write(
     [

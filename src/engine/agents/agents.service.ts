@@ -19,7 +19,7 @@ export interface CreateAgentInput {
   sweep_amount?: number | undefined;
 }
 
-/** Which optional fields each trigger and action uses (contract §6): the rest are refused. */
+/** Which optional fields each trigger and action uses (decisions: Agents): the rest are refused. */
 export const TRIGGER_NEEDS_THRESHOLD: Record<AgentTrigger, boolean> = {
   BALANCE_ABOVE: true,
   BALANCE_BELOW: true,
@@ -79,7 +79,8 @@ export async function getAgent(trx: Trx, developerId: string, agentId: string, w
 export async function toggleAgent(trx: Trx, developerId: string, walletId: string, agentId: string, isActive: boolean): Promise<AgentRow> {
   const wallet = await getWallet(trx, developerId, walletId);
   const agent = await getAgent(trx, developerId, agentId, walletId);
-  // A closed wallet's agents stop (contract §5): one is not switched on again (switching off is harmless).
+  // A closed wallet's agents stop (decisions: Agents): one is not switched on again (switching off
+  // is harmless).
   if (isActive && wallet.status === 'CLOSED') throw new LedgerError('WALLET_CLOSED', 'agents of a closed wallet cannot be switched on');
   return trx.updateTable('agents').set({ is_active: isActive ? 1 : 0 }).where('id', '=', agent.id).returningAll().executeTakeFirstOrThrow();
 }

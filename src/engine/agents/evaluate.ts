@@ -12,7 +12,7 @@ import type { AgentTable } from './agents.table.js';
 
 type AgentRow = Selectable<AgentTable>;
 
-/** Agent-started moves a payment may cause before the cascade stops (contract §6). */
+/** Agent-started moves a payment may cause before the cascade stops (decisions: Agents). */
 export const MAX_HOPS = 8;
 
 /** A wallet's active agents in creation order: asked after every movement of money. */

@@ -16,14 +16,14 @@ export interface AuditReport {
 const COUNTED = ['accounts', 'wallets', 'postings', 'entries', 'transactions', 'events', 'webhook_logs', 'suspense_items', 'payouts'] as const;
 
 /**
- * Checks every money invariant of contract §4: balanced postings, balances equal to their
- * entries, no wallet below zero, unbroken balance_before/after chains, transactions matching their
- * entries, an event and a webhook delivery for every movement, suspense_holding equal to the
+ * Checks every money invariant (decisions: Money and balances): balanced postings, balances equal to
+ * their entries, no wallet below zero, unbroken balance_before/after chains, transactions matching
+ * their entries, an event and a webhook delivery for every movement, suspense_holding equal to the
  * unresolved suspense items, and the counters that list totals read.
  *
- * With `developerId` it checks that developer's books only (contract §8), and adds the one
- * sandbox-wide check, that every developer's books sum to zero, reported as counts with no other
- * developer's ids. Without it (tests, the crash test) it checks the whole database.
+ * With `developerId` it checks that developer's books only (decisions: Tenancy, clocks and reset),
+ * and adds the one sandbox-wide check, that every developer's books sum to zero, reported as counts
+ * with no other developer's ids. Without it (tests, the crash test) it checks the whole database.
  *
  * Its memory does not grow with the ledger: large tables are read in chunks, and at most 1,000
  * problems are listed (then one line counts the rest). Run it in one read transaction for one

@@ -2,8 +2,9 @@ import { sql } from 'kysely';
 import type { Trx } from '../db/database.js';
 import { inChunks, type Problems } from './scan.js';
 
-// The money checks of the audit (contract §4). Each answers with problem rows only, or reads its
-// table in bounded chunks: an audit of a million transactions holds a few thousand at a time.
+// The money checks of the audit (decisions: Money and balances). Each answers with problem rows
+// only, or reads its table in bounded chunks: an audit of a million transactions holds a few
+// thousand at a time.
 
 /** Every posting has at least two legs that sum to zero. */
 export async function checkPostings(trx: Trx, problems: Problems, dev: string | undefined): Promise<void> {

@@ -3,8 +3,8 @@ import type { Database, Trx } from '../db/database.js';
 import { developerSeq, idText, typeCode, typeName } from '../events/stored.js';
 import { inChunks, pairUp, type Problems } from './scan.js';
 
-// The outbox checks of the audit (contract §4, §7): every movement has its event, every event its
-// delivery, and the counters that list totals read agree with the rows.
+// The outbox checks of the audit (decisions: Money and balances; Webhooks): every movement has its
+// event, every event its delivery, and the counters that list totals read agree with the rows.
 
 /** Where a ledger event's payload names its transaction (emitLedgerEvent writes `data` with it first). */
 const TRANSACTION_ID_AT = '"data":{"transaction_id":"';

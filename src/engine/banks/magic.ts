@@ -1,4 +1,4 @@
-/** What the simulated provider does with a payout (contract §6). */
+/** What the simulated provider does with a payout (decisions: Transfers and payouts). */
 export type PayoutPlan = 'SETTLE' | 'FAIL' | 'HOLD';
 
 export interface MagicAccount {

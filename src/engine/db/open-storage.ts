@@ -19,16 +19,16 @@ export function openStorage(options: StorageOptions): Promise<Storage> {
   return openSqliteStorage(options);
 }
 
-/** A server's hold on its database for its life (contract §10): `publish` says where it listens. */
+/** A server's hold on its database for its life (decisions: Storage): `publish` says where it listens. */
 export type DatabaseClaim = DatabaseLock;
 
 /**
- * Keeps a second server away from the data at `location` for this server's life (one database, one
- * server: contract §10), through the lock at `lockPath` (default: beside a database file; none for
- * ':memory:' or a PostgreSQL database, whose caller may name one, as `sandbox start` does in its
- * state directory, where `stop` finds it). The lock dies with the process. Throws
- * DatabaseInUseError when another live process holds it. `location` is written beside the lock:
- * a PostgreSQL URL is given without its password.
+ * Keeps a second server away from the data at `location` for this server's life, one database, one
+ * server (decisions: Storage), through the lock at `lockPath` (default: beside a database file;
+ * none for ':memory:' or a PostgreSQL database, whose caller may name one, as `sandbox start` does
+ * in its state directory, where `stop` finds it). The lock dies with the process. Throws
+ * DatabaseInUseError when another live process holds it. `location` is written beside the lock: a
+ * PostgreSQL URL is given without its password.
  * @example const claim = claimDatabase('.ledger/sandbox.db'); claim?.publish(baseUrl);
  */
 export function claimDatabase(location: string, lockPath?: string): DatabaseClaim | undefined {

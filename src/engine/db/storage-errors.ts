@@ -7,7 +7,7 @@ import type { StorageErrors } from './storage.js';
 const BACKENDS: readonly StorageErrors[] = [sqliteErrors, postgresErrors];
 
 /**
- * What a failed write means for the caller (contract §10): the disk is full (507), or the
+ * What a failed write means for the caller (decisions: Storage): the disk is full (507), or the
  * database cannot be written at all (503: read-only, locked by another process, an I/O error, a file
  * that is gone). Undefined for any other error.
  * @example const failure = storageFailure(error); if (failure) reply(failure);

@@ -88,7 +88,7 @@ export interface StorageOptions {
   readsApart?: boolean;
   /** Data nothing needs after the process ends (`--memory`): no syncing to disk. */
   throwAway?: boolean;
-  /** Called once if the storage is lost under the server: it must stop (contract §10). */
+  /** Called once if the storage is lost under the server: it must stop (decisions: Storage). */
   onLost?: (reason: string) => void;
   /** Runs inside every write transaction just before it commits (state that must commit with it). */
   beforeCommit?: (trx: Transaction<Database>) => Promise<void>;
@@ -107,7 +107,7 @@ export interface SnapshotFileInfo {
   meta: { saved_at: string } | undefined;
 }
 
-/** Snapshots of the whole data set as files (contract §11). */
+/** Snapshots of the whole data set as files (decisions: Snapshots). */
 export interface SnapshotHooks {
   /** The format a snapshot is saved in when none is asked for: the backend's own. */
   readonly nativeFormat: SnapshotFormat;

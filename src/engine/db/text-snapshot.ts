@@ -4,9 +4,10 @@ import { type Kysely, sql } from 'kysely';
 import { snapshotInvalid } from './snapshot-files.js';
 
 /**
- * Text snapshots (contract §11): the whole sandbox as JSON Lines, readable in a code review and
- * loadable into any backend. Nothing here knows the backend: what differs (which tables there are,
- * their keys and column types, the AUTOINCREMENT counters) comes through a `SnapshotSchema`.
+ * Text snapshots (decisions: Text snapshots): the whole sandbox as JSON Lines, readable in a code
+ * review and loadable into any backend. Nothing here knows the backend: what differs (which tables
+ * there are, their keys and column types, the AUTOINCREMENT counters) comes through a
+ * `SnapshotSchema`.
  *
  * The file, one JSON value a line, every line ending in "\n":
  *   {"format":"ledger-sandbox-snapshot","version":1,"schema":"<the last migration applied>"}

@@ -10,7 +10,7 @@ export interface DeveloperTable {
   /** After a rotation, the old secret still signs until this time (sandbox clock). */
   webhook_secret_previous: string | null;
   webhook_secret_previous_until: string | null;
-  /** How far this developer's virtual clock is ahead of real time (contract §8). */
+  /** How far this developer's virtual clock is ahead of real time (decisions: Tenancy, clocks and reset). */
   clock_offset_ms: Generated<number>;
   created_at: string;
 }

@@ -54,7 +54,7 @@ export async function issueKey(trx: Trx, env: EngineEnv, developerId: string, gi
 }
 
 /**
- * Finds the developer a key belongs to, or throws UNAUTHORIZED (contract §2).
+ * Finds the developer a key belongs to, or throws UNAUTHORIZED (decisions: Keys and secrets).
  * @example const developerId = await authenticate(db, request.headers['x-api-key']);
  */
 export async function authenticate(trx: Trx, key: string | undefined): Promise<string> {

@@ -7,7 +7,7 @@ import { envelopeJson, ledgerEventData } from './ledger-payload.js';
 import { developerSeq, EVENT_TYPE_CODES, type StoredId, storedId, typeCode } from './stored.js';
 import { countNewLogs, type WebhookLogRow } from './webhook-logs.repository.js';
 
-/** Every event type of contract §7 (stored by their place in this list: stored.ts). */
+/** Every event type (decisions: Webhooks), stored by its place in this list (stored.ts). */
 export const EVENT_TYPES = EVENT_TYPE_CODES;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -126,7 +126,7 @@ const insertDeliveries = prepareInsertSeqs('webhook_logs', [
   'delivered_at_ms',
 ]);
 
-/** `ledger.credit` / `ledger.debit` for a wallet transaction (contract §7: at least wallet_id, amount, transaction_id, balance_after). */
+/** `ledger.credit` / `ledger.debit` for a wallet transaction: at least wallet_id, amount, transaction_id and balance_after (decisions: Webhooks). */
 export async function emitLedgerEvent(trx: Trx, env: EngineEnv, tx: TransactionRow): Promise<EventEnvelope> {
   return (await emitLedgerEvents(trx, env, [tx]))[0]!;
 }

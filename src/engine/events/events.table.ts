@@ -13,7 +13,7 @@ export interface EventTable {
   id: StoredId;
   developer_seq: number;
   type_code: number;
-  /** The §7 envelope as JSON; '' when it is built from the SETTLED transaction at transaction_seq (ledger-payload.ts). */
+  /** The event envelope (decisions: Webhooks) as JSON; '' when it is built from the SETTLED transaction at transaction_seq (ledger-payload.ts). */
   payload: string;
   /** A ledger event's transaction (its seq), when the payload is built from it; otherwise null. */
   transaction_seq: number | null;

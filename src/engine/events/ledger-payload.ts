@@ -27,7 +27,7 @@ export type LedgerEventSource = Pick<
   | 'destination_account_name'
 >;
 
-/** `ledger.credit` / `ledger.debit` data for a wallet transaction (contract §7: at least wallet_id, amount, transaction_id, balance_after). */
+/** `ledger.credit` / `ledger.debit` data for a wallet transaction: at least wallet_id, amount, transaction_id and balance_after (decisions: Webhooks). */
 export function ledgerEventData(tx: LedgerEventSource): Record<string, unknown> {
   return {
     transaction_id: tx.id,
@@ -52,7 +52,7 @@ export function ledgerEventData(tx: LedgerEventSource): Record<string, unknown> 
   };
 }
 
-/** The §7 envelope as it is sent: the bytes a signature covers. */
+/** The event envelope (decisions: Webhooks) as it is sent: the bytes a signature covers. */
 export function envelopeJson(eventId: string, type: string, createdAt: string, data: Record<string, unknown>): string {
   return JSON.stringify({ event_id: eventId, event_type: type, api_version: API_VERSION, created_at: createdAt, data });
 }

@@ -11,7 +11,7 @@ export type { StoredId };
 // milliseconds. Everything that reads or writes those rows goes through these, so the API sees the
 // same ids, names and ISO times as before.
 
-/** Contract §7's event types, each stored as its place here: append a new one, never reorder. */
+/** The event types (decisions: Webhooks), each stored as its place here: append a new one, never reorder. */
 export const EVENT_TYPE_CODES = [
   'ledger.credit',
   'ledger.debit',

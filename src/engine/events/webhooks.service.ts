@@ -15,7 +15,7 @@ export { dueLogs, findLog, type WebhookLogRow } from './webhook-logs.repository.
 /** An attempt as callers see it: with its URL (stored once, in webhook_urls) in place of the URL's seq, and its time as ISO text. */
 export type WebhookAttemptRow = Omit<Selectable<WebhookAttemptTable>, 'id' | 'url_seq' | 'created_at_ms'> & { id: string; url: string; created_at: string };
 
-/** Seconds to wait after attempt n (1-based) before attempt n + 1 (contract §7): 8 attempts in all. */
+/** Seconds to wait after attempt n (1-based) before attempt n + 1 (decisions: Webhooks): 8 attempts in all. */
 export const RETRY_SCHEDULE_SECONDS = [5, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 3600, 10 * 3600];
 export const MAX_ATTEMPTS = RETRY_SCHEDULE_SECONDS.length + 1;
 /** A rotated-out secret keeps signing for this long (sandbox time). */
@@ -63,7 +63,7 @@ export async function listAttempts(trx: Trx, logSeq: number): Promise<WebhookAtt
   return (await selectAttempts(trx).where('a.log_seq', '=', logSeq).orderBy('a.attempt_number').orderBy('a.seq').execute()).map(asAttempt);
 }
 
-/** Only a FAILED or DEAD delivery can be retried by hand (contract §7). */
+/** Only a FAILED or DEAD delivery can be retried by hand (decisions: Webhooks). */
 export function assertRetryable(log: WebhookLogRow): void {
   if (log.status === 'PENDING' || log.status === 'DELIVERED') {
     throw new LedgerError('WEBHOOK_NOT_RETRYABLE', `a ${log.status} delivery cannot be retried: only FAILED or DEAD ones`);
@@ -123,11 +123,11 @@ function attemptRow(trx: Trx, env: EngineEnv, log: WebhookLogRow, result: Attemp
 }
 
 /**
- * Records that an attempt starts, before anything is sent (contract §10: nothing is sent that
- * cannot be recorded). The attempt is counted, and the log is already due again at the time the
- * schedule gives if this attempt fails: if its outcome can never be written (a full disk, a
- * crash), the delivery waits for that time instead of being sent again at once. A manual attempt
- * leaves the schedule as it is.
+ * Records that an attempt starts, before anything is sent: nothing is sent that cannot be recorded
+ * (decisions: Webhooks). The attempt is counted, and the log is already due again at the time the
+ * schedule gives if this attempt fails: if its outcome can never be written (a full disk, a crash), the
+ * delivery waits for that time instead of being sent again at once. A manual attempt leaves the
+ * schedule as it is.
  *
  * With `leaseSeconds` (where other servers may choose the same deliveries), the log is held for
  * at least that long from now, whatever the schedule says: no one begins another attempt of it

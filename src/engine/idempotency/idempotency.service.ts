@@ -2,11 +2,11 @@ import type { Trx } from '../db/database.js';
 import type { EngineEnv } from '../env.js';
 import { LedgerError } from '../errors.js';
 
-/** How long a key is remembered, on its developer's clock (contract §3). */
+/** How long a key is remembered, on its developer's clock (decisions: Idempotency). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 /**
- * What an Idempotency-Key is scoped to (contract §3): the developer, the method, and the route
+ * What an Idempotency-Key is scoped to (decisions: Idempotency): the developer, the method, and the route
  * with its decoded path parameters, never the raw URL, so two spellings of one path are one scope.
  */
 export interface IdempotencyScope {

@@ -20,7 +20,7 @@ export async function deliverToSandboxAccount(trx: Trx, env: EngineEnv, bankCode
   const recipient = await findWalletByAccountNumber(trx, input.account_number);
   // A wallet whose developer is being reset is as good as gone: the reset removes it.
   if (!recipient || (await resetPending(trx, recipient.developer_id))) return;
-  // What arrives is stamped on the receiving developer's clock (contract §8).
+  // What arrives is stamped on the receiving developer's clock (decisions: Tenancy, clocks and reset).
   try {
     await receiveInbound(trx, envOf(env, recipient.developer_id), recipient.developer_id, { ...input, sender_bank_code: input.sender_bank_code ?? VIRTUAL_BANK.code }, undefined, { fromSandbox: true });
   } catch (refused) {

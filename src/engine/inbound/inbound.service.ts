@@ -88,8 +88,8 @@ export async function analyseInbound(db: Trx, env: EngineEnv, developerId: strin
 }
 
 /**
- * Where an inbound payment goes, in the order of contract §6: a closed wallet first, then a risk flag
- * (it outranks low confidence), then low confidence; null is a credit.
+ * Where an inbound payment goes, in order (decisions: Inbound payments): a closed wallet first,
+ * then a risk flag (it outranks low confidence), then low confidence; null is a credit.
  */
 export function routeInbound(walletStatus: string, intelligence: ServiceIntelligence): { reason: SuspenseReason; status: 'PENDING' | 'FLAGGED' } | null {
   if (walletStatus === 'CLOSED') return { reason: 'WALLET_CLOSED', status: 'PENDING' };
@@ -104,10 +104,10 @@ function contentHash(payload: InboundPayload): string {
 }
 
 /**
- * The simulated provider's notification of money arriving at a virtual account (contract §6):
- * idempotent on provider_reference; an active wallet is credited, a closed one's payment is held in suspense.
- * `analysis` is one made before the transaction opened (analyseInbound); without it the analyser is
- * asked offline, so the write never waits on a model.
+ * The simulated provider's notification of money arriving at a virtual account
+ * (decisions: Inbound payments): idempotent on provider_reference; an active wallet is credited, a
+ * closed one's payment is held in suspense. `analysis` is one made before the transaction opened
+ * (analyseInbound); without it the analyser is asked offline, so the write never waits on a model.
  * @example await receiveInbound(trx, env, developerId, { account_number: '0123456789', amount: 500000 });
  */
 export async function receiveInbound(
@@ -129,7 +129,7 @@ export async function receiveInbound(
   // Money the sandbox itself pays in (deliver.ts) arrives once, with the settlement that sends it,
   // under the NIP session id the sandbox issued: a notification the recipient sent by hand under
   // that id first is the recipient's own, and must not turn another developer's payout into a
-  // failure (contract §8). It keeps its record; the payment arrives beside it.
+  // failure (decisions: Inbound payments). It keeps its record; the payment arrives beside it.
   if (seen && !fromSandbox) {
     if (seen.request_hash !== hash) {
       throw new LedgerError('IDEMPOTENCY_KEY_REUSED', `provider_reference ${payload.provider_reference} was already used for a different payment`);

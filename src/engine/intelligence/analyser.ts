@@ -50,7 +50,7 @@ export interface NarrationAnalyser {
 /** Flags that hold a payment in suspense as AI_RISK_FLAG (status FLAGGED). */
 export const RISK_FLAGS = new Set(['SUSPECTED_FRAUD', 'REJECTED_BY_PROMPT', 'REVIEW_REQUESTED_BY_PROMPT']);
 
-/** Below this confidence a payment is held as AI_LOW_CONFIDENCE (contract §6). */
+/** Below this confidence a payment is held as AI_LOW_CONFIDENCE (decisions: Inbound payments). */
 export const LOW_CONFIDENCE = 0.5;
 
 export function hasRiskFlag(intelligence: ServiceIntelligence): boolean {
@@ -58,8 +58,8 @@ export function hasRiskFlag(intelligence: ServiceIntelligence): boolean {
 }
 
 /**
- * Why an analysis holds a payment, or null when it is credited. Contract §6: a risk flag outranks
- * low confidence, so fraud review comes before a missing purpose.
+ * Why an analysis holds a payment, or null when it is credited. A risk flag outranks low
+ * confidence, so fraud review comes before a missing purpose (decisions: Inbound payments).
  * @example holdReason({ ...analysis, confidence_score: 0.2, flags: ['SUSPECTED_FRAUD'] }) // 'AI_RISK_FLAG'
  */
 export function holdReason(intelligence: ServiceIntelligence): 'AI_RISK_FLAG' | 'AI_LOW_CONFIDENCE' | null {

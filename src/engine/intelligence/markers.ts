@@ -1,4 +1,4 @@
-/** The magic markers for scripting (contract §6), honoured by every analyser. */
+/** The magic markers (decisions: Narration analysis) for scripting, honoured by every analyser. */
 export const LOW_MARKER = 'SANDBOX-LOW-CONFIDENCE';
 export const RISK_MARKER = 'SANDBOX-RISK';
 

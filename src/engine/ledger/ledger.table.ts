@@ -2,7 +2,7 @@ import type { Generated } from 'kysely';
 
 export type AccountKind = 'WALLET' | 'PROVIDER_SETTLEMENT' | 'SUSPENSE_HOLDING' | 'FEE_INCOME' | 'DISMISSED';
 
-/** One ledger account: a wallet or one of a developer's system accounts (contract §4). */
+/** One ledger account: a wallet or one of a developer's system accounts (decisions: Money and balances). */
 export interface AccountTable {
   /** Its integer key (migration 0019a), which entries and transactions point at. */
   seq: Generated<number>;

@@ -210,8 +210,8 @@ async function fail(trx: Trx, env: EngineEnv, payout: PayoutRow, reason: string)
 }
 
 /**
- * Settles or fails, by hand, a payout that is still PENDING (contract §8). Anything else, or
- * another developer's transaction, is 404.
+ * Settles or fails, by hand, a payout that is still PENDING (decisions: Transfers and payouts).
+ * Anything else, or another developer's transaction, is 404.
  * @example await resolvePayout(trx, env, developerId, transactionId, 'FAIL')
  */
 export async function resolvePayout(

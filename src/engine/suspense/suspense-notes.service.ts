@@ -19,10 +19,10 @@ export async function getSuspenseWithNotes(trx: Trx, developerId: string, id: st
 }
 
 /**
- * Escalates an open item (contract §12): a PENDING one becomes FLAGGED, with the note saying why.
+ * Escalates an open item (decisions: Suspense): a PENDING one becomes FLAGGED, with the note saying why.
  * A FLAGGED one stays FLAGGED and keeps the note too, so two people escalating the same payment
  * both succeed and both reasons are kept; a RESOLVED one is refused as a second resolve is.
- * No webhook event: the contract's event list has none for it, and no money moves.
+ * No webhook event: the event list (decisions: Webhooks) has none for it, and no money moves.
  * @example await flagSuspense(trx, env, developerId, itemId, 'sender called: says it is not theirs')
  */
 export async function flagSuspense(trx: Trx, env: EngineEnv, developerId: string, id: string, note: string): Promise<SuspenseWithNotes> {

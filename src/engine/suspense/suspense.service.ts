@@ -47,7 +47,7 @@ export async function getSuspenseItem(trx: Trx, developerId: string, id: string)
 }
 
 /**
- * Resolves a held payment (contract §6): CREDIT_WALLET credits an active wallet of the developer,
+ * Resolves a held payment (decisions: Suspense): CREDIT_WALLET credits an active wallet of the developer,
  * DISMISS moves the money to `dismissed`, REFUND pays it back to the sender through the provider
  * without fee. The item becomes RESOLVED and `suspense.resolved` fires, in the caller's transaction.
  * @example await resolveSuspense(trx, env, developerId, itemId, { action: 'CREDIT_WALLET', target_wallet_id })

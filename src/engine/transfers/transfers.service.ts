@@ -20,7 +20,7 @@ export type { TransferResult } from './result.js';
 
 export const DEFAULT_NARRATION = 'Wallet Transfer';
 
-/** Checks that a wallet may send money at all (contract §5). */
+/** Checks that a wallet may send money at all (decisions: Resources and their defaults). */
 export function assertCanSend(wallet: WalletRow): void {
   if (wallet.status === 'CLOSED') throw new LedgerError('WALLET_CLOSED', 'the source wallet is closed');
   if (!wallet.allow_transfers_out) {

@@ -20,7 +20,7 @@ export interface CreateWalletInput {
   sub_account_id?: string | undefined;
 }
 
-/** `"<BUSINESS NAME> / <FIRST> <LAST>"` in capitals (contract §5). */
+/** `"<BUSINESS NAME> / <FIRST> <LAST>"` in capitals (decisions: Resources and their defaults). */
 export function accountName(businessName: string, firstName: string, lastName: string): string {
   return `${businessName} / ${firstName} ${lastName}`.toUpperCase();
 }

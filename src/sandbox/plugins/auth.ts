@@ -6,7 +6,7 @@ import type { Sandbox } from '../sandbox.js';
 declare module 'fastify' {
   interface FastifyRequest {
     developerId: string;
-    /** The calling developer's engine environment: its own virtual clock (contract §8). */
+    /** The calling developer's engine environment: its own virtual clock (decisions: Tenancy, clocks and reset). */
     env: EngineEnv;
   }
   interface FastifyContextConfig {
@@ -34,9 +34,9 @@ export interface DeveloperWrites {
 const READS = new Set(['GET', 'HEAD']);
 
 /**
- * Every matched route but the public ones needs a live svc_test_ key (contract §2). A developer
- * the sandbox holds (a reset under way) waits here before its request starts. Requests that may
- * write are tracked from here until they answer, so a reset can wait for them to finish.
+ * Every matched route but the public ones needs a live svc_test_ key (decisions: Keys and secrets).
+ * A developer the sandbox holds (a reset under way) waits here before its request starts. Requests
+ * that may write are tracked from here until they answer, so a reset can wait for them to finish.
  */
 export function installAuth(app: FastifyInstance, sandbox: Pick<Sandbox, 'db' | 'envFor' | 'whenFree' | 'isHeld' | 'refresh'>): void {
   const running = new Map<string, Map<FastifyRequest, Promise<void>>>();

@@ -61,9 +61,10 @@ export function structureProblem(text: string, limit: number): { field: string; 
 }
 
 /**
- * JSON bodies only (contract §2); an empty body is no body, for endpoints that take none. JSON text
- * is UTF-8 (RFC 8259 §8.1): bytes that are not (a Latin-1 `é`) are refused as INVALID_JSON, where
- * decoding would have stored U+FFFD in their place, a name or narration changed without a word.
+ * JSON bodies only (decisions: Requests and validation); an empty body is no body, for endpoints
+ * that take none. JSON text is UTF-8 (RFC 8259 §8.1): bytes that are not (a Latin-1 `é`) are
+ * refused as INVALID_JSON, where decoding would have stored U+FFFD in their place, a name or
+ * narration changed without a word.
  */
 export function installJsonBody(app: FastifyInstance): void {
   // A compressed body (Content-Encoding gzip, br, ...) is refused, not read as bytes that are not

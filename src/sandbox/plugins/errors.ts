@@ -88,7 +88,7 @@ export const serializerCompiler: typeof zodSerializerCompiler = (route) => {
   return asIs ? (data) => (asIs(data) ? JSON.stringify(data) : serialize(data)) : serialize;
 };
 
-/** The documented error body (contract §2) of a refusal. */
+/** The documented error body (decisions: Requests and validation) of a refusal. */
 export function errorBody(error: LedgerError) {
   return {
     success: false as const,
@@ -100,7 +100,7 @@ export function sendError(reply: FastifyReply, error: LedgerError): FastifyReply
   return reply.code(HTTP_STATUS[error.code]).send(errorBody(error));
 }
 
-/** Turns every failure into the contract's error body. Bugs become INTERNAL_ERROR without internals. */
+/** Turns every failure into the documented error body (decisions: Requests and validation). Bugs become INTERNAL_ERROR without internals. */
 export function installErrorHandling(app: FastifyInstance, logError: (error: unknown) => void): void {
   app.setErrorHandler((error: FastifyError, _request, reply) => {
     if (error instanceof LedgerError) return sendError(reply, error);

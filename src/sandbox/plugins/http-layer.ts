@@ -17,8 +17,8 @@ const uriTooLong = () => new LedgerError('URI_TOO_LONG', `the URL is longer than
 const notValidHttp = (why: string) => new LedgerError('VALIDATION_ERROR', `the request is not valid HTTP/1.1: ${why}`, [{ field: 'request', message: why }]);
 
 /**
- * Fastify and Node server options for what the HTTP layer refuses before any route runs (contract
- * §10), so that it too is answered in the documented shape.
+ * Fastify and Node server options for what the HTTP layer refuses before any route runs, so that it
+ * too is answered in the documented shape (decisions: Requests and validation).
  */
 export const httpLayerOptions = {
   // Routing never refuses a long path identifier by itself: one up to the URL limit reaches its

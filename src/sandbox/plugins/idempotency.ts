@@ -33,13 +33,13 @@ function canonical(value: unknown): string {
 }
 
 /**
- * `Idempotency-Key` on every POST (contract §3), looked up once the request has passed validation
- * (a malformed request is 400 whatever its key). Requests with one key run one at a time: a lock
- * per key, in this process (the only one serving the database: contract §10). The first runs;
- * each duplicate waits for it (up to 10 s), then finds its stored answer and replays it with
- * `Idempotent-Replayed: true`. Nothing is written before the request's own effect, so a request
- * that fails in any way (400, a full disk, a failed COMMIT, a crash) leaves no claim behind and
- * its retry runs once. Answers of 400 and 5xx are not stored.
+ * `Idempotency-Key` on every POST (decisions: Idempotency), looked up once the request has passed
+ * validation (a malformed request is 400 whatever its key). Requests with one key run one at a
+ * time: a lock per key, in this process, the only one serving the database (decisions: Storage).
+ * The first runs; each duplicate waits for it (up to 10 s), then finds its stored answer and
+ * replays it with `Idempotent-Replayed: true`. Nothing is written before the request's own effect,
+ * so a request that fails in any way (400, a full disk, a failed COMMIT, a crash) leaves no claim
+ * behind and its retry runs once. Answers of 400 and 5xx are not stored.
  */
 export function installIdempotency(app: FastifyInstance, sandbox: Pick<Sandbox, 'write' | 'db'>): void {
   const held = new Map<string, Promise<void>>();

@@ -3,7 +3,7 @@ import { ReportQuery, ReportResponse } from '../../api/schemas/report.js';
 import { buildReport } from '../../engine/report/report.service.js';
 import { type App, type RouteDeps, inTransaction, ok } from './route.js';
 
-/** The one-screen report of a period (contract §12). */
+/** The one-screen report of a period (decisions: Requests and validation). */
 export function reportRoutes(app: App, { sandbox }: RouteDeps): void {
   app.get(
     '/sandbox/report',

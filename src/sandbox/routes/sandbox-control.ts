@@ -19,7 +19,7 @@ import { type App, type RouteDeps, answerInTransaction, commit, ok, sendAnswer }
 const MAX_WALK_STEPS = 10_000;
 const tags = ['Sandbox'];
 
-/** Health, clock, keys, developers, audit and reset: the controls only the sandbox has (contract §8). */
+/** Health, clock, keys, developers, audit and reset: the controls only the sandbox has (decisions: Tenancy, clocks and reset). */
 export function sandboxControlRoutes(app: App, { sandbox, scheduler, dispatcher, version, quiesce, identity }: RouteDeps): void {
   /** A clock as the API shows it (ClockState), at `offsetMs` from real time (or from --clock-start). */
   const clockState = (clock: Clock, offsetMs: number) => ({ now: clock.now().toISOString(), offset_seconds: offsetMs / 1000 });

@@ -4,7 +4,7 @@ import { type App, type RouteDeps, ok } from './route.js';
 
 const tags = ['Sandbox'];
 
-/** Search across the caller's records (contract §12): `ledger find`, and the CLI's id prefixes. */
+/** Search across the caller's records (decisions: Requests and validation): `ledger find`, and the CLI's id prefixes. */
 export function sandboxSearchRoutes(app: App, { sandbox }: RouteDeps): void {
   app.get(
     '/sandbox/search',

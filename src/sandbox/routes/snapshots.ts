@@ -26,7 +26,7 @@ const restoreErrors = declare(403, 404, 422);
 const config = { idempotency: false, idempotencyRefusal: 'is not accepted by snapshots: a restore replaces the stored answers themselves (saving again under a name is safe to repeat)' };
 
 /**
- * Snapshots of the whole sandbox (contract §11). A snapshot covers every developer, so only the
+ * Snapshots of the whole sandbox (decisions: Snapshots). A snapshot covers every developer, so only the
  * sandbox's owner (the SANDBOX developer) may use them; anyone else gets 403 FORBIDDEN.
  */
 export function snapshotRoutes(app: App, { sandbox, snapshots }: RouteDeps): void {

@@ -113,7 +113,8 @@ export function webhookStreamRoutes(app: App, { sandbox }: RouteDeps): void {
         looking = true;
         try {
           // The key that opened the stream must still be its developer's: one rotated away (or gone
-          // with a snapshot restore) ends it at once, as it would end any other request (contract §8).
+          // with a snapshot restore) ends it at once, as it would end any other request
+          // (decisions: Keys and secrets).
           const owner = knownKeyOwner(db, key) ?? (await authenticate(db, key).catch((error: unknown) => (error instanceof LedgerError ? undefined : Promise.reject(error))));
           if (owner !== developerId) {
             const refusal = new LedgerError('UNAUTHORIZED', 'API key is invalid or has been rotated');

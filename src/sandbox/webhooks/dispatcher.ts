@@ -26,7 +26,7 @@ import type { BuiltInReceiver, ReceiverAnswer } from './receiver.js';
 import { signatureHeader } from './signing.js';
 
 export interface DispatcherOptions {
-  /** Seconds before an attempt is abandoned (contract §7: 15). */
+  /** Seconds before an attempt is abandoned, 15 by default (decisions: Webhooks). */
   timeoutSeconds: number;
   /**
    * Where other servers share the database: seconds (on the developer's clock) for which a begun

@@ -25,7 +25,7 @@ export interface ReceiverAnswer {
 }
 
 /**
- * The built-in receiver, the default webhook endpoint (contract §7, §8). It accepts only deliveries
+ * The built-in receiver, the default webhook endpoint (decisions: Webhooks). It accepts only deliveries
  * signed (Standard Webhooks) with that developer's current or previous secret, within five minutes
  * of now, and keeps each with its headers (no credentials), body and the signature check; anything
  * else is refused with 401 and leaves no trace (not kept, no injected failure used up). Deliveries

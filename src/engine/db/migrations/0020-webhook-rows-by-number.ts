@@ -26,7 +26,7 @@ export const webhookRowsByNumber = inBaseline(async (db: Kysely<unknown>) => {
   // 24-character ISO times, on each row and at the head of each log index. A developer gets a
   // number (developers.seq, given in the order they were created; a new one takes the next);
   // these rows name their developer by it, their event type by its code (events/stored.ts:
-  // contract §7's types in a fixed order that only ever grows) and their times as epoch
+  // the event types in a fixed order that only ever grows) and their times as epoch
   // milliseconds, all read back as the same id, name and ISO text. Every row and seq is kept.
   await sql`ALTER TABLE developers ADD COLUMN seq integer`.execute(db);
   await sql`UPDATE developers SET seq = (SELECT count(*) FROM developers d

@@ -10,9 +10,10 @@ import { connect, type PostgresSettings } from './connect.js';
 import { handedOut, identitySequences, postgresSchema, setHandedOut } from './postgres-schema.js';
 
 /**
- * Snapshots of a PostgreSQL sandbox (contract §11) are text snapshots (text-snapshot.ts). A restore
- * loads the file into a staging schema of the same database (made by the migrations), audits it there, and copies every table into the live schema
- * in one transaction: other servers on the database keep serving the old rows until it commits.
+ * Snapshots of a PostgreSQL sandbox (decisions: Snapshots) are text snapshots (text-snapshot.ts). A
+ * restore loads the file into a staging schema of the same database (made by the migrations), audits it
+ * there, and copies every table into the live schema in one transaction: other servers on the database
+ * keep serving the old rows until it commits.
  */
 
 /** Staging schemas are named so. A restore drops its own whatever happens; a process killed mid-restore leaves one behind (`DROP SCHEMA … CASCADE` removes it). */

@@ -35,8 +35,8 @@ const MAX_ATTEMPTS = 8;
  * - `holdLane` takes the lane's lock for a session, on a connection of its own, and the holder's
  *   writes run on that connection: the lock is the session's already, so they do not wait for it.
  * - Reads that must see one state (the audit: `readApart`) run in one REPEATABLE READ transaction.
- * - Upkeep is autovacuum's; there is no file to lose (a server that cannot be reached is 503 per
- *   request, contract §10), and snapshots are text (postgres-snapshot.ts).
+ * - Upkeep is autovacuum's; there is no file to lose, and a server that cannot be reached is 503
+ *   per request (decisions: Storage); snapshots are text (postgres-snapshot.ts).
  * @example const storage = await openPostgresStorage({ location: 'postgres://localhost/ledger' });
  */
 export async function openPostgresStorage(options: StorageOptions & { postgres?: Partial<PostgresSettings> }): Promise<Storage> {

@@ -7,7 +7,7 @@ import { sqliteError } from './sqlite-errors.js';
 /**
  * Watches the database file of a running server: a file removed, replaced (another inode) or
  * truncated under it means every write from now on would be lost, so it must stop instead of
- * answering 200 (contract §10). `check()` is cheap (one stat) and runs before every write batch;
+ * answering 200 (decisions: Storage). `check()` is cheap (one stat) and runs before every write batch;
  * a timer also reads the file header, which catches a copy over the same inode.
  */
 export interface FileGuard {

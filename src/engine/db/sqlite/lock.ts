@@ -4,7 +4,7 @@ import { type LockOwner, ownerPathFor, readOwner } from './lock-owner.js';
 
 export { lockPathFor } from './lock-owner.js';
 
-/** A second server asked for a database that another live process serves (contract §10). */
+/** A second server asked for a database that another live process serves (decisions: Storage). */
 export class DatabaseInUseError extends Error {
   constructor(
     readonly db: string,

@@ -27,7 +27,7 @@ export interface OpenOptions {
   readsOffThread?: boolean;
 }
 
-/** A storage fault to inject into every write (tests of contract §10 where no small disk can be mounted). */
+/** A storage fault to inject into every write, for tests where no small disk can be mounted (decisions: Storage). */
 export type StorageFault = 'full' | 'readonly' | undefined;
 
 interface DbState {
@@ -237,7 +237,7 @@ export async function openDatabase({ path, backgroundCheckpoints = false, identi
     // A WAL that grew under a burst of writes is cut back to this size once checkpointed.
     sqlite.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
   }
-  // The database holds webhook secrets: only its owner may read it (contract §10).
+  // The database holds webhook secrets: only its owner may read it (decisions: Keys and secrets).
   if (path !== ':memory:') for (const file of [path, `${path}-wal`, `${path}-shm`]) restrict(file);
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
@@ -339,7 +339,7 @@ export function databaseIdentity(db: Db): number {
 
 /**
  * Makes every data-changing statement fail as a full disk or a read-only database would, until
- * called again with `undefined`. The fault-injection seam for tests of contract §10.
+ * called again with `undefined`. The fault-injection seam for tests of a full disk (decisions: Storage).
  */
 export function injectStorageFault(db: Db, fault: StorageFault): void {
   const state = states.get(db);

@@ -15,7 +15,7 @@ import { startSqliteWorker } from './worker.js';
 export type { SnapshotFormat };
 
 /**
- * Snapshots of a whole sandbox database (contract §11): what is SQLite about them lives here.
+ * Snapshots of a whole sandbox database (decisions: Snapshots): what is SQLite about them lives here.
  * A binary snapshot file is an ordinary SQLite database in rollback-journal mode, made by `VACUUM
  * INTO`, with one extra row in `settings` (SNAPSHOT_META) saying when it was taken. A text snapshot
  * (text-snapshot.ts) is written from such a copy and loaded into a fresh database made by the
