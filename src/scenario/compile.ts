@@ -2,7 +2,7 @@ import type { CommandLines } from './command-step.js';
 import { parseDuration } from '../api/duration.js';
 import { parseSeed } from '../sandbox/start-options.js';
 import { referencesIn, referencesInValue } from './interpolate.js';
-import type { JsonPath, LocatedScenario } from './load.js';
+import { isObject, type JsonPath, type LocatedScenario } from './load.js';
 import { type Expectation, type Problem, RESULT_FIELDS, type Scenario, type Step, type StepKind } from './model.js';
 import { REQUEST_LINE, type ScenarioInput, SNAPSHOT_STEP } from './schema.js';
 import { splitWords, WordsError } from './words.js';
@@ -11,11 +11,12 @@ import { splitWords, WordsError } from './words.js';
  * From a scenario that has the right shape to one that can run: command lines split into words
  * and checked against the command registry, request lines parsed, and every `${NAME}` checked to
  * have a value by the time its step runs (from vars, or saved by an earlier step). What cannot run
- * is a problem with its line, found before any sandbox starts.
+ * is a problem with its line, found before any sandbox starts. A scenario that broke the format
+ * (load.ts reported how) is checked here too, but for its steps that did, and is not returned.
  */
 
 /** Commands that manage or follow a sandbox process rather than call the API. */
-const NOT_IN_SCENARIOS: Record<string, string> = {
+export const NOT_IN_SCENARIOS: Record<string, string> = {
   'sandbox start': 'the scenario has its own sandbox (or --base-url names one)',
   'sandbox stop': 'the scenario’s sandbox stops by itself at the end',
   'sandbox status': 'the scenario’s sandbox is in this process',
@@ -32,18 +33,27 @@ export function compileScenarios(located: LocatedScenario[], lines: CommandLines
   const problems: Problem[] = [];
   const scenarios: Scenario[] = [];
   const names = new Set<string>();
-  for (const { value, position } of located) {
+  for (const { value, position, broken } of located) {
     const report = (path: JsonPath, message: string, key?: string) => problems.push({ ...position(path, key), message });
-    if (names.has(value.name)) report([], `another scenario in this file is also named "${value.name}": each needs its own name`, 'name');
-    names.add(value.name);
-    const defined = new Set(Object.keys(value.vars ?? {}));
+    if (typeof value.name === 'string') {
+      if (names.has(value.name)) report([], `another scenario in this file is also named "${value.name}": each needs its own name`, 'name');
+      names.add(value.name);
+    }
+    const defined = new Set(Object.keys(isObject(value.vars) ? value.vars : {}));
     const compileList = (list: ScenarioInput['steps'] | undefined, key: 'setup' | 'steps') =>
-      (list ?? []).flatMap((raw, i) => {
+      (Array.isArray(list) ? list : []).flatMap((raw, i) => {
+        if (broken?.[key].has(i)) {
+          // Its shape is reported; what it saves still counts, so that later steps are not blamed for it.
+          const save = isObject(raw) ? raw.save : undefined;
+          for (const name of Object.keys(isObject(save) ? save : {})) defined.add(name);
+          return [];
+        }
         const step = compileStep(raw, [key, i], position, defined, report, lines);
         return step ? [step] : [];
       });
     const setup = compileList(value.setup, 'setup');
     const steps = compileList(value.steps, 'steps');
+    if (broken) continue;
     scenarios.push({
       name: value.name,
       line: position([]).line,

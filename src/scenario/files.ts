@@ -87,7 +87,10 @@ export function loadScenarioFiles(paths: string[], cwd: string, lines: CommandLi
     const display = near && !near.startsWith('..') ? near : path;
     try {
       if (!EXTENSIONS.has(extname(path).toLowerCase())) throw new FormatError(display, [{ line: 1, column: 1, message: 'a scenario file is .yaml, .yml or .json' }]);
-      const { scenarios, problems } = compileScenarios(readScenarios(path, display), lines);
+      // The format and what only a well-formed step can be checked for, in one report.
+      const read = readScenarios(path, display);
+      const { scenarios, problems } = compileScenarios(read.scenarios, lines);
+      problems.push(...read.problems);
       if (problems.length > 0) throw new FormatError(display, problems.sort((a, b) => a.line - b.line || a.column - b.column));
       files.push({ path, display, scenarios });
     } catch (error) {

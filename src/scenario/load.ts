@@ -4,7 +4,7 @@ import type { ZodType } from 'zod';
 import { aliasProblem } from './aliases.js';
 import { MAX_DEPTH, tooDeep } from './depth.js';
 import type { Problem } from './model.js';
-import { Matcher, NumberMatcher, Scenario, type ScenarioInput, STEP_KINDS } from './schema.js';
+import { Matcher, NumberMatcher, Scenario, type ScenarioInput, Step, STEP_KINDS } from './schema.js';
 
 /**
  * Reading a scenario file: YAML (several scenarios as documents separated by `---`, or a list) or
@@ -14,11 +14,18 @@ import { Matcher, NumberMatcher, Scenario, type ScenarioInput, STEP_KINDS } from
 
 export type JsonPath = (string | number)[];
 
-/** A scenario that passed the format, and where each of its parts is in the file. */
+/** A scenario read from a file, and where each of its parts is in the file. */
 export interface LocatedScenario {
+  /** As written: only its fields that passed the format can be trusted when `broken` is set. */
   value: ScenarioInput;
   /** 1-based position of the value at `path` (below this scenario), or of the key `key` inside it. */
   position(path: JsonPath, key?: string): { line: number; column: number };
+  /**
+   * Set when the scenario breaks the format (its problems are already reported): it will not run,
+   * but its steps that have the right shape are still checked, so that one run reports every problem.
+   * Holds, for `setup` and `steps`, the indexes of the steps that do not.
+   */
+  broken?: { setup: Set<number>; steps: Set<number> };
 }
 
 /** A file that breaks the format (exit code 2): every problem found, in file order. */
@@ -44,8 +51,12 @@ function readable(path: string, display: string): string {
   }
 }
 
-/** Reads and checks one file; throws FormatError. */
-export function readScenarios(path: string, display: string): LocatedScenario[] {
+/**
+ * Reads one file and checks it against the format. A file that cannot be read as YAML or JSON at all
+ * (unreadable, nested too deep, not JSON) throws FormatError; otherwise its scenarios come back, those
+ * that break the format marked, with every problem of the format found.
+ */
+export function readScenarios(path: string, display: string): { scenarios: LocatedScenario[]; problems: Problem[] } {
   const text = readable(path, display);
   const lines = new LineCounter();
   const at = (offset: number) => {
@@ -93,13 +104,19 @@ export function readScenarios(path: string, display: string): LocatedScenario[] 
     for (const { value, prefix } of items) {
       const position = (path: JsonPath, key?: string) => at(offsetOf(document, [...prefix, ...path], key));
       const found = check(Scenario, value, [], position);
-      if (found.length > 0) problems.push(...found);
-      else scenarios.push({ value: value as ScenarioInput, position });
+      problems.push(...found);
+      if (found.length === 0) scenarios.push({ value: value as ScenarioInput, position });
+      else if (isObject(value)) scenarios.push({ value: value as ScenarioInput, position, broken: { setup: misshapen(value.setup), steps: misshapen(value.steps) } });
     }
   }
   if (problems.length === 0 && scenarios.length === 0) problems.push({ line: 1, column: 1, message: 'no scenario in this file: it needs at least name and steps' });
-  if (problems.length > 0) throw new FormatError(display, problems.sort((a, b) => a.line - b.line || a.column - b.column));
-  return scenarios;
+  return { scenarios, problems };
+}
+
+/** The indexes of a list's steps that break the format. */
+function misshapen(list: unknown): Set<number> {
+  if (!Array.isArray(list)) return new Set();
+  return new Set(list.flatMap((step, i) => (Step.safeParse(step).success ? [] : [i])));
 }
 
 /** 1-based line and column of `offset`, found only when there is a problem to place. */
@@ -135,7 +152,7 @@ interface Issue {
   keys?: string[];
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => Boolean(value) && typeof value === 'object' && !Array.isArray(value);
+export const isObject = (value: unknown): value is Record<string, unknown> => Boolean(value) && typeof value === 'object' && !Array.isArray(value);
 
 function valueAtPath(root: unknown, path: JsonPath): unknown {
   return path.reduce<unknown>((value, key) => (value !== null && typeof value === 'object' ? (value as Record<string | number, unknown>)[key] : undefined), root);
