@@ -2,7 +2,8 @@ import { channel } from 'node:diagnostics_channel';
 import type { Transaction } from 'kysely';
 import type { Database } from '../engine/db/database.js';
 import type { LaneHold } from '../engine/db/storage.js';
-import { beginReset, finishReset, resetChunkJob, unfinishedResets } from '../engine/settings/reset.service.js';
+import type { IdempotentOperation } from '../engine/idempotency/idempotency.service.js';
+import { beginReset, finishReset, resetChunkJob, unfinishedResets } from '../engine/reset/reset.service.js';
 import type { Sandbox } from './sandbox.js';
 
 /**
@@ -23,9 +24,18 @@ const FIRST_ROWS = 250;
 const MIN_ROWS = 50;
 const MAX_ROWS = 20_000;
 /** A chunk, as a job for the storage's bulk writer (on SQLite, a worker thread). */
-const RESET_CHUNK = { module: 'engine/settings/reset.service', name: 'resetChunkJob', run: resetChunkJob };
+const RESET_CHUNK = { module: 'engine/reset/reset.service', name: 'resetChunkJob', run: resetChunkJob };
 /** The first step (the mark, the accounts zeroed: a scan of `accounts`), as a job for the same thread. */
-const BEGIN_RESET = { module: 'engine/settings/reset.service', name: 'beginReset', run: beginReset };
+const BEGIN_RESET = { module: 'engine/reset/reset.service', name: 'beginReset', run: beginReset };
+/**
+ * The routes whose effects a reset keeps (the developer's clock, its signing secret): their
+ * Idempotency-Keys stay too, or a retry after the reset would move the clock or rotate the secret
+ * a second time (seen).
+ */
+const KEPT_ANSWERS: IdempotentOperation[] = [
+  { method: 'POST', route: '/sandbox/clock/advance' },
+  { method: 'POST', route: '/sandbox/webhook-endpoint/rotate-secret' },
+];
 
 /**
  * Where each reset stands, for a tracer in the same process (bench/scale.js names the phase in
@@ -99,7 +109,7 @@ export async function resetInChunks<T>(
       for (let more = true; more; ) {
         const started = performance.now();
         phase(developerId, 'chunk', progress.step);
-        const chunk = await sandbox.exclusive(() => writer.run(RESET_CHUNK, developerId, structuredClone(progress!), rows));
+        const chunk = await sandbox.exclusive(() => writer.run(RESET_CHUNK, developerId, structuredClone(progress!), rows, KEPT_ANSWERS));
         const took = performance.now() - started;
         const full = Object.values(chunk.progress.removed).reduce((a, b) => a + b, 0) - Object.values(progress.removed).reduce((a, b) => a + b, 0) >= rows;
         progress = chunk.progress;

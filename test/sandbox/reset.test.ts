@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { withoutForeignKeys } from '../../src/engine/db/sqlite/open.js';
-import { beginReset, resetChunk } from '../../src/engine/settings/reset.service.js';
+import { beginReset, resetChunk } from '../../src/engine/reset/reset.service.js';
 import { startServer } from '../../src/sandbox/server.js';
 import { bulkTransfers } from '../helpers/bulk-ledger.js';
 import { createTestSandbox, createWallet, TEST_BACKEND, type TestSandbox } from '../helpers/sandbox.js';
@@ -86,7 +86,7 @@ describe('a reset that a stopped sandbox left half done', () => {
     await populate();
     const { sandbox } = t;
     const progress = await sandbox.write((trx) => beginReset(trx, t.developerId));
-    for (let i = 0; i < 4; i++) await sandbox.exclusive(() => withoutForeignKeys(sandbox.db, () => sandbox.db.transaction().execute((trx) => resetChunk(trx, t.developerId, progress, 10))));
+    for (let i = 0; i < 4; i++) await sandbox.exclusive(() => withoutForeignKeys(sandbox.db, () => sandbox.db.transaction().execute((trx) => resetChunk(trx, t.developerId, progress, 10, []))));
     await t.stop();
 
     const server = await startServer({ dbPath: join(dir, 'reset.db'), host: '127.0.0.1', port: 0, log: () => {} });

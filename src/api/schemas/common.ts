@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { KEY_LENGTH_RULE, KEY_MAX_LENGTH, KEY_MIN_LENGTH } from '../../engine/idempotency/key.js';
 import { ERROR_CODES } from '../errors.js';
 
 // A value outside a list (`order`, `type`, `status`, `action`...) is named with the list, as the
@@ -117,8 +118,8 @@ export const ErrorBody = z
 export const IdempotencyHeaders = z.looseObject({
   'idempotency-key': z
     .string()
-    .min(1, { error: 'must be 1 to 255 characters' })
-    .max(255, { error: 'must be 1 to 255 characters' })
+    .min(KEY_MIN_LENGTH, { error: KEY_LENGTH_RULE })
+    .max(KEY_MAX_LENGTH, { error: KEY_LENGTH_RULE })
     .optional()
     .describe('Replays the first response for 24 h instead of repeating the effect'),
 });

@@ -2,7 +2,7 @@ import { bankName } from '../banks/banks.js';
 import type { Trx } from '../db/database.js';
 import { type EngineEnv, envOf, VIRTUAL_BANK } from '../env.js';
 import { LedgerError } from '../errors.js';
-import { resetPending } from '../settings/reset.service.js';
+import { resetPending } from '../reset/reset.service.js';
 import { findWalletByAccountNumber } from '../wallets/wallets.repository.js';
 import { type InboundInput, receiveInbound } from './inbound.service.js';
 

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { Trx } from '../db/database.js';
 import type { EngineEnv } from '../env.js';
 import { LedgerError } from '../errors.js';
+import { fingerprintText, sameRequestOrConflict } from '../idempotency/idempotency.service.js';
 import { runAgents } from '../agents/evaluate.js';
 import { emitEvent, emitLedgerEvent } from '../events/events.service.js';
 import { findSystemAccountId, findSystemAccountIds } from '../ledger/accounts.repository.js';
@@ -99,15 +99,21 @@ export function routeInbound(walletStatus: string, intelligence: ServiceIntellig
   return null;
 }
 
+/**
+ * A notification's fingerprint for the idempotency rule (engine/idempotency): its payload with every
+ * default filled in, in the payload's own field order, the order the stored fingerprints were taken in.
+ */
 function contentHash(payload: InboundPayload): string {
-  return createHash('sha256').update(JSON.stringify(payload)).digest('hex');
+  return fingerprintText(JSON.stringify(payload));
 }
 
 /**
- * The simulated provider's notification of money arriving at a virtual account
- * (decisions: Inbound payments): idempotent on provider_reference; an active wallet is credited, a
- * closed one's payment is held in suspense. `analysis` is one made before the transaction opened
- * (analyseInbound); without it the analyser is asked offline, so the write never waits on a model.
+ * The simulated provider's notification of money arriving at a virtual account (decisions: Inbound payments):
+ * idempotent on provider_reference, by the rule of engine/idempotency with the reference as its key
+ * (kept for good, not 24 h: a reference names one payment); an active wallet is credited, a closed
+ * one's payment is held in suspense.
+ * `analysis` is one made before the transaction opened (analyseInbound); without it the analyser is
+ * asked offline, so the write never waits on a model.
  * @example await receiveInbound(trx, env, developerId, { account_number: '0123456789', amount: 500000 });
  */
 export async function receiveInbound(
@@ -131,9 +137,7 @@ export async function receiveInbound(
   // that id first is the recipient's own, and must not turn another developer's payout into a
   // failure (decisions: Inbound payments). It keeps its record; the payment arrives beside it.
   if (seen && !fromSandbox) {
-    if (seen.request_hash !== hash) {
-      throw new LedgerError('IDEMPOTENCY_KEY_REUSED', `provider_reference ${payload.provider_reference} was already used for a different payment`);
-    }
+    sameRequestOrConflict(seen.request_hash, hash, `provider_reference ${payload.provider_reference} was already used for a different payment`);
     return replay(trx, developerId, JSON.parse(seen.outcome) as StoredOutcome);
   }
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify';
 import { authenticate, knownKeyOwner } from '../../engine/developers/keys.js';
 import type { EngineEnv } from '../../engine/env.js';
+import { scopeName, scopeOf } from '../../engine/idempotency/idempotency.service.js';
 import type { Sandbox } from '../sandbox.js';
 
 declare module 'fastify' {
@@ -41,7 +42,7 @@ const READS = new Set(['GET', 'HEAD']);
 export function installAuth(app: FastifyInstance, sandbox: Pick<Sandbox, 'db' | 'envFor' | 'whenFree' | 'isHeld' | 'refresh'>): void {
   const running = new Map<string, Map<FastifyRequest, Promise<void>>>();
   const done = new WeakMap<FastifyRequest, () => void>();
-  /** What a running write with an Idempotency-Key is a duplicate of: its developer, route, parameters and key. */
+  /** What a running write with an Idempotency-Key is a duplicate of: its key's scope, as the idempotency plugin locks it. */
   const keyed = new WeakMap<FastifyRequest, string>();
 
   app.decorateRequest('developerId', '');
@@ -73,7 +74,9 @@ export function installAuth(app: FastifyInstance, sandbox: Pick<Sandbox, 'db' | 
     request.env = sandbox.envFor(developerId);
     if (READS.has(request.method)) return;
     const key = request.headers['idempotency-key'];
-    if (request.method === 'POST' && key !== undefined) keyed.set(request, JSON.stringify([developerId, request.routeOptions.url, request.params, key]));
+    if (request.method === 'POST' && key !== undefined) {
+      keyed.set(request, scopeName(scopeOf(developerId, { method: request.method, route: request.routeOptions.url!, params: request.params }, Array.isArray(key) ? key[0]! : key)));
+    }
     let finish!: () => void;
     const finished = new Promise<void>((resolve) => (finish = resolve));
     const mine = running.get(developerId) ?? new Map<FastifyRequest, Promise<void>>();

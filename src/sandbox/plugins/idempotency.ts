@@ -1,12 +1,13 @@
-import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, onSendHookHandler, preHandlerHookHandler, preValidationHookHandler } from 'fastify';
-import { invalidField, LedgerError } from '../../engine/errors.js';
-import { type IdempotencyScope, lookupKey, storeKey } from '../../engine/idempotency/idempotency.service.js';
+import { invalidField } from '../../engine/errors.js';
+import { answerKept, fingerprint, type KeyedRequest, lookupKey, type Replay, scopeOf, storeKey } from '../../engine/idempotency/idempotency.service.js';
+import { keyProblem } from '../../engine/idempotency/key.js';
+import { KeyLocks } from '../../engine/idempotency/one-at-a-time.js';
 import type { Sandbox } from '../sandbox.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    idempotency?: { scope: IdempotencyScope; hash: string };
+    idempotency?: KeyedRequest;
     /** Set when the route stored its response with its effect (routes/route.ts commit). */
     idempotencyStored?: boolean;
     idempotencyDone?: () => void;
@@ -19,48 +20,17 @@ declare module 'fastify' {
   }
 }
 
-/** How long a duplicate waits for the first request with its key before answering IDEMPOTENCY_KEY_IN_USE. */
-export const IN_FLIGHT_WAIT_MS = 10_000;
-
-/** JSON with sorted keys, so the same body in another key order is the same request. Bodies nest at most MAX_DEPTH (body.ts). */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
-}
-
 /**
- * `Idempotency-Key` on every POST (decisions: Idempotency), looked up once the request has passed
- * validation (a malformed request is 400 whatever its key). Requests with one key run one at a
- * time: a lock per key, in this process, the only one serving the database (decisions: Storage).
- * The first runs; each duplicate waits for it (up to 10 s), then finds its stored answer and
- * replays it with `Idempotent-Replayed: true`. Nothing is written before the request's own effect,
- * so a request that fails in any way (400, a full disk, a failed COMMIT, a crash) leaves no claim
- * behind and its retry runs once. Answers of 400 and 5xx are not stored.
+ * `Idempotency-Key` on every POST (decisions: Idempotency): the header read, the route's refusal, and a replay
+ * sent with `Idempotent-Replayed: true`. The rules themselves are the engine's
+ * (engine/idempotency/): the key's scope and fingerprint, replay or conflict, requests with one
+ * key one at a time, what is stored. The key is looked up once the request has passed validation
+ * (a malformed request is 400 whatever its key). Nothing is written before the request's own
+ * effect, so a request that fails in any way (400, a full disk, a failed COMMIT, a crash) leaves no
+ * claim behind and its retry runs once.
  */
 export function installIdempotency(app: FastifyInstance, sandbox: Pick<Sandbox, 'write' | 'db'>): void {
-  const held = new Map<string, Promise<void>>();
-
-  async function lock(name: string): Promise<() => void> {
-    const deadline = Date.now() + IN_FLIGHT_WAIT_MS;
-    for (let current = held.get(name); current; current = held.get(name)) {
-      const remaining = deadline - Date.now();
-      if (remaining <= 0) throw new LedgerError('IDEMPOTENCY_KEY_IN_USE', 'a request with this Idempotency-Key is still being processed');
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([current, new Promise((resolve) => (timer = setTimeout(resolve, remaining)))]);
-      clearTimeout(timer);
-    }
-    let release!: () => void;
-    const mine = new Promise<void>((resolve) => (release = resolve));
-    held.set(name, mine);
-    return () => {
-      if (held.get(name) === mine) held.delete(name);
-      release();
-    };
-  }
+  const locks = new KeyLocks(Date.now);
 
   /** The key and the hash of the body as it came (validation may trim or default it), noted before validation. */
   const noted = new WeakMap<FastifyRequest, { key: string; hash: string }>();
@@ -70,18 +40,14 @@ export function installIdempotency(app: FastifyInstance, sandbox: Pick<Sandbox, 
       throw invalidField('idempotency-key', request.routeOptions.config.idempotencyRefusal ?? 'is not accepted here: the answer holds a new API key, which the sandbox never stores, so it could not be replayed');
     }
     const key = Array.isArray(header) ? header[0]! : header;
-    if (key.length < 1 || key.length > 255) throw invalidField('idempotency-key', 'must be 1 to 255 characters');
-    noted.set(request, { key, hash: createHash('sha256').update(canonical(request.body)).digest('hex') });
+    const problem = keyProblem(key);
+    if (problem) throw invalidField('idempotency-key', problem);
+    noted.set(request, { key, hash: fingerprint(request.body) });
   };
 
   const claimKey = async (request: FastifyRequest, reply: FastifyReply, { key, hash }: { key: string; hash: string }): Promise<unknown> => {
-    const scope: IdempotencyScope = {
-      developerId: request.developerId,
-      method: request.method,
-      path: `${request.routeOptions.url} ${canonical(request.params ?? {})}`,
-      key,
-    };
-    const unlock = await lock(JSON.stringify([scope.developerId, scope.method, scope.path, scope.key]));
+    const scope = scopeOf(request.developerId, { method: request.method, route: request.routeOptions.url!, params: request.params }, key);
+    const unlock = await locks.hold(scope);
     let claim;
     try {
       claim = await lookupKey(sandbox.db, request.env, scope, hash);
@@ -91,7 +57,7 @@ export function installIdempotency(app: FastifyInstance, sandbox: Pick<Sandbox, 
     }
     if (claim.kind === 'replay') {
       unlock();
-      return reply.code(claim.status).header('idempotent-replayed', 'true').type('application/json; charset=utf-8').send(claim.body);
+      return sendReplay(reply, claim);
     }
     request.idempotency = { scope, hash };
     request.idempotencyDone = unlock;
@@ -121,7 +87,7 @@ export function installIdempotency(app: FastifyInstance, sandbox: Pick<Sandbox, 
     request.idempotency = undefined;
     try {
       // Routes that change state stored their answer with their effect (route.ts commit).
-      if (!request.idempotencyStored && reply.statusCode !== 400 && reply.statusCode < 500) {
+      if (!request.idempotencyStored && answerKept(reply.statusCode)) {
         await sandbox.write((trx) => storeKey(trx, request.env, claim.scope, claim.hash, reply.statusCode, String(payload)), request.developerId).catch(() => {
           // Not remembered (the disk filled up meanwhile): a retry runs again, as after a 5xx.
         });
@@ -144,4 +110,9 @@ export function installIdempotency(app: FastifyInstance, sandbox: Pick<Sandbox, 
     request.idempotencyDone?.();
     next();
   });
+}
+
+/** A stored answer, sent again as it was, marked as a replay. */
+export function sendReplay(reply: FastifyReply, replay: Replay): FastifyReply {
+  return reply.code(replay.status).header('idempotent-replayed', 'true').type('application/json; charset=utf-8').send(replay.body);
 }

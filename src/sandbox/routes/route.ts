@@ -1,8 +1,9 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
-import { lookupKey, storeKey } from '../../engine/idempotency/idempotency.service.js';
+import { type Replay, replayInWrite, storeKey } from '../../engine/idempotency/idempotency.service.js';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../engine/db/database.js';
+import { sendReplay } from '../plugins/idempotency.js';
 import type { Sandbox } from '../sandbox.js';
 import type { Scheduler } from '../scheduler.js';
 import type { Snapshots } from '../snapshots.js';
@@ -58,20 +59,17 @@ export async function commit<T, R>(
   status = 200,
 ): Promise<FastifyReply> {
   reply.code(status);
-  const answer = await sandbox.write(async (trx): Promise<{ replay: { status: number; body: string } } | { text: string }> => {
-    // Asked again inside the write, which runs alone in the developer's lane: another server on
-    // the same database may have run this key since the look-up before the handler. Its answer
-    // is replayed and nothing here runs.
+  const answer = await sandbox.write(async (trx): Promise<{ replay: Replay } | { text: string }> => {
     if (request.idempotency) {
-      const claim = await lookupKey(trx, request.env, request.idempotency.scope, request.idempotency.hash);
-      if (claim.kind === 'replay') return { replay: claim };
+      const replay = await replayInWrite(trx, request.env, request.idempotency);
+      if (replay) return { replay };
     }
     return { text: await answerInTransaction(request, reply, trx, present(await work(trx))) };
   }, request.developerId);
   if ('replay' in answer) {
     // Stored already: the idempotency hook only lets go of the key.
     request.idempotencyStored = true;
-    return reply.code(answer.replay.status).header('idempotent-replayed', 'true').type('application/json; charset=utf-8').send(answer.replay.body);
+    return sendReplay(reply, answer.replay);
   }
   return sendAnswer(request, reply, answer.text);
 }

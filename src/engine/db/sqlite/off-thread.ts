@@ -93,7 +93,7 @@ export type OffThreadWriter = BulkWriter;
  * A job's rows are not seen by the server's kept reads (open.ts), which are forgotten after each.
  * Where work stays on the request thread (an in-memory database, one caller at a time), a job runs
  * there, with foreign keys unchecked too.
- * @example const writer = writesOffThread(db); await sandbox.exclusive(() => writer.run({ module: 'engine/settings/reset.service', name: 'resetChunkJob', run: resetChunkJob }, developerId, progress, 500)); await writer.close();
+ * @example const writer = writesOffThread(db); await sandbox.exclusive(() => writer.run({ module: 'engine/reset/reset.service', name: 'resetChunkJob', run: resetChunkJob }, developerId, progress, 500)); await writer.close();
  */
 export function writesOffThread(db: Db): OffThreadWriter {
   const setup = writerSetup(db);

@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Database, Trx } from '../db/database.js';
+import { answersOf, type IdempotentOperation } from '../idempotency/idempotency.service.js';
 
 type Table = keyof Database & string;
 
@@ -7,13 +8,6 @@ type Table = keyof Database & string;
 const byDeveloperSeq = (developerId: string) => sql`developer_seq = (SELECT seq FROM developers WHERE id = ${developerId})`;
 /** The developer's wallet accounts (its system accounts stay, zeroed). */
 const walletAccounts = (developerId: string) => sql`developer_id = ${developerId} AND kind = 'WALLET'`;
-/**
- * The routes whose effects a reset keeps (the developer's clock, its signing secret): their
- * Idempotency-Keys stay too, or a retry after the reset would move the clock or rotate the secret
- * a second time (seen). Scopes as the idempotency plugin stores them: the route, then its
- * parameters (none here).
- */
-const KEPT_BY_RESET = ['/sandbox/clock/advance {}', '/sandbox/webhook-endpoint/rotate-secret {}'];
 
 /**
  * What `reset` empties for one developer, children before parents. A table with `seq` is walked in
@@ -32,8 +26,8 @@ const RESET_ORDER: {
   bookkeeping?: true;
   owner?: (developerId: string) => RawBuilder<unknown>;
   through?: { table: Table; column: string };
-  /** Rows of the developer's that stay (a table walked by `key`). */
-  keep?: RawBuilder<unknown>;
+  /** Rows of the developer's that stay (a table walked by `key`), given the operations whose stored answers stay. */
+  keep?: (keptAnswers: readonly IdempotentOperation[]) => RawBuilder<unknown>;
 }[] = [
   { table: 'agent_runs' },
   { table: 'agents' },
@@ -41,7 +35,7 @@ const RESET_ORDER: {
   { table: 'receiver_events' },
   { table: 'payouts', key: ['transaction_id'] },
   { table: 'events', owner: byDeveloperSeq },
-  { table: 'idempotency_keys', key: ['developer_id', 'method', 'path', 'key'], keep: sql`method = 'POST' AND path IN (${sql.join(KEPT_BY_RESET)})` },
+  { table: 'idempotency_keys', key: ['developer_id', 'method', 'path', 'key'], keep: answersOf },
   { table: 'inbound_transfers', key: ['developer_id', 'provider_reference'] },
   { table: 'suspense_items', children: [{ table: 'suspense_notes', column: 'suspense_seq', parent: 'seq' }] },
   // A transaction's developer is its wallet account's (migration 0019a); accounts go last (finishReset).
@@ -79,7 +73,7 @@ const markOf = (developerId: string) => `reset_pending:${developerId}`;
  * step finishes it when it starts again) and zeroes every account of the developer, so the
  * sandbox's books balance while the developer's rows are removed, chunk by chunk. A scan of
  * `accounts`: run it as a job off the request thread (sandbox/reset.ts), as the chunks are.
- * @example const progress = await beginReset(trx, developerId); while (await resetChunk(trx, developerId, progress, 2000));
+ * @example const progress = await beginReset(trx, developerId); while (await resetChunk(trx, developerId, progress, 2000, []));
  */
 export async function beginReset(trx: Trx, developerId: string): Promise<ResetProgress> {
   await trx.insertInto('settings').values({ key: markOf(developerId), value: '1' }).onConflict((oc) => oc.column('key').doNothing()).execute();
@@ -101,8 +95,11 @@ const count = (progress: ResetProgress, table: string, n: number | bigint | unde
  * the tables are. Resolves false once every table is done; answers how many rows it removed in
  * `progress.last`. Run it with foreign keys off (children go first, so nothing is left pointing
  * at a removed row) and nothing else of the developer's running: the sandbox holds it meanwhile.
+ * `keptAnswers`: the operations whose effects a reset keeps (the developer's clock, its signing
+ * secret); their stored Idempotency-Key answers stay too, or a retry after the reset would run
+ * the operation a second time.
  */
-export async function resetChunk(trx: Trx, developerId: string, progress: ResetProgress, rows: number): Promise<boolean> {
+export async function resetChunk(trx: Trx, developerId: string, progress: ResetProgress, rows: number, keptAnswers: readonly IdempotentOperation[]): Promise<boolean> {
   const entry = RESET_ORDER[progress.step];
   if (!entry) return false;
   const table = sql.table(entry.table);
@@ -111,7 +108,7 @@ export async function resetChunk(trx: Trx, developerId: string, progress: ResetP
     done = await throughChunk(trx, developerId, progress, rows, entry.table, entry.through);
   } else if (entry.key) {
     const key = sql.join(entry.key.map((column) => sql.ref(column)));
-    const result = await sql`DELETE FROM ${table} WHERE (${key}) IN (SELECT ${key} FROM ${table} WHERE developer_id = ${developerId}${entry.keep ? sql` AND NOT (${entry.keep})` : sql``} LIMIT ${rows})`.execute(trx);
+    const result = await sql`DELETE FROM ${table} WHERE (${key}) IN (SELECT ${key} FROM ${table} WHERE developer_id = ${developerId}${entry.keep ? sql` AND NOT (${entry.keep(keptAnswers)})` : sql``} LIMIT ${rows})`.execute(trx);
     if (!entry.bookkeeping) count(progress, entry.table, result.numAffectedRows);
     done = Number(result.numAffectedRows ?? 0) < rows;
   } else {
@@ -180,8 +177,14 @@ async function throughChunk(trx: Trx, developerId: string, progress: ResetProgre
  * `resetChunk` as a job for another thread (off-thread.ts `writesOffThread`): the progress it moved
  * goes back with the answer, since the thread worked on its own copy.
  */
-export async function resetChunkJob(trx: Trx, developerId: string, progress: ResetProgress, rows: number): Promise<{ more: boolean; progress: ResetProgress }> {
-  const more = await resetChunk(trx, developerId, progress, rows);
+export async function resetChunkJob(
+  trx: Trx,
+  developerId: string,
+  progress: ResetProgress,
+  rows: number,
+  keptAnswers: readonly IdempotentOperation[],
+): Promise<{ more: boolean; progress: ResetProgress }> {
+  const more = await resetChunk(trx, developerId, progress, rows, keptAnswers);
   return { more, progress };
 }
 
