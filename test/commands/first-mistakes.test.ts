@@ -3,7 +3,7 @@ import { runResolve as runBankResolve } from '../../src/commands/banks/resolve.j
 import { runCredit } from '../../src/commands/credit.js';
 import { reportError } from '../../src/cli/errors.js';
 import { runTransfer } from '../../src/commands/transfer.js';
-import { commandLines } from '../../src/cli/program.js';
+import { commandLines } from '../../src/main/program.js';
 import { captureIo } from '../helpers/io.js';
 import { createWallet, useSandbox } from '../helpers/sandbox.js';
 

@@ -5,7 +5,7 @@ import { reportError } from '../../src/cli/errors.js';
 import { runGet } from '../../src/commands/transactions/get.js';
 import { runTransfer } from '../../src/commands/transfer.js';
 import { makeNuban } from '../../src/engine/wallets/nuban.js';
-import { commandLines } from '../../src/cli/program.js';
+import { commandLines } from '../../src/main/program.js';
 import { captureIo } from '../helpers/io.js';
 import { createWallet, useSandbox } from '../helpers/sandbox.js';
 

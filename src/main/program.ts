@@ -1,14 +1,14 @@
 import type * as Commander from 'commander';
-import { Command } from './command.js';
+import { Command } from '../cli/command.js';
 import { UsageError } from '../client/errors.js';
 import { singleQuoted } from '../client/shell-quote.js';
-import { EXIT, reportError } from './errors.js';
-import type { CommandLines, Invocation } from './io.js';
-import { examples } from './options.js';
+import { EXIT, reportError } from '../cli/errors.js';
+import type { CommandLines, Invocation } from '../cli/io.js';
+import { examples } from '../cli/options.js';
 import { hoistGlobals } from './global-flags.js';
-import type { Stream } from './output/render.js';
+import type { Stream } from '../cli/output/render.js';
 import { childrenOf, entry, locate } from '../commands/registry.js';
-import { keepRunningWhenOutputFails, stderr, stdout } from './streams.js';
+import { keepRunningWhenOutputFails, stderr, stdout } from '../cli/streams.js';
 
 /**
  * Runs one invocation. The registry names the command; only its module is loaded. An ordinary
@@ -119,7 +119,7 @@ export function exitCodeOf(error: unknown, errors: Stream): number {
 }
 
 async function loadCommander(): Promise<typeof Commander> {
-  return (await import('./commander.js')).commander;
+  return (await import('../cli/commander.js')).commander;
 }
 
 /**
