@@ -6,7 +6,7 @@
 // 100 steps of a typical scenario. Rolldown puts them into dist/scenario.bundle.cjs, and
 // dist/scenario/cli.js (tsc's output, the module `ledger scenario run` imports) becomes a small
 // module that imports what the bundle takes from outside and runs the bundle through
-// dist/code-cache.js (src/code-cache.ts). Kept out of the bundle, imported from their own files as usual:
+// dist/main/code-cache.js (src/main/code-cache.ts). Kept out of the bundle, imported from their own files as usual:
 // - every module of ours outside scenario/, sandbox/, engine/ and api/ (the command line: client/, text/,
 //   commands/, program.js, version.js): the commands a scenario step runs load them too, and must
 //   see the same classes (`instanceof UsageError`) and the same registry;

@@ -1,5 +1,5 @@
 // Run by `npm run build` after scripts/bundle.js: each client command as one CommonJS file run with
-// its code cache, and the CommonJS launcher bin/ledger.js requires (src/launch.ts).
+// its code cache, and the CommonJS launcher bin/ledger.js requires (src/main/launch.ts).
 //
 // For every command module of the registry but those below (they start or load the server, or run
 // scenarios), rolldown writes dist/command.NAME.cjs (`commands/wallets/get.js` → command.wallets-get.cjs):
@@ -15,7 +15,7 @@
 // modules ran, as they see which files loaded.
 // The bundles stand in dist/ itself: version.js reads ../package.json from its own file.
 // dist/commands.json lists every command path and the bundle of each bundled one, for the launcher;
-// dist/launch.cjs is src/launch.ts with code-cache.ts, as CommonJS. scripts/client-cache.js then runs
+// dist/launch.cjs is src/main/launch.ts with code-cache.ts, as CommonJS. scripts/client-cache.js then runs
 // sample invocations through every bundle and writes their caches (dist/command.NAME.cjs.cache).
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,7 +26,7 @@ import { build } from 'rolldown';
 import { defaultsOf, scenarioLoader } from './scenario-loader.js';
 
 const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
-/** Command modules that stay ES modules, run through dist/cli.js: they start, stop or load the server, or run scenarios. */
+/** Command modules that stay ES modules, run through dist/main/cli.js: they start, stop or load the server, or run scenarios. */
 const NOT_BUNDLED = new Set(['sandbox/start.js', 'sandbox/lifecycle.js', 'scenario/run.js', 'scenario/init.js', 'webhooks/tail.js', 'completion.js']);
 /** None of these may be in a client command's bundle: the server, the database, the scenario engine, zod's schemas. */
 const FORBIDDEN = /^(sandbox|scenario|engine\/(db|events|ledger|audit)|api\/(schemas|app|routes))\//;
@@ -104,7 +104,7 @@ for (const module of modules) {
     bundleName(module),
     `import { COMMANDS } from './commands/registry.js';
 import * as own from './commands/${module}';
-export { main } from './program.js';
+export { main } from './main/program.js';
 const OWN = ${JSON.stringify(Object.fromEntries(own.map(([path, [, name]]) => [path, name])))};
 for (const entry of COMMANDS) if (Object.hasOwn(OWN, entry.path)) entry.load = async () => own[OWN[entry.path]];
 `,
@@ -123,7 +123,7 @@ const scenarioLoaderFile = resolve(DIST, '.entry.scenario-loader.js');
 const scenarioLoaderData = JSON.parse(readFileSync(resolve(DIST, 'scenario.loader.json'), 'utf8'));
 writeFileSync(scenarioLoaderFile, scenarioLoader(scenarioLoaderData, './'));
 try {
-  await bundle(bundleName(SCENARIO_RUN), "export { main } from './program.js';\n", (source, importer) => {
+  await bundle(bundleName(SCENARIO_RUN), "export { main } from './main/program.js';\n", (source, importer) => {
     if (importer.endsWith('/commands/scenario/run.js') && source === '../../scenario/cli.js') return scenarioLoaderFile;
     return importer.endsWith('/commands/registry.js') && (!NOT_BUNDLED.has(source.replace(/^\.\//, '')) || source === `./${SCENARIO_RUN}`);
   });
@@ -138,14 +138,14 @@ writeFileSync(resolve(DIST, 'commands.json'), `${JSON.stringify({ paths: COMMAND
 writeFileSync(resolve(DIST, 'commands.contents.json'), `${JSON.stringify(contents, null, 2)}\n`);
 
 await build({
-  input: resolve(DIST, 'launch.js'),
+  input: resolve(DIST, 'main/launch.js'),
   platform: 'node',
   logLevel: 'warn',
   plugins: [
     {
       name: 'ledger-launch',
       resolveDynamicImport(source) {
-        return source === './cli.js' ? { id: './cli.js', external: true } : null;
+        return source === './cli.js' ? { id: './main/cli.js', external: true } : null;
       },
     },
   ],

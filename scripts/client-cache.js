@@ -1,5 +1,5 @@
 // Run by scripts/client-bundles.js (npm run build), in a process of its own, stdout ignored: writes the
-// code cache of every client command bundle (dist/command.NAME.cjs.cache; see src/code-cache.ts).
+// code cache of every client command bundle (dist/command.NAME.cjs.cache; see src/main/code-cache.ts).
 // It starts a throw-away sandbox (`sandbox start --detach --memory` in a temporary folder), loads
 // every bundle, runs sample invocations of each command through its bundle's `main` (as people and
 // scripts run them: --json, --quiet and tables; a command without a sample runs as `PATH --json`,
@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadBundle, writeCodeCache } from '../dist/code-cache.js';
+import { loadBundle, writeCodeCache } from '../dist/main/code-cache.js';
 import { externalsOf } from '../dist/launch.cjs';
 import { EXAMPLES, REPEATED_SCENARIO } from './scenario-samples.js';
 

@@ -1,5 +1,5 @@
 // Run by scripts/bundle.js (npm run build), in a process of its own: writes the code cache of
-// dist/scenario.bundle.cjs (see src/code-cache.ts). It runs `ledger scenario run` on the samples of
+// dist/scenario.bundle.cjs (see src/main/code-cache.ts). It runs `ledger scenario run` on the samples of
 // scripts/scenario-samples.js, so that the functions they call are compiled, then
 // keeps V8's bytecode of everything compiled by then. What the samples never call compiles on its
 // first call, as without a cache.
@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { writeCodeCache } from '../dist/code-cache.js';
-import { main } from '../dist/program.js';
+import { writeCodeCache } from '../dist/main/code-cache.js';
+import { main } from '../dist/main/program.js';
 import { EXAMPLES, REPEATED_SCENARIO } from './scenario-samples.js';
 
 const BUNDLE = fileURLToPath(new URL('../dist/scenario.bundle.cjs', import.meta.url));

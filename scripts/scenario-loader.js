@@ -1,7 +1,7 @@
 // The module that loads dist/scenario.bundle.cjs (scripts/bundle.js) and hands it what it takes from
 // outside itself. Two copies are made from this one text, the same but for where our modules are:
 // - dist/scenario/cli.js, an ES module (`sandbox start` imports it, and `scenario run` wherever the
-//   launcher runs dist/cli.js): `from` is '../';
+//   launcher runs dist/main/cli.js): `from` is '../';
 // - inside the bundle of `scenario run` (dist/command.scenario-run.cjs, scripts/client-bundles.js),
 //   which stands in dist/ itself: `from` is './'. Our modules it imports are then the bundle's own,
 //   the same instances its program and commands use (`instanceof UsageError`, one registry).
@@ -19,7 +19,7 @@ export const defaultsOf = ({ externals }) => externals.filter((e) => e.as === 'd
  * default export the bundle reads as `require(id)`) or 'require' (a CommonJS package, required).
  * `exports`: the names the loader re-exports. In a bundle (`from` './'), a package is taken from the
  * bundle's own `require`: loadBundle's, which gives the values its caller imported first (an ES module
- * package cannot be required on every Node 20; src/launch.ts imports it, its default export).
+ * package cannot be required on every Node 20; src/main/launch.ts imports it, its default export).
  * @example scenarioLoader(JSON.parse(readFileSync('dist/scenario.loader.json', 'utf8')), './')
  */
 export function scenarioLoader({ externals, exports }, from) {
@@ -30,7 +30,7 @@ export function scenarioLoader({ externals, exports }, from) {
   const value = (e) => (!imported.includes(e) ? `require(${JSON.stringify(e.id)})` : e.as === 'default' ? `${name(e)}.default` : name(e));
   return `${LOADER_MARK} the scenario engine and the sandbox server, as one CommonJS file run with its code cache.
 ${inBundle ? '' : "import { createRequire } from 'node:module';\n"}import { fileURLToPath } from 'node:url';
-import { loadBundle } from '${from}code-cache.js';
+import { loadBundle } from '${from}main/code-cache.js';
 ${imported.map((e) => `import * as ${name(e)} from ${JSON.stringify(path(e.id))};`).join('\n')}
 ${inBundle ? '' : 'const require = createRequire(import.meta.url);\n'}const { exports } = loadBundle(fileURLToPath(new URL('${from}scenario.bundle.cjs', import.meta.url)), {
 ${externals.map((e) => `  ${JSON.stringify(e.id)}: ${value(e)},`).join('\n')}

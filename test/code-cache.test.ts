@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cacheFileOf, cacheRejected, loadBundle, writeCodeCache } from '../src/code-cache.js';
+import { cacheFileOf, cacheRejected, loadBundle, writeCodeCache } from '../src/main/code-cache.js';
 
 /** A CommonJS bundle as rolldown writes one: externals through `require`, its file through `__filename`. */
 const BUNDLE = `"use strict";

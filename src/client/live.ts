@@ -6,7 +6,7 @@ import { isLoopback } from './loopback.js';
  * The guards of a live service (a `svc_live_` key, or a profile marked live), checked before
  * anything is sent: the command must say --live; a command that works only against a sandbox is
  * refused; and every request that changes something is confirmed, by typing what will happen at a
- * terminal or by --yes in a script (live.ts's rules; the typed question itself is in commands/prompts.ts).
+ * terminal or by --yes in a script (live.ts's rules; the typed question itself is in cli/prompts.ts).
  */
 
 /** Writes that change nothing: name enquiry is a POST only because it carries a body. */

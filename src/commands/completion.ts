@@ -1,9 +1,9 @@
 import type { Command as Commander, Option } from 'commander';
-import { Command } from './command.js';
+import { Command } from '../cli/command.js';
 import { UsageError } from '../client/errors.js';
-import { reportError } from './errors.js';
-import { examples } from './options.js';
-import { stderr, stdout } from './streams.js';
+import { reportError } from '../cli/errors.js';
+import { examples } from '../cli/options.js';
+import { stderr, stdout } from '../cli/streams.js';
 
 /** One command of the tree as completion needs it: its words, subcommands, flags and their values. */
 interface Node {

@@ -1,11 +1,11 @@
-import type { Command } from './command.js';
+import type { Command } from '../cli/command.js';
 import type { SearchMatch, SearchResult } from '../api/schemas/search.js';
 import { check, choicesOf, wholeNumber } from '../client/validate.js';
-import { EXIT, SilentFailure } from './errors.js';
-import type { Io } from './io.js';
-import { action, clientCommand, enumOption, examples } from './options.js';
-import type { Formatter, View } from './output/views.js';
-import { offers } from './remote.js';
+import { EXIT, SilentFailure } from '../cli/errors.js';
+import type { Io } from '../cli/io.js';
+import { action, clientCommand, enumOption, examples } from '../cli/options.js';
+import type { Formatter, View } from '../cli/output/views.js';
+import { offers } from '../cli/remote.js';
 
 export function findCommand(): Command {
   return clientCommand('find')
@@ -25,7 +25,7 @@ export async function runFind(io: Io, words: string[], options: { kind?: string;
   // A service without the sandbox's search is searched here, through what its seed lists hold.
   const result = (await offers(io, 'GET', '/sandbox/search'))
     ? await io.client().sandbox<SearchResult>('GET', '/sandbox/search', { query })
-    : await (await import('./find-seed.js')).searchSeed(io, query);
+    : await (await import('../cli/find-seed.js')).searchSeed(io, query);
   // Nothing found prints nothing on stdout but the API's data under --json: a script can count on `find … | wc -l`.
   if (result.items.length > 0 || io.flags.json) await io.show(result, findView);
   if (result.items.length === 0) {

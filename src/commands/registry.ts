@@ -1,4 +1,4 @@
-import type { Command } from './command.js';
+import type { Command } from '../cli/command.js';
 
 /**
  * Every command, as plain data: its path, what `--help` lists it as, and how to load its builder.

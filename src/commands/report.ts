@@ -1,10 +1,10 @@
-import type { Command } from './command.js';
-import type { Io } from './io.js';
-import { action, clientCommand, examples } from './options.js';
+import type { Command } from '../cli/command.js';
+import type { Io } from '../cli/io.js';
+import { action, clientCommand, examples } from '../cli/options.js';
 import { naira } from '../text/format.js';
-import type { Formatter, View } from './output/views.js';
-import { periodQuery } from './period.js';
-import { offers } from './remote.js';
+import type { Formatter, View } from '../cli/output/views.js';
+import { periodQuery } from '../cli/period.js';
+import { offers } from '../cli/remote.js';
 
 type Kobo = number | string;
 interface Total {
@@ -96,7 +96,7 @@ export async function runReport(io: Io, options: { since?: string; until?: strin
   const client = io.client();
   // The report is the sandbox's one query per section; the seed's lists cannot give its transactions section (they are per wallet, with no wallet list), so a service without it is refused, before the clock is asked.
   if (!(await offers(io, 'GET', '/sandbox/report'))) {
-    const { unsupported } = await import('./unsupported.js');
+    const { unsupported } = await import('../cli/unsupported.js');
     throw unsupported(io, 'has no report (GET /sandbox/report)', 'the lists give each part: `ledger suspense list --all`, `ledger webhooks list --all`, `ledger transactions list <wallet_id> --all`');
   }
   const query = await periodQuery(io, options);

@@ -1,13 +1,13 @@
-import type { Command } from './command.js';
+import type { Command } from '../cli/command.js';
 import type { ResolvedAccount } from '../api/schemas/banks.js';
 import type { TransferResult } from '../api/schemas/transactions.js';
 import type { Wallet } from '../api/schemas/wallets.js';
 import { UsageError } from '../client/errors.js';
 import { check, inFlagTerms, kobo } from '../client/validate.js';
-import type { Io } from './io.js';
-import { accountNumberOf, notYourWallet } from './account-number.js';
-import { action, clientCommand, examples } from './options.js';
-import { transferView } from './output/views.js';
+import type { Io } from '../cli/io.js';
+import { accountNumberOf, notYourWallet } from '../cli/account-number.js';
+import { action, clientCommand, examples } from '../cli/options.js';
+import { transferView } from '../cli/output/views.js';
 
 export interface TransferOptions {
   bank?: string;
@@ -59,7 +59,7 @@ export async function runTransfer(io: Io, from: string, to: string, amount: stri
   check('TransferBody', given, FLAGS, { partial: true });
   const body = check('TransferBody', { destination_account_number: await accountNumberOf(io, to, '<to>'), ...given }, FLAGS);
   if (body.destination_bank_code !== undefined && io.interactive() && !options.yes) await confirmPayout(io, from, body.destination_account_number, body.destination_bank_code, body.amount);
-  else if (body.destination_bank_code === undefined && io.asksLive()) await (await import('./live-questions.js')).confirmLiveTransfer(io, from, body.destination_account_number, body.amount);
+  else if (body.destination_bank_code === undefined && io.asksLive()) await (await import('../cli/live-questions.js')).confirmLiveTransfer(io, from, body.destination_account_number, body.amount);
   // The destination is known by now, so a wallet the API does not find is the source; a field it
   // refuses is named by its flag.
   const send = () =>
@@ -80,14 +80,14 @@ export async function runTransfer(io: Io, from: string, to: string, amount: stri
 
 /** On a terminal, a payout to a bank account shows who it will reach and what it costs, and asks first. */
 async function confirmPayout(io: Io, from: string, accountNumber: string, bankCode: string, amount: number): Promise<void> {
-  const [{ explainNotFound }, { nipFee }, { confirm }] = await Promise.all([import('./banks/explain.js'), import('../engine/fees.js'), import('./prompts.js')]);
+  const [{ explainNotFound }, { nipFee }, { confirm }] = await Promise.all([import('./banks/explain.js'), import('../engine/fees.js'), import('../cli/prompts.js')]);
   const resolved = await explainNotFound(accountNumber, bankCode, () =>
     io.client().request<ResolvedAccount>('POST', '/v1/banks/resolve', { body: { account_number: accountNumber, bank_code: bankCode } }),
   );
   const fee = nipFee(amount);
   // On a live service the person types the amount after reading whose money it is.
   const source = io.asksLive() ? await io.client().request<Wallet>('GET', `/v1/wallets/${encodeURIComponent(from)}`) : undefined;
-  const { formatter } = await import('./output/render.js');
+  const { formatter } = await import('../cli/output/render.js');
   const { clean } = await import('../text/clean.js');
   const fmt = formatter(io.stderr, io.env);
   io.announceTarget();

@@ -1,9 +1,9 @@
-import type { Command } from './command.js';
+import type { Command } from '../cli/command.js';
 import type { Source } from '../client/config.js';
 import { maskKey } from '../client/profiles.js';
-import type { Io } from './io.js';
-import { action, clientCommand, examples } from './options.js';
-import type { View } from './output/views.js';
+import type { Io } from '../cli/io.js';
+import { action, clientCommand, examples } from '../cli/options.js';
+import type { View } from '../cli/output/views.js';
 import { checkKey } from './profiles/key-check.js';
 
 export function whoamiCommand(): Command {

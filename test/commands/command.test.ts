@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { Command, Option } from '../../src/commands/command.js';
-import { commander } from '../../src/commands/commander.js';
-import { enumOption } from '../../src/commands/options.js';
+import { Command, Option } from '../../src/cli/command.js';
+import { commander } from '../../src/cli/commander.js';
+import { enumOption } from '../../src/cli/options.js';
 
 /** A command declared the way the CLI's commands are, whose action records what it was given. */
 function declare(seen: unknown[][]) {

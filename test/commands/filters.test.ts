@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readTime } from '../../src/commands/filters.js';
+import { readTime } from '../../src/cli/filters.js';
 
 // --since and --until as the command line reads them (days in Lagos, UTC+1), against a sandbox's now on a manual clock
 // (one that stands far from real time, so nothing can come out right by reading the local clock).

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { runResolve as runBankResolve } from '../../src/commands/banks/resolve.js';
 import { runCredit } from '../../src/commands/credit.js';
-import { reportError } from '../../src/commands/errors.js';
+import { reportError } from '../../src/cli/errors.js';
 import { runTransfer } from '../../src/commands/transfer.js';
-import { commandLines } from '../../src/program.js';
+import { commandLines } from '../../src/main/program.js';
 import { captureIo } from '../helpers/io.js';
 import { createWallet, useSandbox } from '../helpers/sandbox.js';
 

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/commands/registry.js';
-import { assemble } from '../../src/program.js';
+import { assemble } from '../../src/main/program.js';
 import { sectionOf } from '../helpers/docs.js';
 
 function leaves(command: Command, path: string[] = []): { path: string; command: Command }[] {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/client/errors.js';
-import { notFoundArgument } from '../../src/commands/account-number.js';
-import { reportError } from '../../src/commands/errors.js';
+import { notFoundArgument } from '../../src/cli/account-number.js';
+import { reportError } from '../../src/cli/errors.js';
 import { runCredit } from '../../src/commands/credit.js';
 import { runShow as runShowItem } from '../../src/commands/suspense/show.js';
 import { runRetry } from '../../src/commands/webhooks/retry.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { render } from '../../src/commands/output/render.js';
+import { render } from '../../src/cli/output/render.js';
 import { reportView } from '../../src/commands/report.js';
 
 const empty = { count: 0, amount: 0 };

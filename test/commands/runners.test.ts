@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { UsageError } from '../../src/client/errors.js';
 import { runCredit } from '../../src/commands/credit.js';
-import { reportError } from '../../src/commands/errors.js';
+import { reportError } from '../../src/cli/errors.js';
 import { runAudit } from '../../src/commands/sandbox/audit.js';
 import { runReset } from '../../src/commands/sandbox/reset.js';
 import { runList as runTransactions } from '../../src/commands/transactions/list.js';

@@ -1,11 +1,11 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { UsageError } from '../../src/client/errors.js';
 import { runResolve } from '../../src/commands/banks/resolve.js';
-import { reportError } from '../../src/commands/errors.js';
+import { reportError } from '../../src/cli/errors.js';
 import { runGet } from '../../src/commands/transactions/get.js';
 import { runTransfer } from '../../src/commands/transfer.js';
 import { makeNuban } from '../../src/engine/wallets/nuban.js';
-import { commandLines } from '../../src/program.js';
+import { commandLines } from '../../src/main/program.js';
 import { captureIo } from '../helpers/io.js';
 import { createWallet, useSandbox } from '../helpers/sandbox.js';
 

@@ -1,7 +1,7 @@
 import { execa } from 'execa';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { displayWidth } from '../../src/commands/output/table.js';
+import { displayWidth } from '../../src/cli/output/table.js';
 import { BIN, type Cli, cleanEnv, closedPort, createCli } from '../helpers/cli.js';
 
 /** Pipes that close early, malformed flags, shell completion and a directory with no sandbox. */

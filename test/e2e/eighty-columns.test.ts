@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { displayWidth } from '../../src/commands/output/table.js';
+import { displayWidth } from '../../src/cli/output/table.js';
 import { execa } from 'execa';
 import { BIN, type Cli, cleanEnv, closedPort, createCli, watchOutput } from '../helpers/cli.js';
 import { type Terminal, terminal } from '../helpers/terminal.js';

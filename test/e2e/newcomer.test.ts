@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/commands/registry.js';
-import { displayWidth } from '../../src/commands/output/table.js';
+import { displayWidth } from '../../src/cli/output/table.js';
 import { type Cli, createCli, useSandboxCli } from '../helpers/cli.js';
 
 /**

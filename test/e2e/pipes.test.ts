@@ -1,6 +1,6 @@
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { displayWidth } from '../../src/commands/output/table.js';
+import { displayWidth } from '../../src/cli/output/table.js';
 import { BIN, type Cli, cleanEnv, createCli } from '../helpers/cli.js';
 
 /**

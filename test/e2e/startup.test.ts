@@ -84,7 +84,7 @@ describe('fast start', () => {
     }
     const help = await packagesLoaded(['--help']);
     expect(help.packages).toEqual([]);
-    const { assemble } = await import('../../src/program.js');
+    const { assemble } = await import('../../src/main/program.js');
     const program = await assemble('');
     let text = '';
     program.configureOutput({ writeOut: (s) => (text += s) });
@@ -118,23 +118,23 @@ describe('fast start', () => {
       for (const [args, own] of cases) {
         const { modules, scripts, files, exitCode } = await packagesLoaded(args, undefined, { cwd: cli.dir });
         expect(exitCode, args.join(' ')).toBe(0);
-        // A client command runs from its own bundle (scripts/client-bundles.js), with no ES module of ours; the rest from dist/cli.js.
+        // A client command runs from its own bundle (scripts/client-bundles.js), with no ES module of ours; the rest from dist/main/cli.js.
         if (own) expect(scripts, args.join(' ')).toEqual([`command.${own.replace(/^commands\//, '').replace(/\.js$/, '').split('/').join('-')}.cjs`]);
         if (own) expect(files, args.join(' ')).toEqual([]);
         // `ledger --help` is printed by the launcher itself (quick.ts), from dist/help.txt.
-        else expect(files, args.join(' ')).toEqual(args.length === 1 ? [] : expect.arrayContaining(['cli.js', 'program.js']));
+        else expect(files, args.join(' ')).toEqual(args.length === 1 ? [] : expect.arrayContaining(['main/cli.js', 'main/program.js']));
         expect(modules.filter((m) => COMMAND_MODULES.includes(m)), args.join(' ')).toEqual(own ? [own] : []);
-        const tables = modules.filter((m) => m === 'commands/output/table.js' || m === 'commands/output/list.js');
+        const tables = modules.filter((m) => m === 'cli/output/table.js' || m === 'cli/output/list.js');
         // A table loads the table code; a pipe's rows need none of it.
-        expect(tables, args.join(' ')).toEqual(args[1] === 'list' && args.includes('table') ? ['commands/output/list.js', 'commands/output/table.js'] : []);
-        if (args[1] === 'list' && !args.includes('table')) expect(modules, args.join(' ')).toContain('commands/output/rows.js');
-        if (args.includes('--json') || args.includes('--quiet')) expect(modules, args.join(' ')).not.toContain('commands/output/render.js');
+        expect(tables, args.join(' ')).toEqual(args[1] === 'list' && args.includes('table') ? ['cli/output/list.js', 'cli/output/table.js'] : []);
+        if (args[1] === 'list' && !args.includes('table')) expect(modules, args.join(' ')).toContain('cli/output/rows.js');
+        if (args.includes('--json') || args.includes('--quiet')) expect(modules, args.join(' ')).not.toContain('cli/output/render.js');
         // The version (and package.json, read by version.js) is for --version and help only.
         if (own) expect(modules, args.join(' ')).not.toContain('version.js');
         // Nobody is asked anything here: the prompt code stays unloaded.
-        expect(modules, args.join(' ')).not.toContain('commands/prompts.js');
+        expect(modules, args.join(' ')).not.toContain('cli/prompts.js');
         // An internal transfer loads none of a payout's modules (its fee, its prompt, its not-found explanation).
-        if (args[0] === 'transfer') expect(modules.filter((m) => ['engine/fees.js', 'commands/prompts.js', 'commands/banks/explain.js'].includes(m))).toEqual([]);
+        if (args[0] === 'transfer') expect(modules.filter((m) => ['engine/fees.js', 'cli/prompts.js', 'commands/banks/explain.js'].includes(m))).toEqual([]);
       }
     } finally {
       await cli.run(['sandbox', 'stop']);
@@ -188,7 +188,7 @@ describe('fast start', () => {
       expect(scripts).toEqual(['command.scenario-run.cjs', 'scenario.bundle.cjs']);
       expect(files).toEqual([]);
       // The steps' commands ran inside the first (each notes itself there), the engine and the server inside the second.
-      expect(modules).toEqual(expect.arrayContaining(['code-cache.js', 'program.js', 'commands/scenario/run.js', 'commands/wallets/create.js', 'commands/credit.js']));
+      expect(modules).toEqual(expect.arrayContaining(['main/code-cache.js', 'main/program.js', 'commands/scenario/run.js', 'commands/wallets/create.js', 'commands/credit.js']));
       expect(modules.filter((m) => /^(scenario|sandbox)\/|^engine\/(db|ledger|audit)\//.test(m))).toEqual([]);
       // No package is loaded from its own files but those the bundle keeps out (better-sqlite3 with its loader, word-list).
       expect(packages.filter((p) => !builtinModules.includes(p))).toEqual(['better-sqlite3', 'bindings', 'file-uri-to-path', 'word-list']);
@@ -197,7 +197,7 @@ describe('fast start', () => {
     }
   });
 
-  it('`scenario run` through dist/cli.js (no bundle list: a tree built by tsc alone; or its bundle gone) runs the same scenarios from the scenario bundle alone', async () => {
+  it('`scenario run` through dist/main/cli.js (no bundle list: a tree built by tsc alone; or its bundle gone) runs the same scenarios from the scenario bundle alone', async () => {
     const root = packageCopy();
     try {
       for (const file of ['dist/command.scenario-run.cjs', 'dist/commands.json']) {
@@ -217,7 +217,7 @@ describe('fast start', () => {
     const { stdout } = await execa(process.execPath, [
       '--input-type=module',
       '-e',
-      `await import(${JSON.stringify(join(dist, 'scenario/cli.js'))}); const { cacheRejected } = await import(${JSON.stringify(join(dist, 'code-cache.js'))}); console.log(String(cacheRejected(${JSON.stringify(join(dist, 'scenario.bundle.cjs'))})));`,
+      `await import(${JSON.stringify(join(dist, 'scenario/cli.js'))}); const { cacheRejected } = await import(${JSON.stringify(join(dist, 'main/code-cache.js'))}); console.log(String(cacheRejected(${JSON.stringify(join(dist, 'scenario.bundle.cjs'))})));`,
     ]);
     expect(stdout).toBe('false');
   });
@@ -271,7 +271,7 @@ describe('fast start', () => {
     const { stdout } = await execa(process.execPath, [
       '--input-type=module',
       '-e',
-      `const { loadBundle, cacheRejected } = await import(${JSON.stringify(join(dist, 'code-cache.js'))}); for (const b of ['command.wallets-get.cjs', 'command.credit.cjs', 'command.transfer.cjs', 'command.scenario-run.cjs']) { loadBundle(${JSON.stringify(dist)} + '/' + b, {}); console.log(String(cacheRejected(${JSON.stringify(dist)} + '/' + b))); }`,
+      `const { loadBundle, cacheRejected } = await import(${JSON.stringify(join(dist, 'main/code-cache.js'))}); for (const b of ['command.wallets-get.cjs', 'command.credit.cjs', 'command.transfer.cjs', 'command.scenario-run.cjs']) { loadBundle(${JSON.stringify(dist)} + '/' + b, {}); console.log(String(cacheRejected(${JSON.stringify(dist)} + '/' + b))); }`,
     ]);
     expect(stdout).toBe('false\nfalse\nfalse\nfalse');
     const root = packageCopy();
@@ -311,7 +311,7 @@ describe('fast start', () => {
     await server;
     const text = readFileSync(trace, 'utf8');
     expect(text).toMatch(/better-sqlite3/);
-    expect(text).toMatch(/\/dist\/code-cache\.js$/m);
+    expect(text).toMatch(/\/dist\/main\/code-cache\.js$/m);
     expect(text).toMatch(/\/dist\/scenario\/cli\.js$/m);
     // Fastify, zod, kysely and the server's own modules are inside dist/scenario.bundle.cjs.
     expect(text).not.toMatch(/node_modules\/(fastify|zod|kysely)\//);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { displayWidth } from '../../src/commands/output/table.js';
+import { displayWidth } from '../../src/cli/output/table.js';
 import { type Cli, createCli } from '../helpers/cli.js';
 import { type Terminal, terminal } from '../helpers/terminal.js';
 

@@ -1,4 +1,4 @@
-import { createIo, type Io } from '../../src/commands/io.js';
+import { createIo, type Io } from '../../src/cli/io.js';
 
 export interface CapturedIo {
   io: Io;
@@ -29,7 +29,7 @@ export function captureIo(flags: Record<string, unknown>, options: { baseUrl: st
  * @example const run = await commandIn(cwd, ['sandbox', 'clock'], { env: { LEDGER_BASE_URL: url, LEDGER_API_KEY: key } });
  */
 export async function commandIn(cwd: string, args: string[], options: { tty?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<{ exitCode: number; stdout: string; stderr: string }> {
-  const { commandLines } = await import('../../src/program.js');
+  const { commandLines } = await import('../../src/main/program.js');
   const tty = options.tty ?? false;
   let stdout = '';
   let stderr = '';

@@ -1,11 +1,11 @@
-import type { Command } from '../command.js';
+import type { Command } from '../../cli/command.js';
 import type { Agent } from '../../api/schemas/agents.js';
 import { check, choicesOf, condition, kobo, koboCheck, refuseUnused, textCheck } from '../../client/validate.js';
-import { chooseWallet } from '../wallet-picker.js';
-import type { Io } from '../io.js';
-import { action, clientCommand, enumOption, examples } from '../options.js';
-import { agentView } from '../output/views.js';
-import { choose, requireValue } from '../prompts.js';
+import { chooseWallet } from '../../cli/wallet-picker.js';
+import type { Io } from '../../cli/io.js';
+import { action, clientCommand, enumOption, examples } from '../../cli/options.js';
+import { agentView } from '../../cli/output/views.js';
+import { choose, requireValue } from '../../cli/prompts.js';
 
 /** What each trigger and action means, for the questions; which fields they need comes from the schema's rules. */
 const TRIGGER_TEXT: Record<string, string> = {
@@ -82,7 +82,7 @@ export async function runCreate(io: Io, walletId: string, options: CreateAgentOp
   if (condition('CreateAgentBody', 'sweep_amount', body)?.required && body.sweep_amount === undefined) {
     body.sweep_amount = kobo(await requireValue(io, undefined, '--sweep-amount', 'Amount to sweep, in kobo', koboCheck('CreateAgentBody', 'sweep_amount')), '--sweep-amount', 'CreateAgentBody', 'sweep_amount');
   }
-  if (io.asksLive()) await (await import('../live-questions.js')).confirmLiveAgent(io, walletId, body);
+  if (io.asksLive()) await (await import('../../cli/live-questions.js')).confirmLiveAgent(io, walletId, body);
   const agent = await io.client().request<Agent>('POST', `/v1/wallets/${encodeURIComponent(walletId)}/agents`, {
     body: check('CreateAgentBody', body, FLAGS),
     idempotencyKey: options.idempotencyKey,

@@ -1,9 +1,9 @@
-import type { Command } from '../command.js';
-import type { Io } from '../io.js';
-import { action, clientCommand, examples } from '../options.js';
-import { agentListView } from '../output/views.js';
-import { listQuery, type PageFlags, showList, withPaging } from '../paging.js';
-import { listPages } from '../remote.js';
+import type { Command } from '../../cli/command.js';
+import type { Io } from '../../cli/io.js';
+import { action, clientCommand, examples } from '../../cli/options.js';
+import { agentListView } from '../../cli/output/views.js';
+import { listQuery, type PageFlags, showList, withPaging } from '../../cli/paging.js';
+import { listPages } from '../../cli/remote.js';
 
 export function listCommand(): Command {
   return withPaging(clientCommand('list'))

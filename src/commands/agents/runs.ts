@@ -1,8 +1,8 @@
-import type { Command } from '../command.js';
-import type { Io } from '../io.js';
-import { action, clientCommand, examples } from '../options.js';
-import { agentRunsView } from '../output/views.js';
-import { listQuery, type PageFlags, showList, withPaging } from '../paging.js';
+import type { Command } from '../../cli/command.js';
+import type { Io } from '../../cli/io.js';
+import { action, clientCommand, examples } from '../../cli/options.js';
+import { agentRunsView } from '../../cli/output/views.js';
+import { listQuery, type PageFlags, showList, withPaging } from '../../cli/paging.js';
 
 export function runsCommand(): Command {
   return withPaging(clientCommand('runs'))

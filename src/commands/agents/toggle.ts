@@ -1,9 +1,9 @@
-import type { Command } from '../command.js';
+import type { Command } from '../../cli/command.js';
 import type { Agent } from '../../api/schemas/agents.js';
 import { UsageError } from '../../client/errors.js';
-import type { Io } from '../io.js';
-import { action, clientCommand, examples } from '../options.js';
-import { agentView } from '../output/views.js';
+import type { Io } from '../../cli/io.js';
+import { action, clientCommand, examples } from '../../cli/options.js';
+import { agentView } from '../../cli/output/views.js';
 
 export function toggleCommand(): Command {
   return clientCommand('toggle')
@@ -17,7 +17,7 @@ export function toggleCommand(): Command {
 
 export async function runToggle(io: Io, walletId: string, agentId: string, options: { on?: boolean; off?: boolean }): Promise<void> {
   if (Boolean(options.on) === Boolean(options.off)) throw new UsageError('say --on or --off');
-  if (io.asksLive()) await (await import('../live-questions.js')).confirmLiveToggle(io, walletId, agentId, Boolean(options.on));
+  if (io.asksLive()) await (await import('../../cli/live-questions.js')).confirmLiveToggle(io, walletId, agentId, Boolean(options.on));
   const agent = await io.client().request<Agent>('PATCH', `/v1/wallets/${encodeURIComponent(walletId)}/agents/${encodeURIComponent(agentId)}/toggle`, {
     body: { is_active: Boolean(options.on) },
   });

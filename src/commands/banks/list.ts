@@ -1,9 +1,9 @@
-import type { Command } from '../command.js';
+import type { Command } from '../../cli/command.js';
 import type { Bank } from '../../api/schemas/banks.js';
-import type { Io } from '../io.js';
-import { action, clientCommand, examples } from '../options.js';
-import { bankListView } from '../output/views.js';
-import { withFormat } from '../paging.js';
+import type { Io } from '../../cli/io.js';
+import { action, clientCommand, examples } from '../../cli/options.js';
+import { bankListView } from '../../cli/output/views.js';
+import { withFormat } from '../../cli/paging.js';
 
 export function listCommand(): Command {
   return withFormat(clientCommand('list'))

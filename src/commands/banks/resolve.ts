@@ -1,9 +1,9 @@
-import type { Command } from '../command.js';
+import type { Command } from '../../cli/command.js';
 import type { ResolvedAccount } from '../../api/schemas/banks.js';
 import { check } from '../../client/validate.js';
-import type { Io } from '../io.js';
-import { action, clientCommand, examples } from '../options.js';
-import { resolvedAccountView } from '../output/views.js';
+import type { Io } from '../../cli/io.js';
+import { action, clientCommand, examples } from '../../cli/options.js';
+import { resolvedAccountView } from '../../cli/output/views.js';
 import { explainNotFound } from './explain.js';
 
 export function resolveCommand(): Command {

@@ -1,11 +1,11 @@
-import { Command, Option } from '../command.js';
+import { Command, Option } from '../../cli/command.js';
 import { checked } from '../../client/config.js';
 import { UsageError } from '../../client/errors.js';
 import { isLoopback } from '../../client/loopback.js';
 import { configFile, isLiveKey, loadProfiles, type Profile, PROFILE_NAME, saveProfiles } from '../../client/profiles.js';
-import type { Io } from '../io.js';
-import { action, examples } from '../options.js';
-import type { View } from '../output/views.js';
+import type { Io } from '../../cli/io.js';
+import { action, examples } from '../../cli/options.js';
+import type { View } from '../../cli/output/views.js';
 import { keyText, liveText, type ShownProfile, shownProfile } from './shown.js';
 
 export function addCommand(): Command {
@@ -77,7 +77,7 @@ async function readKey(io: Io): Promise<string> {
     if (!io.interactive()) {
       throw new UsageError('--api-key-stdin: stdin is a terminal but stdout is not, so there is nobody to ask: pipe the key in (printf %s "$KEY" | ledger profiles add …)');
     }
-    const { secret } = await import('../prompts.js');
+    const { secret } = await import('../../cli/prompts.js');
     return secret(io, '--api-key-stdin', 'API key (svc_test_… or svc_live_…)', (text) => (KEY.test(text) ? undefined : `that ${NOT_A_KEY}`));
   }
   const chunks: Buffer[] = [];

@@ -1,5 +1,5 @@
 import { ApiError, UnreachableError } from '../../client/errors.js';
-import type { Io } from '../io.js';
+import type { Io } from '../../cli/io.js';
 
 /** Whether the key of a command's configuration works, and whose it is, as `profiles show` and `whoami` say it. */
 export interface KeyCheck {

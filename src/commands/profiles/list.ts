@@ -1,8 +1,8 @@
-import { Command } from '../command.js';
+import { Command } from '../../cli/command.js';
 import { loadProfiles } from '../../client/profiles.js';
-import type { Io } from '../io.js';
-import { action, examples } from '../options.js';
-import { withFormat } from '../paging.js';
+import type { Io } from '../../cli/io.js';
+import { action, examples } from '../../cli/options.js';
+import { withFormat } from '../../cli/paging.js';
 import { profileListView, shownProfile } from './shown.js';
 
 export function listCommand(): Command {

@@ -1,9 +1,9 @@
-import type { Command } from '../command.js';
+import type { Command } from '../../cli/command.js';
 import { UsageError } from '../../client/errors.js';
 import { loadProfiles, profileNamed } from '../../client/profiles.js';
-import { createIo, type Io } from '../io.js';
-import { action, clientCommand, examples } from '../options.js';
-import type { View } from '../output/views.js';
+import { createIo, type Io } from '../../cli/io.js';
+import { action, clientCommand, examples } from '../../cli/options.js';
+import type { View } from '../../cli/output/views.js';
 import { checkKey, type KeyCheck } from './key-check.js';
 import { keyText, liveText, type ShownProfile, shownProfile } from './shown.js';
 

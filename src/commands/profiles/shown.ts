@@ -1,5 +1,5 @@
 import { isLiveKey, maskKey, type Profile, type ProfilesFile } from '../../client/profiles.js';
-import type { View } from '../output/views.js';
+import type { View } from '../../cli/output/views.js';
 
 /**
  * A profile as `profiles list`, `add` and `show` print it, for people and in --json alike: its key

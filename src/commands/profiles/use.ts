@@ -1,7 +1,7 @@
-import { Command } from '../command.js';
+import { Command } from '../../cli/command.js';
 import { loadProfiles, profileNamed, saveProfiles } from '../../client/profiles.js';
-import type { Io } from '../io.js';
-import { action, examples } from '../options.js';
+import type { Io } from '../../cli/io.js';
+import { action, examples } from '../../cli/options.js';
 import { clean } from '../../text/clean.js';
 
 export function useCommand(): Command {

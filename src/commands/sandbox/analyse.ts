@@ -1,9 +1,9 @@
-import type { Command } from '../command.js';
+import type { Command } from '../../cli/command.js';
 import { UsageError } from '../../client/errors.js';
 import { check, kobo } from '../../client/validate.js';
-import type { Io } from '../io.js';
-import { action, sandboxCommand, examples } from '../options.js';
-import type { View } from '../output/views.js';
+import type { Io } from '../../cli/io.js';
+import { action, sandboxCommand, examples } from '../../cli/options.js';
+import type { View } from '../../cli/output/views.js';
 
 export interface AnalyseOptions {
   prompt?: string;

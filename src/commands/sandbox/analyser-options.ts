@@ -1,4 +1,4 @@
-import type { Command } from '../command.js';
+import type { Command } from '../../cli/command.js';
 import { UsageError } from '../../client/errors.js';
 import type { AnalyserConfig } from '../../sandbox/analyser.js';
 

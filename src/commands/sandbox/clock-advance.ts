@@ -1,7 +1,7 @@
-import type { Command } from '../command.js';
+import type { Command } from '../../cli/command.js';
 import { check, inFlagTerms } from '../../client/validate.js';
-import type { Io } from '../io.js';
-import { action, sandboxCommand, examples, parseDuration } from '../options.js';
+import type { Io } from '../../cli/io.js';
+import { action, sandboxCommand, examples, parseDuration } from '../../cli/options.js';
 import { clockView } from './clock.js';
 
 /**

@@ -1,7 +1,7 @@
-import type { Command } from '../command.js';
-import type { Io } from '../io.js';
-import { action, sandboxCommand, examples } from '../options.js';
-import type { View } from '../output/views.js';
+import type { Command } from '../../cli/command.js';
+import type { Io } from '../../cli/io.js';
+import { action, sandboxCommand, examples } from '../../cli/options.js';
+import type { View } from '../../cli/output/views.js';
 
 /**
  * The offset is what the developer's advances add up to: ahead of real time on a real clock, but of

@@ -1,9 +1,9 @@
-import type { Command } from '../command.js';
+import type { Command } from '../../cli/command.js';
 import { SEEDED_HEADER } from '../../api/headers.js';
 import { check } from '../../client/validate.js';
-import type { Io } from '../io.js';
-import { action, sandboxCommand, examples } from '../options.js';
-import { credentialView } from '../output/views.js';
+import type { Io } from '../../cli/io.js';
+import { action, sandboxCommand, examples } from '../../cli/options.js';
+import { credentialView } from '../../cli/output/views.js';
 import { fitted } from '../../text/wrap.js';
 
 /** A creation whose answer never came back may have made the developer, whose key only that answer held. */

@@ -1,8 +1,8 @@
-import type { Command } from '../command.js';
+import type { Command } from '../../cli/command.js';
 import { readState, writeState } from '../../client/state.js';
-import type { Io } from '../io.js';
-import { action, sandboxCommand, examples } from '../options.js';
-import { credentialView } from '../output/views.js';
+import type { Io } from '../../cli/io.js';
+import { action, sandboxCommand, examples } from '../../cli/options.js';
+import { credentialView } from '../../cli/output/views.js';
 
 /**
  * A rotation whose answer never came back has most likely happened: the old key is refused, and the

@@ -1,7 +1,7 @@
-import type { Command } from '../command.js';
-import type { Io } from '../io.js';
-import { action, sandboxCommand, examples } from '../options.js';
-import { credentialView } from '../output/views.js';
+import type { Command } from '../../cli/command.js';
+import type { Io } from '../../cli/io.js';
+import { action, sandboxCommand, examples } from '../../cli/options.js';
+import { credentialView } from '../../cli/output/views.js';
 
 interface KeyInfo {
   developer_id: string;

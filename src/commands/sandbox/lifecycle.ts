@@ -1,4 +1,4 @@
-import { Command } from '../command.js';
+import { Command } from '../../cli/command.js';
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { requireKey, resolveConfig } from '../../client/config.js';
@@ -8,9 +8,9 @@ import { ApiClient } from '../../client/http.js';
 import { redactDatabase } from '../../api/database-url.js';
 import { singleQuoted } from '../../client/shell-quote.js';
 import type { FoundServer } from '../../sandbox/process.js';
-import type { Io } from '../io.js';
-import { action, clientCommand, examples } from '../options.js';
-import type { View } from '../output/views.js';
+import type { Io } from '../../cli/io.js';
+import { action, clientCommand, examples } from '../../cli/options.js';
+import type { View } from '../../cli/output/views.js';
 import { fitted } from '../../text/wrap.js';
 
 export function stopCommand(): Command {

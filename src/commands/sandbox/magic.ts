@@ -1,7 +1,7 @@
-import type { Command } from '../command.js';
-import type { Io } from '../io.js';
-import { action, sandboxCommand, examples } from '../options.js';
-import { magicView } from '../output/views.js';
+import type { Command } from '../../cli/command.js';
+import type { Io } from '../../cli/io.js';
+import { action, sandboxCommand, examples } from '../../cli/options.js';
+import { magicView } from '../../cli/output/views.js';
 
 export function magicCommand(): Command {
   return sandboxCommand('magic')

@@ -1,8 +1,8 @@
-import type { Command } from '../command.js';
+import type { Command } from '../../cli/command.js';
 import type { Transaction } from '../../api/schemas/transactions.js';
-import type { Io } from '../io.js';
-import { action, sandboxCommand, examples } from '../options.js';
-import { transactionView } from '../output/views.js';
+import type { Io } from '../../cli/io.js';
+import { action, sandboxCommand, examples } from '../../cli/options.js';
+import { transactionView } from '../../cli/output/views.js';
 
 function outcomeCommand(outcome: 'settle' | 'fail'): Command {
   return sandboxCommand(outcome)

@@ -1,8 +1,8 @@
-import type { Command } from '../command.js';
+import type { Command } from '../../cli/command.js';
 import { check, wholeNumber } from '../../client/validate.js';
-import type { Io } from '../io.js';
-import { action, sandboxCommand, examples } from '../options.js';
-import type { View } from '../output/views.js';
+import type { Io } from '../../cli/io.js';
+import { action, sandboxCommand, examples } from '../../cli/options.js';
+import type { View } from '../../cli/output/views.js';
 
 const behaviourView: View = {
   kind: 'custom',

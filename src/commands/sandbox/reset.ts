@@ -1,8 +1,8 @@
-import type { Command } from '../command.js';
+import type { Command } from '../../cli/command.js';
 import { UsageError } from '../../client/errors.js';
-import type { Io } from '../io.js';
-import { action, sandboxCommand, examples } from '../options.js';
-import { confirm } from '../prompts.js';
+import type { Io } from '../../cli/io.js';
+import { action, sandboxCommand, examples } from '../../cli/options.js';
+import { confirm } from '../../cli/prompts.js';
 
 /** A reset removes whatever is there when it runs, so a repeat does no harm: what the user needs is to know it is safe. */
 const BEFORE_REPEATING = 'a reset repeated does no harm (it removes whatever your sandbox holds when it runs): `ledger wallets list` shows whether the first one did';

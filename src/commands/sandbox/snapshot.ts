@@ -1,17 +1,17 @@
 import { resolve } from 'node:path';
-import type { Command } from '../command.js';
+import type { Command } from '../../cli/command.js';
 import type { Snapshot } from '../../api/schemas/snapshots.js';
 import { SNAPSHOT_FORMATS, SNAPSHOT_MEDIA_TYPE, type SnapshotFormat, TEXT_SNAPSHOT_MEDIA_TYPE } from '../../api/snapshot-name.js';
 import { ApiError, UsageError } from '../../client/errors.js';
 import { servingPid } from '../../client/served-database.js';
 import { check } from '../../client/validate.js';
-import type { Io } from '../io.js';
-import { action, enumOption, sandboxCommand, examples } from '../options.js';
+import type { Io } from '../../cli/io.js';
+import { action, enumOption, sandboxCommand, examples } from '../../cli/options.js';
 import { clean } from '../../text/clean.js';
 import { fitted } from '../../text/wrap.js';
-import type { View } from '../output/views.js';
-import { listQuery, type PageFlags, showList, withPaging } from '../paging.js';
-import { confirm } from '../prompts.js';
+import type { View } from '../../cli/output/views.js';
+import { listQuery, type PageFlags, showList, withPaging } from '../../cli/paging.js';
+import { confirm } from '../../cli/prompts.js';
 
 const size = (bytes: number) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`);
 const label = (s: Snapshot) => clean(s.name ?? s.file ?? '');

@@ -7,7 +7,7 @@ import { basename, resolve } from 'node:path';
 import { UsageError } from '../../client/errors.js';
 import { isLoopback } from '../../client/loopback.js';
 import type { ServerTls } from '../../sandbox/tls-options.js';
-import type { Io } from '../io.js';
+import type { Io } from '../../cli/io.js';
 import { fitted, type Stream } from '../../text/wrap.js';
 
 /** `sandbox start`'s flags for where it listens and how. */

@@ -1,6 +1,6 @@
 import { UsageError } from '../../client/errors.js';
 import { manualClockStart, parseApiKey, parseSeed, parseSnapshotTarget, parseWebhookSecret } from '../../sandbox/start-options.js';
-import type { Io } from '../io.js';
+import type { Io } from '../../cli/io.js';
 
 /** `sandbox start`'s reproducibility flags, checked: --seed, --clock, --clock-start, --api-key, --webhook-secret, --snapshot (with --force). */
 export interface Reproducible {

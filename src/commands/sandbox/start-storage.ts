@@ -2,7 +2,7 @@ import { join, resolve } from 'node:path';
 import { ApiError, UsageError } from '../../client/errors.js';
 import { databaseRefusal, isPostgresUrl, redactDatabase } from '../../api/database-url.js';
 import { webhookLease } from '../../sandbox/start-options.js';
-import type { Io } from '../io.js';
+import type { Io } from '../../cli/io.js';
 
 /** `sandbox start`'s storage flags: --db, --memory, --database (LEDGER_DATABASE_URL), and PostgreSQL's settings. */
 export interface StorageFlags {

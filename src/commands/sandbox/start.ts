@@ -1,12 +1,12 @@
-import { Command, Option } from '../command.js';
+import { Command, Option } from '../../cli/command.js';
 import { dirname, join } from 'node:path';
 import { UsageError } from '../../client/errors.js';
 import { DETACHED_ENV, makeStateDir, MEMORY_LOCK, readState, type SandboxState, SNAPSHOT_DIR, STATE_FILE, stateDirFor, writeState } from '../../client/state.js';
 import { ApiError } from '../../client/errors.js';
 import { singleQuoted } from '../../client/shell-quote.js';
 import type { AnalyserConfig } from '../../sandbox/analyser.js';
-import type { Io } from '../io.js';
-import { action, examples } from '../options.js';
+import type { Io } from '../../cli/io.js';
+import { action, examples } from '../../cli/options.js';
 import { addAnalyserOptions, type AnalyserFlags, analyserArgs, analyserConfig, describeAnalyser } from './analyser-options.js';
 import { type Reproducible, reproducible } from './start-repro.js';
 import { fitted, wrap } from '../../text/wrap.js';

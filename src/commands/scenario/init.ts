@@ -2,9 +2,9 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { exampleScenario, SCHEMA_FILE } from '../../scenario/example.js';
 import { UsageError } from '../../client/errors.js';
-import { Command } from '../command.js';
-import type { Io } from '../io.js';
-import { action, examples } from '../options.js';
+import { Command } from '../../cli/command.js';
+import type { Io } from '../../cli/io.js';
+import { action, examples } from '../../cli/options.js';
 import { fitted } from '../../text/wrap.js';
 
 export function initCommand(): Command {

@@ -1,7 +1,7 @@
-import { Command, Option } from '../command.js';
-import { SilentFailure } from '../errors.js';
-import type { Io } from '../io.js';
-import { action, enumOption, examples } from '../options.js';
+import { Command, Option } from '../../cli/command.js';
+import { SilentFailure } from '../../cli/errors.js';
+import type { Io } from '../../cli/io.js';
+import { action, enumOption, examples } from '../../cli/options.js';
 import type { RunFlags } from '../../scenario/cli.js';
 
 export function runCommand(): Command {

@@ -1,8 +1,8 @@
-import type { Command } from '../command.js';
+import type { Command } from '../../cli/command.js';
 import { textCheck } from '../../client/validate.js';
-import type { Io } from '../io.js';
-import { action, clientCommand, examples } from '../options.js';
-import { requireValue } from '../prompts.js';
+import type { Io } from '../../cli/io.js';
+import { action, clientCommand, examples } from '../../cli/options.js';
+import { requireValue } from '../../cli/prompts.js';
 import { type NoteOptions, sendNote } from './send-note.js';
 
 export function flagCommand(): Command {

@@ -1,6 +1,6 @@
-import type { Command } from '../command.js';
-import type { Io } from '../io.js';
-import { action, clientCommand, examples } from '../options.js';
+import type { Command } from '../../cli/command.js';
+import type { Io } from '../../cli/io.js';
+import { action, clientCommand, examples } from '../../cli/options.js';
 import { type NoteOptions, sendNote } from './send-note.js';
 
 export function noteCommand(): Command {

@@ -1,7 +1,7 @@
 import type { ResolvedAccount } from '../../api/schemas/banks.js';
 import type { SuspenseItem } from '../../api/schemas/suspense.js';
 import { ApiError } from '../../client/errors.js';
-import type { Io } from '../io.js';
+import type { Io } from '../../cli/io.js';
 import { money } from '../../text/format.js';
 
 /** The words of a name, upper-case and sorted: "Ada  Obi" and "OBI ADA" are the same name, "SANDBOX / ADA OBI" is ADA OBI SANDBOX. */

@@ -1,16 +1,16 @@
-import type { Command } from '../command.js';
+import type { Command } from '../../cli/command.js';
 import type { SuspenseItem } from '../../api/schemas/suspense.js';
 import type { Wallet } from '../../api/schemas/wallets.js';
 import { UsageError } from '../../client/errors.js';
 import { check, choicesOf, condition, refuseUnused, textCheck } from '../../client/validate.js';
-import { activeWallets, chooseWallet } from '../wallet-picker.js';
-import type { Io } from '../io.js';
-import { action, clientCommand, enumOption, examples } from '../options.js';
+import { activeWallets, chooseWallet } from '../../cli/wallet-picker.js';
+import type { Io } from '../../cli/io.js';
+import { action, clientCommand, enumOption, examples } from '../../cli/options.js';
 import { money, naira } from '../../text/format.js';
-import { resolutionView, suspenseItemView } from '../output/views.js';
-import { fetchAll, sandboxClock } from '../paging.js';
-import { listPages, readOne } from '../remote.js';
-import { choose, confirm, optionalInput, searchFor } from '../prompts.js';
+import { resolutionView, suspenseItemView } from '../../cli/output/views.js';
+import { fetchAll, sandboxClock } from '../../cli/paging.js';
+import { listPages, readOne } from '../../cli/remote.js';
+import { choose, confirm, optionalInput, searchFor } from '../../cli/prompts.js';
 import { checkRefund, type RefundCheck, refundQuestion } from './refund-check.js';
 
 const ACTIONS = choicesOf('ResolveSuspenseBody', 'action');
@@ -67,7 +67,7 @@ async function pickItem(io: Io, wallets: Wallet[]): Promise<SuspenseItem> {
   const pages = await listPages(io, '/v1/suspense', query);
   const open = (await fetchAll((page) => pages({ ...query, ...page }) as Promise<{ items: SuspenseItem[]; total: number }>, 40));
   if (open.length === 0) throw new UsageError('nothing to resolve: no PENDING or FLAGGED suspense items');
-  const { age } = await import('../output/render.js');
+  const { age } = await import('../../cli/output/render.js');
   const clock = await sandboxClock(io);
   const now = clock ? new Date(clock.now) : new Date();
   const byId = new Map(wallets.map((w) => [w.id, w]));
@@ -150,7 +150,7 @@ export async function runResolve(io: Io, id: string | undefined, options: Resolv
   const body = check('ResolveSuspenseBody', { action: chosen, target_wallet_id: target, note }, FLAGS);
 
   if (io.interactive() && !options.yes && item) {
-    const { render } = await import('../output/render.js');
+    const { render } = await import('../../cli/output/render.js');
     const { clean } = await import('../../text/clean.js');
     const { fitted } = await import('../../text/wrap.js');
     io.announceTarget();

@@ -1,7 +1,7 @@
 import type { SuspenseItemWithNotes } from '../../api/schemas/suspense.js';
 import { check } from '../../client/validate.js';
-import type { Io } from '../io.js';
-import { suspenseNotedView } from '../output/views.js';
+import type { Io } from '../../cli/io.js';
+import { suspenseNotedView } from '../../cli/output/views.js';
 
 export interface NoteOptions {
   idempotencyKey?: string;

@@ -1,9 +1,9 @@
-import type { Command } from '../command.js';
+import type { Command } from '../../cli/command.js';
 import type { SuspenseItem } from '../../api/schemas/suspense.js';
-import type { Io } from '../io.js';
-import { action, clientCommand, examples } from '../options.js';
-import { suspenseItemView } from '../output/views.js';
-import { readOne } from '../remote.js';
+import type { Io } from '../../cli/io.js';
+import { action, clientCommand, examples } from '../../cli/options.js';
+import { suspenseItemView } from '../../cli/output/views.js';
+import { readOne } from '../../cli/remote.js';
 
 export function showCommand(): Command {
   return clientCommand('show')

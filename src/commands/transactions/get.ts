@@ -1,11 +1,11 @@
-import type { Command } from '../command.js';
+import type { Command } from '../../cli/command.js';
 import type { Payout } from '../../api/schemas/banks.js';
 import type { Transaction } from '../../api/schemas/transactions.js';
 import { ApiError, UnsupportedError } from '../../client/errors.js';
-import type { Io } from '../io.js';
+import type { Io } from '../../cli/io.js';
 import { naira } from '../../text/format.js';
-import { action, clientCommand, examples } from '../options.js';
-import { transactionView } from '../output/views.js';
+import { action, clientCommand, examples } from '../../cli/options.js';
+import { transactionView } from '../../cli/output/views.js';
 
 export function getCommand(): Command {
   return clientCommand('get')

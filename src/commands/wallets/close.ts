@@ -1,12 +1,12 @@
-import type { Command } from '../command.js';
+import type { Command } from '../../cli/command.js';
 import type { Wallet } from '../../api/schemas/wallets.js';
 import { UsageError } from '../../client/errors.js';
 import { check } from '../../client/validate.js';
-import type { Io } from '../io.js';
-import { action, clientCommand, examples } from '../options.js';
+import type { Io } from '../../cli/io.js';
+import { action, clientCommand, examples } from '../../cli/options.js';
 import { money } from '../../text/format.js';
-import { walletView } from '../output/views.js';
-import { confirm } from '../prompts.js';
+import { walletView } from '../../cli/output/views.js';
+import { confirm } from '../../cli/prompts.js';
 
 export function closeCommand(): Command {
   return clientCommand('close')

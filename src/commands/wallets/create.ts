@@ -1,10 +1,10 @@
-import type { Command } from '../command.js';
+import type { Command } from '../../cli/command.js';
 import type { Wallet } from '../../api/schemas/wallets.js';
 import { check, textCheck } from '../../client/validate.js';
-import type { Io } from '../io.js';
-import { action, clientCommand, examples } from '../options.js';
-import { walletView } from '../output/views.js';
-import { needTerminal, requireValue } from '../prompts.js';
+import type { Io } from '../../cli/io.js';
+import { action, clientCommand, examples } from '../../cli/options.js';
+import { walletView } from '../../cli/output/views.js';
+import { needTerminal, requireValue } from '../../cli/prompts.js';
 
 export interface CreateOptions {
   customerReference?: string;

@@ -1,8 +1,8 @@
-import type { Command } from '../command.js';
+import type { Command } from '../../cli/command.js';
 import type { Wallet } from '../../api/schemas/wallets.js';
-import type { Io } from '../io.js';
-import { action, clientCommand, examples } from '../options.js';
-import { walletView } from '../output/views.js';
+import type { Io } from '../../cli/io.js';
+import { action, clientCommand, examples } from '../../cli/options.js';
+import { walletView } from '../../cli/output/views.js';
 
 export function getCommand(): Command {
   return clientCommand('get')

@@ -1,10 +1,10 @@
-import type { Command } from '../command.js';
+import type { Command } from '../../cli/command.js';
 import type { Wallet } from '../../api/schemas/wallets.js';
 import { choicesOf } from '../../client/validate.js';
-import type { Io } from '../io.js';
-import { action, clientCommand, enumOption, examples } from '../options.js';
-import { walletListView } from '../output/views.js';
-import { listQuery, type PageFlags, showList, withPaging } from '../paging.js';
+import type { Io } from '../../cli/io.js';
+import { action, clientCommand, enumOption, examples } from '../../cli/options.js';
+import { walletListView } from '../../cli/output/views.js';
+import { listQuery, type PageFlags, showList, withPaging } from '../../cli/paging.js';
 
 export function listCommand(): Command {
   return withPaging(clientCommand('list'))

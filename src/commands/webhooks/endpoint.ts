@@ -1,8 +1,8 @@
-import type { Command } from '../command.js';
+import type { Command } from '../../cli/command.js';
 import { check } from '../../client/validate.js';
-import type { Io } from '../io.js';
-import { action, clientCommand, examples } from '../options.js';
-import { endpointView } from '../output/views.js';
+import type { Io } from '../../cli/io.js';
+import { action, clientCommand, examples } from '../../cli/options.js';
+import { endpointView } from '../../cli/output/views.js';
 
 export function endpointCommand(): Command {
   return clientCommand('endpoint')

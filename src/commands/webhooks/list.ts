@@ -1,11 +1,11 @@
-import type { Command } from '../command.js';
+import type { Command } from '../../cli/command.js';
 import { choicesOf } from '../../client/validate.js';
-import { FILTER_FLAGS, type FilterFlags, readFilters, withFilters } from '../filters.js';
-import type { Io } from '../io.js';
-import { action, clientCommand, enumOption, examples } from '../options.js';
-import { webhookListView } from '../output/views.js';
-import { listQuery, type PageFlags, showList, withPaging } from '../paging.js';
-import { listPages } from '../remote.js';
+import { FILTER_FLAGS, type FilterFlags, readFilters, withFilters } from '../../cli/filters.js';
+import type { Io } from '../../cli/io.js';
+import { action, clientCommand, enumOption, examples } from '../../cli/options.js';
+import { webhookListView } from '../../cli/output/views.js';
+import { listQuery, type PageFlags, showList, withPaging } from '../../cli/paging.js';
+import { listPages } from '../../cli/remote.js';
 
 export function listCommand(): Command {
   return withFilters(withPaging(clientCommand('list')), 'WebhookLogListQuery', { wallet: true, payment: false })

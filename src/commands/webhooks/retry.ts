@@ -1,11 +1,11 @@
-import type { Command } from '../command.js';
+import type { Command } from '../../cli/command.js';
 import type { WebhookLog } from '../../api/schemas/webhooks.js';
 import { UsageError } from '../../client/errors.js';
-import type { Io } from '../io.js';
-import { action, clientCommand, examples } from '../options.js';
+import type { Io } from '../../cli/io.js';
+import { action, clientCommand, examples } from '../../cli/options.js';
 import { plural } from '../../text/format.js';
-import { webhookListView } from '../output/views.js';
-import { fetchAll } from '../paging.js';
+import { webhookListView } from '../../cli/output/views.js';
+import { fetchAll } from '../../cli/paging.js';
 
 export function retryCommand(): Command {
   return clientCommand('retry')
@@ -28,7 +28,7 @@ export async function runRetry(io: Io, id: string | undefined, options: { allFai
   if (!options.allFailed && options.dryRun) throw new UsageError('--dry-run goes with --all-failed');
   if (!options.allFailed) {
     if (!id) throw new UsageError('missing <log_id> (or --all-failed)');
-    if (io.asksLive()) await (await import('../live-questions.js')).confirmLiveRetry(io, 1, `delivery ${id}`);
+    if (io.asksLive()) await (await import('../../cli/live-questions.js')).confirmLiveRetry(io, 1, `delivery ${id}`);
     const log = await io.client().request<WebhookLog>('POST', `/v1/webhook-logs/${encodeURIComponent(id)}/retry`);
     await io.show({ items: [log], total: 1, page: 1, limit: 1 }, webhookListView);
     io.note(
@@ -40,7 +40,7 @@ export async function runRetry(io: Io, id: string | undefined, options: { allFai
   }
   const targets = await retryable(io);
   if (!options.dryRun && targets.length > 0 && io.asksLive()) {
-    await (await import('../live-questions.js')).confirmLiveRetry(io, targets.length, `${plural(targets.length, 'FAILED or DEAD delivery')}`);
+    await (await import('../../cli/live-questions.js')).confirmLiveRetry(io, targets.length, `${plural(targets.length, 'FAILED or DEAD delivery')}`);
   }
   const results = options.dryRun
     ? targets

@@ -1,8 +1,8 @@
-import type { Command } from '../command.js';
+import type { Command } from '../../cli/command.js';
 import type { WebhookEndpoint } from '../../api/schemas/webhooks.js';
-import type { Io } from '../io.js';
-import { action, clientCommand, examples } from '../options.js';
-import type { View } from '../output/views.js';
+import type { Io } from '../../cli/io.js';
+import { action, clientCommand, examples } from '../../cli/options.js';
+import type { View } from '../../cli/output/views.js';
 
 const secretView: View = { kind: 'custom', quiet: (e: WebhookEndpoint) => e.secret, lines: (e: WebhookEndpoint) => [e.secret] };
 

@@ -1,9 +1,9 @@
-import type { Command } from '../command.js';
+import type { Command } from '../../cli/command.js';
 import type { WebhookAttempt, WebhookLog } from '../../api/schemas/webhooks.js';
-import type { Io } from '../io.js';
-import { action, clientCommand, examples } from '../options.js';
-import { webhookShowView } from '../output/views.js';
-import { offers, readOne } from '../remote.js';
+import type { Io } from '../../cli/io.js';
+import { action, clientCommand, examples } from '../../cli/options.js';
+import { webhookShowView } from '../../cli/output/views.js';
+import { offers, readOne } from '../../cli/remote.js';
 
 export function showCommand(): Command {
   return clientCommand('show')

@@ -1,7 +1,7 @@
 import type { WebhookLog } from '../../api/schemas/webhooks.js';
 import type { WebhookAttemptEvent } from '../../api/schemas/webhook-stream.js';
-import type { Io } from '../io.js';
-import { fetchAll } from '../paging.js';
+import type { Io } from '../../cli/io.js';
+import { fetchAll } from '../../cli/paging.js';
 
 /**
  * `webhooks tail` against a service that has no stream of delivery attempts (the seed interface has

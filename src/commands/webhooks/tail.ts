@@ -1,9 +1,9 @@
-import type { Command } from '../command.js';
+import type { Command } from '../../cli/command.js';
 import { WEBHOOK_STREAM_PATH, type WebhookAttemptEvent } from '../../api/schemas/webhook-stream.js';
 import { UnreachableError, UsageError } from '../../client/errors.js';
-import type { Io } from '../io.js';
-import { action, clientCommand, examples } from '../options.js';
-import { offers } from '../remote.js';
+import type { Io } from '../../cli/io.js';
+import { action, clientCommand, examples } from '../../cli/options.js';
+import { offers } from '../../cli/remote.js';
 
 export function tailCommand(): Command {
   return clientCommand('tail')
@@ -35,7 +35,7 @@ export async function runTail(io: Io, options: { signal?: AbortSignal; interval?
   const interval = Number(options.interval ?? '2');
   if (!/^\d+(\.\d+)?$/.test(options.interval ?? '2') || interval < 0.1 || interval > 3600) throw new UsageError('--interval must be a number of seconds from 0.1 to 3600');
   const streamed = await offers(io, 'GET', WEBHOOK_STREAM_PATH);
-  const { formatter } = await import('../output/render.js');
+  const { formatter } = await import('../../cli/output/render.js');
   const { clean } = await import('../../text/clean.js');
   const fmt = formatter(io.stdout, io.env);
   const controller = new AbortController();

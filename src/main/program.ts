@@ -1,14 +1,14 @@
 import type * as Commander from 'commander';
-import { Command } from './commands/command.js';
-import { UsageError } from './client/errors.js';
-import { singleQuoted } from './client/shell-quote.js';
-import { EXIT, reportError } from './commands/errors.js';
-import type { CommandLines, Invocation } from './commands/io.js';
-import { examples } from './commands/options.js';
+import { Command } from '../cli/command.js';
+import { UsageError } from '../client/errors.js';
+import { singleQuoted } from '../client/shell-quote.js';
+import { EXIT, reportError } from '../cli/errors.js';
+import type { CommandLines, Invocation } from '../cli/io.js';
+import { examples } from '../cli/options.js';
 import { hoistGlobals } from './global-flags.js';
-import type { Stream } from './commands/output/render.js';
-import { childrenOf, entry, locate } from './commands/registry.js';
-import { keepRunningWhenOutputFails, stderr, stdout } from './commands/streams.js';
+import type { Stream } from '../cli/output/render.js';
+import { childrenOf, entry, locate } from '../commands/registry.js';
+import { keepRunningWhenOutputFails, stderr, stdout } from '../cli/streams.js';
 
 /**
  * Runs one invocation. The registry names the command; only its module is loaded. An ordinary
@@ -119,7 +119,7 @@ export function exitCodeOf(error: unknown, errors: Stream): number {
 }
 
 async function loadCommander(): Promise<typeof Commander> {
-  return (await import('./commands/commander.js')).commander;
+  return (await import('../cli/commander.js')).commander;
 }
 
 /**
@@ -161,7 +161,7 @@ export async function assemble(target: string, full = false): Promise<Commander.
     if (full || onPath) for (const child of childrenOf(path)) command.addCommand(await build(child.path));
     return command;
   };
-  const program = (await build('')).toCommander(await loadCommander()).version((await import('./version.js')).VERSION, '-V, --version', 'print the version (also -v)');
+  const program = (await build('')).toCommander(await loadCommander()).version((await import('../version.js')).VERSION, '-V, --version', 'print the version (also -v)');
   applyEverywhere(program, (command) => configure(command, { stdout, stderr }));
   return program;
 }

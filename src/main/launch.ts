@@ -11,13 +11,13 @@ import { answerQuickly } from './quick.js';
  * command) with V8's code cache, without Node's ES module loader at all; `--version` and `--help`
  * answer here too (quick.ts). `scenario run` has a bundle too: every command a step runs, and the
  * loader of the scenario engine's own bundle (scripts/client-bundles.js). Everything else (other help,
- * groups, `sandbox start`, completion) imports dist/cli.js as before.
+ * groups, `sandbox start`, completion) imports dist/main/cli.js as before.
  *
  * Node 20 reads every ES module through its thread pool and compiles it from source at every start:
  * for the 18-27 modules of a client command that was most of what the command cost above `node -e ''`.
  * dist/commands.json (written by the build) names every command path, and the bundle of each one
  * that has one; the bundle's `main` is program.ts's, with the registry's loader of its own command
- * pointing inside the bundle. A missing or unreadable list falls back to dist/cli.js (a source tree built
+ * pointing inside the bundle. A missing or unreadable list falls back to dist/main/cli.js (a source tree built
  * by tsc alone), and so does a listed bundle that is not there (a dist/ copied in part): the command
  * then runs from its ES modules, slower, with the same answer.
  */

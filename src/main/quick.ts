@@ -8,7 +8,7 @@ import { writeSync } from 'node:fs';
 export async function answerQuickly(args: string[]): Promise<boolean> {
   if (args.length === 1 && ['--version', '-v', '-V'].includes(args[0]!)) {
     // Imported here, not at the top: every other invocation but help would load it for nothing.
-    const { VERSION } = await import('./version.js');
+    const { VERSION } = await import('../version.js');
     try {
       writeSync(1, `${VERSION}\n`);
     } catch (error) {

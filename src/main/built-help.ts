@@ -10,7 +10,8 @@ export function printBuiltHelp(): boolean {
   if (isatty(1) && process.stdout.columns !== 80) return false;
   let text: string;
   try {
-    text = readFileSync(new URL('./help.txt', import.meta.url), 'utf8');
+    // dist/help.txt: this code runs from the launcher's bundle in dist/ (a .cjs file), or as dist/main/built-help.js.
+    text = readFileSync(new URL(import.meta.url.endsWith('.cjs') ? './help.txt' : '../help.txt', import.meta.url), 'utf8');
   } catch {
     return false;
   }
