@@ -1,10 +1,9 @@
 import { channel } from 'node:diagnostics_channel';
 import type { Transaction } from 'kysely';
 import type { Database } from '../engine/db/database.js';
-import type { LaneHold } from '../engine/db/storage.js';
 import type { IdempotentOperation } from '../engine/idempotency/idempotency.service.js';
 import { beginReset, finishReset, resetChunkJob, unfinishedResets } from '../engine/reset/reset.service.js';
-import type { Sandbox } from './sandbox.js';
+import type { HeldLane, Sandbox } from './sandbox.js';
 
 /**
  * How long one chunk of a reset should hold the database: the rows it removes follow what the last
@@ -76,7 +75,7 @@ export type Quiesce = (developerId: string) => Promise<void>;
  * 4. the space goes back to the file system, a few MiB at a time (`Storage.reclaim`).
  *
  * Where other servers share the database, the developer's lane is held against them from the
- * quiesce to the last write (Storage.holdLane): their writes of the developer's wait for it, as
+ * quiesce to the last write (Sandbox.holdLane): their writes of the developer's wait for it, as
  * this server's requests do. A reset resumed at a start (`resumed`) that another server finished
  * meanwhile does nothing.
  * @example const removed = await resetInChunks(sandbox, quiesce, developerId, (trx, removed) => store(trx, removed));
@@ -90,12 +89,12 @@ export async function resetInChunks<T>(
 ): Promise<T> {
   const release = sandbox.hold(developerId);
   let result: T;
-  let lane: LaneHold | undefined;
+  let lane: HeldLane | undefined;
   try {
     phase(developerId, 'quiesce');
     await quiesce(developerId);
     // Other servers on the same database write nothing of the developer's until the reset is over.
-    lane = await sandbox.storage.holdLane(developerId);
+    lane = await sandbox.holdLane(developerId);
     // Resumed at a start: another server may have finished it meanwhile, and the books are in use again.
     if (resumed && !(await unfinishedResets(sandbox.db)).includes(developerId)) return undefined as T;
     let rows = FIRST_ROWS;

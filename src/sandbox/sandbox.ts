@@ -1,9 +1,8 @@
 import { ClockRegistry } from '../engine/clocks.js';
-import { type Clock, VirtualClock } from '../engine/clock.js';
-import type { Transaction } from 'kysely';
-import type { Database, Db } from '../engine/db/database.js';
+import { VirtualClock } from '../engine/clock.js';
+import type { Db } from '../engine/db/database.js';
 import { openStorage } from '../engine/db/open-storage.js';
-import type { Storage, StorageOptions } from '../engine/db/storage.js';
+import type { Storage, StorageOptions, Work, Written } from '../engine/db/storage.js';
 import { storageFailure } from '../engine/db/storage-errors.js';
 import { SANDBOX_BUSINESS_NAME, createDeveloper } from '../engine/developers/developers.service.js';
 import { authenticate, issueKey } from '../engine/developers/keys.js';
@@ -11,14 +10,15 @@ import { DEFAULT_SETTLEMENT_DELAY_SECONDS, type EngineEnv } from '../engine/env.
 import { LedgerError } from '../engine/errors.js';
 import { CANCELLED_BY_RESTORE, INTERRUPTED_BY_SNAPSHOT, INTERRUPTED_BY_STOP, type InterruptedScope, recordInterruptedAttempts } from '../engine/events/interrupted-attempts.js';
 import type { WebhookLogRow } from '../engine/events/webhook-logs.repository.js';
-import { cryptoIds, type Ids, isSeeded, seededIds } from '../engine/ids.js';
+import { cryptoIds, type Ids, seededIds } from '../engine/ids.js';
 import type { NarrationAnalyser } from '../engine/intelligence/analyser.js';
 import { getSetting, putSetting } from '../engine/settings/settings.repository.js';
+import { type AdvanceClock, clockAdvances } from './clock-advance.js';
+import { createHolds, type Holds } from './holds.js';
+import { type SeedPosition, seedPosition } from './seed-position.js';
 
 /** The setting that names the developer created at first start: the sandbox's owner. */
 export const SANDBOX_DEVELOPER = 'sandbox_developer_id';
-/** Where a seeded stream stopped, per seed, written with every batch that moved it (decisions: Seeds and reproducibility). */
-const SEED_POSITION = (seed: string) => `seed_position:${seed}`;
 
 /** How the developers' clocks run: real time plus each offset, or standing still until advanced (decisions: Seeds and reproducibility). */
 export type ClockMode = 'real' | 'manual';
@@ -46,8 +46,14 @@ export interface Sandbox {
    * background work). Elsewhere it does nothing: this server's memory is the truth.
    */
   refresh(developerId?: string): Promise<void>;
-  /** Runs a write in a transaction shared with the writes that arrive beside it (Storage.write). */
-  write: Storage['write'];
+  /**
+   * Runs a write in a transaction shared with the writes that arrive beside it (Storage.write) and
+   * answers with its value once it has committed, after handing the webhook deliveries it made to
+   * the `onDeliveries` listeners.
+   */
+  write<T>(work: Work<T>, lane?: string): Promise<T>;
+  /** Holds one developer's lane against other servers (Storage.holdLane); its writes hand over their deliveries as `write`'s do. */
+  holdLane(developerId: string): Promise<HeldLane>;
   /** Runs work alone between two write batches, with no transaction open (Storage.exclusive). */
   exclusive: Storage['exclusive'];
   /**
@@ -86,20 +92,24 @@ export interface Sandbox {
    * midway starts at the new time, and a walk that throws leaves the clock there too. One
    * developer's advances run one at a time.
    */
-  advanceClock(
-    developerId: string,
-    seconds: number,
-    alongside?: (trx: Transaction<Database>, advanced: Clock, offsetMs: number) => Promise<void>,
-    walk?: (to: (instantMs: number) => boolean) => Promise<void>,
-  ): Promise<VirtualClock>;
+  advanceClock: AdvanceClock;
+  /** Calls `listener` after every write transaction that committed: the storage takes writes (StorageOptions.afterCommit). */
+  onCommit(listener: () => void): void;
   /**
-   * Calls `listener` after every write batch that committed (the storage works), with the webhook
-   * deliveries the batch wrote (see StorageOptions.afterCommit).
+   * Calls `listener` with the webhook deliveries of every write that committed, in the order
+   * written (Written), before the write's caller hears back: the dispatcher delivers them without
+   * reading them back. A delivery it misses (a crash, a restart) is found by the due-deliveries query.
    */
-  onCommit(listener: (fresh: WebhookLogRow[]) => void): void;
+  onDeliveries(listener: (deliveries: WebhookLogRow[]) => void): void;
   /** Set once the database file was removed, replaced or truncated under the server. */
   lost(): string | undefined;
   close(): Promise<void>;
+}
+
+/** A developer's lane held against other servers (Sandbox.holdLane). */
+export interface HeldLane {
+  write<T>(work: Work<T>): Promise<T>;
+  release(): Promise<void>;
 }
 
 export interface OpenSandboxOptions {
@@ -131,32 +141,71 @@ export interface OpenSandboxOptions {
  */
 export async function openSandbox(options: OpenSandboxOptions): Promise<Sandbox> {
   const ids = options.seed === undefined ? cryptoIds : seededIds(options.seed);
-  const committed: ((fresh: WebhookLogRow[]) => void)[] = [() => (savedPosition = stagedPosition)];
-  let savedPosition = 0;
-  let stagedPosition = 0;
-  const storage = await openStorage({
+  const seed = seedPosition(ids);
+  const committed: (() => void)[] = [seed.committed];
+  const storage = await openSandboxStorage(options, seed, () => committed.forEach((listener) => listener()));
+  const { db } = storage;
+  const clockStart = options.clockStart;
+  const realNow = clockStart === undefined ? options.realNow : () => clockStart;
+  const clocks = await ClockRegistry.load(db, realNow);
+  await seed.load(db);
+  const engine = engineEnvs(ids, clocks, realNow, options);
+  const recordInterrupted = interruptedRecorder(db, engine.envFor);
+  // Where other servers share the database, only attempts whose lease has passed: the others may be theirs, out now.
+  await recordInterrupted(INTERRUPTED_BY_STOP, { lapsedOnly: storage.shared });
+
+  const deliveries = deliveryHandOver();
+  const write = <T>(work: Work<T>, lane?: string) => deliveries.handOver(storage.write(work, lane));
+  const holds = createHolds();
+  const restores = restorer({ storage, clocks, seed, holds, forget: engine.forget, recordInterrupted });
+  const advances = clockAdvances(clocks, write, restores.count);
+  return {
+    storage,
+    db,
+    dbPath: options.dbPath,
+    ids,
+    clockMode: clockStart === undefined ? 'real' : 'manual',
+    envFor: engine.envFor,
+    clockFor: (developerId) => clocks.clockFor(developerId),
+    systemEnv: engine.systemEnv,
+    developerIds: () => clocks.developerIds(),
+    refresh: storage.shared ? (developerId) => clocks.sync(db, advances.isAdvancing, developerId) : async () => {},
+    write,
+    async holdLane(developerId) {
+      const lane = await storage.holdLane(developerId);
+      return { write: (work) => deliveries.handOver(lane.write(work)), release: () => lane.release() };
+    },
+    exclusive: storage.exclusive,
+    hold: holds.hold,
+    whenFree: holds.whenFree,
+    isHeld: holds.isHeld,
+    restore: restores.restore,
+    restoreEpoch: restores.epoch,
+    onRestore: restores.onRestore,
+    advanceClock: advances.advanceClock,
+    onCommit: (listener) => committed.push(listener),
+    onDeliveries: deliveries.onDeliveries,
+    lost: () => storage.lost(),
+    close: () => storage.close(),
+  };
+}
+
+/** The storage behind the sandbox, opened with what must commit with every write: where the seeded stream stands. */
+function openSandboxStorage(options: OpenSandboxOptions, seed: SeedPosition, afterCommit: () => void): Promise<Storage> {
+  return openStorage({
     location: options.dbPath,
     ...(options.postgres ? { postgres: options.postgres } : {}),
     underLoad: options.backgroundCheckpoints ?? false,
     throwAway: options.throwAway ?? false,
     readsApart: options.readsOffThread ?? true,
     onLost: (reason) => options.onLost?.(reason),
-    afterCommit: (fresh) => committed.forEach((listener) => listener(fresh)),
-    beforeCommit: isSeeded(ids)
-      ? async (trx) => {
-          stagedPosition = ids.position;
-          if (stagedPosition !== savedPosition) await putSetting(trx, SEED_POSITION(ids.seed), String(stagedPosition));
-        }
-      : undefined,
+    afterCommit,
+    beforeCommit: seed.beforeCommit,
   });
-  const db = storage.db;
-  const clockStart = options.clockStart;
-  const realNow = clockStart === undefined ? options.realNow : () => clockStart;
-  const clocks = await ClockRegistry.load(db, realNow);
-  // Where the seeded stream stopped: a restart goes on from there instead of making the same ids again.
-  const seedPosition = async (): Promise<number> => (isSeeded(ids) ? Number((await getSetting(db, SEED_POSITION(ids.seed))) ?? 0) : 0);
-  savedPosition = stagedPosition = await seedPosition();
-  if (isSeeded(ids)) ids.position = savedPosition;
+}
+
+/** Every developer's engine environment: its own clock (decisions: Tenancy, clocks and reset), the shared ids and settings. */
+function engineEnvs(ids: Ids, clocks: ClockRegistry, realNow: (() => number) | undefined, options: OpenSandboxOptions) {
   const envs = new Map<string, EngineEnv>();
   const envFor = (developerId: string): EngineEnv => {
     let env = envs.get(developerId);
@@ -173,127 +222,94 @@ export async function openSandbox(options: OpenSandboxOptions): Promise<Sandbox>
     ...(options.analyser ? { analyser: options.analyser } : {}),
     forDeveloper: envFor,
   };
-  // Nothing is out yet: an attempt the database counts without its row was out when the last process died.
-  // A database that takes no writes (a full disk) keeps it counted without its row until one that does.
-  // Where other servers share it, only attempts whose lease has passed: the others may be theirs, out now.
-  const recordInterrupted = (error: string, scope?: InterruptedScope) =>
+  const systemEnv: EngineEnv = { ...shared, clock: new VirtualClock(0, realNow) };
+  /** Drops the environments of developers whose clocks a restore replaced. */
+  const forget = (developerIds: string[]) => developerIds.forEach((id) => envs.delete(id));
+  return { envFor, systemEnv, forget };
+}
+
+type RecordInterrupted = (error: string, scope?: InterruptedScope) => Promise<unknown>;
+
+/**
+ * Records the attempts the database counts without their rows. Nothing is out yet where this runs:
+ * such an attempt was out when the last process died (or the restore cancelled it). A database
+ * that takes no writes (a full disk) keeps it counted without its row until one that does.
+ */
+function interruptedRecorder(db: Db, envFor: (developerId: string) => EngineEnv): RecordInterrupted {
+  return (error, scope) =>
     db
       .transaction()
       .execute((trx) => recordInterruptedAttempts(trx, error, (id) => envFor(id).clock.now(), scope))
       .catch((failure: unknown) => {
         if (!storageFailure(failure)) throw failure;
       });
-  await recordInterrupted(INTERRUPTED_BY_STOP, { lapsedOnly: storage.shared });
+}
 
-  const restored: (() => void | Promise<void>)[] = [];
+/**
+ * The one way the webhook deliveries a write made leave it: once the write has committed, they go
+ * to whoever listens (the dispatcher), in the order written, before the write's caller hears back.
+ */
+function deliveryHandOver() {
+  const listeners: ((deliveries: WebhookLogRow[]) => void)[] = [];
+  return {
+    async handOver<T>(writing: Promise<Written<T>>): Promise<T> {
+      const { value, deliveries } = await writing;
+      if (deliveries.length > 0) listeners.forEach((listener) => listener(deliveries));
+      return value;
+    },
+    onDeliveries: (listener: (deliveries: WebhookLogRow[]) => void) => void listeners.push(listener),
+  };
+}
+
+interface RestoreDeps {
+  storage: Storage;
+  clocks: ClockRegistry;
+  seed: SeedPosition;
+  holds: Holds;
+  forget: (developerIds: string[]) => void;
+  recordInterrupted: RecordInterrupted;
+}
+
+/** Sandbox.restore, its listeners and its counts. */
+function restorer({ storage, clocks, seed, holds, forget, recordInterrupted }: RestoreDeps) {
+  const { db } = storage;
+  const listeners: (() => void | Promise<void>)[] = [];
   /** Restores so far: a clock's walk (advanceClock) stops at one. */
   let restores = 0;
   /** Restores begun and ended (Sandbox.restoreEpoch): odd while one runs. */
   let epoch = 0;
-  /** Each developer's clock advance under way, the next one waits for (advanceClock). */
-  const advancing = new Map<string, Promise<void>>();
-  /** Developers held back, each with the promise that settles when the last hold on it is released. */
-  const held = new Map<string, Promise<void>>();
-  const systemEnv: EngineEnv = { ...shared, clock: new VirtualClock(0, realNow) };
-  const writes = storage;
-  return {
-    storage,
-    db,
-    dbPath: options.dbPath,
-    ids,
-    clockMode: clockStart === undefined ? 'real' : 'manual',
-    envFor,
-    clockFor: (developerId) => clocks.clockFor(developerId),
-    systemEnv,
-    developerIds: () => clocks.developerIds(),
-    refresh: storage.shared ? (developerId) => clocks.sync(db, (id) => advancing.has(id), developerId) : async () => {},
-    write: writes.write,
-    exclusive: writes.exclusive,
-    hold(developerId) {
-      let release!: () => void;
-      const released = new Promise<void>((resolve) => (release = resolve));
-      const previous = held.get(developerId);
-      const mine = (previous ?? Promise.resolve()).then(() => released);
-      held.set(developerId, mine);
-      return () => {
-        release();
-        if (held.get(developerId) === mine) held.delete(developerId);
-      };
-    },
-    whenFree: (developerId) => held.get(developerId) ?? Promise.resolve(),
-    isHeld: (developerId) => held.has(developerId),
-    async restore(replace) {
-      // A reset under way would go on removing rows from the restored state: it finishes first.
-      await Promise.all([...held.values()]);
-      epoch += 1;
-      try {
-        const result = await writes.exclusive(async () => {
-          let value;
-          try {
-            value = await replace();
-          } catch (error) {
-            // The attempts the restore cancelled stay counted in the data it left: each gets its row.
-            await recordInterrupted(CANCELLED_BY_RESTORE);
-            throw error;
-          }
-          for (const id of await clocks.restore(db)) envs.delete(id);
-          restores += 1;
-          savedPosition = stagedPosition = await seedPosition();
-          if (isSeeded(ids)) ids.position = savedPosition;
-          // Before any write of the restored state, on its clocks: nothing is out now (the caller quiesced).
-          await recordInterrupted(INTERRUPTED_BY_SNAPSHOT);
-          return value;
-        });
-        for (const listener of restored) await listener();
-        return result;
-      } finally {
-        epoch += 1;
-      }
-    },
-    restoreEpoch: () => epoch,
-    onRestore: (listener) => restored.push(listener),
-    advanceClock(developerId, seconds, alongside, walk) {
-      const run = async () => {
-        let restoresBefore = restores;
-        const offset = await writes.write(async (trx) => {
-          // Counted in the write: a restore that ran before it is the state it moves.
-          restoresBefore = restores;
-          const staged = await clocks.stageAdvance(trx, developerId, seconds);
-          const current = clocks.clockFor(developerId);
-          await alongside?.(trx, { now: () => new Date(current.now().getTime() + staged - current.offsetMs) }, staged);
-          return staged;
-        }, developerId);
+  async function restore<T>(replace: () => Promise<T>): Promise<T> {
+    // A reset under way would go on removing rows from the restored state: it finishes first.
+    await holds.allReleased();
+    epoch += 1;
+    try {
+      const result = await storage.exclusive(async () => {
+        let value;
         try {
-          if (walk) {
-            const clock = clocks.clockFor(developerId);
-            await walk((instantMs) => {
-              // The offset at which the clock reads that instant (its real time is now() less its offset).
-              const step = instantMs - (clock.now().getTime() - clock.offsetMs);
-              if (restores !== restoresBefore || step >= offset) return false;
-              clock.setOffset(step);
-              return true;
-            });
-          }
-        } finally {
-          // The move has committed: a walk that failed midway leaves the clock at the stored offset,
-          // not at an instant between. A restore meanwhile set every clock to the restored state's:
-          // this move is not part of it.
-          if (restores === restoresBefore) clocks.commitAdvance(developerId, offset);
+          value = await replace();
+        } catch (error) {
+          // The attempts the restore cancelled stay counted in the data it left: each gets its row.
+          await recordInterrupted(CANCELLED_BY_RESTORE);
+          throw error;
         }
-        return clocks.clockFor(developerId);
-      };
-      const turn = (advancing.get(developerId) ?? Promise.resolve()).then(run, run);
-      const settled = turn.then(
-        () => undefined,
-        () => undefined,
-      );
-      advancing.set(developerId, settled);
-      void settled.then(() => advancing.get(developerId) === settled && advancing.delete(developerId));
-      return turn;
-    },
-    onCommit: (listener) => committed.push(listener),
-    lost: () => storage.lost(),
-    close: () => storage.close(),
+        forget(await clocks.restore(db));
+        restores += 1;
+        await seed.load(db);
+        // Before any write of the restored state, on its clocks: nothing is out now (the caller quiesced).
+        await recordInterrupted(INTERRUPTED_BY_SNAPSHOT);
+        return value;
+      });
+      for (const listener of listeners) await listener();
+      return result;
+    } finally {
+      epoch += 1;
+    }
+  }
+  return {
+    restore,
+    count: () => restores,
+    epoch: () => epoch,
+    onRestore: (listener: () => void | Promise<void>) => void listeners.push(listener),
   };
 }
 

@@ -81,7 +81,7 @@ it('the identity counters come back with the rows: a row made after the load num
   onTestFinished(() => storage.close());
   await load(storage, file);
   const top = await storage.db.selectFrom('postings').select((eb) => eb.fn.max('seq').as('top')).executeTakeFirstOrThrow();
-  const made = await storage.write((trx) =>
+  const { value: made } = await storage.write((trx) =>
     trx.insertInto('postings').values({ developer_id: t.developerId, kind: 'TEST', created_at: 0 }).returning('seq').executeTakeFirstOrThrow(),
   );
   expect(made.seq).toBe(Number(top.top) + 1);

@@ -10,8 +10,9 @@ import { VirtualClock } from '../../src/engine/clock.js';
 import { seededIds } from '../../src/engine/ids.js';
 import type { EngineEnv } from '../../src/engine/env.js';
 
-// The deliveries a write makes go to the dispatcher from memory once it commits (fresh-deliveries.ts):
-// the built-in receiver gets them without the due-deliveries query reading them back. These tests
+// The deliveries a write makes go to the dispatcher from memory once it commits (the write hands them
+// back: write-transaction.ts, Sandbox.onDeliveries): the built-in receiver gets them without the
+// due-deliveries query reading them back. These tests
 // hold that path to the bytes the query builds, and to what the database says when the two differ.
 
 const t = useSandbox({ listen: true });
@@ -34,7 +35,7 @@ async function logIds(): Promise<string[]> {
 describe('deliveries handed over from memory', () => {
   it('are the rows the stored log gives, byte for byte, for every kind of event, and reach the built-in receiver once each', async () => {
     const fresh: WebhookLogRow[] = [];
-    t.sandbox.onCommit((logs) => fresh.push(...logs));
+    t.sandbox.onDeliveries((logs) => fresh.push(...logs));
     const a = await createWallet(t, 2_000_000); // ledger.credit
     const b = await createWallet(t);
     const narration = 'Rent "May" \\ naïra ₦ 😀 \u0001 </script>';
@@ -82,27 +83,32 @@ describe('deliveries handed over from memory', () => {
 });
 
 describe('the group commit’s fresh deliveries', () => {
-  it('are those of the writes that committed: a write rolled back to its savepoint, or a batch that failed, hands over none', async () => {
+  it('are those of the writes that committed, each write its own: a write rolled back to its savepoint, or a batch that failed, hands over none', async () => {
     const db = await openDatabase({ path: ':memory:' });
     try {
       const env: EngineEnv = { ids: seededIds('fresh'), secrets: seededIds('secrets'), clock: new VirtualClock(0, () => Date.parse('2026-11-21T09:30:00.000Z')), settlementDelaySeconds: 0 };
       const developerId = (await db.transaction().execute((trx) => createDeveloper(trx, env, 'Fresh Ltd'))).developer_id;
-      const handed: WebhookLogRow[][] = [];
-      const { write } = createGroupCommit(db, { afterCommit: (fresh) => handed.push(fresh) });
+      let commits = 0;
+      const { write } = createGroupCommit(db, { afterCommit: () => (commits += 1) });
       const event = (name: string, fail: boolean) =>
         write(async (trx) => {
           await emitEvent(trx, env, developerId, 'wallet.closed', { wallet_id: name });
           if (fail) throw new Error(`${name} changed its mind`);
+          return name;
         });
       const results = await Promise.allSettled([event('a', false), event('b', true), event('c', false)]);
       expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-      expect(handed).toHaveLength(1);
-      expect(handed[0]!.map((log) => JSON.parse(log.payload).data.wallet_id)).toEqual(['a', 'c']);
-      for (const log of handed[0]!) expect(log).toEqual(await findLog(db, log.seq));
+      expect(commits).toBe(1);
+      const handed = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+      expect(handed.map(({ value, deliveries }) => [value, deliveries.map((log) => JSON.parse(log.payload).data.wallet_id)])).toEqual([
+        ['a', ['a']],
+        ['c', ['c']],
+      ]);
+      for (const log of handed.flatMap(({ deliveries }) => deliveries)) expect(log).toEqual(await findLog(db, log.seq));
 
-      // A batch of one whose write fails commits nothing and calls no one.
+      // A batch of one whose write fails commits nothing.
       await expect(event('d', true)).rejects.toThrow('d changed its mind');
-      expect(handed).toHaveLength(1);
+      expect(commits).toBe(1);
     } finally {
       await closeDatabase(db);
     }

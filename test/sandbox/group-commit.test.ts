@@ -34,9 +34,9 @@ describe('group commit', () => {
       }),
     ]);
     expect(results).toEqual([
-      { status: 'fulfilled', value: undefined },
+      { status: 'fulfilled', value: { value: undefined, deliveries: [] } },
       { status: 'rejected', reason: new Error('b changed its mind') },
-      { status: 'fulfilled', value: '1' },
+      { status: 'fulfilled', value: { value: '1', deliveries: [] } },
     ]);
     expect(await settings()).toEqual(['a=1', 'c=3']);
   });

@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { StorageJob } from './backend.js';
 import type { Database, Db } from './database.js';
-import type { WebhookLogRow } from '../events/webhook-logs.repository.js';
+import type { WriteTransaction, Written } from './write-transaction.js';
 
 /**
  * The storage seam. Everything the sandbox and the engine need from a backend, and nothing of how
@@ -21,14 +21,15 @@ export interface Storage {
   /** Whether other servers may write the same data: then what a server keeps in memory (clocks, who the developers are) is read again. */
   readonly shared: boolean;
   /**
-   * Runs a write in a transaction and answers once it has committed. Writes that arrive together
-   * may share one transaction, each in a savepoint of its own: one that fails rolls back alone.
+   * Runs a write in a transaction and answers once it has committed, with the work's value and the
+   * webhook deliveries it made (Written). Writes that arrive together may share one transaction,
+   * each in a savepoint of its own: one that fails rolls back alone, and its deliveries with it.
    * `lane` names whose writes these are (a developer's id): where several servers share the
    * storage, one lane's writes run one at a time across all of them, as they do behind SQLite's
    * one writer. A write without a lane must be safe beside any other (an upsert, a row of its own).
-   * @example const wallet = await storage.write((trx) => createWallet(trx, env, developerId, input), developerId);
+   * @example const { value: wallet, deliveries } = await storage.write((trx) => createWallet(trx, env, developerId, input), developerId);
    */
-  write<T>(work: Work<T>, lane?: string): Promise<T>;
+  write<T>(work: Work<T>, lane?: string): Promise<Written<T>>;
   /**
    * Keeps every other server's writes out of `lane` until `release` (a reset: all of a developer's
    * rows, in many transactions). The holder writes in the lane through `write` meanwhile; its
@@ -57,12 +58,14 @@ export interface Storage {
   close(): Promise<void>;
 }
 
-export type Work<T> = (trx: Transaction<Database>) => Promise<T>;
+export type Work<T> = (trx: WriteTransaction) => Promise<T>;
+
+export type { WriteTransaction, Written } from './write-transaction.js';
 
 /** A lane held against other servers (Storage.holdLane). */
 export interface LaneHold {
   /** A write in the held lane, as `Storage.write` runs one. */
-  write<T>(work: Work<T>): Promise<T>;
+  write<T>(work: Work<T>): Promise<Written<T>>;
   release(): Promise<void>;
 }
 
@@ -92,8 +95,8 @@ export interface StorageOptions {
   onLost?: (reason: string) => void;
   /** Runs inside every write transaction just before it commits (state that must commit with it). */
   beforeCommit?: (trx: Transaction<Database>) => Promise<void>;
-  /** Runs after every write transaction that committed, with the webhook deliveries it wrote, in order. */
-  afterCommit?: (fresh: WebhookLogRow[]) => void;
+  /** Runs after every write transaction that committed: the storage takes writes. */
+  afterCommit?: () => void;
 }
 
 /** How a snapshot file is written: the backend's own (SQLite: a database file, the default and the fast path), or JSON Lines (text-snapshot.ts), which any backend loads. */

@@ -1,8 +1,8 @@
 import type { Trx } from '../db/database.js';
 import { prepareInsertSeqs } from '../db/prepared.js';
+import { deliveriesOf } from '../db/write-transaction.js';
 import { API_VERSION, type EngineEnv } from '../env.js';
 import type { TransactionRow } from '../ledger/ledger.service.js';
-import { isWatched, noteFreshDeliveries } from './fresh-deliveries.js';
 import { envelopeJson, ledgerEventData } from './ledger-payload.js';
 import { developerSeq, EVENT_TYPE_CODES, type StoredId, storedId, typeCode } from './stored.js';
 import { countNewLogs, type WebhookLogRow } from './webhook-logs.repository.js';
@@ -79,12 +79,12 @@ export async function emitEvents(
   const eventSeqs = await insertEvents(trx, eventRows);
   deliveries.forEach((delivery, i) => (delivery.event_seq = eventSeqs[i]!));
   const deliverySeqs = await insertDeliveries(trx, deliveries);
-  if (isWatched(trx)) {
+  const made = deliveriesOf(trx);
+  if (made) {
     // The deliveries as the due-deliveries query would read them back (`fromStoredLog` of the rows
-    // above, made from the values they were made from), for the dispatcher once this commits.
-    noteFreshDeliveries(
-      trx,
-      deliveries.map((delivery, i): WebhookLogRow => {
+    // above, made from the values they were made from), handed back by the write once it commits.
+    made.push(
+      ...deliveries.map((delivery, i): WebhookLogRow => {
         const event = eventRows[i]!;
         const envelope = envelopes[i]!;
         const payload = event.payload === '' ? envelopeJson(envelope.event_id, envelope.event_type, now, envelope.data) : event.payload;

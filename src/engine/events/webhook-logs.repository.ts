@@ -118,6 +118,33 @@ export async function dueLogs(trx: Trx, developerId: string, cutoff: Date, limit
 }
 
 /**
+ * Of deliveries handed back by their writes (Written) and kept in memory since, those that still
+ * wait for their first attempt, as the memory has them: one look-up by seq each. Anything may have
+ * happened to a log since (the due-deliveries query handed it over, a reset removed it, a restore
+ * put another log in its seq), and then it is left out.
+ */
+export async function stillFresh(trx: Trx, logs: WebhookLogRow[]): Promise<WebhookLogRow[]> {
+  if (logs.length === 0) return [];
+  const { rows } = await waitingFirst(trx, logs);
+  const ids = new Map(rows.map((row) => [row.seq, idText(row.id)]));
+  return logs.filter((log) => ids.get(log.seq) === log.id);
+}
+
+/** Of these logs (by seq), those still waiting for their first attempt (prepared once for each number of logs). */
+const waitingFirst = prepareRows((db, logs: Pick<WebhookLogRow, 'seq'>[]) =>
+  db
+    .selectFrom('webhook_logs')
+    .select(['seq', 'id'])
+    .where(
+      'seq',
+      'in',
+      logs.map((log) => log.seq),
+    )
+    .where('status', '=', 'PENDING')
+    .where('attempt_count', '=', 0),
+);
+
+/**
  * When the developer's next delivery falls due after `afterMs` (epoch ms, on its clock): the
  * earliest of its deliveries waiting for an attempt (one in flight counts by the retry it would
  * need); undefined when none waits. One step down `webhook_logs_due`.

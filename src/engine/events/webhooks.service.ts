@@ -11,7 +11,7 @@ import type { WebhookAttemptTable, WebhookLogStatus, WebhookLogTable } from './e
 import { idText, isoTime, storedId, storedTimeOrNull } from './stored.js';
 import { countLogs, countStatusChange, findDeveloperLog, fromStoredLog, listLogs, type WebhookLogRow } from './webhook-logs.repository.js';
 
-export { dueLogs, findLog, type WebhookLogRow } from './webhook-logs.repository.js';
+export { dueLogs, findLog, stillFresh, type WebhookLogRow } from './webhook-logs.repository.js';
 /** An attempt as callers see it: with its URL (stored once, in webhook_urls) in place of the URL's seq, and its time as ISO text. */
 export type WebhookAttemptRow = Omit<Selectable<WebhookAttemptTable>, 'id' | 'url_seq' | 'created_at_ms'> & { id: string; url: string; created_at: string };
 

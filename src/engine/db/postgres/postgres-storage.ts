@@ -1,12 +1,11 @@
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { registerBackend } from '../backend.js';
 import type { Database } from '../database.js';
 import { LedgerError } from '../../errors.js';
-import { unwatchFreshDeliveries, watchFreshDeliveries } from '../../events/fresh-deliveries.js';
-import type { WebhookLogRow } from '../../events/webhook-logs.repository.js';
 import { migrateToLatest } from '../migrations/index.js';
 import { storageFailure } from '../storage-errors.js';
 import type { LaneHold, Storage, StorageOptions, Work } from '../storage.js';
+import { openWrite, type Written } from '../write-transaction.js';
 import { connect, DEFAULT_POSTGRES_SETTINGS, type PostgresSettings } from './connect.js';
 import { isRetryable } from './postgres-errors.js';
 import { copyAsText, dropStaging, prepareSnapshot, readSnapshot, readSnapshotInfo, replaceContents } from './postgres-snapshot.js';
@@ -70,35 +69,28 @@ export async function openPostgresStorage(options: StorageOptions & { postgres?:
   };
   const quiet = () => (writing === 0 ? Promise.resolve() : new Promise<void>((resolve) => idle.push(resolve)));
 
-  async function attempt<T>(work: Work<T>, lane: string | undefined, on: Kysely<Database>): Promise<{ value: T; fresh: WebhookLogRow[] }> {
-    let fresh: WebhookLogRow[] = [];
-    let watched: Transaction<Database> | undefined;
-    try {
-      const value = await on.transaction().execute(async (trx) => {
-        watched = trx;
-        if (lane === undefined) await sql`SELECT pg_advisory_xact_lock_shared(${LOCKS}, ${ALONE})`.execute(trx);
-        // The lane first (the target list runs in order): see holdLane.
-        else await sql`SELECT pg_advisory_xact_lock(${LOCKS}, hashtext(${lane})), pg_advisory_xact_lock_shared(${LOCKS}, ${ALONE})`.execute(trx);
-        fresh = watchFreshDeliveries(trx);
-        const result = await work(trx);
-        await options.beforeCommit?.(trx);
-        return result;
-      });
-      return { value, fresh };
-    } finally {
-      if (watched) unwatchFreshDeliveries(watched);
-    }
+  /** One try of a write, in a transaction of its own: what it made is given back only if it commits. */
+  function attempt<T>(work: Work<T>, lane: string | undefined, on: Kysely<Database>): Promise<Written<T>> {
+    return on.transaction().execute(async (plain) => {
+      const trx = openWrite(plain);
+      if (lane === undefined) await sql`SELECT pg_advisory_xact_lock_shared(${LOCKS}, ${ALONE})`.execute(trx);
+      // The lane first (the target list runs in order): see holdLane.
+      else await sql`SELECT pg_advisory_xact_lock(${LOCKS}, hashtext(${lane})), pg_advisory_xact_lock_shared(${LOCKS}, ${ALONE})`.execute(trx);
+      const value = await work(trx);
+      await options.beforeCommit?.(trx);
+      return { value, deliveries: trx.deliveries };
+    });
   }
 
-  const write = async <T>(work: Work<T>, lane?: string, on: Kysely<Database> = db): Promise<T> => {
+  const write = async <T>(work: Work<T>, lane?: string, on: Kysely<Database> = db): Promise<Written<T>> => {
     while (alone) await alone.catch(() => {});
     writing++;
     try {
       for (let tries = 1; ; tries++) {
         try {
-          const { value, fresh } = await attempt(work, lane, on);
-          options.afterCommit?.(fresh);
-          return value;
+          const written = await attempt(work, lane, on);
+          options.afterCommit?.();
+          return written;
         } catch (error) {
           if (tries < MAX_ATTEMPTS && isRetryable(error)) {
             await new Promise((resolve) => setTimeout(resolve, Math.random() * 2 ** tries));

@@ -2,10 +2,8 @@ import { type ControlledTransaction, sql, type Transaction } from 'kysely';
 import type { Database, Db } from '../database.js';
 import { runDirect } from './direct.js';
 import { storageFailure } from '../storage-errors.js';
-import { unwatchFreshDeliveries, watchFreshDeliveries } from '../../events/fresh-deliveries.js';
-import type { WebhookLogRow } from '../../events/webhook-logs.repository.js';
-
-export type Work<T> = (trx: Transaction<Database>) => Promise<T>;
+import type { Work } from '../storage.js';
+import { openWrite, type WriteTransaction, type Written } from '../write-transaction.js';
 
 interface Waiting {
   resolve: (value: unknown) => void;
@@ -17,7 +15,7 @@ type WriteJob = Waiting & { work: Work<unknown> };
 type AloneJob = Waiting & { alone: () => Promise<unknown> };
 type Job = WriteJob | AloneJob;
 
-type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+type Outcome = { ok: true; written: Written<unknown> } | { ok: false; error: unknown };
 
 // Plain SQL savepoints (portable: SQLite and PostgreSQL spell them alike), two or three per write of
 // a batch: run on the transaction's connection directly, as the prepared statements are (direct.ts),
@@ -41,11 +39,14 @@ const MAX_BATCH = 32;
  * one transfer or twenty (the pages written to the WAL are mostly shared), so under concurrent
  * load this is where the time goes down.
  *
+ * Each write answers with its own value and the webhook deliveries it made (Written): those of a
+ * write rolled back to its savepoint go with it, and a batch that fails gives back nothing.
+ *
  * Reads do not come here: a read inside a batch would see writes that are not committed yet.
- * @example const wallet = await writes.write((trx) => createWallet(trx, env, developerId, input));
+ * @example const { value: wallet } = await writes.write((trx) => createWallet(trx, env, developerId, input));
  */
 export interface GroupCommit {
-  write<T>(work: Work<T>): Promise<T>;
+  write<T>(work: Work<T>): Promise<Written<T>>;
   /**
    * Runs `work` on its own between two batches: every write queued before it has committed, none
    * queued after it has started, and no transaction is open, so it may manage its own (a snapshot
@@ -59,12 +60,8 @@ export interface GroupCommit {
 export interface GroupCommitOptions {
   /** Runs before every batch; throwing refuses the whole batch (a database file lost under the server). */
   beforeBatch?: () => void;
-  /**
-   * Runs after every batch that committed: the database takes writes. `fresh`: the webhook
-   * deliveries its writes made (those of writes rolled back to their savepoint left out), as the
-   * due-deliveries query would read them, in the order written.
-   */
-  afterCommit?: (fresh: WebhookLogRow[]) => void;
+  /** Runs after every batch that committed: the database takes writes. */
+  afterCommit?: () => void;
   /** Runs after a batch (or work run alone) failed for the storage's sake, with the 507 / 503 it answers. */
   afterStorageFailure?: (failure: Error) => void;
   /** Runs inside every batch's transaction just before COMMIT (state that must commit with the batch). */
@@ -77,39 +74,37 @@ export function createGroupCommit(db: Db, options: GroupCommitOptions = {}): Gro
 
   async function runBatch(batch: WriteJob[]): Promise<void> {
     const outcomes: Outcome[] = [];
-    let trx: ControlledTransaction<Database> | undefined;
-    let fresh: WebhookLogRow[] = [];
+    let trx: (ControlledTransaction<Database> & WriteTransaction) | undefined;
     try {
       options.beforeBatch?.();
-      trx = await db.startTransaction().execute();
-      fresh = watchFreshDeliveries(trx);
+      trx = openWrite(await db.startTransaction().execute());
+      const { deliveries } = trx;
       if (batch.length === 1) {
-        outcomes.push({ ok: true, value: await batch[0]!.work(trx) });
+        const value = await batch[0]!.work(trx);
+        outcomes.push({ ok: true, written: { value, deliveries } });
       } else {
         for (const job of batch) {
           await SAVEPOINT(trx);
-          const written = fresh.length;
+          const before = deliveries.length;
           try {
             const value = await job.work(trx);
             await RELEASE(trx);
-            outcomes.push({ ok: true, value });
+            outcomes.push({ ok: true, written: { value, deliveries: deliveries.slice(before) } });
           } catch (error) {
             // A full disk or an I/O error may already have rolled the whole transaction back:
             // the batch cannot commit, so it fails as a whole below.
             if (storageFailure(error)) throw error;
             await ROLLBACK_TO(trx);
             await RELEASE(trx);
-            fresh.length = written;
+            deliveries.length = before;
             outcomes.push({ ok: false, error });
           }
         }
       }
       await options.beforeCommit?.(trx);
       await trx.commit().execute();
-      unwatchFreshDeliveries(trx);
-      options.afterCommit?.(fresh);
+      options.afterCommit?.();
     } catch (error) {
-      if (trx) unwatchFreshDeliveries(trx);
       // The batch itself failed (COMMIT, a savepoint command, the storage, or the one write of a
       // batch of one): nothing of it is kept. A storage failure reaches every caller as 507 / 503.
       await trx?.rollback().execute().catch(() => {});
@@ -120,7 +115,7 @@ export function createGroupCommit(db: Db, options: GroupCommitOptions = {}): Gro
     }
     batch.forEach((job, i) => {
       const outcome = outcomes[i]!;
-      if (outcome.ok) job.resolve(outcome.value);
+      if (outcome.ok) job.resolve(outcome.written);
       else job.reject(outcome.error);
     });
   }
@@ -165,7 +160,7 @@ export function createGroupCommit(db: Db, options: GroupCommitOptions = {}): Gro
     });
 
   return {
-    write: <T>(work: Work<T>) => enqueue<T>({ work }),
+    write: <T>(work: Work<T>) => enqueue<Written<T>>({ work }),
     exclusive: <T>(alone: () => Promise<T>) => enqueue<T>({ alone }),
     async drain() {
       while (flushing) await flushing;
