@@ -39,7 +39,7 @@ describe('ledger transfer --bank', () => {
     expect(await balanceOf(t, w.id)).toBe(1_000_000);
   });
 
-  it('fits a narrow terminal: the recipient line breaks at a space under its value (Seen: with the bank\'s name it ran past the edge)', async () => {
+  it('fits a narrow terminal: the recipient line breaks at a space under its value', async () => {
     const w = await createWallet(t, 1_000_000);
     prompts.answer = false;
     const c = captureIo({}, { baseUrl: t.baseUrl!, apiKey: t.key, tty: true, columns: 40, env: { NO_COLOR: '1' } });

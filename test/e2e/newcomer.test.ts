@@ -24,7 +24,7 @@ describe('starting a second sandbox', () => {
 
       const portTaken = await second.run(['sandbox', 'start', '--detach', '--port', String(port)]);
       expect(portTaken.exitCode).toBe(1);
-      // Seen: "pick another with --port", without the value that always works.
+      // With the value that always works, not only "pick another with --port".
       expect(portTaken.stderr).toBe(`Error [PORT_IN_USE]: port ${port} on 127.0.0.1 is in use: pick another with --port (--port 0 takes a free one)\n`);
 
       // Same directory, a free port, but the database another sandbox serves.

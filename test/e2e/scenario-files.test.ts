@@ -172,7 +172,7 @@ describe('scenario run: failing', () => {
     );
     const run = await cli.run(['scenario', 'run', 'one-fails.yaml', '--reporter', 'junit']);
     expect(run.exitCode).toBe(1);
-    // Seen: nothing on stderr, so a CI log whose stdout went to a file did not say what failed.
+    // On stderr too: a CI log whose stdout goes to a file still says what failed.
     expect(run.stderr).toBe('Error [SCENARIO_FAILED]: 1 of 2 scenarios did not pass: one-fails.yaml:5 "fails & <says> why"\n');
     await validJunit(run.stdout);
     expect(run.stdout).toMatch(/<testsuites name="ledger scenario run" tests="2" failures="1" errors="0" time="[\d.]+">/);
@@ -246,9 +246,8 @@ describe('scenario run: malformed files (exit 2, nothing runs)', () => {
     expect(run.stderr.split('\n')).toHaveLength(2);
   });
 
-  // Seen: 13 s of CPU for the YAML and 43 s for the JSON before exit 2; the timeout catches that without asserting a time.
+  // Parsed whole, these take 13 s of CPU (YAML) and 43 s (JSON): the timeout catches that without asserting a time.
   it('refuses a deeply nested JSON (400 KB) or YAML (200 KB) where it passes 64 levels', { timeout: 10_000 }, async () => {
-    // Refused before it is parsed: parsing that depth takes seconds.
     const json = `{"name": "x", "steps": [{"request": "POST /v1/wallets", "body": ${'{"a": ['.repeat(45_000)}1${']}'.repeat(45_000)}}]}`;
     const yaml = `name: x\nsteps:\n  - request: POST /v1/wallets\n    body: ${'[{a: '.repeat(40_000)}1${'}]'.repeat(40_000)}\n`;
     expect(json.length).toBeGreaterThan(400_000);

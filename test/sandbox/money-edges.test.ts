@@ -42,7 +42,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('the 2^53 guard is per wallet (contract §2 amounts, README)', () => {
-  it('lands a credit into a wallet at 0 while provider_settlement is past -2^53 (Seen: 422 INSUFFICIENT_FUNDS)', async () => {
+  it('lands a credit into a wallet at 0 while provider_settlement is past -2^53', async () => {
     expect((await getWallet(t, full.id)).balance).toBe(MAX);
     expect(await systemBalance(t.developerId, 'PROVIDER_SETTLEMENT')).toBe(`-${MAX}`);
     const fresh = await createWallet(t);
@@ -123,14 +123,13 @@ describe('the 2^53 guard is per wallet (contract §2 amounts, README)', () => {
     expect((await getWallet(t, theirs.id, other.key)).balance).toBe(MAX - 1_000);
     const failed = await logsWithPayload(t, 'transfer.failed');
     expect(failed.map((f) => JSON.parse(f.payload).data)).toContainEqual(
-      // Seen: the reason went on to say the other developer's wallet "would hold more than 9007199254740991
-      // kobo (2^53 − 1, counting its pending payouts)"; a bank says only that it cannot receive it.
+      // As a bank says it: that it cannot receive it, and nothing of what the other developer's wallet would hold.
       expect.objectContaining({ transaction_id: refused.body.data.transaction_id, reason: `the beneficiary bank rejected the credit: account ${theirs.account_number} at Wema Bank (035) cannot receive it` }),
     );
     await expectCleanAudit(t);
   });
 
-  it("refuses a suspense REFUND that another developer's wallet cannot hold as its bank would, telling nothing of that wallet, and keeps the item (Seen: 400 on `amount`, a field resolve has not, naming the other wallet's ceiling)", async () => {
+  it("refuses a suspense REFUND that another developer's wallet cannot hold as its bank would, telling nothing of that wallet, and keeps the item", async () => {
     const theirs = (await t.call('POST', '/v1/wallets', { customer_reference: 'whale-2', first_name: 'Wale', last_name: 'Ade', email: 'w2@a.ng' }, { key: other.key })).body.data;
     await fill(theirs.account_number, MAX - 1_000, other.key);
     const mine = await createWallet(t);
@@ -165,7 +164,7 @@ describe('the 2^53 guard is per wallet (contract §2 amounts, README)', () => {
 });
 
 describe("a suspense REFUND to one of the caller's own virtual accounts (contract §6)", () => {
-  it('arrives there as an inbound transfer (Seen: reported refunded, never arrived)', async () => {
+  it('arrives there as an inbound transfer', async () => {
     const home = await createWallet(t);
     const closed = await createWallet(t);
     await t.call('POST', `/v1/wallets/${closed.id}/close`);
@@ -187,7 +186,7 @@ describe("a suspense REFUND to one of the caller's own virtual accounts (contrac
 });
 
 describe("a developer's clock stops at 9999-01-01T00:00:00.000Z (contract §1 timestamps)", () => {
-  it('refuses an advance past it with 400 VALIDATION_ERROR on seconds, moves nothing, and every time stays ISO 8601 (Seen: +010021-08-02T…)', async () => {
+  it('refuses an advance past it with 400 VALIDATION_ERROR on seconds, moves nothing, and every time stays ISO 8601', async () => {
     const { api_key: key } = (await t.call('POST', '/sandbox/developers', { business_name: 'Far Future' })).body.data;
     const clock = async () => (await t.call('GET', '/sandbox/clock', undefined, { key })).body.data;
     const advance = (seconds: number) => t.call('POST', '/sandbox/clock/advance', { seconds }, { key });
@@ -220,7 +219,7 @@ describe("a developer's clock stops at 9999-01-01T00:00:00.000Z (contract §1 ti
     expect((await t.call('GET', '/sandbox/audit', undefined, { key })).body.data.ok).toBe(true);
   });
 
-  it('moves in whole milliseconds: a step under one is refused, and offsets stay whole (Seen: offset_seconds 50.0000999…)', async () => {
+  it('moves in whole milliseconds: a step under one is refused, and offsets stay whole', async () => {
     const { api_key: key } = (await t.call('POST', '/sandbox/developers', { business_name: 'Tiny Steps' })).body.data;
     const advance = (seconds: number) => t.call('POST', '/sandbox/clock/advance', { seconds }, { key });
     const tiny = await advance(0.0001);

@@ -60,7 +60,7 @@ describe('an external payout that settles', () => {
     expect(JSON.parse(completed.payload).data).toMatchObject({ transaction_id: payout.id, wallet_id: w.id, status: 'SETTLED', amount: 500_000, fee: 1_000 });
   });
 
-  it('settles at its due time when one advance goes well past it (Seen: it settled at the new time)', async () => {
+  it('settles at its due time when one advance goes well past it', async () => {
     const w = await createWallet(t, 600_000);
     const r = await send(w.id, GTB, 500_000, '058');
     await advance(3_600);
@@ -222,7 +222,7 @@ describe('fees and funds', () => {
   it('needs amount + fee: one kobo short is 422 INSUFFICIENT_FUNDS and nothing moves', async () => {
     const w = await createWallet(t, 500_999);
     const r = await send(w.id, GTB, 500_000);
-    // Short by the fee, the message still names the whole payout against the balance before it (Seen: "insufficient funds for this amount").
+    // Short by the fee, the message still names the whole payout against the balance before it, not "insufficient funds for this amount".
     expect([r.status, r.body.detail]).toEqual([422, { code: 'INSUFFICIENT_FUNDS', message: "insufficient funds: the wallet's balance is 500999 kobo, and this needs 501000 kobo (500000 and a fee of 1000)" }]);
     const poorer = await send(w.id, GTB, 600_000);
     expect(poorer.body.detail.message).toBe("insufficient funds: the wallet's balance is 500999 kobo, and this needs 602500 kobo (600000 and a fee of 2500)");

@@ -83,7 +83,7 @@ describe('the retry schedule on the sandbox clock', () => {
     expect(attempts.map((a: { attempt_number: number }) => a.attempt_number)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
   });
 
-  it('one advance of two days makes every attempt of the schedule (27 h 35 min 5 s), each at its time, and answers the new time (Seen: it made one)', async () => {
+  it('one advance of two days makes every attempt of the schedule (27 h 35 min 5 s), each at its time, and answers the new time', async () => {
     await t.call('PUT', '/sandbox/receiver/behaviour', { status: 500, count: 100 });
     await createWallet(t, 5_000);
     const moved = await advance(2 * 86_400);
