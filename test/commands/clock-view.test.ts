@@ -7,7 +7,8 @@ import { useSandbox } from '../helpers/sandbox.js';
 const t = useSandbox({ listen: true });
 
 describe('ledger sandbox clock on a manual clock', () => {
-  it('seen: "2026-11-21T10:30:00.000Z  (3600 s ahead of real time)" on a clock that started at --clock-start, months from real time; it says what the advances add up to', async () => {
+  it('on a clock started at --clock-start it says what the advances add up to, not how far it is from real time', async () => {
+    // --clock-start can be months from real time.
     const shown = async () => {
       const run = await commandIn('/nonexistent', ['sandbox', 'clock'], { env: { LEDGER_BASE_URL: t.baseUrl!, LEDGER_API_KEY: t.key } });
       return [run.exitCode, run.stdout];
@@ -22,7 +23,7 @@ describe('ledger sandbox clock on a manual clock', () => {
 
 describe('ledger sandbox clock advance past the latest time a clock reaches', () => {
   const late = useSandbox({ listen: true, clockStart: Date.parse('9998-06-01T00:00:00Z') });
-  it('seen: "Error [VALIDATION_ERROR]: seconds: would move the clock past…", the API field; it names <duration>, as the other refusals of the duration do', async () => {
+  it('a move past the latest time names <duration>, as the other refusals of the duration do, not the API field', async () => {
     const run = await commandIn('/nonexistent', ['sandbox', 'clock', 'advance', '3650d'], { env: { LEDGER_BASE_URL: late.baseUrl!, LEDGER_API_KEY: late.key } });
     expect([run.exitCode, run.stdout, run.stderr]).toEqual([
       1,

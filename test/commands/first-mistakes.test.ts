@@ -31,7 +31,7 @@ async function failure(run: (io: ReturnType<typeof connect>['io']) => Promise<vo
 }
 
 describe('a wallet id mistyped', () => {
-  it('seen: `transfer A B` with either id mistyped said only "wallet not found"; now it names the argument, and where the ids are', async () => {
+  it('`transfer A B` with either id mistyped names the argument, and where the ids are', async () => {
     const ada = await createWallet(t, 500_000);
     const bola = await createWallet(t);
     const typoTo = typo(bola.id);
@@ -55,7 +55,7 @@ describe('a wallet id mistyped', () => {
 });
 
 describe('a bank account without --bank', () => {
-  it('seen: the reason came twice, naming the API field destination_bank_code; now once, naming --bank', async () => {
+  it('says the reason once, naming --bank, not the API field destination_bank_code', async () => {
     const ada = await createWallet(t, 500_000);
     expect(await failure((io) => runTransfer(io, ada.id, '0123456785', '100000', { yes: true }))).toEqual([
       1,
@@ -66,7 +66,7 @@ describe('a bank account without --bank', () => {
 });
 
 describe('a bank code that is not listed', () => {
-  it('seen: "bank code 999 is not in the list of banks (GET /v1/banks)" and the field again; now the command that lists them', async () => {
+  it('an unknown bank code names the command that lists the banks', async () => {
     const ada = await createWallet(t, 500_000);
     const listed = 'Error [INVALID_BANK_CODE]: bank code 999 is not in the list of banks: `ledger banks list --search <name>` shows the codes\n';
     expect(await failure((io) => runBankResolve(io, '0123456785', '999'))).toEqual([1, listed]);
@@ -76,7 +76,7 @@ describe('a bank code that is not listed', () => {
 });
 
 describe('a transfer to the wallet it comes from', () => {
-  it('seen: "destination_account_number: is the source wallet itself" twice; now once, naming <to>', async () => {
+  it('a transfer to its own wallet is refused once, naming <to>', async () => {
     const ada = await createWallet(t, 500_000);
     expect(await failure((io) => runTransfer(io, ada.id, ada.id, '100', {}))).toEqual([1, 'Error [VALIDATION_ERROR]: <to>: is the source wallet itself\n']);
   });
@@ -93,7 +93,7 @@ describe('an id copied from a table, or mistyped', () => {
     return [exit, err];
   }
 
-  it('seen: `suspense show 01a20fd4-9` (a table\'s shortened id, copied without its …) said only "suspense item not found"; now the start of an id names its record, several are listed (exit 2), and one that starts none says so', async () => {
+  it("the start of an id (a table's shortened id, copied without its …) names its record, several are listed (exit 2), and one that starts none says so", async () => {
     const ada = await createWallet(t, 1_000);
     await t.call('POST', '/sandbox/inbound-transfers', { account_number: ada.account_number, amount: 70_000, narration: 'asdfgh' });
     const items = (await t.call('GET', '/v1/suspense?status=PENDING')).body.data.items;
@@ -113,7 +113,7 @@ describe('an id copied from a table, or mistyped', () => {
     ]);
   });
 
-  it('seen: `wallets get`, `transactions get`, `agents toggle` with a mistyped id said only "<kind> not found"; now which argument, and the command that lists them', async () => {
+  it('`wallets get`, `transactions get`, `agents toggle` with a mistyped id say which argument, and the command that lists them', async () => {
     const ada = await createWallet(t, 1_000);
     const tx = (await t.call('GET', `/v1/wallets/${ada.id}/transactions`)).body.data.items[0];
     expect(await line('wallets', 'get', typo(ada.id))).toEqual([

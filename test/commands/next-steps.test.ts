@@ -18,7 +18,7 @@ const t = useSandbox({ scope: 'all', listen: true });
 const io = (flags: Record<string, unknown> = {}) => captureIo(flags, { baseUrl: t.baseUrl!, apiKey: t.key, tty: true, columns: 200, env: { NO_COLOR: '1' } });
 
 describe('what to do next', () => {
-  it('seen: `suspense show` of a PENDING item ended at its raw payload; now it names the command that resolves it, and a resolved one says nothing more', async () => {
+  it('`suspense show` of a PENDING item names the command that resolves it, and of a resolved one says nothing more', async () => {
     const w = await createWallet(t);
     const held = (await t.call('POST', '/sandbox/inbound-transfers', { account_number: w.account_number, amount: 70_000, narration: 'asdfgh' })).body.data.suspense_item;
     const shown = io();
@@ -34,7 +34,7 @@ describe('what to do next', () => {
     expect(resolved.stderr()).toBe('');
   });
 
-  it('seen: a `credit` held in suspense ended at the item id; now it names the commands that show and resolve it, and a credited one says nothing more', async () => {
+  it('a `credit` held in suspense names the commands that show and resolve it, and a credited one says nothing more', async () => {
     const w = await createWallet(t);
     const held = io();
     await runCredit(held.io, w.account_number, '70000', { narration: 'qwzxkj' });
@@ -50,7 +50,7 @@ describe('what to do next', () => {
     expect(credited.stderr()).toBe('');
   });
 
-  it('seen: `webhooks show` of a FAILED delivery and `webhooks retry` of it did not say what to run or how the attempt went; now they do', async () => {
+  it('`webhooks show` of a FAILED delivery and `webhooks retry` of it say how the attempt went and what to run', async () => {
     const w = await createWallet(t);
     await t.call('POST', '/sandbox/clock/advance', { seconds: 1 }); // every earlier delivery made, so the failures are this one's
     await t.call('PUT', '/sandbox/receiver/behaviour', { status: 503, count: 2 });
@@ -75,7 +75,7 @@ describe('what to do next', () => {
 });
 
 describe('a command in a hint, at 80 columns', () => {
-  it('seen: the error broke `ledger wallets list` across two lines ("`ledger" / "wallets list`"), so it could not be copied; now a command in backticks stays whole on one line', () => {
+  it('keeps a command in backticks whole on one line when it wraps an error, so it can be copied', () => {
     let err = '';
     const terminal = { write: (s: string) => (err += s), isTTY: true, columns: 80 };
     const id = '01a20fd4-937d-7080-9527-71981cfe940e';

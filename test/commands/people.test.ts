@@ -159,7 +159,7 @@ describe('wallets', () => {
 });
 
 describe('close at 80 columns', () => {
-  it('seen: the balance that stays broke mid-word ("… go to suspense" as "g" / "o to suspense"); now at a space, continued two columns in', async () => {
+  it('wraps the balance that stays at a space, continued two columns in', async () => {
     const w = await createWallet(t, 1_020_000);
     ui.answers = [false];
     const person = captureIo({}, { baseUrl: t.baseUrl!, apiKey: t.key, tty: true, columns: 80, env: { NO_COLOR: '1' } });

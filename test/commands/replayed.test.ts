@@ -15,7 +15,8 @@ const REPLAYED = 'Replayed: this --idempotency-key was used before, so this is t
 const io = (flags: Record<string, unknown> = {}) => captureIo(flags, { baseUrl: t.baseUrl!, apiKey: t.key, env: { NO_COLOR: '1' } });
 
 describe('a command answered with a replay', () => {
-  it('seen: clock advance 1h repeated with its --idempotency-key after another advance printed 10:30 as if the clock had just moved there, with the clock at 11:30; it says it is a replay', async () => {
+  it('clock advance repeated with its --idempotency-key after another advance says it is a replay', async () => {
+    // The replayed time (10:30) is not where the clock is now (11:30).
     const first = io();
     await runAdvance(first.io, '1h', { idempotencyKey: 'day-1' });
     await runAdvance(io().io, '1h', {});
@@ -29,7 +30,7 @@ describe('a command answered with a replay', () => {
     expect([JSON.parse(json.stdout()).now, json.stderr()]).toEqual(['2026-11-21T10:30:00.000Z', '']);
   });
 
-  it('seen: a transfer refused for funds, repeated with its key once the wallet was funded, said INSUFFICIENT_FUNDS again with nothing to tell it was the old answer', async () => {
+  it('a transfer refused for funds, repeated with its key once the wallet is funded, says it is the old answer', async () => {
     const from = await createWallet(t, 1_000);
     const to = await createWallet(t);
     const refused = io();

@@ -52,12 +52,13 @@ describe('wallets create', () => {
   it('never asks without a terminal: a usage error naming the flag', async () => {
     const c = connect({}, false);
     await expect(runCreate(c.io, { customerReference: 'x', firstName: 'A', lastName: 'B' })).rejects.toThrow(new UsageError('missing --email (no terminal to ask on)'));
-    // Seen: a CI script without three flags learnt of them one run at a time; now all at once.
+    // Every missing flag at once: a CI script learns of them in one run, not one a run.
     await expect(runCreate(c.io, { customerReference: 'x' })).rejects.toThrow(new UsageError('missing --first-name, --last-name and --email (no terminal to ask on)'));
     expect(answers.asked).toEqual([]);
   });
 
-  it('seen: a name with a control or bidirectional formatting character was refused as "not in the expected form (^[^\\u0000-…]*$)"; the usage error says what is wrong', async () => {
+  it('a name with a control or bidirectional formatting character is a usage error that says what is wrong', async () => {
+    // Not the schema's pattern, which means nothing to a person.
     for (const firstName of ['Ada\u001b[2J', '\u202eIBO']) {
       await expect(runCreate(connect().io, { customerReference: 'n1', firstName, lastName: 'B', email: 'a@b.ng' })).rejects.toThrow(
         new UsageError('--first-name must not contain control characters (tabs, line breaks, escape sequences) or bidirectional formatting characters'),
@@ -127,7 +128,7 @@ describe('errors and exit codes', () => {
     expect(stderr).toBe('Error [NOT_FOUND]: account 0123456789 not found: it is not one of your virtual accounts\n');
   });
 
-  it('names the package, both Nodes and the fix when the database driver was built for another Node (Seen: Error [INTERNAL] with module versions only)', () => {
+  it('names the package, both Nodes and the fix when the database driver was built for another Node', () => {
     // Node's own error, as `sandbox start` under Node 24 met a better-sqlite3 built for Node 20.
     const error = Object.assign(
       new Error(
@@ -156,7 +157,7 @@ describe('errors and exit codes', () => {
     const error = await runAudit(broken.io).catch((e: unknown) => e);
     expect(reportError(error, { write: () => {} })).toBe(1);
     expect(broken.stdout()).toContain(`[balance_equals_entries] WALLET account ${wallet.id} has balance 1 but its entries sum to 0`);
-    // Seen: under --json (a CI script) the only sign on stderr was none; now the code, as every failure has.
+    // Under --json (a CI script) stderr still carries the code, as every failure's does.
     const script = connect({ json: true });
     await expect(runAudit(script.io)).rejects.toThrow();
     expect(JSON.parse(script.stdout())).toMatchObject({ ok: false });

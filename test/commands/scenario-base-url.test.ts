@@ -24,7 +24,7 @@ steps:
 `;
 
 describe('scenario run --base-url and the deliveries already received', () => {
-  it("seen: an expect_webhook passed on an earlier delivery of the same amount while the scenario's own delivery got 500 each time; it fails", async () => {
+  it("an expect_webhook fails when the scenario's own delivery got 500 each time, though an earlier delivery of the same amount arrived", async () => {
     // Before the run: a ledger.credit of 1000 delivered and accepted.
     await createWallet(t, 1_000);
     await t.call('POST', '/sandbox/clock/advance', { seconds: 1 });
@@ -38,7 +38,8 @@ describe('scenario run --base-url and the deliveries already received', () => {
     await t.call('PUT', '/sandbox/receiver/behaviour', { status: 200, count: 0 });
   });
 
-  it('seen: --seed 7 with --base-url ran on the running sandbox\'s own seed without a word; it is refused', async () => {
+  it('refuses --seed with --base-url', async () => {
+    // The running sandbox keeps its own seed: the scenario would run on it without a word.
     writeFileSync(join(cwd, 'credit.yaml'), SCENARIO);
     const run = await scenarioRunIn(cwd, ['credit.yaml', '--base-url', t.baseUrl!, '--api-key', t.key, '--seed', '7']);
     expect([run.exitCode, run.stdout, run.stderr]).toEqual([
@@ -49,7 +50,7 @@ describe('scenario run --base-url and the deliveries already received', () => {
     expect((await t.call('GET', '/sandbox/wallets')).body.data.total).toBe(0);
   });
 
-  it('seen: a --base-url that is not a sandbox, or a key it refuses, failed every scenario on its first step (SCENARIO_FAILED, a report of failures); it is one error before anything runs, and no report', async () => {
+  it('a --base-url that is not a sandbox, or a key it refuses, is one error before anything runs, and no report', async () => {
     writeFileSync(join(cwd, 'credit.yaml'), SCENARIO);
     const { createServer } = await import('node:http');
     const other = createServer((_request, response) => response.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not Found</h1>'));
@@ -110,7 +111,7 @@ steps:
 `;
 
 describe('the reports of a --base-url run', () => {
-  it('seen: a failed expectation on a value that held the key printed it whole as `actual` and in the mismatch line; TAP and JUnit show only its hint, wherever a failure echoes it', async () => {
+  it('TAP and JUnit show only the hint of a value that holds the key, wherever a failure echoes it', async () => {
     writeFileSync(join(cwd, 'echoes.yaml'), ECHOES);
     const hint = `${t.key.slice(0, 9)}…${t.key.slice(-4)}`;
     const tap = await scenarioRunIn(cwd, ['echoes.yaml', '--base-url', t.baseUrl!, '--api-key', t.key, '--reporter', 'tap']);

@@ -15,7 +15,7 @@ afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 const scenarioRun = (args: string[]) => scenarioRunIn(cwd, args);
 
 describe('scenario run --output naming a file the run reads, or a directory', () => {
-  it('seen: `scenario run flows.yaml --output flows.yaml` deleted flows.yaml, then said it did not exist; it is refused and the file stays', async () => {
+  it('`scenario run flows.yaml --output flows.yaml` is refused and the file stays', async () => {
     copyFileSync(EXAMPLE, join(cwd, 'flows.yaml'));
     const run = await scenarioRun(['flows.yaml', '--output', 'flows.yaml']);
     expect([run.exitCode, run.stdout, run.stderr]).toEqual([2, '', 'Error [USAGE]: --output flows.yaml: is a scenario file this run reads; the report would replace it. Name another file (report.xml)\n']);
@@ -30,13 +30,13 @@ describe('scenario run --output naming a file the run reads, or a directory', ()
     expect(readFileSync(join(cwd, 'suite/quickstart.yaml'), 'utf8')).toBe(readFileSync(EXAMPLE, 'utf8'));
   });
 
-  it('seen: a directory gave Error [INTERNAL]: Path is a directory: rm returned EISDIR; it is a usage error that names a file to give', async () => {
+  it('a directory is a usage error that names a file to give', async () => {
     mkdirSync(join(cwd, 'reports'), { recursive: true });
     const run = await scenarioRun([EXAMPLE, '--output', 'reports']);
     expect([run.exitCode, run.stdout, run.stderr]).toEqual([2, '', "Error [USAGE]: --output reports: is a directory; name the report's file (reports/report.xml)\n"]);
   });
 
-  it('seen: a file where a folder of the path should be gave Error [INTERNAL]: ENOTDIR; an empty --output said it was a directory', async () => {
+  it('a file where a folder of the path should be, or an empty --output, is a usage error that says which', async () => {
     copyFileSync(EXAMPLE, join(cwd, 'flows.yaml'));
     const under = await scenarioRun(['flows.yaml', '--output', 'flows.yaml/out/report.xml']);
     expect([under.exitCode, under.stdout, under.stderr]).toEqual([2, '', 'Error [USAGE]: --output flows.yaml/out/report.xml: flows.yaml is a file, not a directory\n']);

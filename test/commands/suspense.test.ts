@@ -97,7 +97,7 @@ describe('ledger suspense list and show', () => {
     expect(c.stdout()).toContain('    "amount": 5000,');
   });
 
-  it('seen: the sender\'s bank was "bank 058"; people get its name from the bank list, --json the API\'s code', async () => {
+  it("people get the sender's bank by its name from the bank list, --json the API's code", async () => {
     const w = await createWallet(t);
     const held = async (sender_bank_code: string) =>
       (await t.call('POST', '/sandbox/inbound-transfers', { account_number: w.account_number, amount: 4_000, narration: 'asdfgh', sender_name: 'Ada Obi', sender_account: '0123456785', sender_bank_code })).body.data.suspense_item;

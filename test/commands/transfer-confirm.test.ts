@@ -7,7 +7,7 @@ import { runTransfer } from '../../src/commands/transfer.js';
 import { makeNuban } from '../../src/engine/wallets/nuban.js';
 import { commandLines } from '../../src/main/program.js';
 import { captureIo } from '../helpers/io.js';
-import { createWallet, useSandbox } from '../helpers/sandbox.js';
+import { createWallet, useSandbox, balanceOf } from '../helpers/sandbox.js';
 
 const prompts = vi.hoisted(() => ({ answer: true, asked: [] as string[] }));
 vi.mock('@inquirer/prompts', () => ({
@@ -24,7 +24,6 @@ beforeEach(() => {
   prompts.asked = [];
 });
 
-const balance = async (id: string) => (await t.call('GET', `/v1/wallets/${id}`)).body.data.balance;
 
 describe('ledger transfer --bank', () => {
   it('on a terminal shows the resolved name, fee and total, and sends nothing when the answer is no', async () => {
@@ -37,10 +36,10 @@ describe('ledger transfer --bank', () => {
     expect(c.stderr()).toBe(
       `To      ${name} · ${GTB} · Guaranty Trust Bank (058)\nAmount  600000 (₦6,000.00)\nFee     2500 (₦25.00)\nTotal   602500 (₦6,025.00)\n`,
     );
-    expect(await balance(w.id)).toBe(1_000_000);
+    expect(await balanceOf(t, w.id)).toBe(1_000_000);
   });
 
-  it('fits a narrow terminal: the recipient line breaks at a space under its value (Seen: with the bank\'s name it ran past the edge)', async () => {
+  it('fits a narrow terminal: the recipient line breaks at a space under its value', async () => {
     const w = await createWallet(t, 1_000_000);
     prompts.answer = false;
     const c = captureIo({}, { baseUrl: t.baseUrl!, apiKey: t.key, tty: true, columns: 40, env: { NO_COLOR: '1' } });
@@ -62,10 +61,10 @@ describe('ledger transfer --bank', () => {
     await runTransfer(captureIo({ json: true }, { baseUrl: t.baseUrl!, apiKey: t.key, tty: true }).io, w.id, GTB, '1000', { bank: '058', yes: true });
     await runTransfer(captureIo({ json: true }, { baseUrl: t.baseUrl!, apiKey: t.key, tty: false }).io, w.id, GTB, '1000', { bank: '058' });
     expect(prompts.asked).toHaveLength(1);
-    expect(await balance(w.id)).toBe(994_000);
+    expect(await balanceOf(t, w.id)).toBe(994_000);
   });
 
-  it('seen: a payout\'s bank was a bare code to people, or not shown; `transactions get` and `sandbox payouts settle` name it, --json stays the API\'s transaction', async () => {
+  it("`transactions get` and `sandbox payouts settle` name a payout's bank, and --json stays the API's transaction", async () => {
     const w = await createWallet(t, 1_000_000);
     const payout = (await t.call('POST', `/v1/wallets/${w.id}/transfer`, { destination_account_number: GTB, destination_bank_code: '058', amount: 1_000 })).body.data;
     const plain = (text: string) => text.replace(/\u001b\[\d+m/g, '');
@@ -101,6 +100,6 @@ describe('ledger transfer --bank', () => {
     const b = await createWallet(t);
     await runTransfer(captureIo({ quiet: true }, { baseUrl: t.baseUrl!, apiKey: t.key, tty: true }).io, a.id, b.id, '500', {});
     expect(prompts.asked).toEqual([]);
-    expect(await balance(b.id)).toBe(500);
+    expect(await balanceOf(t, b.id)).toBe(500);
   });
 });

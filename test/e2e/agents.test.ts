@@ -1,15 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { useSandboxCli } from '../helpers/cli.js';
+import { useSandboxCli, createWalletWithCli } from '../helpers/cli.js';
 
 const cli = useSandboxCli();
 
-const wallet = async (ref: string) =>
-  (await cli.run(['wallets', 'create', '--customer-reference', ref, '--first-name', 'Agent', '--last-name', ref, '--email', `${ref}@x.ng`, '-q'])).stdout.trim();
-
 describe('agents from the command line', () => {
   it('BALANCE_ABOVE 1,000,000 SWEEP into savings: the second of two 600,000 credits crosses it', async () => {
-    const main = await wallet('main');
-    const savings = await wallet('savings');
+    const main = await createWalletWithCli(cli, 'main');
+    const savings = await createWalletWithCli(cli, 'savings');
     const agent = await cli.json([
       'agents', 'create', main, '--name', 'To savings', '--trigger', 'BALANCE_ABOVE', '--threshold', '1000000', '--action', 'SWEEP', '--destination', savings,
     ]);
@@ -31,8 +28,8 @@ describe('agents from the command line', () => {
   });
 
   it('a lock on a large credit, then a transfer is refused with 403, then unlocked', async () => {
-    const w = await wallet('lockme');
-    const other = await wallet('elsewhere');
+    const w = await createWalletWithCli(cli, 'lockme');
+    const other = await createWalletWithCli(cli, 'elsewhere');
     const lock = await cli.json(['agents', 'create', w, '--name', 'Big credit', '--trigger', 'ON_CREDIT_AMOUNT_ABOVE', '--threshold', '5000000', '--action', 'LOCK_WALLET']);
     await cli.run(['credit', w, '6000000', '--narration', 'salary']);
     const refused = await cli.run(['transfer', w, other, '100']);

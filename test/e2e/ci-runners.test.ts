@@ -16,7 +16,7 @@ function asRunnerUser(cwd: string, args: string[]) {
 
 /** What a CI runner's environment does to `ledger`: its working directory, its homes, its temporary directory. */
 describe('a state directory the runner will not let ledger write', () => {
-  it('seen: `sandbox start` where .ledger/ cannot be made said Error [INTERNAL] and a syscall; now it names the directory and the way out', async () => {
+  it('`sandbox start` where .ledger/ cannot be made names the directory and the way out', async () => {
     const cli = createCli();
     try {
       writeFileSync(join(cli.dir, '.ledger'), 'a file where the state directory goes\n');
@@ -38,7 +38,8 @@ describe('a state directory the runner will not let ledger write', () => {
 });
 
 describe('a report CI reads, in a checkout it cannot write', () => {
-  it('seen: --output in a read-only directory ran every scenario, then lost the report with Error [INTERNAL]; now it is refused before anything runs (exit 2)', async () => {
+  it('refuses --output in a read-only directory before anything runs (exit 2)', async () => {
+    // Found only at the end, it would lose the report of every scenario that ran.
     const cli = createCli();
     try {
       writeFileSync(join(cli.dir, 'smoke.yaml'), 'name: smoke\nsteps:\n  - run: wallets list\n    expect: { data.total: 0 }\n');
@@ -54,7 +55,7 @@ describe('a report CI reads, in a checkout it cannot write', () => {
 });
 
 describe('a runner whose TMPDIR is missing', () => {
-  it('seen: every scenario failed on its own `mkdtemp` ENOENT (and `sandbox start --memory` said INTERNAL); now one error says TMPDIR, before anything runs', async () => {
+  it('says TMPDIR once, before anything runs, for a scenario run and for `sandbox start --memory`', async () => {
     const cli = createCli();
     try {
       writeFileSync(join(cli.dir, 'smoke.yaml'), 'name: smoke\nsteps:\n  - run: wallets list\n    expect: { data.total: 0 }\n');
@@ -74,7 +75,7 @@ describe('a runner whose TMPDIR is missing', () => {
 
 describe('a runner whose TMPDIR is full', () => {
   // A full file system needs one of its own: a 64 KB tmpfs, which only root may mount (skipped otherwise).
-  it('seen: every scenario failed on its own ENOSPC; now one error says TMPDIR is full, before anything runs', async (ctx) => {
+  it('says once that TMPDIR is full, before anything runs', async (ctx) => {
     const cli = createCli();
     const full = join(cli.dir, 'full');
     mkdirSync(full);
@@ -97,7 +98,7 @@ describe('a runner whose TMPDIR is full', () => {
 });
 
 describe('a checkout path with odd characters', () => {
-  it("seen: in a checkout whose path has a ' the export line `sandbox start --detach` prints broke the shell; now a shell reads it back whole", async () => {
+  it("in a checkout whose path has a ', a shell reads the export line `sandbox start --detach` prints back whole", async () => {
     const cli = createCli();
     const job = join(cli.dir, "o'brien $HOME ọ̀jọ́ ci");
     mkdirSync(job);

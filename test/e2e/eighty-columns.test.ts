@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { displayWidth } from '../../src/cli/output/table.js';
 import { execa } from 'execa';
-import { BIN, type Cli, cleanEnv, closedPort, createCli, watchOutput } from '../helpers/cli.js';
+import { BIN, type Cli, cleanEnv, closedPort, createCli, watchOutput, createWalletWithCli } from '../helpers/cli.js';
 import { type Terminal, terminal } from '../helpers/terminal.js';
 
 /**
@@ -31,11 +31,8 @@ afterAll(async () => {
   cli.cleanup();
 });
 
-const wallet = async (reference: string) =>
-  (await cli.run(['wallets', 'create', '--customer-reference', reference, '--first-name', 'Ada', '--last-name', 'Obi', '--email', `${reference}@example.com`, '-q'])).stdout.trim();
-
 describe('prose at 80 columns', () => {
-  it('seen: `sandbox magic` printed lines of up to 152 columns; now each value continues under itself, and --json is the API data', async () => {
+  it('`sandbox magic` continues each value under itself within 80 columns, and --json is the API data', async () => {
     const r = await cli.run(['sandbox', 'magic'], narrow);
     expect(r.exitCode).toBe(0);
     fits(r.stdout);
@@ -53,7 +50,7 @@ describe('prose at 80 columns', () => {
     });
   });
 
-  it('seen: the `sandbox audit` summary was one line of about 125 columns; now it is broken at spaces', async () => {
+  it('breaks the `sandbox audit` summary at spaces', async () => {
     const r = await cli.run(['sandbox', 'audit'], narrow);
     expect(r.exitCode).toBe(0);
     fits(r.stdout);
@@ -61,8 +58,8 @@ describe('prose at 80 columns', () => {
     expect(words(r.stdout)).toBe(words((await cli.run(['sandbox', 'audit'])).stdout));
   });
 
-  it('seen: `webhooks show` put the attempt and its URL on one line as wide as the URL; now the URL has lines of its own', async () => {
-    const ada = await wallet('webhook-url');
+  it('`webhooks show` gives the URL lines of its own', async () => {
+    const ada = await createWalletWithCli(cli, 'webhook-url');
     const url = `http://127.0.0.1:${await closedPort()}/hooks/ledger/production-mirror/receiver/with/a/long/path?token=0123456789abcdefghijklmnopqrstuvwxyz`;
     expect((await cli.run(['webhooks', 'endpoint', 'set', url])).exitCode).toBe(0);
     try {
@@ -98,7 +95,8 @@ describe('a connection cut after the request went out, at an 80-column terminal'
   });
   afterAll(() => new Promise((resolve) => server.close(resolve)));
 
-  it('seen: the error was one line of about 290 columns, which the terminal broke mid-word; now it is broken at spaces, continued two columns in', async () => {
+  it('breaks the error at spaces, continued two columns in', async () => {
+    // The terminal would break it mid-word.
     const id = '01a20c03-0be3-7bb4-9c12-8dee9f0c20a7';
     const term = await terminal(['transfer', id, '0123456785', '100'], { cwd: cli.dir, env: cut, columns: 80 });
     open.push(term);
@@ -115,7 +113,8 @@ describe('a connection cut after the request went out, at an 80-column terminal'
 });
 
 describe('sandbox start --detach at 80 columns', () => {
-  it('seen: its hint was one line of 130 columns ending "export LEDGER_HOME=\'…/.ledger\'.", whose copy took the full stop into the path; now the export is a line of its own that works pasted', async () => {
+  it('its hint gives the export a line of its own that works pasted', async () => {
+    // Ended by a full stop, the line would be copied with the stop in the path.
     const home = createCli();
     const elsewhere = createCli();
     try {
@@ -141,9 +140,9 @@ describe('sandbox start --detach at 80 columns', () => {
 });
 
 describe('tables at 80 columns', () => {
-  it('seen: `sandbox receiver events` cut the time to "2026-01-01 00:0…" to keep the cut webhook ids; now the ids are left out first, and the footer says so', async () => {
+  it('`sandbox receiver events` leaves out the webhook ids before it cuts the time, and the footer says so', async () => {
     // Events of the same instant have ids alike for their first 15 characters or so (UUIDv7).
-    const ada = await wallet('receiver-ada');
+    const ada = await createWalletWithCli(cli, 'receiver-ada');
     await cli.run(['credit', ada, '1000']);
     await cli.run(['credit', ada, '200000']);
     await cli.run(['transfer', ada, '1111111111', '1000', '--bank', '058', '--yes']);
@@ -159,8 +158,8 @@ describe('tables at 80 columns', () => {
 });
 
 describe('webhooks tail at 80 columns', () => {
-  it('seen: each attempt was a line of about 96 columns, which the terminal wrapped; now the time drops its date and the wallet goes, and the line fits', async () => {
-    const ada = await wallet('tail-ada');
+  it('each attempt fits its line: the time drops its date and the wallet goes', async () => {
+    const ada = await createWalletWithCli(cli, 'tail-ada');
     const tail = execa(process.execPath, [BIN, 'webhooks', 'tail'], { cwd: cli.dir, env: cleanEnv({ COLUMNS: '80' }), extendEnv: false, reject: false });
     const out = watchOutput(tail.stdout);
     await watchOutput(tail.stderr).waitFor(/Following/);
@@ -175,7 +174,7 @@ describe('webhooks tail at 80 columns', () => {
 });
 
 describe('scenario run at 80 columns', () => {
-  it('seen: a failure printed the request and response bodies on lines of up to 900 columns; now every line fits, and nothing is lost', async () => {
+  it('a failure prints the request and response bodies within 80 columns, and loses nothing', async () => {
     const { writeFileSync } = await import('node:fs');
     writeFileSync(
       `${cli.dir}/failing.yaml`,
@@ -194,9 +193,9 @@ describe('scenario run at 80 columns', () => {
 });
 
 describe('pickers at 80 columns', () => {
-  it('seen: a held payment in the `suspense resolve` picker ran onto a second line, and so did the answer after the question; now each is one line, cut with …, named by its customer, and found by typing', async () => {
-    const ada = await wallet('picker-ada');
-    const other = await wallet('picker-other');
+  it('the `suspense resolve` picker shows each held payment, and the answer after the question, on one line, cut with …, named by its customer, and found by typing', async () => {
+    const ada = await createWalletWithCli(cli, 'picker-ada');
+    const other = await createWalletWithCli(cli, 'picker-other');
     const narration = 'SANDBOX-LOW-CONFIDENCE part payment for the container of tomatoes from Kano market, balance later';
     expect((await cli.run(['credit', other, '5000', '--narration', 'SANDBOX-LOW-CONFIDENCE asdf'])).exitCode).toBe(0);
     expect((await cli.run(['credit', ada, '7000000', '--narration', narration, '--sender-name', 'Chukwuemeka Okonkwo-Adeyemi'])).exitCode).toBe(0);
@@ -223,8 +222,8 @@ describe('pickers at 80 columns', () => {
 });
 
 describe('answers to a picker', () => {
-  it('seen: a picked trigger stood after its question with its padding and description ("BALANCE_ABOVE           the balance rises…"); now the answer is the value', async () => {
-    const ada = await wallet('answer-ada');
+  it('a picked trigger stands after its question as its value alone', async () => {
+    const ada = await createWalletWithCli(cli, 'answer-ada');
     const term = await terminal(['agents', 'create', ada, '--name', 'Sweep'], { cwd: cli.dir, columns: 80 });
     open.push(term);
     await term.waitFor(/Fire on…/);
@@ -237,9 +236,9 @@ describe('answers to a picker', () => {
 });
 
 describe('agents runs at 80 columns', () => {
-  it('seen: Why and What it did were cut to about 20 characters ("balance crossed abo…"); now each run is a record with the whole text, its transaction id whole', async () => {
-    const ada = await wallet('runs-ada');
-    const save = await wallet('runs-save');
+  it('each run is a record with the whole Why and What it did, its transaction id whole', async () => {
+    const ada = await createWalletWithCli(cli, 'runs-ada');
+    const save = await createWalletWithCli(cli, 'runs-save');
     const agent = (
       await cli.run(['agents', 'create', ada, '--name', 'To savings', '--trigger', 'BALANCE_ABOVE', '--threshold', '1000000', '--action', 'SWEEP', '--destination', save, '-q'])
     ).stdout.trim();

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { closedPort, useSandboxCli } from '../helpers/cli.js';
+import { closedPort, useSandboxCli, createWalletWithCli } from '../helpers/cli.js';
 
 // The list filters as support staff type them, through the built binary, on a manual clock that
 // stands months away from real time: "today", "yesterday" and "23h" can only come out right when
@@ -12,15 +12,13 @@ let bayo: string;
 const tx: Record<string, unknown> = {};
 const held: Record<string, unknown> = {};
 
-const wallet = async (ref: string, first: string) =>
-  (await cli.run(['wallets', 'create', '--customer-reference', ref, '--first-name', first, '--last-name', 'Okafor', '--email', `${ref}@x.ng`, '-q'])).stdout.trim();
 const credit = async (walletId: string, amount: number, sender: string, narration = 'school fees') =>
   json(['credit', walletId, String(amount), '--sender-name', sender, '--narration', narration, '--sender-account', '0690000032', '--sender-bank-code', '044']);
 const page = (items: unknown[]) => ({ items, total: items.length, page: 1, limit: 20 });
 
 beforeAll(async () => {
-  ada = await wallet('ada-001', 'Ngozi');
-  bayo = await wallet('bayo-002', 'Bayo');
+  ada = await createWalletWithCli(cli, 'ada-001', { first: 'Ngozi', last: 'Okafor' });
+  bayo = await createWalletWithCli(cli, 'bayo-002', { first: 'Bayo', last: 'Okafor' });
   tx.obi = (await credit(ada, 700_000, 'OBI ADA NKECHI')).transaction;
   held.risky = (await credit(bayo, 250_000, 'EMEKA OBI', 'rent SANDBOX-RISK')).suspense_item;
   await cli.run(['sandbox', 'clock', 'advance', '1d']);

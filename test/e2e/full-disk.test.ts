@@ -121,7 +121,7 @@ afterAll(() => {
 });
 
 describe.skipIf(!small)('snapshot save --file onto a full disk', () => {
-  it('seen: the download ended as Error [INTERNAL] with the raw ENOSPC; now STORAGE_FULL (exit 1), and no partial file is left', async () => {
+  it('is STORAGE_FULL (exit 1), and leaves no partial file', async () => {
     const cli = createCli();
     try {
       expect((await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--memory'])).exitCode).toBe(0);
@@ -138,7 +138,8 @@ describe.skipIf(!small)('snapshot save --file onto a full disk', () => {
 });
 
 describe.skipIf(!stateDisk)('sandbox start with its state directory on a full disk', () => {
-  it('seen: Error [INTERNAL] with the raw ENOSPC, and the server went on serving with no state file, holding its database, where no `sandbox stop` could find it; now STORAGE_FULL (exit 1), the server stopped, no temporary file left', async () => {
+  it('is STORAGE_FULL (exit 1): the server stops and leaves no temporary file', async () => {
+    // A server left serving with no state file would hold its database where no `sandbox stop` finds it.
     const home = join(stateDisk!, 'home');
     mkdirSync(home);
     const cli = createCli({ LEDGER_HOME: home });
@@ -160,7 +161,7 @@ describe.skipIf(!stateDisk)('sandbox start with its state directory on a full di
 });
 
 describe.skipIf(!readOnlyDisk)('sandbox start on a read-only file system', () => {
-  it('seen: Error [INTERNAL] with the raw EROFS, or "unable to open database file"; now STORAGE_UNAVAILABLE naming the file (exit 1)', async () => {
+  it('is STORAGE_UNAVAILABLE naming the file (exit 1)', async () => {
     const cli = createCli();
     const db = join(readOnlyDisk!, 'sandbox.db');
     try {
@@ -187,7 +188,7 @@ describe.skipIf(!readOnlyDisk)('sandbox start on a read-only file system', () =>
 
 // /dev/full answers every write with ENOSPC, as a log file on a full disk does: no mount needed.
 describe.skipIf(!existsSync('/dev/full'))('a log that cannot be written', () => {
-  it('seen: a sandbox whose log was on a full disk died at the first line it could not write (a detached one mid-run, one started `> log` before serving); now the line is dropped and it serves on', async () => {
+  it('a sandbox whose log is on a full disk drops the line it cannot write and serves on, detached or started `> log`', async () => {
     const cli = createCli();
     const full = openSync('/dev/full', 'w');
     const child = spawn(process.execPath, [BIN, 'sandbox', 'start', '--memory', '--port', '0'], { cwd: cli.dir, env: cleanEnv(), stdio: ['ignore', full, full] });

@@ -57,7 +57,7 @@ describe('startSandbox: two sandboxes in one process', () => {
     await file.advance(1);
     expect((await api(file, 'GET', `/v1/transactions/${payout.transaction_id}`)).body.data.status).toBe('FAILED');
     expect((await api(memory, 'GET', '/sandbox/clock')).body.data.offset_seconds).toBe(0);
-    // Seen: each threw a plain RangeError; now each is refused as `POST /sandbox/clock/advance` refuses it.
+    // Each is refused as `POST /sandbox/clock/advance` refuses it, not thrown as a plain RangeError.
     for (const bad of ['soon', '-5s', '0s', 0, -5]) {
       await expect(file.advance(bad), String(bad)).rejects.toMatchObject({ name: 'SandboxError', status: 400, code: 'VALIDATION_ERROR' });
     }
@@ -102,7 +102,7 @@ describe('startSandbox: two sandboxes in one process', () => {
       await file.snapshot.save({ file: saved }, { format });
       const other = await startSandbox({ seed: 11 });
       try {
-        // Seen: INTERNAL_ERROR, "developer … does not exist": the secret was read for the owner the restore had replaced.
+        // The secret is the one of the owner the restore brings: the owner it replaced no longer exists.
         await other.snapshot.restore({ file: saved });
         expect([other.developerId, other.webhookSecret]).toEqual([file.developerId, file.webhookSecret]);
         expect((await api(other, 'GET', '/sandbox/wallets')).body.data).toEqual((await api(file, 'GET', '/sandbox/wallets')).body.data);

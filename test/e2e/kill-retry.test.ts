@@ -42,7 +42,7 @@ async function failedDelivery() {
 }
 
 describe('a request killed between its effect and its answer (SIGKILL), retried with its Idempotency-Key', () => {
-  it('seen: a clock advance killed while it ran what fell due moved the clock again on the retry; now the retry replays it', async () => {
+  it('a clock advance killed while it ran what fell due replays when retried with its key, and the clock moves once', async () => {
     const { app } = await failedDelivery();
     try {
       // The advance makes the retry (5 s after the failure) due and waits for it: the server dies there.
@@ -66,7 +66,7 @@ describe('a request killed between its effect and its answer (SIGKILL), retried 
     }
   }, 40_000);
 
-  it('seen: a manual webhook retry killed while its attempt was out sent the delivery again when retried with its key; now the retry replays the attempt on record and sends nothing', async () => {
+  it('a manual webhook retry killed while its attempt was out replays the attempt on record when retried with its key, and sends nothing', async () => {
     // The manual retry is the endpoint's second attempt, which it never answers.
     const { app, log } = await failedDelivery();
     try {

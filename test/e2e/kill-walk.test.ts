@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeNuban } from '../../src/engine/wallets/nuban.js';
-import { useCli } from '../helpers/cli.js';
+import { useCli, createWalletWithCli } from '../helpers/cli.js';
 import { startWebhookApp } from '../helpers/webhook-app.js';
 
 /**
@@ -43,12 +43,6 @@ async function sandboxWithFailingEndpoint(killAt: number | number[], start = STA
   return { app, seen };
 }
 
-async function wallet(reference: string): Promise<string> {
-  const made = await cli.run(['wallets', 'create', '--customer-reference', reference, '--first-name', 'Ada', '--last-name', 'Obi', '--email', `${reference}@example.com`, '-q']);
-  expect(made.exitCode).toBe(0);
-  return made.stdout.trim();
-}
-
 /** Each delivery as `webhooks list --json` shows it: event id → [status, attempt_count]. */
 async function logs(): Promise<Record<string, [string, number]>> {
   const { items } = await cli.json(['webhooks', 'list', '--limit', '100']);
@@ -76,7 +70,7 @@ describe('a sandbox killed during a clock walk, started again on the same databa
     // later (4-6); 5 min after that the sandbox dies while the endpoint holds the second credit's third (post 8).
     const { app, seen } = await sandboxWithFailingEndpoint(8);
     try {
-      const w = await wallet('walk');
+      const w = await createWalletWithCli(cli, 'walk');
       for (const amount of ['1000', '2000', '3000']) expect((await cli.run(['credit', w, amount])).exitCode).toBe(0);
       const events = Object.keys(await logs());
       expect(events).toHaveLength(3);
@@ -141,7 +135,7 @@ describe('a sandbox killed during a clock walk, started again on the same databa
     const start = [...START, '--settlement-delay', '60'];
     const { app, seen } = await sandboxWithFailingEndpoint(killAt, start);
     try {
-      const w = await wallet('payout');
+      const w = await createWalletWithCli(cli, 'payout');
       expect((await cli.run(['credit', w, '100000'])).exitCode).toBe(0);
       const payout = await cli.json(['transfer', w, makeNuban('057', '123123123'), '10000', '--bank', '057', '--yes']);
       expect(payout.status).toBe('PENDING');
@@ -181,7 +175,7 @@ describe('a sandbox killed during a clock walk, started again on the same databa
     // after the restart the next advance begins with its third (post 3), and dies there too.
     const { app, seen } = await sandboxWithFailingEndpoint([2, 3]);
     try {
-      expect((await cli.run(['credit', await wallet('client'), '1000'])).exitCode).toBe(0);
+      expect((await cli.run(['credit', await createWalletWithCli(cli, 'client'), '1000'])).exitCode).toBe(0);
       const url = JSON.parse(readFileSync(join(cli.dir, '.ledger', 'sandbox.json'), 'utf8')).base_url;
 
       const plain = await cli.run(['sandbox', 'clock', 'advance', '2d']);

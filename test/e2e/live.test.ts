@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useSandboxCli } from '../helpers/cli.js';
+import { useSandboxCli, createWalletWithCli } from '../helpers/cli.js';
 import { type LiveService, startLiveService } from '../helpers/live-service.js';
 import { terminal } from '../helpers/terminal.js';
 
@@ -27,9 +27,8 @@ const writes = () => live.requests.filter((r) => r.method !== 'GET');
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'ledger-live-'));
   live = await startLiveService(dir, cli.sandbox.baseUrl, { [LIVE_KEY]: cli.sandbox.apiKey });
-  const wallet = async (ref: string, first: string) => (await cli.run(['wallets', 'create', '--customer-reference', ref, '--first-name', first, '--last-name', 'Obi', '--email', `${ref}@x.ng`, '-q'])).stdout.trim();
-  ada = await wallet('ada', 'Ada');
-  bola = await wallet('bola', 'Bola');
+  ada = await createWalletWithCli(cli, 'ada');
+  bola = await createWalletWithCli(cli, 'bola', { first: 'Bola' });
   bolaAccount = (await cli.json(['wallets', 'get', bola])).account_number;
   await cli.run(['credit', ada, '500000', '--narration', 'salary for May']);
 });

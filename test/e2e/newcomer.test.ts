@@ -11,7 +11,7 @@ import { type Cli, createCli, useSandboxCli } from '../helpers/cli.js';
  */
 
 describe('starting a second sandbox', () => {
-  it('seen: a start that failed once (PORT_IN_USE) made every later failed start in that directory report that old error; now each reports its own', async () => {
+  it('each failed start in a directory reports its own error, not one an earlier start left', async () => {
     const first = createCli();
     const second = createCli();
     const blocker = createServer();
@@ -24,7 +24,7 @@ describe('starting a second sandbox', () => {
 
       const portTaken = await second.run(['sandbox', 'start', '--detach', '--port', String(port)]);
       expect(portTaken.exitCode).toBe(1);
-      // Seen: "pick another with --port", without the value that always works.
+      // With the value that always works, not only "pick another with --port".
       expect(portTaken.stderr).toBe(`Error [PORT_IN_USE]: port ${port} on 127.0.0.1 is in use: pick another with --port (--port 0 takes a free one)\n`);
 
       // Same directory, a free port, but the database another sandbox serves.
@@ -43,7 +43,8 @@ describe('starting a second sandbox', () => {
 });
 
 describe('sandbox env after sandbox stop', () => {
-  it('seen: it printed the exports of a stopped sandbox and nothing else, and `eval` then `curl -s` printed nothing at all; now a note says it is not running and how to start it', async () => {
+  it('for a stopped sandbox a note says it is not running and how to start it', async () => {
+    // `eval` of the exports alone, then `curl -s`, would print nothing at all.
     const cli = createCli();
     try {
       expect((await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--memory'])).exitCode).toBe(0);
@@ -63,7 +64,7 @@ describe('sandbox env after sandbox stop', () => {
 });
 
 describe('a second terminal in another directory', () => {
-  it('seen: `sandbox status` there said "running" while every other command said NO_SANDBOX, and `sandbox stop` said "No sandbox is running"; now status says why the others will fail, and stop that none was started here', async () => {
+  it('`sandbox status` there says why the other commands will fail, and `sandbox stop` that none was started here', async () => {
     const home = createCli();
     const elsewhere = createCli();
     try {
@@ -92,7 +93,7 @@ describe('a second terminal in another directory', () => {
 });
 
 describe('without a sandbox', () => {
-  it('seen: `ledger --json wallets list` said only "unknown option \'--json\'"; now it says options go after the command, with the line as it should read', async () => {
+  it('`ledger --json wallets list` says options go after the command, with the line as it should read', async () => {
     const cli = createCli();
     try {
       for (const [args, fixed] of [
@@ -110,7 +111,8 @@ describe('without a sandbox', () => {
     }
   });
 
-  it('seen: `ledger` or `ledger wallets` alone printed the help on stderr and exited 0, so a script running `ledger $EMPTY` went on; now exit 2 (usage), and --help still 0 on stdout', async () => {
+  it('`ledger` or `ledger wallets` alone exits 2 (usage), and --help still exits 0 on stdout', async () => {
+    // A script running `ledger $EMPTY` must stop there.
     const cli = createCli();
     try {
       for (const args of [[], ['wallets'], ['sandbox', 'snapshot']]) {
@@ -129,7 +131,7 @@ describe('without a sandbox', () => {
     }
   });
 
-  it('seen: every --help ended in lines of 110 to 120 columns (exit codes, --json, configuration), wrapped mid-word at 80; now every line but an example fits 80', async () => {
+  it('every line of every --help fits 80 columns, but an example', async () => {
     const cli = createCli();
     try {
       const paths = ['', ...COMMANDS.map((c) => c.path)];
@@ -159,7 +161,7 @@ describe('with a sandbox', () => {
     bola = (await cli.json(['wallets', 'create', '--customer-reference', 'nc-bola', '--first-name', 'Bola', '--last-name', 'Ade', '--email', 'bola@example.com'])).id;
   });
 
-  it('seen: a wallet id pasted with a trailing space or in quotes was NOT_FOUND (exit 1); now it is the id it names', async () => {
+  it('a wallet id pasted with a trailing space or in quotes is the id it names', async () => {
     for (const pasted of [`${ada} `, ` ${ada}\n`, `"${ada}"`, `'${ada}'`, `“${ada}”`]) {
       const got = await cli.run(['wallets', 'get', pasted, '--json']);
       expect(got.exitCode, `${JSON.stringify(pasted)}: ${got.stderr}`).toBe(0);
@@ -184,7 +186,7 @@ describe('with a sandbox', () => {
     expect(await cli.run(['wallets', 'get', ' '])).toMatchObject({ exitCode: 2, stderr: 'Error [USAGE]: <wallet_id> is empty (" ")\n' });
   });
 
-  it('seen: an id copied from a table where it was cut to fit (01a20c05-55…) was NOT_FOUND; now a usage error that says how to get it whole', async () => {
+  it('an id cut to fit a table (01a20c05-55…) is a usage error that says how to get it whole', async () => {
     const cut = `${ada.slice(0, 11)}…`;
     const got = await cli.run(['transactions', 'list', cut]);
     expect(got.exitCode).toBe(2);
@@ -196,7 +198,7 @@ describe('with a sandbox', () => {
     expect((await cli.json(['agents', 'list'])).items).toEqual([]);
   });
 
-  it('seen: `agents runs` at 80 columns said "ids shortened to fit" of a table with no ids in it (the Transaction column was left out); now it names the columns left out, and says when ids are cut too', async () => {
+  it('`agents runs` at 80 columns names the columns it left out, and says when ids are cut too', async () => {
     const save = (await cli.json(['wallets', 'create', '--customer-reference', 'nc-save', '--first-name', 'Ada', '--last-name', 'Savings', '--email', 'ada.s@example.com'])).id;
     const agent = (await cli.json(['agents', 'create', bola, '--name', 'To savings', '--trigger', 'BALANCE_ABOVE', '--threshold', '1000000', '--action', 'SWEEP', '--destination', save])).id;
     expect((await cli.run(['credit', bola, '900000'])).exitCode).toBe(0);
@@ -215,7 +217,7 @@ describe('with a sandbox', () => {
     expect(transactions.stdout.trimEnd().split('\n').at(-1)).toBe('ids shortened, columns left out to fit: --wide shows all');
   });
 
-  it('seen: an amount written in naira (N500, ₦5,000, NGN 500) was refused with no hint of the kobo it means; now the message gives it, and nothing moves', async () => {
+  it('an amount written in naira (N500, ₦5,000, NGN 500) is refused with the kobo it means, and nothing moves', async () => {
     const before = (await cli.json(['wallets', 'get', ada])).balance;
     for (const [written, meant] of [['N500', '₦500.00 is 50000'], ['₦5,000', '₦5,000.00 is 500000'], ['NGN 500', '₦500.00 is 50000'], ['n1,500.75', '₦1,500.75 is 150075']]) {
       const r = await cli.run(['credit', ada, written!]);

@@ -27,7 +27,8 @@ const credit = (base: string, key: string, account: string) =>
     .catch((error: Error) => ({ status: 0, body: { error: error.message } as any }));
 
 describe('one database, one server', () => {
-  it('seen: a second start on a database another process serves rotated its key and caused 500s; now it is refused with the pid and port', async () => {
+  it('refuses a second start on a database another process serves, with the pid and port', async () => {
+    // A second server would rotate the first one's key, and its requests would fail with 500.
     const first = createCli();
     const second = createCli();
     try {
@@ -130,7 +131,8 @@ describe('stop and status agree', () => {
     });
   }
 
-  it('seen: after a job\'s sandbox was killed, `sandbox stop` there stopped whatever process had its pid since (another job\'s sandbox); now it stops nothing', async () => {
+  it("after a job's sandbox was killed, `sandbox stop` there stops nothing, whatever process has its pid since", async () => {
+    // The pid may be another job's sandbox by then.
     const killed = createCli();
     const other = createCli();
     try {

@@ -83,7 +83,7 @@ describe('payouts from the command line', () => {
     expect((await cli.run(['sandbox', 'magic', '--quiet'])).stdout).toBe('0000000000\n1111111111\n2222222222\n');
   });
 
-  it('seen: `transactions get` on a failed payout did not point to its reversal; now the payout, its fee and its reversal name one another, and --json is the API data', async () => {
+  it('`transactions get` shows a failed payout, its fee and its reversal naming one another, and --json is the API data', async () => {
     await cli.run(['sandbox', 'stop']);
     expect((await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--memory', '--seed', '7'])).exitCode).toBe(0);
     try {

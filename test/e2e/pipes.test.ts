@@ -1,7 +1,7 @@
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { displayWidth } from '../../src/cli/output/table.js';
-import { BIN, type Cli, cleanEnv, createCli } from '../helpers/cli.js';
+import { BIN, type Cli, cleanEnv, createCli, createWalletWithCli } from '../helpers/cli.js';
 
 /**
  * Lists for programs and for people at 80 columns: rows on a pipe, --format, --all and the notice of
@@ -15,10 +15,8 @@ const ids: string[] = [];
 beforeAll(async () => {
   cli = createCli();
   expect((await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--memory', '--seed', '7'])).exitCode).toBe(0);
-  const wallet = async (reference: string, first: string) =>
-    (await cli.run(['wallets', 'create', '--customer-reference', reference, '--first-name', first, '--last-name', 'Obi', '--email', `${reference}@example.com`, '-q'])).stdout.trim();
-  ada = await wallet('ada-07', 'Ada');
-  bola = await wallet('bola-12', 'Bola');
+  ada = await createWalletWithCli(cli, 'ada-07', { first: 'Ada' });
+  bola = await createWalletWithCli(cli, 'bola-12', { first: 'Bola' });
   // Five held payments, made within one second: their ids share the creation time at the front.
   const held = [
     [ada, '1250000', 'SANDBOX-LOW-CONFIDENCE rent, "May", Yaba'],
@@ -116,7 +114,7 @@ describe('pages', () => {
 describe('tables at 80 columns', () => {
   const narrow = { env: { COLUMNS: '80' } };
 
-  it('seen: `suspense list --status PENDING` dropped Age and Sender, kept the Status the filter made constant, cut "1250000 (₦12,500.0…" and never named the customer; now money is whole, the age and the customer stay, columns that say the same on every row go first, and ids are the unique start of their random last group, which commands take back', async () => {
+  it('`suspense list --status PENDING` keeps money whole, the age and the customer, leaves out first the columns that say the same on every row, and shows ids as the unique start of their random last group, which commands take back', async () => {
     const r = await cli.run(['suspense', 'list', '--status', 'PENDING', '--format', 'table'], narrow);
     expect(r.exitCode).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');

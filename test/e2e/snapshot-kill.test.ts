@@ -59,7 +59,7 @@ describe('a save killed half-way', () => {
 });
 
 describe('snapshot save --file', () => {
-  it('seen: the server wrote the file at any path the request named; now the command downloads the sandbox and writes the file itself, never over a served database', async () => {
+  it('the command downloads the sandbox and writes the file itself, never over a served database', async () => {
     const db = join(cli.dir, 'live.db');
     expect((await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--db', db, '--seed', '5'])).exitCode).toBe(0);
     const wallet = await cli.json(['wallets', 'create', '--customer-reference', 'kept', '--first-name', 'A', '--last-name', 'B', '--email', 'a@b.ng']);
@@ -90,7 +90,7 @@ describe('snapshot save --file', () => {
 });
 
 describe('a snapshot file edited to raise a wallet by 1,000,000,000 kobo', () => {
-  it('seen: `snapshot restore --file` and `sandbox start --snapshot` loaded it (a payout of 900,000,000 was then accepted); now each refuses it, SNAPSHOT_INVALID naming the wallet, exit 1, and --force loads it with a warning', async () => {
+  it('`snapshot restore --file` and `sandbox start --snapshot` each refuse it, SNAPSHOT_INVALID naming the wallet, exit 1, and --force loads it with a warning', async () => {
     expect((await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--memory', '--seed', '5'])).exitCode).toBe(0);
     const ada = await cli.json(['wallets', 'create', '--customer-reference', 'ada', '--first-name', 'Ada', '--last-name', 'Obi', '--email', 'ada@example.com']);
     await cli.json(['credit', ada.id, '1000']);

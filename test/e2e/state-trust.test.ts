@@ -75,7 +75,7 @@ async function ledger(args: string[], env: Record<string, string> = {}) {
 const keysSent = (received: Received[]) => received.map((r) => r.headers['x-api-key']).filter((key) => key !== undefined);
 
 describe('the sandbox state of a folder above', () => {
-  it('seen: with LEDGER_API_KEY set, `wallets list` sent that key to the URL of a state file above; the key goes nowhere and the error names the file', async () => {
+  it('with LEDGER_API_KEY set, a state file above sends the key nowhere, and the error names the file', async () => {
     plant(fake.url);
     const r = await ledger(['wallets', 'list'], { LEDGER_API_KEY: ENV_KEY });
     expect(fake.received).toEqual([]);
@@ -95,7 +95,7 @@ describe('the sandbox state of a folder above', () => {
     expect([r.exitCode, r.stderr, keysSent(fake.received)]).toEqual([0, '', [FILE_KEY]]);
   });
 
-  it('seen: a world-writable state file was used; it is refused with the file named and why, before any request', async () => {
+  it('refuses a world-writable state file with the file named and why, before any request', async () => {
     plant(fake.url, 0o666);
     const refused = `Error [STATE_FILE_UNTRUSTED]: ${stateFile} is writable by other users (mode 0666); not using it (set LEDGER_HOME to your sandbox's .ledger folder, or LEDGER_BASE_URL and LEDGER_API_KEY)\n`;
     const r = await ledger(['wallets', 'list']);
@@ -143,7 +143,7 @@ describe('the sandbox state of a folder above', () => {
     }
   });
 
-  it("seen: with --base-url, the state file's key was sent there; it goes only to the file's own URL", async () => {
+  it("with --base-url, the state file's key goes only to the file's own URL", async () => {
     plant(fake.url);
     const r = await ledger(['wallets', 'list', '--base-url', other.url]);
     expect([other.received, fake.received]).toEqual([[], []]);
@@ -155,7 +155,7 @@ describe('the sandbox state of a folder above', () => {
 });
 
 describe('sandbox status', () => {
-  it('seen: it sent the key to the public health route; it sends none, wherever the key came from', async () => {
+  it('sends no key to the public health route, wherever the key came from', async () => {
     plant(fake.url);
     const fromFile = await ledger(['sandbox', 'status', '--json']);
     expect([fromFile.exitCode, JSON.parse(fromFile.stdout)]).toEqual([0, expect.objectContaining({ running: true, base_url: fake.url })]);

@@ -1,18 +1,15 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { useSandboxCli } from '../helpers/cli.js';
+import { useSandboxCli, createWalletWithCli } from '../helpers/cli.js';
 
 const cli = useSandboxCli({ clock: 'manual', clockStart: '2026-11-21T09:30:00.000Z' });
 
 const json = (args: string[]) => cli.json(args);
-const wallet = async (ref: string) =>
-  (await cli.run(['wallets', 'create', '--customer-reference', ref, '--first-name', 'Sus', '--last-name', ref, '--email', `${ref}@x.ng`, '-q'])).stdout.trim();
-
 describe('the suspense queue from the command line', () => {
   it('close a wallet, credit it, find the item, resolve it to another wallet: balance, transaction and audit are right', async () => {
-    const closed = await wallet('closed');
-    const target = await wallet('target');
+    const closed = await createWalletWithCli(cli, 'closed');
+    const target = await createWalletWithCli(cli, 'target', { first: 'Sus', last: 'target' });
     await cli.run(['wallets', 'close', closed]);
     const credit = await json(['credit', closed, '420000', '--narration', 'rent for June', '--sender-name', 'FEMI ADE']);
     expect(credit.outcome).toBe('SUSPENDED');
@@ -36,7 +33,7 @@ describe('the suspense queue from the command line', () => {
   });
 
   it('holds low-confidence and risky payments, shows them, and refuses to ask without a terminal', async () => {
-    const w = await wallet('held');
+    const w = await createWalletWithCli(cli, 'held');
     expect((await json(['credit', w, '1000', '--narration', 'SANDBOX-LOW-CONFIDENCE'])).suspense_item.reason).toBe('AI_LOW_CONFIDENCE');
     const risky = await json(['credit', w, '2000', '--narration', 'rent SANDBOX-RISK', '--sender-account', '0690000032', '--sender-bank-code', '044']);
     expect(risky.suspense_item).toMatchObject({ reason: 'AI_RISK_FLAG', status: 'FLAGGED' });
@@ -50,7 +47,7 @@ describe('the suspense queue from the command line', () => {
   });
 
   it('flags an item with a note and adds another: show lists both, --quiet prints the id, a resolved item refuses (exit 1) and a bad note is exit 2', async () => {
-    const w = await wallet('flagged');
+    const w = await createWalletWithCli(cli, 'flagged');
     const held = (await json(['credit', w, '7000', '--narration', 'SANDBOX-LOW-CONFIDENCE', '--sender-name', 'OBI ADA NKECHI'])).suspense_item;
     const flagged = await cli.run(['suspense', 'flag', held.id, '--note', 'sender says it is not theirs'], { env: { COLUMNS: '80' } });
     expect([flagged.exitCode, flagged.stderr]).toEqual([0, '']);

@@ -1,12 +1,9 @@
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, useCli, watchOutput } from '../helpers/cli.js';
+import { BIN, cleanEnv, useCli, watchOutput, createWalletWithCli } from '../helpers/cli.js';
 import { startWebhookApp } from '../helpers/webhook-app.js';
 
 const cli = useCli('each');
-
-const wallet = async (ref: string) =>
-  (await cli.run(['wallets', 'create', '--customer-reference', ref, '--first-name', 'Web', '--last-name', 'Hook', '--email', `${ref}@x.ng`, '-q'])).stdout.trim();
 
 describe('webhooks through the built binary', () => {
   it('a receiving app that fails 3 times then answers 200: FAILED → DELIVERED with 4 attempts, all verified', async () => {
@@ -17,7 +14,7 @@ describe('webhooks through the built binary', () => {
       secret = (await cli.run(['webhooks', 'secret', '--quiet'])).stdout.trim();
       expect(secret).toMatch(/^whsec_/);
       expect((await cli.json(['webhooks', 'endpoint'])).url).toBe(app.url);
-      const w = await wallet('hooked');
+      const w = await createWalletWithCli(cli, 'hooked');
       await cli.run(['credit', w, '250000', '--narration', 'salary']);
       await cli.json(['sandbox', 'clock', 'advance', '1s']);
       const [log] = (await cli.json(['webhooks', 'list', '--event-type', 'ledger.credit'])).items;
@@ -44,7 +41,7 @@ describe('webhooks through the built binary', () => {
     // the commands below are still on their way (on a busy machine that took more than 5 s).
     expect((await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--memory', '--clock', 'manual'])).exitCode).toBe(0);
     expect((await cli.run(['sandbox', 'receiver', 'fail', '--status', '500', '--times', '2'])).stdout).toBe('The built-in receiver answers 500 to the next 2 deliveries.\n');
-    const w = await wallet('inject');
+    const w = await createWalletWithCli(cli, 'inject');
     await cli.run(['credit', w, '1000']);
     await cli.json(['sandbox', 'clock', 'advance', '1s']);
     const dry = await cli.run(['webhooks', 'retry', '--all-failed', '--dry-run', '--quiet']);
@@ -67,7 +64,7 @@ describe('webhooks through the built binary', () => {
 
   it('webhooks tail --json prints one JSON object per line until Ctrl-C', async () => {
     expect((await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--memory'])).exitCode).toBe(0);
-    const w = await wallet('tail');
+    const w = await createWalletWithCli(cli, 'tail');
     const tail = execa(process.execPath, [BIN, 'webhooks', 'tail', '--json'], { cwd: cli.dir, env: cleanEnv(), extendEnv: false, reject: false });
     const output = watchOutput(tail.stdout);
     await watchOutput(tail.stderr).waitFor(/Following webhook delivery attempts/);

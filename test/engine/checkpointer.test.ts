@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Db } from '../../src/engine/db/database.js';
 import { startCheckpointer } from '../../src/engine/db/sqlite/checkpointer.js';
 import { writesOffThread } from '../../src/engine/db/sqlite/off-thread.js';
@@ -36,13 +36,8 @@ async function fillAndEmpty(rows: number) {
   await sql`DELETE FROM scratch`.execute(db);
 }
 
-async function eventually(check: () => Promise<boolean>, tries = 200) {
-  for (let i = 0; i < tries; i++) {
-    if (await check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  return false;
-}
+/** Waits until the thread's answer holds (its rounds are 20 ms apart, up to 500 ms when idle). */
+const until = (check: () => Promise<boolean>) => vi.waitUntil(check, { timeout: 5_000, interval: 10 });
 
 describe('the checkpointer thread', () => {
   it('gives free pages back to the file system, a step of a few ms at a time, until none are left', async () => {
@@ -76,7 +71,7 @@ describe('the checkpointer thread', () => {
     reader.close();
     const limit = 64 * 1024 * 1024;
     expect(statSync(`${path}-wal`).size).toBeGreaterThan(limit);
-    expect(await eventually(() => walCaughtUp(db, 1))).toBe(true);
+    await until(() => walCaughtUp(db, 1));
     // The worker's write is the first after the checkpointer copied it all: it starts the WAL over, and cuts the file back.
     const writer = writesOffThread(db);
     try {
@@ -98,7 +93,7 @@ describe('the checkpointer thread', () => {
       // A short WAL is short enough when that is all that is asked.
       expect(await walCaughtUp(db, 1_000_000)).toBe(true);
       reader.exec('COMMIT');
-      expect(await eventually(() => walCaughtUp(db, 1))).toBe(true);
+      await until(() => walCaughtUp(db, 1));
     } finally {
       reader.close();
     }
@@ -107,7 +102,7 @@ describe('the checkpointer thread', () => {
   it('asked whether all of the WAL is copied, looks again: a round from before the last commit does not answer', async () => {
     // The background round runs every 20 ms; a commit just after one it found all copied is not in that answer.
     for (let round = 0; round < 5; round++) {
-      expect(await eventually(() => walCaughtUp(db, 1))).toBe(true);
+      await until(() => walCaughtUp(db, 1));
       const reader = new SQLite(path, { readonly: true });
       try {
         reader.exec('BEGIN');
@@ -145,15 +140,17 @@ describe('the checkpointer thread of an idle sandbox', () => {
     const checkpointer = startCheckpointer(file);
     try {
       await putSetting(writer, 'probe', '1');
-      expect(await eventually(async () => (await checkpointer.catchUp(1)) === 0)).toBe(true);
+      await until(async () => (await checkpointer.catchUp(1)) === 0);
       const before = await checkpointer.rounds();
-      // 300 ms with nothing new (up to 15 of its rounds): at most the one that sees the last commit checkpoints.
+      // A negative check with no event to wait for: the thread counts only the rounds that checkpoint,
+      // and one that finds nothing new leaves no trace. 300 ms holds up to 15 of its rounds; a slower
+      // machine runs fewer of them, which can only make the count smaller, so the bound never flakes.
       await new Promise((resolve) => setTimeout(resolve, 300));
       const idle = await checkpointer.rounds();
       expect(idle - before).toBeLessThanOrEqual(1);
       await putSetting(writer, 'probe', '2');
-      expect(await eventually(async () => (await checkpointer.rounds()) > idle)).toBe(true);
-      expect(await eventually(async () => (await checkpointer.catchUp(1)) === 0)).toBe(true);
+      await until(async () => (await checkpointer.rounds()) > idle);
+      await until(async () => (await checkpointer.catchUp(1)) === 0);
     } finally {
       await checkpointer.stop();
       await closeDatabase(writer);

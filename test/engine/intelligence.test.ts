@@ -337,7 +337,7 @@ describe('rules of form and vocabulary by class, from knowledge rather than any 
     expect([outcome('ajo', bigger, 6_000_000), outcome('ajo', bigger, 4_000_000)]).toEqual([['ajo', 'savings', 'AI_RISK_FLAG'], ['ajo', 'savings', 'CREDITED']]);
   });
 
-  it('explains a limit as it was written: "₦1m and above" is amounts of 100000000 kobo and above (Seen: "above 99999999 kobo")', () => {
+  it('explains a limit as it was written: "₦1m and above" is amounts of 100000000 kobo and above', () => {
     const line = (prompt: string) => read('house rent', prompt, 100_000_000).explanation.find((l) => l.startsWith('system prompt says'));
     expect([line('Review any payment of N1m and above.'), line('Review payments of at least N500,000'), line('Review payments above N500,000'), line('Amounts of N1m and above are unusual; review them')]).toEqual([
       'system prompt says to review amounts of 100000000 kobo and above: REVIEW_REQUESTED_BY_PROMPT',

@@ -105,6 +105,17 @@ export function useSandboxCli(options: StartSandboxOptions = {}): Cli & { readon
   return Object.defineProperty(cli, 'sandbox', { get: () => sandbox! }) as Cli & { readonly sandbox: RunningSandbox };
 }
 
+/**
+ * Makes a wallet with `ledger wallets create --quiet` and returns its id, failing the test unless the
+ * command exits 0. The customer is Ada Obi at `<reference>@example.com` unless `person` says otherwise.
+ */
+export async function createWalletWithCli(cli: Cli, reference: string, person: { first?: string; last?: string; email?: string } = {}): Promise<string> {
+  const { first = 'Ada', last = 'Obi', email = `${reference}@example.com` } = person;
+  const made = await cli.run(['wallets', 'create', '--customer-reference', reference, '--first-name', first, '--last-name', last, '--email', email, '-q']);
+  if (made.exitCode !== 0) throw new Error(`ledger wallets create failed (${made.exitCode}): ${made.stderr}`);
+  return made.stdout.trim();
+}
+
 /** The URL, key and pid of the sandbox that `sandbox start` runs from `dir`, read from the state file it wrote there. */
 export function sandboxState(dir: string): { baseUrl: string; apiKey: string; pid: number } {
   const { base_url: baseUrl, api_key: apiKey, pid } = JSON.parse(readFileSync(join(dir, '.ledger', 'sandbox.json'), 'utf8'));

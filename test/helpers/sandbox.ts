@@ -156,6 +156,16 @@ export async function createWallet(t: TestSandbox, fund = 0, overrides: Record<s
   return (await t.call('GET', `/v1/wallets/${created.body.data.id}`)).body.data;
 }
 
+/** A wallet as its owner reads it through the API (GET /v1/wallets/:id), or as the developer with `key` does. */
+export async function getWallet(t: TestSandbox, id: string, key?: string) {
+  return (await t.call('GET', `/v1/wallets/${id}`, undefined, key ? { key } : {})).body.data;
+}
+
+/** A wallet's balance in kobo, read through the API as `getWallet` reads it. */
+export async function balanceOf(t: TestSandbox, id: string, key?: string): Promise<number> {
+  return (await getWallet(t, id, key)).balance;
+}
+
 /**
  * The sandbox's webhook logs as rows in the order they were recorded (of one event type, if given),
  * each with the payload it sends, read as the dispatcher reads it (stored on its event, or built from

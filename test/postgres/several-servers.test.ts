@@ -51,7 +51,8 @@ async function servers(count: number, options: { settlementDelaySeconds?: number
 }
 
 let reference = 0;
-async function wallet(node: Node, balance: number): Promise<{ id: string; account_number: string }> {
+/** A wallet made and credited over HTTP on one of the servers. */
+async function createWalletOn(node: Node, balance: number): Promise<{ id: string; account_number: string }> {
   reference += 1;
   const created = await node.call('POST', '/v1/wallets', { customer_reference: `multi-${reference}`, first_name: 'Ada', last_name: 'Obi', email: `ada${reference}@example.com` });
   expect(created.status).toBe(201);
@@ -63,7 +64,7 @@ async function wallet(node: Node, balance: number): Promise<{ id: string; accoun
   return { id, account_number };
 }
 
-const balanceOf = async (node: Node, id: string): Promise<number> => (await node.call('GET', `/v1/wallets/${id}`)).body.data.balance;
+const balanceOn = async (node: Node, id: string): Promise<number> => (await node.call('GET', `/v1/wallets/${id}`)).body.data.balance;
 
 /** Runs `jobs` with at most `width` at once. */
 async function pooled<T>(jobs: (() => Promise<T>)[], width: number): Promise<T[]> {
@@ -126,7 +127,7 @@ async function countingReceiver() {
 async function attemptHeldOpen(node: Node) {
   const receiver = await countingReceiver();
   expect((await node.call('PUT', '/sandbox/webhook-endpoint', { url: receiver.url })).status).toBe(200);
-  await wallet(node, 1_000);
+  await createWalletOn(node, 1_000);
   receiver.hold(1);
   const first = node.call('POST', '/sandbox/clock/advance', { seconds: 1 });
   await receiver.held();
@@ -136,7 +137,7 @@ async function attemptHeldOpen(node: Node) {
 describe('several servers on one PostgreSQL database', () => {
   test('200 transfers split across two servers, 16 at a time: every balance and the audit exact', async () => {
     const { nodes } = await servers(2);
-    const wallets = await Promise.all([0, 1, 2, 3].map(() => wallet(nodes[0]!, 1_000_000)));
+    const wallets = await Promise.all([0, 1, 2, 3].map(() => createWalletOn(nodes[0]!, 1_000_000)));
     const expected = new Map(wallets.map((w) => [w.id, 1_000_000]));
     const jobs = Array.from({ length: 200 }, (_, i) => {
       const from = wallets[i % 4]!;
@@ -149,8 +150,8 @@ describe('several servers on one PostgreSQL database', () => {
     const answers = await pooled(jobs, 16);
     expect(answers.map((a) => a.status).filter((s) => s !== 200)).toEqual([]);
     for (const w of wallets) {
-      expect(await balanceOf(nodes[0]!, w.id)).toBe(expected.get(w.id));
-      expect(await balanceOf(nodes[1]!, w.id)).toBe(expected.get(w.id));
+      expect(await balanceOn(nodes[0]!, w.id)).toBe(expected.get(w.id));
+      expect(await balanceOn(nodes[1]!, w.id)).toBe(expected.get(w.id));
     }
     const listed = await nodes[1]!.call('GET', `/v1/wallets/${wallets[0]!.id}/transactions?limit=1`);
     // The credit, 50 debits and the credits from the others.
@@ -161,7 +162,7 @@ describe('several servers on one PostgreSQL database', () => {
 
   test('one Idempotency-Key sent to both servers at once moves the money once, and both get the same answer', async () => {
     const { nodes } = await servers(2);
-    const [from, to] = await Promise.all([wallet(nodes[0]!, 1_000_000), wallet(nodes[1]!, 0)]);
+    const [from, to] = await Promise.all([createWalletOn(nodes[0]!, 1_000_000), createWalletOn(nodes[1]!, 0)]);
     for (let i = 0; i < 20; i++) {
       const body = { destination_account_number: to.account_number, amount: 1_000, narration: `once ${i}` };
       const [a, b] = await Promise.all(nodes.map((node) => node.call('POST', `/v1/wallets/${from.id}/transfer`, body, { 'idempotency-key': `same-${i}` })));
@@ -169,29 +170,29 @@ describe('several servers on one PostgreSQL database', () => {
       expect(a!.text).toBe(b!.text);
       expect([a!.headers.get('idempotent-replayed'), b!.headers.get('idempotent-replayed')].filter(Boolean)).toEqual(['true']);
     }
-    expect(await balanceOf(nodes[0]!, from.id)).toBe(1_000_000 - 20 * 1_000);
-    expect(await balanceOf(nodes[1]!, to.id)).toBe(20 * 1_000);
+    expect(await balanceOn(nodes[0]!, from.id)).toBe(1_000_000 - 20 * 1_000);
+    expect(await balanceOn(nodes[1]!, to.id)).toBe(20 * 1_000);
     await expectCleanAudit(nodes[1]!);
   });
 
   test('40 transfers of 1,000 kobo raced through two servers against 10,000: ten succeed, the balance never goes below 0', async () => {
     const { nodes } = await servers(2);
-    const [from, to] = await Promise.all([wallet(nodes[0]!, 10_000), wallet(nodes[0]!, 0)]);
+    const [from, to] = await Promise.all([createWalletOn(nodes[0]!, 10_000), createWalletOn(nodes[0]!, 0)]);
     const answers = await Promise.all(
       Array.from({ length: 40 }, (_, i) => nodes[i % 2]!.call('POST', `/v1/wallets/${from.id}/transfer`, { destination_account_number: to.account_number, amount: 1_000 })),
     );
     const codes = answers.map((a) => (a.status === 200 ? 'ok' : a.body.detail.code));
     expect(codes.filter((c) => c === 'ok')).toHaveLength(10);
     expect(codes.filter((c) => c !== 'ok').every((c) => c === 'INSUFFICIENT_FUNDS')).toBe(true);
-    expect(await balanceOf(nodes[1]!, from.id)).toBe(0);
-    expect(await balanceOf(nodes[1]!, to.id)).toBe(10_000);
+    expect(await balanceOn(nodes[1]!, from.id)).toBe(0);
+    expect(await balanceOn(nodes[1]!, to.id)).toBe(10_000);
     await expectCleanAudit(nodes[0]!);
   });
 
   test("a clock advance on one server is the other's clock at once, and a payout falling due is settled once", async () => {
     const { nodes } = await servers(2, { settlementDelaySeconds: 2 });
     const [a, b] = nodes as [Node, Node];
-    const from = await wallet(a, 1_000_000);
+    const from = await createWalletOn(a, 1_000_000);
     const payout = await b.call('POST', `/v1/wallets/${from.id}/transfer`, { destination_account_number: '0123456785', destination_bank_code: '058', amount: 5_000 });
     expect(payout.status).toBe(200);
     expect(payout.body.data.status).toBe('PENDING');
@@ -208,7 +209,7 @@ describe('several servers on one PostgreSQL database', () => {
     expect(transaction.body.data.status).toBe('SETTLED');
     const completed = await a.call('GET', '/v1/webhook-logs?event_type=transfer.completed');
     expect(completed.body.data.total).toBe(1);
-    expect(await balanceOf(b, from.id)).toBe(1_000_000 - 5_000 - 1_000);
+    expect(await balanceOn(b, from.id)).toBe(1_000_000 - 5_000 - 1_000);
     await expectCleanAudit(b);
   });
 
@@ -217,7 +218,7 @@ describe('several servers on one PostgreSQL database', () => {
     const [a, b] = nodes as [Node, Node];
     const receiver = await countingReceiver();
     expect((await a.call('PUT', '/sandbox/webhook-endpoint', { url: receiver.url })).status).toBe(200);
-    const [from, to] = await Promise.all([wallet(a, 1_000_000), wallet(b, 0)]);
+    const [from, to] = await Promise.all([createWalletOn(a, 1_000_000), createWalletOn(b, 0)]);
     await pooled(
       Array.from({ length: 40 }, (_, i) => () => nodes[i % 2]!.call('POST', `/v1/wallets/${from.id}/transfer`, { destination_account_number: to.account_number, amount: 100 })),
       8,
@@ -265,7 +266,7 @@ describe('several servers on one PostgreSQL database', () => {
     const [a, b] = nodes as [Node, Node];
     const receiver = await countingReceiver();
     expect((await a.call('PUT', '/sandbox/webhook-endpoint', { url: receiver.url })).status).toBe(200);
-    await wallet(a, 1_000);
+    await createWalletOn(a, 1_000);
     // What a server killed mid-attempt leaves: the attempt counted and its delivery leased, no row.
     const pg = await import('pg');
     const client = new pg.default.Client(database.url);
@@ -290,7 +291,7 @@ describe('several servers on one PostgreSQL database', () => {
   test("a reset on one server keeps the other server's writes of that developer out until it is over", async () => {
     const { nodes } = await servers(2);
     const [a, b] = nodes as [Node, Node];
-    const wallets = await pooled(Array.from({ length: 60 }, () => () => wallet(a, 1_000)), 8);
+    const wallets = await pooled(Array.from({ length: 60 }, () => () => createWalletOn(a, 1_000)), 8);
     const order: string[] = [];
     const reset = a.call('POST', '/sandbox/reset').then((r) => {
       order.push('reset');
@@ -299,7 +300,7 @@ describe('several servers on one PostgreSQL database', () => {
     // Writes through the other server while the reset runs.
     const during = pooled(
       Array.from({ length: 10 }, (_, i) => async () => {
-        const created = await wallet(b, 500);
+        const created = await createWalletOn(b, 500);
         order.push(`wallet ${i}`);
         return created;
       }),
@@ -308,7 +309,7 @@ describe('several servers on one PostgreSQL database', () => {
     const [resetAnswer, created] = await Promise.all([reset, during]);
     expect(resetAnswer.status).toBe(200);
     // Every write acknowledged is whole after the reset: none was made half-way through it.
-    for (const w of created) expect(await balanceOf(a, w.id)).toBe(500);
+    for (const w of created) expect(await balanceOn(a, w.id)).toBe(500);
     const left = (await a.call('GET', '/sandbox/wallets?limit=100')).body.data;
     const kept = new Set(left.items.map((w: any) => w.id));
     expect(created.every((w) => kept.has(w.id))).toBe(true);

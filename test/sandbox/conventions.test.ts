@@ -72,7 +72,8 @@ describe('request bodies (decisions: Requests and validation)', () => {
     expect((await t.call('GET', '/sandbox/wallets')).body.data.total).toBe(0);
   });
 
-  it('seen: a body that is not UTF-8 (Latin-1 "café") was taken, "caf\uFFFD" stored; now 400 INVALID_JSON and nothing is written', async () => {
+  it('refuses a body that is not UTF-8 (Latin-1 "café") with 400 INVALID_JSON, and writes nothing', async () => {
+    // Decoded anyway, it would be stored as "caf\uFFFD".
     for (const type of ['application/json', 'application/json; charset=latin1']) {
       // Every other character is ASCII: only the é (one byte, 0xE9, in Latin-1) is not UTF-8.
       const payload = Buffer.from(JSON.stringify(walletBody({ first_name: 'café' })), 'latin1');
@@ -105,7 +106,7 @@ describe('request bodies (decisions: Requests and validation)', () => {
     ]);
   });
 
-  it('seen: a write that takes no body took any ({"all": true} to reset, {"reason": …} to close); now each field is refused by name and nothing happens', async () => {
+  it('a write that takes no body refuses each field it is sent, by name, and does nothing', async () => {
     const w = await createWallet(t, 1_000);
     const document = (await t.call('GET', '/openapi.json', undefined, { key: null })).body;
     const bodiless = Object.entries(document.paths as Record<string, Record<string, { requestBody?: { required?: boolean } }>>).flatMap(([path, item]) =>
@@ -141,7 +142,7 @@ describe('request bodies (decisions: Requests and validation)', () => {
     expect((await t.call('POST', '/sandbox/reset')).status).toBe(200);
   });
 
-  it('seen: ?limit=1&limit=2 answered "limit must be a whole number"; now every parameter given twice is refused by name, on every endpoint', async () => {
+  it('refuses every parameter given twice by name, on every endpoint', async () => {
     const w = await createWallet(t);
     const twice = await t.call('GET', `/v1/wallets/${w.id}/transactions?limit=1&limit=2`);
     expect([twice.status, twice.body]).toEqual([

@@ -1,15 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { injectStorageFault } from '../../src/engine/db/sqlite/open.js';
-import { createWallet, expectCleanAudit, TEST_BACKEND, useSandbox, walletBody } from '../helpers/sandbox.js';
+import { createWallet, expectCleanAudit, TEST_BACKEND, useSandbox, walletBody, balanceOf } from '../helpers/sandbox.js';
 
 /** An Idempotency-Key moves money once, at every edge (decisions: Idempotency). */
 const t = useSandbox();
 
-const balance = async (id: string) => (await t.call('GET', `/v1/wallets/${id}`)).body.data.balance as number;
 const debits = async (id: string) => (await t.call('GET', `/v1/wallets/${id}/transactions?type=DEBIT`)).body.data.total as number;
 
 describe('Idempotency-Key at the edges', () => {
-  it('seen: the same key and body sent to a percent-encoded spelling of the path moved money twice', async () => {
+  it('the same key and body sent to a percent-encoded spelling of the path move money once', async () => {
     const a = await createWallet(t, 10_000);
     const b = await createWallet(t);
     const body = { destination_account_number: b.account_number, amount: 2_500 };
@@ -20,11 +19,11 @@ describe('Idempotency-Key at the edges', () => {
     const spelled = await t.call('POST', `/v1/wallets/${encoded}/transfer`, body, { headers });
     expect(spelled.headers['idempotent-replayed']).toBe('true');
     expect(spelled.body).toEqual(plain.body);
-    expect(await balance(a.id)).toBe(7_500);
+    expect(await balanceOf(t, a.id)).toBe(7_500);
     expect(await debits(a.id)).toBe(1);
   });
 
-  it('seen: 31 of 50 concurrent duplicates got 409 IDEMPOTENCY_KEY_IN_USE; they all wait and replay', async () => {
+  it('50 concurrent duplicates of one key all wait for the first and replay its answer, none refused IDEMPOTENCY_KEY_IN_USE', async () => {
     const a = await createWallet(t, 10_000);
     const b = await createWallet(t);
     const send = () => t.call('POST', `/v1/wallets/${a.id}/transfer`, { destination_account_number: b.account_number, amount: 100 }, { headers: { 'idempotency-key': 'fifty' } });
@@ -32,7 +31,7 @@ describe('Idempotency-Key at the edges', () => {
     expect(answers.map((r) => r.status)).toEqual(Array(50).fill(200));
     expect(answers.filter((r) => r.headers['idempotent-replayed'] === 'true')).toHaveLength(49);
     for (const r of answers) expect(r.body).toEqual(answers[0]!.body);
-    expect(await balance(a.id)).toBe(9_900);
+    expect(await balanceOf(t, a.id)).toBe(9_900);
   });
 
   it('a duplicate with a different body that arrives while the first runs waits, then gets IDEMPOTENCY_KEY_REUSED', async () => {
@@ -46,7 +45,7 @@ describe('Idempotency-Key at the edges', () => {
 
   for (const [fault, status, code] of [['full', 507, 'STORAGE_FULL'], ['readonly', 503, 'STORAGE_UNAVAILABLE']] as const) {
     // SQLite's fault injection (sqlite/open.ts): a PostgreSQL server has no disk of the sandbox's to fill.
-    it.runIf(TEST_BACKEND === 'sqlite')(`seen: a key stayed IN_FLIGHT after a failed write; on a ${fault} database the key is released and the retry runs once`, async () => {
+    it.runIf(TEST_BACKEND === 'sqlite')(`on a ${fault} database a failed write releases its key, and the retry runs once`, async () => {
       const a = await createWallet(t, 10_000);
       const b = await createWallet(t);
       const send = () => t.call('POST', `/v1/wallets/${a.id}/transfer`, { destination_account_number: b.account_number, amount: 1_000 }, { headers: { 'idempotency-key': `disk-${fault}` } });
@@ -55,18 +54,18 @@ describe('Idempotency-Key at the edges', () => {
       expect([refused.status, refused.body.success, refused.body.detail.code]).toEqual([status, false, code]);
       expect(refused.body.detail.message).toMatch(/nothing was written/);
       injectStorageFault(t.sandbox.db, undefined);
-      expect(await balance(a.id)).toBe(10_000);
+      expect(await balanceOf(t, a.id)).toBe(10_000);
       const retry = await send();
       expect([retry.status, retry.headers['idempotent-replayed']]).toEqual([200, undefined]);
       const again = await send();
       expect(again.headers['idempotent-replayed']).toBe('true');
-      expect(await balance(a.id)).toBe(9_000);
+      expect(await balanceOf(t, a.id)).toBe(9_000);
       expect(await debits(a.id)).toBe(1);
       await expectCleanAudit(t);
     });
   }
 
-  it('seen: a stored Idempotency-Key replayed its answer to a request with an unknown query parameter or a malformed body; the request is validated first, on every route', async () => {
+  it('validates a request before a stored Idempotency-Key replays, on every route: an unknown query parameter or a malformed body is refused', async () => {
     const a = await createWallet(t, 10_000);
     const b = await createWallet(t);
     const writes: [string, Record<string, unknown> | undefined, Record<string, unknown>][] = [
@@ -88,7 +87,7 @@ describe('Idempotency-Key at the edges', () => {
       const again = await t.call('POST', url, body, { headers });
       expect([url, again.status, again.headers['idempotent-replayed'], again.body]).toEqual([url, first.status, 'true', first.body]);
     }
-    expect(await balance(a.id)).toBe(9_900);
+    expect(await balanceOf(t, a.id)).toBe(9_900);
   });
 
   it('compares bodies as JSON values, both ways: another key order, number spelling, escape or trailing newline replays; another string (NFD, a space) or an explicit default is another request', async () => {
@@ -120,11 +119,11 @@ describe('Idempotency-Key at the edges', () => {
       const r = await t.call('POST', url, body, { headers });
       expect([body, r.status, r.body.detail.code]).toEqual([body, 409, 'IDEMPOTENCY_KEY_REUSED']);
     }
-    expect(await balance(a.id)).toBe(99_000);
+    expect(await balanceOf(t, a.id)).toBe(99_000);
     expect(await debits(a.id)).toBe(1);
   });
 
-  it('seen: 5,000-deep JSON with an Idempotency-Key gave 500; it is a 400', async () => {
+  it('5,000-deep JSON with an Idempotency-Key is a 400, not a 500', async () => {
     const deep = '['.repeat(5000) + ']'.repeat(5000);
     const r = await t.call('POST', '/v1/wallets', deep, { headers: { 'idempotency-key': 'deep' } });
     expect([r.status, r.body.detail.code, r.body.detail.fields]).toEqual([400, 'VALIDATION_ERROR', [{ field: 'body', message: 'nests objects or arrays deeper than 32 levels' }]]);

@@ -4,13 +4,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { nigerianName } from '../../src/engine/banks/names.js';
 import { makeNuban } from '../../src/engine/wallets/nuban.js';
-import { createTestSandbox, createWallet, T0, useSandbox, logsWithPayload } from '../helpers/sandbox.js';
+import { createTestSandbox, createWallet, T0, useSandbox, logsWithPayload, balanceOf } from '../helpers/sandbox.js';
 import { typeName } from '../../src/engine/events/stored.js';
 
 const GTB = makeNuban('058', '012345678');
 const t = useSandbox({ auditAfter: true });
 
-const balance = async (id: string, key?: string) => (await t.call('GET', `/v1/wallets/${id}`, undefined, key ? { key } : {})).body.data.balance;
 const send = (from: string, account: string, amount: number, bank = '058', extra: Record<string, unknown> = {}) =>
   t.call('POST', `/v1/wallets/${from}/transfer`, { destination_account_number: account, destination_bank_code: bank, amount, ...extra });
 const advance = (seconds: number) => t.call('POST', '/sandbox/clock/advance', { seconds });
@@ -53,7 +52,7 @@ describe('an external payout that settles', () => {
     expect((await t.call('GET', `/v1/transactions/${payout.id}`)).body.data.status).toBe('PENDING');
     await advance(1);
     expect((await t.call('GET', `/v1/transactions/${payout.id}`)).body.data).toMatchObject({ status: 'SETTLED', updated_at: '2026-11-21T09:30:02.000Z' });
-    expect(await balance(w.id)).toBe(499_000);
+    expect(await balanceOf(t, w.id)).toBe(499_000);
     expect(await systemBalance('FEE_INCOME')).toBe(1_000);
     expect(await systemBalance('PROVIDER_SETTLEMENT')).toBe(-500_000);
     expect(await eventTypes()).toEqual(['ledger.credit', 'ledger.debit', 'ledger.debit', 'transfer.completed']);
@@ -61,7 +60,7 @@ describe('an external payout that settles', () => {
     expect(JSON.parse(completed.payload).data).toMatchObject({ transaction_id: payout.id, wallet_id: w.id, status: 'SETTLED', amount: 500_000, fee: 1_000 });
   });
 
-  it('settles at its due time when one advance goes well past it (Seen: it settled at the new time)', async () => {
+  it('settles at its due time when one advance goes well past it', async () => {
     const w = await createWallet(t, 600_000);
     const r = await send(w.id, GTB, 500_000, '058');
     await advance(3_600);
@@ -98,7 +97,7 @@ describe('the magic accounts', () => {
       'DEBIT 1000 SETTLED 99000 Transfer fee',
       'CREDIT 501000 SETTLED 600000 Reversal: Wallet Transfer',
     ]);
-    expect(await balance(w.id)).toBe(600_000);
+    expect(await balanceOf(t, w.id)).toBe(600_000);
     expect(await systemBalance('FEE_INCOME')).toBe(0);
     expect(await systemBalance('PROVIDER_SETTLEMENT')).toBe(-600_000);
     expect(await eventTypes()).toEqual(['ledger.credit', 'ledger.debit', 'ledger.debit', 'ledger.credit', 'transfer.failed']);
@@ -115,7 +114,7 @@ describe('the magic accounts', () => {
     expect([settled.status, settled.body.data.status]).toEqual([200, 'SETTLED']);
     const again = await t.call('POST', `/sandbox/payouts/${r.body.data.transaction_id}/fail`);
     expect([again.status, again.body.detail]).toEqual([404, { code: 'NOT_FOUND', message: 'payout is already SETTLED' }]);
-    expect(await balance(w.id)).toBe(49_000);
+    expect(await balanceOf(t, w.id)).toBe(49_000);
   });
 
   it('2222222222: failed by hand is reversed', async () => {
@@ -123,7 +122,7 @@ describe('the magic accounts', () => {
     const r = await send(w.id, '2222222222', 50_000);
     const failed = await t.call('POST', `/sandbox/payouts/${r.body.data.transaction_id}/fail`);
     expect(failed.body.data.status).toBe('FAILED');
-    expect(await balance(w.id)).toBe(100_000);
+    expect(await balanceOf(t, w.id)).toBe(100_000);
     expect(await eventTypes()).toContain('transfer.failed');
   });
 
@@ -131,7 +130,7 @@ describe('the magic accounts', () => {
     const w = await createWallet(t, 100_000);
     const r = await send(w.id, '0000000000', 50_000, '011');
     expect([r.status, r.body.detail.code]).toEqual([422, 'ACCOUNT_NOT_FOUND']);
-    expect(await balance(w.id)).toBe(100_000);
+    expect(await balanceOf(t, w.id)).toBe(100_000);
     expect((await t.call('GET', `/v1/wallets/${w.id}/transactions`)).body.data.total).toBe(1);
   });
 
@@ -147,7 +146,7 @@ describe('the magic accounts', () => {
 });
 
 describe('settle or fail by the id of a payout\'s fee or reversal', () => {
-  it('seen: the fee of a pending payout said "pending payout not found"; the 404 names the payout\'s own id, for its owner only', async () => {
+  it("settling the fee of a pending payout is a 404 that names the payout's own id, for its owner only", async () => {
     const w = await createWallet(t, 100_000);
     const r = await send(w.id, '2222222222', 50_000);
     const payout = r.body.data.transaction_id;
@@ -166,7 +165,7 @@ describe('settle or fail by the id of a payout\'s fee or reversal', () => {
       code: 'NOT_FOUND',
       message: `pending payout not found: ${reversal} is the reversal of payout ${payout} (FAILED), which is settled or failed by that id`,
     });
-    expect(await balance(w.id)).toBe(100_000);
+    expect(await balanceOf(t, w.id)).toBe(100_000);
   });
 });
 
@@ -223,11 +222,11 @@ describe('fees and funds', () => {
   it('needs amount + fee: one kobo short is 422 INSUFFICIENT_FUNDS and nothing moves', async () => {
     const w = await createWallet(t, 500_999);
     const r = await send(w.id, GTB, 500_000);
-    // Short by the fee, the message still names the whole payout against the balance before it (Seen: "insufficient funds for this amount").
+    // Short by the fee, the message still names the whole payout against the balance before it, not "insufficient funds for this amount".
     expect([r.status, r.body.detail]).toEqual([422, { code: 'INSUFFICIENT_FUNDS', message: "insufficient funds: the wallet's balance is 500999 kobo, and this needs 501000 kobo (500000 and a fee of 1000)" }]);
     const poorer = await send(w.id, GTB, 600_000);
     expect(poorer.body.detail.message).toBe("insufficient funds: the wallet's balance is 500999 kobo, and this needs 602500 kobo (600000 and a fee of 2500)");
-    expect(await balance(w.id)).toBe(500_999);
+    expect(await balanceOf(t, w.id)).toBe(500_999);
     expect(await systemBalance('FEE_INCOME')).toBe(0);
     expect((await t.sandbox.db.selectFrom('payouts').selectAll().execute()).length).toBe(0);
   });
@@ -250,9 +249,9 @@ describe('cross-developer routing', () => {
     expect(name.body.data.account_name).toBe('ACME PAY / UCHE NWOSU');
     const r = await send(sender.id, recipient.account_number, 250_000, '035', { narration: 'Order 7' });
     expect(r.body.data.status).toBe('PENDING');
-    expect(await balance(recipient.id, other)).toBe(0);
+    expect(await balanceOf(t, recipient.id, other)).toBe(0);
     await advance(2);
-    expect(await balance(recipient.id, other)).toBe(250_000);
+    expect(await balanceOf(t, recipient.id, other)).toBe(250_000);
     const credit = (await t.call('GET', `/v1/wallets/${recipient.id}/transactions`, undefined, { key: other })).body.data.items[0];
     expect(credit).toMatchObject({
       type: 'CREDIT',

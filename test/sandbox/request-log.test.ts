@@ -38,7 +38,7 @@ describe('the request log', () => {
     expect(calls.length).toBeLessThan(6);
   });
 
-  it('seen: a key sent in the query string or the path was written to the log; now it and any webhook secret are redacted', async () => {
+  it('redacts an API key sent in the query string or the path, and any webhook secret, from the request log', async () => {
     const calls: string[] = [];
     const server = await openServer({ dbPath: ':memory:', seed: 'log-secrets', clockStart: T0, log: () => {}, logRequest: (text) => calls.push(text) });
     const key = server.apiKey!;

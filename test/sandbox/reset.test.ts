@@ -52,7 +52,7 @@ describe('while a developer is held (its reset runs)', () => {
 });
 
 describe('a reset while one of its delivery attempts is out to an endpoint that never answers', () => {
-  it('seen: it waited for the attempt to time out; now it aborts it, answers while the endpoint still holds it, and writes nothing of it', async () => {
+  it('aborts an attempt in flight, answers while the endpoint still holds it, and writes nothing of it', async () => {
     // An attempt left alone would wait 600 s: a reset that waits for it cannot answer in the bound below.
     const s = await createTestSandbox({ webhookTimeoutSeconds: 600 });
     const b = await developerWithHangingEndpoint(s);
@@ -197,7 +197,7 @@ describe("another developer's writes while a reset's chunks run on the worker", 
 });
 
 describe('Idempotency-Keys across a reset', () => {
-  it("seen: a clock advance or a secret rotation retried with its key after a reset ran again (the clock moved twice); what a reset keeps, its keys keep: the retry replays", async () => {
+  it('a clock advance or a secret rotation retried with its key after a reset replays: what a reset keeps, its keys keep', async () => {
     const tick = { headers: { 'idempotency-key': 'tick-1' } };
     const rotate = { headers: { 'idempotency-key': 'rotate-1' } };
     const wallet = { headers: { 'idempotency-key': 'wallet-1' } };
@@ -221,7 +221,8 @@ describe('Idempotency-Keys across a reset', () => {
     expect(recreated.body.data.id).not.toBe(created.body.data.id);
   });
 
-  it('seen: a reset sent twice at once with one key stalled 10 s (it waited for its duplicate, which waited for it) and the duplicate got IDEMPOTENCY_KEY_IN_USE; the duplicate waits and replays it', async () => {
+  it('a reset sent twice at once with one key runs once: the duplicate waits and replays it, neither refused nor held up', async () => {
+    // The duplicate must not wait for the reset while the reset waits for it.
     await populate();
     const key = { headers: { 'idempotency-key': 'reset-1' } };
     const [first, duplicate] = await Promise.all([t.call('POST', '/sandbox/reset', undefined, key), t.call('POST', '/sandbox/reset', undefined, key)]);

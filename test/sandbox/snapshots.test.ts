@@ -138,7 +138,8 @@ describe('save and restore', () => {
     expect(idempotent.body.detail.fields).toEqual([{ field: 'idempotency-key', message: expect.stringMatching(/restore replaces/) }]);
   });
 
-  it("seen: the owner's key saved a snapshot over any file the server could write (another running sandbox's database); now the server writes only named snapshots in its own directory, and restores from no live sandbox's database", async () => {
+  it("writes only named snapshots in the server's own directory, and restores from no live sandbox's database", async () => {
+    // The owner's key must not reach any file the server can write, such as another running sandbox's database.
     const otherPath = join(dir, 'other.db');
     const other = await createTestSandbox({ dbPath: otherPath, seed: 'other' });
     try {
@@ -175,7 +176,8 @@ describe('save and restore', () => {
     expect(servingPid(otherPath)).toBeUndefined();
   });
 
-  it("seen: a restore from the sandbox's own database file read it without its WAL; now 400 on file, and nothing changes", async () => {
+  it("refuses a restore from the sandbox's own database file with 400 on file, and changes nothing", async () => {
+    // Read without its WAL, that file misses the latest commits.
     const dbPath = join(dir, 'live.db');
     const s = await createTestSandbox({ dbPath });
     try {
@@ -236,7 +238,7 @@ describe('save and restore', () => {
     expect((await t.call('GET', `/v1/wallets/${w.id}/transactions`)).body.data.total).toBe(1);
   });
 
-  it('seen: a snapshot edited to raise a wallet by 1,000,000,000 kobo was restored, and a payout of 900,000,000 accepted; now 422 SNAPSHOT_INVALID names the wallet, nothing changes, and --force loads it with a warning', async () => {
+  it('refuses a snapshot edited to raise a wallet by 1,000,000,000 kobo with 422 SNAPSHOT_INVALID naming the wallet, changes nothing, and loads it with --force and a warning', async () => {
     const warnings: string[] = [];
     const s = await createTestSandbox({ log: (line) => warnings.push(line) });
     try {
@@ -368,7 +370,7 @@ describe('a snapshot name that would leave the snapshot directory', () => {
 });
 
 describe('a delivery in flight to an endpoint that never answers', () => {
-  it("seen: the owner's restore waited out developer B's attempt (13 s); now it aborts it, answers while the endpoint still holds it, and the restored data has no trace of it", async () => {
+  it("the owner's restore aborts developer B's attempt, answers while the endpoint still holds it, and the restored data has no trace of it", async () => {
     // An attempt left alone would wait 600 s: a restore that waits for it cannot answer in the bound below.
     const s = await createTestSandbox({ webhookTimeoutSeconds: 600 });
     const b = await developerWithHangingEndpoint(s);
@@ -425,9 +427,11 @@ describe('consistency under load', () => {
     });
   }
 
-  it('a restore under 16 concurrent writers: no 5xx, every write answered 2xx or 409, the audit clean', async () => {
+  it('a restore under 16 concurrent writers: no 5xx, every write answered 2xx or 409, and restored once they stop, the books are exactly as saved', async () => {
     const wallets = await Promise.all(Array.from({ length: 4 }, () => createWallet(t, 500_000)));
-    await t.call('POST', '/sandbox/snapshots', { name: 'base' });
+    const saved = (await t.call('POST', '/sandbox/snapshots', { name: 'base' })).body.data;
+    const ids = wallets.map((w) => w.id);
+    const before = await view(t, ids);
     let stop = false;
     const statuses: number[] = [];
     const writer = async (i: number) => {
@@ -445,18 +449,26 @@ describe('consistency under load', () => {
       }
     };
     const writers = Array.from({ length: 16 }, (_, i) => writer(i));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Another 16 writes answered before each restore and after the last: every restore meets writes on both sides.
+    const answered = (count: number) => vi.waitUntil(() => statuses.length >= count, { timeout: 10_000 });
+    await answered(16);
     const restores = [];
     for (let i = 0; i < 3; i++) {
-      restores.push((await t.call('POST', '/sandbox/snapshots/base/restore')).status);
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      const restored = await t.call('POST', '/sandbox/snapshots/base/restore');
+      restores.push({ status: restored.status, data: restored.body.data });
+      await answered(statuses.length + 16);
     }
     stop = true;
     await Promise.all(writers);
-    expect(restores).toEqual([200, 200, 200]);
-    expect(statuses.length).toBeGreaterThan(16);
+    expect(restores).toEqual(Array.from({ length: 3 }, () => ({ status: 200, data: saved })));
     expect(statuses.filter((s) => s >= 500)).toEqual([]);
     expect(new Set(statuses)).toEqual(new Set([...statuses].filter((s) => [200, 201, 409].includes(s))));
+    // The writes after the last restore moved the books; restored with no one writing, they are as saved:
+    // the four balances and wallets, their transactions, the deliveries and the clock.
+    expect(await view(t, ids)).not.toEqual(before);
+    expect((await t.call('POST', '/sandbox/snapshots/base/restore')).status).toBe(200);
+    expect(await view(t, ids)).toEqual(before);
+    expect(await Promise.all(ids.map(async (id) => (await t.call('GET', `/v1/wallets/${id}`)).body.data))).toEqual(wallets);
   });
 });
 

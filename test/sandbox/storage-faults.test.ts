@@ -6,7 +6,8 @@ import { createTestSandbox, createWallet } from '../helpers/sandbox.js';
 import { startWebhookApp } from '../helpers/webhook-app.js';
 
 describe('deliveries when attempts cannot be recorded (decisions: Webhooks)', () => {
-  it('seen: with the disk full one event reached an endpoint 6,025 times; now nothing is sent until it can be recorded, then each is sent once', async () => {
+  it('with the disk full nothing is sent until its attempt can be recorded, then each event is sent once', async () => {
+    // An attempt whose outcome cannot be recorded is due again at every round: sent, it would reach the endpoint without end.
     const t = await createTestSandbox({ listen: true });
     const app = await startWebhookApp(() => '', () => 200);
     try {
@@ -88,7 +89,8 @@ describe('deliveries when attempts cannot be recorded (decisions: Webhooks)', ()
 });
 
 describe('a clock advance whose walk meets a full disk', () => {
-  it('answers the move it committed, and the clock reads the new time (seen: 507 "nothing was written", the clock left at 09:30:02, the stored offset at 10:30)', async () => {
+  it('answers the move it committed, and the clock reads the new time', async () => {
+    // Not 507 "nothing was written": the move committed, and the clock and its stored offset both say 10:30.
     const t = await createTestSandbox({ listen: true });
     // The first attempt's outcome cannot be written: the disk fills during the walk, before the payout settles at 09:30:02.
     const app = await startWebhookApp(
@@ -125,7 +127,8 @@ describe('a clock advance whose walk meets a full disk', () => {
 });
 
 describe('logging cannot fill the disk', () => {
-  it('seen: 1.4 MB/s of stack traces; a storage failure is one line a minute, other errors at most 20 a minute', () => {
+  it('logs a storage failure as one line a minute, and other errors at most 20 a minute', () => {
+    // A failing disk fails every request: a stack trace each would fill the log at megabytes a second.
     const lines: string[] = [];
     let now = 0;
     const log = limitLog((line) => lines.push(line), 20, () => now);

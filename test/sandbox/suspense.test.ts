@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { makeNuban } from '../../src/engine/wallets/nuban.js';
-import { createTestSandbox, createWallet, type TestSandbox, useSandbox, logsWithPayload } from '../helpers/sandbox.js';
+import { createTestSandbox, createWallet, type TestSandbox, useSandbox, logsWithPayload, balanceOf } from '../helpers/sandbox.js';
 import { typeName } from '../../src/engine/events/stored.js';
 
 const t = useSandbox();
 
 const inbound = (body: Record<string, unknown>, key?: string) => t.call('POST', '/sandbox/inbound-transfers', body, key ? { key } : {});
-const balance = async (id: string) => (await t.call('GET', `/v1/wallets/${id}`)).body.data.balance;
 const system = async (kind: 'SUSPENSE_HOLDING' | 'DISMISSED' | 'PROVIDER_SETTLEMENT') =>
   (await t.sandbox.db.selectFrom('accounts').select('balance').where('developer_id', '=', t.developerId).where('kind', '=', kind).executeTakeFirstOrThrow()).balance;
 const resolve = (id: string, body: Record<string, unknown>, key?: string) => t.call('POST', `/v1/suspense/${id}/resolve`, body, key ? { key } : {});
@@ -23,7 +22,7 @@ describe('routing of inbound payments (decisions: Inbound payments)', () => {
       service_intelligence: { extracted_intent: 'unknown', confidence_score: 0.3, flags: ['UNCLEAR_NARRATION'] },
       raw_payload: { account_number: w.account_number, amount: 40_000, narration: 'asdfgh', sender_account: '0690000031', sender_bank_code: '044', sender_name: 'SANDBOX SENDER', provider_reference: expect.any(String) },
     });
-    expect(await balance(w.id)).toBe(0);
+    expect(await balanceOf(t, w.id)).toBe(0);
     expect((await t.call('GET', `/v1/wallets/${w.id}/transactions`)).body.data.total).toBe(0);
     expect(await system('SUSPENSE_HOLDING')).toBe(40_000);
     const created = (await logsWithPayload(t, 'suspense.created')).at(0)!;
@@ -43,7 +42,7 @@ describe('routing of inbound payments (decisions: Inbound payments)', () => {
       expect(r.body.data.suspense_item.service_intelligence.confidence_score).toBeLessThan(0.5);
       expect(r.body.data.suspense_item).toMatchObject({ reason: 'AI_RISK_FLAG', status: 'FLAGGED' });
     }
-    expect(await balance(w.id)).toBe(0);
+    expect(await balanceOf(t, w.id)).toBe(0);
   });
 
   it('credits the everyday narrations that used to be held, as a general payment', async () => {
@@ -52,7 +51,7 @@ describe('routing of inbound payments (decisions: Inbound payments)', () => {
       const r = await inbound({ account_number: w.account_number, amount: 1_000, narration });
       expect([narration, r.body.data.outcome, r.body.data.transaction?.service_intelligence.suggested_label]).toEqual([narration, 'CREDITED', 'General payment']);
     }
-    expect(await balance(w.id)).toBe(4_000);
+    expect(await balanceOf(t, w.id)).toBe(4_000);
   });
 
   it("holds what the wallet's system_prompt says to review", async () => {
@@ -117,7 +116,7 @@ describe('POST /v1/suspense/:id/resolve', () => {
     const target = await createWallet(t, 1_000);
     const r = await resolve(item.id, { action: 'CREDIT_WALLET', target_wallet_id: target.id, note: 'customer called' });
     expect(r.body).toEqual({ success: true, data: { message: `credited 25000 kobo to wallet ${target.id} (Ada Obi, ${target.customer_reference})`, action: 'CREDIT_WALLET', transaction_id: expect.any(String) } });
-    expect(await balance(target.id)).toBe(26_000);
+    expect(await balanceOf(t, target.id)).toBe(26_000);
     const credit = (await t.call('GET', `/v1/transactions/${r.body.data.transaction_id}`)).body.data;
     expect(credit).toMatchObject({
       wallet_id: target.id,
@@ -144,7 +143,7 @@ describe('POST /v1/suspense/:id/resolve', () => {
     expect(r.body.data).toEqual({ message: 'dismissed: 7000 kobo moved to the dismissed account', action: 'DISMISS' });
     expect(await system('DISMISSED')).toBe(7_000);
     expect(await system('SUSPENSE_HOLDING')).toBe(0);
-    expect(await balance(wallet.id)).toBe(0);
+    expect(await balanceOf(t, wallet.id)).toBe(0);
   });
 
   it('REFUND pays the sender back through the provider without a fee', async () => {

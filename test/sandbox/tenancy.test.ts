@@ -79,7 +79,7 @@ describe('each developer has its own clock', () => {
     expect((await asB('GET', '/sandbox/clock')).body.data).toEqual({ now: '2026-11-21T10:30:00.000Z', offset_seconds: 3600 });
   });
 
-  it("seen: B advanced 25 h and A's correct retry with the same Idempotency-Key ran a second transfer", async () => {
+  it("A's retry with its Idempotency-Key replays after B advanced its own clock 25 h, and runs no second transfer", async () => {
     const a = await createWallet(t, 10_000);
     const b = await createWallet(t);
     const send = () => t.call('POST', `/v1/wallets/${a.id}/transfer`, { destination_account_number: b.account_number, amount: 4_000 }, { headers: { 'idempotency-key': 'rent-may' } });
@@ -125,7 +125,7 @@ describe('each developer has its own clock', () => {
     await expectCleanAudit(t);
   });
 
-  it("seen: B's simulated credit under the NIP session id of A's pending payout failed A's payout (reversed, transfer.failed) and B never got it; the payout settles and arrives", async () => {
+  it("B's simulated credit under the NIP session id of A's pending payout leaves that payout alone: it settles and reaches B", async () => {
     const a = await createWallet(t, 100_000);
     const bWallet = (await asB('POST', '/v1/wallets', walletBody())).body.data;
     const sent = (await t.call('POST', `/v1/wallets/${a.id}/transfer`, { destination_account_number: bWallet.account_number, destination_bank_code: '035', amount: 25_000 })).body.data;
@@ -171,7 +171,7 @@ describe('the audit reports the caller’s books only', () => {
 });
 
 describe('webhook delivery is fair between developers', () => {
-  it("seen: one developer's endpoint that never answers held up another developer's delivery", async () => {
+  it("one developer's endpoint that never answers holds up no other developer's delivery", async () => {
     const hanging = await startWebhookApp(() => '', () => 'hang');
     try {
       await asB('PUT', '/sandbox/webhook-endpoint', { url: hanging.url });

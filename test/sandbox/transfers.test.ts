@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createWallet, useSandbox, logsWithPayload } from '../helpers/sandbox.js';
+import { createWallet, useSandbox, logsWithPayload, balanceOf } from '../helpers/sandbox.js';
 
 const t = useSandbox({ auditAfter: true });
 
-const balance = async (id: string) => (await t.call('GET', `/v1/wallets/${id}`)).body.data.balance;
 
 describe('internal transfer (decisions: Transfers and payouts)', () => {
   it('settles at once: DEBIT and CREDIT, no fee, ledger.debit and ledger.credit deliveries', async () => {
@@ -15,8 +14,8 @@ describe('internal transfer (decisions: Transfers and payouts)', () => {
       success: true,
       data: { status: 'SUCCESS', transaction_id: expect.any(String), provider_reference: expect.stringMatching(/^\d{30}$/), new_balance: 350_000, currency: 'NGN', fee: 0 },
     });
-    expect(await balance(a.id)).toBe(350_000);
-    expect(await balance(b.id)).toBe(151_000);
+    expect(await balanceOf(t, a.id)).toBe(350_000);
+    expect(await balanceOf(t, b.id)).toBe(151_000);
 
     const debit = (await t.call('GET', `/v1/transactions/${r.body.data.transaction_id}`)).body.data;
     expect(debit).toMatchObject({
@@ -56,7 +55,7 @@ describe('internal transfer (decisions: Transfers and payouts)', () => {
     const b = await createWallet(t);
     const r = await t.call('POST', `/v1/wallets/${a.id}/transfer`, { destination_account_number: b.account_number, amount: 1_000 });
     expect([r.status, r.body.detail]).toEqual([422, { code: 'INSUFFICIENT_FUNDS', message: "insufficient funds: the wallet's balance is 999 kobo, and this needs 1000 kobo" }]);
-    expect([await balance(a.id), await balance(b.id)]).toEqual([999, 0]);
+    expect([await balanceOf(t, a.id), await balanceOf(t, b.id)]).toEqual([999, 0]);
     expect((await t.call('GET', `/v1/wallets/${a.id}/transactions`)).body.data.total).toBe(1);
   });
 
@@ -70,8 +69,8 @@ describe('internal transfer (decisions: Transfers and payouts)', () => {
     ]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 422]);
     expect(results.find((r) => r.status === 422)!.body.detail.code).toBe('INSUFFICIENT_FUNDS');
-    expect(await balance(a.id)).toBe(30_000);
-    expect((await balance(b.id)) + (await balance(c.id))).toBe(70_000);
+    expect(await balanceOf(t, a.id)).toBe(30_000);
+    expect((await balanceOf(t, b.id)) + (await balanceOf(t, c.id))).toBe(70_000);
   });
 
   it.each([
@@ -89,7 +88,7 @@ describe('internal transfer (decisions: Transfers and payouts)', () => {
     expect(r.status).toBe(400);
     expect(r.body.detail.code).toBe('VALIDATION_ERROR');
     expect(r.body.detail.fields).toEqual([{ field: 'amount', message }]);
-    expect(await balance(a.id)).toBe(5_000);
+    expect(await balanceOf(t, a.id)).toBe(5_000);
   });
 
   it('answers 400 to a transfer to the same wallet', async () => {
@@ -115,7 +114,7 @@ describe('internal transfer (decisions: Transfers and payouts)', () => {
     expect([r.status, r.body.detail.code]).toEqual([403, 'TRANSFERS_DISABLED']);
     const inbound = await t.call('POST', `/v1/wallets/${b.id}/transfer`, { destination_account_number: a.account_number, amount: 100 });
     expect(inbound.status).toBe(200);
-    expect(await balance(a.id)).toBe(5_100);
+    expect(await balanceOf(t, a.id)).toBe(5_100);
   });
 
   it("answers 404 for a source wallet that is not the caller's", async () => {
@@ -123,7 +122,7 @@ describe('internal transfer (decisions: Transfers and payouts)', () => {
     const other = await t.call('POST', '/sandbox/developers', { business_name: 'Other' });
     const r = await t.call('POST', `/v1/wallets/${a.id}/transfer`, { destination_account_number: a.account_number, amount: 1 }, { key: other.body.data.api_key });
     expect([r.status, r.body.detail.code]).toEqual([404, 'NOT_FOUND']);
-    expect(await balance(a.id)).toBe(5_000);
+    expect(await balanceOf(t, a.id)).toBe(5_000);
   });
 });
 
@@ -141,7 +140,7 @@ describe('destinations that are not the developer’s own wallets', () => {
     const theirs = await t.call('POST', '/v1/wallets', { customer_reference: 'x', first_name: 'X', last_name: 'Y', email: 'x@y.ng' }, { key: other.body.data.api_key });
     const r = await t.call('POST', `/v1/wallets/${a.id}/transfer`, { destination_account_number: theirs.body.data.account_number, amount: 100 });
     expect(r.status).toBe(400);
-    expect(await balance(a.id)).toBe(5_000);
+    expect(await balanceOf(t, a.id)).toBe(5_000);
   });
 
   it('rejects a malformed account number', async () => {

@@ -84,7 +84,8 @@ describe('POST /v1/wallets', () => {
     expect(theirs.status).toBe(201);
   });
 
-  it('seen: a business or person name with control characters became every account_name a name enquiry answers; now 400 on the field, and nothing is created', async () => {
+  it('refuses a business or person name with control characters, 400 on the field, and creates nothing', async () => {
+    // Every account_name a name enquiry answers is made from these names.
     const rule = 'must not contain control characters (tabs, line breaks, escape sequences) or bidirectional formatting characters';
     for (const business_name of ['Evil\u001b]0;owned\u0007 Pay', 'Two\nLines', 'Tab\tPay', 'C1\u009b2J']) {
       const r = await t.call('POST', '/sandbox/developers', { business_name });
@@ -100,7 +101,8 @@ describe('POST /v1/wallets', () => {
     expect([fine.status, fine.body.data.business_name]).toEqual([201, "Ọ̀ṣun O'Neil-Pay Ltd."]);
   });
 
-  it("seen: a right-to-left override in a name made another developer's name enquiry read \"ADA OBI\" for an account named \"IBO ADA\"; now 400 on the field, and nothing is created", async () => {
+  it('refuses a name with a right-to-left override, 400 on the field, and creates nothing', async () => {
+    // An override makes a name enquiry read another name than the account's ("ADA OBI" for "IBO ADA").
     const rule = 'must not contain control characters (tabs, line breaks, escape sequences) or bidirectional formatting characters';
     for (const mark of ['\u202e', '\u202d', '\u202a', '\u2066', '\u2069', '\u200f', '\u061c']) {
       const r = await t.call('POST', '/v1/wallets', walletBody({ first_name: `${mark}IBO`, last_name: 'ADA' }));
@@ -160,7 +162,7 @@ describe('/sandbox/wallets', () => {
     ['status=FROZEN', 'status', 'must be one of ACTIVE, CLOSED'],
     ['order=newest', 'order', 'must be one of asc, desc'],
     ['colour=red', 'colour', 'unknown field'],
-  ])('answers 400 to ?%s, naming the field once (Seen: "limit limit must be at most 100")', async (query, field, message) => {
+  ])('answers 400 to ?%s, naming the field once', async (query, field, message) => {
     const r = await t.call('GET', `/sandbox/wallets?${query}`);
     expect(r.status).toBe(400);
     expect(r.body.detail).toEqual({ code: 'VALIDATION_ERROR', message: `${field} ${message}`, fields: [{ field, message }] });

@@ -77,7 +77,7 @@ describe('GET /sandbox/webhook-logs/stream', () => {
     await stream.stop();
   });
 
-  it('seen: a stream kept sending deliveries after the key that opened it was rotated away; now it ends with 401 UNAUTHORIZED', async () => {
+  it('a stream ends with 401 UNAUTHORIZED once the key that opened it is rotated away, and sends nothing more', async () => {
     const events: string[] = [];
     let eventCame!: (value: string) => void;
     const came = new Promise<string>((resolve) => (eventCame = resolve));
@@ -115,7 +115,8 @@ describe('GET /sandbox/webhook-logs/stream', () => {
     await current.stop();
   });
 
-  it('seen: a stream open across a snapshot restore went silent (it waited for attempts past the ones the restore took away); now it carries the restored sandbox\'s attempts', async () => {
+  it("a stream open across a snapshot restore carries the restored sandbox's attempts", async () => {
+    // The restore takes attempts away: the stream must not wait for attempt numbers past the ones it restored.
     await createWallet(t, 1_000);
     await advance(1);
     expect((await t.call('POST', '/sandbox/snapshots', { name: 'before' })).status).toBe(200);
@@ -132,7 +133,7 @@ describe('GET /sandbox/webhook-logs/stream', () => {
     await stream.stop();
   });
 
-  it("seen: a restore of a snapshot with more attempts than the stream had seen sent that snapshot's old attempts as if they were being made; it goes on from the restored state's last attempt", async () => {
+  it("after a restore of a snapshot with more attempts than the stream has seen, the stream goes on from the restored state's last attempt, and sends none of the snapshot's old ones as new", async () => {
     expect((await t.call('POST', '/sandbox/snapshots', { name: 'empty' })).status).toBe(200);
     for (const amount of [1_000, 2_000, 3_000]) {
       await createWallet(t, amount);
