@@ -11,7 +11,9 @@ import { defineConfig } from 'vitest/config';
 const NEEDS_SERVER = readdirSync('test', { recursive: true, encoding: 'utf8' })
   .filter((file) => file.endsWith('.test.ts'))
   .map((file) => `test/${file.split(sep).join('/')}`)
-  .filter((file) => /from '\.\.\/helpers\/(postgres|postgres-kysely|two-backends)\.js'/.test(readFileSync(file, 'utf8')));
+  .filter((file) =>
+    /from '\.\.\/helpers\/(postgres|postgres-kysely|two-backends)\.js'/.test(readFileSync(file, 'utf8')),
+  );
 
 /**
  * The suites that reach the sandbox through createTestSandbox/useSandbox (test/helpers/sandbox.ts),
@@ -43,7 +45,12 @@ const SQLITE_ONLY = [
 ];
 
 /** Files under test/sandbox that open no sandbox through the helper (pure functions, or ':memory:' by hand): nothing to run again. */
-const NO_TEST_SANDBOX = ['test/sandbox/as-is.test.ts', 'test/sandbox/http-post.test.ts', 'test/sandbox/request-log.test.ts', 'test/sandbox/signing.test.ts'];
+const NO_TEST_SANDBOX = [
+  'test/sandbox/as-is.test.ts',
+  'test/sandbox/http-post.test.ts',
+  'test/sandbox/request-log.test.ts',
+  'test/sandbox/signing.test.ts',
+];
 
 export default defineConfig({
   test: {

@@ -13,7 +13,13 @@ import { BIN, interleave, median, ROUNDS, row, startSandbox, wall } from './lib.
 const SCENARIO_RUNS = Number(process.env.BENCH_SCENARIO_RUNS ?? 3);
 
 const curlArgs = (server, method, path, body) => [
-  '-s', '-f', '-X', method, `${server.baseUrl}${path}`, '-H', `x-api-key: ${server.apiKey}`,
+  '-s',
+  '-f',
+  '-X',
+  method,
+  `${server.baseUrl}${path}`,
+  '-H',
+  `x-api-key: ${server.apiKey}`,
   ...(body ? ['-H', 'content-type: application/json', '-d', JSON.stringify(body)] : []),
 ];
 
@@ -81,25 +87,67 @@ export async function run() {
   const dir = mkdtempSync(join(tmpdir(), 'ledger-bench-cli-'));
   try {
     const server = await startSandbox(dir, join(dir, 'cli.db'));
-    const wallet = async (ref) => (await server.call('POST', '/v1/wallets', { customer_reference: ref, first_name: 'C', last_name: 'L', email: `${ref}@l.ng` })).data;
+    const wallet = async (ref) =>
+      (
+        await server.call('POST', '/v1/wallets', {
+          customer_reference: ref,
+          first_name: 'C',
+          last_name: 'L',
+          email: `${ref}@l.ng`,
+        })
+      ).data;
     const a = await wallet('cli-a');
     const b = await wallet('cli-b');
-    await server.call('POST', '/sandbox/inbound-transfers', { account_number: a.account_number, amount: 1_000_000_000 });
+    await server.call('POST', '/sandbox/inbound-transfers', {
+      account_number: a.account_number,
+      amount: 1_000_000_000,
+    });
     const env = { ...process.env, LEDGER_BASE_URL: server.baseUrl, LEDGER_API_KEY: server.apiKey, NO_COLOR: '1' };
     const node = () => wall(process.execPath, ['-e', ''], { env });
-    const ledger = (...args) => () => wall(process.execPath, [BIN, ...args], { env });
-    const curl = (...requests) => () => wall('curl', requests.flatMap((r, i) => [...(i ? ['--next'] : []), ...curlArgs(server, ...r)]), { env });
+    const ledger =
+      (...args) =>
+      () =>
+        wall(process.execPath, [BIN, ...args], { env });
+    const curl =
+      (...requests) =>
+      () =>
+        wall(
+          'curl',
+          requests.flatMap((r, i) => [...(i ? ['--next'] : []), ...curlArgs(server, ...r)]),
+          { env },
+        );
 
     const commands = [
       ['`ledger wallets get --json`', ledger('wallets', 'get', a.id, '--json'), [['GET', `/v1/wallets/${a.id}`]]],
-      ['`ledger credit <wallet> 100`', ledger('credit', a.id, '100'), [['GET', `/v1/wallets/${a.id}`], ['POST', '/sandbox/inbound-transfers', { account_number: a.account_number, amount: 100 }]]],
-      ['`ledger transfer <wallet> <wallet> 1`', ledger('transfer', a.id, b.id, '1'), [['GET', `/v1/wallets/${b.id}`], ['POST', `/v1/wallets/${a.id}/transfer`, { destination_account_number: b.account_number, amount: 1 }]]],
+      [
+        '`ledger credit <wallet> 100`',
+        ledger('credit', a.id, '100'),
+        [
+          ['GET', `/v1/wallets/${a.id}`],
+          ['POST', '/sandbox/inbound-transfers', { account_number: a.account_number, amount: 100 }],
+        ],
+      ],
+      [
+        '`ledger transfer <wallet> <wallet> 1`',
+        ledger('transfer', a.id, b.id, '1'),
+        [
+          ['GET', `/v1/wallets/${b.id}`],
+          ['POST', `/v1/wallets/${a.id}/transfer`, { destination_account_number: b.account_number, amount: 1 }],
+        ],
+      ],
       ['`ledger --help`', ledger('--help')],
     ];
     const rows = [];
     for (const [name, command, requests] of commands) {
       rows.push(row(`${name} wall time`, await interleave(command, node, ROUNDS, { warmUp: 1 }), "node -e ''", 1.5));
-      if (requests) rows.push(row(`${name} wall time`, await interleave(command, curl(...requests), ROUNDS, { warmUp: 1 }), 'curl, same requests'));
+      if (requests)
+        rows.push(
+          row(
+            `${name} wall time`,
+            await interleave(command, curl(...requests), ROUNDS, { warmUp: 1 }),
+            'curl, same requests',
+          ),
+        );
     }
 
     // The scenario: `ledger` on PATH as `npm link` leaves it (a link to bin/ledger.js).
@@ -109,19 +157,40 @@ export async function run() {
     writeFileSync(join(dir, 'ledger.sh'), LEDGER_SCENARIO);
     writeFileSync(join(dir, 'curl.sh'), CURL_SCENARIO);
     let runId = 0;
-    const scenario = (file) => () => wall('bash', [join(dir, file)], { env: { ...env, PATH: `${bin}:${process.env.PATH}`, RUN: String((runId += 1)) } });
-    rows.push(row('20-step shell scenario, `ledger` as the README teaches', await interleave(scenario('ledger.sh'), scenario('curl.sh'), SCENARIO_RUNS, { warmUp: 1 }), 'curl (+ jq for ids), same requests'));
+    const scenario = (file) => () =>
+      wall('bash', [join(dir, file)], {
+        env: { ...env, PATH: `${bin}:${process.env.PATH}`, RUN: String((runId += 1)) },
+      });
+    rows.push(
+      row(
+        '20-step shell scenario, `ledger` as the README teaches',
+        await interleave(scenario('ledger.sh'), scenario('curl.sh'), SCENARIO_RUNS, { warmUp: 1 }),
+        'curl (+ jq for ids), same requests',
+      ),
+    );
     await server.stop();
 
     const ready = [];
     const bare = [];
     for (let i = 0; i < 3; i++) {
       const home = join(dir, `start-${i}`);
-      ready.push(wall(process.execPath, [BIN, 'sandbox', 'start', '--detach', '--memory', '--port', '0'], { cwd: dir, env: { ...process.env, LEDGER_HOME: home } }));
+      ready.push(
+        wall(process.execPath, [BIN, 'sandbox', 'start', '--detach', '--memory', '--port', '0'], {
+          cwd: dir,
+          env: { ...process.env, LEDGER_HOME: home },
+        }),
+      );
       wall(process.execPath, [BIN, 'sandbox', 'stop'], { cwd: dir, env: { ...process.env, LEDGER_HOME: home } });
       // The bare server takes a port of its own choosing (as `--detach --port 0` does) and names it.
       const t0 = performance.now();
-      const child = spawn(process.execPath, ['-e', `const s = require('http').createServer((q, r) => r.end('ok')).listen(0, '127.0.0.1', () => console.log(s.address().port))`], { stdio: ['ignore', 'pipe', 'inherit'] });
+      const child = spawn(
+        process.execPath,
+        [
+          '-e',
+          `const s = require('http').createServer((q, r) => r.end('ok')).listen(0, '127.0.0.1', () => console.log(s.address().port))`,
+        ],
+        { stdio: ['ignore', 'pipe', 'inherit'] },
+      );
       const port = await new Promise((resolve, reject) => {
         child.stdout.once('data', (chunk) => resolve(Number(String(chunk).trim())));
         child.once('exit', (code) => reject(new Error(`the bare node server exited (${code}) before it listened`)));
@@ -130,7 +199,16 @@ export async function run() {
       bare.push(performance.now() - t0);
       child.kill();
     }
-    rows.push({ row: '`ledger sandbox start --detach` until healthy', value: median(ready), floor: median(bare), unit: 'ms', floorLabel: 'bare node server', lowerIsBetter: true, target: '≤ 1000 ms', met: median(ready) <= 1000 });
+    rows.push({
+      row: '`ledger sandbox start --detach` until healthy',
+      value: median(ready),
+      floor: median(bare),
+      unit: 'ms',
+      floorLabel: 'bare node server',
+      lowerIsBetter: true,
+      target: '≤ 1000 ms',
+      met: median(ready) <= 1000,
+    });
     return rows;
   } finally {
     rmSync(dir, { recursive: true, force: true });

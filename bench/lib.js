@@ -25,10 +25,26 @@ export async function seedWallets(sandbox, developerId, count, fund = 1_000_000_
   const wallets = [];
   for (let i = 0; i < count; i++) {
     const reference = `bench-${i}-${Math.random().toString(36).slice(2, 8)}`;
-    const wallet = await sandbox.db.transaction().execute((trx) =>
-      createWallet(trx, sandbox.envFor(developerId), developerId, { customer_reference: reference, first_name: 'Bench', last_name: `W${i}`, email: `${reference}@example.com` }),
-    );
-    if (fund) await sandbox.db.transaction().execute((trx) => receiveInbound(trx, sandbox.envFor(developerId), developerId, { account_number: wallet.account_number, amount: fund, narration: 'salary' }));
+    const wallet = await sandbox.db
+      .transaction()
+      .execute((trx) =>
+        createWallet(trx, sandbox.envFor(developerId), developerId, {
+          customer_reference: reference,
+          first_name: 'Bench',
+          last_name: `W${i}`,
+          email: `${reference}@example.com`,
+        }),
+      );
+    if (fund)
+      await sandbox.db
+        .transaction()
+        .execute((trx) =>
+          receiveInbound(trx, sandbox.envFor(developerId), developerId, {
+            account_number: wallet.account_number,
+            amount: fund,
+            narration: 'salary',
+          }),
+        );
     wallets.push(wallet);
   }
   return wallets;
@@ -81,7 +97,9 @@ export async function engineSandbox(dbPath, { deliveries }) {
     /** A consistent copy of the database as a named snapshot of a `sandbox start` whose LEDGER_HOME is `dir`. */
     async snapshot(dir, name) {
       mkdirSync(join(dir, 'snapshots'), { recursive: true });
-      await copyDatabase(sandbox.db, join(dir, 'snapshots', `${name}.db`), { saved_at: sandbox.envFor(developerId).clock.now().toISOString() });
+      await copyDatabase(sandbox.db, join(dir, 'snapshots', `${name}.db`), {
+        saved_at: sandbox.envFor(developerId).clock.now().toISOString(),
+      });
     },
     async close() {
       if (app) {
@@ -98,7 +116,10 @@ export async function engineSandbox(dbPath, { deliveries }) {
 /** `ledger sandbox start` in its own process (on `dbPath`, or `--memory` when it is `null` or `:memory:`); resolves with its URL, key and a stop(). */
 export async function startSandbox(dir, dbPath, extra = [], env = {}) {
   const where = dbPath === null || dbPath === ':memory:' ? ['--memory'] : ['--db', dbPath];
-  const child = spawn(process.execPath, [BIN, 'sandbox', 'start', ...where, '--port', '0', ...extra], { cwd: dir, env: { ...process.env, LEDGER_HOME: dir, ...env } });
+  const child = spawn(process.execPath, [BIN, 'sandbox', 'start', ...where, '--port', '0', ...extra], {
+    cwd: dir,
+    env: { ...process.env, LEDGER_HOME: dir, ...env },
+  });
   const [baseUrl, apiKey] = await new Promise((resolveUrl, reject) => {
     let out = '';
     // Only until the banner: left attached, it kept every request's log line and ran the pattern
@@ -163,10 +184,22 @@ export async function servedTransfers(dir, dbPath, { env = {}, preload = 0 } = {
     const restored = await server.call('POST', '/sandbox/snapshots/preload/restore');
     if (!restored.success) throw new Error(`restore failed: ${JSON.stringify(restored)}`);
   } else if (memory) {
-    const wallet = (ref) => server.call('POST', '/v1/wallets', { customer_reference: ref, first_name: 'Bench', last_name: ref, email: `${ref}@example.com` }).then((r) => r.data);
+    const wallet = (ref) =>
+      server
+        .call('POST', '/v1/wallets', {
+          customer_reference: ref,
+          first_name: 'Bench',
+          last_name: ref,
+          email: `${ref}@example.com`,
+        })
+        .then((r) => r.data);
     a = await wallet('bench-a');
     b = await wallet('bench-b');
-    await server.call('POST', '/sandbox/inbound-transfers', { account_number: a.account_number, amount: 1_000_000_000_000, narration: 'salary' });
+    await server.call('POST', '/sandbox/inbound-transfers', {
+      account_number: a.account_number,
+      amount: 1_000_000_000_000,
+      narration: 'salary',
+    });
   }
   const load = (options) =>
     autocannon({
@@ -223,7 +256,8 @@ export const rss = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p
 /** Every HTTP load runs this long before its measured part: JIT compilation and first-use statement preparation are not steady state. */
 export const WARM_UP_SECONDS = 2;
 
-const logTotal = async (server, query = '') => (await server.call('GET', `/v1/webhook-logs?limit=1${query}`)).data.total;
+const logTotal = async (server, query = '') =>
+  (await server.call('GET', `/v1/webhook-logs?limit=1${query}`)).data.total;
 
 /** Polls until no delivery is waiting; resolves with how long that took, in ms. */
 async function drained(server) {
@@ -249,7 +283,11 @@ export async function loadServed(dir, dbPath, { seconds, amount, preload = 0, up
   const began = performance.now();
   const result = await load(seconds ? { duration: seconds } : { amount });
   const elapsed = (performance.now() - began) / 1000;
-  const [events, delivered, backlog] = [(await logTotal(server)) - eventsBefore, (await logTotal(server, '&status=DELIVERED')) - deliveredBefore, await logTotal(server, '&status=PENDING')];
+  const [events, delivered, backlog] = [
+    (await logTotal(server)) - eventsBefore,
+    (await logTotal(server, '&status=DELIVERED')) - deliveredBefore,
+    await logTotal(server, '&status=PENDING'),
+  ];
   const drainMs = await drained(server);
   served += result.requests.total;
   let failures = result.non2xx + result.errors;
@@ -289,7 +327,12 @@ export async function loadServed(dir, dbPath, { seconds, amount, preload = 0, up
 /** A measure over several runs: the median to quote, with the smallest and largest beside it. */
 export function stats(samples) {
   const sorted = [...samples].sort((x, y) => x - y);
-  return { median: sorted[Math.floor((sorted.length - 1) / 2)], min: sorted[0], max: sorted[sorted.length - 1], samples };
+  return {
+    median: sorted[Math.floor((sorted.length - 1) / 2)],
+    min: sorted[0],
+    max: sorted[sorted.length - 1],
+    samples,
+  };
 }
 
 /**
@@ -317,11 +360,17 @@ export async function interleave(a, b, rounds = ROUNDS, { warmUp = 0 } = {}) {
 /** Stats of numbers, or of each key of objects of numbers. */
 export function collect(samples) {
   if (typeof samples[0] === 'number') return stats(samples);
-  return Object.fromEntries(Object.keys(samples[0]).map((key) => [key, typeof samples[0][key] === 'number' ? stats(samples.map((s) => s[key])) : samples.map((s) => s[key])]));
+  return Object.fromEntries(
+    Object.keys(samples[0]).map((key) => [
+      key,
+      typeof samples[0][key] === 'number' ? stats(samples.map((s) => s[key])) : samples.map((s) => s[key]),
+    ]),
+  );
 }
 
 export const median = (values) => stats(values).median;
-export const percentile = (values, p) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))];
+export const percentile = (values, p) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))];
 
 /** Wall time of one whole process, in ms (its output thrown away, as a script's capture would keep it). */
 export function wall(command, args, options = {}) {

@@ -31,7 +31,8 @@ import { BIN, collect, CONNECTIONS, ROUNDS, SECONDS, seedWallets, WARM_UP_SECOND
 const DEVELOPERS = 8;
 const PER_DEVELOPER = CONNECTIONS / DEVELOPERS;
 /** pgledger's published figure, for comparison only (measured elsewhere, on other hardware): https://www.pgrs.net/2025/05/16/pgledger-in-postgresql-is-fast */
-const PGLEDGER = 'pgledger (pgrs.net, May 2025): over 10,000 transfers/s with many accounts, about 7,500/s with hot accounts (2.6 ms each), M3 MacBook Air, stock PostgreSQL 17.5; its transfer is one SQL function call, without an API, idempotency, events or webhooks';
+const PGLEDGER =
+  'pgledger (pgrs.net, May 2025): over 10,000 transfers/s with many accounts, about 7,500/s with hot accounts (2.6 ms each), M3 MacBook Air, stock PostgreSQL 17.5; its transfer is one SQL function call, without an API, idempotency, events or webhooks';
 
 async function admin(url, statement) {
   const client = new pg.Client(url);
@@ -77,7 +78,11 @@ async function copyOf(server, template, name) {
 
 /** `ledger sandbox start --database url` in its own process, in its own state folder; resolves with its URL and a stop(). */
 async function serve(url, dir) {
-  const child = spawn(process.execPath, [BIN, 'sandbox', 'start', '--port', '0'], { cwd: dir, env: { ...process.env, LEDGER_HOME: dir, LEDGER_DATABASE_URL: url }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'sandbox', 'start', '--port', '0'], {
+    cwd: dir,
+    env: { ...process.env, LEDGER_HOME: dir, LEDGER_DATABASE_URL: url },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let err = '';
   child.stderr.on('data', (chunk) => (err += chunk));
   const baseUrl = await new Promise((resolve, reject) => {
@@ -93,7 +98,11 @@ async function serve(url, dir) {
     child.on('exit', (code) => reject(new Error(`sandbox exited with ${code}: ${err}`)));
   });
   child.stdout.resume();
-  return { baseUrl, stop: () => new Promise((done) => (child.exitCode !== null ? done() : (child.once('exit', done), child.kill('SIGTERM')))) };
+  return {
+    baseUrl,
+    stop: () =>
+      new Promise((done) => (child.exitCode !== null ? done() : (child.once('exit', done), child.kill('SIGTERM')))),
+  };
 }
 
 /** 16 connections in all over `servers`: each developer's connections spread across them, as a load balancer would. */
@@ -120,7 +129,10 @@ function load(servers, developers, duration) {
 
 /** Deliveries still waiting, and events written since `sinceSeq`, read from the database. */
 async function backlog(url) {
-  const { rows } = await admin(url, "SELECT count(*) FILTER (WHERE status = 'PENDING') AS pending, count(*) AS logs FROM webhook_logs");
+  const { rows } = await admin(
+    url,
+    "SELECT count(*) FILTER (WHERE status = 'PENDING') AS pending, count(*) AS logs FROM webhook_logs",
+  );
   return { pending: Number(rows[0].pending), logs: Number(rows[0].logs) };
 }
 
@@ -143,7 +155,8 @@ async function served(server, template, name, count, developers) {
     const p99 = Math.max(...results.map((r) => r.latency.p99));
     const eventsPerSecond = (after.logs - before.logs) / elapsed;
     // Let the servers catch up before the audit (their dispatchers deliver what is left).
-    for (let waited = 0; (await backlog(copy.url)).pending > 0 && waited < 60_000; waited += 100) await new Promise((r) => setTimeout(r, 100));
+    for (let waited = 0; (await backlog(copy.url)).pending > 0 && waited < 60_000; waited += 100)
+      await new Promise((r) => setTimeout(r, 100));
     const checker = await openSandbox({ dbPath: copy.url });
     const auditOk = (await audit(checker.db)).ok;
     await checker.close();
@@ -169,12 +182,17 @@ async function floor(server, template, name, developers) {
         const body = { destination_account_number: to.account_number, amount: 1 };
         while (performance.now() < deadline) {
           const start = performance.now();
-          await sandbox.write((trx) => transfer(trx, sandbox.envFor(developer.id), developer.id, from.id, body), developer.id);
+          await sandbox.write(
+            (trx) => transfer(trx, sandbox.envFor(developer.id), developer.id, from.id, body),
+            developer.id,
+          );
           latencies?.push(performance.now() - start);
           count++;
         }
       };
-      await Promise.all(developers.flatMap((developer) => Array.from({ length: PER_DEVELOPER }, () => caller(developer))));
+      await Promise.all(
+        developers.flatMap((developer) => Array.from({ length: PER_DEVELOPER }, () => caller(developer))),
+      );
       return count;
     };
     await run(WARM_UP_SECONDS);
@@ -227,7 +245,7 @@ export async function run() {
         floorLabel: '1 server, same run',
         target: '≥ 1.3× 1 server',
         met: two.perSecond.median >= 1.3 * one.perSecond.median,
-        note: 'two servers, PostgreSQL and the load generator share this machine\'s cores',
+        note: "two servers, PostgreSQL and the load generator share this machine's cores",
       },
       {
         row: `PostgreSQL: transfer p99 latency, HTTP ${CONNECTIONS} conn, 1 server`,

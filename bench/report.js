@@ -28,27 +28,61 @@ async function load(sandbox, developerId, wallets, transactions) {
   const transfers = Math.round(transactions / 2);
   const older = transfers - DAY_TRANSFERS;
   await sandbox.db.transaction().execute(async (trx) => {
-    const accounts = (await trx.selectFrom('accounts').select(['seq', 'id']).where('id', 'in', wallets.map((w) => w.id)).execute()).map((a) => a.seq);
-    const last = async (table) => Number((await sql`SELECT coalesce(max(seq), 0) AS seq FROM ${sql.table(table)}`.execute(trx)).rows[0].seq);
-    const [p, e, ev, lg] = [await last('postings'), await last('entries'), await last('events'), await last('webhook_logs')];
+    const accounts = (
+      await trx
+        .selectFrom('accounts')
+        .select(['seq', 'id'])
+        .where(
+          'id',
+          'in',
+          wallets.map((w) => w.id),
+        )
+        .execute()
+    ).map((a) => a.seq);
+    const last = async (table) =>
+      Number((await sql`SELECT coalesce(max(seq), 0) AS seq FROM ${sql.table(table)}`.execute(trx)).rows[0].seq);
+    const [p, e, ev, lg] = [
+      await last('postings'),
+      await last('entries'),
+      await last('events'),
+      await last('webhook_logs'),
+    ];
     const developer = await developerSeq(trx, developerId);
     // Transfer i: the day's last DAY_TRANSFERS 10 s apart from 00:00; the rest 5 s apart going back from it.
     await sql`CREATE TEMP TABLE bench_n AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${transfers})
-      SELECT i, CASE WHEN i > ${older} THEN ${DAY} + (i - ${older}) * 10000 ELSE ${DAY} - (${older} - i + 1) * 5000 END AS at_ms FROM n`.execute(trx);
-    const account = (offset) => sql.raw(`(CASE (i + ${offset}) % ${WALLETS} ${accounts.map((seq, k) => `WHEN ${k} THEN ${seq}`).join(' ')} END)`);
-    await sql`INSERT INTO postings (seq, developer_id, kind, created_at) SELECT ${p} + i, ${developerId}, 'INTERNAL_TRANSFER', at_ms FROM bench_n`.execute(trx);
+      SELECT i, CASE WHEN i > ${older} THEN ${DAY} + (i - ${older}) * 10000 ELSE ${DAY} - (${older} - i + 1) * 5000 END AS at_ms FROM n`.execute(
+      trx,
+    );
+    const account = (offset) =>
+      sql.raw(`(CASE (i + ${offset}) % ${WALLETS} ${accounts.map((seq, k) => `WHEN ${k} THEN ${seq}`).join(' ')} END)`);
+    await sql`INSERT INTO postings (seq, developer_id, kind, created_at) SELECT ${p} + i, ${developerId}, 'INTERNAL_TRANSFER', at_ms FROM bench_n`.execute(
+      trx,
+    );
     await sql`INSERT INTO entries (seq, posting_seq, account_seq, amount)
-      SELECT ${e} + 2 * i - 1, ${p} + i, ${account(0)}, -1 FROM bench_n UNION ALL SELECT ${e} + 2 * i, ${p} + i, ${account(1)}, 1 FROM bench_n`.execute(trx);
-    const leg = (kind, type, offset, entry) => sql`SELECT printf('%08x-0000-7000-8${sql.raw(kind)}-%012x', ${transactions}, i), ${account(offset)}, ${p} + i,
+      SELECT ${e} + 2 * i - 1, ${p} + i, ${account(0)}, -1 FROM bench_n UNION ALL SELECT ${e} + 2 * i, ${p} + i, ${account(1)}, 1 FROM bench_n`.execute(
+      trx,
+    );
+    const leg = (
+      kind,
+      type,
+      offset,
+      entry,
+    ) => sql`SELECT printf('%08x-0000-7000-8${sql.raw(kind)}-%012x', ${transactions}, i), ${account(offset)}, ${p} + i,
       ${e} + 2 * i - ${entry}, ${type}, 1 + (${transfers} - i) % 5000, 0, 0, 'NGN', 'SETTLED', printf('%030d', i), 'BENCH SENDER', '0123456789', 'Bench transfer', at_ms FROM bench_n`;
     await sql`INSERT INTO transactions (id, account_seq, posting_seq, entry_seq, type, amount, balance_before, balance_after, currency, status,
-      provider_reference, sender_name, sender_account, raw_narration, created_at) ${leg('001', 'DEBIT', 0, 1)} UNION ALL ${leg('002', 'CREDIT', 1, 0)}`.execute(trx);
+      provider_reference, sender_name, sender_account, raw_narration, created_at) ${leg('001', 'DEBIT', 0, 1)} UNION ALL ${leg('002', 'CREDIT', 1, 0)}`.execute(
+      trx,
+    );
     // One ledger.credit event and delivery per transaction; the day's first 100 deliveries FAILED, with a 500 from the endpoint.
     await sql`INSERT INTO events (seq, id, developer_seq, type_code, payload, created_at_ms)
-      SELECT ${ev} + 2 * i - k, randomblob(16), ${developer}, ${typeCode('ledger.credit')}, '{}', at_ms FROM bench_n, (SELECT 0 AS k UNION ALL SELECT 1)`.execute(trx);
+      SELECT ${ev} + 2 * i - k, randomblob(16), ${developer}, ${typeCode('ledger.credit')}, '{}', at_ms FROM bench_n, (SELECT 0 AS k UNION ALL SELECT 1)`.execute(
+      trx,
+    );
     await sql`INSERT INTO webhook_logs (seq, id, developer_seq, event_seq, event_type_code, status, http_status_code, response_body, attempt_count)
       SELECT ${lg} + 2 * i - k, randomblob(16), ${developer}, ${ev} + 2 * i - k, ${typeCode('ledger.credit')},
-        CASE WHEN i BETWEEN ${older + 1} AND ${older + 50} THEN 'FAILED' ELSE 'DELIVERED' END, 200, '{}', 1 FROM bench_n, (SELECT 0 AS k UNION ALL SELECT 1)`.execute(trx);
+        CASE WHEN i BETWEEN ${older + 1} AND ${older + 50} THEN 'FAILED' ELSE 'DELIVERED' END, 200, '{}', 1 FROM bench_n, (SELECT 0 AS k UNION ALL SELECT 1)`.execute(
+      trx,
+    );
     await sql`INSERT OR IGNORE INTO webhook_urls (url) VALUES ('http://127.0.0.1:9/bench')`.execute(trx);
     await sql`INSERT INTO webhook_attempts (id, log_seq, attempt_number, manual, url_seq, http_status_code, response_body, error, duration_ms, created_at_ms)
       SELECT randomblob(16), seq, 1, 0, (SELECT seq FROM webhook_urls WHERE url = 'http://127.0.0.1:9/bench'), 500, '{"error":"bench"}', NULL, 3, ${DAY}
@@ -72,7 +106,9 @@ async function measure(dir, transactions) {
     const started = performance.now();
     await load(sandbox, developerId, wallets, transactions);
     const loadSeconds = (performance.now() - started) / 1000;
-    process.stderr.write(`  report: ${transactions.toLocaleString('en')} transactions loaded in ${loadSeconds.toFixed(1)} s\n`);
+    process.stderr.write(
+      `  report: ${transactions.toLocaleString('en')} transactions loaded in ${loadSeconds.toFixed(1)} s\n`,
+    );
     const period = { since: DAY, until: DAY + 86_400_000 };
     const now = new Date(DAY + 86_400_000);
     const report = () => sandbox.db.transaction().execute((trx) => buildReport(trx, developerId, period, now));
@@ -96,7 +132,8 @@ export async function run() {
     const small = await measure(dir, SMALL);
     const large = await measure(dir, LARGE);
     // The same day at both sizes: the same report, or the comparison is of different work.
-    if (JSON.stringify(small.first) !== JSON.stringify(large.first)) throw new Error(`the day's report differs: ${JSON.stringify(small.first)} vs ${JSON.stringify(large.first)}`);
+    if (JSON.stringify(small.first) !== JSON.stringify(large.first))
+      throw new Error(`the day's report differs: ${JSON.stringify(small.first)} vs ${JSON.stringify(large.first)}`);
     const counted = small.first.transactions.reduce((n, t) => n + t.count, 0);
     return [
       {

@@ -55,9 +55,17 @@ export async function build(dir, name, transactions) {
     Array.from({ length: CONNECTIONS }, async () => {
       while (next++ < transfers) {
         const from = pick();
-        const to = (from + 1 + pick() % (WALLETS - 1)) % WALLETS;
-        await sandbox.write((trx) => transfer(trx, env, developerId, wallets[from].id, { destination_account_number: wallets[to].account_number, amount: 1 }));
-        if (next % 100_000 === 0) process.stderr.write(`  ${name}: ${next.toLocaleString('en')} of ${transfers.toLocaleString('en')} transfers\n`);
+        const to = (from + 1 + (pick() % (WALLETS - 1))) % WALLETS;
+        await sandbox.write((trx) =>
+          transfer(trx, env, developerId, wallets[from].id, {
+            destination_account_number: wallets[to].account_number,
+            amount: 1,
+          }),
+        );
+        if (next % 100_000 === 0)
+          process.stderr.write(
+            `  ${name}: ${next.toLocaleString('en')} of ${transfers.toLocaleString('en')} transfers\n`,
+          );
       }
     }),
   );
@@ -81,7 +89,9 @@ function probe(baseUrl) {
   let stop = false;
   process.on('message', () => (stop = true));
   const once = () =>
-    new Promise((resolve, reject) => get(`${baseUrl}/sandbox/health`, { agent }, (res) => res.resume().on('end', resolve)).on('error', reject));
+    new Promise((resolve, reject) =>
+      get(`${baseUrl}/sandbox/health`, { agent }, (res) => res.resume().on('end', resolve)).on('error', reject),
+    );
   (async () => {
     process.send('ready');
     let probes = 0;
@@ -118,7 +128,8 @@ function mainThreadSchedule() {
  */
 function traceStalls() {
   let phase = '-';
-  const onPhase = (message) => (phase = message.step === undefined ? message.phase : `${message.phase} of step ${message.step}`);
+  const onPhase = (message) =>
+    (phase = message.step === undefined ? message.phase : `${message.phase} of step ${message.step}`);
   subscribe('ledger:reset', onPhase);
   let last = performance.now();
   let lastSchedule = mainThreadSchedule();
@@ -130,7 +141,10 @@ function traceStalls() {
     if (now - last > gap.ms) {
       const onCpu = schedule && lastSchedule ? schedule.onCpu - lastSchedule.onCpu : undefined;
       const waiting = schedule && lastSchedule ? schedule.waiting - lastSchedule.waiting : undefined;
-      const spent = onCpu === undefined ? '' : `: ${onCpu.toFixed(0)} ms on a core, ${waiting.toFixed(0)} ms waiting for one, ${Math.max(0, now - last - onCpu - waiting).toFixed(0)} ms blocked`;
+      const spent =
+        onCpu === undefined
+          ? ''
+          : `: ${onCpu.toFixed(0)} ms on a core, ${waiting.toFixed(0)} ms waiting for one, ${Math.max(0, now - last - onCpu - waiting).toFixed(0)} ms blocked`;
       gap = { ms: now - last, from: lastPhase, to: phase, spent };
     }
     last = now;
@@ -139,7 +153,8 @@ function traceStalls() {
   }, 5);
   let gc = { ms: 0, kind: 0, phase: '-' };
   const observer = new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) if (entry.duration > gc.ms) gc = { ms: entry.duration, kind: entry.detail?.kind ?? 0, phase };
+    for (const entry of list.getEntries())
+      if (entry.duration > gc.ms) gc = { ms: entry.duration, kind: entry.detail?.kind ?? 0, phase };
   });
   observer.observe({ entryTypes: ['gc'] });
   return () => {
@@ -175,7 +190,8 @@ export async function whileRunning(baseUrl, operation) {
 
 /** The lists a person or `webhooks tail` reads, each timed SAMPLES times after WARM_UP requests. */
 async function timeLists(server, wallet) {
-  const get = (path) => fetch(`${server.baseUrl}${path}`, { headers: { 'x-api-key': server.apiKey } }).then((r) => r.json());
+  const get = (path) =>
+    fetch(`${server.baseUrl}${path}`, { headers: { 'x-api-key': server.apiKey } }).then((r) => r.json());
   const last = async (path) => {
     const { total } = (await get(`${path}${path.includes('?') ? '&' : '?'}limit=20`)).data;
     return `${path}${path.includes('?') ? '&' : '?'}limit=20&page=${Math.max(1, Math.ceil(total / 20))}`;
@@ -225,7 +241,9 @@ async function measure(data) {
       new Promise((resolve, reject) => {
         const req = request(`${server.baseUrl}${path}`, { method, headers: { 'x-api-key': server.apiKey } }, (res) => {
           const chunks = [];
-          res.on('data', (chunk) => chunks.push(chunk)).on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString())));
+          res
+            .on('data', (chunk) => chunks.push(chunk))
+            .on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString())));
         });
         req.on('error', reject).end();
       });
@@ -245,7 +263,9 @@ export async function run() {
   try {
     process.stderr.write(`  building ${SMALL.toLocaleString('en')} transactions…\n`);
     const small = await measure(await buildApart(dir, 'small', SMALL));
-    process.stderr.write(`  building ${TRANSACTIONS.toLocaleString('en')} transactions over ${WALLETS.toLocaleString('en')} wallets…\n`);
+    process.stderr.write(
+      `  building ${TRANSACTIONS.toLocaleString('en')} transactions over ${WALLETS.toLocaleString('en')} wallets…\n`,
+    );
     const data = await buildApart(dir, 'large', TRANSACTIONS);
     const large = await measure(data);
     const label = large.transactions.toLocaleString('en');
@@ -325,5 +345,4 @@ if (process.argv[2] === '--probe') probe(process.argv[3]);
 else if (process.argv[2] === '--build') {
   const built = await build(process.argv[3], process.argv[4], Number(process.argv[5]));
   process.send(built, () => process.exit(0));
-}
-else if (import.meta.url === `file://${process.argv[1]}`) console.log(await run());
+} else if (import.meta.url === `file://${process.argv[1]}`) console.log(await run());

@@ -78,9 +78,20 @@ export async function run() {
     writeFileSync(join(dir, 'hundred.sh'), SHELL);
     writeFileSync(join(dir, 'warm-up.sh'), WARM_UP);
     const env = { ...process.env, NO_COLOR: '1' };
-    const scenario = () => wall(process.execPath, [BIN, 'scenario', 'run', join(dir, 'hundred.yaml'), '--reporter', 'tap'], { cwd: dir, env });
+    const scenario = () =>
+      wall(process.execPath, [BIN, 'scenario', 'run', join(dir, 'hundred.yaml'), '--reporter', 'tap'], {
+        cwd: dir,
+        env,
+      });
     const bare = () => wall(process.execPath, [join(dir, 'bare.mjs')], { cwd: dir, env });
-    const rows = [row('100-step scenario file, `ledger scenario run` (whole process)', await interleave(scenario, bare, RUNS, { warmUp: 1 }), 'same requests in-process, bare script', 2)];
+    const rows = [
+      row(
+        '100-step scenario file, `ledger scenario run` (whole process)',
+        await interleave(scenario, bare, RUNS, { warmUp: 1 }),
+        'same requests in-process, bare script',
+        2,
+      ),
+    ];
 
     const server = await startSandbox(dir, null);
     const bin = join(dir, 'bin');
@@ -89,7 +100,16 @@ export async function run() {
     let runId = 0;
     // interleave's warm-up run is round -1.
     const separate = (round) =>
-      wall('bash', [join(dir, round < 0 ? 'warm-up.sh' : 'hundred.sh')], { cwd: dir, env: { ...env, PATH: `${bin}:${process.env.PATH}`, LEDGER_BASE_URL: server.baseUrl, LEDGER_API_KEY: server.apiKey, RUN: String((runId += 1)) } });
+      wall('bash', [join(dir, round < 0 ? 'warm-up.sh' : 'hundred.sh')], {
+        cwd: dir,
+        env: {
+          ...env,
+          PATH: `${bin}:${process.env.PATH}`,
+          LEDGER_BASE_URL: server.baseUrl,
+          LEDGER_API_KEY: server.apiKey,
+          RUN: String((runId += 1)),
+        },
+      });
     const times = await interleave(separate, scenario, RUNS, { warmUp: 1 });
     await server.stop();
     const apart = times.a.median;

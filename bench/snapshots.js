@@ -24,10 +24,13 @@ async function snapshotOf(dir, count, name) {
   const { developerId } = await ensureSandboxDeveloper(sandbox);
   const [a, b] = await seedWallets(sandbox, developerId, 2);
   const env = sandbox.envFor(developerId);
-  for (let made = 2; made < count; ) {
+  for (let made = 2; made < count;) {
     await sandbox.db.transaction().execute(async (trx) => {
       for (let i = 0; i < 500 && made < count; i++, made += 2) {
-        await transfer(trx, env, developerId, i % 2 ? a.id : b.id, { destination_account_number: i % 2 ? b.account_number : a.account_number, amount: 1 });
+        await transfer(trx, env, developerId, i % 2 ? a.id : b.id, {
+          destination_account_number: i % 2 ? b.account_number : a.account_number,
+          amount: 1,
+        });
       }
     });
   }

@@ -56,11 +56,16 @@ function bytesPerTransfer(dbPath) {
   try {
     const transfers = db.prepare("SELECT count(*) AS n FROM postings WHERE kind = 'INTERNAL_TRANSFER'").get().n;
     const rows = db
-      .prepare('SELECT coalesce(s.tbl_name, d.name) AS name, sum(d.pgsize) AS bytes FROM dbstat d LEFT JOIN sqlite_schema s ON s.name = d.name GROUP BY 1 ORDER BY 2 DESC')
+      .prepare(
+        'SELECT coalesce(s.tbl_name, d.name) AS name, sum(d.pgsize) AS bytes FROM dbstat d LEFT JOIN sqlite_schema s ON s.name = d.name GROUP BY 1 ORDER BY 2 DESC',
+      )
       .all();
     const receiver = rows.filter((r) => r.name.startsWith('receiver_event')).reduce((sum, r) => sum + r.bytes, 0);
     const all = rows.reduce((sum, r) => sum + r.bytes, 0);
-    const largest = rows.filter((r) => !r.name.startsWith('receiver_event')).slice(0, 5).map((r) => `${r.name} ${Math.round(r.bytes / transfers)}`);
+    const largest = rows
+      .filter((r) => !r.name.startsWith('receiver_event'))
+      .slice(0, 5)
+      .map((r) => `${r.name} ${Math.round(r.bytes / transfers)}`);
     return { ledger: (all - receiver) / transfers, receiver: receiver / transfers, largest: largest.join(', ') };
   } finally {
     db.close();
@@ -78,7 +83,8 @@ export async function run() {
       rmSync(dbPath, { force: true });
       sides.grouped.push(await inProcess(dir, `grouped-${round}`, { callers: CONNECTIONS, deliveries: true }));
       // The strict floor has no target (it shows what HTTP and delivering cost together): one run.
-      if (round === 0) sides.strict.push(await inProcess(dir, `strict-${round}`, { callers: CONNECTIONS, deliveries: false }));
+      if (round === 0)
+        sides.strict.push(await inProcess(dir, `strict-${round}`, { callers: CONNECTIONS, deliveries: false }));
       sides.serial.push(await inProcess(dir, `serial-${round}`, { callers: 1, deliveries: true }));
       sides.serialBare.push(await inProcess(dir, `serial-bare-${round}`, { callers: 1, deliveries: false }));
     }
@@ -93,7 +99,11 @@ export async function run() {
     // One sustained load on a database file: whether deliveries keep pace, what the database holds
     // per transfer afterwards, and the server's memory after that many transfers.
     const sustainedDb = join(dir, 'sustained.db');
-    const sustained = await loadServed(dir, sustainedDb, { seconds: SUSTAIN_SECONDS, preload: PRELOAD, upTo: TRANSFERS });
+    const sustained = await loadServed(dir, sustainedDb, {
+      seconds: SUSTAIN_SECONDS,
+      preload: PRELOAD,
+      upTo: TRANSFERS,
+    });
     const perTransfer = bytesPerTransfer(sustainedDb);
     const rate = (x) => `${Math.round(x).toLocaleString('en')}/s`;
     const label = TRANSFERS.toLocaleString('en');

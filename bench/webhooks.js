@@ -25,13 +25,22 @@ export async function run() {
   const url = `http://127.0.0.1:${receiver.address().port}/hooks`;
   let round = 0;
   try {
-    const body = JSON.stringify({ event_id: 'x', event_type: 'ledger.credit', api_version: '2026-11-01', created_at: new Date().toISOString(), data: { wallet_id: 'w', amount: 1 } });
+    const body = JSON.stringify({
+      event_id: 'x',
+      event_type: 'ledger.credit',
+      api_version: '2026-11-01',
+      created_at: new Date().toISOString(),
+      data: { wallet_id: 'w', amount: 1 },
+    });
     const bare = async () => {
       let next = 0;
       const start = performance.now();
       await Promise.all(
         Array.from({ length: 8 }, async () => {
-          while (next++ < EVENTS) await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then((r) => r.text());
+          while (next++ < EVENTS)
+            await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then((r) =>
+              r.text(),
+            );
         }),
       );
       return EVENTS / ((performance.now() - start) / 1000);
@@ -43,7 +52,15 @@ export async function run() {
       const { developerId } = await ensureSandboxDeveloper(sandbox);
       const [wallet] = await seedWallets(sandbox, developerId, 1, 0);
       for (let i = 0; i < EVENTS; i++) {
-        await sandbox.db.transaction().execute((trx) => receiveInbound(trx, sandbox.envFor(developerId), developerId, { account_number: wallet.account_number, amount: 100, narration: 'salary' }));
+        await sandbox.db
+          .transaction()
+          .execute((trx) =>
+            receiveInbound(trx, sandbox.envFor(developerId), developerId, {
+              account_number: wallet.account_number,
+              amount: 100,
+              narration: 'salary',
+            }),
+          );
       }
       await sandbox.close();
       received = 0;

@@ -21,7 +21,13 @@ const help = new URL('../dist/help.txt', import.meta.url);
 rmSync(help, { force: true });
 const env = { ...process.env, NO_COLOR: '1' };
 delete env.COLUMNS;
-writeFileSync(help, execFileSync(process.execPath, [new URL('../dist/main/cli.js', import.meta.url).pathname, '--help'], { env, stdio: ['ignore', 'pipe', 'inherit'] }));
+writeFileSync(
+  help,
+  execFileSync(process.execPath, [new URL('../dist/main/cli.js', import.meta.url).pathname, '--help'], {
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  }),
+);
 
 const template = fileURLToPath(new URL('../dist/engine/db/sqlite/template.db', import.meta.url));
 for (const file of [template, `${template}-wal`, `${template}-shm`]) rmSync(file, { force: true });

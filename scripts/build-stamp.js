@@ -16,7 +16,16 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const stamp = join(root, 'dist', '.build-stamp');
-const INPUTS = ['src', 'scripts', 'examples', 'bin', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'];
+const INPUTS = [
+  'src',
+  'scripts',
+  'examples',
+  'bin',
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+];
 
 function files(path) {
   if (!existsSync(path)) return [];
@@ -32,7 +41,10 @@ function files(path) {
 function inputsHash() {
   const hash = createHash('sha256').update(`${process.version} ${process.arch} ${process.platform}\n`);
   for (const file of INPUTS.flatMap((input) => files(join(root, input)))) {
-    hash.update(`${relative(root, file)}\n`).update(readFileSync(file)).update('\n');
+    hash
+      .update(`${relative(root, file)}\n`)
+      .update(readFileSync(file))
+      .update('\n');
   }
   return hash.digest('hex');
 }

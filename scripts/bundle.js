@@ -37,11 +37,17 @@ const LOADER_DATA = resolve(DIST, 'scenario.loader.json');
 const BUNDLED = /^(scenario|sandbox|engine|api)\//;
 const EXTERNAL_PACKAGES = new Set(['better-sqlite3', 'word-list', 'commander']);
 
-if (readFileSync(ENTRY, 'utf8').startsWith(LOADER_MARK)) throw new Error("dist/scenario/cli.js is already the bundle's loader: run `npm run build` (tsc first)");
+if (readFileSync(ENTRY, 'utf8').startsWith(LOADER_MARK))
+  throw new Error("dist/scenario/cli.js is already the bundle's loader: run `npm run build` (tsc first)");
 // What an earlier build left (the ES module bundle of before, a cache of another bundle).
-for (const file of ['scenario.bundle.js', 'scenario.bundle.cjs.cache', 'scenario.loader.json']) rmSync(resolve(DIST, file), { force: true });
+for (const file of ['scenario.bundle.js', 'scenario.bundle.cjs.cache', 'scenario.loader.json'])
+  rmSync(resolve(DIST, file), { force: true });
 
-const packageOf = (source) => source.split('/').slice(0, source.startsWith('@') ? 2 : 1).join('/');
+const packageOf = (source) =>
+  source
+    .split('/')
+    .slice(0, source.startsWith('@') ? 2 : 1)
+    .join('/');
 
 const { output } = await build({
   input: ENTRY,
@@ -84,4 +90,6 @@ writeFileSync(ENTRY, scenarioLoader(loader, '../'));
 // For the bundle of `scenario run` (scripts/client-bundles.js), which writes the same loader into it.
 writeFileSync(LOADER_DATA, `${JSON.stringify(loader, null, 2)}\n`);
 for (const map of [`${ENTRY}.map`, `${BUNDLE}.map`]) rmSync(map, { force: true });
-execFileSync(process.execPath, [fileURLToPath(new URL('./code-cache.js', import.meta.url))], { stdio: ['ignore', 'ignore', 'inherit'] });
+execFileSync(process.execPath, [fileURLToPath(new URL('./code-cache.js', import.meta.url))], {
+  stdio: ['ignore', 'ignore', 'inherit'],
+});

@@ -27,7 +27,14 @@ import { defaultsOf, scenarioLoader } from './scenario-loader.js';
 
 const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
 /** Command modules that stay ES modules, run through dist/main/cli.js: they start, stop or load the server, or run scenarios. */
-const NOT_BUNDLED = new Set(['sandbox/start.js', 'sandbox/lifecycle.js', 'scenario/run.js', 'scenario/init.js', 'webhooks/tail.js', 'completion.js']);
+const NOT_BUNDLED = new Set([
+  'sandbox/start.js',
+  'sandbox/lifecycle.js',
+  'scenario/run.js',
+  'scenario/init.js',
+  'webhooks/tail.js',
+  'completion.js',
+]);
 /** None of these may be in a client command's bundle: the server, the database, the scenario engine, zod's schemas. */
 const FORBIDDEN = /^(sandbox|scenario|engine\/(db|events|ledger|audit)|api\/(schemas|app|routes))\//;
 
@@ -40,10 +47,17 @@ for (const entry of COMMANDS) {
   if (!match) throw new Error(`registry: cannot read the loader of "${entry.path}": ${entry.load}`);
   loaders.set(entry.path, [match[1], match[2]]);
 }
-const modules = [...new Set([...loaders.values()].map(([module]) => module))].filter((module) => !NOT_BUNDLED.has(module));
+const modules = [...new Set([...loaders.values()].map(([module]) => module))].filter(
+  (module) => !NOT_BUNDLED.has(module),
+);
 const bundleName = (module) => `command.${module.replace(/\.js$/, '').split('/').join('-')}.cjs`;
 
-for (const file of readdirSync(DIST)) if (/^command\..+\.cjs(\.cache)?$/.test(file) || ['commands.json', 'commands.contents.json', 'launch.cjs'].includes(file)) rmSync(resolve(DIST, file));
+for (const file of readdirSync(DIST))
+  if (
+    /^command\..+\.cjs(\.cache)?$/.test(file) ||
+    ['commands.json', 'commands.contents.json', 'launch.cjs'].includes(file)
+  )
+    rmSync(resolve(DIST, file));
 
 const builtin = (id) => id.startsWith('node:') || builtinModules.includes(id.split('/')[0]);
 const underDist = (id) => relative(DIST, id).split(sep).join('/');
@@ -76,7 +90,8 @@ async function bundle(file, entryText, inside) {
             if (typeof verdict === 'string') return verdict;
             if (verdict) return null;
             // The registry's other commands: outside the bundle, never loaded by it.
-            if (importer.endsWith('/commands/registry.js')) return { id: `./commands/${source.replace(/^\.\//, '')}`, external: true };
+            if (importer.endsWith('/commands/registry.js'))
+              return { id: `./commands/${source.replace(/^\.\//, '')}`, external: true };
             return null;
           },
           transform(code, id) {
@@ -85,13 +100,26 @@ async function bundle(file, entryText, inside) {
           },
         },
       ],
-      output: { file: resolve(DIST, file), format: 'cjs', codeSplitting: false, dynamicImportInCjs: false, sourcemap: false },
+      output: {
+        file: resolve(DIST, file),
+        format: 'cjs',
+        codeSplitting: false,
+        dynamicImportInCjs: false,
+        sourcemap: false,
+      },
     });
     const [chunk] = output;
-    const ours = chunk.moduleIds.filter((id) => id.startsWith(DIST) && !basename(id).startsWith('.entry.')).map(underDist);
+    const ours = chunk.moduleIds
+      .filter((id) => id.startsWith(DIST) && !basename(id).startsWith('.entry.'))
+      .map(underDist);
     const forbidden = ours.filter((id) => FORBIDDEN.test(id));
-    if (forbidden.length > 0) throw new Error(`${file} would hold ${forbidden.join(', ')}: keep its command out (NOT_BUNDLED) or its imports lazy`);
-    const packages = [...new Set([...chunk.imports, ...chunk.dynamicImports])].filter((id) => !builtin(id) && !id.startsWith('./') && id !== file);
+    if (forbidden.length > 0)
+      throw new Error(
+        `${file} would hold ${forbidden.join(', ')}: keep its command out (NOT_BUNDLED) or its imports lazy`,
+      );
+    const packages = [...new Set([...chunk.imports, ...chunk.dynamicImports])].filter(
+      (id) => !builtin(id) && !id.startsWith('./') && id !== file,
+    );
     contents[file] = { modules: ours.sort(), packages: packages.sort() };
   } finally {
     rmSync(entry, { force: true });
@@ -125,7 +153,10 @@ writeFileSync(scenarioLoaderFile, scenarioLoader(scenarioLoaderData, './'));
 try {
   await bundle(bundleName(SCENARIO_RUN), "export { main } from './main/program.js';\n", (source, importer) => {
     if (importer.endsWith('/commands/scenario/run.js') && source === '../../scenario/cli.js') return scenarioLoaderFile;
-    return importer.endsWith('/commands/registry.js') && (!NOT_BUNDLED.has(source.replace(/^\.\//, '')) || source === `./${SCENARIO_RUN}`);
+    return (
+      importer.endsWith('/commands/registry.js') &&
+      (!NOT_BUNDLED.has(source.replace(/^\.\//, '')) || source === `./${SCENARIO_RUN}`)
+    );
   });
 } finally {
   rmSync(scenarioLoaderFile, { force: true });
@@ -133,7 +164,10 @@ try {
 for (const [path, [module]] of loaders) if (module === SCENARIO_RUN) bundles[path] = bundleName(SCENARIO_RUN);
 const defaults = { [bundleName(SCENARIO_RUN)]: defaultsOf(scenarioLoaderData) };
 
-writeFileSync(resolve(DIST, 'commands.json'), `${JSON.stringify({ paths: COMMANDS.map((entry) => entry.path), bundles, defaults })}\n`);
+writeFileSync(
+  resolve(DIST, 'commands.json'),
+  `${JSON.stringify({ paths: COMMANDS.map((entry) => entry.path), bundles, defaults })}\n`,
+);
 // What each bundle holds (our modules below dist/, the packages it may require), for the tests and for people.
 writeFileSync(resolve(DIST, 'commands.contents.json'), `${JSON.stringify(contents, null, 2)}\n`);
 
@@ -154,7 +188,9 @@ await build({
 
 try {
   // The samples' own messages (the refusals some of them expect) are shown only if the samples fail.
-  execFileSync(process.execPath, [fileURLToPath(new URL('./client-cache.js', import.meta.url))], { stdio: ['ignore', 'ignore', 'pipe'] });
+  execFileSync(process.execPath, [fileURLToPath(new URL('./client-cache.js', import.meta.url))], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
 } catch (error) {
   process.stderr.write(`${String(error.stderr ?? '')}scripts/client-cache.js failed (exit ${error.status})\n`);
   process.exit(1);

@@ -19,7 +19,18 @@ const BIN = fileURLToPath(new URL('../bin/ledger.js', import.meta.url));
 const list = JSON.parse(readFileSync(join(DIST, 'commands.json'), 'utf8'));
 const { bundles } = list;
 
-const wallet = (reference) => ['wallets', 'create', '--customer-reference', reference, '--first-name', 'Ada', '--last-name', 'Obi', '--email', `${reference}@example.com`];
+const wallet = (reference) => [
+  'wallets',
+  'create',
+  '--customer-reference',
+  reference,
+  '--first-name',
+  'Ada',
+  '--last-name',
+  'Obi',
+  '--email',
+  `${reference}@example.com`,
+];
 const views = (...words) => [words, [...words, '--json'], [...words, '--quiet']];
 /** Samples by command path; `$A`, `$B` (wallets) and `$TX` (a transaction) are filled in. */
 const SAMPLES = {
@@ -36,15 +47,33 @@ const SAMPLES = {
   'webhooks list': views('webhooks', 'list'),
   'banks list': views('banks', 'list'),
   'banks resolve': [['banks', 'resolve', '0123456785', '058']],
-  'sandbox audit': [['sandbox', 'audit'], ['sandbox', 'audit', '--json']],
-  'sandbox keys': [['sandbox', 'keys'], ['sandbox', 'keys', '--json']],
-  'sandbox clock': [['sandbox', 'clock'], ['sandbox', 'clock', '--json']],
+  'sandbox audit': [
+    ['sandbox', 'audit'],
+    ['sandbox', 'audit', '--json'],
+  ],
+  'sandbox keys': [
+    ['sandbox', 'keys'],
+    ['sandbox', 'keys', '--json'],
+  ],
+  'sandbox clock': [
+    ['sandbox', 'clock'],
+    ['sandbox', 'clock', '--json'],
+  ],
   'sandbox clock advance': [['sandbox', 'clock', 'advance', '1s', '--json']],
-  'sandbox analyse': [['sandbox', 'analyse', 'sch fees'], ['sandbox', 'analyse', 'sch fees', '--json']],
+  'sandbox analyse': [
+    ['sandbox', 'analyse', 'sch fees'],
+    ['sandbox', 'analyse', 'sch fees', '--json'],
+  ],
   'sandbox magic': [['sandbox', 'magic']],
-  'sandbox receiver events': [['sandbox', 'receiver', 'events'], ['sandbox', 'receiver', 'events', '--json']],
+  'sandbox receiver events': [
+    ['sandbox', 'receiver', 'events'],
+    ['sandbox', 'receiver', 'events', '--json'],
+  ],
   'webhooks secret': [['webhooks', 'secret']],
-  'webhooks endpoint': [['webhooks', 'endpoint'], ['webhooks', 'endpoint', '--json']],
+  'webhooks endpoint': [
+    ['webhooks', 'endpoint'],
+    ['webhooks', 'endpoint', '--json'],
+  ],
   // What would change the key, the secret or the data the samples use: checked and refused (no argument, or --help's parse) only.
   'sandbox keys rotate': [['sandbox', 'keys', 'rotate', '--unknown-flag']],
   'webhooks secret rotate': [['webhooks', 'secret', 'rotate', '--unknown-flag']],
@@ -54,7 +83,10 @@ const SAMPLES = {
   'sandbox snapshot save': [['sandbox', 'snapshot', 'save', '--unknown-flag']],
   'wallets close': [['wallets', 'close', '--unknown-flag']],
   // Profiles in the temporary folder's own config (XDG_CONFIG_HOME below), never the builder's; the key by its variable.
-  'profiles add': [['profiles', 'add', 'cache', '--base-url', '$URL', '--api-key-env', 'LEDGER_CACHE_KEY'], ['profiles', 'add', 'cache', '--base-url', '$URL', '--api-key-env', 'LEDGER_CACHE_KEY', '--force', '--json']],
+  'profiles add': [
+    ['profiles', 'add', 'cache', '--base-url', '$URL', '--api-key-env', 'LEDGER_CACHE_KEY'],
+    ['profiles', 'add', 'cache', '--base-url', '$URL', '--api-key-env', 'LEDGER_CACHE_KEY', '--force', '--json'],
+  ],
   'profiles list': views('profiles', 'list'),
   'profiles use': [['profiles', 'use', 'cache']],
   'profiles show': views('profiles', 'show', 'cache'),
@@ -68,7 +100,13 @@ const dir = mkdtempSync(join(tmpdir(), 'ledger-client-cache-'));
 const cwd = process.cwd();
 const env = { ...process.env, NO_COLOR: '1' };
 for (const name of ['LEDGER_BASE_URL', 'LEDGER_API_KEY', 'LEDGER_HOME']) delete env[name];
-const ledger = (...args) => execFileSync(process.execPath, [BIN, ...args], { cwd: dir, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+const ledger = (...args) =>
+  execFileSync(process.execPath, [BIN, ...args], {
+    cwd: dir,
+    env,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  }).trim();
 try {
   ledger('sandbox', 'start', '--detach', '--memory', '--port', '0');
   try {
@@ -91,7 +129,8 @@ try {
         await loaded.get(bundle).main([process.execPath, BIN, ...words.map(fill)]);
         // A sample named above must do what it does for people (a refused flag: exit 2).
         const expected = words.includes('--unknown-flag') ? 2 : 0;
-        if (SAMPLES[path] && (process.exitCode ?? 0) !== expected) throw new Error(`the sample \`ledger ${words.join(' ')}\` exited ${process.exitCode}, not ${expected}`);
+        if (SAMPLES[path] && (process.exitCode ?? 0) !== expected)
+          throw new Error(`the sample \`ledger ${words.join(' ')}\` exited ${process.exitCode}, not ${expected}`);
         process.exitCode = undefined;
       }
     }

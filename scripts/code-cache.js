@@ -18,7 +18,10 @@ try {
   writeFileSync(join(dir, 'repeated.yaml'), REPEATED_SCENARIO);
   process.chdir(dir);
   await main([process.argv[0], 'ledger', 'scenario', 'run', EXAMPLES, join(dir, 'repeated.yaml'), '--reporter', 'tap']);
-  if (process.exitCode) throw new Error(`the sample scenarios did not pass (exit ${process.exitCode}): run \`ledger scenario run ${EXAMPLES}\` to see why`);
+  if (process.exitCode)
+    throw new Error(
+      `the sample scenarios did not pass (exit ${process.exitCode}): run \`ledger scenario run ${EXAMPLES}\` to see why`,
+    );
   writeCodeCache(BUNDLE);
 } finally {
   process.chdir(cwd);

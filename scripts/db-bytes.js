@@ -25,7 +25,8 @@ try {
   const body = { destination_account_number: b.account_number, amount: 1 };
   let next = 0;
   const caller = async () => {
-    while (next++ < N) await sandbox.write((trx) => transfer(trx, sandbox.envFor(developerId), developerId, a.id, body));
+    while (next++ < N)
+      await sandbox.write((trx) => transfer(trx, sandbox.envFor(developerId), developerId, a.id, body));
   };
   await Promise.all(Array.from({ length: 16 }, caller));
   await app.scheduler.runDue(developerId);
@@ -35,7 +36,9 @@ try {
   const db = new SQLite(dbPath, { readonly: true });
   const transfers = db.prepare("SELECT count(*) AS n FROM postings WHERE kind = 'INTERNAL_TRANSFER'").get().n;
   const pending = db.prepare("SELECT count(*) AS n FROM webhook_logs WHERE status != 'DELIVERED'").get().n;
-  const rows = db.prepare('SELECT name, sum(pgsize) AS bytes, sum(payload) AS payload FROM dbstat GROUP BY name ORDER BY bytes DESC').all();
+  const rows = db
+    .prepare('SELECT name, sum(pgsize) AS bytes, sum(payload) AS payload FROM dbstat GROUP BY name ORDER BY bytes DESC')
+    .all();
   const receiver = (name) => name.includes('receiver_event');
   let ledger = 0;
   console.log(`${transfers} internal transfers, ${pending} deliveries not delivered`);
@@ -43,7 +46,11 @@ try {
   for (const r of rows) {
     if (!receiver(r.name)) ledger += r.bytes;
     if (r.bytes / transfers < 1) continue;
-    console.log(`${receiver(r.name) ? '(receiver) ' : ''}${r.name}`.padEnd(44), (r.bytes / transfers).toFixed(0).padStart(10), (r.payload / transfers).toFixed(0).padStart(10));
+    console.log(
+      `${receiver(r.name) ? '(receiver) ' : ''}${r.name}`.padEnd(44),
+      (r.bytes / transfers).toFixed(0).padStart(10),
+      (r.payload / transfers).toFixed(0).padStart(10),
+    );
   }
   console.log('ledger total (bench row)'.padEnd(44), (ledger / transfers).toFixed(0).padStart(10));
   db.close();

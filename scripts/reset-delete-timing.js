@@ -24,7 +24,8 @@ const dir = mkdtempSync(join(tmpdir(), 'reset-timing-'));
 function copy(name) {
   const path = join(dir, `${name}.db`);
   copyFileSync(source, path);
-  for (const suffix of ['-wal', '-shm']) if (existsSync(`${source}${suffix}`)) copyFileSync(`${source}${suffix}`, `${path}${suffix}`);
+  for (const suffix of ['-wal', '-shm'])
+    if (existsSync(`${source}${suffix}`)) copyFileSync(`${source}${suffix}`, `${path}${suffix}`);
   const db = new SQLite(path);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
@@ -69,24 +70,37 @@ function chunks(db, pick, remove) {
 
 function bySeq(db) {
   const developer = db.prepare(`SELECT developer_id FROM accounts WHERE kind = 'WALLET' LIMIT 1`).pluck().get();
-  const find = db.prepare(`SELECT seq FROM transactions WHERE seq > ? AND seq <= ? + 20000
-    AND account_seq IN (SELECT seq FROM accounts WHERE developer_id = ?) ORDER BY seq LIMIT ${ROWS}`).pluck();
+  const find = db
+    .prepare(
+      `SELECT seq FROM transactions WHERE seq > ? AND seq <= ? + 20000
+    AND account_seq IN (SELECT seq FROM accounts WHERE developer_id = ?) ORDER BY seq LIMIT ${ROWS}`,
+    )
+    .pluck();
   return {
     pick: (after) => find.all(after, after, developer),
     remove: (seqs) => db.prepare(`DELETE FROM transactions WHERE seq IN (${seqs.join(',')})`).run(),
-    plan: () => [
-      ...db.prepare(`EXPLAIN QUERY PLAN SELECT seq FROM transactions WHERE seq > 0 AND seq <= 20000
-        AND account_seq IN (SELECT seq FROM accounts WHERE developer_id = ?) ORDER BY seq LIMIT ${ROWS}`).all(developer),
-      ...db.prepare('EXPLAIN QUERY PLAN DELETE FROM transactions WHERE seq IN (1,2,3)').all(),
-    ].map((r) => r.detail),
+    plan: () =>
+      [
+        ...db
+          .prepare(
+            `EXPLAIN QUERY PLAN SELECT seq FROM transactions WHERE seq > 0 AND seq <= 20000
+        AND account_seq IN (SELECT seq FROM accounts WHERE developer_id = ?) ORDER BY seq LIMIT ${ROWS}`,
+          )
+          .all(developer),
+        ...db.prepare('EXPLAIN QUERY PLAN DELETE FROM transactions WHERE seq IN (1,2,3)').all(),
+      ].map((r) => r.detail),
   };
 }
 
 /** The same rows, walked account by account, each account's in seq order (its rows lie together in the account's indexes). */
 function byAccount(db) {
   const developer = db.prepare(`SELECT developer_id FROM accounts WHERE kind = 'WALLET' LIMIT 1`).pluck().get();
-  const nextAccount = db.prepare('SELECT seq FROM accounts WHERE developer_id = ? AND seq > ? ORDER BY seq LIMIT 1').pluck();
-  const find = db.prepare('SELECT seq FROM transactions WHERE account_seq = ? AND seq > ? ORDER BY seq LIMIT ?').pluck();
+  const nextAccount = db
+    .prepare('SELECT seq FROM accounts WHERE developer_id = ? AND seq > ? ORDER BY seq LIMIT 1')
+    .pluck();
+  const find = db
+    .prepare('SELECT seq FROM transactions WHERE account_seq = ? AND seq > ? ORDER BY seq LIMIT ?')
+    .pluck();
   let account = 0;
   let from = 0;
   return {
@@ -106,11 +120,22 @@ function byAccount(db) {
       return seqs;
     },
     remove: (seqs) => db.prepare(`DELETE FROM transactions WHERE seq IN (${seqs.join(',')})`).run(),
-    plan: () => db.prepare('EXPLAIN QUERY PLAN SELECT seq FROM transactions WHERE account_seq = 1 AND seq > 0 ORDER BY seq LIMIT 250').all().map((r) => r.detail),
+    plan: () =>
+      db
+        .prepare(
+          'EXPLAIN QUERY PLAN SELECT seq FROM transactions WHERE account_seq = 1 AND seq > 0 ORDER BY seq LIMIT 250',
+        )
+        .all()
+        .map((r) => r.detail),
   };
 }
 
-const indexes = (db) => db.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'transactions' AND sql IS NOT NULL`).all();
+const indexes = (db) =>
+  db
+    .prepare(
+      `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'transactions' AND sql IS NOT NULL`,
+    )
+    .all();
 
 function variant(name, prepare, walk = bySeq) {
   const db = copy(name);
@@ -129,18 +154,42 @@ function variant(name, prepare, walk = bySeq) {
   const times = chunks(db, pick, remove);
   const cpu = process.cpuUsage(cpuBefore);
   const total = times.reduce((a, b) => a + b, 0);
-  console.log(JSON.stringify({ variant: name, chunks: times.length, rows: ROWS, ...stats(times), rowsPerMs: ((times.length * ROWS) / total).toFixed(1), walPagesPerRow: pagesPerRow.toFixed(2), cpuUsPerRow: ((cpu.user + cpu.system) / (times.length * ROWS)).toFixed(1) }));
+  console.log(
+    JSON.stringify({
+      variant: name,
+      chunks: times.length,
+      rows: ROWS,
+      ...stats(times),
+      rowsPerMs: ((times.length * ROWS) / total).toFixed(1),
+      walPagesPerRow: pagesPerRow.toFixed(2),
+      cpuUsPerRow: ((cpu.user + cpu.system) / (times.length * ROWS)).toFixed(1),
+    }),
+  );
   if (process.env.PARTS) console.log('  find/delete/commit ms:', parts.join(' '));
   if (name === 'seq order' || name === 'account order') console.log('  plan:', plan().join(' | '));
   if (name === 'seq order') {
-    console.log('  indexes:', indexes(db).map((i) => i.sql).join('; '));
+    console.log(
+      '  indexes:',
+      indexes(db)
+        .map((i) => i.sql)
+        .join('; '),
+    );
     for (const table of db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).pluck().all()) {
       for (const fk of db.prepare(`PRAGMA foreign_key_list(${table})`).all()) {
-        if (fk.table === 'transactions' || table === 'transactions') console.log(`  fk: ${table}.${fk.from} -> ${fk.table}.${fk.to} on delete ${fk.on_delete}`);
+        if (fk.table === 'transactions' || table === 'transactions')
+          console.log(`  fk: ${table}.${fk.from} -> ${fk.table}.${fk.to} on delete ${fk.on_delete}`);
       }
     }
-    console.log('  triggers:', db.prepare(`SELECT name FROM sqlite_master WHERE type = 'trigger'`).pluck().all().join(', ') || 'none');
-    console.log('  page_size', db.pragma('page_size', { simple: true }), 'auto_vacuum', db.pragma('auto_vacuum', { simple: true }));
+    console.log(
+      '  triggers:',
+      db.prepare(`SELECT name FROM sqlite_master WHERE type = 'trigger'`).pluck().all().join(', ') || 'none',
+    );
+    console.log(
+      '  page_size',
+      db.pragma('page_size', { simple: true }),
+      'auto_vacuum',
+      db.pragma('auto_vacuum', { simple: true }),
+    );
   }
   db.close();
   for (const suffix of ['', '-wal', '-shm']) rmSync(join(dir, `${name}.db${suffix}`), { force: true });
@@ -153,10 +202,14 @@ try {
   const probe = new SQLite(source, { readonly: true });
   const names = indexes(probe).map((i) => i.name);
   probe.close();
-  for (const index of names) if (want(`seq order without ${index}`)) variant(`seq order without ${index}`, (db) => db.exec(`DROP INDEX ${index}`));
+  for (const index of names)
+    if (want(`seq order without ${index}`))
+      variant(`seq order without ${index}`, (db) => db.exec(`DROP INDEX ${index}`));
   if (want('account order')) variant('account order', undefined, byAccount);
-  if (want('seq order with no checkpoint in a chunk')) variant('seq order with no checkpoint in a chunk', (db) => db.pragma('wal_autocheckpoint = 0'));
-  if (want('seq order without the three indexes')) variant('seq order without the three indexes', (db) => names.forEach((index) => db.exec(`DROP INDEX ${index}`)));
+  if (want('seq order with no checkpoint in a chunk'))
+    variant('seq order with no checkpoint in a chunk', (db) => db.pragma('wal_autocheckpoint = 0'));
+  if (want('seq order without the three indexes'))
+    variant('seq order without the three indexes', (db) => names.forEach((index) => db.exec(`DROP INDEX ${index}`)));
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -27,7 +27,8 @@ export function scenarioLoader({ externals, exports }, from) {
   const path = (id) => (id.startsWith('./') ? `${from}${id.slice(2)}` : id);
   const imported = externals.filter((e) => e.as === 'namespace' || (e.as === 'default' && !inBundle));
   const name = (e) => `external${imported.indexOf(e)}`;
-  const value = (e) => (!imported.includes(e) ? `require(${JSON.stringify(e.id)})` : e.as === 'default' ? `${name(e)}.default` : name(e));
+  const value = (e) =>
+    !imported.includes(e) ? `require(${JSON.stringify(e.id)})` : e.as === 'default' ? `${name(e)}.default` : name(e);
   return `${LOADER_MARK} the scenario engine and the sandbox server, as one CommonJS file run with its code cache.
 ${inBundle ? '' : "import { createRequire } from 'node:module';\n"}import { fileURLToPath } from 'node:url';
 import { loadBundle } from '${from}main/code-cache.js';

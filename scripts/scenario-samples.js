@@ -4,7 +4,13 @@
 import { fileURLToPath } from 'node:url';
 
 export const EXAMPLES = fileURLToPath(new URL('../examples/scenarios', import.meta.url));
-const REPEATED = ['credit ${ADA} 1000', 'transfer ${ADA} ${BOLA} 100', 'wallets get ${BOLA}', 'transactions list ${ADA} --limit 5', 'GET /v1/wallets/${ADA}'];
+const REPEATED = [
+  'credit ${ADA} 1000',
+  'transfer ${ADA} ${BOLA} 100',
+  'wallets get ${BOLA}',
+  'transactions list ${ADA} --limit 5',
+  'GET /v1/wallets/${ADA}',
+];
 /** A scenario file's text: two wallets, then the repeated steps four times. */
 export const REPEATED_SCENARIO = `name: the steps a script repeats
 steps:

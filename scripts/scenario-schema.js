@@ -4,4 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { scenarioJsonSchema } from '../dist/scenario/schema.js';
 
-writeFileSync(new URL('../schema/scenario.schema.json', import.meta.url), `${JSON.stringify(scenarioJsonSchema(), null, 2)}\n`);
+writeFileSync(
+  new URL('../schema/scenario.schema.json', import.meta.url),
+  `${JSON.stringify(scenarioJsonSchema(), null, 2)}\n`,
+);

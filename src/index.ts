@@ -148,7 +148,8 @@ async function refusing<T>(work: () => T | Promise<T>): Promise<T> {
   }
 }
 
-const target = (given: string | { file: string }): SnapshotTarget => (typeof given === 'string' ? { name: given } : { file: resolve(given.file) });
+const target = (given: string | { file: string }): SnapshotTarget =>
+  typeof given === 'string' ? { name: given } : { file: resolve(given.file) };
 
 /**
  * Starts a sandbox in this process. Several can run at once, each on its own database.
@@ -166,14 +167,25 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     const tls = options.tls === undefined ? undefined : checkTls(options.tls, { cert: 'tls.cert', key: 'tls.key' });
     // The client's rule for what is loopback, loaded only for a host given: the entry loads no client code of its own.
     const loopback = options.host === undefined || (await import('./client/loopback.js')).isLoopback(host);
-    const exposed = publicBindProblem({ host, loopback, tls: tls !== undefined, insecure: Boolean(options.insecure) }, { tls: '`tls: { cert, key }`', insecure: '`insecure: true`' });
+    const exposed = publicBindProblem(
+      { host, loopback, tls: tls !== undefined, insecure: Boolean(options.insecure) },
+      { tls: '`tls: { cert, key }`', insecure: '`insecure: true`' },
+    );
     if (exposed) throw new SandboxError(400, 'TLS_REQUIRED', exposed);
-    if (options.db !== undefined && options.database !== undefined) throw new SandboxError(400, 'VALIDATION_ERROR', 'database: give `database` or `db`, not both');
+    if (options.db !== undefined && options.database !== undefined)
+      throw new SandboxError(400, 'VALIDATION_ERROR', 'database: give `database` or `db`, not both');
     const dbPath = options.database ?? options.db ?? ':memory:';
     if (options.webhookLeaseSeconds !== undefined && !isPostgresUrl(dbPath)) {
-      throw new SandboxError(400, 'VALIDATION_ERROR', 'webhookLeaseSeconds: a lease is for servers that share a PostgreSQL database; this sandbox runs on SQLite, where one server sends every webhook');
+      throw new SandboxError(
+        400,
+        'VALIDATION_ERROR',
+        'webhookLeaseSeconds: a lease is for servers that share a PostgreSQL database; this sandbox runs on SQLite, where one server sends every webhook',
+      );
     }
-    const leaseSeconds = options.webhookLeaseSeconds === undefined ? undefined : webhookLease(options.webhookLeaseSeconds, options.webhookTimeoutSeconds ?? 15, 'webhookLeaseSeconds');
+    const leaseSeconds =
+      options.webhookLeaseSeconds === undefined
+        ? undefined
+        : webhookLease(options.webhookLeaseSeconds, options.webhookTimeoutSeconds ?? 15, 'webhookLeaseSeconds');
     const started = await startServer({
       dbPath,
       host,
@@ -202,34 +214,72 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     });
     if (started.apiKey === undefined) {
       await started.close();
-      throw new SandboxError(400, 'VALIDATION_ERROR', "apiKey: this database already has its owner: give the owner's key as `apiKey` to join it (a new key would revoke the one in use)");
+      throw new SandboxError(
+        400,
+        'VALIDATION_ERROR',
+        "apiKey: this database already has its owner: give the owner's key as `apiKey` to join it (a new key would revoke the one in use)",
+      );
     }
     return { ...started, apiKey: started.apiKey };
   });
   const { app, sandbox } = server;
   const inject = async (method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown) => {
     if (failed) throw new SandboxError(503, 'STORAGE_UNAVAILABLE', failed);
-    const response = await app.inject({ method, url, headers: { 'x-api-key': server.apiKey }, ...(body === undefined ? {} : { payload: body as object }) });
+    const response = await app.inject({
+      method,
+      url,
+      headers: { 'x-api-key': server.apiKey },
+      ...(body === undefined ? {} : { payload: body as object }),
+    });
     if (response.statusCode < 300) return response;
     const parsed = response.json() as { detail?: { code: string; message: string } };
-    throw new SandboxError(response.statusCode, parsed.detail?.code ?? 'INTERNAL_ERROR', parsed.detail?.message ?? response.body);
+    throw new SandboxError(
+      response.statusCode,
+      parsed.detail?.code ?? 'INTERNAL_ERROR',
+      parsed.detail?.message ?? response.body,
+    );
   };
-  const call = async <T>(method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown): Promise<T> => (await inject(method, url, body)).json<{ data: T }>().data;
+  const call = async <T>(method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown): Promise<T> =>
+    (await inject(method, url, body)).json<{ data: T }>().data;
   // A file is the download of the whole sandbox, written here: the server writes only named snapshots.
   const saveToFile = async (file: string, format: SnapshotFormat): Promise<Snapshot> => {
     // Client code, loaded only here: the package entry loads none of the command line's.
-    const [{ servingPid }, { saveFile }] = await Promise.all([import('./client/served-database.js'), import('./client/save-file.js')]);
+    const [{ servingPid }, { saveFile }] = await Promise.all([
+      import('./client/served-database.js'),
+      import('./client/save-file.js'),
+    ]);
     const pid = servingPid(file);
-    if (pid !== undefined) throw new SandboxError(400, 'VALIDATION_ERROR', `file: ${file} is the database of a running sandbox (pid ${pid}): a snapshot is a file of its own`);
+    if (pid !== undefined)
+      throw new SandboxError(
+        400,
+        'VALIDATION_ERROR',
+        `file: ${file} is the database of a running sandbox (pid ${pid}): a snapshot is a file of its own`,
+      );
     const response = await inject('GET', `/sandbox/database?format=${format}`);
     const savedAt = response.headers['snapshot-saved-at'];
     const size = await saveFile(file, response.rawPayload).catch((error: NodeJS.ErrnoException) => {
       // As `snapshot save --file` reports it: a full disk is what the sandbox calls it, any other refusal is the path's.
-      if (error.code === 'ENOSPC') throw new SandboxError(507, 'STORAGE_FULL', `file: ${file}: the disk is full: nothing was written; free some space and retry`);
-      if (typeof error.code === 'string' && /^E[A-Z]+$/.test(error.code)) throw new SandboxError(400, 'VALIDATION_ERROR', `file: ${file} cannot be written (${error.code}${error.code === 'ENOENT' ? ': no such directory' : ''})`);
+      if (error.code === 'ENOSPC')
+        throw new SandboxError(
+          507,
+          'STORAGE_FULL',
+          `file: ${file}: the disk is full: nothing was written; free some space and retry`,
+        );
+      if (typeof error.code === 'string' && /^E[A-Z]+$/.test(error.code))
+        throw new SandboxError(
+          400,
+          'VALIDATION_ERROR',
+          `file: ${file} cannot be written (${error.code}${error.code === 'ENOENT' ? ': no such directory' : ''})`,
+        );
       throw error;
     });
-    return { name: null, file, format, size_bytes: size, saved_at: typeof savedAt === 'string' && format === 'sqlite' ? savedAt : null };
+    return {
+      name: null,
+      file,
+      format,
+      size_bytes: size,
+      saved_at: typeof savedAt === 'string' && format === 'sqlite' ? savedAt : null,
+    };
   };
   // The owner is whoever the key belongs to: a restore of another sandbox's snapshot carries the key
   // over to that snapshot's owner, whose id and secret are then this sandbox's.
@@ -246,7 +296,11 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     const at = target(given);
     const flag = force === undefined ? {} : { force };
     return 'name' in at
-      ? call<Snapshot>('POST', `/sandbox/snapshots/${encodeURIComponent(at.name)}/restore`, force === undefined ? undefined : flag)
+      ? call<Snapshot>(
+          'POST',
+          `/sandbox/snapshots/${encodeURIComponent(at.name)}/restore`,
+          force === undefined ? undefined : flag,
+        )
       : call<Snapshot>('POST', '/sandbox/snapshots/restore', { ...at, ...flag });
   };
   return {
@@ -259,11 +313,16 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
       return developerId;
     },
     // A number goes to the route as it is, which refuses it as it refuses any request's.
-    advance: async (duration) => call<ClockState>('POST', '/sandbox/clock/advance', { seconds: typeof duration === 'number' ? duration : await refusing(() => parseDuration(duration)) }),
+    advance: async (duration) =>
+      call<ClockState>('POST', '/sandbox/clock/advance', {
+        seconds: typeof duration === 'number' ? duration : await refusing(() => parseDuration(duration)),
+      }),
     snapshot: {
       save: async (given, { format = 'sqlite' } = {}) => {
         const at = target(given);
-        return 'name' in at ? call<Snapshot>('POST', '/sandbox/snapshots', { ...at, format }) : saveToFile(at.file, format);
+        return 'name' in at
+          ? call<Snapshot>('POST', '/sandbox/snapshots', { ...at, format })
+          : saveToFile(at.file, format);
       },
       restore,
       list: async () => (await call<{ items: Snapshot[] }>('GET', '/sandbox/snapshots?limit=100')).items,

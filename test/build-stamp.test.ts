@@ -15,7 +15,8 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 function tree(): (mode: string) => number {
   root = mkdtempSync(join(tmpdir(), 'ledger-stamp-'));
-  for (const dir of ['scripts', 'src/engine', 'examples', 'bin', 'dist']) mkdirSync(join(root, dir), { recursive: true });
+  for (const dir of ['scripts', 'src/engine', 'examples', 'bin', 'dist'])
+    mkdirSync(join(root, dir), { recursive: true });
   cpSync(SCRIPT, join(root, 'scripts', 'build-stamp.js'));
   writeFileSync(join(root, 'src', 'engine', 'money.ts'), 'export const KOBO = 100;\n');
   writeFileSync(join(root, 'package.json'), '{"name":"x"}\n');

@@ -63,8 +63,12 @@ describe('the layers of src/', () => {
 
   it('the check sees an upward import, type-only or dynamic', () => {
     const engineFile = join(SRC, 'engine/example.ts');
-    const text = "import type { Io } from '../cli/io-types.js';\nconst m = await import('../sandbox/app.js');\nimport { toKobo } from './money.js';";
-    expect(upward(engineFile, text)).toEqual(['src/engine/example.ts → ../cli/io-types.js', 'src/engine/example.ts → ../sandbox/app.js']);
+    const text =
+      "import type { Io } from '../cli/io-types.js';\nconst m = await import('../sandbox/app.js');\nimport { toKobo } from './money.js';";
+    expect(upward(engineFile, text)).toEqual([
+      'src/engine/example.ts → ../cli/io-types.js',
+      'src/engine/example.ts → ../sandbox/app.js',
+    ]);
     expect(upward(join(SRC, 'scenario/x.ts'), "import { COMMANDS } from '../commands/registry.js';")).toHaveLength(1);
   });
 });

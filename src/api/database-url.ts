@@ -24,9 +24,13 @@ export function redactDatabase(location: string): string {
   // A password with a bare `/`, `?` or `#` is read by WHATWG as a host, a port or a path (its user
   // then empty), or not at all: everything between `//` and the last `@` may be secret, and the
   // parameters with it.
-  if (!url || (at >= 0 && !url.username)) return at < 0 ? location.replace(/[?#].*$/, '') : `${location.slice(0, location.indexOf('//') + 2)}***${location.slice(at).replace(/[?#].*$/, '')}`;
+  if (!url || (at >= 0 && !url.username))
+    return at < 0
+      ? location.replace(/[?#].*$/, '')
+      : `${location.slice(0, location.indexOf('//') + 2)}***${location.slice(at).replace(/[?#].*$/, '')}`;
   if (url.password) url.password = '***';
-  for (const name of [...url.searchParams.keys()]) if (name.toLowerCase() === 'password') url.searchParams.set(name, '***');
+  for (const name of [...url.searchParams.keys()])
+    if (name.toLowerCase() === 'password') url.searchParams.set(name, '***');
   return url.href.replaceAll('%2A%2A%2A', '***');
 }
 

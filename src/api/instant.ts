@@ -9,7 +9,16 @@ export function parseInstant(text: string): number | undefined {
   const m = INSTANT.exec(text);
   if (!m) return undefined;
   const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6] ?? '0'].map(Number) as number[];
-  if (month! < 1 || month! > 12 || day! < 1 || day! > daysIn(year!, month!) || hour! > 23 || minute! > 59 || second! > 59) return undefined;
+  if (
+    month! < 1 ||
+    month! > 12 ||
+    day! < 1 ||
+    day! > daysIn(year!, month!) ||
+    hour! > 23 ||
+    minute! > 59 ||
+    second! > 59
+  )
+    return undefined;
   const zone = m[8]!;
   if (zone !== 'Z' && (Number(zone.slice(1, 3)) > 23 || Number(zone.slice(4, 6)) > 59)) return undefined;
   const ms = Date.parse(text);

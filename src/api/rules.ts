@@ -8,7 +8,12 @@ import { RestoreFileBody, SaveSnapshotBody } from './schemas/snapshots.js';
 import { ResolveSuspenseBody, SuspenseListQuery, SuspenseNoteBody } from './schemas/suspense-requests.js';
 import { AllTransactionsQuery, TransactionListQuery, TransferBody } from './schemas/transactions.js';
 import { CreateWalletBody, WalletListQuery } from './schemas/wallets.js';
-import { PutEndpointBody, ReceiverBehaviourBody, ReceiverEventsQuery, WebhookLogListQuery } from './schemas/webhooks.js';
+import {
+  PutEndpointBody,
+  ReceiverBehaviourBody,
+  ReceiverEventsQuery,
+  WebhookLogListQuery,
+} from './schemas/webhooks.js';
 
 /**
  * The request rules of src/api/schemas as plain data, for the command line: it checks its flags
@@ -47,7 +52,8 @@ const REQUESTS = {
 };
 export type RequestName = keyof typeof REQUESTS;
 
-export type RuleName = 'type' | 'empty' | 'minLength' | 'maxLength' | 'pattern' | 'url' | 'enum' | 'integer' | 'minimum' | 'maximum';
+export type RuleName =
+  'type' | 'empty' | 'minLength' | 'maxLength' | 'pattern' | 'url' | 'enum' | 'integer' | 'minimum' | 'maximum';
 
 export interface FieldRule {
   type: 'string' | 'integer' | 'number' | 'boolean';
@@ -143,7 +149,9 @@ function fieldRule(schema: z.ZodType, json: JsonSchema, optional: boolean): Fiel
     // A name's pattern takes '!' and refuses control and bidirectional formatting characters.
     if (nonNull.pattern) say('pattern', ['!', '\u001b', '\u202e']);
     if (nonNull.format === 'uri') {
-      rule.protocols = ['http', 'https', 'ftp', 'ws', 'file'].filter((p) => schema.safeParse(`${p}://127.0.0.1/x`).success);
+      rule.protocols = ['http', 'https', 'ftp', 'ws', 'file'].filter(
+        (p) => schema.safeParse(`${p}://127.0.0.1/x`).success,
+      );
       say('url', ['not a url']);
     }
   }
@@ -154,7 +162,8 @@ function fieldRule(schema: z.ZodType, json: JsonSchema, optional: boolean): Fiel
     if (type === 'integer') say('integer', [asNumber(1.5)]);
     if (nonNull.minimum !== undefined) say('minimum', [asNumber(nonNull.minimum - 1)]);
     if (nonNull.exclusiveMinimum !== undefined) say('minimum', [asNumber(nonNull.exclusiveMinimum)]);
-    if (nonNull.maximum !== undefined && nonNull.maximum < Number.MAX_SAFE_INTEGER) say('maximum', [asNumber(nonNull.maximum + 1)]);
+    if (nonNull.maximum !== undefined && nonNull.maximum < Number.MAX_SAFE_INTEGER)
+      say('maximum', [asNumber(nonNull.maximum + 1)]);
   }
   return rule;
 }
@@ -164,7 +173,8 @@ function conditionals(object: z.ZodObject, fields: Record<string, FieldRule>): C
   const sample = (name: string) => SAMPLES.find((value) => object.shape[name]!.safeParse(value).success);
   const base: Record<string, unknown> = {};
   for (const [name, rule] of Object.entries(fields)) if (!rule.optional) base[name] = rule.enum?.[0] ?? sample(name);
-  const issueAt = (body: Record<string, unknown>, field: string) => object.safeParse(body).error?.issues.find((i) => i.path[0] === field)?.message;
+  const issueAt = (body: Record<string, unknown>, field: string) =>
+    object.safeParse(body).error?.issues.find((i) => i.path[0] === field)?.message;
   const found: Conditional[] = [];
   for (const [when, rule] of Object.entries(fields)) {
     if (!rule.enum) continue;
@@ -179,7 +189,8 @@ function conditionals(object: z.ZodObject, fields: Record<string, FieldRule>): C
         });
         // Only a rule that changes with this enum's value belongs to it.
         if (outcomes.every((o) => o.message === outcomes[0]!.message)) continue;
-        for (const o of outcomes) if (o.message) found.push({ when, is: o.is, field, required: !present, message: o.message });
+        for (const o of outcomes)
+          if (o.message) found.push({ when, is: o.is, field, required: !present, message: o.message });
       }
     }
   }
@@ -191,12 +202,18 @@ export function rulesOf(object: z.ZodObject): SchemaRules {
   const required = new Set(json.required ?? []);
   const fields: Record<string, FieldRule> = {};
   for (const [name, property] of Object.entries(json.properties ?? {})) {
-    fields[name] = fieldRule(object.shape[name] as z.ZodType, property, !required.has(name) || property.default !== undefined);
+    fields[name] = fieldRule(
+      object.shape[name] as z.ZodType,
+      property,
+      !required.has(name) || property.default !== undefined,
+    );
   }
   return { fields, conditionals: conditionals(object, fields) };
 }
 
 /** Every request's rules. @example requestRules().TransferBody.fields.narration.maxLength // 100 */
 export function requestRules(): Rules {
-  return Object.fromEntries(Object.entries(REQUESTS).map(([name, schema]) => [name, rulesOf(schema as z.ZodObject)])) as Rules;
+  return Object.fromEntries(
+    Object.entries(REQUESTS).map(([name, schema]) => [name, rulesOf(schema as z.ZodObject)]),
+  ) as Rules;
 }

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 /** A snapshot's name: its file in the snapshot directory, so no separators and no leading dot. */
 export const SNAPSHOT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
-export const SNAPSHOT_NAME_RULE = 'must be 1 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit';
+export const SNAPSHOT_NAME_RULE =
+  'must be 1 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit';
 
 /** How a snapshot file travels (`GET /sandbox/database`): an SQLite database file. */
 export const SNAPSHOT_MEDIA_TYPE = 'application/vnd.sqlite3';
@@ -23,7 +24,10 @@ export type SnapshotFormat = keyof typeof SNAPSHOT_FORMATS;
  */
 export function namedSnapshotFile(dir: string, name: string): string {
   const found = Object.values(SNAPSHOT_FORMATS)
-    .map((ending) => ({ path: join(dir, `${name}${ending}`), stat: statSync(join(dir, `${name}${ending}`), { throwIfNoEntry: false }) }))
+    .map((ending) => ({
+      path: join(dir, `${name}${ending}`),
+      stat: statSync(join(dir, `${name}${ending}`), { throwIfNoEntry: false }),
+    }))
     .filter((f) => f.stat !== undefined)
     .sort((a, b) => b.stat!.mtimeMs - a.stat!.mtimeMs);
   return found[0]?.path ?? join(dir, `${name}${SNAPSHOT_FORMATS.sqlite}`);

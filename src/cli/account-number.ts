@@ -30,7 +30,9 @@ const LISTED: Record<string, { argument: string; list: string }> = {
 /** Every id is a UUID; a value of its shape but shorter is the start of one (resolve-id.ts looks those up). */
 const WHOLE_ID = '00000000-0000-0000-0000-000000000000';
 const isIdStart = (value: string) =>
-  value.length >= 4 && value.length < WHOLE_ID.length && WHOLE_ID.startsWith(value.toLowerCase().replace(/[0-9a-f]/g, '0'));
+  value.length >= 4 &&
+  value.length < WHOLE_ID.length &&
+  WHOLE_ID.startsWith(value.toLowerCase().replace(/[0-9a-f]/g, '0'));
 
 /** The kind the API's `<kind> not found` names, with where it is listed, when it is one of LISTED's. */
 function listedKind(error: unknown): { error: ApiError; named: string; listed: (typeof LISTED)[string] } | undefined {

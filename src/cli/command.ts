@@ -49,7 +49,9 @@ export class Option {
 
   /** The key in `opts()`: `--customer-reference` → customerReference, `--no-transfers-out` → transfersOut. */
   attributeName(): string {
-    return (this.long ?? this.short ?? '').replace(/^--?(no-)?/, '').replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+    return (this.long ?? this.short ?? '')
+      .replace(/^--?(no-)?/, '')
+      .replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
   }
 
   default(value: unknown): this {
@@ -134,14 +136,22 @@ export class Command {
   /** An argument; one that names an id or account (`<wallet_id>`, `<to>`) takes it as pasted (pasted.ts). */
   argument(spec: string, description: string): this {
     // An optional one is named as a required one is: `[wallet_id]` is syntax, `<wallet_id>` the value's name.
-    const parse = ID_VALUE.test(spec) ? (text: string) => pastedId(text, spec.replace('...', '').replace(/^\[(.*)\]$/, '<$1>')) : undefined;
+    const parse = ID_VALUE.test(spec)
+      ? (text: string) => pastedId(text, spec.replace('...', '').replace(/^\[(.*)\]$/, '<$1>'))
+      : undefined;
     this.declared.push({ spec, description, required: spec.startsWith('<'), parse });
     return this;
   }
 
   /** Help text, its prose wrapped to 80 columns (commander prints it as given); example lines stay whole. */
   addHelpText(position: 'before' | 'after', text: string): this {
-    this.helpTexts.push({ position, text: text.split('\n').map((line) => wrapLine(line, 80)).join('\n') });
+    this.helpTexts.push({
+      position,
+      text: text
+        .split('\n')
+        .map((line) => wrapLine(line, 80))
+        .join('\n'),
+    });
     return this;
   }
 
@@ -189,12 +199,17 @@ export class Command {
         positional.push(word);
         continue;
       }
-      const [flag, inline] = word.startsWith('--') && word.includes('=') ? [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)] : [word, undefined];
+      const [flag, inline] =
+        word.startsWith('--') && word.includes('=')
+          ? [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)]
+          : [word, undefined];
       const option = this.options.find((o) => o.long === flag || o.short === flag);
       if (!option) return false;
       let value: unknown;
       if (option.required || option.optional) {
-        const next = inline ?? (option.required || (words[i + 1] !== undefined && !words[i + 1]!.startsWith('-')) ? words[++i] : undefined);
+        const next =
+          inline ??
+          (option.required || (words[i + 1] !== undefined && !words[i + 1]!.startsWith('-')) ? words[++i] : undefined);
         if (next === undefined) return false;
         value = option.parseArg ? option.parseArg(next, values[option.attributeName()]) : next;
       } else {
@@ -206,7 +221,9 @@ export class Command {
     }
     for (const option of this.options) {
       if (given.has(option) || !option.envVar || env[option.envVar] === undefined) continue;
-      values[option.attributeName()] = option.parseArg ? option.parseArg(env[option.envVar]!, undefined) : env[option.envVar];
+      values[option.attributeName()] = option.parseArg
+        ? option.parseArg(env[option.envVar]!, undefined)
+        : env[option.envVar];
       given.add(option);
     }
     for (const option of given) {
@@ -247,11 +264,12 @@ export class Command {
     const handler = this.handler;
     const { invocation, commandLines, onlySandbox } = this;
     const argumentNames = () => this.argumentNames();
-    if (handler) command.action(async (...args: unknown[]) => {
-      // The action finds the invocation, the command lines and the arguments' names on the command it is handed, commander's here.
-      Object.assign(args[args.length - 1] as object, { invocation, commandLines, argumentNames, onlySandbox });
-      await handler(...args);
-    });
+    if (handler)
+      command.action(async (...args: unknown[]) => {
+        // The action finds the invocation, the command lines and the arguments' names on the command it is handed, commander's here.
+        Object.assign(args[args.length - 1] as object, { invocation, commandLines, argumentNames, onlySandbox });
+        await handler(...args);
+      });
     for (const sub of this.commands) command.addCommand(sub.toCommander(commander));
     return command;
   }

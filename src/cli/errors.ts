@@ -35,7 +35,8 @@ export function reportError(error: unknown, stream: Stream): number {
     return EXIT.REFUSED;
   }
   if (error instanceof UsageError) {
-    const candidates = error instanceof AmbiguousError ? error.candidates.map((line) => `  ${clean(line)}\n`).join('') : '';
+    const candidates =
+      error instanceof AmbiguousError ? error.candidates.map((line) => `  ${clean(line)}\n`).join('') : '';
     stderr.write(`Error [${error.code}]: ${clean(error.message)}\n${candidates}`);
     return EXIT.USAGE;
   }
@@ -60,7 +61,9 @@ export function reportError(error: unknown, stream: Stream): number {
  */
 function wrongNodeBuild(error: unknown): string | undefined {
   if (!(error instanceof Error) || (error as NodeJS.ErrnoException).code !== 'ERR_DLOPEN_FAILED') return undefined;
-  const built = /NODE_MODULE_VERSION (\d+)\.\s+This version of Node\.js requires\s+NODE_MODULE_VERSION (\d+)/.exec(error.message);
+  const built = /NODE_MODULE_VERSION (\d+)\.\s+This version of Node\.js requires\s+NODE_MODULE_VERSION (\d+)/.exec(
+    error.message,
+  );
   const module = /node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)[\\/]/.exec(error.message);
   if (!built || !module) return undefined;
   const where = error.message.slice(error.message.indexOf("'") + 1, error.message.indexOf('node_modules'));

@@ -56,11 +56,14 @@ export function withFilters(command: Command, request: RequestName, kinds: Filte
         .choices(statusChoices(request))
         .argParser((text: string) => text.toUpperCase()),
     );
-  if (kinds.wallet) command.option('--customer <reference>', "only the wallet with this customer reference").option('--wallet <id>', 'only this wallet');
+  if (kinds.wallet)
+    command
+      .option('--customer <reference>', 'only the wallet with this customer reference')
+      .option('--wallet <id>', 'only this wallet');
   if (kinds.payment) {
     command
       .option('--amount <kobo>', 'only this amount in kobo, or a range min..max (either end may be left out)')
-      .option('--sender <text>', "only senders whose name contains this text, in any case")
+      .option('--sender <text>', 'only senders whose name contains this text, in any case')
       .option('--reference <ref>', 'only this provider reference (NIP session id)');
   }
   return command;
@@ -73,7 +76,10 @@ export function withFilters(command: Command, request: RequestName, kinds: Filte
  * given; a server without that clock is told to be given an ISO time.
  * @example const filters = readFilters('SuspenseListQuery', { since: '24h', status: 'pending,flagged' }); const query = { ...listQuery(...filters.query), ...(await filters.times(io)) };
  */
-export function readFilters(request: RequestName, flags: FilterFlags): { query: Record<string, string | number | undefined>; times(io: Io): Promise<{ since?: string; until?: string }> } {
+export function readFilters(
+  request: RequestName,
+  flags: FilterFlags,
+): { query: Record<string, string | number | undefined>; times(io: Io): Promise<{ since?: string; until?: string }> } {
   const since = flags.since === undefined ? undefined : readTime(flags.since, '--since', 'start');
   const until = flags.until === undefined ? undefined : readTime(flags.until, '--until', 'end');
   const [amountMin, amountMax] = flags.amount === undefined ? [] : amountRange(flags.amount, request);
@@ -88,10 +94,15 @@ export function readFilters(request: RequestName, flags: FilterFlags): { query: 
   };
   const times = async (io: Io) => {
     if (!since && !until) return {};
-    const relative = since?.relative ? `--since "${flags.since}"` : until?.relative ? `--until "${flags.until}"` : undefined;
+    const relative = since?.relative
+      ? `--since "${flags.since}"`
+      : until?.relative
+        ? `--until "${flags.until}"`
+        : undefined;
     const now = relative ? await sandboxClock(io, relative) : new Date(0);
     const out = { since: since?.at(now).toISOString(), until: until?.at(now).toISOString() };
-    if (out.since && out.until && out.since > out.until) throw new UsageError(`--since "${flags.since}" (${out.since}) is after --until "${flags.until}" (${out.until})`);
+    if (out.since && out.until && out.since > out.until)
+      throw new UsageError(`--since "${flags.since}" (${out.since}) is after --until "${flags.until}" (${out.until})`);
     return out;
   };
   return { query, times };
@@ -118,13 +129,18 @@ export function readTime(text: string, flag: string, edge: 'start' | 'end'): Tim
   const lower = value.toLowerCase();
   if (lower === 'today' || lower === 'yesterday') {
     const back = lower === 'today' ? 0 : 1;
-    return { relative: true, at: (now) => new Date(lagosDayStart(now.getTime()) - back * DAY_MS + (edge === 'start' ? 0 : DAY_MS - 1)) };
+    return {
+      relative: true,
+      at: (now) => new Date(lagosDayStart(now.getTime()) - back * DAY_MS + (edge === 'start' ? 0 : DAY_MS - 1)),
+    };
   }
   if (/^\d+(\.\d+)?\s*[smhd]$/.test(lower)) {
     const seconds = parseDuration(lower);
     return { relative: true, at: (now) => new Date(now.getTime() - seconds * 1000) };
   }
-  throw new UsageError(`${flag} "${text}" must be an ISO date or time (2026-01-02, 2026-01-02T09:30:00Z), today, yesterday, or a duration such as 24h or 7d`);
+  throw new UsageError(
+    `${flag} "${text}" must be an ISO date or time (2026-01-02, 2026-01-02T09:30:00Z), today, yesterday, or a duration such as 24h or 7d`,
+  );
 }
 
 /** `--amount 700000`, `5000..10000`, `5000..` or `..10000` as [min, max] kobo. */
@@ -135,10 +151,14 @@ function amountRange(text: string, request: RequestName): [number | undefined, n
     return [exact, exact];
   }
   const [, low = '', high = ''] = range;
-  if (low.trim() === '' && high.trim() === '') throw new UsageError(`--amount "${text}" must be kobo (700000) or a range min..max (5000..10000, 5000.. or ..10000)`);
+  if (low.trim() === '' && high.trim() === '')
+    throw new UsageError(
+      `--amount "${text}" must be kobo (700000) or a range min..max (5000..10000, 5000.. or ..10000)`,
+    );
   const min = low.trim() === '' ? undefined : kobo(low, '--amount', request, 'amount_min');
   const max = high.trim() === '' ? undefined : kobo(high, '--amount', request, 'amount_max');
-  if (min !== undefined && max !== undefined && min > max) throw new UsageError(`--amount "${text}": the smaller amount comes first (${max}..${min})`);
+  if (min !== undefined && max !== undefined && min > max)
+    throw new UsageError(`--amount "${text}": the smaller amount comes first (${max}..${min})`);
   return [min, max];
 }
 
@@ -148,10 +168,17 @@ export async function sandboxClock(io: Io, given: string): Promise<Date> {
     return new Date((await io.client().sandbox<{ now: string }>('GET', '/sandbox/clock')).now);
   } catch (error) {
     if (error instanceof ApiError && error.code === 'NOT_A_SANDBOX') {
-      throw new ApiError(error.status, 'NOT_A_SANDBOX', `${given} is counted on the sandbox clock, and ${io.config().baseUrl} has none: give an ISO date or time instead`);
+      throw new ApiError(
+        error.status,
+        'NOT_A_SANDBOX',
+        `${given} is counted on the sandbox clock, and ${io.config().baseUrl} has none: give an ISO date or time instead`,
+      );
     }
     // A server whose /openapi.json has no clock: refused before anything was sent.
-    if (error instanceof UnsupportedError) throw new UnsupportedError(`${given} is counted on the sandbox clock, and ${io.config().baseUrl} has none: give an ISO date or time instead; nothing was sent`);
+    if (error instanceof UnsupportedError)
+      throw new UnsupportedError(
+        `${given} is counted on the sandbox clock, and ${io.config().baseUrl} has none: give an ISO date or time instead; nothing was sent`,
+      );
     throw error;
   }
 }

@@ -15,10 +15,17 @@ export type { CommandLines, GlobalFlags, Invocation, Io, IoSources };
 import { UsageError } from '../client/errors.js';
 
 /** Said on stderr when an answer is a replay of an earlier request with the same Idempotency-Key. */
-const REPLAYED = 'Replayed: this --idempotency-key was used before, so this is the first answer, as it was then; nothing was done again.';
+const REPLAYED =
+  'Replayed: this --idempotency-key was used before, so this is the first answer, as it was then; nothing was done again.';
 
 /** What this folder's own sandbox offers: everything. */
-const EVERYTHING: Capabilities = { source: 'own', sandbox: true, has: () => true, takes: () => true, takesMany: () => true };
+const EVERYTHING: Capabilities = {
+  source: 'own',
+  sandbox: true,
+  has: () => true,
+  takes: () => true,
+  takesMany: () => true,
+};
 
 export function createIo(given: GlobalFlags, sources: IoSources = {}): Io {
   // `--format json` is `--json`, in everything: the output, the notes left out, the requests saved.
@@ -36,19 +43,35 @@ export function createIo(given: GlobalFlags, sources: IoSources = {}): Io {
   let capabilities: Promise<Capabilities> | undefined;
   /** The command of the sandbox alone that runs (sandboxOnly), checked against the server's routes at its first request. */
   let sandboxCommand: string | undefined;
-  const sourcesOfConfig = { baseUrl: flags.baseUrl, apiKey: flags.apiKey, profile: flags.profile, insecure: flags.insecure, env, cwd };
+  const sourcesOfConfig = {
+    baseUrl: flags.baseUrl,
+    apiKey: flags.apiKey,
+    profile: flags.profile,
+    insecure: flags.insecure,
+    env,
+    cwd,
+  };
   /** Every write on a live service passes here first: confirmed by the command, by --yes, or here, generically. */
   const guard = async (method: string, path: string, query?: RequestOptions['query']): Promise<void> => {
     if (sandboxCommand && !(await io.capabilities()).sandbox) {
-      throw sandboxOnlyRefusal(sandboxCommand, io.config(), "has none of the sandbox's routes (its /openapi.json lists no /sandbox path)");
+      throw sandboxOnlyRefusal(
+        sandboxCommand,
+        io.config(),
+        "has none of the sandbox's routes (its /openapi.json lists no /sandbox path)",
+      );
     }
     if (!withinSeed(method, path, query)) {
       const offered = await io.capabilities();
-      if (offered.source !== 'own') await (await import('./unsupported.js')).refuseUnoffered(io, offered, method, path, query);
+      if (offered.source !== 'own')
+        await (await import('./unsupported.js')).refuseUnoffered(io, offered, method, path, query);
     }
     if (!io.config().live || !isWrite(method, path)) return;
     const target = io.config().profile ?? io.config().baseUrl;
-    await io.confirmLive(`This sends ${method} ${path.split('?')[0]} to the live service ${target}.`, io.config().profile ?? 'live', io.config().profile ? 'the profile name' : undefined);
+    await io.confirmLive(
+      `This sends ${method} ${path.split('?')[0]} to the live service ${target}.`,
+      io.config().profile ?? 'live',
+      io.config().profile ? 'the profile name' : undefined,
+    );
   };
   const io: Io = {
     stdout,
@@ -78,7 +101,11 @@ export function createIo(given: GlobalFlags, sources: IoSources = {}): Io {
     },
     publicClient: () => {
       requireLiveFlag(io.config(), flags.live);
-      return new ApiClient(io.config().baseUrl, undefined, { transport: sources.transport, tlsFingerprint: io.config().tlsFingerprint, from: io.config().from });
+      return new ApiClient(io.config().baseUrl, undefined, {
+        transport: sources.transport,
+        tlsFingerprint: io.config().tlsFingerprint,
+        from: io.config().from,
+      });
     },
     confirmLive(summary, expected, named) {
       if (!io.config().live) return Promise.resolve();
@@ -87,7 +114,10 @@ export function createIo(given: GlobalFlags, sources: IoSources = {}): Io {
         requireLiveFlag(io.config(), flags.live);
         if (flags.yes) return;
         if (!io.interactive()) {
-          throw new UsageError(`${summary} On a live service that needs a typed confirmation at a terminal, or --live --yes in a script; nothing was sent`, 'LIVE_CONFIRMATION_REQUIRED');
+          throw new UsageError(
+            `${summary} On a live service that needs a typed confirmation at a terminal, or --live --yes in a script; nothing was sent`,
+            'LIVE_CONFIRMATION_REQUIRED',
+          );
         }
         await (await import('./prompts.js')).confirmTyped(io, summary, expected, named);
       })();
@@ -104,11 +134,19 @@ export function createIo(given: GlobalFlags, sources: IoSources = {}): Io {
     capabilities() {
       const current = io.config();
       // This folder's sandbox (its state file's URL, or the default one), or a sandbox in this process (a scenario step): everything, nothing asked.
-      if (current.source === 'state' || current.source === 'default' || current.keySource === 'state' || sources.transport) return Promise.resolve(EVERYTHING);
+      if (
+        current.source === 'state' ||
+        current.source === 'default' ||
+        current.keySource === 'state' ||
+        sources.transport
+      )
+        return Promise.resolve(EVERYTHING);
       requireLiveFlag(current, flags.live);
       // Its own transport, so that nothing answering there names the setting that chose the URL, as a request would.
       const transport = httpTransport(current.baseUrl, undefined, current.from);
-      capabilities ??= import('../client/capabilities.js').then(({ readCapabilities }) => readCapabilities(current.baseUrl, `${current.profile ?? ''} ${current.baseUrl}`, env, transport));
+      capabilities ??= import('../client/capabilities.js').then(({ readCapabilities }) =>
+        readCapabilities(current.baseUrl, `${current.profile ?? ''} ${current.baseUrl}`, env, transport),
+      );
       return capabilities;
     },
     announceTarget() {
@@ -149,7 +187,8 @@ export function createIo(given: GlobalFlags, sources: IoSources = {}): Io {
     },
     interactive: () => stdinIsTTY && Boolean(stdout.isTTY),
     commandLines: () => {
-      if (!sources.commandLines) throw new Error('this command was not run by the program (program.ts), which alone runs other command lines');
+      if (!sources.commandLines)
+        throw new Error('this command was not run by the program (program.ts), which alone runs other command lines');
       return sources.commandLines;
     },
   };
@@ -162,7 +201,8 @@ export function createIo(given: GlobalFlags, sources: IoSources = {}): Io {
  */
 export function listFormat(flags: GlobalFlags, stdout: Stream): 'table' | 'tsv' | 'csv' | 'json' {
   if (flags.json) return 'json';
-  if (flags.format === 'table' || flags.format === 'tsv' || flags.format === 'csv' || flags.format === 'json') return flags.format;
+  if (flags.format === 'table' || flags.format === 'tsv' || flags.format === 'csv' || flags.format === 'json')
+    return flags.format;
   return stdout.isTTY ? 'table' : 'tsv';
 }
 

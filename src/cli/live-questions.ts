@@ -20,11 +20,19 @@ const owner = (wallet: Wallet) => `${wallet.first_name} ${wallet.last_name}`;
 export async function confirmLiveTransfer(io: Io, from: string, toAccount: string, amount: number): Promise<void> {
   if (!io.asksLive()) return;
   const source = await whose(io, from);
-  await io.confirmLive(`Send ${naira(amount)} from ${owner(source)} (${source.account_number}) to ${toAccount}, one of your wallets.`, String(amount), 'the amount in kobo');
+  await io.confirmLive(
+    `Send ${naira(amount)} from ${owner(source)} (${source.account_number}) to ${toAccount}, one of your wallets.`,
+    String(amount),
+    'the amount in kobo',
+  );
 }
 
 /** A new agent: which wallet it will act on, and what it will do; typed: that wallet's account number. */
-export async function confirmLiveAgent(io: Io, walletId: string, agent: { name?: unknown; trigger?: unknown; action?: unknown }): Promise<void> {
+export async function confirmLiveAgent(
+  io: Io,
+  walletId: string,
+  agent: { name?: unknown; trigger?: unknown; action?: unknown },
+): Promise<void> {
   if (!io.asksLive()) return;
   const wallet = await whose(io, walletId);
   await io.confirmLive(
@@ -45,5 +53,9 @@ export async function confirmLiveToggle(io: Io, walletId: string, agentId: strin
 /** Deliveries sent again to their endpoints; typed: how many. */
 export async function confirmLiveRetry(io: Io, count: number, which: string): Promise<void> {
   if (!io.asksLive()) return;
-  await io.confirmLive(`Send ${which} again to ${count === 1 ? 'its endpoint' : 'their endpoints'} now.`, String(count), 'the number of deliveries');
+  await io.confirmLive(
+    `Send ${which} again to ${count === 1 ? 'its endpoint' : 'their endpoints'} now.`,
+    String(count),
+    'the number of deliveries',
+  );
 }

@@ -25,7 +25,11 @@ export function clientCommand(name: string): Command {
     .option('-w, --wide', 'full ids and text in tables, whatever the terminal width')
     .addOption(new Option('--base-url <url>', 'sandbox or API base URL').env('LEDGER_BASE_URL'))
     .addOption(new Option('--api-key <key>', 'API key (visible in ps: prefer LEDGER_API_KEY)').env('LEDGER_API_KEY'))
-    .addOption(new Option('--profile <name>', 'use a profile of ~/.config/ledger/config.toml (`ledger profiles list`)').env('LEDGER_PROFILE'))
+    .addOption(
+      new Option('--profile <name>', 'use a profile of ~/.config/ledger/config.toml (`ledger profiles list`)').env(
+        'LEDGER_PROFILE',
+      ),
+    )
     .option('--live', 'required with a live key or profile: this command is meant for the live service')
     .option('--insecure', 'allow an http:// base URL beyond loopback (a test server on a trusted network only)')
     .option('-y, --yes', 'do not ask for confirmation; with --live, stands for the typed one in a script');
@@ -47,7 +51,9 @@ export function sandboxCommand(name: string): Command {
  * and shell completion; anything else is left for the runner's check to refuse with the schema's message.
  */
 export function enumOption(flags: string, description: string, values: string[]): Option {
-  return new Option(flags, description).choices(values).argParser((text: string) => values.find((v) => v.toLowerCase() === text.toLowerCase()) ?? text);
+  return new Option(flags, description)
+    .choices(values)
+    .argParser((text: string) => values.find((v) => v.toLowerCase() === text.toLowerCase()) ?? text);
 }
 
 /**
@@ -58,7 +64,10 @@ export function enumOption(flags: string, description: string, values: string[])
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function action(run: (io: Io, ...args: any[]) => Promise<void>) {
   return async (...received: unknown[]): Promise<void> => {
-    const command = received[received.length - 1] as Pick<Command, 'opts' | 'argumentNames' | 'options' | 'invocation' | 'commandLines' | 'onlySandbox'> & { parent?: { name(): string; parent?: unknown } | null; name(): string };
+    const command = received[received.length - 1] as Pick<
+      Command,
+      'opts' | 'argumentNames' | 'options' | 'invocation' | 'commandLines' | 'onlySandbox'
+    > & { parent?: { name(): string; parent?: unknown } | null; name(): string };
     const options = command.opts() as Record<string, unknown>;
     const positional = received.slice(0, -2);
     const { invocation, commandLines } = command;
@@ -80,7 +89,8 @@ export function action(run: (io: Io, ...args: any[]) => Promise<void>) {
 /** `ledger sandbox reset`: the command's name with its parents' (commander's commands name only their own word). */
 function fullName(command: { name(): string; parent?: unknown }): string {
   const words: string[] = [];
-  for (let at: { name(): string; parent?: unknown } | null | undefined = command; at; at = at.parent as typeof at) words.unshift(at.name());
+  for (let at: { name(): string; parent?: unknown } | null | undefined = command; at; at = at.parent as typeof at)
+    words.unshift(at.name());
   const name = words.join(' ');
   return name.startsWith('ledger ') ? name : `ledger ${name}`;
 }

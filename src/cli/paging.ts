@@ -25,7 +25,13 @@ const ALL_LIMIT = 100;
 
 /** `--format table|tsv|csv|json`, on every command that prints a list. */
 export function withFormat(command: Command): Command {
-  return command.addOption(enumOption('--format <format>', 'table, tsv, csv or json (default: a table on a terminal, tsv for a pipe or a file)', FORMATS));
+  return command.addOption(
+    enumOption(
+      '--format <format>',
+      'table, tsv, csv or json (default: a table on a terminal, tsv for a pipe or a file)',
+      FORMATS,
+    ),
+  );
 }
 
 export function withPaging(command: Command): Command {
@@ -42,9 +48,16 @@ export function withPaging(command: Command): Command {
  * A list's query: page, limit and order from the flags, plus its filters, checked against that
  * list's query rules (`--limit 1000` or `--status LOST` is exit 2 before any request).
  */
-export function listQuery(request: RequestName, flags: PageFlags, filters: Record<string, string | number | undefined> = {}, names: FlagNames = {}): Query {
-  if (flags.all && flags.page !== undefined && flags.page !== '1') throw new UsageError('--all starts at the first page: leave out --page');
-  if (flags.json && flags.format !== undefined && flags.format !== 'json') throw new UsageError(`--json and --format ${flags.format} ask for two formats: give one`);
+export function listQuery(
+  request: RequestName,
+  flags: PageFlags,
+  filters: Record<string, string | number | undefined> = {},
+  names: FlagNames = {},
+): Query {
+  if (flags.all && flags.page !== undefined && flags.page !== '1')
+    throw new UsageError('--all starts at the first page: leave out --page');
+  if (flags.json && flags.format !== undefined && flags.format !== 'json')
+    throw new UsageError(`--json and --format ${flags.format} ask for two formats: give one`);
   return check(
     request,
     {
@@ -58,7 +71,10 @@ export function listQuery(request: RequestName, flags: PageFlags, filters: Recor
 }
 
 /** Every item of a paged list, 100 at a time, stopping at `maxPages` pages. */
-export async function fetchAll<T>(fetchPage: (query: { page: number; limit: number }) => Promise<{ items: T[]; total: number }>, maxPages = Infinity): Promise<T[]> {
+export async function fetchAll<T>(
+  fetchPage: (query: { page: number; limit: number }) => Promise<{ items: T[]; total: number }>,
+  maxPages = Infinity,
+): Promise<T[]> {
   const items: T[] = [];
   for (let page = 1; page <= maxPages; page++) {
     const batch = await fetchPage({ page, limit: 100 });
@@ -94,10 +110,18 @@ export async function showList(
 ): Promise<{ items: Record<string, unknown>[]; clock: { now: string; offset_seconds: number } | undefined }> {
   if (view.kind !== 'list') throw new Error('showList prints a list view');
   const format = io.flags.quiet ? 'quiet' : listFormat(io.flags, io.stdout);
-  const clock = format === 'table' || (options.clock && format !== 'json' && format !== 'quiet') ? sandboxClock(io) : Promise.resolve(undefined);
+  const clock =
+    format === 'table' || (options.clock && format !== 'json' && format !== 'quiet')
+      ? sandboxClock(io)
+      : Promise.resolve(undefined);
   const page = flags.all ? await everyPage(io, query, fetchPage, view.id) : await fetchPage(query);
   let items = page.items;
-  if (format !== 'json' && format !== 'quiet') items = await withCustomers(io, items.map((item) => ({ ...item, ...view.derive?.(item) })), view);
+  if (format !== 'json' && format !== 'quiet')
+    items = await withCustomers(
+      io,
+      items.map((item) => ({ ...item, ...view.derive?.(item) })),
+      view,
+    );
   const now = await clock;
   await io.show({ ...page, items }, view, now ? { now: new Date(now.now) } : {});
   if (!flags.all && (!(io.flags.json || io.flags.quiet) || io.stderr.isTTY)) {
@@ -114,7 +138,8 @@ export function notice(page: Page, query: Query): string | undefined {
   const limit = page.limit ?? query.limit;
   const first = (number - 1) * limit + 1;
   const range = number === 1 ? String(shown) : `${first}–${first + shown - 1}`;
-  if (page.total === undefined) return shown >= limit ? `showing ${range}; more on --page ${number + 1} or --all` : undefined;
+  if (page.total === undefined)
+    return shown >= limit ? `showing ${range}; more on --page ${number + 1} or --all` : undefined;
   if (shown === 0 || first + shown - 1 >= page.total) return undefined;
   return `showing ${range} of ${page.total}; --all or --page ${number + 1}`;
 }
@@ -149,7 +174,11 @@ async function everyPage(io: Io, query: Query, fetchPage: (query: Query) => Prom
  * field that holds the wallet id). A few wallets are read one by one; more, from the sandbox's wallet
  * list. A wallet that cannot be read leaves the column empty: the list is still shown.
  */
-async function withCustomers(io: Io, items: Record<string, unknown>[], view: ListView): Promise<Record<string, unknown>[]> {
+async function withCustomers(
+  io: Io,
+  items: Record<string, unknown>[],
+  view: ListView,
+): Promise<Record<string, unknown>[]> {
   if (!view.customer) return items;
   const ids = new Set(items.map((item) => item[view.customer!]).filter((id): id is string => typeof id === 'string'));
   if (ids.size === 0) return items;
@@ -157,11 +186,22 @@ async function withCustomers(io: Io, items: Record<string, unknown>[], view: Lis
   type Wallet = { id: string; customer_reference: string };
   try {
     if (ids.size <= 10) {
-      const wallets = await Promise.all([...ids].map((id) => io.client().request<Wallet>('GET', `/v1/wallets/${encodeURIComponent(id)}`).catch(() => undefined)));
+      const wallets = await Promise.all(
+        [...ids].map((id) =>
+          io
+            .client()
+            .request<Wallet>('GET', `/v1/wallets/${encodeURIComponent(id)}`)
+            .catch(() => undefined),
+        ),
+      );
       for (const wallet of wallets) if (wallet) customers.set(wallet.id, wallet.customer_reference);
     } else {
       for (let number = 1; number <= 50 && customers.size < ids.size; number++) {
-        const page = await io.client().request<{ items: Wallet[]; total: number }>('GET', '/sandbox/wallets', { query: { page: number, limit: 100 } });
+        const page = await io
+          .client()
+          .request<{ items: Wallet[]; total: number }>('GET', '/sandbox/wallets', {
+            query: { page: number, limit: 100 },
+          });
         for (const wallet of page.items) if (ids.has(wallet.id)) customers.set(wallet.id, wallet.customer_reference);
         if (number * 100 >= page.total) break;
       }

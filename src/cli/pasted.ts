@@ -14,10 +14,16 @@ const QUOTED = /^(?:"(.*)"|'(.*)'|“(.*)”|‘(.*)’|`(.*)`)$/s;
 export function pastedId(text: string, label: string): string {
   let value = text.trim();
   const quoted = QUOTED.exec(value);
-  if (quoted) value = quoted.slice(1).find((inner) => inner !== undefined)!.trim();
+  if (quoted)
+    value = quoted
+      .slice(1)
+      .find((inner) => inner !== undefined)!
+      .trim();
   if (value === '') throw new UsageError(`${label} is empty${text === '' ? '' : ` ("${text}")`}`);
   if (value.includes('…') || value.endsWith('...')) {
-    throw new UsageError(`${label} "${text}" is an id shortened to fit a table: \`--wide\` shows ids whole, \`--quiet\` prints only them`);
+    throw new UsageError(
+      `${label} "${text}" is an id shortened to fit a table: \`--wide\` shows ids whole, \`--quiet\` prints only them`,
+    );
   }
   return value;
 }

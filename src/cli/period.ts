@@ -8,10 +8,20 @@ import { readTime, sandboxClock } from './filters.js';
  * yesterday --until today` is yesterday). The sandbox clock is read only when a value needs it.
  * @example await periodQuery(io, { since: 'yesterday' }) // { since: '2026-11-19T23:00:00.000Z' }
  */
-export async function periodQuery(io: Io, flags: { since?: string; until?: string }): Promise<{ since?: string; until?: string }> {
+export async function periodQuery(
+  io: Io,
+  flags: { since?: string; until?: string },
+): Promise<{ since?: string; until?: string }> {
   const since = flags.since === undefined ? undefined : readTime(flags.since, '--since', 'start');
   const until = flags.until === undefined ? undefined : readTime(flags.until, '--until', 'start');
-  const relative = since?.relative ? `--since "${flags.since}"` : until?.relative ? `--until "${flags.until}"` : undefined;
+  const relative = since?.relative
+    ? `--since "${flags.since}"`
+    : until?.relative
+      ? `--until "${flags.until}"`
+      : undefined;
   const clock = relative ? await sandboxClock(io, relative) : new Date(0);
-  return { ...(since ? { since: since.at(clock).toISOString() } : {}), ...(until ? { until: until.at(clock).toISOString() } : {}) };
+  return {
+    ...(since ? { since: since.at(clock).toISOString() } : {}),
+    ...(until ? { until: until.at(clock).toISOString() } : {}),
+  };
 }

@@ -26,7 +26,13 @@ export function needTerminal(io: Io, ...flags: string[]): void {
  * Returns `value` when given (checked: a bad flag is a usage error); otherwise asks on a terminal
  * until the answer passes `check`, or fails as a usage error naming the flag, so scripts never hang.
  */
-export async function requireValue(io: Io, value: string | undefined, flag: string, message: string, check?: Check): Promise<string> {
+export async function requireValue(
+  io: Io,
+  value: string | undefined,
+  flag: string,
+  message: string,
+  check?: Check,
+): Promise<string> {
   if (value !== undefined && value !== '') {
     const wrong = check?.(value);
     if (wrong) throw new UsageError(`${flag} ${wrong}`);
@@ -35,7 +41,11 @@ export async function requireValue(io: Io, value: string | undefined, flag: stri
   needTerminal(io, flag);
   const { input } = await import('@inquirer/prompts');
   io.announceTarget();
-  const answer = await input({ message, required: true, validate: (text) => (text.trim() ? asValidate(check)(text.trim()) : `${message} is required`) });
+  const answer = await input({
+    message,
+    required: true,
+    validate: (text) => (text.trim() ? asValidate(check)(text.trim()) : `${message} is required`),
+  });
   return answer.trim();
 }
 
@@ -44,7 +54,12 @@ export async function requireValue(io: Io, value: string | undefined, flag: stri
  * On a live service the question is answered by typing `typed.expected` (the amount, the account
  * number) instead: io.confirmLive.
  */
-export async function confirm(io: Io, message: string, skip: boolean | undefined, typed?: { expected: string; named: string }): Promise<boolean> {
+export async function confirm(
+  io: Io,
+  message: string,
+  skip: boolean | undefined,
+  typed?: { expected: string; named: string },
+): Promise<boolean> {
   if (skip || !io.interactive()) return true;
   if (typed && io.asksLive()) {
     await io.confirmLive(message, typed.expected, typed.named);
@@ -65,7 +80,8 @@ export interface Choice<T> {
   match?: string;
 }
 
-const cleaned = <T>(choices: Choice<T>[]) => choices.map((c) => ({ ...c, name: clean(c.name), ...(c.description ? { description: clean(c.description) } : {}) }));
+const cleaned = <T>(choices: Choice<T>[]) =>
+  choices.map((c) => ({ ...c, name: clean(c.name), ...(c.description ? { description: clean(c.description) } : {}) }));
 
 /**
  * Choices as a picker shows them: each on one line of the terminal (the cursor and a space before
@@ -78,15 +94,30 @@ async function fitted<T>(io: Io, message: string, choices: Choice<T>[]): Promise
   const { displayWidth, truncate } = await import('./output/table.js');
   // The answer, once picked, stands after the question ("✔ Which held payment? …"): it fits there too.
   const after = Math.max(20, width - displayWidth(message) - 4);
-  return choices.map((c) => ({ ...c, name: truncate(c.name, Math.max(20, width - 3)), short: truncate((c.short ?? c.name).trim(), after) }));
+  return choices.map((c) => ({
+    ...c,
+    name: truncate(c.name, Math.max(20, width - 3)),
+    short: truncate((c.short ?? c.name).trim(), after),
+  }));
 }
 
 /** Picks one of a few choices on a terminal (`preselect` starts highlighted); without one, names the flag that was missing. */
-export async function choose<T>(io: Io, flag: string, message: string, choices: Choice<T>[], preselect?: T): Promise<T> {
+export async function choose<T>(
+  io: Io,
+  flag: string,
+  message: string,
+  choices: Choice<T>[],
+  preselect?: T,
+): Promise<T> {
   needTerminal(io, flag);
   const { select } = await import('@inquirer/prompts');
   io.announceTarget();
-  return select({ message, choices: await fitted(io, message, cleaned(choices)), pageSize: 12, ...(preselect !== undefined ? { default: preselect } : {}) });
+  return select({
+    message,
+    choices: await fitted(io, message, cleaned(choices)),
+    pageSize: 12,
+    ...(preselect !== undefined ? { default: preselect } : {}),
+  });
 }
 
 /**
@@ -94,7 +125,13 @@ export async function choose<T>(io: Io, flag: string, message: string, choices: 
  * (when there is one), so nothing is picked for the person by its place in the list; with
  * `showAll`, every choice is, in its order (a queue worked oldest first).
  */
-export async function searchFor<T>(io: Io, flag: string, message: string, choices: Choice<T>[], options: { suggested?: T | undefined; showAll?: boolean } = {}): Promise<T> {
+export async function searchFor<T>(
+  io: Io,
+  flag: string,
+  message: string,
+  choices: Choice<T>[],
+  options: { suggested?: T | undefined; showAll?: boolean } = {},
+): Promise<T> {
   needTerminal(io, flag);
   const { search } = await import('@inquirer/prompts');
   io.announceTarget();
@@ -108,7 +145,10 @@ export async function searchFor<T>(io: Io, flag: string, message: string, choice
     source: async (term) => {
       // Every word typed must match, in any order: "ada 7,000" finds Ada's ₦7,000.00 payment.
       const words = (term ?? '').trim().toLowerCase().split(/\s+/).filter(Boolean);
-      if (words.length === 0) return options.showAll ? shown : shown.filter((c) => options.suggested !== undefined && c.value === options.suggested);
+      if (words.length === 0)
+        return options.showAll
+          ? shown
+          : shown.filter((c) => options.suggested !== undefined && c.value === options.suggested);
       return shown.filter((_, i) => words.every((word) => texts[i]!.includes(word)));
     },
   });
@@ -119,7 +159,9 @@ export async function optionalInput(io: Io, message: string, check?: Check): Pro
   if (!io.interactive()) return undefined;
   const { input } = await import('@inquirer/prompts');
   io.announceTarget();
-  const text = (await input({ message, validate: (t) => (t.trim() === '' ? true : asValidate(check)(t.trim())) })).trim();
+  const text = (
+    await input({ message, validate: (t) => (t.trim() === '' ? true : asValidate(check)(t.trim())) })
+  ).trim();
   return text === '' ? undefined : text;
 }
 
@@ -132,8 +174,14 @@ export async function confirmTyped(io: Io, summary: string, expected: string, na
   const { input } = await import('@inquirer/prompts');
   io.announceTarget();
   io.stderr.write(`${clean(summary)}\n`);
-  const answer = await input({ message: `Type ${named ? `${named}, ${clean(expected)},` : clean(expected)} to confirm (anything else cancels)` });
-  if (answer.trim() !== expected) throw new UsageError(`you typed "${clean(answer.trim())}", not ${clean(expected)}: cancelled, nothing was sent`, 'NOT_CONFIRMED');
+  const answer = await input({
+    message: `Type ${named ? `${named}, ${clean(expected)},` : clean(expected)} to confirm (anything else cancels)`,
+  });
+  if (answer.trim() !== expected)
+    throw new UsageError(
+      `you typed "${clean(answer.trim())}", not ${clean(expected)}: cancelled, nothing was sent`,
+      'NOT_CONFIRMED',
+    );
 }
 
 /**
@@ -144,6 +192,10 @@ export async function confirmTyped(io: Io, summary: string, expected: string, na
 export async function secret(io: Io, flag: string, message: string, check?: Check): Promise<string> {
   needTerminal(io, flag);
   const { password } = await import('@inquirer/prompts');
-  const answer = await password({ message, mask: '*', validate: (text) => (text.trim() ? asValidate(check)(text.trim()) : `${message} is required`) });
+  const answer = await password({
+    message,
+    mask: '*',
+    validate: (text) => (text.trim() ? asValidate(check)(text.trim()) : `${message} is required`),
+  });
   return answer.trim();
 }

@@ -27,7 +27,11 @@ export type PageFetcher = (query: Query & { page: number; limit: number }) => Pr
 const LISTS: { path: string; noun: string; walletOf: (item: Item) => unknown }[] = [
   { path: '/v1/suspense', noun: 'suspense items', walletOf: (item) => item.wallet_id },
   // The wallet a delivery is about: the one its event's data names.
-  { path: '/v1/webhook-logs', noun: 'webhook deliveries', walletOf: (item) => ((item.payload as { data?: { wallet_id?: unknown } } | undefined)?.data ?? {}).wallet_id },
+  {
+    path: '/v1/webhook-logs',
+    noun: 'webhook deliveries',
+    walletOf: (item) => ((item.payload as { data?: { wallet_id?: unknown } } | undefined)?.data ?? {}).wallet_id,
+  },
   { path: '/v1/wallets/{}/transactions', noun: 'transactions', walletOf: (item) => item.wallet_id },
   { path: '/v1/agents', noun: 'agents', walletOf: (item) => item.wallet_id },
 ];
@@ -46,8 +50,12 @@ export async function listPages(io: Io, path: string, query: Query): Promise<Pag
   const direct: PageFetcher = (q) => io.client().request<Page>('GET', path, { query: q });
   if (withinSeed('GET', path, query)) return direct;
   const offered = await io.capabilities();
-  const sendable = (name: string, value: string | number) => offered.takes('GET', path, name) && (!String(value).includes(',') || offered.takesMany('GET', path, name));
-  const given = Object.entries(query).filter((entry): entry is [string, string | number] => entry[1] !== undefined && entry[0] !== 'page' && entry[0] !== 'limit');
+  const sendable = (name: string, value: string | number) =>
+    offered.takes('GET', path, name) && (!String(value).includes(',') || offered.takesMany('GET', path, name));
+  const given = Object.entries(query).filter(
+    (entry): entry is [string, string | number] =>
+      entry[1] !== undefined && entry[0] !== 'page' && entry[0] !== 'limit',
+  );
   const missing = given.filter(([name, value]) => !sendable(name, value)).map(([name]) => name);
   const list = LISTS.find((l) => fits(l.path, path));
   // What the server has all of, or a list it does not have at all (the request's own guard refuses that, naming what to use).
@@ -57,7 +65,13 @@ export async function listPages(io: Io, path: string, query: Query): Promise<Pag
   let matched: Promise<Item[]> | undefined;
   return async (q) => {
     matched ??= (async () => {
-      const items = await readWhole(io, path, sent, `this service has no ${missing.join(', ')} on ${list.noun}`, list.noun);
+      const items = await readWhole(
+        io,
+        path,
+        sent,
+        `this service has no ${missing.join(', ')} on ${list.noun}`,
+        list.noun,
+      );
       const keep = await matcher(io, q, list.walletOf, path, items);
       const kept = items.filter(keep);
       return q.order === 'desc' ? kept.reverse() : kept;
@@ -76,7 +90,9 @@ async function readWhole(io: Io, path: string, query: Query, why: string, noun: 
   const items: Item[] = [];
   const progress = io.stderr.isTTY === true && !io.flags.json && !io.flags.quiet;
   for (let page = 1; ; page++) {
-    const batch = await io.client().request<{ items: Item[]; total: number }>('GET', path, { query: { ...query, page, limit: PAGE } });
+    const batch = await io
+      .client()
+      .request<{ items: Item[]; total: number }>('GET', path, { query: { ...query, page, limit: PAGE } });
     if (page === 1) io.note(`${why}: paging through ${batch.total} ${noun} and filtering here`);
     items.push(...batch.items);
     if (batch.items.length < PAGE || page * PAGE >= batch.total) break;
@@ -87,23 +103,41 @@ async function readWhole(io: Io, path: string, query: Query, why: string, noun: 
 }
 
 /** Whether an item passes the filters, with the meaning the sandbox gives them (engine/filters.ts): every bound inclusive, the sender a substring in any case. */
-async function matcher(io: Io, q: Query, walletOf: (item: Item) => unknown, path: string, items: Item[]): Promise<(item: Item) => boolean> {
+async function matcher(
+  io: Io,
+  q: Query,
+  walletOf: (item: Item) => unknown,
+  path: string,
+  items: Item[],
+): Promise<(item: Item) => boolean> {
   const text = (name: string) => (q[name] === undefined ? undefined : String(q[name]).trim());
   const number = (name: string) => (q[name] === undefined ? undefined : Number(q[name]));
   const since = q.since === undefined ? undefined : Date.parse(String(q.since));
   const until = q.until === undefined ? undefined : Date.parse(String(q.until));
   const statuses = q.status === undefined ? undefined : String(q.status).split(',');
-  const [min, max, sender, reference] = [number('amount_min'), number('amount_max'), text('sender')?.toLowerCase(), text('provider_reference')];
+  const [min, max, sender, reference] = [
+    number('amount_min'),
+    number('amount_max'),
+    text('sender')?.toLowerCase(),
+    text('provider_reference'),
+  ];
   const wallet = await filteredWallet(io, text('wallet_id'), text('customer_reference'), path, items, walletOf);
   return (item) => {
     const created = Date.parse(String(item.created_at));
     if (since !== undefined && created < since) return false;
     if (until !== undefined && created > until) return false;
     if (statuses && !statuses.includes(String(item.status))) return false;
-    for (const name of ['reason', 'event_type', 'type'] as const) if (q[name] !== undefined && item[name] !== q[name]) return false;
+    for (const name of ['reason', 'event_type', 'type'] as const)
+      if (q[name] !== undefined && item[name] !== q[name]) return false;
     if (min !== undefined && Number(item.amount) < min) return false;
     if (max !== undefined && Number(item.amount) > max) return false;
-    if (sender !== undefined && !String(item.sender_name ?? '').toLowerCase().includes(sender)) return false;
+    if (
+      sender !== undefined &&
+      !String(item.sender_name ?? '')
+        .toLowerCase()
+        .includes(sender)
+    )
+      return false;
     if (reference !== undefined && item.provider_reference !== reference) return false;
     return wallet === undefined || (wallet !== null && walletOf(item) === wallet);
   };
@@ -114,11 +148,27 @@ async function matcher(io: Io, q: Query, walletOf: (item: Item) => unknown, path
  * when none does, undefined when neither is given. The seed finds a wallet by id alone, so a
  * customer reference is looked for among the wallets the items name, each read once.
  */
-async function filteredWallet(io: Io, id: string | undefined, customer: string | undefined, path: string, items: Item[], walletOf: (item: Item) => unknown): Promise<string | null | undefined> {
+async function filteredWallet(
+  io: Io,
+  id: string | undefined,
+  customer: string | undefined,
+  path: string,
+  items: Item[],
+  walletOf: (item: Item) => unknown,
+): Promise<string | null | undefined> {
   if (id === undefined && customer === undefined) return undefined;
-  const read = (walletId: string) => io.client().request<Wallet>('GET', `/v1/wallets/${encodeURIComponent(walletId)}`).catch((error) => (error instanceof ApiError && error.status === 404 ? undefined : Promise.reject(error)));
+  const read = (walletId: string) =>
+    io
+      .client()
+      .request<Wallet>('GET', `/v1/wallets/${encodeURIComponent(walletId)}`)
+      .catch((error) => (error instanceof ApiError && error.status === 404 ? undefined : Promise.reject(error)));
   const pathWallet = /^\/v1\/wallets\/([^/]+)\//.exec(path)?.[1];
-  const candidates = id !== undefined ? [id] : pathWallet !== undefined ? [decodeURIComponent(pathWallet)] : [...new Set(items.map(walletOf).filter((w): w is string => typeof w === 'string'))];
+  const candidates =
+    id !== undefined
+      ? [id]
+      : pathWallet !== undefined
+        ? [decodeURIComponent(pathWallet)]
+        : [...new Set(items.map(walletOf).filter((w): w is string => typeof w === 'string'))];
   for (const candidate of candidates) {
     const wallet = await read(candidate);
     if (wallet && (customer === undefined || wallet.customer_reference === customer)) return wallet.id;
@@ -135,8 +185,11 @@ async function filteredWallet(io: Io, id: string | undefined, customer: string |
 export async function findListed<T>(io: Io, path: string, id: string, one: string): Promise<T> {
   let total = 0;
   for (let page = 1; ; page++) {
-    const batch = await io.client().request<{ items: (T & { id: string })[]; total: number }>('GET', path, { query: { page, limit: PAGE } });
-    if (page === 1) io.note(`this service cannot read one ${one} by its id: looking for it in its list of ${(total = batch.total)}`);
+    const batch = await io
+      .client()
+      .request<{ items: (T & { id: string })[]; total: number }>('GET', path, { query: { page, limit: PAGE } });
+    if (page === 1)
+      io.note(`this service cannot read one ${one} by its id: looking for it in its list of ${(total = batch.total)}`);
     const found = batch.items.find((item) => item.id === id);
     if (found) return found;
     if (batch.items.length < PAGE || page * PAGE >= total) break;

@@ -61,16 +61,23 @@ interface Declared {
  * one is taken, an account number) is looked up with `resolveId`. Nothing is asked of the server when
  * every id is whole, as most scripts give them.
  */
-export async function resolveIdValues(io: Io, command: Declared, positional: unknown[], options: Record<string, unknown>): Promise<void> {
+export async function resolveIdValues(
+  io: Io,
+  command: Declared,
+  positional: unknown[],
+  options: Record<string, unknown>,
+): Promise<void> {
   const names = command.argumentNames();
   for (const [i, name] of names.entries()) {
-    if (needsLookUp(name, positional[i])) positional[i] = await resolveId(io, KINDS[name]!, positional[i] as string, `<${name}>`);
+    if (needsLookUp(name, positional[i]))
+      positional[i] = await resolveId(io, KINDS[name]!, positional[i] as string, `<${name}>`);
   }
   for (const option of command.options) {
     const name = /<(\w+)>/.exec(option.flags)?.[1];
     const key = option.attributeName();
     const long = option.flags.split(/[ ,|]+/).find((word) => word.startsWith('--'));
-    if (name !== undefined && needsLookUp(name, options[key])) options[key] = await resolveId(io, KINDS[name]!, options[key] as string, long ?? `<${name}>`);
+    if (name !== undefined && needsLookUp(name, options[key]))
+      options[key] = await resolveId(io, KINDS[name]!, options[key] as string, long ?? `<${name}>`);
   }
 }
 
@@ -84,14 +91,20 @@ export async function resolveIdValues(io: Io, command: Declared, positional: unk
 export async function resolveId(io: Io, kind: IdKind, value: string, label: string): Promise<string> {
   // A service without the sandbox's search (its /openapi.json, asked without a key, says so): whole ids only, before anything is sent.
   if (!(await offers(io, 'GET', '/sandbox/search'))) {
-    throw new UnsupportedError(`${label} "${value}" is not a whole id, and ${io.config().baseUrl} (from ${io.config().from}) has no search to find the ${NAMED[kind].one} it starts: give the whole id; nothing was sent`);
+    throw new UnsupportedError(
+      `${label} "${value}" is not a whole id, and ${io.config().baseUrl} (from ${io.config().from}) has no search to find the ${NAMED[kind].one} it starts: give the whole id; nothing was sent`,
+    );
   }
   let result: SearchResult;
   try {
-    result = await io.client().request<SearchResult>('GET', '/sandbox/search', { query: { q: value, kind, match: 'id', limit: 10 } });
+    result = await io
+      .client()
+      .request<SearchResult>('GET', '/sandbox/search', { query: { q: value, kind, match: 'id', limit: 10 } });
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) {
-      throw new UsageError(`${label} "${value}" is not a whole id, and ${io.config().baseUrl} has no /sandbox/search to find the ${NAMED[kind].one} it starts: give the whole id`);
+      throw new UsageError(
+        `${label} "${value}" is not a whole id, and ${io.config().baseUrl} has no /sandbox/search to find the ${NAMED[kind].one} it starts: give the whole id`,
+      );
     }
     throw error;
   }
@@ -99,7 +112,10 @@ export async function resolveId(io: Io, kind: IdKind, value: string, label: stri
   if (items.length === 1) return items[0]!.id;
   if (items.length === 0) throw notYours(new ApiError(404, 'NOT_FOUND', `${NAMED[kind].one} not found`), value, label);
   const count = `${items.length}${result.more.length > 0 ? ' or more' : ''}`;
-  throw new AmbiguousError(`${label} "${value}" names ${count} ${NAMED[kind].many}: give more of the id`, items.map(candidate));
+  throw new AmbiguousError(
+    `${label} "${value}" names ${count} ${NAMED[kind].many}: give more of the id`,
+    items.map(candidate),
+  );
 }
 
 /** A candidate of an ambiguous id: the whole id, and what tells it apart for a person. */

@@ -16,7 +16,15 @@ async function requireWalletList(io: Io, flag: string): Promise<void> {
 /** The developer's ACTIVE wallets, up to 2,000 of them, to pick one for `flag`. */
 export async function activeWallets(io: Io, flag: string): Promise<Wallet[]> {
   await requireWalletList(io, flag);
-  return fetchAll((page) => io.client().sandbox<{ items: Wallet[]; total: number }>('GET', '/sandbox/wallets', { query: { status: 'ACTIVE', ...page } }), 20);
+  return fetchAll(
+    (page) =>
+      io
+        .client()
+        .sandbox<{ items: Wallet[]; total: number }>('GET', '/sandbox/wallets', {
+          query: { status: 'ACTIVE', ...page },
+        }),
+    20,
+  );
 }
 
 /**
@@ -35,7 +43,10 @@ export async function chooseWallet(
   const wallets = options.wallets ?? (await activeWallets(io, flag));
   const choices = wallets
     .filter((w) => w.id !== options.exclude)
-    .map((w) => ({ name: `${w.account_name} · ${w.account_number} · ${w.customer_reference} · ${money(w.balance)}`, value: w.id }));
+    .map((w) => ({
+      name: `${w.account_name} · ${w.account_number} · ${w.customer_reference} · ${money(w.balance)}`,
+      value: w.id,
+    }));
   if (choices.length === 0) throw new UsageError(options.none);
   return searchFor(io, flag, message, choices, { suggested: options.suggested });
 }

@@ -43,10 +43,17 @@ interface Entry {
  * or stale cache is fetched again; a cache that cannot be written is left as it is.
  * @example const caps = await readCapabilities('https://api.example.ng', 'staging https://api.example.ng', process.env);
  */
-export async function readCapabilities(baseUrl: string, key: string, env: NodeJS.ProcessEnv, transport: Transport = httpTransport(baseUrl), now = Date.now()): Promise<Capabilities> {
+export async function readCapabilities(
+  baseUrl: string,
+  key: string,
+  env: NodeJS.ProcessEnv,
+  transport: Transport = httpTransport(baseUrl),
+  now = Date.now(),
+): Promise<Capabilities> {
   const file = cacheFile(env);
   const cached = readCache(file)[key];
-  if (cached && now - cached.fetched_at >= 0 && now - cached.fetched_at < CACHE_SECONDS * 1000) return fromEntry(cached);
+  if (cached && now - cached.fetched_at >= 0 && now - cached.fetched_at < CACHE_SECONDS * 1000)
+    return fromEntry(cached);
   const entry = await fetchEntry(baseUrl, transport, now);
   await writeCache(file, key, entry, now);
   return fromEntry(entry);
@@ -54,12 +61,19 @@ export async function readCapabilities(baseUrl: string, key: string, env: NodeJS
 
 /** `$XDG_CACHE_HOME/ledger/capabilities.json`, else `~/.cache/ledger/capabilities.json` (HOME from the given environment first). */
 export function cacheFile(env: NodeJS.ProcessEnv): string {
-  const base = env.XDG_CACHE_HOME && env.XDG_CACHE_HOME.startsWith('/') ? env.XDG_CACHE_HOME : join(env.HOME || homedir(), '.cache');
+  const base =
+    env.XDG_CACHE_HOME && env.XDG_CACHE_HOME.startsWith('/')
+      ? env.XDG_CACHE_HOME
+      : join(env.HOME || homedir(), '.cache');
   return join(base, 'ledger', 'capabilities.json');
 }
 
 async function fetchEntry(baseUrl: string, transport: Transport, now: number): Promise<Entry> {
-  const answer = await transport({ method: 'GET', path: '/openapi.json', headers: { accept: 'application/json', connection: 'close' } });
+  const answer = await transport({
+    method: 'GET',
+    path: '/openapi.json',
+    headers: { accept: 'application/json', connection: 'close' },
+  });
   let document: unknown;
   try {
     document = answer.status === 200 ? JSON.parse(answer.body) : undefined;
@@ -67,7 +81,9 @@ async function fetchEntry(baseUrl: string, transport: Transport, now: number): P
     document = undefined;
   }
   const table = operationsOf(document);
-  return table ? { fetched_at: now, openapi: true, operations: table } : { fetched_at: now, openapi: false, operations: seedTable() };
+  return table
+    ? { fetched_at: now, openapi: true, operations: table }
+    : { fetched_at: now, openapi: false, operations: seedTable() };
 }
 
 type Parameter = { in?: unknown; name?: unknown; schema?: { pattern?: unknown } };
@@ -75,19 +91,29 @@ type Parameter = { in?: unknown; name?: unknown; schema?: { pattern?: unknown } 
 /** The operations of an OpenAPI document (2 or 3), or undefined when `document` is not one. */
 function operationsOf(document: unknown): Table | undefined {
   const doc = document as { openapi?: unknown; swagger?: unknown; paths?: unknown } | undefined;
-  if (!doc || typeof doc !== 'object' || (typeof doc.openapi !== 'string' && typeof doc.swagger !== 'string')) return undefined;
+  if (!doc || typeof doc !== 'object' || (typeof doc.openapi !== 'string' && typeof doc.swagger !== 'string'))
+    return undefined;
   if (!doc.paths || typeof doc.paths !== 'object') return undefined;
   const table: Table = {};
   for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, unknown>>)) {
     if (!item || typeof item !== 'object') continue;
     const shared = Array.isArray(item.parameters) ? (item.parameters as Parameter[]) : [];
     for (const [method, operation] of Object.entries(item)) {
-      if (!['get', 'put', 'post', 'patch', 'delete', 'head'].includes(method) || !operation || typeof operation !== 'object') continue;
+      if (
+        !['get', 'put', 'post', 'patch', 'delete', 'head'].includes(method) ||
+        !operation ||
+        typeof operation !== 'object'
+      )
+        continue;
       const own = (operation as { parameters?: unknown }).parameters;
-      const query = [...shared, ...(Array.isArray(own) ? (own as Parameter[]) : [])].filter((p) => p && p.in === 'query' && typeof p.name === 'string');
+      const query = [...shared, ...(Array.isArray(own) ? (own as Parameter[]) : [])].filter(
+        (p) => p && p.in === 'query' && typeof p.name === 'string',
+      );
       table[`${method.toUpperCase()} ${template(path)}`] = {
         query: query.map((p) => p.name as string),
-        many: query.filter((p) => typeof p.schema?.pattern === 'string' && p.schema.pattern.includes(',')).map((p) => p.name as string),
+        many: query
+          .filter((p) => typeof p.schema?.pattern === 'string' && p.schema.pattern.includes(','))
+          .map((p) => p.name as string),
       };
     }
   }
@@ -121,7 +147,14 @@ function readCache(file: string): Record<string, Entry> {
     if (!parsed || typeof parsed !== 'object') return {};
     const entries: Record<string, Entry> = {};
     for (const [key, value] of Object.entries(parsed as Record<string, Partial<Entry>>)) {
-      if (value && typeof value.fetched_at === 'number' && typeof value.openapi === 'boolean' && value.operations && typeof value.operations === 'object') entries[key] = value as Entry;
+      if (
+        value &&
+        typeof value.fetched_at === 'number' &&
+        typeof value.openapi === 'boolean' &&
+        value.operations &&
+        typeof value.operations === 'object'
+      )
+        entries[key] = value as Entry;
     }
     return entries;
   } catch {
@@ -131,7 +164,9 @@ function readCache(file: string): Record<string, Entry> {
 
 /** Writes the cache with this entry and the other fresh ones (stale ones are dropped), atomically, 0600 in a 0700 folder. */
 async function writeCache(file: string, key: string, entry: Entry, now: number): Promise<void> {
-  const kept = Object.fromEntries(Object.entries(readCache(file)).filter(([, e]) => now - e.fetched_at < CACHE_SECONDS * 1000));
+  const kept = Object.fromEntries(
+    Object.entries(readCache(file)).filter(([, e]) => now - e.fetched_at < CACHE_SECONDS * 1000),
+  );
   try {
     const dir = join(file, '..');
     mkdirSync(dir, { recursive: true, mode: 0o700 });

@@ -51,7 +51,8 @@ export interface ConfigSources {
  */
 export function needsProfiles(sources: Omit<ConfigSources, 'profiles'>): boolean {
   if (given(sources.profile, sources.env.LEDGER_PROFILE)) return true;
-  if (given(sources.baseUrl, sources.env.LEDGER_BASE_URL) || given(sources.apiKey, sources.env.LEDGER_API_KEY)) return false;
+  if (given(sources.baseUrl, sources.env.LEDGER_BASE_URL) || given(sources.apiKey, sources.env.LEDGER_API_KEY))
+    return false;
   return !findStateFile(sources.cwd, sources.env) && hasProfiles(sources.env);
 }
 
@@ -72,7 +73,10 @@ export function resolveConfig(sources: ConfigSources): ClientConfig {
   // The state file's sandbox, however its URL was reached (the state, `--base-url`, the exports of
   // `sandbox env`), is held to the certificate the state file pins.
   const { state, problem } = config.stateFile ? checkState(config.stateFile) : { state: undefined, problem: undefined };
-  const pinned = !problem && typeof state?.base_url === 'string' && sameUrl(state.base_url, config.baseUrl) ? state.tls_fingerprint : undefined;
+  const pinned =
+    !problem && typeof state?.base_url === 'string' && sameUrl(state.base_url, config.baseUrl)
+      ? state.tls_fingerprint
+      : undefined;
   return pinned ? { ...config, tlsFingerprint: pinned } : config;
 }
 
@@ -84,14 +88,27 @@ function resolveSource(sources: ConfigSources): ClientConfig {
   const insecure = Boolean(sources.insecure);
   const stateKeyFor = (baseUrl: string): string | undefined => {
     const { state, problem } = stateFile ? checkState(stateFile) : { state: undefined, problem: undefined };
-    return !problem && typeof state?.base_url === 'string' && sameUrl(state.base_url, baseUrl) ? state.api_key : undefined;
+    return !problem && typeof state?.base_url === 'string' && sameUrl(state.base_url, baseUrl)
+      ? state.api_key
+      : undefined;
   };
-  const profile = chosen ? named(sources, chosen.value, chosen.source === 'flag' ? '--profile' : 'LEDGER_PROFILE') : undefined;
+  const profile = chosen
+    ? named(sources, chosen.value, chosen.source === 'flag' ? '--profile' : 'LEDGER_PROFILE')
+    : undefined;
 
   if (url?.source === 'flag') {
     const baseUrl = checked(url.value, '--base-url', insecure);
-    const done = (apiKey: string | undefined, keySource: ClientConfig['keySource']): ClientConfig =>
-      ({ baseUrl, apiKey, source: 'flag', keySource, stateFile, profile: undefined, from: '--base-url', live: isLiveKey(apiKey) || Boolean(profile && keySource === 'profile' && profile.entry.live), insecure });
+    const done = (apiKey: string | undefined, keySource: ClientConfig['keySource']): ClientConfig => ({
+      baseUrl,
+      apiKey,
+      source: 'flag',
+      keySource,
+      stateFile,
+      profile: undefined,
+      from: '--base-url',
+      live: isLiveKey(apiKey) || Boolean(profile && keySource === 'profile' && profile.entry.live),
+      insecure,
+    });
     if (key?.source === 'flag') return done(key.value, 'flag');
     if (profile && sameUrl(profile.entry.base_url, baseUrl)) return done(profileKey(profile), 'profile');
     if (key) return done(key.value, 'env');
@@ -101,26 +118,83 @@ function resolveSource(sources: ConfigSources): ClientConfig {
   if (profile) {
     const apiKey = key?.source === 'flag' ? key.value : profileKey(profile);
     const from = `profile ${profile.name} (${chosen!.source === 'flag' ? '--profile' : 'LEDGER_PROFILE'})`;
-    return fromProfile(profile, from, 'profile', apiKey, key?.source === 'flag' ? 'flag' : 'profile', stateFile, insecure);
+    return fromProfile(
+      profile,
+      from,
+      'profile',
+      apiKey,
+      key?.source === 'flag' ? 'flag' : 'profile',
+      stateFile,
+      insecure,
+    );
   }
   if (url) {
     const baseUrl = checked(url.value, 'LEDGER_BASE_URL', insecure);
-    if (key) return { baseUrl, apiKey: key.value, source: 'env', keySource: key.source, stateFile, profile: undefined, from: 'LEDGER_BASE_URL', live: isLiveKey(key.value), insecure };
+    if (key)
+      return {
+        baseUrl,
+        apiKey: key.value,
+        source: 'env',
+        keySource: key.source,
+        stateFile,
+        profile: undefined,
+        from: 'LEDGER_BASE_URL',
+        live: isLiveKey(key.value),
+        insecure,
+      };
     // LEDGER_BASE_URL naming the state file's own sandbox is the same destination, so its key may go there.
     const own = stateKeyFor(baseUrl);
-    return { baseUrl, apiKey: own, source: 'env', keySource: own ? 'state' : undefined, stateFile, profile: undefined, from: 'LEDGER_BASE_URL', live: false, insecure };
+    return {
+      baseUrl,
+      apiKey: own,
+      source: 'env',
+      keySource: own ? 'state' : undefined,
+      stateFile,
+      profile: undefined,
+      from: 'LEDGER_BASE_URL',
+      live: false,
+      insecure,
+    };
   }
   if (key) throw new UsageError(keyWithoutUrl(key.source, stateFile), 'BASE_URL_REQUIRED');
   const state = stateFile ? readTrustedState(stateFile) : undefined;
   if (state?.base_url) {
-    return { baseUrl: checked(state.base_url, stateFile!, insecure), apiKey: state.api_key, source: 'state', keySource: 'state', stateFile, profile: undefined, from: stateFile!, live: false, insecure };
+    return {
+      baseUrl: checked(state.base_url, stateFile!, insecure),
+      apiKey: state.api_key,
+      source: 'state',
+      keySource: 'state',
+      stateFile,
+      profile: undefined,
+      from: stateFile!,
+      live: false,
+      insecure,
+    };
   }
   const fallback = sources.profiles?.default;
   if (fallback) {
     const chosenDefault = named(sources, fallback, `the default in ${configFile(sources.env)}`);
-    return fromProfile(chosenDefault, `default profile ${fallback}`, 'default-profile', profileKey(chosenDefault), 'default-profile', stateFile, insecure);
+    return fromProfile(
+      chosenDefault,
+      `default profile ${fallback}`,
+      'default-profile',
+      profileKey(chosenDefault),
+      'default-profile',
+      stateFile,
+      insecure,
+    );
   }
-  return { baseUrl: DEFAULT_BASE_URL, apiKey: undefined, source: 'default', keySource: undefined, stateFile, profile: undefined, from: 'the default URL (no sandbox state here)', live: false, insecure };
+  return {
+    baseUrl: DEFAULT_BASE_URL,
+    apiKey: undefined,
+    source: 'default',
+    keySource: undefined,
+    stateFile,
+    profile: undefined,
+    from: 'the default URL (no sandbox state here)',
+    live: false,
+    insecure,
+  };
 }
 
 interface NamedProfile {
@@ -156,7 +230,17 @@ function fromProfile(
 ): ClientConfig {
   const allowInsecure = insecure || Boolean(profile.entry.insecure);
   const baseUrl = checked(profile.entry.base_url, from, allowInsecure);
-  return { baseUrl, apiKey, source, keySource: apiKey ? keySource : undefined, stateFile, profile: profile.name, from, live: isLiveKey(apiKey) || Boolean(profile.entry.live), insecure: allowInsecure };
+  return {
+    baseUrl,
+    apiKey,
+    source,
+    keySource: apiKey ? keySource : undefined,
+    stateFile,
+    profile: profile.name,
+    from,
+    live: isLiveKey(apiKey) || Boolean(profile.entry.live),
+    insecure: allowInsecure,
+  };
 }
 
 /**
@@ -166,7 +250,9 @@ function fromProfile(
 export function requireKey(config: ClientConfig, env: NodeJS.ProcessEnv, cwd: string): string {
   if (config.apiKey) return config.apiKey;
   if (config.profile) {
-    throw new UsageError(`${config.from} has no API key: add it with \`ledger profiles add ${config.profile} --base-url ${config.baseUrl} --api-key-stdin\` (or --api-key-env VAR), or pass --api-key`);
+    throw new UsageError(
+      `${config.from} has no API key: add it with \`ledger profiles add ${config.profile} --base-url ${config.baseUrl} --api-key-stdin\` (or --api-key-env VAR), or pass --api-key`,
+    );
   }
   if (config.source === 'flag' || config.source === 'env') {
     const state = config.stateFile ? readState(config.stateFile) : undefined;
@@ -180,7 +266,9 @@ export function requireKey(config: ClientConfig, env: NodeJS.ProcessEnv, cwd: st
       'NO_API_KEY',
     );
   }
-  const where = env.LEDGER_HOME ? `in LEDGER_HOME (${env.LEDGER_HOME})` : `in ${cwd} or a parent directory (.ledger/sandbox.json)`;
+  const where = env.LEDGER_HOME
+    ? `in LEDGER_HOME (${env.LEDGER_HOME})`
+    : `in ${cwd} or a parent directory (.ledger/sandbox.json)`;
   throw new UnreachableError(
     `no sandbox state found ${where}: start one with \`ledger sandbox start --detach\`, set LEDGER_HOME to the .ledger folder of a running one, or set LEDGER_BASE_URL and LEDGER_API_KEY`,
     'NO_SANDBOX',
@@ -188,7 +276,10 @@ export function requireKey(config: ClientConfig, env: NodeJS.ProcessEnv, cwd: st
 }
 
 /** A value given on the command line or in the environment: commander fills a flag from its variable, so the same value is the environment's. */
-function given(flag: string | undefined, fromEnv: string | undefined): { value: string; source: 'flag' | 'env' } | undefined {
+function given(
+  flag: string | undefined,
+  fromEnv: string | undefined,
+): { value: string; source: 'flag' | 'env' } | undefined {
   if (flag && flag !== fromEnv) return { value: flag, source: 'flag' };
   return fromEnv ? { value: fromEnv, source: 'env' } : undefined;
 }
@@ -217,7 +308,9 @@ export function checked(baseUrl: string, from: string, allowInsecure: boolean): 
   }
   // "localhost:4010" parses, as the scheme "localhost:": it was reported as a sandbox that cannot be reached (exit 3).
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`base URL ${baseUrl} is not an http:// or https:// URL (from ${from}): http://${baseUrl.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '')}?`);
+    throw new UsageError(
+      `base URL ${baseUrl} is not an http:// or https:// URL (from ${from}): http://${baseUrl.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '')}?`,
+    );
   }
   if (url.protocol === 'http:' && !isLoopback(url.hostname) && !allowInsecure) {
     throw new UsageError(

@@ -79,12 +79,16 @@ export function httpTransport(baseUrl: string, tlsFingerprint?: string, from?: s
 function cutOff(baseUrl: string, request: WireRequest, error: NodeJS.ErrnoException): UnreachableError {
   const why = error.code ?? error.message;
   if (request.method === 'GET' || request.method === 'HEAD') {
-    return new UnreachableError(`the sandbox at ${baseUrl} closed the connection before it answered (${why}): is it still running? (\`ledger sandbox status\`)`);
+    return new UnreachableError(
+      `the sandbox at ${baseUrl} closed the connection before it answered (${why}): is it still running? (\`ledger sandbox status\`)`,
+    );
   }
   const repeat = request.headers['idempotency-key']
     ? 'repeat it with the same --idempotency-key: the sandbox then answers it again without doing it twice'
     : (request.beforeRepeating ?? 'look before you repeat it (its `get` or `list` command shows whether it was made)');
-  return new UnreachableError(`the sandbox at ${baseUrl} closed the connection before it answered (${why}): the request was sent and may have been carried out; ${repeat}`);
+  return new UnreachableError(
+    `the sandbox at ${baseUrl} closed the connection before it answered (${why}): the request was sent and may have been carried out; ${repeat}`,
+  );
 }
 
 export interface ClientOptions {
@@ -133,12 +137,22 @@ export class ApiClient {
   async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
     await this.guard?.(method, path, options.query);
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);
-    const response = await this.transport({ method, path: withQuery(path, options.query), headers: this.headers('application/json', options, body), body, beforeRepeating: options.beforeRepeating });
+    const response = await this.transport({
+      method,
+      path: withQuery(path, options.query),
+      headers: this.headers('application/json', options, body),
+      body,
+      beforeRepeating: options.beforeRepeating,
+    });
     let parsed: Envelope<T>;
     try {
       parsed = JSON.parse(response.body) as Envelope<T>;
     } catch {
-      throw new ApiError(response.status, 'INVALID_RESPONSE', `${this.baseUrl} answered HTTP ${response.status} with a body that is not JSON: is it a ledger sandbox?`);
+      throw new ApiError(
+        response.status,
+        'INVALID_RESPONSE',
+        `${this.baseUrl} answered HTTP ${response.status} with a body that is not JSON: is it a ledger sandbox?`,
+      );
     }
     if (response.headers['idempotent-replayed'] === 'true') this.onReplay?.();
     const data = unwrap(parsed, response.status);
@@ -161,11 +175,19 @@ export class ApiClient {
    * is thrown like any other, and so is one the server ends the stream with (an `error` event, as
    * when its key is rotated away). Always over `node:http`: a stream needs a socket.
    */
-  async stream(path: string, handlers: { onOpen?: () => void; onEvent: (event: ServerEvent) => void }, signal: AbortSignal): Promise<void> {
+  async stream(
+    path: string,
+    handlers: { onOpen?: () => void; onEvent: (event: ServerEvent) => void },
+    signal: AbortSignal,
+  ): Promise<void> {
     let response: IncomingMessage;
     await this.guard?.('GET', path, undefined);
     try {
-      response = await open(this.baseUrl, { method: 'GET', path, headers: this.headers('text/event-stream', {}, undefined) }, { signal, pin: this.tlsFingerprint, from: this.from });
+      response = await open(
+        this.baseUrl,
+        { method: 'GET', path, headers: this.headers('text/event-stream', {}, undefined) },
+        { signal, pin: this.tlsFingerprint, from: this.from },
+      );
     } catch (error) {
       if (signal.aborted) return;
       throw notASandbox(error, this.baseUrl, path);
@@ -201,7 +223,11 @@ export class ApiClient {
    * size written and the answer's headers.
    * @example await client.download('/sandbox/database', 'application/vnd.sqlite3', '/tmp/base.db')
    */
-  async download(path: string, accept: string, destination: string): Promise<{ size: number; headers: IncomingMessage['headers'] }> {
+  async download(
+    path: string,
+    accept: string,
+    destination: string,
+  ): Promise<{ size: number; headers: IncomingMessage['headers'] }> {
     await this.guard?.('GET', path, undefined);
     const request = { method: 'GET', path, headers: this.headers(accept, {}, undefined) };
     let response: IncomingMessage;
@@ -248,7 +274,10 @@ function withQuery(path: string, query: RequestOptions['query']): string {
 /** Where the values of the headers a user types come from, for an error that names it. */
 const TYPED_HEADERS: Record<string, { from: string; hint: string }> = {
   'idempotency-key': { from: '--idempotency-key', hint: 'use letters, digits, - and _' },
-  'x-api-key': { from: 'the API key (--api-key or LEDGER_API_KEY)', hint: 'was it pasted with quotes or spaces around it?' },
+  'x-api-key': {
+    from: 'the API key (--api-key or LEDGER_API_KEY)',
+    hint: 'was it pasted with quotes or spaces around it?',
+  },
 };
 
 /**
@@ -282,9 +311,19 @@ async function open(
   const secure = url.protocol === 'https:';
   // https is loaded only for an https base URL: TLS costs start-up time nobody on loopback needs.
   const send = secure ? (await import('node:https')).request : httpRequest;
-  const nodeOptions: NodeRequestOptions = { method: request.method, headers: request.headers, ...(signal ? { signal } : {}) };
+  const nodeOptions: NodeRequestOptions = {
+    method: request.method,
+    headers: request.headers,
+    ...(signal ? { signal } : {}),
+  };
   // Without an agent a request makes its own connection, closed after the answer (`pinned`'s, when pinned).
-  if (secure && pin) nodeOptions.createConnection = pinned(await import('node:tls'), url, pin, baseUrl) as unknown as NodeRequestOptions['createConnection'];
+  if (secure && pin)
+    nodeOptions.createConnection = pinned(
+      await import('node:tls'),
+      url,
+      pin,
+      baseUrl,
+    ) as unknown as NodeRequestOptions['createConnection'];
   else nodeOptions.agent = false;
   return new Promise<IncomingMessage>((resolve, reject) => {
     let req: ClientRequest;
@@ -333,7 +372,12 @@ function pinned(tls: typeof import('node:tls'), url: URL, pin: string, baseUrl: 
     const host = url.hostname.replace(/^\[|\]$/g, '');
     // A name (not an address) goes in the handshake, as a browser sends it.
     const ip = host.includes(':') || /^[\d.]+$/.test(host);
-    const socket = tls.connect({ host, port: Number(url.port || 443), rejectUnauthorized: false, ...(ip ? {} : { servername: host }) });
+    const socket = tls.connect({
+      host,
+      port: Number(url.port || 443),
+      rejectUnauthorized: false,
+      ...(ip ? {} : { servername: host }),
+    });
     const failed = (error: Error) => done(error);
     socket.once('error', failed);
     socket.once('secureConnect', () => {
@@ -356,15 +400,24 @@ function pinned(tls: typeof import('node:tls'), url: URL, pin: string, baseUrl: 
 }
 
 /** Fingerprints compared as hex, whatever their case or separators. */
-const fingerprintsMatch = (a: string | undefined, b: string) => a !== undefined && a.replace(/[^0-9a-f]/gi, '').toLowerCase() === b.replace(/[^0-9a-f]/gi, '').toLowerCase();
+const fingerprintsMatch = (a: string | undefined, b: string) =>
+  a !== undefined && a.replace(/[^0-9a-f]/gi, '').toLowerCase() === b.replace(/[^0-9a-f]/gi, '').toLowerCase();
 
 /**
  * Nothing answered: a sandbox on this machine is started with a command; a service elsewhere is not.
  * The setting that chose the URL is named, since a stale one (an old LEDGER_BASE_URL) is the usual cause.
  */
-function notReached(baseUrl: string, host: string, error: NodeJS.ErrnoException, from: string | undefined): UnreachableError {
+function notReached(
+  baseUrl: string,
+  host: string,
+  error: NodeJS.ErrnoException,
+  from: string | undefined,
+): UnreachableError {
   const why = error.code ?? error.message;
-  if (isLoopback(host)) return new UnreachableError(`cannot reach the sandbox at ${where(baseUrl, from)} (${why}): start it with \`ledger sandbox start --detach\``);
+  if (isLoopback(host))
+    return new UnreachableError(
+      `cannot reach the sandbox at ${where(baseUrl, from)} (${why}): start it with \`ledger sandbox start --detach\``,
+    );
   return new UnreachableError(`cannot reach ${where(baseUrl, from)} (${why}): check the URL and your network`);
 }
 
@@ -385,7 +438,8 @@ function readAll(response: IncomingMessage): Promise<string> {
 }
 
 /** Whether a streamed answer is a success of the media type asked for. */
-const answers = (response: IncomingMessage, type: string) => (response.statusCode ?? 0) < 300 && String(response.headers['content-type']).startsWith(type);
+const answers = (response: IncomingMessage, type: string) =>
+  (response.statusCode ?? 0) < 300 && String(response.headers['content-type']).startsWith(type);
 
 /** The error a streamed answer that is not the one asked for carries (its JSON error body, else its status). */
 async function refusal(response: IncomingMessage, baseUrl: string, path: string): Promise<unknown> {
@@ -412,9 +466,15 @@ function unwrap<T>(parsed: Envelope<T>, status: number): T {
 function notASandbox(error: unknown, baseUrl: string, path: string): unknown {
   const missing =
     error instanceof ApiError &&
-    (error.code === 'INVALID_RESPONSE' || error.code === 'HTTP_404' || (error.code === 'NOT_FOUND' && error.message.startsWith('no route')));
+    (error.code === 'INVALID_RESPONSE' ||
+      error.code === 'HTTP_404' ||
+      (error.code === 'NOT_FOUND' && error.message.startsWith('no route')));
   if (!missing) return error;
-  return new ApiError(error.status, 'NOT_A_SANDBOX', `${baseUrl} has no ${path}: this command needs a ledger sandbox, not the live service`);
+  return new ApiError(
+    error.status,
+    'NOT_A_SANDBOX',
+    `${baseUrl} has no ${path}: this command needs a ledger sandbox, not the live service`,
+  );
 }
 
 function parseEvent(block: string): ServerEvent | undefined {

@@ -12,18 +12,25 @@ import { isLoopback } from './loopback.js';
 /** Writes that change nothing: name enquiry is a POST only because it carries a body. */
 const READS_BY_POST = new Set(['POST /v1/banks/resolve', 'POST /sandbox/analyse']);
 
-export const isWrite = (method: string, path: string): boolean => method !== 'GET' && method !== 'HEAD' && !READS_BY_POST.has(`${method} ${path.split('?')[0]}`);
+export const isWrite = (method: string, path: string): boolean =>
+  method !== 'GET' && method !== 'HEAD' && !READS_BY_POST.has(`${method} ${path.split('?')[0]}`);
 
 /** Refused before any request: a live key without --live (LIVE_KEY, exit 2). */
 export function requireLiveFlag(config: ClientConfig, live: boolean | undefined): void {
   if (!config.live || live) return;
   const what = config.profile ? `profile ${config.profile} is live` : 'the API key is a live key (svc_live_)';
-  throw new UsageError(`${what}: ${config.baseUrl} (from ${config.from}) moves real money, so every command against it needs --live; nothing was sent`, 'LIVE_KEY');
+  throw new UsageError(
+    `${what}: ${config.baseUrl} (from ${config.from}) moves real money, so every command against it needs --live; nothing was sent`,
+    'LIVE_KEY',
+  );
 }
 
 /** A command of the sandbox alone, against a live key (SANDBOX_ONLY, exit 2), before any request. */
 export function sandboxOnlyRefusal(command: string, config: ClientConfig, why: string): UsageError {
-  return new UsageError(`\`${command}\` works only against a ledger sandbox, and ${config.baseUrl} (from ${config.from}) ${why}; nothing was sent`, 'SANDBOX_ONLY');
+  return new UsageError(
+    `\`${command}\` works only against a ledger sandbox, and ${config.baseUrl} (from ${config.from}) ${why}; nothing was sent`,
+    'SANDBOX_ONLY',
+  );
 }
 
 /**

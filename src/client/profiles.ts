@@ -1,4 +1,16 @@
-import { chmodSync, closeSync, existsSync, fstatSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  fstatSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { UsageError } from './errors.js';
@@ -59,10 +71,14 @@ export async function loadProfiles(env: NodeJS.ProcessEnv): Promise<ProfilesFile
     try {
       const stats = fstatSync(fd);
       const uid = process.getuid?.();
-      if (uid !== undefined && stats.uid !== uid) throw new UsageError(`${file} is owned by another user (uid ${stats.uid}); not using it`, 'CONFIG_UNTRUSTED');
+      if (uid !== undefined && stats.uid !== uid)
+        throw new UsageError(`${file} is owned by another user (uid ${stats.uid}); not using it`, 'CONFIG_UNTRUSTED');
       if (uid !== undefined && (stats.mode & 0o077) !== 0) {
         const mode = (stats.mode & 0o777).toString(8).padStart(4, '0');
-        throw new UsageError(`${file} can be read or written by other users (mode ${mode}); it holds API keys: chmod 600 ${file}`, 'CONFIG_UNTRUSTED');
+        throw new UsageError(
+          `${file} can be read or written by other users (mode ${mode}); it holds API keys: chmod 600 ${file}`,
+          'CONFIG_UNTRUSTED',
+        );
       }
       text = readFileSync(fd, 'utf8');
     } finally {
@@ -85,17 +101,21 @@ export async function loadProfiles(env: NodeJS.ProcessEnv): Promise<ProfilesFile
 function checked(raw: Record<string, unknown>, file: string): ProfilesFile {
   const invalid = (what: string) => new UsageError(`${file}: ${what}`, 'CONFIG_INVALID');
   const table = raw.profiles ?? {};
-  if (typeof table !== 'object' || Array.isArray(table)) throw invalid('`profiles` must be a table of [profiles.NAME] sections');
+  if (typeof table !== 'object' || Array.isArray(table))
+    throw invalid('`profiles` must be a table of [profiles.NAME] sections');
   const profiles: Record<string, Profile> = {};
   for (const [name, value] of Object.entries(table as Record<string, unknown>)) {
     if (!PROFILE_NAME.test(name)) throw invalid(`profile name "${name}" must be letters, digits, ".", "_" and "-"`);
     const entry = value as Record<string, unknown>;
-    if (typeof entry !== 'object' || entry === null || typeof entry.base_url !== 'string') throw invalid(`profile "${name}" has no base_url`);
+    if (typeof entry !== 'object' || entry === null || typeof entry.base_url !== 'string')
+      throw invalid(`profile "${name}" has no base_url`);
     for (const field of ['api_key', 'api_key_env'] as const) {
-      if (entry[field] !== undefined && typeof entry[field] !== 'string') throw invalid(`profile "${name}": ${field} must be a string`);
+      if (entry[field] !== undefined && typeof entry[field] !== 'string')
+        throw invalid(`profile "${name}": ${field} must be a string`);
     }
     for (const field of ['live', 'insecure'] as const) {
-      if (entry[field] !== undefined && typeof entry[field] !== 'boolean') throw invalid(`profile "${name}": ${field} must be true or false`);
+      if (entry[field] !== undefined && typeof entry[field] !== 'boolean')
+        throw invalid(`profile "${name}": ${field} must be true or false`);
     }
     profiles[name] = {
       base_url: entry.base_url,
@@ -120,7 +140,10 @@ export async function saveProfiles(env: NodeJS.ProcessEnv, file: ProfilesFile): 
   chmodSync(dir, 0o700);
   const { stringify } = await import('smol-toml');
   const profiles = Object.fromEntries(
-    Object.entries(file.profiles).map(([name, profile]) => [name, Object.fromEntries(Object.entries(profile).filter(([, value]) => value !== undefined))]),
+    Object.entries(file.profiles).map(([name, profile]) => [
+      name,
+      Object.fromEntries(Object.entries(profile).filter(([, value]) => value !== undefined)),
+    ]),
   );
   const text = `# ledger profiles: \`ledger profiles add|use|remove\` rewrite this file (mode 0600).\n${stringify({ ...(file.default ? { default: file.default } : {}), profiles })}\n`;
   const target = resolve(dir, 'config.toml');
@@ -149,8 +172,14 @@ export function profileNamed(env: NodeJS.ProcessEnv, file: ProfilesFile, name: s
   const entry = Object.hasOwn(file.profiles, name) ? file.profiles[name] : undefined;
   if (entry) return entry;
   const names = Object.keys(file.profiles);
-  const known = names.length > 0 ? `; profiles: ${names.join(', ')}` : `; there are none yet (\`ledger profiles add ${PROFILE_NAME.test(name) ? name : 'NAME'} --base-url URL --api-key-stdin\`)`;
-  throw new UsageError(`no profile named "${name}"${by ? ` (from ${by})` : ''} in ${configFile(env)}${known}`, 'PROFILE_NOT_FOUND');
+  const known =
+    names.length > 0
+      ? `; profiles: ${names.join(', ')}`
+      : `; there are none yet (\`ledger profiles add ${PROFILE_NAME.test(name) ? name : 'NAME'} --base-url URL --api-key-stdin\`)`;
+  throw new UsageError(
+    `no profile named "${name}"${by ? ` (from ${by})` : ''} in ${configFile(env)}${known}`,
+    'PROFILE_NOT_FOUND',
+  );
 }
 
 /**

@@ -28,7 +28,10 @@ export async function saveFile(destination: string, body: Readable | Buffer | st
   // Made here, new (O_EXCL): from now on the temporary file is ours to remove.
   const fd = openSync(temporary, 'wx', mode);
   try {
-    await pipeline(Buffer.isBuffer(body) || typeof body === 'string' ? Readable.from([body]) : body, createWriteStream('', { fd }));
+    await pipeline(
+      Buffer.isBuffer(body) || typeof body === 'string' ? Readable.from([body]) : body,
+      createWriteStream('', { fd }),
+    );
     sync(temporary);
     const size = statSync(temporary).size;
     renameSync(temporary, destination);

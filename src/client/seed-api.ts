@@ -32,21 +32,32 @@ export const SEED_OPERATIONS: Operation[] = [
 ];
 
 /** `/v1/wallets/{wallet_id}/transactions` → `/v1/wallets/{}/transactions`: templates compared whatever their parameters' names. */
-export const template = (path: string): string => path.split('?')[0]!.replace(/\{[^}]*\}/g, '{}').replace(/\/+$/, '');
+export const template = (path: string): string =>
+  path
+    .split('?')[0]!
+    .replace(/\{[^}]*\}/g, '{}')
+    .replace(/\/+$/, '');
 
 /** Whether a concrete path (`/v1/wallets/019b…/transactions`) or a template is an instance of `pattern` (a template). */
 export function fits(pattern: string, path: string): boolean {
   const want = template(pattern).split('/');
   const have = template(path).split('/');
-  return want.length === have.length && want.every((part, i) => part === '{}' ? have[i] !== '' : part === have[i]);
+  return want.length === have.length && want.every((part, i) => (part === '{}' ? have[i] !== '' : part === have[i]));
 }
 
 /** The seed's filters that take one value each: several at once (`PENDING,FLAGGED`) are an extension. */
 const ONE_VALUE = new Set(['status', 'reason', 'event_type']);
 
 /** True when the request asks nothing beyond the seed interface: its operation is the seed's, with the seed's query parameters and one value each. */
-export function withinSeed(method: string, path: string, query: Record<string, string | number | undefined> = {}): boolean {
+export function withinSeed(
+  method: string,
+  path: string,
+  query: Record<string, string | number | undefined> = {},
+): boolean {
   const operation = SEED_OPERATIONS.find((o) => o.method === method && fits(o.path, path));
   if (!operation) return false;
-  return Object.entries(query).every(([name, value]) => value === undefined || (operation.query.includes(name) && !(ONE_VALUE.has(name) && String(value).includes(','))));
+  return Object.entries(query).every(
+    ([name, value]) =>
+      value === undefined || (operation.query.includes(name) && !(ONE_VALUE.has(name) && String(value).includes(','))),
+  );
 }

@@ -1,4 +1,18 @@
-import { chmodSync, closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, rmSync, type Stats, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  type Stats,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { ApiError, UsageError } from './errors.js';
 import { isLoopback } from './loopback.js';
@@ -48,7 +62,12 @@ export function findStateFile(cwd: string, env: NodeJS.ProcessEnv): string | und
     const file = join(resolve(cwd, env.LEDGER_HOME), STATE_FILE);
     return existsSync(file) ? file : undefined;
   }
-  const ceilings = new Set((env.LEDGER_CEILING_DIRECTORIES ?? '').split(':').filter((dir) => isAbsolute(dir)).flatMap((dir) => [resolve(dir), real(dir)]));
+  const ceilings = new Set(
+    (env.LEDGER_CEILING_DIRECTORIES ?? '')
+      .split(':')
+      .filter((dir) => isAbsolute(dir))
+      .flatMap((dir) => [resolve(dir), real(dir)]),
+  );
   let dir = resolve(cwd);
   for (;;) {
     const file = join(dir, STATE_DIR, STATE_FILE);
@@ -103,7 +122,8 @@ export function checkState(file: string): CheckedState {
     return { state: undefined, problem: undefined };
   }
   const dir = dirname(file);
-  const problem = foreignOrShared(file, stats, 'it') ?? foreignOrShared(dir, statSync(dir, { throwIfNoEntry: false }), file);
+  const problem =
+    foreignOrShared(file, stats, 'it') ?? foreignOrShared(dir, statSync(dir, { throwIfNoEntry: false }), file);
   let state: SandboxState | undefined;
   try {
     state = JSON.parse(text) as SandboxState;
@@ -114,7 +134,12 @@ export function checkState(file: string): CheckedState {
   // A base URL that is not an http(s) URL at all is refused where every base URL is checked (config.ts).
   const url = URL.canParse(String(state.base_url)) ? new URL(String(state.base_url)) : undefined;
   const remote = url && /^https?:$/.test(url.protocol) && !isLoopback(url.hostname);
-  return { state, problem: remote ? `${file} names ${String(state.base_url)}, which is not a loopback address (127.0.0.0/8, ::1 or localhost); not using it` : undefined };
+  return {
+    state,
+    problem: remote
+      ? `${file} names ${String(state.base_url)}, which is not a loopback address (127.0.0.0/8, ::1 or localhost); not using it`
+      : undefined,
+  };
 }
 
 /** checkState's state, or STATE_FILE_UNTRUSTED (exit 2) with its reason. */
@@ -126,7 +151,10 @@ export function readTrustedState(file: string): SandboxState | undefined {
 
 /** The refusal of a state file checkState does not trust, with the way out. */
 export function untrustedState(problem: string): UsageError {
-  return new UsageError(`${problem} (set LEDGER_HOME to your sandbox's .ledger folder, or LEDGER_BASE_URL and LEDGER_API_KEY)`, 'STATE_FILE_UNTRUSTED');
+  return new UsageError(
+    `${problem} (set LEDGER_HOME to your sandbox's .ledger folder, or LEDGER_BASE_URL and LEDGER_API_KEY)`,
+    'STATE_FILE_UNTRUSTED',
+  );
 }
 
 /** Why `path` (the state file or its folder) could be someone else's doing, if it could; `using` names what is then not used. */
@@ -135,7 +163,8 @@ function foreignOrShared(path: string, stats: Stats | undefined, using: string):
   const uid = process.getuid?.();
   if (!stats || uid === undefined) return undefined;
   if (stats.uid !== uid) return `${path} is owned by another user (uid ${stats.uid}); not using ${using}`;
-  if ((stats.mode & 0o022) !== 0) return `${path} is writable by other users (mode ${(stats.mode & 0o777).toString(8).padStart(4, '0')}); not using ${using}`;
+  if ((stats.mode & 0o022) !== 0)
+    return `${path} is writable by other users (mode ${(stats.mode & 0o777).toString(8).padStart(4, '0')}); not using ${using}`;
   return undefined;
 }
 

@@ -13,7 +13,11 @@ export function assertTempDirUsable(env: NodeJS.ProcessEnv): void {
   const dir = tmpdir();
   const named = env.TMPDIR ? `TMPDIR (${dir})` : `the temporary directory ${dir}`;
   const refuse = (problem: string) =>
-    new ApiError(0, 'TMPDIR_UNUSABLE', `${problem}: an in-memory sandbox keeps its database there; point TMPDIR at a directory you can write to`);
+    new ApiError(
+      0,
+      'TMPDIR_UNUSABLE',
+      `${problem}: an in-memory sandbox keeps its database there; point TMPDIR at a directory you can write to`,
+    );
   let free: number;
   try {
     rmdirSync(mkdtempSync(join(dir, 'ledger-check-')));

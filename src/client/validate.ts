@@ -32,17 +32,22 @@ export function problem(rule: FieldRule, value: unknown): string | undefined {
     if (typeof value !== 'string') return m.type ?? 'must be text';
     const text = rule.trim ? value.trim() : value;
     if (rule.minLength && text.length === 0) return m.empty ?? 'must not be empty';
-    if (rule.minLength !== undefined && text.length < rule.minLength) return m.minLength ?? `must be at least ${rule.minLength} characters`;
-    if (rule.maxLength !== undefined && text.length > rule.maxLength) return m.maxLength ?? `must be at most ${rule.maxLength} characters`;
-    if (rule.pattern !== undefined && !new RegExp(rule.pattern).test(text)) return m.pattern ?? `is not in the expected form (${rule.pattern})`;
-    if (rule.protocols && !isUrl(text, rule.protocols)) return m.url ?? `must be a URL (${rule.protocols.join(' or ')})`;
+    if (rule.minLength !== undefined && text.length < rule.minLength)
+      return m.minLength ?? `must be at least ${rule.minLength} characters`;
+    if (rule.maxLength !== undefined && text.length > rule.maxLength)
+      return m.maxLength ?? `must be at most ${rule.maxLength} characters`;
+    if (rule.pattern !== undefined && !new RegExp(rule.pattern).test(text))
+      return m.pattern ?? `is not in the expected form (${rule.pattern})`;
+    if (rule.protocols && !isUrl(text, rule.protocols))
+      return m.url ?? `must be a URL (${rule.protocols.join(' or ')})`;
     if (rule.enum && !rule.enum.includes(text)) return m.enum ?? `must be one of ${rule.enum.join(', ')}`;
     return undefined;
   }
   if (typeof value !== 'number' || Number.isNaN(value)) return m.type ?? 'must be a number';
   if (rule.type === 'integer' && !Number.isInteger(value)) return m.integer ?? 'must be a whole number';
   if (rule.minimum !== undefined && value < rule.minimum) return m.minimum ?? `must be at least ${rule.minimum}`;
-  if (rule.exclusiveMinimum !== undefined && value <= rule.exclusiveMinimum) return m.minimum ?? `must be more than ${rule.exclusiveMinimum}`;
+  if (rule.exclusiveMinimum !== undefined && value <= rule.exclusiveMinimum)
+    return m.minimum ?? `must be more than ${rule.exclusiveMinimum}`;
   if (rule.maximum !== undefined && value > rule.maximum) return m.maximum ?? `must be at most ${rule.maximum}`;
   return undefined;
 }
@@ -76,7 +81,12 @@ function lookUp(field: string, value: unknown): string {
  * values given (before a prompt asks for the rest).
  * @example check('TransferBody', { destination_account_number: '0123456789', amount: 0 }, { amount: '<amount>' })
  */
-export function check<T extends Record<string, unknown>>(request: RequestName, values: T, flags: FlagNames = {}, options: { partial?: boolean } = {}): T {
+export function check<T extends Record<string, unknown>>(
+  request: RequestName,
+  values: T,
+  flags: FlagNames = {},
+  options: { partial?: boolean } = {},
+): T {
   const { fields, conditionals } = RULES[request];
   const flag = (field: string) => flags[field] ?? `--${field.replace(/_/g, '-')}`;
   const out: Record<string, unknown> = {};
@@ -108,21 +118,31 @@ export function inFlagTerms(error: unknown, flags: FlagNames): unknown {
   const named = (field: string) => flags[field] ?? field;
   const first = error.fields.find((f) => error.message.startsWith(`${f.field}: `));
   const message = first ? named(first.field) + error.message.slice(first.field.length) : error.message;
-  return new ApiError(error.status, error.code, message, error.fields.map((f) => ({ field: named(f.field), message: f.message })));
+  return new ApiError(
+    error.status,
+    error.code,
+    message,
+    error.fields.map((f) => ({ field: named(f.field), message: f.message })),
+  );
 }
 
 /**
  * What a conditional rule says of `field` for this body: required (`threshold` for BALANCE_ABOVE),
  * refused (`threshold` for ON_CREDIT, with the schema's message), or nothing.
  */
-export function condition(request: RequestName, field: string, body: Record<string, unknown>): { required: boolean; message: string } | undefined {
+export function condition(
+  request: RequestName,
+  field: string,
+  body: Record<string, unknown>,
+): { required: boolean; message: string } | undefined {
   return RULES[request].conditionals.find((c) => c.field === field && body[c.when] === c.is);
 }
 
 /** Refuses a flag that the body's choices do not use (`--target-wallet` with DISMISS), before anything is asked. */
 export function refuseUnused(request: RequestName, body: Record<string, unknown>, flags: FlagNames): void {
   for (const c of RULES[request].conditionals) {
-    if (!c.required && body[c.when] === c.is && body[c.field] !== undefined) throw new UsageError(phrase(flags[c.field] ?? c.field, c.field, c.message));
+    if (!c.required && body[c.when] === c.is && body[c.field] !== undefined)
+      throw new UsageError(phrase(flags[c.field] ?? c.field, c.field, c.message));
   }
 }
 
@@ -133,7 +153,8 @@ export function refuseUnused(request: RequestName, body: Record<string, unknown>
 export function wholeNumber(text: string, flag: string, unit = '', example = ''): number {
   const trimmed = text.trim();
   const label = `${flag} "${text}"`.trim();
-  if (/^0\d+$/.test(trimmed)) throw new UsageError(`${label} has a leading zero: write ${trimmed.replace(/^0+(?=\d)/, '')}`);
+  if (/^0\d+$/.test(trimmed))
+    throw new UsageError(`${label} has a leading zero: write ${trimmed.replace(/^0+(?=\d)/, '')}`);
   if (!/^\d+$/.test(trimmed)) throw new UsageError(`${label} must be a whole number${unit}, digits only${example}`);
   const value = Number(trimmed);
   if (!Number.isSafeInteger(value)) throw new UsageError(`${label} is too large`);
@@ -148,7 +169,9 @@ export function kobo(text: string, flag: string, request: RequestName = 'Transfe
   if (naira && (naira[1] !== undefined || naira[3] !== undefined)) {
     const fraction = (naira[3] ?? '').padEnd(2, '0');
     const meant = BigInt(naira[2]!.replace(/,/g, '')) * 100n + BigInt(fraction);
-    throw new UsageError(`${flag} "${text}" must be a whole number of kobo, digits only: ₦${naira[2]}.${fraction} is ${meant}`.trim());
+    throw new UsageError(
+      `${flag} "${text}" must be a whole number of kobo, digits only: ₦${naira[2]}.${fraction} is ${meant}`.trim(),
+    );
   }
   const value = wholeNumber(text, flag, ' of kobo', ' (500000 is ₦5,000.00)');
   const wrong = problem(rule(request, field), value);

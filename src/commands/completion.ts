@@ -18,7 +18,13 @@ function walk(command: Commander, path: string[] = []): Node[] {
     path,
     subcommands: command.commands.map((c) => c.name()),
     flags: [
-      ...options.filter((o) => !o.hidden).map((o) => ({ names: [o.long, o.short].filter((n): n is string => Boolean(n)), takesValue: o.required || o.optional, values: o.argChoices ?? [] })),
+      ...options
+        .filter((o) => !o.hidden)
+        .map((o) => ({
+          names: [o.long, o.short].filter((n): n is string => Boolean(n)),
+          takesValue: o.required || o.optional,
+          values: o.argChoices ?? [],
+        })),
       { names: ['--help', '-h'], takesValue: false, values: [] },
     ],
   };
@@ -73,7 +79,9 @@ function fish(nodes: Node[]): string {
       const long = f.names.find((x) => x.startsWith('--'))?.slice(2);
       const short = f.names.find((x) => /^-[^-]$/.test(x))?.slice(1);
       if (!long) continue;
-      lines.push(`complete -c ledger -n '${here}' -l ${long}${short ? ` -s ${short}` : ''}${f.takesValue ? ` -r${f.values.length ? ` -a '${q(f.values)}'` : ''}` : ''}`);
+      lines.push(
+        `complete -c ledger -n '${here}' -l ${long}${short ? ` -s ${short}` : ''}${f.takesValue ? ` -r${f.values.length ? ` -a '${q(f.values)}'` : ''}` : ''}`,
+      );
     }
   }
   return `${lines.join('\n')}\n`;

@@ -65,7 +65,10 @@ export function creditCommand(): Command {
     .option('--sender-account <nuban>', "sender's 10-digit account number (needed to REFUND from suspense)")
     .option('--sender-bank-code <code>', "sender's bank code (needed to REFUND from suspense)")
     .option('--narration <text>', 'transfer narration, at most 100 characters (default: "Transfer from <sender name>")')
-    .option('--reference <provider_reference>', 'NIP session id; the same one again is a no-op replay (default: a fresh one)')
+    .option(
+      '--reference <provider_reference>',
+      'NIP session id; the same one again is a no-op replay (default: a fresh one)',
+    )
     .addHelpText(
       'after',
       examples(
@@ -86,16 +89,25 @@ export async function runCredit(io: Io, account: string, amount: string, options
     provider_reference: options.reference,
   };
   check('InboundBody', given, FLAGS, { partial: true });
-  const body = check('InboundBody', { account_number: await accountNumberOf(io, account, '<account>'), ...given }, FLAGS);
+  const body = check(
+    'InboundBody',
+    { account_number: await accountNumberOf(io, account, '<account>'), ...given },
+    FLAGS,
+  );
   const outcome = await io
     .client()
-    .sandbox<Outcome>('POST', '/sandbox/inbound-transfers', { body, beforeRepeating: beforeRepeating(options.reference) })
+    .sandbox<Outcome>('POST', '/sandbox/inbound-transfers', {
+      body,
+      beforeRepeating: beforeRepeating(options.reference),
+    })
     .catch((error: unknown) => {
       throw inFlagTerms(error, FLAGS);
     });
   await io.show(outcome, outcomeView);
   // Held, not credited: the money waits in the suspense queue for a person.
   if (outcome.suspense_item) {
-    io.note(`\`ledger suspense show ${outcome.suspense_item.id}\` shows why it was held; \`ledger suspense resolve ${outcome.suspense_item.id}\` credits, refunds or dismisses it.`);
+    io.note(
+      `\`ledger suspense show ${outcome.suspense_item.id}\` shows why it was held; \`ledger suspense resolve ${outcome.suspense_item.id}\` credits, refunds or dismisses it.`,
+    );
   }
 }

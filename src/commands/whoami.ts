@@ -40,7 +40,12 @@ const view = (said: string): View => ({
       ...(w.profile ? [line('Profile', w.profile)] : []),
       line('Key', w.key ? `${w.key} (${w.key_kind ?? 'unknown kind'})` : fmt.dim('none')),
       line('Live', w.live ? fmt.red('yes: every command needs --live') : 'no'),
-      line('Developer', w.developer ? `${w.developer.name} (${w.developer.id})` : fmt.dim(w.key_works ? 'not said by the service' : '—')),
+      line(
+        'Developer',
+        w.developer
+          ? `${w.developer.name} (${w.developer.id})`
+          : fmt.dim(w.key_works ? 'not said by the service' : '—'),
+      ),
       line('Check', w.key_works === false ? fmt.red(said) : w.key_works ? fmt.green(said) : said),
     ];
   },

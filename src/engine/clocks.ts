@@ -55,7 +55,11 @@ export class ClockRegistry {
       .where((eb) => eb(eb('clock_offset_ms', '+', ms), '<=', LATEST_CLOCK_MS - this.realNow()))
       .returning('clock_offset_ms')
       .executeTakeFirst();
-    if (!row) throw invalidField('seconds', `would move the clock past ${new Date(LATEST_CLOCK_MS).toISOString()}, the latest time a sandbox clock reaches`);
+    if (!row)
+      throw invalidField(
+        'seconds',
+        `would move the clock past ${new Date(LATEST_CLOCK_MS).toISOString()}, the latest time a sandbox clock reaches`,
+      );
     return row.clock_offset_ms;
   }
 

@@ -30,7 +30,14 @@ export interface FilterColumns {
 
 /** The columns of a table that records payments as transactions and suspense items do (`created_at`, `amount`, `sender_name`...). */
 export function paymentColumns(table: string, stored: FilterColumns['stored']): FilterColumns {
-  return { time: `${table}.created_at`, stored, amount: `${table}.amount`, sender: `${table}.sender_name`, reference: `${table}.provider_reference`, status: `${table}.status` };
+  return {
+    time: `${table}.created_at`,
+    stored,
+    amount: `${table}.amount`,
+    sender: `${table}.sender_name`,
+    reference: `${table}.provider_reference`,
+    status: `${table}.status`,
+  };
 }
 
 /** True when a filter other than the status asks more than the list's counters know. */
@@ -45,7 +52,11 @@ export function narrowed(filters: ListFilters): boolean {
  * @example whereFilters(trx.selectFrom('suspense_items'), { time: 'created_at', stored: (d) => d.toISOString(), status: 'status' }, { since })
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function whereFilters<QB extends SelectQueryBuilder<Database, any, any>>(qb: QB, columns: FilterColumns, filters: ListFilters): QB {
+export function whereFilters<QB extends SelectQueryBuilder<Database, any, any>>(
+  qb: QB,
+  columns: FilterColumns,
+  filters: ListFilters,
+): QB {
   let q = qb as SelectQueryBuilder<Database, never, object>;
   const ref = (column: string) => sql.ref(column);
   if (filters.since) q = q.where(ref(columns.time), '>=', columns.stored(filters.since));
@@ -54,7 +65,8 @@ export function whereFilters<QB extends SelectQueryBuilder<Database, any, any>>(
   if (columns.amount && filters.amount_min !== undefined) q = q.where(ref(columns.amount), '>=', filters.amount_min);
   if (columns.amount && filters.amount_max !== undefined) q = q.where(ref(columns.amount), '<=', filters.amount_max);
   if (columns.sender && filters.sender !== undefined) q = q.where(containsText(columns.sender, filters.sender));
-  if (columns.reference && filters.provider_reference !== undefined) q = q.where(ref(columns.reference), '=', filters.provider_reference);
+  if (columns.reference && filters.provider_reference !== undefined)
+    q = q.where(ref(columns.reference), '=', filters.provider_reference);
   return q as unknown as QB;
 }
 
@@ -62,10 +74,19 @@ export function whereFilters<QB extends SelectQueryBuilder<Database, any, any>>(
  * The developer's wallet that `wallet_id` and `customer_reference` name together (both must hold),
  * `null` when none does (another developer's wallet is none), or undefined when neither is given.
  */
-export async function filteredWallet(trx: Trx, developerId: string, filters: ListFilters): Promise<{ id: string; seq: number } | null | undefined> {
+export async function filteredWallet(
+  trx: Trx,
+  developerId: string,
+  filters: ListFilters,
+): Promise<{ id: string; seq: number } | null | undefined> {
   if (filters.wallet_id === undefined && filters.customer_reference === undefined) return undefined;
-  let query = trx.selectFrom('wallets').innerJoin('accounts', 'accounts.id', 'wallets.id').select(['wallets.id', 'accounts.seq']).where('wallets.developer_id', '=', developerId);
+  let query = trx
+    .selectFrom('wallets')
+    .innerJoin('accounts', 'accounts.id', 'wallets.id')
+    .select(['wallets.id', 'accounts.seq'])
+    .where('wallets.developer_id', '=', developerId);
   if (filters.wallet_id !== undefined) query = query.where('wallets.id', '=', filters.wallet_id);
-  if (filters.customer_reference !== undefined) query = query.where('wallets.customer_reference', '=', filters.customer_reference);
+  if (filters.customer_reference !== undefined)
+    query = query.where('wallets.customer_reference', '=', filters.customer_reference);
   return (await query.executeTakeFirst()) ?? null;
 }

@@ -11,7 +11,10 @@ export function printBuiltHelp(): boolean {
   let text: string;
   try {
     // dist/help.txt: this code runs from the launcher's bundle in dist/ (a .cjs file), or as dist/main/built-help.js.
-    text = readFileSync(new URL(import.meta.url.endsWith('.cjs') ? './help.txt' : '../help.txt', import.meta.url), 'utf8');
+    text = readFileSync(
+      new URL(import.meta.url.endsWith('.cjs') ? './help.txt' : '../help.txt', import.meta.url),
+      'utf8',
+    );
   } catch {
     return false;
   }

@@ -77,13 +77,24 @@ function readCache(file: string, source: Buffer): Buffer | false | undefined {
 export function loadBundle(file: string, externals: Record<string, unknown>): LoadedBundle {
   const source = readFileSync(file);
   const cachedData = readCache(file, source);
-  const script = new Script(`${HEAD}${source.toString('utf8')}${TAIL}`, { filename: file, ...(cachedData ? { cachedData } : {}) });
-  const cacheRejected = cachedData === undefined ? undefined : cachedData === false || script.cachedDataRejected === true;
+  const script = new Script(`${HEAD}${source.toString('utf8')}${TAIL}`, {
+    filename: file,
+    ...(cachedData ? { cachedData } : {}),
+  });
+  const cacheRejected =
+    cachedData === undefined ? undefined : cachedData === false || script.cachedDataRejected === true;
   loaded.set(file, { script, cacheRejected });
   const own = createRequire(file);
   const require = Object.assign((id: string): unknown => (Object.hasOwn(externals, id) ? externals[id] : own(id)), own);
   const module = { exports: {} as Record<string, unknown> };
-  (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, require, module, file, dirname(file));
+  (script.runInThisContext() as (...args: unknown[]) => void).call(
+    module.exports,
+    module.exports,
+    require,
+    module,
+    file,
+    dirname(file),
+  );
   return { exports: module.exports, cacheRejected };
 }
 

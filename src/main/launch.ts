@@ -36,7 +36,9 @@ export interface CommandBundles {
 /** What a bundle takes from outside itself that it cannot require: `defaults`' packages, imported. */
 export async function externalsOf(bundle: string, list: CommandBundles): Promise<Record<string, unknown>> {
   const ids = list.defaults?.[bundle] ?? [];
-  return Object.fromEntries(await Promise.all(ids.map(async (id) => [id, ((await import(id)) as { default: unknown }).default])));
+  return Object.fromEntries(
+    await Promise.all(ids.map(async (id) => [id, ((await import(id)) as { default: unknown }).default])),
+  );
 }
 
 /** The bundle that runs `args`, or undefined: the words name a command with a bundle of its own. */

@@ -66,7 +66,12 @@ export interface Output {
  * command through here, and so does a scenario's command-line step (with its own output and env).
  * Commander's refusals are thrown: `exitCodeOf` turns them into exit codes.
  */
-export async function runLeaf(command: Command, words: string[], output: Output, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export async function runLeaf(
+  command: Command,
+  words: string[],
+  output: Output,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<void> {
   if (await command.parseFast(words, env)) return;
   const built = command.toCommander(await loadCommander());
   configure(built, output);
@@ -83,7 +88,13 @@ export const commandLines: CommandLines = {
   name(words) {
     const { path, used } = locate(words);
     const known = entry(path);
-    return { path, used, known: Boolean(known), runs: Boolean(known?.load), children: childrenOf(path).map((c) => c.path) };
+    return {
+      path,
+      used,
+      known: Boolean(known),
+      runs: Boolean(known?.load),
+      children: childrenOf(path).map((c) => c.path),
+    };
   },
   run: (words, added, invocation) => runCommandLine(words, added, invocation),
 };
@@ -161,7 +172,9 @@ export async function assemble(target: string, full = false): Promise<Commander.
     if (full || onPath) for (const child of childrenOf(path)) command.addCommand(await build(child.path));
     return command;
   };
-  const program = (await build('')).toCommander(await loadCommander()).version((await import('../version.js')).VERSION, '-V, --version', 'print the version (also -v)');
+  const program = (await build(''))
+    .toCommander(await loadCommander())
+    .version((await import('../version.js')).VERSION, '-V, --version', 'print the version (also -v)');
   applyEverywhere(program, (command) => configure(command, { stdout, stderr }));
   return program;
 }

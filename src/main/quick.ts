@@ -17,5 +17,9 @@ export async function answerQuickly(args: string[]): Promise<boolean> {
     }
     return true;
   }
-  return args.length === 1 && (args[0] === '--help' || args[0] === '-h') && (await import('./built-help.js')).printBuiltHelp();
+  return (
+    args.length === 1 &&
+    (args[0] === '--help' || args[0] === '-h') &&
+    (await import('./built-help.js')).printBuiltHelp()
+  );
 }

@@ -39,7 +39,17 @@ export function configureAnalyser(config: AnalyserConfig | undefined): Configure
       get: async (developerId, key) => (sandbox ? findCachedAnswer(sandbox.db, developerId, key) : undefined),
       // Real time: the cache is bookkeeping of the sandbox, not data on any developer's clock.
       put: async (developerId, key, model, answer) => {
-        await sandbox?.write((trx) => saveCachedAnswer(trx, { developer_id: developerId, key, model, answer, created_at: new Date().toISOString() }), developerId);
+        await sandbox?.write(
+          (trx) =>
+            saveCachedAnswer(trx, {
+              developer_id: developerId,
+              key,
+              model,
+              answer,
+              created_at: new Date().toISOString(),
+            }),
+          developerId,
+        );
       },
     },
   });

@@ -87,7 +87,10 @@ export interface BuildAppOptions {
  * and fast-json-stringify (10 to 20 ms of every start) to make default compilers that the zod ones
  * replace at once. Fastify's types name Ajv's and fast-json-stringify's factories; any is taken.
  */
-const ZOD_COMPILERS = { buildValidator: () => validatorCompiler, buildSerializer: () => serializerCompiler } as unknown as NonNullable<FastifyServerOptions['schemaController']>['compilersFactory'];
+const ZOD_COMPILERS = {
+  buildValidator: () => validatorCompiler,
+  buildSerializer: () => serializerCompiler,
+} as unknown as NonNullable<FastifyServerOptions['schemaController']>['compilersFactory'];
 
 /** Route groups, each a function of the app and the sandbox. */
 const ROUTES: ((app: App, deps: RouteDeps) => void)[] = [
@@ -123,7 +126,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // The app is the same either way: its type is the HTTP one the routes are written against.
   const app = (
     options.tls
-      ? (Fastify({ ...serverOptions, https: { ...httpLayerOptions.http, cert: options.tls.cert, key: options.tls.key } }) as unknown as FastifyInstance)
+      ? (Fastify({
+          ...serverOptions,
+          https: { ...httpLayerOptions.http, cert: options.tls.cert, key: options.tls.key },
+        }) as unknown as FastifyInstance)
       : Fastify(serverOptions)
   ).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
@@ -143,10 +149,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // One write per turn of the event loop, not per request (line-batch.ts); what waits is written at close.
     const log = batchLines((text) => logRequest(text.slice(0, -1)));
     app.addHook('onClose', async () => log.close());
-    const line = (request: { method: string; url: string }, outcome: string) => log.line(`${new Date().toISOString()} ${request.method} ${withoutSecrets(request.url)} ${outcome}`);
+    const line = (request: { method: string; url: string }, outcome: string) =>
+      log.line(`${new Date().toISOString()} ${request.method} ${withoutSecrets(request.url)} ${outcome}`);
     app.addHook('onResponse', (request, reply, next) => {
       // A stream (webhooks tail) is noted once when it opens; its heartbeats and its end are not requests.
-      if (!(request.routeOptions.config.stream && reply.statusCode === 200)) line(request, `${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`);
+      if (!(request.routeOptions.config.stream && reply.statusCode === 200))
+        line(request, `${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`);
       next();
     });
     app.addHook('preHandler', (request, _reply, next) => {
@@ -185,10 +193,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     receiver,
     onPause: options.onDeliveriesPaused,
   });
-  const scheduler = createScheduler(sandbox, dispatcher, { onError: options.logError ?? ((error) => console.error(error)) });
+  const scheduler = createScheduler(sandbox, dispatcher, {
+    onError: options.logError ?? ((error) => console.error(error)),
+  });
   let selfUrl: string | undefined;
   const snapshotDir = options.snapshotDir ?? mkdtempSync(join(tmpdir(), 'ledger-snapshots-'));
-  if (options.snapshotDir === undefined) app.addHook('onClose', async () => rmSync(snapshotDir, { recursive: true, force: true }));
+  if (options.snapshotDir === undefined)
+    app.addHook('onClose', async () => rmSync(snapshotDir, { recursive: true, force: true }));
   const snapshots = createSnapshots(sandbox, scheduler, snapshotDir, options.logWarning);
   app.decorate('scheduler', scheduler);
   app.decorate('snapshots', snapshots);
@@ -210,8 +221,22 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('quiesce', quiesce);
   // A snapshot taken while a reset ran holds it half done: the restored sandbox finishes it.
   sandbox.onRestore(() => resumeResets(sandbox, quiesce, options.logError ?? ((error) => console.error(error))));
-  const identity = { serverId: options.identity?.serverId ?? randomUUID(), database: options.identity?.database ?? redactDatabase(sandbox.dbPath) };
-  const deps: RouteDeps = { sandbox, scheduler, dispatcher, snapshots, receiver, quiesce, selfUrl: () => selfUrl, version: VERSION, realNow, identity };
+  const identity = {
+    serverId: options.identity?.serverId ?? randomUUID(),
+    database: options.identity?.database ?? redactDatabase(sandbox.dbPath),
+  };
+  const deps: RouteDeps = {
+    sandbox,
+    scheduler,
+    dispatcher,
+    snapshots,
+    receiver,
+    quiesce,
+    selfUrl: () => selfUrl,
+    version: VERSION,
+    realNow,
+    identity,
+  };
   for (const register of ROUTES) register(app, deps);
   await receiverRoutes(app, deps);
 

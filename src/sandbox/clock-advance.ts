@@ -23,7 +23,11 @@ export interface ClockAdvances {
  * write ran before a restore is no part of the restored state, and its walk stops at one.
  * @example const advances = clockAdvances(clocks, write, () => restores);
  */
-export function clockAdvances(clocks: ClockRegistry, write: <T>(work: Work<T>, lane?: string) => Promise<T>, restores: () => number): ClockAdvances {
+export function clockAdvances(
+  clocks: ClockRegistry,
+  write: <T>(work: Work<T>, lane?: string) => Promise<T>,
+  restores: () => number,
+): ClockAdvances {
   /** Each developer's clock advance under way, the next one waits for. */
   const advancing = new Map<string, Promise<void>>();
   const advanceClock: AdvanceClock = (developerId, seconds, alongside, walk) => {

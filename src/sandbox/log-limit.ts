@@ -7,7 +7,11 @@ const MINUTE_MS = 60_000;
  * as one line, and other errors at most `perMinute` times a minute, with a count of the rest.
  * @example const logError = limitLog((line) => process.stderr.write(`${line}\n`));
  */
-export function limitLog(write: (line: string) => void, perMinute = 20, now: () => number = Date.now): (error: unknown) => void {
+export function limitLog(
+  write: (line: string) => void,
+  perMinute = 20,
+  now: () => number = Date.now,
+): (error: unknown) => void {
   let windowStart = now();
   let logged = 0;
   let dropped = 0;
@@ -15,7 +19,8 @@ export function limitLog(write: (line: string) => void, perMinute = 20, now: () 
   return (error) => {
     const t = now();
     if (t - windowStart >= MINUTE_MS) {
-      if (dropped > 0) write(`(${dropped} more error${dropped === 1 ? ' was' : 's were'} not logged in the last minute)`);
+      if (dropped > 0)
+        write(`(${dropped} more error${dropped === 1 ? ' was' : 's were'} not logged in the last minute)`);
       windowStart = t;
       logged = 0;
       dropped = 0;

@@ -41,12 +41,15 @@ export async function spawnDetached(options: DetachOptions): Promise<number> {
   const deadline = Date.now() + (options.timeoutMs ?? 30_000);
   try {
     while (Date.now() < deadline) {
-      if (exited !== undefined) throw new Error(`the sandbox exited (code ${exited}) before it was ready:\n${tail(options.logFile, from)}`);
+      if (exited !== undefined)
+        throw new Error(`the sandbox exited (code ${exited}) before it was ready:\n${tail(options.logFile, from)}`);
       if (await options.ready(pid)) return pid;
       await sleep(20);
     }
     process.kill(pid, 'SIGTERM');
-    throw new Error(`the sandbox did not become healthy within ${(options.timeoutMs ?? 30_000) / 1000} s:\n${tail(options.logFile, from)}`);
+    throw new Error(
+      `the sandbox did not become healthy within ${(options.timeoutMs ?? 30_000) / 1000} s:\n${tail(options.logFile, from)}`,
+    );
   } finally {
     child.unref();
   }
@@ -93,7 +96,11 @@ export interface FoundServer {
  * is gone (or names a process that ended), the locks in the directory name it. `stop` and `status`
  * both ask this, so they agree.
  */
-export function findServer(state: { pid?: number | undefined; base_url: string; db: string } | undefined, stateDir: string, memoryLock: string): FoundServer | undefined {
+export function findServer(
+  state: { pid?: number | undefined; base_url: string; db: string } | undefined,
+  stateDir: string,
+  memoryLock: string,
+): FoundServer | undefined {
   const locks = [
     ...(state && state.db !== ':memory:' ? [lockPathFor(state.db)] : []),
     lockPathFor(join(stateDir, 'sandbox.db')),
@@ -101,7 +108,8 @@ export function findServer(state: { pid?: number | undefined; base_url: string; 
   ];
   const owners = locks.map((lock) => ({ lock, owner: readOwner(lock) }));
   const named = owners.find(({ owner }) => state?.pid !== undefined && owner?.pid === state.pid);
-  if (named && isAlive(named.owner!.pid)) return { pid: named.owner!.pid, base_url: state!.base_url, db: state!.db, lock: named.lock };
+  if (named && isAlive(named.owner!.pid))
+    return { pid: named.owner!.pid, base_url: state!.base_url, db: state!.db, lock: named.lock };
   for (const { lock, owner } of owners) {
     if (owner && isAlive(owner.pid)) return { pid: owner.pid, base_url: owner.base_url, db: owner.db, lock };
   }

@@ -105,12 +105,17 @@ export async function resetInChunks<T>(
       phase(developerId, 'begin');
       progress = await sandbox.exclusive(() => writer.run(BEGIN_RESET, developerId));
       const target = writer.offThread ? OFF_THREAD_CHUNK_TARGET_MS : CHUNK_TARGET_MS;
-      for (let more = true; more; ) {
+      for (let more = true; more;) {
         const started = performance.now();
         phase(developerId, 'chunk', progress.step);
-        const chunk = await sandbox.exclusive(() => writer.run(RESET_CHUNK, developerId, structuredClone(progress!), rows, KEPT_ANSWERS));
+        const chunk = await sandbox.exclusive(() =>
+          writer.run(RESET_CHUNK, developerId, structuredClone(progress!), rows, KEPT_ANSWERS),
+        );
         const took = performance.now() - started;
-        const full = Object.values(chunk.progress.removed).reduce((a, b) => a + b, 0) - Object.values(progress.removed).reduce((a, b) => a + b, 0) >= rows;
+        const full =
+          Object.values(chunk.progress.removed).reduce((a, b) => a + b, 0) -
+            Object.values(progress.removed).reduce((a, b) => a + b, 0) >=
+          rows;
         progress = chunk.progress;
         more = chunk.more;
         rows = adapt(rows, took, full, MIN_ROWS, MAX_ROWS, target);
@@ -142,7 +147,11 @@ function adapt(size: number, took: number, full: boolean, min: number, max: numb
 }
 
 /** Finishes, in the background, every reset that a stopped sandbox left half done; its developer waits meanwhile. */
-export async function resumeResets(sandbox: Sandbox, quiesce: Quiesce, onError: (error: unknown) => void): Promise<void> {
+export async function resumeResets(
+  sandbox: Sandbox,
+  quiesce: Quiesce,
+  onError: (error: unknown) => void,
+): Promise<void> {
   for (const developerId of await unfinishedResets(sandbox.db)) {
     resetInChunks(sandbox, quiesce, developerId, async () => undefined, true).catch(onError);
   }

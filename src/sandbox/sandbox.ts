@@ -8,7 +8,13 @@ import { SANDBOX_BUSINESS_NAME, createDeveloper } from '../engine/developers/dev
 import { authenticate, issueKey } from '../engine/developers/keys.js';
 import { DEFAULT_SETTLEMENT_DELAY_SECONDS, type EngineEnv } from '../engine/env.js';
 import { LedgerError } from '../engine/errors.js';
-import { CANCELLED_BY_RESTORE, INTERRUPTED_BY_SNAPSHOT, INTERRUPTED_BY_STOP, type InterruptedScope, recordInterruptedAttempts } from '../engine/events/interrupted-attempts.js';
+import {
+  CANCELLED_BY_RESTORE,
+  INTERRUPTED_BY_SNAPSHOT,
+  INTERRUPTED_BY_STOP,
+  type InterruptedScope,
+  recordInterruptedAttempts,
+} from '../engine/events/interrupted-attempts.js';
 import type { WebhookLogRow } from '../engine/events/webhook-logs.repository.js';
 import { cryptoIds, type Ids, seededIds } from '../engine/ids.js';
 import type { NarrationAnalyser } from '../engine/intelligence/analyser.js';
@@ -191,7 +197,11 @@ export async function openSandbox(options: OpenSandboxOptions): Promise<Sandbox>
 }
 
 /** The storage behind the sandbox, opened with what must commit with every write: where the seeded stream stands. */
-function openSandboxStorage(options: OpenSandboxOptions, seed: SeedPosition, afterCommit: () => void): Promise<Storage> {
+function openSandboxStorage(
+  options: OpenSandboxOptions,
+  seed: SeedPosition,
+  afterCommit: () => void,
+): Promise<Storage> {
   return openStorage({
     location: options.dbPath,
     ...(options.postgres ? { postgres: options.postgres } : {}),
@@ -332,7 +342,12 @@ const OWNER_LANE = SANDBOX_DEVELOPER;
  * (`sandbox start --api-key`) becomes the SANDBOX developer's only key.
  * @example const { apiKey } = await ensureSandboxDeveloper(sandbox, state.apiKey);
  */
-export async function ensureSandboxDeveloper(sandbox: Sandbox, knownKey?: string, fixedKey?: string, { reissue = true }: { reissue?: boolean } = {}): Promise<SandboxCredentials> {
+export async function ensureSandboxDeveloper(
+  sandbox: Sandbox,
+  knownKey?: string,
+  fixedKey?: string,
+  { reissue = true }: { reissue?: boolean } = {},
+): Promise<SandboxCredentials> {
   return sandbox.write(async (trx) => {
     const developerId = await getSetting(trx, SANDBOX_DEVELOPER);
     if (!developerId) {
@@ -347,10 +362,19 @@ export async function ensureSandboxDeveloper(sandbox: Sandbox, knownKey?: string
         throw error;
       });
       if (owner === developerId) return { developerId, apiKey: wanted, issued: false };
-      if (fixedKey && owner) throw new LedgerError('VALIDATION_ERROR', 'the API key given is the key of another developer in this database', [{ field: 'api_key', message: 'belongs to another developer' }]);
+      if (fixedKey && owner)
+        throw new LedgerError(
+          'VALIDATION_ERROR',
+          'the API key given is the key of another developer in this database',
+          [{ field: 'api_key', message: 'belongs to another developer' }],
+        );
     }
     if (!fixedKey && !reissue) return { developerId, apiKey: undefined, issued: false };
-    return { developerId, apiKey: await issueKey(trx, sandbox.envFor(developerId), developerId, fixedKey), issued: true };
+    return {
+      developerId,
+      apiKey: await issueKey(trx, sandbox.envFor(developerId), developerId, fixedKey),
+      issued: true,
+    };
   }, OWNER_LANE);
 }
 

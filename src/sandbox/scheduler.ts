@@ -33,7 +33,11 @@ export interface Scheduler {
  * dispatcher, in one lane per developer, so a slow endpoint never holds up a settlement or another
  * developer's deliveries. `runDue` waits for both.
  */
-export function createScheduler(sandbox: Sandbox, dispatcher: Dispatcher, options: { intervalMs?: number; onError: (error: unknown) => void }): Scheduler {
+export function createScheduler(
+  sandbox: Sandbox,
+  dispatcher: Dispatcher,
+  options: { intervalMs?: number; onError: (error: unknown) => void },
+): Scheduler {
   let chain: Promise<number> = Promise.resolve(0);
   let timer: NodeJS.Timeout | undefined;
   let quiet: Promise<unknown> | undefined;
@@ -42,7 +46,9 @@ export function createScheduler(sandbox: Sandbox, dispatcher: Dispatcher, option
       .catch(() => 0)
       .then(async () => {
         let settled = 0;
-        for (const id of developerIds) if (!sandbox.isHeld(id)) settled += await runDuePayouts(sandbox.db, (work) => sandbox.write(work, id), sandbox.envFor(id), id);
+        for (const id of developerIds)
+          if (!sandbox.isHeld(id))
+            settled += await runDuePayouts(sandbox.db, (work) => sandbox.write(work, id), sandbox.envFor(id), id);
         return settled;
       });
     return chain;
@@ -54,7 +60,10 @@ export function createScheduler(sandbox: Sandbox, dispatcher: Dispatcher, option
       return settled + (await dispatcher.dispatchDue(developerId));
     },
     async nextDueAfter(developerId, afterMs) {
-      const due = await Promise.all([nextDeliveryDueMs(sandbox.db, developerId, afterMs), nextPayoutDueMs(sandbox.db, developerId, afterMs)]);
+      const due = await Promise.all([
+        nextDeliveryDueMs(sandbox.db, developerId, afterMs),
+        nextPayoutDueMs(sandbox.db, developerId, afterMs),
+      ]);
       const times = due.filter((ms) => ms !== undefined);
       return times.length > 0 ? Math.min(...times) : undefined;
     },

@@ -91,7 +91,12 @@ export function toSuspenseItem(row: SuspenseRow): SuspenseItem {
 export function toSuspenseWithNotes({ item, notes }: SuspenseWithNotes): SuspenseItemWithNotes {
   return {
     ...toSuspenseItem(item),
-    notes: notes.map((n) => ({ note: n.note, kind: n.kind, created_at: n.created_at, author: { developer_id: n.author_id, business_name: n.author_name } })),
+    notes: notes.map((n) => ({
+      note: n.note,
+      kind: n.kind,
+      created_at: n.created_at,
+      author: { developer_id: n.author_id, business_name: n.author_name },
+    })),
   };
 }
 
@@ -103,7 +108,10 @@ export function toInboundOutcome(outcome: InboundOutcome) {
   };
 }
 
-export function toPage<Row, Item>(page: { items: Row[]; total: number; page: number; limit: number }, map: (row: Row) => Item) {
+export function toPage<Row, Item>(
+  page: { items: Row[]; total: number; page: number; limit: number },
+  map: (row: Row) => Item,
+) {
   return { items: page.items.map(map), total: page.total, page: page.page, limit: page.limit };
 }
 

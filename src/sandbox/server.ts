@@ -125,7 +125,9 @@ export async function openServer(options: OpenServerOptions): Promise<OpenServer
   const onFatal =
     options.onFatal ??
     ((reason: string) => {
-      write(`Error [STORAGE_UNAVAILABLE]: ${reason}. The sandbox stopped so that no write is acknowledged and then lost.`);
+      write(
+        `Error [STORAGE_UNAVAILABLE]: ${reason}. The sandbox stopped so that no write is acknowledged and then lost.`,
+      );
       process.exit(1);
     });
   let sandbox: Sandbox | undefined;
@@ -149,7 +151,9 @@ export async function openServer(options: OpenServerOptions): Promise<OpenServer
     await releaseInterrupted(sandbox.db);
     analysis.attach(sandbox);
     // Servers that share a database share its owner's key: a start that does not know it joins without one.
-    const credentials = await ensureSandboxDeveloper(sandbox, options.knownKey, options.apiKey, { reissue: sandbox.storage.backend === 'sqlite' });
+    const credentials = await ensureSandboxDeveloper(sandbox, options.knownKey, options.apiKey, {
+      reissue: sandbox.storage.backend === 'sqlite',
+    });
     app = await buildApp({
       sandbox,
       logRequest: options.logRequest,
@@ -161,13 +165,16 @@ export async function openServer(options: OpenServerOptions): Promise<OpenServer
       logWarning: write,
       tls: options.tls,
       identity: { serverId, database },
-      onDeliveriesPaused: (paused, reason) => write(paused ? `webhook deliveries paused: ${reason}` : `webhook deliveries resumed: ${reason}`),
+      onDeliveriesPaused: (paused, reason) =>
+        write(paused ? `webhook deliveries paused: ${reason}` : `webhook deliveries resumed: ${reason}`),
     });
     if (options.snapshot) await app.snapshots.restore(options.snapshot, { force: options.forceSnapshot });
     // The owner of a snapshot from another sandbox has its own id; the key followed it (see carryKeys).
     const developerId = (await sandboxOwnerId(sandbox)) ?? credentials.developerId;
-    if (options.webhookUrl !== undefined) await sandbox.write((trx) => setEndpointUrl(trx, developerId, options.webhookUrl!), developerId);
-    if (options.webhookSecret !== undefined) await sandbox.write((trx) => fixSecret(trx, developerId, options.webhookSecret!), developerId);
+    if (options.webhookUrl !== undefined)
+      await sandbox.write((trx) => setEndpointUrl(trx, developerId, options.webhookUrl!), developerId);
+    if (options.webhookSecret !== undefined)
+      await sandbox.write((trx) => fixSecret(trx, developerId, options.webhookSecret!), developerId);
     // A reset the last run left half done finishes in the background; its developer waits for it.
     await resumeResets(sandbox, app.quiesce, logError);
     const opened = { app, sandbox };
@@ -207,7 +214,16 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const throwAway = options.dbPath === ':memory:' ? createThrowAwayDatabase() : undefined;
   let opened: OpenServer;
   try {
-    opened = await openServer(throwAway ? { ...options, dbPath: throwAway.path, throwAway: true, lockPath: options.lockPath ?? `${throwAway.path}-lock` } : options);
+    opened = await openServer(
+      throwAway
+        ? {
+            ...options,
+            dbPath: throwAway.path,
+            throwAway: true,
+            lockPath: options.lockPath ?? `${throwAway.path}-lock`,
+          }
+        : options,
+    );
   } catch (error) {
     throwAway?.remove();
     throw error;
@@ -233,7 +249,11 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const port = typeof address === 'object' && address ? address.port : options.port;
   // A wildcard bind is reached through loopback: the URL this machine's clients (and the state file,
   // which counts only when it names loopback) use.
-  const host = ['0.0.0.0', '::'].includes(options.host) ? '127.0.0.1' : options.host.includes(':') ? `[${options.host}]` : options.host;
+  const host = ['0.0.0.0', '::'].includes(options.host)
+    ? '127.0.0.1'
+    : options.host.includes(':')
+      ? `[${options.host}]`
+      : options.host;
   const baseUrl = `${options.tls ? 'https' : 'http'}://${host}:${port}`;
   opened.publish(baseUrl);
   app.setSelfUrl(baseUrl);

@@ -1,8 +1,25 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Snapshot } from '../api/schemas/snapshots.js';
-import { namedSnapshotFile, SNAPSHOT_FORMATS, SNAPSHOT_NAME, SNAPSHOT_NAME_RULE, type SnapshotFormat } from '../api/snapshot-name.js';
+import {
+  namedSnapshotFile,
+  SNAPSHOT_FORMATS,
+  SNAPSHOT_NAME,
+  SNAPSHOT_NAME_RULE,
+  type SnapshotFormat,
+} from '../api/snapshot-name.js';
 import { allKeys, type ApiKeyRow, carryKeys } from '../engine/developers/keys.js';
 import { invalidField, LedgerError } from '../engine/errors.js';
 import { storageFailure } from '../engine/db/storage-errors.js';
@@ -63,12 +80,22 @@ function unbalanced(field: string, report: AuditReport): LedgerError {
 }
 
 /** `warn` gets the line that says a restore skipped its check (the server's log). */
-export function createSnapshots(sandbox: Sandbox, scheduler: Pick<Scheduler, 'quiesce'>, dir: string, warn: (line: string) => void = console.error): Snapshots {
+export function createSnapshots(
+  sandbox: Sandbox,
+  scheduler: Pick<Scheduler, 'quiesce'>,
+  dir: string,
+  warn: (line: string) => void = console.error,
+): Snapshots {
   /** A name's file: in `format`, or (none given) the one there is. */
   const located = (target: SnapshotTarget, format?: SnapshotFormat) => {
     if ('name' in target) {
       if (!SNAPSHOT_NAME.test(target.name)) throw invalidField('name', SNAPSHOT_NAME_RULE);
-      return { path: format ? join(dir, `${target.name}${SNAPSHOT_FORMATS[format]}`) : namedSnapshotFile(dir, target.name), name: target.name, file: null, field: 'name' };
+      return {
+        path: format ? join(dir, `${target.name}${SNAPSHOT_FORMATS[format]}`) : namedSnapshotFile(dir, target.name),
+        name: target.name,
+        file: null,
+        field: 'name',
+      };
     }
     const path = resolve(target.file);
     return { path, name: null, file: path, field: 'file' };
@@ -77,7 +104,10 @@ export function createSnapshots(sandbox: Sandbox, scheduler: Pick<Scheduler, 'qu
   // main file lacks what the WAL holds. (A named one too, should --db point into the snapshot directory.)
   const notOwn = <T extends { path: string; field: string }>(at: T): T => {
     if (sandbox.dbPath !== ':memory:' && isOwnFile(at.path, sandbox.dbPath)) {
-      throw invalidField(at.field, "is the sandbox's own database or one of its files: a snapshot is a file of its own");
+      throw invalidField(
+        at.field,
+        "is the sandbox's own database or one of its files: a snapshot is a file of its own",
+      );
     }
     return at;
   };
@@ -85,17 +115,29 @@ export function createSnapshots(sandbox: Sandbox, scheduler: Pick<Scheduler, 'qu
   // Another live sandbox's data is not all in its file (SQLite: part of it is in the WAL).
   const notServed = <T extends { path: string; field: string }>(at: T): T => {
     if (hooks.isServed(at.path)) {
-      throw invalidField(at.field, 'is the database of another running sandbox: save a snapshot there (`ledger sandbox snapshot save`) and restore that');
+      throw invalidField(
+        at.field,
+        'is the database of another running sandbox: save a snapshot there (`ledger sandbox snapshot save`) and restore that',
+      );
     }
     return at;
   };
   const describe = (at: ReturnType<typeof located>): Snapshot => {
     const { meta, format } = hooks.info(at.path, at.field);
-    return { name: at.name, file: at.file, format, size_bytes: statSync(at.path).size, saved_at: meta?.saved_at ?? null };
+    return {
+      name: at.name,
+      file: at.file,
+      format,
+      size_bytes: statSync(at.path).size,
+      saved_at: meta?.saved_at ?? null,
+    };
   };
   const existing = (target: SnapshotTarget) => {
     const at = located(target);
-    if (!existsSync(at.path)) throw 'name' in target ? new LedgerError('NOT_FOUND', `snapshot "${target.name}" not found in ${dir}`) : invalidField('file', `${at.path} does not exist`);
+    if (!existsSync(at.path))
+      throw 'name' in target
+        ? new LedgerError('NOT_FOUND', `snapshot "${target.name}" not found in ${dir}`)
+        : invalidField('file', `${at.path} does not exist`);
     return at;
   };
 
@@ -126,7 +168,8 @@ export function createSnapshots(sandbox: Sandbox, scheduler: Pick<Scheduler, 'qu
         throw unwritable(error, at.field, at.path);
       }
       // One file a name: the other format's goes, so a restore by name finds this one.
-      for (const other of Object.keys(SNAPSHOT_FORMATS) as SnapshotFormat[]) if (other !== format) rmSync(located({ name }, other).path, { force: true });
+      for (const other of Object.keys(SNAPSHOT_FORMATS) as SnapshotFormat[])
+        if (other !== format) rmSync(located({ name }, other).path, { force: true });
       syncFile(dirname(at.path));
       return describe(at);
     },
@@ -152,7 +195,10 @@ export function createSnapshots(sandbox: Sandbox, scheduler: Pick<Scheduler, 'qu
         prepared = ready;
         // Every developer's books and the sandbox-wide sum, on the file, before anything is replaced:
         // an edited snapshot would otherwise bring money from nowhere into a live sandbox.
-        if (force) warn(`Warning: restoring ${at.file ?? `snapshot "${at.name}"`} with --force: the audit of its books (that they balance) was skipped`);
+        if (force)
+          warn(
+            `Warning: restoring ${at.file ?? `snapshot "${at.name}"`} with --force: the audit of its books (that they balance) was skipped`,
+          );
         else {
           const report = await hooks.read(ready.path, AUDIT);
           if (!report.ok) throw unbalanced(at.field, report);
@@ -190,7 +236,9 @@ export function createSnapshots(sandbox: Sandbox, scheduler: Pick<Scheduler, 'qu
       if (!existsSync(dir)) return [];
       return readdirSync(dir)
         .flatMap((entry) => {
-          const format = (Object.keys(SNAPSHOT_FORMATS) as SnapshotFormat[]).find((f) => entry.endsWith(SNAPSHOT_FORMATS[f]));
+          const format = (Object.keys(SNAPSHOT_FORMATS) as SnapshotFormat[]).find((f) =>
+            entry.endsWith(SNAPSHOT_FORMATS[f]),
+          );
           const name = format && entry.slice(0, -SNAPSHOT_FORMATS[format].length);
           return format && name && SNAPSHOT_NAME.test(name) ? [{ name, format }] : [];
         })
@@ -206,7 +254,8 @@ export function createSnapshots(sandbox: Sandbox, scheduler: Pick<Scheduler, 'qu
     },
     remove(name) {
       existing({ name });
-      for (const format of Object.keys(SNAPSHOT_FORMATS) as SnapshotFormat[]) rmSync(located({ name }, format).path, { force: true });
+      for (const format of Object.keys(SNAPSHOT_FORMATS) as SnapshotFormat[])
+        rmSync(located({ name }, format).path, { force: true });
       syncFile(dir);
     },
   };
@@ -218,7 +267,10 @@ export function createSnapshots(sandbox: Sandbox, scheduler: Pick<Scheduler, 'qu
  */
 function unwritable(error: unknown, field: string, path: string): unknown {
   const code = String((error as { code?: unknown }).code ?? '');
-  if (!(error instanceof LedgerError) && /^(EACCES|EISDIR|ENOTDIR|ENOENT|EROFS|EPERM|SQLITE_CANTOPEN|SQLITE_READONLY|SQLITE_ERROR)/.test(code)) {
+  if (
+    !(error instanceof LedgerError) &&
+    /^(EACCES|EISDIR|ENOTDIR|ENOENT|EROFS|EPERM|SQLITE_CANTOPEN|SQLITE_READONLY|SQLITE_ERROR)/.test(code)
+  ) {
     return invalidField(field, `cannot be written at ${path} (${code.replace('SQLITE_', '').toLowerCase()})`);
   }
   return storageError(error);
@@ -226,7 +278,8 @@ function unwritable(error: unknown, field: string, path: string): unknown {
 
 /** A full disk (also the file system's ENOSPC) is 507 and a storage failure 503, as for any write (decisions: Storage). */
 function storageError(error: unknown): unknown {
-  if ((error as { code?: unknown }).code === 'ENOSPC') return new LedgerError('STORAGE_FULL', 'the disk is full: nothing was written; free some space and retry');
+  if ((error as { code?: unknown }).code === 'ENOSPC')
+    return new LedgerError('STORAGE_FULL', 'the disk is full: nothing was written; free some space and retry');
   return storageFailure(error) ?? error;
 }
 

@@ -23,16 +23,24 @@ export interface ClockChoice {
  * @example manualClockStart({ seed: '7' }) // Date.parse('2026-01-01T00:00:00Z')
  */
 export function manualClockStart(choice: ClockChoice): number | undefined {
-  if (choice.clock !== undefined && choice.clock !== 'real' && choice.clock !== 'manual') throw new RangeError('--clock must be real or manual');
+  if (choice.clock !== undefined && choice.clock !== 'real' && choice.clock !== 'manual')
+    throw new RangeError('--clock must be real or manual');
   if (choice.clock === 'real') {
-    if (choice.clockStart !== undefined) throw new RangeError('--clock-start needs a manual clock: leave out --clock real');
+    if (choice.clockStart !== undefined)
+      throw new RangeError('--clock-start needs a manual clock: leave out --clock real');
     return undefined;
   }
   if (choice.clock !== 'manual' && choice.seed === undefined && choice.clockStart === undefined) return undefined;
   const start = choice.clockStart ?? DEFAULT_SEEDED_CLOCK_START;
-  const ms = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(start) ? Date.parse(start) : Number.NaN;
-  if (!Number.isFinite(ms)) throw new RangeError(`--clock-start "${start}" must be an ISO 8601 instant with a time zone, like 2026-01-01T00:00:00Z`);
-  if (ms > LATEST_CLOCK_MS) throw new RangeError(`--clock-start "${start}" must be no later than ${new Date(LATEST_CLOCK_MS).toISOString()}`);
+  const ms = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(start)
+    ? Date.parse(start)
+    : Number.NaN;
+  if (!Number.isFinite(ms))
+    throw new RangeError(
+      `--clock-start "${start}" must be an ISO 8601 instant with a time zone, like 2026-01-01T00:00:00Z`,
+    );
+  if (ms > LATEST_CLOCK_MS)
+    throw new RangeError(`--clock-start "${start}" must be no later than ${new Date(LATEST_CLOCK_MS).toISOString()}`);
   return ms;
 }
 
@@ -48,9 +56,12 @@ const MAX_WEBHOOK_LEASE_SECONDS = 3600;
  */
 export function webhookLease(seconds: number | undefined, timeoutSeconds: number, name = '--webhook-lease'): number {
   if (seconds === undefined) return timeoutSeconds + DEFAULT_LEASE_MARGIN_SECONDS;
-  if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds > MAX_WEBHOOK_LEASE_SECONDS) throw new RangeError(`${name} must be a number of seconds, at most ${MAX_WEBHOOK_LEASE_SECONDS}`);
+  if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds > MAX_WEBHOOK_LEASE_SECONDS)
+    throw new RangeError(`${name} must be a number of seconds, at most ${MAX_WEBHOOK_LEASE_SECONDS}`);
   if (!(seconds > timeoutSeconds)) {
-    throw new RangeError(`${name} (${seconds} s) must be longer than the webhook timeout (${timeoutSeconds} s): a lease that ends while an attempt may still be out lets another server send it again`);
+    throw new RangeError(
+      `${name} (${seconds} s) must be longer than the webhook timeout (${timeoutSeconds} s): a lease that ends while an attempt may still be out lets another server send it again`,
+    );
   }
   return seconds;
 }
@@ -58,19 +69,24 @@ export function webhookLease(seconds: number | undefined, timeoutSeconds: number
 /** A seed as the sandbox takes it: a whole number, 0 to 2^53 − 1 (`--seed`, LEDGER_SEED). */
 export function parseSeed(seed: string | number): string {
   const text = String(seed).trim();
-  if (!/^\d{1,16}$/.test(text) || !Number.isSafeInteger(Number(text))) throw new RangeError(`--seed "${seed}" must be a whole number from 0 to 9007199254740991`);
+  if (!/^\d{1,16}$/.test(text) || !Number.isSafeInteger(Number(text)))
+    throw new RangeError(`--seed "${seed}" must be a whole number from 0 to 9007199254740991`);
   return String(Number(text));
 }
 
 /** A port to listen on, 0 for one the system picks (`--port`). */
 export function parsePort(port: string): number {
-  if (!/^\d{1,5}$/.test(port.trim()) || Number(port) > 65535) throw new RangeError(`--port "${port}" must be a number from 0 to 65535 (0: one the system picks)`);
+  if (!/^\d{1,5}$/.test(port.trim()) || Number(port) > 65535)
+    throw new RangeError(`--port "${port}" must be a number from 0 to 65535 (0: one the system picks)`);
   return Number(port);
 }
 
 /** `--api-key`: a test key of the form the sandbox issues (`svc_test_` and 32 base62 characters). */
 export function parseApiKey(key: string): string {
-  if (!/^svc_test_[0-9A-Za-z]{32}$/.test(key)) throw new RangeError('--api-key must be svc_test_ followed by 32 letters and digits (a live key is never accepted)');
+  if (!/^svc_test_[0-9A-Za-z]{32}$/.test(key))
+    throw new RangeError(
+      '--api-key must be svc_test_ followed by 32 letters and digits (a live key is never accepted)',
+    );
   return key;
 }
 
@@ -85,13 +101,17 @@ const WEBHOOK_SECRET = /^whsec_((?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za
 export function parseWebhookSecret(secret: string): string {
   const bytes = WEBHOOK_SECRET.exec(secret)?.[1];
   const length = bytes === undefined ? 0 : Buffer.from(bytes, 'base64').length;
-  if (length < 24 || length > 64) throw new RangeError('--webhook-secret must be whsec_ followed by the base64 of 24 to 64 bytes (the Standard Webhooks format)');
+  if (length < 24 || length > 64)
+    throw new RangeError(
+      '--webhook-secret must be whsec_ followed by the base64 of 24 to 64 bytes (the Standard Webhooks format)',
+    );
   return secret;
 }
 
 /** `--snapshot`: a name saved with `snapshot save`, or a path to a snapshot file (anything with a /). */
 export function parseSnapshotTarget(value: string, cwd: string): { name: string } | { file: string } {
   if (value.includes('/') || isAbsolute(value)) return { file: resolve(cwd, value) };
-  if (!SNAPSHOT_NAME.test(value)) throw new RangeError(`--snapshot "${value}" ${SNAPSHOT_NAME_RULE}, or is a path with a /`);
+  if (!SNAPSHOT_NAME.test(value))
+    throw new RangeError(`--snapshot "${value}" ${SNAPSHOT_NAME_RULE}, or is a path with a /`);
   return { name: value };
 }

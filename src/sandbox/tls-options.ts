@@ -35,19 +35,30 @@ export interface TlsLabels {
  * Reads `--tls-cert` and `--tls-key` (paths from `cwd`), both or neither, and checks them (checkTls).
  * @example const tls = readTlsFiles('cert.pem', 'key.pem', process.cwd()); // { cert, key, fingerprint, … }
  */
-export function readTlsFiles(certPath: string | undefined, keyPath: string | undefined, cwd: string): ServerTls | undefined {
+export function readTlsFiles(
+  certPath: string | undefined,
+  keyPath: string | undefined,
+  cwd: string,
+): ServerTls | undefined {
   if (certPath === undefined && keyPath === undefined) return undefined;
   if (certPath === undefined || keyPath === undefined) {
-    throw new RangeError(`${certPath === undefined ? '--tls-key' : '--tls-cert'} needs ${certPath === undefined ? '--tls-cert' : '--tls-key'}: a certificate and its private key go together`);
+    throw new RangeError(
+      `${certPath === undefined ? '--tls-key' : '--tls-cert'} needs ${certPath === undefined ? '--tls-cert' : '--tls-key'}: a certificate and its private key go together`,
+    );
   }
-  return checkTls({ cert: readPem(certPath, cwd, '--tls-cert'), key: readPem(keyPath, cwd, '--tls-key') }, { cert: `--tls-cert ${certPath}`, key: `--tls-key ${keyPath}` });
+  return checkTls(
+    { cert: readPem(certPath, cwd, '--tls-cert'), key: readPem(keyPath, cwd, '--tls-key') },
+    { cert: `--tls-cert ${certPath}`, key: `--tls-key ${keyPath}` },
+  );
 }
 
 function readPem(path: string, cwd: string, flag: string): string {
   try {
     return readFileSync(resolve(cwd, path), 'utf8');
   } catch (error) {
-    throw new RangeError(`${flag} ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new RangeError(
+      `${flag} ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
   }
 }
 
@@ -66,9 +77,12 @@ export function checkTls(pem: TlsPem, labels: TlsLabels): ServerTls {
   try {
     key = createPrivateKey(pem.key);
   } catch {
-    throw new RangeError(`${labels.key} is not an unencrypted PEM private key (one with a passphrase is not supported)`);
+    throw new RangeError(
+      `${labels.key} is not an unencrypted PEM private key (one with a passphrase is not supported)`,
+    );
   }
-  if (!certificate.checkPrivateKey(key)) throw new RangeError(`${labels.key} is not the private key of the certificate ${labels.cert}`);
+  if (!certificate.checkPrivateKey(key))
+    throw new RangeError(`${labels.key} is not the private key of the certificate ${labels.cert}`);
   return {
     cert: pem.cert.toString(),
     key: pem.key.toString(),
@@ -76,7 +90,9 @@ export function checkTls(pem: TlsPem, labels: TlsLabels): ServerTls {
     selfSigned: certificate.checkIssued(certificate) && certificate.verify(certificate.publicKey),
     names: (host) => {
       const bare = host.replace(/^\[|\]$/g, '');
-      return /^[\d.]+$|:/.test(bare) ? certificate.checkIP(bare) !== undefined : certificate.checkHost(bare) !== undefined;
+      return /^[\d.]+$|:/.test(bare)
+        ? certificate.checkIP(bare) !== undefined
+        : certificate.checkHost(bare) !== undefined;
     },
   };
 }
@@ -86,7 +102,10 @@ export function checkTls(pem: TlsPem, labels: TlsLabels): ServerTls {
  * network, so only over TLS, or in clear text when the caller says so (`insecure`) for a test server.
  * `loopback` is client/loopback.ts's verdict on `host` (the server does not import client code).
  */
-export function publicBindProblem(bind: { host: string; loopback: boolean; tls: boolean; insecure: boolean }, how: { tls: string; insecure: string }): string | undefined {
+export function publicBindProblem(
+  bind: { host: string; loopback: boolean; tls: boolean; insecure: boolean },
+  how: { tls: string; insecure: string },
+): string | undefined {
   if (bind.loopback || bind.tls || bind.insecure) return undefined;
   return `listening on ${bind.host} reaches beyond this machine, where API keys and money would travel in clear text: give ${how.tls} to serve HTTPS, or ${how.insecure} for a test server on a trusted network`;
 }

@@ -34,13 +34,27 @@ export function aliasProblem(document: Document): { offset: number; message: str
       const offset = node.range?.[0] ?? 0;
       const name = node.source;
       const target = anchors.get(name);
-      if (target === undefined) throw new AliasProblem(offset, `*${name}: no anchor &${name} before it in this document`);
-      if (target === 'open') throw new AliasProblem(offset, `*${name} is inside &${name}, the value it names: a value cannot contain itself`);
+      if (target === undefined)
+        throw new AliasProblem(offset, `*${name}: no anchor &${name} before it in this document`);
+      if (target === 'open')
+        throw new AliasProblem(
+          offset,
+          `*${name} is inside &${name}, the value it names: a value cannot contain itself`,
+        );
       aliases += 1;
       aliased += target.values;
-      if (aliases > MAX_ALIASES) throw new AliasProblem(offset, `more than ${MAX_ALIASES.toLocaleString('en')} aliases in one document`);
-      if (aliased > MAX_ALIASED_VALUES) throw new AliasProblem(offset, `the aliases stand for more than ${MAX_ALIASED_VALUES.toLocaleString('en')} values in all (aliases of aliases multiply)`);
-      if (level + target.depth > MAX_DEPTH) throw new AliasProblem(offset, `nested deeper than ${MAX_DEPTH} levels once *${name} is replaced by what it names`);
+      if (aliases > MAX_ALIASES)
+        throw new AliasProblem(offset, `more than ${MAX_ALIASES.toLocaleString('en')} aliases in one document`);
+      if (aliased > MAX_ALIASED_VALUES)
+        throw new AliasProblem(
+          offset,
+          `the aliases stand for more than ${MAX_ALIASED_VALUES.toLocaleString('en')} values in all (aliases of aliases multiply)`,
+        );
+      if (level + target.depth > MAX_DEPTH)
+        throw new AliasProblem(
+          offset,
+          `nested deeper than ${MAX_DEPTH} levels once *${name} is replaced by what it names`,
+        );
       return target;
     }
     const anchor = isScalar(node) || isCollection(node) ? node.anchor : undefined;

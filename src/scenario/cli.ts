@@ -94,15 +94,22 @@ function startingSnapshot(value: string | undefined, io: RunIo, remote: boolean)
     throw new UsageError((error as Error).message);
   }
   if (remote && 'name' in target) return target;
-  const file = 'file' in target ? target.file : namedSnapshotFile(join(stateDirFor(io.cwd, io.env), SNAPSHOT_DIR), target.name);
-  if (!existsSync(file)) throw new UsageError(`--snapshot ${value}: ${'name' in target ? `no snapshot of that name in ${dirname(file)} (save one with \`ledger sandbox snapshot save ${value}\`)` : `${file} does not exist`}`);
+  const file =
+    'file' in target ? target.file : namedSnapshotFile(join(stateDirFor(io.cwd, io.env), SNAPSHOT_DIR), target.name);
+  if (!existsSync(file))
+    throw new UsageError(
+      `--snapshot ${value}: ${'name' in target ? `no snapshot of that name in ${dirname(file)} (save one with \`ledger sandbox snapshot save ${value}\`)` : `${file} does not exist`}`,
+    );
   return { file };
 }
 
 /** `--port`: where each in-process sandbox listens; a running sandbox (--base-url) already has its port. */
 function listenPort(flags: RunFlags): number {
   if (flags.port === undefined) return 0;
-  if (flags.baseUrl !== undefined) throw new UsageError('--port has no effect with --base-url: the sandbox there listens where it was started (`ledger sandbox start --port`)');
+  if (flags.baseUrl !== undefined)
+    throw new UsageError(
+      '--port has no effect with --base-url: the sandbox there listens where it was started (`ledger sandbox start --port`)',
+    );
   try {
     return parsePort(flags.port);
   } catch (error) {
@@ -118,7 +125,12 @@ function listenPort(flags: RunFlags): number {
  * (NATIVE_MODULE) or --base-url is not a sandbox that takes the key. `lines` are the command lines
  * the steps run, from the program: the scenario engine imports no command.
  */
-export async function runScenarioFiles(io: RunIo, paths: string[], flags: RunFlags, lines: CommandLines): Promise<number> {
+export async function runScenarioFiles(
+  io: RunIo,
+  paths: string[],
+  flags: RunFlags,
+  lines: CommandLines,
+): Promise<number> {
   const reporter = chooseReporter(flags, Boolean(io.stdout.isTTY));
   const exclude = checkExcludes(flags.exclude ?? []);
   const port = listenPort(flags);
@@ -135,14 +147,19 @@ export async function runScenarioFiles(io: RunIo, paths: string[], flags: RunFla
     throw new UsageError((error as Error).message);
   }
   // The running sandbox has the seed it was started with: a --seed would change nothing, silently.
-  if (seed !== undefined && flags.baseUrl !== undefined) throw new UsageError(`--seed has no effect with --base-url: the sandbox there has the seed it was started with (\`ledger sandbox start --seed ${seed}\`)`);
+  if (seed !== undefined && flags.baseUrl !== undefined)
+    throw new UsageError(
+      `--seed has no effect with --base-url: the sandbox there has the seed it was started with (\`ledger sandbox start --seed ${seed}\`)`,
+    );
   const snapshot = startingSnapshot(flags.snapshot, io, flags.baseUrl !== undefined);
   let files;
   try {
     files = loadScenarioFiles(paths, io.cwd, lines, exclude);
   } catch (error) {
     if (!(error instanceof FormatErrors)) throw error;
-    for (const file of error.errors) for (const p of file.problems) io.stderr.write(`Error [INVALID_SCENARIO]: ${file.file}:${p.line}:${p.column}: ${p.message}\n`);
+    for (const file of error.errors)
+      for (const p of file.problems)
+        io.stderr.write(`Error [INVALID_SCENARIO]: ${file.file}:${p.line}:${p.column}: ${p.message}\n`);
     return EXIT.USAGE;
   }
   let remote: { baseUrl: string; apiKey: string } | undefined;
@@ -151,13 +168,16 @@ export async function runScenarioFiles(io: RunIo, paths: string[], flags: RunFla
   if (flags.baseUrl === undefined) {
     loadDriver();
     assertTempDirUsable(io.env);
-  }
-  else {
+  } else {
     const config = resolveConfig({ baseUrl: flags.baseUrl, apiKey: flags.apiKey, env: io.env, cwd: io.cwd });
     if (config.live) throw sandboxOnlyRefusal('ledger scenario run --base-url', config, 'is a live service');
     // Its /openapi.json, asked without a key, says whether it has the sandbox's routes at all: a service without them is refused before the key is sent.
     if (!(await readCapabilities(config.baseUrl, `${config.profile ?? ''} ${config.baseUrl}`, io.env)).sandbox) {
-      throw sandboxOnlyRefusal('ledger scenario run --base-url', config, "has none of the sandbox's routes (its /openapi.json lists no /sandbox path)");
+      throw sandboxOnlyRefusal(
+        'ledger scenario run --base-url',
+        config,
+        "has none of the sandbox's routes (its /openapi.json lists no /sandbox path)",
+      );
     }
     remote = { baseUrl: config.baseUrl, apiKey: requireKey(config, io.env, io.cwd) };
     // Before anything runs: unreachable is exit 3; a server that is not a sandbox (NOT_A_SANDBOX) or
@@ -166,14 +186,31 @@ export async function runScenarioFiles(io: RunIo, paths: string[], flags: RunFla
   }
   let report = '';
   const toFile: Stream = { write: (text: string) => (report += text), isTTY: false };
-  const reporters = flags.output === undefined ? [reporterFor(reporter, io.stdout, io.env)] : [reporterFor(reporter, toFile, {}), prettyReporter(io.stdout, io.env)];
-  const { run, exitCode } = await runSuite(files, { shell: { cwd: io.cwd, lines }, seed, snapshot, remote, port, bail: Boolean(flags.bail), log: (line) => io.stderr.write(`${line}\n`) }, reporters);
+  const reporters =
+    flags.output === undefined
+      ? [reporterFor(reporter, io.stdout, io.env)]
+      : [reporterFor(reporter, toFile, {}), prettyReporter(io.stdout, io.env)];
+  const { run, exitCode } = await runSuite(
+    files,
+    {
+      shell: { cwd: io.cwd, lines },
+      seed,
+      snapshot,
+      remote,
+      port,
+      bail: Boolean(flags.bail),
+      log: (line) => io.stderr.write(`${line}\n`),
+    },
+    reporters,
+  );
   if (flags.output !== undefined) {
     const path = resolve(io.cwd, flags.output);
     mkdirSync(dirname(path), { recursive: true });
     // A file of its own, renamed into place: a link planted at PATH during the run is replaced, not written through.
     await saveFile(path, report, 0o666);
-    io.note(`${reporter === 'junit' ? 'JUnit XML' : reporter === 'tap' ? 'TAP' : 'The report'} written to ${flags.output}`);
+    io.note(
+      `${reporter === 'junit' ? 'JUnit XML' : reporter === 'tap' ? 'TAP' : 'The report'} written to ${flags.output}`,
+    );
   }
   if (exitCode !== 0) io.stderr.write(fitted(io.stderr, `${notPassed(run, exitCode)}\n`));
   return exitCode;

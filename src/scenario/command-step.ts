@@ -21,7 +21,14 @@ export interface CommandLines {
 
 /** Where a command run this way writes, how its requests travel (each by default as `ledger`'s own), and the exit code it would have had. */
 export interface StepInvocation {
-  sources: { stdout?: Stream; stderr?: Stream; stdinIsTTY?: boolean; env?: NodeJS.ProcessEnv; cwd?: string; transport?: Transport };
+  sources: {
+    stdout?: Stream;
+    stderr?: Stream;
+    stdinIsTTY?: boolean;
+    env?: NodeJS.ProcessEnv;
+    cwd?: string;
+    transport?: Transport;
+  };
   exitCode: number;
 }
 
@@ -66,7 +73,10 @@ function capture(): Stream & { text: string } {
 export async function runCommandLine(words: string[], target: Target, shell: Shell): Promise<CommandResult> {
   const stdout = capture();
   const stderr = capture();
-  const invocation: StepInvocation = { sources: { stdout, stderr, stdinIsTTY: false, env: {}, cwd: shell.cwd, transport: target.transport }, exitCode: 0 };
+  const invocation: StepInvocation = {
+    sources: { stdout, stderr, stdinIsTTY: false, env: {}, cwd: shell.cwd, transport: target.transport },
+    exitCode: 0,
+  };
   // The command's own flags: the words before any `--` (the command's path has no flags).
   const flags = words.includes('--') ? words.slice(0, words.indexOf('--')) : words;
   const added = ['--base-url', target.baseUrl];
@@ -81,7 +91,10 @@ export async function runCommandLine(words: string[], target: Target, shell: She
   }
   const error = /^Error \[([A-Z_]+)\]: (.*)$/m.exec(stderr.text);
   if (error) {
-    const fields = [...stderr.text.slice(error.index).matchAll(/^ {2}([^:\n]+): (.*)$/gm)].map((m) => ({ field: m[1]!, message: m[2]! }));
+    const fields = [...stderr.text.slice(error.index).matchAll(/^ {2}([^:\n]+): (.*)$/gm)].map((m) => ({
+      field: m[1]!,
+      message: m[2]!,
+    }));
     result.error = { code: error[1]!, message: error[2]!, ...(fields.length ? { fields } : {}) };
   }
   return result;

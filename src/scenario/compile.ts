@@ -29,14 +29,19 @@ export const NOT_IN_SCENARIOS: Record<string, string> = {
 
 type RawStep = Record<string, unknown>;
 
-export function compileScenarios(located: LocatedScenario[], lines: CommandLines): { scenarios: Scenario[]; problems: Problem[] } {
+export function compileScenarios(
+  located: LocatedScenario[],
+  lines: CommandLines,
+): { scenarios: Scenario[]; problems: Problem[] } {
   const problems: Problem[] = [];
   const scenarios: Scenario[] = [];
   const names = new Set<string>();
   for (const { value, position, broken } of located) {
-    const report = (path: JsonPath, message: string, key?: string) => problems.push({ ...position(path, key), message });
+    const report = (path: JsonPath, message: string, key?: string) =>
+      problems.push({ ...position(path, key), message });
     if (typeof value.name === 'string') {
-      if (names.has(value.name)) report([], `another scenario in this file is also named "${value.name}": each needs its own name`, 'name');
+      if (names.has(value.name))
+        report([], `another scenario in this file is also named "${value.name}": each needs its own name`, 'name');
       names.add(value.name);
     }
     const defined = new Set(Object.keys(isObject(value.vars) ? value.vars : {}));
@@ -75,12 +80,17 @@ function compileStep(
   report: (path: JsonPath, message: string, key?: string) => void,
   lines: CommandLines,
 ): Step | undefined {
-  const value: RawStep = typeof raw === 'string' ? (REQUEST_LINE.test(raw.trim()) ? { request: raw.trim() } : { run: raw }) : raw;
+  const value: RawStep =
+    typeof raw === 'string' ? (REQUEST_LINE.test(raw.trim()) ? { request: raw.trim() } : { run: raw }) : raw;
   const { line, column } = position(path);
   const kind = (['run', 'request', 'advance', 'snapshot', 'expect_webhook'] as const).find((k) => k in value)!;
   const at = typeof raw === 'string' ? path : [...path, kind];
   const expectations = (key: 'expect' | 'match'): Expectation[] =>
-    Object.entries((value[key] as Record<string, unknown> | undefined) ?? {}).map(([field, expected]) => ({ path: field, expected, line: position([...path, key], field).line }));
+    Object.entries((value[key] as Record<string, unknown> | undefined) ?? {}).map(([field, expected]) => ({
+      path: field,
+      expected,
+      line: position([...path, key], field).line,
+    }));
   const base = {
     line,
     column,
@@ -97,7 +107,9 @@ function compileStep(
 
   // Every ${NAME} must have a value by now: vars, or a save of an earlier step.
   const uses = referencesInValue({ ...value, save: undefined, name: undefined });
-  for (const name of new Set(uses)) if (!defined.has(name)) problem(`\${${name}} has no value here: define it under vars, or save it in an earlier step`);
+  for (const name of new Set(uses))
+    if (!defined.has(name))
+      problem(`\${${name}} has no value here: define it under vars, or save it in an earlier step`);
   for (const name of Object.keys(base.save)) defined.add(name);
   checkFields(kind, base.expect, base.save, (message, where, key) => problem(message, [...path, where], key));
   for (const expectation of [...base.expect, ...(kind === 'expect_webhook' ? expectations('match') : [])]) {
@@ -106,7 +118,11 @@ function compileStep(
       try {
         new RegExp(matches);
       } catch (error) {
-        problem(`${expectation.path}: matches is not a regular expression (${(error as Error).message})`, [...path, 'expect'], expectation.path);
+        problem(
+          `${expectation.path}: matches is not a regular expression (${(error as Error).message})`,
+          [...path, 'expect'],
+          expectation.path,
+        );
       }
     }
   }
@@ -122,38 +138,74 @@ function compileStep(
     case 'request': {
       const [, method, target] = REQUEST_LINE.exec(String(value.request).trim())!;
       hintBareVariables(target!, defined, (message) => problem(message));
-      step = { ...base, kind, text: `${method} ${target}`, method: method!, target: target!, body: value.body, headers: (value.headers as Record<string, string | null>) ?? {} };
+      step = {
+        ...base,
+        kind,
+        text: `${method} ${target}`,
+        method: method!,
+        target: target!,
+        body: value.body,
+        headers: (value.headers as Record<string, string | null>) ?? {},
+      };
       break;
     }
     case 'advance':
-      step = { ...base, kind, text: `advance ${String(value.advance)}`, seconds: parseDuration(value.advance as string | number) };
+      step = {
+        ...base,
+        kind,
+        text: `advance ${String(value.advance)}`,
+        seconds: parseDuration(value.advance as string | number),
+      };
       break;
     case 'snapshot': {
       const [, action, snapshot] = SNAPSHOT_STEP.exec(String(value.snapshot))!;
-      step = { ...base, kind, text: `snapshot ${action} ${snapshot}`, action: action as 'save' | 'restore', snapshot: snapshot! };
+      step = {
+        ...base,
+        kind,
+        text: `snapshot ${action} ${snapshot}`,
+        action: action as 'save' | 'restore',
+        snapshot: snapshot!,
+      };
       break;
     }
     case 'expect_webhook':
-      step = { ...base, kind, text: `expect_webhook ${String(value.expect_webhook)}`, eventType: String(value.expect_webhook), match: expectations('match') };
+      step = {
+        ...base,
+        kind,
+        text: `expect_webhook ${String(value.expect_webhook)}`,
+        eventType: String(value.expect_webhook),
+        match: expectations('match'),
+      };
       break;
   }
   return before === 0 ? step : undefined;
 }
 
 /** Each expect and save path must start with a field the step's result has. */
-function checkFields(kind: StepKind, expect: Expectation[], save: Record<string, string>, problem: (message: string, where: 'expect' | 'save', key: string) => void): void {
+function checkFields(
+  kind: StepKind,
+  expect: Expectation[],
+  save: Record<string, string>,
+  problem: (message: string, where: 'expect' | 'save', key: string) => void,
+): void {
   const fields = RESULT_FIELDS[kind];
   const known = (path: string) => fields.includes(path.split(/[.[]/)[0]!);
   const what = `a${kind === 'advance' || kind === 'expect_webhook' ? 'n' : ''} ${kind} step's result has ${fields.slice(0, -1).join(', ')} and ${fields.at(-1)}`;
   for (const { path } of expect) if (!known(path)) problem(`"${path}": ${what}`, 'expect', path);
-  for (const [name, path] of Object.entries(save)) if (!known(path)) problem(`save ${name}: "${path}": ${what}`, 'save', name);
+  for (const [name, path] of Object.entries(save))
+    if (!known(path)) problem(`save ${name}: "${path}": ${what}`, 'save', name);
 }
 
 /**
  * The words of a command line, checked: it splits as a shell would split it, names a command that
  * a scenario can run, and leaves where requests go to the scenario. `ledger` in front is allowed.
  */
-function commandWords(text: string, problem: (message: string) => void, defined: Set<string>, lines: CommandLines): string[] | undefined {
+function commandWords(
+  text: string,
+  problem: (message: string) => void,
+  defined: Set<string>,
+  lines: CommandLines,
+): string[] | undefined {
   let words: string[];
   try {
     words = splitWords(text);
@@ -178,7 +230,9 @@ function commandWords(text: string, problem: (message: string) => void, defined:
     return undefined;
   }
   if (words.slice(used).some((w) => w === '--base-url' || w.startsWith('--base-url='))) {
-    problem('--base-url is not for a step: every step goes to the scenario’s sandbox (`scenario run --base-url` sets it for the whole run)');
+    problem(
+      '--base-url is not for a step: every step goes to the scenario’s sandbox (`scenario run --base-url` sets it for the whole run)',
+    );
     return undefined;
   }
   return words;

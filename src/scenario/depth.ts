@@ -55,7 +55,8 @@ export function tooDeep(text: string): number | undefined {
     const item = type === 'seq-item-ind' || type === 'explicit-key-ind';
     if (flow === 0 && firstHere) {
       // A `-` at the indentation of its map's key is that key's value; anything else there is a sibling.
-      const stays = (level: Level) => level.column < column || (level.column === column && item && level.kind === 'map');
+      const stays = (level: Level) =>
+        level.column < column || (level.column === column && item && level.kind === 'map');
       while (block.length > 0 && !stays(block.at(-1)!)) block.pop();
     }
     if (type === 'flow-seq-start' || type === 'flow-map-start') {

@@ -27,7 +27,12 @@ const jsonLines = (value: unknown) =>
 /** Keys sorted at every level, so two objects that are equal print alike. */
 function sorted(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sorted);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sorted((value as Record<string, unknown>)[k])]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, sorted((value as Record<string, unknown>)[k])]),
+    );
   return value;
 }
 
@@ -45,7 +50,8 @@ export function diffValues(expected: unknown, actual: unknown): string | undefin
   // Longest common subsequence, table from the end.
   const lcs: number[][] = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
   for (let i = a.length - 1; i >= 0; i--) {
-    for (let j = b.length - 1; j >= 0; j--) lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+    for (let j = b.length - 1; j >= 0; j--)
+      lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
   }
   const lines: { mark: ' ' | '-' | '+'; text: string }[] = [];
   let i = 0;
@@ -54,7 +60,8 @@ export function diffValues(expected: unknown, actual: unknown): string | undefin
     if (i < a.length && j < b.length && a[i] === b[j]) {
       lines.push({ mark: ' ', text: a[i++]! });
       j++;
-    } else if (i < a.length && (j >= b.length || lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) lines.push({ mark: '-', text: a[i++]! });
+    } else if (i < a.length && (j >= b.length || lcs[i + 1]![j]! >= lcs[i]![j + 1]!))
+      lines.push({ mark: '-', text: a[i++]! });
     else lines.push({ mark: '+', text: b[j++]! });
   }
   const near = (k: number) => lines.slice(Math.max(0, k - CONTEXT), k + CONTEXT + 1).some((line) => line.mark !== ' ');

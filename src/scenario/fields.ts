@@ -3,13 +3,29 @@ import { AgentPageResponse, AgentResponse, AgentRunPageResponse } from '../api/s
 import { BankList, MagicList, ResolvedAccount } from '../api/schemas/banks.js';
 import { Page } from '../api/schemas/common.js';
 import { ReportResponse } from '../api/schemas/report.js';
-import { AnalysisPreview, AuditReport, ClockState, InboundOutcome, KeyInfo, NewDeveloper, ResetResult, RotatedKey } from '../api/schemas/sandbox.js';
+import {
+  AnalysisPreview,
+  AuditReport,
+  ClockState,
+  InboundOutcome,
+  KeyInfo,
+  NewDeveloper,
+  ResetResult,
+  RotatedKey,
+} from '../api/schemas/sandbox.js';
 import { SearchResponse } from '../api/schemas/search.js';
 import { DeletedSnapshotResponse, SnapshotPageResponse, SnapshotResponse } from '../api/schemas/snapshots.js';
 import { Resolution, SuspensePageResponse, SuspenseResponse } from '../api/schemas/suspense-requests.js';
 import { TransactionPageResponse, TransactionResponse, TransferResponse } from '../api/schemas/transactions.js';
 import { WalletPageResponse, WalletResponse } from '../api/schemas/wallets.js';
-import { AttemptsResponse, EndpointResponse, ReceiverBehaviourResponse, ReceiverEventsResponse, WebhookLog, WebhookLogResponse } from '../api/schemas/webhooks.js';
+import {
+  AttemptsResponse,
+  EndpointResponse,
+  ReceiverBehaviourResponse,
+  ReceiverEventsResponse,
+  WebhookLog,
+  WebhookLogResponse,
+} from '../api/schemas/webhooks.js';
 
 /**
  * The fields a command step's `data` can have, for `expect` and `save`: for each command a scenario
@@ -119,7 +135,8 @@ export function fieldPaths(schema: z.ZodType): string[] {
   return paths;
 }
 
-export const FIELDS_START = '<!-- fields:start: written by `node scripts/scenario-fields.js` after `npm run build`; edit src/scenario/fields.ts instead -->';
+export const FIELDS_START =
+  '<!-- fields:start: written by `node scripts/scenario-fields.js` after `npm run build`; edit src/scenario/fields.ts instead -->';
 export const FIELDS_END = '<!-- fields:end -->';
 
 /**
@@ -145,16 +162,23 @@ export function grouped(paths: string[]): string[] {
 export function fieldsTable(): string {
   const rows = new Map<string, string[]>();
   for (const [command, schema] of Object.entries(COMMAND_DATA)) {
-    const fields = grouped(fieldPaths(schema)).map((field) => `\`${field}\``).join(' ');
+    const fields = grouped(fieldPaths(schema))
+      .map((field) => `\`${field}\``)
+      .join(' ');
     rows.set(fields, [...(rows.get(fields) ?? []), `\`${command}\``]);
   }
-  return ['| command | fields of `data` |', '|---|---|', ...[...rows].map(([fields, commands]) => `| ${commands.join(', ')} | ${fields} |`)].join('\n');
+  return [
+    '| command | fields of `data` |',
+    '|---|---|',
+    ...[...rows].map(([fields, commands]) => `| ${commands.join(', ')} | ${fields} |`),
+  ].join('\n');
 }
 
 /** `doc` with the text between its markers replaced by the table as the schemas give it now. */
 export function withFieldsTable(doc: string): string {
   const start = doc.indexOf(FIELDS_START);
   const end = doc.indexOf(FIELDS_END);
-  if (start < 0 || end < start) throw new Error(`the fields table's markers are not in the document: ${FIELDS_START} … ${FIELDS_END}`);
+  if (start < 0 || end < start)
+    throw new Error(`the fields table's markers are not in the document: ${FIELDS_START} … ${FIELDS_END}`);
   return `${doc.slice(0, start + FIELDS_START.length)}\n${fieldsTable()}\n${doc.slice(end)}`;
 }

@@ -20,7 +20,8 @@ function filesIn(dir: string, under: string, excluded: Excluded): string[] {
       const path = join(dir, item.name);
       const below = under === '' ? item.name : `${under}/${item.name}`;
       if (excluded(below)) return [];
-      if (item.isDirectory()) return item.name.startsWith('.') || item.name === 'node_modules' ? [] : filesIn(path, below, excluded);
+      if (item.isDirectory())
+        return item.name.startsWith('.') || item.name === 'node_modules' ? [] : filesIn(path, below, excluded);
       return item.isFile() && EXTENSIONS.has(extname(item.name).toLowerCase()) ? [path] : [];
     });
 }
@@ -35,7 +36,10 @@ function filesNamed(given: string, cwd: string, exclude: string[]): string[] {
   if (!existsSync(path)) throw new UsageError(`${given}: no such file or directory`);
   if (!statSync(path).isDirectory()) return [path];
   const inside = filesIn(path, '', excluder([...exclude, ...ignoredIn(path)]));
-  if (inside.length === 0) throw new UsageError(`${given}: no scenario files (.yaml, .yml or .json) in this directory${exclude.length > 0 || existsSync(join(path, IGNORE_FILE)) ? ` but those that --exclude or its ${IGNORE_FILE} names` : ''}`);
+  if (inside.length === 0)
+    throw new UsageError(
+      `${given}: no scenario files (.yaml, .yml or .json) in this directory${exclude.length > 0 || existsSync(join(path, IGNORE_FILE)) ? ` but those that --exclude or its ${IGNORE_FILE} names` : ''}`,
+    );
   return inside;
 }
 
@@ -44,23 +48,36 @@ function filesNamed(given: string, cwd: string, exclude: string[]): string[] {
  * run reads (one of its scenario files, one below a directory it was given, the --snapshot file): the
  * report written there, and the removal of the last one first, would destroy it.
  */
-export function checkReportPath(output: string, paths: string[], cwd: string, exclude: string[], snapshotFile?: string): void {
-  if (output.trim() === '') throw new UsageError('--output is empty: name the report\'s file (report.xml)');
+export function checkReportPath(
+  output: string,
+  paths: string[],
+  cwd: string,
+  exclude: string[],
+  snapshotFile?: string,
+): void {
+  if (output.trim() === '') throw new UsageError("--output is empty: name the report's file (report.xml)");
   const path = resolve(cwd, output);
   // A symbolic link there is replaced by the report, like any file: what it points to is not looked at.
-  if (existsSync(path) && lstatSync(path).isDirectory()) throw new UsageError(`--output ${output}: is a directory; name the report's file (${join(output, 'report.xml')})`);
+  if (existsSync(path) && lstatSync(path).isDirectory())
+    throw new UsageError(`--output ${output}: is a directory; name the report's file (${join(output, 'report.xml')})`);
   // The folders it goes in are made when the report is written, after the run: one that is a file cannot be.
   let folder = dirname(path);
   for (; !existsSync(folder) || !statSync(folder).isDirectory(); folder = dirname(folder)) {
-    if (existsSync(folder)) throw new UsageError(`--output ${output}: ${relative(cwd, folder) || folder} is a file, not a directory`);
+    if (existsSync(folder))
+      throw new UsageError(`--output ${output}: ${relative(cwd, folder) || folder} is a file, not a directory`);
   }
   // A folder it cannot write in (a read-only checkout) would lose the report after the whole run.
   try {
     accessSync(folder, constants.W_OK | constants.X_OK);
   } catch (error) {
-    throw new UsageError(`--output ${output}: cannot write in ${relative(cwd, folder) || '.'} (${(error as NodeJS.ErrnoException).code}); name a file in a directory you can write to`);
+    throw new UsageError(
+      `--output ${output}: cannot write in ${relative(cwd, folder) || '.'} (${(error as NodeJS.ErrnoException).code}); name a file in a directory you can write to`,
+    );
   }
-  if (path === snapshotFile) throw new UsageError(`--output ${output}: is the --snapshot file every scenario starts from; the report would replace it. Name another file (report.xml)`);
+  if (path === snapshotFile)
+    throw new UsageError(
+      `--output ${output}: is the --snapshot file every scenario starts from; the report would replace it. Name another file (report.xml)`,
+    );
   for (const given of paths) {
     let named: string[];
     try {
@@ -69,7 +86,10 @@ export function checkReportPath(output: string, paths: string[], cwd: string, ex
       if (error instanceof UsageError) continue; // reported when the files are read
       throw error;
     }
-    if (named.includes(path)) throw new UsageError(`--output ${output}: is a scenario file this run reads; the report would replace it. Name another file (report.xml)`);
+    if (named.includes(path))
+      throw new UsageError(
+        `--output ${output}: is a scenario file this run reads; the report would replace it. Name another file (report.xml)`,
+      );
   }
 }
 
@@ -78,7 +98,12 @@ export function checkReportPath(output: string, paths: string[], cwd: string, ex
  * it, but the excluded ones), each read and checked in full before anything runs. A missing path is a UsageError; every
  * file that breaks the format is in the FormatErrors thrown together (exit code 2).
  */
-export function loadScenarioFiles(paths: string[], cwd: string, lines: CommandLines, exclude: string[] = []): ScenarioFile[] {
+export function loadScenarioFiles(
+  paths: string[],
+  cwd: string,
+  lines: CommandLines,
+  exclude: string[] = [],
+): ScenarioFile[] {
   const found = paths.flatMap((given) => filesNamed(given, cwd, exclude));
   const errors: FormatError[] = [];
   const files: ScenarioFile[] = [];
@@ -86,12 +111,17 @@ export function loadScenarioFiles(paths: string[], cwd: string, lines: CommandLi
     const near = relative(cwd, path);
     const display = near && !near.startsWith('..') ? near : path;
     try {
-      if (!EXTENSIONS.has(extname(path).toLowerCase())) throw new FormatError(display, [{ line: 1, column: 1, message: 'a scenario file is .yaml, .yml or .json' }]);
+      if (!EXTENSIONS.has(extname(path).toLowerCase()))
+        throw new FormatError(display, [{ line: 1, column: 1, message: 'a scenario file is .yaml, .yml or .json' }]);
       // The format and what only a well-formed step can be checked for, in one report.
       const read = readScenarios(path, display);
       const { scenarios, problems } = compileScenarios(read.scenarios, lines);
       problems.push(...read.problems);
-      if (problems.length > 0) throw new FormatError(display, problems.sort((a, b) => a.line - b.line || a.column - b.column));
+      if (problems.length > 0)
+        throw new FormatError(
+          display,
+          problems.sort((a, b) => a.line - b.line || a.column - b.column),
+        );
       files.push({ path, display, scenarios });
     } catch (error) {
       if (!(error instanceof FormatError)) throw error;

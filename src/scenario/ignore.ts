@@ -40,14 +40,17 @@ export function excluder(globs: string[]): Excluded {
   return (relativePath) => {
     const parts = relativePath.split('/');
     return rules.some(({ anchored, pattern }) =>
-      anchored ? parts.some((_, i) => pattern.test(parts.slice(0, i + 1).join('/'))) : parts.some((name) => pattern.test(name)),
+      anchored
+        ? parts.some((_, i) => pattern.test(parts.slice(0, i + 1).join('/')))
+        : parts.some((name) => pattern.test(name)),
     );
   };
 }
 
 /** `--exclude` as given: an empty glob would say nothing, and is refused rather than ignored. */
 export function checkExcludes(globs: string[]): string[] {
-  for (const glob of globs) if (glob.trim() === '') throw new UsageError("--exclude is empty: give a glob (--exclude 'broken/**')");
+  for (const glob of globs)
+    if (glob.trim() === '') throw new UsageError("--exclude is empty: give a glob (--exclude 'broken/**')");
   return globs;
 }
 

@@ -25,7 +25,8 @@ export function referencesIn(text: string): string[] {
 export function referencesInValue(value: unknown): string[] {
   if (typeof value === 'string') return referencesIn(value);
   if (Array.isArray(value)) return value.flatMap(referencesInValue);
-  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => [...referencesIn(k), ...referencesInValue(v)]);
+  if (value && typeof value === 'object')
+    return Object.entries(value).flatMap(([k, v]) => [...referencesIn(k), ...referencesInValue(v)]);
   return [];
 }
 
@@ -47,7 +48,9 @@ function lookup(vars: Vars, name: string): unknown {
  * @example interpolateText('/v1/wallets/${ADA}', { ADA: 'w1' }) // '/v1/wallets/w1'
  */
 export function interpolateText(text: string, vars: Vars, encode: (value: string) => string = (v) => v): string {
-  return text.replace(REFERENCE, (whole, name: string | undefined) => (name ? encode(asText(lookup(vars, name))) : '${'));
+  return text.replace(REFERENCE, (whole, name: string | undefined) =>
+    name ? encode(asText(lookup(vars, name))) : '${',
+  );
 }
 
 /**
@@ -61,6 +64,9 @@ export function interpolateValue(value: unknown, vars: Vars): unknown {
     return whole ? lookup(vars, whole[1]!) : interpolateText(value, vars);
   }
   if (Array.isArray(value)) return value.map((item) => interpolateValue(item, vars));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [interpolateText(k, vars), interpolateValue(v, vars)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [interpolateText(k, vars), interpolateValue(v, vars)]),
+    );
   return value;
 }

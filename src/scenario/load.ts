@@ -47,7 +47,13 @@ function readable(path: string, display: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (error) {
-    throw new FormatError(display, [{ line: 1, column: 1, message: `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): pass it over with --exclude or .ledgerignore if it is not a scenario` }]);
+    throw new FormatError(display, [
+      {
+        line: 1,
+        column: 1,
+        message: `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): pass it over with --exclude or .ledgerignore if it is not a scenario`,
+      },
+    ]);
   }
 }
 
@@ -65,7 +71,12 @@ export function readScenarios(path: string, display: string): { scenarios: Locat
   };
   const deep = tooDeep(text);
   if (deep !== undefined) {
-    throw new FormatError(display, [{ ...positionIn(text, deep), message: `nested deeper than ${MAX_DEPTH} levels: a scenario file nests lists and maps at most ${MAX_DEPTH} deep` }]);
+    throw new FormatError(display, [
+      {
+        ...positionIn(text, deep),
+        message: `nested deeper than ${MAX_DEPTH} levels: a scenario file nests lists and maps at most ${MAX_DEPTH} deep`,
+      },
+    ]);
   }
   if (/\.json$/i.test(path)) {
     // JSON is read as JSON first: YAML would also take comments and trailing commas, which JSON tools refuse.
@@ -73,7 +84,12 @@ export function readScenarios(path: string, display: string): { scenarios: Locat
       JSON.parse(text);
     } catch (error) {
       const offset = Number(/position (\d+)/.exec((error as Error).message)?.[1] ?? text.length);
-      throw new FormatError(display, [{ ...positionIn(text, offset), message: `not JSON: ${(error as Error).message.replace(/ in JSON at position \d+.*$/, '')}` }]);
+      throw new FormatError(display, [
+        {
+          ...positionIn(text, offset),
+          message: `not JSON: ${(error as Error).message.replace(/ in JSON at position \d+.*$/, '')}`,
+        },
+      ]);
     }
   }
   const documents = parseAllDocuments(text, { lineCounter: lines, merge: true, prettyErrors: true });
@@ -90,7 +106,11 @@ export function readScenarios(path: string, display: string): { scenarios: Locat
         : /\{[^}]*\w\[\d+\]/.test(source)
           ? ' (inside { … }, quote a path with [ ]: "data.items[0].id", or write data.items.0.id)'
           : '';
-      problems.push({ line, column: col, message: `not YAML: ${error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}${hint}` });
+      problems.push({
+        line,
+        column: col,
+        message: `not YAML: ${error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}${hint}`,
+      });
     }
     if (document.errors.length > 0 || document.contents === null) continue;
     const aliases = aliasProblem(document);
@@ -100,16 +120,24 @@ export function readScenarios(path: string, display: string): { scenarios: Locat
     }
     // aliasProblem has bounded the aliases and placed them in the file; the package's own count throws with no place.
     const root: unknown = document.toJS({ maxAliasCount: -1 });
-    const items = Array.isArray(root) ? root.map((value, i) => ({ value, prefix: [i] })) : [{ value: root, prefix: [] as JsonPath }];
+    const items = Array.isArray(root)
+      ? root.map((value, i) => ({ value, prefix: [i] }))
+      : [{ value: root, prefix: [] as JsonPath }];
     for (const { value, prefix } of items) {
       const position = (path: JsonPath, key?: string) => at(offsetOf(document, [...prefix, ...path], key));
       const found = check(Scenario, value, [], position);
       problems.push(...found);
       if (found.length === 0) scenarios.push({ value: value as ScenarioInput, position });
-      else if (isObject(value)) scenarios.push({ value: value as ScenarioInput, position, broken: { setup: misshapen(value.setup), steps: misshapen(value.steps) } });
+      else if (isObject(value))
+        scenarios.push({
+          value: value as ScenarioInput,
+          position,
+          broken: { setup: misshapen(value.setup), steps: misshapen(value.steps) },
+        });
     }
   }
-  if (problems.length === 0 && scenarios.length === 0) problems.push({ line: 1, column: 1, message: 'no scenario in this file: it needs at least name and steps' });
+  if (problems.length === 0 && scenarios.length === 0)
+    problems.push({ line: 1, column: 1, message: 'no scenario in this file: it needs at least name and steps' });
   return { scenarios, problems };
 }
 
@@ -152,10 +180,15 @@ interface Issue {
   keys?: string[];
 }
 
-export const isObject = (value: unknown): value is Record<string, unknown> => Boolean(value) && typeof value === 'object' && !Array.isArray(value);
+export const isObject = (value: unknown): value is Record<string, unknown> =>
+  Boolean(value) && typeof value === 'object' && !Array.isArray(value);
 
 function valueAtPath(root: unknown, path: JsonPath): unknown {
-  return path.reduce<unknown>((value, key) => (value !== null && typeof value === 'object' ? (value as Record<string | number, unknown>)[key] : undefined), root);
+  return path.reduce<unknown>(
+    (value, key) =>
+      value !== null && typeof value === 'object' ? (value as Record<string | number, unknown>)[key] : undefined,
+    root,
+  );
 }
 
 /** The problems of `value` under `schema`, each put where it is in the file and said for people. */
@@ -171,23 +204,43 @@ function explain(issue: Issue, root: unknown, at: JsonPath, position: Position):
   const here = valueAtPath(root, relative);
   const parent = path.at(-2);
   if (issue.code === 'invalid_union') {
-    if ((parent === 'steps' || parent === 'setup') && typeof path.at(-1) === 'number') return stepProblems(here, path, position);
+    if ((parent === 'steps' || parent === 'setup') && typeof path.at(-1) === 'number')
+      return stepProblems(here, path, position);
     if (isObject(here) && path.at(-1) === 'length') return check(NumberMatcher, here, path, position);
     if (isObject(here) && (parent === 'expect' || parent === 'match')) return check(Matcher, here, path, position);
   }
-  if (issue.code === 'unrecognized_keys') return (issue.keys ?? []).map((key) => ({ ...position(path, key), message: unknownKey(path, key) }));
+  if (issue.code === 'unrecognized_keys')
+    return (issue.keys ?? []).map((key) => ({ ...position(path, key), message: unknownKey(path, key) }));
   const where = path.length > 0 ? `${pathText(path)}: ` : '';
   return [{ ...position(path), message: `${where}${issue.message}` }];
 }
 
 /** A step is one of the kinds, named by its key; each kind is checked on its own so the message fits it. */
 function stepProblems(step: unknown, path: JsonPath, position: Position): Problem[] {
-  if (!isObject(step)) return [{ ...position(path), message: `${pathText(path)}: a step is a command line, a request line, or an object with one of ${STEP_KEYS}` }];
+  if (!isObject(step))
+    return [
+      {
+        ...position(path),
+        message: `${pathText(path)}: a step is a command line, a request line, or an object with one of ${STEP_KEYS}`,
+      },
+    ];
   const kinds = Object.keys(step).filter((key): key is keyof typeof STEP_KINDS => key in STEP_KINDS);
   if (kinds.length === 1) return check(STEP_KINDS[kinds[0]!], step, path, position);
-  if (kinds.length > 1) return [{ ...position(path, kinds[1]), message: `a step does one thing: this one has ${kinds.join(' and ')} (make them separate steps)` }];
-  const strangers = Object.keys(step).filter((key) => !['name', 'save', 'expect', 'expect_error', 'match', 'body', 'headers'].includes(key));
-  if (strangers.length > 0) return strangers.map((key) => ({ ...position(path, key), message: `unknown step key "${key}": a step has one of ${STEP_KEYS}` }));
+  if (kinds.length > 1)
+    return [
+      {
+        ...position(path, kinds[1]),
+        message: `a step does one thing: this one has ${kinds.join(' and ')} (make them separate steps)`,
+      },
+    ];
+  const strangers = Object.keys(step).filter(
+    (key) => !['name', 'save', 'expect', 'expect_error', 'match', 'body', 'headers'].includes(key),
+  );
+  if (strangers.length > 0)
+    return strangers.map((key) => ({
+      ...position(path, key),
+      message: `unknown step key "${key}": a step has one of ${STEP_KEYS}`,
+    }));
   return [{ ...position(path), message: `${pathText(path)}: a step needs one of ${STEP_KEYS}` }];
 }
 

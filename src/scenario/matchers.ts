@@ -19,21 +19,30 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((item, i) => deepEqual(item, (b as unknown[])[i]));
+  if (Array.isArray(a))
+    return a.length === (b as unknown[]).length && a.every((item, i) => deepEqual(item, (b as unknown[])[i]));
   const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return (
+    keys.length === Object.keys(b).length &&
+    keys.every(
+      (k) => Object.hasOwn(b, k) && deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
+    )
+  );
 }
 
 /** `actual` has at least `expected`'s fields, each holding at least as much; anything else must be equal. */
 export function includes(actual: unknown, expected: unknown): boolean {
   if (expected && typeof expected === 'object' && !Array.isArray(expected)) {
     if (!actual || typeof actual !== 'object' || Array.isArray(actual)) return false;
-    return Object.entries(expected).every(([k, v]) => Object.hasOwn(actual, k) && includes((actual as Record<string, unknown>)[k], v));
+    return Object.entries(expected).every(
+      ([k, v]) => Object.hasOwn(actual, k) && includes((actual as Record<string, unknown>)[k], v),
+    );
   }
   return deepEqual(actual, expected);
 }
 
-const isMatcherObject = (value: unknown): value is Record<string, unknown> => Boolean(value) && typeof value === 'object' && !Array.isArray(value);
+const isMatcherObject = (value: unknown): value is Record<string, unknown> =>
+  Boolean(value) && typeof value === 'object' && !Array.isArray(value);
 
 const ORDER = {
   gt: { holds: (c: number) => c > 0, words: 'more than' },
@@ -44,9 +53,19 @@ const ORDER = {
 
 function compare(name: keyof typeof ORDER, bound: unknown, actual: unknown): string | undefined {
   const { holds, words } = ORDER[name];
-  const comparable = (typeof bound === 'number' && typeof actual === 'number') || (typeof bound === 'string' && typeof actual === 'string');
-  if (!comparable) return `expected ${typeof bound === 'number' ? 'a number' : 'text'} ${words} ${show(bound)}, got ${brief(actual)}`;
-  const order = typeof bound === 'number' ? (actual as number) - bound : (actual as string) < bound ? -1 : (actual as string) > bound ? 1 : 0;
+  const comparable =
+    (typeof bound === 'number' && typeof actual === 'number') ||
+    (typeof bound === 'string' && typeof actual === 'string');
+  if (!comparable)
+    return `expected ${typeof bound === 'number' ? 'a number' : 'text'} ${words} ${show(bound)}, got ${brief(actual)}`;
+  const order =
+    typeof bound === 'number'
+      ? (actual as number) - bound
+      : (actual as string) < bound
+        ? -1
+        : (actual as string) > bound
+          ? 1
+          : 0;
   return holds(order) ? undefined : `expected ${words} ${show(bound)}, got ${brief(actual)}`;
 }
 
@@ -66,7 +85,9 @@ function failure(name: string, expected: unknown, actual: unknown): string | und
       return compare(name, expected, actual);
     case 'matches':
       if (typeof actual !== 'string') return `expected text matching /${String(expected)}/, got ${brief(actual)}`;
-      return new RegExp(String(expected)).test(actual) ? undefined : `expected text matching /${String(expected)}/, got ${brief(actual)}`;
+      return new RegExp(String(expected)).test(actual)
+        ? undefined
+        : `expected text matching /${String(expected)}/, got ${brief(actual)}`;
     case 'length': {
       const length = lengthOf(actual);
       if (length === undefined) return `expected an array or text of length ${show(expected)}, got ${brief(actual)}`;
@@ -82,10 +103,18 @@ function failure(name: string, expected: unknown, actual: unknown): string | und
       return expected ? `expected a value, got ${brief(actual)}` : `expected no value, got ${brief(actual)}`;
     }
     case 'one_of':
-      return (expected as unknown[]).some((option) => deepEqual(actual, option)) ? undefined : `expected one of ${brief(expected)}, got ${brief(actual)}`;
+      return (expected as unknown[]).some((option) => deepEqual(actual, option))
+        ? undefined
+        : `expected one of ${brief(expected)}, got ${brief(actual)}`;
     case 'contains':
-      if (Array.isArray(actual)) return actual.some((item) => includes(item, expected)) ? undefined : `expected an array containing ${brief(expected)}, got ${brief(actual)}`;
-      if (typeof actual === 'string' && typeof expected === 'string') return actual.includes(expected) ? undefined : `expected text containing ${brief(expected)}, got ${brief(actual)}`;
+      if (Array.isArray(actual))
+        return actual.some((item) => includes(item, expected))
+          ? undefined
+          : `expected an array containing ${brief(expected)}, got ${brief(actual)}`;
+      if (typeof actual === 'string' && typeof expected === 'string')
+        return actual.includes(expected)
+          ? undefined
+          : `expected text containing ${brief(expected)}, got ${brief(actual)}`;
       return `expected ${typeof expected === 'string' ? 'text or an array' : 'an array'} containing ${brief(expected)}, got ${brief(actual)}`;
     default:
       return `unknown matcher ${name}`;

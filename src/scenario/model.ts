@@ -21,7 +21,13 @@ interface StepBase {
 
 export type Step =
   | (StepBase & { kind: 'run'; words: string[] })
-  | (StepBase & { kind: 'request'; method: string; target: string; body: unknown; headers: Record<string, string | null> })
+  | (StepBase & {
+      kind: 'request';
+      method: string;
+      target: string;
+      body: unknown;
+      headers: Record<string, string | null>;
+    })
   | (StepBase & { kind: 'advance'; seconds: number })
   | (StepBase & { kind: 'snapshot'; action: 'save' | 'restore'; snapshot: string })
   | (StepBase & { kind: 'expect_webhook'; eventType: string; match: Expectation[] });

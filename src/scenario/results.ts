@@ -34,7 +34,8 @@ export interface FailureReport {
   kind: 'expectation' | 'audit' | 'error';
   /** One line for people. */
   message: string;
-  step?: { phase: 'setup' | 'steps'; line: number; column: number; text: string; name?: string | undefined } | undefined;
+  step?:
+    { phase: 'setup' | 'steps'; line: number; column: number; text: string; name?: string | undefined } | undefined;
   mismatches: MismatchReport[];
   /** The command line as it ran, its exit code and what it printed on stderr (a command step). */
   command?: { line: string; exit: number; stderr: string } | undefined;
@@ -85,11 +86,18 @@ export function redact(text: string): string {
 export function redactValue(value: unknown): unknown {
   if (typeof value === 'string') return redact(value);
   if (Array.isArray(value)) return value.map(redactValue);
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, redactValue(inner)]));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, redactValue(inner)]));
   return value;
 }
 
 /** A mismatch as reports show it: what was expected and what came instead can hold a key the step saw (`sandbox keys`, a saved variable). */
 export function redactMismatch(m: MismatchReport): MismatchReport {
-  return { ...m, message: redact(m.message), expected: redactValue(m.expected), actual: redactValue(m.actual), ...(m.diff === undefined ? {} : { diff: redact(m.diff) }) };
+  return {
+    ...m,
+    message: redact(m.message),
+    expected: redactValue(m.expected),
+    actual: redactValue(m.actual),
+    ...(m.diff === undefined ? {} : { diff: redact(m.diff) }),
+  };
 }

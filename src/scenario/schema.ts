@@ -19,8 +19,12 @@ export const SNAPSHOT_STEP = new RegExp(`^(save|restore) (${SNAPSHOT_NAME.source
 export const ERROR_CODE = /^[A-Z][A-Z0-9_]*$/;
 export const EVENT_TYPES = choicesOf('WebhookLogListQuery', 'event_type') as [string, ...string[]];
 
-const ResultPath = z.string().regex(RESULT_PATH, { error: 'must be a path into the result, like data.items[0].amount' });
-const Comparable = z.union([z.number(), z.string()]).describe('a number, or text compared character by character (ISO timestamps compare in time order)');
+const ResultPath = z
+  .string()
+  .regex(RESULT_PATH, { error: 'must be a path into the result, like data.items[0].amount' });
+const Comparable = z
+  .union([z.number(), z.string()])
+  .describe('a number, or text compared character by character (ISO timestamps compare in time order)');
 
 export const NumberMatcher = z
   .strictObject({
@@ -42,14 +46,22 @@ export const Matcher = z
     gte: Comparable.optional().describe('greater than or equal to'),
     lt: Comparable.optional().describe('less than'),
     lte: Comparable.optional().describe('less than or equal to'),
-    matches: z.string().optional().describe('text that matches this regular expression (JavaScript syntax, not anchored unless you anchor it)'),
-    length: z.union([z.int().min(0), NumberMatcher]).optional().describe('an array or text of this length (a number, or { gte: 1 } and the like)'),
+    matches: z
+      .string()
+      .optional()
+      .describe('text that matches this regular expression (JavaScript syntax, not anchored unless you anchor it)'),
+    length: z
+      .union([z.int().min(0), NumberMatcher])
+      .optional()
+      .describe('an array or text of this length (a number, or { gte: 1 } and the like)'),
     exists: z.boolean().optional().describe('true: present and not null; false: absent or null'),
     one_of: z.array(z.unknown()).min(1).optional().describe('equal to one of these values'),
     contains: z
       .unknown()
       .optional()
-      .describe('an array with an element equal to this (an object matches an element that has at least its fields), or text containing this text'),
+      .describe(
+        'an array with an element equal to this (an object matches an element that has at least its fields), or text containing this text',
+      ),
   })
   .meta({ id: 'Matcher', minProperties: 1, description: 'Every matcher given must hold.' });
 
@@ -59,7 +71,10 @@ const Expected = z
 
 export const Expect = z
   .record(ResultPath, Expected)
-  .meta({ id: 'Expect', description: "Fields of the step's result (status or exit, data, error, headers…) and what each must be." });
+  .meta({
+    id: 'Expect',
+    description: "Fields of the step's result (status or exit, data, error, headers…) and what each must be.",
+  });
 
 const Save = z
   .record(z.string().regex(VAR_NAME, { error: 'must be a variable name: letters, digits and _' }), ResultPath)
@@ -73,16 +88,30 @@ const common = {
     .string()
     .regex(ERROR_CODE, { error: 'must be an error code like INSUFFICIENT_FUNDS' })
     .optional()
-    .describe('the step must fail with this error code (the API’s detail.code, or USAGE for a command line refused before sending)'),
+    .describe(
+      'the step must fail with this error code (the API’s detail.code, or USAGE for a command line refused before sending)',
+    ),
 };
 
 export const RunStep = z
-  .strictObject({ run: z.string().min(1).describe('a ledger command line as typed, without `ledger`: wallets create --customer-reference ada …'), ...common })
-  .meta({ id: 'RunStep', description: 'A ledger command, run in this process through the same command code; its --json data is the result.' });
+  .strictObject({
+    run: z
+      .string()
+      .min(1)
+      .describe('a ledger command line as typed, without `ledger`: wallets create --customer-reference ada …'),
+    ...common,
+  })
+  .meta({
+    id: 'RunStep',
+    description: 'A ledger command, run in this process through the same command code; its --json data is the result.',
+  });
 
 export const RequestStep = z
   .strictObject({
-    request: z.string().regex(REQUEST_LINE, { error: 'must be a method and a path, like POST /v1/wallets' }).describe('METHOD /path?query, like POST /v1/wallets/${ADA}/transfer'),
+    request: z
+      .string()
+      .regex(REQUEST_LINE, { error: 'must be a method and a path, like POST /v1/wallets' })
+      .describe('METHOD /path?query, like POST /v1/wallets/${ADA}/transfer'),
     body: z.unknown().optional().describe('the JSON body'),
     headers: z
       .record(z.string(), z.union([z.string(), z.null()]))
@@ -90,7 +119,10 @@ export const RequestStep = z
       .describe('extra headers; x-api-key is added for you (null leaves a header out: x-api-key: null sends no key)'),
     ...common,
   })
-  .meta({ id: 'RequestStep', description: 'An HTTP request to the sandbox; the result has status, headers, body, data and error.' });
+  .meta({
+    id: 'RequestStep',
+    description: 'An HTTP request to the sandbox; the result has status, headers, body, data and error.',
+  });
 
 export const AdvanceStep = z
   .strictObject({
@@ -103,7 +135,10 @@ export const AdvanceStep = z
 
 export const SnapshotStep = z
   .strictObject({
-    snapshot: z.string().regex(SNAPSHOT_STEP, { error: 'must be "save NAME" or "restore NAME"' }).describe('save NAME or restore NAME: the whole sandbox'),
+    snapshot: z
+      .string()
+      .regex(SNAPSHOT_STEP, { error: 'must be "save NAME" or "restore NAME"' })
+      .describe('save NAME or restore NAME: the whole sandbox'),
     ...common,
   })
   .meta({ id: 'SnapshotStep' });
@@ -118,15 +153,25 @@ export const WebhookStep = z
   })
   .meta({
     id: 'WebhookStep',
-    description: 'Waits (on the sandbox clock, a few scheduler passes, never real time) for a delivery the built-in receiver accepted with a valid signature.',
+    description:
+      'Waits (on the sandbox clock, a few scheduler passes, never real time) for a delivery the built-in receiver accepted with a valid signature.',
   });
 
 /** The step kinds, by the key that names each. */
-export const STEP_KINDS = { run: RunStep, request: RequestStep, advance: AdvanceStep, snapshot: SnapshotStep, expect_webhook: WebhookStep } as const;
+export const STEP_KINDS = {
+  run: RunStep,
+  request: RequestStep,
+  advance: AdvanceStep,
+  snapshot: SnapshotStep,
+  expect_webhook: WebhookStep,
+} as const;
 export type StepKind = keyof typeof STEP_KINDS;
 
 export const Step = z
-  .union([z.string().min(1).describe('a command line (wallets get ${ADA}) or a request line (GET /v1/banks)'), ...Object.values(STEP_KINDS)])
+  .union([
+    z.string().min(1).describe('a command line (wallets get ${ADA}) or a request line (GET /v1/banks)'),
+    ...Object.values(STEP_KINDS),
+  ])
   .meta({ id: 'Step' });
 
 export const Scenario = z
@@ -138,8 +183,14 @@ export const Scenario = z
       .union([z.int().min(0).max(Number.MAX_SAFE_INTEGER), z.string().regex(/^\d{1,16}$/)])
       .optional()
       .describe('seed of the fresh sandbox (default 1); --seed overrides it'),
-    vars: z.record(z.string().regex(VAR_NAME, { error: 'must be a variable name: letters, digits and _' }), z.unknown()).optional().describe('variables, used as ${NAME}'),
-    setup: z.array(Step).optional().describe('steps that prepare the scenario; a failure here is an error, not a failed expectation'),
+    vars: z
+      .record(z.string().regex(VAR_NAME, { error: 'must be a variable name: letters, digits and _' }), z.unknown())
+      .optional()
+      .describe('variables, used as ${NAME}'),
+    setup: z
+      .array(Step)
+      .optional()
+      .describe('steps that prepare the scenario; a failure here is an error, not a failed expectation'),
     steps: z.array(Step).min(1).describe('the steps, in order; the scenario stops at the first that fails'),
     audit: z.boolean().optional().describe('end with the ledger audit (default true)'),
   })

@@ -39,7 +39,11 @@ export interface SuiteResult {
  * the reporters as it goes. With `bail`, the first scenario that does not pass ends the run: the
  * rest are reported as skipped.
  */
-export async function runSuite(files: ScenarioFile[], options: SuiteOptions, reporters: Reporter[]): Promise<SuiteResult> {
+export async function runSuite(
+  files: ScenarioFile[],
+  options: SuiteOptions,
+  reporters: Reporter[],
+): Promise<SuiteResult> {
   const startedAt = new Date();
   const started = performance.now();
   const tell = (event: (reporter: Reporter) => void) => reporters.forEach(event);
@@ -56,7 +60,15 @@ export async function runSuite(files: ScenarioFile[], options: SuiteOptions, rep
     for (const scenario of file.scenarios) {
       let report: ScenarioReport;
       if (stopped) {
-        report = { name: scenario.name, file: file.display, line: scenario.line, status: 'skipped', durationMs: 0, steps: [], skipReason: stopped };
+        report = {
+          name: scenario.name,
+          file: file.display,
+          line: scenario.line,
+          status: 'skipped',
+          durationMs: 0,
+          steps: [],
+          skipReason: stopped,
+        };
       } else {
         const ran = await runOne(scenario, file.display, options, shared);
         report = ran.report;
@@ -79,7 +91,12 @@ export async function runSuite(files: ScenarioFile[], options: SuiteOptions, rep
 }
 
 /** One scenario on its own sandbox (or the shared one); a sandbox that cannot start is the scenario's error. */
-async function runOne(scenario: Scenario, file: string, options: SuiteOptions, shared: Target | undefined): Promise<{ report: ScenarioReport; unreachable: boolean }> {
+async function runOne(
+  scenario: Scenario,
+  file: string,
+  options: SuiteOptions,
+  shared: Target | undefined,
+): Promise<{ report: ScenarioReport; unreachable: boolean }> {
   const started = performance.now();
   let target: Target | undefined = shared;
   try {
@@ -93,9 +110,15 @@ async function runOne(scenario: Scenario, file: string, options: SuiteOptions, s
       });
     } else if (options.snapshot) {
       const at = options.snapshot;
-      const restored = 'name' in at ? await request(target, 'POST', `/sandbox/snapshots/${encodeURIComponent(at.name)}/restore`, undefined) : await request(target, 'POST', '/sandbox/snapshots/restore', at);
+      const restored =
+        'name' in at
+          ? await request(target, 'POST', `/sandbox/snapshots/${encodeURIComponent(at.name)}/restore`, undefined)
+          : await request(target, 'POST', '/sandbox/snapshots/restore', at);
       target.take();
-      if (!restored.ok) throw Object.assign(new Error(`the starting snapshot could not be restored: ${restored.summary}`), { unreachable: restored.unreachable });
+      if (!restored.ok)
+        throw Object.assign(new Error(`the starting snapshot could not be restored: ${restored.summary}`), {
+          unreachable: restored.unreachable,
+        });
     }
     return await runScenario(scenario, file, target, options.shell);
   } catch (error) {

@@ -88,7 +88,12 @@ export async function inProcessTarget(options: InProcessOptions): Promise<Target
   const recorder = recording(async (request) => {
     if (lost) throw new Error(`the scenario's sandbox stopped: ${lost}`);
     const method = request.method as 'GET';
-    const response = await app.inject({ method, url: request.path, headers: request.headers, ...(request.body === undefined ? {} : { payload: request.body }) });
+    const response = await app.inject({
+      method,
+      url: request.path,
+      headers: request.headers,
+      ...(request.body === undefined ? {} : { payload: request.body }),
+    });
     return { status: response.statusCode, headers: response.headers, body: response.body };
   });
   return {
@@ -119,7 +124,10 @@ export function httpTarget(baseUrl: string, apiKey: string): Target {
         headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
         body: JSON.stringify({ seconds: 0.001 }),
       });
-      if (response.status !== 200) throw new Error(`the sandbox refused to run its scheduler: HTTP ${response.status} ${response.body.slice(0, 200)}`);
+      if (response.status !== 200)
+        throw new Error(
+          `the sandbox refused to run its scheduler: HTTP ${response.status} ${response.body.slice(0, 200)}`,
+        );
     },
     close: async () => {},
   };

@@ -22,13 +22,19 @@ export function verify(step: Step, outcome: Outcome, vars: Vars): Verdict {
   let summary: string | undefined;
   if (step.expectError) {
     if (outcome.ok) summary = `expected it to fail with ${step.expectError}, but it succeeded`;
-    else if (error?.code !== step.expectError) summary = `expected it to fail with ${step.expectError}, but it ${outcome.summary ?? 'failed otherwise'}`;
-  } else if (!outcome.ok && (step.kind === 'expect_webhook' || !expectations.some((e) => e.path === 'status' || e.path === 'exit'))) {
+    else if (error?.code !== step.expectError)
+      summary = `expected it to fail with ${step.expectError}, but it ${outcome.summary ?? 'failed otherwise'}`;
+  } else if (
+    !outcome.ok &&
+    (step.kind === 'expect_webhook' || !expectations.some((e) => e.path === 'status' || e.path === 'exit'))
+  ) {
     summary = outcome.summary;
   }
   // A step that failed when it should have succeeded has no result to compare: the summary says it all.
   if (summary !== undefined && !step.expectError) return { summary, mismatches: [] };
-  const mismatches = expectations.flatMap((e) => matchValue(e.expected, valueAt(outcome.result, e.path)).map((m) => ({ ...m, path: e.path, line: e.line })));
+  const mismatches = expectations.flatMap((e) =>
+    matchValue(e.expected, valueAt(outcome.result, e.path)).map((m) => ({ ...m, path: e.path, line: e.line })),
+  );
   return { summary, mismatches };
 }
 

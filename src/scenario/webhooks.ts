@@ -25,7 +25,8 @@ interface ReceiverEvent {
 async function get<T>(target: Target, path: string): Promise<T> {
   const response = await target.transport({ method: 'GET', path, headers: { 'x-api-key': target.apiKey } });
   const parsed = JSON.parse(response.body) as { success: boolean; data: T; detail?: { code: string; message: string } };
-  if (!parsed.success) throw new Error(`GET ${path} answered ${response.status} ${parsed.detail?.code}: ${parsed.detail?.message}`);
+  if (!parsed.success)
+    throw new Error(`GET ${path} answered ${response.status} ${parsed.detail?.code}: ${parsed.detail?.message}`);
   return parsed.data;
 }
 
@@ -33,7 +34,10 @@ async function get<T>(target: Target, path: string): Promise<T> {
 async function received(target: Target): Promise<ReceiverEvent[]> {
   const all: ReceiverEvent[] = [];
   for (let page = 1; ; page++) {
-    const { items, total } = await get<{ items: ReceiverEvent[]; total: number }>(target, `/sandbox/receiver/events?page=${page}&limit=100`);
+    const { items, total } = await get<{ items: ReceiverEvent[]; total: number }>(
+      target,
+      `/sandbox/receiver/events?page=${page}&limit=100`,
+    );
     all.push(...items);
     if (items.length < 100 || all.length >= total) return all;
   }
@@ -61,7 +65,12 @@ export async function receivedBefore(target: Target): Promise<Deliveries> {
  * secret the developer's endpoint shows. The result is the event envelope plus the delivery's
  * headers.
  */
-export async function awaitWebhook(target: Target, eventType: string, match: Expectation[], taken: Deliveries): Promise<Outcome> {
+export async function awaitWebhook(
+  target: Target,
+  eventType: string,
+  match: Expectation[],
+  taken: Deliveries,
+): Promise<Outcome> {
   const endpoint = await get<WebhookEndpoint>(target, '/sandbox/webhook-endpoint');
   if (!endpoint.built_in) {
     return {
@@ -74,26 +83,51 @@ export async function awaitWebhook(target: Target, eventType: string, match: Exp
   for (let pass = 0; pass <= SCHEDULER_PASSES; pass++) {
     if (pass > 0) await target.runDue();
     seen = (await received(target))
-      .filter((e) => e.event_type === eventType && e.signature_valid && e.response_status >= 200 && e.response_status < 300 && !taken.has(e.webhook_id ?? e.id))
+      .filter(
+        (e) =>
+          e.event_type === eventType &&
+          e.signature_valid &&
+          e.response_status >= 200 &&
+          e.response_status < 300 &&
+          !taken.has(e.webhook_id ?? e.id),
+      )
       .map((event) => ({ event, payload: JSON.parse(event.body) as unknown }));
-    const found = seen.find(({ payload }) => match.every((m) => matchValue(m.expected, valueAt(payload, m.path)).length === 0));
+    const found = seen.find(({ payload }) =>
+      match.every((m) => matchValue(m.expected, valueAt(payload, m.path)).length === 0),
+    );
     if (!found) continue;
     const { event, payload } = found;
     taken.add(event.webhook_id ?? event.id);
     const header = (name: string) => event.headers[name] ?? '';
-    const signed = verifySignature([endpoint.secret], header('webhook-id'), header('webhook-timestamp'), event.body, header('webhook-signature'));
+    const signed = verifySignature(
+      [endpoint.secret],
+      header('webhook-id'),
+      header('webhook-timestamp'),
+      event.body,
+      header('webhook-signature'),
+    );
     // A delivery sent before a rotation carries only the previous secret's signature, which the API does not show.
     if (!signed && endpoint.previous_secret_valid_until === null) {
-      return { result: {}, ok: false, summary: `the ${eventType} delivery ${event.webhook_id} is not signed with the developer's secret (webhook-signature does not verify)` };
+      return {
+        result: {},
+        ok: false,
+        summary: `the ${eventType} delivery ${event.webhook_id} is not signed with the developer's secret (webhook-signature does not verify)`,
+      };
     }
     if (header('webhook-id') !== (payload as { event_id?: unknown }).event_id) {
-      return { result: {}, ok: false, summary: `the ${eventType} delivery's webhook-id header (${header('webhook-id')}) is not its event_id` };
+      return {
+        result: {},
+        ok: false,
+        summary: `the ${eventType} delivery's webhook-id header (${header('webhook-id')}) is not its event_id`,
+      };
     }
     return { result: { ...(payload as Record<string, unknown>), headers: event.headers }, ok: true };
   }
   const wanted = match.length > 0 ? ` with ${match.map((m) => `${m.path} ${show(m.expected)}`).join(', ')}` : '';
   const details = seen.slice(0, 3).map(({ payload }) => {
-    const misses = match.flatMap((m) => matchValue(m.expected, valueAt(payload, m.path)).map((x) => `${m.path}: ${x.message}`));
+    const misses = match.flatMap((m) =>
+      matchValue(m.expected, valueAt(payload, m.path)).map((x) => `${m.path}: ${x.message}`),
+    );
     return `a ${eventType} delivery of event ${String((payload as { event_id?: unknown }).event_id)}: ${misses.join('; ')}`;
   });
   return {

@@ -44,7 +44,7 @@ export function splitWords(line: string): string[] {
     inWord = true;
     if (c === "'") {
       const end = line.indexOf("'", i + 1);
-      if (end < 0) throw new WordsError('this quote (\') is never closed', i);
+      if (end < 0) throw new WordsError("this quote (') is never closed", i);
       word += line.slice(i + 1, end);
       i = end;
     } else if (c === '"') {
@@ -64,9 +64,15 @@ export function splitWords(line: string): string[] {
       if (i + 1 < line.length && line[i + 1] !== '\n') word += line[i + 1];
       i++;
     } else if (c === '$' && line[i + 1] === '(') {
-      throw new WordsError('$( … ) is shell: a step runs one ledger command; capture values with save: { NAME: data.id } and use ${NAME}', i);
+      throw new WordsError(
+        '$( … ) is shell: a step runs one ledger command; capture values with save: { NAME: data.id } and use ${NAME}',
+        i,
+      );
     } else if (SHELL_ONLY[c]) {
-      throw new WordsError(`${c} is ${SHELL_ONLY[c]} in a shell: a step runs one ledger command (quote it to mean the character)`, i);
+      throw new WordsError(
+        `${c} is ${SHELL_ONLY[c]} in a shell: a step runs one ledger command (quote it to mean the character)`,
+        i,
+      );
     } else {
       word += c;
     }

@@ -10,7 +10,10 @@
 export function naira(kobo: number | string): string {
   if (typeof kobo === 'string') {
     const digits = kobo.replace(/^-/, '').padStart(3, '0');
-    return `${kobo.startsWith('-') ? '-' : ''}₦${digits.slice(0, -2).replace(/^0+(?=\d)/, '').replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${digits.slice(-2)}`;
+    return `${kobo.startsWith('-') ? '-' : ''}₦${digits
+      .slice(0, -2)
+      .replace(/^0+(?=\d)/, '')
+      .replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${digits.slice(-2)}`;
   }
   const sign = kobo < 0 ? '-' : '';
   const abs = Math.abs(kobo);
@@ -35,8 +38,17 @@ export function moneyInText(text: string, bareNumbers = false): string {
 
 /** "1 developer", "2 developers", "1 entry", "3 entries". `noun` may be given in either number. */
 export function plural(count: number, noun: string): string {
-  const singular = noun.endsWith('ies') ? `${noun.slice(0, -3)}y` : noun.endsWith('s') && !noun.endsWith('ss') ? noun.slice(0, -1) : noun;
-  const many = singular.endsWith('y') && !/[aeiou]y$/.test(singular) ? `${singular.slice(0, -1)}ies` : singular.endsWith('s') ? `${singular}es` : `${singular}s`;
+  const singular = noun.endsWith('ies')
+    ? `${noun.slice(0, -3)}y`
+    : noun.endsWith('s') && !noun.endsWith('ss')
+      ? noun.slice(0, -1)
+      : noun;
+  const many =
+    singular.endsWith('y') && !/[aeiou]y$/.test(singular)
+      ? `${singular.slice(0, -1)}ies`
+      : singular.endsWith('s')
+        ? `${singular}es`
+        : `${singular}s`;
   return `${count} ${count === 1 ? singular : many}`;
 }
 

@@ -50,7 +50,7 @@ export function displayWidth(text: string): number {
 
 /** The text as characters and whole colour codes (`[code, true]`), so that no code is ever split. */
 function* units(text: string): Generator<[string, boolean]> {
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     SGR.lastIndex = i;
     const escape = SGR.exec(text);
     if (escape) {

@@ -4,7 +4,10 @@ import { redactDatabase } from '../../src/api/database-url.js';
 describe('redactDatabase', () => {
   it.each([
     ['postgres://ledger:s3cret@db.example.com:5432/ledger', 'postgres://ledger:***@db.example.com:5432/ledger'],
-    ['postgresql://ledger:p%40ss@127.0.0.1/ledger?sslmode=require', 'postgresql://ledger:***@127.0.0.1/ledger?sslmode=require'],
+    [
+      'postgresql://ledger:p%40ss@127.0.0.1/ledger?sslmode=require',
+      'postgresql://ledger:***@127.0.0.1/ledger?sslmode=require',
+    ],
     ['POSTGRES://ledger:s3cret@h/db', 'postgres://ledger:***@h/db'],
     ['postgres://h/db?password=s3cret&sslmode=require', 'postgres://h/db?password=***&sslmode=require'],
     ['postgres://u:one@h/db?PassWord=two', 'postgres://u:***@h/db?PassWord=***'],

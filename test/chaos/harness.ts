@@ -45,7 +45,11 @@ function random(seed: number) {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-  return { next, int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)), pick: <T>(xs: T[]) => xs[Math.floor(next() * xs.length)]! };
+  return {
+    next,
+    int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)),
+    pick: <T>(xs: T[]) => xs[Math.floor(next() * xs.length)]!,
+  };
 }
 
 class SandboxProcess {
@@ -58,11 +62,15 @@ class SandboxProcess {
   ) {}
 
   async start(): Promise<void> {
-    const child = spawn(process.execPath, [BIN, 'sandbox', 'start', '--db', this.dbPath, '--port', String(this.port), '--settlement-delay', '1'], {
-      cwd: this.dir,
-      env: cleanEnv({ LEDGER_HOME: this.dir }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [BIN, 'sandbox', 'start', '--db', this.dbPath, '--port', String(this.port), '--settlement-delay', '1'],
+      {
+        cwd: this.dir,
+        env: cleanEnv({ LEDGER_HOME: this.dir }),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     this.child = child;
     let out = '';
     let err = '';
@@ -91,7 +99,12 @@ class SandboxProcess {
  * Runs mixed load from several clients against a sandbox that is killed with SIGKILL `kills` times,
  * checking after every restart that nothing acknowledged was lost, duplicated or half-written.
  */
-export async function runChaos(options: { kills: number; clients?: number; seed?: number; log?: (line: string) => void }): Promise<ChaosReport> {
+export async function runChaos(options: {
+  kills: number;
+  clients?: number;
+  seed?: number;
+  log?: (line: string) => void;
+}): Promise<ChaosReport> {
   const rng = random(options.seed ?? 20261121);
   const dir = mkdtempSync(join(tmpdir(), 'ledger-chaos-'));
   const port = await closedPort();
@@ -109,10 +122,18 @@ export async function runChaos(options: { kills: number; clients?: number; seed?
   async function send(method: string, path: string, body?: unknown, key?: string) {
     const response = await fetch(`${base}${path}`, {
       method,
-      headers: { 'x-api-key': sandbox.key, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(key ? { 'idempotency-key': key } : {}) },
+      headers: {
+        'x-api-key': sandbox.key,
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(key ? { 'idempotency-key': key } : {}),
+      },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });
-    return { status: response.status, body: (await response.json()) as any, replayed: response.headers.get('idempotent-replayed') };
+    return {
+      status: response.status,
+      body: (await response.json()) as any,
+      replayed: response.headers.get('idempotent-replayed'),
+    };
   }
 
   /** Sends until the answer is definitive: a network error or IN_USE means "unknown", so the same key is sent again. */
@@ -136,10 +157,33 @@ export async function runChaos(options: { kills: number; clients?: number; seed?
   log('started');
   const wallets: { id: string; account_number: string }[] = [];
   for (let i = 0; i < 4; i++) {
-    const op: Op = { n: -1, kind: 'credit', key: `setup-wallet-${i}`, method: 'POST', path: '/v1/wallets', body: { customer_reference: `chaos-${i}`, first_name: 'Chaos', last_name: `W${i}`, email: `c${i}@x.ng` }, tag: '' };
+    const op: Op = {
+      n: -1,
+      kind: 'credit',
+      key: `setup-wallet-${i}`,
+      method: 'POST',
+      path: '/v1/wallets',
+      body: { customer_reference: `chaos-${i}`, first_name: 'Chaos', last_name: `W${i}`, email: `c${i}@x.ng` },
+      tag: '',
+    };
     wallets.push((await settle(op)).body.data);
   }
-  await settle({ n: -1, kind: 'credit', key: 'setup-agent', method: 'POST', path: `/v1/wallets/${wallets[0]!.id}/agents`, body: { name: 'chaos sweep', trigger: 'ON_CREDIT_AMOUNT_ABOVE', threshold: 50_000, action: 'PARTIAL_SWEEP', destination_wallet_id: wallets[1]!.id, sweep_amount: 10_000 }, tag: '' });
+  await settle({
+    n: -1,
+    kind: 'credit',
+    key: 'setup-agent',
+    method: 'POST',
+    path: `/v1/wallets/${wallets[0]!.id}/agents`,
+    body: {
+      name: 'chaos sweep',
+      trigger: 'ON_CREDIT_AMOUNT_ABOVE',
+      threshold: 50_000,
+      action: 'PARTIAL_SWEEP',
+      destination_wallet_id: wallets[1]!.id,
+      sweep_amount: 10_000,
+    },
+    tag: '',
+  });
 
   function nextOp(): Op {
     const i = ++n;
@@ -148,19 +192,56 @@ export async function runChaos(options: { kills: number; clients?: number; seed?
     const from = rng.pick(wallets);
     if (roll < 0.15 && held.length > 0) {
       const item = held.splice(rng.int(0, held.length - 1), 1)[0]!;
-      const body = rng.next() < 0.5 ? { action: 'CREDIT_WALLET', target_wallet_id: wallets[2]!.id, note: tag } : { action: 'DISMISS', note: tag };
+      const body =
+        rng.next() < 0.5
+          ? { action: 'CREDIT_WALLET', target_wallet_id: wallets[2]!.id, note: tag }
+          : { action: 'DISMISS', note: tag };
       return { n: i, kind: 'resolve', key: `op-${i}`, method: 'POST', path: `/v1/suspense/${item}/resolve`, body, tag };
     }
     if (roll < 0.6) {
       const narration = rng.next() < 0.15 ? 'asdfgh' : `salary ${tag}`;
-      return { n: i, kind: 'credit', key: `op-${i}`, method: 'POST', path: '/sandbox/inbound-transfers', body: { account_number: from.account_number, amount: rng.int(1_000, 120_000), narration, provider_reference: `CHAOS-${i}` }, tag };
+      return {
+        n: i,
+        kind: 'credit',
+        key: `op-${i}`,
+        method: 'POST',
+        path: '/sandbox/inbound-transfers',
+        body: {
+          account_number: from.account_number,
+          amount: rng.int(1_000, 120_000),
+          narration,
+          provider_reference: `CHAOS-${i}`,
+        },
+        tag,
+      };
     }
     if (roll < 0.85) {
       const to = rng.pick(wallets.filter((w) => w.id !== from.id));
-      return { n: i, kind: 'internal', key: `op-${i}`, method: 'POST', path: `/v1/wallets/${from.id}/transfer`, body: { destination_account_number: to.account_number, amount: rng.int(100, 20_000), narration: tag }, tag };
+      return {
+        n: i,
+        kind: 'internal',
+        key: `op-${i}`,
+        method: 'POST',
+        path: `/v1/wallets/${from.id}/transfer`,
+        body: { destination_account_number: to.account_number, amount: rng.int(100, 20_000), narration: tag },
+        tag,
+      };
     }
     const destination = rng.next() < 0.7 ? makeNuban('058', String(100_000_000 + i)) : '1111111111';
-    return { n: i, kind: 'external', key: `op-${i}`, method: 'POST', path: `/v1/wallets/${from.id}/transfer`, body: { destination_account_number: destination, destination_bank_code: '058', amount: rng.int(100, 20_000), narration: tag }, tag };
+    return {
+      n: i,
+      kind: 'external',
+      key: `op-${i}`,
+      method: 'POST',
+      path: `/v1/wallets/${from.id}/transfer`,
+      body: {
+        destination_account_number: destination,
+        destination_bank_code: '058',
+        amount: rng.int(100, 20_000),
+        narration: tag,
+      },
+      tag,
+    };
   }
 
   const clients = Array.from({ length: options.clients ?? 4 }, async () => {
@@ -186,7 +267,10 @@ export async function runChaos(options: { kills: number; clients?: number; seed?
     for (const { op, status, body } of sample) {
       if (status >= 300) continue;
       const replay = await settle(op);
-      if (replay.status !== status || !isDeepStrictEqual(replay.body, body)) problems.push(`${round}: replay of ${op.key} differs: ${JSON.stringify(body)} vs ${JSON.stringify(replay.body)}`);
+      if (replay.status !== status || !isDeepStrictEqual(replay.body, body))
+        problems.push(
+          `${round}: replay of ${op.key} differs: ${JSON.stringify(body)} vs ${JSON.stringify(replay.body)}`,
+        );
       const data = body.data;
       const probe =
         op.kind === 'credit'
@@ -197,10 +281,14 @@ export async function runChaos(options: { kills: number; clients?: number; seed?
             ? `/sandbox/suspense/${op.path.split('/')[3]}`
             : `/v1/transactions/${data.transaction_id}`;
       const found = await send('GET', probe);
-      if (found.status !== 200) problems.push(`${round}: acknowledged ${op.key} is missing (${probe} → ${found.status})`);
-      if (op.kind === 'resolve' && found.body.data?.status !== 'RESOLVED') problems.push(`${round}: resolved item of ${op.key} is ${found.body.data?.status}`);
+      if (found.status !== 200)
+        problems.push(`${round}: acknowledged ${op.key} is missing (${probe} → ${found.status})`);
+      if (op.kind === 'resolve' && found.body.data?.status !== 'RESOLVED')
+        problems.push(`${round}: resolved item of ${op.key} is ${found.body.data?.status}`);
     }
-    log(`${round}: ${outcomes.length} operations, ${fresh.length} new, audit ${audit.body.data?.ok ? 'clean' : 'FAILED'}`);
+    log(
+      `${round}: ${outcomes.length} operations, ${fresh.length} new, audit ${audit.body.data?.ok ? 'clean' : 'FAILED'}`,
+    );
   }
 
   try {
@@ -223,7 +311,8 @@ export async function runChaos(options: { kills: number; clients?: number; seed?
     // Recovery: let the provider and the webhook schedule run everything that is due.
     for (let day = 0; day < 3; day++) await send('POST', '/sandbox/clock/advance', { seconds: 86_400 });
     const after = await send('GET', '/sandbox/audit');
-    if (!after.body.data?.ok) problems.push(`after recovery: audit failed: ${JSON.stringify(after.body.data?.problems)}`);
+    if (!after.body.data?.ok)
+      problems.push(`after recovery: audit failed: ${JSON.stringify(after.body.data?.problems)}`);
 
     const db = new Database(sandbox.dbPath, { readonly: true });
     const count = (sql: string, ...params: unknown[]) => (db.prepare(sql).get(...params) as { n: number }).n;
@@ -231,13 +320,22 @@ export async function runChaos(options: { kills: number; clients?: number; seed?
       const ok = status < 300;
       if (op.kind === 'credit') {
         const table = body.data?.outcome === 'SUSPENDED' ? 'suspense_items' : 'transactions';
-        const found = count(`SELECT count(*) AS n FROM ${table} WHERE provider_reference = ? ${table === 'transactions' ? "AND type = 'CREDIT'" : ''}`, `CHAOS-${op.n}`);
+        const found = count(
+          `SELECT count(*) AS n FROM ${table} WHERE provider_reference = ? ${table === 'transactions' ? "AND type = 'CREDIT'" : ''}`,
+          `CHAOS-${op.n}`,
+        );
         if (found !== (ok ? 1 : 0)) problems.push(`credit ${op.key} (${status}) is in the database ${found} times`);
       } else if (op.kind === 'resolve') {
-        const found = count(`SELECT count(*) AS n FROM events WHERE type_code = ${typeCode('suspense.resolved')} AND payload LIKE ?`, `%"note":"${op.tag}"%`);
+        const found = count(
+          `SELECT count(*) AS n FROM events WHERE type_code = ${typeCode('suspense.resolved')} AND payload LIKE ?`,
+          `%"note":"${op.tag}"%`,
+        );
         if (found !== (ok ? 1 : 0)) problems.push(`resolve ${op.key} (${status}) happened ${found} times`);
       } else {
-        const found = count("SELECT count(*) AS n FROM transactions WHERE type = 'DEBIT' AND raw_narration = ?", op.tag);
+        const found = count(
+          "SELECT count(*) AS n FROM transactions WHERE type = 'DEBIT' AND raw_narration = ?",
+          op.tag,
+        );
         if (found !== (ok ? 1 : 0)) problems.push(`${op.kind} transfer ${op.key} (${status}) debited ${found} times`);
       }
     }
@@ -245,12 +343,21 @@ export async function runChaos(options: { kills: number; clients?: number; seed?
     if (undelivered > 0) problems.push(`${undelivered} webhook deliveries are not DELIVERED after recovery`);
     // The receiver keeps an event's id as text; the event's own is stored as its 16 bytes (events/stored.ts).
     const sameEvent = "unhex(replace(r.webhook_id, '-', '')) = e.id";
-    const missing = count(`SELECT count(*) AS n FROM events e WHERE NOT EXISTS (SELECT 1 FROM receiver_events r WHERE ${sameEvent})`);
+    const missing = count(
+      `SELECT count(*) AS n FROM events e WHERE NOT EXISTS (SELECT 1 FROM receiver_events r WHERE ${sameEvent})`,
+    );
     if (missing > 0) problems.push(`${missing} committed events never reached the receiver`);
-    const duplicates = count('SELECT count(*) AS n FROM (SELECT webhook_id FROM receiver_events GROUP BY webhook_id HAVING count(*) > 1)');
+    const duplicates = count(
+      'SELECT count(*) AS n FROM (SELECT webhook_id FROM receiver_events GROUP BY webhook_id HAVING count(*) > 1)',
+    );
     const inFlightAtKills = options.kills * 8;
-    if (duplicates > inFlightAtKills) problems.push(`${duplicates} events were received twice, more than could have been in flight at ${options.kills} kills`);
-    const stranger = count(`SELECT count(*) AS n FROM receiver_events r WHERE NOT EXISTS (SELECT 1 FROM events e WHERE ${sameEvent})`);
+    if (duplicates > inFlightAtKills)
+      problems.push(
+        `${duplicates} events were received twice, more than could have been in flight at ${options.kills} kills`,
+      );
+    const stranger = count(
+      `SELECT count(*) AS n FROM receiver_events r WHERE NOT EXISTS (SELECT 1 FROM events e WHERE ${sameEvent})`,
+    );
     if (stranger > 0) problems.push(`${stranger} received deliveries match no committed event`);
     db.close();
     return {

@@ -10,7 +10,9 @@ describe('ledger sandbox clock on a manual clock', () => {
   it('on a clock started at --clock-start it says what the advances add up to, not how far it is from real time', async () => {
     // --clock-start can be months from real time.
     const shown = async () => {
-      const run = await commandIn('/nonexistent', ['sandbox', 'clock'], { env: { LEDGER_BASE_URL: t.baseUrl!, LEDGER_API_KEY: t.key } });
+      const run = await commandIn('/nonexistent', ['sandbox', 'clock'], {
+        env: { LEDGER_BASE_URL: t.baseUrl!, LEDGER_API_KEY: t.key },
+      });
       return [run.exitCode, run.stdout];
     };
     expect(await shown()).toEqual([0, '2026-11-21T09:30:00.000Z  (never advanced)\n']);
@@ -24,7 +26,9 @@ describe('ledger sandbox clock on a manual clock', () => {
 describe('ledger sandbox clock advance past the latest time a clock reaches', () => {
   const late = useSandbox({ listen: true, clockStart: Date.parse('9998-06-01T00:00:00Z') });
   it('a move past the latest time names <duration>, as the other refusals of the duration do, not the API field', async () => {
-    const run = await commandIn('/nonexistent', ['sandbox', 'clock', 'advance', '3650d'], { env: { LEDGER_BASE_URL: late.baseUrl!, LEDGER_API_KEY: late.key } });
+    const run = await commandIn('/nonexistent', ['sandbox', 'clock', 'advance', '3650d'], {
+      env: { LEDGER_BASE_URL: late.baseUrl!, LEDGER_API_KEY: late.key },
+    });
     expect([run.exitCode, run.stdout, run.stderr]).toEqual([
       1,
       '',

@@ -28,7 +28,10 @@ async function viaCommander(words: string[], env: Record<string, string>) {
   if (env.TEST_BASE_URL) process.env.TEST_BASE_URL = env.TEST_BASE_URL;
   else delete process.env.TEST_BASE_URL;
   try {
-    const command = declare(seen).toCommander(commander).exitOverride().configureOutput({ writeErr: () => {}, writeOut: () => {} });
+    const command = declare(seen)
+      .toCommander(commander)
+      .exitOverride()
+      .configureOutput({ writeErr: () => {}, writeOut: () => {} });
     await command.parseAsync(words, { from: 'user' });
   } finally {
     if (saved === undefined) delete process.env.TEST_BASE_URL;

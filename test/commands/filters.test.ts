@@ -33,7 +33,16 @@ describe('readTime', () => {
     expect(readTime('yesterday', '--until', 'end').at(lateEvening).toISOString()).toBe('2026-03-11T22:59:59.999Z');
   });
 
-  it.each(['2026-02-29', '2026-13-01', '2026-01-02T24:00:00Z', '2026-01-02T09:30:00+25:00', 'last week', '24', '-1d', ''])('refuses %j (exit 2) naming the flag', (text) => {
+  it.each([
+    '2026-02-29',
+    '2026-13-01',
+    '2026-01-02T24:00:00Z',
+    '2026-01-02T09:30:00+25:00',
+    'last week',
+    '24',
+    '-1d',
+    '',
+  ])('refuses %j (exit 2) naming the flag', (text) => {
     expect(() => readTime(text, '--since', 'start')).toThrow(`--since "${text}" must be an ISO date or time`);
   });
 });

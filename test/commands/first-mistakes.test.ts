@@ -68,9 +68,13 @@ describe('a bank account without --bank', () => {
 describe('a bank code that is not listed', () => {
   it('an unknown bank code names the command that lists the banks', async () => {
     const ada = await createWallet(t, 500_000);
-    const listed = 'Error [INVALID_BANK_CODE]: bank code 999 is not in the list of banks: `ledger banks list --search <name>` shows the codes\n';
+    const listed =
+      'Error [INVALID_BANK_CODE]: bank code 999 is not in the list of banks: `ledger banks list --search <name>` shows the codes\n';
     expect(await failure((io) => runBankResolve(io, '0123456785', '999'))).toEqual([1, listed]);
-    expect(await failure((io) => runTransfer(io, ada.id, '0123456785', '100000', { bank: '999', yes: true }))).toEqual([1, listed]);
+    expect(await failure((io) => runTransfer(io, ada.id, '0123456785', '100000', { bank: '999', yes: true }))).toEqual([
+      1,
+      listed,
+    ]);
     expect((await t.call('GET', `/v1/wallets/${ada.id}`)).body.data.balance).toBe(500_000);
   });
 });
@@ -78,7 +82,10 @@ describe('a bank code that is not listed', () => {
 describe('a transfer to the wallet it comes from', () => {
   it('a transfer to its own wallet is refused once, naming <to>', async () => {
     const ada = await createWallet(t, 500_000);
-    expect(await failure((io) => runTransfer(io, ada.id, ada.id, '100', {}))).toEqual([1, 'Error [VALIDATION_ERROR]: <to>: is the source wallet itself\n']);
+    expect(await failure((io) => runTransfer(io, ada.id, ada.id, '100', {}))).toEqual([
+      1,
+      'Error [VALIDATION_ERROR]: <to>: is the source wallet itself\n',
+    ]);
   });
 });
 
@@ -87,7 +94,12 @@ describe('an id copied from a table, or mistyped', () => {
   async function line(...words: string[]): Promise<[number, string]> {
     let err = '';
     const exit = await commandLines.run(words, [], {
-      sources: { stdout: { write: () => {} }, stderr: { write: (s: string) => (err += s) }, env: { LEDGER_BASE_URL: t.baseUrl!, LEDGER_API_KEY: t.key, NO_COLOR: '1' }, cwd: '/nonexistent' },
+      sources: {
+        stdout: { write: () => {} },
+        stderr: { write: (s: string) => (err += s) },
+        env: { LEDGER_BASE_URL: t.baseUrl!, LEDGER_API_KEY: t.key, NO_COLOR: '1' },
+        cwd: '/nonexistent',
+      },
       exitCode: 0,
     });
     return [exit, err];
@@ -95,17 +107,29 @@ describe('an id copied from a table, or mistyped', () => {
 
   it("the start of an id (a table's shortened id, copied without its …) names its record, several are listed (exit 2), and one that starts none says so", async () => {
     const ada = await createWallet(t, 1_000);
-    await t.call('POST', '/sandbox/inbound-transfers', { account_number: ada.account_number, amount: 70_000, narration: 'asdfgh' });
+    await t.call('POST', '/sandbox/inbound-transfers', {
+      account_number: ada.account_number,
+      amount: 70_000,
+      narration: 'asdfgh',
+    });
     const items = (await t.call('GET', '/v1/suspense?status=PENDING')).body.data.items;
     const item = items.at(-1);
     const shown = item.id.slice(0, 24);
     expect(items.filter((i: { id: string }) => i.id.startsWith(shown))).toHaveLength(1);
-    expect(await line('suspense', 'show', shown)).toEqual([0, `Resolve it with \`ledger suspense resolve ${item.id}\`: on a terminal it asks for the action and the wallet, and asks again before money moves.\n`]);
+    expect(await line('suspense', 'show', shown)).toEqual([
+      0,
+      `Resolve it with \`ledger suspense resolve ${item.id}\`: on a terminal it asks for the action and the wallet, and asks again before money moves.\n`,
+    ]);
     // Ids made in the same millisecond share their first 13 characters (the time): that start names every delivery.
-    const logs = (await t.call('GET', '/v1/webhook-logs?limit=100')).body.data.items.filter((l: { id: string }) => l.id.startsWith(item.id.slice(0, 8)));
+    const logs = (await t.call('GET', '/v1/webhook-logs?limit=100')).body.data.items.filter((l: { id: string }) =>
+      l.id.startsWith(item.id.slice(0, 8)),
+    );
     expect(logs.length).toBeGreaterThan(1);
     const [exit, err] = await line('webhooks', 'retry', item.id.slice(0, 8));
-    expect([exit, err.split('\n')[0]]).toEqual([2, `Error [AMBIGUOUS]: <log_id> "${item.id.slice(0, 8)}" names ${Math.min(logs.length, 10)}${logs.length > 10 ? ' or more' : ''} webhook logs: give more of the id`]);
+    expect([exit, err.split('\n')[0]]).toEqual([
+      2,
+      `Error [AMBIGUOUS]: <log_id> "${item.id.slice(0, 8)}" names ${Math.min(logs.length, 10)}${logs.length > 10 ? ' or more' : ''} webhook logs: give more of the id`,
+    ]);
     const missing = `${item.id.slice(0, 9)}${item.id[9] === 'f' ? '0' : 'f'}`;
     expect(await line('suspense', 'show', missing)).toEqual([
       1,

@@ -15,7 +15,7 @@ const program = await assemble('', true);
 describe('--help', () => {
   const all = leaves(program);
 
-  it('has every command the registry registers, each listed in its parent\'s --help (`ledger --help` for the top level)', () => {
+  it("has every command the registry registers, each listed in its parent's --help (`ledger --help` for the top level)", () => {
     const byPath = new Map(all.map((c) => [c.path, c.command]));
     for (const { path } of COMMANDS) {
       const command = byPath.get(`ledger ${path}`);
@@ -25,17 +25,24 @@ describe('--help', () => {
       parent.configureOutput({ writeOut: (s) => (text += s) });
       parent.outputHelp();
       const listed = text.slice(text.indexOf('\nCommands:\n'), text.indexOf('\nExamples:\n'));
-      expect(listed, `${parent.name()} --help does not list ${path}`).toMatch(new RegExp(`^  ${path.split(' ').at(-1)}\\b`, 'm'));
+      expect(listed, `${parent.name()} --help does not list ${path}`).toMatch(
+        new RegExp(`^  ${path.split(' ').at(-1)}\\b`, 'm'),
+      );
     }
   });
 
-  it.each(leaves(program).map((c) => [c.path, c.command] as const))('%s --help has examples and the exit codes', (_path, command) => {
-    let text = '';
-    command.configureOutput({ writeOut: (s) => (text += s) });
-    command.outputHelp();
-    expect(text).toMatch(/Examples:\n {2}\$ .*ledger /);
-    expect(text).toContain('Exit codes: 0 success · 1 the API refused (4xx/5xx) · 2 usage error ·\n3 sandbox not reachable · 130 cancelled at a prompt.');
-  });
+  it.each(leaves(program).map((c) => [c.path, c.command] as const))(
+    '%s --help has examples and the exit codes',
+    (_path, command) => {
+      let text = '';
+      command.configureOutput({ writeOut: (s) => (text += s) });
+      command.outputHelp();
+      expect(text).toMatch(/Examples:\n {2}\$ .*ledger /);
+      expect(text).toContain(
+        'Exit codes: 0 success · 1 the API refused (4xx/5xx) · 2 usage error ·\n3 sandbox not reachable · 130 cancelled at a prompt.',
+      );
+    },
+  );
 });
 
 /**
@@ -85,8 +92,18 @@ function documented(section: string, runs: Set<string>, known: Set<string>): Set
 describe('the command reference (docs/commands.md)', () => {
   it('documents every command that runs (a group is the rows of its commands), and no command that is not there', () => {
     const runs = new Set(COMMANDS.filter((c) => c.load).map((c) => c.path));
-    const found = documented(sectionOf('docs/commands.md', '# Command reference'), runs, new Set(COMMANDS.map((c) => c.path)));
-    expect([...runs].filter((path) => !found.has(path)), 'commands missing from docs/commands.md').toEqual([]);
-    expect([...found].filter((path) => !runs.has(path)), 'docs/commands.md rows that name no command').toEqual([]);
+    const found = documented(
+      sectionOf('docs/commands.md', '# Command reference'),
+      runs,
+      new Set(COMMANDS.map((c) => c.path)),
+    );
+    expect(
+      [...runs].filter((path) => !found.has(path)),
+      'commands missing from docs/commands.md',
+    ).toEqual([]);
+    expect(
+      [...found].filter((path) => !runs.has(path)),
+      'docs/commands.md rows that name no command',
+    ).toEqual([]);
   });
 });

@@ -41,14 +41,28 @@ vi.mock('@inquirer/prompts', () => {
       ui.asked.push(`confirm: ${message}`);
       return ui.answers.shift() as boolean;
     },
-    select: async ({ message, choices, default: preselect }: { message: string; choices: { name: string; value: unknown }[]; default?: unknown }) => {
+    select: async ({
+      message,
+      choices,
+      default: preselect,
+    }: {
+      message: string;
+      choices: { name: string; value: unknown }[];
+      default?: unknown;
+    }) => {
       ui.asked.push(`select: ${message}`);
       ui.choices.push(choices);
       ui.defaults.push(preselect);
       const pick = ui.answers.shift() as (c: { name: string; value: unknown }[]) => unknown;
       return pick(choices);
     },
-    search: async ({ message, source }: { message: string; source: (term: string | undefined) => Promise<{ name: string; value: unknown }[]> }) => {
+    search: async ({
+      message,
+      source,
+    }: {
+      message: string;
+      source: (term: string | undefined) => Promise<{ name: string; value: unknown }[]>;
+    }) => {
       ui.asked.push(`search: ${message}`);
       ui.shownBeforeTyping.push((await source(undefined)).map((c) => c.name));
       const term = ui.answers.shift() as string | undefined;
@@ -62,8 +76,10 @@ beforeEach(async () => {
   Object.assign(ui, { asked: [], answers: [], refused: [], choices: [], defaults: [], shownBeforeTyping: [] });
   await t.call('POST', '/sandbox/reset');
 });
-const io = (flags: Record<string, unknown> = {}, tty = false) => captureIo(flags, { baseUrl: t.baseUrl!, apiKey: t.key, tty, env: { NO_COLOR: '1' } });
-const credit = async (body: Record<string, unknown>) => (await t.call('POST', '/sandbox/inbound-transfers', body)).body.data;
+const io = (flags: Record<string, unknown> = {}, tty = false) =>
+  captureIo(flags, { baseUrl: t.baseUrl!, apiKey: t.key, tty, env: { NO_COLOR: '1' } });
+const credit = async (body: Record<string, unknown>) =>
+  (await t.call('POST', '/sandbox/inbound-transfers', body)).body.data;
 
 describe('prompts that forgive', () => {
   it('asks again with the reason, keeping the answers before it (wallets create)', async () => {
@@ -71,7 +87,12 @@ describe('prompts that forgive', () => {
     const c = io({ json: true }, true);
     await runCreateWallet(c.io, {});
     expect(ui.refused).toEqual(['ngozi at example → must be a valid email address']);
-    expect(JSON.parse(c.stdout())).toMatchObject({ customer_reference: 'ref-1', first_name: 'Ngozi', last_name: 'Okafor', email: 'ngozi@example.com' });
+    expect(JSON.parse(c.stdout())).toMatchObject({
+      customer_reference: 'ref-1',
+      first_name: 'Ngozi',
+      last_name: 'Okafor',
+      email: 'ngozi@example.com',
+    });
   });
 
   it('a threshold typed in naira or with separators is asked again, not the end of the flow (agents create)', async () => {
@@ -98,7 +119,13 @@ describe('the suspense picker', () => {
     expect(ui.shownBeforeTyping[0]![0]).not.toContain(w.account_number);
     expect(ui.choices[0]!.map((c) => c.value)).toEqual(['CREDIT_WALLET', 'DISMISS']);
 
-    await credit({ account_number: w.account_number, amount: 5_000, narration: 'qwerty', sender_account: '0123456785', sender_bank_code: '058' });
+    await credit({
+      account_number: w.account_number,
+      amount: 5_000,
+      narration: 'qwerty',
+      sender_account: '0123456785',
+      sender_bank_code: '058',
+    });
     ui.answers = ['', (choices: { value: unknown }[]) => choices.find((c) => c.value === 'DISMISS')!.value, true];
     await runResolve(io({ quiet: true }, true).io, undefined, { note: 'n' });
     expect(ui.choices.at(-1)!.map((c) => c.value)).toEqual(['CREDIT_WALLET', 'DISMISS', 'REFUND']);
@@ -107,21 +134,29 @@ describe('the suspense picker', () => {
   it('REFUND of a payment without a sender account is refused before anything is sent', async () => {
     const w = await createWallet(t);
     const item = (await credit({ account_number: w.account_number, amount: 4_000, narration: 'asdfgh' })).suspense_item;
-    await expect(runResolve(io({}, true).io, item.id, { action: 'REFUND', yes: true })).rejects.toThrow(/REFUND needs the sender account and bank code/);
+    await expect(runResolve(io({}, true).io, item.id, { action: 'REFUND', yes: true })).rejects.toThrow(
+      /REFUND needs the sender account and bank code/,
+    );
     expect((await t.call('GET', `/sandbox/suspense/${item.id}`)).body.data.status).toBe('PENDING');
   });
 
   it('offers the wallet the payment was for before anything is typed; for a closed one, the same customer’s other wallet', async () => {
     const ada = await createWallet(t, 0, { first_name: 'Ada', last_name: 'Eze', email: 'ada.eze@example.com' });
     await createWallet(t, 0, { first_name: 'Bola', last_name: 'Ade' });
-    const item = (await credit({ account_number: ada.account_number, amount: 3_000, narration: 'asdfgh' })).suspense_item;
+    const item = (await credit({ account_number: ada.account_number, amount: 3_000, narration: 'asdfgh' }))
+      .suspense_item;
     ui.answers = [undefined, true];
     await runResolve(io({ quiet: true }, true).io, item.id, { action: 'CREDIT_WALLET', note: 'x' });
     expect(ui.shownBeforeTyping[0]).toEqual([expect.stringContaining('ADA EZE')]);
     expect((await t.call('GET', `/v1/wallets/${ada.id}`)).body.data.balance).toBe(3_000);
 
     await t.call('POST', `/v1/wallets/${ada.id}/close`);
-    const again = await createWallet(t, 0, { first_name: 'Ada', last_name: 'Eze', email: 'ada.eze@example.com', customer_reference: 'ada-new' });
+    const again = await createWallet(t, 0, {
+      first_name: 'Ada',
+      last_name: 'Eze',
+      email: 'ada.eze@example.com',
+      customer_reference: 'ada-new',
+    });
     const held = (await credit({ account_number: ada.account_number, amount: 2_000 })).suspense_item;
     ui.answers = [undefined, true];
     await runResolve(io({ quiet: true }, true).io, held.id, { action: 'CREDIT_WALLET', note: 'x' });
@@ -162,7 +197,10 @@ describe('close at 80 columns', () => {
   it('wraps the balance that stays at a space, continued two columns in', async () => {
     const w = await createWallet(t, 1_020_000);
     ui.answers = [false];
-    const person = captureIo({}, { baseUrl: t.baseUrl!, apiKey: t.key, tty: true, columns: 80, env: { NO_COLOR: '1' } });
+    const person = captureIo(
+      {},
+      { baseUrl: t.baseUrl!, apiKey: t.key, tty: true, columns: 80, env: { NO_COLOR: '1' } },
+    );
     await expect(runClose(person.io, w.id, {})).rejects.toThrow('close cancelled: nothing was changed');
     const lines = person.stderr().split('\n');
     expect(lines[1]).toBe(`Balance 1020000 (₦10,200.00) stays on the wallet; later payments to ${w.account_number}`);
@@ -175,9 +213,20 @@ describe('amounts and counts for people', () => {
   it('resolution messages and agent runs show amounts in kobo and naira; counts are pluralised', async () => {
     const w = await createWallet(t);
     const savings = await createWallet(t);
-    const agent = (await t.call('POST', `/v1/wallets/${w.id}/agents`, { name: 'Sweep', trigger: 'BALANCE_ABOVE', threshold: 1_000_000, action: 'SWEEP', destination_wallet_id: savings.id })).body.data;
+    const agent = (
+      await t.call('POST', `/v1/wallets/${w.id}/agents`, {
+        name: 'Sweep',
+        trigger: 'BALANCE_ABOVE',
+        threshold: 1_000_000,
+        action: 'SWEEP',
+        destination_wallet_id: savings.id,
+      })
+    ).body.data;
     await credit({ account_number: w.account_number, amount: 1_500_000, narration: 'salary' });
-    const runs = captureIo({ wide: true, format: 'table' }, { baseUrl: t.baseUrl!, apiKey: t.key, env: { NO_COLOR: '1' } });
+    const runs = captureIo(
+      { wide: true, format: 'table' },
+      { baseUrl: t.baseUrl!, apiKey: t.key, env: { NO_COLOR: '1' } },
+    );
     await runRuns(runs.io, agent.id, {});
     expect(runs.stdout()).toContain('balance crossed above 1000000 (₦10,000.00) (0 (₦0.00) → 1500000 (₦15,000.00))');
     expect(runs.stdout()).toContain(`moved 1500000 (₦15,000.00) to wallet ${savings.id}`);
@@ -195,10 +244,17 @@ describe('terminal safety', () => {
 
   it('strips escape sequences and control characters from data shown to people; --json carries it unchanged', async () => {
     const w = await createWallet(t);
-    await credit({ account_number: w.account_number, amount: 700, narration: hostile.slice(0, 100), sender_name: 'Bad\u001b[5mName' });
+    await credit({
+      account_number: w.account_number,
+      amount: 700,
+      narration: hostile.slice(0, 100),
+      sender_name: 'Bad\u001b[5mName',
+    });
     const table = io({}, true);
     await runTransactions(table.io, w.id, {});
-    expect(table.stdout()).not.toMatch(/[\u0000-\u0008\u000b-\u001a\u001c-\u001f\u007f-\u009f\u202e]|\u001b(?!\[(?:1|2|22|31|32|33|39)m)/);
+    expect(table.stdout()).not.toMatch(
+      /[\u0000-\u0008\u000b-\u001a\u001c-\u001f\u007f-\u009f\u202e]|\u001b(?!\[(?:1|2|22|31|32|33|39)m)/,
+    );
     expect(table.stdout()).toContain('Rent May  next evil');
     const json = io({ json: true });
     await runTransactions(json.io, w.id, {});
@@ -210,14 +266,25 @@ describe('terminal safety', () => {
 
   it('cleans a suspense item’s names and narration, and a receiver’s response body in webhooks show', async () => {
     const w = await createWallet(t);
-    const item = (await credit({ account_number: w.account_number, amount: 800, narration: 'asdfgh\u001b[2J', sender_name: 'Eve\u001b]52;c;Y2xpcGJvYXJk\u0007' })).suspense_item;
+    const item = (
+      await credit({
+        account_number: w.account_number,
+        amount: 800,
+        narration: 'asdfgh\u001b[2J',
+        sender_name: 'Eve\u001b]52;c;Y2xpcGJvYXJk\u0007',
+      })
+    ).suspense_item;
     const shown = io({}, true);
     await runShow(shown.io, item.id);
     expect(shown.stdout()).toContain('Sender          Eve (no sender account');
     expect(shown.stdout()).not.toContain('\u001b]52');
     expect(shown.stdout()).toContain('Narration       asdfgh\n');
 
-    const app = await startWebhookApp(() => '', () => 500, '\u001b]8;;http://evil.example/\u0007click\u001b]8;;\u0007 \u001b[2Jgone');
+    const app = await startWebhookApp(
+      () => '',
+      () => 500,
+      '\u001b]8;;http://evil.example/\u0007click\u001b]8;;\u0007 \u001b[2Jgone',
+    );
     try {
       await t.call('PUT', '/sandbox/webhook-endpoint', { url: app.url });
       await credit({ account_number: w.account_number, amount: 900, narration: 'salary' });

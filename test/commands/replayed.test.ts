@@ -11,8 +11,10 @@ import { createWallet, useSandbox } from '../helpers/sandbox.js';
  * replay and that nothing was done again. --json and --quiet print only the answer.
  */
 const t = useSandbox({ listen: true });
-const REPLAYED = 'Replayed: this --idempotency-key was used before, so this is the first answer, as it was then; nothing was done again.\n';
-const io = (flags: Record<string, unknown> = {}) => captureIo(flags, { baseUrl: t.baseUrl!, apiKey: t.key, env: { NO_COLOR: '1' } });
+const REPLAYED =
+  'Replayed: this --idempotency-key was used before, so this is the first answer, as it was then; nothing was done again.\n';
+const io = (flags: Record<string, unknown> = {}) =>
+  captureIo(flags, { baseUrl: t.baseUrl!, apiKey: t.key, env: { NO_COLOR: '1' } });
 
 describe('a command answered with a replay', () => {
   it('clock advance repeated with its --idempotency-key after another advance says it is a replay', async () => {
@@ -34,10 +36,14 @@ describe('a command answered with a replay', () => {
     const from = await createWallet(t, 1_000);
     const to = await createWallet(t);
     const refused = io();
-    await expect(runTransfer(refused.io, from.id, to.id, '5000', { idempotencyKey: 'pay-5000' })).rejects.toBeInstanceOf(ApiError);
+    await expect(
+      runTransfer(refused.io, from.id, to.id, '5000', { idempotencyKey: 'pay-5000' }),
+    ).rejects.toBeInstanceOf(ApiError);
     await t.call('POST', '/sandbox/inbound-transfers', { account_number: from.account_number, amount: 10_000 });
     const again = io();
-    await expect(runTransfer(again.io, from.id, to.id, '5000', { idempotencyKey: 'pay-5000' })).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
+    await expect(runTransfer(again.io, from.id, to.id, '5000', { idempotencyKey: 'pay-5000' })).rejects.toMatchObject({
+      code: 'INSUFFICIENT_FUNDS',
+    });
     expect([refused.stderr(), again.stderr()]).toEqual(['', REPLAYED]);
   });
 });

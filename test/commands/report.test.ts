@@ -18,13 +18,21 @@ const report = (overrides: Record<string, unknown>) => ({
 
 function screen(data: unknown): string {
   let out = '';
-  render({ write: (s: string) => (out += s), isTTY: false }, data, reportView, { quiet: false, env: { COLUMNS: '80' } });
+  render({ write: (s: string) => (out += s), isTTY: false }, data, reportView, {
+    quiet: false,
+    env: { COLUMNS: '80' },
+  });
   return out;
 }
 
 describe('the report screen', () => {
   it('shows a total past 2^53, which the API gives as a string of digits, as exact naira in its column', () => {
-    const text = screen(report({ transactions: [{ type: 'CREDIT', status: 'SETTLED', count: 901, amount: '9010000000000000' }], net: '-9007199254740993' }));
+    const text = screen(
+      report({
+        transactions: [{ type: 'CREDIT', status: 'SETTLED', count: 901, amount: '9010000000000000' }],
+        net: '-9007199254740993',
+      }),
+    );
     expect(text).toContain('\n  CREDIT    SETTLED                    901  ₦90,100,000,000,000.00\n');
     expect(text).toContain('\nNet         in − payouts                    -₦90,071,992,547,409.93\n');
   });
@@ -35,7 +43,19 @@ describe('the report screen', () => {
       report({
         webhooks: {
           deliveries: [{ status: 'FAILED', count: 2 }],
-          failing_endpoints: [{ url, failed_attempts: 2, failing_deliveries: 2, last_error: { at: '2026-11-21T09:00:00.000Z', http_status_code: null, response_body: null, error: `connect ECONNREFUSED ${'y'.repeat(100)}` } }],
+          failing_endpoints: [
+            {
+              url,
+              failed_attempts: 2,
+              failing_deliveries: 2,
+              last_error: {
+                at: '2026-11-21T09:00:00.000Z',
+                http_status_code: null,
+                response_body: null,
+                error: `connect ECONNREFUSED ${'y'.repeat(100)}`,
+              },
+            },
+          ],
         },
       }),
     );

@@ -28,13 +28,19 @@ describe('scenario run --base-url and the deliveries already received', () => {
     // Before the run: a ledger.credit of 1000 delivered and accepted.
     await createWallet(t, 1_000);
     await t.call('POST', '/sandbox/clock/advance', { seconds: 1 });
-    expect((await t.call('GET', '/sandbox/receiver/events')).body.data.items).toMatchObject([{ event_type: 'ledger.credit', response_status: 200 }]);
+    expect((await t.call('GET', '/sandbox/receiver/events')).body.data.items).toMatchObject([
+      { event_type: 'ledger.credit', response_status: 200 },
+    ]);
 
     writeFileSync(join(cwd, 'credit.yaml'), SCENARIO);
     const run = await scenarioRunIn(cwd, ['credit.yaml', '--base-url', t.baseUrl!, '--api-key', t.key]);
     expect(run.exitCode).toBe(1);
-    expect(run.stdout).toContain('no ledger.credit delivery with data.amount 1000 reached the built-in receiver after 5 scheduler passes (0 other ledger.credit deliveries)');
-    expect(run.stderr).toBe('Error [SCENARIO_FAILED]: 1 of 1 scenario did not pass: credit.yaml:1 "a credit\'s webhook"\n');
+    expect(run.stdout).toContain(
+      'no ledger.credit delivery with data.amount 1000 reached the built-in receiver after 5 scheduler passes (0 other ledger.credit deliveries)',
+    );
+    expect(run.stderr).toBe(
+      'Error [SCENARIO_FAILED]: 1 of 1 scenario did not pass: credit.yaml:1 "a credit\'s webhook"\n',
+    );
     await t.call('PUT', '/sandbox/receiver/behaviour', { status: 200, count: 0 });
   });
 
@@ -53,11 +59,21 @@ describe('scenario run --base-url and the deliveries already received', () => {
   it('a --base-url that is not a sandbox, or a key it refuses, is one error before anything runs, and no report', async () => {
     writeFileSync(join(cwd, 'credit.yaml'), SCENARIO);
     const { createServer } = await import('node:http');
-    const other = createServer((_request, response) => response.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not Found</h1>'));
+    const other = createServer((_request, response) =>
+      response.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not Found</h1>'),
+    );
     await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(other.address() as { port: number }).port}`;
     try {
-      const elsewhere = await scenarioRunIn(cwd, ['credit.yaml', '--base-url', url, '--api-key', t.key, '--output', 'report.xml']);
+      const elsewhere = await scenarioRunIn(cwd, [
+        'credit.yaml',
+        '--base-url',
+        url,
+        '--api-key',
+        t.key,
+        '--output',
+        'report.xml',
+      ]);
       // Its /openapi.json (a 404 here) lists no /sandbox path: refused before the key is sent.
       expect([elsewhere.exitCode, elsewhere.stdout, elsewhere.stderr]).toEqual([
         2,
@@ -68,8 +84,18 @@ describe('scenario run --base-url and the deliveries already received', () => {
     } finally {
       await new Promise((resolve) => other.close(resolve));
     }
-    const refused = await scenarioRunIn(cwd, ['credit.yaml', '--base-url', t.baseUrl!, '--api-key', 'svc_test_00000000000000000000000000000000']);
-    expect([refused.exitCode, refused.stdout, refused.stderr]).toEqual([1, '', 'Error [UNAUTHORIZED]: API key is invalid or has been rotated\n']);
+    const refused = await scenarioRunIn(cwd, [
+      'credit.yaml',
+      '--base-url',
+      t.baseUrl!,
+      '--api-key',
+      'svc_test_00000000000000000000000000000000',
+    ]);
+    expect([refused.exitCode, refused.stdout, refused.stderr]).toEqual([
+      1,
+      '',
+      'Error [UNAUTHORIZED]: API key is invalid or has been rotated\n',
+    ]);
   });
 });
 
@@ -114,14 +140,31 @@ describe('the reports of a --base-url run', () => {
   it('TAP and JUnit show only the hint of a value that holds the key, wherever a failure echoes it', async () => {
     writeFileSync(join(cwd, 'echoes.yaml'), ECHOES);
     const hint = `${t.key.slice(0, 9)}…${t.key.slice(-4)}`;
-    const tap = await scenarioRunIn(cwd, ['echoes.yaml', '--base-url', t.baseUrl!, '--api-key', t.key, '--reporter', 'tap']);
-    const junit = await scenarioRunIn(cwd, ['echoes.yaml', '--base-url', t.baseUrl!, '--api-key', t.key, '--output', 'echoes.xml']);
+    const tap = await scenarioRunIn(cwd, [
+      'echoes.yaml',
+      '--base-url',
+      t.baseUrl!,
+      '--api-key',
+      t.key,
+      '--reporter',
+      'tap',
+    ]);
+    const junit = await scenarioRunIn(cwd, [
+      'echoes.yaml',
+      '--base-url',
+      t.baseUrl!,
+      '--api-key',
+      t.key,
+      '--output',
+      'echoes.xml',
+    ]);
     const xml = readFileSync(join(cwd, 'echoes.xml'), 'utf8');
     expect([tap.exitCode, junit.exitCode]).toEqual([1, 1]);
     // Every scenario failed where it echoes the key, and each report says so.
     expect(tap.stdout.match(/^ {4}not ok \d+ - /gm)).toHaveLength(5);
     expect(xml.match(/<failure /g)).toHaveLength(5);
-    for (const output of [tap.stdout, tap.stderr, junit.stdout, junit.stderr, xml]) expect(output).not.toContain(t.key.slice('svc_test_'.length));
+    for (const output of [tap.stdout, tap.stderr, junit.stdout, junit.stderr, xml])
+      expect(output).not.toContain(t.key.slice('svc_test_'.length));
     // The key was there to echo: each report shows its hint.
     for (const report of [tap.stdout, junit.stdout, xml]) expect(report).toContain(hint);
   });

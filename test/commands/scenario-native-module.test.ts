@@ -37,12 +37,15 @@ describe('scenario run with a database driver built for another Node', () => {
     ['TAP (no terminal)', [EXAMPLES], false],
     ['pretty (a terminal)', [EXAMPLES], true],
     ['JUnit', [EXAMPLES, '--reporter', 'junit'], false],
-  ] as const)('%s: one NATIVE_MODULE error naming the fix, exit 1, and no report of scenarios', async (_name, args, tty) => {
-    const run = await scenarioRun([...args], tty);
-    expect(run.stderr).toBe(NATIVE_MODULE);
-    expect(run.exitCode).toBe(1);
-    expect(run.stdout).toBe('');
-  });
+  ] as const)(
+    '%s: one NATIVE_MODULE error naming the fix, exit 1, and no report of scenarios',
+    async (_name, args, tty) => {
+      const run = await scenarioRun([...args], tty);
+      expect(run.stderr).toBe(NATIVE_MODULE);
+      expect(run.exitCode).toBe(1);
+      expect(run.stdout).toBe('');
+    },
+  );
 
   it('--output: no report file claims that scenarios ran', async () => {
     const run = await scenarioRun([join(EXAMPLES, 'quickstart.yaml'), '--output', 'report.xml']);
@@ -55,7 +58,7 @@ describe('scenario run with a database driver built for another Node', () => {
   it.each([
     ['the driver cannot load', () => [join(EXAMPLES, 'quickstart.yaml')], 1],
     ['a file is missing', () => [join(cwd, 'missing.yaml')], 2],
-  ] as const)('--output when %s: an earlier run\'s report is not left in its place', async (_name, files, exitCode) => {
+  ] as const)("--output when %s: an earlier run's report is not left in its place", async (_name, files, exitCode) => {
     writeFileSync(join(cwd, 'stale.xml'), '<testsuites tests="5" failures="0"></testsuites>\n');
     const run = await scenarioRun([...files(), '--output', 'stale.xml']);
     expect(run.exitCode).toBe(exitCode);

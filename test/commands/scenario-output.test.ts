@@ -18,7 +18,11 @@ describe('scenario run --output naming a file the run reads, or a directory', ()
   it('`scenario run flows.yaml --output flows.yaml` is refused and the file stays', async () => {
     copyFileSync(EXAMPLE, join(cwd, 'flows.yaml'));
     const run = await scenarioRun(['flows.yaml', '--output', 'flows.yaml']);
-    expect([run.exitCode, run.stdout, run.stderr]).toEqual([2, '', 'Error [USAGE]: --output flows.yaml: is a scenario file this run reads; the report would replace it. Name another file (report.xml)\n']);
+    expect([run.exitCode, run.stdout, run.stderr]).toEqual([
+      2,
+      '',
+      'Error [USAGE]: --output flows.yaml: is a scenario file this run reads; the report would replace it. Name another file (report.xml)\n',
+    ]);
     expect(readFileSync(join(cwd, 'flows.yaml'), 'utf8')).toBe(readFileSync(EXAMPLE, 'utf8'));
   });
 
@@ -26,22 +30,36 @@ describe('scenario run --output naming a file the run reads, or a directory', ()
     mkdirSync(join(cwd, 'suite'), { recursive: true });
     copyFileSync(EXAMPLE, join(cwd, 'suite/quickstart.yaml'));
     const run = await scenarioRun(['suite', '--output', './suite/quickstart.yaml']);
-    expect([run.exitCode, run.stderr]).toEqual([2, 'Error [USAGE]: --output ./suite/quickstart.yaml: is a scenario file this run reads; the report would replace it. Name another file (report.xml)\n']);
+    expect([run.exitCode, run.stderr]).toEqual([
+      2,
+      'Error [USAGE]: --output ./suite/quickstart.yaml: is a scenario file this run reads; the report would replace it. Name another file (report.xml)\n',
+    ]);
     expect(readFileSync(join(cwd, 'suite/quickstart.yaml'), 'utf8')).toBe(readFileSync(EXAMPLE, 'utf8'));
   });
 
   it('a directory is a usage error that names a file to give', async () => {
     mkdirSync(join(cwd, 'reports'), { recursive: true });
     const run = await scenarioRun([EXAMPLE, '--output', 'reports']);
-    expect([run.exitCode, run.stdout, run.stderr]).toEqual([2, '', "Error [USAGE]: --output reports: is a directory; name the report's file (reports/report.xml)\n"]);
+    expect([run.exitCode, run.stdout, run.stderr]).toEqual([
+      2,
+      '',
+      "Error [USAGE]: --output reports: is a directory; name the report's file (reports/report.xml)\n",
+    ]);
   });
 
   it('a file where a folder of the path should be, or an empty --output, is a usage error that says which', async () => {
     copyFileSync(EXAMPLE, join(cwd, 'flows.yaml'));
     const under = await scenarioRun(['flows.yaml', '--output', 'flows.yaml/out/report.xml']);
-    expect([under.exitCode, under.stdout, under.stderr]).toEqual([2, '', 'Error [USAGE]: --output flows.yaml/out/report.xml: flows.yaml is a file, not a directory\n']);
+    expect([under.exitCode, under.stdout, under.stderr]).toEqual([
+      2,
+      '',
+      'Error [USAGE]: --output flows.yaml/out/report.xml: flows.yaml is a file, not a directory\n',
+    ]);
     const empty = await scenarioRun(['flows.yaml', '--output', '']);
-    expect([empty.exitCode, empty.stderr]).toEqual([2, "Error [USAGE]: --output is empty: name the report's file (report.xml)\n"]);
+    expect([empty.exitCode, empty.stderr]).toEqual([
+      2,
+      "Error [USAGE]: --output is empty: name the report's file (report.xml)\n",
+    ]);
     expect(readFileSync(join(cwd, 'flows.yaml'), 'utf8')).toBe(readFileSync(EXAMPLE, 'utf8'));
   });
 
@@ -49,7 +67,11 @@ describe('scenario run --output naming a file the run reads, or a directory', ()
     copyFileSync(EXAMPLE, join(cwd, 'flows.yaml'));
     writeFileSync(join(cwd, 'base.db'), 'a snapshot');
     const run = await scenarioRun(['flows.yaml', '--snapshot', './base.db', '--output', 'base.db']);
-    expect([run.exitCode, run.stdout, run.stderr]).toEqual([2, '', 'Error [USAGE]: --output base.db: is the --snapshot file every scenario starts from; the report would replace it. Name another file (report.xml)\n']);
+    expect([run.exitCode, run.stdout, run.stderr]).toEqual([
+      2,
+      '',
+      'Error [USAGE]: --output base.db: is the --snapshot file every scenario starts from; the report would replace it. Name another file (report.xml)\n',
+    ]);
     expect(readFileSync(join(cwd, 'base.db'), 'utf8')).toBe('a snapshot');
   });
 });

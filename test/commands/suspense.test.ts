@@ -25,7 +25,13 @@ vi.mock('@inquirer/prompts', () => ({
     ui.asked.push(`select: ${message}`);
     return ui.select.shift()!(choices);
   },
-  search: async ({ message, source }: { message: string; source: (term: string) => Promise<{ name: string; value: unknown }[]> }) => {
+  search: async ({
+    message,
+    source,
+  }: {
+    message: string;
+    source: (term: string) => Promise<{ name: string; value: unknown }[]>;
+  }) => {
     ui.asked.push(`search: ${message}`);
     const term = ui.search.shift()!;
     // What the first search of a run shows before anything is typed (the item picker's list).
@@ -50,10 +56,12 @@ beforeEach(async () => {
   await t.call('POST', '/sandbox/reset');
 });
 
-const io = (flags: Record<string, unknown> = {}, tty = false) => captureIo(flags, { baseUrl: t.baseUrl!, apiKey: t.key, tty, env: { NO_COLOR: '1' } });
+const io = (flags: Record<string, unknown> = {}, tty = false) =>
+  captureIo(flags, { baseUrl: t.baseUrl!, apiKey: t.key, tty, env: { NO_COLOR: '1' } });
 async function hold(amount: number, narration = 'asdfgh') {
   const w = await createWallet(t);
-  return (await t.call('POST', '/sandbox/inbound-transfers', { account_number: w.account_number, amount, narration })).body.data.suspense_item;
+  return (await t.call('POST', '/sandbox/inbound-transfers', { account_number: w.account_number, amount, narration }))
+    .body.data.suspense_item;
 }
 
 describe('ledger suspense list and show', () => {
@@ -63,7 +71,9 @@ describe('ledger suspense list and show', () => {
     const c = io({ format: 'table' });
     await runList(c.io, { status: 'pending' });
     expect(c.stdout()).toContain(item.id);
-    expect(c.stdout()).toMatch(/│ 2h +│ 123456 \(₦1,234\.56\) │ \S+ +│ AI_LOW_CONFIDENCE │ PENDING │ SANDBOX SENDER │ asdfgh +│/);
+    expect(c.stdout()).toMatch(
+      /│ 2h +│ 123456 \(₦1,234\.56\) │ \S+ +│ AI_LOW_CONFIDENCE │ PENDING │ SANDBOX SENDER │ asdfgh +│/,
+    );
     const json = io({ json: true });
     await runList(json.io, {});
     expect(JSON.parse(json.stdout())).toEqual((await t.call('GET', '/v1/suspense')).body.data);
@@ -74,15 +84,23 @@ describe('ledger suspense list and show', () => {
     const item = await hold(7_000);
     await hold(8_000);
     await t.call('POST', `/v1/suspense/${item.id}/resolve`, { action: 'DISMISS', note: 'duplicate' });
-    const narrow = captureIo({ format: 'table' }, { baseUrl: t.baseUrl!, apiKey: t.key, env: { NO_COLOR: '1', COLUMNS: '80' } });
+    const narrow = captureIo(
+      { format: 'table' },
+      { baseUrl: t.baseUrl!, apiKey: t.key, env: { NO_COLOR: '1', COLUMNS: '80' } },
+    );
     await runList(narrow.io, {});
     const lines = narrow.stdout().split('\n');
-    expect(lines.filter((l) => l.startsWith('│')).map((l) => /│ (PENDING|RESOLVED|DISMISSED) +│/.exec(l)?.[1])).toEqual([undefined, 'RESOLVED', 'PENDING']);
+    expect(lines.filter((l) => l.startsWith('│')).map((l) => /│ (PENDING|RESOLVED|DISMISSED) +│/.exec(l)?.[1])).toEqual(
+      [undefined, 'RESOLVED', 'PENDING'],
+    );
     expect(lines.every((l) => l.length <= 80)).toBe(true);
     // The age and the customer stay; the sender and the narration give way, and the footer says so.
     expect(lines[1]).toMatch(/^│ ID +│ Age │ Amount +│ Customer +│ Reason +│ Status +│$/);
     expect(narrow.stdout()).toContain('ids shortened, Sender and Narration left out to fit: --wide shows all\n');
-    const wide = captureIo({ wide: true, format: 'table' }, { baseUrl: t.baseUrl!, apiKey: t.key, env: { NO_COLOR: '1', COLUMNS: '80' } });
+    const wide = captureIo(
+      { wide: true, format: 'table' },
+      { baseUrl: t.baseUrl!, apiKey: t.key, env: { NO_COLOR: '1', COLUMNS: '80' } },
+    );
     await runList(wide.io, {});
     expect(wide.stdout()).toContain(item.id);
     expect(wide.stdout()).not.toContain('to fit');
@@ -100,7 +118,16 @@ describe('ledger suspense list and show', () => {
   it("people get the sender's bank by its name from the bank list, --json the API's code", async () => {
     const w = await createWallet(t);
     const held = async (sender_bank_code: string) =>
-      (await t.call('POST', '/sandbox/inbound-transfers', { account_number: w.account_number, amount: 4_000, narration: 'asdfgh', sender_name: 'Ada Obi', sender_account: '0123456785', sender_bank_code })).body.data.suspense_item;
+      (
+        await t.call('POST', '/sandbox/inbound-transfers', {
+          account_number: w.account_number,
+          amount: 4_000,
+          narration: 'asdfgh',
+          sender_name: 'Ada Obi',
+          sender_account: '0123456785',
+          sender_bank_code,
+        })
+      ).body.data.suspense_item;
     const gtb = await held('058');
     for (const tty of [false, true]) {
       const c = io({}, tty);
@@ -113,7 +140,9 @@ describe('ledger suspense list and show', () => {
     expect(unlisted.stdout()).toContain('Sender          Ada Obi · 0123456785 · bank 999\n');
     const json = io({ json: true });
     await runShow(json.io, gtb.id);
-    expect(json.stdout()).toBe(`${JSON.stringify((await t.call('GET', `/sandbox/suspense/${gtb.id}`)).body.data, null, 2)}\n`);
+    expect(json.stdout()).toBe(
+      `${JSON.stringify((await t.call('GET', `/sandbox/suspense/${gtb.id}`)).body.data, null, 2)}\n`,
+    );
   });
 });
 
@@ -121,7 +150,11 @@ describe('ledger suspense resolve', () => {
   it('on a terminal: pick the item, the action and the wallet by search, see it, confirm, and the money moves', async () => {
     await hold(1_000, 'SANDBOX-RISK');
     const wanted = await hold(2_500);
-    const target = await createWallet(t, 0, { customer_reference: 'target-ref', first_name: 'Kemi', last_name: 'Bello' });
+    const target = await createWallet(t, 0, {
+      customer_reference: 'target-ref',
+      first_name: 'Kemi',
+      last_name: 'Bello',
+    });
     ui.select.push((choices) => choices.find((c) => c.name.startsWith('CREDIT_WALLET'))!.value);
     ui.search.push('₦25.00', 'kemi');
     ui.input.push('called the customer');
@@ -137,24 +170,37 @@ describe('ledger suspense resolve', () => {
     ]);
     expect(ui.searched).toEqual([expect.stringContaining('SANDBOX / KEMI BELLO')]);
     expect(c.stderr()).toContain(`Suspense item   ${wanted.id}`);
-    expect(c.stderr()).toContain(`CREDIT_WALLET → wallet ${target.id} (Kemi Bello, target-ref) · note "called the customer"`);
+    expect(c.stderr()).toContain(
+      `CREDIT_WALLET → wallet ${target.id} (Kemi Bello, target-ref) · note "called the customer"`,
+    );
     expect(JSON.parse(c.stdout())).toMatchObject({ action: 'CREDIT_WALLET', transaction_id: expect.any(String) });
     expect((await t.call('GET', `/v1/wallets/${target.id}`)).body.data.balance).toBe(2_500);
-    expect((await t.call('GET', `/sandbox/suspense/${wanted.id}`)).body.data).toMatchObject({ status: 'RESOLVED', resolution_note: 'called the customer' });
+    expect((await t.call('GET', `/sandbox/suspense/${wanted.id}`)).body.data).toMatchObject({
+      status: 'RESOLVED',
+      resolution_note: 'called the customer',
+    });
   });
 
   it('moves nothing when the person says no', async () => {
     const item = await hold(900);
     ui.confirm.push(false);
-    await expect(runResolve(io({}, true).io, item.id, { action: 'DISMISS', note: 'x' })).rejects.toThrow(new UsageError('resolution cancelled: nothing moved'));
+    await expect(runResolve(io({}, true).io, item.id, { action: 'DISMISS', note: 'x' })).rejects.toThrow(
+      new UsageError('resolution cancelled: nothing moved'),
+    );
     expect((await t.call('GET', `/sandbox/suspense/${item.id}`)).body.data.status).toBe('PENDING');
   });
 
   it('without a terminal: missing flags are usage errors and nothing is asked', async () => {
     const item = await hold(900);
-    await expect(runResolve(io().io, undefined, { action: 'DISMISS' })).rejects.toThrow(new UsageError('missing <suspense_id> (no terminal to ask on)'));
-    await expect(runResolve(io().io, item.id, {})).rejects.toThrow(new UsageError('missing --action (no terminal to ask on)'));
-    await expect(runResolve(io().io, item.id, { action: 'credit_wallet' })).rejects.toThrow(new UsageError('missing --target-wallet for CREDIT_WALLET (no terminal to ask on)'));
+    await expect(runResolve(io().io, undefined, { action: 'DISMISS' })).rejects.toThrow(
+      new UsageError('missing <suspense_id> (no terminal to ask on)'),
+    );
+    await expect(runResolve(io().io, item.id, {})).rejects.toThrow(
+      new UsageError('missing --action (no terminal to ask on)'),
+    );
+    await expect(runResolve(io().io, item.id, { action: 'credit_wallet' })).rejects.toThrow(
+      new UsageError('missing --target-wallet for CREDIT_WALLET (no terminal to ask on)'),
+    );
     await expect(runResolve(io().io, item.id, { action: 'KEEP' })).rejects.toThrow(UsageError);
     expect(ui.asked).toEqual([]);
     const c = io({ quiet: true });
@@ -162,26 +208,45 @@ describe('ledger suspense resolve', () => {
     expect(c.stdout()).toBe('DISMISS\n');
   });
 
-  it('seen at 80 columns: a long name hid the narrations that tell one customer\'s payments apart, and the item and the summary broke mid-value; now names are cut to fit and values continue under themselves', async () => {
+  it("seen at 80 columns: a long name hid the narrations that tell one customer's payments apart, and the item and the summary broke mid-value; now names are cut to fit and values continue under themselves", async () => {
     const w = await createWallet(t, 0, { first_name: 'Chukwuemeka Obiora-Nwankwo', last_name: 'Enterprises Limited' });
-    const sender = { sender_name: 'Chukwuemeka Obiora-Nwankwo Enterprises Limited', sender_account: '0123456785', sender_bank_code: '058' };
-    for (const narration of ['asdf', 'qwerty']) await t.call('POST', '/sandbox/inbound-transfers', { account_number: w.account_number, amount: 12_345, narration, ...sender });
+    const sender = {
+      sender_name: 'Chukwuemeka Obiora-Nwankwo Enterprises Limited',
+      sender_account: '0123456785',
+      sender_bank_code: '058',
+    };
+    for (const narration of ['asdf', 'qwerty'])
+      await t.call('POST', '/sandbox/inbound-transfers', {
+        account_number: w.account_number,
+        amount: 12_345,
+        narration,
+        ...sender,
+      });
     ui.select.push((choices) => choices.find((c) => c.name.startsWith('CREDIT_WALLET'))!.value);
     ui.search.push('qwerty', '');
     ui.input.push('called the customer back about the second of the two payments');
     ui.confirm.push(true);
-    const person = captureIo({ json: true }, { baseUrl: t.baseUrl!, apiKey: t.key, tty: true, columns: 80, env: { NO_COLOR: '1' } });
+    const person = captureIo(
+      { json: true },
+      { baseUrl: t.baseUrl!, apiKey: t.key, tty: true, columns: 80, env: { NO_COLOR: '1' } },
+    );
     await runResolve(person.io, undefined, {});
     const err = person.stderr();
     expect(ui.offered.map((name) => name.slice(name.indexOf('"')))).toEqual(['"asdf"', '"qwerty"']);
     expect(ui.offered[0]).toMatch(/^Chukwuemeka Obiora-Nwan…  ₦123\.45/);
-    expect(err).toContain(`Sender          ${sender.sender_name} · 0123456785 ·\n                Guaranty Trust Bank (058)\n`);
-    expect(err).toContain(`\nCREDIT_WALLET → wallet ${w.id} (Chukwuemeka\n  Obiora-Nwankwo Enterprises Limited, ${w.customer_reference}) · note "called the customer back\n  about the second of the two payments"\n`);
+    expect(err).toContain(
+      `Sender          ${sender.sender_name} · 0123456785 ·\n                Guaranty Trust Bank (058)\n`,
+    );
+    expect(err).toContain(
+      `\nCREDIT_WALLET → wallet ${w.id} (Chukwuemeka\n  Obiora-Nwankwo Enterprises Limited, ${w.customer_reference}) · note "called the customer back\n  about the second of the two payments"\n`,
+    );
     expect(err.split('\n').every((line) => line.length <= 80)).toBe(true);
   });
 
   it('says so when there is nothing to pick', async () => {
-    await expect(runResolve(io({}, true).io, undefined, {})).rejects.toThrow(new UsageError('nothing to resolve: no PENDING or FLAGGED suspense items'));
+    await expect(runResolve(io({}, true).io, undefined, {})).rejects.toThrow(
+      new UsageError('nothing to resolve: no PENDING or FLAGGED suspense items'),
+    );
   });
 });
 
@@ -189,12 +254,27 @@ describe('the picker of ledger suspense resolve', () => {
   it('labels each open item with the customer (or the sender where no wallet is known), the amount in naira, the age and the reason, oldest first, never the account number', async () => {
     const ada = await createWallet(t, 0, { first_name: 'Ada', last_name: 'Obi', customer_reference: 'ada-1' });
     const kemi = await createWallet(t, 0, { first_name: 'Kemi', last_name: 'Bello', customer_reference: 'kemi-1' });
-    await t.call('POST', '/sandbox/inbound-transfers', { account_number: ada.account_number, amount: 700_000, narration: 'asdfgh', sender_name: 'TUNDE BAKARE' });
+    await t.call('POST', '/sandbox/inbound-transfers', {
+      account_number: ada.account_number,
+      amount: 700_000,
+      narration: 'asdfgh',
+      sender_name: 'TUNDE BAKARE',
+    });
     await t.call('POST', '/sandbox/clock/advance', { seconds: 2 * 86_400 });
     await t.call('POST', '/v1/wallets/' + kemi.id + '/close');
-    await t.call('POST', '/sandbox/inbound-transfers', { account_number: kemi.account_number, amount: 1_250_000, narration: 'school fees', sender_name: 'MUSA DANJUMA' });
+    await t.call('POST', '/sandbox/inbound-transfers', {
+      account_number: kemi.account_number,
+      amount: 1_250_000,
+      narration: 'school fees',
+      sender_name: 'MUSA DANJUMA',
+    });
     await t.call('POST', '/sandbox/clock/advance', { seconds: 3 * 3_600 });
-    await t.call('POST', '/sandbox/inbound-transfers', { account_number: ada.account_number, amount: 5_000, narration: 'rent SANDBOX-RISK', sender_name: 'IFE OJO' });
+    await t.call('POST', '/sandbox/inbound-transfers', {
+      account_number: ada.account_number,
+      amount: 5_000,
+      narration: 'rent SANDBOX-RISK',
+      sender_name: 'IFE OJO',
+    });
     // A server that cannot list wallets (no /sandbox): the sender names the item instead.
     const items = (await t.call('GET', '/v1/suspense')).body.data.items;
     ui.search.push('');
@@ -219,14 +299,19 @@ describe('the picker of ledger suspense resolve', () => {
     } finally {
       walletless.mockRestore();
     }
-    expect(ui.offered.map((label) => label.split('  ')[0]!.trim())).toEqual(['TUNDE BAKARE', 'MUSA DANJUMA', 'IFE OJO']);
+    expect(ui.offered.map((label) => label.split('  ')[0]!.trim())).toEqual([
+      'TUNDE BAKARE',
+      'MUSA DANJUMA',
+      'IFE OJO',
+    ]);
   });
 
   it('filters as you type: by the customer, the amount, the reason, or what the label does not show (sender, reference), every word in any order', async () => {
     const ada = await createWallet(t, 0, { first_name: 'Ada', last_name: 'Obi', customer_reference: 'ada-1' });
     const kemi = await createWallet(t, 0, { first_name: 'Kemi', last_name: 'Bello', customer_reference: 'kemi-1' });
     const send = async (account_number: string, amount: number, sender_name: string) =>
-      (await t.call('POST', '/sandbox/inbound-transfers', { account_number, amount, narration: 'asdfgh', sender_name })).body.data.suspense_item;
+      (await t.call('POST', '/sandbox/inbound-transfers', { account_number, amount, narration: 'asdfgh', sender_name }))
+        .body.data.suspense_item;
     await send(ada.account_number, 700_000, 'TUNDE BAKARE');
     const second = await send(kemi.account_number, 700_000, 'MUSA DANJUMA');
     await send(ada.account_number, 20_000, 'IFE OJO');
@@ -248,16 +333,31 @@ describe('the picker of ledger suspense resolve', () => {
 
 describe('a REFUND from ledger suspense resolve', () => {
   const sender = makeNuban('058', '555666777');
-  const bankName = async () => (await t.call('POST', '/v1/banks/resolve', { account_number: sender, bank_code: '058' })).body.data.account_name as string;
+  const bankName = async () =>
+    (await t.call('POST', '/v1/banks/resolve', { account_number: sender, bank_code: '058' })).body.data
+      .account_name as string;
   const heldFrom = async (sender_name: string) => {
     const w = await createWallet(t);
-    return (await t.call('POST', '/sandbox/inbound-transfers', { account_number: w.account_number, amount: 9_000, narration: 'asdfgh', sender_name, sender_account: sender, sender_bank_code: '058' })).body.data
-      .suspense_item;
+    return (
+      await t.call('POST', '/sandbox/inbound-transfers', {
+        account_number: w.account_number,
+        amount: 9_000,
+        narration: 'asdfgh',
+        sender_name,
+        sender_account: sender,
+        sender_bank_code: '058',
+      })
+    ).body.data.suspense_item;
   };
   /** Every request the command sends, in order with the questions it asks. */
   const requests = () => {
     const original = ApiClient.prototype.request;
-    return vi.spyOn(ApiClient.prototype, 'request').mockImplementation(function (this: ApiClient, method, path, options) {
+    return vi.spyOn(ApiClient.prototype, 'request').mockImplementation(function (
+      this: ApiClient,
+      method,
+      path,
+      options,
+    ) {
       ui.asked.push(`request: ${method} ${path.split('?')[0]}`);
       return original.call(this, method, path, options);
     });
@@ -270,7 +370,9 @@ describe('a REFUND from ledger suspense resolve', () => {
     ui.confirm.push(false);
     const spy = requests();
     try {
-      await expect(runResolve(io({}, true).io, item.id, { note: 'sender asked' })).rejects.toThrow('resolution cancelled: nothing moved');
+      await expect(runResolve(io({}, true).io, item.id, { note: 'sender asked' })).rejects.toThrow(
+        'resolution cancelled: nothing moved',
+      );
     } finally {
       spy.mockRestore();
     }
@@ -304,7 +406,9 @@ describe('a REFUND from ledger suspense resolve', () => {
       const item = await heldFrom('OLADIPO ADAEZE NOT');
       const c = io(flags, tty);
       await runResolve(c.io, item.id, { action: 'REFUND', yes: true });
-      expect(c.stderr()).toContain(`Warning: the bank names account ${sender} "${name}", not "OLADIPO ADAEZE NOT" as the payment's sender: the money would go to ${name}.\n`);
+      expect(c.stderr()).toContain(
+        `Warning: the bank names account ${sender} "${name}", not "OLADIPO ADAEZE NOT" as the payment's sender: the money would go to ${name}.\n`,
+      );
       if (flags.json) expect(JSON.parse(c.stdout())).toMatchObject({ action: 'REFUND' });
     }
     expect(ui.asked).toEqual([]);
@@ -312,11 +416,21 @@ describe('a REFUND from ledger suspense resolve', () => {
 
   it('says before asking anything more when name enquiry fails: the refund cannot go there, and nothing moves', async () => {
     const w = await createWallet(t);
-    const item = (await t.call('POST', '/sandbox/inbound-transfers', { account_number: w.account_number, amount: 500, narration: 'asdfgh', sender_account: '0000000000', sender_bank_code: '058' })).body.data.suspense_item;
+    const item = (
+      await t.call('POST', '/sandbox/inbound-transfers', {
+        account_number: w.account_number,
+        amount: 500,
+        narration: 'asdfgh',
+        sender_account: '0000000000',
+        sender_bank_code: '058',
+      })
+    ).body.data.suspense_item;
     ui.select.push(() => 'REFUND');
     const failed = runResolve(io({}, true).io, item.id, {});
     await expect(failed).rejects.toThrow(ApiError);
-    await expect(failed).rejects.toThrow(/^name enquiry on the sender's account 0000000000 at bank 058 failed \(.+\), so a REFUND cannot go there: nothing moved; CREDIT_WALLET or DISMISS it$/);
+    await expect(failed).rejects.toThrow(
+      /^name enquiry on the sender's account 0000000000 at bank 058 failed \(.+\), so a REFUND cannot go there: nothing moved; CREDIT_WALLET or DISMISS it$/,
+    );
     expect(ui.asked).toEqual(['select: What should happen to it?']);
     expect((await t.call('GET', `/sandbox/suspense/${item.id}`)).body.data.status).toBe('PENDING');
   });
@@ -336,14 +450,27 @@ describe('ledger suspense flag and note', () => {
     const shown = io();
     await runShow(shown.io, item.id);
     const time = String.raw`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z`;
-    expect(shown.stdout()).toMatch(new RegExp(`\nNotes {11}${time} · SANDBOX · flagged: "sender says it is not theirs"\n {16}${time} · SANDBOX · "left a voicemail"\n`));
+    expect(shown.stdout()).toMatch(
+      new RegExp(
+        `\nNotes {11}${time} · SANDBOX · flagged: "sender says it is not theirs"\n {16}${time} · SANDBOX · "left a voicemail"\n`,
+      ),
+    );
   });
 
   it('refuses a bad note before sending (exit 2), and a missing one without a terminal', async () => {
     const item = await hold(4_000);
-    await expect(runFlag(io().io, item.id, {})).rejects.toThrow(new UsageError('missing --note (no terminal to ask on)'));
-    await expect(runFlag(io().io, item.id, { note: 'two\nlines' })).rejects.toThrow(/^--note must not contain control characters/);
-    await expect(runNote(io().io, item.id, 'x'.repeat(501), {})).rejects.toThrow(new UsageError('<text> must be at most 500 characters'));
-    expect((await t.call('GET', `/sandbox/suspense/${item.id}`)).body.data).toMatchObject({ status: 'PENDING', notes: [] });
+    await expect(runFlag(io().io, item.id, {})).rejects.toThrow(
+      new UsageError('missing --note (no terminal to ask on)'),
+    );
+    await expect(runFlag(io().io, item.id, { note: 'two\nlines' })).rejects.toThrow(
+      /^--note must not contain control characters/,
+    );
+    await expect(runNote(io().io, item.id, 'x'.repeat(501), {})).rejects.toThrow(
+      new UsageError('<text> must be at most 500 characters'),
+    );
+    expect((await t.call('GET', `/sandbox/suspense/${item.id}`)).body.data).toMatchObject({
+      status: 'PENDING',
+      notes: [],
+    });
   });
 });

@@ -24,15 +24,17 @@ beforeEach(() => {
   prompts.asked = [];
 });
 
-
 describe('ledger transfer --bank', () => {
   it('on a terminal shows the resolved name, fee and total, and sends nothing when the answer is no', async () => {
     const w = await createWallet(t, 1_000_000);
     prompts.answer = false;
     const c = captureIo({}, { baseUrl: t.baseUrl!, apiKey: t.key, tty: true, env: { NO_COLOR: '1' } });
-    await expect(runTransfer(c.io, w.id, GTB, '600000', { bank: '058' })).rejects.toThrow(new UsageError('transfer cancelled: nothing was sent'));
+    await expect(runTransfer(c.io, w.id, GTB, '600000', { bank: '058' })).rejects.toThrow(
+      new UsageError('transfer cancelled: nothing was sent'),
+    );
     expect(prompts.asked).toEqual(['Send this transfer?']);
-    const name = (await t.call('POST', '/v1/banks/resolve', { account_number: GTB, bank_code: '058' })).body.data.account_name;
+    const name = (await t.call('POST', '/v1/banks/resolve', { account_number: GTB, bank_code: '058' })).body.data
+      .account_name;
     expect(c.stderr()).toBe(
       `To      ${name} · ${GTB} · Guaranty Trust Bank (058)\nAmount  600000 (₦6,000.00)\nFee     2500 (₦25.00)\nTotal   602500 (₦6,025.00)\n`,
     );
@@ -44,10 +46,16 @@ describe('ledger transfer --bank', () => {
     prompts.answer = false;
     const c = captureIo({}, { baseUrl: t.baseUrl!, apiKey: t.key, tty: true, columns: 40, env: { NO_COLOR: '1' } });
     await expect(runTransfer(c.io, w.id, GTB, '600000', { bank: '058' })).rejects.toThrow(UsageError);
-    const name = (await t.call('POST', '/v1/banks/resolve', { account_number: GTB, bank_code: '058' })).body.data.account_name;
+    const name = (await t.call('POST', '/v1/banks/resolve', { account_number: GTB, bank_code: '058' })).body.data
+      .account_name;
     const lines = c.stderr().split('\n');
     expect(lines.filter((line) => line.length > 40)).toEqual([]);
-    expect(lines.slice(0, lines.indexOf(lines.find((l) => l.startsWith('Amount'))!)).join(' ').replace(/ +/g, ' ')).toBe(`To ${name} · ${GTB} · Guaranty Trust Bank (058)`);
+    expect(
+      lines
+        .slice(0, lines.indexOf(lines.find((l) => l.startsWith('Amount'))!))
+        .join(' ')
+        .replace(/ +/g, ' '),
+    ).toBe(`To ${name} · ${GTB} · Guaranty Trust Bank (058)`);
     expect(lines.find((l) => l.startsWith('Amount'))).toBe('Amount  600000 (₦6,000.00)');
   });
 
@@ -58,15 +66,33 @@ describe('ledger transfer --bank', () => {
     await runTransfer(tty.io, w.id, GTB, '1000', { bank: '058' });
     expect(JSON.parse(tty.stdout())).toMatchObject({ status: 'PENDING', fee: 1_000, new_balance: 998_000 });
     expect(prompts.asked).toHaveLength(1);
-    await runTransfer(captureIo({ json: true }, { baseUrl: t.baseUrl!, apiKey: t.key, tty: true }).io, w.id, GTB, '1000', { bank: '058', yes: true });
-    await runTransfer(captureIo({ json: true }, { baseUrl: t.baseUrl!, apiKey: t.key, tty: false }).io, w.id, GTB, '1000', { bank: '058' });
+    await runTransfer(
+      captureIo({ json: true }, { baseUrl: t.baseUrl!, apiKey: t.key, tty: true }).io,
+      w.id,
+      GTB,
+      '1000',
+      { bank: '058', yes: true },
+    );
+    await runTransfer(
+      captureIo({ json: true }, { baseUrl: t.baseUrl!, apiKey: t.key, tty: false }).io,
+      w.id,
+      GTB,
+      '1000',
+      { bank: '058' },
+    );
     expect(prompts.asked).toHaveLength(1);
     expect(await balanceOf(t, w.id)).toBe(994_000);
   });
 
   it("`transactions get` and `sandbox payouts settle` name a payout's bank, and --json stays the API's transaction", async () => {
     const w = await createWallet(t, 1_000_000);
-    const payout = (await t.call('POST', `/v1/wallets/${w.id}/transfer`, { destination_account_number: GTB, destination_bank_code: '058', amount: 1_000 })).body.data;
+    const payout = (
+      await t.call('POST', `/v1/wallets/${w.id}/transfer`, {
+        destination_account_number: GTB,
+        destination_bank_code: '058',
+        amount: 1_000,
+      })
+    ).body.data;
     const plain = (text: string) => text.replace(/\u001b\[\d+m/g, '');
     for (const tty of [false, true]) {
       const c = captureIo({}, { baseUrl: t.baseUrl!, apiKey: t.key, tty });
@@ -75,10 +101,17 @@ describe('ledger transfer --bank', () => {
     }
     const json = captureIo({ json: true }, { baseUrl: t.baseUrl!, apiKey: t.key });
     await runGet(json.io, payout.transaction_id);
-    expect(json.stdout()).toBe(`${JSON.stringify((await t.call('GET', `/v1/transactions/${payout.transaction_id}`)).body.data, null, 2)}\n`);
+    expect(json.stdout()).toBe(
+      `${JSON.stringify((await t.call('GET', `/v1/transactions/${payout.transaction_id}`)).body.data, null, 2)}\n`,
+    );
     let settled = '';
     const exit = await commandLines.run(['sandbox', 'payouts', 'settle', payout.transaction_id], [], {
-      sources: { stdout: { write: (s: string) => (settled += s) }, stderr: { write: () => {} }, env: { LEDGER_BASE_URL: t.baseUrl!, LEDGER_API_KEY: t.key }, cwd: '/nonexistent' },
+      sources: {
+        stdout: { write: (s: string) => (settled += s) },
+        stderr: { write: () => {} },
+        env: { LEDGER_BASE_URL: t.baseUrl!, LEDGER_API_KEY: t.key },
+        cwd: '/nonexistent',
+      },
       exitCode: 0,
     });
     expect(exit).toBe(0);
@@ -87,7 +120,9 @@ describe('ledger transfer --bank', () => {
   });
 
   it('a number that fails the check digit names the bank it fails for', async () => {
-    const error = await runResolve(captureIo({}, { baseUrl: t.baseUrl!, apiKey: t.key }).io, '0123456789', '058').catch((e: unknown) => e);
+    const error = await runResolve(captureIo({}, { baseUrl: t.baseUrl!, apiKey: t.key }).io, '0123456789', '058').catch(
+      (e: unknown) => e,
+    );
     let stderr = '';
     expect(reportError(error, { write: (s: string) => (stderr += s) })).toBe(1);
     expect(stderr).toBe(
@@ -98,7 +133,13 @@ describe('ledger transfer --bank', () => {
   it('does not ask for an internal transfer', async () => {
     const a = await createWallet(t, 10_000);
     const b = await createWallet(t);
-    await runTransfer(captureIo({ quiet: true }, { baseUrl: t.baseUrl!, apiKey: t.key, tty: true }).io, a.id, b.id, '500', {});
+    await runTransfer(
+      captureIo({ quiet: true }, { baseUrl: t.baseUrl!, apiKey: t.key, tty: true }).io,
+      a.id,
+      b.id,
+      '500',
+      {},
+    );
     expect(prompts.asked).toEqual([]);
     expect(await balanceOf(t, b.id)).toBe(500);
   });

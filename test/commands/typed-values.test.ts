@@ -8,7 +8,8 @@ import { useSandbox } from '../helpers/sandbox.js';
  * script waits for or retries; each is a usage error naming the value, and nothing is sent.
  */
 const t = useSandbox({ listen: true });
-const run = (args: string[], key = t.key) => commandIn('/nonexistent', args, { env: { LEDGER_BASE_URL: t.baseUrl!, LEDGER_API_KEY: key } });
+const run = (args: string[], key = t.key) =>
+  commandIn('/nonexistent', args, { env: { LEDGER_BASE_URL: t.baseUrl!, LEDGER_API_KEY: key } });
 const clock = async () => (await t.call('GET', '/sandbox/clock')).body.data.offset_seconds;
 
 describe('a header value HTTP cannot carry', () => {
@@ -21,7 +22,10 @@ describe('a header value HTTP cannot carry', () => {
       'Error [USAGE]: --idempotency-key: "Ọ" (U+1ECC) cannot be sent in an HTTP header; use letters, digits, - and _\n',
     ]);
     const broken = await run(['sandbox', 'clock', 'advance', '1h', '--idempotency-key', 'day\n2']);
-    expect([broken.exitCode, broken.stderr]).toEqual([2, 'Error [USAGE]: --idempotency-key: a control character (U+000A) cannot be sent in an HTTP header; use letters, digits, - and _\n']);
+    expect([broken.exitCode, broken.stderr]).toEqual([
+      2,
+      'Error [USAGE]: --idempotency-key: a control character (U+000A) cannot be sent in an HTTP header; use letters, digits, - and _\n',
+    ]);
     expect(await clock()).toBe(0);
     // Latin-1 goes as it is.
     expect((await run(['sandbox', 'clock', 'advance', '1h', '--idempotency-key', 'loyer-été'])).exitCode).toBe(0);
@@ -45,7 +49,9 @@ describe('a base URL without http://', () => {
     ['ftp://127.0.0.1:4010', 'http://127.0.0.1:4010?'],
   ])('LEDGER_BASE_URL=%s is a usage error that shows the URL meant', async (url, meant) => {
     // Sent as it is, the URL fails as unreachable (exit 3), which hides the slip.
-    const read = await commandIn('/nonexistent', ['sandbox', 'clock'], { env: { LEDGER_BASE_URL: url, LEDGER_API_KEY: t.key } });
+    const read = await commandIn('/nonexistent', ['sandbox', 'clock'], {
+      env: { LEDGER_BASE_URL: url, LEDGER_API_KEY: t.key },
+    });
     expect([read.exitCode, read.stdout, read.stderr]).toEqual([
       2,
       '',

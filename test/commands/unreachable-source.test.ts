@@ -11,7 +11,9 @@ const KEY = 'svc_test_00000000000000000000000000000000';
 describe('a base URL where nothing listens', () => {
   it('names LEDGER_BASE_URL when the environment chose it, exit 3', async () => {
     const url = `http://127.0.0.1:${await closedPort()}`;
-    const r = await commandIn('/nonexistent', ['wallets', 'list'], { env: { LEDGER_BASE_URL: url, LEDGER_API_KEY: KEY } });
+    const r = await commandIn('/nonexistent', ['wallets', 'list'], {
+      env: { LEDGER_BASE_URL: url, LEDGER_API_KEY: KEY },
+    });
     expect([r.exitCode, r.stdout, r.stderr]).toEqual([
       3,
       '',
@@ -23,6 +25,8 @@ describe('a base URL where nothing listens', () => {
     const url = `http://127.0.0.1:${await closedPort()}`;
     const r = await commandIn('/nonexistent', ['sandbox', 'status', '--base-url', url], { env: {} });
     expect(r.exitCode).toBe(3);
-    expect(r.stderr).toContain(`Error [UNREACHABLE]: cannot reach the sandbox at ${url} (from --base-url) (ECONNREFUSED)`);
+    expect(r.stderr).toContain(
+      `Error [UNREACHABLE]: cannot reach the sandbox at ${url} (from --base-url) (ECONNREFUSED)`,
+    );
   });
 });

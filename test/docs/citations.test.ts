@@ -42,8 +42,10 @@ function citationProblems(file: string, text: string, headings: string[]): strin
   const problems: string[] = [];
   text.split('\n').forEach((line, index) => {
     const at = `${file}:${index + 1}`;
-    if (OUTSIDE.test(line)) problems.push(`${at}: cites a section of a document outside the repository: ${line.trim()}`);
-    if (UNCLOSED.test(line)) problems.push(`${at}: a (decisions: …) citation must close on its own line: ${line.trim()}`);
+    if (OUTSIDE.test(line))
+      problems.push(`${at}: cites a section of a document outside the repository: ${line.trim()}`);
+    if (UNCLOSED.test(line))
+      problems.push(`${at}: a (decisions: …) citation must close on its own line: ${line.trim()}`);
     for (const [, topics] of line.matchAll(CITATION)) {
       for (const topic of topics!.split('; ')) {
         if (!headings.includes(topic)) problems.push(`${at}: no heading "${topic}" in docs/decisions.md`);
@@ -65,7 +67,14 @@ describe('citations of decisions', () => {
   const headings = headingsOf(readFileSync('docs/decisions.md', 'utf8'));
 
   it('reads a citation of a missing topic, a section sign and a broken anchor as problems', () => {
-    const text = ['a (decisions: Idempotency) rule', `a (decisions: No such topic) rule`, `see contract ${S}3`, `see ${S} 8`, 'RFC 9110 ' + S + '15.5.16 is a standard', '[x](decisions.md#nowhere)'].join('\n');
+    const text = [
+      'a (decisions: Idempotency) rule',
+      `a (decisions: No such topic) rule`,
+      `see contract ${S}3`,
+      `see ${S} 8`,
+      'RFC 9110 ' + S + '15.5.16 is a standard',
+      '[x](decisions.md#nowhere)',
+    ].join('\n');
     expect(citationProblems('x.ts', text, headings)).toEqual([
       'x.ts:2: no heading "No such topic" in docs/decisions.md',
       `x.ts:3: cites a section of a document outside the repository: see contract ${S}3`,

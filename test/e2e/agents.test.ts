@@ -8,9 +8,27 @@ describe('agents from the command line', () => {
     const main = await createWalletWithCli(cli, 'main');
     const savings = await createWalletWithCli(cli, 'savings');
     const agent = await cli.json([
-      'agents', 'create', main, '--name', 'To savings', '--trigger', 'BALANCE_ABOVE', '--threshold', '1000000', '--action', 'SWEEP', '--destination', savings,
+      'agents',
+      'create',
+      main,
+      '--name',
+      'To savings',
+      '--trigger',
+      'BALANCE_ABOVE',
+      '--threshold',
+      '1000000',
+      '--action',
+      'SWEEP',
+      '--destination',
+      savings,
     ]);
-    expect(agent).toMatchObject({ trigger: 'BALANCE_ABOVE', threshold: 1_000_000, action: 'SWEEP', is_active: true, trigger_count: 0 });
+    expect(agent).toMatchObject({
+      trigger: 'BALANCE_ABOVE',
+      threshold: 1_000_000,
+      action: 'SWEEP',
+      is_active: true,
+      trigger_count: 0,
+    });
     await cli.run(['credit', main, '600000', '--narration', 'salary']);
     expect((await cli.json(['wallets', 'get', main])).balance).toBe(600_000);
     await cli.run(['credit', main, '600000', '--narration', 'salary']);
@@ -20,7 +38,11 @@ describe('agents from the command line', () => {
     expect(listed.items).toEqual([expect.objectContaining({ id: agent.id, trigger_count: 1 })]);
     const runs = await cli.json(['agents', 'runs', agent.id]);
     expect(runs.items).toEqual([
-      expect.objectContaining({ outcome: 'DONE', reason: 'balance crossed above 1000000 (600000 → 1200000)', effect: `moved 1200000 to wallet ${savings}` }),
+      expect.objectContaining({
+        outcome: 'DONE',
+        reason: 'balance crossed above 1000000 (600000 → 1200000)',
+        effect: `moved 1200000 to wallet ${savings}`,
+      }),
     ]);
     const sweep = await cli.json(['transactions', 'get', runs.items[0].transaction_id]);
     expect(sweep).toMatchObject({ type: 'DEBIT', amount: 1_200_000, agent_id: agent.id });
@@ -30,10 +52,25 @@ describe('agents from the command line', () => {
   it('a lock on a large credit, then a transfer is refused with 403, then unlocked', async () => {
     const w = await createWalletWithCli(cli, 'lockme');
     const other = await createWalletWithCli(cli, 'elsewhere');
-    const lock = await cli.json(['agents', 'create', w, '--name', 'Big credit', '--trigger', 'ON_CREDIT_AMOUNT_ABOVE', '--threshold', '5000000', '--action', 'LOCK_WALLET']);
+    const lock = await cli.json([
+      'agents',
+      'create',
+      w,
+      '--name',
+      'Big credit',
+      '--trigger',
+      'ON_CREDIT_AMOUNT_ABOVE',
+      '--threshold',
+      '5000000',
+      '--action',
+      'LOCK_WALLET',
+    ]);
     await cli.run(['credit', w, '6000000', '--narration', 'salary']);
     const refused = await cli.run(['transfer', w, other, '100']);
-    expect([refused.exitCode, refused.stderr]).toEqual([1, 'Error [TRANSFERS_DISABLED]: transfers out of this wallet are disabled (allow_transfers_out is false)\n']);
+    expect([refused.exitCode, refused.stderr]).toEqual([
+      1,
+      'Error [TRANSFERS_DISABLED]: transfers out of this wallet are disabled (allow_transfers_out is false)\n',
+    ]);
     await cli.run(['agents', 'toggle', w, lock.id, '--off']);
     await cli.run(['wallets', 'unlock', w]);
     expect((await cli.run(['transfer', w, other, '100'])).exitCode).toBe(0);

@@ -43,11 +43,34 @@ describe('ledger sandbox analyse', () => {
   });
 
   it("reads a wallet's prompt and amount limits, and refuses bad input with the documented exit codes", async () => {
-    const wallet = (await cli.run(['wallets', 'create', '--customer-reference', 'an-1', '--first-name', 'Ana', '--last-name', 'Lyse', '--email', 'an@x.ng', '--system-prompt', 'Collects rent. Review any payment above 2,000,000 naira.', '-q'])).stdout.trim();
-    expect((await cli.run(['sandbox', 'analyse', 'rent', '--wallet', wallet, '--amount', '300000000', '-q'])).stdout).toBe('AI_RISK_FLAG\n');
-    expect((await cli.run(['sandbox', 'analyse', 'rent', '--wallet', wallet, '--amount', '100000000', '-q'])).stdout).toBe('CREDITED\n');
+    const wallet = (
+      await cli.run([
+        'wallets',
+        'create',
+        '--customer-reference',
+        'an-1',
+        '--first-name',
+        'Ana',
+        '--last-name',
+        'Lyse',
+        '--email',
+        'an@x.ng',
+        '--system-prompt',
+        'Collects rent. Review any payment above 2,000,000 naira.',
+        '-q',
+      ])
+    ).stdout.trim();
+    expect(
+      (await cli.run(['sandbox', 'analyse', 'rent', '--wallet', wallet, '--amount', '300000000', '-q'])).stdout,
+    ).toBe('AI_RISK_FLAG\n');
+    expect(
+      (await cli.run(['sandbox', 'analyse', 'rent', '--wallet', wallet, '--amount', '100000000', '-q'])).stdout,
+    ).toBe('CREDITED\n');
     const usage = await cli.run(['sandbox', 'analyse', 'rent', '--amount', 'lots']);
-    expect([usage.exitCode, usage.stderr]).toEqual([2, 'Error [USAGE]: --amount "lots" must be a whole number of kobo, digits only (500000 is ₦5,000.00)\n']);
+    expect([usage.exitCode, usage.stderr]).toEqual([
+      2,
+      'Error [USAGE]: --amount "lots" must be a whole number of kobo, digits only (500000 is ₦5,000.00)\n',
+    ]);
     const missing = await cli.run(['sandbox', 'analyse', 'rent', '--wallet', 'nope']);
     expect([missing.exitCode, missing.stderr]).toEqual([1, 'Error [NOT_FOUND]: wallet not found\n']);
     const both = await cli.run(['sandbox', 'analyse', 'rent', '--wallet', wallet, '--prompt', 'rent']);
@@ -69,26 +92,55 @@ describe('sandbox start --analyser openai-compatible', () => {
       const cli = createCli();
       try {
         const flags = ['--analyser', 'openai-compatible', '--analyser-url', model.url, '--analyser-model', 'fake-llm'];
-        const env = { LEDGER_ANALYSER: 'openai-compatible', LEDGER_ANALYSER_URL: model.url, LEDGER_ANALYSER_MODEL: 'fake-llm', LEDGER_ANALYSER_API_KEY: 'sk-local' };
+        const env = {
+          LEDGER_ANALYSER: 'openai-compatible',
+          LEDGER_ANALYSER_URL: model.url,
+          LEDGER_ANALYSER_MODEL: 'fake-llm',
+          LEDGER_ANALYSER_API_KEY: 'sk-local',
+        };
         // On a database file, so what the sandbox keeps (database, state, log) can be searched for the key.
-        const start = await cli.run(['sandbox', 'start', '--detach', '--port', '0', ...(how === 'flags' ? flags : [])], how === 'env' ? { env } : {});
+        const start = await cli.run(
+          ['sandbox', 'start', '--detach', '--port', '0', ...(how === 'flags' ? flags : [])],
+          how === 'env' ? { env } : {},
+        );
         expect(start.exitCode).toBe(0);
         model.mode = 'good';
         model.answer = { ...GOOD_ANSWER, explanation: `asked through ${how}` };
-        const wallet = (await cli.run(['wallets', 'create', '--customer-reference', 'm', '--first-name', 'Mo', '--last-name', 'Del', '--email', 'mo@x.ng', '-q'])).stdout.trim();
+        const wallet = (
+          await cli.run([
+            'wallets',
+            'create',
+            '--customer-reference',
+            'm',
+            '--first-name',
+            'Mo',
+            '--last-name',
+            'Del',
+            '--email',
+            'mo@x.ng',
+            '-q',
+          ])
+        ).stdout.trim();
         const credit = await cli.json(['credit', wallet, '5000', '--narration', `sch fees ${how}`]);
-        expect(credit.transaction.service_intelligence).toEqual({ ...GOOD_ANSWER, raw_narration: `sch fees ${how}`, explanation: [`model fake-llm: asked through ${how}`] });
+        expect(credit.transaction.service_intelligence).toEqual({
+          ...GOOD_ANSWER,
+          raw_narration: `sch fees ${how}`,
+          explanation: [`model fake-llm: asked through ${how}`],
+        });
         const shown = await cli.run(['sandbox', 'analyse', `sch fees ${how}`]);
         expect(shown.stdout).toContain('Analyser    openai-compatible (fake-llm)\n');
         model.mode = 'error';
         const held = await cli.json(['credit', wallet, '5000', '--narration', 'asdfgh']);
         expect(held.suspense_item.reason).toBe('AI_LOW_CONFIDENCE');
-        expect(held.suspense_item.service_intelligence.explanation[0]).toBe('model fake-llm answered HTTP 500: the rules analyser answered instead');
+        expect(held.suspense_item.service_intelligence.explanation[0]).toBe(
+          'model fake-llm answered HTTP 500: the rules analyser answered instead',
+        );
         expect((await cli.run(['sandbox', 'audit'])).exitCode).toBe(0);
         expect((await cli.run(['sandbox', 'stop'])).exitCode).toBe(0);
         const kept = readdirSync(cli.dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
         expect(kept.map((entry) => entry.name)).toContain('sandbox.db');
-        for (const entry of kept) expect(readFileSync(join(entry.parentPath, entry.name)).includes('sk-local'), entry.name).toBe(false);
+        for (const entry of kept)
+          expect(readFileSync(join(entry.parentPath, entry.name)).includes('sk-local'), entry.name).toBe(false);
       } finally {
         await cli.run(['sandbox', 'stop']);
         cli.cleanup();
@@ -102,10 +154,31 @@ describe('sandbox start --analyser openai-compatible', () => {
     try {
       const cases: [string[], string][] = [
         [['--analyser', 'gpt'], 'Error [USAGE]: --analyser must be rules or openai-compatible, not "gpt"\n'],
-        [['--analyser', 'openai-compatible', '--analyser-model', 'm'], 'Error [USAGE]: --analyser openai-compatible needs --analyser-url, an http or https URL such as http://127.0.0.1:11434/v1\n'],
-        [['--analyser', 'openai-compatible', '--analyser-url', 'http://127.0.0.1:1/v1'], 'Error [USAGE]: --analyser openai-compatible needs --analyser-model, the name of the model to ask\n'],
-        [['--analyser-url', 'http://127.0.0.1:1/v1'], 'Error [USAGE]: --analyser-url, --analyser-model and --analyser-timeout go with --analyser openai-compatible\n'],
-        [['--analyser', 'openai-compatible', '--analyser-url', 'http://127.0.0.1:1/v1', '--analyser-model', 'm', '--analyser-timeout', '0'], 'Error [USAGE]: --analyser-timeout must be a number of seconds, above 0 and at most 120\n'],
+        [
+          ['--analyser', 'openai-compatible', '--analyser-model', 'm'],
+          'Error [USAGE]: --analyser openai-compatible needs --analyser-url, an http or https URL such as http://127.0.0.1:11434/v1\n',
+        ],
+        [
+          ['--analyser', 'openai-compatible', '--analyser-url', 'http://127.0.0.1:1/v1'],
+          'Error [USAGE]: --analyser openai-compatible needs --analyser-model, the name of the model to ask\n',
+        ],
+        [
+          ['--analyser-url', 'http://127.0.0.1:1/v1'],
+          'Error [USAGE]: --analyser-url, --analyser-model and --analyser-timeout go with --analyser openai-compatible\n',
+        ],
+        [
+          [
+            '--analyser',
+            'openai-compatible',
+            '--analyser-url',
+            'http://127.0.0.1:1/v1',
+            '--analyser-model',
+            'm',
+            '--analyser-timeout',
+            '0',
+          ],
+          'Error [USAGE]: --analyser-timeout must be a number of seconds, above 0 and at most 120\n',
+        ],
       ];
       for (const [args, stderr] of cases) {
         const r = await cli.run(['sandbox', 'start', '--memory', '--port', '0', ...args]);

@@ -10,7 +10,21 @@ let wallet: string;
 beforeAll(async () => {
   cli = createCli();
   expect((await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--memory'])).exitCode).toBe(0);
-  wallet = (await cli.run(['wallets', 'create', '--customer-reference', 'edges', '--first-name', 'E', '--last-name', 'D', '--email', 'e@d.ng', '-q'])).stdout.trim();
+  wallet = (
+    await cli.run([
+      'wallets',
+      'create',
+      '--customer-reference',
+      'edges',
+      '--first-name',
+      'E',
+      '--last-name',
+      'D',
+      '--email',
+      'e@d.ng',
+      '-q',
+    ])
+  ).stdout.trim();
 });
 afterAll(async () => {
   await cli.run(['sandbox', 'stop']);
@@ -19,7 +33,13 @@ afterAll(async () => {
 
 /** A pipeline through bash with pipefail, so the ledger side's own exit code counts. */
 const pipeline = (line: string) =>
-  execa('bash', ['-o', 'pipefail', '-c', line], { cwd: cli.dir, env: cleanEnv({ LEDGER: `${process.execPath} ${BIN}` }), extendEnv: false, reject: false, timeout: 60_000 });
+  execa('bash', ['-o', 'pipefail', '-c', line], {
+    cwd: cli.dir,
+    env: cleanEnv({ LEDGER: `${process.execPath} ${BIN}` }),
+    extendEnv: false,
+    reject: false,
+    timeout: 60_000,
+  });
 
 describe('a reader that stops early', () => {
   it('`ledger --help | head -1` and a --json list into a reader that closed exit 0 with nothing on stderr', async () => {
@@ -40,7 +60,9 @@ describe('a reader that stops early', () => {
     const tail = pipeline('$LEDGER webhooks tail --json 2>tail.err | head -2');
     let seen = '';
     for (let look = 0; look < 600 && !seen.includes('Following'); look++) {
-      seen = await import('node:fs').then((fs) => (fs.existsSync(`${cli.dir}/tail.err`) ? fs.readFileSync(`${cli.dir}/tail.err`, 'utf8') : ''));
+      seen = await import('node:fs').then((fs) =>
+        fs.existsSync(`${cli.dir}/tail.err`) ? fs.readFileSync(`${cli.dir}/tail.err`, 'utf8') : '',
+      );
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     for (const amount of ['101', '102', '103']) {
@@ -57,18 +79,66 @@ describe('a reader that stops early', () => {
 
 describe('tables at 80 columns', () => {
   it('every list fits, agent runs (about 200 columns wide in full) included; --json is the same whatever the width', async () => {
-    const save = (await cli.run(['wallets', 'create', '--customer-reference', 'edges-save', '--first-name', 'Savings', '--last-name', 'Pot-With-A-Long-Name', '--email', 's@p.ng', '-q'])).stdout.trim();
-    const agent = (await cli.run(['agents', 'create', wallet, '--name', 'Sweep everything above ten thousand naira', '--trigger', 'BALANCE_ABOVE', '--threshold', '1000000', '--action', 'SWEEP', '--destination', save, '-q'])).stdout.trim();
-    await cli.run(['credit', wallet, '1500000', '--narration', 'Salary for the month of November, Acme Logistics Limited, Ikeja']);
+    const save = (
+      await cli.run([
+        'wallets',
+        'create',
+        '--customer-reference',
+        'edges-save',
+        '--first-name',
+        'Savings',
+        '--last-name',
+        'Pot-With-A-Long-Name',
+        '--email',
+        's@p.ng',
+        '-q',
+      ])
+    ).stdout.trim();
+    const agent = (
+      await cli.run([
+        'agents',
+        'create',
+        wallet,
+        '--name',
+        'Sweep everything above ten thousand naira',
+        '--trigger',
+        'BALANCE_ABOVE',
+        '--threshold',
+        '1000000',
+        '--action',
+        'SWEEP',
+        '--destination',
+        save,
+        '-q',
+      ])
+    ).stdout.trim();
+    await cli.run([
+      'credit',
+      wallet,
+      '1500000',
+      '--narration',
+      'Salary for the month of November, Acme Logistics Limited, Ikeja',
+    ]);
     const narrow = { COLUMNS: '80' };
-    for (const args of [['agents', 'runs', agent], ['agents', 'list'], ['transactions', 'list', wallet], ['wallets', 'list'], ['webhooks', 'list'], ['sandbox', 'receiver', 'events'], ['suspense', 'list']]) {
+    for (const args of [
+      ['agents', 'runs', agent],
+      ['agents', 'list'],
+      ['transactions', 'list', wallet],
+      ['wallets', 'list'],
+      ['webhooks', 'list'],
+      ['sandbox', 'receiver', 'events'],
+      ['suspense', 'list'],
+    ]) {
       const r = await cli.run([...args, '--format', 'table'], { env: narrow });
       expect(r.exitCode, args.join(' ')).toBe(0);
-      for (const line of r.stdout.split('\n')) expect(displayWidth(line), `${args.join(' ')}: ${line}`).toBeLessThanOrEqual(80);
+      for (const line of r.stdout.split('\n'))
+        expect(displayWidth(line), `${args.join(' ')}: ${line}`).toBeLessThanOrEqual(80);
     }
     const wide = await cli.run(['agents', 'runs', agent, '--wide', '--format', 'table'], { env: narrow });
     expect(wide.stdout).toMatch(new RegExp(`moved 15\\d{5} \\(₦15,\\d{3}\\.\\d\\d\\) to wallet ${save}`));
-    expect((await cli.run(['agents', 'runs', agent, '--json'], { env: narrow })).stdout).toBe((await cli.run(['agents', 'runs', agent, '--json'])).stdout);
+    expect((await cli.run(['agents', 'runs', agent, '--json'], { env: narrow })).stdout).toBe(
+      (await cli.run(['agents', 'runs', agent, '--json'])).stdout,
+    );
   });
 });
 
@@ -76,34 +146,103 @@ describe('malformed flags', () => {
   // Against a port where nothing listens: exit 2 (not 3) proves that nothing was sent.
   let offline: Record<string, string>;
   beforeAll(async () => {
-    offline = { LEDGER_BASE_URL: `http://127.0.0.1:${await closedPort()}`, LEDGER_API_KEY: 'svc_test_00000000000000000000000000000000' };
+    offline = {
+      LEDGER_BASE_URL: `http://127.0.0.1:${await closedPort()}`,
+      LEDGER_API_KEY: 'svc_test_00000000000000000000000000000000',
+    };
   });
   const long = (n: number) => 'x'.repeat(n);
   it.each([
     [['credit', '0123456789', '0'], 'Error [USAGE]: <amount> must be at least 1 kobo'],
-    [['credit', '0123456789', '12.5'], 'Error [USAGE]: <amount> "12.5" must be a whole number of kobo, digits only: ₦12.50 is 1250'],
-    [['credit', '0123456789', '₦1,500.75'], 'Error [USAGE]: <amount> "₦1,500.75" must be a whole number of kobo, digits only: ₦1,500.75 is 150075'],
-    [['credit', '0123456789', '1,000'], 'Error [USAGE]: <amount> "1,000" must be a whole number of kobo, digits only (500000 is ₦5,000.00)'],
+    [
+      ['credit', '0123456789', '12.5'],
+      'Error [USAGE]: <amount> "12.5" must be a whole number of kobo, digits only: ₦12.50 is 1250',
+    ],
+    [
+      ['credit', '0123456789', '₦1,500.75'],
+      'Error [USAGE]: <amount> "₦1,500.75" must be a whole number of kobo, digits only: ₦1,500.75 is 150075',
+    ],
+    [
+      ['credit', '0123456789', '1,000'],
+      'Error [USAGE]: <amount> "1,000" must be a whole number of kobo, digits only (500000 is ₦5,000.00)',
+    ],
     [['credit', '0123456789', '007'], 'Error [USAGE]: <amount> "007" has a leading zero: write 7'],
     [['credit', '0123456789', '10000000000001'], 'Error [USAGE]: <amount> must be at most 10000000000000 kobo'],
-    [['credit', '0123456789', '100', '--narration', long(101)], 'Error [USAGE]: --narration must be at most 100 characters'],
-    [['credit', '0123456789', '100', '--sender-account', '12345'], 'Error [USAGE]: --sender-account must be exactly 10 digits'],
-    [['transfer', 'w', '0123456789', '-5'], 'Error [USAGE]: <amount> "-5" must be a whole number of kobo, digits only (500000 is ₦5,000.00)'],
-    [['transfer', 'w', '0123456789', '100', '--bank', 'GTB'], 'Error [USAGE]: --bank must be a bank code of 3 to 6 digits: `ledger banks list --search GTB` shows the codes'],
-    [['credit', '0123456789', '100', '--sender-bank-code', 'First Bank'], "Error [USAGE]: --sender-bank-code must be a bank code of 3 to 6 digits: `ledger banks list --search 'First Bank'` shows the codes"],
-    [['transfer', 'w', '0123456789', '100', '--idempotency-key', long(256)], 'Error [USAGE]: --idempotency-key must be 1 to 255 characters'],
-    [['wallets', 'create', '--customer-reference', 'r', '--first-name', 'A', '--last-name', 'B', '--email', 'nope'], 'Error [USAGE]: --email must be a valid email address'],
-    [['wallets', 'create', '--customer-reference', '  ', '--first-name', 'A', '--last-name', 'B', '--email', 'a@b.ng'], 'Error [USAGE]: --customer-reference must not be empty'],
+    [
+      ['credit', '0123456789', '100', '--narration', long(101)],
+      'Error [USAGE]: --narration must be at most 100 characters',
+    ],
+    [
+      ['credit', '0123456789', '100', '--sender-account', '12345'],
+      'Error [USAGE]: --sender-account must be exactly 10 digits',
+    ],
+    [
+      ['transfer', 'w', '0123456789', '-5'],
+      'Error [USAGE]: <amount> "-5" must be a whole number of kobo, digits only (500000 is ₦5,000.00)',
+    ],
+    [
+      ['transfer', 'w', '0123456789', '100', '--bank', 'GTB'],
+      'Error [USAGE]: --bank must be a bank code of 3 to 6 digits: `ledger banks list --search GTB` shows the codes',
+    ],
+    [
+      ['credit', '0123456789', '100', '--sender-bank-code', 'First Bank'],
+      "Error [USAGE]: --sender-bank-code must be a bank code of 3 to 6 digits: `ledger banks list --search 'First Bank'` shows the codes",
+    ],
+    [
+      ['transfer', 'w', '0123456789', '100', '--idempotency-key', long(256)],
+      'Error [USAGE]: --idempotency-key must be 1 to 255 characters',
+    ],
+    [
+      ['wallets', 'create', '--customer-reference', 'r', '--first-name', 'A', '--last-name', 'B', '--email', 'nope'],
+      'Error [USAGE]: --email must be a valid email address',
+    ],
+    [
+      ['wallets', 'create', '--customer-reference', '  ', '--first-name', 'A', '--last-name', 'B', '--email', 'a@b.ng'],
+      'Error [USAGE]: --customer-reference must not be empty',
+    ],
     [['wallets', 'list', '--limit', '1000'], 'Error [USAGE]: --limit must be at most 100'],
     [['wallets', 'list', '--page', '0'], 'Error [USAGE]: --page must be at least 1'],
     [['wallets', 'list', '--status', 'LOST'], 'Error [USAGE]: --status must be one of ACTIVE, CLOSED'],
-    [['suspense', 'list', '--reason', 'WHIM'], 'Error [USAGE]: --reason must be one of WALLET_CLOSED, AI_LOW_CONFIDENCE, AI_RISK_FLAG'],
-    [['suspense', 'resolve', 'item', '--action', 'DISMISS', '--target-wallet', 'w'], 'Error [USAGE]: --target-wallet is only used with CREDIT_WALLET, not DISMISS'],
-    [['suspense', 'resolve', 'item', '--action', 'dismiss', '--note', long(501)], 'Error [USAGE]: --note must be at most 500 characters'],
-    [['agents', 'create', 'w', '--name', 'a', '--trigger', 'BALANCE_ABOVE', '--threshold', '₦500', '--action', 'LOCK_WALLET'], 'Error [USAGE]: --threshold "₦500" must be a whole number of kobo, digits only: ₦500.00 is 50000'],
-    [['agents', 'create', 'w', '--name', 'a', '--trigger', 'ON_CREDIT', '--threshold', '5', '--action', 'LOCK_WALLET'], 'Error [USAGE]: --threshold is not used by ON_CREDIT'],
-    [['agents', 'create', 'w', '--name', 'a', '--trigger', 'ON_CREDIT', '--action', 'SWEEP'], 'Error [USAGE]: missing --destination (no terminal to ask on)'],
-    [['webhooks', 'list', '--event-type', 'ledger.refund'], 'Error [USAGE]: --event-type must be one of ledger.credit, ledger.debit, transfer.completed, transfer.failed, suspense.created, suspense.resolved, agent.triggered, agent.failed, wallet.closed'],
+    [
+      ['suspense', 'list', '--reason', 'WHIM'],
+      'Error [USAGE]: --reason must be one of WALLET_CLOSED, AI_LOW_CONFIDENCE, AI_RISK_FLAG',
+    ],
+    [
+      ['suspense', 'resolve', 'item', '--action', 'DISMISS', '--target-wallet', 'w'],
+      'Error [USAGE]: --target-wallet is only used with CREDIT_WALLET, not DISMISS',
+    ],
+    [
+      ['suspense', 'resolve', 'item', '--action', 'dismiss', '--note', long(501)],
+      'Error [USAGE]: --note must be at most 500 characters',
+    ],
+    [
+      [
+        'agents',
+        'create',
+        'w',
+        '--name',
+        'a',
+        '--trigger',
+        'BALANCE_ABOVE',
+        '--threshold',
+        '₦500',
+        '--action',
+        'LOCK_WALLET',
+      ],
+      'Error [USAGE]: --threshold "₦500" must be a whole number of kobo, digits only: ₦500.00 is 50000',
+    ],
+    [
+      ['agents', 'create', 'w', '--name', 'a', '--trigger', 'ON_CREDIT', '--threshold', '5', '--action', 'LOCK_WALLET'],
+      'Error [USAGE]: --threshold is not used by ON_CREDIT',
+    ],
+    [
+      ['agents', 'create', 'w', '--name', 'a', '--trigger', 'ON_CREDIT', '--action', 'SWEEP'],
+      'Error [USAGE]: missing --destination (no terminal to ask on)',
+    ],
+    [
+      ['webhooks', 'list', '--event-type', 'ledger.refund'],
+      'Error [USAGE]: --event-type must be one of ledger.credit, ledger.debit, transfer.completed, transfer.failed, suspense.created, suspense.resolved, agent.triggered, agent.failed, wallet.closed',
+    ],
     [['webhooks', 'endpoint', 'set', 'ftp://example.com/hooks'], 'Error [USAGE]: <url> must be an http or https URL'],
     [['sandbox', 'receiver', 'fail', '--status', '99'], 'Error [USAGE]: --status must be 200 to 599'],
     [['sandbox', 'clock', 'advance', '3651d'], 'Error [USAGE]: <duration> must be at most ten years'],
@@ -130,8 +269,15 @@ describe('shell completion', () => {
     expect(await complete(['ledger', 'wa'])).toEqual(['wallets']);
     expect(await complete(['ledger', 'wallets', ''])).toEqual(['close', 'create', 'get', 'list', 'unlock']);
     expect(await complete(['ledger', 'wallets', 'get', '--j'])).toEqual(['--json']);
-    expect(await complete(['ledger', 'suspense', 'resolve', '--action', ''])).toEqual(['CREDIT_WALLET', 'DISMISS', 'REFUND']);
-    expect(await complete(['ledger', 'agents', 'create', 'W', '--trigger', 'BAL'])).toEqual(['BALANCE_ABOVE', 'BALANCE_BELOW']);
+    expect(await complete(['ledger', 'suspense', 'resolve', '--action', ''])).toEqual([
+      'CREDIT_WALLET',
+      'DISMISS',
+      'REFUND',
+    ]);
+    expect(await complete(['ledger', 'agents', 'create', 'W', '--trigger', 'BAL'])).toEqual([
+      'BALANCE_ABOVE',
+      'BALANCE_BELOW',
+    ]);
     expect(await complete(['ledger', 'webhooks', 'list', '--st'])).toEqual(['--status']);
     expect(await complete(['ledger', 'suspense', 'list', '--status', ''])).toEqual(['FLAGGED', 'PENDING', 'RESOLVED']);
   });
@@ -141,13 +287,17 @@ describe('shell completion', () => {
     expect(zsh.stdout).toMatch(/^#compdef ledger\n/);
     expect(zsh.stdout).toContain('CREDIT_WALLET DISMISS REFUND');
     const fish = await cli.run(['completion', 'fish']);
-    expect(fish.stdout).toContain("complete -c ledger -n '__fish_seen_subcommand_from resolve' -l action -r -a 'CREDIT_WALLET DISMISS REFUND'");
+    expect(fish.stdout).toContain(
+      "complete -c ledger -n '__fish_seen_subcommand_from resolve' -l action -r -a 'CREDIT_WALLET DISMISS REFUND'",
+    );
     const bad = await cli.run(['completion', 'powershell']);
     expect([bad.exitCode, bad.stderr]).toEqual([2, 'Error [USAGE]: shell must be one of bash, zsh, fish\n']);
   });
 
   it('-V and -v print the version', async () => {
-    const { version } = JSON.parse(await import('node:fs').then((fs) => fs.readFileSync(`${process.cwd()}/package.json`, 'utf8')));
+    const { version } = JSON.parse(
+      await import('node:fs').then((fs) => fs.readFileSync(`${process.cwd()}/package.json`, 'utf8')),
+    );
     expect((await cli.run(['-V'])).stdout).toBe(`${version}\n`);
     expect((await cli.run(['-v'])).stdout).toBe(`${version}\n`);
   });
@@ -165,7 +315,10 @@ describe('a directory with no sandbox state', () => {
       const env = await elsewhere.run(['sandbox', 'env']);
       expect(env.exitCode).toBe(3);
       const keyless = await elsewhere.run(['wallets', 'list'], { env: { LEDGER_BASE_URL: 'http://127.0.0.1:4010' } });
-      expect([keyless.exitCode, keyless.stderr]).toEqual([2, 'Error [USAGE]: no API key for http://127.0.0.1:4010: set LEDGER_API_KEY (or pass --api-key)\n']);
+      expect([keyless.exitCode, keyless.stderr]).toEqual([
+        2,
+        'Error [USAGE]: no API key for http://127.0.0.1:4010: set LEDGER_API_KEY (or pass --api-key)\n',
+      ]);
     } finally {
       elsewhere.cleanup();
     }
@@ -180,16 +333,35 @@ describe('sandbox state left in a directory above', () => {
       const project = join(root.dir, 'project');
       mkdirSync(join(root.dir, '.ledger'), { recursive: true });
       mkdirSync(project);
-      writeFileSync(join(root.dir, '.ledger', 'sandbox.json'), JSON.stringify({ base_url: `http://127.0.0.1:${await closedPort()}`, api_key: 'svc_test_00000000000000000000000000000000', db: 'x' }));
+      writeFileSync(
+        join(root.dir, '.ledger', 'sandbox.json'),
+        JSON.stringify({
+          base_url: `http://127.0.0.1:${await closedPort()}`,
+          api_key: 'svc_test_00000000000000000000000000000000',
+          db: 'x',
+        }),
+      );
       const run = (ceiling: string) =>
-        execa(process.execPath, [BIN, 'wallets', 'list'], { cwd: project, env: cleanEnv({ LEDGER_CEILING_DIRECTORIES: ceiling }), extendEnv: false, reject: false });
+        execa(process.execPath, [BIN, 'wallets', 'list'], {
+          cwd: project,
+          env: cleanEnv({ LEDGER_CEILING_DIRECTORIES: ceiling }),
+          extendEnv: false,
+          reject: false,
+        });
       // Found above: the stray state is used (nothing listens at its URL).
       const walked = await run('');
-      expect([walked.exitCode, walked.stderr]).toEqual([3, expect.stringMatching(/^Error \[UNREACHABLE\]: cannot reach the sandbox at http:\/\/127\.0\.0\.1:\d+ /)]);
+      expect([walked.exitCode, walked.stderr]).toEqual([
+        3,
+        expect.stringMatching(/^Error \[UNREACHABLE\]: cannot reach the sandbox at http:\/\/127\.0\.0\.1:\d+ /),
+      ]);
       // Not above a ceiling (any of a list; a relative entry is ignored, as git ignores one).
       for (const ceiling of [root.dir, `relative:${root.dir}`, `/nowhere:${root.dir}/`]) {
         const stopped = await run(ceiling);
-        expect([ceiling, stopped.exitCode, stopped.stderr]).toEqual([ceiling, 3, expect.stringMatching(/^Error \[NO_SANDBOX\]: no sandbox state found in /)]);
+        expect([ceiling, stopped.exitCode, stopped.stderr]).toEqual([
+          ceiling,
+          3,
+          expect.stringMatching(/^Error \[NO_SANDBOX\]: no sandbox state found in /),
+        ]);
       }
     } finally {
       root.cleanup();
@@ -204,14 +376,25 @@ describe('a sandbox that stops between the request and its answer', () => {
   let server: import('node:http').Server;
   let cut: Record<string, string>;
   const SANDBOX_PATHS = Object.fromEntries(
-    ['/sandbox/health', '/sandbox/inbound-transfers', '/sandbox/keys/rotate', '/sandbox/developers', '/sandbox/reset', '/sandbox/snapshots/{name}/restore', '/sandbox/snapshots/restore'].map((path) => [path, { get: {}, post: {} }]),
+    [
+      '/sandbox/health',
+      '/sandbox/inbound-transfers',
+      '/sandbox/keys/rotate',
+      '/sandbox/developers',
+      '/sandbox/reset',
+      '/sandbox/snapshots/{name}/restore',
+      '/sandbox/snapshots/restore',
+    ].map((path) => [path, { get: {}, post: {} }]),
   );
   beforeAll(async () => {
     const { createServer } = await import('node:http');
     server = createServer((req, res) => {
       req.resume();
       // It is a sandbox by its /openapi.json (a command of the sandbox asks first, without its key), and cuts everything else off.
-      if (req.url === '/openapi.json') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ openapi: '3.1.0', paths: SANDBOX_PATHS }));
+      if (req.url === '/openapi.json')
+        return void res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ openapi: '3.1.0', paths: SANDBOX_PATHS }));
       req.on('end', () => {
         taken.push({ method: req.method!, key: req.headers['idempotency-key'] as string | undefined });
         if (req.headers['idempotency-key'] === 'half') {
@@ -222,12 +405,16 @@ describe('a sandbox that stops between the request and its answer', () => {
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    cut = { LEDGER_BASE_URL: `http://127.0.0.1:${(server.address() as { port: number }).port}`, LEDGER_API_KEY: 'svc_test_00000000000000000000000000000000' };
+    cut = {
+      LEDGER_BASE_URL: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+      LEDGER_API_KEY: 'svc_test_00000000000000000000000000000000',
+    };
   });
   afterAll(() => new Promise((resolve) => server.close(resolve)));
 
   const id = '01a20c03-0be3-7bb4-9c12-8dee9f0c20a7';
-  const sent = (url: string) => `Error [UNREACHABLE]: the sandbox at ${url} closed the connection before it answered (ECONNRESET): the request was sent and may have been carried out; `;
+  const sent = (url: string) =>
+    `Error [UNREACHABLE]: the sandbox at ${url} closed the connection before it answered (ECONNRESET): the request was sent and may have been carried out; `;
   it('says a transfer may have been made, and how to repeat it without moving the money twice', async () => {
     const plain = await cli.run(['transfer', id, '0123456785', '100'], { env: cut });
     expect([plain.exitCode, plain.stdout, plain.stderr]).toEqual([
@@ -236,7 +423,9 @@ describe('a sandbox that stops between the request and its answer', () => {
       `${sent(cut.LEDGER_BASE_URL!)}look before you repeat it (\`ledger transactions list <wallet>\` shows the money that moved); a transfer repeated with --idempotency-key is never made twice\n`,
     ]);
     for (const key of ['rent-may', 'half']) {
-      const keyed = await cli.run(['transfer', id, '0123456785', '100', '--idempotency-key', key, '--json'], { env: cut });
+      const keyed = await cli.run(['transfer', id, '0123456785', '100', '--idempotency-key', key, '--json'], {
+        env: cut,
+      });
       expect([key, keyed.exitCode, keyed.stdout, keyed.stderr]).toEqual([
         key,
         3,
@@ -254,13 +443,35 @@ describe('a sandbox that stops between the request and its answer', () => {
       '',
       `${sent(cut.LEDGER_BASE_URL!)}look before you repeat it (\`ledger transactions list <wallet>\` shows the money that moved); a credit repeated with the same --reference is never made twice\n`,
     ]);
-    const keyed = await cli.run(['credit', '0123456785', '100', '--reference', '000015261124120000123456789012'], { env: cut });
-    expect([keyed.exitCode, keyed.stderr]).toEqual([3, `${sent(cut.LEDGER_BASE_URL!)}repeat it with the same --reference: the sandbox then answers it as a replay without crediting twice\n`]);
+    const keyed = await cli.run(['credit', '0123456785', '100', '--reference', '000015261124120000123456789012'], {
+      env: cut,
+    });
+    expect([keyed.exitCode, keyed.stderr]).toEqual([
+      3,
+      `${sent(cut.LEDGER_BASE_URL!)}repeat it with the same --reference: the sandbox then answers it as a replay without crediting twice\n`,
+    ]);
   });
 
   it('says another write may have been made, without talking of money', async () => {
-    const made = await cli.run(['wallets', 'create', '--customer-reference', 'c1', '--first-name', 'Ada', '--last-name', 'Obi', '--email', 'ada@example.com'], { env: cut });
-    expect([made.exitCode, made.stderr]).toEqual([3, `${sent(cut.LEDGER_BASE_URL!)}look before you repeat it (its \`get\` or \`list\` command shows whether it was made)\n`]);
+    const made = await cli.run(
+      [
+        'wallets',
+        'create',
+        '--customer-reference',
+        'c1',
+        '--first-name',
+        'Ada',
+        '--last-name',
+        'Obi',
+        '--email',
+        'ada@example.com',
+      ],
+      { env: cut },
+    );
+    expect([made.exitCode, made.stderr]).toEqual([
+      3,
+      `${sent(cut.LEDGER_BASE_URL!)}look before you repeat it (its \`get\` or \`list\` command shows whether it was made)\n`,
+    ]);
   });
 
   it('says a key rotation may have happened, and how to get a working key back', async () => {
@@ -298,6 +509,9 @@ describe('a sandbox that stops between the request and its answer', () => {
 
   it('asks whether it still runs when a read is cut off: a read is safe to ask again', async () => {
     const read = await cli.run(['wallets', 'get', id], { env: cut });
-    expect([read.exitCode, read.stderr]).toEqual([3, `Error [UNREACHABLE]: the sandbox at ${cut.LEDGER_BASE_URL} closed the connection before it answered (ECONNRESET): is it still running? (\`ledger sandbox status\`)\n`]);
+    expect([read.exitCode, read.stderr]).toEqual([
+      3,
+      `Error [UNREACHABLE]: the sandbox at ${cut.LEDGER_BASE_URL} closed the connection before it answered (ECONNRESET): is it still running? (\`ledger sandbox status\`)\n`,
+    ]);
   });
 });

@@ -36,17 +36,76 @@ async function scenario(seed: string, port: number): Promise<Run> {
     return JSON.parse(r.stdout);
   };
   try {
-    const started = await cli.run(['sandbox', 'start', '--detach', '--memory', '--port', String(port), '--seed', seed, '--api-key', KEY]);
+    const started = await cli.run([
+      'sandbox',
+      'start',
+      '--detach',
+      '--memory',
+      '--port',
+      String(port),
+      '--seed',
+      seed,
+      '--api-key',
+      KEY,
+    ]);
     expect(started.exitCode, started.stderr).toBe(0);
     await json(['sandbox', 'clock']);
     await json(['sandbox', 'keys']);
-    const ada = (await json(['wallets', 'create', '--customer-reference', 'ada', '--first-name', 'Ada', '--last-name', 'Obi', '--email', 'ada@example.com'])).id;
-    const bola = await json(['wallets', 'create', '--customer-reference', 'bola', '--first-name', 'Bola', '--last-name', 'Ade', '--email', 'bola@example.com']);
-    const savings = (await json(['wallets', 'create', '--customer-reference', 'ada-savings', '--first-name', 'Ada', '--last-name', 'Savings', '--email', 'ada.s@example.com'])).id;
+    const ada = (
+      await json([
+        'wallets',
+        'create',
+        '--customer-reference',
+        'ada',
+        '--first-name',
+        'Ada',
+        '--last-name',
+        'Obi',
+        '--email',
+        'ada@example.com',
+      ])
+    ).id;
+    const bola = await json([
+      'wallets',
+      'create',
+      '--customer-reference',
+      'bola',
+      '--first-name',
+      'Bola',
+      '--last-name',
+      'Ade',
+      '--email',
+      'bola@example.com',
+    ]);
+    const savings = (
+      await json([
+        'wallets',
+        'create',
+        '--customer-reference',
+        'ada-savings',
+        '--first-name',
+        'Ada',
+        '--last-name',
+        'Savings',
+        '--email',
+        'ada.s@example.com',
+      ])
+    ).id;
     await json(['credit', ada, '500000', '--narration', 'Salary for May']);
     const held = (await json(['credit', ada, '70000', '--narration', 'asdfgh'])).suspense_item.id;
     await json(['suspense', 'list']);
-    await json(['suspense', 'resolve', held, '--action', 'CREDIT_WALLET', '--target-wallet', ada, '--note', 'customer confirmed', '--yes']);
+    await json([
+      'suspense',
+      'resolve',
+      held,
+      '--action',
+      'CREDIT_WALLET',
+      '--target-wallet',
+      ada,
+      '--note',
+      'customer confirmed',
+      '--yes',
+    ]);
     await json(['transfer', ada, bola.account_number, '150000', '--narration', 'Rent share']);
     await json(['banks', 'resolve', '1111111111', '058']);
     const failing = (await json(['transfer', ada, '1111111111', '100000', '--bank', '058', '--yes'])).transaction_id;
@@ -62,7 +121,23 @@ async function scenario(seed: string, port: number): Promise<Run> {
     await json(['sandbox', 'clock', 'advance', '5s']);
     await json(['webhooks', 'show', failed.items[0].id]);
     await json(['sandbox', 'receiver', 'fail', '--status', '503', '--times', '1']);
-    const agent = (await json(['agents', 'create', ada, '--name', 'To savings', '--trigger', 'BALANCE_ABOVE', '--threshold', '1000000', '--action', 'SWEEP', '--destination', savings])).id;
+    const agent = (
+      await json([
+        'agents',
+        'create',
+        ada,
+        '--name',
+        'To savings',
+        '--trigger',
+        'BALANCE_ABOVE',
+        '--threshold',
+        '1000000',
+        '--action',
+        'SWEEP',
+        '--destination',
+        savings,
+      ])
+    ).id;
     await json(['credit', ada, '700000', '--narration', 'salary']);
     await json(['sandbox', 'clock', 'advance', '1s']);
     const retried = (await json(['webhooks', 'list', '--status', 'FAILED'])).items[0].id;
@@ -105,7 +180,9 @@ describe('--seed 7, twice, in two sandbox processes', () => {
     // Every output that holds an id (or an account number, reference or secret beside it) changes with
     // the seed; those without one (the clock, the audit, a name enquiry) do not.
     const differing = other.outputs.flatMap((output, i) => (output.stdout !== first.outputs[i]!.stdout ? [i] : []));
-    const withIds = first.outputs.flatMap((output, i) => (/[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-/.test(output.stdout) ? [i] : []));
+    const withIds = first.outputs.flatMap((output, i) =>
+      /[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-/.test(output.stdout) ? [i] : [],
+    );
     expect(withIds.length).toBeGreaterThan(25);
     expect(differing).toEqual(withIds);
     expect(other.bodies).toHaveLength(first.bodies.length);

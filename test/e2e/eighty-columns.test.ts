@@ -46,7 +46,8 @@ describe('prose at 80 columns', () => {
     expect(JSON.parse(json.stdout).items).toContainEqual({
       account_number: '1111111111',
       name_enquiry: 'SANDBOX FAILED PAYOUT',
-      payout: 'accepted PENDING, then FAILED after the settlement delay and reversed (amount + fee), event transfer.failed',
+      payout:
+        'accepted PENDING, then FAILED after the settlement delay and reversed (amount + fee), event transfer.failed',
     });
   });
 
@@ -65,14 +66,22 @@ describe('prose at 80 columns', () => {
     try {
       await cli.run(['credit', ada, '1000', '--narration', 'salary']);
       await cli.run(['sandbox', 'clock', 'advance', '1s']);
-      const log = (await cli.run(['webhooks', 'list', '--event-type', 'ledger.credit', '--desc', '--limit', '1', '-q'])).stdout.trim();
+      const log = (
+        await cli.run(['webhooks', 'list', '--event-type', 'ledger.credit', '--desc', '--limit', '1', '-q'])
+      ).stdout.trim();
       const r = await cli.run(['webhooks', 'show', log], narrow);
       expect(r.exitCode).toBe(0);
       fits(r.stdout);
       const attempt = r.stdout.slice(r.stdout.indexOf('Attempts (1)'));
       expect(attempt).toMatch(/^Attempts \(1\)\n {2}#1 \S+ → ECONNREFUSED in \d+ ms\n {5}http:\/\//);
       // The URL, broken where the terminal ends, is all there.
-      expect(attempt.split('\n').slice(2).map((line) => line.trim()).join('')).toBe(url);
+      expect(
+        attempt
+          .split('\n')
+          .slice(2)
+          .map((line) => line.trim())
+          .join(''),
+      ).toBe(url);
       const json = JSON.parse((await cli.run(['webhooks', 'show', log, '--json'], narrow)).stdout);
       expect(json.attempts[0].url).toBe(url);
     } finally {
@@ -91,7 +100,10 @@ describe('a connection cut after the request went out, at an 80-column terminal'
       req.on('end', () => req.socket.destroy());
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    cut = { LEDGER_BASE_URL: `http://127.0.0.1:${(server.address() as { port: number }).port}`, LEDGER_API_KEY: 'svc_test_00000000000000000000000000000000' };
+    cut = {
+      LEDGER_BASE_URL: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+      LEDGER_API_KEY: 'svc_test_00000000000000000000000000000000',
+    };
   });
   afterAll(() => new Promise((resolve) => server.close(resolve)));
 
@@ -152,7 +164,8 @@ describe('tables at 80 columns', () => {
     const rows = r.stdout.split('\n').filter((line) => line.startsWith('│ 2'));
     expect(rows.length).toBeGreaterThan(0);
     // Shortened to their last hex digits (the random part), the webhook ids now fit beside the whole time.
-    for (const row of rows) expect(row).toMatch(/^│ \d{4}-\d\d-\d\d \d\d:\d\d:\d\d │ [0-9a-f]{6,12} +│ [a-z.]+ +│ valid +│ 200 +│$/);
+    for (const row of rows)
+      expect(row).toMatch(/^│ \d{4}-\d\d-\d\d \d\d:\d\d:\d\d │ [0-9a-f]{6,12} +│ [a-z.]+ +│ valid +│ 200 +│$/);
     expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('ids shortened to fit: --wide shows them whole');
   });
 });
@@ -160,7 +173,12 @@ describe('tables at 80 columns', () => {
 describe('webhooks tail at 80 columns', () => {
   it('each attempt fits its line: the time drops its date and the wallet goes', async () => {
     const ada = await createWalletWithCli(cli, 'tail-ada');
-    const tail = execa(process.execPath, [BIN, 'webhooks', 'tail'], { cwd: cli.dir, env: cleanEnv({ COLUMNS: '80' }), extendEnv: false, reject: false });
+    const tail = execa(process.execPath, [BIN, 'webhooks', 'tail'], {
+      cwd: cli.dir,
+      env: cleanEnv({ COLUMNS: '80' }),
+      extendEnv: false,
+      reject: false,
+    });
     const out = watchOutput(tail.stdout);
     await watchOutput(tail.stderr).waitFor(/Following/);
     await cli.run(['credit', ada, '123456789']);
@@ -168,7 +186,9 @@ describe('webhooks tail at 80 columns', () => {
     const [line] = await out.waitFor(/.*HTTP 200\n/);
     tail.kill('SIGINT');
     await tail;
-    expect(line).toMatch(/^\d\d:\d\d:\d\d {2}ledger\.credit {7}123456789 \(₦1,234,567\.89\) {2}DELIVERED {2}#1 {2}HTTP 200\n$/);
+    expect(line).toMatch(
+      /^\d\d:\d\d:\d\d {2}ledger\.credit {7}123456789 \(₦1,234,567\.89\) {2}DELIVERED {2}#1 {2}HTTP 200\n$/,
+    );
     fits(line!);
   });
 });
@@ -178,7 +198,15 @@ describe('scenario run at 80 columns', () => {
     const { writeFileSync } = await import('node:fs');
     writeFileSync(
       `${cli.dir}/failing.yaml`,
-      ['name: a credit expected to be held, which is credited', 'steps:', '  - run: wallets create --customer-reference s --first-name Ada --last-name Obi --email s@example.com', '    save: { W: data.id }', '  - run: credit ${W} 500000 --narration "Salary for May"', '    expect: { data.outcome: SUSPENDED }', ''].join('\n'),
+      [
+        'name: a credit expected to be held, which is credited',
+        'steps:',
+        '  - run: wallets create --customer-reference s --first-name Ada --last-name Obi --email s@example.com',
+        '    save: { W: data.id }',
+        '  - run: credit ${W} 500000 --narration "Salary for May"',
+        '    expect: { data.outcome: SUSPENDED }',
+        '',
+      ].join('\n'),
     );
     const r = await cli.run(['scenario', 'run', 'failing.yaml', '--reporter', 'pretty'], narrow);
     expect(r.exitCode).toBe(1);
@@ -196,15 +224,30 @@ describe('pickers at 80 columns', () => {
   it('the `suspense resolve` picker shows each held payment, and the answer after the question, on one line, cut with …, named by its customer, and found by typing', async () => {
     const ada = await createWalletWithCli(cli, 'picker-ada');
     const other = await createWalletWithCli(cli, 'picker-other');
-    const narration = 'SANDBOX-LOW-CONFIDENCE part payment for the container of tomatoes from Kano market, balance later';
+    const narration =
+      'SANDBOX-LOW-CONFIDENCE part payment for the container of tomatoes from Kano market, balance later';
     expect((await cli.run(['credit', other, '5000', '--narration', 'SANDBOX-LOW-CONFIDENCE asdf'])).exitCode).toBe(0);
-    expect((await cli.run(['credit', ada, '7000000', '--narration', narration, '--sender-name', 'Chukwuemeka Okonkwo-Adeyemi'])).exitCode).toBe(0);
+    expect(
+      (
+        await cli.run([
+          'credit',
+          ada,
+          '7000000',
+          '--narration',
+          narration,
+          '--sender-name',
+          'Chukwuemeka Okonkwo-Adeyemi',
+        ])
+      ).exitCode,
+    ).toBe(0);
     const term = await terminal(['suspense', 'resolve'], { cwd: cli.dir, columns: 80 });
     open.push(term);
     await term.waitFor(/Which held payment\?/);
     const choices = (await term.lines()).filter((line) => /^[❯ ] (Ada Obi)/.test(line));
     expect(choices).toHaveLength(2);
-    expect(choices[1]).toMatch(/^ {2}Ada Obi {2}₦70,000\.00 +\d+[smhd] {2}AI_LOW_CONFIDENCE {2}"SANDBOX-LOW-CONFIDENCE part.*…$/);
+    expect(choices[1]).toMatch(
+      /^ {2}Ada Obi {2}₦70,000\.00 +\d+[smhd] {2}AI_LOW_CONFIDENCE {2}"SANDBOX-LOW-CONFIDENCE part.*…$/,
+    );
     for (const choice of choices) expect(displayWidth(choice)).toBeLessThanOrEqual(80);
     // Kano is past where the label is cut: typing finds the whole narration, and the sender's name.
     await term.type('kano chukwuemeka');
@@ -240,7 +283,22 @@ describe('agents runs at 80 columns', () => {
     const ada = await createWalletWithCli(cli, 'runs-ada');
     const save = await createWalletWithCli(cli, 'runs-save');
     const agent = (
-      await cli.run(['agents', 'create', ada, '--name', 'To savings', '--trigger', 'BALANCE_ABOVE', '--threshold', '1000000', '--action', 'SWEEP', '--destination', save, '-q'])
+      await cli.run([
+        'agents',
+        'create',
+        ada,
+        '--name',
+        'To savings',
+        '--trigger',
+        'BALANCE_ABOVE',
+        '--threshold',
+        '1000000',
+        '--action',
+        'SWEEP',
+        '--destination',
+        save,
+        '-q',
+      ])
     ).stdout.trim();
     await cli.run(['credit', ada, '1500000', '--narration', 'salary']);
     const [run] = (await cli.json(['agents', 'runs', agent])).items;

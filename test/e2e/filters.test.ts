@@ -13,7 +13,19 @@ const tx: Record<string, unknown> = {};
 const held: Record<string, unknown> = {};
 
 const credit = async (walletId: string, amount: number, sender: string, narration = 'school fees') =>
-  json(['credit', walletId, String(amount), '--sender-name', sender, '--narration', narration, '--sender-account', '0690000032', '--sender-bank-code', '044']);
+  json([
+    'credit',
+    walletId,
+    String(amount),
+    '--sender-name',
+    sender,
+    '--narration',
+    narration,
+    '--sender-account',
+    '0690000032',
+    '--sender-bank-code',
+    '044',
+  ]);
 const page = (items: unknown[]) => ({ items, total: items.length, page: 1, limit: 20 });
 
 beforeAll(async () => {
@@ -42,17 +54,32 @@ describe('transactions list', () => {
     expect(await json(['transactions', 'list', '--since', 'today'])).toEqual(page([tx.tunde, tx.lovelace]));
     expect(await json(['transactions', 'list', '--until', 'yesterday'])).toEqual(page([tx.obi]));
     expect(await json(['transactions', 'list', '--since', '23h', '--sender', 'ADA'])).toEqual(page([tx.lovelace]));
-    expect(await json(['transactions', 'list', '--since', '2026-03-10', '--until', '2026-03-10'])).toEqual(page([tx.obi]));
-    expect(await json(['transactions', 'list', '--since', '2026-03-11T11:59:59', '--desc'])).toEqual(page([tx.lovelace, tx.tunde]));
+    expect(await json(['transactions', 'list', '--since', '2026-03-10', '--until', '2026-03-10'])).toEqual(
+      page([tx.obi]),
+    );
+    expect(await json(['transactions', 'list', '--since', '2026-03-11T11:59:59', '--desc'])).toEqual(
+      page([tx.lovelace, tx.tunde]),
+    );
   });
 
   it('by customer, wallet, amount, reference and status, alone and together', async () => {
     expect(await json(['transactions', 'list', '--customer', 'ada-001'])).toEqual(page([tx.obi, tx.tunde]));
     expect(await json(['transactions', 'list', ada, '--amount', '100000..200000'])).toEqual(page([tx.tunde]));
-    expect(await json(['transactions', 'list', '--wallet', bayo, '--status', 'settled,pending'])).toEqual(page([tx.lovelace]));
+    expect(await json(['transactions', 'list', '--wallet', bayo, '--status', 'settled,pending'])).toEqual(
+      page([tx.lovelace]),
+    );
     expect(await json(['transactions', 'list', '--amount', '700000'])).toEqual(page([tx.obi, tx.lovelace]));
-    expect(await json(['transactions', 'list', '--amount', '..200000', '--customer', 'ada-001', '--wallet', ada])).toEqual(page([tx.tunde]));
-    expect(await json(['transactions', 'list', '--reference', (tx.lovelace as { provider_reference: string }).provider_reference])).toEqual(page([tx.lovelace]));
+    expect(
+      await json(['transactions', 'list', '--amount', '..200000', '--customer', 'ada-001', '--wallet', ada]),
+    ).toEqual(page([tx.tunde]));
+    expect(
+      await json([
+        'transactions',
+        'list',
+        '--reference',
+        (tx.lovelace as { provider_reference: string }).provider_reference,
+      ]),
+    ).toEqual(page([tx.lovelace]));
     expect(await json(['transactions', 'list', '--customer', 'nobody'])).toEqual(page([]));
   });
 });
@@ -60,18 +87,30 @@ describe('transactions list', () => {
 describe('suspense list and webhooks list', () => {
   it('gives the open queue oldest first, newest first with --desc, and filters it', async () => {
     expect(await json(['suspense', 'list', '--status', 'PENDING,FLAGGED'])).toEqual(page([held.risky, held.unclear]));
-    expect(await json(['suspense', 'list', '--status', 'pending,flagged', '--desc'])).toEqual(page([held.unclear, held.risky]));
+    expect(await json(['suspense', 'list', '--status', 'pending,flagged', '--desc'])).toEqual(
+      page([held.unclear, held.risky]),
+    );
     expect(await json(['suspense', 'list', '--sender', 'emeka', '--amount', '250000'])).toEqual(page([held.risky]));
     expect(await json(['suspense', 'list', '--customer', 'ada-001', '--since', 'today'])).toEqual(page([held.unclear]));
   });
 
   it("webhooks list by the event's wallet and time, and several statuses", async () => {
     const credits = await json(['webhooks', 'list', '--wallet', ada, '--event-type', 'ledger.credit']);
-    expect(credits.items.map((log: { payload: { data: { transaction_id: string } } }) => log.payload.data.transaction_id)).toEqual([
-      (tx.obi as { id: string }).id,
-      (tx.tunde as { id: string }).id,
+    expect(
+      credits.items.map((log: { payload: { data: { transaction_id: string } } }) => log.payload.data.transaction_id),
+    ).toEqual([(tx.obi as { id: string }).id, (tx.tunde as { id: string }).id]);
+    const today = await json([
+      'webhooks',
+      'list',
+      '--customer',
+      'ada-001',
+      '--event-type',
+      'ledger.credit',
+      '--since',
+      'today',
+      '--status',
+      'pending,delivered,failed,dead',
     ]);
-    const today = await json(['webhooks', 'list', '--customer', 'ada-001', '--event-type', 'ledger.credit', '--since', 'today', '--status', 'pending,delivered,failed,dead']);
     expect(today).toEqual(page([credits.items[1]]));
   });
 });
@@ -81,11 +120,20 @@ describe('a server without the sandbox clock', () => {
     const { createServer } = await import('node:http');
     const requests: string[] = [];
     // A service with the list of every wallet's transactions and its time filters, and no clock.
-    const openapi = { openapi: '3.1.0', paths: { '/v1/transactions': { get: { parameters: ['page', 'limit', 'since'].map((name) => ({ name, in: 'query' })) } } } };
+    const openapi = {
+      openapi: '3.1.0',
+      paths: {
+        '/v1/transactions': { get: { parameters: ['page', 'limit', 'since'].map((name) => ({ name, in: 'query' })) } },
+      },
+    };
     const server = createServer((request, response) => {
       requests.push(request.url!);
-      if (request.url === '/openapi.json') response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(openapi));
-      else if (request.url!.startsWith('/v1/transactions?')) response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: true, data: page([]) }));
+      if (request.url === '/openapi.json')
+        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(openapi));
+      else if (request.url!.startsWith('/v1/transactions?'))
+        response
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ success: true, data: page([]) }));
       else response.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not Found</h1>');
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -94,7 +142,10 @@ describe('a server without the sandbox clock', () => {
       const env = { LEDGER_BASE_URL: url, LEDGER_API_KEY: `svc_test_${'a'.repeat(32)}` };
       const absolute = await cli.run(['transactions', 'list', '--since', '2026-03-10', '--json'], { env });
       expect([absolute.exitCode, JSON.parse(absolute.stdout)]).toEqual([0, page([])]);
-      expect(requests).toEqual(['/openapi.json', '/v1/transactions?page=1&limit=20&since=2026-03-09T23%3A00%3A00.000Z']);
+      expect(requests).toEqual([
+        '/openapi.json',
+        '/v1/transactions?page=1&limit=20&since=2026-03-09T23%3A00%3A00.000Z',
+      ]);
       const relative = await cli.run(['transactions', 'list', '--since', '24h'], { env });
       expect([relative.exitCode, relative.stdout, relative.stderr]).toEqual([
         2,
@@ -111,15 +162,45 @@ describe('a server without the sandbox clock', () => {
 
 describe('bad filter values', () => {
   it.each([
-    [['transactions', 'list', '--since', '2026-02-30'], '--since "2026-02-30" must be an ISO date or time (2026-01-02, 2026-01-02T09:30:00Z), today, yesterday, or a duration such as 24h or 7d'],
-    [['transactions', 'list', '--until', 'last week'], '--until "last week" must be an ISO date or time (2026-01-02, 2026-01-02T09:30:00Z), today, yesterday, or a duration such as 24h or 7d'],
-    [['transactions', 'list', '--since', '2026-03-11', '--until', '2026-03-10'], '--since "2026-03-11" (2026-03-10T23:00:00.000Z) is after --until "2026-03-10" (2026-03-10T22:59:59.999Z)'],
-    [['transactions', 'list', '--amount', '12.5'], '--amount "12.5" must be a whole number of kobo, digits only: ₦12.50 is 1250'],
-    [['transactions', 'list', '--amount', '-5'], '--amount "-5" must be a whole number of kobo, digits only (500000 is ₦5,000.00)'],
-    [['transactions', 'list', '--amount', '500..100'], '--amount "500..100": the smaller amount comes first (100..500)'],
-    [['transactions', 'list', '--amount', '..'], '--amount "..." must be kobo (700000) or a range min..max (5000..10000, 5000.. or ..10000)'.replace('"..."', '".."')],
-    [['suspense', 'list', '--status', 'PENDING,LOST'], '--status must be one or more of PENDING, RESOLVED, FLAGGED, separated by commas'],
-    [['webhooks', 'list', '--status', 'FAILED,'], '--status must be one or more of PENDING, DELIVERED, FAILED, DEAD, separated by commas'],
+    [
+      ['transactions', 'list', '--since', '2026-02-30'],
+      '--since "2026-02-30" must be an ISO date or time (2026-01-02, 2026-01-02T09:30:00Z), today, yesterday, or a duration such as 24h or 7d',
+    ],
+    [
+      ['transactions', 'list', '--until', 'last week'],
+      '--until "last week" must be an ISO date or time (2026-01-02, 2026-01-02T09:30:00Z), today, yesterday, or a duration such as 24h or 7d',
+    ],
+    [
+      ['transactions', 'list', '--since', '2026-03-11', '--until', '2026-03-10'],
+      '--since "2026-03-11" (2026-03-10T23:00:00.000Z) is after --until "2026-03-10" (2026-03-10T22:59:59.999Z)',
+    ],
+    [
+      ['transactions', 'list', '--amount', '12.5'],
+      '--amount "12.5" must be a whole number of kobo, digits only: ₦12.50 is 1250',
+    ],
+    [
+      ['transactions', 'list', '--amount', '-5'],
+      '--amount "-5" must be a whole number of kobo, digits only (500000 is ₦5,000.00)',
+    ],
+    [
+      ['transactions', 'list', '--amount', '500..100'],
+      '--amount "500..100": the smaller amount comes first (100..500)',
+    ],
+    [
+      ['transactions', 'list', '--amount', '..'],
+      '--amount "..." must be kobo (700000) or a range min..max (5000..10000, 5000.. or ..10000)'.replace(
+        '"..."',
+        '".."',
+      ),
+    ],
+    [
+      ['suspense', 'list', '--status', 'PENDING,LOST'],
+      '--status must be one or more of PENDING, RESOLVED, FLAGGED, separated by commas',
+    ],
+    [
+      ['webhooks', 'list', '--status', 'FAILED,'],
+      '--status must be one or more of PENDING, DELIVERED, FAILED, DEAD, separated by commas',
+    ],
     [['suspense', 'list', '--sender', ' '], '--sender must not be empty'],
     [['transactions', 'list', 'a', '--wallet', 'b'], 'give the wallet once: <wallet_id> "a" and --wallet "b" differ'],
   ])('ledger %j exits 2 before any request', async (args, message) => {

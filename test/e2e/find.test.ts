@@ -13,13 +13,46 @@ let held: { id: string; provider_reference: string };
 
 beforeAll(async () => {
   const wallet = (ref: string, first: string, last: string) =>
-    cli.json(['wallets', 'create', '--customer-reference', ref, '--first-name', first, '--last-name', last, '--email', `${ref}@x.ng`]);
+    cli.json([
+      'wallets',
+      'create',
+      '--customer-reference',
+      ref,
+      '--first-name',
+      first,
+      '--last-name',
+      last,
+      '--email',
+      `${ref}@x.ng`,
+    ]);
   ada = await wallet('cust-ada', 'Ada', 'Okafor');
   bola = await wallet('cust-bola', 'Bola', 'Tinubu');
   await cli.run(['sandbox', 'clock', 'advance', '1h']);
-  credit = (await cli.json(['credit', ada.account_number, '700000', '--sender-name', 'OBI ADA NKECHI', '--narration', 'school fees', '--reference', '000013261121100000000000000007'])).transaction;
+  credit = (
+    await cli.json([
+      'credit',
+      ada.account_number,
+      '700000',
+      '--sender-name',
+      'OBI ADA NKECHI',
+      '--narration',
+      'school fees',
+      '--reference',
+      '000013261121100000000000000007',
+    ])
+  ).transaction;
   await cli.run(['sandbox', 'clock', 'advance', '1h']);
-  held = (await cli.json(['credit', bola.account_number, '50000', '--sender-name', 'MUSA KANO', '--narration', 'rent SANDBOX-RISK'])).suspense_item;
+  held = (
+    await cli.json([
+      'credit',
+      bola.account_number,
+      '50000',
+      '--sender-name',
+      'MUSA KANO',
+      '--narration',
+      'rent SANDBOX-RISK',
+    ])
+  ).suspense_item;
 });
 
 describe('ledger find', () => {
@@ -40,19 +73,31 @@ describe('ledger find', () => {
         '',
       ].join('\n'),
     );
-    const response = await fetch(`${cli.sandbox.baseUrl}/sandbox/search?q=ada`, { headers: { 'x-api-key': cli.sandbox.apiKey } });
+    const response = await fetch(`${cli.sandbox.baseUrl}/sandbox/search?q=ada`, {
+      headers: { 'x-api-key': cli.sandbox.apiKey },
+    });
     const data = ((await response.json()) as { data: unknown }).data;
     const json = await cli.run(['find', 'ada', '--json']);
     expect(json.stdout).toBe(`${JSON.stringify(data, null, 2)}\n`);
 
     const reference = await cli.run(['find', held.provider_reference], at80);
-    expect(reference.stdout).toContain(`Suspense items (1)\n  2026-11-21 11:00  50000 (₦500.00)  FLAGGED  AI_RISK_FLAG  from MUSA KANO  to\n    Bola Tinubu  "rent SANDBOX-RISK"  matched provider_reference\n    ledger suspense show ${held.id}\n`);
-    expect(reference.stdout).toMatch(/\nWebhook deliveries \(1\)\n  2026-11-21 11:00  suspense\.created  \w+  \d attempts  wallet\n    [0-9a-f-]{36}  matched payload\n    ledger webhooks show [0-9a-f-]{36}\n$/);
-    expect((await cli.run(['find', 'school', 'FEES', '--kind', 'transaction', '--quiet'])).stdout).toBe(`${credit.id}\n`);
+    expect(reference.stdout).toContain(
+      `Suspense items (1)\n  2026-11-21 11:00  50000 (₦500.00)  FLAGGED  AI_RISK_FLAG  from MUSA KANO  to\n    Bola Tinubu  "rent SANDBOX-RISK"  matched provider_reference\n    ledger suspense show ${held.id}\n`,
+    );
+    expect(reference.stdout).toMatch(
+      /\nWebhook deliveries \(1\)\n  2026-11-21 11:00  suspense\.created  \w+  \d attempts  wallet\n    [0-9a-f-]{36}  matched payload\n    ledger webhooks show [0-9a-f-]{36}\n$/,
+    );
+    expect((await cli.run(['find', 'school', 'FEES', '--kind', 'transaction', '--quiet'])).stdout).toBe(
+      `${credit.id}\n`,
+    );
   });
 
   it('exits 1 with a line on stderr when nothing matches, as grep does; 2 for a text too short to search by', async () => {
-    expect(await cli.run(['find', 'nobody', 'here'])).toMatchObject({ exitCode: 1, stdout: '', stderr: 'Nothing of yours matches "nobody here".\n' });
+    expect(await cli.run(['find', 'nobody', 'here'])).toMatchObject({
+      exitCode: 1,
+      stdout: '',
+      stderr: 'Nothing of yours matches "nobody here".\n',
+    });
     const empty = await cli.run(['find', 'nobody', '--json']);
     expect([empty.exitCode, JSON.parse(empty.stdout)]).toEqual([1, { items: [], more: [] }]);
     const short = await cli.run(['find', 'ab']);
@@ -70,7 +115,10 @@ describe('ids by their start', () => {
     expect((await cli.json(['suspense', 'show', held.id.slice(-12, -6)])).id).toBe(held.id);
     const moved = await cli.json(['transfer', ada.id.slice(-12, -6), bola.id.slice(-12, -6), '100']);
     expect(moved).toMatchObject({ status: 'SUCCESS' });
-    expect((await cli.json(['transactions', 'list', bola.id.slice(-12, -6)])).items.at(-1)).toMatchObject({ type: 'CREDIT', amount: 100 });
+    expect((await cli.json(['transactions', 'list', bola.id.slice(-12, -6)])).items.at(-1)).toMatchObject({
+      type: 'CREDIT',
+      amount: 100,
+    });
     expect((await cli.json(['credit', ada.id.slice(-12, -6), '200'])).transaction.wallet_id).toBe(ada.id);
   });
 
@@ -88,7 +136,10 @@ describe('ids by their start', () => {
       ].join('\n'),
     );
     const none = await cli.run(['wallets', 'close', 'ffffffff', '--yes']);
-    expect([none.exitCode, none.stderr]).toEqual([1, 'Error [NOT_FOUND]: wallet not found: <wallet_id> "ffffffff" is the start of none of your wallet ids (`ledger wallets list` shows them)\n']);
+    expect([none.exitCode, none.stderr]).toEqual([
+      1,
+      'Error [NOT_FOUND]: wallet not found: <wallet_id> "ffffffff" is the start of none of your wallet ids (`ledger wallets list` shows them)\n',
+    ]);
   });
 
   describe('against a server without /sandbox/search', () => {
@@ -99,7 +150,13 @@ describe('ids by their start', () => {
       server = createServer((request, response) => {
         const found = request.url === `/v1/wallets/${wallet.id}`;
         response.writeHead(found ? 200 : 404, { 'content-type': 'application/json' });
-        response.end(JSON.stringify(found ? { success: true, data: wallet } : { success: false, detail: { code: 'NOT_FOUND', message: 'no such route' } }));
+        response.end(
+          JSON.stringify(
+            found
+              ? { success: true, data: wallet }
+              : { success: false, detail: { code: 'NOT_FOUND', message: 'no such route' } },
+          ),
+        );
       });
       await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
       baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

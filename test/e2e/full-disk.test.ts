@@ -1,5 +1,16 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -40,18 +51,32 @@ const mount = mountTmpfs();
 describe.skipIf(!mount)('a full disk under a running sandbox', () => {
   it('refuses writes with 507, sends no webhook it cannot record, keeps its log small, and resumes by itself with nothing lost', async () => {
     const cli = createCli();
-    const app = await startWebhookApp(() => '', () => 200);
+    const app = await startWebhookApp(
+      () => '',
+      () => 200,
+    );
     const db = join(mount!, 'sandbox.db');
     try {
       const started = await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--db', db, '--json']);
       expect(started.exitCode, started.stderr).toBe(0);
       const { base_url: base, api_key: key, log_file: logFile } = JSON.parse(started.stdout);
       const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-        const r = await fetch(`${base}${path}`, { method, headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}), ...headers }, ...(body ? { body: JSON.stringify(body) } : {}) });
+        const r = await fetch(`${base}${path}`, {
+          method,
+          headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
+          ...(body ? { body: JSON.stringify(body) } : {}),
+        });
         return { status: r.status, body: (await r.json()) as any };
       };
       await call('PUT', '/sandbox/webhook-endpoint', { url: app.url });
-      const wallet = (await call('POST', '/v1/wallets', { customer_reference: 'full', first_name: 'Ada', last_name: 'Obi', email: 'ada@example.com' })).body.data;
+      const wallet = (
+        await call('POST', '/v1/wallets', {
+          customer_reference: 'full',
+          first_name: 'Ada',
+          last_name: 'Obi',
+          email: 'ada@example.com',
+        })
+      ).body.data;
       mkdirSync(join(mount!, 'filler'));
       fill(join(mount!, 'filler', 'a'));
       const logBefore = statSync(logFile).size;
@@ -60,7 +85,17 @@ describe.skipIf(!mount)('a full disk under a running sandbox', () => {
       let refused: { status: number; body: any } | undefined;
       let accepted = 0;
       for (let i = 0; i < 5000 && !refused; i++) {
-        const r = await call('POST', '/sandbox/inbound-transfers', { account_number: wallet.account_number, amount: 100, narration: `salary ${i}`, provider_reference: `FULL-${i}` }, { 'idempotency-key': `full-${i}` });
+        const r = await call(
+          'POST',
+          '/sandbox/inbound-transfers',
+          {
+            account_number: wallet.account_number,
+            amount: 100,
+            narration: `salary ${i}`,
+            provider_reference: `FULL-${i}`,
+          },
+          { 'idempotency-key': `full-${i}` },
+        );
         if (r.status === 200) accepted += 1;
         else refused = { ...r, i } as never;
       }
@@ -71,7 +106,12 @@ describe.skipIf(!mount)('a full disk under a running sandbox', () => {
       // (and then kept) or refused in the documented shape, never a 500.
       const created: string[] = [];
       for (let i = 0; i < 20; i++) {
-        const r = await call('POST', '/v1/wallets', { customer_reference: `r${i}`, first_name: 'A', last_name: 'B', email: 'a@b.ng' });
+        const r = await call('POST', '/v1/wallets', {
+          customer_reference: `r${i}`,
+          first_name: 'A',
+          last_name: 'B',
+          email: 'a@b.ng',
+        });
         if (r.status === 201) created.push(r.body.data.id);
         else expect([r.status, r.body.detail.code]).toEqual([507, 'STORAGE_FULL']);
       }
@@ -81,7 +121,17 @@ describe.skipIf(!mount)('a full disk under a running sandbox', () => {
 
       rmSync(join(mount!, 'filler'), { recursive: true });
       const refusedIndex = (refused as unknown as { i: number }).i;
-      const retry = await call('POST', '/sandbox/inbound-transfers', { account_number: wallet.account_number, amount: 100, narration: `salary ${refusedIndex}`, provider_reference: `FULL-${refusedIndex}` }, { 'idempotency-key': `full-${refusedIndex}` });
+      const retry = await call(
+        'POST',
+        '/sandbox/inbound-transfers',
+        {
+          account_number: wallet.account_number,
+          amount: 100,
+          narration: `salary ${refusedIndex}`,
+          provider_reference: `FULL-${refusedIndex}`,
+        },
+        { 'idempotency-key': `full-${refusedIndex}` },
+      );
       expect(retry.status).toBe(200);
       await call('POST', '/sandbox/clock/advance', { seconds: 86_400 });
       for (const id of created) expect((await call('GET', `/v1/wallets/${id}`)).status).toBe(200);
@@ -128,7 +178,11 @@ describe.skipIf(!small)('snapshot save --file onto a full disk', () => {
       fill(join(small!, 'filler'));
       const target = join(small!, 'base.db');
       const run = await cli.run(['sandbox', 'snapshot', 'save', '--file', target]);
-      expect([run.exitCode, run.stdout, run.stderr]).toEqual([1, '', `Error [STORAGE_FULL]: --file ${target}: the disk is full: nothing was written; free some space and retry\n`]);
+      expect([run.exitCode, run.stdout, run.stderr]).toEqual([
+        1,
+        '',
+        `Error [STORAGE_FULL]: --file ${target}: the disk is full: nothing was written; free some space and retry\n`,
+      ]);
       expect(readdirSync(small!)).toEqual(['filler']);
     } finally {
       await cli.run(['sandbox', 'stop']);
@@ -147,7 +201,10 @@ describe.skipIf(!stateDisk)('sandbox start with its state directory on a full di
     try {
       fill(join(stateDisk!, 'filler'));
       const run = await cli.run(['sandbox', 'start', '--db', db, '--port', '0']);
-      expect([run.exitCode, run.stderr]).toEqual([1, `Error [STORAGE_FULL]: ${join(home, 'sandbox.json')}: the disk is full: the sandbox could not record where it runs, so it stopped; free some space and start it again\n`]);
+      expect([run.exitCode, run.stderr]).toEqual([
+        1,
+        `Error [STORAGE_FULL]: ${join(home, 'sandbox.json')}: the disk is full: the sandbox could not record where it runs, so it stopped; free some space and start it again\n`,
+      ]);
       expect(readdirSync(home).filter((name) => name.endsWith('.tmp'))).toEqual([]);
       // Nothing holds the database: with space back, the next start serves it.
       rmSync(join(stateDisk!, 'filler'));
@@ -191,7 +248,11 @@ describe.skipIf(!existsSync('/dev/full'))('a log that cannot be written', () => 
   it('a sandbox whose log is on a full disk drops the line it cannot write and serves on, detached or started `> log`', async () => {
     const cli = createCli();
     const full = openSync('/dev/full', 'w');
-    const child = spawn(process.execPath, [BIN, 'sandbox', 'start', '--memory', '--port', '0'], { cwd: cli.dir, env: cleanEnv(), stdio: ['ignore', full, full] });
+    const child = spawn(process.execPath, [BIN, 'sandbox', 'start', '--memory', '--port', '0'], {
+      cwd: cli.dir,
+      env: cleanEnv(),
+      stdio: ['ignore', full, full],
+    });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     closeSync(full);
     try {
@@ -200,19 +261,39 @@ describe.skipIf(!existsSync('/dev/full'))('a log that cannot be written', () => 
       let state: { base_url: string; api_key: string; pid?: number } | undefined;
       for (let i = 0; i < 600 && child.exitCode === null; i++) {
         const read = existsSync(stateFile) ? JSON.parse(readFileSync(stateFile, 'utf8')) : undefined;
-        if (read?.pid === child.pid && (await fetch(`${read.base_url}/sandbox/health`).then((r) => r.ok, () => false))) state = read;
+        if (
+          read?.pid === child.pid &&
+          (await fetch(`${read.base_url}/sandbox/health`).then(
+            (r) => r.ok,
+            () => false,
+          ))
+        )
+          state = read;
         if (state) break;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       expect(child.exitCode, 'the sandbox exited').toBeNull();
       const call = async (method: string, path: string, body?: unknown) => {
-        const r = await fetch(`${state!.base_url}${path}`, { method, headers: { 'x-api-key': state!.api_key, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) });
+        const r = await fetch(`${state!.base_url}${path}`, {
+          method,
+          headers: { 'x-api-key': state!.api_key, ...(body ? { 'content-type': 'application/json' } : {}) },
+          ...(body ? { body: JSON.stringify(body) } : {}),
+        });
         return { status: r.status, body: (await r.json()) as any };
       };
       // Each request's log line fails too, and an error's line (an unknown route's 404 is logged).
-      const wallet = await call('POST', '/v1/wallets', { customer_reference: 'log', first_name: 'Ada', last_name: 'Obi', email: 'ada@example.com' });
+      const wallet = await call('POST', '/v1/wallets', {
+        customer_reference: 'log',
+        first_name: 'Ada',
+        last_name: 'Obi',
+        email: 'ada@example.com',
+      });
       expect(wallet.status).toBe(201);
-      const credit = await call('POST', '/sandbox/inbound-transfers', { account_number: wallet.body.data.account_number, amount: 5_000, narration: 'salary' });
+      const credit = await call('POST', '/sandbox/inbound-transfers', {
+        account_number: wallet.body.data.account_number,
+        amount: 5_000,
+        narration: 'salary',
+      });
       expect([credit.status, credit.body.data.outcome]).toEqual([200, 'CREDITED']);
       expect((await call('GET', '/v1/nowhere')).status).toBe(404);
       expect((await call('GET', `/v1/wallets/${wallet.body.data.id}`)).body.data.balance).toBe(5_000);

@@ -35,13 +35,25 @@ async function each(n: number, work: (i: number) => Promise<void>) {
   await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
 }
 
-const credit = (accountNumber: string, i: number) => ({ account_number: accountNumber, amount: 100 + i, narration: 'salary', provider_reference: `BURST-${i}` });
+const credit = (accountNumber: string, i: number) => ({
+  account_number: accountNumber,
+  amount: 100 + i,
+  narration: 'salary',
+  provider_reference: `BURST-${i}`,
+});
 
 describe(`a sandbox killed (SIGKILL) during a burst of ${CREDITS.toLocaleString('en')} credits`, () => {
   it('loses no credit it acknowledged: after a restart on the same database each is there once, the audit is clean, and sending them all again credits each exactly once', async () => {
     expect((await cli.run(START)).exitCode).toBe(0);
     const { pid } = state();
-    const wallet = (await call('POST', '/v1/wallets', { customer_reference: 'burst', first_name: 'Ada', last_name: 'Obi', email: 'ada@example.com' })).body.data;
+    const wallet = (
+      await call('POST', '/v1/wallets', {
+        customer_reference: 'burst',
+        first_name: 'Ada',
+        last_name: 'Obi',
+        email: 'ada@example.com',
+      })
+    ).body.data;
 
     /** Credit i → the answer's data, for every credit answered 2xx. */
     const acknowledged = new Map<number, any>();
@@ -82,7 +94,12 @@ describe(`a sandbox killed (SIGKILL) during a burst of ${CREDITS.toLocaleString(
       const [i, data] = acked[k]!;
       expect(data.outcome).toBe('CREDITED');
       const found = await call('GET', `/v1/transactions/${data.transaction.id}`);
-      expect([i, found.status, found.body.data?.amount, found.body.data?.provider_reference]).toEqual([i, 200, 100 + i, `BURST-${i}`]);
+      expect([i, found.status, found.body.data?.amount, found.body.data?.provider_reference]).toEqual([
+        i,
+        200,
+        100 + i,
+        `BURST-${i}`,
+      ]);
     });
 
     // Everything sent again: a credit that committed (acknowledged or not) answers its first outcome, the rest are credited now.

@@ -23,7 +23,10 @@ async function call(method: string, path: string, options: { body?: unknown; key
   const { baseUrl, apiKey } = state();
   const response = await fetch(`${baseUrl}${path}`, {
     method,
-    headers: { 'x-api-key': options.key ?? apiKey, ...(options.body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      'x-api-key': options.key ?? apiKey,
+      ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
   });
   return { status: response.status, body: (await response.json()) as any };
@@ -38,19 +41,29 @@ describe('a sandbox killed (SIGKILL) in the middle of a reset of a large ledger'
     await bulkTransfers(t.sandbox, owner, a, await createWallet(t), TRANSFERS);
     const other = (await t.call('POST', '/sandbox/developers', { business_name: 'Other Pay' })).body.data;
     const theirs = (await t.call('POST', '/v1/wallets', walletBody(), { key: other.api_key })).body.data;
-    for (const amount of [1_000, 2_000, 3_000]) await t.call('POST', '/sandbox/inbound-transfers', { account_number: theirs.account_number, amount, narration: 'salary' }, { key: other.api_key });
+    for (const amount of [1_000, 2_000, 3_000])
+      await t.call(
+        'POST',
+        '/sandbox/inbound-transfers',
+        { account_number: theirs.account_number, amount, narration: 'salary' },
+        { key: other.api_key },
+      );
     await t.close();
 
     expect((await cli.run(START)).exitCode).toBe(0);
     const { pid } = state();
-    const theirsBefore = { wallet: (await call('GET', `/v1/wallets/${theirs.id}`, { key: other.api_key })).body.data, history: (await call('GET', `/v1/wallets/${theirs.id}/transactions?limit=100`, { key: other.api_key })).body.data };
+    const theirsBefore = {
+      wallet: (await call('GET', `/v1/wallets/${theirs.id}`, { key: other.api_key })).body.data,
+      history: (await call('GET', `/v1/wallets/${theirs.id}/transactions?limit=100`, { key: other.api_key })).body.data,
+    };
     expect((await call('GET', '/sandbox/wallets')).body.data.total).toBe(2);
 
     const watch = new Database(path, { readonly: true });
     const seen = { mark: false, logs: 0 };
     try {
       const logs = () => (watch.prepare('SELECT count(*) AS n FROM webhook_logs').get() as { n: number }).n;
-      const marked = () => watch.prepare('SELECT 1 FROM settings WHERE key = ?').get(`reset_pending:${owner}`) !== undefined;
+      const marked = () =>
+        watch.prepare('SELECT 1 FROM settings WHERE key = ?').get(`reset_pending:${owner}`) !== undefined;
       const full = logs();
       let answered = false;
       const reset = call('POST', '/sandbox/reset').then(
@@ -76,16 +89,33 @@ describe('a sandbox killed (SIGKILL) in the middle of a reset of a large ledger'
 
     expect((await cli.run(START)).exitCode).toBe(0);
     // The developer's first request waits for the reset the start resumes, and sees it whole.
-    expect((await call('GET', '/sandbox/audit')).body.data).toMatchObject({ ok: true, problems: [], checked: { wallets: 0, transactions: 0, events: 0, webhook_logs: 0 } });
+    expect((await call('GET', '/sandbox/audit')).body.data).toMatchObject({
+      ok: true,
+      problems: [],
+      checked: { wallets: 0, transactions: 0, events: 0, webhook_logs: 0 },
+    });
     expect((await call('GET', '/sandbox/wallets')).body.data.total).toBe(0);
     expect((await call('GET', '/v1/webhook-logs')).body.data.total).toBe(0);
     // Another developer's books are as they were.
     expect((await call('GET', '/sandbox/audit', { key: other.api_key })).body.data.ok).toBe(true);
-    expect((await call('GET', `/v1/wallets/${theirs.id}`, { key: other.api_key })).body.data).toEqual(theirsBefore.wallet);
-    expect((await call('GET', `/v1/wallets/${theirs.id}/transactions?limit=100`, { key: other.api_key })).body.data).toEqual(theirsBefore.history);
+    expect((await call('GET', `/v1/wallets/${theirs.id}`, { key: other.api_key })).body.data).toEqual(
+      theirsBefore.wallet,
+    );
+    expect(
+      (await call('GET', `/v1/wallets/${theirs.id}/transactions?limit=100`, { key: other.api_key })).body.data,
+    ).toEqual(theirsBefore.history);
     // And the developer works again.
     const fresh = (await call('POST', '/v1/wallets', { body: walletBody() })).body.data;
-    expect((await call('POST', '/sandbox/inbound-transfers', { body: { account_number: fresh.account_number, amount: 500, narration: 'salary' } })).body.data.outcome).toBe('CREDITED');
-    expect((await call('GET', '/sandbox/audit')).body.data).toMatchObject({ ok: true, checked: { wallets: 1, transactions: 1 } });
+    expect(
+      (
+        await call('POST', '/sandbox/inbound-transfers', {
+          body: { account_number: fresh.account_number, amount: 500, narration: 'salary' },
+        })
+      ).body.data.outcome,
+    ).toBe('CREDITED');
+    expect((await call('GET', '/sandbox/audit')).body.data).toMatchObject({
+      ok: true,
+      checked: { wallets: 1, transactions: 1 },
+    });
   }, 180_000);
 });

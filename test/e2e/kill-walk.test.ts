@@ -46,14 +46,22 @@ async function sandboxWithFailingEndpoint(killAt: number | number[], start = STA
 /** Each delivery as `webhooks list --json` shows it: event id → [status, attempt_count]. */
 async function logs(): Promise<Record<string, [string, number]>> {
   const { items } = await cli.json(['webhooks', 'list', '--limit', '100']);
-  return Object.fromEntries(items.map((l: { event_id: string; status: string; attempt_count: number }) => [l.event_id, [l.status, l.attempt_count]]));
+  return Object.fromEntries(
+    items.map((l: { event_id: string; status: string; attempt_count: number }) => [
+      l.event_id,
+      [l.status, l.attempt_count],
+    ]),
+  );
 }
 
 /** The attempts each delivery has made, as its log counts them (those not attempted yet left out, as the endpoint never saw them). */
-const countsOf = (logged: Record<string, [string, number]>) => Object.fromEntries(Object.entries(logged).flatMap(([id, [, n]]) => (n > 0 ? [[id, n]] : [])));
+const countsOf = (logged: Record<string, [string, number]>) =>
+  Object.fromEntries(Object.entries(logged).flatMap(([id, [, n]]) => (n > 0 ? [[id, n]] : [])));
 
 /** The attempts list of the delivery of event `eventId`, as `webhooks show --json` prints it. */
-async function attemptsOf(eventId: string): Promise<{ attempt_number: number; http_status_code: number | null; manual: boolean; error: string | null }[]> {
+async function attemptsOf(
+  eventId: string,
+): Promise<{ attempt_number: number; http_status_code: number | null; manual: boolean; error: string | null }[]> {
   const { items } = await cli.json(['webhooks', 'list', '--limit', '100']);
   const log = items.find((l: { event_id: string }) => l.event_id === eventId);
   return (await cli.json(['webhooks', 'show', log.id])).attempts;
@@ -78,7 +86,9 @@ describe('a sandbox killed during a clock walk, started again on the same databa
       const advance = await cli.run(['sandbox', 'clock', 'advance', '2d']);
       expect(app.received).toHaveLength(8);
       expect([advance.exitCode, advance.stdout]).toEqual([3, '']);
-      expect(advance.stderr).toMatch(/^Error \[UNREACHABLE\]: the sandbox at http:\/\/127\.0\.0\.1:\d+ closed the connection before it answered \(ECONNRESET\)/);
+      expect(advance.stderr).toMatch(
+        /^Error \[UNREACHABLE\]: the sandbox at http:\/\/127\.0\.0\.1:\d+ closed the connection before it answered \(ECONNRESET\)/,
+      );
 
       expect((await cli.run(START)).exitCode).toBe(0);
       // The move committed before the walk began: the clock reads the new time.
@@ -96,7 +106,9 @@ describe('a sandbox killed during a clock walk, started again on the same databa
         [2, 500, false],
         [3, null, false],
       ]);
-      expect(killed[2]!.error).toBe("interrupted: the sandbox stopped before this attempt's outcome was recorded; the endpoint may or may not have received it");
+      expect(killed[2]!.error).toBe(
+        "interrupted: the sandbox stopped before this attempt's outcome was recorded; the endpoint may or may not have received it",
+      );
       expect((await attemptsOf(events[0]!)).map((a) => [a.attempt_number, a.http_status_code])).toEqual([
         [1, 500],
         [2, 500],
@@ -105,9 +117,15 @@ describe('a sandbox killed during a clock walk, started again on the same databa
       expect((await attemptsOf(events[2]!)).map((a) => a.attempt_number)).toEqual([1, 2]);
       // As a person reads it: the interrupted attempt says why it has no answer, and no duration.
       const { items } = await cli.json(['webhooks', 'list', '--limit', '100']);
-      const shown = await cli.run(['webhooks', 'show', items.find((l: { event_id: string }) => l.event_id === events[1])!.id]);
+      const shown = await cli.run([
+        'webhooks',
+        'show',
+        items.find((l: { event_id: string }) => l.event_id === events[1])!.id,
+      ]);
       const text = shown.stdout.replace(/\s+/g, ' ');
-      expect(text).toMatch(/ Attempts \(3\) #1 \S+ → 500 in 0 ms .* #3 \S+ → interrupted: the sandbox stopped before this attempt's outcome was recorded; the endpoint may or may not have received it( ·)? http:\/\/127\.0\.0\.1:\d+\/hooks $/);
+      expect(text).toMatch(
+        / Attempts \(3\) #1 \S+ → 500 in 0 ms .* #3 \S+ → interrupted: the sandbox stopped before this attempt's outcome was recorded; the endpoint may or may not have received it( ·)? http:\/\/127\.0\.0\.1:\d+\/hooks $/,
+      );
 
       // The attempts still due run on the next advance, each once, until all 8 are spent.
       expect((await cli.run(['sandbox', 'clock', 'advance', '2d'])).exitCode).toBe(0);
@@ -117,7 +135,9 @@ describe('a sandbox killed during a clock walk, started again on the same databa
       for (const id of events) {
         const attempts = await attemptsOf(id);
         expect(attempts.map((a) => a.attempt_number)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
-        expect(attempts.filter((a) => a.http_status_code === null).map((a) => a.attempt_number)).toEqual(id === events[1] ? [3] : []);
+        expect(attempts.filter((a) => a.http_status_code === null).map((a) => a.attempt_number)).toEqual(
+          id === events[1] ? [3] : [],
+        );
       }
       expect(app.received.every((r) => r.verified)).toBe(true);
       await auditClean();
@@ -131,44 +151,60 @@ describe('a sandbox killed during a clock walk, started again on the same databa
     ['before the payout settles', 1],
     // The payout settled at 60 s and its transfer.completed failed; its retry 5 s later is post 6.
     ['after the payout settled', 6],
-  ])('payouts: killed by a delivery %s, the payout settles exactly once', async (_when, killAt) => {
-    const start = [...START, '--settlement-delay', '60'];
-    const { app, seen } = await sandboxWithFailingEndpoint(killAt, start);
-    try {
-      const w = await createWalletWithCli(cli, 'payout');
-      expect((await cli.run(['credit', w, '100000'])).exitCode).toBe(0);
-      const payout = await cli.json(['transfer', w, makeNuban('057', '123123123'), '10000', '--bank', '057', '--yes']);
-      expect(payout.status).toBe('PENDING');
+  ])(
+    'payouts: killed by a delivery %s, the payout settles exactly once',
+    async (_when, killAt) => {
+      const start = [...START, '--settlement-delay', '60'];
+      const { app, seen } = await sandboxWithFailingEndpoint(killAt, start);
+      try {
+        const w = await createWalletWithCli(cli, 'payout');
+        expect((await cli.run(['credit', w, '100000'])).exitCode).toBe(0);
+        const payout = await cli.json([
+          'transfer',
+          w,
+          makeNuban('057', '123123123'),
+          '10000',
+          '--bank',
+          '057',
+          '--yes',
+        ]);
+        expect(payout.status).toBe('PENDING');
 
-      expect((await cli.run(['sandbox', 'clock', 'advance', '2d'])).exitCode).toBe(3);
-      expect(app.received).toHaveLength(killAt);
-      expect((await cli.run(start)).exitCode).toBe(0);
-      expect((await cli.json(['sandbox', 'clock'])).offset_seconds).toBe(TWO_DAYS);
-      await auditClean();
-      expect(countsOf(await logs())).toEqual(seen());
+        expect((await cli.run(['sandbox', 'clock', 'advance', '2d'])).exitCode).toBe(3);
+        expect(app.received).toHaveLength(killAt);
+        expect((await cli.run(start)).exitCode).toBe(0);
+        expect((await cli.json(['sandbox', 'clock'])).offset_seconds).toBe(TWO_DAYS);
+        await auditClean();
+        expect(countsOf(await logs())).toEqual(seen());
 
-      // Whatever the walk left due runs on the next advances; the payout settles once.
-      for (let i = 0; i < 2; i++) expect((await cli.run(['sandbox', 'clock', 'advance', '2d'])).exitCode).toBe(0);
-      expect((await cli.json(['transactions', 'get', payout.transaction_id])).status).toBe('SETTLED');
-      const history = (await cli.json(['transactions', 'list', w])).items.map((t: { type: string; amount: number; status: string }) => [t.type, t.amount, t.status]);
-      expect(history).toEqual([
-        ['CREDIT', 100_000, 'SETTLED'],
-        ['DEBIT', 10_000, 'SETTLED'],
-        ['DEBIT', 1_000, 'SETTLED'],
-      ]);
-      expect((await cli.json(['wallets', 'get', w])).balance).toBe(89_000);
-      const completed = await cli.json(['webhooks', 'list', '--event-type', 'transfer.completed']);
-      expect(completed.items.map((l: { payload: { data: { transaction_id: string } } }) => l.payload.data.transaction_id)).toEqual([payout.transaction_id]);
-      expect((await cli.json(['webhooks', 'list', '--event-type', 'transfer.failed'])).items).toEqual([]);
-      // Every delivery made all its attempts, each once.
-      const logged = await logs();
-      expect(countsOf(logged)).toEqual(seen());
-      expect(Object.values(logged).every(([status, n]) => status === 'DEAD' && n === 8)).toBe(true);
-      await auditClean();
-    } finally {
-      await app.close();
-    }
-  }, 60_000);
+        // Whatever the walk left due runs on the next advances; the payout settles once.
+        for (let i = 0; i < 2; i++) expect((await cli.run(['sandbox', 'clock', 'advance', '2d'])).exitCode).toBe(0);
+        expect((await cli.json(['transactions', 'get', payout.transaction_id])).status).toBe('SETTLED');
+        const history = (await cli.json(['transactions', 'list', w])).items.map(
+          (t: { type: string; amount: number; status: string }) => [t.type, t.amount, t.status],
+        );
+        expect(history).toEqual([
+          ['CREDIT', 100_000, 'SETTLED'],
+          ['DEBIT', 10_000, 'SETTLED'],
+          ['DEBIT', 1_000, 'SETTLED'],
+        ]);
+        expect((await cli.json(['wallets', 'get', w])).balance).toBe(89_000);
+        const completed = await cli.json(['webhooks', 'list', '--event-type', 'transfer.completed']);
+        expect(
+          completed.items.map((l: { payload: { data: { transaction_id: string } } }) => l.payload.data.transaction_id),
+        ).toEqual([payout.transaction_id]);
+        expect((await cli.json(['webhooks', 'list', '--event-type', 'transfer.failed'])).items).toEqual([]);
+        // Every delivery made all its attempts, each once.
+        const logged = await logs();
+        expect(countsOf(logged)).toEqual(seen());
+        expect(Object.values(logged).every(([status, n]) => status === 'DEAD' && n === 8)).toBe(true);
+        await auditClean();
+      } finally {
+        await app.close();
+      }
+    },
+    60_000,
+  );
 
   it('the client: a killed advance exits 3 saying the clock may have moved and how to look; repeated with its --idempotency-key after the restart, it replays instead of moving the clock again', async () => {
     // One credit: its first attempt fails (post 1); the walk dies at its second (post 2, 5 s in);
@@ -191,7 +227,9 @@ describe('a sandbox killed during a clock walk, started again on the same databa
       const keyed = ['sandbox', 'clock', 'advance', '1d', '--idempotency-key', 'ci-day-3'];
       const killed = await cli.run(keyed);
       expect([killed.exitCode, killed.stdout]).toEqual([3, '']);
-      expect(killed.stderr).toMatch(/: the request was sent and may have been carried out; repeat it with the same --idempotency-key: the sandbox then answers it again without doing it twice\n$/);
+      expect(killed.stderr).toMatch(
+        /: the request was sent and may have been carried out; repeat it with the same --idempotency-key: the sandbox then answers it again without doing it twice\n$/,
+      );
       expect(seen()).toEqual({ [app.received[0]!.id]: 3 });
 
       expect((await cli.run(START)).exitCode).toBe(0);
@@ -202,7 +240,10 @@ describe('a sandbox killed during a clock walk, started again on the same databa
       expect(seen()).toEqual({ [app.received[0]!.id]: 3 });
       // The same key with another duration is another request: refused, nothing moves.
       const reused = await cli.run(['sandbox', 'clock', 'advance', '2d', '--idempotency-key', 'ci-day-3']);
-      expect([reused.exitCode, reused.stderr]).toEqual([1, expect.stringMatching(/^Error \[IDEMPOTENCY_KEY_REUSED\]: /)]);
+      expect([reused.exitCode, reused.stderr]).toEqual([
+        1,
+        expect.stringMatching(/^Error \[IDEMPOTENCY_KEY_REUSED\]: /),
+      ]);
       expect((await cli.json(['sandbox', 'clock'])).offset_seconds).toBe(TWO_DAYS + 86_400);
       const bad = await cli.run(['sandbox', 'clock', 'advance', '1d', '--idempotency-key', 'k'.repeat(256)]);
       expect([bad.exitCode, bad.stderr]).toEqual([2, expect.stringMatching(/^Error \[USAGE\]: .*--idempotency-key/)]);

@@ -21,7 +21,13 @@ let bola: string;
 let bolaAccount: string;
 
 /** The environment of a command run against the live service with its live key. */
-const liveEnv = (more: Record<string, string> = {}) => ({ LEDGER_BASE_URL: live.url, LEDGER_API_KEY: LIVE_KEY, NODE_EXTRA_CA_CERTS: live.caFile, XDG_CONFIG_HOME: join(dir, 'config'), ...more });
+const liveEnv = (more: Record<string, string> = {}) => ({
+  LEDGER_BASE_URL: live.url,
+  LEDGER_API_KEY: LIVE_KEY,
+  NODE_EXTRA_CA_CERTS: live.caFile,
+  XDG_CONFIG_HOME: join(dir, 'config'),
+  ...more,
+});
 const writes = () => live.requests.filter((r) => r.method !== 'GET');
 
 beforeAll(async () => {
@@ -42,7 +48,9 @@ describe('a live key needs --live on every command', () => {
     live.requests.length = 0;
     const run = await cli.run(['wallets', 'get', ada], { env: liveEnv() });
     expect([run.exitCode, run.stdout]).toEqual([2, '']);
-    expect(run.stderr).toBe(`Error [LIVE_KEY]: the API key is a live key (svc_live_): ${live.url} (from LEDGER_BASE_URL) moves real money, so every command against it needs --live; nothing was sent\n`);
+    expect(run.stderr).toBe(
+      `Error [LIVE_KEY]: the API key is a live key (svc_live_): ${live.url} (from LEDGER_BASE_URL) moves real money, so every command against it needs --live; nothing was sent\n`,
+    );
     expect(live.requests).toEqual([]);
   });
 
@@ -57,10 +65,21 @@ describe('a live key needs --live on every command', () => {
 
   it('a profile marked live needs it too, whatever its key', async () => {
     mkdirSync(join(dir, 'config', 'ledger'), { recursive: true, mode: 0o700 });
-    writeFileSync(join(dir, 'config', 'ledger', 'config.toml'), `[profiles.prod]\nbase_url = "${cli.sandbox.baseUrl}"\napi_key = "${cli.sandbox.apiKey}"\nlive = true\n`, { mode: 0o600 });
-    const run = await cli.run(['wallets', 'get', ada, '--profile', 'prod'], { env: { XDG_CONFIG_HOME: join(dir, 'config'), LEDGER_BASE_URL: '', LEDGER_API_KEY: '' } });
-    expect([run.exitCode, run.stderr]).toEqual([2, `Error [LIVE_KEY]: profile prod is live: ${cli.sandbox.baseUrl} (from profile prod (--profile)) moves real money, so every command against it needs --live; nothing was sent\n`]);
-    const ok = await cli.run(['--profile', 'prod', '--live', 'wallets', 'get', ada, '--json'], { env: { XDG_CONFIG_HOME: join(dir, 'config'), LEDGER_BASE_URL: '', LEDGER_API_KEY: '' } });
+    writeFileSync(
+      join(dir, 'config', 'ledger', 'config.toml'),
+      `[profiles.prod]\nbase_url = "${cli.sandbox.baseUrl}"\napi_key = "${cli.sandbox.apiKey}"\nlive = true\n`,
+      { mode: 0o600 },
+    );
+    const run = await cli.run(['wallets', 'get', ada, '--profile', 'prod'], {
+      env: { XDG_CONFIG_HOME: join(dir, 'config'), LEDGER_BASE_URL: '', LEDGER_API_KEY: '' },
+    });
+    expect([run.exitCode, run.stderr]).toEqual([
+      2,
+      `Error [LIVE_KEY]: profile prod is live: ${cli.sandbox.baseUrl} (from profile prod (--profile)) moves real money, so every command against it needs --live; nothing was sent\n`,
+    ]);
+    const ok = await cli.run(['--profile', 'prod', '--live', 'wallets', 'get', ada, '--json'], {
+      env: { XDG_CONFIG_HOME: join(dir, 'config'), LEDGER_BASE_URL: '', LEDGER_API_KEY: '' },
+    });
     expect([ok.exitCode, JSON.parse(ok.stdout).id]).toEqual([0, ada]);
   });
 });
@@ -70,11 +89,15 @@ describe('writes on a live service are confirmed', () => {
     live.requests.length = 0;
     const refused = await cli.run(['transfer', ada, bolaAccount, '150000', '--live'], { env: liveEnv() });
     expect([refused.exitCode, refused.stdout]).toEqual([2, '']);
-    expect(refused.stderr).toMatch(/^Error \[LIVE_CONFIRMATION_REQUIRED\]: This sends POST \/v1\/wallets\/[0-9a-f-]+\/transfer to the live service .* On a live service that needs a typed confirmation at a terminal, or --live --yes in a script; nothing was sent\n$/);
+    expect(refused.stderr).toMatch(
+      /^Error \[LIVE_CONFIRMATION_REQUIRED\]: This sends POST \/v1\/wallets\/[0-9a-f-]+\/transfer to the live service .* On a live service that needs a typed confirmation at a terminal, or --live --yes in a script; nothing was sent\n$/,
+    );
     expect(writes()).toEqual([]);
     expect((await cli.json(['wallets', 'get', bola])).balance).toBe(0);
 
-    const sent = await cli.run(['transfer', ada, bolaAccount, '150000', '--live', '--yes', '--json'], { env: liveEnv() });
+    const sent = await cli.run(['transfer', ada, bolaAccount, '150000', '--live', '--yes', '--json'], {
+      env: liveEnv(),
+    });
     expect([sent.exitCode, sent.stderr]).toEqual([0, '']);
     expect(writes().map((r) => r.path)).toEqual([`/v1/wallets/${ada}/transfer`]);
     expect((await cli.json(['wallets', 'get', bola])).balance).toBe(150000);
@@ -92,7 +115,9 @@ describe('writes on a live service are confirmed', () => {
     expect([refused.exitCode, refused.stderr.split(']')[0]]).toEqual([2, 'Error [LIVE_CONFIRMATION_REQUIRED']);
     expect(writes()).toEqual([]);
     await cli.run(['sandbox', 'receiver', 'reset']);
-    const retried = await cli.run(['webhooks', 'retry', '--all-failed', '--live', '--yes', '--json'], { env: liveEnv() });
+    const retried = await cli.run(['webhooks', 'retry', '--all-failed', '--live', '--yes', '--json'], {
+      env: liveEnv(),
+    });
     expect(retried.exitCode).toBe(0);
     expect(JSON.parse(retried.stdout).items.every((l: { status: string }) => l.status === 'DELIVERED')).toBe(true);
     expect(writes()).toHaveLength(failed);
@@ -102,7 +127,10 @@ describe('writes on a live service are confirmed', () => {
     live.requests.length = 0;
     const env = liveEnv();
     const run = async (answer: string) => {
-      const term = await terminal(['transfer', ada, '0123456785', '150000', '--bank', '058', '--live'], { cwd: dir, env });
+      const term = await terminal(['transfer', ada, '0123456785', '150000', '--bank', '058', '--live'], {
+        cwd: dir,
+        env,
+      });
       try {
         const screen = await term.waitFor(/Type the amount in kobo, 150000, to confirm/);
         await term.type(answer);
@@ -122,7 +150,11 @@ describe('writes on a live service are confirmed', () => {
     const before = (await cli.json(['wallets', 'get', ada])).balance;
     const right = await run('150000');
     expect(right.exitCode).toBe(0);
-    expect(writes().map((r) => r.path)).toEqual(['/v1/banks/resolve', '/v1/banks/resolve', `/v1/wallets/${ada}/transfer`]);
+    expect(writes().map((r) => r.path)).toEqual([
+      '/v1/banks/resolve',
+      '/v1/banks/resolve',
+      `/v1/wallets/${ada}/transfer`,
+    ]);
     expect((await cli.json(['wallets', 'get', ada])).balance).toBe(before - 150000 - 1000);
   });
 });
@@ -140,7 +172,11 @@ describe('commands of the sandbox alone', () => {
       ['scenario', 'run', scenario, '--base-url', live.url],
     ]) {
       const run = await cli.run(args, { env: liveEnv() });
-      expect([args.join(' '), run.exitCode, run.stderr.split(': ')[0]]).toEqual([args.join(' '), 2, 'Error [SANDBOX_ONLY]']);
+      expect([args.join(' '), run.exitCode, run.stderr.split(': ')[0]]).toEqual([
+        args.join(' '),
+        2,
+        'Error [SANDBOX_ONLY]',
+      ]);
       expect(run.stderr).toContain(`works only against a ledger sandbox, and ${live.url} (from`);
     }
     expect(live.requests).toEqual([]);
@@ -155,7 +191,9 @@ describe('commands of the sandbox alone', () => {
 
 describe('a non-loopback http:// URL', () => {
   it('is refused before any connection; --insecure lets it through for a test server', async () => {
-    const run = await cli.run(['wallets', 'get', ada], { env: { LEDGER_BASE_URL: 'http://10.255.255.1:4010', LEDGER_API_KEY: cli.sandbox.apiKey } });
+    const run = await cli.run(['wallets', 'get', ada], {
+      env: { LEDGER_BASE_URL: 'http://10.255.255.1:4010', LEDGER_API_KEY: cli.sandbox.apiKey },
+    });
     expect([run.exitCode, run.stderr]).toEqual([
       2,
       'Error [INSECURE_URL]: base URL http://10.255.255.1:4010 (from LEDGER_BASE_URL) is http:// on a network: live and remote services are https://, so keys never travel in clear text; for a test server on a trusted network only, add --insecure\n',

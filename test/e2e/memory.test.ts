@@ -22,17 +22,23 @@ it('a --memory sandbox keeps its database in a folder of its own, removed when i
     expect(folders()).toHaveLength(1);
     const [folder] = folders();
     expect(existsSync(join(tmp, folder!, 'sandbox.db'))).toBe(true);
-    const audit = await fetch(`${base}/sandbox/audit`, { headers: { 'x-api-key': key } }).then((r) => r.json() as Promise<{ data: { ok: boolean } }>);
+    const audit = await fetch(`${base}/sandbox/audit`, { headers: { 'x-api-key': key } }).then(
+      (r) => r.json() as Promise<{ data: { ok: boolean } }>,
+    );
     expect(audit.data.ok).toBe(true);
     expect((await cli.run(['sandbox', 'stop'], { env })).exitCode).toBe(0);
     expect(folders()).toEqual([]);
 
-    const killed = JSON.parse((await cli.run(['sandbox', 'start', '--detach', '--memory', '--port', '0', '--json'], { env })).stdout);
+    const killed = JSON.parse(
+      (await cli.run(['sandbox', 'start', '--detach', '--memory', '--port', '0', '--json'], { env })).stdout,
+    );
     process.kill(killed.pid, 'SIGKILL');
     for (let i = 0; i < 100 && isAlive(killed.pid); i++) await new Promise((resolve) => setTimeout(resolve, 50));
     const left = folders();
     expect(left).toHaveLength(1);
-    const next = JSON.parse((await cli.run(['sandbox', 'start', '--detach', '--memory', '--port', '0', '--json'], { env })).stdout);
+    const next = JSON.parse(
+      (await cli.run(['sandbox', 'start', '--detach', '--memory', '--port', '0', '--json'], { env })).stdout,
+    );
     expect(next.pid).not.toBe(pid);
     expect(folders()).toHaveLength(1);
     expect(folders()).not.toContain(left[0]);

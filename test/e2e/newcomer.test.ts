@@ -25,7 +25,9 @@ describe('starting a second sandbox', () => {
       const portTaken = await second.run(['sandbox', 'start', '--detach', '--port', String(port)]);
       expect(portTaken.exitCode).toBe(1);
       // With the value that always works, not only "pick another with --port".
-      expect(portTaken.stderr).toBe(`Error [PORT_IN_USE]: port ${port} on 127.0.0.1 is in use: pick another with --port (--port 0 takes a free one)\n`);
+      expect(portTaken.stderr).toBe(
+        `Error [PORT_IN_USE]: port ${port} on 127.0.0.1 is in use: pick another with --port (--port 0 takes a free one)\n`,
+      );
 
       // Same directory, a free port, but the database another sandbox serves.
       const dbTaken = await second.run(['sandbox', 'start', '--detach', '--port', '0', '--db', db]);
@@ -54,7 +56,9 @@ describe('sandbox env after sandbox stop', () => {
       const stopped = await cli.run(['sandbox', 'env']);
       expect(stopped.exitCode).toBe(0);
       expect(stopped.stdout).toBe(running.stdout);
-      expect(stopped.stderr).toBe('Note: the sandbox started here is not running; these are its URL and key for when it is (`ledger sandbox start --detach` starts it again).\n');
+      expect(stopped.stderr).toBe(
+        'Note: the sandbox started here is not running; these are its URL and key for when it is (`ledger sandbox start --detach` starts it again).\n',
+      );
       expect((await cli.run(['sandbox', 'env', '--json'])).stderr).toBe('');
     } finally {
       await cli.run(['sandbox', 'stop']);
@@ -80,7 +84,10 @@ describe('a second terminal in another directory', () => {
       const listed = await elsewhere.run(['wallets', 'list'], { env: { LEDGER_HOME: join(home.dir, '.ledger') } });
       expect(listed.exitCode, listed.stderr).toBe(0);
       const stop = await elsewhere.run(['sandbox', 'stop']);
-      expect([stop.exitCode, stop.stderr]).toEqual([0, 'No sandbox was started from this directory (no .ledger/ here or above): nothing to stop.\n']);
+      expect([stop.exitCode, stop.stderr]).toEqual([
+        0,
+        'No sandbox was started from this directory (no .ledger/ here or above): nothing to stop.\n',
+      ]);
       // Where it was started: no note, and it still runs.
       const own = await home.run(['sandbox', 'status']);
       expect([own.exitCode, own.stderr]).toEqual([0, '']);
@@ -98,13 +105,22 @@ describe('without a sandbox', () => {
     try {
       for (const [args, fixed] of [
         [['--json', 'wallets', 'list'], 'ledger wallets list --json'],
-        [['-q', '--base-url', 'http://127.0.0.1:4010', 'transactions', 'list', 'a b'], "ledger transactions list 'a b' -q --base-url http://127.0.0.1:4010"],
+        [
+          ['-q', '--base-url', 'http://127.0.0.1:4010', 'transactions', 'list', 'a b'],
+          "ledger transactions list 'a b' -q --base-url http://127.0.0.1:4010",
+        ],
       ] as const) {
         const r = await cli.run([...args]);
-        expect([r.exitCode, r.stdout, r.stderr]).toEqual([2, '', `Error [USAGE]: options go after the command's name: ${fixed}\n`]);
+        expect([r.exitCode, r.stdout, r.stderr]).toEqual([
+          2,
+          '',
+          `Error [USAGE]: options go after the command's name: ${fixed}\n`,
+        ]);
       }
       // An unknown option with no command after it is still commander's refusal; help and version still answer.
-      expect((await cli.run(['--foo'])).stderr).toBe("Error [USAGE]: unknown option '--foo'\n(add --help for usage and examples)\n");
+      expect((await cli.run(['--foo'])).stderr).toBe(
+        "Error [USAGE]: unknown option '--foo'\n(add --help for usage and examples)\n",
+      );
       expect((await cli.run(['--version'])).exitCode).toBe(0);
     } finally {
       cli.cleanup();
@@ -139,11 +155,14 @@ describe('without a sandbox', () => {
       // Four at a time: some 70 starts of the binary, one after another, took 18 s on a busy machine.
       for (let i = 0; i < paths.length; i += 4) {
         const batch = paths.slice(i, i + 4);
-        const runs = await Promise.all(batch.map((path) => cli.run([...(path ? path.split(' ') : []), '--help'], { env: { COLUMNS: '80' } })));
+        const runs = await Promise.all(
+          batch.map((path) => cli.run([...(path ? path.split(' ') : []), '--help'], { env: { COLUMNS: '80' } })),
+        );
         batch.forEach((path, j) => {
           const r = runs[j]!;
           expect(r.exitCode, path).toBe(0);
-          for (const line of r.stdout.split('\n').filter((l) => !l.startsWith('  $ '))) expect(displayWidth(line), `ledger ${path} --help: ${line}`).toBeLessThanOrEqual(80);
+          for (const line of r.stdout.split('\n').filter((l) => !l.startsWith('  $ ')))
+            expect(displayWidth(line), `ledger ${path} --help: ${line}`).toBeLessThanOrEqual(80);
         });
       }
     } finally {
@@ -157,8 +176,34 @@ describe('with a sandbox', () => {
   let ada = '';
   let bola = '';
   beforeAll(async () => {
-    ada = (await cli.json(['wallets', 'create', '--customer-reference', 'nc-ada', '--first-name', 'Ada', '--last-name', 'Obi', '--email', 'ada@example.com'])).id;
-    bola = (await cli.json(['wallets', 'create', '--customer-reference', 'nc-bola', '--first-name', 'Bola', '--last-name', 'Ade', '--email', 'bola@example.com'])).id;
+    ada = (
+      await cli.json([
+        'wallets',
+        'create',
+        '--customer-reference',
+        'nc-ada',
+        '--first-name',
+        'Ada',
+        '--last-name',
+        'Obi',
+        '--email',
+        'ada@example.com',
+      ])
+    ).id;
+    bola = (
+      await cli.json([
+        'wallets',
+        'create',
+        '--customer-reference',
+        'nc-bola',
+        '--first-name',
+        'Bola',
+        '--last-name',
+        'Ade',
+        '--email',
+        'bola@example.com',
+      ])
+    ).id;
   });
 
   it('a wallet id pasted with a trailing space or in quotes is the id it names', async () => {
@@ -181,9 +226,14 @@ describe('with a sandbox', () => {
     // An id that names nothing is still the API's NOT_FOUND.
     const unknown = await cli.run(['wallets', 'get', `"01a20c05-0000-7000-8000-000000000000" `]);
     expect(unknown.exitCode).toBe(1);
-    expect(unknown.stderr).toBe('Error [NOT_FOUND]: wallet not found: <wallet_id> "01a20c05-0000-7000-8000-000000000000" is not one of your wallet ids (`ledger wallets list` shows them)\n');
+    expect(unknown.stderr).toBe(
+      'Error [NOT_FOUND]: wallet not found: <wallet_id> "01a20c05-0000-7000-8000-000000000000" is not one of your wallet ids (`ledger wallets list` shows them)\n',
+    );
     // Nothing left (an unset variable in quotes): a usage error, nothing sent.
-    expect(await cli.run(['wallets', 'get', ' '])).toMatchObject({ exitCode: 2, stderr: 'Error [USAGE]: <wallet_id> is empty (" ")\n' });
+    expect(await cli.run(['wallets', 'get', ' '])).toMatchObject({
+      exitCode: 2,
+      stderr: 'Error [USAGE]: <wallet_id> is empty (" ")\n',
+    });
   });
 
   it('an id cut to fit a table (01a20c05-55…) is a usage error that says how to get it whole', async () => {
@@ -191,16 +241,59 @@ describe('with a sandbox', () => {
     const got = await cli.run(['transactions', 'list', cut]);
     expect(got.exitCode).toBe(2);
     expect(got.stdout).toBe('');
-    expect(got.stderr).toBe(`Error [USAGE]: <wallet_id> "${cut}" is an id shortened to fit a table: \`--wide\` shows ids whole, \`--quiet\` prints only them\n`);
-    const flag = await cli.run(['agents', 'create', ada, '--trigger', 'BALANCE_ABOVE', '--threshold', '100', '--action', 'SWEEP', '--destination', `${bola.slice(0, 11)}...`]);
+    expect(got.stderr).toBe(
+      `Error [USAGE]: <wallet_id> "${cut}" is an id shortened to fit a table: \`--wide\` shows ids whole, \`--quiet\` prints only them\n`,
+    );
+    const flag = await cli.run([
+      'agents',
+      'create',
+      ada,
+      '--trigger',
+      'BALANCE_ABOVE',
+      '--threshold',
+      '100',
+      '--action',
+      'SWEEP',
+      '--destination',
+      `${bola.slice(0, 11)}...`,
+    ]);
     expect(flag.exitCode).toBe(2);
     expect(flag.stderr).toContain('Error [USAGE]: --destination "');
     expect((await cli.json(['agents', 'list'])).items).toEqual([]);
   });
 
   it('`agents runs` at 80 columns names the columns it left out, and says when ids are cut too', async () => {
-    const save = (await cli.json(['wallets', 'create', '--customer-reference', 'nc-save', '--first-name', 'Ada', '--last-name', 'Savings', '--email', 'ada.s@example.com'])).id;
-    const agent = (await cli.json(['agents', 'create', bola, '--name', 'To savings', '--trigger', 'BALANCE_ABOVE', '--threshold', '1000000', '--action', 'SWEEP', '--destination', save])).id;
+    const save = (
+      await cli.json([
+        'wallets',
+        'create',
+        '--customer-reference',
+        'nc-save',
+        '--first-name',
+        'Ada',
+        '--last-name',
+        'Savings',
+        '--email',
+        'ada.s@example.com',
+      ])
+    ).id;
+    const agent = (
+      await cli.json([
+        'agents',
+        'create',
+        bola,
+        '--name',
+        'To savings',
+        '--trigger',
+        'BALANCE_ABOVE',
+        '--threshold',
+        '1000000',
+        '--action',
+        'SWEEP',
+        '--destination',
+        save,
+      ])
+    ).id;
     expect((await cli.run(['credit', bola, '900000'])).exitCode).toBe(0);
     const narrow = await cli.run(['agents', 'runs', agent, '--format', 'table'], { env: { COLUMNS: '80' } });
     expect(narrow.exitCode, narrow.stderr).toBe(0);
@@ -214,19 +307,35 @@ describe('with a sandbox', () => {
     expect(wide.stdout).not.toContain('to fit');
     // Ids cut and columns left out: both said.
     const transactions = await cli.run(['transactions', 'list', bola, '--format', 'table'], { env: { COLUMNS: '80' } });
-    expect(transactions.stdout.trimEnd().split('\n').at(-1)).toBe('ids shortened, columns left out to fit: --wide shows all');
+    expect(transactions.stdout.trimEnd().split('\n').at(-1)).toBe(
+      'ids shortened, columns left out to fit: --wide shows all',
+    );
   });
 
   it('an amount written in naira (N500, ₦5,000, NGN 500) is refused with the kobo it means, and nothing moves', async () => {
     const before = (await cli.json(['wallets', 'get', ada])).balance;
-    for (const [written, meant] of [['N500', '₦500.00 is 50000'], ['₦5,000', '₦5,000.00 is 500000'], ['NGN 500', '₦500.00 is 50000'], ['n1,500.75', '₦1,500.75 is 150075']]) {
+    for (const [written, meant] of [
+      ['N500', '₦500.00 is 50000'],
+      ['₦5,000', '₦5,000.00 is 500000'],
+      ['NGN 500', '₦500.00 is 50000'],
+      ['n1,500.75', '₦1,500.75 is 150075'],
+    ]) {
       const r = await cli.run(['credit', ada, written!]);
-      expect([r.exitCode, r.stdout, r.stderr]).toEqual([2, '', `Error [USAGE]: <amount> "${written}" must be a whole number of kobo, digits only: ${meant}\n`]);
+      expect([r.exitCode, r.stdout, r.stderr]).toEqual([
+        2,
+        '',
+        `Error [USAGE]: <amount> "${written}" must be a whole number of kobo, digits only: ${meant}\n`,
+      ]);
     }
     const transfer = await cli.run(['transfer', ada, bola, 'N1,000']);
-    expect([transfer.exitCode, transfer.stderr]).toEqual([2, 'Error [USAGE]: <amount> "N1,000" must be a whole number of kobo, digits only: ₦1,000.00 is 100000\n']);
+    expect([transfer.exitCode, transfer.stderr]).toEqual([
+      2,
+      'Error [USAGE]: <amount> "N1,000" must be a whole number of kobo, digits only: ₦1,000.00 is 100000\n',
+    ]);
     // Without a naira mark a comma stays ambiguous (kobo or naira?): the rule, with an example.
-    expect((await cli.run(['credit', ada, '1,000'])).stderr).toBe('Error [USAGE]: <amount> "1,000" must be a whole number of kobo, digits only (500000 is ₦5,000.00)\n');
+    expect((await cli.run(['credit', ada, '1,000'])).stderr).toBe(
+      'Error [USAGE]: <amount> "1,000" must be a whole number of kobo, digits only (500000 is ₦5,000.00)\n',
+    );
     expect((await cli.json(['wallets', 'get', ada])).balance).toBe(before);
   });
 });

@@ -22,7 +22,11 @@ async function exited(pid: number) {
 }
 
 const credit = (base: string, key: string, account: string) =>
-  fetch(`${base}/sandbox/inbound-transfers`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ account_number: account, amount: 100 }) })
+  fetch(`${base}/sandbox/inbound-transfers`, {
+    method: 'POST',
+    headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    body: JSON.stringify({ account_number: account, amount: 100 }),
+  })
     .then(async (r) => ({ status: r.status, body: (await r.json()) as any }))
     .catch((error: Error) => ({ status: 0, body: { error: error.message } as any }));
 
@@ -34,10 +38,15 @@ describe('one database, one server', () => {
     try {
       const db = join(first.dir, 'shared.db');
       const running = await startDetached(first, ['--db', db]);
-      for (const args of [['sandbox', 'start', '--db', db, '--port', '0'], ['sandbox', 'start', '--detach', '--db', db, '--port', '0']]) {
+      for (const args of [
+        ['sandbox', 'start', '--db', db, '--port', '0'],
+        ['sandbox', 'start', '--detach', '--db', db, '--port', '0'],
+      ]) {
         const refused = await second.run(args);
         expect(refused.exitCode).toBe(1);
-        expect(refused.stderr).toContain(`Error [DATABASE_IN_USE]: ${db} is served by another sandbox (pid ${running.pid}, ${running.base_url})`);
+        expect(refused.stderr).toContain(
+          `Error [DATABASE_IN_USE]: ${db} is served by another sandbox (pid ${running.pid}, ${running.base_url})`,
+        );
       }
       // The first server's key still works: nothing was rotated, nothing was written.
       expect((await first.run(['wallets', 'list', '--json'])).exitCode).toBe(0);
@@ -55,24 +64,45 @@ describe('one database, one server', () => {
 
   for (const [what, lose] of [
     ['truncated', (db: string) => truncateSync(db, 0)],
-    ['replaced by another file', (db: string) => {
-      copyFileSync(db, `${db}.copy`);
-      renameSync(`${db}.copy`, db);
-    }],
+    [
+      'replaced by another file',
+      (db: string) => {
+        copyFileSync(db, `${db}.copy`);
+        renameSync(`${db}.copy`, db);
+      },
+    ],
     ['removed', (db: string) => unlinkSync(db)],
   ] as const) {
     it(`a database file ${what} under a running server stops it instead of acknowledging writes that would be lost`, async () => {
       const cli = createCli();
       try {
         const server = await startDetached(cli, []);
-        const wallet = JSON.parse((await cli.run(['wallets', 'create', '--customer-reference', 'a', '--first-name', 'A', '--last-name', 'B', '--email', 'a@b.ng', '--json'])).stdout);
+        const wallet = JSON.parse(
+          (
+            await cli.run([
+              'wallets',
+              'create',
+              '--customer-reference',
+              'a',
+              '--first-name',
+              'A',
+              '--last-name',
+              'B',
+              '--email',
+              'a@b.ng',
+              '--json',
+            ])
+          ).stdout,
+        );
         expect((await credit(server.base_url, server.api_key, wallet.account_number)).status).toBe(200);
         lose(server.db);
         const after = await credit(server.base_url, server.api_key, wallet.account_number);
         expect(after.status).not.toBe(200);
         if (after.status !== 0) expect(after.body.detail.code).toBe('STORAGE_UNAVAILABLE');
         expect(await exited(server.pid)).toBe(true);
-        expect(readFileSync(server.log_file, 'utf8')).toMatch(new RegExp(`Error \\[STORAGE_UNAVAILABLE\\]: the database file .*sandbox\\.db was ${what.split(' ')[0]}`));
+        expect(readFileSync(server.log_file, 'utf8')).toMatch(
+          new RegExp(`Error \\[STORAGE_UNAVAILABLE\\]: the database file .*sandbox\\.db was ${what.split(' ')[0]}`),
+        );
       } finally {
         await cli.run(['sandbox', 'stop']);
         cli.cleanup();
@@ -88,7 +118,15 @@ describe('secrets at rest', () => {
       const server = await startDetached(cli, []);
       const dir = join(cli.dir, '.ledger');
       expect(mode(dir)).toBe('700');
-      for (const file of ['sandbox.json', 'sandbox.log', 'sandbox.db', 'sandbox.db-wal', 'sandbox.db-shm', 'sandbox.db-lock', 'sandbox.db-lock.json']) {
+      for (const file of [
+        'sandbox.json',
+        'sandbox.log',
+        'sandbox.db',
+        'sandbox.db-wal',
+        'sandbox.db-shm',
+        'sandbox.db-lock',
+        'sandbox.db-lock.json',
+      ]) {
         expect([file, mode(join(dir, file))]).toEqual([file, '600']);
       }
       await cli.run(['sandbox', 'keys', 'rotate']);
@@ -123,7 +161,10 @@ describe('stop and status agree', () => {
         const after = await cli.run(['sandbox', 'status', '--json'], { env: { LEDGER_BASE_URL: server.base_url } });
         expect(after.exitCode).toBe(3);
         expect(JSON.parse(after.stdout)).toMatchObject({ running: false, base_url: server.base_url, pid: null });
-        expect(JSON.parse((await cli.run(['sandbox', 'stop', '--json'])).stdout)).toEqual({ stopped: false, pid: null });
+        expect(JSON.parse((await cli.run(['sandbox', 'stop', '--json'])).stdout)).toEqual({
+          stopped: false,
+          pid: null,
+        });
       } finally {
         await cli.run(['sandbox', 'stop']);
         cli.cleanup();
@@ -149,7 +190,10 @@ describe('stop and status agree', () => {
       expect([stop.exitCode, JSON.parse(stop.stdout)]).toEqual([0, { stopped: false, pid: null }]);
       expect(isAlive(running.pid)).toBe(true);
       const status = await other.run(['sandbox', 'status', '--json']);
-      expect([status.exitCode, JSON.parse(status.stdout)]).toEqual([0, expect.objectContaining({ running: true, pid: running.pid })]);
+      expect([status.exitCode, JSON.parse(status.stdout)]).toEqual([
+        0,
+        expect.objectContaining({ running: true, pid: running.pid }),
+      ]);
     } finally {
       await other.run(['sandbox', 'stop']);
       killed.cleanup();
@@ -164,7 +208,10 @@ describe('stop and status agree', () => {
       const { mkdirSync } = await import('node:fs');
       mkdirSync(join(cli.dir, '.ledger'), { recursive: true });
       writeFileSync(join(cli.dir, '.ledger', 'sandbox.db-lock'), '');
-      writeFileSync(join(cli.dir, '.ledger', 'sandbox.db-lock.json'), JSON.stringify({ pid: process.pid, base_url: null, db: 'x', started_at: '' }));
+      writeFileSync(
+        join(cli.dir, '.ledger', 'sandbox.db-lock.json'),
+        JSON.stringify({ pid: process.pid, base_url: null, db: 'x', started_at: '' }),
+      );
       const stop = await cli.run(['sandbox', 'stop', '--json']);
       expect(JSON.parse(stop.stdout)).toEqual({ stopped: false, pid: null });
       expect(isAlive(process.pid)).toBe(true);

@@ -11,8 +11,24 @@ const json = (args: string[]) => cli.json(args);
 
 describe('payouts from the command line', () => {
   it('payout → failure → reversal, with the audit clean and balances exact', async () => {
-    expect((await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--memory', '--settlement-delay', '30'])).exitCode).toBe(0);
-    const w = (await cli.run(['wallets', 'create', '--customer-reference', 'p', '--first-name', 'Pay', '--last-name', 'Out', '--email', 'p@o.ng', '-q'])).stdout.trim();
+    expect(
+      (await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--memory', '--settlement-delay', '30'])).exitCode,
+    ).toBe(0);
+    const w = (
+      await cli.run([
+        'wallets',
+        'create',
+        '--customer-reference',
+        'p',
+        '--first-name',
+        'Pay',
+        '--last-name',
+        'Out',
+        '--email',
+        'p@o.ng',
+        '-q',
+      ])
+    ).stdout.trim();
     await cli.run(['credit', w, '700000']);
 
     const payout = await json(['transfer', w, '1111111111', '500000', '--bank', '044', '--narration', 'Supplier']);
@@ -21,7 +37,14 @@ describe('payouts from the command line', () => {
 
     await json(['sandbox', 'clock', 'advance', '30s']);
     expect((await json(['transactions', 'get', payout.transaction_id])).status).toBe('FAILED');
-    const history = (await json(['transactions', 'list', w])).items.map((t: { type: string; amount: number; status: string; balance_after: number }) => [t.type, t.amount, t.status, t.balance_after]);
+    const history = (await json(['transactions', 'list', w])).items.map(
+      (t: { type: string; amount: number; status: string; balance_after: number }) => [
+        t.type,
+        t.amount,
+        t.status,
+        t.balance_after,
+      ],
+    );
     expect(history).toEqual([
       ['CREDIT', 700_000, 'SETTLED', 700_000],
       ['DEBIT', 500_000, 'FAILED', 200_000],
@@ -39,7 +62,10 @@ describe('payouts from the command line', () => {
     expect((await json(['wallets', 'get', w])).balance).toBe(599_000);
 
     const refused = await cli.run(['transfer', w, '0000000000', '100', '--bank', '058']);
-    expect([refused.exitCode, refused.stderr]).toEqual([1, 'Error [ACCOUNT_NOT_FOUND]: account 0000000000 at Guaranty Trust Bank (058) could not be resolved\n']);
+    expect([refused.exitCode, refused.stderr]).toEqual([
+      1,
+      'Error [ACCOUNT_NOT_FOUND]: account 0000000000 at Guaranty Trust Bank (058) could not be resolved\n',
+    ]);
     const audit = await cli.run(['sandbox', 'audit']);
     expect(audit.exitCode).toBe(0);
     await cli.run(['sandbox', 'stop']);
@@ -48,13 +74,31 @@ describe('payouts from the command line', () => {
   it('keeps a pending payout across a restart and settles it when the clock reaches it', async () => {
     const db = join(cli.dir, 'restart.db');
     rmSync(db, { force: true });
-    expect((await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--db', db, '--settlement-delay', '60'])).exitCode).toBe(0);
-    const w = (await cli.run(['wallets', 'create', '--customer-reference', 'r', '--first-name', 'Re', '--last-name', 'Start', '--email', 'r@s.ng', '-q'])).stdout.trim();
+    expect(
+      (await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--db', db, '--settlement-delay', '60'])).exitCode,
+    ).toBe(0);
+    const w = (
+      await cli.run([
+        'wallets',
+        'create',
+        '--customer-reference',
+        'r',
+        '--first-name',
+        'Re',
+        '--last-name',
+        'Start',
+        '--email',
+        'r@s.ng',
+        '-q',
+      ])
+    ).stdout.trim();
     await cli.run(['credit', w, '100000']);
     const payout = await json(['transfer', w, makeNuban('057', '123123123'), '10000', '--bank', '057']);
     expect((await cli.run(['sandbox', 'stop'])).exitCode).toBe(0);
 
-    expect((await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--db', db, '--settlement-delay', '60'])).exitCode).toBe(0);
+    expect(
+      (await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--db', db, '--settlement-delay', '60'])).exitCode,
+    ).toBe(0);
     expect((await json(['transactions', 'get', payout.transaction_id])).status).toBe('PENDING');
     await json(['sandbox', 'clock', 'advance', '60s']);
     expect((await json(['transactions', 'get', payout.transaction_id])).status).toBe('SETTLED');
@@ -72,34 +116,76 @@ describe('payouts from the command line', () => {
     ]);
     // On a pipe, one tab-separated row per bank under a header line.
     const listed = (await cli.run(['banks', 'list'])).stdout.split('\n');
-    expect([listed[0], listed.filter((line) => line.startsWith('058\t'))]).toEqual(['code\tname', ['058\tGuaranty Trust Bank']]);
+    expect([listed[0], listed.filter((line) => line.startsWith('058\t'))]).toEqual([
+      'code\tname',
+      ['058\tGuaranty Trust Bank'],
+    ]);
     // The names people use: a brand, or the initials.
-    for (const [search, code] of [['GTBank', '058'], ['gtb', '058'], ['UBA', '033'], ['fcmb', '214'], ['first bank', '011']]) {
-      expect((await json(['banks', 'list', '--search', search!])).items.map((b: { code: string }) => b.code), search).toEqual([code]);
+    for (const [search, code] of [
+      ['GTBank', '058'],
+      ['gtb', '058'],
+      ['UBA', '033'],
+      ['fcmb', '214'],
+      ['first bank', '011'],
+    ]) {
+      expect(
+        (await json(['banks', 'list', '--search', search!])).items.map((b: { code: string }) => b.code),
+        search,
+      ).toEqual([code]);
     }
-    expect(await json(['banks', 'resolve', '2222222222', '058'])).toEqual({ account_number: '2222222222', account_name: 'SANDBOX PENDING PAYOUT' });
+    expect(await json(['banks', 'resolve', '2222222222', '058'])).toEqual({
+      account_number: '2222222222',
+      account_name: 'SANDBOX PENDING PAYOUT',
+    });
     const bad = await cli.run(['banks', 'resolve', '2222222222', '999']);
-    expect([bad.exitCode, bad.stderr]).toEqual([1, 'Error [INVALID_BANK_CODE]: bank code 999 is not in the list of banks: `ledger banks list --search <name>` shows the codes\n']);
+    expect([bad.exitCode, bad.stderr]).toEqual([
+      1,
+      'Error [INVALID_BANK_CODE]: bank code 999 is not in the list of banks: `ledger banks list --search <name>` shows the codes\n',
+    ]);
     expect((await cli.run(['sandbox', 'magic', '--quiet'])).stdout).toBe('0000000000\n1111111111\n2222222222\n');
   });
 
   it('`transactions get` shows a failed payout, its fee and its reversal naming one another, and --json is the API data', async () => {
     await cli.run(['sandbox', 'stop']);
-    expect((await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--memory', '--seed', '7'])).exitCode).toBe(0);
+    expect((await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--memory', '--seed', '7'])).exitCode).toBe(
+      0,
+    );
     try {
-      const w = (await cli.run(['wallets', 'create', '--customer-reference', 'links', '--first-name', 'Ada', '--last-name', 'Obi', '--email', 'a@o.ng', '-q'])).stdout.trim();
+      const w = (
+        await cli.run([
+          'wallets',
+          'create',
+          '--customer-reference',
+          'links',
+          '--first-name',
+          'Ada',
+          '--last-name',
+          'Obi',
+          '--email',
+          'a@o.ng',
+          '-q',
+        ])
+      ).stdout.trim();
       await cli.run(['credit', w, '100000']);
-      const payout = (await cli.run(['transfer', w, '1111111111', '50000', '--bank', '058', '--yes', '-q'])).stdout.trim();
+      const payout = (
+        await cli.run(['transfer', w, '1111111111', '50000', '--bank', '058', '--yes', '-q'])
+      ).stdout.trim();
       const get = (id: string) => cli.run(['transactions', 'get', id]).then((r) => r.stdout);
       const [, , fee] = (await json(['transactions', 'list', w])).items.map((t: { id: string }) => t.id);
       const pending = await get(payout);
-      expect(pending).toContain(`\nFee charged       ${fee}\nProvider acts     at 2026-01-01T00:00:02.000Z (sandbox clock)\n`);
+      expect(pending).toContain(
+        `\nFee charged       ${fee}\nProvider acts     at 2026-01-01T00:00:02.000Z (sandbox clock)\n`,
+      );
       expect(pending).not.toContain('Reversal');
 
       await cli.run(['sandbox', 'clock', 'advance', '2s']);
       const [, , , reversal] = (await json(['transactions', 'list', w])).items.map((t: { id: string }) => t.id);
-      expect(await get(payout)).toContain(`\nFee charged       ${fee}\nReversal          ${reversal} (51000 (₦510.00) back to the wallet)\n`);
-      expect(await get(reversal)).toContain(`\nReverses          ${payout} (the FAILED payout of 50000 (₦500.00) and its 1000 (₦10.00) fee)\n`);
+      expect(await get(payout)).toContain(
+        `\nFee charged       ${fee}\nReversal          ${reversal} (51000 (₦510.00) back to the wallet)\n`,
+      );
+      expect(await get(reversal)).toContain(
+        `\nReverses          ${payout} (the FAILED payout of 50000 (₦500.00) and its 1000 (₦10.00) fee)\n`,
+      );
       expect(await get(fee)).toContain(`\nFee for           ${payout} (the payout, FAILED)\n`);
       // --json and --quiet are the API's transaction, nothing added.
       const api = await json(['transactions', 'get', reversal]);

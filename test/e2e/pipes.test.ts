@@ -26,7 +26,16 @@ beforeAll(async () => {
     [ada, '2500', 'SANDBOX-LOW-CONFIDENCE asdfgh'],
   ];
   for (const [to, amount, narration] of held) {
-    const r = await cli.run(['credit', to!, amount!, '--narration', narration!, '--sender-name', 'Chukwuemeka Okonkwo-Adeyemi', '--json']);
+    const r = await cli.run([
+      'credit',
+      to!,
+      amount!,
+      '--narration',
+      narration!,
+      '--sender-name',
+      'Chukwuemeka Okonkwo-Adeyemi',
+      '--json',
+    ]);
     ids.push(JSON.parse(r.stdout).suspense_item.id);
   }
   await cli.run(['sandbox', 'clock', 'advance', '3h']);
@@ -36,7 +45,11 @@ afterAll(async () => {
   cli.cleanup();
 });
 
-const rows = (text: string, separator = '\t') => text.replace(/\r?\n$/, '').split(/\r?\n/).map((line) => line.split(separator));
+const rows = (text: string, separator = '\t') =>
+  text
+    .replace(/\r?\n$/, '')
+    .split(/\r?\n/)
+    .map((line) => line.split(separator));
 
 describe('a list on a pipe', () => {
   it('is tab-separated rows under a header line of field names: full ids, kobo, ISO times, no box; tabs, line breaks and escapes in data made harmless', async () => {
@@ -44,7 +57,16 @@ describe('a list on a pipe', () => {
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toBe('');
     const [head, ...body] = rows(r.stdout);
-    expect(head).toEqual(['id', 'created_at', 'amount', 'customer_reference', 'reason', 'status', 'sender_name', 'raw_narration']);
+    expect(head).toEqual([
+      'id',
+      'created_at',
+      'amount',
+      'customer_reference',
+      'reason',
+      'status',
+      'sender_name',
+      'raw_narration',
+    ]);
     expect(body.map((row) => row[0])).toEqual(ids);
     expect(body.map((row) => [row[2], row[3]])).toEqual([
       ['1250000', 'ada-07'],
@@ -77,19 +99,32 @@ describe('a list on a pipe', () => {
     expect(r.exitCode).toBe(0);
     const lines = r.stdout.split('\r\n');
     expect(lines[0]).toBe('id,created_at,amount,customer_reference,reason,status,sender_name,raw_narration');
-    expect(lines[1]).toBe(`${ids[0]},2026-01-01T00:00:00.000Z,1250000,ada-07,AI_LOW_CONFIDENCE,PENDING,Chukwuemeka Okonkwo-Adeyemi,"SANDBOX-LOW-CONFIDENCE rent, ""May"", Yaba"`);
-    expect(lines[2]).toBe(`${ids[1]},2026-01-01T00:00:00.000Z,700000,ada-07,AI_LOW_CONFIDENCE,PENDING,Chukwuemeka Okonkwo-Adeyemi,"'=HYPERLINK(""http://evil"") SANDBOX-LOW-CONFIDENCE"`);
+    expect(lines[1]).toBe(
+      `${ids[0]},2026-01-01T00:00:00.000Z,1250000,ada-07,AI_LOW_CONFIDENCE,PENDING,Chukwuemeka Okonkwo-Adeyemi,"SANDBOX-LOW-CONFIDENCE rent, ""May"", Yaba"`,
+    );
+    expect(lines[2]).toBe(
+      `${ids[1]},2026-01-01T00:00:00.000Z,700000,ada-07,AI_LOW_CONFIDENCE,PENDING,Chukwuemeka Okonkwo-Adeyemi,"'=HYPERLINK(""http://evil"") SANDBOX-LOW-CONFIDENCE"`,
+    );
     expect(lines.at(-1)).toBe('');
     // --format json is --json.
-    expect((await cli.run(['suspense', 'list', '--format', 'json'])).stdout).toBe((await cli.run(['suspense', 'list', '--json'])).stdout);
-    expect(await cli.run(['suspense', 'list', '--json', '--format', 'csv'])).toMatchObject({ exitCode: 2, stderr: 'Error [USAGE]: --json and --format csv ask for two formats: give one\n' });
+    expect((await cli.run(['suspense', 'list', '--format', 'json'])).stdout).toBe(
+      (await cli.run(['suspense', 'list', '--json'])).stdout,
+    );
+    expect(await cli.run(['suspense', 'list', '--json', '--format', 'csv'])).toMatchObject({
+      exitCode: 2,
+      stderr: 'Error [USAGE]: --json and --format csv ask for two formats: give one\n',
+    });
   });
 });
 
 describe('pages', () => {
   it('a page that is not the last says so on stderr, never on stdout; --all follows every page into one list', async () => {
     const first = await cli.run(['suspense', 'list', '--limit', '2']);
-    expect(rows(first.stdout).slice(1).map((row) => row[0])).toEqual(ids.slice(0, 2));
+    expect(
+      rows(first.stdout)
+        .slice(1)
+        .map((row) => row[0]),
+    ).toEqual(ids.slice(0, 2));
     expect(first.stderr).toBe('showing 2 of 5; --all or --page 2\n');
     const middle = await cli.run(['suspense', 'list', '--limit', '2', '--page', '2']);
     expect(middle.stderr).toBe('showing 3–4 of 5; --all or --page 3\n');
@@ -107,7 +142,10 @@ describe('pages', () => {
     expect([json.total, json.page, json.limit]).toEqual([5, 1, 5]);
     const table = await cli.run(['suspense', 'list', '--all', '--limit', '2', '--format', 'table', '--wide']);
     expect(table.stdout).toContain('1–5 of 5 suspense items · page 1\n');
-    expect(await cli.run(['suspense', 'list', '--all', '--page', '2'])).toMatchObject({ exitCode: 2, stderr: 'Error [USAGE]: --all starts at the first page: leave out --page\n' });
+    expect(await cli.run(['suspense', 'list', '--all', '--page', '2'])).toMatchObject({
+      exitCode: 2,
+      stderr: 'Error [USAGE]: --all starts at the first page: leave out --page\n',
+    });
   });
 });
 
@@ -121,7 +159,9 @@ describe('tables at 80 columns', () => {
     for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(80);
     // Every item here is PENDING for AI_LOW_CONFIDENCE: those two columns say nothing, and go first.
     expect(lines[1]).toMatch(/^│ ID +│ Age │ Amount +│ Customer +│ Narration +│$/);
-    const body = lines.filter((line) => /^│ [0-9a-f]/.test(line)).map((line) => line.split('│').map((cell) => cell.trim()));
+    const body = lines
+      .filter((line) => /^│ [0-9a-f]/.test(line))
+      .map((line) => line.split('│').map((cell) => cell.trim()));
     expect(body.map((cells) => cells.slice(2, 5))).toEqual([
       ['3h', '1250000 (₦12,500.00)', 'ada-07'],
       ['3h', '700000 (₦7,000.00)', 'ada-07'],
@@ -131,7 +171,9 @@ describe('tables at 80 columns', () => {
     ]);
     // Each short id starts its own id's last (random) group, at least 6 hex digits, and no two are alike.
     const short = body.map((cells) => cells[1]!);
-    short.forEach((s, i) => expect(ids[i]!.slice(24).startsWith(s) && /^[0-9a-f]{6,12}$/.test(s), `${s} of ${ids[i]}`).toBe(true));
+    short.forEach((s, i) =>
+      expect(ids[i]!.slice(24).startsWith(s) && /^[0-9a-f]{6,12}$/.test(s), `${s} of ${ids[i]}`).toBe(true),
+    );
     expect(new Set(short).size).toBe(ids.length);
     // What a person copies from the table is taken back by the next command.
     const shown = await cli.run(['suspense', 'show', short[0]!, '--json']);
@@ -150,7 +192,8 @@ describe('tables at 80 columns', () => {
     const lines = r.stdout.trimEnd().split('\n');
     for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(80);
     expect(lines[1]).toMatch(/│ Wallet +│ Customer +│ Last error +│/);
-    for (const row of [lines[3], lines[4]]) expect(row).toMatch(new RegExp(`│ ${ada.slice(24, 30)} │ ada-07 +│ 503\\b`));
+    for (const row of [lines[3], lines[4]])
+      expect(row).toMatch(new RegExp(`│ ${ada.slice(24, 30)} │ ada-07 +│ 503\\b`));
     // Retried 5 s after the first attempts, made where they fell due (1 s ago), on a clock that moves only when told.
     expect(r.stderr).toBe('2 deliveries wait for the clock: ledger sandbox clock advance 4s\n');
   });

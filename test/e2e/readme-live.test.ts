@@ -16,7 +16,9 @@ import { type LiveService, startLiveService } from '../helpers/live-service.js';
  * true; a commented line without a check, or a check without its line, fails.
  */
 const SECTION = sectionOf('docs/walkthroughs.md', '## Against a shared or live service');
-const LINES = [...SECTION.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) => m[1]!.split('\n')).filter((l) => l.trim() !== '');
+const LINES = [...SECTION.matchAll(/```sh\n([\s\S]*?)```/g)]
+  .flatMap((m) => m[1]!.split('\n'))
+  .filter((l) => l.trim() !== '');
 /** The README's two services: staging a shared sandbox (the sandbox itself), the live one the HTTPS stand-in. */
 const STAGING = 'https://ledger.staging.example.com';
 const PROD = 'https://api.example.com';
@@ -39,12 +41,13 @@ const configFile = () => join(dir, 'config', 'ledger', 'config.toml');
 const liveRequests = () => live.requests.filter((r) => r.key === LIVE_KEY);
 
 const CHECKS: Record<string, (r: Ran) => void | Promise<void>> = {
-  'printf \'%s\' "$STAGING_KEY" | ledger profiles add staging --base-url https://ledger.staging.example.com --api-key-stdin': (r) => {
-    expect([r.code, r.stderr]).toEqual([0, expect.any(String)]);
-    expect(r.stdout).toContain(`svc_test_…${sandbox.apiKey.slice(-4)}`);
-    expect(r.stdout + r.stderr).not.toContain(sandbox.apiKey);
-    expect(statSync(configFile()).mode & 0o777).toBe(0o600);
-  },
+  'printf \'%s\' "$STAGING_KEY" | ledger profiles add staging --base-url https://ledger.staging.example.com --api-key-stdin':
+    (r) => {
+      expect([r.code, r.stderr]).toEqual([0, expect.any(String)]);
+      expect(r.stdout).toContain(`svc_test_…${sandbox.apiKey.slice(-4)}`);
+      expect(r.stdout + r.stderr).not.toContain(sandbox.apiKey);
+      expect(statSync(configFile()).mode & 0o777).toBe(0o600);
+    },
   'ledger profiles add prod --base-url https://api.example.com --api-key-env PROD_LEDGER_KEY --live': (r) => {
     expect(r.code).toBe(0);
     const file = readFileSync(configFile(), 'utf8');
@@ -79,8 +82,16 @@ const CHECKS: Record<string, (r: Ran) => void | Promise<void>> = {
   'ledger --profile prod --live webhooks retry "$LOG" --yes': async (r) => {
     expect(r.code).toBe(0);
     expect(vars.LOG).toBe(failedLog);
-    expect(liveRequests().at(-1)).toEqual({ method: 'POST', path: `/v1/webhook-logs/${failedLog}/retry`, key: LIVE_KEY });
-    const log = (await (await fetch(`${sandbox.baseUrl}/v1/webhook-logs?status=DELIVERED&limit=100`, { headers: { 'x-api-key': sandbox.apiKey } })).json()) as { data: { items: { id: string }[] } };
+    expect(liveRequests().at(-1)).toEqual({
+      method: 'POST',
+      path: `/v1/webhook-logs/${failedLog}/retry`,
+      key: LIVE_KEY,
+    });
+    const log = (await (
+      await fetch(`${sandbox.baseUrl}/v1/webhook-logs?status=DELIVERED&limit=100`, {
+        headers: { 'x-api-key': sandbox.apiKey },
+      })
+    ).json()) as { data: { items: { id: string }[] } };
     expect(log.data.items.map((l: { id: string }) => l.id)).toContain(failedLog);
   },
 };
@@ -92,13 +103,26 @@ beforeAll(async () => {
   sandbox = await startSandbox({ clock: 'manual' });
   live = await startLiveService(dir, sandbox.baseUrl, { [LIVE_KEY]: sandbox.apiKey });
   const api = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(sandbox.baseUrl + path, { method, headers: { 'x-api-key': sandbox.apiKey, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const response = await fetch(sandbox.baseUrl + path, {
+      method,
+      headers: { 'x-api-key': sandbox.apiKey, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return ((await response.json()) as { data: any }).data;
   };
   // Something for support to find there: a held payment, and a delivery that failed.
-  const wallet = await api('POST', '/v1/wallets', { customer_reference: 'ada', first_name: 'Ada', last_name: 'Obi', email: 'ada@example.com' });
+  const wallet = await api('POST', '/v1/wallets', {
+    customer_reference: 'ada',
+    first_name: 'Ada',
+    last_name: 'Obi',
+    email: 'ada@example.com',
+  });
   await api('PUT', '/sandbox/receiver/behaviour', { status: 500, count: 1 });
-  await api('POST', '/sandbox/inbound-transfers', { account_number: wallet.account_number, amount: 70000, narration: 'asdfgh' });
+  await api('POST', '/sandbox/inbound-transfers', {
+    account_number: wallet.account_number,
+    amount: 70000,
+    narration: 'asdfgh',
+  });
   await sandbox.advance('1s');
   heldItem = (await api('GET', '/v1/suspense?status=PENDING')).items[0].id;
   failedLog = (await api('GET', '/v1/webhook-logs?status=FAILED')).items[0].id;
@@ -120,7 +144,14 @@ beforeAll(async () => {
     const assigned = /^([A-Z]+)=\$\(/.exec(line)?.[1];
     const pasted = line.replaceAll(STAGING, sandbox.baseUrl).replaceAll(PROD, live.url);
     const script = `set -a; [ -f state.sh ] && . ./state.sh\n${pasted}\nstatus=$?\nexport -p > state.sh\n${assigned ? `printf '%s' "$${assigned}" > var.txt\n` : ''}exit $status`;
-    const r = await execa('bash', ['--norc', '--noprofile', '-c', script], { cwd: work, env, extendEnv: false, reject: false, stripFinalNewline: false, timeout: 60_000 });
+    const r = await execa('bash', ['--norc', '--noprofile', '-c', script], {
+      cwd: work,
+      env,
+      extendEnv: false,
+      reject: false,
+      stripFinalNewline: false,
+      timeout: 60_000,
+    });
     if (assigned) vars[assigned] = readFileSync(join(work, 'var.txt'), 'utf8');
     return { stdout: String(r.stdout), stderr: String(r.stderr), code: r.exitCode ?? -1 };
   };

@@ -16,7 +16,9 @@ import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
  * without its line, fails.
  */
 const SECTION = sectionOf('docs/walkthroughs.md', '## A shared sandbox on PostgreSQL');
-const LINES = [...SECTION.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) => m[1]!.split('\n')).filter((l) => l.trim() !== '');
+const LINES = [...SECTION.matchAll(/```sh\n([\s\S]*?)```/g)]
+  .flatMap((m) => m[1]!.split('\n'))
+  .filter((l) => l.trim() !== '');
 const README_URL = 'postgres://postgres:ledger@127.0.0.1:5432/postgres';
 const NOT_RUN = /^(docker |until docker )/;
 const commandOf = (line: string) => line.replace(/\s+#.*$/, '').trim();
@@ -32,10 +34,24 @@ let url: string;
 let dir: string;
 let work: string;
 let run: (line: string) => Promise<Ran>;
-const stateOf = (name: string) => JSON.parse(readFileSync(join(work, '.ledger', name, 'sandbox.json'), 'utf8')) as { base_url: string; api_key?: string; db: string };
-const chosenKey = () => /LEDGER_SANDBOX_API_KEY="(svc_test_[0-9a-f]{32})"/.exec(readFileSync(join(work, 'state.sh'), 'utf8'))![1]!;
+const stateOf = (name: string) =>
+  JSON.parse(readFileSync(join(work, '.ledger', name, 'sandbox.json'), 'utf8')) as {
+    base_url: string;
+    api_key?: string;
+    db: string;
+  };
+const chosenKey = () =>
+  /LEDGER_SANDBOX_API_KEY="(svc_test_[0-9a-f]{32})"/.exec(readFileSync(join(work, 'state.sh'), 'utf8'))![1]!;
 const api = async (baseUrl: string, method: string, path: string, body?: unknown) =>
-  ((await (await fetch(baseUrl + path, { method, headers: { 'x-api-key': chosenKey(), 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })).json()) as { data: any }).data;
+  (
+    (await (
+      await fetch(baseUrl + path, {
+        method,
+        headers: { 'x-api-key': chosenKey(), 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      })
+    ).json()) as { data: any }
+  ).data;
 
 const CHECKS: Record<string, (r: Ran) => void | Promise<void>> = {
   'docker run -d --name ledger-pg -p 5432:5432 -e POSTGRES_PASSWORD=ledger postgres:17': () => {},
@@ -53,7 +69,12 @@ const CHECKS: Record<string, (r: Ran) => void | Promise<void>> = {
     expect(b.api_key).toBe(chosenKey());
     expect(await api(b.base_url, 'GET', '/sandbox/keys')).toEqual(await api(a.base_url, 'GET', '/sandbox/keys'));
     // Something in the books, written through the first server, for the last line to find through the second.
-    await api(a.base_url, 'POST', '/v1/wallets', { customer_reference: 'ada', first_name: 'Ada', last_name: 'Obi', email: 'ada@example.com' });
+    await api(a.base_url, 'POST', '/v1/wallets', {
+      customer_reference: 'ada',
+      first_name: 'Ada',
+      last_name: 'Obi',
+      email: 'ada@example.com',
+    });
   },
   'ledger --profile shared wallets list': (r) => {
     expect([r.code, r.stderr]).toEqual([0, '']);
@@ -80,7 +101,14 @@ beforeAll(async () => {
       .replace(/--port 401[01]/, '--port 0')
       .replace('http://127.0.0.1:4011', () => stateOf('b').base_url);
     const script = `set -a; [ -f state.sh ] && . ./state.sh\n${pasted}\nstatus=$?\nexport -p > state.sh\nexit $status`;
-    const r = await execa('bash', ['--norc', '--noprofile', '-c', script], { cwd: work, env, extendEnv: false, reject: false, stripFinalNewline: false, timeout: 60_000 });
+    const r = await execa('bash', ['--norc', '--noprofile', '-c', script], {
+      cwd: work,
+      env,
+      extendEnv: false,
+      reject: false,
+      stripFinalNewline: false,
+      timeout: 60_000,
+    });
     return { stdout: String(r.stdout), stderr: String(r.stderr), code: r.exitCode ?? -1 };
   };
 });

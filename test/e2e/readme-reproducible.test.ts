@@ -33,22 +33,41 @@ beforeAll(() => {
 afterAll(() => rmSync(project, { recursive: true, force: true }));
 
 const inProject = (file: string, args: string[]) =>
-  execa(file, args, { cwd: project, env: cleanEnv(), extendEnv: false, reject: false, timeout: 180_000, stripFinalNewline: false });
+  execa(file, args, {
+    cwd: project,
+    env: cleanEnv(),
+    extendEnv: false,
+    reject: false,
+    timeout: 180_000,
+    stripFinalNewline: false,
+  });
 
 describe('the Reproducible tests walkthrough, pasted as it stands', () => {
   it('the CI script passes twice in a row with identical output, and fails when a golden file differs', async () => {
     writeFileSync(join(project, 'ci.sh'), block('bash'));
     const first = await inProject('bash', ['ci.sh']);
     const second = await inProject('bash', ['ci.sh']);
-    expect([first.exitCode, first.stdout]).toEqual([0, 'rent: recorded golden/rent.json\nfailed_payout: recorded golden/failed_payout.json\n']);
+    expect([first.exitCode, first.stdout]).toEqual([
+      0,
+      'rent: recorded golden/rent.json\nfailed_payout: recorded golden/failed_payout.json\n',
+    ]);
     const third = await inProject('bash', ['ci.sh']);
-    expect([second.exitCode, second.stdout]).toEqual([0, 'rent: same as golden/rent.json\nfailed_payout: same as golden/failed_payout.json\n']);
+    expect([second.exitCode, second.stdout]).toEqual([
+      0,
+      'rent: same as golden/rent.json\nfailed_payout: same as golden/failed_payout.json\n',
+    ]);
     expect([third.exitCode, third.stdout]).toEqual([second.exitCode, second.stdout]);
     const golden = readFileSync(join(project, 'golden', 'failed_payout.json'), 'utf8');
     expect(golden).toContain('"status": "FAILED"');
     expect(golden).toContain('"event_type": "transfer.failed"');
 
-    writeFileSync(join(project, 'golden', 'rent.json'), readFileSync(join(project, 'golden', 'rent.json'), 'utf8').replace('"new_balance": 350000', '"new_balance": 350001'));
+    writeFileSync(
+      join(project, 'golden', 'rent.json'),
+      readFileSync(join(project, 'golden', 'rent.json'), 'utf8').replace(
+        '"new_balance": 350000',
+        '"new_balance": 350001',
+      ),
+    );
     const changed = await inProject('bash', ['ci.sh']);
     expect(changed.exitCode).not.toBe(0);
     expect(changed.stdout).toContain('-  "new_balance": 350001,\n+  "new_balance": 350000,');
@@ -60,7 +79,13 @@ describe('the Reproducible tests walkthrough, pasted as it stands', () => {
     for (const example of [vitestExample, nodeExample]) expect(example).toContain(`from '${name}';`);
     writeFileSync(join(project, 'wallet.test.ts'), vitestExample);
     writeFileSync(join(project, 'wallet.test.mjs'), nodeExample);
-    const vitest = await inProject(process.execPath, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--root', project, 'wallet.test.ts']);
+    const vitest = await inProject(process.execPath, [
+      join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'),
+      'run',
+      '--root',
+      project,
+      'wallet.test.ts',
+    ]);
     expect(vitest.exitCode, `${vitest.stdout}${vitest.stderr}`).toBe(0);
     expect(vitest.stdout).toMatch(/1 passed/);
     const node = await inProject(process.execPath, ['--test', 'wallet.test.mjs']);

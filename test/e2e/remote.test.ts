@@ -32,26 +32,68 @@ beforeAll(async () => {
   sandbox = await startSandbox({ seed: 41, clockStart: '2026-03-10T12:00:00Z' });
   home = mkdtempSync(join(tmpdir(), 'ledger-remote-'));
   live = await startLiveService(home, sandbox.baseUrl, {});
-  direct = createCli({ LEDGER_BASE_URL: sandbox.baseUrl, LEDGER_API_KEY: sandbox.apiKey, HOME: home, XDG_CACHE_HOME: join(home, 'direct-cache'), XDG_CONFIG_HOME: join(home, 'config') });
+  direct = createCli({
+    LEDGER_BASE_URL: sandbox.baseUrl,
+    LEDGER_API_KEY: sandbox.apiKey,
+    HOME: home,
+    XDG_CACHE_HOME: join(home, 'direct-cache'),
+    XDG_CONFIG_HOME: join(home, 'config'),
+  });
   remote = createCli(remoteEnv());
   const wallet = async (ref: string, first: string) =>
-    (await direct.json(['wallets', 'create', '--customer-reference', ref, '--first-name', first, '--last-name', 'Okafor', '--email', `${ref}@x.ng`])) as { id: string; account_number: string };
+    (await direct.json([
+      'wallets',
+      'create',
+      '--customer-reference',
+      ref,
+      '--first-name',
+      first,
+      '--last-name',
+      'Okafor',
+      '--email',
+      `${ref}@x.ng`,
+    ])) as { id: string; account_number: string };
   const ada = await wallet('ada-001', 'Ngozi');
   const bayo = await wallet('bayo-002', 'Bayo');
   ids.ada = ada.id;
   ids.bayo = bayo.id;
   const credit = (to: string, amount: number, sender: string, narration = 'school fees') =>
-    direct.json(['credit', to, String(amount), '--sender-name', sender, '--narration', narration, '--sender-account', '0690000032', '--sender-bank-code', '044']);
+    direct.json([
+      'credit',
+      to,
+      String(amount),
+      '--sender-name',
+      sender,
+      '--narration',
+      narration,
+      '--sender-account',
+      '0690000032',
+      '--sender-bank-code',
+      '044',
+    ]);
   await credit(ada.account_number, 700_000, 'OBI ADA NKECHI');
   ids.risky = (await credit(bayo.account_number, 250_000, 'EMEKA OBI', 'rent SANDBOX-RISK')).suspense_item.id;
   await sandbox.advance('1d');
   await credit(ada.account_number, 150_000, 'TUNDE BAKARE');
   await credit(bayo.account_number, 700_000, 'ada lovelace');
   ids.unclear = (await credit(ada.account_number, 5_000, 'CHIDI EZE', 'SANDBOX-LOW-CONFIDENCE')).suspense_item.id;
-  ids.agent = (await direct.json(['agents', 'create', ada.id, '--trigger', 'ON_CREDIT', '--action', 'WEBHOOK_NOTIFY', '--name', 'notify ada'])).id;
+  ids.agent = (
+    await direct.json([
+      'agents',
+      'create',
+      ada.id,
+      '--trigger',
+      'ON_CREDIT',
+      '--action',
+      'WEBHOOK_NOTIFY',
+      '--name',
+      'notify ada',
+    ])
+  ).id;
   // Every delivery settled before anything is compared: the two views are read at different moments.
   await sandbox.advance('10s');
-  for (let i = 0; i < 100 && (await direct.json(['webhooks', 'list', '--status', 'PENDING'])).total > 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  for (let i = 0; i < 100 && (await direct.json(['webhooks', 'list', '--status', 'PENDING'])).total > 0; i++)
+    await new Promise((resolve) => setTimeout(resolve, 50));
   ids.log = (await direct.json(['webhooks', 'list', '--event-type', 'ledger.credit'])).items[0].id;
 }, 60_000);
 
@@ -71,7 +113,10 @@ function sentSince(from: number): { sent: RecordedRequest[]; beyondSeed: Recorde
     const url = new URL(r.path, 'https://x');
     if (url.pathname === '/openapi.json') return r.key !== undefined;
     if (url.pathname.startsWith('/sandbox') || url.pathname === '/v1/transactions') return true;
-    return [...url.searchParams].some(([name, value]) => !seedParams.includes(name) || value.includes(',') || (name === 'wallet_id' && url.pathname !== '/v1/agents'));
+    return [...url.searchParams].some(
+      ([name, value]) =>
+        !seedParams.includes(name) || value.includes(',') || (name === 'wallet_id' && url.pathname !== '/v1/agents'),
+    );
   });
   return { sent, beyondSeed };
 }
@@ -104,14 +149,19 @@ describe('lists with filters the service lacks: every seed page, filtered here, 
   it('says so on stderr, naming what the service lacks and how many items it reads', async () => {
     const r = await remote.run(['suspense', 'list', '--sender', 'emeka']);
     expect(r.exitCode).toBe(0);
-    expect(r.stderr).toBe('this service has no sender on suspense items: paging through 2 suspense items and filtering here\n');
+    expect(r.stderr).toBe(
+      'this service has no sender on suspense items: paging through 2 suspense items and filtering here\n',
+    );
     expect(r.stdout.split('\n')[1]).toContain(ids.risky);
   });
 
   it('a relative time needs the sandbox clock, which the service lacks: refused, with the way that works', async () => {
     const from = live.requests.length;
     const r = await remote.run(['suspense', 'list', '--since', 'today']);
-    expect([r.exitCode, r.stderr]).toEqual([2, `Error [UNSUPPORTED]: --since "today" is counted on the sandbox clock, and ${live.url} has none: give an ISO date or time instead; nothing was sent\n`]);
+    expect([r.exitCode, r.stderr]).toEqual([
+      2,
+      `Error [UNSUPPORTED]: --since "today" is counted on the sandbox clock, and ${live.url} has none: give an ISO date or time instead; nothing was sent\n`,
+    ]);
     expect(sentSince(from).sent.filter((q) => q.key)).toEqual([]);
   });
 });
@@ -123,7 +173,9 @@ describe('one record without the sandbox routes', () => {
     expect(await remote.json(['suspense', 'show', ids.risky!])).toEqual(listed);
     expect(sentSince(from).beyondSeed).toEqual([]);
     const r = await remote.run(['suspense', 'show', ids.risky!]);
-    expect(r.stderr).toMatch(/^this service cannot read one suspense item by its id: looking for it in its list of 2\n/);
+    expect(r.stderr).toMatch(
+      /^this service cannot read one suspense item by its id: looking for it in its list of 2\n/,
+    );
   });
 
   it('webhooks show finds the delivery in the seed list and shows it without the attempts', async () => {
@@ -132,21 +184,29 @@ describe('one record without the sandbox routes', () => {
     expect(await remote.json(['webhooks', 'show', ids.log!])).toEqual({ log });
     expect(sentSince(from).beyondSeed).toEqual([]);
     const missing = await remote.run(['webhooks', 'show', '01234567-89ab-4cde-8f01-23456789abcd']);
-    expect([missing.exitCode, missing.stderr.split('\n').at(-2)]).toEqual([1, expect.stringMatching(/^Error \[NOT_FOUND\]: .*webhook log/)]);
+    expect([missing.exitCode, missing.stderr.split('\n').at(-2)]).toEqual([
+      1,
+      expect.stringMatching(/^Error \[NOT_FOUND\]: .*webhook log/),
+    ]);
   });
 
   it('a whole id works everywhere; the start of one is refused before anything is sent, asking for the whole id', async () => {
     expect((await remote.json(['wallets', 'get', ids.ada!])).id).toBe(ids.ada);
     const from = live.requests.length;
     const r = await remote.run(['wallets', 'get', ids.ada!.slice(-8)]);
-    expect([r.exitCode, r.stderr]).toEqual([2, `Error [UNSUPPORTED]: <wallet_id> "${ids.ada!.slice(-8)}" is not a whole id, and ${live.url} (from LEDGER_BASE_URL) has no search to find the wallet it starts: give the whole id; nothing was sent\n`]);
+    expect([r.exitCode, r.stderr]).toEqual([
+      2,
+      `Error [UNSUPPORTED]: <wallet_id> "${ids.ada!.slice(-8)}" is not a whole id, and ${live.url} (from LEDGER_BASE_URL) has no search to find the wallet it starts: give the whole id; nothing was sent\n`,
+    ]);
     expect(sentSince(from).sent).toEqual([]);
   });
 
   it('find searches what the seed lists hold, and a whole id as a wallet and a transaction', async () => {
     const from = live.requests.length;
     const found = await remote.json(['find', 'emeka']);
-    expect(found.items.map((m: { kind: string; id: string }) => [m.kind, m.id])).toEqual([['suspense_item', ids.risky]]);
+    expect(found.items.map((m: { kind: string; id: string }) => [m.kind, m.id])).toEqual([
+      ['suspense_item', ids.risky],
+    ]);
     expect(found.items[0]).toMatchObject({ matched: 'sender_name', sender_name: 'EMEKA OBI', amount: 250_000 });
     const wallet = await remote.json(['find', ids.bayo!]);
     expect(wallet.items.map((m: { kind: string; id: string }) => [m.kind, m.id])).toEqual([['wallet', ids.bayo]]);
@@ -158,8 +218,14 @@ describe('one record without the sandbox routes', () => {
 
 describe('what the seed cannot do: UNSUPPORTED, exit 2, nothing keyed sent', () => {
   it.each([
-    [['transactions', 'list'], 'has no GET /v1/transactions (it does not list it in its /openapi.json): list one wallet at a time: `ledger transactions list <wallet_id>`'],
-    [['wallets', 'list'], 'has no GET /sandbox/wallets (it does not list it in its /openapi.json): its API has no list of wallets: look one up by its whole id with `ledger wallets get <wallet_id>`'],
+    [
+      ['transactions', 'list'],
+      'has no GET /v1/transactions (it does not list it in its /openapi.json): list one wallet at a time: `ledger transactions list <wallet_id>`',
+    ],
+    [
+      ['wallets', 'list'],
+      'has no GET /sandbox/wallets (it does not list it in its /openapi.json): its API has no list of wallets: look one up by its whole id with `ledger wallets get <wallet_id>`',
+    ],
     [['report'], 'has no report (GET /sandbox/report): the lists give each part'],
     [['agents', 'runs', '$agent'], 'has no GET /sandbox/agents/{}/runs'],
     [['suspense', 'flag', '$risky', '--note', 'call the bank'], 'has no POST /v1/suspense/{}/flag'],
@@ -181,7 +247,12 @@ describe('what the seed cannot do: UNSUPPORTED, exit 2, nothing keyed sent', () 
 describe('webhooks tail without a stream', () => {
   it('reads the webhook logs every --interval seconds and shows each new attempt, through the seed list alone', async () => {
     const from = live.requests.length;
-    const tail = execa(process.execPath, [BIN, 'webhooks', 'tail', '--json', '--interval', '0.2'], { cwd: remote.dir, env: cleanEnv(remoteEnv()), extendEnv: false, reject: false });
+    const tail = execa(process.execPath, [BIN, 'webhooks', 'tail', '--json', '--interval', '0.2'], {
+      cwd: remote.dir,
+      env: cleanEnv(remoteEnv()),
+      extendEnv: false,
+      reject: false,
+    });
     const err = watchOutput(tail.stderr);
     const out = watchOutput(tail.stdout);
     await err.waitFor(/reading its webhook logs every 0\.2 s instead/);
@@ -202,25 +273,31 @@ describe('webhooks tail without a stream', () => {
 });
 
 describe('commands of the sandbox alone: SANDBOX_ONLY, having asked only /openapi.json, without the key', () => {
-  it.each([[['credit', '0123456789', '100']], [['sandbox', 'clock']], [['sandbox', 'audit', '--json']]])('%j', async (args) => {
-    const fresh = createCli(remoteEnv(mkdtempSync(join(home, 'cache-'))));
-    try {
-      const from = live.requests.length;
-      const r = await fresh.run(args);
-      expect([r.exitCode, r.stderr]).toEqual([
-        2,
-        `Error [SANDBOX_ONLY]: \`ledger ${args.filter((a) => !a.startsWith('-') && !/^\d/.test(a)).join(' ')}\` works only against a ledger sandbox, and ${live.url} (from LEDGER_BASE_URL) has none of the sandbox's routes (its /openapi.json lists no /sandbox path); nothing was sent\n`,
-      ]);
-      expect(sentSince(from).sent).toEqual([{ method: 'GET', path: '/openapi.json', key: undefined }]);
-    } finally {
-      fresh.cleanup();
-    }
-  });
+  it.each([[['credit', '0123456789', '100']], [['sandbox', 'clock']], [['sandbox', 'audit', '--json']]])(
+    '%j',
+    async (args) => {
+      const fresh = createCli(remoteEnv(mkdtempSync(join(home, 'cache-'))));
+      try {
+        const from = live.requests.length;
+        const r = await fresh.run(args);
+        expect([r.exitCode, r.stderr]).toEqual([
+          2,
+          `Error [SANDBOX_ONLY]: \`ledger ${args.filter((a) => !a.startsWith('-') && !/^\d/.test(a)).join(' ')}\` works only against a ledger sandbox, and ${live.url} (from LEDGER_BASE_URL) has none of the sandbox's routes (its /openapi.json lists no /sandbox path); nothing was sent\n`,
+        ]);
+        expect(sentSince(from).sent).toEqual([{ method: 'GET', path: '/openapi.json', key: undefined }]);
+      } finally {
+        fresh.cleanup();
+      }
+    },
+  );
 
   it('scenario run --base-url', async () => {
     const fresh = createCli({ ...remoteEnv(mkdtempSync(join(home, 'cache-'))), LEDGER_BASE_URL: '' });
     try {
-      writeFileSync(join(fresh.dir, 'one.yaml'), 'name: one\nsteps:\n  - request: GET /v1/banks\n    expect: { status: 200 }\n');
+      writeFileSync(
+        join(fresh.dir, 'one.yaml'),
+        'name: one\nsteps:\n  - request: GET /v1/banks\n    expect: { status: 200 }\n',
+      );
       const from = live.requests.length;
       const r = await fresh.run(['scenario', 'run', 'one.yaml', '--base-url', live.url]);
       expect([r.exitCode, r.stderr]).toEqual([

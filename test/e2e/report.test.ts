@@ -24,7 +24,21 @@ async function run(args: string[]) {
 
 describe('ledger report', () => {
   it('shows the day on one screen of 80 columns, and --json is exactly the API data', async () => {
-    const ada = (await run(['wallets', 'create', '--customer-reference', 'ada', '--first-name', 'Ada', '--last-name', 'Obi', '--email', 'ada@example.com', '-q'])).trim();
+    const ada = (
+      await run([
+        'wallets',
+        'create',
+        '--customer-reference',
+        'ada',
+        '--first-name',
+        'Ada',
+        '--last-name',
+        'Obi',
+        '--email',
+        'ada@example.com',
+        '-q',
+      ])
+    ).trim();
     await run(['credit', ada, '1250000', '--narration', 'rent for december']);
     await run(['sandbox', 'clock', 'advance', '1h']);
     await run(['credit', ada, '700000', '--narration', 'SANDBOX-RISK']);
@@ -39,7 +53,8 @@ describe('ledger report', () => {
     expect(lines.filter((line) => displayWidth(line) > 80)).toEqual([]);
     expect(lines.length).toBeLessThanOrEqual(24);
     const url = `${sandbox.baseUrl}/sandbox/receiver/`;
-    expect(screen.replace(/http:\/\/\S+/, (u) => (u.startsWith(url) ? '<receiver>' : u))).toBe(`Report 2026-11-21 00:00 → 10:10 Lagos time (UTC+1)
+    expect(screen.replace(/http:\/\/\S+/, (u) => (u.startsWith(url) ? '<receiver>' : u)))
+      .toBe(`Report 2026-11-21 00:00 → 10:10 Lagos time (UTC+1)
 
 Transactions                         count              amount
   CREDIT    SETTLED                      2          ₦12,710.00
@@ -65,7 +80,11 @@ Webhooks    DELIVERED 10
     const json = JSON.parse(await run(['report', '--json']));
     const api = await fetch(`${sandbox.baseUrl}/sandbox/report`, { headers: { 'x-api-key': sandbox.apiKey } });
     expect(json).toEqual(((await api.json()) as { data: unknown }).data);
-    expect(json).toMatchObject({ since: '2026-11-20T23:00:00.000Z', until: '2026-11-21T09:10:00.000Z', money_in: { count: 1, amount: 1_250_000 } });
+    expect(json).toMatchObject({
+      since: '2026-11-20T23:00:00.000Z',
+      until: '2026-11-21T09:10:00.000Z',
+      money_in: { count: 1, amount: 1_250_000 },
+    });
   });
 
   it('reads --since yesterday and --until today on the sandbox clock, in Lagos days', async () => {

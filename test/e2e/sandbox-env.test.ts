@@ -18,7 +18,10 @@ beforeAll(async () => {
 
 describe('sandbox env in a shell that already has LEDGER_BASE_URL', () => {
   it("prints this folder's sandbox and names the variables it replaces on stderr", async () => {
-    const stale = { LEDGER_BASE_URL: 'http://127.0.0.1:1', LEDGER_API_KEY: 'svc_test_11111111111111111111111111111111' };
+    const stale = {
+      LEDGER_BASE_URL: 'http://127.0.0.1:1',
+      LEDGER_API_KEY: 'svc_test_11111111111111111111111111111111',
+    };
     const r = await cli.run(['sandbox', 'env'], { env: stale });
     expect([r.exitCode, r.stdout, r.stderr]).toEqual([
       0,
@@ -26,7 +29,11 @@ describe('sandbox env in a shell that already has LEDGER_BASE_URL', () => {
       'Note: these replace the LEDGER_BASE_URL and LEDGER_API_KEY this environment holds.\n',
     ]);
     // Still eval-able: a shell that evaluates it ends up with this folder's sandbox.
-    const shell = await execa('sh', ['-c', `eval "$1" && printf '%s %s' "$LEDGER_BASE_URL" "$LEDGER_API_KEY"`, 'sh', r.stdout], { env: stale });
+    const shell = await execa(
+      'sh',
+      ['-c', `eval "$1" && printf '%s %s' "$LEDGER_BASE_URL" "$LEDGER_API_KEY"`, 'sh', r.stdout],
+      { env: stale },
+    );
     expect(shell.stdout).toBe(`${baseUrl} ${apiKey}`);
     const json = await cli.run(['sandbox', 'env', '--json'], { env: { LEDGER_BASE_URL: 'http://127.0.0.1:1' } });
     expect([json.exitCode, JSON.parse(json.stdout)]).toEqual([0, { LEDGER_BASE_URL: baseUrl, LEDGER_API_KEY: apiKey }]);

@@ -12,7 +12,10 @@ const cli = useCli('each');
 
 const GOOD = 'name: banks are listed\nsteps:\n  - run: banks list\n';
 /** Malformed, and not UTF-8 either: a run that reads it cannot pass. */
-const BAD = Buffer.concat([Buffer.from('name: [unclosed\nsteps: \xff\n', 'latin1'), Buffer.from([0xc3, 0x28, 0xff, 0xfe])]);
+const BAD = Buffer.concat([
+  Buffer.from('name: [unclosed\nsteps: \xff\n', 'latin1'),
+  Buffer.from([0xc3, 0x28, 0xff, 0xfe]),
+]);
 
 /** suite/good.yaml, suite/broken/fixture.yaml and suite/neg.bad.yaml, the last two malformed and (but for root) unreadable. */
 function suite(): string {
@@ -40,7 +43,17 @@ describe('scenario run: files passed over', () => {
   });
 
   it('--exclude (repeatable, by the path from the folder) passes over those files unread, and the good one runs and passes', async () => {
-    const run = await cli.run(['scenario', 'run', 'suite', '--exclude', 'broken/**', '--exclude', '*.bad.yaml', '--reporter', 'tap']);
+    const run = await cli.run([
+      'scenario',
+      'run',
+      'suite',
+      '--exclude',
+      'broken/**',
+      '--exclude',
+      '*.bad.yaml',
+      '--reporter',
+      'tap',
+    ]);
     expect(run.stderr).toBe('');
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toContain('ok 1 - banks are listed');
@@ -66,9 +79,15 @@ describe('scenario run: files passed over', () => {
   it('a folder with nothing left, or an empty --exclude, is a usage error (exit 2)', async () => {
     rmSync(join(cli.dir, 'suite', 'good.yaml'));
     const none = await cli.run(['scenario', 'run', 'suite', '--exclude', '**/*.yaml']);
-    expect([none.exitCode, none.stderr]).toEqual([2, "Error [USAGE]: suite: no scenario files (.yaml, .yml or .json) in this directory but those that --exclude or its .ledgerignore names\n"]);
+    expect([none.exitCode, none.stderr]).toEqual([
+      2,
+      'Error [USAGE]: suite: no scenario files (.yaml, .yml or .json) in this directory but those that --exclude or its .ledgerignore names\n',
+    ]);
     const empty = await cli.run(['scenario', 'run', 'suite', '--exclude', '']);
-    expect([empty.exitCode, empty.stderr]).toEqual([2, "Error [USAGE]: --exclude is empty: give a glob (--exclude 'broken/**')\n"]);
+    expect([empty.exitCode, empty.stderr]).toEqual([
+      2,
+      "Error [USAGE]: --exclude is empty: give a glob (--exclude 'broken/**')\n",
+    ]);
   });
 });
 
@@ -100,12 +119,19 @@ describe('scenario run --port', () => {
   it.each(['65536', '-1', 'abc', '1.5'])('--port %s is a usage error (exit 2)', async (value) => {
     writeFileSync(join(cli.dir, 'good.yaml'), GOOD);
     const run = await cli.run(['scenario', 'run', 'good.yaml', `--port=${value}`]);
-    expect([run.exitCode, run.stdout, run.stderr]).toEqual([2, '', `Error [USAGE]: --port "${value}" must be a number from 0 to 65535 (0: one the system picks)\n`]);
+    expect([run.exitCode, run.stdout, run.stderr]).toEqual([
+      2,
+      '',
+      `Error [USAGE]: --port "${value}" must be a number from 0 to 65535 (0: one the system picks)\n`,
+    ]);
   });
 
   it('--port with --base-url is a usage error (exit 2): the sandbox there has its own port', async () => {
     writeFileSync(join(cli.dir, 'good.yaml'), GOOD);
     const run = await cli.run(['scenario', 'run', 'good.yaml', '--port', '4020', '--base-url', 'http://127.0.0.1:9']);
-    expect([run.exitCode, run.stderr]).toEqual([2, 'Error [USAGE]: --port has no effect with --base-url: the sandbox there listens where it was started (`ledger sandbox start --port`)\n']);
+    expect([run.exitCode, run.stderr]).toEqual([
+      2,
+      'Error [USAGE]: --port has no effect with --base-url: the sandbox there listens where it was started (`ledger sandbox start --port`)\n',
+    ]);
   });
 });

@@ -28,8 +28,32 @@ afterAll(async () => {
 
 describe('a developer scripting the sandbox', () => {
   it('runs the whole scenario with exact balances and a clean audit', async () => {
-    const a = await cli.run(['wallets', 'create', '--customer-reference', 'ada', '--first-name', 'Ada', '--last-name', 'Obi', '--email', 'ada@example.com', '--quiet']);
-    const b = await cli.run(['wallets', 'create', '--customer-reference', 'bola', '--first-name', 'Bola', '--last-name', 'Ade', '--email', 'bola@example.com', '--quiet']);
+    const a = await cli.run([
+      'wallets',
+      'create',
+      '--customer-reference',
+      'ada',
+      '--first-name',
+      'Ada',
+      '--last-name',
+      'Obi',
+      '--email',
+      'ada@example.com',
+      '--quiet',
+    ]);
+    const b = await cli.run([
+      'wallets',
+      'create',
+      '--customer-reference',
+      'bola',
+      '--first-name',
+      'Bola',
+      '--last-name',
+      'Ade',
+      '--email',
+      'bola@example.com',
+      '--quiet',
+    ]);
     expect([a.exitCode, b.exitCode]).toEqual([0, 0]);
     const walletA = a.stdout.trim();
     const walletB = b.stdout.trim();
@@ -39,7 +63,11 @@ describe('a developer scripting the sandbox', () => {
     expect(credit.exitCode).toBe(0);
     const outcome = JSON.parse(credit.stdout);
     expect(outcome.outcome).toBe('CREDITED');
-    expect(outcome.transaction).toMatchObject({ amount: 500_000, balance_after: 500_000, raw_narration: 'rent for May' });
+    expect(outcome.transaction).toMatchObject({
+      amount: 500_000,
+      balance_after: 500_000,
+      raw_narration: 'rent for May',
+    });
 
     const transfer = await cli.run(['transfer', walletA, walletB, '150000', '--json']);
     expect(transfer.exitCode).toBe(0);
@@ -49,7 +77,13 @@ describe('a developer scripting the sandbox', () => {
 
     const list = await cli.run(['transactions', 'list', walletA, '--json']);
     const page = JSON.parse(list.stdout);
-    expect(page.items.map((t: { type: string; amount: number; balance_after: number }) => [t.type, t.amount, t.balance_after])).toEqual([
+    expect(
+      page.items.map((t: { type: string; amount: number; balance_after: number }) => [
+        t.type,
+        t.amount,
+        t.balance_after,
+      ]),
+    ).toEqual([
       ['CREDIT', 500_000, 500_000],
       ['DEBIT', 150_000, 350_000],
     ]);
@@ -63,47 +97,118 @@ describe('a developer scripting the sandbox', () => {
     expect(JSON.parse(closed.stdout)).toMatchObject({ status: 'CLOSED', balance: 150_000 });
 
     const held = await cli.run(['credit', walletB, '2500', '--json']);
-    expect(JSON.parse(held.stdout)).toMatchObject({ outcome: 'SUSPENDED', suspense_item: { reason: 'WALLET_CLOSED', status: 'PENDING', amount: 2500 } });
+    expect(JSON.parse(held.stdout)).toMatchObject({
+      outcome: 'SUSPENDED',
+      suspense_item: { reason: 'WALLET_CLOSED', status: 'PENDING', amount: 2500 },
+    });
 
     const b2 = await cli.run(['wallets', 'get', walletB, '--json']);
     expect(JSON.parse(b2.stdout).balance).toBe(150_000);
 
     const audit = await cli.run(['sandbox', 'audit']);
     expect(audit.exitCode).toBe(0);
-    expect(stable(audit.stdout)).toMatch(/^Audit clean: every invariant holds\.\nChecked 6 accounts, 2 wallets, 3 postings, 6 entries, 3 transactions, /);
+    expect(stable(audit.stdout)).toMatch(
+      /^Audit clean: every invariant holds\.\nChecked 6 accounts, 2 wallets, 3 postings, 6 entries, 3 transactions, /,
+    );
   });
 
   it('reports refusals on stderr with a code and exit 1, usage errors with exit 2', async () => {
-    const a = (await cli.run(['wallets', 'create', '--customer-reference', 'c1', '--first-name', 'C', '--last-name', 'D', '--email', 'c@example.com', '-q'])).stdout.trim();
-    const b = (await cli.run(['wallets', 'create', '--customer-reference', 'c2', '--first-name', 'E', '--last-name', 'F', '--email', 'e@example.com', '-q'])).stdout.trim();
+    const a = (
+      await cli.run([
+        'wallets',
+        'create',
+        '--customer-reference',
+        'c1',
+        '--first-name',
+        'C',
+        '--last-name',
+        'D',
+        '--email',
+        'c@example.com',
+        '-q',
+      ])
+    ).stdout.trim();
+    const b = (
+      await cli.run([
+        'wallets',
+        'create',
+        '--customer-reference',
+        'c2',
+        '--first-name',
+        'E',
+        '--last-name',
+        'F',
+        '--email',
+        'e@example.com',
+        '-q',
+      ])
+    ).stdout.trim();
     const poor = await cli.run(['transfer', a, b, '100']);
-    expect([poor.exitCode, poor.stdout, poor.stderr]).toEqual([1, '', "Error [INSUFFICIENT_FUNDS]: insufficient funds: the wallet's balance is 0 kobo, and this needs 100 kobo\n"]);
+    expect([poor.exitCode, poor.stdout, poor.stderr]).toEqual([
+      1,
+      '',
+      "Error [INSUFFICIENT_FUNDS]: insufficient funds: the wallet's balance is 0 kobo, and this needs 100 kobo\n",
+    ]);
 
-    const dup = await cli.run(['wallets', 'create', '--customer-reference', 'c1', '--first-name', 'C', '--last-name', 'D', '--email', 'c@example.com']);
+    const dup = await cli.run([
+      'wallets',
+      'create',
+      '--customer-reference',
+      'c1',
+      '--first-name',
+      'C',
+      '--last-name',
+      'D',
+      '--email',
+      'c@example.com',
+    ]);
     expect(dup.exitCode).toBe(1);
     expect(dup.stderr).toMatch(/^Error \[DUPLICATE_CUSTOMER_REFERENCE\]: /);
 
-    const badEmail = await cli.run(['wallets', 'create', '--customer-reference', 'c3', '--first-name', 'C', '--last-name', 'D', '--email', 'nope']);
+    const badEmail = await cli.run([
+      'wallets',
+      'create',
+      '--customer-reference',
+      'c3',
+      '--first-name',
+      'C',
+      '--last-name',
+      'D',
+      '--email',
+      'nope',
+    ]);
     expect([badEmail.exitCode, badEmail.stderr]).toEqual([2, 'Error [USAGE]: --email must be a valid email address\n']);
 
     const amount = await cli.run(['transfer', a, b, '12.50']);
-    expect([amount.exitCode, amount.stderr]).toEqual([2, 'Error [USAGE]: <amount> "12.50" must be a whole number of kobo, digits only: ₦12.50 is 1250\n']);
+    expect([amount.exitCode, amount.stderr]).toEqual([
+      2,
+      'Error [USAGE]: <amount> "12.50" must be a whole number of kobo, digits only: ₦12.50 is 1250\n',
+    ]);
 
     const missing = await cli.run(['wallets', 'create', '--first-name', 'Ada']);
-    expect([missing.exitCode, missing.stderr]).toEqual([2, 'Error [USAGE]: missing --customer-reference, --last-name and --email (no terminal to ask on)\n']);
+    expect([missing.exitCode, missing.stderr]).toEqual([
+      2,
+      'Error [USAGE]: missing --customer-reference, --last-name and --email (no terminal to ask on)\n',
+    ]);
 
     const unknownFlag = await cli.run(['wallets', 'list', '--colour']);
     expect(unknownFlag.exitCode).toBe(2);
     expect(unknownFlag.stderr).toContain("Error [USAGE]: unknown option '--colour'");
 
     const notFound = await cli.run(['wallets', 'get', 'nope']);
-    expect([notFound.exitCode, notFound.stderr]).toEqual([1, 'Error [NOT_FOUND]: wallet not found: <wallet_id> "nope" is not one of your wallet ids (`ledger wallets list` shows them)\n']);
+    expect([notFound.exitCode, notFound.stderr]).toEqual([
+      1,
+      'Error [NOT_FOUND]: wallet not found: <wallet_id> "nope" is not one of your wallet ids (`ledger wallets list` shows them)\n',
+    ]);
   });
 
   it('refuses a request without a key with 401 UNAUTHORIZED', async () => {
     const response = await fetch(`${baseUrl}/v1/wallets/x`);
     expect(response.status).toBe(401);
-    expect(await response.json()).toEqual({ success: false, detail: { code: 'UNAUTHORIZED', message: expect.any(String) } });
+    expect(await response.json()).toEqual({
+      success: false,
+      detail: { code: 'UNAUTHORIZED', message: expect.any(String) },
+    });
   });
 
   it('prints shell exports for another shell, and the key in use', async () => {
@@ -139,13 +244,20 @@ describe('when nothing is listening', () => {
     const other = createCli();
     const url = `http://127.0.0.1:${await closedPort()}`;
     try {
-      const r = await other.run(['wallets', 'list', '--base-url', url], { env: { LEDGER_API_KEY: 'svc_test_00000000000000000000000000000000' } });
+      const r = await other.run(['wallets', 'list', '--base-url', url], {
+        env: { LEDGER_API_KEY: 'svc_test_00000000000000000000000000000000' },
+      });
       expect(r.exitCode).toBe(3);
-      expect(r.stderr).toBe(`Error [UNREACHABLE]: cannot reach the sandbox at ${url} (from --base-url) (ECONNREFUSED): start it with \`ledger sandbox start --detach\`\n`);
+      expect(r.stderr).toBe(
+        `Error [UNREACHABLE]: cannot reach the sandbox at ${url} (from --base-url) (ECONNREFUSED): start it with \`ledger sandbox start --detach\`\n`,
+      );
       const status = await other.run(['sandbox', 'status', '--base-url', url]);
       expect(status.exitCode).toBe(3);
       const stop = await other.run(['sandbox', 'stop']);
-      expect([stop.exitCode, stop.stderr]).toEqual([0, 'No sandbox was started from this directory (no .ledger/ here or above): nothing to stop.\n']);
+      expect([stop.exitCode, stop.stderr]).toEqual([
+        0,
+        'No sandbox was started from this directory (no .ledger/ here or above): nothing to stop.\n',
+      ]);
     } finally {
       other.cleanup();
     }

@@ -34,7 +34,22 @@ test('two `sandbox start` processes on one database, one killed with SIGKILL und
     cli.cleanup();
   });
   const start = async (home: string): Promise<Started> => {
-    const args = ['sandbox', 'start', '--detach', '--json', '--database', database.url, '--port', '0', '--webhook-timeout', '2', '--webhook-lease', '4', '--settlement-delay', '3600'];
+    const args = [
+      'sandbox',
+      'start',
+      '--detach',
+      '--json',
+      '--database',
+      database.url,
+      '--port',
+      '0',
+      '--webhook-timeout',
+      '2',
+      '--webhook-lease',
+      '4',
+      '--settlement-delay',
+      '3600',
+    ];
     const r = await cli.run(args, { env: { LEDGER_HOME: home } });
     expect(r.exitCode, r.stderr).toBe(0);
     return JSON.parse(r.stdout) as Started;
@@ -60,31 +75,74 @@ test('two `sandbox start` processes on one database, one killed with SIGKILL und
   const call = async (server: Started, method: string, path: string, body?: unknown, idempotencyKey?: string) => {
     const response = await fetch(`${server.base_url}${path}`, {
       method,
-      headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}), ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}) },
+      headers: {
+        'x-api-key': key,
+        ...(body ? { 'content-type': 'application/json' } : {}),
+        ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
+      },
       ...(body ? { body: JSON.stringify(body) } : {}),
     });
-    return { status: response.status, replayed: response.headers.get('idempotent-replayed') === 'true', text: await response.text() };
+    return {
+      status: response.status,
+      replayed: response.headers.get('idempotent-replayed') === 'true',
+      text: await response.text(),
+    };
   };
   const data = async (server: Started, path: string) => JSON.parse((await call(server, 'GET', path)).text).data;
   /** Polls until every delivery is DELIVERED and `settled` holds, with a bound far above what it takes. */
   const quiet = async (server: Started, settled: () => Promise<boolean> = async () => true) => {
     for (let tries = 0; ; tries++) {
-      if ((await data(server, '/v1/webhook-logs?status=PENDING,FAILED&limit=1')).total === 0 && (await settled())) return;
+      if ((await data(server, '/v1/webhook-logs?status=PENDING,FAILED&limit=1')).total === 0 && (await settled()))
+        return;
       expect(tries, 'deliveries still waiting').toBeLessThan(120);
       await new Promise((done) => setTimeout(done, 500));
     }
   };
-  expect((await call(a, 'PUT', '/sandbox/webhook-endpoint', { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/` })).status).toBe(200);
+  expect(
+    (
+      await call(a, 'PUT', '/sandbox/webhook-endpoint', {
+        url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`,
+      })
+    ).status,
+  ).toBe(200);
   const wallets: { id: string; account_number: string }[] = [];
   for (const i of [1, 2]) {
-    const created = JSON.parse((await call(a, 'POST', '/v1/wallets', { customer_reference: `e2e-${i}`, first_name: 'Ada', last_name: 'Obi', email: `a${i}@example.com` })).text).data;
-    expect((await call(b, 'POST', '/sandbox/inbound-transfers', { account_number: created.account_number, amount: 10_000_000, narration: 'salary' })).status).toBe(200);
+    const created = JSON.parse(
+      (
+        await call(a, 'POST', '/v1/wallets', {
+          customer_reference: `e2e-${i}`,
+          first_name: 'Ada',
+          last_name: 'Obi',
+          email: `a${i}@example.com`,
+        })
+      ).text,
+    ).data;
+    expect(
+      (
+        await call(b, 'POST', '/sandbox/inbound-transfers', {
+          account_number: created.account_number,
+          amount: 10_000_000,
+          narration: 'salary',
+        })
+      ).status,
+    ).toBe(200);
     wallets.push(created);
   }
   const [from, to] = [wallets[0]!, wallets[1]!];
-  const transfer = (server: Started, amount: number, idempotencyKey?: string) => call(server, 'POST', `/v1/wallets/${from.id}/transfer`, { destination_account_number: to.account_number, amount }, idempotencyKey);
+  const transfer = (server: Started, amount: number, idempotencyKey?: string) =>
+    call(
+      server,
+      'POST',
+      `/v1/wallets/${from.id}/transfer`,
+      { destination_account_number: to.account_number, amount },
+      idempotencyKey,
+    );
   const payout = async (server: Started) => {
-    const sent = await call(server, 'POST', `/v1/wallets/${from.id}/transfer`, { destination_account_number: '0123456785', destination_bank_code: '058', amount: 5_000 });
+    const sent = await call(server, 'POST', `/v1/wallets/${from.id}/transfer`, {
+      destination_account_number: '0123456785',
+      destination_bank_code: '058',
+      amount: 5_000,
+    });
     expect([sent.status, JSON.parse(sent.text).data.status]).toEqual([200, 'PENDING']);
     return JSON.parse(sent.text).data.transaction_id as string;
   };
@@ -128,7 +186,9 @@ test('two `sandbox start` processes on one database, one killed with SIGKILL und
   for (let i = 0; i < 200; i++) if (!acknowledged.has(i)) expect((await transfer(a, 100, `t-${i}`)).status).toBe(200);
   // Every transfer is in the books exactly once, whichever server took it.
   expect(await data(a, `/v1/wallets/${to.id}`)).toMatchObject({ balance: 10_000_000 + 10 * 1_000 + 200 * 100 });
-  expect(await data(a, `/v1/wallets/${from.id}`)).toMatchObject({ balance: 10_000_000 - 10 * 1_000 - 200 * 100 - 2 * (5_000 + 1_000) });
+  expect(await data(a, `/v1/wallets/${from.id}`)).toMatchObject({
+    balance: 10_000_000 - 10 * 1_000 - 200 * 100 - 2 * (5_000 + 1_000),
+  });
 
   // The survivor settles B's payout at its own clock advance, and takes over B's deliveries once their lease has passed.
   const later = await cli.run(['sandbox', 'clock', 'advance', '1h'], { env: { LEDGER_HOME: homes.a } });
@@ -149,7 +209,8 @@ test('two `sandbox start` processes on one database, one killed with SIGKILL und
   const interrupted: Log[] = [];
   for (const log of logs.filter((l) => l.attempt_count > 1)) {
     const attempts = (await data(a, `/sandbox/webhook-logs/${log.id}/attempts`)).items as { error: string | null }[];
-    if (attempts.some((attempt) => attempt.error?.startsWith('interrupted: the sandbox stopped'))) interrupted.push(log);
+    if (attempts.some((attempt) => attempt.error?.startsWith('interrupted: the sandbox stopped')))
+      interrupted.push(log);
   }
   expect(twice.filter((log) => !interrupted.includes(log))).toEqual([]);
   // B sends at most 8 attempts at once for a developer.

@@ -49,14 +49,32 @@ const listening = (port: number) =>
 async function fromElsewhere(args: string[], env: Record<string, string>) {
   const dir = mkdtempSync(join(tmpdir(), 'ledger-teammate-'));
   try {
-    const r = await execa(process.execPath, [BIN, ...args], { cwd: dir, env: cleanEnv(env), extendEnv: false, reject: false, timeout: 60_000 });
+    const r = await execa(process.execPath, [BIN, ...args], {
+      cwd: dir,
+      env: cleanEnv(env),
+      extendEnv: false,
+      reject: false,
+      timeout: 60_000,
+    });
     return { exitCode: r.exitCode, stdout: String(r.stdout), stderr: String(r.stderr) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-const createWallet = ['wallets', 'create', '--customer-reference', 'tls-1', '--first-name', 'Ada', '--last-name', 'Obi', '--email', 'ada@example.ng', '--quiet'];
+const createWallet = [
+  'wallets',
+  'create',
+  '--customer-reference',
+  'tls-1',
+  '--first-name',
+  'Ada',
+  '--last-name',
+  'Obi',
+  '--email',
+  'ada@example.ng',
+  '--quiet',
+];
 
 describe('sandbox start --public refuses to listen in clear text', () => {
   it('without TLS or --insecure: TLS_REQUIRED (exit 2) naming both ways out, nothing listening, no state file', async () => {
@@ -84,9 +102,18 @@ describe('sandbox start --public refuses to listen in clear text', () => {
       const cases: [string[], string][] = [
         [['--tls-cert', cert.certPath], '--tls-cert needs --tls-key: a certificate and its private key go together'],
         [['--tls-key', cert.keyPath], '--tls-key needs --tls-cert: a certificate and its private key go together'],
-        [['--tls-cert', join(certs, 'missing.pem'), '--tls-key', cert.keyPath], `--tls-cert ${join(certs, 'missing.pem')} cannot be read (ENOENT)`],
-        [['--tls-cert', cert.certPath, '--tls-key', other.keyPath], `--tls-key ${other.keyPath} is not the private key of the certificate --tls-cert ${cert.certPath}`],
-        [['--tls-cert', cert.keyPath, '--tls-key', cert.keyPath], `--tls-cert ${cert.keyPath} is not a PEM certificate (-----BEGIN CERTIFICATE-----)`],
+        [
+          ['--tls-cert', join(certs, 'missing.pem'), '--tls-key', cert.keyPath],
+          `--tls-cert ${join(certs, 'missing.pem')} cannot be read (ENOENT)`,
+        ],
+        [
+          ['--tls-cert', cert.certPath, '--tls-key', other.keyPath],
+          `--tls-key ${other.keyPath} is not the private key of the certificate --tls-cert ${cert.certPath}`,
+        ],
+        [
+          ['--tls-cert', cert.keyPath, '--tls-key', cert.keyPath],
+          `--tls-cert ${cert.keyPath} is not a PEM certificate (-----BEGIN CERTIFICATE-----)`,
+        ],
       ];
       for (const [args, message] of cases) {
         for (const detach of [[], ['--detach']]) {
@@ -118,7 +145,9 @@ describe('sandbox start --public over TLS', () => {
   it('listens on every interface, and prints the line teammates run, how they get a key and how they trust the certificate', async () => {
     const { details, stderr } = started;
     expect(details.base_url).toBe(`https://127.0.0.1:${port}`);
-    expect(readFileSync(details.log_file, 'utf8')).toContain(`ledger sandbox listening on every interface (0.0.0.0), port ${port}: https://127.0.0.1:${port} from this machine\n`);
+    expect(readFileSync(details.log_file, 'utf8')).toContain(
+      `ledger sandbox listening on every interface (0.0.0.0), port ${port}: https://127.0.0.1:${port} from this machine\n`,
+    );
     const host = new URL(details.public_url!).hostname;
     expect(details.public_url).toBe(`https://${host}:${port}`);
     expect(details.profiles_add).toBe(`ledger profiles add team --base-url https://${host}:${port} --api-key-stdin`);
@@ -135,7 +164,9 @@ describe('sandbox start --public over TLS', () => {
     const env = { LEDGER_BASE_URL: `https://127.0.0.1:${port}`, LEDGER_API_KEY: developer.stdout.trim() };
     const untrusted = await fromElsewhere(['wallets', 'list'], env);
     expect([untrusted.exitCode, untrusted.stdout]).toEqual([2, '']);
-    expect(untrusted.stderr).toMatch(/^Error \[CERTIFICATE_UNTRUSTED\]: the certificate of https:\/\/127\.0\.0\.1:\d+ is not accepted \(DEPTH_ZERO_SELF_SIGNED_CERT: .*\); nothing was sent\. .*NODE_EXTRA_CA_CERTS/);
+    expect(untrusted.stderr).toMatch(
+      /^Error \[CERTIFICATE_UNTRUSTED\]: the certificate of https:\/\/127\.0\.0\.1:\d+ is not accepted \(DEPTH_ZERO_SELF_SIGNED_CERT: .*\); nothing was sent\. .*NODE_EXTRA_CA_CERTS/,
+    );
     const trusted = { ...env, NODE_EXTRA_CA_CERTS: cert.certPath };
     const created = await fromElsewhere(createWallet, trusted);
     expect(created.exitCode, created.stderr).toBe(0);
@@ -168,7 +199,10 @@ describe('the local CLI and its own TLS sandbox', () => {
       expect((await cli.run(['wallets', 'list', '--json'])).exitCode).toBe(0);
       expect((await cli.run(['sandbox', 'status', '--quiet'])).stdout).toBe(`${details.base_url}\n`);
 
-      const requests = () => readFileSync(details.log_file, 'utf8').split('\n').filter((line) => line.includes(' GET /v1/wallets')).length;
+      const requests = () =>
+        readFileSync(details.log_file, 'utf8')
+          .split('\n')
+          .filter((line) => line.includes(' GET /v1/wallets')).length;
       const before = requests();
       const altered = `${state.tls_fingerprint.startsWith('AA') ? 'BB' : 'AA'}${state.tls_fingerprint.slice(2)}`;
       writeFileSync(stateFile, JSON.stringify({ ...state, tls_fingerprint: altered }), { mode: 0o600 });
@@ -194,9 +228,13 @@ describe('sandbox start --public --insecure', () => {
     try {
       const { details, stderr } = await startDetached(cli, ['--public', '--insecure']);
       expect(details.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      expect(stderr).toContain('Warning: --insecure: listening on 0.0.0.0 over plain HTTP. API keys and money travel in clear text');
+      expect(stderr).toContain(
+        'Warning: --insecure: listening on 0.0.0.0 over plain HTTP. API keys and money travel in clear text',
+      );
       expect(stderr).toContain('Use it only for a test server on a trusted network');
-      expect(details.profiles_add).toBe(`ledger profiles add team --base-url ${details.public_url} --api-key-stdin --insecure`);
+      expect(details.profiles_add).toBe(
+        `ledger profiles add team --base-url ${details.public_url} --api-key-stdin --insecure`,
+      );
       expect(details.public_url).toMatch(/^http:\/\//);
       expect(stderr).not.toContain('NODE_EXTRA_CA_CERTS');
       expect((await cli.run(createWallet)).exitCode).toBe(0);
@@ -206,16 +244,25 @@ describe('sandbox start --public --insecure', () => {
     }
   });
 
-  it('in the foreground: the warning and the teammates\' lines on stderr', async () => {
+  it("in the foreground: the warning and the teammates' lines on stderr", async () => {
     const cli = createCli();
-    const child = execa(process.execPath, [BIN, 'sandbox', 'start', '--public', '--insecure', '--port', '0', '--memory'], { cwd: cli.dir, env: cleanEnv(), extendEnv: false, reject: false });
+    const child = execa(
+      process.execPath,
+      [BIN, 'sandbox', 'start', '--public', '--insecure', '--port', '0', '--memory'],
+      { cwd: cli.dir, env: cleanEnv(), extendEnv: false, reject: false },
+    );
     try {
       const stdout = watchOutput(child.stdout);
       const stderr = watchOutput(child.stderr);
       // Or its end, should it refuse: then the expectations below say what it printed instead.
-      await Promise.race([Promise.all([stdout.waitFor(/Press Ctrl-C to stop/), stderr.waitFor(/--api-key-stdin --insecure\n/)]), child]);
+      await Promise.race([
+        Promise.all([stdout.waitFor(/Press Ctrl-C to stop/), stderr.waitFor(/--api-key-stdin --insecure\n/)]),
+        child,
+      ]);
       expect(stderr.text()).toMatch(/^Warning: --insecure: listening on 0\.0\.0\.0 over plain HTTP/);
-      expect(stderr.text()).toMatch(/\n {2}ledger profiles add team --base-url http:\/\/[^ ]+:\d+ --api-key-stdin --insecure\n/);
+      expect(stderr.text()).toMatch(
+        /\n {2}ledger profiles add team --base-url http:\/\/[^ ]+:\d+ --api-key-stdin --insecure\n/,
+      );
     } finally {
       child.kill('SIGTERM');
       await child;
@@ -239,7 +286,10 @@ describe('startSandbox with TLS', () => {
   it('serves HTTPS with PEM text, a CA-signed certificate as well as a self-signed one', async () => {
     const dir = mkdtempSync(join(certs, 'ca-'));
     const { authority, leaf } = makeAuthority(dir);
-    for (const [served, trusted] of [[cert, cert], [leaf, authority]] as const) {
+    for (const [served, trusted] of [
+      [cert, cert],
+      [leaf, authority],
+    ] as const) {
       const sandbox = await startSandbox({ tls: { cert: served.cert, key: readFileSync(served.keyPath) } });
       try {
         expect(sandbox.baseUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
@@ -250,12 +300,18 @@ describe('startSandbox with TLS', () => {
     }
   });
 
-  it('refuses a bind beyond loopback without tls or insecure (TLS_REQUIRED), and a key that is not the certificate\'s', async () => {
+  it("refuses a bind beyond loopback without tls or insecure (TLS_REQUIRED), and a key that is not the certificate's", async () => {
     await expect(startSandbox({ host: '0.0.0.0' })).rejects.toEqual(
-      new SandboxError(400, 'TLS_REQUIRED', 'listening on 0.0.0.0 reaches beyond this machine, where API keys and money would travel in clear text: give `tls: { cert, key }` to serve HTTPS, or `insecure: true` for a test server on a trusted network'),
+      new SandboxError(
+        400,
+        'TLS_REQUIRED',
+        'listening on 0.0.0.0 reaches beyond this machine, where API keys and money would travel in clear text: give `tls: { cert, key }` to serve HTTPS, or `insecure: true` for a test server on a trusted network',
+      ),
     );
     const other = makeCertificate(certs, { name: 'in-process-other' });
-    await expect(startSandbox({ tls: { cert: cert.cert, key: other.key } })).rejects.toEqual(new SandboxError(400, 'VALIDATION_ERROR', 'tls.key is not the private key of the certificate tls.cert'));
+    await expect(startSandbox({ tls: { cert: cert.cert, key: other.key } })).rejects.toEqual(
+      new SandboxError(400, 'VALIDATION_ERROR', 'tls.key is not the private key of the certificate tls.cert'),
+    );
     const insecure = await startSandbox({ host: '0.0.0.0', insecure: true });
     try {
       expect(insecure.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);

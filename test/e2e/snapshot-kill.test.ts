@@ -17,7 +17,9 @@ async function bigDatabase(path: string): Promise<void> {
   await sql`
     WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 30000)
     INSERT INTO receiver_events (id, developer_id, webhook_id, event_type, headers, body, signature_valid, response_status, created_at)
-    SELECT 'padding-' || i, ${developerId}, NULL, NULL, '{}', hex(randomblob(1000)), 1, 200, '2026-01-01T00:00:00.000Z' FROM n`.execute(sandbox.db);
+    SELECT 'padding-' || i, ${developerId}, NULL, NULL, '{}', hex(randomblob(1000)), 1, 200, '2026-01-01T00:00:00.000Z' FROM n`.execute(
+    sandbox.db,
+  );
   // The receiver's counter moves with its rows, as the receiver itself keeps it (the audit checks it).
   await sql`INSERT INTO receiver_event_counts (developer_id, n) VALUES (${developerId}, 30000)
     ON CONFLICT (developer_id) DO UPDATE SET n = n + excluded.n`.execute(sandbox.db);
@@ -28,24 +30,50 @@ describe('a save killed half-way', () => {
   it('leaves the previous snapshot of that name intact: same bytes, and it restores', async () => {
     const db = join(cli.dir, 'big.db');
     await bigDatabase(db);
-    expect((await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--db', db, '--seed', '5'])).exitCode).toBe(0);
-    const { base_url: baseUrl, api_key: apiKey, pid } = JSON.parse(readFileSync(join(cli.dir, '.ledger', 'sandbox.json'), 'utf8'));
+    expect((await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--db', db, '--seed', '5'])).exitCode).toBe(
+      0,
+    );
+    const {
+      base_url: baseUrl,
+      api_key: apiKey,
+      pid,
+    } = JSON.parse(readFileSync(join(cli.dir, '.ledger', 'sandbox.json'), 'utf8'));
     const base = join(cli.dir, '.ledger', 'snapshots', 'base.db');
     expect((await cli.json(['sandbox', 'snapshot', 'save', 'base'])).name).toBe('base');
     const before = sha(base);
-    const later = await cli.json(['wallets', 'create', '--customer-reference', 'after-base', '--first-name', 'A', '--last-name', 'B', '--email', 'a@b.ng']);
+    const later = await cli.json([
+      'wallets',
+      'create',
+      '--customer-reference',
+      'after-base',
+      '--first-name',
+      'A',
+      '--last-name',
+      'B',
+      '--email',
+      'a@b.ng',
+    ]);
 
     // Save again under the same name, and kill the server while the copy is being written.
-    const saving = fetch(`${baseUrl}/sandbox/snapshots`, { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body: '{"name":"base"}' }).catch(() => 'killed');
-    const temporary = () => readdirSync(join(cli.dir, '.ledger', 'snapshots')).find((entry) => entry.startsWith('.base.db.tmp-'));
+    const saving = fetch(`${baseUrl}/sandbox/snapshots`, {
+      method: 'POST',
+      headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+      body: '{"name":"base"}',
+    }).catch(() => 'killed');
+    const temporary = () =>
+      readdirSync(join(cli.dir, '.ledger', 'snapshots')).find((entry) => entry.startsWith('.base.db.tmp-'));
     while (!temporary()) await new Promise((resolve) => setTimeout(resolve, 2));
     process.kill(pid, 'SIGKILL');
     expect(await saving).toBe('killed');
     expect(sha(base)).toBe(before);
 
     // A new server on the same database: the old snapshot lists, restores, and audits clean.
-    expect((await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--db', db, '--seed', '5'])).exitCode).toBe(0);
-    expect((await cli.json(['sandbox', 'snapshot', 'list'])).items).toEqual([expect.objectContaining({ name: 'base' })]);
+    expect((await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--db', db, '--seed', '5'])).exitCode).toBe(
+      0,
+    );
+    expect((await cli.json(['sandbox', 'snapshot', 'list'])).items).toEqual([
+      expect.objectContaining({ name: 'base' }),
+    ]);
     expect((await cli.run(['wallets', 'get', later.id])).exitCode).toBe(0);
     expect((await cli.json(['sandbox', 'snapshot', 'restore', 'base'])).name).toBe('base');
     expect((await cli.run(['wallets', 'get', later.id])).stderr).toMatch(/^Error \[NOT_FOUND\]/);
@@ -61,11 +89,30 @@ describe('a save killed half-way', () => {
 describe('snapshot save --file', () => {
   it('the command downloads the sandbox and writes the file itself, never over a served database', async () => {
     const db = join(cli.dir, 'live.db');
-    expect((await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--db', db, '--seed', '5'])).exitCode).toBe(0);
-    const wallet = await cli.json(['wallets', 'create', '--customer-reference', 'kept', '--first-name', 'A', '--last-name', 'B', '--email', 'a@b.ng']);
+    expect((await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--db', db, '--seed', '5'])).exitCode).toBe(
+      0,
+    );
+    const wallet = await cli.json([
+      'wallets',
+      'create',
+      '--customer-reference',
+      'kept',
+      '--first-name',
+      'A',
+      '--last-name',
+      'B',
+      '--email',
+      'a@b.ng',
+    ]);
     const saved = await cli.json(['sandbox', 'snapshot', 'save', '--file', 'fixture.db']);
     const fixture = join(cli.dir, 'fixture.db');
-    expect(saved).toEqual({ name: null, file: fixture, format: 'sqlite', size_bytes: readFileSync(fixture).length, saved_at: '2026-01-01T00:00:00.000Z' });
+    expect(saved).toEqual({
+      name: null,
+      file: fixture,
+      format: 'sqlite',
+      size_bytes: readFileSync(fixture).length,
+      saved_at: '2026-01-01T00:00:00.000Z',
+    });
     // Nothing of it was left in the server's snapshot directory, and the file restores.
     expect(readdirSync(join(cli.dir, '.ledger', 'snapshots'))).toEqual([]);
     await cli.json(['wallets', 'close', wallet.id, '--yes']);
@@ -79,20 +126,42 @@ describe('snapshot save --file', () => {
     const requestsBefore = readFileSync(log, 'utf8');
     for (const file of ['live.db', 'live.db-wal']) {
       const refused = await cli.run(['sandbox', 'snapshot', 'save', '--file', file]);
-      expect([file, refused.exitCode, refused.stderr]).toEqual([file, 2, expect.stringMatching(/^Error \[USAGE\]: --file .*live\.db(-wal)? is the database of a running sandbox \(pid \d+\): a snapshot is a file of its own/)]);
+      expect([file, refused.exitCode, refused.stderr]).toEqual([
+        file,
+        2,
+        expect.stringMatching(
+          /^Error \[USAGE\]: --file .*live\.db(-wal)? is the database of a running sandbox \(pid \d+\): a snapshot is a file of its own/,
+        ),
+      ]);
     }
     expect(readFileSync(log, 'utf8')).toBe(requestsBefore);
     expect((await cli.run(['sandbox', 'audit'])).exitCode).toBe(0);
     const nowhere = await cli.run(['sandbox', 'snapshot', 'save', '--file', 'missing/dir/x.db']);
-    expect([nowhere.exitCode, nowhere.stderr]).toEqual([2, expect.stringMatching(/^Error \[USAGE\]: --file .*x\.db cannot be written \(ENOENT: no such directory\)/)]);
+    expect([nowhere.exitCode, nowhere.stderr]).toEqual([
+      2,
+      expect.stringMatching(/^Error \[USAGE\]: --file .*x\.db cannot be written \(ENOENT: no such directory\)/),
+    ]);
     expect(readdirSync(cli.dir).filter((entry) => entry.includes('.tmp-'))).toEqual([]);
   }, 60_000);
 });
 
 describe('a snapshot file edited to raise a wallet by 1,000,000,000 kobo', () => {
   it('`snapshot restore --file` and `sandbox start --snapshot` each refuse it, SNAPSHOT_INVALID naming the wallet, exit 1, and --force loads it with a warning', async () => {
-    expect((await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--memory', '--seed', '5'])).exitCode).toBe(0);
-    const ada = await cli.json(['wallets', 'create', '--customer-reference', 'ada', '--first-name', 'Ada', '--last-name', 'Obi', '--email', 'ada@example.com']);
+    expect((await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--memory', '--seed', '5'])).exitCode).toBe(
+      0,
+    );
+    const ada = await cli.json([
+      'wallets',
+      'create',
+      '--customer-reference',
+      'ada',
+      '--first-name',
+      'Ada',
+      '--last-name',
+      'Obi',
+      '--email',
+      'ada@example.com',
+    ]);
     await cli.json(['credit', ada.id, '1000']);
     const file = join(cli.dir, 'edited.db');
     expect((await cli.run(['sandbox', 'snapshot', 'save', '--file', file])).exitCode).toBe(0);
@@ -120,8 +189,13 @@ describe('a snapshot file edited to raise a wallet by 1,000,000,000 kobo', () =>
     expect(atStart.stderr).toMatch(/^Error \[SNAPSHOT_INVALID\]: file: does not balance/);
     expect(atStart.stderr.replace(/\s+/g, ' ')).toContain(problem);
 
-    expect((await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--memory', '--snapshot', file, '--force'])).exitCode).toBe(0);
+    expect(
+      (await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--memory', '--snapshot', file, '--force']))
+        .exitCode,
+    ).toBe(0);
     expect(await balance()).toBe(1_000_001_000);
-    expect(readFileSync(join(cli.dir, '.ledger', 'sandbox.log'), 'utf8')).toContain(`Warning: restoring ${file} with --force: the audit of its books (that they balance) was skipped`);
+    expect(readFileSync(join(cli.dir, '.ledger', 'sandbox.log'), 'utf8')).toContain(
+      `Warning: restoring ${file} with --force: the audit of its books (that they balance) was skipped`,
+    );
   }, 120_000);
 });

@@ -25,8 +25,26 @@ async function fakeSandbox(): Promise<{ url: string; received: Received[]; serve
     received.push({ path: req.url!, headers: req.headers });
     req.resume();
     // Its /openapi.json lists the sandbox's wallet list, as a sandbox's does.
-    if (req.url === '/openapi.json') return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ openapi: '3.1.0', paths: { '/sandbox/wallets': { get: { parameters: [{ name: 'page', in: 'query' }, { name: 'limit', in: 'query' }] } } } }));
-    const data = req.url === '/sandbox/health' ? { status: 'ok', version: '0.0.0', api_version: 'v1' } : { items: [], page: 1, limit: 20, total: 0 };
+    if (req.url === '/openapi.json')
+      return res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          openapi: '3.1.0',
+          paths: {
+            '/sandbox/wallets': {
+              get: {
+                parameters: [
+                  { name: 'page', in: 'query' },
+                  { name: 'limit', in: 'query' },
+                ],
+              },
+            },
+          },
+        }),
+      );
+    const data =
+      req.url === '/sandbox/health'
+        ? { status: 'ok', version: '0.0.0', api_version: 'v1' }
+        : { items: [], page: 1, limit: 20, total: 0 };
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: true, data }));
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
@@ -68,11 +86,19 @@ function plant(baseUrl: string, mode = 0o600): void {
 
 /** `ledger ARGS` from the project folder, with nothing beyond loopback reachable (loopback-only.cjs). */
 async function ledger(args: string[], env: Record<string, string> = {}) {
-  const r = await execa(process.execPath, ['--require', GUARD, BIN, ...args], { cwd: project, env: cleanEnv(env), extendEnv: false, reject: false, stripFinalNewline: false, timeout: 60_000 });
+  const r = await execa(process.execPath, ['--require', GUARD, BIN, ...args], {
+    cwd: project,
+    env: cleanEnv(env),
+    extendEnv: false,
+    reject: false,
+    stripFinalNewline: false,
+    timeout: 60_000,
+  });
   return { exitCode: r.exitCode, stdout: String(r.stdout), stderr: String(r.stderr) };
 }
 
-const keysSent = (received: Received[]) => received.map((r) => r.headers['x-api-key']).filter((key) => key !== undefined);
+const keysSent = (received: Received[]) =>
+  received.map((r) => r.headers['x-api-key']).filter((key) => key !== undefined);
 
 describe('the sandbox state of a folder above', () => {
   it('with LEDGER_API_KEY set, a state file above sends the key nowhere, and the error names the file', async () => {
@@ -102,7 +128,10 @@ describe('the sandbox state of a folder above', () => {
     expect(fake.received).toEqual([]);
     expect([r.exitCode, r.stderr]).toEqual([2, refused]);
     // Nor does it give `sandbox env` its exports, or `sandbox stop` a pid to signal.
-    for (const args of [['sandbox', 'env'], ['sandbox', 'stop']]) {
+    for (const args of [
+      ['sandbox', 'env'],
+      ['sandbox', 'stop'],
+    ]) {
       const other = await ledger(args);
       expect([args, other.exitCode, other.stdout, other.stderr]).toEqual([args, 2, '', refused]);
     }
@@ -120,16 +149,19 @@ describe('the sandbox state of a folder above', () => {
   });
 
   // Only root can give a file to another user; as root the check is the same (root owns what it writes).
-  it.skipIf(process.getuid?.() !== 0)('is refused when another user owns it (run as root: the file is given to uid 65534)', async () => {
-    plant(fake.url);
-    chownSync(stateFile, 65534, 65534);
-    const r = await ledger(['wallets', 'list']);
-    expect(fake.received).toEqual([]);
-    expect([r.exitCode, r.stderr]).toEqual([
-      2,
-      `Error [STATE_FILE_UNTRUSTED]: ${stateFile} is owned by another user (uid 65534); not using it (set LEDGER_HOME to your sandbox's .ledger folder, or LEDGER_BASE_URL and LEDGER_API_KEY)\n`,
-    ]);
-  });
+  it.skipIf(process.getuid?.() !== 0)(
+    'is refused when another user owns it (run as root: the file is given to uid 65534)',
+    async () => {
+      plant(fake.url);
+      chownSync(stateFile, 65534, 65534);
+      const r = await ledger(['wallets', 'list']);
+      expect(fake.received).toEqual([]);
+      expect([r.exitCode, r.stderr]).toEqual([
+        2,
+        `Error [STATE_FILE_UNTRUSTED]: ${stateFile} is owned by another user (uid 65534); not using it (set LEDGER_HOME to your sandbox's .ledger folder, or LEDGER_BASE_URL and LEDGER_API_KEY)\n`,
+      ]);
+    },
+  );
 
   it('is refused when it names a URL beyond loopback, before any connection is tried', async () => {
     // Port 1 of an unroutable private address; loopback-only.cjs ends the run (exit 99) if it is dialled.
@@ -147,7 +179,10 @@ describe('the sandbox state of a folder above', () => {
     plant(fake.url);
     const r = await ledger(['wallets', 'list', '--base-url', other.url]);
     expect([other.received, fake.received]).toEqual([[], []]);
-    expect([r.exitCode, r.stderr]).toEqual([2, `Error [USAGE]: no API key for ${other.url}: set LEDGER_API_KEY (or pass --api-key); the key in ${stateFile} is sent only to ${fake.url}\n`]);
+    expect([r.exitCode, r.stderr]).toEqual([
+      2,
+      `Error [USAGE]: no API key for ${other.url}: set LEDGER_API_KEY (or pass --api-key); the key in ${stateFile} is sent only to ${fake.url}\n`,
+    ]);
     // The file's own URL given as --base-url is the same destination: its key goes with it.
     const same = await ledger(['wallets', 'list', '--json', '--base-url', fake.url]);
     expect([same.exitCode, keysSent(fake.received)]).toEqual([0, [FILE_KEY]]);
@@ -158,10 +193,19 @@ describe('sandbox status', () => {
   it('sends no key to the public health route, wherever the key came from', async () => {
     plant(fake.url);
     const fromFile = await ledger(['sandbox', 'status', '--json']);
-    expect([fromFile.exitCode, JSON.parse(fromFile.stdout)]).toEqual([0, expect.objectContaining({ running: true, base_url: fake.url })]);
-    const given = await ledger(['sandbox', 'status', '--json'], { LEDGER_BASE_URL: other.url, LEDGER_API_KEY: ENV_KEY });
+    expect([fromFile.exitCode, JSON.parse(fromFile.stdout)]).toEqual([
+      0,
+      expect.objectContaining({ running: true, base_url: fake.url }),
+    ]);
+    const given = await ledger(['sandbox', 'status', '--json'], {
+      LEDGER_BASE_URL: other.url,
+      LEDGER_API_KEY: ENV_KEY,
+    });
     expect(given.exitCode).toBe(0);
-    expect([fake.received.map((r) => r.path), other.received.map((r) => r.path)]).toEqual([['/sandbox/health'], ['/sandbox/health']]);
+    expect([fake.received.map((r) => r.path), other.received.map((r) => r.path)]).toEqual([
+      ['/sandbox/health'],
+      ['/sandbox/health'],
+    ]);
     expect([keysSent(fake.received), keysSent(other.received)]).toEqual([[], []]);
   });
 });

@@ -16,8 +16,42 @@ let key: string;
 
 /** 32 customers; only Ada's name or reference holds "ada", so `ledger find ada` has one customer to find. */
 const FIRST = [
-  ...['Ada', 'Bola', 'Chidi', 'Dayo', 'Emeka', 'Funke', 'Gbenga', 'Halima', 'Ifeoma', 'Jide', 'Kemi', 'Lola', 'Musa', 'Ngozi', 'Obinna', 'Peju'],
-  ...['Kunle', 'Rotimi', 'Sola', 'Tunde', 'Uche', 'Victor', 'Wale', 'Yemi', 'Zainab', 'Amaka', 'Bisi', 'Chioma', 'Dapo', 'Efe', 'Femi', 'Gozie'],
+  ...[
+    'Ada',
+    'Bola',
+    'Chidi',
+    'Dayo',
+    'Emeka',
+    'Funke',
+    'Gbenga',
+    'Halima',
+    'Ifeoma',
+    'Jide',
+    'Kemi',
+    'Lola',
+    'Musa',
+    'Ngozi',
+    'Obinna',
+    'Peju',
+  ],
+  ...[
+    'Kunle',
+    'Rotimi',
+    'Sola',
+    'Tunde',
+    'Uche',
+    'Victor',
+    'Wale',
+    'Yemi',
+    'Zainab',
+    'Amaka',
+    'Bisi',
+    'Chioma',
+    'Dapo',
+    'Efe',
+    'Femi',
+    'Gozie',
+  ],
 ];
 const LAST = ['Obi', 'Okafor', 'Bello', 'Eze', 'Lawal', 'Nwosu', 'Ojo', 'Umar'];
 const SENDERS = ['MUSA IBRAHIM', 'GRACE OKON', 'TUNDE BAKARE', 'FOLA JOHNSON', 'KELECHI UZO', 'SEUN COKER'];
@@ -63,9 +97,11 @@ async function api(method: string, path: string, body?: unknown): Promise<any> {
 /** Runs `work` over `items`, a few at a time: the sandbox is a separate process on a small machine. */
 async function pool<T>(items: T[], work: (item: T) => Promise<void>, width = 6): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < items.length) await work(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < items.length) await work(items[next++]!);
+    }),
+  );
 }
 
 const advance = async (seconds: number) => (await api('POST', '/sandbox/clock/advance', { seconds })).now as string;
@@ -105,12 +141,32 @@ function plan(i: number, day: 1 | 2): Credit {
       : narration.startsWith('SANDBOX-LOW')
         ? { reason: 'AI_LOW_CONFIDENCE', status: 'PENDING' as const }
         : undefined;
-  return { day, wallet, amount, narration, held, at: '', sender_name: SENDERS[i % SENDERS.length]!, ...(i % 3 === 0 ? { sender_account: '0123456785' } : {}) };
+  return {
+    day,
+    wallet,
+    amount,
+    narration,
+    held,
+    at: '',
+    sender_name: SENDERS[i % SENDERS.length]!,
+    ...(i % 3 === 0 ? { sender_account: '0123456785' } : {}),
+  };
 }
 
 beforeAll(async () => {
   cli = createCli();
-  const started = await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--memory', '--seed', '32', '--clock-start', START]);
+  const started = await cli.run([
+    'sandbox',
+    'start',
+    '--detach',
+    '--port',
+    '0',
+    '--memory',
+    '--seed',
+    '32',
+    '--clock-start',
+    START,
+  ]);
   expect(started.exitCode, started.stderr).toBe(0);
   ({ baseUrl: base, apiKey: key } = sandboxState(cli.dir));
 
@@ -121,10 +177,23 @@ beforeAll(async () => {
     closed: i >= 32 - CLOSED,
   }));
   wallets.push(...people.map(() => undefined as unknown as Wallet));
-  await pool(people.map((person, i) => ({ person, i })), async ({ person, i }) => {
-    const made = await api('POST', '/v1/wallets', { customer_reference: person.reference, first_name: person.first, last_name: person.last, email: `${person.reference}@example.com` });
-    wallets[i] = { id: made.id, account_number: made.account_number, customer_reference: person.reference, closed: person.closed };
-  });
+  await pool(
+    people.map((person, i) => ({ person, i })),
+    async ({ person, i }) => {
+      const made = await api('POST', '/v1/wallets', {
+        customer_reference: person.reference,
+        first_name: person.first,
+        last_name: person.last,
+        email: `${person.reference}@example.com`,
+      });
+      wallets[i] = {
+        id: made.id,
+        account_number: made.account_number,
+        customer_reference: person.reference,
+        closed: person.closed,
+      };
+    },
+  );
   for (const wallet of wallets.filter((w) => w.closed)) await api('POST', `/v1/wallets/${wallet.id}/close`);
 
   for (let i = 0; i < 300; i++) credits.push(plan(i, i < 150 ? 1 : 2));
@@ -162,10 +231,19 @@ async function screen(args: string[], options: { table?: boolean; exit?: number 
 }
 /** A table's rows as { label: cell } (its box drawn with │). */
 function table(text: string): Record<string, string>[] {
-  const [head, ...rows] = text.split('\n').filter((line) => line.startsWith('│')).map((line) => line.split('│').slice(1, -1).map((cell) => cell.trim()));
+  const [head, ...rows] = text
+    .split('\n')
+    .filter((line) => line.startsWith('│'))
+    .map((line) =>
+      line
+        .split('│')
+        .slice(1, -1)
+        .map((cell) => cell.trim()),
+    );
   return rows.map((row) => Object.fromEntries(head!.map((label, i) => [label, row[i]!])));
 }
-const naira = (kobo: number) => `₦${(kobo / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+const naira = (kobo: number) =>
+  `₦${(kobo / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 const money = (kobo: number) => `${kobo} (${naira(kobo)})`;
 /** The credit whose suspense item a table shows by this short id (the start of the id's last group). */
 const heldBy = (short: string) => {
@@ -193,11 +271,34 @@ describe('a support shift at 80 columns', () => {
   });
 
   it('…or the queue filtered to her: customer, amount and yesterday, with the age, the whole amount and the customer on the screen', async () => {
-    const rows = table((await screen(['suspense', 'list', '--customer', 'ada', '--amount', '700000', '--since', 'yesterday'], { table: true })).stdout);
-    expect(rows).toEqual([expect.objectContaining({ Age: '1d', Amount: '700000 (₦7,000.00)', Reason: 'AI_LOW_CONFIDENCE' })]);
+    const rows = table(
+      (
+        await screen(['suspense', 'list', '--customer', 'ada', '--amount', '700000', '--since', 'yesterday'], {
+          table: true,
+        })
+      ).stdout,
+    );
+    expect(rows).toEqual([
+      expect.objectContaining({ Age: '1d', Amount: '700000 (₦7,000.00)', Reason: 'AI_LOW_CONFIDENCE' }),
+    ]);
     expect(heldBy(rows[0]!.ID!)).toBe(ada);
     // The customer is the filter's, so the same on every row: dropped first, as the footer says.
-    const wide = await cli.run(['suspense', 'list', '--customer', 'ada', '--amount', '700000', '--since', 'yesterday', '--wide', '--format', 'table'], { env: { COLUMNS: '80' } });
+    const wide = await cli.run(
+      [
+        'suspense',
+        'list',
+        '--customer',
+        'ada',
+        '--amount',
+        '700000',
+        '--since',
+        'yesterday',
+        '--wide',
+        '--format',
+        'table',
+      ],
+      { env: { COLUMNS: '80' } },
+    );
     expect(table(wide.stdout)[0]).toMatchObject({ Customer: 'ada', Sender: 'OBI ADA NKECHI' });
   });
 
@@ -207,7 +308,10 @@ describe('a support shift at 80 columns', () => {
     const today = credits.filter((c) => c.day === 2);
     const settled = today.filter((c) => !c.held);
     const sum = (list: Credit[]) => list.reduce((total, c) => total + c.amount, 0);
-    const row = (label: string, count: number, amount: number) => expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^${label} +${count} +${naira(amount).replace(/[.]/g, '\\.')}$`)));
+    const row = (label: string, count: number, amount: number) =>
+      expect(lines).toContainEqual(
+        expect.stringMatching(new RegExp(`^${label} +${count} +${naira(amount).replace(/[.]/g, '\\.')}$`)),
+      );
     expect(lines[0]).toBe('Report 2026-03-10 00:00 → 15:00 Lagos time (UTC+1)');
     expect(lines.filter((line) => /^ {2}(CREDIT|DEBIT) /.test(line))).toHaveLength(1);
     row('  CREDIT    SETTLED', settled.length, sum(settled));
@@ -234,8 +338,14 @@ describe('a support shift at 80 columns', () => {
     expect(rows).toHaveLength(open().length);
     expect(Object.keys(rows[0]!)).toEqual(expect.arrayContaining(['ID', 'Age', 'Amount', 'Customer', 'Reason']));
     const held = rows.map((row) => heldBy(row.ID!));
-    expect(held.map((c) => c.at)).toEqual(open().map((c) => c.at).sort());
-    expect(rows.map((row) => [row.Amount, row.Customer, row.Reason])).toEqual(held.map((c) => [money(c.amount), c.wallet.customer_reference, c.held!.reason]));
+    expect(held.map((c) => c.at)).toEqual(
+      open()
+        .map((c) => c.at)
+        .sort(),
+    );
+    expect(rows.map((row) => [row.Amount, row.Customer, row.Reason])).toEqual(
+      held.map((c) => [money(c.amount), c.wallet.customer_reference, c.held!.reason]),
+    );
     expect(rows[0]!.Age).toBe('1d');
     expect(rows.at(-1)!.Age).toBe('1s');
   });
@@ -246,54 +356,101 @@ describe('a support shift at 80 columns', () => {
     expect(rows).toHaveLength(15);
     for (const row of rows) {
       expect(row['Last error']).toMatch(/^503\b/);
-      expect(wallets.filter((w) => w.id.split('-')[4]!.startsWith(row.Wallet!)).map((w) => w.customer_reference)).toEqual([row.Customer]);
+      expect(
+        wallets.filter((w) => w.id.split('-')[4]!.startsWith(row.Wallet!)).map((w) => w.customer_reference),
+      ).toEqual([row.Customer]);
     }
     expect(r.stderr).toBe('15 deliveries wait for the clock: ledger sandbox clock advance 4s\n');
   });
 
   it('a list piped to `head -3` is a header line and two tab-separated rows, full ids first', async () => {
-    const r = await execa('bash', ['-o', 'pipefail', '-c', '$LEDGER suspense list --status PENDING,FLAGGED | head -3'], {
-      cwd: cli.dir,
-      env: cleanEnv({ LEDGER: `${process.execPath} ${BIN}`, COLUMNS: '80' }),
-      extendEnv: false,
-      reject: false,
-    });
+    const r = await execa(
+      'bash',
+      ['-o', 'pipefail', '-c', '$LEDGER suspense list --status PENDING,FLAGGED | head -3'],
+      {
+        cwd: cli.dir,
+        env: cleanEnv({ LEDGER: `${process.execPath} ${BIN}`, COLUMNS: '80' }),
+        extendEnv: false,
+        reject: false,
+      },
+    );
     expect(r.exitCode, r.stderr).toBe(0);
     const [head, ...rows] = r.stdout.split('\n').map((line) => line.split('\t'));
     expect(head!.slice(0, 3)).toEqual(['id', 'created_at', 'amount']);
     expect(rows).toHaveLength(2);
-    expect(open().filter((c) => c.at === open()[0]!.at).map((c) => c.suspense_id)).toContain(rows[0]![0]);
+    expect(
+      open()
+        .filter((c) => c.at === open()[0]!.at)
+        .map((c) => c.suspense_id),
+    ).toContain(rows[0]![0]);
   });
 
   it('"resolve three items": by short id without a terminal, one flagged and one annotated; a refund warns when the bank names someone else', async () => {
     const short = (id: string) => id.split('-')[4]!.slice(0, 8);
-    const credited = await screen(['suspense', 'resolve', short(ada.suspense_id!), '--action', 'CREDIT_WALLET', '--target-wallet', short(ada.wallet.id), '--note', 'customer confirmed', '--yes']);
-    expect(credited.stdout.replace(/\s+/g, ' ')).toContain(`credited 700000 (₦7,000.00) to wallet ${ada.wallet.id} (Ada Obi, ada)`);
+    const credited = await screen([
+      'suspense',
+      'resolve',
+      short(ada.suspense_id!),
+      '--action',
+      'CREDIT_WALLET',
+      '--target-wallet',
+      short(ada.wallet.id),
+      '--note',
+      'customer confirmed',
+      '--yes',
+    ]);
+    expect(credited.stdout.replace(/\s+/g, ' ')).toContain(
+      `credited 700000 (₦7,000.00) to wallet ${ada.wallet.id} (Ada Obi, ada)`,
+    );
     resolved.add(ada.suspense_id!);
 
     const risky = open().find((c) => c.held!.reason === 'AI_RISK_FLAG' && c.sender_account)!;
     const refunded = await screen(['suspense', 'resolve', short(risky.suspense_id!), '--action', 'REFUND', '--yes']);
-    const warning = new RegExp(`^Warning: the bank names account 0123456785 "([A-Z ]+)", not "${risky.sender_name}" as the payment's sender: the money would go to \\1\\.$`);
+    const warning = new RegExp(
+      `^Warning: the bank names account 0123456785 "([A-Z ]+)", not "${risky.sender_name}" as the payment's sender: the money would go to \\1\\.$`,
+    );
     expect(refunded.stderr.replace(/\s+/g, ' ').trim()).toMatch(warning);
     resolved.add(risky.suspense_id!);
 
     const closed = open().find((c) => c.held!.reason === 'WALLET_CLOSED')!;
-    const dismissed = await screen(['suspense', 'resolve', short(closed.suspense_id!), '--action', 'DISMISS', '--note', 'sent again to her open account', '--yes']);
+    const dismissed = await screen([
+      'suspense',
+      'resolve',
+      short(closed.suspense_id!),
+      '--action',
+      'DISMISS',
+      '--note',
+      'sent again to her open account',
+      '--yes',
+    ]);
     expect(dismissed.stdout).toMatch(/^Result +dismissed\b/m);
     expect(dismissed.stdout.replace(/\s+/g, ' ')).toContain(money(closed.amount));
     resolved.add(closed.suspense_id!);
 
     const unclear = open().find((c) => c.held!.status === 'PENDING' && c.held!.reason === 'AI_LOW_CONFIDENCE')!;
-    const flagged = await screen(['suspense', 'flag', short(unclear.suspense_id!), '--note', 'sender unknown to the customer']);
+    const flagged = await screen([
+      'suspense',
+      'flag',
+      short(unclear.suspense_id!),
+      '--note',
+      'sender unknown to the customer',
+    ]);
     expect(flagged.stdout).toMatch(/^Status +FLAGGED$/m);
     const noted = await screen(['suspense', 'note', short(unclear.suspense_id!), 'called the customer, no answer']);
-    expect(noted.stdout.replace(/\s+/g, ' ')).toContain(`Status FLAGGED Amount ${money(unclear.amount)} Note 2026-03-10T14:00:01.000Z · SANDBOX · "called the customer, no answer" Notes 2 notes in all`);
+    expect(noted.stdout.replace(/\s+/g, ' ')).toContain(
+      `Status FLAGGED Amount ${money(unclear.amount)} Note 2026-03-10T14:00:01.000Z · SANDBOX · "called the customer, no answer" Notes 2 notes in all`,
+    );
     const item = await api('GET', `/sandbox/suspense/${unclear.suspense_id}`);
     expect([item.status, item.notes.map((n: { kind: string; note: string }) => [n.kind, n.note])]).toEqual([
       'FLAGGED',
-      [['FLAG', 'sender unknown to the customer'], ['NOTE', 'called the customer, no answer']],
+      [
+        ['FLAG', 'sender unknown to the customer'],
+        ['NOTE', 'called the customer, no answer'],
+      ],
     ]);
-    const statuses = await Promise.all([ada, risky, closed].map(async (c) => (await api('GET', `/sandbox/suspense/${c.suspense_id}`)).status));
+    const statuses = await Promise.all(
+      [ada, risky, closed].map(async (c) => (await api('GET', `/sandbox/suspense/${c.suspense_id}`)).status),
+    );
     expect(statuses).toEqual(['RESOLVED', 'RESOLVED', 'RESOLVED']);
   });
 

@@ -11,20 +11,55 @@ describe('the suspense queue from the command line', () => {
     const closed = await createWalletWithCli(cli, 'closed');
     const target = await createWalletWithCli(cli, 'target', { first: 'Sus', last: 'target' });
     await cli.run(['wallets', 'close', closed]);
-    const credit = await json(['credit', closed, '420000', '--narration', 'rent for June', '--sender-name', 'FEMI ADE']);
+    const credit = await json([
+      'credit',
+      closed,
+      '420000',
+      '--narration',
+      'rent for June',
+      '--sender-name',
+      'FEMI ADE',
+    ]);
     expect(credit.outcome).toBe('SUSPENDED');
 
     const list = await json(['suspense', 'list', '--status', 'PENDING']);
     expect(list.total).toBe(1);
     const item = list.items[0];
-    expect(item).toMatchObject({ id: credit.suspense_item.id, reason: 'WALLET_CLOSED', status: 'PENDING', amount: 420_000, sender_name: 'FEMI ADE' });
+    expect(item).toMatchObject({
+      id: credit.suspense_item.id,
+      reason: 'WALLET_CLOSED',
+      status: 'PENDING',
+      amount: 420_000,
+      sender_name: 'FEMI ADE',
+    });
 
-    const resolved = await json(['suspense', 'resolve', item.id, '--action', 'CREDIT_WALLET', '--target-wallet', target, '--note', 'moved to new wallet']);
-    expect(resolved).toEqual({ message: `credited 420000 kobo to wallet ${target} (Sus target, target)`, action: 'CREDIT_WALLET', transaction_id: expect.any(String) });
+    const resolved = await json([
+      'suspense',
+      'resolve',
+      item.id,
+      '--action',
+      'CREDIT_WALLET',
+      '--target-wallet',
+      target,
+      '--note',
+      'moved to new wallet',
+    ]);
+    expect(resolved).toEqual({
+      message: `credited 420000 kobo to wallet ${target} (Sus target, target)`,
+      action: 'CREDIT_WALLET',
+      transaction_id: expect.any(String),
+    });
     expect((await json(['wallets', 'get', target])).balance).toBe(420_000);
     const listed = await json(['transactions', 'list', target]);
     expect(listed.items).toEqual([
-      expect.objectContaining({ id: resolved.transaction_id, type: 'CREDIT', amount: 420_000, sender_name: 'FEMI ADE', raw_narration: 'rent for June', status: 'SETTLED' }),
+      expect.objectContaining({
+        id: resolved.transaction_id,
+        type: 'CREDIT',
+        amount: 420_000,
+        sender_name: 'FEMI ADE',
+        raw_narration: 'rent for June',
+        status: 'SETTLED',
+      }),
     ]);
     const again = await cli.run(['suspense', 'resolve', item.id, '--action', 'DISMISS']);
     expect(again.exitCode).toBe(1);
@@ -34,13 +69,28 @@ describe('the suspense queue from the command line', () => {
 
   it('holds low-confidence and risky payments, shows them, and refuses to ask without a terminal', async () => {
     const w = await createWalletWithCli(cli, 'held');
-    expect((await json(['credit', w, '1000', '--narration', 'SANDBOX-LOW-CONFIDENCE'])).suspense_item.reason).toBe('AI_LOW_CONFIDENCE');
-    const risky = await json(['credit', w, '2000', '--narration', 'rent SANDBOX-RISK', '--sender-account', '0690000032', '--sender-bank-code', '044']);
+    expect((await json(['credit', w, '1000', '--narration', 'SANDBOX-LOW-CONFIDENCE'])).suspense_item.reason).toBe(
+      'AI_LOW_CONFIDENCE',
+    );
+    const risky = await json([
+      'credit',
+      w,
+      '2000',
+      '--narration',
+      'rent SANDBOX-RISK',
+      '--sender-account',
+      '0690000032',
+      '--sender-bank-code',
+      '044',
+    ]);
     expect(risky.suspense_item).toMatchObject({ reason: 'AI_RISK_FLAG', status: 'FLAGGED' });
     const shown = await cli.run(['suspense', 'show', risky.suspense_item.id]);
     expect(shown.stdout).toContain('flags SUSPECTED_FRAUD');
     const missing = await cli.run(['suspense', 'resolve']);
-    expect([missing.exitCode, missing.stderr]).toEqual([2, 'Error [USAGE]: missing <suspense_id> (no terminal to ask on)\n']);
+    expect([missing.exitCode, missing.stderr]).toEqual([
+      2,
+      'Error [USAGE]: missing <suspense_id> (no terminal to ask on)\n',
+    ]);
     const refund = await json(['suspense', 'resolve', risky.suspense_item.id, '--action', 'REFUND']);
     expect(refund.action).toBe('REFUND');
     expect((await cli.run(['sandbox', 'audit'])).exitCode).toBe(0);
@@ -48,8 +98,12 @@ describe('the suspense queue from the command line', () => {
 
   it('flags an item with a note and adds another: show lists both, --quiet prints the id, a resolved item refuses (exit 1) and a bad note is exit 2', async () => {
     const w = await createWalletWithCli(cli, 'flagged');
-    const held = (await json(['credit', w, '7000', '--narration', 'SANDBOX-LOW-CONFIDENCE', '--sender-name', 'OBI ADA NKECHI'])).suspense_item;
-    const flagged = await cli.run(['suspense', 'flag', held.id, '--note', 'sender says it is not theirs'], { env: { COLUMNS: '80' } });
+    const held = (
+      await json(['credit', w, '7000', '--narration', 'SANDBOX-LOW-CONFIDENCE', '--sender-name', 'OBI ADA NKECHI'])
+    ).suspense_item;
+    const flagged = await cli.run(['suspense', 'flag', held.id, '--note', 'sender says it is not theirs'], {
+      env: { COLUMNS: '80' },
+    });
     expect([flagged.exitCode, flagged.stderr]).toEqual([0, '']);
     expect(flagged.stdout).toBe(
       [
@@ -70,7 +124,13 @@ describe('the suspense queue from the command line', () => {
       'Notes           2026-11-21T09:30:00.000Z · SANDBOX · flagged: "sender says it is\n                not theirs"\n                2026-11-21T11:30:00.000Z · SANDBOX · "left a voicemail"\n',
     );
     const asJson = await json(['suspense', 'show', held.id]);
-    expect(asJson).toMatchObject({ status: 'FLAGGED', notes: [{ kind: 'FLAG', note: 'sender says it is not theirs' }, { kind: 'NOTE', note: 'left a voicemail', created_at: '2026-11-21T11:30:00.000Z' }] });
+    expect(asJson).toMatchObject({
+      status: 'FLAGGED',
+      notes: [
+        { kind: 'FLAG', note: 'sender says it is not theirs' },
+        { kind: 'NOTE', note: 'left a voicemail', created_at: '2026-11-21T11:30:00.000Z' },
+      ],
+    });
 
     const bad = await cli.run(['suspense', 'note', held.id, 'x'.repeat(501)]);
     expect([bad.exitCode, bad.stderr]).toEqual([2, 'Error [USAGE]: <text> must be at most 500 characters\n']);
@@ -78,9 +138,15 @@ describe('the suspense queue from the command line', () => {
     expect([noNote.exitCode, noNote.stderr]).toEqual([2, 'Error [USAGE]: missing --note (no terminal to ask on)\n']);
 
     await cli.run(['suspense', 'resolve', held.id, '--action', 'DISMISS']);
-    for (const args of [['flag', held.id, '--note', 'late'], ['note', held.id, 'late']]) {
+    for (const args of [
+      ['flag', held.id, '--note', 'late'],
+      ['note', held.id, 'late'],
+    ]) {
       const late = await cli.run(['suspense', ...args]);
-      expect([late.exitCode, late.stderr]).toEqual([1, expect.stringMatching(/^Error \[SUSPENSE_ALREADY_RESOLVED\]: suspense item was already resolved \(DISMISS\)/)]);
+      expect([late.exitCode, late.stderr]).toEqual([
+        1,
+        expect.stringMatching(/^Error \[SUSPENSE_ALREADY_RESOLVED\]: suspense item was already resolved \(DISMISS\)/),
+      ]);
     }
     expect((await cli.run(['sandbox', 'audit'])).exitCode).toBe(0);
   });
@@ -96,10 +162,16 @@ describe('the suspense queue from the command line', () => {
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
-      for (const args of [['flag', ITEM, '--note', 'escalate'], ['note', ITEM, 'hello']]) {
+      for (const args of [
+        ['flag', ITEM, '--note', 'escalate'],
+        ['note', ITEM, 'hello'],
+      ]) {
         const r = await cli.run(['suspense', ...args], { env: { LEDGER_BASE_URL: url } });
         const path = `/v1/suspense/${ITEM}/${args[0] === 'flag' ? 'flag' : 'notes'}`;
-        const instead = args[0] === 'flag' ? 'resolve the item with `ledger suspense resolve <suspense_id>`, or keep escalations where your team tracks them' : 'a note goes with the resolution: `ledger suspense resolve <suspense_id> --note TEXT`';
+        const instead =
+          args[0] === 'flag'
+            ? 'resolve the item with `ledger suspense resolve <suspense_id>`, or keep escalations where your team tracks them'
+            : 'a note goes with the resolution: `ledger suspense resolve <suspense_id> --note TEXT`';
         expect([r.exitCode, r.stdout, r.stderr]).toEqual([
           2,
           '',

@@ -58,7 +58,21 @@ describe('prompts at a terminal', () => {
   });
 
   it('`wallets close` shows the balance that stays and asks; no keeps it open (exit 2), yes closes it', async () => {
-    const id = (await cli.run(['wallets', 'create', '--customer-reference', 'closing', '--first-name', 'Kemi', '--last-name', 'Bello', '--email', 'k@b.ng', '-q'])).stdout.trim();
+    const id = (
+      await cli.run([
+        'wallets',
+        'create',
+        '--customer-reference',
+        'closing',
+        '--first-name',
+        'Kemi',
+        '--last-name',
+        'Bello',
+        '--email',
+        'k@b.ng',
+        '-q',
+      ])
+    ).stdout.trim();
     await cli.run(['credit', id, '123456']);
     const no = await at(['wallets', 'close', id]);
     await no.waitFor(/Close wallet \d{10}\?/);
@@ -84,8 +98,28 @@ describe('prompts at a terminal', () => {
 
 describe('tables at 80 columns', () => {
   it('fit the terminal without wrapping, with ids cut to a unique prefix; --wide keeps them whole', async () => {
-    const id = (await cli.run(['wallets', 'create', '--customer-reference', 'wide-table', '--first-name', 'Chukwuemeka', '--last-name', 'Okonkwo-Adeyemi', '--email', 'c@o.ng', '-q'])).stdout.trim();
-    await cli.run(['credit', id, '123456789', '--narration', 'School fees for the second term, Greenfield Academy, Lekki Phase 1 campus']);
+    const id = (
+      await cli.run([
+        'wallets',
+        'create',
+        '--customer-reference',
+        'wide-table',
+        '--first-name',
+        'Chukwuemeka',
+        '--last-name',
+        'Okonkwo-Adeyemi',
+        '--email',
+        'c@o.ng',
+        '-q',
+      ])
+    ).stdout.trim();
+    await cli.run([
+      'credit',
+      id,
+      '123456789',
+      '--narration',
+      'School fees for the second term, Greenfield Academy, Lekki Phase 1 campus',
+    ]);
     await cli.run(['credit', id, '5000', '--narration', 'rent']);
     const term = await at(['transactions', 'list', id]);
     expect(await term.exitCode()).toBe(0);

@@ -7,7 +7,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Db } from '../../src/engine/db/database.js';
 import { startCheckpointer } from '../../src/engine/db/sqlite/checkpointer.js';
 import { writesOffThread } from '../../src/engine/db/sqlite/off-thread.js';
-import { closeDatabase, openDatabase, reclaimSpaceOffThread, truncateWal, walCaughtUp } from '../../src/engine/db/sqlite/open.js';
+import {
+  closeDatabase,
+  openDatabase,
+  reclaimSpaceOffThread,
+  truncateWal,
+  walCaughtUp,
+} from '../../src/engine/db/sqlite/open.js';
 import { putSetting } from '../../src/engine/settings/settings.repository.js';
 
 /**
@@ -29,10 +35,13 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const pragma = async (name: string) => Number(Object.values((await sql.raw(`PRAGMA ${name}`).execute(db)).rows[0] as object)[0]);
+const pragma = async (name: string) =>
+  Number(Object.values((await sql.raw(`PRAGMA ${name}`).execute(db)).rows[0] as object)[0]);
 
 async function fillAndEmpty(rows: number) {
-  await sql`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${rows}) INSERT INTO scratch (body) SELECT printf('%.500c', 'x') FROM n`.execute(db);
+  await sql`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${rows}) INSERT INTO scratch (body) SELECT printf('%.500c', 'x') FROM n`.execute(
+    db,
+  );
   await sql`DELETE FROM scratch`.execute(db);
 }
 
@@ -66,7 +75,9 @@ describe('the checkpointer thread', () => {
     reader.exec('BEGIN');
     reader.prepare('SELECT count(*) FROM scratch').get();
     // 17,000 pages held in the WAL by the reader: a file of about 70 MB, over the 64 MiB limit.
-    await sql`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 17000) INSERT INTO scratch (body) SELECT printf('%.3000c', 'x') FROM n`.execute(db);
+    await sql`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 17000) INSERT INTO scratch (body) SELECT printf('%.3000c', 'x') FROM n`.execute(
+      db,
+    );
     reader.exec('COMMIT');
     reader.close();
     const limit = 64 * 1024 * 1024;
@@ -75,7 +86,11 @@ describe('the checkpointer thread', () => {
     // The worker's write is the first after the checkpointer copied it all: it starts the WAL over, and cuts the file back.
     const writer = writesOffThread(db);
     try {
-      await writer.run({ module: 'engine/settings/settings.repository', name: 'putSetting', run: putSetting }, 'after', 'worker');
+      await writer.run(
+        { module: 'engine/settings/settings.repository', name: 'putSetting', run: putSetting },
+        'after',
+        'worker',
+      );
     } finally {
       await writer.close();
     }
@@ -121,16 +136,19 @@ describe('the checkpointer thread', () => {
 describe('a database with no checkpointer thread', () => {
   // A reset tries to cut the WAL back for up to 5 s: with nothing to ask, each reset waited all of it
   // (every reset of an in-memory sandbox, and of one whose checkpointer thread had failed).
-  it.each([':memory:', 'file'])('has no WAL to wait for (%s): asked to cut it back or whether it is copied, it answers yes at once', async (kind) => {
-    const other = await openDatabase({ path: kind === 'file' ? join(dir, 'plain.db') : ':memory:' });
-    try {
-      await putSetting(other, 'probe', '1');
-      expect(await truncateWal(other)).toBe(true);
-      expect(await walCaughtUp(other, 1)).toBe(true);
-    } finally {
-      await closeDatabase(other);
-    }
-  });
+  it.each([':memory:', 'file'])(
+    'has no WAL to wait for (%s): asked to cut it back or whether it is copied, it answers yes at once',
+    async (kind) => {
+      const other = await openDatabase({ path: kind === 'file' ? join(dir, 'plain.db') : ':memory:' });
+      try {
+        await putSetting(other, 'probe', '1');
+        expect(await truncateWal(other)).toBe(true);
+        expect(await walCaughtUp(other, 1)).toBe(true);
+      } finally {
+        await closeDatabase(other);
+      }
+    },
+  );
 });
 
 describe('the checkpointer thread of an idle sandbox', () => {

@@ -52,7 +52,9 @@ describe('statements run on the connection inside a transaction', () => {
 
   it('go through the connection statement cache, so an injected storage fault still refuses writes', async () => {
     injectStorageFault(db, 'full');
-    await expect(db.transaction().execute((trx) => runDirect(trx, insert, ['x'])!)).rejects.toMatchObject({ code: 'SQLITE_FULL' });
+    await expect(db.transaction().execute((trx) => runDirect(trx, insert, ['x'])!)).rejects.toMatchObject({
+      code: 'SQLITE_FULL',
+    });
     injectStorageFault(db, undefined);
     await db.transaction().execute((trx) => runDirect(trx, insert, ['x'])!);
     expect((await db.executeQuery(CompiledQuery.raw(select, []))).rows).toEqual([{ id: 1, name: 'x' }]);

@@ -15,7 +15,9 @@ async function sqlite(): Promise<Kysely<any>> {
 
 async function postgres(): Promise<Kysely<any>> {
   const database = await createTestDatabase();
-  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url, max: 1 }) }) });
+  const db = new Kysely<any>({
+    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url, max: 1 }) }),
+  });
   onTestFinished(async () => {
     await db.destroy();
     await database.drop();

@@ -18,9 +18,17 @@ import { getEndpoint, rotateSecret, setEndpointUrl } from '../../src/engine/even
 // wallet's agents, asked on every request and every transfer. They must never answer from a
 // state the database no longer holds.
 
-const liveKeys = prepare((db, p: { developerId: string }) => db.selectFrom('api_keys').select('key_hint').where('developer_id', '=', p.developerId).where('revoked_at', 'is', null), {
-  keptUntil: 'api_keys',
-});
+const liveKeys = prepare(
+  (db, p: { developerId: string }) =>
+    db
+      .selectFrom('api_keys')
+      .select('key_hint')
+      .where('developer_id', '=', p.developerId)
+      .where('revoked_at', 'is', null),
+  {
+    keptUntil: 'api_keys',
+  },
+);
 
 let dir: string;
 let db: Db;
@@ -40,7 +48,9 @@ const hints = async (developerId: string) => (await liveKeys(db, { developerId }
 
 describe('kept reads', () => {
   it('are answered from memory: a change made behind the connection (another one) is not seen', async () => {
-    const { developer_id: developerId, api_key: key } = await db.transaction().execute((trx) => createDeveloper(trx, env, 'ACME'));
+    const { developer_id: developerId, api_key: key } = await db
+      .transaction()
+      .execute((trx) => createDeveloper(trx, env, 'ACME'));
     expect(await authenticate(db, key)).toBe(developerId);
     // Only this connection writes in the sandbox; a second one here shows the read is kept.
     const other = new SQLite(join(dir, 'kept.db'));
@@ -55,7 +65,9 @@ describe('kept reads', () => {
   });
 
   it('a rotated key is refused at once, the new one taken', async () => {
-    const { developer_id: developerId, api_key: old } = await db.transaction().execute((trx) => createDeveloper(trx, env, 'ACME'));
+    const { developer_id: developerId, api_key: old } = await db
+      .transaction()
+      .execute((trx) => createDeveloper(trx, env, 'ACME'));
     expect(await authenticate(db, old)).toBe(developerId);
     const fresh = await db.transaction().execute((trx) => issueKey(trx, env, developerId));
     await expect(authenticate(db, old)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
@@ -63,7 +75,9 @@ describe('kept reads', () => {
   });
 
   it('a removed developer key is refused at once (a cascade or a plain delete)', async () => {
-    const { developer_id: developerId, api_key: key } = await db.transaction().execute((trx) => createDeveloper(trx, env, 'ACME'));
+    const { developer_id: developerId, api_key: key } = await db
+      .transaction()
+      .execute((trx) => createDeveloper(trx, env, 'ACME'));
     expect(await authenticate(db, key)).toBe(developerId);
     await db.deleteFrom('api_keys').execute();
     await expect(authenticate(db, key)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
@@ -111,7 +125,9 @@ describe('kept reads', () => {
   });
 
   it('outside a transaction, answer at once from committed rows while a transaction holds the connection, and wait for rows read inside one', async () => {
-    const { developer_id: developerId, api_key: key } = await db.transaction().execute((trx) => createDeveloper(trx, env, 'ACME'));
+    const { developer_id: developerId, api_key: key } = await db
+      .transaction()
+      .execute((trx) => createDeveloper(trx, env, 'ACME'));
     expect(await authenticate(db, key)).toBe(developerId);
     const steps: string[] = [];
     let release!: () => void;
@@ -125,7 +141,9 @@ describe('kept reads', () => {
     });
     await new Promise((resolve) => setImmediate(resolve));
     // The key was read before the transaction and its rows were not changed by it: answered now.
-    const checked = authenticate(db, key).then((owner) => steps.push(`key of ${owner === developerId ? 'ACME' : owner}`));
+    const checked = authenticate(db, key).then((owner) =>
+      steps.push(`key of ${owner === developerId ? 'ACME' : owner}`),
+    );
     // The hints were read inside it: this read waits for the connection.
     const outside = hints(developerId).then((rows) => steps.push(`hints ${rows.join()}`));
     for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
@@ -135,7 +153,9 @@ describe('kept reads', () => {
   });
 
   it('knownKeyOwner answers only what the connection holds: nothing before a read, nothing once the key changed', async () => {
-    const { developer_id: developerId, api_key: key } = await db.transaction().execute((trx) => createDeveloper(trx, env, 'ACME'));
+    const { developer_id: developerId, api_key: key } = await db
+      .transaction()
+      .execute((trx) => createDeveloper(trx, env, 'ACME'));
     expect(knownKeyOwner(db, key)).toBeUndefined();
     expect(await authenticate(db, key)).toBe(developerId);
     expect(knownKeyOwner(db, key)).toBe(developerId);

@@ -9,7 +9,12 @@ import { createDeveloper } from '../../src/engine/developers/developers.service.
 import { authenticate, hashKey, issueKey } from '../../src/engine/developers/keys.js';
 import type { EngineEnv } from '../../src/engine/env.js';
 import { seededIds } from '../../src/engine/ids.js';
-import { IDEMPOTENCY_TTL_MS, lookupKey, releaseInterrupted, storeKey } from '../../src/engine/idempotency/idempotency.service.js';
+import {
+  IDEMPOTENCY_TTL_MS,
+  lookupKey,
+  releaseInterrupted,
+  storeKey,
+} from '../../src/engine/idempotency/idempotency.service.js';
 import { ensureSandboxDeveloper, openSandbox } from '../../src/sandbox/sandbox.js';
 
 let db: Db;
@@ -41,7 +46,10 @@ describe('keys', () => {
   });
 
   it('refuses live keys with a message that says so', async () => {
-    await expect(authenticate(db, 'svc_live_abc')).rejects.toMatchObject({ code: 'UNAUTHORIZED', message: expect.stringContaining('live keys') });
+    await expect(authenticate(db, 'svc_live_abc')).rejects.toMatchObject({
+      code: 'UNAUTHORIZED',
+      message: expect.stringContaining('live keys'),
+    });
   });
 });
 
@@ -108,7 +116,17 @@ describe('idempotency keys', () => {
   });
 
   it('drops IN_FLIGHT claims an earlier version left behind, so their retry runs afresh', async () => {
-    await db.insertInto('idempotency_keys').values({ ...{ developer_id: scope.developerId, method: 'POST', path: scope.path, key: 'old' }, request_hash: 'h', state: 'IN_FLIGHT', response_status: null, response_body: null, created_at: clock.now().toISOString() }).execute();
+    await db
+      .insertInto('idempotency_keys')
+      .values({
+        ...{ developer_id: scope.developerId, method: 'POST', path: scope.path, key: 'old' },
+        request_hash: 'h',
+        state: 'IN_FLIGHT',
+        response_status: null,
+        response_body: null,
+        created_at: clock.now().toISOString(),
+      })
+      .execute();
     await storeKey(db, env, { ...scope, key: 'k2' }, 'h', 200, '{}');
     expect(await releaseInterrupted(db)).toBe(1);
     expect(await lookupKey(db, env, { ...scope, key: 'old' }, 'h')).toEqual({ kind: 'new' });

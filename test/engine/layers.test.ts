@@ -41,7 +41,9 @@ describe('src/engine', () => {
 
   it('holds no route as a value: no string starts with /v1/ or /sandbox/', () => {
     const routes = sources(ENGINE).flatMap((file) =>
-      [...readFileSync(file, 'utf8').matchAll(/['"`](\/(?:v1|sandbox)\/[^'"`]*)['"`]/g)].map((m) => `${relative(ROOT, file)}: ${m[1]}`),
+      [...readFileSync(file, 'utf8').matchAll(/['"`](\/(?:v1|sandbox)\/[^'"`]*)['"`]/g)].map(
+        (m) => `${relative(ROOT, file)}: ${m[1]}`,
+      ),
     );
     expect(routes).toEqual([]);
   });

@@ -18,13 +18,29 @@ let db: Db;
 let env: EngineEnv;
 let developerId: string;
 
-const tx = { status: 'SETTLED' as const, provider_reference: 'ref', sender_name: 'S', sender_account: '', raw_narration: 'n' };
+const tx = {
+  status: 'SETTLED' as const,
+  provider_reference: 'ref',
+  sender_name: 'S',
+  sender_account: '',
+  raw_narration: 'n',
+};
 
 async function wallet(reference: string, fund = 0) {
-  const w = await db.transaction().execute((trx) =>
-    createWallet(trx, env, developerId, { customer_reference: reference, first_name: 'Ada', last_name: 'Obi', email: 'a@example.com' }),
-  );
-  if (fund) await db.transaction().execute((trx) => receiveInbound(trx, env, developerId, { account_number: w.account_number, amount: fund }));
+  const w = await db
+    .transaction()
+    .execute((trx) =>
+      createWallet(trx, env, developerId, {
+        customer_reference: reference,
+        first_name: 'Ada',
+        last_name: 'Obi',
+        email: 'a@example.com',
+      }),
+    );
+  if (fund)
+    await db
+      .transaction()
+      .execute((trx) => receiveInbound(trx, env, developerId, { account_number: w.account_number, amount: fund }));
   return w;
 }
 
@@ -41,7 +57,14 @@ describe('post()', () => {
     const settlement = await findSystemAccountId(db, developerId, 'PROVIDER_SETTLEMENT');
     await expect(
       db.transaction().execute((trx) =>
-        post(trx, env, { developerId, kind: 'BROKEN', legs: [{ accountId: w.id, amount: 100, transaction: tx }, { accountId: settlement, amount: -99 }] }),
+        post(trx, env, {
+          developerId,
+          kind: 'BROKEN',
+          legs: [
+            { accountId: w.id, amount: 100, transaction: tx },
+            { accountId: settlement, amount: -99 },
+          ],
+        }),
       ),
     ).rejects.toThrow(/unbalanced/);
     expect((await getWallet(db, developerId, w.id)).balance).toBe(0);
@@ -53,7 +76,16 @@ describe('post()', () => {
     const to = await wallet('b');
     const error = await db
       .transaction()
-      .execute((trx) => post(trx, env, { developerId, kind: 'T', legs: [{ accountId: to.id, amount: 1001, transaction: tx }, { accountId: from.id, amount: -1001, transaction: tx }] }))
+      .execute((trx) =>
+        post(trx, env, {
+          developerId,
+          kind: 'T',
+          legs: [
+            { accountId: to.id, amount: 1001, transaction: tx },
+            { accountId: from.id, amount: -1001, transaction: tx },
+          ],
+        }),
+      )
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LedgerError);
     expect((error as LedgerError).code).toBe('INSUFFICIENT_FUNDS');
@@ -66,9 +98,16 @@ describe('post()', () => {
   it('records balance_before and balance_after on each wallet leg', async () => {
     const from = await wallet('a', 5000);
     const to = await wallet('b', 100);
-    const { transactions } = await db
-      .transaction()
-      .execute((trx) => post(trx, env, { developerId, kind: 'T', legs: [{ accountId: from.id, amount: -1200, transaction: tx }, { accountId: to.id, amount: 1200, transaction: tx }] }));
+    const { transactions } = await db.transaction().execute((trx) =>
+      post(trx, env, {
+        developerId,
+        kind: 'T',
+        legs: [
+          { accountId: from.id, amount: -1200, transaction: tx },
+          { accountId: to.id, amount: 1200, transaction: tx },
+        ],
+      }),
+    );
     expect(transactions.map((t) => [t.type, t.amount, t.balance_before, t.balance_after])).toEqual([
       ['DEBIT', 1200, 5000, 3800],
       ['CREDIT', 1200, 100, 1300],
@@ -79,7 +118,11 @@ describe('post()', () => {
     const from = await wallet('a', 10_000);
     const to = await wallet('b');
     const send = () =>
-      db.transaction().execute((trx) => transfer(trx, env, developerId, from.id, { destination_account_number: to.account_number, amount: 7000 }));
+      db
+        .transaction()
+        .execute((trx) =>
+          transfer(trx, env, developerId, from.id, { destination_account_number: to.account_number, amount: 7000 }),
+        );
     const results = await Promise.allSettled([send(), send()]);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     const rejected = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
@@ -92,12 +135,25 @@ describe('post()', () => {
 
 describe('the bounds of system accounts', () => {
   /** As SQLite holds it, as text: exact where a JavaScript number is not. */
-  const exact = async (id: string) => (await sql<{ b: string }>`select cast(balance as text) as b from accounts where id = ${id}`.execute(db)).rows[0]!.b;
+  const exact = async (id: string) =>
+    (await sql<{ b: string }>`select cast(balance as text) as b from accounts where id = ${id}`.execute(db)).rows[0]!.b;
   const move = (from: string, to: string, amount: number) =>
-    db.transaction().execute((trx) => post(trx, env, { developerId, kind: 'TEST', legs: [{ accountId: from, amount: -amount }, { accountId: to, amount }] }));
+    db.transaction().execute((trx) =>
+      post(trx, env, {
+        developerId,
+        kind: 'TEST',
+        legs: [
+          { accountId: from, amount: -amount },
+          { accountId: to, amount },
+        ],
+      }),
+    );
 
   it('holds a whole developer’s money past 2^53 exactly, up to 2^63 − 2^53, then refuses with 400 on amount', async () => {
-    const [settlement, dismissed] = await findSystemAccountIds(db, developerId, ['PROVIDER_SETTLEMENT', 'DISMISSED'] as const);
+    const [settlement, dismissed] = await findSystemAccountIds(db, developerId, [
+      'PROVIDER_SETTLEMENT',
+      'DISMISSED',
+    ] as const);
     const max = Number.MAX_SAFE_INTEGER;
     for (let i = 0; i < 1023; i += 1) await move(settlement, dismissed, max);
     await move(settlement, dismissed, 1);
@@ -111,7 +167,12 @@ describe('the bounds of system accounts', () => {
     const refused = await move(settlement, dismissed, 1).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(LedgerError);
     expect((refused as LedgerError).code).toBe('VALIDATION_ERROR');
-    expect((refused as LedgerError).fields).toEqual([{ field: 'amount', message: expect.stringContaining('provider_settlement account would pass 9214364837600034816 kobo') }]);
+    expect((refused as LedgerError).fields).toEqual([
+      {
+        field: 'amount',
+        message: expect.stringContaining('provider_settlement account would pass 9214364837600034816 kobo'),
+      },
+    ]);
     expect(await exact(settlement)).toBe('-9214364837600034816');
     expect(await exact(dismissed)).toBe('9214364837600034816');
     expect((await audit(db)).problems).toEqual([]);
@@ -123,10 +184,21 @@ describe('audit()', () => {
     expect((await audit(db)).problems).toEqual([]);
     const a = await wallet('a', 5000);
     const b = await wallet('b');
-    await db.transaction().execute((trx) => transfer(trx, env, developerId, a.id, { destination_account_number: b.account_number, amount: 2500 }));
+    await db
+      .transaction()
+      .execute((trx) =>
+        transfer(trx, env, developerId, a.id, { destination_account_number: b.account_number, amount: 2500 }),
+      );
     const report = await audit(db);
     expect(report.ok).toBe(true);
-    expect(report.checked).toMatchObject({ wallets: 2, transactions: 3, postings: 2, entries: 4, events: 3, webhook_logs: 3 });
+    expect(report.checked).toMatchObject({
+      wallets: 2,
+      transactions: 3,
+      postings: 2,
+      entries: 4,
+      events: 3,
+      webhook_logs: 3,
+    });
   });
 
   it('catches a balance changed behind the ledger’s back', async () => {
@@ -134,7 +206,9 @@ describe('audit()', () => {
     await db.updateTable('accounts').set({ balance: 6000 }).where('id', '=', a.id).execute();
     const report = await audit(db);
     expect(report.ok).toBe(false);
-    expect(report.problems.map((p) => p.check)).toEqual(expect.arrayContaining(['balance_equals_entries', 'balance_chain', 'developer_balanced']));
+    expect(report.problems.map((p) => p.check)).toEqual(
+      expect.arrayContaining(['balance_equals_entries', 'balance_chain', 'developer_balanced']),
+    );
   });
 
   it('catches a movement whose webhook delivery row is missing', async () => {
@@ -146,7 +220,16 @@ describe('audit()', () => {
 
   it('catches suspense_holding off by one kobo even past 2^53, where JavaScript numbers cannot tell', async () => {
     const w = await wallet('a');
-    for (const _ of [1, 2]) await db.transaction().execute((trx) => receiveInbound(trx, env, developerId, { account_number: w.account_number, amount: 1000, narration: 'asdfgh' }));
+    for (const _ of [1, 2])
+      await db
+        .transaction()
+        .execute((trx) =>
+          receiveInbound(trx, env, developerId, {
+            account_number: w.account_number,
+            amount: 1000,
+            narration: 'asdfgh',
+          }),
+        );
     expect((await audit(db)).ok).toBe(true);
     const holding = await findSystemAccountId(db, developerId, 'SUSPENSE_HOLDING');
     // Two items of 2^52 hold 2^53 between them; the account says one kobo more.
@@ -174,9 +257,15 @@ describe('audit() of payouts', () => {
     const { makeNuban } = await import('../../src/engine/wallets/nuban.js');
     const { resolvePayout } = await import('../../src/engine/payouts/payouts.service.js');
     const w = await wallet('a', 100_000);
-    const sent = await db.transaction().execute((trx) =>
-      transfer(trx, env, developerId, w.id, { destination_account_number: makeNuban('058', '111222333'), destination_bank_code: '058', amount: 10_000 }),
-    );
+    const sent = await db
+      .transaction()
+      .execute((trx) =>
+        transfer(trx, env, developerId, w.id, {
+          destination_account_number: makeNuban('058', '111222333'),
+          destination_bank_code: '058',
+          amount: 10_000,
+        }),
+      );
     await db.transaction().execute((trx) => resolvePayout(trx, env, developerId, sent.transaction_id, 'FAIL'));
     expect((await audit(db)).ok).toBe(true);
     await db.updateTable('payouts').set({ reversal_transaction_id: null }).execute();

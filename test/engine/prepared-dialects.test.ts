@@ -5,8 +5,12 @@ import { prepare, prepareRows } from '../../src/engine/db/prepared.js';
 import { postgresDb, sqliteDb } from '../helpers/two-backends.js';
 
 // Made once, as the engine makes its statements: at module load, for whichever database comes first.
-const insertSettings = prepareRows((db, rows: { key: string; value: string }[]) => db.insertInto('settings').values(rows.map((row) => ({ key: row.key, value: row.value }))));
-const settingByKey = prepare((db, p: { key: string }) => db.selectFrom('settings').select('value').where('key', '=', p.key));
+const insertSettings = prepareRows((db, rows: { key: string; value: string }[]) =>
+  db.insertInto('settings').values(rows.map((row) => ({ key: row.key, value: row.value }))),
+);
+const settingByKey = prepare((db, p: { key: string }) =>
+  db.selectFrom('settings').select('value').where('key', '=', p.key),
+);
 
 async function writeAndRead(db: Db): Promise<(string | undefined)[]> {
   await insertSettings(db, [
@@ -14,10 +18,12 @@ async function writeAndRead(db: Db): Promise<(string | undefined)[]> {
     { key: 'prepared.b', value: 'two' },
   ]);
   // Inside a transaction too: SQLite runs it on its connection's own statement cache there.
-  return db.transaction().execute(async (trx) => [
-    (await settingByKey(trx, { key: 'prepared.b' })).rows[0]?.value,
-    (await settingByKey(trx, { key: 'prepared.none' })).rows[0]?.value,
-  ]);
+  return db
+    .transaction()
+    .execute(async (trx) => [
+      (await settingByKey(trx, { key: 'prepared.b' })).rows[0]?.value,
+      (await settingByKey(trx, { key: 'prepared.none' })).rows[0]?.value,
+    ]);
 }
 
 describe('prepared statements', () => {

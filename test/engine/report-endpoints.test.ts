@@ -27,14 +27,64 @@ const LONG_BODY = 'x'.repeat(250);
 /** Three events of developer 1, their deliveries, and attempts at two URLs, some failed; the same rows on either backend. */
 async function fill(db: Db): Promise<void> {
   const id = (n: number) => storedId(db, uuid(n));
-  await db.insertInto('events').values([1000, 2000, 3000].map((at, i) => ({ seq: i + 1, id: id(i + 1), developer_seq: 1, type_code: 0, payload: '{}', transaction_seq: null, created_at_ms: at }))).execute();
+  await db
+    .insertInto('events')
+    .values(
+      [1000, 2000, 3000].map((at, i) => ({
+        seq: i + 1,
+        id: id(i + 1),
+        developer_seq: 1,
+        type_code: 0,
+        payload: '{}',
+        transaction_seq: null,
+        created_at_ms: at,
+      })),
+    )
+    .execute();
   const log = (seq: number, status: 'FAILED' | 'DELIVERED' | 'DEAD') => ({
-    seq, id: id(10 + seq), developer_seq: 1, event_seq: seq, event_type_code: 0, status, http_status_code: null, response_body: null, attempt_count: 1, next_retry_at_ms: null, delivered_at_ms: null,
+    seq,
+    id: id(10 + seq),
+    developer_seq: 1,
+    event_seq: seq,
+    event_type_code: 0,
+    status,
+    http_status_code: null,
+    response_body: null,
+    attempt_count: 1,
+    next_retry_at_ms: null,
+    delivered_at_ms: null,
   });
-  await db.insertInto('webhook_logs').values([log(1, 'FAILED'), log(2, 'DELIVERED'), log(3, 'DEAD')]).execute();
-  await db.insertInto('webhook_urls').values([{ seq: 1, url: 'https://a.example/hook' }, { seq: 2, url: 'https://b.example/hook' }]).execute();
-  const attempt = (seq: number, logSeq: number, urlSeq: number, status: number | null, body: string | null, error: string | null, at: number) => ({
-    seq, id: id(20 + seq), log_seq: logSeq, attempt_number: seq, manual: 0, url_seq: urlSeq, http_status_code: status, response_body: body, error, duration_ms: 5, created_at_ms: at,
+  await db
+    .insertInto('webhook_logs')
+    .values([log(1, 'FAILED'), log(2, 'DELIVERED'), log(3, 'DEAD')])
+    .execute();
+  await db
+    .insertInto('webhook_urls')
+    .values([
+      { seq: 1, url: 'https://a.example/hook' },
+      { seq: 2, url: 'https://b.example/hook' },
+    ])
+    .execute();
+  const attempt = (
+    seq: number,
+    logSeq: number,
+    urlSeq: number,
+    status: number | null,
+    body: string | null,
+    error: string | null,
+    at: number,
+  ) => ({
+    seq,
+    id: id(20 + seq),
+    log_seq: logSeq,
+    attempt_number: seq,
+    manual: 0,
+    url_seq: urlSeq,
+    http_status_code: status,
+    response_body: body,
+    error,
+    duration_ms: 5,
+    created_at_ms: at,
   });
   await db
     .insertInto('webhook_attempts')
@@ -49,22 +99,57 @@ async function fill(db: Db): Promise<void> {
     .execute();
 }
 
-const endpoints = async (db: Db) => [await failingEndpoints(db, 1, { since: 0, until: null }), await failingEndpoints(db, 1, { since: 0, until: 2500 })];
+const endpoints = async (db: Db) => [
+  await failingEndpoints(db, 1, { since: 0, until: null }),
+  await failingEndpoints(db, 1, { since: 0, until: 2500 }),
+];
 
 describe('failingEndpoints', () => {
   test('gives each endpoint its failed attempts and its last failure, the same on SQLite and PostgreSQL', async () => {
     const lite = await sqliteDb();
-    await lite.transaction().execute((trx) => createDeveloper(trx, { clock: new ManualClock(), ids: seededIds('report') }, 'Report Co'));
+    await lite
+      .transaction()
+      .execute((trx) => createDeveloper(trx, { clock: new ManualClock(), ids: seededIds('report') }, 'Report Co'));
     const postgres = await postgresDb();
     for (const table of POSTGRES_TABLES) await table.execute(postgres);
     await fill(lite);
     await fill(postgres);
 
-    const a = { url: 'https://a.example/hook', failed_attempts: 3, failing_deliveries: 1, last_at_ms: 3300, http_status_code: 502, response_body: 'x'.repeat(200), error: null };
+    const a = {
+      url: 'https://a.example/hook',
+      failed_attempts: 3,
+      failing_deliveries: 1,
+      last_at_ms: 3300,
+      http_status_code: 502,
+      response_body: 'x'.repeat(200),
+      error: null,
+    };
     const expected = [
-      [a, { url: 'https://b.example/hook', failed_attempts: 2, failing_deliveries: 2, last_at_ms: 3200, http_status_code: 503, response_body: 'busy', error: null }],
+      [
+        a,
+        {
+          url: 'https://b.example/hook',
+          failed_attempts: 2,
+          failing_deliveries: 2,
+          last_at_ms: 3200,
+          http_status_code: 503,
+          response_body: 'busy',
+          error: null,
+        },
+      ],
       // Until 2500: the third event's attempt (at B, DEAD) is out of the period.
-      [a, { url: 'https://b.example/hook', failed_attempts: 1, failing_deliveries: 1, last_at_ms: 3200, http_status_code: 503, response_body: 'busy', error: null }],
+      [
+        a,
+        {
+          url: 'https://b.example/hook',
+          failed_attempts: 1,
+          failing_deliveries: 1,
+          last_at_ms: 3200,
+          http_status_code: 503,
+          response_body: 'busy',
+          error: null,
+        },
+      ],
     ];
     expect(await endpoints(lite)).toEqual(expected);
     expect(await endpoints(postgres)).toEqual(expected);

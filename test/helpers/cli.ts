@@ -18,8 +18,24 @@ const NO_CONFIG = join(tmpdir(), 'ledger-tests-no-config-here');
  */
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   // The caller's own profiles are not the test's either (capabilities are cached per test file: test/helpers/own-cache.ts).
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', LEDGER_CEILING_DIRECTORIES: tmpdir(), XDG_CONFIG_HOME: NO_CONFIG, ...extra };
-  for (const name of ['LEDGER_BASE_URL', 'LEDGER_API_KEY', 'LEDGER_HOME', 'LEDGER_PROFILE', 'LEDGER_DATABASE_URL', 'LEDGER_PG_POOL_SIZE', 'LEDGER_PG_STATEMENT_TIMEOUT', 'LEDGER_PG_WEBHOOK_LEASE']) if (!(name in extra)) delete env[name];
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NO_COLOR: '1',
+    LEDGER_CEILING_DIRECTORIES: tmpdir(),
+    XDG_CONFIG_HOME: NO_CONFIG,
+    ...extra,
+  };
+  for (const name of [
+    'LEDGER_BASE_URL',
+    'LEDGER_API_KEY',
+    'LEDGER_HOME',
+    'LEDGER_PROFILE',
+    'LEDGER_DATABASE_URL',
+    'LEDGER_PG_POOL_SIZE',
+    'LEDGER_PG_STATEMENT_TIMEOUT',
+    'LEDGER_PG_WEBHOOK_LEASE',
+  ])
+    if (!(name in extra)) delete env[name];
   return env;
 }
 
@@ -109,16 +125,36 @@ export function useSandboxCli(options: StartSandboxOptions = {}): Cli & { readon
  * Makes a wallet with `ledger wallets create --quiet` and returns its id, failing the test unless the
  * command exits 0. The customer is Ada Obi at `<reference>@example.com` unless `person` says otherwise.
  */
-export async function createWalletWithCli(cli: Cli, reference: string, person: { first?: string; last?: string; email?: string } = {}): Promise<string> {
+export async function createWalletWithCli(
+  cli: Cli,
+  reference: string,
+  person: { first?: string; last?: string; email?: string } = {},
+): Promise<string> {
   const { first = 'Ada', last = 'Obi', email = `${reference}@example.com` } = person;
-  const made = await cli.run(['wallets', 'create', '--customer-reference', reference, '--first-name', first, '--last-name', last, '--email', email, '-q']);
+  const made = await cli.run([
+    'wallets',
+    'create',
+    '--customer-reference',
+    reference,
+    '--first-name',
+    first,
+    '--last-name',
+    last,
+    '--email',
+    email,
+    '-q',
+  ]);
   if (made.exitCode !== 0) throw new Error(`ledger wallets create failed (${made.exitCode}): ${made.stderr}`);
   return made.stdout.trim();
 }
 
 /** The URL, key and pid of the sandbox that `sandbox start` runs from `dir`, read from the state file it wrote there. */
 export function sandboxState(dir: string): { baseUrl: string; apiKey: string; pid: number } {
-  const { base_url: baseUrl, api_key: apiKey, pid } = JSON.parse(readFileSync(join(dir, '.ledger', 'sandbox.json'), 'utf8'));
+  const {
+    base_url: baseUrl,
+    api_key: apiKey,
+    pid,
+  } = JSON.parse(readFileSync(join(dir, '.ledger', 'sandbox.json'), 'utf8'));
   return { baseUrl, apiKey, pid };
 }
 
@@ -165,4 +201,3 @@ export async function closedPort(): Promise<number> {
   await new Promise((resolve) => server.close(resolve));
   return port;
 }
-

@@ -61,10 +61,25 @@ const FILLER = Buffer.alloc(16 * 1024, 'a');
  * The endless ones send 16 KiB a millisecond at most (16 MB/s), so what the fake has written stays
  * close to what the client has read, whatever the kernel's socket buffers could hold.
  */
-const STREAMS: Record<Extract<FakeMode, `endless${string}` | `drip${string}`>, { head: string; next: () => Buffer; everyMs: number }> = {
-  endless: { head: `${STATUS_LINE}transfer-encoding: chunked\r\n\r\n${chunk(Buffer.from(BODY_START))}`, next: () => Buffer.from(chunk(FILLER)), everyMs: 1 },
-  'endless-huge-length': { head: `${STATUS_LINE}content-length: 10000000000\r\n\r\n${BODY_START}`, next: () => FILLER, everyMs: 1 },
-  'endless-short-length': { head: `${STATUS_LINE}content-length: 64\r\n\r\n${BODY_START}`, next: () => FILLER, everyMs: 1 },
+const STREAMS: Record<
+  Extract<FakeMode, `endless${string}` | `drip${string}`>,
+  { head: string; next: () => Buffer; everyMs: number }
+> = {
+  endless: {
+    head: `${STATUS_LINE}transfer-encoding: chunked\r\n\r\n${chunk(Buffer.from(BODY_START))}`,
+    next: () => Buffer.from(chunk(FILLER)),
+    everyMs: 1,
+  },
+  'endless-huge-length': {
+    head: `${STATUS_LINE}content-length: 10000000000\r\n\r\n${BODY_START}`,
+    next: () => FILLER,
+    everyMs: 1,
+  },
+  'endless-short-length': {
+    head: `${STATUS_LINE}content-length: 64\r\n\r\n${BODY_START}`,
+    next: () => FILLER,
+    everyMs: 1,
+  },
   'endless-headers': { head: STATUS_LINE, next: () => Buffer.from(`x-filler: ${FILLER.toString()}\r\n`), everyMs: 1 },
   drip: { head: `${STATUS_LINE}connection: close\r\n\r\n${BODY_START}`, next: () => Buffer.from('a'), everyMs: 100 },
   'drip-headers': { head: `${STATUS_LINE}x-filler: `, next: () => Buffer.from('a'), everyMs: 100 },
@@ -75,9 +90,16 @@ function chunk(data: Buffer): string {
 }
 
 /** Writes `head`, then `next()` every `everyMs` while the client keeps up, until the client hangs up. */
-function stream(socket: Socket, { head, next, everyMs }: (typeof STREAMS)[keyof typeof STREAMS], timers: Set<NodeJS.Timeout>): FakeStream {
+function stream(
+  socket: Socket,
+  { head, next, everyMs }: (typeof STREAMS)[keyof typeof STREAMS],
+  timers: Set<NodeJS.Timeout>,
+): FakeStream {
   // Not events.once: a reset connection emits 'error' before 'close', and that would reject.
-  const record: FakeStream = { written: 0, closed: new Promise((resolve) => socket.once('close', () => resolve(record.written))) };
+  const record: FakeStream = {
+    written: 0,
+    closed: new Promise((resolve) => socket.once('close', () => resolve(record.written))),
+  };
   const write = (data: Buffer | string) => {
     record.written += Buffer.byteLength(data);
     socket.write(data);
@@ -95,7 +117,11 @@ function stream(socket: Socket, { head, next, everyMs }: (typeof STREAMS)[keyof 
   return record;
 }
 
-const completion = (content: string) => ({ id: 'chatcmpl-fake', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] });
+const completion = (content: string) => ({
+  id: 'chatcmpl-fake',
+  object: 'chat.completion',
+  choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+});
 
 /**
  * A local stand-in for an OpenAI-compatible server (Ollama, llama.cpp, vLLM) on a loopback port:
@@ -112,7 +138,11 @@ export async function startFakeModel(): Promise<FakeModel> {
     });
   const server = createServer(async (request, response) => {
     const body = await read(request);
-    fake.requests.push({ path: request.url ?? '', body: JSON.parse(body), authorization: request.headers.authorization });
+    fake.requests.push({
+      path: request.url ?? '',
+      body: JSON.parse(body),
+      authorization: request.headers.authorization,
+    });
     const send = (status: number, payload: unknown) => {
       response.writeHead(status, { 'content-type': 'application/json' });
       response.end(JSON.stringify(payload));
@@ -122,7 +152,10 @@ export async function startFakeModel(): Promise<FakeModel> {
       case 'good':
         return send(200, completion(JSON.stringify(fake.answer)));
       case 'malformed':
-        return send(200, completion(JSON.stringify({ ...fake.answer, confidence_score: 'very high', extracted_intent: 'tuition' })));
+        return send(
+          200,
+          completion(JSON.stringify({ ...fake.answer, confidence_score: 'very high', extracted_intent: 'tuition' })),
+        );
       case 'not-json':
         return send(200, completion('I think this is school fees.'));
       case 'error':

@@ -7,7 +7,10 @@ export interface CapturedIo {
 }
 
 /** An Io whose streams are captured; `tty` makes it look like a person at a terminal, `columns` wide. */
-export function captureIo(flags: Record<string, unknown>, options: { baseUrl: string; apiKey: string; tty?: boolean; columns?: number; env?: NodeJS.ProcessEnv }): CapturedIo {
+export function captureIo(
+  flags: Record<string, unknown>,
+  options: { baseUrl: string; apiKey: string; tty?: boolean; columns?: number; env?: NodeJS.ProcessEnv },
+): CapturedIo {
   let out = '';
   let err = '';
   const tty = options.tty ?? false;
@@ -28,17 +31,27 @@ export function captureIo(flags: Record<string, unknown>, options: { baseUrl: st
  * `ledger ARGS` in this process from `cwd`, its output captured (`tty`: as at a terminal; `env`: its environment).
  * @example const run = await commandIn(cwd, ['sandbox', 'clock'], { env: { LEDGER_BASE_URL: url, LEDGER_API_KEY: key } });
  */
-export async function commandIn(cwd: string, args: string[], options: { tty?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<{ exitCode: number; stdout: string; stderr: string }> {
+export async function commandIn(
+  cwd: string,
+  args: string[],
+  options: { tty?: boolean; env?: NodeJS.ProcessEnv } = {},
+): Promise<{ exitCode: number; stdout: string; stderr: string }> {
   const { commandLines } = await import('../../src/main/program.js');
   const tty = options.tty ?? false;
   let stdout = '';
   let stderr = '';
   const exitCode = await commandLines.run(args, [], {
-    sources: { stdout: { write: (s: string) => (stdout += s), isTTY: tty }, stderr: { write: (s: string) => (stderr += s), isTTY: tty }, env: options.env ?? {}, cwd },
+    sources: {
+      stdout: { write: (s: string) => (stdout += s), isTTY: tty },
+      stderr: { write: (s: string) => (stderr += s), isTTY: tty },
+      env: options.env ?? {},
+      cwd,
+    },
     exitCode: 0,
   });
   return { exitCode, stdout, stderr };
 }
 
 /** `ledger scenario run ARGS` in this process from `cwd` (commandIn). */
-export const scenarioRunIn = (cwd: string, args: string[], tty = false) => commandIn(cwd, ['scenario', 'run', ...args], { tty });
+export const scenarioRunIn = (cwd: string, args: string[], tty = false) =>
+  commandIn(cwd, ['scenario', 'run', ...args], { tty });

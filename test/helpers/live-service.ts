@@ -56,7 +56,9 @@ function openapi(): unknown {
       .replace(/\\\//g, '/')
       .replace(/\[\^\/\]\+/g, '{id}');
     paths[path] ??= {};
-    paths[path]![operation.method.toLowerCase()] = { parameters: operation.query.map((name) => ({ name, in: 'query', required: false, schema: { type: 'string' } })) };
+    paths[path]![operation.method.toLowerCase()] = {
+      parameters: operation.query.map((name) => ({ name, in: 'query', required: false, schema: { type: 'string' } })),
+    };
   }
   return { openapi: '3.0.3', info: { title: 'Wallet Ledger Service', version: '1.0.0' }, paths };
 }
@@ -65,32 +67,61 @@ function openapi(): unknown {
 export function selfSigned(dir: string): { certFile: string; keyFile: string } {
   const certFile = join(dir, 'live-cert.pem');
   const keyFile = join(dir, 'live-key.pem');
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2', '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost', '-keyout', keyFile, '-out', certFile], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1,DNS:localhost',
+      '-keyout',
+      keyFile,
+      '-out',
+      certFile,
+    ],
+    { stdio: 'ignore' },
+  );
   return { certFile, keyFile };
 }
 
-const refuse = (status: number, code: string, message: string) => JSON.stringify({ success: false, detail: { code, message } });
+const refuse = (status: number, code: string, message: string) =>
+  JSON.stringify({ success: false, detail: { code, message } });
 
 /**
  * Starts the service in front of the sandbox at `upstream`; `keys` maps each live key it accepts to
  * the sandbox key it stands for.
  * @example const live = await startLiveService(dir, sandbox.baseUrl, { 'svc_live_…': sandbox.apiKey });
  */
-export async function startLiveService(dir: string, upstream: string, keys: Record<string, string>): Promise<LiveService> {
+export async function startLiveService(
+  dir: string,
+  upstream: string,
+  keys: Record<string, string>,
+): Promise<LiveService> {
   const { certFile, keyFile } = selfSigned(dir);
   const requests: RecordedRequest[] = [];
   const server: Server = createServer({ cert: readFileSync(certFile), key: readFileSync(keyFile) }, (req, res) => {
     const url = new URL(req.url ?? '/', 'https://127.0.0.1');
     const key = typeof req.headers['x-api-key'] === 'string' ? req.headers['x-api-key'] : undefined;
     requests.push({ method: req.method ?? 'GET', path: url.pathname + url.search, key });
-    const send = (status: number, body: string) => res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(body);
+    const send = (status: number, body: string) =>
+      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(body);
     if (req.method === 'GET' && url.pathname === '/openapi.json') return send(200, JSON.stringify(openapi()));
     const operation = SEED.find((o) => o.method === req.method && o.path.test(url.pathname));
     if (!operation) return send(404, refuse(404, 'NOT_FOUND', `no route ${req.method} ${url.pathname}`));
     const unknown = [...url.searchParams.keys()].find((name) => !operation.query.includes(name));
     if (unknown) return send(400, refuse(400, 'VALIDATION_ERROR', `unknown query parameter ${unknown}`));
     for (const [name, value] of url.searchParams) {
-      if ((name === 'status' || name === 'reason' || name === 'event_type') && value.includes(',')) return send(400, refuse(400, 'VALIDATION_ERROR', `${name} takes one value`));
+      if ((name === 'status' || name === 'reason' || name === 'event_type') && value.includes(','))
+        return send(400, refuse(400, 'VALIDATION_ERROR', `${name} takes one value`));
     }
     const headers = { ...req.headers };
     if (key?.startsWith('svc_live_')) {

@@ -14,7 +14,12 @@ export async function postgresKysely(count = 1): Promise<Kysely<any>[]> {
   const database = await createTestDatabase();
   const dbs = Array.from(
     { length: count },
-    () => new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url, types: postgresTypes, max: 2 }) }) }),
+    () =>
+      new Kysely<any>({
+        dialect: new PostgresDialect({
+          pool: new pg.Pool({ connectionString: database.url, types: postgresTypes, max: 2 }),
+        }),
+      }),
   );
   onTestFinished(async () => {
     await Promise.all(dbs.map((db) => db.destroy()));

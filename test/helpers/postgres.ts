@@ -43,7 +43,10 @@ export async function createTestDatabase(options: { template?: string } = {}): P
   return {
     url: url.href,
     name,
-    drop: () => (dropped ??= admin(server, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined)),
+    drop: () =>
+      (dropped ??= admin(server, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(
+        () => undefined,
+      )),
   };
 }
 

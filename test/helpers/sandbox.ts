@@ -19,7 +19,12 @@ export interface TestSandbox {
   key: string;
   developerId: string;
   /** A request with the developer's key (or `key` to override; `null` for none). */
-  call(method: string, url: string, body?: unknown, options?: { key?: string | null; headers?: Record<string, string> }): Promise<Reply>;
+  call(
+    method: string,
+    url: string,
+    body?: unknown,
+    options?: { key?: string | null; headers?: Record<string, string> },
+  ): Promise<Reply>;
   /** Audits the ledger (throwing on any problem), then shuts down. */
   close(): Promise<void>;
   /** Shuts down without the audit, as a stopped process would (a test that stops it half-way); `close` afterwards does nothing. */
@@ -54,7 +59,8 @@ export interface TestSandboxOptions {
 }
 
 /** The backend this run's test sandboxes use: SQLite, or PostgreSQL in the postgres project (vitest.config.ts). */
-export const TEST_BACKEND: 'sqlite' | 'postgres' = process.env.LEDGER_TEST_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
+export const TEST_BACKEND: 'sqlite' | 'postgres' =
+  process.env.LEDGER_TEST_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
 
 /**
  * Where a test's sandbox keeps its data when the test names no file: ':memory:' on SQLite, a fresh
@@ -67,7 +73,8 @@ export async function testDatabase(): Promise<{ location: string; drop: () => Pr
 }
 
 export async function createTestSandbox(options: TestSandboxOptions = {}): Promise<TestSandbox> {
-  const database = options.dbPath === undefined ? await testDatabase() : { location: options.dbPath, drop: async () => {} };
+  const database =
+    options.dbPath === undefined ? await testDatabase() : { location: options.dbPath, drop: async () => {} };
   const server = await openServer({
     dbPath: database.location,
     seed: options.seed ?? 'test',
@@ -89,8 +96,14 @@ export async function createTestSandbox(options: TestSandboxOptions = {}): Promi
     const key = opts.key === undefined ? self.key : opts.key;
     if (key !== null) headers['x-api-key'] = key;
     const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
-    if (payload !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
-    const response = await app.inject({ method: method as 'GET', url, headers, ...(payload !== undefined ? { payload } : {}) });
+    if (payload !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
+      headers['content-type'] = 'application/json';
+    const response = await app.inject({
+      method: method as 'GET',
+      url,
+      headers,
+      ...(payload !== undefined ? { payload } : {}),
+    });
     let parsed: unknown = response.body;
     try {
       parsed = JSON.parse(response.body);
@@ -150,7 +163,10 @@ export async function createWallet(t: TestSandbox, fund = 0, overrides: Record<s
   const created = await t.call('POST', '/v1/wallets', walletBody(overrides));
   if (created.status !== 201) throw new Error(`wallet create failed: ${JSON.stringify(created.body)}`);
   if (fund > 0) {
-    const credited = await t.call('POST', '/sandbox/inbound-transfers', { account_number: created.body.data.account_number, amount: fund });
+    const credited = await t.call('POST', '/sandbox/inbound-transfers', {
+      account_number: created.body.data.account_number,
+      amount: fund,
+    });
     if (credited.status !== 200) throw new Error(`credit failed: ${JSON.stringify(credited.body)}`);
   }
   return (await t.call('GET', `/v1/wallets/${created.body.data.id}`)).body.data;
@@ -196,7 +212,9 @@ export async function expectCleanAudit(t: TestSandbox) {
  * the API must be clean first. Returns a stand-in that always reaches the current sandbox, so a file
  * declares `const t = useSandbox()` once instead of repeating the set-up.
  */
-export function useSandbox(options: TestSandboxOptions & { scope?: 'each' | 'all'; auditAfter?: boolean } = {}): TestSandbox {
+export function useSandbox(
+  options: TestSandboxOptions & { scope?: 'each' | 'all'; auditAfter?: boolean } = {},
+): TestSandbox {
   const { scope = 'each', auditAfter = false, ...rest } = options;
   let current: TestSandbox | undefined;
   (scope === 'each' ? beforeEach : beforeAll)(async () => {

@@ -22,7 +22,10 @@ export interface Terminal {
 let sessions = 0;
 const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
 
-export async function terminal(args: string[], options: { cwd: string; env?: Record<string, string>; columns?: number; rows?: number }): Promise<Terminal> {
+export async function terminal(
+  args: string[],
+  options: { cwd: string; env?: Record<string, string>; columns?: number; rows?: number },
+): Promise<Terminal> {
   // The server's socket lives in the test's own directory, so nothing is left behind in /tmp.
   const socket = join(options.cwd, `tmux-${(sessions += 1)}.sock`);
   const env = cleanEnv({ TERM: 'xterm-256color', ...(options.env ?? {}) });
@@ -34,7 +37,21 @@ export async function terminal(args: string[], options: { cwd: string; env?: Rec
     .join(' ');
   const line = `env -i ${exports} ${quote(process.execPath)} ${quote(BIN)} ${args.map(quote).join(' ')}; echo "[exit $?]"; sleep 600`;
   const tmux = (...rest: string[]) => execa('tmux', ['-S', socket, '-f', '/dev/null', ...rest], { cwd: options.cwd });
-  await tmux('new-session', '-d', '-s', 'main', '-x', String(options.columns ?? 80), '-y', String(options.rows ?? 40), 'bash', '--norc', '--noprofile', '-c', line);
+  await tmux(
+    'new-session',
+    '-d',
+    '-s',
+    'main',
+    '-x',
+    String(options.columns ?? 80),
+    '-y',
+    String(options.rows ?? 40),
+    'bash',
+    '--norc',
+    '--noprofile',
+    '-c',
+    line,
+  );
   const term: Terminal = {
     keys: async (...keys) => {
       await tmux('send-keys', '-t', 'main', ...keys);

@@ -34,7 +34,21 @@ export function makeCertificate(dir: string, options: { name?: string; subjectAl
   const certPath = join(dir, `${name}.pem`);
   const keyPath = join(dir, `${name}-key.pem`);
   const names = options.subjectAltName ? `subjectAltName=${options.subjectAltName}` : LOOPBACK_NAMES;
-  openssl(['req', '-x509', ...NEW_KEY, '-days', '2', '-subj', '/CN=localhost', '-addext', names, '-keyout', keyPath, '-out', certPath]);
+  openssl([
+    'req',
+    '-x509',
+    ...NEW_KEY,
+    '-days',
+    '2',
+    '-subj',
+    '/CN=localhost',
+    '-addext',
+    names,
+    '-keyout',
+    keyPath,
+    '-out',
+    certPath,
+  ]);
   return read(certPath, keyPath);
 }
 
@@ -45,12 +59,45 @@ export function makeCertificate(dir: string, options: { name?: string; subjectAl
  */
 export function makeAuthority(dir: string): { authority: Certificate; leaf: Certificate } {
   const authority = { certPath: join(dir, 'ca.pem'), keyPath: join(dir, 'ca-key.pem') };
-  openssl(['req', '-x509', ...NEW_KEY, '-days', '2', '-subj', '/CN=ledger test CA', '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign', '-keyout', authority.keyPath, '-out', authority.certPath]);
+  openssl([
+    'req',
+    '-x509',
+    ...NEW_KEY,
+    '-days',
+    '2',
+    '-subj',
+    '/CN=ledger test CA',
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign',
+    '-keyout',
+    authority.keyPath,
+    '-out',
+    authority.certPath,
+  ]);
   const leaf = { certPath: join(dir, 'leaf.pem'), keyPath: join(dir, 'leaf-key.pem') };
   const request = join(dir, 'leaf.csr');
   const extensions = join(dir, 'leaf.ext');
   openssl(['req', '-new', ...NEW_KEY, '-subj', '/CN=localhost', '-keyout', leaf.keyPath, '-out', request]);
   writeFileSync(extensions, `${LOOPBACK_NAMES}\n`);
-  openssl(['x509', '-req', '-in', request, '-CA', authority.certPath, '-CAkey', authority.keyPath, '-set_serial', '1', '-days', '2', '-extfile', extensions, '-out', leaf.certPath]);
+  openssl([
+    'x509',
+    '-req',
+    '-in',
+    request,
+    '-CA',
+    authority.certPath,
+    '-CAkey',
+    authority.keyPath,
+    '-set_serial',
+    '1',
+    '-days',
+    '2',
+    '-extfile',
+    extensions,
+    '-out',
+    leaf.certPath,
+  ]);
   return { authority: read(authority.certPath, authority.keyPath), leaf: read(leaf.certPath, leaf.keyPath) };
 }

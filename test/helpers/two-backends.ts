@@ -22,9 +22,13 @@ export async function postgresDb(): Promise<Db> {
   const asNumber = (text: string) => Number(text);
   const types = {
     getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-      oid === pg.types.builtins.INT8 || oid === pg.types.builtins.NUMERIC ? asNumber : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+      oid === pg.types.builtins.INT8 || oid === pg.types.builtins.NUMERIC
+        ? asNumber
+        : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
   };
-  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url, max: 2, types }) }) }) as Db;
+  const db = new Kysely<any>({
+    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url, max: 2, types }) }),
+  }) as Db;
   onTestFinished(async () => {
     await db.destroy();
     await database.drop();

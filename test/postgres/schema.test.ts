@@ -28,7 +28,13 @@ const expression = (text: string): string =>
 // A column's kind as SQLite declares it (every integer is kobo-safe there), and as PostgreSQL must to be the same.
 const SQLITE_KINDS: Record<string, string> = { integer: 'integer', bigint: 'integer', text: 'text', blob: 'blob' };
 const POSTGRES_KINDS: Record<string, string> = { bigint: 'integer', text: 'text', bytea: 'blob' };
-const ACTIONS: Record<string, string> = { a: 'NO ACTION', r: 'RESTRICT', c: 'CASCADE', n: 'SET NULL', d: 'SET DEFAULT' };
+const ACTIONS: Record<string, string> = {
+  a: 'NO ACTION',
+  r: 'RESTRICT',
+  c: 'CASCADE',
+  n: 'SET NULL',
+  d: 'SET DEFAULT',
+};
 const foreignKey = (from: string[], table: string, to: string[], onUpdate: string, onDelete: string) =>
   `${from.join(',')} -> ${table}(${to.join(',')}) on update ${onUpdate} on delete ${onDelete}`;
 const sorted = <T>(items: T[]): T[] => items.sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
@@ -36,7 +42,7 @@ const sorted = <T>(items: T[]): T[] => items.sort((a, b) => (JSON.stringify(a) <
 /** The text of each `CHECK (…)` in a CREATE TABLE statement, its parentheses balanced. */
 function checksIn(create: string): string[] {
   const found: string[] = [];
-  for (let at = create.search(/\bCHECK\s*\(/i); at >= 0; ) {
+  for (let at = create.search(/\bCHECK\s*\(/i); at >= 0;) {
     const open = create.indexOf('(', at);
     let depth = 0;
     let end = open;
@@ -52,33 +58,66 @@ function checksIn(create: string): string[] {
 async function sqliteSchema(db: Kysely<any>): Promise<Schema> {
   const schema: Schema = {};
   const { rows: tables } = await sql<{ name: string; sql: string }>`SELECT name, sql FROM sqlite_master
-    WHERE type = 'table' AND name NOT LIKE 'sqlite\_%' ESCAPE '\\' AND name NOT LIKE 'kysely\_%' ESCAPE '\\'`.execute(db);
+    WHERE type = 'table' AND name NOT LIKE 'sqlite\_%' ESCAPE '\\' AND name NOT LIKE 'kysely\_%' ESCAPE '\\'`.execute(
+    db,
+  );
   for (const { name: table, sql: create } of tables) {
-    const { rows: columns } = await sql<{ name: string; type: string; notnull: number; dflt_value: string | null; pk: number }>`
+    const { rows: columns } = await sql<{
+      name: string;
+      type: string;
+      notnull: number;
+      dflt_value: string | null;
+      pk: number;
+    }>`
       SELECT name, type, "notnull", dflt_value, pk FROM pragma_table_info(${table}) ORDER BY cid`.execute(db);
-    const primaryKey = columns.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name);
+    const primaryKey = columns
+      .filter((c) => c.pk > 0)
+      .sort((a, b) => a.pk - b.pk)
+      .map((c) => c.name);
     // A lone INTEGER PRIMARY KEY is the rowid: numbered by SQLite when an insert gives none.
-    const rowid = primaryKey.length === 1 && columns.find((c) => c.pk > 0)!.type.toUpperCase() === 'INTEGER' ? primaryKey[0] : undefined;
+    const rowid =
+      primaryKey.length === 1 && columns.find((c) => c.pk > 0)!.type.toUpperCase() === 'INTEGER'
+        ? primaryKey[0]
+        : undefined;
     const { rows: list } = await sql<{ name: string; unique: number; origin: string }>`
       SELECT name, "unique", origin FROM pragma_index_list(${table})`.execute(db);
     const unique: string[][] = [];
     const indexes: Table['indexes'] = {};
     for (const index of list) {
-      const { rows: keys } = await sql<{ name: string }>`SELECT name FROM pragma_index_info(${index.name}) ORDER BY seqno`.execute(db);
+      const { rows: keys } = await sql<{
+        name: string;
+      }>`SELECT name FROM pragma_index_info(${index.name}) ORDER BY seqno`.execute(db);
       const names = keys.map((k) => k.name);
       if (index.origin === 'u') unique.push(names);
       if (index.origin !== 'c') continue;
-      const { rows: made } = await sql<{ sql: string }>`SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ${index.name}`.execute(db);
+      const { rows: made } = await sql<{
+        sql: string;
+      }>`SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ${index.name}`.execute(db);
       const where = /\bWHERE\b(.*)$/is.exec(made[0]!.sql)?.[1];
       // Every entry of a non-unique index ends in the rowid, so the index lists rows in rowid order within its columns.
       if (rowid && !index.unique && names.at(-1) !== rowid) names.push(rowid);
       indexes[index.name] = { columns: names, unique: index.unique === 1, where: where ? expression(where) : null };
     }
-    const { rows: references } = await sql<{ id: number; table: string; from: string; to: string; on_update: string; on_delete: string }>`
-      SELECT id, "table", "from", "to", on_update, on_delete FROM pragma_foreign_key_list(${table}) ORDER BY id, seq`.execute(db);
+    const { rows: references } = await sql<{
+      id: number;
+      table: string;
+      from: string;
+      to: string;
+      on_update: string;
+      on_delete: string;
+    }>`
+      SELECT id, "table", "from", "to", on_update, on_delete FROM pragma_foreign_key_list(${table}) ORDER BY id, seq`.execute(
+      db,
+    );
     const foreignKeys = [...new Set(references.map((r) => r.id))].map((id) => {
       const parts = references.filter((r) => r.id === id);
-      return foreignKey(parts.map((p) => p.from), parts[0]!.table, parts.map((p) => p.to), parts[0]!.on_update, parts[0]!.on_delete);
+      return foreignKey(
+        parts.map((p) => p.from),
+        parts[0]!.table,
+        parts.map((p) => p.to),
+        parts[0]!.on_update,
+        parts[0]!.on_delete,
+      );
     });
     schema[table] = {
       columns: columns.map((c) => ({
@@ -121,7 +160,9 @@ async function pgColumns(db: Kysely<any>, table: number): Promise<PgColumn[]> {
 
 async function pgTables(db: Kysely<any>): Promise<{ oid: number; name: string }[]> {
   const { rows } = await sql<{ oid: number; name: string }>`SELECT c.oid::int AS oid, c.relname AS name FROM pg_class c
-    WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind = 'r' AND c.relname NOT LIKE 'kysely\_%'`.execute(db);
+    WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind = 'r' AND c.relname NOT LIKE 'kysely\_%'`.execute(
+    db,
+  );
   return rows;
 }
 
@@ -130,7 +171,16 @@ async function postgresSchema(db: Kysely<any>): Promise<Schema> {
   for (const { oid, name: table } of await pgTables(db)) {
     const columns = await pgColumns(db, oid);
     const named = (keys: number[]) => keys.map((key) => columns.find((c) => c.attnum === key)!.name);
-    const { rows: constraints } = await sql<{ type: string; keys: number[]; ref: string | null; ref_keys: number[] | null; on_update: string; on_delete: string; def: string; ref_oid: number }>`
+    const { rows: constraints } = await sql<{
+      type: string;
+      keys: number[];
+      ref: string | null;
+      ref_keys: number[] | null;
+      on_update: string;
+      on_delete: string;
+      def: string;
+      ref_oid: number;
+    }>`
       SELECT contype AS type, conkey AS keys, confrelid::regclass::text AS ref, confrelid::int AS ref_oid, confkey AS ref_keys,
         confupdtype AS on_update, confdeltype AS on_delete, pg_get_constraintdef(oid) AS def
       FROM pg_constraint WHERE conrelid = ${oid}`.execute(db);
@@ -143,7 +193,9 @@ async function postgresSchema(db: Kysely<any>): Promise<Schema> {
     const { rows: list } = await sql<{ name: string; unique: boolean; where: string | null; keys: number[] }>`
       SELECT i.relname AS name, x.indisunique AS unique, pg_get_expr(x.indpred, x.indrelid) AS where, x.indkey::int2[] AS keys
       FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid
-      WHERE x.indrelid = ${oid} AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = x.indexrelid AND k.contype IN ('p', 'u'))`.execute(db);
+      WHERE x.indrelid = ${oid} AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = x.indexrelid AND k.contype IN ('p', 'u'))`.execute(
+      db,
+    );
     const primaryKey = constraints.find((c) => c.type === 'p');
     schema[table] = {
       columns: columns.map((c) => ({
@@ -155,7 +207,12 @@ async function postgresSchema(db: Kysely<any>): Promise<Schema> {
       })),
       primaryKey: primaryKey ? named(primaryKey.keys) : [],
       unique: sorted(constraints.filter((c) => c.type === 'u').map((c) => named(c.keys))),
-      indexes: Object.fromEntries(list.map((i) => [i.name, { columns: named(i.keys), unique: i.unique, where: i.where === null ? null : expression(i.where) }])),
+      indexes: Object.fromEntries(
+        list.map((i) => [
+          i.name,
+          { columns: named(i.keys), unique: i.unique, where: i.where === null ? null : expression(i.where) },
+        ]),
+      ),
       foreignKeys: sorted(foreignKeys),
       checks: sorted(constraints.filter((c) => c.type === 'c').map((c) => expression(c.def.replace(/^CHECK/, '')))),
     };
@@ -181,20 +238,35 @@ describe('the PostgreSQL schema', () => {
     // Not two empty schemas that agree: every table, and the shapes the rules below rest on.
     expect(Object.keys(sqlite).length).toBeGreaterThanOrEqual(24);
     expect(sqlite.accounts!.checks).toEqual(['floor_zero=0orbalance>=0']);
-    expect(sqlite.accounts!.indexes.accounts_system_kind).toEqual({ columns: ['developer_id', 'kind'], unique: true, where: "kind<>'wallet'" });
+    expect(sqlite.accounts!.indexes.accounts_system_kind).toEqual({
+      columns: ['developer_id', 'kind'],
+      unique: true,
+      where: "kind<>'wallet'",
+    });
     expect(postgres).toEqual(sqlite);
   });
 
   test('compares text as SQLite does, and takes a row’s own seq as readily as it numbers one', async () => {
     const db = await migratedPostgres();
-    const columns = (await Promise.all((await pgTables(db)).map(async (t) => (await pgColumns(db, t.oid)).map((c) => ({ ...c, table: t.name }))))).flat();
-    expect(columns.filter((c) => c.type === 'text' && c.collation !== 'C').map((c) => `${c.table}.${c.name}`)).toEqual([]);
-    expect(columns.filter((c) => !['text', 'bigint', 'bytea'].includes(c.type)).map((c) => `${c.table}.${c.name} ${c.type}`)).toEqual([]);
+    const columns = (
+      await Promise.all(
+        (await pgTables(db)).map(async (t) => (await pgColumns(db, t.oid)).map((c) => ({ ...c, table: t.name }))),
+      )
+    ).flat();
+    expect(columns.filter((c) => c.type === 'text' && c.collation !== 'C').map((c) => `${c.table}.${c.name}`)).toEqual(
+      [],
+    );
+    expect(
+      columns.filter((c) => !['text', 'bigint', 'bytea'].includes(c.type)).map((c) => `${c.table}.${c.name} ${c.type}`),
+    ).toEqual([]);
     // By default, not always: a text snapshot loads its rows with their seqs.
     expect([...new Set(columns.filter((c) => c.identity !== '').map((c) => c.identity))]).toEqual(['d']);
     await sql`INSERT INTO webhook_urls (seq, url) VALUES (41, 'https://b.example')`.execute(db);
     await sql`INSERT INTO webhook_urls (url) VALUES ('https://a.example')`.execute(db);
-    const { rows } = await sql<{ seq: number; url: string }>`SELECT seq, url FROM webhook_urls ORDER BY url DESC`.execute(db);
+    const { rows } = await sql<{
+      seq: number;
+      url: string;
+    }>`SELECT seq, url FROM webhook_urls ORDER BY url DESC`.execute(db);
     expect(rows).toEqual([
       { seq: 41, url: 'https://b.example' },
       { seq: 1, url: 'https://a.example' },
@@ -245,7 +317,11 @@ describe('the PostgreSQL schema', () => {
     await sql`DROP INDEX webhook_logs_due`.execute(db);
     const [sqlite, postgres] = await Promise.all([migratedSqlite(), postgresSchema(db)]);
     expect(postgres).not.toEqual(sqlite);
-    expect(postgres.suspense_items!.columns.map((c) => c.name)).toEqual(sqlite.suspense_items!.columns.map((c) => c.name).filter((n) => n !== 'resolution_note'));
-    expect(Object.keys(sqlite.webhook_logs!.indexes).filter((name) => !(name in postgres.webhook_logs!.indexes))).toEqual(['webhook_logs_due']);
+    expect(postgres.suspense_items!.columns.map((c) => c.name)).toEqual(
+      sqlite.suspense_items!.columns.map((c) => c.name).filter((n) => n !== 'resolution_note'),
+    );
+    expect(
+      Object.keys(sqlite.webhook_logs!.indexes).filter((name) => !(name in postgres.webhook_logs!.indexes)),
+    ).toEqual(['webhook_logs_due']);
   });
 });

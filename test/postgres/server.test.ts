@@ -2,7 +2,14 @@ import { existsSync } from 'node:fs';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { beforeAll, describe, expect, onTestFinished, test } from 'vitest';
-import { checkServer, createTestDatabase, freeLoopbackPort, readInt8AsBigInt, startPostgres, type TestDatabase } from '../helpers/postgres.js';
+import {
+  checkServer,
+  createTestDatabase,
+  freeLoopbackPort,
+  readInt8AsBigInt,
+  startPostgres,
+  type TestDatabase,
+} from '../helpers/postgres.js';
 
 beforeAll(readInt8AsBigInt);
 
@@ -90,7 +97,10 @@ describe('the PostgreSQL test server', () => {
       dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: (await database()).url, max: 2 }) }),
     });
     onTestFinished(() => db.destroy());
-    const { rows } = await sql<{ two: number; big: bigint }>`SELECT 1 + 1 AS two, 9223372036854775807::bigint AS big`.execute(db);
+    const { rows } = await sql<{
+      two: number;
+      big: bigint;
+    }>`SELECT 1 + 1 AS two, 9223372036854775807::bigint AS big`.execute(db);
     expect(rows).toEqual([{ two: 2, big: 9_223_372_036_854_775_807n }]);
   });
 

@@ -10,14 +10,22 @@ import { T0 } from '../helpers/sandbox.js';
 interface Node {
   server: OpenServer;
   baseUrl: string;
-  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; text: string; headers: Headers }>;
+  call(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: any; text: string; headers: Headers }>;
 }
 
 /**
  * Servers on one PostgreSQL database, as several `sandbox start --database` processes would be:
  * each opens, migrates and serves it, with the same manual clock start and the owner's key.
  */
-async function servers(count: number, options: { settlementDelaySeconds?: number; webhookTimeoutSeconds?: number; webhookLeaseSeconds?: number } = {}) {
+async function servers(
+  count: number,
+  options: { settlementDelaySeconds?: number; webhookTimeoutSeconds?: number; webhookLeaseSeconds?: number } = {},
+) {
   const database = await createTestDatabase();
   const nodes: Node[] = [];
   onTestFinished(async () => {
@@ -26,7 +34,13 @@ async function servers(count: number, options: { settlementDelaySeconds?: number
   });
   let key: string | undefined;
   const open = async (): Promise<Node> => {
-    const server = await openServer({ dbPath: database.url, clockStart: T0, knownKey: key, log: process.env.MULTI_LOG ? (line) => console.error(line) : () => {}, ...options });
+    const server = await openServer({
+      dbPath: database.url,
+      clockStart: T0,
+      knownKey: key,
+      log: process.env.MULTI_LOG ? (line) => console.error(line) : () => {},
+      ...options,
+    });
     key = server.apiKey;
     const baseUrl = await server.app.listen({ host: '127.0.0.1', port: 0 });
     server.app.setSelfUrl(baseUrl);
@@ -36,7 +50,11 @@ async function servers(count: number, options: { settlementDelaySeconds?: number
       async call(method, path, body, headers = {}) {
         const response = await fetch(`${baseUrl}${path}`, {
           method,
-          headers: { 'x-api-key': key!, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+          headers: {
+            'x-api-key': key!,
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+            ...headers,
+          },
           ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         });
         const text = await response.text();
@@ -54,17 +72,27 @@ let reference = 0;
 /** A wallet made and credited over HTTP on one of the servers. */
 async function createWalletOn(node: Node, balance: number): Promise<{ id: string; account_number: string }> {
   reference += 1;
-  const created = await node.call('POST', '/v1/wallets', { customer_reference: `multi-${reference}`, first_name: 'Ada', last_name: 'Obi', email: `ada${reference}@example.com` });
+  const created = await node.call('POST', '/v1/wallets', {
+    customer_reference: `multi-${reference}`,
+    first_name: 'Ada',
+    last_name: 'Obi',
+    email: `ada${reference}@example.com`,
+  });
   expect(created.status).toBe(201);
   const { id, account_number } = created.body.data;
   if (balance > 0) {
-    const credited = await node.call('POST', '/sandbox/inbound-transfers', { account_number, amount: balance, narration: 'salary for november' });
+    const credited = await node.call('POST', '/sandbox/inbound-transfers', {
+      account_number,
+      amount: balance,
+      narration: 'salary for november',
+    });
     expect(credited.body.data.outcome).toBe('CREDITED');
   }
   return { id, account_number };
 }
 
-const balanceOn = async (node: Node, id: string): Promise<number> => (await node.call('GET', `/v1/wallets/${id}`)).body.data.balance;
+const balanceOn = async (node: Node, id: string): Promise<number> =>
+  (await node.call('GET', `/v1/wallets/${id}`)).body.data.balance;
 
 /** Runs `jobs` with at most `width` at once. */
 async function pooled<T>(jobs: (() => Promise<T>)[], width: number): Promise<T[]> {
@@ -145,7 +173,13 @@ describe('several servers on one PostgreSQL database', () => {
       const amount = 100 + i;
       expected.set(from.id, expected.get(from.id)! - amount);
       expected.set(to.id, expected.get(to.id)! + amount);
-      return () => nodes[i % 2]!.call('POST', `/v1/wallets/${from.id}/transfer`, { destination_account_number: to.account_number, amount, narration: `t${i}` }, { 'idempotency-key': `k-${i}` });
+      return () =>
+        nodes[i % 2]!.call(
+          'POST',
+          `/v1/wallets/${from.id}/transfer`,
+          { destination_account_number: to.account_number, amount, narration: `t${i}` },
+          { 'idempotency-key': `k-${i}` },
+        );
     });
     const answers = await pooled(jobs, 16);
     expect(answers.map((a) => a.status).filter((s) => s !== 200)).toEqual([]);
@@ -165,10 +199,16 @@ describe('several servers on one PostgreSQL database', () => {
     const [from, to] = await Promise.all([createWalletOn(nodes[0]!, 1_000_000), createWalletOn(nodes[1]!, 0)]);
     for (let i = 0; i < 20; i++) {
       const body = { destination_account_number: to.account_number, amount: 1_000, narration: `once ${i}` };
-      const [a, b] = await Promise.all(nodes.map((node) => node.call('POST', `/v1/wallets/${from.id}/transfer`, body, { 'idempotency-key': `same-${i}` })));
+      const [a, b] = await Promise.all(
+        nodes.map((node) =>
+          node.call('POST', `/v1/wallets/${from.id}/transfer`, body, { 'idempotency-key': `same-${i}` }),
+        ),
+      );
       expect([a!.status, b!.status]).toEqual([200, 200]);
       expect(a!.text).toBe(b!.text);
-      expect([a!.headers.get('idempotent-replayed'), b!.headers.get('idempotent-replayed')].filter(Boolean)).toEqual(['true']);
+      expect([a!.headers.get('idempotent-replayed'), b!.headers.get('idempotent-replayed')].filter(Boolean)).toEqual([
+        'true',
+      ]);
     }
     expect(await balanceOn(nodes[0]!, from.id)).toBe(1_000_000 - 20 * 1_000);
     expect(await balanceOn(nodes[1]!, to.id)).toBe(20 * 1_000);
@@ -179,7 +219,12 @@ describe('several servers on one PostgreSQL database', () => {
     const { nodes } = await servers(2);
     const [from, to] = await Promise.all([createWalletOn(nodes[0]!, 10_000), createWalletOn(nodes[0]!, 0)]);
     const answers = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => nodes[i % 2]!.call('POST', `/v1/wallets/${from.id}/transfer`, { destination_account_number: to.account_number, amount: 1_000 })),
+      Array.from({ length: 40 }, (_, i) =>
+        nodes[i % 2]!.call('POST', `/v1/wallets/${from.id}/transfer`, {
+          destination_account_number: to.account_number,
+          amount: 1_000,
+        }),
+      ),
     );
     const codes = answers.map((a) => (a.status === 200 ? 'ok' : a.body.detail.code));
     expect(codes.filter((c) => c === 'ok')).toHaveLength(10);
@@ -193,14 +238,21 @@ describe('several servers on one PostgreSQL database', () => {
     const { nodes } = await servers(2, { settlementDelaySeconds: 2 });
     const [a, b] = nodes as [Node, Node];
     const from = await createWalletOn(a, 1_000_000);
-    const payout = await b.call('POST', `/v1/wallets/${from.id}/transfer`, { destination_account_number: '0123456785', destination_bank_code: '058', amount: 5_000 });
+    const payout = await b.call('POST', `/v1/wallets/${from.id}/transfer`, {
+      destination_account_number: '0123456785',
+      destination_bank_code: '058',
+      amount: 5_000,
+    });
     expect(payout.status).toBe(200);
     expect(payout.body.data.status).toBe('PENDING');
 
     const advanced = await a.call('POST', '/sandbox/clock/advance', { seconds: 60 });
     expect((await b.call('GET', '/sandbox/clock')).body.data).toEqual(advanced.body.data);
     // Both servers run what is due at once: the settlement happens once.
-    await Promise.all([a.call('POST', '/sandbox/clock/advance', { seconds: 1 }), b.call('POST', '/sandbox/clock/advance', { seconds: 1 })]);
+    await Promise.all([
+      a.call('POST', '/sandbox/clock/advance', { seconds: 1 }),
+      b.call('POST', '/sandbox/clock/advance', { seconds: 1 }),
+    ]);
     const clockA = (await a.call('GET', '/sandbox/clock')).body.data;
     expect((await b.call('GET', '/sandbox/clock')).body.data).toEqual(clockA);
     expect(clockA.offset_seconds).toBe(62);
@@ -220,10 +272,21 @@ describe('several servers on one PostgreSQL database', () => {
     expect((await a.call('PUT', '/sandbox/webhook-endpoint', { url: receiver.url })).status).toBe(200);
     const [from, to] = await Promise.all([createWalletOn(a, 1_000_000), createWalletOn(b, 0)]);
     await pooled(
-      Array.from({ length: 40 }, (_, i) => () => nodes[i % 2]!.call('POST', `/v1/wallets/${from.id}/transfer`, { destination_account_number: to.account_number, amount: 100 })),
+      Array.from(
+        { length: 40 },
+        (_, i) => () =>
+          nodes[i % 2]!.call('POST', `/v1/wallets/${from.id}/transfer`, {
+            destination_account_number: to.account_number,
+            amount: 100,
+          }),
+      ),
       8,
     );
-    for (let round = 0; round < 3; round++) await Promise.all([a.call('POST', '/sandbox/clock/advance', { seconds: 1 }), b.call('POST', '/sandbox/clock/advance', { seconds: 1 })]);
+    for (let round = 0; round < 3; round++)
+      await Promise.all([
+        a.call('POST', '/sandbox/clock/advance', { seconds: 1 }),
+        b.call('POST', '/sandbox/clock/advance', { seconds: 1 }),
+      ]);
     // The credit that funds, and a debit and a credit per transfer.
     expect(receiver.counts.size).toBe(1 + 80);
     expect([...receiver.counts.values()].filter((n) => n !== 1)).toEqual([]);
@@ -239,7 +302,10 @@ describe('several servers on one PostgreSQL database', () => {
     // Past the first retry's time (5 s), inside the lease (15 s timeout + 15 s).
     expect((await b.call('POST', '/sandbox/clock/advance', { seconds: 10 })).status).toBe(200);
     expect([...receiver.counts.values()]).toEqual([1]);
-    expect((await a.call('GET', '/sandbox/health')).body.data).toMatchObject({ lease_seconds: 30, deliveries_leased_by_this_server: 1 });
+    expect((await a.call('GET', '/sandbox/health')).body.data).toMatchObject({
+      lease_seconds: 30,
+      deliveries_leased_by_this_server: 1,
+    });
     receiver.release();
     expect((await first).status).toBe(200);
     const [log] = (await b.call('GET', '/v1/webhook-logs')).body.data.items;
@@ -261,7 +327,7 @@ describe('several servers on one PostgreSQL database', () => {
     expect(attempts.map((x: any) => [x.attempt_number, x.http_status_code, x.error])).toEqual([[1, 200, null]]);
   });
 
-  test("an attempt whose server died is recorded as interrupted once its lease has passed, and another server delivers it", async () => {
+  test('an attempt whose server died is recorded as interrupted once its lease has passed, and another server delivers it', async () => {
     const { nodes, database } = await servers(2, { webhookTimeoutSeconds: 15 });
     const [a, b] = nodes as [Node, Node];
     const receiver = await countingReceiver();
@@ -291,7 +357,10 @@ describe('several servers on one PostgreSQL database', () => {
   test("a reset on one server keeps the other server's writes of that developer out until it is over", async () => {
     const { nodes } = await servers(2);
     const [a, b] = nodes as [Node, Node];
-    const wallets = await pooled(Array.from({ length: 60 }, () => () => createWalletOn(a, 1_000)), 8);
+    const wallets = await pooled(
+      Array.from({ length: 60 }, () => () => createWalletOn(a, 1_000)),
+      8,
+    );
     const order: string[] = [];
     const reset = a.call('POST', '/sandbox/reset').then((r) => {
       order.push('reset');

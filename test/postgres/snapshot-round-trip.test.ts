@@ -19,14 +19,35 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 async function busySqliteSandbox(): Promise<TestSandbox> {
   const t = await createTestSandbox({ dbPath: ':memory:', settlementDelaySeconds: 5 });
   onTestFinished(() => t.close());
-  const ok = async (reply: Promise<{ status: number; body: unknown }>) => expect((await reply).status).toBeOneOf([200, 201]);
+  const ok = async (reply: Promise<{ status: number; body: unknown }>) =>
+    expect((await reply).status).toBeOneOf([200, 201]);
   const a = await createWallet(t, 1_000_000);
   const b = await createWallet(t, 0);
-  await ok(t.call('POST', `/v1/wallets/${a.id}/transfer`, { destination_account_number: b.account_number, amount: 123_45, narration: 'rent <b>&' }));
-  await ok(t.call('POST', '/sandbox/inbound-transfers', { account_number: b.account_number, amount: 7_000_00, narration: 'SANDBOX-RISK' }));
-  await ok(t.call('POST', `/v1/wallets/${a.id}/transfer`, { destination_account_number: makeNuban('058', '012345678'), destination_bank_code: '058', amount: 500_00 }));
+  await ok(
+    t.call('POST', `/v1/wallets/${a.id}/transfer`, {
+      destination_account_number: b.account_number,
+      amount: 123_45,
+      narration: 'rent <b>&',
+    }),
+  );
+  await ok(
+    t.call('POST', '/sandbox/inbound-transfers', {
+      account_number: b.account_number,
+      amount: 7_000_00,
+      narration: 'SANDBOX-RISK',
+    }),
+  );
+  await ok(
+    t.call('POST', `/v1/wallets/${a.id}/transfer`, {
+      destination_account_number: makeNuban('058', '012345678'),
+      destination_bank_code: '058',
+      amount: 500_00,
+    }),
+  );
   // Another developer's wallet, then its reset: the counters are left ahead of the rows (the snapshot's sequence lines).
-  const other = (await t.call('POST', '/sandbox/developers', { business_name: 'Other' })).body as { data: { api_key: string } };
+  const other = (await t.call('POST', '/sandbox/developers', { business_name: 'Other' })).body as {
+    data: { api_key: string };
+  };
   await ok(t.call('POST', '/v1/wallets', walletBody(), { key: other.data.api_key }));
   await ok(t.call('POST', '/sandbox/reset', undefined, { key: other.data.api_key }));
   return t;
@@ -36,7 +57,13 @@ async function busySqliteSandbox(): Promise<TestSandbox> {
 async function load(storage: Storage, file: string): Promise<void> {
   const prepared = await storage.snapshots.prepare(file, join(dir, 'work'), 'file');
   try {
-    await storage.exclusive(() => storage.snapshots.replace(prepared.path, { before: async () => {}, after: async () => {}, checkForeignKeys: true }));
+    await storage.exclusive(() =>
+      storage.snapshots.replace(prepared.path, {
+        before: async () => {},
+        after: async () => {},
+        checkForeignKeys: true,
+      }),
+    );
   } finally {
     await storage.snapshots.discard(prepared.path);
   }
@@ -58,7 +85,8 @@ it('a text snapshot saved on SQLite, loaded on PostgreSQL and saved again there 
   const [sqliteText, postgresText] = [readFileSync(fromSqlite, 'utf8'), readFileSync(fromPostgres, 'utf8')];
   // Every kind of row is there: money, the ledger, events and deliveries, a suspense item, a payout.
   expect(sqliteText).toContain('{"sequence":"wallets","value":');
-  for (const table of ['accounts', 'entries', 'transactions', 'events', 'webhook_logs', 'suspense_items', 'payouts']) expect(sqliteText).toContain(`{"table":"${table}","row":`);
+  for (const table of ['accounts', 'entries', 'transactions', 'events', 'webhook_logs', 'suspense_items', 'payouts'])
+    expect(sqliteText).toContain(`{"table":"${table}","row":`);
   expect(postgresText.split('\n')).toEqual(sqliteText.split('\n'));
   expect(Buffer.compare(readFileSync(fromPostgres), readFileSync(fromSqlite))).toBe(0);
 
@@ -80,9 +108,16 @@ it('the identity counters come back with the rows: a row made after the load num
   const storage = await openStorage({ location: database.url });
   onTestFinished(() => storage.close());
   await load(storage, file);
-  const top = await storage.db.selectFrom('postings').select((eb) => eb.fn.max('seq').as('top')).executeTakeFirstOrThrow();
+  const top = await storage.db
+    .selectFrom('postings')
+    .select((eb) => eb.fn.max('seq').as('top'))
+    .executeTakeFirstOrThrow();
   const { value: made } = await storage.write((trx) =>
-    trx.insertInto('postings').values({ developer_id: t.developerId, kind: 'TEST', created_at: 0 }).returning('seq').executeTakeFirstOrThrow(),
+    trx
+      .insertInto('postings')
+      .values({ developer_id: t.developerId, kind: 'TEST', created_at: 0 })
+      .returning('seq')
+      .executeTakeFirstOrThrow(),
   );
   expect(made.seq).toBe(Number(top.top) + 1);
 });
@@ -93,7 +128,10 @@ it('a text snapshot of an older schema is refused on PostgreSQL, saying how to b
   await t.sandbox.storage.snapshots.copy(file, { saved_at: '2026-11-21T09:30:00.000Z' }, 'json');
   const [header, ...rest] = readFileSync(file, 'utf8').split('\n');
   const older = join(dir, 'older.jsonl');
-  writeFileSync(older, [header!.replace(/"schema":"[^"]+"/, '"schema":"0023_transactions_by_time"'), ...rest].join('\n'));
+  writeFileSync(
+    older,
+    [header!.replace(/"schema":"[^"]+"/, '"schema":"0023_transactions_by_time"'), ...rest].join('\n'),
+  );
   const database = await createTestDatabase();
   onTestFinished(database.drop);
   const storage = await openStorage({ location: database.url });
@@ -103,6 +141,10 @@ it('a text snapshot of an older schema is refused on PostgreSQL, saying how to b
     message: expect.stringContaining('restore it into a SQLite sandbox of this version and save it again'),
   });
   // Nothing of it is left in the database: no staging schema.
-  const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM information_schema.schemata WHERE schema_name LIKE 'ledger_restore_%'`.execute(storage.db);
+  const { rows } = await sql<{
+    n: number;
+  }>`SELECT count(*) AS n FROM information_schema.schemata WHERE schema_name LIKE 'ledger_restore_%'`.execute(
+    storage.db,
+  );
   expect(rows[0]!.n).toBe(0);
 });

@@ -18,12 +18,40 @@ import { asIsCheck } from '../../src/sandbox/plugins/as-is.js';
 // Whatever that check accepts, zod must accept too and answer the same value, field for field and
 // in the same order: otherwise a route would see another body than before.
 
-const exported: [string, unknown][] = Object.entries({ ...agents, ...banks, ...common, ...sandboxSchemas, ...snapshots, ...suspenseRequests, ...suspense, ...transactions, ...wallets, ...webhookStream, ...webhooks });
-const schemas = exported.filter((entry): entry is [string, ZodType] => typeof entry[1] === 'object' && entry[1] !== null && '_zod' in entry[1]);
+const exported: [string, unknown][] = Object.entries({
+  ...agents,
+  ...banks,
+  ...common,
+  ...sandboxSchemas,
+  ...snapshots,
+  ...suspenseRequests,
+  ...suspense,
+  ...transactions,
+  ...wallets,
+  ...webhookStream,
+  ...webhooks,
+});
+const schemas = exported.filter(
+  (entry): entry is [string, ZodType] => typeof entry[1] === 'object' && entry[1] !== null && '_zod' in entry[1],
+);
 
 /** Values near what the API's schemas take: their own fields, digits, bounds, wrong types. */
 const field = fc.oneof(
-  fc.constantFrom('destination_account_number', 'destination_bank_code', 'destination_account_name', 'amount', 'narration', 'account_number', 'wallet_id', 'idempotency-key', 'page', 'limit', 'status', 'email', 'x'),
+  fc.constantFrom(
+    'destination_account_number',
+    'destination_bank_code',
+    'destination_account_name',
+    'amount',
+    'narration',
+    'account_number',
+    'wallet_id',
+    'idempotency-key',
+    'page',
+    'limit',
+    'status',
+    'email',
+    'x',
+  ),
   fc.string({ maxLength: 8 }),
 );
 const leaf = fc.oneof(

@@ -5,7 +5,8 @@ import { createWallet, useSandbox } from '../helpers/sandbox.js';
 
 const t = useSandbox();
 
-const resolve = (account_number: unknown, bank_code: unknown) => t.call('POST', '/v1/banks/resolve', { account_number, bank_code });
+const resolve = (account_number: unknown, bank_code: unknown) =>
+  t.call('POST', '/v1/banks/resolve', { account_number, bank_code });
 
 describe('GET /v1/banks', () => {
   it('lists at least 25 banks with CBN codes, and fintech and microfinance codes, with only items in data', async () => {
@@ -31,7 +32,10 @@ describe('POST /v1/banks/resolve', () => {
   it('names a valid NUBAN deterministically, the same every time', async () => {
     const account = makeNuban('058', '012345678');
     const first = await resolve(account, '058');
-    expect(first.body).toEqual({ success: true, data: { account_number: account, account_name: nigerianName('058', account) } });
+    expect(first.body).toEqual({
+      success: true,
+      data: { account_number: account, account_name: nigerianName('058', account) },
+    });
     expect(first.body.data.account_name).toMatch(/^[A-Z]+ [A-Z]+$/);
     expect((await resolve(account, '058')).body).toEqual(first.body);
   });
@@ -40,7 +44,11 @@ describe('POST /v1/banks/resolve', () => {
     const account = makeNuban('058', '012345678');
     const wrong = `${account.slice(0, 9)}${(Number(account[9]) + 1) % 10}`;
     const r = await resolve(wrong, '058');
-    expect([r.status, r.body.detail.code, r.body.detail.message]).toEqual([422, 'ACCOUNT_NOT_FOUND', `account ${wrong} at Guaranty Trust Bank (058) could not be resolved`]);
+    expect([r.status, r.body.detail.code, r.body.detail.message]).toEqual([
+      422,
+      'ACCOUNT_NOT_FOUND',
+      `account ${wrong} at Guaranty Trust Bank (058) could not be resolved`,
+    ]);
   });
 
   it('uses the 6-digit rule for fintech codes', async () => {
@@ -70,10 +78,18 @@ describe('POST /v1/banks/resolve', () => {
 
   it('answers 400 INVALID_BANK_CODE to a bank that is not listed, and 400 to a bad account number', async () => {
     const r = await resolve('1111111111', '999');
-    expect([r.status, r.body.detail.code, r.body.detail.fields]).toEqual([400, 'INVALID_BANK_CODE', [{ field: 'bank_code', message: 'not a listed bank code' }]]);
+    expect([r.status, r.body.detail.code, r.body.detail.fields]).toEqual([
+      400,
+      'INVALID_BANK_CODE',
+      [{ field: 'bank_code', message: 'not a listed bank code' }],
+    ]);
     for (const bad of ['12345', '12345678901', 1234567890, 'abcdefghij']) {
       const v = await resolve(bad, '058');
-      expect([v.status, v.body.detail.code, v.body.detail.fields[0].field]).toEqual([400, 'VALIDATION_ERROR', 'account_number']);
+      expect([v.status, v.body.detail.code, v.body.detail.fields[0].field]).toEqual([
+        400,
+        'VALIDATION_ERROR',
+        'account_number',
+      ]);
     }
   });
 });

@@ -7,7 +7,10 @@ describe('authentication (decisions: Keys and secrets)', () => {
   it('answers 401 UNAUTHORIZED with the documented body when the key is missing', async () => {
     const r = await t.call('GET', '/v1/wallets/x', undefined, { key: null });
     expect(r.status).toBe(401);
-    expect(r.body).toEqual({ success: false, detail: { code: 'UNAUTHORIZED', message: expect.stringMatching(/missing/) } });
+    expect(r.body).toEqual({
+      success: false,
+      detail: { code: 'UNAUTHORIZED', message: expect.stringMatching(/missing/) },
+    });
   });
 
   it('refuses an unknown key and a live key', async () => {
@@ -30,7 +33,12 @@ describe('authentication (decisions: Keys and secrets)', () => {
         // Where servers may share the database, the lease each begun webhook attempt holds (default: the timeout + 15 s).
         ...(TEST_BACKEND === 'sqlite'
           ? { backend: 'sqlite', database: ':memory:' }
-          : { backend: 'postgres', database: expect.stringMatching(/^postgres:\/\/postgres@127\.0\.0\.1:\d+\/t_[0-9a-f]{16}$/), lease_seconds: 30, deliveries_leased_by_this_server: 0 }),
+          : {
+              backend: 'postgres',
+              database: expect.stringMatching(/^postgres:\/\/postgres@127\.0\.0\.1:\d+\/t_[0-9a-f]{16}$/),
+              lease_seconds: 30,
+              deliveries_leased_by_this_server: 0,
+            }),
       },
     });
     expect((await t.call('GET', '/openapi.json', undefined, { key: null })).status).toBe(200);
@@ -77,8 +85,16 @@ describe('request bodies (decisions: Requests and validation)', () => {
     for (const type of ['application/json', 'application/json; charset=latin1']) {
       // Every other character is ASCII: only the é (one byte, 0xE9, in Latin-1) is not UTF-8.
       const payload = Buffer.from(JSON.stringify(walletBody({ first_name: 'café' })), 'latin1');
-      const r = await t.app.inject({ method: 'POST', url: '/v1/wallets', headers: { 'x-api-key': t.key, 'content-type': type }, payload });
-      expect([r.statusCode, JSON.parse(r.body).detail]).toEqual([400, { code: 'INVALID_JSON', message: 'request body is not valid JSON: it is not UTF-8 text' }]);
+      const r = await t.app.inject({
+        method: 'POST',
+        url: '/v1/wallets',
+        headers: { 'x-api-key': t.key, 'content-type': type },
+        payload,
+      });
+      expect([r.statusCode, JSON.parse(r.body).detail]).toEqual([
+        400,
+        { code: 'INVALID_JSON', message: 'request body is not valid JSON: it is not UTF-8 text' },
+      ]);
     }
     expect((await t.call('GET', '/sandbox/wallets')).body.data.total).toBe(0);
     // The same name in UTF-8 is kept as sent.
@@ -87,7 +103,9 @@ describe('request bodies (decisions: Requests and validation)', () => {
   });
 
   it('answers 415 to a body that is not JSON', async () => {
-    const r = await t.call('POST', '/v1/wallets', 'customer_reference=a', { headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const r = await t.call('POST', '/v1/wallets', 'customer_reference=a', {
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect([r.status, r.body.detail.code]).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE']);
   });
 
@@ -109,7 +127,9 @@ describe('request bodies (decisions: Requests and validation)', () => {
   it('a write that takes no body refuses each field it is sent, by name, and does nothing', async () => {
     const w = await createWallet(t, 1_000);
     const document = (await t.call('GET', '/openapi.json', undefined, { key: null })).body;
-    const bodiless = Object.entries(document.paths as Record<string, Record<string, { requestBody?: { required?: boolean } }>>).flatMap(([path, item]) =>
+    const bodiless = Object.entries(
+      document.paths as Record<string, Record<string, { requestBody?: { required?: boolean } }>>,
+    ).flatMap(([path, item]) =>
       Object.entries(item)
         .filter(([, operation]) => operation.requestBody?.required === false)
         .map(([method]) => `${method.toUpperCase()} ${path}`),
@@ -131,7 +151,12 @@ describe('request bodies (decisions: Requests and validation)', () => {
     for (const route of bodiless) {
       const [method, path] = route.split(' ') as [string, string];
       const r = await t.call(method, path.replace(/\{[^}]+\}/g, w.id), { all: true });
-      expect([route, r.status, r.body.detail?.code, r.body.detail?.fields]).toEqual([route, 400, 'VALIDATION_ERROR', [{ field: 'all', message: 'unknown field' }]]);
+      expect([route, r.status, r.body.detail?.code, r.body.detail?.fields]).toEqual([
+        route,
+        400,
+        'VALIDATION_ERROR',
+        [{ field: 'all', message: 'unknown field' }],
+      ]);
     }
     // Nothing happened: the wallet is open with its money, the key and the secret are the same.
     expect((await t.call('GET', `/v1/wallets/${w.id}`)).body.data).toMatchObject({ status: 'ACTIVE', balance: 1_000 });
@@ -147,7 +172,14 @@ describe('request bodies (decisions: Requests and validation)', () => {
     const twice = await t.call('GET', `/v1/wallets/${w.id}/transactions?limit=1&limit=2`);
     expect([twice.status, twice.body]).toEqual([
       400,
-      { success: false, detail: { code: 'VALIDATION_ERROR', message: 'limit was given more than once: give it once', fields: [{ field: 'limit', message: 'was given more than once: give it once' }] } },
+      {
+        success: false,
+        detail: {
+          code: 'VALIDATION_ERROR',
+          message: 'limit was given more than once: give it once',
+          fields: [{ field: 'limit', message: 'was given more than once: give it once' }],
+        },
+      },
     ]);
     // The other problems of the query come with it; an unknown parameter stays unknown, however often it is given.
     const mixed = await t.call('GET', '/sandbox/wallets?limit=1&limit=1&page=0&bogus=1&bogus=2');
@@ -161,11 +193,17 @@ describe('request bodies (decisions: Requests and validation)', () => {
     ]);
     const document = (await t.call('GET', '/openapi.json', undefined, { key: null })).body;
     type Parameter = { in: string; name: string; required?: boolean; example?: string };
-    const queried = Object.entries(document.paths as Record<string, Record<string, { parameters?: Parameter[] }>>).flatMap(([path, item]) =>
+    const queried = Object.entries(
+      document.paths as Record<string, Record<string, { parameters?: Parameter[] }>>,
+    ).flatMap(([path, item]) =>
       Object.entries(item).flatMap(([method, operation]) => {
         const query = (operation.parameters ?? []).filter((p) => p.in === 'query');
         // The other parameters an operation requires (a search's `q`) are given their declared example.
-        const required = (name: string) => query.filter((p) => p.required && p.name !== name).map((p) => `&${p.name}=${encodeURIComponent(p.example!)}`).join('');
+        const required = (name: string) =>
+          query
+            .filter((p) => p.required && p.name !== name)
+            .map((p) => `&${p.name}=${encodeURIComponent(p.example!)}`)
+            .join('');
         return query.map((p) => [method.toUpperCase(), path, p.name, required(p.name)] as const);
       }),
     );
@@ -173,7 +211,11 @@ describe('request bodies (decisions: Requests and validation)', () => {
     for (const [method, path, name, others] of queried) {
       const url = `${path.replace(/\{[^}]+\}/g, w.id)}?${name}=1&${name}=2${others}`;
       const r = await t.call(method, url);
-      expect([url, r.status, r.body.detail?.fields]).toEqual([url, 400, [{ field: name, message: 'was given more than once: give it once' }]]);
+      expect([url, r.status, r.body.detail?.fields]).toEqual([
+        url,
+        400,
+        [{ field: name, message: 'was given more than once: give it once' }],
+      ]);
     }
   });
 
@@ -211,7 +253,9 @@ describe('Idempotency-Key (decisions: Idempotency)', () => {
   });
 
   it('does not store a request that failed validation, so a corrected retry can use the key', async () => {
-    const bad = await t.call('POST', '/v1/wallets', walletBody({ email: 'not-an-email' }), { headers: { 'idempotency-key': 'k' } });
+    const bad = await t.call('POST', '/v1/wallets', walletBody({ email: 'not-an-email' }), {
+      headers: { 'idempotency-key': 'k' },
+    });
     expect(bad.status).toBe(400);
     const good = await t.call('POST', '/v1/wallets', walletBody(), { headers: { 'idempotency-key': 'k' } });
     expect(good.status).toBe(201);
@@ -220,7 +264,13 @@ describe('Idempotency-Key (decisions: Idempotency)', () => {
   it('replays a refused transfer without moving money twice', async () => {
     const a = await createWallet(t, 10_000);
     const b = await createWallet(t);
-    const send = () => t.call('POST', `/v1/wallets/${a.id}/transfer`, { destination_account_number: b.account_number, amount: 6000 }, { headers: { 'idempotency-key': 'pay-1' } });
+    const send = () =>
+      t.call(
+        'POST',
+        `/v1/wallets/${a.id}/transfer`,
+        { destination_account_number: b.account_number, amount: 6000 },
+        { headers: { 'idempotency-key': 'pay-1' } },
+      );
     const first = await send();
     const second = await send();
     expect(first.body.data.new_balance).toBe(4000);
@@ -231,7 +281,9 @@ describe('Idempotency-Key (decisions: Idempotency)', () => {
 
   it('scopes keys by route: the same key on another endpoint is a new request', async () => {
     const created = await t.call('POST', '/v1/wallets', walletBody(), { headers: { 'idempotency-key': 'k' } });
-    const r = await t.call('POST', `/v1/wallets/${created.body.data.id}/close`, undefined, { headers: { 'idempotency-key': 'k' } });
+    const r = await t.call('POST', `/v1/wallets/${created.body.data.id}/close`, undefined, {
+      headers: { 'idempotency-key': 'k' },
+    });
     expect([r.status, r.body.data.status, r.headers['idempotent-replayed']]).toEqual([200, 'CLOSED', undefined]);
   });
 
@@ -244,7 +296,10 @@ describe('Idempotency-Key (decisions: Idempotency)', () => {
 
 describe('sandbox clock (decisions: Tenancy, clocks and reset)', () => {
   it('moves forward and refuses to move back', async () => {
-    expect((await t.call('GET', '/sandbox/clock')).body.data).toEqual({ now: '2026-11-21T09:30:00.000Z', offset_seconds: 0 });
+    expect((await t.call('GET', '/sandbox/clock')).body.data).toEqual({
+      now: '2026-11-21T09:30:00.000Z',
+      offset_seconds: 0,
+    });
     const advanced = await t.call('POST', '/sandbox/clock/advance', { seconds: 90 });
     expect(advanced.body.data).toEqual({ now: '2026-11-21T09:31:30.000Z', offset_seconds: 90 });
     const back = await t.call('POST', '/sandbox/clock/advance', { seconds: -1 });

@@ -13,9 +13,22 @@ let bayo: { id: string; account_number: string };
 let ref = 0;
 const nextRef = () => `0000${String(++ref).padStart(26, '0')}`;
 
-async function credit(wallet: { account_number: string }, amount: number, sender_name: string, narration = 'school fees') {
+async function credit(
+  wallet: { account_number: string },
+  amount: number,
+  sender_name: string,
+  narration = 'school fees',
+) {
   const provider_reference = nextRef();
-  const r = await t.call('POST', '/sandbox/inbound-transfers', { account_number: wallet.account_number, amount, sender_name, sender_account: '0123456789', sender_bank_code: '058', narration, provider_reference });
+  const r = await t.call('POST', '/sandbox/inbound-transfers', {
+    account_number: wallet.account_number,
+    amount,
+    sender_name,
+    sender_account: '0123456789',
+    sender_bank_code: '058',
+    narration,
+    provider_reference,
+  });
   expect(r.status, JSON.stringify(r.body)).toBe(200);
   return { ...(r.body.data.transaction ?? r.body.data.suspense_item), provider_reference };
 }
@@ -44,7 +57,10 @@ beforeAll(async () => {
   const tunde = await credit(ada, 150_000, 'Tunde Bakare');
   const lovelace = await credit(bayo, 700_000, 'ada lovelace');
   const flagged = await credit(bayo, 700_000, 'Emeka Ada', 'SANDBOX-RISK');
-  const transfer = await t.call('POST', `/v1/wallets/${ada.id}/transfer`, { destination_account_number: bayo.account_number, amount: 100_000 });
+  const transfer = await t.call('POST', `/v1/wallets/${ada.id}/transfer`, {
+    destination_account_number: bayo.account_number,
+    amount: 100_000,
+  });
   expect(transfer.status).toBe(200);
   day1 = { adaObi: adaObi.id, aisha: aisha.id, held: held.id };
   day2 = { tunde: tunde.id, lovelace: lovelace.id, flagged: flagged.id, debit: transfer.body.data.transaction_id };
@@ -65,26 +81,41 @@ describe('GET /v1/transactions: every wallet of the caller', () => {
 
   it('filters by time, amount, sender, provider reference, status, type and wallet, alone and together', async () => {
     expect(await ids(`/v1/transactions?until=${iso(60)}`)).toEqual([day1.adaObi, day1.aisha]);
-    expect(await ids(`/v1/transactions?since=${iso(DAY)}&type=CREDIT`)).toEqual([day2.tunde, day2.lovelace, expect.any(String)]);
-    expect(await ids(`/v1/transactions?since=${encodeURIComponent(iso(DAY).replace('Z', '+01:00'))}&until=${iso(DAY)}`)).toEqual([day2.tunde, day2.lovelace, day2.debit, expect.any(String)]);
+    expect(await ids(`/v1/transactions?since=${iso(DAY)}&type=CREDIT`)).toEqual([
+      day2.tunde,
+      day2.lovelace,
+      expect.any(String),
+    ]);
+    expect(
+      await ids(`/v1/transactions?since=${encodeURIComponent(iso(DAY).replace('Z', '+01:00'))}&until=${iso(DAY)}`),
+    ).toEqual([day2.tunde, day2.lovelace, day2.debit, expect.any(String)]);
     expect(await ids('/v1/transactions?amount_min=700000&amount_max=700000')).toEqual([day1.adaObi, day2.lovelace]);
     expect(await ids('/v1/transactions?amount_min=200000')).toEqual([day1.adaObi, day1.aisha, day2.lovelace]);
     expect(await ids('/v1/transactions?sender=ADA')).toEqual([day1.adaObi, day2.lovelace]);
     expect(await ids('/v1/transactions?sender=%20nkechi%20')).toEqual([day1.adaObi]);
-    const reference = ((await t.call('GET', `/v1/transactions/${day2.tunde}`)).body.data as { provider_reference: string }).provider_reference;
+    const reference = (
+      (await t.call('GET', `/v1/transactions/${day2.tunde}`)).body.data as { provider_reference: string }
+    ).provider_reference;
     expect(await ids(`/v1/transactions?provider_reference=${reference}`)).toEqual([day2.tunde]);
     expect(await ids('/v1/transactions?status=PENDING,FAILED')).toEqual([]);
     expect((await list('/v1/transactions?status=SETTLED,PENDING')).total).toBe(6);
     expect(await ids(`/v1/transactions?wallet_id=${ada.id}&type=CREDIT`)).toEqual([day1.adaObi, day2.tunde]);
     expect(await ids('/v1/transactions?customer_reference=bayo-ref&sender=ada')).toEqual([day2.lovelace]);
     expect(await ids(`/v1/transactions?customer_reference=bayo-ref&wallet_id=${ada.id}`)).toEqual([]);
-    expect(await ids(`/v1/transactions?wallet_id=${ada.id}&since=${iso(DAY)}&amount_max=100000&type=DEBIT`)).toEqual([day2.debit]);
+    expect(await ids(`/v1/transactions?wallet_id=${ada.id}&since=${iso(DAY)}&amount_max=100000&type=DEBIT`)).toEqual([
+      day2.debit,
+    ]);
     expect(await ids('/v1/transactions?sender=nobody')).toEqual([]);
   });
 
   it("matches nothing of another developer's: its wallet id, its customer reference, its rows", async () => {
     const other = (await t.call('POST', '/sandbox/developers', { business_name: 'OTHER' })).body.data;
-    const theirs = await t.call('POST', '/v1/wallets', { customer_reference: 'ada-ref', first_name: 'Ada', last_name: 'Obi', email: 'o@example.com' }, { key: other.api_key });
+    const theirs = await t.call(
+      'POST',
+      '/v1/wallets',
+      { customer_reference: 'ada-ref', first_name: 'Ada', last_name: 'Obi', email: 'o@example.com' },
+      { key: other.api_key },
+    );
     expect(await ids(`/v1/transactions?wallet_id=${theirs.body.data.id}`)).toEqual([]);
     const as = (path: string) => t.call('GET', path, undefined, { key: other.api_key });
     expect((await as('/v1/transactions')).body.data).toEqual({ items: [], total: 0, page: 1, limit: 20 });
@@ -93,11 +124,25 @@ describe('GET /v1/transactions: every wallet of the caller', () => {
     expect((await as(`/v1/suspense?wallet_id=${ada.id}`)).body.data.total).toBe(0);
     expect((await as(`/v1/webhook-logs?wallet_id=${ada.id}`)).body.data.total).toBe(0);
     // Its own list holds its own rows, filtered as anyone's.
-    await t.call('POST', '/sandbox/inbound-transfers', { account_number: theirs.body.data.account_number, amount: 1_000, sender_name: 'ADA' }, { key: other.api_key });
-    await t.call('POST', '/sandbox/inbound-transfers', { account_number: theirs.body.data.account_number, amount: 2_000, sender_name: 'ADA' }, { key: other.api_key });
+    await t.call(
+      'POST',
+      '/sandbox/inbound-transfers',
+      { account_number: theirs.body.data.account_number, amount: 1_000, sender_name: 'ADA' },
+      { key: other.api_key },
+    );
+    await t.call(
+      'POST',
+      '/sandbox/inbound-transfers',
+      { account_number: theirs.body.data.account_number, amount: 2_000, sender_name: 'ADA' },
+      { key: other.api_key },
+    );
     const own = (await as('/v1/transactions?order=desc')).body.data;
     expect([own.total, own.items.map((item: { amount: number }) => item.amount)]).toEqual([2, [2_000, 1_000]]);
-    expect((await as('/v1/transactions?sender=ada&amount_min=1500')).body.data.items.map((item: { amount: number }) => item.amount)).toEqual([2_000]);
+    expect(
+      (await as('/v1/transactions?sender=ada&amount_min=1500')).body.data.items.map(
+        (item: { amount: number }) => item.amount,
+      ),
+    ).toEqual([2_000]);
     expect(await ids(`/v1/transactions?wallet_id=${theirs.body.data.id}`)).toEqual([]);
   });
 });
@@ -106,7 +151,9 @@ describe('GET /v1/wallets/:id/transactions', () => {
   it('takes the same filters but the wallet ones (the path names the wallet)', async () => {
     expect(await ids(`/v1/wallets/${ada.id}/transactions?since=${iso(DAY)}`)).toEqual([day2.tunde, day2.debit]);
     expect(await ids(`/v1/wallets/${ada.id}/transactions?sender=ada`)).toEqual([day1.adaObi]);
-    expect(await ids(`/v1/wallets/${bayo.id}/transactions?amount_min=700000&status=SETTLED&order=desc`)).toEqual([day2.lovelace]);
+    expect(await ids(`/v1/wallets/${bayo.id}/transactions?amount_min=700000&status=SETTLED&order=desc`)).toEqual([
+      day2.lovelace,
+    ]);
     const r = await t.call('GET', `/v1/wallets/${ada.id}/transactions?wallet_id=${ada.id}`);
     expect([r.status, r.body.detail.fields]).toEqual([400, [{ field: 'wallet_id', message: expect.any(String) }]]);
   });
@@ -138,13 +185,25 @@ describe('GET /v1/suspense', () => {
 describe('GET /v1/webhook-logs', () => {
   it("filters by its event's time and wallet, and by several statuses", async () => {
     const all = await list('/v1/webhook-logs?limit=100');
-    const logs = all.items as unknown as { id: string; event_type: string; created_at: string; status: string; payload: { data: { wallet_id?: string } } }[];
-    const adaCredits = logs.filter((log) => log.event_type === 'ledger.credit' && log.payload.data.wallet_id === ada.id).map((log) => log.id);
+    const logs = all.items as unknown as {
+      id: string;
+      event_type: string;
+      created_at: string;
+      status: string;
+      payload: { data: { wallet_id?: string } };
+    }[];
+    const adaCredits = logs
+      .filter((log) => log.event_type === 'ledger.credit' && log.payload.data.wallet_id === ada.id)
+      .map((log) => log.id);
     expect(adaCredits.length).toBe(2);
     expect(await ids(`/v1/webhook-logs?wallet_id=${ada.id}&event_type=ledger.credit`)).toEqual(adaCredits);
-    expect(await ids(`/v1/webhook-logs?customer_reference=ada-ref&event_type=ledger.credit&until=${iso(60)}`)).toEqual(adaCredits.slice(0, 1));
+    expect(await ids(`/v1/webhook-logs?customer_reference=ada-ref&event_type=ledger.credit&until=${iso(60)}`)).toEqual(
+      adaCredits.slice(0, 1),
+    );
     // A suspense item's event names its wallet in its payload only.
-    const bayoHeld = logs.filter((log) => log.event_type === 'suspense.created' && log.payload.data.wallet_id === bayo.id).map((log) => log.id);
+    const bayoHeld = logs
+      .filter((log) => log.event_type === 'suspense.created' && log.payload.data.wallet_id === bayo.id)
+      .map((log) => log.id);
     expect(bayoHeld.length).toBe(1);
     expect(await ids(`/v1/webhook-logs?wallet_id=${bayo.id}&event_type=suspense.created`)).toEqual(bayoHeld);
     const later = logs.filter((log) => log.created_at >= iso(DAY)).map((log) => log.id);
@@ -152,7 +211,9 @@ describe('GET /v1/webhook-logs', () => {
     expect(await ids(`/v1/webhook-logs?since=${iso(DAY)}&limit=100`)).toEqual(later);
     const statuses = [...new Set(logs.map((log) => log.status))];
     expect((await list(`/v1/webhook-logs?status=${[...statuses, 'DEAD'].join(',')}`)).total).toBe(all.total);
-    expect((await list('/v1/webhook-logs?status=FAILED,DEAD')).total).toBe(logs.filter((log) => ['FAILED', 'DEAD'].includes(log.status)).length);
+    expect((await list('/v1/webhook-logs?status=FAILED,DEAD')).total).toBe(
+      logs.filter((log) => ['FAILED', 'DEAD'].includes(log.status)).length,
+    );
   });
 });
 
@@ -190,14 +251,27 @@ describe('bad filter values', () => {
   ])('%s → 400 VALIDATION_ERROR on %s', async (path, field) => {
     const r = await t.call('GET', path.replace('WALLET', ada.id));
     expect(r.status).toBe(400);
-    expect(r.body).toEqual({ success: false, detail: { code: 'VALIDATION_ERROR', message: expect.stringMatching(new RegExp(`^${field} `)), fields: [{ field, message: expect.any(String) }] } });
+    expect(r.body).toEqual({
+      success: false,
+      detail: {
+        code: 'VALIDATION_ERROR',
+        message: expect.stringMatching(new RegExp(`^${field} `)),
+        fields: [{ field, message: expect.any(String) }],
+      },
+    });
   });
 
   it('says what is wrong in words', async () => {
     const detail = async (path: string) => (await t.call('GET', path)).body.detail.message;
-    expect(await detail('/v1/transactions?since=2026-01-03T00:00:00Z&until=2026-01-02T00:00:00Z')).toBe('since must not be after until (2026-01-02T00:00:00Z)');
-    expect(await detail('/v1/transactions?amount_min=12.5')).toBe('amount_min must be a whole number of kobo, digits only');
-    expect(await detail('/v1/suspense?status=PENDING,LOST')).toBe('status must be one or more of PENDING, RESOLVED, FLAGGED, separated by commas');
+    expect(await detail('/v1/transactions?since=2026-01-03T00:00:00Z&until=2026-01-02T00:00:00Z')).toBe(
+      'since must not be after until (2026-01-02T00:00:00Z)',
+    );
+    expect(await detail('/v1/transactions?amount_min=12.5')).toBe(
+      'amount_min must be a whole number of kobo, digits only',
+    );
+    expect(await detail('/v1/suspense?status=PENDING,LOST')).toBe(
+      'status must be one or more of PENDING, RESOLVED, FLAGGED, separated by commas',
+    );
     expect(await detail('/v1/transactions?until=2026-02-30T00:00:00Z')).toBe('until is not a real date and time');
     await expectCleanAudit(t);
   });

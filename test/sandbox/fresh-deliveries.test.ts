@@ -39,12 +39,37 @@ describe('deliveries handed over from memory', () => {
     const a = await createWallet(t, 2_000_000); // ledger.credit
     const b = await createWallet(t);
     const narration = 'Rent "May" \\ naïra ₦ 😀 \u0001 </script>';
-    expect((await t.call('POST', `/v1/wallets/${a.id}/transfer`, { destination_account_number: b.account_number, amount: 150_000, narration })).status).toBe(200);
+    expect(
+      (
+        await t.call('POST', `/v1/wallets/${a.id}/transfer`, {
+          destination_account_number: b.account_number,
+          amount: 150_000,
+          narration,
+        })
+      ).status,
+    ).toBe(200);
     // A payout's debit (PENDING: its payload is stored) and its fee.
-    expect((await t.call('POST', `/v1/wallets/${a.id}/transfer`, { destination_account_number: makeNuban('058', '012345678'), destination_bank_code: '058', amount: 500_000 })).status).toBe(200);
+    expect(
+      (
+        await t.call('POST', `/v1/wallets/${a.id}/transfer`, {
+          destination_account_number: makeNuban('058', '012345678'),
+          destination_bank_code: '058',
+          amount: 500_000,
+        })
+      ).status,
+    ).toBe(200);
     // suspense.created, then suspense.resolved and its credit.
-    const held = (await t.call('POST', '/sandbox/inbound-transfers', { account_number: b.account_number, amount: 7_000, narration: 'asdfgh' })).body.data.suspense_item;
-    expect((await t.call('POST', `/v1/suspense/${held.id}/resolve`, { action: 'CREDIT_WALLET', target_wallet_id: b.id })).status).toBe(200);
+    const held = (
+      await t.call('POST', '/sandbox/inbound-transfers', {
+        account_number: b.account_number,
+        amount: 7_000,
+        narration: 'asdfgh',
+      })
+    ).body.data.suspense_item;
+    expect(
+      (await t.call('POST', `/v1/suspense/${held.id}/resolve`, { action: 'CREDIT_WALLET', target_wallet_id: b.id }))
+        .status,
+    ).toBe(200);
     await advance(1);
 
     const ids = await logIds();
@@ -57,7 +82,15 @@ describe('deliveries handed over from memory', () => {
       const log = (await findLog(t.sandbox.db, kept.id))!;
       types.add(log.event_type);
       // As the log was written (PENDING, due at once); delivered once since.
-      expect(kept).toEqual({ ...log, status: 'PENDING', attempt_count: 0, http_status_code: null, response_body: null, next_retry_at: log.created_at, delivered_at: null });
+      expect(kept).toEqual({
+        ...log,
+        status: 'PENDING',
+        attempt_count: 0,
+        http_status_code: null,
+        response_body: null,
+        next_retry_at: log.created_at,
+        delivered_at: null,
+      });
       expect(log).toMatchObject({ status: 'DELIVERED', attempt_count: 1 });
       expect(got.find((r) => r.webhook_id === log.event_id)!.body).toBe(log.payload);
     }
@@ -68,7 +101,10 @@ describe('deliveries handed over from memory', () => {
   it('are not delivered when their logs are gone by the time of the handover (a reset), and what is new is', async () => {
     const a = await createWallet(t, 10_000);
     const b = await createWallet(t);
-    await t.call('POST', `/v1/wallets/${a.id}/transfer`, { destination_account_number: b.account_number, amount: 2_500 });
+    await t.call('POST', `/v1/wallets/${a.id}/transfer`, {
+      destination_account_number: b.account_number,
+      amount: 2_500,
+    });
     expect((await t.call('POST', '/sandbox/reset')).status).toBe(200);
     const c = await createWallet(t, 300);
     await advance(1);
@@ -86,8 +122,14 @@ describe('the group commit’s fresh deliveries', () => {
   it('are those of the writes that committed, each write its own: a write rolled back to its savepoint, or a batch that failed, hands over none', async () => {
     const db = await openDatabase({ path: ':memory:' });
     try {
-      const env: EngineEnv = { ids: seededIds('fresh'), secrets: seededIds('secrets'), clock: new VirtualClock(0, () => Date.parse('2026-11-21T09:30:00.000Z')), settlementDelaySeconds: 0 };
-      const developerId = (await db.transaction().execute((trx) => createDeveloper(trx, env, 'Fresh Ltd'))).developer_id;
+      const env: EngineEnv = {
+        ids: seededIds('fresh'),
+        secrets: seededIds('secrets'),
+        clock: new VirtualClock(0, () => Date.parse('2026-11-21T09:30:00.000Z')),
+        settlementDelaySeconds: 0,
+      };
+      const developerId = (await db.transaction().execute((trx) => createDeveloper(trx, env, 'Fresh Ltd')))
+        .developer_id;
       let commits = 0;
       const { write } = createGroupCommit(db, { afterCommit: () => (commits += 1) });
       const event = (name: string, fail: boolean) =>
@@ -100,7 +142,9 @@ describe('the group commit’s fresh deliveries', () => {
       expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
       expect(commits).toBe(1);
       const handed = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
-      expect(handed.map(({ value, deliveries }) => [value, deliveries.map((log) => JSON.parse(log.payload).data.wallet_id)])).toEqual([
+      expect(
+        handed.map(({ value, deliveries }) => [value, deliveries.map((log) => JSON.parse(log.payload).data.wallet_id)]),
+      ).toEqual([
         ['a', ['a']],
         ['c', ['c']],
       ]);

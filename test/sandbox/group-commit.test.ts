@@ -11,7 +11,8 @@ import { uuidV7 } from '../../src/engine/ids.js';
 import { createGroupCommit } from '../../src/engine/db/sqlite/group-commit.js';
 
 let db: Db;
-const settings = async () => (await db.selectFrom('settings').select(['key', 'value']).orderBy('key').execute()).map((r) => `${r.key}=${r.value}`);
+const settings = async () =>
+  (await db.selectFrom('settings').select(['key', 'value']).orderBy('key').execute()).map((r) => `${r.key}=${r.value}`);
 
 beforeEach(async () => {
   db = await openDatabase({ path: ':memory:' });
@@ -48,7 +49,10 @@ describe('group commit', () => {
       write(async (trx) => {
         // A deferred foreign key is checked at COMMIT, not when the savepoint is released.
         await sql`PRAGMA defer_foreign_keys = ON`.execute(trx);
-        await trx.insertInto('api_keys').values({ id: 'k', developer_id: 'nobody', key_hash: 'h', key_hint: 'x', created_at: 'now' }).execute();
+        await trx
+          .insertInto('api_keys')
+          .values({ id: 'k', developer_id: 'nobody', key_hash: 'h', key_hint: 'x', created_at: 'now' })
+          .execute();
       }),
     ]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
@@ -68,7 +72,9 @@ describe('group commit', () => {
 });
 
 describe('prepared queries', () => {
-  const byKey = prepare((d, p: { key: string }) => d.selectFrom('settings').select('value').where('key', '=', p.key).where('value', '!=', 'hidden'));
+  const byKey = prepare((d, p: { key: string }) =>
+    d.selectFrom('settings').select('value').where('key', '=', p.key).where('value', '!=', 'hidden'),
+  );
 
   it('run with new values each time, keep the constants written into the query, and refuse a missing value', async () => {
     await putSetting(db, 'a', '1');
@@ -103,10 +109,20 @@ describe('background checkpoints', () => {
     const before = statSync(path).size;
     // Well under the writer's own checkpoint threshold: only the background thread can move these pages.
     for (let i = 0; i < 200; i++) await putSetting(file, `key-${i}`, 'x'.repeat(2000));
-    await vi.waitFor(() => expect(statSync(path).size).toBeGreaterThan(before + 200 * 2000), { timeout: 10_000, interval: 20 });
+    await vi.waitFor(() => expect(statSync(path).size).toBeGreaterThan(before + 200 * 2000), {
+      timeout: 10_000,
+      interval: 20,
+    });
     await closeDatabase(file);
     const reopened = await openDatabase({ path });
-    expect((await reopened.selectFrom('settings').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n).toBe(200);
+    expect(
+      (
+        await reopened
+          .selectFrom('settings')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    ).toBe(200);
     await reopened.destroy();
   });
 });

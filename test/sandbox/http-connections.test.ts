@@ -36,67 +36,86 @@ const SLOW_SOCKETS = 2_000;
 const NEEDED = 2 * SLOW_SOCKETS + 512;
 const limit = openFileLimit();
 const tooFew = !(limit >= NEEDED);
-if (tooFew) console.warn(`skipping the ${SLOW_SOCKETS.toLocaleString('en')} slow-header sockets test: the open-file limit is ${limit}, below the ${NEEDED} it needs (raise it with ulimit -n)`);
+if (tooFew)
+  console.warn(
+    `skipping the ${SLOW_SOCKETS.toLocaleString('en')} slow-header sockets test: the open-file limit is ${limit}, below the ${NEEDED} it needs (raise it with ulimit -n)`,
+  );
 
 /** Resolves with `promise`, or rejects once `ms` pass: a liveness bound, far above what the answer takes. */
 function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms)));
+  const late = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms)),
+  );
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
 describe('slow clients', () => {
-  it.skipIf(tooFew)(`${SLOW_SOCKETS.toLocaleString('en')} sockets that trickle a request header and never finish it do not stall other clients: their requests are answered while every one stays open`, async () => {
-    const wallet = await createWallet(t, 1_000);
-    const slow: Socket[] = [];
-    const closed = new Set<Socket>();
-    let trickle: NodeJS.Timeout | undefined;
-    try {
-      // In batches, so the listen backlog never overflows into SYN retries.
-      for (let opened = 0; opened < SLOW_SOCKETS; opened += 100) {
-        await Promise.all(
-          Array.from(
-            { length: Math.min(100, SLOW_SOCKETS - opened) },
-            () =>
-              new Promise<void>((resolve, reject) => {
-                const socket = connect(port, '127.0.0.1', () => {
-                  socket.write(`GET /sandbox/health HTTP/1.1\r\nhost: 127.0.0.1\r\nx-slow: `);
-                  resolve();
-                });
-                socket.once('error', reject);
-                socket.once('close', () => closed.add(socket));
-                slow.push(socket);
-              }),
-          ),
-        );
-      }
-      // One more byte of the header now and then on each, never its end.
-      trickle = setInterval(() => {
-        for (const socket of slow) if (!socket.destroyed) socket.write('a');
-      }, 500);
-      const accepted = () => new Promise<number>((resolve, reject) => t.app.server.getConnections((error, n) => (error ? reject(error) : resolve(n))));
-      for (let i = 0; i < 200 && (await accepted()) < SLOW_SOCKETS; i++) await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(await accepted()).toBeGreaterThanOrEqual(SLOW_SOCKETS);
-
-      const headers = { 'x-api-key': t.key, 'content-type': 'application/json' };
-      const requests = Array.from({ length: 20 }, async (_, i) => {
-        if (i % 4 === 0) {
-          const r = await fetch(`${t.baseUrl}/sandbox/inbound-transfers`, { method: 'POST', headers, body: JSON.stringify({ account_number: wallet.account_number, amount: 100, narration: 'salary' }) });
-          return [r.status, ((await r.json()) as { data: { outcome: string } }).data.outcome];
+  it.skipIf(tooFew)(
+    `${SLOW_SOCKETS.toLocaleString('en')} sockets that trickle a request header and never finish it do not stall other clients: their requests are answered while every one stays open`,
+    async () => {
+      const wallet = await createWallet(t, 1_000);
+      const slow: Socket[] = [];
+      const closed = new Set<Socket>();
+      let trickle: NodeJS.Timeout | undefined;
+      try {
+        // In batches, so the listen backlog never overflows into SYN retries.
+        for (let opened = 0; opened < SLOW_SOCKETS; opened += 100) {
+          await Promise.all(
+            Array.from(
+              { length: Math.min(100, SLOW_SOCKETS - opened) },
+              () =>
+                new Promise<void>((resolve, reject) => {
+                  const socket = connect(port, '127.0.0.1', () => {
+                    socket.write(`GET /sandbox/health HTTP/1.1\r\nhost: 127.0.0.1\r\nx-slow: `);
+                    resolve();
+                  });
+                  socket.once('error', reject);
+                  socket.once('close', () => closed.add(socket));
+                  slow.push(socket);
+                }),
+            ),
+          );
         }
-        const r = await fetch(`${t.baseUrl}${i % 2 ? '/sandbox/health' : `/v1/wallets/${wallet.id}`}`, { headers: { 'x-api-key': t.key } });
-        return [r.status, ((await r.json()) as { success: boolean }).success];
-      });
-      const answers = await within(10_000, 'requests beside the slow sockets', Promise.all(requests));
-      expect(answers).toEqual(Array.from({ length: 20 }, (_, i) => (i % 4 === 0 ? [200, 'CREDITED'] : [200, true])));
-      expect((await t.call('GET', `/v1/wallets/${wallet.id}`)).body.data.balance).toBe(1_000 + 5 * 100);
-      // They were all still open meanwhile: nothing was answered by dropping them.
-      expect(closed.size).toBe(0);
-    } finally {
-      clearInterval(trickle);
-      for (const socket of slow) socket.destroy();
-    }
-  }, 60_000);
+        // One more byte of the header now and then on each, never its end.
+        trickle = setInterval(() => {
+          for (const socket of slow) if (!socket.destroyed) socket.write('a');
+        }, 500);
+        const accepted = () =>
+          new Promise<number>((resolve, reject) =>
+            t.app.server.getConnections((error, n) => (error ? reject(error) : resolve(n))),
+          );
+        for (let i = 0; i < 200 && (await accepted()) < SLOW_SOCKETS; i++)
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        expect(await accepted()).toBeGreaterThanOrEqual(SLOW_SOCKETS);
+
+        const headers = { 'x-api-key': t.key, 'content-type': 'application/json' };
+        const requests = Array.from({ length: 20 }, async (_, i) => {
+          if (i % 4 === 0) {
+            const r = await fetch(`${t.baseUrl}/sandbox/inbound-transfers`, {
+              method: 'POST',
+              headers,
+              body: JSON.stringify({ account_number: wallet.account_number, amount: 100, narration: 'salary' }),
+            });
+            return [r.status, ((await r.json()) as { data: { outcome: string } }).data.outcome];
+          }
+          const r = await fetch(`${t.baseUrl}${i % 2 ? '/sandbox/health' : `/v1/wallets/${wallet.id}`}`, {
+            headers: { 'x-api-key': t.key },
+          });
+          return [r.status, ((await r.json()) as { success: boolean }).success];
+        });
+        const answers = await within(10_000, 'requests beside the slow sockets', Promise.all(requests));
+        expect(answers).toEqual(Array.from({ length: 20 }, (_, i) => (i % 4 === 0 ? [200, 'CREDITED'] : [200, true])));
+        expect((await t.call('GET', `/v1/wallets/${wallet.id}`)).body.data.balance).toBe(1_000 + 5 * 100);
+        // They were all still open meanwhile: nothing was answered by dropping them.
+        expect(closed.size).toBe(0);
+      } finally {
+        clearInterval(trickle);
+        for (const socket of slow) socket.destroy();
+      }
+    },
+    60_000,
+  );
 });
 
 interface Parsed {
@@ -113,10 +132,16 @@ function responses(bytes: Buffer): Parsed[] {
     const end = bytes.indexOf('\r\n\r\n', at);
     if (end < 0) throw new Error(`an unfinished response head at byte ${at}`);
     const [statusLine = '', ...lines] = bytes.subarray(at, end).toString('latin1').split('\r\n');
-    const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+    const headers = Object.fromEntries(
+      lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+    );
     if (headers['content-length'] === undefined) throw new Error(`a response without content-length: ${statusLine}`);
     const length = Number(headers['content-length']);
-    found.push({ status: Number(statusLine.split(' ')[1]), headers, body: JSON.parse(bytes.subarray(end + 4, end + 4 + length).toString('utf8')) });
+    found.push({
+      status: Number(statusLine.split(' ')[1]),
+      headers,
+      body: JSON.parse(bytes.subarray(end + 4, end + 4 + length).toString('utf8')),
+    });
     at = end + 4 + length;
   }
   return found;
@@ -126,8 +151,14 @@ describe('pipelined requests', () => {
   it('several requests in one write on one connection (a POST with an Idempotency-Key among them, and its repeat) are answered in the order they were sent', async () => {
     const a = await createWallet(t, 2_000);
     const b = await createWallet(t, 3_000);
-    const credit = JSON.stringify({ account_number: b.account_number, amount: 700, narration: 'salary', provider_reference: 'PIPELINED-1' });
-    const get = (path: string, last = false) => `GET ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\nx-api-key: ${t.key}\r\n${last ? 'connection: close\r\n' : ''}\r\n`;
+    const credit = JSON.stringify({
+      account_number: b.account_number,
+      amount: 700,
+      narration: 'salary',
+      provider_reference: 'PIPELINED-1',
+    });
+    const get = (path: string, last = false) =>
+      `GET ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\nx-api-key: ${t.key}\r\n${last ? 'connection: close\r\n' : ''}\r\n`;
     const post = `POST /sandbox/inbound-transfers HTTP/1.1\r\nhost: 127.0.0.1\r\nx-api-key: ${t.key}\r\nidempotency-key: pipelined-credit\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(credit)}\r\n\r\n${credit}`;
     const sent = [
       get('/sandbox/health'),
@@ -155,15 +186,39 @@ describe('pipelined requests', () => {
     );
     const got = responses(bytes);
     expect(got).toHaveLength(sent.length);
-    const [health, walletA, clock, credited, walletB, missing, replayed, history, magic, listed, last] = got as [Parsed, Parsed, Parsed, Parsed, Parsed, Parsed, Parsed, Parsed, Parsed, Parsed, Parsed];
+    const [health, walletA, clock, credited, walletB, missing, replayed, history, magic, listed, last] = got as [
+      Parsed,
+      Parsed,
+      Parsed,
+      Parsed,
+      Parsed,
+      Parsed,
+      Parsed,
+      Parsed,
+      Parsed,
+      Parsed,
+      Parsed,
+    ];
     expect([health.status, health.body.data.status]).toEqual([200, 'ok']);
     expect([walletA.status, walletA.body.data.id]).toEqual([200, a.id]);
     expect([clock.status, clock.body.data.now]).toEqual([200, '2026-11-21T09:30:00.000Z']);
-    expect([credited.status, credited.headers['idempotent-replayed'], credited.body.data.outcome, credited.body.data.transaction.amount]).toEqual([200, undefined, 'CREDITED', 700]);
+    expect([
+      credited.status,
+      credited.headers['idempotent-replayed'],
+      credited.body.data.outcome,
+      credited.body.data.transaction.amount,
+    ]).toEqual([200, undefined, 'CREDITED', 700]);
     expect([walletB.status, walletB.body.data.id]).toEqual([200, b.id]);
     expect([missing.status, missing.body.detail]).toEqual([404, { code: 'NOT_FOUND', message: 'wallet not found' }]);
-    expect([replayed.status, replayed.headers['idempotent-replayed'], replayed.body]).toEqual([200, 'true', credited.body]);
-    expect([history.status, history.body.data.items.map((x: { wallet_id: string; amount: number }) => [x.wallet_id, x.amount])]).toEqual([200, [[a.id, 2_000]]]);
+    expect([replayed.status, replayed.headers['idempotent-replayed'], replayed.body]).toEqual([
+      200,
+      'true',
+      credited.body,
+    ]);
+    expect([
+      history.status,
+      history.body.data.items.map((x: { wallet_id: string; amount: number }) => [x.wallet_id, x.amount]),
+    ]).toEqual([200, [[a.id, 2_000]]]);
     expect([magic.status, magic.body.data.items[0].account_number]).toEqual([200, '0000000000']);
     expect([listed.status, listed.body.data.items.map((w: { id: string }) => w.id)]).toEqual([200, [b.id]]);
     expect([last.status, last.body.data.status]).toEqual([200, 'ok']);

@@ -27,7 +27,9 @@ function raw(port: number, request: string): Promise<RawReply> {
       const text = Buffer.concat(chunks).toString('utf8');
       const [head = '', ...rest] = text.split('\r\n\r\n');
       const [statusLine = '', ...lines] = head.split('\r\n');
-      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      const headers = Object.fromEntries(
+        lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+      );
       resolve({ status: Number(statusLine.split(' ')[1]), headers, body: rest.join('\r\n\r\n') });
     });
   });
@@ -38,13 +40,23 @@ let port: number;
 let wallet: { id: string; account_number: string };
 /** A request line and headers, with the key and `connection: close`, so the answer ends the connection. */
 const request = (line: string, headers = '', options: { key?: boolean } = {}) =>
-  raw(port, `${line} HTTP/1.1\r\nhost: 127.0.0.1\r\n${options.key === false ? '' : `x-api-key: ${t.key}\r\n`}connection: close\r\n${headers}\r\n`);
+  raw(
+    port,
+    `${line} HTTP/1.1\r\nhost: 127.0.0.1\r\n${options.key === false ? '' : `x-api-key: ${t.key}\r\n`}connection: close\r\n${headers}\r\n`,
+  );
 
 function expectRefusal(reply: RawReply, status: number, code: string, message?: RegExp) {
   expect([reply.status, reply.headers['content-type']]).toEqual([status, 'application/json; charset=utf-8']);
   expect(Number(reply.headers['content-length'])).toBe(Buffer.byteLength(reply.body));
   const body = JSON.parse(reply.body);
-  expect(body).toEqual({ success: false, detail: { code, message: message ? expect.stringMatching(message) : expect.any(String), ...(body.detail.fields ? { fields: expect.any(Array) } : {}) } });
+  expect(body).toEqual({
+    success: false,
+    detail: {
+      code,
+      message: message ? expect.stringMatching(message) : expect.any(String),
+      ...(body.detail.fields ? { fields: expect.any(Array) } : {}),
+    },
+  });
   return body.detail;
 }
 
@@ -57,13 +69,23 @@ afterAll(() => t.close());
 
 describe('refusals of the HTTP layer, in the documented shape', () => {
   it('answers 431 HEADERS_TOO_LARGE to headers past 16 KiB', async () => {
-    expectRefusal(await request('GET /sandbox/clock', `x-padding: ${'a'.repeat(20_000)}\r\n`), 431, 'HEADERS_TOO_LARGE', /16384 bytes/);
+    expectRefusal(
+      await request('GET /sandbox/clock', `x-padding: ${'a'.repeat(20_000)}\r\n`),
+      431,
+      'HEADERS_TOO_LARGE',
+      /16384 bytes/,
+    );
     const many = Array.from({ length: 300 }, (_, i) => `x-h${i}: ${'v'.repeat(60)}`).join('\r\n');
     expectRefusal(await request('GET /sandbox/clock', `${many}\r\n`), 431, 'HEADERS_TOO_LARGE');
   });
 
   it('answers 414 URI_TOO_LONG to a URL past 8 KiB: a query string, a path id, or one the parser stops in', async () => {
-    expectRefusal(await request(`GET /sandbox/wallets?customer_reference=${'a'.repeat(9_000)}`), 414, 'URI_TOO_LONG', /8192 bytes/);
+    expectRefusal(
+      await request(`GET /sandbox/wallets?customer_reference=${'a'.repeat(9_000)}`),
+      414,
+      'URI_TOO_LONG',
+      /8192 bytes/,
+    );
     expectRefusal(await request(`GET /v1/wallets/${'a'.repeat(9_000)}`), 414, 'URI_TOO_LONG');
     expectRefusal(await request(`GET /v1/wallets/${'a'.repeat(12_000)}`), 414, 'URI_TOO_LONG');
     expectRefusal(await request(`GET /sandbox/clock?x=${'a'.repeat(20_000)}`), 414, 'URI_TOO_LONG');
@@ -82,7 +104,11 @@ describe('refusals of the HTTP layer, in the documented shape', () => {
     expect(inId.fields).toEqual([{ field: 'path', message: 'is not valid percent-encoding (UTF-8)' }]);
     expectRefusal(await request('GET /v1/wal%ZZlets/x'), 400, 'VALIDATION_ERROR');
     // In the query too: taken as a filter, the malformed value would answer 200.
-    const inQuery = expectRefusal(await request('GET /sandbox/wallets?customer_reference=%E0%A4%A'), 400, 'VALIDATION_ERROR');
+    const inQuery = expectRefusal(
+      await request('GET /sandbox/wallets?customer_reference=%E0%A4%A'),
+      400,
+      'VALIDATION_ERROR',
+    );
     expect(inQuery.fields).toEqual([{ field: 'customer_reference', message: 'is not valid percent-encoding (UTF-8)' }]);
     const inName = expectRefusal(await request('GET /sandbox/wallets?%FF=1'), 400, 'VALIDATION_ERROR');
     expect(inName.fields).toEqual([{ field: 'query', message: 'is not valid percent-encoding (UTF-8)' }]);
@@ -92,16 +118,35 @@ describe('refusals of the HTTP layer, in the documented shape', () => {
   });
 
   it('answers 400 VALIDATION_ERROR to a request that is not HTTP/1.1', async () => {
-    const method = expectRefusal(await raw(port, 'BREW /sandbox/clock HTTP/1.1\r\nhost: x\r\n\r\n'), 400, 'VALIDATION_ERROR', /not valid HTTP\/1\.1/);
+    const method = expectRefusal(
+      await raw(port, 'BREW /sandbox/clock HTTP/1.1\r\nhost: x\r\n\r\n'),
+      400,
+      'VALIDATION_ERROR',
+      /not valid HTTP\/1\.1/,
+    );
     expect(method.fields).toEqual([{ field: 'request', message: expect.any(String) }]);
-    expectRefusal(await raw(port, `POST /v1/wallets HTTP/1.1\r\nhost: x\r\nx-api-key: ${t.key}\r\ncontent-type: application/json\r\ncontent-length: abc\r\n\r\n{}`), 400, 'VALIDATION_ERROR');
+    expectRefusal(
+      await raw(
+        port,
+        `POST /v1/wallets HTTP/1.1\r\nhost: x\r\nx-api-key: ${t.key}\r\ncontent-type: application/json\r\ncontent-length: abc\r\n\r\n{}`,
+      ),
+      400,
+      'VALIDATION_ERROR',
+    );
     expectRefusal(await raw(port, 'not http at all\r\n\r\n'), 400, 'VALIDATION_ERROR');
   });
 
   it('answers 404 NOT_FOUND to methods no route takes, CONNECT included', async () => {
-    expect(expectRefusal(await raw(port, 'CONNECT 127.0.0.1:443 HTTP/1.1\r\nhost: 127.0.0.1:443\r\n\r\n'), 404, 'NOT_FOUND').message).toBe('no route CONNECT 127.0.0.1:443');
-    expect(expectRefusal(await request('OPTIONS /v1/wallets'), 404, 'NOT_FOUND').message).toBe('no route OPTIONS /v1/wallets');
-    expect(expectRefusal(await request('TRACE /sandbox/clock'), 404, 'NOT_FOUND').message).toBe('no route TRACE /sandbox/clock');
+    expect(
+      expectRefusal(await raw(port, 'CONNECT 127.0.0.1:443 HTTP/1.1\r\nhost: 127.0.0.1:443\r\n\r\n'), 404, 'NOT_FOUND')
+        .message,
+    ).toBe('no route CONNECT 127.0.0.1:443');
+    expect(expectRefusal(await request('OPTIONS /v1/wallets'), 404, 'NOT_FOUND').message).toBe(
+      'no route OPTIONS /v1/wallets',
+    );
+    expect(expectRefusal(await request('TRACE /sandbox/clock'), 404, 'NOT_FOUND').message).toBe(
+      'no route TRACE /sandbox/clock',
+    );
   });
 
   it('serves a request without Host instead of a bare 400', async () => {
@@ -115,26 +160,65 @@ describe('request bodies', () => {
     const deep = '['.repeat(5_000) + ']'.repeat(5_000);
     for (const headers of [{}, { 'idempotency-key': 'deep-1' }] as Record<string, string>[]) {
       const r = await t.call('POST', '/v1/wallets', deep, { headers });
-      expect([r.status, r.body.detail]).toEqual([400, { code: 'VALIDATION_ERROR', message: 'body: nests objects or arrays deeper than 32 levels', fields: [{ field: 'body', message: 'nests objects or arrays deeper than 32 levels' }] }]);
+      expect([r.status, r.body.detail]).toEqual([
+        400,
+        {
+          code: 'VALIDATION_ERROR',
+          message: 'body: nests objects or arrays deeper than 32 levels',
+          fields: [{ field: 'body', message: 'nests objects or arrays deeper than 32 levels' }],
+        },
+      ]);
     }
-    const retried = await t.call('POST', '/v1/wallets', { customer_reference: 'deep', first_name: 'Ada', last_name: 'Obi', email: 'deep@example.com' }, { headers: { 'idempotency-key': 'deep-1' } });
+    const retried = await t.call(
+      'POST',
+      '/v1/wallets',
+      { customer_reference: 'deep', first_name: 'Ada', last_name: 'Obi', email: 'deep@example.com' },
+      { headers: { 'idempotency-key': 'deep-1' } },
+    );
     expect(retried.status).toBe(201);
-    const shallow = await t.call('POST', '/v1/wallets', { customer_reference: 'x', first_name: 'Ada', last_name: 'Obi', email: 'x@example.com', label: [[[[1]]]] });
-    expect([shallow.status, shallow.body.detail.fields]).toEqual([400, [{ field: 'label', message: 'must be a string' }]]);
+    const shallow = await t.call('POST', '/v1/wallets', {
+      customer_reference: 'x',
+      first_name: 'Ada',
+      last_name: 'Obi',
+      email: 'x@example.com',
+      label: [[[[1]]]],
+    });
+    expect([shallow.status, shallow.body.detail.fields]).toEqual([
+      400,
+      [{ field: 'label', message: 'must be a string' }],
+    ]);
   });
 });
 
 describe('a compressed body', () => {
   it('refuses a gzip Content-Encoding with 415 UNSUPPORTED_MEDIA_TYPE and Accept-Encoding: identity, and writes nothing', async () => {
     // Bodies are not decompressed: read as they come, compressed bytes would be taken for bad JSON.
-    const body = JSON.stringify({ customer_reference: 'zipped', first_name: 'Ada', last_name: 'Obi', email: 'zip@example.com' });
-    for (const [encoding, bytes] of [['gzip', gzipSync(body)], ['deflate', deflateSync(body)], ['br', brotliCompressSync(body)], ['gzip', Buffer.from(body)]] as const) {
-      const r = await t.app.inject({ method: 'POST', url: '/v1/wallets', headers: { 'x-api-key': t.key, 'content-type': 'application/json', 'content-encoding': encoding }, payload: bytes });
+    const body = JSON.stringify({
+      customer_reference: 'zipped',
+      first_name: 'Ada',
+      last_name: 'Obi',
+      email: 'zip@example.com',
+    });
+    for (const [encoding, bytes] of [
+      ['gzip', gzipSync(body)],
+      ['deflate', deflateSync(body)],
+      ['br', brotliCompressSync(body)],
+      ['gzip', Buffer.from(body)],
+    ] as const) {
+      const r = await t.app.inject({
+        method: 'POST',
+        url: '/v1/wallets',
+        headers: { 'x-api-key': t.key, 'content-type': 'application/json', 'content-encoding': encoding },
+        payload: bytes,
+      });
       expect([encoding, r.statusCode, r.headers['accept-encoding'], r.json().detail]).toEqual([
         encoding,
         415,
         'identity',
-        { code: 'UNSUPPORTED_MEDIA_TYPE', message: `Content-Encoding ${encoding} is not accepted: send the JSON body uncompressed (at most 64 KiB)` },
+        {
+          code: 'UNSUPPORTED_MEDIA_TYPE',
+          message: `Content-Encoding ${encoding} is not accepted: send the JSON body uncompressed (at most 64 KiB)`,
+        },
       ]);
     }
     expect((await t.call('GET', '/sandbox/wallets?customer_reference=zipped')).body.data.total).toBe(0);
@@ -155,7 +239,11 @@ describe('a body that is not a JSON object', () => {
       ['42', 'must be a JSON object'],
     ]) {
       const r = await t.call('POST', url, body, { headers: { 'content-type': 'application/json' } });
-      expect([body, r.status, r.body.detail]).toEqual([body, 400, { code: 'VALIDATION_ERROR', message: `body ${message}`, fields: [{ field: 'body', message }] }]);
+      expect([body, r.status, r.body.detail]).toEqual([
+        body,
+        400,
+        { code: 'VALIDATION_ERROR', message: `body ${message}`, fields: [{ field: 'body', message }] },
+      ]);
     }
     expect((await t.call('GET', `/v1/wallets/${wallet.id}`)).body.data.balance).toBe(5_000);
   });
@@ -169,24 +257,45 @@ describe('a name given twice in one JSON object', () => {
       [`{"destination_account_number":"${other.account_number}","amount":100,"amount":200}`, 'amount'],
       // The same name written with an escape is the same name.
       [`{"destination_account_number":"${other.account_number}","amount":100,"\\u0061mount":200}`, 'amount'],
-      [`{"destination_account_number":"${other.account_number}","destination_account_number":"${wallet.account_number}","amount":100}`, 'destination_account_number'],
+      [
+        `{"destination_account_number":"${other.account_number}","destination_account_number":"${wallet.account_number}","amount":100}`,
+        'destination_account_number',
+      ],
     ]) {
       for (const headers of [{}, { 'idempotency-key': `twice-${field}` }] as Record<string, string>[]) {
         const r = await t.call('POST', `/v1/wallets/${wallet.id}/transfer`, body, { headers });
-        expect([r.status, r.body.detail], body).toEqual([400, { code: 'VALIDATION_ERROR', message: `${field}: appears more than once`, fields: [{ field, message: 'appears more than once' }] }]);
+        expect([r.status, r.body.detail], body).toEqual([
+          400,
+          {
+            code: 'VALIDATION_ERROR',
+            message: `${field}: appears more than once`,
+            fields: [{ field, message: 'appears more than once' }],
+          },
+        ]);
       }
     }
     expect((await t.call('GET', `/v1/wallets/${wallet.id}`)).body.data.balance).toBe(before);
     expect((await t.call('GET', `/v1/wallets/${other.id}`)).body.data.balance).toBe(0);
     // The key was not kept by the refusal: the same key with a good body goes through.
-    const sent = await t.call('POST', `/v1/wallets/${wallet.id}/transfer`, { destination_account_number: other.account_number, amount: 100 }, { headers: { 'idempotency-key': 'twice-amount' } });
+    const sent = await t.call(
+      'POST',
+      `/v1/wallets/${wallet.id}/transfer`,
+      { destination_account_number: other.account_number, amount: 100 },
+      { headers: { 'idempotency-key': 'twice-amount' } },
+    );
     expect([sent.status, sent.body.data.new_balance]).toEqual([200, before - 100]);
     await expectCleanAudit(t);
   });
 
   it('is found at any depth and named by its path; the same name in two objects, or at two depths, is no repeat', () => {
-    expect(structureProblem('{"a":{"b":{"x":1,"y":[1,{"z":2}],"x":3}}}', 32)).toEqual({ field: 'a.b.x', message: 'appears more than once' });
-    expect(structureProblem('{"items":[{"k":1,"k":2}]}', 32)).toEqual({ field: 'items.k', message: 'appears more than once' });
+    expect(structureProblem('{"a":{"b":{"x":1,"y":[1,{"z":2}],"x":3}}}', 32)).toEqual({
+      field: 'a.b.x',
+      message: 'appears more than once',
+    });
+    expect(structureProblem('{"items":[{"k":1,"k":2}]}', 32)).toEqual({
+      field: 'items.k',
+      message: 'appears more than once',
+    });
     expect(structureProblem('[{"a":1},{"a":2}]', 32)).toBeUndefined();
     expect(structureProblem('{"a":{"a":{"a":1}},"b":1}', 32)).toBeUndefined();
     // Quotes, commas and braces inside strings are text, not structure.
@@ -194,7 +303,10 @@ describe('a name given twice in one JSON object', () => {
     expect(structureProblem('{"s":"\\\\","s":1}', 32)).toEqual({ field: 's', message: 'appears more than once' });
     expect(structureProblem('[{"":1,"":2}]', 32)).toEqual({ field: '', message: 'appears more than once' });
     expect(structureProblem(`${'['.repeat(32)}${']'.repeat(32)}`, 32)).toBeUndefined();
-    expect(structureProblem(`${'['.repeat(33)}${']'.repeat(33)}`, 32)).toEqual({ field: 'body', message: 'nests objects or arrays deeper than 32 levels' });
+    expect(structureProblem(`${'['.repeat(33)}${']'.repeat(33)}`, 32)).toEqual({
+      field: 'body',
+      message: 'nests objects or arrays deeper than 32 levels',
+    });
     expect(structureProblem('"text"', 32)).toBeUndefined();
   });
 });
@@ -210,13 +322,24 @@ describe('HEAD', () => {
       .map(([path]) => path.replace(/\{([^}]+)\}/g, (_, name: string) => ids[name] ?? 'unknown-id'));
     expect(gets.length).toBeGreaterThanOrEqual(18);
     // Each route answers GET and HEAD alike, whether it serves (200) or refuses (401, 404, 400).
-    const cases = [...gets.map((url) => ({ url, key: true })), { url: '/sandbox/clock', key: false }, { url: `/v1/wallets/${'x'.repeat(150)}`, key: true }, { url: '/sandbox/wallets?limit=0', key: true }];
+    const cases = [
+      ...gets.map((url) => ({ url, key: true })),
+      { url: '/sandbox/clock', key: false },
+      { url: `/v1/wallets/${'x'.repeat(150)}`, key: true },
+      { url: '/sandbox/wallets?limit=0', key: true },
+    ];
     const seen = new Set<number>();
     for (const { url, key } of cases) {
       const get = await request(`GET ${url}`, '', { key });
       const head = await request(`HEAD ${url}`, '', { key });
       seen.add(get.status);
-      expect([url, head.status, head.headers['content-type'], head.headers['content-length'], head.body]).toEqual([url, get.status, get.headers['content-type'], get.headers['content-length'], '']);
+      expect([url, head.status, head.headers['content-type'], head.headers['content-length'], head.body]).toEqual([
+        url,
+        get.status,
+        get.headers['content-type'],
+        get.headers['content-length'],
+        '',
+      ]);
       if (get.status >= 400) expectRefusal(get, get.status, expect.any(String) as unknown as string);
     }
     expect([...seen].sort()).toEqual([200, 400, 401, 404]);
@@ -225,7 +348,9 @@ describe('HEAD', () => {
     expect([none.status, none.headers['content-type'], Number(none.headers['content-length']), none.body]).toEqual([
       404,
       'application/json; charset=utf-8',
-      Buffer.byteLength(JSON.stringify({ success: false, detail: { code: 'NOT_FOUND', message: 'no route HEAD /v1/nothing' } })),
+      Buffer.byteLength(
+        JSON.stringify({ success: false, detail: { code: 'NOT_FOUND', message: 'no route HEAD /v1/nothing' } }),
+      ),
       '',
     ]);
   });
@@ -235,20 +360,38 @@ describe('unknown query parameters', () => {
   it('are refused by name on every endpoint, not only on lists', async () => {
     const document = (await t.call('GET', '/openapi.json', undefined, { key: null })).body;
     type Parameter = { in: string; name: string; required?: boolean; example?: string };
-    const operations = Object.entries(document.paths as Record<string, Record<string, { requestBody?: { required?: boolean }; parameters?: Parameter[] }>>).flatMap(([path, item]) =>
+    const operations = Object.entries(
+      document.paths as Record<
+        string,
+        Record<string, { requestBody?: { required?: boolean }; parameters?: Parameter[] }>
+      >,
+    ).flatMap(([path, item]) =>
       Object.entries(item)
         // Operations that need no body (writes that take none declare it optional).
         .filter(([, operation]) => !operation.requestBody || operation.requestBody.required === false)
         .map(([method, operation]) => {
           // A query parameter the operation requires (a search's `q`) is given its declared example, so the unknown one is the only fault.
-          const required = (operation.parameters ?? []).filter((p) => p.in === 'query' && p.required).map((p) => `${p.name}=${encodeURIComponent(p.example!)}&`).join('');
+          const required = (operation.parameters ?? [])
+            .filter((p) => p.in === 'query' && p.required)
+            .map((p) => `${p.name}=${encodeURIComponent(p.example!)}&`)
+            .join('');
           return { method: method.toUpperCase(), url: path.replace(/\{[^}]+\}/g, wallet.id), required };
         }),
     );
     expect(operations.length).toBeGreaterThanOrEqual(25);
-    for (const { method, url, required = '' } of [...operations, { method: 'GET', url: '/openapi.json' }, { method: 'POST', url: `/sandbox/receiver/${t.developerId}` }]) {
+    for (const { method, url, required = '' } of [
+      ...operations,
+      { method: 'GET', url: '/openapi.json' },
+      { method: 'POST', url: `/sandbox/receiver/${t.developerId}` },
+    ]) {
       const r = await t.call(method, `${url}?${required}unexpected=1`);
-      expect([method, url, r.status, r.body.detail?.code, r.body.detail?.fields]).toEqual([method, url, 400, 'VALIDATION_ERROR', [{ field: 'unexpected', message: 'unknown field' }]]);
+      expect([method, url, r.status, r.body.detail?.code, r.body.detail?.fields]).toEqual([
+        method,
+        url,
+        400,
+        'VALIDATION_ERROR',
+        [{ field: 'unexpected', message: 'unknown field' }],
+      ]);
     }
   });
 });
@@ -262,7 +405,9 @@ describe('a request during a graceful stop', () => {
     const s = await createTestSandbox({ listen: true });
     try {
       const sPort = Number(new URL(s.baseUrl!).port);
-      await s.call('PUT', '/sandbox/webhook-endpoint', { url: `http://127.0.0.1:${(endpoint.address() as { port: number }).port}/hooks` });
+      await s.call('PUT', '/sandbox/webhook-endpoint', {
+        url: `http://127.0.0.1:${(endpoint.address() as { port: number }).port}/hooks`,
+      });
       await createWallet(s, 1_000);
       const delivering = s.app.scheduler.runDue();
       while (!held) await new Promise((resolve) => setTimeout(resolve, 5));

@@ -27,9 +27,17 @@ const options = { timeoutMs: 5_000, limit: 4096 };
 
 describe('postWebhook', () => {
   it('sends the exact body with its headers and returns the status and answer', async () => {
-    const result = await postWebhook(new URL(`${base}/hook`), { 'webhook-id': 'evt_1', 'content-type': 'application/json' }, '{"a":"ñ"}', options);
+    const result = await postWebhook(
+      new URL(`${base}/hook`),
+      { 'webhook-id': 'evt_1', 'content-type': 'application/json' },
+      '{"a":"ñ"}',
+      options,
+    );
     expect(result).toEqual({ status: 201, body: 'ok' });
-    expect(seen.at(-1)).toMatchObject({ body: '{"a":"ñ"}', headers: { 'webhook-id': 'evt_1', 'content-length': '10' } });
+    expect(seen.at(-1)).toMatchObject({
+      body: '{"a":"ñ"}',
+      headers: { 'webhook-id': 'evt_1', 'content-length': '10' },
+    });
   });
 
   it('keeps only the first `limit` bytes of a long answer', async () => {

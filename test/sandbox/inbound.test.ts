@@ -50,14 +50,23 @@ describe('POST /sandbox/inbound-transfers', () => {
       event_type: 'ledger.credit',
       api_version: '2026-11-01',
       created_at: '2026-11-21T09:30:00.000Z',
-      data: expect.objectContaining({ wallet_id: w.id, amount: 250_000, transaction_id: r.body.data.transaction.id, balance_after: 250_000 }),
+      data: expect.objectContaining({
+        wallet_id: w.id,
+        amount: 250_000,
+        transaction_id: r.body.data.transaction.id,
+        balance_after: 250_000,
+      }),
     });
   });
 
   it('fills in a sender, a narration and a 30-digit NIP session id when they are left out', async () => {
     const w = await createWallet(t);
     const r = await t.call('POST', '/sandbox/inbound-transfers', { account_number: w.account_number, amount: 100 });
-    expect(r.body.data.transaction).toMatchObject({ sender_name: 'SANDBOX SENDER', sender_account: '', raw_narration: 'Transfer from SANDBOX SENDER' });
+    expect(r.body.data.transaction).toMatchObject({
+      sender_name: 'SANDBOX SENDER',
+      sender_account: '',
+      raw_narration: 'Transfer from SANDBOX SENDER',
+    });
     expect(r.body.data.transaction.provider_reference).toMatch(/^000017\d{24}$/);
   });
 
@@ -74,8 +83,16 @@ describe('POST /sandbox/inbound-transfers', () => {
 
   it('answers 409 IDEMPOTENCY_KEY_REUSED to a known provider_reference with different content', async () => {
     const w = await createWallet(t);
-    await t.call('POST', '/sandbox/inbound-transfers', { account_number: w.account_number, amount: 5_000, provider_reference: 'REF-1' });
-    const r = await t.call('POST', '/sandbox/inbound-transfers', { account_number: w.account_number, amount: 6_000, provider_reference: 'REF-1' });
+    await t.call('POST', '/sandbox/inbound-transfers', {
+      account_number: w.account_number,
+      amount: 5_000,
+      provider_reference: 'REF-1',
+    });
+    const r = await t.call('POST', '/sandbox/inbound-transfers', {
+      account_number: w.account_number,
+      amount: 6_000,
+      provider_reference: 'REF-1',
+    });
     expect([r.status, r.body.detail.code]).toEqual([409, 'IDEMPOTENCY_KEY_REUSED']);
     expect((await t.call('GET', `/v1/wallets/${w.id}`)).body.data.balance).toBe(5_000);
   });
@@ -85,7 +102,12 @@ describe('POST /sandbox/inbound-transfers', () => {
     expect([unknown.status, unknown.body.detail.code]).toEqual([404, 'NOT_FOUND']);
     const w = await createWallet(t);
     const other = await t.call('POST', '/sandbox/developers', { business_name: 'Other' });
-    const theirs = await t.call('POST', '/sandbox/inbound-transfers', { account_number: w.account_number, amount: 100 }, { key: other.body.data.api_key });
+    const theirs = await t.call(
+      'POST',
+      '/sandbox/inbound-transfers',
+      { account_number: w.account_number, amount: 100 },
+      { key: other.body.data.api_key },
+    );
     expect(theirs.status).toBe(404);
     expect((await t.call('GET', `/v1/wallets/${w.id}`)).body.data.balance).toBe(0);
   });
@@ -93,7 +115,12 @@ describe('POST /sandbox/inbound-transfers', () => {
   it('holds a payment to a closed wallet in suspense (WALLET_CLOSED) on suspense_holding', async () => {
     const w = await createWallet(t, 1_000);
     await t.call('POST', `/v1/wallets/${w.id}/close`);
-    const r = await t.call('POST', '/sandbox/inbound-transfers', { account_number: w.account_number, amount: 7_500, sender_name: 'TUNDE', narration: 'rent' });
+    const r = await t.call('POST', '/sandbox/inbound-transfers', {
+      account_number: w.account_number,
+      amount: 7_500,
+      sender_name: 'TUNDE',
+      narration: 'rent',
+    });
     expect(r.status).toBe(200);
     expect(r.body.data).toEqual({
       outcome: 'SUSPENDED',
@@ -113,18 +140,37 @@ describe('POST /sandbox/inbound-transfers', () => {
     expect((await t.call('GET', `/v1/wallets/${w.id}`)).body.data.balance).toBe(1_000);
     const txs = await t.call('GET', `/v1/wallets/${w.id}/transactions`);
     expect(txs.body.data.total).toBe(1);
-    const holding = await t.sandbox.db.selectFrom('accounts').select('balance').where('developer_id', '=', t.developerId).where('kind', '=', 'SUSPENSE_HOLDING').executeTakeFirstOrThrow();
+    const holding = await t.sandbox.db
+      .selectFrom('accounts')
+      .select('balance')
+      .where('developer_id', '=', t.developerId)
+      .where('kind', '=', 'SUSPENSE_HOLDING')
+      .executeTakeFirstOrThrow();
     expect(holding.balance).toBe(7_500);
-    const types = (await t.sandbox.db.selectFrom('events').select('type_code').orderBy('seq').execute()).map((e) => typeName(e.type_code));
+    const types = (await t.sandbox.db.selectFrom('events').select('type_code').orderBy('seq').execute()).map((e) =>
+      typeName(e.type_code),
+    );
     expect(types).toEqual(['ledger.credit', 'wallet.closed', 'suspense.created']);
   });
 
   it.each([
     [{ amount: 100 }, 'account_number', 'is required'],
     [{ account_number: '01234', amount: 100 }, 'account_number', 'must be exactly 10 digits'],
-    [{ account_number: '0123456789', amount: '100' }, 'amount', 'must be an integer number of kobo (a JSON number, not a string or a fraction)'],
-    [{ account_number: '0123456789', amount: 100, sender_account: 'abc' }, 'sender_account', 'must be exactly 10 digits'],
-    [{ account_number: '0123456789', amount: 100, narration: 'x'.repeat(101) }, 'narration', 'must be at most 100 characters'],
+    [
+      { account_number: '0123456789', amount: '100' },
+      'amount',
+      'must be an integer number of kobo (a JSON number, not a string or a fraction)',
+    ],
+    [
+      { account_number: '0123456789', amount: 100, sender_account: 'abc' },
+      'sender_account',
+      'must be exactly 10 digits',
+    ],
+    [
+      { account_number: '0123456789', amount: 100, narration: 'x'.repeat(101) },
+      'narration',
+      'must be at most 100 characters',
+    ],
   ])('answers 400 to %j', async (body, field, message) => {
     const r = await t.call('POST', '/sandbox/inbound-transfers', body);
     expect(r.status).toBe(400);
@@ -136,10 +182,16 @@ describe('GET /v1/wallets/:id/transactions', () => {
   it('lists oldest first with paging, type filter and desc order', async () => {
     const a = await createWallet(t);
     const b = await createWallet(t);
-    for (const amount of [100, 200, 300]) await t.call('POST', '/sandbox/inbound-transfers', { account_number: a.account_number, amount });
+    for (const amount of [100, 200, 300])
+      await t.call('POST', '/sandbox/inbound-transfers', { account_number: a.account_number, amount });
     await t.call('POST', `/v1/wallets/${a.id}/transfer`, { destination_account_number: b.account_number, amount: 50 });
     const all = (await t.call('GET', `/v1/wallets/${a.id}/transactions`)).body.data;
-    expect(all.items.map((x: { type: string; amount: number }) => `${x.type}:${x.amount}`)).toEqual(['CREDIT:100', 'CREDIT:200', 'CREDIT:300', 'DEBIT:50']);
+    expect(all.items.map((x: { type: string; amount: number }) => `${x.type}:${x.amount}`)).toEqual([
+      'CREDIT:100',
+      'CREDIT:200',
+      'CREDIT:300',
+      'DEBIT:50',
+    ]);
     expect([all.total, all.page, all.limit]).toEqual([4, 1, 20]);
     const page2 = (await t.call('GET', `/v1/wallets/${a.id}/transactions?limit=3&page=2`)).body.data;
     expect(page2.items.map((x: { amount: number }) => x.amount)).toEqual([50]);

@@ -5,9 +5,25 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/engine/db/database.js';
-import { INTERRUPTED_BY_SNAPSHOT, INTERRUPTED_BY_STOP, recordInterruptedAttempts } from '../../src/engine/events/interrupted-attempts.js';
-import { type AttemptResult, beginAttempts, finishAttempt, type WebhookLogRow } from '../../src/engine/events/webhooks.service.js';
-import { createTestSandbox, createWallet, expectCleanAudit, logsWithPayload, T0, type TestSandbox } from '../helpers/sandbox.js';
+import {
+  INTERRUPTED_BY_SNAPSHOT,
+  INTERRUPTED_BY_STOP,
+  recordInterruptedAttempts,
+} from '../../src/engine/events/interrupted-attempts.js';
+import {
+  type AttemptResult,
+  beginAttempts,
+  finishAttempt,
+  type WebhookLogRow,
+} from '../../src/engine/events/webhooks.service.js';
+import {
+  createTestSandbox,
+  createWallet,
+  expectCleanAudit,
+  logsWithPayload,
+  T0,
+  type TestSandbox,
+} from '../helpers/sandbox.js';
 import { startWebhookApp } from '../helpers/webhook-app.js';
 
 // An attempt is counted before it is sent and gets its row with its outcome. A process killed while
@@ -21,18 +37,30 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const URL = 'http://127.0.0.1:1/hooks';
-const answered = (httpStatus: number, manual = false): AttemptResult => ({ url: URL, httpStatus, responseBody: 'answer', error: null, durationMs: 7, manual });
+const answered = (httpStatus: number, manual = false): AttemptResult => ({
+  url: URL,
+  httpStatus,
+  responseBody: 'answer',
+  error: null,
+  durationMs: 7,
+  manual,
+});
 
 /** The attempts list of a log as the API answers it, the fields a support person reads. */
 async function attempts(t: TestSandbox, log: WebhookLogRow) {
   const listed = await t.call('GET', `/sandbox/webhook-logs/${log.id}/attempts`);
   expect(listed.status).toBe(200);
-  return listed.body.data.items.map((a: { attempt_number: number; http_status_code: number | null; manual: boolean; error: string | null; url: string; duration_ms: number; created_at: string }) => [
-    a.attempt_number,
-    a.http_status_code,
-    a.manual,
-    a.error,
-  ]);
+  return listed.body.data.items.map(
+    (a: {
+      attempt_number: number;
+      http_status_code: number | null;
+      manual: boolean;
+      error: string | null;
+      url: string;
+      duration_ms: number;
+      created_at: string;
+    }) => [a.attempt_number, a.http_status_code, a.manual, a.error],
+  );
 }
 
 describe('attempts whose outcome was never recorded', () => {
@@ -51,13 +79,26 @@ describe('attempts whose outcome was never recorded', () => {
      * schedule begins one once due), and records `result` for it unless null (the process dies
      * while it is out).
      */
-    const attempt = async (log: WebhookLogRow, seconds: number, result: AttemptResult | null, manual = false): Promise<void> => {
+    const attempt = async (
+      log: WebhookLogRow,
+      seconds: number,
+      result: AttemptResult | null,
+      manual = false,
+    ): Promise<void> => {
       const env = { ...t.sandbox.envFor(developerId), clock: { now: () => new Date(T0 + seconds * 1000) } };
       const current = (await logsWithPayload(t, 'ledger.credit')).find((l) => l.id === log.id)!;
       const [begun] = await t.sandbox.write((trx) => beginAttempts(trx, env, [current], manual));
       if (result) await t.sandbox.write((trx) => finishAttempt(trx, env, begun!, result));
     };
-    const [pending, failed, retried, dead, gone, older, delivered] = logs as [WebhookLogRow, WebhookLogRow, WebhookLogRow, WebhookLogRow, WebhookLogRow, WebhookLogRow, WebhookLogRow];
+    const [pending, failed, retried, dead, gone, older, delivered] = logs as [
+      WebhookLogRow,
+      WebhookLogRow,
+      WebhookLogRow,
+      WebhookLogRow,
+      WebhookLogRow,
+      WebhookLogRow,
+      WebhookLogRow,
+    ];
     // Its first attempt out.
     await attempt(pending, 0, null);
     // A failed first attempt, then the schedule's second (5 s later) out.
@@ -91,7 +132,10 @@ describe('attempts whose outcome was never recorded', () => {
         [1, 500, false, null],
         [2, null, true, stopped],
       ]);
-      expect(await attempts(again, dead)).toEqual([...Array.from({ length: 8 }, (_, i) => [i + 1, 500, false, null]), [9, null, true, stopped]]);
+      expect(await attempts(again, dead)).toEqual([
+        ...Array.from({ length: 8 }, (_, i) => [i + 1, 500, false, null]),
+        [9, null, true, stopped],
+      ]);
       expect(await attempts(again, gone)).toEqual([
         [1, 410, false, null],
         [2, null, true, stopped],
@@ -104,10 +148,16 @@ describe('attempts whose outcome was never recorded', () => {
       expect(await attempts(again, delivered)).toEqual([[1, 200, false, null]]);
       // The interrupted row: the endpoint it went to, no answer, no duration, at the time the sandbox found it.
       const [row] = (await again.call('GET', `/sandbox/webhook-logs/${pending.id}/attempts`)).body.data.items;
-      expect(row).toMatchObject({ url: URL, response_body: null, duration_ms: 0, created_at: new Date(T0).toISOString() });
+      expect(row).toMatchObject({
+        url: URL,
+        response_body: null,
+        duration_ms: 0,
+        created_at: new Date(T0).toISOString(),
+      });
       // The logs keep what they said: status, count and the last answer they had.
       const shown = async (log: WebhookLogRow) => {
-        const { status, attempt_count, http_status_code } = (await again.call('GET', `/sandbox/webhook-logs/${log.id}`)).body.data;
+        const { status, attempt_count, http_status_code } = (await again.call('GET', `/sandbox/webhook-logs/${log.id}`))
+          .body.data;
         return [status, attempt_count, http_status_code];
       };
       expect(await Promise.all([pending, failed, retried, dead, gone, older, delivered].map(shown))).toEqual([
@@ -121,16 +171,29 @@ describe('attempts whose outcome was never recorded', () => {
       ]);
       await expectCleanAudit(again);
       // Done once: found again, nothing is added.
-      expect(await again.sandbox.write((trx) => recordInterruptedAttempts(trx, INTERRUPTED_BY_STOP, () => new Date(T0)))).toBe(0);
+      expect(
+        await again.sandbox.write((trx) => recordInterruptedAttempts(trx, INTERRUPTED_BY_STOP, () => new Date(T0))),
+      ).toBe(0);
       // It runs at every start: it reads the index of undelivered logs (empty when all are
       // delivered), never the whole table, and counts each one's attempts in their index.
       const raw = new SQLite(path, { readonly: true });
       const queries: CompiledQuery[] = [];
-      const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }), log: (event) => void queries.push(event.query) });
+      const db = new Kysely<Database>({
+        dialect: new SqliteDialect({ database: raw }),
+        log: (event) => void queries.push(event.query),
+      });
       try {
-        expect(await db.transaction().execute((trx) => recordInterruptedAttempts(trx, INTERRUPTED_BY_STOP, () => new Date(T0)))).toBe(0);
+        expect(
+          await db
+            .transaction()
+            .execute((trx) => recordInterruptedAttempts(trx, INTERRUPTED_BY_STOP, () => new Date(T0))),
+        ).toBe(0);
         const select = queries.find((q) => /^\s*select/i.test(q.sql))!;
-        const plan = (raw.prepare(`EXPLAIN QUERY PLAN ${select.sql}`).all(...(select.parameters as unknown[])) as { detail: string }[]).map((r) => r.detail);
+        const plan = (
+          raw.prepare(`EXPLAIN QUERY PLAN ${select.sql}`).all(...(select.parameters as unknown[])) as {
+            detail: string;
+          }[]
+        ).map((r) => r.detail);
         expect(plan).toEqual([
           'SCAN l USING INDEX webhook_logs_developer_status',
           'CORRELATED SCALAR SUBQUERY 1',

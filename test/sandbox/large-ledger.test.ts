@@ -35,7 +35,13 @@ beforeAll(async () => {
   other = { key: created.api_key };
   const wallet = async (fund: number) => {
     const w = (await t.call('POST', '/v1/wallets', walletBody(), { key: other.key })).body.data;
-    if (fund) await t.call('POST', '/sandbox/inbound-transfers', { account_number: w.account_number, amount: fund }, { key: other.key });
+    if (fund)
+      await t.call(
+        'POST',
+        '/sandbox/inbound-transfers',
+        { account_number: w.account_number, amount: fund },
+        { key: other.key },
+      );
     return w;
   };
   await bulkTransfers(t.sandbox, created.developer_id, await wallet(1_000_000), await wallet(0), OTHER_TRANSFERS);
@@ -85,7 +91,11 @@ describe(`a ledger of ${(2 * TRANSFERS).toLocaleString('en')} transactions`, () 
     );
     expect(answer.status).toBe(200);
     expect(answer.body.data).toMatchObject({ ok: true, problems: [] });
-    expect(answer.body.data.checked).toMatchObject({ transactions: 2 * TRANSFERS + 1, events: 2 * TRANSFERS + 1, webhook_logs: 2 * TRANSFERS + 1 });
+    expect(answer.body.data.checked).toMatchObject({
+      transactions: 2 * TRANSFERS + 1,
+      events: 2 * TRANSFERS + 1,
+      webhook_logs: 2 * TRANSFERS + 1,
+    });
     expect(probes).toBeGreaterThanOrEqual(3);
     expect(longestStallMs).toBeLessThan(tookMs * STALL_SHARE);
   }, 120_000);
@@ -95,24 +105,39 @@ describe(`a ledger of ${(2 * TRANSFERS).toLocaleString('en')} transactions`, () 
     const newest = await list('order=desc&limit=100');
     const last = await list(`page=${(2 * TRANSFERS) / 100 + 1}&limit=100`);
     expect(newest.total).toBe(2 * TRANSFERS + 1);
-    expect(last.items.map((l: { id: string }) => l.id)).toEqual(newest.items.slice(0, last.items.length).map((l: { id: string }) => l.id).reverse());
+    expect(last.items.map((l: { id: string }) => l.id)).toEqual(
+      newest.items
+        .slice(0, last.items.length)
+        .map((l: { id: string }) => l.id)
+        .reverse(),
+    );
     expect((await list('status=DELIVERED&event_type=ledger.debit&limit=1')).total).toBe(TRANSFERS);
   });
 
   it('a developer of 40,000 is reset in chunks: another developer is served meanwhile, and the space goes back to the file system', async () => {
-    const pages = async () => Number((await sql<{ page_count: number }>`PRAGMA page_count`.execute(t.sandbox.db)).rows[0]!.page_count);
+    const pages = async () =>
+      Number((await sql<{ page_count: number }>`PRAGMA page_count`.execute(t.sandbox.db)).rows[0]!.page_count);
     const before = await pages();
     let credits = 0;
     const { answer, probes, longestStallMs, tookMs } = await whileRunning(
       () => fetch(`${t.baseUrl}/sandbox/reset`, as(other.key, 'POST')),
       async () => {
         credits++;
-        return fetch(`${t.baseUrl}/sandbox/inbound-transfers`, as(t.key, 'POST', { account_number: a.account_number, amount: 100, narration: 'salary' }));
+        return fetch(
+          `${t.baseUrl}/sandbox/inbound-transfers`,
+          as(t.key, 'POST', { account_number: a.account_number, amount: 100, narration: 'salary' }),
+        );
       },
     );
     expect(answer.status).toBe(200);
     const rows = 2 * OTHER_TRANSFERS + 1;
-    expect(answer.body.data.removed).toMatchObject({ transactions: rows, entries: rows + 1, events: rows, webhook_logs: rows, wallets: 2 });
+    expect(answer.body.data.removed).toMatchObject({
+      transactions: rows,
+      entries: rows + 1,
+      events: rows,
+      webhook_logs: rows,
+      wallets: 2,
+    });
     expect(probes).toBeGreaterThanOrEqual(3);
     expect(longestStallMs).toBeLessThan(tookMs * STALL_SHARE);
 
@@ -123,6 +148,10 @@ describe(`a ledger of ${(2 * TRANSFERS).toLocaleString('en')} transactions`, () 
     const after = await pages();
     // Their rows were about a sixth of the file.
     expect(after).toBeLessThan(before * 0.95);
-    expect(Number((await sql<{ freelist_count: number }>`PRAGMA freelist_count`.execute(t.sandbox.db)).rows[0]!.freelist_count)).toBe(0);
+    expect(
+      Number(
+        (await sql<{ freelist_count: number }>`PRAGMA freelist_count`.execute(t.sandbox.db)).rows[0]!.freelist_count,
+      ),
+    ).toBe(0);
   }, 180_000);
 });

@@ -55,7 +55,11 @@ function expectedLedgerEnvelope(log: Log, tx: Record<string, unknown>, statusThe
       sender_account: tx.sender_account,
       narration: tx.raw_narration,
       ...(tx.destination_account_number
-        ? { destination_account_number: tx.destination_account_number, destination_bank_code: tx.destination_bank_code, destination_account_name: tx.destination_account_name }
+        ? {
+            destination_account_number: tx.destination_account_number,
+            destination_bank_code: tx.destination_bank_code,
+            destination_account_name: tx.destination_account_name,
+          }
         : {}),
     },
   });
@@ -65,17 +69,45 @@ describe('ledger event payloads built from their transactions', () => {
   it('sends the same bytes as the envelope, on every attempt, for every kind of ledger event, with a payout debit as it was when announced', async () => {
     let failing = true;
     const signing = await secret();
-    const app = await startWebhookApp(() => signing, () => (failing ? 500 : 200));
+    const app = await startWebhookApp(
+      () => signing,
+      () => (failing ? 500 : 200),
+    );
     try {
       await t.call('PUT', '/sandbox/webhook-endpoint', { url: app.url });
       const a = await createWallet(t, 2_000_000); // inbound credit
       const b = await createWallet(t);
       const narration = 'Rent "May" \\ naïra ₦ 😀 \u0001 </script>';
-      expect((await t.call('POST', `/v1/wallets/${a.id}/transfer`, { destination_account_number: b.account_number, amount: 150_000, narration })).status).toBe(200);
-      const settles = await t.call('POST', `/v1/wallets/${a.id}/transfer`, { destination_account_number: makeNuban('058', '012345678'), destination_bank_code: '058', amount: 500_000 });
-      const fails = await t.call('POST', `/v1/wallets/${a.id}/transfer`, { destination_account_number: '1111111111', destination_bank_code: '044', amount: 100_000 });
-      const held = (await t.call('POST', '/sandbox/inbound-transfers', { account_number: b.account_number, amount: 7_000, narration: 'asdfgh' })).body.data.suspense_item;
-      expect((await t.call('POST', `/v1/suspense/${held.id}/resolve`, { action: 'CREDIT_WALLET', target_wallet_id: b.id })).status).toBe(200);
+      expect(
+        (
+          await t.call('POST', `/v1/wallets/${a.id}/transfer`, {
+            destination_account_number: b.account_number,
+            amount: 150_000,
+            narration,
+          })
+        ).status,
+      ).toBe(200);
+      const settles = await t.call('POST', `/v1/wallets/${a.id}/transfer`, {
+        destination_account_number: makeNuban('058', '012345678'),
+        destination_bank_code: '058',
+        amount: 500_000,
+      });
+      const fails = await t.call('POST', `/v1/wallets/${a.id}/transfer`, {
+        destination_account_number: '1111111111',
+        destination_bank_code: '044',
+        amount: 100_000,
+      });
+      const held = (
+        await t.call('POST', '/sandbox/inbound-transfers', {
+          account_number: b.account_number,
+          amount: 7_000,
+          narration: 'asdfgh',
+        })
+      ).body.data.suspense_item;
+      expect(
+        (await t.call('POST', `/v1/suspense/${held.id}/resolve`, { action: 'CREDIT_WALLET', target_wallet_id: b.id }))
+          .status,
+      ).toBe(200);
       await advance(1); // first attempts, all refused
       await advance(2); // the payouts settle and fail (a reversal), their first attempts refused too
       failing = false;
@@ -95,18 +127,31 @@ describe('ledger event payloads built from their transactions', () => {
         for (const attempt of sent) expect(attempt.body).toBe(expected);
         expect(sent.every((r) => r.verified)).toBe(true);
         expect(log.payload).toEqual(JSON.parse(expected));
-        expect((await t.call('GET', `/sandbox/webhook-logs/${log.id}`)).body.data.payload).toEqual(JSON.parse(expected));
+        expect((await t.call('GET', `/sandbox/webhook-logs/${log.id}`)).body.data.payload).toEqual(
+          JSON.parse(expected),
+        );
       }
       // Both payout debits changed status after their events: their events still say PENDING.
-      const payoutStatuses = await Promise.all([...pendingDebits].map(async (id) => (await t.call('GET', `/v1/transactions/${id}`)).body.data.status));
+      const payoutStatuses = await Promise.all(
+        [...pendingDebits].map(async (id) => (await t.call('GET', `/v1/transactions/${id}`)).body.data.status),
+      );
       expect(payoutStatuses.sort()).toEqual(['FAILED', 'SETTLED']);
       // Every other event's redeliveries repeat its first bytes too.
-      for (const log of logs) expect(new Set(app.received.filter((r) => r.id === log.event_id).map((r) => r.body)).size).toBe(1);
+      for (const log of logs)
+        expect(new Set(app.received.filter((r) => r.id === log.event_id).map((r) => r.body)).size).toBe(1);
 
       // Stored: the PENDING debits' events and the events that are not ledger events; built: the rest.
-      const stored = await t.sandbox.db.selectFrom('events').select(['type_code', sql<number>`case when payload != '' then 1 else 0 end`.as('stored'), 'transaction_seq']).orderBy('seq').execute();
+      const stored = await t.sandbox.db
+        .selectFrom('events')
+        .select(['type_code', sql<number>`case when payload != '' then 1 else 0 end`.as('stored'), 'transaction_seq'])
+        .orderBy('seq')
+        .execute();
       expect(stored.filter((e) => e.stored === 0)).toHaveLength(7);
-      expect(stored.filter((e) => e.stored === 0).every((e) => e.transaction_seq !== null && typeName(e.type_code).startsWith('ledger.'))).toBe(true);
+      expect(
+        stored
+          .filter((e) => e.stored === 0)
+          .every((e) => e.transaction_seq !== null && typeName(e.type_code).startsWith('ledger.')),
+      ).toBe(true);
       expect(stored.filter((e) => e.stored === 1).every((e) => e.transaction_seq === null)).toBe(true);
       await expectCleanAudit(t);
     } finally {
@@ -117,24 +162,60 @@ describe('ledger event payloads built from their transactions', () => {
   it('shows the built payload in the built-in receiver’s record, and the audit notices an event pointing at the wrong transaction', async () => {
     const a = await createWallet(t, 10_000);
     const b = await createWallet(t);
-    await t.call('POST', `/v1/wallets/${a.id}/transfer`, { destination_account_number: b.account_number, amount: 2_500 });
+    await t.call('POST', `/v1/wallets/${a.id}/transfer`, {
+      destination_account_number: b.account_number,
+      amount: 2_500,
+    });
     await advance(1);
     const logs = await allLogs();
-    const received = (await t.call('GET', '/sandbox/receiver/events?limit=100')).body.data.items as { webhook_id: string; body: string }[];
+    const received = (await t.call('GET', '/sandbox/receiver/events?limit=100')).body.data.items as {
+      webhook_id: string;
+      body: string;
+    }[];
     expect(received).toHaveLength(3);
-    for (const log of logs) expect(received.find((r) => r.webhook_id === log.event_id)!.body).toBe(JSON.stringify(log.payload));
+    for (const log of logs)
+      expect(received.find((r) => r.webhook_id === log.event_id)!.body).toBe(JSON.stringify(log.payload));
     await expectCleanAudit(t);
 
     // The transfer's debit event made to point at the credit's transaction: the debit has no event.
     const debit = logs.find((l) => l.event_type === 'ledger.debit')!;
-    const credit = logs.find((l) => l.event_type === 'ledger.credit' && l.payload.data.transaction_id !== undefined && l.created_at === debit.created_at)!;
-    const creditSeq = (await t.sandbox.db.selectFrom('events').select('transaction_seq').where('id', '=', storedId(t.sandbox.db, credit.event_id)).executeTakeFirstOrThrow()).transaction_seq;
-    await t.sandbox.db.updateTable('events').set({ transaction_seq: creditSeq }).where('id', '=', storedId(t.sandbox.db, debit.event_id)).execute();
+    const credit = logs.find(
+      (l) =>
+        l.event_type === 'ledger.credit' &&
+        l.payload.data.transaction_id !== undefined &&
+        l.created_at === debit.created_at,
+    )!;
+    const creditSeq = (
+      await t.sandbox.db
+        .selectFrom('events')
+        .select('transaction_seq')
+        .where('id', '=', storedId(t.sandbox.db, credit.event_id))
+        .executeTakeFirstOrThrow()
+    ).transaction_seq;
+    await t.sandbox.db
+      .updateTable('events')
+      .set({ transaction_seq: creditSeq })
+      .where('id', '=', storedId(t.sandbox.db, debit.event_id))
+      .execute();
     const report = (await t.call('GET', '/sandbox/audit')).body.data;
     expect(report.ok).toBe(false);
-    expect(report.problems).toEqual(expect.arrayContaining([expect.objectContaining({ check: 'event_for_movement', id: debit.payload.data.transaction_id })]));
-    const debitSeq = (await t.sandbox.db.selectFrom('transactions').select('seq').where('id', '=', debit.payload.data.transaction_id!).executeTakeFirstOrThrow()).seq;
-    await t.sandbox.db.updateTable('events').set({ transaction_seq: debitSeq }).where('id', '=', storedId(t.sandbox.db, debit.event_id)).execute();
+    expect(report.problems).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ check: 'event_for_movement', id: debit.payload.data.transaction_id }),
+      ]),
+    );
+    const debitSeq = (
+      await t.sandbox.db
+        .selectFrom('transactions')
+        .select('seq')
+        .where('id', '=', debit.payload.data.transaction_id!)
+        .executeTakeFirstOrThrow()
+    ).seq;
+    await t.sandbox.db
+      .updateTable('events')
+      .set({ transaction_seq: debitSeq })
+      .where('id', '=', storedId(t.sandbox.db, debit.event_id))
+      .execute();
   });
 });
 
@@ -148,16 +229,24 @@ describe('the built-in receiver’s standard answer, stored once', () => {
     expect((await t.call('GET', `/sandbox/webhook-logs/${log!.id}`)).body.data.response_body).toBe(accepted);
     const attempts = (await t.call('GET', `/sandbox/webhook-logs/${log!.id}/attempts`)).body.data.items;
     expect(attempts.map((a: { response_body: string }) => a.response_body)).toEqual([accepted]);
-    const stored = await t.sandbox.db.selectFrom('webhook_attempts').select('response_body').unionAll(t.sandbox.db.selectFrom('webhook_logs').select('response_body')).execute();
+    const stored = await t.sandbox.db
+      .selectFrom('webhook_attempts')
+      .select('response_body')
+      .unionAll(t.sandbox.db.selectFrom('webhook_logs').select('response_body'))
+      .execute();
     expect(stored).toEqual([{ response_body: null }, { response_body: null }]);
 
     // An application's answers, whatever they are, read back as they came: empty, the same words, an error.
     const answers = ['', accepted, 'nope'];
     const bodies = [...answers];
-    const server = createServer((_request, response) => response.writeHead(bodies.length === 1 ? 500 : 200).end(bodies.shift()));
+    const server = createServer((_request, response) =>
+      response.writeHead(bodies.length === 1 ? 500 : 200).end(bodies.shift()),
+    );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
-      await t.call('PUT', '/sandbox/webhook-endpoint', { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hooks` });
+      await t.call('PUT', '/sandbox/webhook-endpoint', {
+        url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hooks`,
+      });
       for (const amount of [1, 2, 3]) {
         await t.call('POST', '/sandbox/inbound-transfers', { account_number: w.account_number, amount });
         await advance(1);
@@ -168,7 +257,11 @@ describe('the built-in receiver’s standard answer, stored once', () => {
         [200, accepted],
         [500, 'nope'],
       ]);
-      const firstAnswers = await Promise.all(logs.map(async (l) => (await t.call('GET', `/sandbox/webhook-logs/${l.id}/attempts`)).body.data.items[0].response_body));
+      const firstAnswers = await Promise.all(
+        logs.map(
+          async (l) => (await t.call('GET', `/sandbox/webhook-logs/${l.id}/attempts`)).body.data.items[0].response_body,
+        ),
+      );
       expect(firstAnswers).toEqual(answers);
     } finally {
       server.closeAllConnections();

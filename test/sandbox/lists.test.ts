@@ -22,9 +22,17 @@ beforeAll(async () => {
   wallet = await createWallet(t, 1_000_000);
   const other = await createWallet(t);
   // 45 transfers (90 transactions, 91 deliveries with the funding credit), half of them delivered.
-  for (let i = 0; i < 45; i++) await t.call('POST', `/v1/wallets/${wallet.id}/transfer`, { destination_account_number: other.account_number, amount: 100 + i });
+  for (let i = 0; i < 45; i++)
+    await t.call('POST', `/v1/wallets/${wallet.id}/transfer`, {
+      destination_account_number: other.account_number,
+      amount: 100 + i,
+    });
   await t.app.scheduler.runDue(t.developerId);
-  for (let i = 0; i < 3; i++) await t.call('POST', `/v1/wallets/${wallet.id}/transfer`, { destination_account_number: other.account_number, amount: 1 });
+  for (let i = 0; i < 3; i++)
+    await t.call('POST', `/v1/wallets/${wallet.id}/transfer`, {
+      destination_account_number: other.account_number,
+      amount: 1,
+    });
 }, 60_000);
 
 afterAll(async () => {
@@ -37,12 +45,18 @@ describe('the hot lists use indexes in their order and filters', () => {
   async function plans(run: (db: Kysely<Database>) => Promise<unknown>): Promise<string[]> {
     const raw = new SQLite(join(dir, 'lists.db'), { readonly: true });
     const queries: CompiledQuery[] = [];
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }), log: (event) => void queries.push(event.query) });
+    const db = new Kysely<Database>({
+      dialect: new SqliteDialect({ database: raw }),
+      log: (event) => void queries.push(event.query),
+    });
     try {
       await run(db);
       return queries
         .filter((q) => /^\s*select/i.test(q.sql))
-        .map((q) => `${q.sql}\n  → ${(raw.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...(q.parameters as unknown[])) as { detail: string }[]).map((r) => r.detail).join(' | ')}`);
+        .map(
+          (q) =>
+            `${q.sql}\n  → ${(raw.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...(q.parameters as unknown[])) as { detail: string }[]).map((r) => r.detail).join(' | ')}`,
+        );
     } finally {
       await db.destroy();
     }
@@ -64,9 +78,14 @@ describe('the hot lists use indexes in their order and filters', () => {
         for (const order of ['asc', 'desc'] as const) {
           for (const at of [1, 5]) {
             await listWebhookLogs(db, t.developerId, page(at, order));
-            for (const status of ['PENDING', 'DELIVERED', 'FAILED', 'DEAD'] as const) await listWebhookLogs(db, t.developerId, { ...page(at, order), status: [status] });
+            for (const status of ['PENDING', 'DELIVERED', 'FAILED', 'DEAD'] as const)
+              await listWebhookLogs(db, t.developerId, { ...page(at, order), status: [status] });
             await listWebhookLogs(db, t.developerId, { ...page(at, order), event_type: 'ledger.debit' });
-            await listWebhookLogs(db, t.developerId, { ...page(at, order), status: ['PENDING'], event_type: 'ledger.credit' });
+            await listWebhookLogs(db, t.developerId, {
+              ...page(at, order),
+              status: ['PENDING'],
+              event_type: 'ledger.credit',
+            });
           }
         }
       }),
@@ -74,7 +93,14 @@ describe('the hot lists use indexes in their order and filters', () => {
   });
 
   it("the report's sections: each developer's rows of the period, through a time index (grouping sorts only the period's rows)", async () => {
-    const planned = await plans((db) => buildReport(db, t.developerId, { since: Date.parse('2026-11-21T00:00:00Z'), until: Date.parse('2026-11-22T00:00:00Z') }, new Date()));
+    const planned = await plans((db) =>
+      buildReport(
+        db,
+        t.developerId,
+        { since: Date.parse('2026-11-21T00:00:00Z'), until: Date.parse('2026-11-22T00:00:00Z') },
+        new Date(),
+      ),
+    );
     expect(planned).toHaveLength(5);
     // No table is scanned. `SCAN f` reads the failing endpoints' grouped rows (one per endpoint URL),
     // which the period's rows were grouped into through the time index.
@@ -122,17 +148,39 @@ describe('the hot lists use indexes in their order and filters', () => {
 describe("a developer with few of the sandbox's transactions", () => {
   it("lists every wallet of its own by gathering its rows, not by walking everyone's", async () => {
     const other = (await t.call('POST', '/sandbox/developers', { business_name: 'FEW' })).body.data;
-    const theirs = (await t.call('POST', '/v1/wallets', { customer_reference: 'few', first_name: 'Few', last_name: 'Rows', email: 'f@example.com' }, { key: other.api_key })).body.data;
-    for (const amount of [1_000, 2_000]) await t.call('POST', '/sandbox/inbound-transfers', { account_number: theirs.account_number, amount }, { key: other.api_key });
+    const theirs = (
+      await t.call(
+        'POST',
+        '/v1/wallets',
+        { customer_reference: 'few', first_name: 'Few', last_name: 'Rows', email: 'f@example.com' },
+        { key: other.api_key },
+      )
+    ).body.data;
+    for (const amount of [1_000, 2_000])
+      await t.call(
+        'POST',
+        '/sandbox/inbound-transfers',
+        { account_number: theirs.account_number, amount },
+        { key: other.api_key },
+      );
     const listed = (await t.call('GET', '/v1/transactions?order=desc', undefined, { key: other.api_key })).body.data;
     expect([listed.total, listed.items.map((item: { amount: number }) => item.amount)]).toEqual([2, [2_000, 1_000]]);
     const raw = new SQLite(join(dir, 'lists.db'), { readonly: true });
     const queries: CompiledQuery[] = [];
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }), log: (event) => void queries.push(event.query) });
+    const db = new Kysely<Database>({
+      dialect: new SqliteDialect({ database: raw }),
+      log: (event) => void queries.push(event.query),
+    });
     try {
       await listDeveloperTransactions(db, other.developer_id, { page: 1, limit: 20, order: 'asc' });
       const listing = queries.find((q) => /order by "transactions"."created_at"/.test(q.sql))!;
-      const plan = (raw.prepare(`EXPLAIN QUERY PLAN ${listing.sql}`).all(...(listing.parameters as unknown[])) as { detail: string }[]).map((r) => r.detail).join(' | ');
+      const plan = (
+        raw.prepare(`EXPLAIN QUERY PLAN ${listing.sql}`).all(...(listing.parameters as unknown[])) as {
+          detail: string;
+        }[]
+      )
+        .map((r) => r.detail)
+        .join(' | ');
       expect(plan).toMatch(/SEARCH transactions USING INDEX transactions_wallet/);
       expect(plan).not.toMatch(/SCAN transactions/);
     } finally {
@@ -149,7 +197,8 @@ describe('a page read from the far end is the same page', () => {
       expect(whole.total).toBe(total);
       const paged: unknown[] = [];
       for (let at = 1; at <= Math.ceil(total / 7) + 1; at++) {
-        const one = (await t.call('GET', `${path}${path.includes('?') ? '&' : '?'}limit=7&page=${at}&order=${order}`)).body.data;
+        const one = (await t.call('GET', `${path}${path.includes('?') ? '&' : '?'}limit=7&page=${at}&order=${order}`))
+          .body.data;
         expect(one.total).toBe(total);
         paged.push(...one.items);
       }
@@ -189,8 +238,14 @@ describe('the counters that list totals read', () => {
       for (const statement of drift) await statement.execute(t.sandbox.db);
       const report = (await t.call('GET', '/sandbox/audit')).body.data;
       expect(report.ok).toBe(false);
-      expect(report.problems.map((p: { check: string }) => p.check).sort()).toEqual(['receiver_event_counts', 'transaction_counts', 'webhook_log_counts']);
-      expect(report.problems.find((p: { check: string }) => p.check === 'webhook_log_counts').message).toBe('DELIVERED ledger.credit webhook logs: 46, but the counter says 47');
+      expect(report.problems.map((p: { check: string }) => p.check).sort()).toEqual([
+        'receiver_event_counts',
+        'transaction_counts',
+        'webhook_log_counts',
+      ]);
+      expect(report.problems.find((p: { check: string }) => p.check === 'webhook_log_counts').message).toBe(
+        'DELIVERED ledger.credit webhook logs: 46, but the counter says 47',
+      );
     } finally {
       for (const statement of undo) await statement.execute(t.sandbox.db);
     }

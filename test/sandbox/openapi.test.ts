@@ -24,10 +24,12 @@ interface Operation {
   responses: Record<string, { description: string; content?: Record<string, { schema: unknown }> }>;
 }
 const operations = (): Operation[] =>
-  Object.entries(document.paths as Record<string, Record<string, Omit<Operation, 'method' | 'path'>>>).flatMap(([path, item]) =>
-    Object.entries(item).map(([method, operation]) => ({ ...operation, method: method.toUpperCase(), path })),
+  Object.entries(document.paths as Record<string, Record<string, Omit<Operation, 'method' | 'path'>>>).flatMap(
+    ([path, item]) =>
+      Object.entries(item).map(([method, operation]) => ({ ...operation, method: method.toUpperCase(), path })),
   );
-const declared = (method: string, path: string) => Object.keys(document.paths[path][method.toLowerCase()].responses).map(Number);
+const declared = (method: string, path: string) =>
+  Object.keys(document.paths[path][method.toLowerCase()].responses).map(Number);
 
 describe('GET /openapi.json', () => {
   it('is a valid OpenAPI 3.1 document of both surfaces', async () => {
@@ -36,7 +38,14 @@ describe('GET /openapi.json', () => {
     expect(document.openapi).toBe('3.1.0');
     await expect(SwaggerParser.validate(structuredClone(document))).resolves.toBeTruthy();
     expect(Object.keys(document.paths)).toEqual(
-      expect.arrayContaining(['/v1/wallets', '/v1/wallets/{wallet_id}/transfer', '/v1/wallets/{wallet_id}/transactions', '/v1/transactions/{tx_id}', '/sandbox/inbound-transfers', '/sandbox/audit']),
+      expect.arrayContaining([
+        '/v1/wallets',
+        '/v1/wallets/{wallet_id}/transfer',
+        '/v1/wallets/{wallet_id}/transactions',
+        '/v1/transactions/{tx_id}',
+        '/sandbox/inbound-transfers',
+        '/sandbox/audit',
+      ]),
     );
   });
 
@@ -52,29 +61,90 @@ describe('GET /openapi.json', () => {
 
   it('declares page and limit as integers with their bounds on every list', async () => {
     // A search is not paged: its limit is per kind of record.
-    const lists = operations().filter((o) => o.path !== '/sandbox/search' && o.parameters?.some((p) => p.in === 'query' && p.name === 'limit'));
+    const lists = operations().filter(
+      (o) => o.path !== '/sandbox/search' && o.parameters?.some((p) => p.in === 'query' && p.name === 'limit'),
+    );
     expect(lists.map((o) => `${o.method} ${o.path}`)).toEqual(
-      expect.arrayContaining(['GET /v1/wallets/{wallet_id}/transactions', 'GET /v1/agents', 'GET /v1/suspense', 'GET /v1/webhook-logs', 'GET /sandbox/wallets', 'GET /sandbox/receiver/events']),
+      expect.arrayContaining([
+        'GET /v1/wallets/{wallet_id}/transactions',
+        'GET /v1/agents',
+        'GET /v1/suspense',
+        'GET /v1/webhook-logs',
+        'GET /sandbox/wallets',
+        'GET /sandbox/receiver/events',
+      ]),
     );
     for (const list of lists) {
       const query = (name: string) => list.parameters!.find((p) => p.in === 'query' && p.name === name)!;
-      expect([list.path, query('page').schema, query('page').required]).toEqual([list.path, { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER }, false]);
-      expect([list.path, query('limit').schema, query('limit').required]).toEqual([list.path, { type: 'integer', minimum: 1, maximum: 100 }, false]);
+      expect([list.path, query('page').schema, query('page').required]).toEqual([
+        list.path,
+        { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+        false,
+      ]);
+      expect([list.path, query('limit').schema, query('limit').required]).toEqual([
+        list.path,
+        { type: 'integer', minimum: 1, maximum: 100 },
+        false,
+      ]);
     }
   });
 });
 
 describe("the service's extensions in /openapi.json", () => {
-  it('marks every query parameter beyond the seed interface with x-ledger-extension on the parameter, and none of the seed\'s', () => {
+  it("marks every query parameter beyond the seed interface with x-ledger-extension on the parameter, and none of the seed's", () => {
     const marks = (path: string) =>
-      Object.fromEntries((document.paths[path].get.parameters as { in: string; name: string; 'x-ledger-extension'?: boolean; schema: Record<string, unknown> }[]).filter((p) => p.in === 'query').map((p) => {
-        expect(p.schema['x-ledger-extension']).toBeUndefined();
-        return [p.name, p['x-ledger-extension'] === true];
-      }));
-    const filters = { since: true, until: true, amount_min: true, amount_max: true, sender: true, provider_reference: true };
-    expect(marks('/v1/suspense')).toEqual({ page: false, limit: false, order: true, status: false, reason: false, ...filters, wallet_id: true, customer_reference: true });
-    expect(marks('/v1/webhook-logs')).toEqual({ page: false, limit: false, order: true, status: false, event_type: false, since: true, until: true, wallet_id: true, customer_reference: true });
-    expect(marks('/v1/wallets/{wallet_id}/transactions')).toEqual({ page: false, limit: false, order: true, type: true, status: true, ...filters });
+      Object.fromEntries(
+        (
+          document.paths[path].get.parameters as {
+            in: string;
+            name: string;
+            'x-ledger-extension'?: boolean;
+            schema: Record<string, unknown>;
+          }[]
+        )
+          .filter((p) => p.in === 'query')
+          .map((p) => {
+            expect(p.schema['x-ledger-extension']).toBeUndefined();
+            return [p.name, p['x-ledger-extension'] === true];
+          }),
+      );
+    const filters = {
+      since: true,
+      until: true,
+      amount_min: true,
+      amount_max: true,
+      sender: true,
+      provider_reference: true,
+    };
+    expect(marks('/v1/suspense')).toEqual({
+      page: false,
+      limit: false,
+      order: true,
+      status: false,
+      reason: false,
+      ...filters,
+      wallet_id: true,
+      customer_reference: true,
+    });
+    expect(marks('/v1/webhook-logs')).toEqual({
+      page: false,
+      limit: false,
+      order: true,
+      status: false,
+      event_type: false,
+      since: true,
+      until: true,
+      wallet_id: true,
+      customer_reference: true,
+    });
+    expect(marks('/v1/wallets/{wallet_id}/transactions')).toEqual({
+      page: false,
+      limit: false,
+      order: true,
+      type: true,
+      status: true,
+      ...filters,
+    });
     expect(marks('/v1/agents')).toEqual({ page: false, limit: false, order: true, wallet_id: false });
     // Whole operations of the service's own are marked on the operation.
     expect(document.paths['/v1/transactions'].get['x-ledger-extension']).toBe(true);
@@ -92,7 +162,9 @@ describe('the statuses each operation declares (decisions: Requests and validati
       if (o.parameters?.some((p) => p.in === 'header' && p.name === 'idempotency-key')) expected.push(409);
       expect([`${o.method} ${o.path}`, statuses]).toEqual([`${o.method} ${o.path}`, expect.arrayContaining(expected)]);
       for (const status of statuses.filter((s) => s >= 400)) {
-        expect(o.responses[status]!.content!['application/json']!.schema).toEqual({ $ref: '#/components/schemas/Error' });
+        expect(o.responses[status]!.content!['application/json']!.schema).toEqual({
+          $ref: '#/components/schemas/Error',
+        });
         expect(o.responses[status]!.description).toMatch(/^Refused \(.+\), in the Error shape$/);
       }
     }
@@ -113,20 +185,47 @@ describe('the statuses each operation declares (decisions: Requests and validati
     const closed = await createWallet(t, 5_000);
     await call('POST', '/v1/wallets/{wallet_id}/close', `/v1/wallets/${closed.id}/close`);
     await call('POST', '/v1/wallets/{wallet_id}/close', `/v1/wallets/${closed.id}/close`);
-    await call('POST', '/v1/wallets', '/v1/wallets', { customer_reference: rich.customer_reference, first_name: 'A', last_name: 'B', email: 'a@b.ng' });
-    const transfer = (from: string, body: unknown) => call('POST', '/v1/wallets/{wallet_id}/transfer', `/v1/wallets/${from}/transfer`, body);
+    await call('POST', '/v1/wallets', '/v1/wallets', {
+      customer_reference: rich.customer_reference,
+      first_name: 'A',
+      last_name: 'B',
+      email: 'a@b.ng',
+    });
+    const transfer = (from: string, body: unknown) =>
+      call('POST', '/v1/wallets/{wallet_id}/transfer', `/v1/wallets/${from}/transfer`, body);
     await transfer(locked.id, { destination_account_number: rich.account_number, amount: 1 });
     await transfer(closed.id, { destination_account_number: rich.account_number, amount: 1 });
     await transfer(poor.id, { destination_account_number: rich.account_number, amount: 11 });
     await transfer(rich.id, { destination_account_number: '0000000000', destination_bank_code: '058', amount: 1 });
-    await call('POST', '/v1/wallets/{wallet_id}/agents', `/v1/wallets/${closed.id}/agents`, { name: 'x', trigger: 'ON_CREDIT', action: 'LOCK_WALLET' });
+    await call('POST', '/v1/wallets/{wallet_id}/agents', `/v1/wallets/${closed.id}/agents`, {
+      name: 'x',
+      trigger: 'ON_CREDIT',
+      action: 'LOCK_WALLET',
+    });
     await call('PATCH', '/sandbox/wallets/{wallet_id}', `/sandbox/wallets/${closed.id}`, { allow_transfers_out: true });
     await call('POST', '/v1/banks/resolve', '/v1/banks/resolve', { account_number: '0000000000', bank_code: '058' });
-    await call('POST', '/sandbox/inbound-transfers', '/sandbox/inbound-transfers', { account_number: '0123456789', amount: 1 });
-    const first = await call('POST', '/sandbox/inbound-transfers', '/sandbox/inbound-transfers', { account_number: rich.account_number, amount: 1, provider_reference: 'ref-1' });
+    await call('POST', '/sandbox/inbound-transfers', '/sandbox/inbound-transfers', {
+      account_number: '0123456789',
+      amount: 1,
+    });
+    const first = await call('POST', '/sandbox/inbound-transfers', '/sandbox/inbound-transfers', {
+      account_number: rich.account_number,
+      amount: 1,
+      provider_reference: 'ref-1',
+    });
     expect(first.status).toBe(200);
-    await call('POST', '/sandbox/inbound-transfers', '/sandbox/inbound-transfers', { account_number: rich.account_number, amount: 2, provider_reference: 'ref-1' });
-    const held = (await t.call('POST', '/sandbox/inbound-transfers', { account_number: rich.account_number, amount: 500, narration: 'asdfgh' })).body.data.suspense_item;
+    await call('POST', '/sandbox/inbound-transfers', '/sandbox/inbound-transfers', {
+      account_number: rich.account_number,
+      amount: 2,
+      provider_reference: 'ref-1',
+    });
+    const held = (
+      await t.call('POST', '/sandbox/inbound-transfers', {
+        account_number: rich.account_number,
+        amount: 500,
+        narration: 'asdfgh',
+      })
+    ).body.data.suspense_item;
     await call('POST', '/v1/suspense/{suspense_id}/resolve', `/v1/suspense/${held.id}/resolve`, { action: 'REFUND' });
     await call('POST', '/v1/suspense/{suspense_id}/resolve', `/v1/suspense/${held.id}/resolve`, { action: 'DISMISS' });
     await call('POST', '/v1/suspense/{suspense_id}/resolve', `/v1/suspense/${held.id}/resolve`, { action: 'DISMISS' });
@@ -135,7 +234,8 @@ describe('the statuses each operation declares (decisions: Requests and validati
 
     const statuses = answered.map(([, , status]) => status);
     expect(new Set(statuses)).toEqual(new Set([200, 403, 404, 409, 422]));
-    for (const [method, path, status] of answered) expect([method, path, declared(method, path)]).toEqual([method, path, expect.arrayContaining([status])]);
+    for (const [method, path, status] of answered)
+      expect([method, path, declared(method, path)]).toEqual([method, path, expect.arrayContaining([status])]);
   });
 });
 
@@ -172,7 +272,9 @@ describe('a client generated with openapi-typescript', () => {
         lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
         types: [],
       });
-      const problems = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+      const problems = ts
+        .getPreEmitDiagnostics(program)
+        .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
       expect(problems).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -13,13 +13,26 @@ const body = JSON.stringify({ event_id: 'evt_1', event_type: 'ledger.credit', da
 
 function signed(withSecret = secret, at = new Date(), id = 'evt_1', payload = body): Record<string, string> {
   const signature = new Webhook(withSecret).sign(id, at, payload);
-  return { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': signature };
+  return {
+    'content-type': 'application/json',
+    'webhook-id': id,
+    'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+    'webhook-signature': signature,
+  };
 }
 
 const post = (headers: Record<string, string>, payload = body, developerId = t.developerId) =>
   t.call('POST', `/sandbox/receiver/${developerId}`, payload, { key: null, headers });
 const received = async () => (await t.call('GET', '/sandbox/receiver/events')).body.data.total as number;
-const rows = async () => Number((await t.sandbox.db.selectFrom('receiver_events').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+const rows = async () =>
+  Number(
+    (
+      await t.sandbox.db
+        .selectFrom('receiver_events')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 describe('the built-in receiver', () => {
   it('keeps a delivery signed with the developer’s secret', async () => {
@@ -30,7 +43,8 @@ describe('the built-in receiver', () => {
 
   it('answers 401 in the documented shape to anything unsigned or wrongly signed, and keeps none of it', async () => {
     const other = (await t.call('POST', '/sandbox/developers', { business_name: 'Other' })).body.data;
-    const otherSecret = (await t.call('GET', '/sandbox/webhook-endpoint', undefined, { key: other.api_key })).body.data.secret;
+    const otherSecret = (await t.call('GET', '/sandbox/webhook-endpoint', undefined, { key: other.api_key })).body.data
+      .secret;
     const attempts: [string, Record<string, string>, string?, string?][] = [
       ['no signature headers', { 'content-type': 'application/json' }],
       ['another developer’s secret', signed(otherSecret)],
@@ -57,7 +71,9 @@ describe('the built-in receiver', () => {
   it('never stores credentials sent along with a delivery', async () => {
     await post({ ...signed(), 'x-api-key': t.key, authorization: 'Bearer secret-token', cookie: 'session=1' });
     const [event] = (await t.call('GET', '/sandbox/receiver/events')).body.data.items;
-    expect(Object.keys(event.headers)).toEqual(expect.arrayContaining(['webhook-id', 'webhook-signature', 'content-type']));
+    expect(Object.keys(event.headers)).toEqual(
+      expect.arrayContaining(['webhook-id', 'webhook-signature', 'content-type']),
+    );
     expect(event.headers).not.toHaveProperty('x-api-key');
     expect(event.headers).not.toHaveProperty('authorization');
     expect(event.headers).not.toHaveProperty('cookie');
@@ -81,7 +97,12 @@ describe('the built-in receiver', () => {
 });
 
 it('the receiver’s developer id in the URL is not a way to grow the database: 1,000 unsigned posts leave no row', async () => {
-  for (let i = 0; i < 1000; i++) await post({ 'content-type': 'application/json', 'webhook-id': `x${i}` }, body, i % 2 ? t.developerId : `stranger-${i}`);
+  for (let i = 0; i < 1000; i++)
+    await post(
+      { 'content-type': 'application/json', 'webhook-id': `x${i}` },
+      body,
+      i % 2 ? t.developerId : `stranger-${i}`,
+    );
   expect(await rows()).toBe(0);
   // Nor a way to grow the sandbox's memory: a stranger's id gets no clock, no delivery lane.
   expect(t.sandbox.developerIds()).toEqual([t.developerId]);

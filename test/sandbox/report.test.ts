@@ -10,7 +10,19 @@ const DAY = 86_400;
 const advance = (seconds: number) => t.call('POST', '/sandbox/clock/advance', { seconds });
 const now = async () => Date.parse((await t.call('GET', '/sandbox/clock')).body.data.now);
 const credit = (account_number: string, amount: number, narration = 'Rent for May', key?: string) =>
-  t.call('POST', '/sandbox/inbound-transfers', { account_number, amount, narration, sender_name: 'OBI ADA', sender_account: '0123456789', sender_bank_code: '058' }, { key });
+  t.call(
+    'POST',
+    '/sandbox/inbound-transfers',
+    {
+      account_number,
+      amount,
+      narration,
+      sender_name: 'OBI ADA',
+      sender_account: '0123456789',
+      sender_bank_code: '058',
+    },
+    { key },
+  );
 
 async function all(path: string, key?: string): Promise<any[]> {
   const items: any[] = [];
@@ -39,22 +51,34 @@ function grouped(items: any[], fields: string[]) {
 }
 
 /** The report computed from the list endpoints, for the period [since, until). */
-async function expectedReport(t: TestSandbox, wallets: string[], since: number, until: number | null, inbound: string[], payouts: string[]) {
+async function expectedReport(
+  t: TestSandbox,
+  wallets: string[],
+  since: number,
+  until: number | null,
+  inbound: string[],
+  payouts: string[],
+) {
   const at = await now();
   const keep = inPeriod(since, until);
-  const transactions = (await Promise.all(wallets.map((id) => all(`/v1/wallets/${id}/transactions`)))).flat().filter(keep);
+  const transactions = (await Promise.all(wallets.map((id) => all(`/v1/wallets/${id}/transactions`))))
+    .flat()
+    .filter(keep);
   const sum = (items: any[]) => ({ count: items.length, amount: items.reduce((s, i) => s + i.amount, 0) });
   const moneyIn = sum(transactions.filter((tx) => inbound.includes(tx.id)));
   const paid = transactions.filter((tx) => payouts.includes(tx.id));
   const out = (status: string) => sum(paid.filter((tx) => tx.status === status));
   const fees = paid.filter((tx) => tx.status !== 'FAILED').reduce((s, tx) => s + tx.fee, 0);
   const suspense = (await all('/v1/suspense')).filter(keep);
-  const waiting = suspense.filter((s) => s.status === 'PENDING' || s.status === 'FLAGGED').sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at));
+  const waiting = suspense
+    .filter((s) => s.status === 'PENDING' || s.status === 'FLAGGED')
+    .sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at));
   const logs = (await all('/v1/webhook-logs')).filter(keep);
   const failed: { url: string; log: any; attempt: any }[] = [];
   for (const log of logs) {
     for (const attempt of (await t.call('GET', `/sandbox/webhook-logs/${log.id}/attempts`)).body.data.items) {
-      if (!(attempt.http_status_code >= 200 && attempt.http_status_code < 300)) failed.push({ url: attempt.url, log, attempt });
+      if (!(attempt.http_status_code >= 200 && attempt.http_status_code < 300))
+        failed.push({ url: attempt.url, log, attempt });
     }
   }
   const urls = [...new Set(failed.map((f) => f.url))];
@@ -69,19 +93,35 @@ async function expectedReport(t: TestSandbox, wallets: string[], since: number, 
     suspense: {
       items: grouped(suspense, ['status', 'reason']),
       oldest_waiting: waiting[0]
-        ? { id: waiting[0].id, status: waiting[0].status, reason: waiting[0].reason, created_at: waiting[0].created_at, age_seconds: Math.floor((at - Date.parse(waiting[0].created_at)) / 1000) }
+        ? {
+            id: waiting[0].id,
+            status: waiting[0].status,
+            reason: waiting[0].reason,
+            created_at: waiting[0].created_at,
+            age_seconds: Math.floor((at - Date.parse(waiting[0].created_at)) / 1000),
+          }
         : null,
     },
     webhooks: {
-      deliveries: grouped(logs.map((l) => ({ ...l, amount: 0 })), ['status']).map(({ status, count }) => ({ status, count })),
+      deliveries: grouped(
+        logs.map((l) => ({ ...l, amount: 0 })),
+        ['status'],
+      ).map(({ status, count }) => ({ status, count })),
       failing_endpoints: urls.map((url) => {
         const mine = failed.filter((f) => f.url === url);
         const last = mine.at(-1)!.attempt;
         return {
           url,
           failed_attempts: mine.length,
-          failing_deliveries: new Set(mine.filter((f) => ['FAILED', 'DEAD'].includes(f.log.status)).map((f) => f.log.id)).size,
-          last_error: { at: last.created_at, http_status_code: last.http_status_code, response_body: last.response_body?.slice(0, 200) ?? null, error: last.error },
+          failing_deliveries: new Set(
+            mine.filter((f) => ['FAILED', 'DEAD'].includes(f.log.status)).map((f) => f.log.id),
+          ).size,
+          last_error: {
+            at: last.created_at,
+            http_status_code: last.http_status_code,
+            response_body: last.response_body?.slice(0, 200) ?? null,
+            error: last.error,
+          },
         };
       }),
     },
@@ -90,7 +130,9 @@ async function expectedReport(t: TestSandbox, wallets: string[], since: number, 
 
 describe('GET /sandbox/report', () => {
   it('agrees with the list endpoints over two days of credits, payouts, suspense and a failing endpoint, and shows nothing of another developer', async () => {
-    const { api_key: other, developer_id: otherId } = (await t.call('POST', '/sandbox/developers', { business_name: 'Other Pay' })).body.data;
+    const { api_key: other, developer_id: otherId } = (
+      await t.call('POST', '/sandbox/developers', { business_name: 'Other Pay' })
+    ).body.data;
     const a = await createWallet(t);
     const b = await createWallet(t);
     const closed = await createWallet(t);
@@ -103,7 +145,11 @@ describe('GET /sandbox/report', () => {
       inbound.push(r.body.data.transaction.id);
     };
     const payout = async (account: string, amount: number) => {
-      const r = await t.call('POST', `/v1/wallets/${a.id}/transfer`, { destination_account_number: account, destination_bank_code: '058', amount });
+      const r = await t.call('POST', `/v1/wallets/${a.id}/transfer`, {
+        destination_account_number: account,
+        destination_bank_code: '058',
+        amount,
+      });
       expect(r.status).toBe(200);
       payouts.push(r.body.data.transaction_id);
     };
@@ -123,11 +169,16 @@ describe('GET /sandbox/report', () => {
     await credit(a.account_number, 45_000, 'SANDBOX-RISK school fees');
     await credit(closed.account_number, 30_000);
     const dismissed = (await credit(b.account_number, 1_500, 'SANDBOX-LOW-CONFIDENCE')).body.data.suspense_item;
-    expect((await t.call('POST', `/v1/suspense/${dismissed.id}/resolve`, { action: 'DISMISS', note: 'test' })).status).toBe(200);
+    expect(
+      (await t.call('POST', `/v1/suspense/${dismissed.id}/resolve`, { action: 'DISMISS', note: 'test' })).status,
+    ).toBe(200);
     await payout(makeNuban('058', '000000025'), 300_000);
     await payout('1111111111', 200_000);
     await payout('2222222222', 1_000_000);
-    await t.call('POST', `/v1/wallets/${a.id}/transfer`, { destination_account_number: b.account_number, amount: 10_000 });
+    await t.call('POST', `/v1/wallets/${a.id}/transfer`, {
+      destination_account_number: b.account_number,
+      amount: 10_000,
+    });
     // The built-in receiver fails the next deliveries: some stay FAILED with the 500 as their last error.
     expect((await t.call('PUT', '/sandbox/receiver/behaviour', { status: 500, count: 3 })).status).toBe(200);
     await credited(a.account_number, 80_000);
@@ -136,7 +187,14 @@ describe('GET /sandbox/report', () => {
     await advance(60);
 
     // Another developer's books, today too: a credit, suspense and a failing delivery of its own.
-    const o = (await t.call('POST', '/v1/wallets', { customer_reference: 'o1', first_name: 'Uche', last_name: 'Eze', email: 'u@example.com' }, { key: other })).body.data;
+    const o = (
+      await t.call(
+        'POST',
+        '/v1/wallets',
+        { customer_reference: 'o1', first_name: 'Uche', last_name: 'Eze', email: 'u@example.com' },
+        { key: other },
+      )
+    ).body.data;
     await t.call('PUT', '/sandbox/receiver/behaviour', { status: 503, count: 5 }, { key: other });
     await credit(o.account_number, 990_000, 'Rent', other);
     await credit(o.account_number, 33_000, 'SANDBOX-RISK', other);
@@ -152,19 +210,36 @@ describe('GET /sandbox/report', () => {
     // The data really holds what the scenario made, so the comparison above is not of empty sections.
     expect(report.body.data.money_in.count).toBe(5);
     expect(report.body.data.money_out.failed.count).toBe(1);
-    expect(report.body.data.suspense.items.map((i: any) => `${i.status} ${i.reason}`)).toEqual(['FLAGGED AI_RISK_FLAG', 'PENDING AI_LOW_CONFIDENCE', 'PENDING WALLET_CLOSED', 'RESOLVED AI_LOW_CONFIDENCE']);
-    expect(report.body.data.webhooks.failing_endpoints).toEqual([expect.objectContaining({ url: `${t.baseUrl}/sandbox/receiver/${t.developerId}`, last_error: expect.objectContaining({ http_status_code: 500 }) })]);
+    expect(report.body.data.suspense.items.map((i: any) => `${i.status} ${i.reason}`)).toEqual([
+      'FLAGGED AI_RISK_FLAG',
+      'PENDING AI_LOW_CONFIDENCE',
+      'PENDING WALLET_CLOSED',
+      'RESOLVED AI_LOW_CONFIDENCE',
+    ]);
+    expect(report.body.data.webhooks.failing_endpoints).toEqual([
+      expect.objectContaining({
+        url: `${t.baseUrl}/sandbox/receiver/${t.developerId}`,
+        last_error: expect.objectContaining({ http_status_code: 500 }),
+      }),
+    ]);
 
     // Both days, given as Lagos dates: yesterday's rows join in.
     const both = await t.call('GET', '/sandbox/report?since=2026-11-21');
-    expect(both.body.data).toEqual(await expectedReport(t, [a.id, b.id, closed.id], Date.parse('2026-11-20T23:00:00.000Z'), null, inbound, payouts));
+    expect(both.body.data).toEqual(
+      await expectedReport(t, [a.id, b.id, closed.id], Date.parse('2026-11-20T23:00:00.000Z'), null, inbound, payouts),
+    );
     expect(both.body.data.money_in.count).toBe(7);
 
     // The other developer's report holds only its own.
     const theirs = (await t.call('GET', '/sandbox/report', undefined, { key: other })).body.data;
     expect(theirs.money_in).toEqual({ count: 1, amount: 990_000 });
     expect(theirs.suspense.items).toEqual([{ status: 'FLAGGED', reason: 'AI_RISK_FLAG', count: 1, amount: 33_000 }]);
-    expect(theirs.webhooks.failing_endpoints).toEqual([expect.objectContaining({ url: `${t.baseUrl}/sandbox/receiver/${otherId}`, last_error: expect.objectContaining({ http_status_code: 503 }) })]);
+    expect(theirs.webhooks.failing_endpoints).toEqual([
+      expect.objectContaining({
+        url: `${t.baseUrl}/sandbox/receiver/${otherId}`,
+        last_error: expect.objectContaining({ http_status_code: 503 }),
+      }),
+    ]);
     expect(JSON.stringify(theirs)).not.toContain(t.developerId);
     await expectCleanAudit(t);
   });
@@ -178,20 +253,36 @@ describe('GET /sandbox/report', () => {
     }
     const [, since, until] = made as [string, string, string];
     const r = await t.call('GET', `/sandbox/report?since=${since}&until=${until}`);
-    expect(r.body.data).toMatchObject({ since, until, money_in: { count: 1, amount: 200 }, transactions: [{ type: 'CREDIT', status: 'SETTLED', count: 1, amount: 200 }] });
+    expect(r.body.data).toMatchObject({
+      since,
+      until,
+      money_in: { count: 1, amount: 200 },
+      transactions: [{ type: 'CREDIT', status: 'SETTLED', count: 1, amount: 200 }],
+    });
     expect(r.body.data.webhooks.deliveries).toEqual([{ status: 'DELIVERED', count: 1 }]);
     // Without `until`, everything up to now, the item made at this instant included.
     const open = await t.call('GET', `/sandbox/report?since=${since}`);
-    expect(open.body.data).toMatchObject({ until: new Date(await now()).toISOString(), money_in: { count: 2, amount: 600 } });
+    expect(open.body.data).toMatchObject({
+      until: new Date(await now()).toISOString(),
+      money_in: { count: 2, amount: 600 },
+    });
     await expectCleanAudit(t);
   });
 
   it('starts the default day at 00:00 in Lagos (23:00 UTC the day before)', async () => {
     // T0 is 10:30 in Lagos on 21 November.
     const r = await t.call('GET', '/sandbox/report');
-    expect(r.body.data).toMatchObject({ since: '2026-11-20T23:00:00.000Z', until: new Date(T0).toISOString(), time_zone: 'Africa/Lagos', money_in: { count: 0, amount: 0 }, net: 0 });
+    expect(r.body.data).toMatchObject({
+      since: '2026-11-20T23:00:00.000Z',
+      until: new Date(T0).toISOString(),
+      time_zone: 'Africa/Lagos',
+      money_in: { count: 0, amount: 0 },
+      net: 0,
+    });
     // A time without a zone is Lagos time.
-    expect((await t.call('GET', '/sandbox/report?since=2026-11-21T08:00')).body.data.since).toBe('2026-11-21T07:00:00.000Z');
+    expect((await t.call('GET', '/sandbox/report?since=2026-11-21T08:00')).body.data.since).toBe(
+      '2026-11-21T07:00:00.000Z',
+    );
   });
 
   it.each([
@@ -221,7 +312,14 @@ describe('GET /sandbox/report past 2^53 kobo', () => {
     // 900 transfers of ₦100bn between two wallets: with the first credit, 901 credits sum past 2^53 while no balance does.
     for (let i = 0; i < 900; i++) {
       const [from, to] = i % 2 === 0 ? [a, b] : [b, a];
-      expect((await t.call('POST', `/v1/wallets/${from.id}/transfer`, { destination_account_number: to.account_number, amount: max })).status).toBe(200);
+      expect(
+        (
+          await t.call('POST', `/v1/wallets/${from.id}/transfer`, {
+            destination_account_number: to.account_number,
+            amount: max,
+          })
+        ).status,
+      ).toBe(200);
     }
     const r = (await t.call('GET', '/sandbox/report')).body.data;
     expect(r.transactions).toEqual([

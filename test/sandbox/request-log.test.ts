@@ -24,15 +24,27 @@ describe('the request log', () => {
 
   it('notes every request of a running server, and none is lost when it closes', async () => {
     const calls: string[] = [];
-    const server = await openServer({ dbPath: ':memory:', seed: 'log', clockStart: T0, log: () => {}, logRequest: (text) => calls.push(text) });
+    const server = await openServer({
+      dbPath: ':memory:',
+      seed: 'log',
+      clockStart: T0,
+      log: () => {},
+      logRequest: (text) => calls.push(text),
+    });
     const headers = { 'x-api-key': server.apiKey };
-    await Promise.all(Array.from({ length: 5 }, () => server.app.inject({ method: 'GET', url: '/sandbox/health', headers })));
+    await Promise.all(
+      Array.from({ length: 5 }, () => server.app.inject({ method: 'GET', url: '/sandbox/health', headers })),
+    );
     await server.app.inject({ method: 'GET', url: '/v1/wallets/nope', headers });
     // Closed in the same turn as the last answer: its line is still waiting, and close writes it.
     await server.close();
     const lines = calls.flatMap((text) => text.split('\n'));
     expect(lines).toHaveLength(6);
-    expect(lines.slice(0, 5)).toEqual(Array.from({ length: 5 }, () => expect.stringMatching(/^\d{4}-\d\d-\d\dT\S+Z GET \/sandbox\/health 200 \d+\.\dms$/)));
+    expect(lines.slice(0, 5)).toEqual(
+      Array.from({ length: 5 }, () =>
+        expect.stringMatching(/^\d{4}-\d\d-\d\dT\S+Z GET \/sandbox\/health 200 \d+\.\dms$/),
+      ),
+    );
     expect(lines[5]).toMatch(/^\S+ GET \/v1\/wallets\/nope 404 \d+\.\dms$/);
     // Several lines to a write: fewer writes than requests.
     expect(calls.length).toBeLessThan(6);
@@ -40,9 +52,17 @@ describe('the request log', () => {
 
   it('redacts an API key sent in the query string or the path, and any webhook secret, from the request log', async () => {
     const calls: string[] = [];
-    const server = await openServer({ dbPath: ':memory:', seed: 'log-secrets', clockStart: T0, log: () => {}, logRequest: (text) => calls.push(text) });
+    const server = await openServer({
+      dbPath: ':memory:',
+      seed: 'log-secrets',
+      clockStart: T0,
+      log: () => {},
+      logRequest: (text) => calls.push(text),
+    });
     const key = server.apiKey!;
-    const secret = (await server.app.inject({ method: 'GET', url: '/sandbox/webhook-endpoint', headers: { 'x-api-key': key } })).json().data.secret as string;
+    const secret = (
+      await server.app.inject({ method: 'GET', url: '/sandbox/webhook-endpoint', headers: { 'x-api-key': key } })
+    ).json().data.secret as string;
     const live = `svc_live_${key.slice('svc_test_'.length)}`;
     const urls = [
       `/sandbox/clock?api_key=${key}`,

@@ -29,7 +29,8 @@ const turns = async (n: number) => {
 async function populate() {
   const a = await createWallet(t, 50_000);
   const b = await createWallet(t);
-  for (let i = 0; i < 30; i++) await t.call('POST', `/v1/wallets/${a.id}/transfer`, { destination_account_number: b.account_number, amount: 100 });
+  for (let i = 0; i < 30; i++)
+    await t.call('POST', `/v1/wallets/${a.id}/transfer`, { destination_account_number: b.account_number, amount: 100 });
   await t.app.scheduler.runDue(t.developerId);
   return { a, b };
 }
@@ -68,12 +69,26 @@ describe('a reset while one of its delivery attempts is out to an endpoint that 
       expect((await s.call('GET', '/sandbox/audit', undefined, { key: b.key })).body.data.ok).toBe(true);
 
       // Its next delivery goes out as any other: one attempt, answered.
-      const wallet = (await s.call('POST', '/v1/wallets', { customer_reference: 'b-2', first_name: 'Bola', last_name: 'Ade', email: 'bola@example.com' }, { key: b.key })).body.data;
-      await s.call('POST', '/sandbox/inbound-transfers', { account_number: wallet.account_number, amount: 700 }, { key: b.key });
+      const wallet = (
+        await s.call(
+          'POST',
+          '/v1/wallets',
+          { customer_reference: 'b-2', first_name: 'Bola', last_name: 'Ade', email: 'bola@example.com' },
+          { key: b.key },
+        )
+      ).body.data;
+      await s.call(
+        'POST',
+        '/sandbox/inbound-transfers',
+        { account_number: wallet.account_number, amount: 700 },
+        { key: b.key },
+      );
       await s.call('POST', '/sandbox/clock/advance', { seconds: 1 }, { key: b.key });
       const [log] = (await s.call('GET', '/v1/webhook-logs', undefined, { key: b.key })).body.data.items;
       expect(log).toMatchObject({ status: 'DELIVERED', attempt_count: 1 });
-      expect((await s.call('GET', `/sandbox/webhook-logs/${log.id}/attempts`, undefined, { key: b.key })).body.data.items).toHaveLength(1);
+      expect(
+        (await s.call('GET', `/sandbox/webhook-logs/${log.id}/attempts`, undefined, { key: b.key })).body.data.items,
+      ).toHaveLength(1);
     } finally {
       await b.endpoint.close();
       await s.close();
@@ -86,14 +101,26 @@ describe('a reset that a stopped sandbox left half done', () => {
     await populate();
     const { sandbox } = t;
     const progress = await sandbox.write((trx) => beginReset(trx, t.developerId));
-    for (let i = 0; i < 4; i++) await sandbox.exclusive(() => withoutForeignKeys(sandbox.db, () => sandbox.db.transaction().execute((trx) => resetChunk(trx, t.developerId, progress, 10, []))));
+    for (let i = 0; i < 4; i++)
+      await sandbox.exclusive(() =>
+        withoutForeignKeys(sandbox.db, () =>
+          sandbox.db.transaction().execute((trx) => resetChunk(trx, t.developerId, progress, 10, [])),
+        ),
+      );
     await t.stop();
 
     const server = await startServer({ dbPath: join(dir, 'reset.db'), host: '127.0.0.1', port: 0, log: () => {} });
     try {
-      const report = await fetch(`${server.baseUrl}/sandbox/audit`, { headers: { 'x-api-key': server.apiKey! } }).then((r) => r.json() as Promise<{ data: any }>);
-      expect(report.data).toMatchObject({ ok: true, checked: { wallets: 0, transactions: 0, events: 0, webhook_logs: 0, accounts: 4 } });
-      const wallets = await fetch(`${server.baseUrl}/sandbox/wallets`, { headers: { 'x-api-key': server.apiKey! } }).then((r) => r.json() as Promise<{ data: any }>);
+      const report = await fetch(`${server.baseUrl}/sandbox/audit`, { headers: { 'x-api-key': server.apiKey! } }).then(
+        (r) => r.json() as Promise<{ data: any }>,
+      );
+      expect(report.data).toMatchObject({
+        ok: true,
+        checked: { wallets: 0, transactions: 0, events: 0, webhook_logs: 0, accounts: 4 },
+      });
+      const wallets = await fetch(`${server.baseUrl}/sandbox/wallets`, {
+        headers: { 'x-api-key': server.apiKey! },
+      }).then((r) => r.json() as Promise<{ data: any }>);
       expect(wallets.data.total).toBe(0);
     } finally {
       await server.close();
@@ -106,16 +133,32 @@ describe('money that another developer sends to a developer being reset', () => 
     const payer = (await t.call('POST', '/sandbox/developers', { business_name: 'Payer' })).body.data;
     const asPayer = (method: string, url: string, body?: unknown) => t.call(method, url, body, { key: payer.api_key });
     const target = await createWallet(t);
-    const from = (await asPayer('POST', '/v1/wallets', { customer_reference: 'payer', first_name: 'P', last_name: 'Y', email: 'p@y.ng' })).body.data;
+    const from = (
+      await asPayer('POST', '/v1/wallets', {
+        customer_reference: 'payer',
+        first_name: 'P',
+        last_name: 'Y',
+        email: 'p@y.ng',
+      })
+    ).body.data;
     await asPayer('POST', '/sandbox/inbound-transfers', { account_number: from.account_number, amount: 100_000 });
-    const payout = await asPayer('POST', `/v1/wallets/${from.id}/transfer`, { destination_account_number: target.account_number, destination_bank_code: '035', amount: 20_000 });
+    const payout = await asPayer('POST', `/v1/wallets/${from.id}/transfer`, {
+      destination_account_number: target.account_number,
+      destination_bank_code: '035',
+      amount: 20_000,
+    });
     expect(payout.body.data.status).toBe('PENDING');
 
-    await t.sandbox.db.insertInto('settings').values({ key: `reset_pending:${t.developerId}`, value: '1' }).execute();
+    await t.sandbox.db
+      .insertInto('settings')
+      .values({ key: `reset_pending:${t.developerId}`, value: '1' })
+      .execute();
     await asPayer('POST', '/sandbox/clock/advance', { seconds: 5 });
     await t.sandbox.db.deleteFrom('settings').where('key', '=', `reset_pending:${t.developerId}`).execute();
 
-    expect((await asPayer('GET', `/v1/transactions/${payout.body.data.transaction_id}`)).body.data.status).toBe('SETTLED');
+    expect((await asPayer('GET', `/v1/transactions/${payout.body.data.transaction_id}`)).body.data.status).toBe(
+      'SETTLED',
+    );
     expect((await t.call('GET', `/v1/wallets/${target.id}`)).body.data.balance).toBe(0);
     expect((await t.call('GET', '/sandbox/audit')).body.data.ok).toBe(true);
   });
@@ -130,17 +173,29 @@ describe("a reset's chunks", () => {
   async function resetWatched(sandbox: TestSandbox) {
     const a = await createWallet(sandbox, 50_000);
     const b = await createWallet(sandbox);
-    for (let i = 0; i < 30; i++) await sandbox.call('POST', `/v1/wallets/${a.id}/transfer`, { destination_account_number: b.account_number, amount: 100 });
+    for (let i = 0; i < 30; i++)
+      await sandbox.call('POST', `/v1/wallets/${a.id}/transfer`, {
+        destination_account_number: b.account_number,
+        amount: 100,
+      });
     await sandbox.app.scheduler.runDue(sandbox.developerId);
     const { db } = sandbox.sandbox;
     await sql`CREATE TEMP TABLE removed_here (name text NOT NULL)`.execute(db);
     for (const table of ['transactions', 'events', 'webhook_logs']) {
-      await sql`CREATE TEMP TRIGGER ${sql.raw(`removed_here_${table}`)} AFTER DELETE ON main.${sql.raw(table)} BEGIN INSERT INTO removed_here VALUES (${sql.lit(table)}); END`.execute(db);
+      await sql`CREATE TEMP TRIGGER ${sql.raw(`removed_here_${table}`)} AFTER DELETE ON main.${sql.raw(table)} BEGIN INSERT INTO removed_here VALUES (${sql.lit(table)}); END`.execute(
+        db,
+      );
     }
     const reset = await sandbox.call('POST', '/sandbox/reset');
     expect(reset.status).toBe(200);
-    const here = await sql<{ name: string; n: number }>`SELECT name, count(*) AS n FROM removed_here GROUP BY name`.execute(db);
-    expect((await sandbox.call('GET', '/sandbox/audit')).body.data).toMatchObject({ ok: true, checked: { wallets: 0, transactions: 0, events: 0, webhook_logs: 0 } });
+    const here = await sql<{
+      name: string;
+      n: number;
+    }>`SELECT name, count(*) AS n FROM removed_here GROUP BY name`.execute(db);
+    expect((await sandbox.call('GET', '/sandbox/audit')).body.data).toMatchObject({
+      ok: true,
+      checked: { wallets: 0, transactions: 0, events: 0, webhook_logs: 0 },
+    });
     return { removed: reset.body.data.removed, here: Object.fromEntries(here.rows.map((r) => [r.name, Number(r.n)])) };
   }
 
@@ -151,16 +206,19 @@ describe("a reset's chunks", () => {
   });
 
   // SQLite's ':memory:' and its TEMP triggers: a PostgreSQL reset runs its chunks on the request thread always.
-  it.runIf(TEST_BACKEND === 'sqlite')('run on the request thread in memory, where a second connection cannot open the database', async () => {
-    const memory = await createTestSandbox();
-    try {
-      const { removed, here } = await resetWatched(memory);
-      expect(removed).toMatchObject({ transactions: 61, events: 61, webhook_logs: 61 });
-      expect(here).toEqual({ transactions: 61, events: 61, webhook_logs: 61 });
-    } finally {
-      await memory.close();
-    }
-  });
+  it.runIf(TEST_BACKEND === 'sqlite')(
+    'run on the request thread in memory, where a second connection cannot open the database',
+    async () => {
+      const memory = await createTestSandbox();
+      try {
+        const { removed, here } = await resetWatched(memory);
+        expect(removed).toMatchObject({ transactions: 61, events: 61, webhook_logs: 61 });
+        expect(here).toEqual({ transactions: 61, events: 61, webhook_logs: 61 });
+      } finally {
+        await memory.close();
+      }
+    },
+  );
 });
 
 describe("another developer's writes while a reset's chunks run on the worker", () => {
@@ -169,10 +227,25 @@ describe("another developer's writes while a reset's chunks run on the worker", 
     await bulkTransfers(t.sandbox, t.developerId, a, await createWallet(t), 5_000);
     const other = (await t.call('POST', '/sandbox/developers', { business_name: 'Other' })).body.data;
     const asOther = (method: string, url: string, body?: unknown) => t.call(method, url, body, { key: other.api_key });
-    const from = (await asOther('POST', '/v1/wallets', { customer_reference: 'o1', first_name: 'O', last_name: 'N', email: 'o@n.ng' })).body.data;
-    const to = (await asOther('POST', '/v1/wallets', { customer_reference: 'o2', first_name: 'O', last_name: 'T', email: 'o@t.ng' })).body.data;
+    const from = (
+      await asOther('POST', '/v1/wallets', {
+        customer_reference: 'o1',
+        first_name: 'O',
+        last_name: 'N',
+        email: 'o@n.ng',
+      })
+    ).body.data;
+    const to = (
+      await asOther('POST', '/v1/wallets', {
+        customer_reference: 'o2',
+        first_name: 'O',
+        last_name: 'T',
+        email: 'o@t.ng',
+      })
+    ).body.data;
     await asOther('POST', '/sandbox/inbound-transfers', { account_number: from.account_number, amount: 1_000_000 });
-    const pay = () => asOther('POST', `/v1/wallets/${from.id}/transfer`, { destination_account_number: to.account_number, amount: 1 });
+    const pay = () =>
+      asOther('POST', `/v1/wallets/${from.id}/transfer`, { destination_account_number: to.account_number, amount: 1 });
     const usual = (await pay()).status;
     // A write of the request thread's connection that met the worker's lock would now fail at once
     // (SQLITE_BUSY, a 5xx) instead of blocking the event loop for up to 5 s.
@@ -191,7 +264,10 @@ describe("another developer's writes while a reset's chunks run on the worker", 
     expect(during.length).toBeGreaterThan(2);
     expect(new Set(during)).toEqual(new Set([usual]));
     expect((await asOther('GET', `/v1/wallets/${to.id}`)).body.data.balance).toBe(paid);
-    expect((await t.call('GET', '/sandbox/audit')).body.data).toMatchObject({ ok: true, checked: { wallets: 0, transactions: 0 } });
+    expect((await t.call('GET', '/sandbox/audit')).body.data).toMatchObject({
+      ok: true,
+      checked: { wallets: 0, transactions: 0 },
+    });
     expect((await asOther('GET', '/sandbox/audit')).body.data.ok).toBe(true);
   });
 });
@@ -211,7 +287,10 @@ describe('Idempotency-Keys across a reset', () => {
 
     const again = await t.call('POST', '/sandbox/clock/advance', { seconds: 60 }, tick);
     expect([again.status, again.headers['idempotent-replayed'], again.body]).toEqual([200, 'true', advanced.body]);
-    expect((await t.call('GET', '/sandbox/clock')).body.data).toEqual({ now: '2026-11-21T09:31:00.000Z', offset_seconds: 60 });
+    expect((await t.call('GET', '/sandbox/clock')).body.data).toEqual({
+      now: '2026-11-21T09:31:00.000Z',
+      offset_seconds: 60,
+    });
     const rotatedAgain = await t.call('POST', '/sandbox/webhook-endpoint/rotate-secret', undefined, rotate);
     expect([rotatedAgain.headers['idempotent-replayed'], rotatedAgain.body]).toEqual(['true', rotated.body]);
     expect((await t.call('GET', '/sandbox/webhook-endpoint')).body.data.secret).toBe(rotated.body.data.secret);
@@ -225,8 +304,16 @@ describe('Idempotency-Keys across a reset', () => {
     // The duplicate must not wait for the reset while the reset waits for it.
     await populate();
     const key = { headers: { 'idempotency-key': 'reset-1' } };
-    const [first, duplicate] = await Promise.all([t.call('POST', '/sandbox/reset', undefined, key), t.call('POST', '/sandbox/reset', undefined, key)]);
-    expect([first.status, first.headers['idempotent-replayed'], duplicate.status, duplicate.headers['idempotent-replayed']]).toEqual([200, undefined, 200, 'true']);
+    const [first, duplicate] = await Promise.all([
+      t.call('POST', '/sandbox/reset', undefined, key),
+      t.call('POST', '/sandbox/reset', undefined, key),
+    ]);
+    expect([
+      first.status,
+      first.headers['idempotent-replayed'],
+      duplicate.status,
+      duplicate.headers['idempotent-replayed'],
+    ]).toEqual([200, undefined, 200, 'true']);
     expect(duplicate.body).toEqual(first.body);
     expect(first.body.data.removed).toMatchObject({ wallets: 2 });
     expect((await t.call('GET', '/sandbox/wallets')).body.data.total).toBe(0);

@@ -3,7 +3,8 @@ import { createWallet, expectCleanAudit, useSandbox } from '../helpers/sandbox.j
 
 const t = useSandbox();
 
-const search = (query: string, key?: string) => t.call('GET', `/sandbox/search?${query}`, undefined, key ? { key } : {});
+const search = (query: string, key?: string) =>
+  t.call('GET', `/sandbox/search?${query}`, undefined, key ? { key } : {});
 const found = async (query: string, key?: string) => {
   const r = await search(query, key);
   expect(r.status).toBe(200);
@@ -17,11 +18,32 @@ const q = (text: string) => `q=${encodeURIComponent(text)}`;
 async function shift() {
   const ada = await createWallet(t, 0, { customer_reference: 'cust-ada-77', first_name: 'Ada', last_name: 'Okafor' });
   await advance(60);
-  const bola = await createWallet(t, 0, { customer_reference: 'cust-bola-12', first_name: 'Bola', last_name: 'Tinubu' });
+  const bola = await createWallet(t, 0, {
+    customer_reference: 'cust-bola-12',
+    first_name: 'Bola',
+    last_name: 'Tinubu',
+  });
   await advance(60);
-  const credit = (await inbound({ account_number: ada.account_number, amount: 700_000, sender_name: 'OBI ADA NKECHI', narration: 'school fees for term two', provider_reference: '000013260101120000123456789012' })).body.data.transaction;
+  const credit = (
+    await inbound({
+      account_number: ada.account_number,
+      amount: 700_000,
+      sender_name: 'OBI ADA NKECHI',
+      narration: 'school fees for term two',
+      provider_reference: '000013260101120000123456789012',
+    })
+  ).body.data.transaction;
   await advance(60);
-  const held = (await inbound({ account_number: bola.account_number, amount: 50_000, sender_name: 'MUSA KANO', sender_account: '0690000031', narration: 'rent SANDBOX-RISK', provider_reference: '000013260101130000999999999999' })).body.data.suspense_item;
+  const held = (
+    await inbound({
+      account_number: bola.account_number,
+      amount: 50_000,
+      sender_name: 'MUSA KANO',
+      sender_account: '0690000031',
+      narration: 'rent SANDBOX-RISK',
+      provider_reference: '000013260101130000999999999999',
+    })
+  ).body.data.suspense_item;
   return { ada, bola, credit, held };
 }
 
@@ -63,7 +85,9 @@ describe('GET /sandbox/search', () => {
       ['transaction', 'provider_reference', credit.id],
       ['webhook_log', 'transaction', logs[0].id],
     ]);
-    expect(await kinds(credit.provider_reference.slice(0, 16))).toEqual([['transaction', 'provider_reference', credit.id]]);
+    expect(await kinds(credit.provider_reference.slice(0, 16))).toEqual([
+      ['transaction', 'provider_reference', credit.id],
+    ]);
     expect(await kinds('ada nkechi')).toEqual([['transaction', 'sender_name', credit.id]]);
     expect(await kinds('okafor')).toEqual([['wallet', 'customer_name', ada.id]]);
     expect(await kinds('TERM fees')).toEqual([['transaction', 'raw_narration', credit.id]]);
@@ -96,7 +120,9 @@ describe('GET /sandbox/search', () => {
       ['webhook_log', 'payload', created.id],
     ]);
     expect((await found(`q=musa&kind=suspense_item`)).map((m) => m.matched)).toEqual(['sender_name']);
-    expect((await found(`q=0690000031`)).map((m) => [m.kind, m.matched])).toEqual([['suspense_item', 'account_number']]);
+    expect((await found(`q=0690000031`)).map((m) => [m.kind, m.matched])).toEqual([
+      ['suspense_item', 'account_number'],
+    ]);
     expect((await found(`${q(held.id)}&kind=suspense_item`))[0]).toEqual({
       kind: 'suspense_item',
       id: held.id,
@@ -127,7 +153,10 @@ describe('GET /sandbox/search', () => {
     });
     // The start of the tail, in an odd number of hex digits and in capitals: the last digit covers half a byte.
     for (const start of [created.id.slice(-12, -7), created.id.slice(-12, -5).toUpperCase()]) {
-      expect((await found(`${q(start)}&kind=webhook_log`)).map((item) => item.id), start).toContain(created.id);
+      expect(
+        (await found(`${q(start)}&kind=webhook_log`)).map((item) => item.id),
+        start,
+      ).toContain(created.id);
     }
   });
 
@@ -138,7 +167,12 @@ describe('GET /sandbox/search', () => {
     const third = await createWallet(t, 0, { first_name: 'Chidi', customer_reference: 'c-3' });
     await inbound({ account_number: first.account_number, amount: 100, sender_name: 'CHIDI SENDER' });
     const r = await search('q=chidi&limit=2');
-    expect(r.body.data.items.map((m: { kind: string; id: string }) => [m.kind, m.id === third.id ? 'third' : m.id === second.id ? 'second' : m.kind === 'wallet' ? 'first' : 'tx'])).toEqual([
+    expect(
+      r.body.data.items.map((m: { kind: string; id: string }) => [
+        m.kind,
+        m.id === third.id ? 'third' : m.id === second.id ? 'second' : m.kind === 'wallet' ? 'first' : 'tx',
+      ]),
+    ).toEqual([
       ['wallet', 'third'],
       ['wallet', 'second'],
       ['transaction', 'tx'],
@@ -156,7 +190,17 @@ describe('GET /sandbox/search', () => {
   it("never finds another developer's records, by id, reference or name", async () => {
     const { ada, credit, held } = await shift();
     const other = (await t.call('POST', '/sandbox/developers', { business_name: 'Bee Pay' })).body.data.api_key;
-    for (const text of [ada.id, ada.id.slice(0, 23), ada.account_number, credit.provider_reference, held.id, held.provider_reference, 'ada', 'school fees', 'musa']) {
+    for (const text of [
+      ada.id,
+      ada.id.slice(0, 23),
+      ada.account_number,
+      credit.provider_reference,
+      held.id,
+      held.provider_reference,
+      'ada',
+      'school fees',
+      'musa',
+    ]) {
       expect(await found(q(text), other)).toEqual([]);
     }
     expect((await found(q('ada'))).length).toBeGreaterThan(0);
@@ -176,7 +220,10 @@ describe('GET /sandbox/search', () => {
       const r = await search(query);
       expect(r.status, query).toBe(400);
       expect(r.body.detail.code).toBe('VALIDATION_ERROR');
-      expect(r.body.detail.fields.map((f: { field: string }) => f.field), query).toContain(field);
+      expect(
+        r.body.detail.fields.map((f: { field: string }) => f.field),
+        query,
+      ).toContain(field);
     }
   });
 });

@@ -24,9 +24,13 @@ describe('webhook signing', () => {
     expect(verifySignature([secret], 'evt_3', String(at), body, header)).toBe(false);
     expect(verifySignature([secret], 'evt_2', String(at + 1), body, header)).toBe(false);
     expect(verifySignature([other], 'evt_2', String(at), body, header)).toBe(false);
-    expect(verifySignature([secret], 'evt_2', String(at), body, `v1,${Buffer.alloc(32).toString('base64')}`)).toBe(false);
+    expect(verifySignature([secret], 'evt_2', String(at), body, `v1,${Buffer.alloc(32).toString('base64')}`)).toBe(
+      false,
+    );
     // The changed body, now signed itself, verifies; the first body still does with its own signature.
-    expect(verifySignature([secret], 'evt_2', String(at), changed, signatureHeader([secret], 'evt_2', at, changed))).toBe(true);
+    expect(
+      verifySignature([secret], 'evt_2', String(at), changed, signatureHeader([secret], 'evt_2', at, changed)),
+    ).toBe(true);
     expect(verifySignature([secret], 'evt_2', String(at), body, header)).toBe(true);
   });
 

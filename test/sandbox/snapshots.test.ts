@@ -1,6 +1,18 @@
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect, sql } from 'kysely';
-import { copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  truncateSync,
+} from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +22,14 @@ import { servingPid } from '../../src/client/served-database.js';
 import { migrationProvider } from '../../src/engine/db/migrations/index.js';
 import { injectStorageFault } from '../../src/engine/db/sqlite/open.js';
 import { openServer } from '../../src/sandbox/server.js';
-import { createTestSandbox, createWallet, expectCleanAudit, type TestSandbox, useSandbox, walletBody } from '../helpers/sandbox.js';
+import {
+  createTestSandbox,
+  createWallet,
+  expectCleanAudit,
+  type TestSandbox,
+  useSandbox,
+  walletBody,
+} from '../helpers/sandbox.js';
 import { developerWithHangingEndpoint, within } from '../helpers/webhook-app.js';
 
 const t = useSandbox({ auditAfter: true });
@@ -27,13 +46,28 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 async function download(s: TestSandbox, file: string, key = s.key) {
   const r = await s.app.inject({ method: 'GET', url: '/sandbox/database', headers: { 'x-api-key': key } });
   if (r.statusCode === 200) await saveFile(file, r.rawPayload);
-  return { status: r.statusCode, type: r.headers['content-type'], savedAt: r.headers['snapshot-saved-at'], length: Number(r.headers['content-length']), bytes: r.rawPayload.length, body: r.statusCode === 200 ? undefined : r.json() };
+  return {
+    status: r.statusCode,
+    type: r.headers['content-type'],
+    savedAt: r.headers['snapshot-saved-at'],
+    length: Number(r.headers['content-length']),
+    bytes: r.rawPayload.length,
+    body: r.statusCode === 200 ? undefined : r.json(),
+  };
 }
 
 /** What the owner can read of its books, to compare two states. */
 async function view(s: TestSandbox, walletIds: string[]) {
   const seen: Record<string, unknown> = {};
-  for (const url of ['/sandbox/wallets?limit=100', '/v1/suspense?limit=100', '/v1/agents?limit=100', '/v1/webhook-logs?limit=100', '/sandbox/receiver/events?limit=100', '/sandbox/clock', '/sandbox/webhook-endpoint']) {
+  for (const url of [
+    '/sandbox/wallets?limit=100',
+    '/v1/suspense?limit=100',
+    '/v1/agents?limit=100',
+    '/v1/webhook-logs?limit=100',
+    '/sandbox/receiver/events?limit=100',
+    '/sandbox/clock',
+    '/sandbox/webhook-endpoint',
+  ]) {
     seen[url] = (await s.call('GET', url)).body;
   }
   for (const id of walletIds) seen[id] = (await s.call('GET', `/v1/wallets/${id}/transactions?limit=100`)).body;
@@ -44,17 +78,40 @@ describe('save and restore', () => {
   it('puts every row back as saved: balances, transactions, suspense, agents, deliveries, the clock and the ids that follow', async () => {
     const a = await createWallet(t, 90_000);
     const b = await createWallet(t);
-    await t.call('POST', `/v1/wallets/${a.id}/agents`, { name: 'notify', trigger: 'ON_CREDIT', action: 'WEBHOOK_NOTIFY' });
-    await t.call('POST', '/sandbox/inbound-transfers', { account_number: a.account_number, amount: 700, narration: 'asdfgh' });
-    const payout = (await t.call('POST', `/v1/wallets/${a.id}/transfer`, { destination_account_number: '2222222222', destination_bank_code: '058', amount: 1_000 })).body.data;
+    await t.call('POST', `/v1/wallets/${a.id}/agents`, {
+      name: 'notify',
+      trigger: 'ON_CREDIT',
+      action: 'WEBHOOK_NOTIFY',
+    });
+    await t.call('POST', '/sandbox/inbound-transfers', {
+      account_number: a.account_number,
+      amount: 700,
+      narration: 'asdfgh',
+    });
+    const payout = (
+      await t.call('POST', `/v1/wallets/${a.id}/transfer`, {
+        destination_account_number: '2222222222',
+        destination_bank_code: '058',
+        amount: 1_000,
+      })
+    ).body.data;
     const saved = await t.call('POST', '/sandbox/snapshots', { name: 'base' });
     expect(saved.status).toBe(200);
-    expect(saved.body.data).toEqual({ name: 'base', file: null, format: 'sqlite', size_bytes: expect.any(Number), saved_at: '2026-11-21T09:30:00.000Z' });
+    expect(saved.body.data).toEqual({
+      name: 'base',
+      file: null,
+      format: 'sqlite',
+      size_bytes: expect.any(Number),
+      saved_at: '2026-11-21T09:30:00.000Z',
+    });
     const before = await view(t, [a.id, b.id]);
     const next = (await t.call('POST', '/v1/wallets', walletBody({ customer_reference: 'after-save' }))).body.data;
 
     // Everything changes after the save.
-    await t.call('POST', `/v1/wallets/${a.id}/transfer`, { destination_account_number: b.account_number, amount: 5_000 });
+    await t.call('POST', `/v1/wallets/${a.id}/transfer`, {
+      destination_account_number: b.account_number,
+      amount: 5_000,
+    });
     await t.call('POST', `/sandbox/payouts/${payout.transaction_id}/settle`);
     await t.call('POST', '/sandbox/clock/advance', { seconds: 3_600 });
     await t.call('POST', `/v1/wallets/${b.id}/close`);
@@ -78,7 +135,9 @@ describe('save and restore', () => {
 
     expect((await t.call('POST', '/sandbox/snapshots/base/restore', undefined, { key: ownerKey })).status).toBe(200);
     expect((await t.call('GET', '/sandbox/keys', undefined, { key: ownerKey })).status).toBe(200);
-    expect((await t.call('GET', '/sandbox/keys', undefined, { key: rotated })).body.data.developer_id).toBe(other.developer_id);
+    expect((await t.call('GET', '/sandbox/keys', undefined, { key: rotated })).body.data.developer_id).toBe(
+      other.developer_id,
+    );
     expect((await t.call('GET', '/sandbox/keys', undefined, { key: other.api_key })).status).toBe(401);
     expect((await t.call('GET', '/sandbox/keys', undefined, { key: late.api_key })).status).toBe(401);
     expect((await t.call('GET', '/sandbox/keys', undefined, { key: t.key })).status).toBe(401);
@@ -89,7 +148,14 @@ describe('save and restore', () => {
     const w = await createWallet(t, 12_345);
     const file = join(dir, 'fixture.db');
     const downloaded = await download(t, file);
-    expect(downloaded).toEqual({ status: 200, type: 'application/vnd.sqlite3', savedAt: '2026-11-21T09:30:00.000Z', length: statSync(file).size, bytes: statSync(file).size, body: undefined });
+    expect(downloaded).toEqual({
+      status: 200,
+      type: 'application/vnd.sqlite3',
+      savedAt: '2026-11-21T09:30:00.000Z',
+      length: statSync(file).size,
+      bytes: statSync(file).size,
+      body: undefined,
+    });
     const elsewhere = await createTestSandbox({ seed: 'elsewhere' });
     try {
       expect(elsewhere.developerId).not.toBe(t.developerId);
@@ -109,9 +175,14 @@ describe('save and restore', () => {
       await listening.call('POST', '/sandbox/snapshots', { name: 'pending' });
       await listening.call('PUT', '/sandbox/receiver/behaviour', { status: 500, count: 5 });
       await listening.call('POST', '/sandbox/snapshots/pending/restore');
-      expect((await listening.call('GET', '/sandbox/receiver/behaviour')).body.data).toEqual({ status: 200, remaining: 0 });
+      expect((await listening.call('GET', '/sandbox/receiver/behaviour')).body.data).toEqual({
+        status: 200,
+        remaining: 0,
+      });
       await listening.call('POST', '/sandbox/clock/advance', { seconds: 1 });
-      expect((await listening.call('GET', '/v1/webhook-logs')).body.data.items).toEqual([expect.objectContaining({ status: 'DELIVERED', attempt_count: 1 })]);
+      expect((await listening.call('GET', '/v1/webhook-logs')).body.data.items).toEqual([
+        expect.objectContaining({ status: 'DELIVERED', attempt_count: 1 }),
+      ]);
     } finally {
       await listening.close();
     }
@@ -123,19 +194,33 @@ describe('save and restore', () => {
     const listed = (await t.call('GET', '/sandbox/snapshots')).body.data;
     expect(listed).toMatchObject({ total: 2, page: 1, limit: 20 });
     expect(listed.items.map((s: { name: string }) => s.name)).toEqual(['a.first', 'b-second']);
-    expect((await t.call('DELETE', '/sandbox/snapshots/a.first')).body.data).toEqual({ name: 'a.first', deleted: true });
+    expect((await t.call('DELETE', '/sandbox/snapshots/a.first')).body.data).toEqual({
+      name: 'a.first',
+      deleted: true,
+    });
     expect((await t.call('GET', '/sandbox/snapshots')).body.data.total).toBe(1);
 
     // It names the snapshot and where it looked.
     const missing = { code: 'NOT_FOUND', message: `snapshot "nope" not found in ${t.app.snapshots.dir}` };
     expect((await t.call('POST', '/sandbox/snapshots/nope/restore')).body.detail).toMatchObject(missing);
     expect((await t.call('DELETE', '/sandbox/snapshots/nope')).body.detail).toMatchObject(missing);
-    expect((await t.call('POST', '/sandbox/snapshots', { name: '../escape' })).body.detail.fields).toEqual([{ field: 'name', message: expect.stringMatching(/letters, digits/) }]);
+    expect((await t.call('POST', '/sandbox/snapshots', { name: '../escape' })).body.detail.fields).toEqual([
+      { field: 'name', message: expect.stringMatching(/letters, digits/) },
+    ]);
     expect((await t.call('POST', '/sandbox/snapshots', {})).status).toBe(400);
-    expect((await t.call('POST', '/sandbox/snapshots/restore', { file: 'relative.db' })).body.detail.fields).toEqual([{ field: 'file', message: expect.stringMatching(/absolute/) }]);
+    expect((await t.call('POST', '/sandbox/snapshots/restore', { file: 'relative.db' })).body.detail.fields).toEqual([
+      { field: 'file', message: expect.stringMatching(/absolute/) },
+    ]);
     expect((await t.call('POST', '/sandbox/snapshots/restore', { file: join(dir, 'missing.db') })).status).toBe(400);
-    const idempotent = await t.call('POST', '/sandbox/snapshots', { name: 'k' }, { headers: { 'idempotency-key': 'k1' } });
-    expect(idempotent.body.detail.fields).toEqual([{ field: 'idempotency-key', message: expect.stringMatching(/restore replaces/) }]);
+    const idempotent = await t.call(
+      'POST',
+      '/sandbox/snapshots',
+      { name: 'k' },
+      { headers: { 'idempotency-key': 'k1' } },
+    );
+    expect(idempotent.body.detail.fields).toEqual([
+      { field: 'idempotency-key', message: expect.stringMatching(/restore replaces/) },
+    ]);
   });
 
   it("writes only named snapshots in the server's own directory, and restores from no live sandbox's database", async () => {
@@ -147,16 +232,31 @@ describe('save and restore', () => {
       const { ino, size } = statSync(otherPath);
       for (const body of [{ file: otherPath }, { name: 'x', file: otherPath }]) {
         const r = await t.call('POST', '/sandbox/snapshots', body);
-        expect([r.status, r.body.detail?.fields]).toEqual([400, expect.arrayContaining([{ field: 'file', message: 'unknown field' }])]);
+        expect([r.status, r.body.detail?.fields]).toEqual([
+          400,
+          expect.arrayContaining([{ field: 'file', message: 'unknown field' }]),
+        ]);
       }
       for (const name of ['../other', '/tmp/x', '.hidden']) {
-        expect((await t.call('POST', '/sandbox/snapshots', { name })).body.detail.fields).toEqual([{ field: 'name', message: expect.stringMatching(/letters, digits/) }]);
+        expect((await t.call('POST', '/sandbox/snapshots', { name })).body.detail.fields).toEqual([
+          { field: 'name', message: expect.stringMatching(/letters, digits/) },
+        ]);
       }
       // Nor is it a snapshot to restore from while it serves: part of its state is in its WAL.
       const mine = await createWallet(t, 1_500);
       for (const file of [otherPath, `${otherPath}-wal`]) {
         const r = await t.call('POST', '/sandbox/snapshots/restore', { file });
-        expect([file, r.status, r.body.detail?.fields]).toEqual([file, 400, [{ field: 'file', message: 'is the database of another running sandbox: save a snapshot there (`ledger sandbox snapshot save`) and restore that' }]]);
+        expect([file, r.status, r.body.detail?.fields]).toEqual([
+          file,
+          400,
+          [
+            {
+              field: 'file',
+              message:
+                'is the database of another running sandbox: save a snapshot there (`ledger sandbox snapshot save`) and restore that',
+            },
+          ],
+        ]);
       }
       expect((await t.call('GET', `/v1/wallets/${mine.id}`)).body.data.balance).toBe(1_500);
       expect([statSync(otherPath).ino, statSync(otherPath).size]).toEqual([ino, size]);
@@ -168,7 +268,11 @@ describe('save and restore', () => {
       expect([refused.status, refused.body.detail.code]).toEqual([403, 'FORBIDDEN']);
       expect(existsSync(join(dir, 'theirs.db'))).toBe(false);
       // The command line refuses to write its download over a database a live sandbox serves.
-      expect([otherPath, `${otherPath}-wal`, `${otherPath}-shm`].map(servingPid)).toEqual([process.pid, process.pid, process.pid]);
+      expect([otherPath, `${otherPath}-wal`, `${otherPath}-shm`].map(servingPid)).toEqual([
+        process.pid,
+        process.pid,
+        process.pid,
+      ]);
       expect(servingPid(join(dir, 'other.db.copy'))).toBeUndefined();
     } finally {
       await other.close();
@@ -188,15 +292,35 @@ describe('save and restore', () => {
       // The main file lacks what the WAL holds: not a snapshot to restore, by any of its names.
       for (const file of [dbPath, `${dbPath}-wal`, join(dir, 'link.db'), `${dir}/./live.db`, join(dir, 'hard.db')]) {
         const r = await s.call('POST', '/sandbox/snapshots/restore', { file });
-        expect([file, r.status, r.body.detail?.fields]).toEqual([file, 400, [{ field: 'file', message: "is the sandbox's own database or one of its files: a snapshot is a file of its own" }]]);
+        expect([file, r.status, r.body.detail?.fields]).toEqual([
+          file,
+          400,
+          [
+            {
+              field: 'file',
+              message: "is the sandbox's own database or one of its files: a snapshot is a file of its own",
+            },
+          ],
+        ]);
       }
       const restore = await s.call('POST', '/sandbox/snapshots/restore', { file: dbPath });
-      expect([restore.status, restore.body.detail?.fields]).toEqual([400, [{ field: 'file', message: "is the sandbox's own database or one of its files: a snapshot is a file of its own" }]]);
+      expect([restore.status, restore.body.detail?.fields]).toEqual([
+        400,
+        [
+          {
+            field: 'file',
+            message: "is the sandbox's own database or one of its files: a snapshot is a file of its own",
+          },
+        ],
+      ]);
       expect(s.sandbox.lost()).toBeUndefined();
       expect(statSync(dbPath).ino).toBe(ino);
       expect(readdirSync(dir).filter((entry) => entry.includes('.tmp-'))).toEqual([]);
       // The server goes on: the wallet and a new write are there, and last.
-      const credited = await s.call('POST', '/sandbox/inbound-transfers', { account_number: w.account_number, amount: 500 });
+      const credited = await s.call('POST', '/sandbox/inbound-transfers', {
+        account_number: w.account_number,
+        amount: 500,
+      });
       expect(credited.status).toBe(200);
       expect((await s.call('GET', `/v1/wallets/${w.id}`)).body.data.balance).toBe(1_500);
     } finally {
@@ -204,10 +328,28 @@ describe('save and restore', () => {
     }
     // Nor is a named snapshot, should the database live in the snapshot directory under that name.
     mkdirSync(join(dir, 'snaps'));
-    const inside = await openServer({ dbPath: join(dir, 'snaps', 'base.db'), snapshotDir: join(dir, 'snaps'), seed: 'inside', log: () => {} });
+    const inside = await openServer({
+      dbPath: join(dir, 'snaps', 'base.db'),
+      snapshotDir: join(dir, 'snaps'),
+      seed: 'inside',
+      log: () => {},
+    });
     try {
-      const r = await inside.app.inject({ method: 'POST', url: '/sandbox/snapshots', headers: { 'x-api-key': inside.apiKey, 'content-type': 'application/json' }, payload: '{"name":"base"}' });
-      expect([r.statusCode, JSON.parse(r.body).detail.fields]).toEqual([400, [{ field: 'name', message: "is the sandbox's own database or one of its files: a snapshot is a file of its own" }]]);
+      const r = await inside.app.inject({
+        method: 'POST',
+        url: '/sandbox/snapshots',
+        headers: { 'x-api-key': inside.apiKey, 'content-type': 'application/json' },
+        payload: '{"name":"base"}',
+      });
+      expect([r.statusCode, JSON.parse(r.body).detail.fields]).toEqual([
+        400,
+        [
+          {
+            field: 'name',
+            message: "is the sandbox's own database or one of its files: a snapshot is a file of its own",
+          },
+        ],
+      ]);
       expect(inside.sandbox.lost()).toBeUndefined();
     } finally {
       await inside.close();
@@ -220,7 +362,11 @@ describe('save and restore', () => {
     new SQLite(junk).exec('CREATE TABLE x (a)');
     for (const file of [junk, '/etc/hostname']) {
       const r = await t.call('POST', '/sandbox/snapshots/restore', { file });
-      expect([r.status, r.body.detail.code, r.body.detail.fields]).toEqual([422, 'SNAPSHOT_INVALID', [{ field: 'file', message: 'is not a ledger sandbox snapshot' }]]);
+      expect([r.status, r.body.detail.code, r.body.detail.fields]).toEqual([
+        422,
+        'SNAPSHOT_INVALID',
+        [{ field: 'file', message: 'is not a ledger sandbox snapshot' }],
+      ]);
     }
     expect((await t.call('GET', `/v1/wallets/${w.id}`)).body.data.balance).toBe(1_000);
   });
@@ -234,7 +380,11 @@ describe('save and restore', () => {
     raw.prepare('UPDATE transactions SET account_seq = ?').run(999_999);
     raw.close();
     const r = await t.call('POST', '/sandbox/snapshots/restore', { file, force: true });
-    expect([r.status, r.body.detail.code, r.body.detail.message]).toEqual([422, 'SNAPSHOT_INVALID', 'snapshot: its rows do not hold together (transactions refers to a missing row)']);
+    expect([r.status, r.body.detail.code, r.body.detail.message]).toEqual([
+      422,
+      'SNAPSHOT_INVALID',
+      'snapshot: its rows do not hold together (transactions refers to a missing row)',
+    ]);
     expect((await t.call('GET', `/v1/wallets/${w.id}/transactions`)).body.data.total).toBe(1);
   });
 
@@ -259,7 +409,11 @@ describe('save and restore', () => {
         ['/sandbox/snapshots/restore', { file }, 'file'],
       ] as const) {
         const r = await s.call('POST', url, body);
-        expect([r.status, r.body.detail.code, r.body.detail.fields]).toEqual([422, 'SNAPSHOT_INVALID', [{ field, message: 'does not balance' }]]);
+        expect([r.status, r.body.detail.code, r.body.detail.fields]).toEqual([
+          422,
+          'SNAPSHOT_INVALID',
+          [{ field, message: 'does not balance' }],
+        ]);
         expect(r.body.detail.message).toContain(problem);
         expect((await s.call('GET', `/v1/wallets/${w.id}`)).body.data.balance).toBe(1_500);
       }
@@ -268,7 +422,9 @@ describe('save and restore', () => {
       const forced = await s.call('POST', '/sandbox/snapshots/edited/restore', { force: true });
       expect(forced.status).toBe(200);
       expect((await s.call('GET', `/v1/wallets/${w.id}`)).body.data.balance).toBe(1_000_001_000);
-      expect(warnings).toEqual(['Warning: restoring snapshot "edited" with --force: the audit of its books (that they balance) was skipped']);
+      expect(warnings).toEqual([
+        'Warning: restoring snapshot "edited" with --force: the audit of its books (that they balance) was skipped',
+      ]);
       expect((await s.call('GET', '/sandbox/audit')).body.data.ok).toBe(false);
     } finally {
       await s.stop();
@@ -283,7 +439,11 @@ describe('save and restore', () => {
     truncateSync(file, Math.floor(statSync(file).size * 0.6));
     for (const force of [false, true]) {
       const r = await t.call('POST', '/sandbox/snapshots/restore', { file, force });
-      expect([r.status, r.body.detail.code, r.body.detail.fields]).toEqual([422, 'SNAPSHOT_INVALID', [{ field: 'file', message: 'is damaged' }]]);
+      expect([r.status, r.body.detail.code, r.body.detail.fields]).toEqual([
+        422,
+        'SNAPSHOT_INVALID',
+        [{ field: 'file', message: 'is damaged' }],
+      ]);
     }
     expect((await t.call('GET', `/v1/wallets/${w.id}`)).body.data.balance).toBe(1_001);
   });
@@ -321,7 +481,13 @@ describe('a snapshot name that would leave the snapshot directory', () => {
     return new Promise<{ status: number; body: any }>((resolve, reject) => {
       const payload = body === undefined ? undefined : JSON.stringify(body);
       const sent = httpRequest(
-        { host: '127.0.0.1', port: new URL(baseUrl).port, method, path, headers: { 'x-api-key': key, ...(payload ? { 'content-type': 'application/json' } : {}) } },
+        {
+          host: '127.0.0.1',
+          port: new URL(baseUrl).port,
+          method,
+          path,
+          headers: { 'x-api-key': key, ...(payload ? { 'content-type': 'application/json' } : {}) },
+        },
         (response) => {
           let text = '';
           response.on('data', (chunk) => (text += chunk));
@@ -335,32 +501,89 @@ describe('a snapshot name that would leave the snapshot directory', () => {
 
   it('is refused (../, NUL, absolute paths, separators, raw or percent-encoded): nothing outside is written, restored or deleted', async () => {
     const snapshotDir = join(dir, 'snapshots');
-    const server = await openServer({ dbPath: join(dir, 'sandbox.db'), snapshotDir, seed: 'names', clockStart: Date.parse('2026-11-21T09:30:00.000Z'), log: () => {} });
+    const server = await openServer({
+      dbPath: join(dir, 'sandbox.db'),
+      snapshotDir,
+      seed: 'names',
+      clockStart: Date.parse('2026-11-21T09:30:00.000Z'),
+      log: () => {},
+    });
     const baseUrl = await server.app.listen({ host: '127.0.0.1', port: 0 });
     try {
       const call = (method: string, path: string, body?: unknown) => send(baseUrl, server.apiKey!, method, path, body);
       const created = await call('POST', '/v1/wallets', walletBody());
-      await call('POST', '/sandbox/inbound-transfers', { account_number: created.body.data.account_number, amount: 5_000 });
+      await call('POST', '/sandbox/inbound-transfers', {
+        account_number: created.body.data.account_number,
+        amount: 5_000,
+      });
       expect((await call('POST', '/sandbox/snapshots', { name: 'kept' })).status).toBe(200);
       // A valid snapshot beside the directory, where `../escape` would land: restoring it would take the balance back to 5,000.
       const outside = join(dir, 'escape.db');
       copyFileSync(join(snapshotDir, 'kept.db'), outside);
       const before = readFileSync(outside);
-      await call('POST', '/sandbox/inbound-transfers', { account_number: created.body.data.account_number, amount: 2_500 });
+      await call('POST', '/sandbox/inbound-transfers', {
+        account_number: created.body.data.account_number,
+        amount: 2_500,
+      });
 
-      const refused = (reply: { status: number; body: any }) => [reply.status, reply.body.detail?.code, reply.body.detail?.fields?.map((f: { field: string }) => f.field)];
-      for (const name of ['../escape', '..', '.', outside.slice(0, -3), '/etc/passwd', 'a\u0000b', 'kept\u0000', 'a/b', '..\\escape', '%2e%2e%2fescape']) {
-        expect([name, ...refused(await call('POST', '/sandbox/snapshots', { name }))]).toEqual([name, 400, 'VALIDATION_ERROR', ['name']]);
+      const refused = (reply: { status: number; body: any }) => [
+        reply.status,
+        reply.body.detail?.code,
+        reply.body.detail?.fields?.map((f: { field: string }) => f.field),
+      ];
+      for (const name of [
+        '../escape',
+        '..',
+        '.',
+        outside.slice(0, -3),
+        '/etc/passwd',
+        'a\u0000b',
+        'kept\u0000',
+        'a/b',
+        '..\\escape',
+        '%2e%2e%2fescape',
+      ]) {
+        expect([name, ...refused(await call('POST', '/sandbox/snapshots', { name }))]).toEqual([
+          name,
+          400,
+          'VALIDATION_ERROR',
+          ['name'],
+        ]);
       }
       const escaped = encodeURIComponent(outside.slice(0, -3));
-      for (const segment of ['..%2Fescape', '%2E%2E%2Fescape', '%2e%2e', '..', '.', 'kept%00', '%00', 'a%00b', escaped, '..%5Cescape']) {
-        expect([segment, ...refused(await call('POST', `/sandbox/snapshots/${segment}/restore`))]).toEqual([segment, 400, 'VALIDATION_ERROR', ['name']]);
-        expect([segment, ...refused(await call('DELETE', `/sandbox/snapshots/${segment}`))]).toEqual([segment, 400, 'VALIDATION_ERROR', ['name']]);
+      for (const segment of [
+        '..%2Fescape',
+        '%2E%2E%2Fescape',
+        '%2e%2e',
+        '..',
+        '.',
+        'kept%00',
+        '%00',
+        'a%00b',
+        escaped,
+        '..%5Cescape',
+      ]) {
+        expect([segment, ...refused(await call('POST', `/sandbox/snapshots/${segment}/restore`))]).toEqual([
+          segment,
+          400,
+          'VALIDATION_ERROR',
+          ['name'],
+        ]);
+        expect([segment, ...refused(await call('DELETE', `/sandbox/snapshots/${segment}`))]).toEqual([
+          segment,
+          400,
+          'VALIDATION_ERROR',
+          ['name'],
+        ]);
       }
 
       expect(readFileSync(outside).equals(before)).toBe(true);
       expect(readdirSync(snapshotDir)).toEqual(['kept.db']);
-      expect(readdirSync(dir).filter((f) => !f.startsWith('sandbox.db')).sort()).toEqual(['escape.db', 'snapshots']);
+      expect(
+        readdirSync(dir)
+          .filter((f) => !f.startsWith('sandbox.db'))
+          .sort(),
+      ).toEqual(['escape.db', 'snapshots']);
       expect((await call('GET', `/v1/wallets/${created.body.data.id}`)).body.data.balance).toBe(7_500);
       expect((await call('GET', '/sandbox/audit')).body.data.ok).toBe(true);
     } finally {
@@ -387,8 +610,14 @@ describe('a delivery in flight to an endpoint that never answers', () => {
       expect((await advancing).status).toBe(200);
       const [log] = (await s.call('GET', '/v1/webhook-logs', undefined, { key: b.key })).body.data.items;
       expect(log).toMatchObject({ status: 'DELIVERED', attempt_count: 1 });
-      const attempts = (await s.call('GET', `/sandbox/webhook-logs/${log.id}/attempts`, undefined, { key: b.key })).body.data.items;
-      expect(attempts.map((a: { attempt_number: number; http_status_code: number }) => [a.attempt_number, a.http_status_code])).toEqual([[1, 200]]);
+      const attempts = (await s.call('GET', `/sandbox/webhook-logs/${log.id}/attempts`, undefined, { key: b.key })).body
+        .data.items;
+      expect(
+        attempts.map((a: { attempt_number: number; http_status_code: number }) => [
+          a.attempt_number,
+          a.http_status_code,
+        ]),
+      ).toEqual([[1, 200]]);
       expect((await s.call('GET', '/sandbox/audit', undefined, { key: b.key })).body.data.ok).toBe(true);
     } finally {
       await b.endpoint.close();
@@ -405,7 +634,10 @@ describe('consistency under load', () => {
         const a = await createWallet(s, 1_000_000);
         const b = await createWallet(s);
         const transfers = Array.from({ length: 200 }, (_, i) =>
-          s.call('POST', `/v1/wallets/${i % 2 ? a.id : b.id}/transfer`, { destination_account_number: i % 2 ? b.account_number : a.account_number, amount: 1 + (i % 7) }),
+          s.call('POST', `/v1/wallets/${i % 2 ? a.id : b.id}/transfer`, {
+            destination_account_number: i % 2 ? b.account_number : a.account_number,
+            amount: 1 + (i % 7),
+          }),
         );
         const file = join(dir, `under-load-${where}.db`);
         const save = download(s, file);
@@ -441,9 +673,16 @@ describe('consistency under load', () => {
         const kind = n % 3;
         const r =
           kind === 0
-            ? await t.call('POST', `/v1/wallets/${from.id}/transfer`, { destination_account_number: to.account_number, amount: 10 })
+            ? await t.call('POST', `/v1/wallets/${from.id}/transfer`, {
+                destination_account_number: to.account_number,
+                amount: 10,
+              })
             : kind === 1
-              ? await t.call('POST', '/sandbox/inbound-transfers', { account_number: from.account_number, amount: 25, narration: 'salary' })
+              ? await t.call('POST', '/sandbox/inbound-transfers', {
+                  account_number: from.account_number,
+                  amount: 25,
+                  narration: 'salary',
+                })
               : await t.call('POST', '/v1/wallets', walletBody());
         statuses.push(r.status);
       }
@@ -468,7 +707,9 @@ describe('consistency under load', () => {
     expect(await view(t, ids)).not.toEqual(before);
     expect((await t.call('POST', '/sandbox/snapshots/base/restore')).status).toBe(200);
     expect(await view(t, ids)).toEqual(before);
-    expect(await Promise.all(ids.map(async (id) => (await t.call('GET', `/v1/wallets/${id}`)).body.data))).toEqual(wallets);
+    expect(await Promise.all(ids.map(async (id) => (await t.call('GET', `/v1/wallets/${id}`)).body.data))).toEqual(
+      wallets,
+    );
   });
 });
 
@@ -502,10 +743,22 @@ describe('an older snapshot', () => {
     const now = '2026-06-01T10:00:00.000Z';
     const raw = await olderDatabase(file, '0005_agents', now);
     raw.exec("INSERT INTO settings (key, value) VALUES ('clock_offset_ms', '5000')");
-    const envelope = JSON.stringify({ event_id: 'ev1', event_type: 'ledger.credit', api_version: '2026-11-01', created_at: now, data: { wallet_id: 'w1', amount: 2500, transaction_id: 't1', balance_after: 2500 } });
-    raw.prepare("INSERT INTO events (id, developer_id, type, payload, created_at) VALUES ('ev1', 'd0', 'ledger.credit', ?, ?)").run(envelope, now);
+    const envelope = JSON.stringify({
+      event_id: 'ev1',
+      event_type: 'ledger.credit',
+      api_version: '2026-11-01',
+      created_at: now,
+      data: { wallet_id: 'w1', amount: 2500, transaction_id: 't1', balance_after: 2500 },
+    });
     raw
-      .prepare("INSERT INTO webhook_logs (id, developer_id, event_id, event_type, payload, status, attempt_count, delivered_at, created_at) VALUES ('l1', 'd0', 'ev1', 'ledger.credit', ?, 'DELIVERED', 1, ?, ?)")
+      .prepare(
+        "INSERT INTO events (id, developer_id, type, payload, created_at) VALUES ('ev1', 'd0', 'ledger.credit', ?, ?)",
+      )
+      .run(envelope, now);
+    raw
+      .prepare(
+        "INSERT INTO webhook_logs (id, developer_id, event_id, event_type, payload, status, attempt_count, delivered_at, created_at) VALUES ('l1', 'd0', 'ev1', 'ledger.credit', ?, 'DELIVERED', 1, ?, ?)",
+      )
       .run(envelope, now, now);
     raw.close();
 
@@ -517,7 +770,9 @@ describe('an older snapshot', () => {
     expect((await t.call('GET', '/sandbox/audit')).body.data).toMatchObject({ ok: true });
     // The file itself is left as it was: a fixture in a repository must not change under its owner.
     const again = new SQLite(file, { readonly: true });
-    expect(again.prepare("SELECT count(*) AS n FROM kysely_migration WHERE name > '0005_agents'").get()).toEqual({ n: 0 });
+    expect(again.prepare("SELECT count(*) AS n FROM kysely_migration WHERE name > '0005_agents'").get()).toEqual({
+      n: 0,
+    });
     again.close();
   });
 
@@ -526,8 +781,18 @@ describe('an older snapshot', () => {
     const now = '2026-06-01T10:00:00.000Z';
     const raw = await olderDatabase(file, '0014_lean_webhook_storage', now);
     const accepted = '{"received":true,"signature_valid":true}';
-    const envelope = JSON.stringify({ event_id: 'ev1', event_type: 'ledger.credit', api_version: '2026-11-01', created_at: now, data: { transaction_id: 't1', wallet_id: 'w1', amount: 2500 } });
-    raw.prepare("INSERT INTO events (id, developer_id, type, payload, created_at) VALUES ('ev1', 'd0', 'ledger.credit', ?, ?)").run(envelope, now);
+    const envelope = JSON.stringify({
+      event_id: 'ev1',
+      event_type: 'ledger.credit',
+      api_version: '2026-11-01',
+      created_at: now,
+      data: { transaction_id: 't1', wallet_id: 'w1', amount: 2500 },
+    });
+    raw
+      .prepare(
+        "INSERT INTO events (id, developer_id, type, payload, created_at) VALUES ('ev1', 'd0', 'ledger.credit', ?, ?)",
+      )
+      .run(envelope, now);
     raw.exec(`
       INSERT INTO transaction_counts (wallet_id, type, n) VALUES ('w1', 'CREDIT', 1);
       INSERT INTO webhook_log_counts (developer_id, status, event_type, n) VALUES ('d0', 'DELIVERED', 'ledger.credit', 1);
@@ -549,7 +814,9 @@ describe('an older snapshot', () => {
     ]);
     // Stored as 0015 stores them: the event keeps its payload, the standard answer is NULL, the rest as it was.
     const db = t.sandbox.db;
-    expect(await db.selectFrom('events').select(['payload', 'transaction_seq']).execute()).toEqual([{ payload: envelope, transaction_seq: null }]);
+    expect(await db.selectFrom('events').select(['payload', 'transaction_seq']).execute()).toEqual([
+      { payload: envelope, transaction_seq: null },
+    ]);
     expect(await db.selectFrom('webhook_attempts').select(['id', 'response_body']).orderBy('seq').execute()).toEqual([
       { id: 'at1', response_body: null },
       { id: 'at2', response_body: '' },
@@ -565,9 +832,17 @@ describe('a database made before 0016', () => {
     const now = '2026-06-01T10:00:00.000Z';
     const raw = new SQLite(file);
     const old = new Kysely<any>({ dialect: new SqliteDialect({ database: raw }) });
-    expect((await new Migrator({ db: old, provider: migrationProvider }).migrateTo('0015_lean_ledger_rows')).error).toBeUndefined();
+    expect(
+      (await new Migrator({ db: old, provider: migrationProvider }).migrateTo('0015_lean_ledger_rows')).error,
+    ).toBeUndefined();
     const accepted = '{"received":true,"signature_valid":true}';
-    const stored = JSON.stringify({ event_id: 'ev3', event_type: 'suspense.created', api_version: '2026-11-01', created_at: now, data: { suspense_id: 's1' } });
+    const stored = JSON.stringify({
+      event_id: 'ev3',
+      event_type: 'suspense.created',
+      api_version: '2026-11-01',
+      created_at: now,
+      data: { suspense_id: 's1' },
+    });
     // An inbound credit of 2,500 to w1, a transfer of 1,000 from w1 to w2, an inbound of 300 held in
     // suspense; a fourth posting was removed (its seq must not come back), and so were t4, l4 and at4.
     raw.exec(`
@@ -615,11 +890,25 @@ describe('a database made before 0016', () => {
 
     expect((await t.call('POST', '/sandbox/snapshots/restore', { file })).status).toBe(200);
     const list = async (wallet: string) => (await t.call('GET', `/v1/wallets/${wallet}/transactions`)).body.data;
-    expect(await list('w1')).toMatchObject({ total: 2, items: [{ id: 't1', type: 'CREDIT', balance_after: 2500 }, { id: 't2', type: 'DEBIT', balance_after: 1500 }] });
-    expect(await list('w2')).toMatchObject({ total: 1, items: [{ id: 't3', type: 'CREDIT', amount: 1000, balance_after: 1000, created_at: now, updated_at: now }] });
-    expect((await t.call('GET', '/v1/suspense')).body.data).toMatchObject({ total: 1, items: [{ id: 's1', amount: 300 }] });
+    expect(await list('w1')).toMatchObject({
+      total: 2,
+      items: [
+        { id: 't1', type: 'CREDIT', balance_after: 2500 },
+        { id: 't2', type: 'DEBIT', balance_after: 1500 },
+      ],
+    });
+    expect(await list('w2')).toMatchObject({
+      total: 1,
+      items: [{ id: 't3', type: 'CREDIT', amount: 1000, balance_after: 1000, created_at: now, updated_at: now }],
+    });
+    expect((await t.call('GET', '/v1/suspense')).body.data).toMatchObject({
+      total: 1,
+      items: [{ id: 's1', amount: 300 }],
+    });
     const logs = (await t.call('GET', '/v1/webhook-logs?limit=10')).body.data;
-    expect(logs.items.map((l: { id: string; event_id: string; status: string }) => [l.id, l.event_id, l.status])).toEqual([
+    expect(
+      logs.items.map((l: { id: string; event_id: string; status: string }) => [l.id, l.event_id, l.status]),
+    ).toEqual([
       ['l1', 'ev1', 'DELIVERED'],
       ['l2', 'ev2', 'DELIVERED'],
       ['l2b', 'ev2b', 'DELIVERED'],
@@ -627,8 +916,15 @@ describe('a database made before 0016', () => {
     ]);
     expect(logs.items[3].payload).toEqual(JSON.parse(stored));
     expect(logs.items[0].payload).toMatchObject({ event_id: 'ev1', data: { transaction_id: 't1', amount: 2500 } });
-    const attempts = async (log: string) => (await t.call('GET', `/sandbox/webhook-logs/${log}/attempts`)).body.data.items;
-    expect((await attempts('l1')).map((a: { id: string; url: string; response_body: string }) => [a.id, a.url, a.response_body])).toEqual([
+    const attempts = async (log: string) =>
+      (await t.call('GET', `/sandbox/webhook-logs/${log}/attempts`)).body.data.items;
+    expect(
+      (await attempts('l1')).map((a: { id: string; url: string; response_body: string }) => [
+        a.id,
+        a.url,
+        a.response_body,
+      ]),
+    ).toEqual([
       ['at1', 'http://example.test/hooks', 'busy'],
       ['at2', 'http://127.0.0.1:4010/sandbox/receiver/d0', accepted],
     ]);
@@ -637,8 +933,14 @@ describe('a database made before 0016', () => {
 
     // Keyed by seq now, every seq kept, and no seq handed out twice.
     const db = t.sandbox.db;
-    const accountIds = new Map((await db.selectFrom('accounts').select(['seq', 'id']).execute()).map((a) => [a.seq, a.id]));
-    const entries = await db.selectFrom('entries').select(['seq', 'posting_seq', 'account_seq']).orderBy('seq').execute();
+    const accountIds = new Map(
+      (await db.selectFrom('accounts').select(['seq', 'id']).execute()).map((a) => [a.seq, a.id]),
+    );
+    const entries = await db
+      .selectFrom('entries')
+      .select(['seq', 'posting_seq', 'account_seq'])
+      .orderBy('seq')
+      .execute();
     expect(entries.map(({ account_seq, ...e }) => ({ ...e, account_id: accountIds.get(account_seq) }))).toEqual([
       { seq: 1, posting_seq: 1, account_id: 'w1' },
       { seq: 2, posting_seq: 1, account_id: 'a-provider' },
@@ -648,15 +950,28 @@ describe('a database made before 0016', () => {
       { seq: 6, posting_seq: 3, account_id: 'a-provider' },
     ]);
     // An updated_at that repeats created_at is stored as NULL, and still shown (above: as created_at).
-    expect(await db.selectFrom('transactions').select(['id', 'posting_seq', 'entry_seq', 'updated_at']).orderBy('seq').execute()).toEqual([
+    expect(
+      await db
+        .selectFrom('transactions')
+        .select(['id', 'posting_seq', 'entry_seq', 'updated_at'])
+        .orderBy('seq')
+        .execute(),
+    ).toEqual([
       { id: 't1', posting_seq: 1, entry_seq: 1, updated_at: null },
       { id: 't2', posting_seq: 2, entry_seq: 3, updated_at: null },
       { id: 't3', posting_seq: 2, entry_seq: 4, updated_at: null },
     ]);
-    expect(await db.selectFrom('suspense_items').select(['id', 'posting_seq']).execute()).toEqual([{ id: 's1', posting_seq: 3 }]);
-    const next = await t.call('POST', '/v1/wallets/w1/transfer', { destination_account_number: '0000000027', amount: 100 });
+    expect(await db.selectFrom('suspense_items').select(['id', 'posting_seq']).execute()).toEqual([
+      { id: 's1', posting_seq: 3 },
+    ]);
+    const next = await t.call('POST', '/v1/wallets/w1/transfer', {
+      destination_account_number: '0000000027',
+      amount: 100,
+    });
     expect(next.status).toBe(200);
-    expect(await db.selectFrom('postings').select('seq').orderBy('seq', 'desc').limit(1).execute()).toEqual([{ seq: 5 }]);
+    expect(await db.selectFrom('postings').select('seq').orderBy('seq', 'desc').limit(1).execute()).toEqual([
+      { seq: 5 },
+    ]);
   });
 });
 
@@ -667,9 +982,27 @@ describe('a database made before 0020 (0020 and 0020b)', () => {
     const later = '2026-06-01T10:05:07.009Z';
     const raw = new SQLite(file);
     const old = new Kysely<any>({ dialect: new SqliteDialect({ database: raw }) });
-    expect((await new Migrator({ db: old, provider: migrationProvider }).migrateTo('0016c_transactions_updated_only_when_changed')).error).toBeUndefined();
-    const stored = JSON.stringify({ event_id: '01a209fd-1cba-7cb4-915a-c38efe1ea20c', event_type: 'wallet.closed', api_version: '2026-11-01', created_at: later, data: { wallet_id: 'w9' } });
-    const other = JSON.stringify({ event_id: 'evx', event_type: 'agent.failed', api_version: '2026-11-01', created_at: now, data: {} });
+    expect(
+      (
+        await new Migrator({ db: old, provider: migrationProvider }).migrateTo(
+          '0016c_transactions_updated_only_when_changed',
+        )
+      ).error,
+    ).toBeUndefined();
+    const stored = JSON.stringify({
+      event_id: '01a209fd-1cba-7cb4-915a-c38efe1ea20c',
+      event_type: 'wallet.closed',
+      api_version: '2026-11-01',
+      created_at: later,
+      data: { wallet_id: 'w9' },
+    });
+    const other = JSON.stringify({
+      event_id: 'evx',
+      event_type: 'agent.failed',
+      api_version: '2026-11-01',
+      created_at: now,
+      data: {},
+    });
     // Two developers (d1 made first, so it is number 1); the sandbox's d0 has an inbound credit
     // announced by a built payload, a stored event with a FAILED delivery still due, and a removed
     // event, log and attempt whose seqs must not come back.
@@ -710,9 +1043,27 @@ describe('a database made before 0020 (0020 and 0020b)', () => {
     expect((await t.call('POST', '/sandbox/snapshots/restore', { file })).status).toBe(200);
     const logs = (await t.call('GET', '/v1/webhook-logs?limit=10')).body.data;
     expect(logs.total).toBe(2);
-    expect(logs.items.map((l: Record<string, unknown>) => [l.id, l.event_id, l.event_type, l.status, l.next_retry_at, l.delivered_at, l.created_at])).toEqual([
+    expect(
+      logs.items.map((l: Record<string, unknown>) => [
+        l.id,
+        l.event_id,
+        l.event_type,
+        l.status,
+        l.next_retry_at,
+        l.delivered_at,
+        l.created_at,
+      ]),
+    ).toEqual([
       ['l1', 'ev1', 'ledger.credit', 'DELIVERED', null, later, now],
-      ['01a209fd-1cba-7864-8f14-b33bf0aca8b0', '01a209fd-1cba-7cb4-915a-c38efe1ea20c', 'wallet.closed', 'FAILED', '2026-06-01T10:05:12.009Z', null, later],
+      [
+        '01a209fd-1cba-7864-8f14-b33bf0aca8b0',
+        '01a209fd-1cba-7cb4-915a-c38efe1ea20c',
+        'wallet.closed',
+        'FAILED',
+        '2026-06-01T10:05:12.009Z',
+        null,
+        later,
+      ],
     ]);
     expect(logs.items[0].payload).toEqual({
       event_id: 'ev1',
@@ -724,11 +1075,29 @@ describe('a database made before 0020 (0020 and 0020b)', () => {
     expect(logs.items[1].payload).toEqual(JSON.parse(stored));
     const byType = (await t.call('GET', '/v1/webhook-logs?event_type=wallet.closed')).body.data;
     expect(byType).toMatchObject({ total: 1, items: [{ id: '01a209fd-1cba-7864-8f14-b33bf0aca8b0' }] });
-    expect((await t.call('GET', '/sandbox/webhook-logs/01a209fd-1cba-7864-8f14-b33bf0aca8b0')).body.data).toMatchObject({ id: '01a209fd-1cba-7864-8f14-b33bf0aca8b0', event_id: '01a209fd-1cba-7cb4-915a-c38efe1ea20c' });
-    expect((await t.call('GET', '/sandbox/webhook-logs/01a209fd-1cba-7864-8f14-b33bf0aca8b0/attempts')).body.data.items).toMatchObject([{ id: '01a209fd-1eca-7438-b148-6f73d2eede63', created_at: later }]);
-    expect((await t.call('GET', '/v1/webhook-logs?event_type=agent.failed')).body.data).toMatchObject({ total: 0, items: [] });
+    expect((await t.call('GET', '/sandbox/webhook-logs/01a209fd-1cba-7864-8f14-b33bf0aca8b0')).body.data).toMatchObject(
+      { id: '01a209fd-1cba-7864-8f14-b33bf0aca8b0', event_id: '01a209fd-1cba-7cb4-915a-c38efe1ea20c' },
+    );
+    expect(
+      (await t.call('GET', '/sandbox/webhook-logs/01a209fd-1cba-7864-8f14-b33bf0aca8b0/attempts')).body.data.items,
+    ).toMatchObject([{ id: '01a209fd-1eca-7438-b148-6f73d2eede63', created_at: later }]);
+    expect((await t.call('GET', '/v1/webhook-logs?event_type=agent.failed')).body.data).toMatchObject({
+      total: 0,
+      items: [],
+    });
     const attempts = (await t.call('GET', '/sandbox/webhook-logs/l1/attempts')).body.data.items;
-    expect(attempts.map((a: Record<string, unknown>) => [a.id, a.attempt_number, a.manual, a.url, a.http_status_code, a.response_body, a.duration_ms, a.created_at])).toEqual([
+    expect(
+      attempts.map((a: Record<string, unknown>) => [
+        a.id,
+        a.attempt_number,
+        a.manual,
+        a.url,
+        a.http_status_code,
+        a.response_body,
+        a.duration_ms,
+        a.created_at,
+      ]),
+    ).toEqual([
       ['at1', 1, false, 'http://example.test/hooks', 503, 'busy', 7, now],
       ['at2', 2, true, 'http://example.test/hooks', 200, '', 3, later],
     ]);
@@ -741,32 +1110,77 @@ describe('a database made before 0020 (0020 and 0020b)', () => {
       { id: 'd1', seq: 1 },
       { id: 'd0', seq: 2 },
     ]);
-    expect(await db.selectFrom('events').select(['seq', 'developer_seq', 'type_code', 'created_at_ms']).orderBy('seq').execute()).toEqual([
+    expect(
+      await db
+        .selectFrom('events')
+        .select(['seq', 'developer_seq', 'type_code', 'created_at_ms'])
+        .orderBy('seq')
+        .execute(),
+    ).toEqual([
       { seq: 1, developer_seq: 2, type_code: 0, created_at_ms: Date.parse(now) },
       { seq: 2, developer_seq: 1, type_code: 7, created_at_ms: Date.parse(now) },
       { seq: 3, developer_seq: 2, type_code: 8, created_at_ms: Date.parse(later) },
     ]);
-    expect(await db.selectFrom('webhook_logs').select(['seq', 'developer_seq', 'event_seq', 'event_type_code', 'next_retry_at_ms', 'delivered_at_ms']).orderBy('seq').execute()).toEqual([
-      { seq: 1, developer_seq: 2, event_seq: 1, event_type_code: 0, next_retry_at_ms: null, delivered_at_ms: Date.parse(later) },
-      { seq: 2, developer_seq: 1, event_seq: 2, event_type_code: 7, next_retry_at_ms: Date.parse(now), delivered_at_ms: null },
-      { seq: 4, developer_seq: 2, event_seq: 3, event_type_code: 8, next_retry_at_ms: Date.parse('2026-06-01T10:05:12.009Z'), delivered_at_ms: null },
+    expect(
+      await db
+        .selectFrom('webhook_logs')
+        .select(['seq', 'developer_seq', 'event_seq', 'event_type_code', 'next_retry_at_ms', 'delivered_at_ms'])
+        .orderBy('seq')
+        .execute(),
+    ).toEqual([
+      {
+        seq: 1,
+        developer_seq: 2,
+        event_seq: 1,
+        event_type_code: 0,
+        next_retry_at_ms: null,
+        delivered_at_ms: Date.parse(later),
+      },
+      {
+        seq: 2,
+        developer_seq: 1,
+        event_seq: 2,
+        event_type_code: 7,
+        next_retry_at_ms: Date.parse(now),
+        delivered_at_ms: null,
+      },
+      {
+        seq: 4,
+        developer_seq: 2,
+        event_seq: 3,
+        event_type_code: 8,
+        next_retry_at_ms: Date.parse('2026-06-01T10:05:12.009Z'),
+        delivered_at_ms: null,
+      },
     ]);
-    expect(await db.selectFrom('webhook_attempts').select(['seq', 'log_seq', 'created_at_ms']).orderBy('seq').execute()).toEqual([
+    expect(
+      await db.selectFrom('webhook_attempts').select(['seq', 'log_seq', 'created_at_ms']).orderBy('seq').execute(),
+    ).toEqual([
       { seq: 1, log_seq: 1, created_at_ms: Date.parse(now) },
       { seq: 2, log_seq: 1, created_at_ms: Date.parse(later) },
       { seq: 4, log_seq: 4, created_at_ms: Date.parse(later) },
     ]);
     // Ids in the sandbox's form as their 16 bytes (0020b), any other id as the text it was.
     const kinds = async (table: 'events' | 'webhook_logs' | 'webhook_attempts') =>
-      (await sql<{ kind: string }>`SELECT typeof(id) AS kind FROM ${sql.table(table)} ORDER BY seq`.execute(db)).rows.map((r) => r.kind);
+      (
+        await sql<{ kind: string }>`SELECT typeof(id) AS kind FROM ${sql.table(table)} ORDER BY seq`.execute(db)
+      ).rows.map((r) => r.kind);
     expect(await kinds('events')).toEqual(['text', 'text', 'blob']);
     expect(await kinds('webhook_logs')).toEqual(['text', 'text', 'blob']);
     expect(await kinds('webhook_attempts')).toEqual(['text', 'text', 'blob']);
     // The next rows take the next seqs, named by the sandbox developer's number.
-    const credit = await t.call('POST', '/sandbox/inbound-transfers', { account_number: '0000000019', amount: 100, narration: 'salary' });
+    const credit = await t.call('POST', '/sandbox/inbound-transfers', {
+      account_number: '0000000019',
+      amount: 100,
+      narration: 'salary',
+    });
     expect(credit.status).toBe(200);
-    expect(await db.selectFrom('events').select(['seq', 'developer_seq']).where('seq', '>', 3).execute()).toEqual([{ seq: 5, developer_seq: 2 }]);
-    expect(await db.selectFrom('webhook_logs').select(['seq', 'developer_seq']).where('seq', '>', 4).execute()).toEqual([{ seq: 6, developer_seq: 2 }]);
+    expect(await db.selectFrom('events').select(['seq', 'developer_seq']).where('seq', '>', 3).execute()).toEqual([
+      { seq: 5, developer_seq: 2 },
+    ]);
+    expect(await db.selectFrom('webhook_logs').select(['seq', 'developer_seq']).where('seq', '>', 4).execute()).toEqual(
+      [{ seq: 6, developer_seq: 2 }],
+    );
     expect((await t.call('GET', '/sandbox/audit')).body.data).toMatchObject({ ok: true });
   });
 });
@@ -778,10 +1192,28 @@ describe('a database made before 0019', () => {
     const later = '2026-06-01T10:05:00.250Z';
     const raw = new SQLite(file);
     const old = new Kysely<any>({ dialect: new SqliteDialect({ database: raw }) });
-    expect((await new Migrator({ db: old, provider: migrationProvider }).migrateTo('0016c_transactions_updated_only_when_changed')).error).toBeUndefined();
+    expect(
+      (
+        await new Migrator({ db: old, provider: migrationProvider }).migrateTo(
+          '0016c_transactions_updated_only_when_changed',
+        )
+      ).error,
+    ).toBeUndefined();
     // Two developers: d0 (an inbound of 2,500 to w1, a transfer of 1,000 from w1 to w2, a payout
     // debit of 200 from w2 that settled later) and d1 (an inbound of 70 to x1). Transaction 4 was removed.
-    const tx = (seq: number, id: string, dev: string, wallet: string, posting: number, entry: number, type: string, amount: number, before: number, after: number, updated: string | null) =>
+    const tx = (
+      seq: number,
+      id: string,
+      dev: string,
+      wallet: string,
+      posting: number,
+      entry: number,
+      type: string,
+      amount: number,
+      before: number,
+      after: number,
+      updated: string | null,
+    ) =>
       `(${seq}, '${id}', '${dev}', '${wallet}', ${posting}, ${entry}, '${type}', ${amount}, ${before}, ${after}, 'NGN', 'SETTLED', '0000132606011000000000000000${seq}0', 'SENDER ${seq}', '0123456789', 'memo ${seq}', NULL, NULL, NULL, NULL, NULL, NULL, '${now}', ${updated === null ? 'NULL' : `'${updated}'`})`;
     raw.exec(`
       INSERT INTO developers (id, business_name, webhook_url, webhook_secret, created_at) VALUES
@@ -822,24 +1254,57 @@ describe('a database made before 0019', () => {
     expect((await t.call('POST', '/sandbox/snapshots/restore', { file })).status).toBe(200);
     const shown = (await t.call('GET', '/v1/transactions/t5')).body.data;
     expect(shown).toEqual({
-      id: 't5', wallet_id: 'w2', developer_id: 'd0', type: 'DEBIT', amount: 200, balance_before: 1000, balance_after: 800, currency: 'NGN', status: 'SETTLED',
-      provider_reference: '000013260601100000000000000050', sender_name: 'SENDER 5', sender_account: '0123456789', raw_narration: 'memo 5',
-      service_intelligence: null, destination_account_number: null, destination_bank_code: null, destination_account_name: null, fee: null, agent_id: null,
-      created_at: now, updated_at: later,
+      id: 't5',
+      wallet_id: 'w2',
+      developer_id: 'd0',
+      type: 'DEBIT',
+      amount: 200,
+      balance_before: 1000,
+      balance_after: 800,
+      currency: 'NGN',
+      status: 'SETTLED',
+      provider_reference: '000013260601100000000000000050',
+      sender_name: 'SENDER 5',
+      sender_account: '0123456789',
+      raw_narration: 'memo 5',
+      service_intelligence: null,
+      destination_account_number: null,
+      destination_bank_code: null,
+      destination_account_name: null,
+      fee: null,
+      agent_id: null,
+      created_at: now,
+      updated_at: later,
     });
     // Another developer's transaction is as good as missing.
     expect((await t.call('GET', '/v1/transactions/t6')).status).toBe(404);
-    const list = async (wallet: string, query = '') => (await t.call('GET', `/v1/wallets/${wallet}/transactions${query}`)).body.data;
-    expect(await list('w1')).toMatchObject({ total: 2, items: [{ id: 't1', wallet_id: 'w1', developer_id: 'd0', created_at: now, updated_at: now }, { id: 't2', type: 'DEBIT' }] });
+    const list = async (wallet: string, query = '') =>
+      (await t.call('GET', `/v1/wallets/${wallet}/transactions${query}`)).body.data;
+    expect(await list('w1')).toMatchObject({
+      total: 2,
+      items: [
+        { id: 't1', wallet_id: 'w1', developer_id: 'd0', created_at: now, updated_at: now },
+        { id: 't2', type: 'DEBIT' },
+      ],
+    });
     expect(await list('w2', '?type=DEBIT')).toMatchObject({ total: 1, items: [{ id: 't5', updated_at: later }] });
     const logs = (await t.call('GET', '/v1/webhook-logs?limit=10')).body.data.items;
-    expect(logs.map((l: { id: string; payload: { data: { transaction_id: string; wallet_id: string } } }) => [l.id, l.payload.data.transaction_id, l.payload.data.wallet_id])).toEqual([
+    expect(
+      logs.map((l: { id: string; payload: { data: { transaction_id: string; wallet_id: string } } }) => [
+        l.id,
+        l.payload.data.transaction_id,
+        l.payload.data.wallet_id,
+      ]),
+    ).toEqual([
       ['l1', 't1', 'w1'],
       ['l2', 't2', 'w1'],
       ['l3', 't3', 'w2'],
       ['l5', 't5', 'w2'],
     ]);
-    expect((await t.call('GET', '/sandbox/audit')).body.data).toMatchObject({ ok: true, checked: { accounts: 3, transactions: 4, entries: 6 } });
+    expect((await t.call('GET', '/sandbox/audit')).body.data).toMatchObject({
+      ok: true,
+      checked: { accounts: 3, transactions: 4, entries: 6 },
+    });
 
     // Accounts keyed by seq in the order they were made; entries and transactions point at them; every seq kept.
     const db = t.sandbox.db;
@@ -848,17 +1313,42 @@ describe('a database made before 0019', () => {
     const idOf = new Map(accounts.map((a) => [a.seq, a.id]));
     const entries = await db.selectFrom('entries').select(['seq', 'account_seq']).orderBy('seq').execute();
     expect(entries.map((e) => [e.seq, idOf.get(e.account_seq)])).toEqual([
-      [1, 'w1'], [2, 'a-provider'], [3, 'w1'], [4, 'w2'], [5, 'w2'], [6, 'a-provider'], [7, 'x1'], [8, 'b-provider'],
+      [1, 'w1'],
+      [2, 'a-provider'],
+      [3, 'w1'],
+      [4, 'w2'],
+      [5, 'w2'],
+      [6, 'a-provider'],
+      [7, 'x1'],
+      [8, 'b-provider'],
     ]);
-    const rows = await db.selectFrom('transactions').select(['seq', 'id', 'account_seq', 'posting_seq', 'entry_seq', 'created_at', 'updated_at']).orderBy('seq').execute();
+    const rows = await db
+      .selectFrom('transactions')
+      .select(['seq', 'id', 'account_seq', 'posting_seq', 'entry_seq', 'created_at', 'updated_at'])
+      .orderBy('seq')
+      .execute();
     const [made, changed] = [Date.parse(now), Date.parse(later)];
-    expect(rows.map((r) => [r.seq, r.id, idOf.get(r.account_seq), r.posting_seq, r.entry_seq, r.created_at, r.updated_at])).toEqual([
-      [1, 't1', 'w1', 1, 1, made, null], [2, 't2', 'w1', 2, 3, made, null], [3, 't3', 'w2', 2, 4, made, null], [5, 't5', 'w2', 3, 5, made, changed], [6, 't6', 'x1', 4, 7, made, null],
+    expect(
+      rows.map((r) => [r.seq, r.id, idOf.get(r.account_seq), r.posting_seq, r.entry_seq, r.created_at, r.updated_at]),
+    ).toEqual([
+      [1, 't1', 'w1', 1, 1, made, null],
+      [2, 't2', 'w1', 2, 3, made, null],
+      [3, 't3', 'w2', 2, 4, made, null],
+      [5, 't5', 'w2', 3, 5, made, changed],
+      [6, 't6', 'x1', 4, 7, made, null],
     ]);
-    expect(await db.selectFrom('postings').select(['seq', 'created_at']).orderBy('seq').execute()).toEqual([1, 2, 3, 4].map((seq) => ({ seq, created_at: made })));
-    const next = await t.call('POST', '/v1/wallets/w1/transfer', { destination_account_number: '0000000027', amount: 100 });
+    expect(await db.selectFrom('postings').select(['seq', 'created_at']).orderBy('seq').execute()).toEqual(
+      [1, 2, 3, 4].map((seq) => ({ seq, created_at: made })),
+    );
+    const next = await t.call('POST', '/v1/wallets/w1/transfer', {
+      destination_account_number: '0000000027',
+      amount: 100,
+    });
     expect(next.status).toBe(200);
-    expect(await db.selectFrom('transactions').select('seq').orderBy('seq', 'desc').limit(2).execute()).toEqual([{ seq: 11 }, { seq: 10 }]);
+    expect(await db.selectFrom('transactions').select('seq').orderBy('seq', 'desc').limit(2).execute()).toEqual([
+      { seq: 11 },
+      { seq: 10 },
+    ]);
   });
 });
 
@@ -868,7 +1358,13 @@ describe('a database made before 0019 with a time the API could not show again',
     const file = join(dir, 'odd-time.db');
     const raw = new SQLite(file);
     const old = new Kysely<any>({ dialect: new SqliteDialect({ database: raw }) });
-    expect((await new Migrator({ db: old, provider: migrationProvider }).migrateTo('0016c_transactions_updated_only_when_changed')).error).toBeUndefined();
+    expect(
+      (
+        await new Migrator({ db: old, provider: migrationProvider }).migrateTo(
+          '0016c_transactions_updated_only_when_changed',
+        )
+      ).error,
+    ).toBeUndefined();
     // Written by hand, not by Date.prototype.toISOString: stored as milliseconds it would come back as '2026-06-01T10:00:00.000Z'.
     const odd = '2026-06-01T10:00:00Z';
     raw.exec(`

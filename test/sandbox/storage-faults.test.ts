@@ -9,7 +9,10 @@ describe('deliveries when attempts cannot be recorded (decisions: Webhooks)', ()
   it('with the disk full nothing is sent until its attempt can be recorded, then each event is sent once', async () => {
     // An attempt whose outcome cannot be recorded is due again at every round: sent, it would reach the endpoint without end.
     const t = await createTestSandbox({ listen: true });
-    const app = await startWebhookApp(() => '', () => 200);
+    const app = await startWebhookApp(
+      () => '',
+      () => 200,
+    );
     try {
       await t.call('PUT', '/sandbox/webhook-endpoint', { url: app.url });
       await createWallet(t, 1_000);
@@ -59,7 +62,10 @@ describe('deliveries when attempts cannot be recorded (decisions: Webhooks)', ()
       expect(app.received).toHaveLength(1);
       await t.call('POST', '/sandbox/clock/advance', { seconds: 1 });
       expect(app.received).toHaveLength(2);
-      expect((await t.call('GET', `/sandbox/webhook-logs/${log.id}`)).body.data).toMatchObject({ status: 'DELIVERED', attempt_count: 2 });
+      expect((await t.call('GET', `/sandbox/webhook-logs/${log.id}`)).body.data).toMatchObject({
+        status: 'DELIVERED',
+        attempt_count: 2,
+      });
     } finally {
       await app.close();
       await t.close();
@@ -68,7 +74,10 @@ describe('deliveries when attempts cannot be recorded (decisions: Webhooks)', ()
 
   it('a manual retry on a full disk answers 507 and sends nothing', async () => {
     const t = await createTestSandbox({ listen: true });
-    const app = await startWebhookApp(() => '', (n) => (n === 1 ? 500 : 200));
+    const app = await startWebhookApp(
+      () => '',
+      (n) => (n === 1 ? 500 : 200),
+    );
     try {
       await t.call('PUT', '/sandbox/webhook-endpoint', { url: app.url });
       await createWallet(t, 1_000);
@@ -80,7 +89,10 @@ describe('deliveries when attempts cannot be recorded (decisions: Webhooks)', ()
       expect([r.status, r.body.detail.code]).toEqual([507, 'STORAGE_FULL']);
       expect(app.received).toHaveLength(1);
       injectStorageFault(t.sandbox.db, undefined);
-      expect((await t.call('POST', `/v1/webhook-logs/${log.id}/retry`)).body.data).toMatchObject({ status: 'DELIVERED', attempt_count: 2 });
+      expect((await t.call('POST', `/v1/webhook-logs/${log.id}/retry`)).body.data).toMatchObject({
+        status: 'DELIVERED',
+        attempt_count: 2,
+      });
     } finally {
       await app.close();
       await t.close();
@@ -103,11 +115,18 @@ describe('a clock advance whose walk meets a full disk', () => {
     try {
       await t.call('PUT', '/sandbox/webhook-endpoint', { url: app.url });
       const w = await createWallet(t, 100_000);
-      const payout = await t.call('POST', `/v1/wallets/${w.id}/transfer`, { destination_account_number: '1111111111', destination_bank_code: '058', amount: 5_000 });
+      const payout = await t.call('POST', `/v1/wallets/${w.id}/transfer`, {
+        destination_account_number: '1111111111',
+        destination_bank_code: '058',
+        amount: 5_000,
+      });
       expect(payout.body.data.status).toBe('PENDING');
       const headers = { 'idempotency-key': 'walk-full' };
       const moved = await t.call('POST', '/sandbox/clock/advance', { seconds: 3_600 }, { headers });
-      expect([moved.status, moved.body.data]).toEqual([200, { now: '2026-11-21T10:30:00.000Z', offset_seconds: 3_600 }]);
+      expect([moved.status, moved.body.data]).toEqual([
+        200,
+        { now: '2026-11-21T10:30:00.000Z', offset_seconds: 3_600 },
+      ]);
       injectStorageFault(t.sandbox.db, undefined);
       expect((await t.call('GET', '/sandbox/clock')).body.data.now).toBe('2026-11-21T10:30:00.000Z');
       // Its replay answers the same, and moves nothing.
@@ -115,9 +134,13 @@ describe('a clock advance whose walk meets a full disk', () => {
       expect([replayed.status, replayed.body.data.now]).toEqual([200, '2026-11-21T10:30:00.000Z']);
       expect((await t.call('GET', '/sandbox/clock')).body.data.now).toBe('2026-11-21T10:30:00.000Z');
       // What could not run stays due, and runs at the next advance.
-      expect((await t.call('GET', `/v1/transactions/${payout.body.data.transaction_id}`)).body.data.status).toBe('PENDING');
+      expect((await t.call('GET', `/v1/transactions/${payout.body.data.transaction_id}`)).body.data.status).toBe(
+        'PENDING',
+      );
       await t.call('POST', '/sandbox/clock/advance', { seconds: 1 });
-      expect((await t.call('GET', `/v1/transactions/${payout.body.data.transaction_id}`)).body.data.status).toBe('FAILED');
+      expect((await t.call('GET', `/v1/transactions/${payout.body.data.transaction_id}`)).body.data.status).toBe(
+        'FAILED',
+      );
       expect((await t.call('GET', `/v1/wallets/${w.id}`)).body.data.balance).toBe(100_000);
     } finally {
       await app.close();
@@ -131,14 +154,22 @@ describe('logging cannot fill the disk', () => {
     // A failing disk fails every request: a stack trace each would fill the log at megabytes a second.
     const lines: string[] = [];
     let now = 0;
-    const log = limitLog((line) => lines.push(line), 20, () => now);
-    for (let i = 0; i < 10_000; i++) log(new LedgerError('STORAGE_FULL', 'the disk is full: nothing was written; free some space and retry'));
+    const log = limitLog(
+      (line) => lines.push(line),
+      20,
+      () => now,
+    );
+    for (let i = 0; i < 10_000; i++)
+      log(new LedgerError('STORAGE_FULL', 'the disk is full: nothing was written; free some space and retry'));
     expect(lines).toEqual(['storage: the disk is full: nothing was written; free some space and retry']);
     for (let i = 0; i < 1_000; i++) log(new Error(`bug ${i}`));
     expect(lines).toHaveLength(21);
     now += 60_000;
     log(new Error('later'));
-    expect(lines.slice(21)).toEqual(['(980 more errors were not logged in the last minute)', expect.stringContaining('Error: later')]);
+    expect(lines.slice(21)).toEqual([
+      '(980 more errors were not logged in the last minute)',
+      expect.stringContaining('Error: later'),
+    ]);
     log(new LedgerError('STORAGE_FULL', 'the disk is full: nothing was written; free some space and retry'));
     expect(lines.at(-1)).toBe('storage: the disk is full: nothing was written; free some space and retry');
   });

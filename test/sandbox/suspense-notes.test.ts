@@ -5,10 +5,14 @@ const t = useSandbox({ auditAfter: true });
 
 async function held(narration = 'asdfgh') {
   const w = await createWallet(t);
-  return (await t.call('POST', '/sandbox/inbound-transfers', { account_number: w.account_number, amount: 4_000, narration })).body.data.suspense_item;
+  return (
+    await t.call('POST', '/sandbox/inbound-transfers', { account_number: w.account_number, amount: 4_000, narration })
+  ).body.data.suspense_item;
 }
-const flag = (id: string, body: unknown, options: { key?: string; headers?: Record<string, string> } = {}) => t.call('POST', `/v1/suspense/${id}/flag`, body, options);
-const note = (id: string, body: unknown, options: { key?: string; headers?: Record<string, string> } = {}) => t.call('POST', `/v1/suspense/${id}/notes`, body, options);
+const flag = (id: string, body: unknown, options: { key?: string; headers?: Record<string, string> } = {}) =>
+  t.call('POST', `/v1/suspense/${id}/flag`, body, options);
+const note = (id: string, body: unknown, options: { key?: string; headers?: Record<string, string> } = {}) =>
+  t.call('POST', `/v1/suspense/${id}/notes`, body, options);
 const show = async (id: string) => (await t.call('GET', `/sandbox/suspense/${id}`)).body.data;
 
 describe('POST /v1/suspense/:id/flag and /notes (decisions: Suspense)', () => {
@@ -18,7 +22,9 @@ describe('POST /v1/suspense/:id/flag and /notes (decisions: Suspense)', () => {
     const author = { developer_id: t.developerId, business_name: 'SANDBOX' };
     expect(flagged.status).toBe(200);
     expect(flagged.body.data).toMatchObject({ id: item.id, status: 'FLAGGED', resolved_at: null });
-    expect(flagged.body.data.notes).toEqual([{ note: 'sender says it is not theirs', kind: 'FLAG', created_at: '2026-11-21T09:30:00.000Z', author }]);
+    expect(flagged.body.data.notes).toEqual([
+      { note: 'sender says it is not theirs', kind: 'FLAG', created_at: '2026-11-21T09:30:00.000Z', author },
+    ]);
     await t.call('POST', '/sandbox/clock/advance', { seconds: 3_600 });
     const noted = await note(item.id, { note: '  left a voicemail  ' });
     expect([noted.status, noted.body.data.status]).toEqual([200, 'FLAGGED']);
@@ -44,7 +50,11 @@ describe('POST /v1/suspense/:id/flag and /notes (decisions: Suspense)', () => {
     const risky = await held('rent SANDBOX-RISK');
     expect(risky.status).toBe('FLAGGED');
     const again = await flag(risky.id, { note: 'second opinion: escalate' });
-    expect([again.status, again.body.data.status, again.body.data.notes.map((n: { kind: string }) => n.kind)]).toEqual([200, 'FLAGGED', ['FLAG']]);
+    expect([again.status, again.body.data.status, again.body.data.notes.map((n: { kind: string }) => n.kind)]).toEqual([
+      200,
+      'FLAGGED',
+      ['FLAG'],
+    ]);
   });
 
   it('refuses both on a RESOLVED item with 409 SUSPENSE_ALREADY_RESOLVED and adds nothing', async () => {
@@ -79,15 +89,29 @@ describe('POST /v1/suspense/:id/flag and /notes (decisions: Suspense)', () => {
       [{}, { field: 'note', message: expect.any(String) }],
       [{ note: '   ' }, { field: 'note', message: 'must not be empty' }],
       [{ note: 'x'.repeat(501) }, { field: 'note', message: 'must be at most 500 characters' }],
-      [{ note: 'line one\nline two' }, { field: 'note', message: expect.stringContaining('must not contain control characters') }],
-      [{ note: 'see \u001b[2Jhere' }, { field: 'note', message: expect.stringContaining('must not contain control characters') }],
+      [
+        { note: 'line one\nline two' },
+        { field: 'note', message: expect.stringContaining('must not contain control characters') },
+      ],
+      [
+        { note: 'see \u001b[2Jhere' },
+        { field: 'note', message: expect.stringContaining('must not contain control characters') },
+      ],
       [{ note: 7 }, { field: 'note', message: 'must be a string' }],
-      [{ note: 'ok', status: 'RESOLVED' }, { field: 'status', message: 'unknown field' }],
+      [
+        { note: 'ok', status: 'RESOLVED' },
+        { field: 'status', message: 'unknown field' },
+      ],
     ];
     for (const call of [flag, note]) {
       for (const [body, problem] of cases) {
         const r = await call(item.id, body);
-        expect([JSON.stringify(body), r.status, r.body.detail.code, r.body.detail.fields]).toEqual([JSON.stringify(body), 400, 'VALIDATION_ERROR', [problem]]);
+        expect([JSON.stringify(body), r.status, r.body.detail.code, r.body.detail.fields]).toEqual([
+          JSON.stringify(body),
+          400,
+          'VALIDATION_ERROR',
+          [problem],
+        ]);
       }
     }
     expect((await note(item.id, { note: 'x'.repeat(500) })).status).toBe(200);
@@ -120,7 +144,11 @@ describe('POST /v1/suspense/:id/flag and /notes (decisions: Suspense)', () => {
     for (const verb of ['flag', 'notes']) {
       const operation = document.paths[`/v1/suspense/{suspense_id}/${verb}`].post;
       expect(operation['x-ledger-extension']).toBe(true);
-      expect(operation.requestBody.content['application/json'].schema).toMatchObject({ required: ['note'], additionalProperties: false, properties: { note: { maxLength: 500 } } });
+      expect(operation.requestBody.content['application/json'].schema).toMatchObject({
+        required: ['note'],
+        additionalProperties: false,
+        properties: { note: { maxLength: 500 } },
+      });
       expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['200', '400', '404', '409']));
     }
     expect(document.paths['/v1/suspense/{suspense_id}/resolve'].post['x-ledger-extension']).toBeUndefined();

@@ -1,38 +1,76 @@
 import { describe, expect, it } from 'vitest';
 import { makeNuban } from '../../src/engine/wallets/nuban.js';
-import { createTestSandbox, createWallet, type TestSandbox, useSandbox, logsWithPayload, balanceOf } from '../helpers/sandbox.js';
+import {
+  createTestSandbox,
+  createWallet,
+  type TestSandbox,
+  useSandbox,
+  logsWithPayload,
+  balanceOf,
+} from '../helpers/sandbox.js';
 import { typeName } from '../../src/engine/events/stored.js';
 
 const t = useSandbox();
 
-const inbound = (body: Record<string, unknown>, key?: string) => t.call('POST', '/sandbox/inbound-transfers', body, key ? { key } : {});
+const inbound = (body: Record<string, unknown>, key?: string) =>
+  t.call('POST', '/sandbox/inbound-transfers', body, key ? { key } : {});
 const system = async (kind: 'SUSPENSE_HOLDING' | 'DISMISSED' | 'PROVIDER_SETTLEMENT') =>
-  (await t.sandbox.db.selectFrom('accounts').select('balance').where('developer_id', '=', t.developerId).where('kind', '=', kind).executeTakeFirstOrThrow()).balance;
-const resolve = (id: string, body: Record<string, unknown>, key?: string) => t.call('POST', `/v1/suspense/${id}/resolve`, body, key ? { key } : {});
+  (
+    await t.sandbox.db
+      .selectFrom('accounts')
+      .select('balance')
+      .where('developer_id', '=', t.developerId)
+      .where('kind', '=', kind)
+      .executeTakeFirstOrThrow()
+  ).balance;
+const resolve = (id: string, body: Record<string, unknown>, key?: string) =>
+  t.call('POST', `/v1/suspense/${id}/resolve`, body, key ? { key } : {});
 
 describe('routing of inbound payments (decisions: Inbound payments)', () => {
   it('holds a low-confidence payment as AI_LOW_CONFIDENCE, out of every ledger endpoint, with suspense.created', async () => {
     const w = await createWallet(t);
-    const r = await inbound({ account_number: w.account_number, amount: 40_000, narration: 'asdfgh', sender_account: '0690000031', sender_bank_code: '044' });
+    const r = await inbound({
+      account_number: w.account_number,
+      amount: 40_000,
+      narration: 'asdfgh',
+      sender_account: '0690000031',
+      sender_bank_code: '044',
+    });
     expect(r.body.data.outcome).toBe('SUSPENDED');
     expect(r.body.data.suspense_item).toMatchObject({
       reason: 'AI_LOW_CONFIDENCE',
       status: 'PENDING',
       amount: 40_000,
       service_intelligence: { extracted_intent: 'unknown', confidence_score: 0.3, flags: ['UNCLEAR_NARRATION'] },
-      raw_payload: { account_number: w.account_number, amount: 40_000, narration: 'asdfgh', sender_account: '0690000031', sender_bank_code: '044', sender_name: 'SANDBOX SENDER', provider_reference: expect.any(String) },
+      raw_payload: {
+        account_number: w.account_number,
+        amount: 40_000,
+        narration: 'asdfgh',
+        sender_account: '0690000031',
+        sender_bank_code: '044',
+        sender_name: 'SANDBOX SENDER',
+        provider_reference: expect.any(String),
+      },
     });
     expect(await balanceOf(t, w.id)).toBe(0);
     expect((await t.call('GET', `/v1/wallets/${w.id}/transactions`)).body.data.total).toBe(0);
     expect(await system('SUSPENSE_HOLDING')).toBe(40_000);
     const created = (await logsWithPayload(t, 'suspense.created')).at(0)!;
-    expect(JSON.parse(created.payload).data).toMatchObject({ suspense_id: r.body.data.suspense_item.id, reason: 'AI_LOW_CONFIDENCE', amount: 40_000 });
+    expect(JSON.parse(created.payload).data).toMatchObject({
+      suspense_id: r.body.data.suspense_item.id,
+      reason: 'AI_LOW_CONFIDENCE',
+      amount: 40_000,
+    });
   });
 
   it('holds a risk-flagged payment as AI_RISK_FLAG with status FLAGGED', async () => {
     const w = await createWallet(t);
     const r = await inbound({ account_number: w.account_number, amount: 1_000, narration: 'rent SANDBOX-RISK' });
-    expect(r.body.data.suspense_item).toMatchObject({ reason: 'AI_RISK_FLAG', status: 'FLAGGED', service_intelligence: { flags: ['SUSPECTED_FRAUD'] } });
+    expect(r.body.data.suspense_item).toMatchObject({
+      reason: 'AI_RISK_FLAG',
+      status: 'FLAGGED',
+      service_intelligence: { flags: ['SUSPECTED_FRAUD'] },
+    });
   });
 
   it('holds a payment that is both risky and unclear as AI_RISK_FLAG (FLAGGED): fraud review before a missing purpose', async () => {
@@ -49,7 +87,11 @@ describe('routing of inbound payments (decisions: Inbound payments)', () => {
     const w = await createWallet(t);
     for (const narration of ['payment', 'top up', 'part payment', 'test']) {
       const r = await inbound({ account_number: w.account_number, amount: 1_000, narration });
-      expect([narration, r.body.data.outcome, r.body.data.transaction?.service_intelligence.suggested_label]).toEqual([narration, 'CREDITED', 'General payment']);
+      expect([narration, r.body.data.outcome, r.body.data.transaction?.service_intelligence.suggested_label]).toEqual([
+        narration,
+        'CREDITED',
+        'General payment',
+      ]);
     }
     expect(await balanceOf(t, w.id)).toBe(4_000);
   });
@@ -67,7 +109,11 @@ describe('routing of inbound payments (decisions: Inbound payments)', () => {
     const w = await createWallet(t);
     await t.call('POST', `/v1/wallets/${w.id}/close`);
     const r = await inbound({ account_number: w.account_number, amount: 1_000, narration: '' });
-    expect(r.body.data.suspense_item).toMatchObject({ reason: 'WALLET_CLOSED', status: 'PENDING', service_intelligence: { flags: ['EMPTY_NARRATION'] } });
+    expect(r.body.data.suspense_item).toMatchObject({
+      reason: 'WALLET_CLOSED',
+      status: 'PENDING',
+      service_intelligence: { flags: ['EMPTY_NARRATION'] },
+    });
   });
 
   it('gives the same analysis in two sandboxes, byte for byte', async () => {
@@ -75,7 +121,11 @@ describe('routing of inbound payments (decisions: Inbound payments)', () => {
     try {
       const analyse = async (s: TestSandbox) => {
         const w = await createWallet(s, 0, { system_prompt: 'Expect school fees' });
-        const r = await s.call('POST', '/sandbox/inbound-transfers', { account_number: w.account_number, amount: 5_000, narration: 'TRF FRM CHIDI EZE SCHOOL FEES JSS2' });
+        const r = await s.call('POST', '/sandbox/inbound-transfers', {
+          account_number: w.account_number,
+          amount: 5_000,
+          narration: 'TRF FRM CHIDI EZE SCHOOL FEES JSS2',
+        });
         return JSON.stringify(r.body.data.transaction.service_intelligence);
       };
       expect(await analyse(t)).toBe(await analyse(other));
@@ -96,9 +146,19 @@ describe('GET /v1/suspense', () => {
     const all = (await t.call('GET', '/v1/suspense')).body.data;
     expect([all.total, all.page, all.limit]).toEqual([3, 1, 20]);
     expect(all.items.map((i: { amount: number }) => i.amount)).toEqual([1, 2, 3]);
-    expect((await t.call('GET', '/v1/suspense?status=FLAGGED')).body.data.items.map((i: { amount: number }) => i.amount)).toEqual([3]);
-    expect((await t.call('GET', '/v1/suspense?reason=WALLET_CLOSED')).body.data.items.map((i: { amount: number }) => i.amount)).toEqual([1]);
-    expect((await t.call('GET', '/v1/suspense?limit=1&page=2&order=desc')).body.data.items.map((i: { amount: number }) => i.amount)).toEqual([2]);
+    expect(
+      (await t.call('GET', '/v1/suspense?status=FLAGGED')).body.data.items.map((i: { amount: number }) => i.amount),
+    ).toEqual([3]);
+    expect(
+      (await t.call('GET', '/v1/suspense?reason=WALLET_CLOSED')).body.data.items.map(
+        (i: { amount: number }) => i.amount,
+      ),
+    ).toEqual([1]);
+    expect(
+      (await t.call('GET', '/v1/suspense?limit=1&page=2&order=desc')).body.data.items.map(
+        (i: { amount: number }) => i.amount,
+      ),
+    ).toEqual([2]);
     expect((await t.call('GET', '/v1/suspense?reason=BAD')).status).toBe(400);
     expect((await t.call('GET', '/v1/suspense?status=OPEN')).status).toBe(400);
   });
@@ -112,10 +172,21 @@ describe('POST /v1/suspense/:id/resolve', () => {
   }
 
   it('CREDIT_WALLET credits an active wallet with the payment’s sender, narration and reference, and fires ledger.credit and suspense.resolved', async () => {
-    const { item } = await held(25_000, { sender_name: 'BISI ALABI', sender_account: '0690000031', sender_bank_code: '044' });
+    const { item } = await held(25_000, {
+      sender_name: 'BISI ALABI',
+      sender_account: '0690000031',
+      sender_bank_code: '044',
+    });
     const target = await createWallet(t, 1_000);
     const r = await resolve(item.id, { action: 'CREDIT_WALLET', target_wallet_id: target.id, note: 'customer called' });
-    expect(r.body).toEqual({ success: true, data: { message: `credited 25000 kobo to wallet ${target.id} (Ada Obi, ${target.customer_reference})`, action: 'CREDIT_WALLET', transaction_id: expect.any(String) } });
+    expect(r.body).toEqual({
+      success: true,
+      data: {
+        message: `credited 25000 kobo to wallet ${target.id} (Ada Obi, ${target.customer_reference})`,
+        action: 'CREDIT_WALLET',
+        transaction_id: expect.any(String),
+      },
+    });
     expect(await balanceOf(t, target.id)).toBe(26_000);
     const credit = (await t.call('GET', `/v1/transactions/${r.body.data.transaction_id}`)).body.data;
     expect(credit).toMatchObject({
@@ -131,9 +202,17 @@ describe('POST /v1/suspense/:id/resolve', () => {
       service_intelligence: { extracted_intent: 'unknown' },
     });
     const after = (await t.call('GET', `/sandbox/suspense/${item.id}`)).body.data;
-    expect(after).toMatchObject({ status: 'RESOLVED', resolved_at: '2026-11-21T09:30:00.000Z', resolution_note: 'customer called', resolution_action: 'CREDIT_WALLET', resolution_transaction_id: credit.id });
+    expect(after).toMatchObject({
+      status: 'RESOLVED',
+      resolved_at: '2026-11-21T09:30:00.000Z',
+      resolution_note: 'customer called',
+      resolution_action: 'CREDIT_WALLET',
+      resolution_transaction_id: credit.id,
+    });
     expect(await system('SUSPENSE_HOLDING')).toBe(0);
-    const types = (await t.sandbox.db.selectFrom('events').select('type_code').orderBy('seq').execute()).map((e) => typeName(e.type_code));
+    const types = (await t.sandbox.db.selectFrom('events').select('type_code').orderBy('seq').execute()).map((e) =>
+      typeName(e.type_code),
+    );
     expect(types.slice(-2)).toEqual(['ledger.credit', 'suspense.resolved']);
   });
 
@@ -150,14 +229,25 @@ describe('POST /v1/suspense/:id/resolve', () => {
     const sender = makeNuban('058', '555666777');
     const { item } = await held(9_000, { sender_account: sender, sender_bank_code: '058' });
     const r = await resolve(item.id, { action: 'REFUND' });
-    expect(r.body.data).toMatchObject({ action: 'REFUND', provider_reference: expect.stringMatching(/^\d{30}$/), message: expect.stringContaining(`refunded 9000 kobo to`) });
+    expect(r.body.data).toMatchObject({
+      action: 'REFUND',
+      provider_reference: expect.stringMatching(/^\d{30}$/),
+      message: expect.stringContaining(`refunded 9000 kobo to`),
+    });
     expect(await system('SUSPENSE_HOLDING')).toBe(0);
     expect(await system('PROVIDER_SETTLEMENT')).toBe(0);
   });
 
   it("REFUND to another developer's virtual account arrives there as an inbound transfer", async () => {
     const other = (await t.call('POST', '/sandbox/developers', { business_name: 'Other' })).body.data.api_key;
-    const theirs = (await t.call('POST', '/v1/wallets', { customer_reference: 'o', first_name: 'O', last_name: 'P', email: 'o@p.ng' }, { key: other })).body.data;
+    const theirs = (
+      await t.call(
+        'POST',
+        '/v1/wallets',
+        { customer_reference: 'o', first_name: 'O', last_name: 'P', email: 'o@p.ng' },
+        { key: other },
+      )
+    ).body.data;
     const { item } = await held(3_000, { sender_account: theirs.account_number, sender_bank_code: '035' });
     await resolve(item.id, { action: 'REFUND' });
     expect((await t.call('GET', `/v1/wallets/${theirs.id}`, undefined, { key: other })).body.data.balance).toBe(3_000);
@@ -170,7 +260,11 @@ describe('POST /v1/suspense/:id/resolve', () => {
     for (const sender_account of ['1111111111', '2222222222']) {
       const { item } = await held(700, { sender_account, sender_bank_code: '058' });
       const r = await resolve(item.id, { action: 'REFUND' });
-      expect([sender_account, r.status, (await t.call('GET', `/sandbox/suspense/${item.id}`)).body.data.status]).toEqual([sender_account, 200, 'RESOLVED']);
+      expect([
+        sender_account,
+        r.status,
+        (await t.call('GET', `/sandbox/suspense/${item.id}`)).body.data.status,
+      ]).toEqual([sender_account, 200, 'RESOLVED']);
     }
     expect(await system('SUSPENSE_HOLDING')).toBe(500);
   });
@@ -185,7 +279,8 @@ describe('POST /v1/suspense/:id/resolve', () => {
 
   it('resolves a FLAGGED item too, and a second resolve is 409 SUSPENSE_ALREADY_RESOLVED', async () => {
     const w = await createWallet(t);
-    const item = (await inbound({ account_number: w.account_number, amount: 500, narration: 'SANDBOX-RISK' })).body.data.suspense_item;
+    const item = (await inbound({ account_number: w.account_number, amount: 500, narration: 'SANDBOX-RISK' })).body.data
+      .suspense_item;
     expect((await resolve(item.id, { action: 'DISMISS' })).status).toBe(200);
     const again = await resolve(item.id, { action: 'DISMISS' });
     expect([again.status, again.body.detail.code]).toEqual([409, 'SUSPENSE_ALREADY_RESOLVED']);
@@ -195,9 +290,14 @@ describe('POST /v1/suspense/:id/resolve', () => {
   it('refuses a wrong or closed target wallet, and a missing or misplaced target_wallet_id', async () => {
     const { item } = await held(2_000);
     const missing = await resolve(item.id, { action: 'CREDIT_WALLET' });
-    expect([missing.status, missing.body.detail.fields]).toEqual([400, [{ field: 'target_wallet_id', message: 'is required for CREDIT_WALLET' }]]);
+    expect([missing.status, missing.body.detail.fields]).toEqual([
+      400,
+      [{ field: 'target_wallet_id', message: 'is required for CREDIT_WALLET' }],
+    ]);
     const misplaced = await resolve(item.id, { action: 'DISMISS', target_wallet_id: 'x' });
-    expect(misplaced.body.detail.fields).toEqual([{ field: 'target_wallet_id', message: 'is only used with CREDIT_WALLET, not DISMISS' }]);
+    expect(misplaced.body.detail.fields).toEqual([
+      { field: 'target_wallet_id', message: 'is only used with CREDIT_WALLET, not DISMISS' },
+    ]);
     const unknown = await resolve(item.id, { action: 'CREDIT_WALLET', target_wallet_id: 'nope' });
     expect([unknown.status, unknown.body.detail]).toEqual([404, { code: 'NOT_FOUND', message: 'wallet not found' }]);
     const closed = await createWallet(t);
@@ -215,7 +315,14 @@ describe('POST /v1/suspense/:id/resolve', () => {
     expect((await resolve(item.id, { action: 'DISMISS' }, other)).status).toBe(404);
     expect((await t.call('GET', `/sandbox/suspense/${item.id}`, undefined, { key: other })).status).toBe(404);
     expect((await t.call('GET', '/v1/suspense', undefined, { key: other })).body.data.total).toBe(0);
-    const theirs = (await t.call('POST', '/v1/wallets', { customer_reference: 'o', first_name: 'O', last_name: 'P', email: 'o@p.ng' }, { key: other })).body.data;
+    const theirs = (
+      await t.call(
+        'POST',
+        '/v1/wallets',
+        { customer_reference: 'o', first_name: 'O', last_name: 'P', email: 'o@p.ng' },
+        { key: other },
+      )
+    ).body.data;
     expect((await resolve(item.id, { action: 'CREDIT_WALLET', target_wallet_id: theirs.id })).status).toBe(404);
   });
 });

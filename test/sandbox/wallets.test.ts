@@ -48,8 +48,17 @@ describe('POST /v1/wallets', () => {
   });
 
   it('defaults label to the full name and keeps allow_transfers_out and sub_account_id as given', async () => {
-    const r = await t.call('POST', '/v1/wallets', walletBody({ allow_transfers_out: false, sub_account_id: 'sub_123' }));
-    expect(r.body.data).toMatchObject({ label: 'Ada Obi', allow_transfers_out: false, sub_account_id: 'sub_123', system_prompt: '' });
+    const r = await t.call(
+      'POST',
+      '/v1/wallets',
+      walletBody({ allow_transfers_out: false, sub_account_id: 'sub_123' }),
+    );
+    expect(r.body.data).toMatchObject({
+      label: 'Ada Obi',
+      allow_transfers_out: false,
+      sub_account_id: 'sub_123',
+      system_prompt: '',
+    });
   });
 
   it.each([
@@ -57,8 +66,18 @@ describe('POST /v1/wallets', () => {
     ['a bad email', { email: 'ada@' }, 'email', 'must be a valid email address'],
     ['an empty first name', { first_name: '   ' }, 'first_name', 'must not be empty'],
     ['a 101-character last name', { last_name: 'x'.repeat(101) }, 'last_name', 'must be at most 100 characters'],
-    ['a 2,001-character system_prompt', { system_prompt: 'x'.repeat(2001) }, 'system_prompt', 'must be at most 2000 characters'],
-    ['a string for allow_transfers_out', { allow_transfers_out: 'yes' }, 'allow_transfers_out', 'must be true or false'],
+    [
+      'a 2,001-character system_prompt',
+      { system_prompt: 'x'.repeat(2001) },
+      'system_prompt',
+      'must be at most 2000 characters',
+    ],
+    [
+      'a string for allow_transfers_out',
+      { allow_transfers_out: 'yes' },
+      'allow_transfers_out',
+      'must be true or false',
+    ],
     ['a number for customer_reference', { customer_reference: 42 }, 'customer_reference', 'must be a string'],
   ])('answers 400 VALIDATION_ERROR to %s', async (_name, override, field, message) => {
     const body = walletBody(override);
@@ -80,19 +99,30 @@ describe('POST /v1/wallets', () => {
     const r = await t.call('POST', '/v1/wallets', walletBody({ customer_reference: 'dup' }));
     expect([r.status, r.body.detail.code]).toEqual([409, 'DUPLICATE_CUSTOMER_REFERENCE']);
     const other = await t.call('POST', '/sandbox/developers', { business_name: 'Other' });
-    const theirs = await t.call('POST', '/v1/wallets', walletBody({ customer_reference: 'dup' }), { key: other.body.data.api_key });
+    const theirs = await t.call('POST', '/v1/wallets', walletBody({ customer_reference: 'dup' }), {
+      key: other.body.data.api_key,
+    });
     expect(theirs.status).toBe(201);
   });
 
   it('refuses a business or person name with control characters, 400 on the field, and creates nothing', async () => {
     // Every account_name a name enquiry answers is made from these names.
-    const rule = 'must not contain control characters (tabs, line breaks, escape sequences) or bidirectional formatting characters';
+    const rule =
+      'must not contain control characters (tabs, line breaks, escape sequences) or bidirectional formatting characters';
     for (const business_name of ['Evil\u001b]0;owned\u0007 Pay', 'Two\nLines', 'Tab\tPay', 'C1\u009b2J']) {
       const r = await t.call('POST', '/sandbox/developers', { business_name });
-      expect([r.status, r.body.detail.code, r.body.detail.fields]).toEqual([400, 'VALIDATION_ERROR', [{ field: 'business_name', message: rule }]]);
+      expect([r.status, r.body.detail.code, r.body.detail.fields]).toEqual([
+        400,
+        'VALIDATION_ERROR',
+        [{ field: 'business_name', message: rule }],
+      ]);
     }
     for (const field of ['first_name', 'last_name']) {
-      const r = await t.call('POST', '/v1/wallets', walletBody({ customer_reference: `ctl-${field}`, [field]: 'Ada\u001b[2J' }));
+      const r = await t.call(
+        'POST',
+        '/v1/wallets',
+        walletBody({ customer_reference: `ctl-${field}`, [field]: 'Ada\u001b[2J' }),
+      );
       expect([r.status, r.body.detail.fields]).toEqual([400, [{ field, message: rule }]]);
     }
     expect((await t.call('GET', '/sandbox/wallets')).body.data.total).toBe(0);
@@ -103,13 +133,21 @@ describe('POST /v1/wallets', () => {
 
   it('refuses a name with a right-to-left override, 400 on the field, and creates nothing', async () => {
     // An override makes a name enquiry read another name than the account's ("ADA OBI" for "IBO ADA").
-    const rule = 'must not contain control characters (tabs, line breaks, escape sequences) or bidirectional formatting characters';
+    const rule =
+      'must not contain control characters (tabs, line breaks, escape sequences) or bidirectional formatting characters';
     for (const mark of ['\u202e', '\u202d', '\u202a', '\u2066', '\u2069', '\u200f', '\u061c']) {
       const r = await t.call('POST', '/v1/wallets', walletBody({ first_name: `${mark}IBO`, last_name: 'ADA' }));
-      expect([JSON.stringify(mark), r.status, r.body.detail?.fields]).toEqual([JSON.stringify(mark), 400, [{ field: 'first_name', message: rule }]]);
+      expect([JSON.stringify(mark), r.status, r.body.detail?.fields]).toEqual([
+        JSON.stringify(mark),
+        400,
+        [{ field: 'first_name', message: rule }],
+      ]);
     }
     const developer = await t.call('POST', '/sandbox/developers', { business_name: 'Pay\u202eliame' });
-    expect([developer.status, developer.body.detail?.fields]).toEqual([400, [{ field: 'business_name', message: rule }]]);
+    expect([developer.status, developer.body.detail?.fields]).toEqual([
+      400,
+      [{ field: 'business_name', message: rule }],
+    ]);
     expect((await t.call('GET', '/sandbox/wallets')).body.data.total).toBe(0);
     // Right-to-left scripts themselves are names.
     const arabic = await t.call('POST', '/v1/wallets', walletBody({ first_name: 'أمينة', last_name: 'Bello' }));
@@ -127,13 +165,22 @@ describe('GET and close', () => {
     const w = await createWallet(t, 12_345);
     const closed = await t.call('POST', `/v1/wallets/${w.id}/close`);
     expect(closed.status).toBe(200);
-    expect(closed.body.data).toMatchObject({ id: w.id, status: 'CLOSED', balance: 12_345, closed_at: '2026-11-21T09:30:00.000Z' });
+    expect(closed.body.data).toMatchObject({
+      id: w.id,
+      status: 'CLOSED',
+      balance: 12_345,
+      closed_at: '2026-11-21T09:30:00.000Z',
+    });
     const again = await t.call('POST', `/v1/wallets/${w.id}/close`);
     expect([again.status, again.body.detail.code]).toEqual([409, 'WALLET_CLOSED']);
     const events = await logsWithPayload(t, 'wallet.closed');
     expect(events).toHaveLength(1);
     expect(events[0]!.status).toBe('PENDING');
-    expect(JSON.parse(events[0]!.payload)).toMatchObject({ event_type: 'wallet.closed', api_version: '2026-11-01', data: { wallet_id: w.id, balance: 12_345 } });
+    expect(JSON.parse(events[0]!.payload)).toMatchObject({
+      event_type: 'wallet.closed',
+      api_version: '2026-11-01',
+      data: { wallet_id: w.id, balance: 12_345 },
+    });
     await expectCleanAudit(t);
   });
 });
@@ -165,7 +212,11 @@ describe('/sandbox/wallets', () => {
   ])('answers 400 to ?%s, naming the field once', async (query, field, message) => {
     const r = await t.call('GET', `/sandbox/wallets?${query}`);
     expect(r.status).toBe(400);
-    expect(r.body.detail).toEqual({ code: 'VALIDATION_ERROR', message: `${field} ${message}`, fields: [{ field, message }] });
+    expect(r.body.detail).toEqual({
+      code: 'VALIDATION_ERROR',
+      message: `${field} ${message}`,
+      fields: [{ field, message }],
+    });
   });
 
   it('PATCH sets allow_transfers_out, and refuses a closed wallet', async () => {

@@ -33,7 +33,8 @@ async function follow(key: string) {
   );
   await open;
   return {
-    next: () => (received.length ? Promise.resolve(received.shift()) : new Promise<any>((resolve) => waiting.push(resolve))),
+    next: () =>
+      received.length ? Promise.resolve(received.shift()) : new Promise<any>((resolve) => waiting.push(resolve)),
     pending: () => received.length,
     stop: async () => {
       controller.abort();
@@ -49,13 +50,33 @@ describe('GET /sandbox/webhook-logs/stream', () => {
     const w = await createWallet(t, 70_000);
     await advance(1);
     const first = await stream.next();
-    expect(first.log).toMatchObject({ event_type: 'ledger.credit', status: 'FAILED', attempt_count: 1, http_status_code: 500, payload: { data: { wallet_id: w.id, amount: 70_000 } } });
+    expect(first.log).toMatchObject({
+      event_type: 'ledger.credit',
+      status: 'FAILED',
+      attempt_count: 1,
+      http_status_code: 500,
+      payload: { data: { wallet_id: w.id, amount: 70_000 } },
+    });
     // Each attempt at the time it fell due: the credit's, then 5 s later (the advance walks through it).
-    expect(first.attempt).toMatchObject({ attempt_number: 1, manual: false, http_status_code: 500, created_at: '2026-11-21T09:30:00.000Z' });
+    expect(first.attempt).toMatchObject({
+      attempt_number: 1,
+      manual: false,
+      http_status_code: 500,
+      created_at: '2026-11-21T09:30:00.000Z',
+    });
     await advance(5);
     const second = await stream.next();
-    expect(second.log).toMatchObject({ id: first.log.id, status: 'DELIVERED', attempt_count: 2, http_status_code: 200 });
-    expect(second.attempt).toMatchObject({ attempt_number: 2, http_status_code: 200, created_at: '2026-11-21T09:30:05.000Z' });
+    expect(second.log).toMatchObject({
+      id: first.log.id,
+      status: 'DELIVERED',
+      attempt_count: 2,
+      http_status_code: 200,
+    });
+    expect(second.attempt).toMatchObject({
+      attempt_number: 2,
+      http_status_code: 200,
+      created_at: '2026-11-21T09:30:05.000Z',
+    });
     await stream.stop();
   });
 
@@ -64,10 +85,23 @@ describe('GET /sandbox/webhook-logs/stream', () => {
     await advance(1);
     const stream = await follow(t.key);
     const other = (await t.call('POST', '/sandbox/developers', { business_name: 'Other' })).body.data;
-    const theirs = (await t.call('POST', '/v1/wallets', { customer_reference: 'o', first_name: 'O', last_name: 'T', email: 'o@t.ng' }, { key: other.api_key })).body.data;
-    await t.call('POST', '/sandbox/inbound-transfers', { account_number: theirs.account_number, amount: 300 }, { key: other.api_key });
+    const theirs = (
+      await t.call(
+        'POST',
+        '/v1/wallets',
+        { customer_reference: 'o', first_name: 'O', last_name: 'T', email: 'o@t.ng' },
+        { key: other.api_key },
+      )
+    ).body.data;
+    await t.call(
+      'POST',
+      '/sandbox/inbound-transfers',
+      { account_number: theirs.account_number, amount: 300 },
+      { key: other.api_key },
+    );
     await t.call('POST', '/sandbox/clock/advance', { seconds: 1 }, { key: other.api_key });
-    const theirLogs = (await t.call('GET', '/v1/webhook-logs?status=DELIVERED', undefined, { key: other.api_key })).body.data.items;
+    const theirLogs = (await t.call('GET', '/v1/webhook-logs?status=DELIVERED', undefined, { key: other.api_key })).body
+      .data.items;
     expect(theirLogs.length).toBeGreaterThan(0);
     const mine = await createWallet(t, 2_000);
     await advance(1);
@@ -109,7 +143,11 @@ describe('GET /sandbox/webhook-logs/stream', () => {
     await advance(1);
     // A stream of the current key carries this delivery; the old key's stream must not.
     expect((await current.next()).log.payload.data).toMatchObject({ wallet_id: w.id, amount: 4_242 });
-    expect(await Promise.race([ended, came])).toMatchObject({ status: 401, code: 'UNAUTHORIZED', message: 'API key is invalid or has been rotated' });
+    expect(await Promise.race([ended, came])).toMatchObject({
+      status: 401,
+      code: 'UNAUTHORIZED',
+      message: 'API key is invalid or has been rotated',
+    });
     expect(events).toEqual([]);
     controller.abort();
     await current.stop();
@@ -162,7 +200,10 @@ describe('GET /sandbox/webhook-logs/stream', () => {
 
 describe('HEAD /sandbox/webhook-logs/stream', () => {
   it('answers with the headers of a stream and ends', async () => {
-    const head = await fetch(`${t.baseUrl}/sandbox/webhook-logs/stream`, { method: 'HEAD', headers: { 'x-api-key': t.key } });
+    const head = await fetch(`${t.baseUrl}/sandbox/webhook-logs/stream`, {
+      method: 'HEAD',
+      headers: { 'x-api-key': t.key },
+    });
     expect(head.status).toBe(200);
     expect(head.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     expect(await head.text()).toBe('');

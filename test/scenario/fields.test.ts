@@ -13,11 +13,16 @@ const LOCAL = ['profiles add', 'profiles list', 'profiles show', 'profiles use',
 describe('the fields a command step can match', () => {
   it('docs/scenarios.md has the table the schemas give now', () => {
     const doc = readDoc('docs/scenarios.md');
-    expect(doc, 'docs/scenarios.md: the fields table is not what the schemas give; run `npm run build && node scripts/scenario-fields.js`').toBe(withFieldsTable(doc));
+    expect(
+      doc,
+      'docs/scenarios.md: the fields table is not what the schemas give; run `npm run build && node scripts/scenario-fields.js`',
+    ).toBe(withFieldsTable(doc));
   });
 
   it('has a row for every command a scenario can run that prints an answer of the API', () => {
-    const runnable = COMMANDS.filter((c) => c.load && !(c.path in NOT_IN_SCENARIOS) && !LOCAL.includes(c.path)).map((c) => c.path);
+    const runnable = COMMANDS.filter((c) => c.load && !(c.path in NOT_IN_SCENARIOS) && !LOCAL.includes(c.path)).map(
+      (c) => c.path,
+    );
     expect(Object.keys(COMMAND_DATA).sort()).toEqual(runnable.sort());
   });
 
@@ -27,10 +32,28 @@ describe('the fields a command step can match', () => {
       outcome: z.enum(['A', 'B']),
       transaction: z.object({ balance_after: z.int() }).nullable().optional(),
       removed: z.record(z.string(), z.int()),
-      match: z.union([z.object({ kind: z.literal('a'), id: z.string() }), z.object({ kind: z.literal('b'), name: z.string() })]),
+      match: z.union([
+        z.object({ kind: z.literal('a'), id: z.string() }),
+        z.object({ kind: z.literal('b'), name: z.string() }),
+      ]),
     });
     const paths = fieldPaths(schema);
-    expect(paths).toEqual(['items[].id', 'items[].tags[]', 'outcome', 'transaction.balance_after', 'removed.<key>', 'match.kind', 'match.id', 'match.name']);
-    expect(grouped(paths)).toEqual(['items[].{id, tags[]}', 'outcome', 'transaction.balance_after', 'removed.<key>', 'match.{kind, id, name}']);
+    expect(paths).toEqual([
+      'items[].id',
+      'items[].tags[]',
+      'outcome',
+      'transaction.balance_after',
+      'removed.<key>',
+      'match.kind',
+      'match.id',
+      'match.name',
+    ]);
+    expect(grouped(paths)).toEqual([
+      'items[].{id, tags[]}',
+      'outcome',
+      'transaction.balance_after',
+      'removed.<key>',
+      'match.{kind, id, name}',
+    ]);
   });
 });

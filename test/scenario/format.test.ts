@@ -36,8 +36,18 @@ describe('matchers', () => {
     ['exists false on a value', { exists: false }, 'x', ['expected no value, got "x"']],
     ['one_of', { one_of: ['A', 'B'] }, 'B', []],
     ['one_of failing', { one_of: ['A', 'B'] }, 'C', ['expected one of ["A","B"], got "C"']],
-    ['contains: an element with at least these fields', { contains: { type: 'DEBIT' } }, [{ type: 'CREDIT' }, { type: 'DEBIT', amount: 1 }], []],
-    ['contains failing', { contains: { type: 'DEBIT' } }, [{ type: 'CREDIT' }], ['expected an array containing {"type":"DEBIT"}, got [{"type":"CREDIT"}]']],
+    [
+      'contains: an element with at least these fields',
+      { contains: { type: 'DEBIT' } },
+      [{ type: 'CREDIT' }, { type: 'DEBIT', amount: 1 }],
+      [],
+    ],
+    [
+      'contains failing',
+      { contains: { type: 'DEBIT' } },
+      [{ type: 'CREDIT' }],
+      ['expected an array containing {"type":"DEBIT"}, got [{"type":"CREDIT"}]'],
+    ],
     ['contains in text', { contains: 'May' }, 'Salary for May', []],
     ['contains on a number', { contains: 'x' }, 5, ['expected text or an array containing "x", got 5']],
   ];
@@ -50,7 +60,13 @@ describe('matchers', () => {
     const [mismatch] = matchValue({ eq: { balance: 2 } }, actual);
     expect(mismatch!.message.length).toBeLessThan(300);
     expect(mismatch!.message).toMatch(/^expected \{"balance":2\}, got \{"id":"x+…$/);
-    expect(mismatch!.diff!.split('\n')).toEqual(['  {', '-   "balance": 2', '+   "balance": 1', `+   "id": "${'x'.repeat(200)}"`, '  }']);
+    expect(mismatch!.diff!.split('\n')).toEqual([
+      '  {',
+      '-   "balance": 2',
+      '+   "balance": 1',
+      `+   "id": "${'x'.repeat(200)}"`,
+      '  }',
+    ]);
   });
 });
 
@@ -62,7 +78,9 @@ describe('${…} interpolation', () => {
     expect(interpolateText('cost ${AMOUNT}, $${ADA}', vars)).toBe('cost 500, ${ADA}');
   });
   it('keeps the type of a whole value in bodies, and writes objects as JSON inside text', () => {
-    expect(interpolateValue({ amount: '${AMOUNT}', note: 'for ${ADA}', nested: ['${OBJ}'], '${ADA}': 1 }, vars)).toEqual({ amount: 500, note: 'for w-1', nested: [{ a: 1 }], 'w-1': 1 });
+    expect(
+      interpolateValue({ amount: '${AMOUNT}', note: 'for ${ADA}', nested: ['${OBJ}'], '${ADA}': 1 }, vars),
+    ).toEqual({ amount: 500, note: 'for w-1', nested: [{ a: 1 }], 'w-1': 1 });
     expect(interpolateText('${OBJ}!', vars)).toBe('{"a":1}!');
   });
   it('refuses a variable with no value', () => {
@@ -79,7 +97,7 @@ describe('command-line words', () => {
       '--narration',
       'Salary for May',
       '--sender-name',
-      "O\\Brien",
+      'O\\Brien',
     ]);
     expect(splitWords('a "b \\"c\\" d" e\\ f')).toEqual(['a', 'b "c" d', 'e f']);
   });

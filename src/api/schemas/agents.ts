@@ -45,7 +45,12 @@ export const CreateAgentBody = z
       if (!required && present) ctx.addIssue({ code: 'custom', path: [field], message: `is not used by ${by}` });
     };
     need('threshold', TRIGGER_NEEDS_THRESHOLD[body.trigger], body.threshold !== undefined, body.trigger);
-    need('destination_wallet_id', ACTION_NEEDS[body.action].destination, body.destination_wallet_id !== undefined, body.action);
+    need(
+      'destination_wallet_id',
+      ACTION_NEEDS[body.action].destination,
+      body.destination_wallet_id !== undefined,
+      body.action,
+    );
     need('sweep_amount', ACTION_NEEDS[body.action].sweepAmount, body.sweep_amount !== undefined, body.action);
   });
 

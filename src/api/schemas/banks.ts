@@ -11,7 +11,9 @@ export const ResolveBody = z.strictObject({
   bank_code: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }),
 });
 
-export const ResolvedAccount = z.object({ account_number: z.string(), account_name: z.string() }).meta({ id: 'ResolvedAccount' });
+export const ResolvedAccount = z
+  .object({ account_number: z.string(), account_name: z.string() })
+  .meta({ id: 'ResolvedAccount' });
 export type ResolvedAccount = z.infer<typeof ResolvedAccount>;
 
 export const MagicAccount = z
@@ -30,7 +32,10 @@ export const Payout = z
   .object({
     transaction_id: z.string().describe('the payout DEBIT'),
     fee_transaction_id: z.string().describe('the NIP fee DEBIT'),
-    reversal_transaction_id: z.string().nullable().describe('the CREDIT that gave amount + fee back, once the payout FAILED'),
+    reversal_transaction_id: z
+      .string()
+      .nullable()
+      .describe('the CREDIT that gave amount + fee back, once the payout FAILED'),
     wallet_id: z.string(),
     status: z.enum(['PENDING', 'SETTLED', 'FAILED']),
     amount: Kobo,
@@ -39,7 +44,9 @@ export const Payout = z
     destination_bank_code: z.string(),
     destination_account_name: z.string(),
     provider_reference: z.string(),
-    due_at: Timestamp.nullable().describe('when the provider acts, on the sandbox clock; null while held until settled or failed by hand'),
+    due_at: Timestamp.nullable().describe(
+      'when the provider acts, on the sandbox clock; null while held until settled or failed by hand',
+    ),
     resolved_at: Timestamp.nullable(),
     created_at: Timestamp,
   })

@@ -5,7 +5,12 @@ import { ERROR_CODES } from '../errors.js';
 // A value outside a list (`order`, `type`, `status`, `action`...) is named with the list, as the
 // command line names it ("must be one of asc, desc"), where a schema gives no message of its own
 // (zod's own is "Invalid option: expected one of "asc"|"desc"").
-z.config({ customError: (issue) => (issue.code === 'invalid_value' && issue.values.length > 0 ? `must be one of ${issue.values.map(String).join(', ')}` : undefined) });
+z.config({
+  customError: (issue) =>
+    issue.code === 'invalid_value' && issue.values.length > 0
+      ? `must be one of ${issue.values.map(String).join(', ')}`
+      : undefined,
+});
 
 export const MAX_AMOUNT = 10_000_000_000_000;
 
@@ -16,7 +21,8 @@ const amountMessage = 'must be an integer number of kobo (a JSON number, not a s
  * carry exactly, so zod's safe-integer check refuses it) is too large, as the command line says, not
  * a fraction or a string.
  */
-export const koboIntegerError = (message: string) => (issue: { input?: unknown }) => (Number.isInteger(issue.input) ? `must be at most ${MAX_AMOUNT} kobo` : message);
+export const koboIntegerError = (message: string) => (issue: { input?: unknown }) =>
+  Number.isInteger(issue.input) ? `must be at most ${MAX_AMOUNT} kobo` : message;
 
 /** Kobo as a JSON integer, 1 to 10,000,000,000,000 (decisions: Money and balances). */
 export const Amount = z
@@ -30,7 +36,11 @@ export const Kobo = z.int().describe('kobo (integer)');
 
 /** Required text, trimmed, 1..max characters. */
 export const text = (max: number) =>
-  z.string({ error: 'must be a string' }).trim().min(1, { error: 'must not be empty' }).max(max, { error: `must be at most ${max} characters` });
+  z
+    .string({ error: 'must be a string' })
+    .trim()
+    .min(1, { error: 'must not be empty' })
+    .max(max, { error: `must be at most ${max} characters` });
 
 /**
  * A person's or business's name, as it goes into a wallet's `account_name`: required text with no
@@ -42,18 +52,24 @@ export const nameText = (max: number) =>
   // One pattern (two would be an allOf in JSON Schema, which the command line's rules do not read).
   // A right-to-left override makes "ADA OBI" of the bytes "IBO ADA" in another developer's name enquiry.
   text(max).regex(/^[^\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]*$/, {
-    error: 'must not contain control characters (tabs, line breaks, escape sequences) or bidirectional formatting characters',
+    error:
+      'must not contain control characters (tabs, line breaks, escape sequences) or bidirectional formatting characters',
   });
 
 /** Optional text of at most `max` characters (may be empty). */
 export const optionalText = (max: number) =>
-  z.string({ error: 'must be a string' }).max(max, { error: `must be at most ${max} characters` }).optional();
+  z
+    .string({ error: 'must be a string' })
+    .max(max, { error: `must be at most ${max} characters` })
+    .optional();
 
 export const Timestamp = z.string().describe('ISO 8601 UTC with milliseconds, on the sandbox clock');
 export const AccountNumber = z
   .string({ error: 'must be a string of 10 digits' })
   .regex(/^\d{10}$/, { error: 'must be exactly 10 digits' });
-export const BankCode = z.string({ error: 'must be a string' }).regex(/^\d{3,6}$/, { error: 'must be a bank code of 3 to 6 digits' });
+export const BankCode = z
+  .string({ error: 'must be a string' })
+  .regex(/^\d{3,6}$/, { error: 'must be a bank code of 3 to 6 digits' });
 
 export const Ok = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), data });
 

@@ -7,34 +7,42 @@ import { extension, MAX_AMOUNT } from './common.js';
 const ADDITION = 'an addition of this service';
 
 const instant = (what: string) =>
-  extension(z
-    .string({ error: 'must be an ISO 8601 time' })
-    .regex(new RegExp(INSTANT_PATTERN), { error: 'must be an ISO 8601 time with a time zone, such as 2026-01-02T09:30:00Z' })
-    .refine((text) => parseInstant(text) !== undefined, { error: 'is not a real date and time' })
-    .optional()
-    .describe(`${what}, on the caller's clock (${ADDITION})`));
+  extension(
+    z
+      .string({ error: 'must be an ISO 8601 time' })
+      .regex(new RegExp(INSTANT_PATTERN), {
+        error: 'must be an ISO 8601 time with a time zone, such as 2026-01-02T09:30:00Z',
+      })
+      .refine((text) => parseInstant(text) !== undefined, { error: 'is not a real date and time' })
+      .optional()
+      .describe(`${what}, on the caller's clock (${ADDITION})`),
+  );
 
 /** Kobo in a query string: digits only, 0 to the largest amount; a fraction, a sign or a naira figure is refused, never coerced. */
 const koboBound = (what: string) =>
-  extension(z
-    .preprocess(
-      (value) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value),
-      z
-        .int({ error: 'must be a whole number of kobo, digits only' })
-        .min(0, { error: 'must be a whole number of kobo, digits only' })
-        .max(MAX_AMOUNT, { error: `must be at most ${MAX_AMOUNT} kobo` }),
-    )
-    .optional()
-    .describe(`${what} (kobo; ${ADDITION})`));
+  extension(
+    z
+      .preprocess(
+        (value) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value),
+        z
+          .int({ error: 'must be a whole number of kobo, digits only' })
+          .min(0, { error: 'must be a whole number of kobo, digits only' })
+          .max(MAX_AMOUNT, { error: `must be at most ${MAX_AMOUNT} kobo` }),
+      )
+      .optional()
+      .describe(`${what} (kobo; ${ADDITION})`),
+  );
 
 const searchText = (what: string) =>
-  extension(z
-    .string({ error: 'must be text' })
-    .trim()
-    .min(1, { error: 'must not be empty' })
-    .max(100, { error: 'must be at most 100 characters' })
-    .optional()
-    .describe(`${what} (${ADDITION})`));
+  extension(
+    z
+      .string({ error: 'must be text' })
+      .trim()
+      .min(1, { error: 'must not be empty' })
+      .max(100, { error: 'must be at most 100 characters' })
+      .optional()
+      .describe(`${what} (${ADDITION})`),
+  );
 
 /**
  * One or more of a list's statuses, separated by commas (`PENDING,FLAGGED`): a pattern, so the
@@ -44,9 +52,13 @@ export const statusList = (values: readonly string[]) => {
   const one = `(${values.join('|')})`;
   return z
     .string({ error: 'must be text' })
-    .regex(new RegExp(`^${one}(,${one})*$`), { error: `must be one or more of ${values.join(', ')}, separated by commas` })
+    .regex(new RegExp(`^${one}(,${one})*$`), {
+      error: `must be one or more of ${values.join(', ')}, separated by commas`,
+    })
     .optional()
-    .describe(`one status or several separated by commas, such as ${values.slice(0, 2).join(',')} (several: ${ADDITION})`);
+    .describe(
+      `one status or several separated by commas, such as ${values.slice(0, 2).join(',')} (several: ${ADDITION})`,
+    );
 };
 
 /** The time filters: `since` and `until`, both inclusive. */
@@ -71,13 +83,23 @@ export const walletFilters = {
 
 /** Refuses a range that is empty by construction: `since` after `until`, `amount_min` above `amount_max`. */
 export function checkRanges(
-  query: { since?: string | undefined; until?: string | undefined; amount_min?: number | undefined; amount_max?: number | undefined },
+  query: {
+    since?: string | undefined;
+    until?: string | undefined;
+    amount_min?: number | undefined;
+    amount_max?: number | undefined;
+  },
   ctx: z.RefinementCtx,
 ): void {
   const since = query.since === undefined ? undefined : parseInstant(query.since);
   const until = query.until === undefined ? undefined : parseInstant(query.until);
-  if (since !== undefined && until !== undefined && since > until) ctx.addIssue({ code: 'custom', path: ['since'], message: `must not be after until (${query.until})` });
+  if (since !== undefined && until !== undefined && since > until)
+    ctx.addIssue({ code: 'custom', path: ['since'], message: `must not be after until (${query.until})` });
   if (query.amount_min !== undefined && query.amount_max !== undefined && query.amount_min > query.amount_max) {
-    ctx.addIssue({ code: 'custom', path: ['amount_min'], message: `must not be more than amount_max (${query.amount_max})` });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['amount_min'],
+      message: `must not be more than amount_max (${query.amount_max})`,
+    });
   }
 }

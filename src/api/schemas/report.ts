@@ -6,7 +6,8 @@ const instant = (name: string) =>
   z
     .string()
     .refine((text) => parseLocalInstant(text) !== undefined, {
-      error: 'must be an ISO 8601 date (2026-11-21, the start of that day in Lagos) or date-time (2026-11-21T09:30:00Z; Lagos time without Z or an offset)',
+      error:
+        'must be an ISO 8601 date (2026-11-21, the start of that day in Lagos) or date-time (2026-11-21T09:30:00Z; Lagos time without Z or an offset)',
     })
     .optional()
     .describe(`${name}, on the caller's sandbox clock`);
@@ -16,10 +17,13 @@ export const ReportQuery = z
     since: instant(`start of the period, inclusive (default: the start of today in ${TIME_ZONE}, UTC+1)`),
     until: instant('end of the period, exclusive (default: now, included)'),
   })
-  .refine((q) => q.since === undefined || q.until === undefined || parseLocalInstant(q.until)! > parseLocalInstant(q.since)!, {
-    path: ['until'],
-    error: 'must be later than since',
-  });
+  .refine(
+    (q) => q.since === undefined || q.until === undefined || parseLocalInstant(q.until)! > parseLocalInstant(q.since)!,
+    {
+      path: ['until'],
+      error: 'must be later than since',
+    },
+  );
 export type ReportQuery = z.infer<typeof ReportQuery>;
 
 /**
@@ -38,7 +42,14 @@ export const Report = z
     since: Timestamp,
     until: Timestamp.describe('the end of the period (exclusive), or now (included) when not given'),
     time_zone: z.literal(TIME_ZONE).describe('the zone of the default day and of dates and times given without a zone'),
-    transactions: z.array(z.object({ type: z.enum(['CREDIT', 'DEBIT']), status: z.enum(['SETTLED', 'PENDING', 'FAILED']), count: z.int(), amount: ExactKobo })),
+    transactions: z.array(
+      z.object({
+        type: z.enum(['CREDIT', 'DEBIT']),
+        status: z.enum(['SETTLED', 'PENDING', 'FAILED']),
+        count: z.int(),
+        amount: ExactKobo,
+      }),
+    ),
     money_in: Total.describe('inbound transfers credited to wallets (money held in suspense is under suspense)'),
     money_out: z
       .object({
@@ -54,7 +65,7 @@ export const Report = z
       oldest_waiting: z
         .object({ id: z.string(), status: z.string(), reason: z.string(), created_at: Timestamp, age_seconds: z.int() })
         .nullable()
-        .describe('the oldest PENDING or FLAGGED item of the period; its age on the caller\'s clock'),
+        .describe("the oldest PENDING or FLAGGED item of the period; its age on the caller's clock"),
     }),
     webhooks: z.object({
       deliveries: z.array(z.object({ status: z.enum(['PENDING', 'DELIVERED', 'FAILED', 'DEAD']), count: z.int() })),

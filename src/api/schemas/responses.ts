@@ -47,7 +47,10 @@ type Content = Record<string, { schema?: { contentMediaType?: string; 'x-other-m
 type Operation = {
   parameters?: ({ schema?: Record<string, unknown> } & Record<string, unknown>)[];
   responses?: Record<string, { description?: string; content?: Content }>;
-  requestBody?: { required?: boolean; content?: Record<string, { schema?: { properties?: object; required?: unknown[] } }> };
+  requestBody?: {
+    required?: boolean;
+    content?: Record<string, { schema?: { properties?: object; required?: unknown[] } }>;
+  };
 };
 
 /**
@@ -63,8 +66,13 @@ export function describeErrorResponses<D extends { paths?: object }>(document: D
       for (const [status, response] of Object.entries(operation?.responses ?? {})) {
         const codes = ERROR_CODES.filter((code) => HTTP_STATUS[code] === Number(status));
         if (codes.length > 0) response.description = `Refused (${codes.join(', ')}), in the Error shape`;
-        const { contentMediaType, [OTHER_MEDIA_TYPES]: others = [], ...file } = response.content?.['application/json']?.schema ?? {};
-        if (contentMediaType) response.content = Object.fromEntries([contentMediaType, ...others].map((type) => [type, { schema: file }]));
+        const {
+          contentMediaType,
+          [OTHER_MEDIA_TYPES]: others = [],
+          ...file
+        } = response.content?.['application/json']?.schema ?? {};
+        if (contentMediaType)
+          response.content = Object.fromEntries([contentMediaType, ...others].map((type) => [type, { schema: file }]));
       }
       // An extension's mark belongs on its parameter, where a client reads the parameter's name.
       for (const parameter of operation?.parameters ?? []) {
@@ -72,12 +80,14 @@ export function describeErrorResponses<D extends { paths?: object }>(document: D
         delete parameter.schema[EXTENSION_PARAMETER];
         parameter[EXTENSION_PARAMETER] = true;
       }
-      const body = operation?.requestBody?.content?.['application/json']?.schema as ({ properties?: object; required?: unknown[] } & Record<string, unknown>) | undefined;
+      const body = operation?.requestBody?.content?.['application/json']?.schema as
+        ({ properties?: object; required?: unknown[] } & Record<string, unknown>) | undefined;
       if (body?.[OPTIONAL_BODY]) {
         delete body[OPTIONAL_BODY];
         operation!.requestBody!.required = false;
       }
-      if (body?.properties && Object.keys(body.properties).length === 0 && !body.required) operation!.requestBody!.required = false;
+      if (body?.properties && Object.keys(body.properties).length === 0 && !body.required)
+        operation!.requestBody!.required = false;
     }
   }
   return document;
@@ -92,4 +102,11 @@ const OTHER_MEDIA_TYPES = 'x-other-media-types';
  * @example response: { 200: fileResponse('application/vnd.sqlite3', 'the whole sandbox as an SQLite file') }
  */
 export const fileResponse = (mediaType: string, description: string, others: string[] = []) =>
-  z.string().meta({ format: 'binary', contentMediaType: mediaType, description, ...(others.length > 0 ? { [OTHER_MEDIA_TYPES]: others } : {}) });
+  z
+    .string()
+    .meta({
+      format: 'binary',
+      contentMediaType: mediaType,
+      description,
+      ...(others.length > 0 ? { [OTHER_MEDIA_TYPES]: others } : {}),
+    });

@@ -8,19 +8,40 @@ export const Health = Ok(
     status: z.literal('ok'),
     version: z.string(),
     api_version: z.string(),
-    backend: z.enum(['sqlite', 'postgres']).describe('where the data lives: a SQLite file (or memory), or a PostgreSQL database that several servers may share'),
-    server_id: z.string().describe('a random id this server made when it started: servers that share one database each have their own'),
-    database: z.string().describe("the database: a file path, ':memory:', or a postgres:// URL with its password shown as ***"),
+    backend: z
+      .enum(['sqlite', 'postgres'])
+      .describe(
+        'where the data lives: a SQLite file (or memory), or a PostgreSQL database that several servers may share',
+      ),
+    server_id: z
+      .string()
+      .describe('a random id this server made when it started: servers that share one database each have their own'),
+    database: z
+      .string()
+      .describe("the database: a file path, ':memory:', or a postgres:// URL with its password shown as ***"),
     lease_seconds: z
       .number()
       .optional()
-      .describe('where several servers share one database: how long (on the developer clock) a begun webhook attempt holds its delivery, so no other server sends it meanwhile'),
-    deliveries_leased_by_this_server: z.number().int().optional().describe('where several servers share one database: webhook attempts this server has out now, each holding its delivery'),
+      .describe(
+        'where several servers share one database: how long (on the developer clock) a begun webhook attempt holds its delivery, so no other server sends it meanwhile',
+      ),
+    deliveries_leased_by_this_server: z
+      .number()
+      .int()
+      .optional()
+      .describe(
+        'where several servers share one database: webhook attempts this server has out now, each holding its delivery',
+      ),
   }),
 );
 
 export const ClockState = z
-  .object({ now: Timestamp, offset_seconds: z.number().describe('how far the sandbox clock is ahead of real time (of --clock-start, on a manual clock)') })
+  .object({
+    now: Timestamp,
+    offset_seconds: z
+      .number()
+      .describe('how far the sandbox clock is ahead of real time (of --clock-start, on a manual clock)'),
+  })
   .meta({ id: 'Clock' });
 export type ClockState = z.infer<typeof ClockState>;
 
@@ -29,7 +50,9 @@ export const ClockAdvanceBody = z.strictObject({
     .number({ error: 'must be a number of seconds' })
     // The clock keeps whole milliseconds (decisions: Tenancy, clocks and reset): a step under one
     // would move it by nothing, or by a fraction it cannot show.
-    .min(0.001, { error: 'must be at least 0.001 (one millisecond): the clock only moves forward, in whole milliseconds' })
+    .min(0.001, {
+      error: 'must be at least 0.001 (one millisecond): the clock only moves forward, in whole milliseconds',
+    })
     .max(10 * 365 * 24 * 3600, { error: 'must be at most ten years' }),
 });
 
@@ -86,9 +109,16 @@ export type AuditReport = z.infer<typeof AuditReport>;
 export const ResetResult = z.object({ reset: z.literal(true), removed: z.record(z.string(), z.int()) });
 
 export const AnalyseBody = z.strictObject({
-  narration: z.string({ error: 'must be a string' }).max(100, { error: 'must be at most 100 characters' }).describe('the narration to read (may be empty)'),
+  narration: z
+    .string({ error: 'must be a string' })
+    .max(100, { error: 'must be at most 100 characters' })
+    .describe('the narration to read (may be empty)'),
   system_prompt: optionalText(2000).describe("a wallet's guidance to read it against"),
-  wallet_id: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).optional().describe("read it against this wallet's system_prompt and status instead"),
+  wallet_id: z
+    .string({ error: 'must be a string' })
+    .min(1, { error: 'must not be empty' })
+    .optional()
+    .describe("read it against this wallet's system_prompt and status instead"),
   amount: Amount.optional().describe('kobo (default 100000); prompts can set limits on amounts'),
   sender_name: text(100).optional(),
 });

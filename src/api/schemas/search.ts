@@ -12,9 +12,16 @@ export const SearchQuery = z.strictObject({
     .min(MIN_QUERY, { error: `must be at least ${MIN_QUERY} characters (an id needs at least 4 hex digits)` })
     .max(200, { error: 'must be at most 200 characters' })
     .meta({ examples: ['ada'] })
-    .describe('an id or its start (4+ hex digits, dashes optional) or the start of its last 12 hex digits; a provider reference (whole, or its first 6+ characters); a 10-digit account number; words of a customer reference, customer or sender name, or narration'),
+    .describe(
+      'an id or its start (4+ hex digits, dashes optional) or the start of its last 12 hex digits; a provider reference (whole, or its first 6+ characters); a 10-digit account number; words of a customer reference, customer or sender name, or narration',
+    ),
   kind: z.enum(SEARCH_KINDS).optional().describe('only this kind of record'),
-  match: z.enum(MATCH_SCOPES).default('any').describe('`id`: only ids, provider references and account numbers (what resolves one record); `any` (default): names and narrations too'),
+  match: z
+    .enum(MATCH_SCOPES)
+    .default('any')
+    .describe(
+      '`id`: only ids, provider references and account numbers (what resolves one record); `any` (default): names and narrations too',
+    ),
   limit: positiveInt(100).default(10).describe('at most this many records of each kind, 1 to 100 (default 10)'),
 });
 
@@ -82,7 +89,9 @@ export type SearchMatch = z.infer<typeof SearchMatch>;
 
 export const SearchResult = z
   .object({
-    items: z.array(SearchMatch).describe('grouped by kind (wallet, transaction, suspense_item, webhook_log, agent), newest first within each'),
+    items: z
+      .array(SearchMatch)
+      .describe('grouped by kind (wallet, transaction, suspense_item, webhook_log, agent), newest first within each'),
     more: z.array(z.enum(SEARCH_KINDS)).describe('the kinds with more matches than `limit`'),
   })
   .meta({ id: 'SearchResult' });

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { SNAPSHOT_FORMATS, SNAPSHOT_NAME, SNAPSHOT_NAME_RULE, type SnapshotFormat as Format } from '../snapshot-name.js';
+import {
+  SNAPSHOT_FORMATS,
+  SNAPSHOT_NAME,
+  SNAPSHOT_NAME_RULE,
+  type SnapshotFormat as Format,
+} from '../snapshot-name.js';
 import { Ok, optionalBody, Page, pageQuery, Timestamp } from './common.js';
 
 export const SnapshotName = z.string({ error: 'must be a string' }).regex(SNAPSHOT_NAME, { error: SNAPSHOT_NAME_RULE });
@@ -13,7 +18,9 @@ export const SnapshotParams = z.strictObject({ name: SnapshotName });
 
 const SnapshotFormat = z
   .enum(Object.keys(SNAPSHOT_FORMATS) as [Format, ...Format[]], { error: 'must be sqlite or json' })
-  .describe('sqlite: the database file (the default, the fast path); json: deterministic JSON Lines, one row a line, to read in a review and to move between backends');
+  .describe(
+    'sqlite: the database file (the default, the fast path); json: deterministic JSON Lines, one row a line, to read in a review and to move between backends',
+  );
 
 // Only a name: the server writes snapshots in its own snapshot directory and nowhere else (a file
 // of your choosing is a download: GET /sandbox/database).
@@ -21,7 +28,10 @@ export const SaveSnapshotBody = z.strictObject({ name: SnapshotName, format: Sna
 
 export const DatabaseQuery = z.strictObject({ format: SnapshotFormat.optional() });
 
-const Force = z.boolean({ error: 'must be true or false' }).optional().describe("true: load it without checking that its books balance (the server's log warns)");
+const Force = z
+  .boolean({ error: 'must be true or false' })
+  .optional()
+  .describe("true: load it without checking that its books balance (the server's log warns)");
 
 export const RestoreFileBody = z.strictObject({ file: AbsolutePath, force: Force });
 
@@ -33,10 +43,15 @@ export const SnapshotListQuery = z.strictObject(pageQuery);
 export const Snapshot = z
   .object({
     name: z.string().nullable().describe('null for a snapshot written to or read from a file of your choosing'),
-    file: z.string().nullable().describe('the path given with file, else null (named snapshots live in the snapshot directory)'),
+    file: z
+      .string()
+      .nullable()
+      .describe('the path given with file, else null (named snapshots live in the snapshot directory)'),
     format: SnapshotFormat,
     size_bytes: z.int(),
-    saved_at: Timestamp.nullable().describe("when it was saved, on the owner's sandbox clock (null for a text snapshot, which holds no save time)"),
+    saved_at: Timestamp.nullable().describe(
+      "when it was saved, on the owner's sandbox clock (null for a text snapshot, which holds no save time)",
+    ),
   })
   .meta({ id: 'Snapshot' });
 export type Snapshot = z.infer<typeof Snapshot>;

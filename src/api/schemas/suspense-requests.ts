@@ -27,7 +27,11 @@ export const ResolveSuspenseBody = z
       ctx.addIssue({ code: 'custom', path: ['target_wallet_id'], message: 'is required for CREDIT_WALLET' });
     }
     if (body.action !== 'CREDIT_WALLET' && body.target_wallet_id !== undefined) {
-      ctx.addIssue({ code: 'custom', path: ['target_wallet_id'], message: `is only used with CREDIT_WALLET, not ${body.action}` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['target_wallet_id'],
+        message: `is only used with CREDIT_WALLET, not ${body.action}`,
+      });
     }
   });
 

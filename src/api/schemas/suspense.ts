@@ -30,12 +30,18 @@ export type SuspenseItem = z.infer<typeof SuspenseItem>;
 export const SuspenseNote = z
   .object({
     note: z.string(),
-    kind: z.enum(['FLAG', 'NOTE']).describe('FLAG: the note that escalated the item to FLAGGED; NOTE: a remark that changed nothing'),
+    kind: z
+      .enum(['FLAG', 'NOTE'])
+      .describe('FLAG: the note that escalated the item to FLAGGED; NOTE: a remark that changed nothing'),
     created_at: Timestamp,
-    author: z.object({ developer_id: z.string(), business_name: z.string() }).describe('the developer whose key wrote it'),
+    author: z
+      .object({ developer_id: z.string(), business_name: z.string() })
+      .describe('the developer whose key wrote it'),
   })
   .meta({ id: 'SuspenseNote' });
 
 /** A suspense item with its notes, oldest first (this service's extension: the seed's item has none). */
-export const SuspenseItemWithNotes = SuspenseItem.extend({ notes: z.array(SuspenseNote) }).meta({ id: 'SuspenseItemWithNotes' });
+export const SuspenseItemWithNotes = SuspenseItem.extend({ notes: z.array(SuspenseNote) }).meta({
+  id: 'SuspenseItemWithNotes',
+});
 export type SuspenseItemWithNotes = z.infer<typeof SuspenseItemWithNotes>;

@@ -1,5 +1,16 @@
 import { z } from 'zod';
-import { AccountNumber, Amount, BankCode, Kobo, Ok, Page, Timestamp, extension, optionalText, pageQuery } from './common.js';
+import {
+  AccountNumber,
+  Amount,
+  BankCode,
+  Kobo,
+  Ok,
+  Page,
+  Timestamp,
+  extension,
+  optionalText,
+  pageQuery,
+} from './common.js';
 import { checkRanges, paymentFilters, statusList, timeFilters, walletFilters } from './filters.js';
 
 export const ServiceIntelligence = z
@@ -54,7 +65,9 @@ const transactionFilters = {
 export const TransactionListQuery = z.strictObject(transactionFilters).superRefine(checkRanges);
 
 /** Every wallet's transactions (`GET /v1/transactions`), or one wallet's by its id or customer reference. */
-export const AllTransactionsQuery = z.strictObject({ ...transactionFilters, ...walletFilters }).superRefine(checkRanges);
+export const AllTransactionsQuery = z
+  .strictObject({ ...transactionFilters, ...walletFilters })
+  .superRefine(checkRanges);
 
 export const TransferBody = z.strictObject({
   destination_account_number: AccountNumber,
@@ -67,7 +80,9 @@ export type TransferBody = z.infer<typeof TransferBody>;
 
 export const TransferResult = z
   .object({
-    status: z.enum(['SUCCESS', 'PENDING', 'FAILED']).describe('SUCCESS: settled; PENDING: the provider has not acted yet; FAILED: rejected and already reversed'),
+    status: z
+      .enum(['SUCCESS', 'PENDING', 'FAILED'])
+      .describe('SUCCESS: settled; PENDING: the provider has not acted yet; FAILED: rejected and already reversed'),
     transaction_id: z.string(),
     provider_reference: z.string(),
     new_balance: Kobo,

@@ -55,7 +55,9 @@ export const WebhookEndpoint = z
     url: z.string(),
     built_in: z.boolean().describe('true while deliveries go to the sandbox’s own receiver'),
     secret: z.string(),
-    previous_secret_valid_until: Timestamp.nullable().describe('after a rotation, the old secret also signs until then'),
+    previous_secret_valid_until: Timestamp.nullable().describe(
+      'after a rotation, the old secret also signs until then',
+    ),
   })
   .meta({ id: 'WebhookEndpoint' });
 export type WebhookEndpoint = z.infer<typeof WebhookEndpoint>;
@@ -85,8 +87,14 @@ export const ReceiverEventsQuery = z.strictObject({ ...pageQuery });
 
 export const ReceiverBehaviour = z.object({ status: z.int(), remaining: z.int() }).meta({ id: 'ReceiverBehaviour' });
 export const ReceiverBehaviourBody = z.strictObject({
-  status: z.int({ error: 'must be an HTTP status code' }).min(200, { error: 'must be 200 to 599' }).max(599, { error: 'must be 200 to 599' }),
-  count: z.int({ error: 'must be a whole number' }).min(0, { error: 'must be 0 or more' }).max(10_000, { error: 'must be at most 10000' }),
+  status: z
+    .int({ error: 'must be an HTTP status code' })
+    .min(200, { error: 'must be 200 to 599' })
+    .max(599, { error: 'must be 200 to 599' }),
+  count: z
+    .int({ error: 'must be a whole number' })
+    .min(0, { error: 'must be 0 or more' })
+    .max(10_000, { error: 'must be at most 10000' }),
 });
 
 export const WebhookLogResponse = Ok(WebhookLog);

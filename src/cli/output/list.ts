@@ -44,7 +44,11 @@ export function renderList(stream: Stream, data: unknown, view: ListView, option
   if (cut.dropped.length === 0 && cut.ids) lines.push(fmt.dim('ids shortened to fit: --wide shows them whole'));
   else if (cut.dropped.length > 0) {
     const named = `${cut.ids ? 'ids shortened, ' : ''}${listed(cut.dropped)} left out to fit: --wide shows all`;
-    lines.push(fmt.dim(named.length <= width ? named : `${cut.ids ? 'ids shortened, ' : ''}columns left out to fit: --wide shows all`));
+    lines.push(
+      fmt.dim(
+        named.length <= width ? named : `${cut.ids ? 'ids shortened, ' : ''}columns left out to fit: --wide shows all`,
+      ),
+    );
   }
   stream.write(`${lines.join('\n')}\n`);
 }
@@ -59,6 +63,8 @@ function records(view: ListView, columns: TableColumn[], fmt: Formatter, title: 
     heads.map((c) => c.paint!(c.cells[row]!, row)).join('  '),
     ...body
       .filter((c) => c.cells[row] !== '—')
-      .flatMap((c) => fmt.wrap(`  ${fmt.dim(c.label.padEnd(labelWidth))}  ${c.paint!(c.cells[row]!, row)}`, labelWidth + 4)),
+      .flatMap((c) =>
+        fmt.wrap(`  ${fmt.dim(c.label.padEnd(labelWidth))}  ${c.paint!(c.cells[row]!, row)}`, labelWidth + 4),
+      ),
   ]);
 }

@@ -28,7 +28,16 @@ export function age(from: string, now: Date): string {
 export function formatter(stream: Stream, env: NodeJS.ProcessEnv): Formatter {
   const c = colourFor(stream, env);
   const width = widthOf(stream, env);
-  return { money, moneyText: moneyInText, plural, bank: bankName, status: (value) => status(value, c), width, wrap: (line, hang) => wrap(line, width, hang), ...c };
+  return {
+    money,
+    moneyText: moneyInText,
+    plural,
+    bank: bankName,
+    status: (value) => status(value, c),
+    width,
+    wrap: (line, hang) => wrap(line, width, hang),
+    ...c,
+  };
 }
 
 /** A value as plain text for a person (colour, where there is any, is added by `paint`). */
@@ -38,9 +47,16 @@ export function plain(value: unknown, field: Field, now: Date): string {
     case 'age':
       return age(String(value), now);
     case 'time':
-      return String(value).replace('T', ' ').replace(/\.\d+Z$/, '');
+      return String(value)
+        .replace('T', ' ')
+        .replace(/\.\d+Z$/, '');
     case 'intelligence': {
-      const ai = value as { extracted_intent: string; suggested_label: string; confidence_score: number; flags: string[] };
+      const ai = value as {
+        extracted_intent: string;
+        suggested_label: string;
+        confidence_score: number;
+        flags: string[];
+      };
       return `${ai.extracted_intent} (${ai.suggested_label}), confidence ${ai.confidence_score}${ai.flags.length ? `, flags ${ai.flags.join(', ')}` : ''}`;
     }
     case 'money':
@@ -89,11 +105,19 @@ export function render(stream: Stream, data: unknown, view: View, options: Rende
   if (view.kind === 'custom') {
     // A view lays out its own lines, continuing a value under itself where it knows how (fmt.wrap);
     // any line still wider than the terminal continues at its own indent.
-    lines = view.lines(record, fmt).flatMap((line) => line.split('\n')).flatMap((line) => fmt.wrap(line));
+    lines = view
+      .lines(record, fmt)
+      .flatMap((line) => line.split('\n'))
+      .flatMap((line) => fmt.wrap(line));
   } else {
     const fields = view.fields.filter((f) => f.key in record && (!f.when || f.when(record)));
     const width = Math.max(...fields.map((f) => f.label.length));
-    lines = fields.flatMap((f) => fmt.wrap(`${fmt.dim(f.label.padEnd(width))}  ${paint(plain(record[f.key], f, now), record[f.key], f, fmt)}`, width + 2));
+    lines = fields.flatMap((f) =>
+      fmt.wrap(
+        `${fmt.dim(f.label.padEnd(width))}  ${paint(plain(record[f.key], f, now), record[f.key], f, fmt)}`,
+        width + 2,
+      ),
+    );
   }
   stream.write(`${lines.join('\n')}\n`);
 }

@@ -19,7 +19,8 @@ export function listItems(data: unknown, view: Extract<View, { kind: 'list' }>):
 /** The columns a view shows and the items they show, or undefined for a view that is not a list. */
 function rowsOf(data: unknown, view: View): { columns: Column[]; items: Record<string, unknown>[] } | undefined {
   if (view.kind === 'list') return { columns: view.columns, items: listItems(data, view) };
-  if (view.kind === 'custom' && view.rows) return { columns: view.rows, items: (data as { items: Record<string, unknown>[] }).items };
+  if (view.kind === 'custom' && view.rows)
+    return { columns: view.rows, items: (data as { items: Record<string, unknown>[] }).items };
   return undefined;
 }
 
@@ -47,5 +48,8 @@ export function rowsText(data: unknown, view: View, format: RowsFormat): string 
   const columns = shown.columns.filter((c, i) => shown.columns.findIndex((other) => other.key === c.key) === i);
   const line = (cells: string[]) => (format === 'tsv' ? `${cells.join('\t')}\n` : `${cells.join(',')}\r\n`);
   const field = (value: unknown) => (format === 'tsv' ? cell(value) : csvField(cell(value), value));
-  return [line(columns.map((c) => field(c.key))), ...shown.items.map((item) => line(columns.map((c) => field(item[c.key]))))].join('');
+  return [
+    line(columns.map((c) => field(c.key))),
+    ...shown.items.map((item) => line(columns.map((c) => field(item[c.key])))),
+  ].join('');
 }

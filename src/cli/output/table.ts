@@ -69,7 +69,9 @@ export function shortIds(cells: string[]): string[] | undefined {
     return undefined;
   }
   const length = uniquePrefix(ids);
-  return ids.some((id) => id.length > length) ? cells.map((id) => (id.length > length ? `${id.slice(0, length)}${ELLIPSIS}` : id)) : undefined;
+  return ids.some((id) => id.length > length)
+    ? cells.map((id) => (id.length > length ? `${id.slice(0, length)}${ELLIPSIS}` : id))
+    : undefined;
 }
 
 /** The shortest prefix length (at least MIN_ID) that keeps every distinct id in the column apart. */
@@ -88,7 +90,11 @@ function uniquePrefix(ids: string[]): number {
 export function renderTable(
   input: TableColumn[],
   maxWidth: number,
-  options: { wide?: boolean; head?: (label: string) => string; cut?: (what: { ids: boolean; dropped: string[] }) => void } = {},
+  options: {
+    wide?: boolean;
+    head?: (label: string) => string;
+    cut?: (what: { ids: boolean; dropped: string[] }) => void;
+  } = {},
 ): string[] {
   let columns = input.map((c) => ({ ...c, cells: [...c.cells] }));
   const natural = (c: TableColumn) => Math.max(displayWidth(c.label), ...c.cells.map(displayWidth));
@@ -112,7 +118,12 @@ export function renderTable(
     while (total() > maxWidth) {
       let widest = -1;
       columns.forEach((c, i) => {
-        if (c.kind === 'text' && widths[i]! > Math.max(floor, displayWidth(c.label)) && (widest < 0 || widths[i]! > widths[widest]!)) widest = i;
+        if (
+          c.kind === 'text' &&
+          widths[i]! > Math.max(floor, displayWidth(c.label)) &&
+          (widest < 0 || widths[i]! > widths[widest]!)
+        )
+          widest = i;
       });
       if (widest < 0) return;
       widths[widest] = widths[widest]! - 1;
@@ -124,9 +135,16 @@ export function renderTable(
   // A column with nothing in it goes before any other, then one that says the same on every row
   // (ids and money excepted: two payments of one amount are no reason to hide the amount).
   const empty = (c: TableColumn) => c.cells.every((cell) => cell === '—');
-  const constant = (c: TableColumn) => c.kind !== 'id' && c.kind !== 'money' && !c.keepConstant && c.cells.length > 1 && c.cells.every((cell) => cell === c.cells[0]);
+  const constant = (c: TableColumn) =>
+    c.kind !== 'id' &&
+    c.kind !== 'money' &&
+    !c.keepConstant &&
+    c.cells.length > 1 &&
+    c.cells.every((cell) => cell === c.cells[0]);
   const rank = (c: TableColumn) => (empty(c) ? 0 : constant(c) ? 1 : 2);
-  const droppable = columns.filter((c) => c.drop !== undefined || (constant(c) && c !== columns[0])).sort((a, b) => rank(a) - rank(b) || (a.drop ?? 0) - (b.drop ?? 0));
+  const droppable = columns
+    .filter((c) => c.drop !== undefined || (constant(c) && c !== columns[0]))
+    .sort((a, b) => rank(a) - rank(b) || (a.drop ?? 0) - (b.drop ?? 0));
   const dropped: string[] = [];
   for (const column of droppable) {
     if (total() <= maxWidth) break;
@@ -151,17 +169,28 @@ export function renderTable(
     widths = widths.filter((_, i) => i !== at);
   }
   const ids = columns.some((c) => idsCut.has(c));
-  if (ids || dropped.length > 0) options.cut?.({ ids, dropped: input.map((c) => c.label).filter((label) => dropped.includes(label)) });
+  if (ids || dropped.length > 0)
+    options.cut?.({ ids, dropped: input.map((c) => c.label).filter((label) => dropped.includes(label)) });
 
-  const rule = (left: string, middle: string, right: string) => `${left}${widths.map((w) => '─'.repeat(w + 2)).join(middle)}${right}`;
+  const rule = (left: string, middle: string, right: string) =>
+    `${left}${widths.map((w) => '─'.repeat(w + 2)).join(middle)}${right}`;
   const line = (cells: string[]) => `│${cells.map((cell) => ` ${cell} `).join('│')}│`;
-  const rows = columns[0]?.cells.map((_, row) =>
-    line(columns.map((c, i) => {
-      const text = truncate(c.cells[row]!, widths[i]!);
-      const padded = pad(text, widths[i]!);
-      return c.paint ? c.paint(text, row) + padded.slice(text.length) : padded;
-    })),
-  ) ?? [];
+  const rows =
+    columns[0]?.cells.map((_, row) =>
+      line(
+        columns.map((c, i) => {
+          const text = truncate(c.cells[row]!, widths[i]!);
+          const padded = pad(text, widths[i]!);
+          return c.paint ? c.paint(text, row) + padded.slice(text.length) : padded;
+        }),
+      ),
+    ) ?? [];
   const head = options.head ?? ((label: string) => label);
-  return [rule('┌', '┬', '┐'), line(columns.map((c, i) => head(pad(truncate(c.label, widths[i]!), widths[i]!)))), rule('├', '┼', '┤'), ...rows, rule('└', '┴', '┘')];
+  return [
+    rule('┌', '┬', '┐'),
+    line(columns.map((c, i) => head(pad(truncate(c.label, widths[i]!), widths[i]!)))),
+    rule('├', '┼', '┤'),
+    ...rows,
+    rule('└', '┴', '┘'),
+  ];
 }

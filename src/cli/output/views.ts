@@ -2,7 +2,8 @@
  * How each resource looks to a person. Plain data, no imports: commands name a view and the
  * renderer (loaded only when something is printed for people) does the rest.
  */
-export type Format = 'text' | 'money' | 'moneyText' | 'amounts' | 'status' | 'bool' | 'type' | 'age' | 'time' | 'intelligence' | 'bank';
+export type Format =
+  'text' | 'money' | 'moneyText' | 'amounts' | 'status' | 'bool' | 'type' | 'age' | 'time' | 'intelligence' | 'bank';
 
 export interface Field {
   label: string;
@@ -83,7 +84,14 @@ export const walletView: View = {
     { label: 'Customer ref', key: 'customer_reference' },
     { label: 'Name', key: 'label' },
     { label: 'Email', key: 'email' },
-    { label: 'Transfers out', key: 'allow_transfers_out', format: 'bool', yes: 'allowed', no: 'disabled', when: (w) => !isClosed(w) },
+    {
+      label: 'Transfers out',
+      key: 'allow_transfers_out',
+      format: 'bool',
+      yes: 'allowed',
+      no: 'disabled',
+      when: (w) => !isClosed(w),
+    },
     { label: 'Created', key: 'created_at' },
     { label: 'Closed', key: 'closed_at', when: isClosed },
   ],
@@ -220,7 +228,12 @@ export const webhookListView: View = {
   id: 'id',
   noun: 'delivery',
   empty: 'No webhook deliveries match.',
-  derive: (log: { status: string; payload?: { data?: { wallet_id?: unknown } }; http_status_code: number | null; response_body: string | null }) => ({
+  derive: (log: {
+    status: string;
+    payload?: { data?: { wallet_id?: unknown } };
+    http_status_code: number | null;
+    response_body: string | null;
+  }) => ({
     wallet_id: typeof log.payload?.data?.wallet_id === 'string' ? log.payload.data.wallet_id : null,
     last_error: lastError(log),
   }),
@@ -240,9 +253,15 @@ export const webhookListView: View = {
 };
 
 /** A failed attempt in short: its HTTP status and the start of the answer, or why there was none ("ECONNREFUSED"). */
-function lastError(log: { status: string; http_status_code: number | null; response_body: string | null }): string | null {
+function lastError(log: {
+  status: string;
+  http_status_code: number | null;
+  response_body: string | null;
+}): string | null {
   if (log.status === 'DELIVERED' || (log.http_status_code === null && !log.response_body)) return null;
-  return [log.http_status_code, log.response_body?.replace(/\s+/g, ' ').trim()].filter((part) => part !== null && part !== undefined && part !== '').join(' ');
+  return [log.http_status_code, log.response_body?.replace(/\s+/g, ' ').trim()]
+    .filter((part) => part !== null && part !== undefined && part !== '')
+    .join(' ');
 }
 
 export const endpointView: View = {
@@ -335,14 +354,24 @@ export const bankListView: View = {
   ],
   quiet: (d: { items: { code: string }[] }) => d.items.map((b) => b.code).join('\n'),
   lines: (d: { items: { code: string; name: string }[] }, fmt) =>
-    d.items.length === 0 ? [fmt.dim('No bank matches.')] : d.items.map((b) => `${b.code.padEnd(7)} ${b.name}`).concat(fmt.dim(fmt.plural(d.items.length, 'bank'))),
+    d.items.length === 0
+      ? [fmt.dim('No bank matches.')]
+      : d.items.map((b) => `${b.code.padEnd(7)} ${b.name}`).concat(fmt.dim(fmt.plural(d.items.length, 'bank'))),
 };
 
 export const magicView: View = {
   kind: 'custom',
-  quiet: (d: { items: { account_number: string }[] }) => d.items.map((m) => m.account_number).filter((n) => /^\d+$/.test(n)).join('\n'),
+  quiet: (d: { items: { account_number: string }[] }) =>
+    d.items
+      .map((m) => m.account_number)
+      .filter((n) => /^\d+$/.test(n))
+      .join('\n'),
   lines: (d: { items: { account_number: string; name_enquiry: string; payout: string }[] }, fmt) =>
-    d.items.flatMap((m) => [fmt.bold(m.account_number), ...fmt.wrap(`  ${fmt.dim('name enquiry')}  ${m.name_enquiry}`, 16), ...fmt.wrap(`  ${fmt.dim('payout      ')}  ${m.payout}`, 16)]),
+    d.items.flatMap((m) => [
+      fmt.bold(m.account_number),
+      ...fmt.wrap(`  ${fmt.dim('name enquiry')}  ${m.name_enquiry}`, 16),
+      ...fmt.wrap(`  ${fmt.dim('payout      ')}  ${m.payout}`, 16),
+    ]),
 };
 
 /** A value as indented JSON, each line continued two columns in from its own indent when it is too wide. */
@@ -368,7 +397,13 @@ interface SuspenseShown {
   resolution_action: string | null;
   resolution_note: string | null;
   raw_payload: unknown;
-  service_intelligence: { extracted_intent: string; suggested_label: string; confidence_score: number; flags: string[]; explanation?: string[] } | null;
+  service_intelligence: {
+    extracted_intent: string;
+    suggested_label: string;
+    confidence_score: number;
+    flags: string[];
+    explanation?: string[];
+  } | null;
   /** A sandbox's extension: absent from a server without it. */
   notes?: NoteShown[];
 }
@@ -381,10 +416,12 @@ interface NoteShown {
 }
 
 /** A labelled line of a record; a value too long for the line (a company's name as the sender) continues under itself. */
-const labelled = (fmt: Formatter) => (label: string, value: string) => fmt.wrap(`${fmt.dim(label.padEnd(14))}  ${value}`, 16).join('\n');
+const labelled = (fmt: Formatter) => (label: string, value: string) =>
+  fmt.wrap(`${fmt.dim(label.padEnd(14))}  ${value}`, 16).join('\n');
 
 /** A note as one line: when, who, and what (a flag says so). */
-const noteLine = (n: NoteShown) => `${n.created_at} · ${n.author.business_name || n.author.developer_id} · ${n.kind === 'FLAG' ? 'flagged: ' : ''}"${n.note}"`;
+const noteLine = (n: NoteShown) =>
+  `${n.created_at} · ${n.author.business_name || n.author.developer_id} · ${n.kind === 'FLAG' ? 'flagged: ' : ''}"${n.note}"`;
 
 export const suspenseItemView: View = {
   kind: 'custom',
@@ -398,15 +435,28 @@ export const suspenseItemView: View = {
       row('Reason', item.reason),
       row('Amount', fmt.money(item.amount)),
       row('To account', item.account_number),
-      row('Sender', `${item.sender_name}${item.sender_account ? ` · ${item.sender_account} · ${fmt.bank(item.sender_bank_code)}` : fmt.dim(' (no sender account: it cannot be refunded)')}`),
+      row(
+        'Sender',
+        `${item.sender_name}${item.sender_account ? ` · ${item.sender_account} · ${fmt.bank(item.sender_bank_code)}` : fmt.dim(' (no sender account: it cannot be refunded)')}`,
+      ),
       row('Narration', item.raw_narration || fmt.dim('(empty)')),
       row('Reference', item.provider_reference),
       row('Received', item.created_at),
-      ...(item.resolved_at ? [row('Resolved', `${item.resolved_at} · ${item.resolution_action ?? ''}${item.resolution_note ? ` · "${item.resolution_note}"` : ''}`)] : []),
+      ...(item.resolved_at
+        ? [
+            row(
+              'Resolved',
+              `${item.resolved_at} · ${item.resolution_action ?? ''}${item.resolution_note ? ` · "${item.resolution_note}"` : ''}`,
+            ),
+          ]
+        : []),
       ...(item.notes ?? []).map((n, i) => row(i === 0 ? 'Notes' : '', noteLine(n))),
       ...(ai
         ? [
-            row('Analysis', `${ai.extracted_intent} (${ai.suggested_label}), confidence ${ai.confidence_score}${ai.flags.length ? `, flags ${ai.flags.join(', ')}` : ''}`),
+            row(
+              'Analysis',
+              `${ai.extracted_intent} (${ai.suggested_label}), confidence ${ai.confidence_score}${ai.flags.length ? `, flags ${ai.flags.join(', ')}` : ''}`,
+            ),
             ...(ai.explanation ?? []).map((line) => row('', fmt.dim(`· ${fmt.moneyText(line)}`))),
           ]
         : []),
@@ -427,7 +477,12 @@ export const suspenseNotedView: View = {
       row('Suspense item', item.id),
       row('Status', fmt.status(item.status)),
       row('Amount', fmt.money(item.amount)),
-      ...(notes.length > 0 ? [row('Note', noteLine(notes.at(-1)!)), row('Notes', `${fmt.plural(notes.length, 'note')} in all; \`ledger suspense show\` lists them`)] : []),
+      ...(notes.length > 0
+        ? [
+            row('Note', noteLine(notes.at(-1)!)),
+            row('Notes', `${fmt.plural(notes.length, 'note')} in all; \`ledger suspense show\` lists them`),
+          ]
+        : []),
     ];
   },
 };
@@ -443,7 +498,16 @@ interface LogShown {
     delivered_at: string | null;
     payload: unknown;
   };
-  attempts?: { attempt_number: number; manual: boolean; created_at: string; url: string; http_status_code: number | null; error: string | null; duration_ms: number; response_body: string | null }[];
+  attempts?: {
+    attempt_number: number;
+    manual: boolean;
+    created_at: string;
+    url: string;
+    http_status_code: number | null;
+    error: string | null;
+    duration_ms: number;
+    response_body: string | null;
+  }[];
 }
 
 export const webhookShowView: View = {
@@ -462,8 +526,14 @@ export const webhookShowView: View = {
       const interrupted = a.http_status_code === null && a.error?.startsWith('interrupted:') === true;
       const head = `  #${a.attempt_number} ${a.created_at}${a.manual ? ' (manual)' : ''} → ${a.http_status_code ?? fmt.red(a.error ?? 'no answer')}${interrupted ? '' : ` in ${a.duration_ms} ms`}`;
       // The URL on the attempt's line when it fits, else on a line of its own, whole where it can be.
-      const url = fmt.wrap(`${head} · ${a.url}`).length === 1 ? [`${head} · ${a.url}`] : [...fmt.wrap(head, 5), ...fmt.wrap(`     ${a.url}`)];
-      return [...url, ...(a.response_body ? fmt.wrap(`     ${fmt.dim(a.response_body.replace(/\s+/g, ' ').slice(0, 200))}`) : [])];
+      const url =
+        fmt.wrap(`${head} · ${a.url}`).length === 1
+          ? [`${head} · ${a.url}`]
+          : [...fmt.wrap(head, 5), ...fmt.wrap(`     ${a.url}`)];
+      return [
+        ...url,
+        ...(a.response_body ? fmt.wrap(`     ${fmt.dim(a.response_body.replace(/\s+/g, ' ').slice(0, 200))}`) : []),
+      ];
     }),
   ],
 };

@@ -33,7 +33,14 @@ export interface CreateAgentOptions {
   idempotencyKey?: string;
 }
 
-const FLAGS = { name: '--name', trigger: '--trigger', threshold: '--threshold', action: '--action', destination_wallet_id: '--destination', sweep_amount: '--sweep-amount' };
+const FLAGS = {
+  name: '--name',
+  trigger: '--trigger',
+  threshold: '--threshold',
+  action: '--action',
+  destination_wallet_id: '--destination',
+  sweep_amount: '--sweep-amount',
+};
 
 export function createCommand(): Command {
   return clientCommand('create')
@@ -57,30 +64,72 @@ export function createCommand(): Command {
 }
 
 export async function runCreate(io: Io, walletId: string, options: CreateAgentOptions): Promise<void> {
-  check('IdempotencyHeaders', { 'idempotency-key': options.idempotencyKey }, { 'idempotency-key': '--idempotency-key' });
+  check(
+    'IdempotencyHeaders',
+    { 'idempotency-key': options.idempotencyKey },
+    { 'idempotency-key': '--idempotency-key' },
+  );
   const given: Record<string, unknown> = {
     name: options.name,
     trigger: options.trigger?.toUpperCase(),
     action: options.action?.toUpperCase(),
-    threshold: options.threshold === undefined ? undefined : kobo(options.threshold, '--threshold', 'CreateAgentBody', 'threshold'),
+    threshold:
+      options.threshold === undefined
+        ? undefined
+        : kobo(options.threshold, '--threshold', 'CreateAgentBody', 'threshold'),
     destination_wallet_id: options.destination,
-    sweep_amount: options.sweepAmount === undefined ? undefined : kobo(options.sweepAmount, '--sweep-amount', 'CreateAgentBody', 'sweep_amount'),
+    sweep_amount:
+      options.sweepAmount === undefined
+        ? undefined
+        : kobo(options.sweepAmount, '--sweep-amount', 'CreateAgentBody', 'sweep_amount'),
   };
   check('CreateAgentBody', given, FLAGS, { partial: true });
   const body: Record<string, unknown> = { ...given };
   body.name = await requireValue(io, options.name, '--name', 'Agent name', textCheck('CreateAgentBody', 'name'));
-  body.trigger ??= await choose(io, '--trigger', 'Fire on…', TRIGGERS.map((t) => ({ name: `${t.padEnd(23)} ${TRIGGER_TEXT[t] ?? ''}`, value: t, short: t })));
-  body.action ??= await choose(io, '--action', 'And then…', ACTIONS.map((a) => ({ name: `${a.padEnd(15)} ${ACTION_TEXT[a] ?? ''}`, value: a, short: a })));
+  body.trigger ??= await choose(
+    io,
+    '--trigger',
+    'Fire on…',
+    TRIGGERS.map((t) => ({ name: `${t.padEnd(23)} ${TRIGGER_TEXT[t] ?? ''}`, value: t, short: t })),
+  );
+  body.action ??= await choose(
+    io,
+    '--action',
+    'And then…',
+    ACTIONS.map((a) => ({ name: `${a.padEnd(15)} ${ACTION_TEXT[a] ?? ''}`, value: a, short: a })),
+  );
   // A flag the chosen trigger or action does not use is refused before anything else is asked.
   refuseUnused('CreateAgentBody', body, FLAGS);
   if (condition('CreateAgentBody', 'threshold', body)?.required && body.threshold === undefined) {
-    body.threshold = kobo(await requireValue(io, undefined, '--threshold', 'Threshold in kobo', koboCheck('CreateAgentBody', 'threshold')), '--threshold', 'CreateAgentBody', 'threshold');
+    body.threshold = kobo(
+      await requireValue(io, undefined, '--threshold', 'Threshold in kobo', koboCheck('CreateAgentBody', 'threshold')),
+      '--threshold',
+      'CreateAgentBody',
+      'threshold',
+    );
   }
-  if (condition('CreateAgentBody', 'destination_wallet_id', body)?.required && body.destination_wallet_id === undefined) {
-    body.destination_wallet_id = await chooseWallet(io, '--destination', 'Sweep into which wallet? (type to search)', { exclude: walletId, none: 'no other ACTIVE wallet to sweep into' });
+  if (
+    condition('CreateAgentBody', 'destination_wallet_id', body)?.required &&
+    body.destination_wallet_id === undefined
+  ) {
+    body.destination_wallet_id = await chooseWallet(io, '--destination', 'Sweep into which wallet? (type to search)', {
+      exclude: walletId,
+      none: 'no other ACTIVE wallet to sweep into',
+    });
   }
   if (condition('CreateAgentBody', 'sweep_amount', body)?.required && body.sweep_amount === undefined) {
-    body.sweep_amount = kobo(await requireValue(io, undefined, '--sweep-amount', 'Amount to sweep, in kobo', koboCheck('CreateAgentBody', 'sweep_amount')), '--sweep-amount', 'CreateAgentBody', 'sweep_amount');
+    body.sweep_amount = kobo(
+      await requireValue(
+        io,
+        undefined,
+        '--sweep-amount',
+        'Amount to sweep, in kobo',
+        koboCheck('CreateAgentBody', 'sweep_amount'),
+      ),
+      '--sweep-amount',
+      'CreateAgentBody',
+      'sweep_amount',
+    );
   }
   if (io.asksLive()) await (await import('../../cli/live-questions.js')).confirmLiveAgent(io, walletId, body);
   const agent = await io.client().request<Agent>('POST', `/v1/wallets/${encodeURIComponent(walletId)}/agents`, {

@@ -8,7 +8,15 @@ import { withFormat } from '../../cli/paging.js';
 export function listCommand(): Command {
   return withFormat(clientCommand('list'))
     .option('-s, --search <text>', 'only banks whose name or code contains this, or known by it (GTBank, UBA, FCMB)')
-    .addHelpText('after', examples('ledger banks list', 'ledger banks list --search kuda', 'ledger banks list --search gtbank', 'ledger banks list --json'))
+    .addHelpText(
+      'after',
+      examples(
+        'ledger banks list',
+        'ledger banks list --search kuda',
+        'ledger banks list --search gtbank',
+        'ledger banks list --json',
+      ),
+    )
     .action(action(runList));
 }
 

@@ -15,7 +15,13 @@ export function resolveCommand(): Command {
 }
 
 export async function runResolve(io: Io, accountNumber: string, bankCode: string): Promise<void> {
-  const body = check('ResolveBody', { account_number: accountNumber, bank_code: bankCode }, { account_number: '<account_number>', bank_code: '<bank_code>' });
-  const resolved = await explainNotFound(accountNumber, bankCode, () => io.client().request<ResolvedAccount>('POST', '/v1/banks/resolve', { body }));
+  const body = check(
+    'ResolveBody',
+    { account_number: accountNumber, bank_code: bankCode },
+    { account_number: '<account_number>', bank_code: '<bank_code>' },
+  );
+  const resolved = await explainNotFound(accountNumber, bankCode, () =>
+    io.client().request<ResolvedAccount>('POST', '/v1/banks/resolve', { body }),
+  );
   await io.show(resolved, resolvedAccountView);
 }

@@ -26,7 +26,8 @@ export async function checkKey(io: Io): Promise<KeyCheck> {
   try {
     return await asked(io);
   } catch (error) {
-    if (error instanceof UnreachableError) return { key_works: null, developer: null, said: 'not checked: the service cannot be reached', failure: error };
+    if (error instanceof UnreachableError)
+      return { key_works: null, developer: null, said: 'not checked: the service cannot be reached', failure: error };
     throw error;
   }
 }
@@ -35,21 +36,30 @@ async function asked(io: Io): Promise<KeyCheck> {
   const config = io.config();
   if (!config.apiKey) return { key_works: null, developer: null, said: 'not checked: there is no API key' };
   if (config.live && !io.flags.live) {
-    return { key_works: null, developer: null, said: `not checked: add --live to check the key against the live service (GET ${WHO}, else GET ${ANY}; nothing was sent)` };
+    return {
+      key_works: null,
+      developer: null,
+      said: `not checked: add --live to check the key against the live service (GET ${WHO}, else GET ${ANY}; nothing was sent)`,
+    };
   }
   const client = io.client();
   // A service without the sandbox's routes is not asked for them: its /openapi.json says so, keyless.
-  if ((await io.capabilities()).sandbox) try {
-    const info = await client.request<{ developer_id: string; business_name: string }>('GET', WHO);
-    const developer = { id: info.developer_id, name: info.business_name };
-    return { key_works: true, developer, said: 'key works' };
-  } catch (error) {
-    if (refusedKey(error)) return refused(error);
-    if (!(error instanceof ApiError && error.status === 404)) throw error;
-  }
+  if ((await io.capabilities()).sandbox)
+    try {
+      const info = await client.request<{ developer_id: string; business_name: string }>('GET', WHO);
+      const developer = { id: info.developer_id, name: info.business_name };
+      return { key_works: true, developer, said: 'key works' };
+    } catch (error) {
+      if (refusedKey(error)) return refused(error);
+      if (!(error instanceof ApiError && error.status === 404)) throw error;
+    }
   try {
     await client.request('GET', ANY);
-    return { key_works: true, developer: null, said: 'key works; the service does not say which developer it belongs to' };
+    return {
+      key_works: true,
+      developer: null,
+      said: 'key works; the service does not say which developer it belongs to',
+    };
   } catch (error) {
     if (refusedKey(error)) return refused(error);
     throw error;

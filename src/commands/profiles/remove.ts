@@ -18,5 +18,7 @@ export async function runRemove(io: Io, name: string): Promise<void> {
   const wasDefault = file.default === name;
   if (wasDefault) file.default = undefined;
   await saveProfiles(io.env, file);
-  io.stdout.write(`Removed profile ${name}.${wasDefault ? ' It was the default: there is none now (`ledger profiles use NAME` sets one).' : ''}\n`);
+  io.stdout.write(
+    `Removed profile ${name}.${wasDefault ? ' It was the default: there is none now (`ledger profiles use NAME` sets one).' : ''}\n`,
+  );
 }

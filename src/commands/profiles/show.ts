@@ -33,14 +33,24 @@ export async function runShow(io: Io, name: string | undefined): Promise<void> {
         : 'there are no profiles yet: add one with `ledger profiles add NAME --base-url URL --api-key-stdin`',
     );
   }
-  const profile = profileNamed(io.env, file, chosen, name === undefined && io.flags.profile ? 'LEDGER_PROFILE or --profile' : undefined);
+  const profile = profileNamed(
+    io.env,
+    file,
+    chosen,
+    name === undefined && io.flags.profile ? 'LEDGER_PROFILE or --profile' : undefined,
+  );
   if (io.flags.baseUrl !== undefined && io.flags.baseUrl !== io.env.LEDGER_BASE_URL) {
-    throw new UsageError(`\`ledger profiles show\` checks a profile at its own URL (${profile.base_url}): leave out --base-url, or ask \`ledger whoami --base-url …\``);
+    throw new UsageError(
+      `\`ledger profiles show\` checks a profile at its own URL (${profile.base_url}): leave out --base-url, or ask \`ledger whoami --base-url …\``,
+    );
   }
   const shown = shownProfile(chosen, profile, file, io.env);
   const givenKey = io.flags.apiKey !== undefined && io.flags.apiKey !== io.env.LEDGER_API_KEY;
   // The profile as `--profile NAME` would have it: the same URL, key and guards as every other command.
-  const target = createIo({ ...io.flags, profile: chosen }, { stdout: io.stdout, stderr: io.stderr, stdinIsTTY: io.stdinIsTTY, env: io.env, cwd: io.cwd });
+  const target = createIo(
+    { ...io.flags, profile: chosen },
+    { stdout: io.stdout, stderr: io.stderr, stdinIsTTY: io.stdinIsTTY, env: io.env, cwd: io.cwd },
+  );
   const unset = !givenKey && !shown.key && shown.key_env;
   let check: KeyCheck;
   if (unset) check = { key_works: null, developer: null, said: `not checked: $${shown.key_env} is not set` };
@@ -63,7 +73,9 @@ const showView = (said: string, marked: boolean): View => ({
       line('Base URL', p.base_url),
       line('Key', keyText(p) ?? fmt.dim('none: give --api-key to each command')),
       line('Live', p.live ? fmt.red(liveText(p, marked)) : 'no'),
-      ...(p.insecure ? [line('Insecure', 'http:// beyond loopback allowed (a test server on a trusted network only)')] : []),
+      ...(p.insecure
+        ? [line('Insecure', 'http:// beyond loopback allowed (a test server on a trusted network only)')]
+        : []),
       ...(p.developer ? [line('Developer', `${p.developer.name} (${p.developer.id})`)] : []),
       line('Check', p.key_works === false ? fmt.red(said) : p.key_works ? fmt.green(said) : said),
     ];

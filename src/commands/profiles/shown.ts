@@ -45,7 +45,9 @@ export function keyText(profile: ShownProfile): string | null {
 /** Why a profile is live, for people: marked so, or by its key alone. */
 export function liveText(profile: ShownProfile, marked: boolean): string {
   if (!profile.live) return 'no';
-  return marked ? 'yes: every command with it needs --live' : 'yes, by its key (svc_live_): every command with it needs --live';
+  return marked
+    ? 'yes: every command with it needs --live'
+    : 'yes, by its key (svc_live_): every command with it needs --live';
 }
 
 export const profileListView: View = {
@@ -54,7 +56,11 @@ export const profileListView: View = {
   noun: 'profile',
   empty: 'No profiles yet. Add one with `ledger profiles add NAME --base-url URL --api-key-stdin`.',
   // For people and pipes, the key as keyText says it and the kind of service in a word; --json keeps the fields as they are.
-  derive: (p: ShownProfile) => ({ key: keyText(p), live: p.live ? 'LIVE' : 'test', insecure: p.insecure ? 'insecure' : null }),
+  derive: (p: ShownProfile) => ({
+    key: keyText(p),
+    live: p.live ? 'LIVE' : 'test',
+    insecure: p.insecure ? 'insecure' : null,
+  }),
   columns: [
     { label: 'Default', key: 'default', format: 'bool', yes: '*', no: ' ' },
     { label: 'Name', key: 'name', kind: 'text' },

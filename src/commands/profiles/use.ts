@@ -22,5 +22,7 @@ export async function runUse(io: Io, name: string): Promise<void> {
   const profile = profileNamed(io.env, file, name);
   file.default = name;
   await saveProfiles(io.env, file);
-  io.stdout.write(`Default profile: ${name} (${clean(profile.base_url)}), used where no flag, LEDGER_PROFILE, LEDGER_BASE_URL or sandbox state here names another service.\n`);
+  io.stdout.write(
+    `Default profile: ${name} (${clean(profile.base_url)}), used where no flag, LEDGER_PROFILE, LEDGER_BASE_URL or sandbox state here names another service.\n`,
+  );
 }

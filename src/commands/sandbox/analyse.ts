@@ -13,7 +13,13 @@ export interface AnalyseOptions {
 }
 
 interface Preview {
-  service_intelligence: { extracted_intent: string; suggested_label: string; confidence_score: number; flags: string[]; explanation: string[] };
+  service_intelligence: {
+    extracted_intent: string;
+    suggested_label: string;
+    confidence_score: number;
+    flags: string[];
+    explanation: string[];
+  };
   outcome: 'CREDITED' | 'SUSPENDED';
   suspense_reason: string | null;
   suspense_status: string | null;
@@ -30,7 +36,12 @@ const previewView: View = {
       row('Intent', `${ai.extracted_intent} (${ai.suggested_label})`),
       row('Confidence', String(ai.confidence_score)),
       row('Flags', ai.flags.length ? ai.flags.join(', ') : fmt.dim('—')),
-      row('Would be', p.outcome === 'CREDITED' ? fmt.green('CREDITED') : `${fmt.yellow('SUSPENDED')}: ${p.suspense_reason} (${p.suspense_status})`),
+      row(
+        'Would be',
+        p.outcome === 'CREDITED'
+          ? fmt.green('CREDITED')
+          : `${fmt.yellow('SUSPENDED')}: ${p.suspense_reason} (${p.suspense_status})`,
+      ),
       row('Analyser', p.analyser),
       fmt.dim('Why:'),
       ...ai.explanation.map((line) => `  · ${line}`),
@@ -59,7 +70,8 @@ export function analyseCommand(): Command {
 
 export async function runAnalyse(io: Io, narration: string, options: AnalyseOptions): Promise<void> {
   // The API refuses both together too (400 on system_prompt); said here, nothing is sent.
-  if (options.prompt !== undefined && options.wallet !== undefined) throw new UsageError('give --prompt or --wallet, not both');
+  if (options.prompt !== undefined && options.wallet !== undefined)
+    throw new UsageError('give --prompt or --wallet, not both');
   const body = check(
     'AnalyseBody',
     {
@@ -69,7 +81,13 @@ export async function runAnalyse(io: Io, narration: string, options: AnalyseOpti
       amount: options.amount === undefined ? undefined : kobo(options.amount, '--amount', 'AnalyseBody', 'amount'),
       sender_name: options.senderName,
     },
-    { narration: '<narration>', system_prompt: '--prompt', wallet_id: '--wallet', amount: '--amount', sender_name: '--sender-name' },
+    {
+      narration: '<narration>',
+      system_prompt: '--prompt',
+      wallet_id: '--wallet',
+      amount: '--amount',
+      sender_name: '--sender-name',
+    },
   );
   await io.show(await io.client().sandbox<Preview>('POST', '/sandbox/analyse', { body }), previewView);
 }

@@ -14,9 +14,15 @@ const auditView: View = {
   kind: 'custom',
   quiet: (r: AuditReport) => (r.ok ? 'ok' : 'problems'),
   lines: (r: AuditReport, fmt) => [
-    r.ok ? fmt.green('Audit clean: every invariant holds.') : fmt.red(`Audit found ${fmt.plural(r.problems.length, 'problem')}:`),
+    r.ok
+      ? fmt.green('Audit clean: every invariant holds.')
+      : fmt.red(`Audit found ${fmt.plural(r.problems.length, 'problem')}:`),
     ...r.problems.flatMap((p) => fmt.wrap(`  ${fmt.red('✗')} [${p.check}] ${p.message}`, 4)),
-    fmt.dim(`Checked ${Object.entries(r.checked).map(([k, v]) => fmt.plural(v, k.replace(/_/g, ' '))).join(', ')}.`),
+    fmt.dim(
+      `Checked ${Object.entries(r.checked)
+        .map(([k, v]) => fmt.plural(v, k.replace(/_/g, ' ')))
+        .join(', ')}.`,
+    ),
   ],
 };
 
@@ -33,7 +39,12 @@ export async function runAudit(io: Io): Promise<void> {
     // The one stderr line every failure has, so a script under --json or --quiet learns it too.
     const [{ fitted }, { plural }] = await Promise.all([import('../../text/wrap.js'), import('../../text/format.js')]);
     const checks = [...new Set(report.problems.map((p) => p.check))].join(', ');
-    io.stderr.write(fitted(io.stderr, `Error [AUDIT_FAILED]: the audit found ${plural(report.problems.length, 'problems')} (${checks})\n`));
+    io.stderr.write(
+      fitted(
+        io.stderr,
+        `Error [AUDIT_FAILED]: the audit found ${plural(report.problems.length, 'problems')} (${checks})\n`,
+      ),
+    );
     throw new SilentFailure(EXIT.REFUSED);
   }
 }

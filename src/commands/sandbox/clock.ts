@@ -10,7 +10,9 @@ import type { View } from '../../cli/output/views.js';
 export const clockView: View = {
   kind: 'custom',
   quiet: (c: { now: string }) => c.now,
-  lines: (c: { now: string; offset_seconds: number }, fmt) => [`${c.now}  ${fmt.dim(c.offset_seconds === 0 ? '(never advanced)' : `(advanced ${c.offset_seconds} s in all)`)}`],
+  lines: (c: { now: string; offset_seconds: number }, fmt) => [
+    `${c.now}  ${fmt.dim(c.offset_seconds === 0 ? '(never advanced)' : `(advanced ${c.offset_seconds} s in all)`)}`,
+  ],
 };
 
 export function clockCommand(): Command {

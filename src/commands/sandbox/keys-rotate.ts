@@ -14,13 +14,20 @@ const BEFORE_REPEATING =
 
 export function rotateCommand(): Command {
   return sandboxCommand('rotate')
-    .addHelpText('after', examples('ledger sandbox keys rotate', 'export LEDGER_API_KEY=$(ledger sandbox keys rotate --quiet)'))
+    .addHelpText(
+      'after',
+      examples('ledger sandbox keys rotate', 'export LEDGER_API_KEY=$(ledger sandbox keys rotate --quiet)'),
+    )
     .action(action(runRotate));
 }
 
 export async function runRotate(io: Io): Promise<void> {
   const config = io.config();
-  const rotated = await io.client().sandbox<{ developer_id: string; api_key: string; created_at: string }>('POST', '/sandbox/keys/rotate', { beforeRepeating: BEFORE_REPEATING });
+  const rotated = await io
+    .client()
+    .sandbox<{ developer_id: string; api_key: string; created_at: string }>('POST', '/sandbox/keys/rotate', {
+      beforeRepeating: BEFORE_REPEATING,
+    });
   const state = config.keySource === 'state' && config.stateFile ? readState(config.stateFile) : undefined;
   if (config.stateFile && state) {
     writeState(config.stateFile, { ...state, api_key: rotated.api_key });

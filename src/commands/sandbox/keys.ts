@@ -18,5 +18,11 @@ export function keysCommand(): Command {
 
 export async function runKeys(io: Io): Promise<void> {
   const info = await io.client().sandbox<KeyInfo>('GET', '/sandbox/keys');
-  await io.show({ ...info, api_key: io.config().apiKey ?? null }, { ...credentialView, fields: credentialView.fields.map((f) => (f.key === 'created_at' ? { ...f, key: 'key_created_at' } : f)) });
+  await io.show(
+    { ...info, api_key: io.config().apiKey ?? null },
+    {
+      ...credentialView,
+      fields: credentialView.fields.map((f) => (f.key === 'created_at' ? { ...f, key: 'key_created_at' } : f)),
+    },
+  );
 }

@@ -3,7 +3,15 @@ import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { requireKey, resolveConfig } from '../../client/config.js';
 import { UnreachableError } from '../../client/errors.js';
-import { checkState, findStateFile, MEMORY_LOCK, readState, stateDirFor, untrustedState, writeState } from '../../client/state.js';
+import {
+  checkState,
+  findStateFile,
+  MEMORY_LOCK,
+  readState,
+  stateDirFor,
+  untrustedState,
+  writeState,
+} from '../../client/state.js';
 import { ApiClient } from '../../client/http.js';
 import { redactDatabase } from '../../api/database-url.js';
 import { singleQuoted } from '../../client/shell-quote.js';
@@ -24,7 +32,11 @@ export function stopCommand(): Command {
  * The sandbox of this directory, found the same way by `stop` and `status`, from a state file that
  * checkState trusts (`stop` signals the pid it names): `status` passes over one it does not.
  */
-async function localServer(io: Io, stateFile: string | undefined, untrusted: 'refuse' | 'pass over'): Promise<FoundServer | undefined> {
+async function localServer(
+  io: Io,
+  stateFile: string | undefined,
+  untrusted: 'refuse' | 'pass over',
+): Promise<FoundServer | undefined> {
   const checked = stateFile ? checkState(stateFile) : undefined;
   if (checked?.problem) {
     if (untrusted === 'refuse') throw untrustedState(checked.problem);
@@ -44,7 +56,15 @@ export async function runStop(io: Io, options: { json?: boolean }): Promise<void
   }
   if (!found) {
     if (options.json) io.stdout.write(`${JSON.stringify({ stopped: false, pid: null })}\n`);
-    else io.stderr.write(fitted(io.stderr, file || existsSync(stateDirFor(io.cwd, io.env)) ? 'No sandbox is running.\n' : 'No sandbox was started from this directory (no .ledger/ here or above): nothing to stop.\n'));
+    else
+      io.stderr.write(
+        fitted(
+          io.stderr,
+          file || existsSync(stateDirFor(io.cwd, io.env))
+            ? 'No sandbox is running.\n'
+            : 'No sandbox was started from this directory (no .ledger/ here or above): nothing to stop.\n',
+        ),
+      );
     return;
   }
   const { stopProcess } = await import('../../sandbox/process.js');
@@ -93,8 +113,16 @@ const statusView: View = {
     ...(s.version ? [`${fmt.dim('Version  ')} ${s.version} (API ${s.api_version})`] : []),
     ...(s.pid ? [`${fmt.dim('PID      ')} ${s.pid}`] : []),
     ...(s.server_id ? [`${fmt.dim('Server   ')} ${s.server_id}`] : []),
-    ...(s.db ? [`${fmt.dim('Database ')} ${s.db}${s.backend ? ` (${s.backend === 'postgres' ? 'PostgreSQL' : 'SQLite'})` : ''}`] : []),
-    ...(s.lease_seconds !== null ? [`${fmt.dim('Webhooks ')} each attempt leased for ${s.lease_seconds} s; ${s.deliveries_leased_by_this_server ?? 0} out from this server now`] : []),
+    ...(s.db
+      ? [
+          `${fmt.dim('Database ')} ${s.db}${s.backend ? ` (${s.backend === 'postgres' ? 'PostgreSQL' : 'SQLite'})` : ''}`,
+        ]
+      : []),
+    ...(s.lease_seconds !== null
+      ? [
+          `${fmt.dim('Webhooks ')} each attempt leased for ${s.lease_seconds} s; ${s.deliveries_leased_by_this_server ?? 0} out from this server now`,
+        ]
+      : []),
   ],
 };
 
@@ -144,7 +172,18 @@ export async function runStatus(io: Io): Promise<void> {
   } catch (error) {
     if (error instanceof UnreachableError) {
       await io.show(
-        { running: false, base_url: baseUrl, version: null, api_version: null, pid: null, db: local?.db ?? null, backend: null, server_id: null, lease_seconds: null, deliveries_leased_by_this_server: null },
+        {
+          running: false,
+          base_url: baseUrl,
+          version: null,
+          api_version: null,
+          pid: null,
+          db: local?.db ?? null,
+          backend: null,
+          server_id: null,
+          lease_seconds: null,
+          deliveries_leased_by_this_server: null,
+        },
         statusView,
       );
     }
@@ -179,12 +218,16 @@ export async function runEnv(io: Io): Promise<void> {
     io.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
     return;
   }
-  io.stdout.write(`export LEDGER_BASE_URL=${singleQuoted(data.LEDGER_BASE_URL)}\nexport LEDGER_API_KEY=${singleQuoted(data.LEDGER_API_KEY)}\n`);
+  io.stdout.write(
+    `export LEDGER_BASE_URL=${singleQuoted(data.LEDGER_BASE_URL)}\nexport LEDGER_API_KEY=${singleQuoted(data.LEDGER_API_KEY)}\n`,
+  );
   // The state outlives the process: after `sandbox stop` the exports are right but nothing answers
   // there, and `eval` then curl -s show nothing at all. A look at the pid says so, without a request.
   const file = config.keySource === 'state' ? config.stateFile : undefined;
   const pid = file ? readState(file)?.pid : undefined;
   if (file && !(pid && (await import('../../engine/processes.js')).isAlive(pid))) {
-    io.note('Note: the sandbox started here is not running; these are its URL and key for when it is (`ledger sandbox start --detach` starts it again).');
+    io.note(
+      'Note: the sandbox started here is not running; these are its URL and key for when it is (`ledger sandbox start --detach` starts it again).',
+    );
   }
 }

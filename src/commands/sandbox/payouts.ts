@@ -10,7 +10,9 @@ function outcomeCommand(outcome: 'settle' | 'fail'): Command {
     .addHelpText('after', examples(`ledger sandbox payouts ${outcome} "$TX"`))
     .action(
       action(async (io: Io, transactionId: string) => {
-        const row = await io.client().sandbox<Transaction>('POST', `/sandbox/payouts/${encodeURIComponent(transactionId)}/${outcome}`);
+        const row = await io
+          .client()
+          .sandbox<Transaction>('POST', `/sandbox/payouts/${encodeURIComponent(transactionId)}/${outcome}`);
         await io.show(row, transactionView);
       }),
     );

@@ -6,10 +6,19 @@ import { listQuery, type PageFlags, showList, withPaging } from '../../cli/pagin
 
 export function eventsCommand(): Command {
   return withPaging(sandboxCommand('events'))
-    .addHelpText('after', examples('ledger sandbox receiver events --desc --limit 5', 'ledger sandbox receiver events --json'))
+    .addHelpText(
+      'after',
+      examples('ledger sandbox receiver events --desc --limit 5', 'ledger sandbox receiver events --json'),
+    )
     .action(
       action(async (io: Io, options: PageFlags) => {
-        await showList(io, options, listQuery('ReceiverEventsQuery', options), (q) => io.client().sandbox('GET', '/sandbox/receiver/events', { query: q }), receiverEventsView);
+        await showList(
+          io,
+          options,
+          listQuery('ReceiverEventsQuery', options),
+          (q) => io.client().sandbox('GET', '/sandbox/receiver/events', { query: q }),
+          receiverEventsView,
+        );
       }),
     );
 }

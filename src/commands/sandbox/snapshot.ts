@@ -1,7 +1,12 @@
 import { resolve } from 'node:path';
 import type { Command } from '../../cli/command.js';
 import type { Snapshot } from '../../api/schemas/snapshots.js';
-import { SNAPSHOT_FORMATS, SNAPSHOT_MEDIA_TYPE, type SnapshotFormat, TEXT_SNAPSHOT_MEDIA_TYPE } from '../../api/snapshot-name.js';
+import {
+  SNAPSHOT_FORMATS,
+  SNAPSHOT_MEDIA_TYPE,
+  type SnapshotFormat,
+  TEXT_SNAPSHOT_MEDIA_TYPE,
+} from '../../api/snapshot-name.js';
 import { ApiError, UsageError } from '../../client/errors.js';
 import { servingPid } from '../../client/served-database.js';
 import { check } from '../../client/validate.js';
@@ -13,7 +18,8 @@ import type { View } from '../../cli/output/views.js';
 import { listQuery, type PageFlags, showList, withPaging } from '../../cli/paging.js';
 import { confirm } from '../../cli/prompts.js';
 
-const size = (bytes: number) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`);
+const size = (bytes: number) =>
+  bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
 const label = (s: Snapshot) => clean(s.name ?? s.file ?? '');
 const formatName = (s: Snapshot) => (s.format === 'json' ? 'text (JSON Lines)' : 'SQLite');
 
@@ -23,7 +29,9 @@ const snapshotView = (verb: string): View => ({
   lines: (s: Snapshot, fmt) => [
     fmt.green(`${verb} ${s.name ? `snapshot ${fmt.bold(label(s))}` : label(s)}`),
     // A text snapshot holds no save time: the same state gives the same file.
-    fmt.dim(`${size(s.size_bytes)}, ${formatName(s)}${s.format === 'json' ? '' : `, saved at ${s.saved_at ?? 'an unknown time'} (sandbox clock)`}`),
+    fmt.dim(
+      `${size(s.size_bytes)}, ${formatName(s)}${s.format === 'json' ? '' : `, saved at ${s.saved_at ?? 'an unknown time'} (sandbox clock)`}`,
+    ),
   ],
 });
 
@@ -43,9 +51,12 @@ const listView: View = {
 
 /** Exactly one of a name and --file, checked against the API's rules (exit 2 before any request). */
 function targetOf(io: Io, name: string | undefined, file: string | undefined): { name: string } | { file: string } {
-  if ((name === undefined) === (file === undefined)) throw new UsageError('give a snapshot name or --file PATH (one of them)');
+  if ((name === undefined) === (file === undefined))
+    throw new UsageError('give a snapshot name or --file PATH (one of them)');
   // The server may run in another directory: it gets an absolute path.
-  return name !== undefined ? check('SaveSnapshotBody', { name }, { name: '<name>' }) : check('RestoreFileBody', { file: resolve(io.cwd, file!) }, { file: '--file' });
+  return name !== undefined
+    ? check('SaveSnapshotBody', { name }, { name: '<name>' })
+    : check('RestoreFileBody', { file: resolve(io.cwd, file!) }, { file: '--file' });
 }
 
 /**
@@ -54,17 +65,34 @@ function targetOf(io: Io, name: string | undefined, file: string | undefined): {
  */
 async function saveToFile(io: Io, file: string, format: SnapshotFormat): Promise<Snapshot> {
   const pid = servingPid(file);
-  if (pid !== undefined) throw new UsageError(`--file ${file} is the database of a running sandbox (pid ${pid}): a snapshot is a file of its own`);
+  if (pid !== undefined)
+    throw new UsageError(
+      `--file ${file} is the database of a running sandbox (pid ${pid}): a snapshot is a file of its own`,
+    );
   try {
     const text = format === 'json';
-    const { size, headers } = await io.client().download(text ? '/sandbox/database?format=json' : '/sandbox/database', text ? TEXT_SNAPSHOT_MEDIA_TYPE : SNAPSHOT_MEDIA_TYPE, file);
+    const { size, headers } = await io
+      .client()
+      .download(
+        text ? '/sandbox/database?format=json' : '/sandbox/database',
+        text ? TEXT_SNAPSHOT_MEDIA_TYPE : SNAPSHOT_MEDIA_TYPE,
+        file,
+      );
     const savedAt = !text && typeof headers['snapshot-saved-at'] === 'string' ? headers['snapshot-saved-at'] : null;
     return { name: null, file, format, size_bytes: size, saved_at: savedAt };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     // A full disk here is what the sandbox calls it (decisions: Storage), not a usage error.
-    if (code === 'ENOSPC') throw new ApiError(507, 'STORAGE_FULL', `--file ${file}: the disk is full: nothing was written; free some space and retry`);
-    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) throw new UsageError(`--file ${file} cannot be written (${code}${code === 'ENOENT' ? ': no such directory' : ''})`);
+    if (code === 'ENOSPC')
+      throw new ApiError(
+        507,
+        'STORAGE_FULL',
+        `--file ${file}: the disk is full: nothing was written; free some space and retry`,
+      );
+    if (typeof code === 'string' && /^E[A-Z]+$/.test(code))
+      throw new UsageError(
+        `--file ${file} cannot be written (${code}${code === 'ENOENT' ? ': no such directory' : ''})`,
+      );
     throw error;
   }
 }
@@ -82,16 +110,25 @@ export function saveCommand(): Command {
     )
     .addHelpText(
       'after',
-      examples('ledger sandbox snapshot save base', 'ledger sandbox snapshot save --file test/fixtures/base.db --json', 'ledger sandbox snapshot save --file test/fixtures/base.jsonl --format json'),
+      examples(
+        'ledger sandbox snapshot save base',
+        'ledger sandbox snapshot save --file test/fixtures/base.db --json',
+        'ledger sandbox snapshot save --file test/fixtures/base.jsonl --format json',
+      ),
     )
     .action(
       action(async (io: Io, name: string | undefined, options: { file?: string; format?: SnapshotFormat }) => {
         const target = targetOf(io, name, options.file);
         const format = options.format ?? 'sqlite';
-        if (!(format in SNAPSHOT_FORMATS)) throw new UsageError(`--format ${format}: must be one of ${Object.keys(SNAPSHOT_FORMATS).join(', ')}`);
+        if (!(format in SNAPSHOT_FORMATS))
+          throw new UsageError(`--format ${format}: must be one of ${Object.keys(SNAPSHOT_FORMATS).join(', ')}`);
         const saved =
           'name' in target
-            ? await io.client().sandbox<Snapshot>('POST', '/sandbox/snapshots', { body: options.format ? { ...target, format } : target })
+            ? await io
+                .client()
+                .sandbox<Snapshot>('POST', '/sandbox/snapshots', {
+                  body: options.format ? { ...target, format } : target,
+                })
             : await saveToFile(io, target.file, format);
         await io.show(saved, snapshotView('Saved'));
       }),
@@ -99,26 +136,52 @@ export function saveCommand(): Command {
 }
 
 /** A restore puts the snapshot's data in place whole, whatever was there: repeating one changes nothing more. */
-const RESTORE_BEFORE_REPEATING = 'a restore repeated does no harm (it puts the snapshot in place whole, whatever your sandbox holds then): repeat it if unsure';
+const RESTORE_BEFORE_REPEATING =
+  'a restore repeated does no harm (it puts the snapshot in place whole, whatever your sandbox holds then): repeat it if unsure';
 
 export function restoreCommand(): Command {
   return sandboxCommand('restore')
     .argument('[name]', 'a snapshot saved with `snapshot save <name>`')
-    .option('--file <path>', 'restore from this file instead: an SQLite or a text (--format json) snapshot, told apart by its first bytes (older ones are migrated; the file is not changed)')
-    .option('--force', 'load it even if its books do not balance (its audit is skipped; exit 1 SNAPSHOT_INVALID otherwise)')
-    .addHelpText('after', examples('ledger sandbox snapshot restore base', 'ledger sandbox snapshot restore --file test/fixtures/base.db --yes'))
+    .option(
+      '--file <path>',
+      'restore from this file instead: an SQLite or a text (--format json) snapshot, told apart by its first bytes (older ones are migrated; the file is not changed)',
+    )
+    .option(
+      '--force',
+      'load it even if its books do not balance (its audit is skipped; exit 1 SNAPSHOT_INVALID otherwise)',
+    )
+    .addHelpText(
+      'after',
+      examples(
+        'ledger sandbox snapshot restore base',
+        'ledger sandbox snapshot restore --file test/fixtures/base.db --yes',
+      ),
+    )
     .action(
       action(async (io: Io, name: string | undefined, options: { file?: string; yes?: boolean; force?: boolean }) => {
         const target = targetOf(io, name, options.file);
         const what = 'name' in target ? `snapshot ${target.name}` : target.file;
-        if (!(await confirm(io, `Replace everything in the sandbox at ${io.config().baseUrl} with ${what}?`, options.yes))) {
+        if (
+          !(await confirm(io, `Replace everything in the sandbox at ${io.config().baseUrl} with ${what}?`, options.yes))
+        ) {
           throw new UsageError('restore cancelled: nothing was changed');
         }
-        const path = 'name' in target ? `/sandbox/snapshots/${encodeURIComponent(target.name)}/restore` : '/sandbox/snapshots/restore';
+        const path =
+          'name' in target
+            ? `/sandbox/snapshots/${encodeURIComponent(target.name)}/restore`
+            : '/sandbox/snapshots/restore';
         const force = options.force ? { force: true } : {};
-        if (options.force) io.stderr.write(fitted(io.stderr, `Warning: --force: ${what} is restored without the audit of its books; they may not balance.\n`));
+        if (options.force)
+          io.stderr.write(
+            fitted(
+              io.stderr,
+              `Warning: --force: ${what} is restored without the audit of its books; they may not balance.\n`,
+            ),
+          );
         const body = 'file' in target ? { ...target, ...force } : options.force ? force : undefined;
-        const restored = await io.client().sandbox<Snapshot>('POST', path, { ...(body ? { body } : {}), beforeRepeating: RESTORE_BEFORE_REPEATING });
+        const restored = await io
+          .client()
+          .sandbox<Snapshot>('POST', path, { ...(body ? { body } : {}), beforeRepeating: RESTORE_BEFORE_REPEATING });
         await io.show(restored, snapshotView('Restored'));
       }),
     );
@@ -129,7 +192,13 @@ export function listCommand(): Command {
     .addHelpText('after', examples('ledger sandbox snapshot list', 'ledger sandbox snapshot list --json'))
     .action(
       action(async (io: Io, flags: PageFlags) => {
-        await showList(io, flags, listQuery('PageQuery', flags), (q) => io.client().sandbox<{ items: Snapshot[] }>('GET', '/sandbox/snapshots', { query: q }), listView);
+        await showList(
+          io,
+          flags,
+          listQuery('PageQuery', flags),
+          (q) => io.client().sandbox<{ items: Snapshot[] }>('GET', '/sandbox/snapshots', { query: q }),
+          listView,
+        );
       }),
     );
 }
@@ -141,11 +210,16 @@ export function deleteCommand(): Command {
     .action(
       action(async (io: Io, name: string) => {
         check('SaveSnapshotBody', { name }, { name: '<name>' });
-        await io.show(await io.client().sandbox<{ name: string; deleted: true }>('DELETE', `/sandbox/snapshots/${encodeURIComponent(name)}`), {
-          kind: 'custom',
-          quiet: (r: { name: string }) => r.name,
-          lines: (r: { name: string }, fmt) => [fmt.green(`Deleted snapshot ${clean(r.name)}.`)],
-        });
+        await io.show(
+          await io
+            .client()
+            .sandbox<{ name: string; deleted: true }>('DELETE', `/sandbox/snapshots/${encodeURIComponent(name)}`),
+          {
+            kind: 'custom',
+            quiet: (r: { name: string }) => r.name,
+            lines: (r: { name: string }, fmt) => [fmt.green(`Deleted snapshot ${clean(r.name)}.`)],
+          },
+        );
       }),
     );
 }

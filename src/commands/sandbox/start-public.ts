@@ -32,7 +32,10 @@ export interface Binding {
 export async function binding(io: Io, options: PublicFlags): Promise<Binding> {
   const host = options.host ?? (options.public ? '0.0.0.0' : '127.0.0.1');
   const loopback = isLoopback(host);
-  if (options.public && loopback) throw new UsageError(`--public with --host ${host}: teammates cannot reach a loopback address; leave out --host to listen on every interface, or name this machine's address`);
+  if (options.public && loopback)
+    throw new UsageError(
+      `--public with --host ${host}: teammates cannot reach a loopback address; leave out --host to listen on every interface, or name this machine's address`,
+    );
   const { readTlsFiles, publicBindProblem } = await import('../../sandbox/tls-options.js');
   let tls: ServerTls | undefined;
   try {
@@ -40,8 +43,12 @@ export async function binding(io: Io, options: PublicFlags): Promise<Binding> {
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  if (tls && options.insecure) throw new UsageError('--insecure is for serving without TLS: leave it out with --tls-cert and --tls-key');
-  const exposed = publicBindProblem({ host, loopback, tls: tls !== undefined, insecure: Boolean(options.insecure) }, { tls: '--tls-cert <pem> and --tls-key <pem>', insecure: '--insecure' });
+  if (tls && options.insecure)
+    throw new UsageError('--insecure is for serving without TLS: leave it out with --tls-cert and --tls-key');
+  const exposed = publicBindProblem(
+    { host, loopback, tls: tls !== undefined, insecure: Boolean(options.insecure) },
+    { tls: '--tls-cert <pem> and --tls-key <pem>', insecure: '--insecure' },
+  );
   if (exposed) throw new UsageError(exposed, 'TLS_REQUIRED');
   const absolute = (path: string | undefined) => (path === undefined ? undefined : resolve(io.cwd, path));
   return { host, loopback, tls, certPath: absolute(options.tlsCert), keyPath: absolute(options.tlsKey) };
@@ -52,9 +59,10 @@ export const insecureWarning = (host: string) =>
 
 /** How teammates reach a sandbox that listens beyond loopback (nothing for a loopback one); `baseUrl` gives the port. */
 export function sharing(bind: Binding, baseUrl: string): Sharing | undefined {
-  return bind.loopback ? undefined : { host: bind.host, port: Number(new URL(baseUrl).port), tls: bind.tls, certPath: bind.certPath };
+  return bind.loopback
+    ? undefined
+    : { host: bind.host, port: Number(new URL(baseUrl).port), tls: bind.tls, certPath: bind.certPath };
 }
-
 
 /** How teammates reach a shared sandbox: the URL and the `ledger profiles add` line they run. */
 export interface Shared {
@@ -92,7 +100,10 @@ export function publicHost(host: string): string {
  */
 export function shared(sharing: Sharing): Shared {
   const url = `${sharing.tls ? 'https' : 'http'}://${publicHost(sharing.host)}:${sharing.port}`;
-  return { public_url: url, profiles_add: `ledger profiles add team --base-url ${url} --api-key-stdin${sharing.tls ? '' : ' --insecure'}` };
+  return {
+    public_url: url,
+    profiles_add: `ledger profiles add team --base-url ${url} --api-key-stdin${sharing.tls ? '' : ' --insecure'}`,
+  };
 }
 
 /**
@@ -112,12 +123,25 @@ export function sharingText(stream: Stream, sharing: Sharing): string {
   ];
   const { tls, certPath } = sharing;
   if (tls?.selfSigned) {
-    lines.push(prose(`The certificate is self-signed: teammates copy ${certPath} (it holds no secret) and point Node at their copy:`), `  export NODE_EXTRA_CA_CERTS=/path/to/${basename(certPath ?? 'cert.pem')}`);
+    lines.push(
+      prose(
+        `The certificate is self-signed: teammates copy ${certPath} (it holds no secret) and point Node at their copy:`,
+      ),
+      `  export NODE_EXTRA_CA_CERTS=/path/to/${basename(certPath ?? 'cert.pem')}`,
+    );
   } else if (tls) {
-    lines.push(prose("A teammate whose machine does not trust the certificate's issuer points NODE_EXTRA_CA_CERTS at the issuer's certificate."));
+    lines.push(
+      prose(
+        "A teammate whose machine does not trust the certificate's issuer points NODE_EXTRA_CA_CERTS at the issuer's certificate.",
+      ),
+    );
   }
   if (tls && !tls.names(publicHost(sharing.host))) {
-    lines.push(prose(`Warning: the certificate is not issued to ${publicHost(sharing.host)}, so teammates' connections to ${url} will be refused: make one whose subjectAltName names it.`));
+    lines.push(
+      prose(
+        `Warning: the certificate is not issued to ${publicHost(sharing.host)}, so teammates' connections to ${url} will be refused: make one whose subjectAltName names it.`,
+      ),
+    );
   }
   return `${lines.join('\n')}\n`;
 }

@@ -51,37 +51,70 @@ export interface StorageChoice {
  * against the webhook timeout (seconds), which it must outlast.
  * @example storageChoice(io, { database: 'postgres://ledger@127.0.0.1/ledger' }, '.ledger', 15).postgres // { poolSize: 10, statementTimeoutMs: 30000 }
  */
-export function storageChoice(io: Io, flags: StorageFlags, stateDir: string, webhookTimeoutSeconds: number): StorageChoice {
+export function storageChoice(
+  io: Io,
+  flags: StorageFlags,
+  stateDir: string,
+  webhookTimeoutSeconds: number,
+): StorageChoice {
   const given = flags.database;
   const postgres = given !== undefined && isPostgresUrl(given);
   if (given !== undefined && !postgres && /^[a-z][a-z0-9+.-]*:\/\//i.test(given)) {
     // Only the scheme is shown: the rest may hold a password.
-    throw new UsageError(`--database takes a postgres:// or postgresql:// URL, a SQLite file path or :memory:, not a ${given.slice(0, given.indexOf('://'))}:// URL`);
+    throw new UsageError(
+      `--database takes a postgres:// or postgresql:// URL, a SQLite file path or :memory:, not a ${given.slice(0, given.indexOf('://'))}:// URL`,
+    );
   }
-  const onCommandLine = (value: string | undefined, variable: string) => value !== undefined && value !== io.env[variable];
+  const onCommandLine = (value: string | undefined, variable: string) =>
+    value !== undefined && value !== io.env[variable];
   if (!postgres) {
     for (const [flag, value, variable] of [
       ['--pool-size', flags.poolSize, POOL_SIZE_ENV],
       ['--statement-timeout', flags.statementTimeout, STATEMENT_TIMEOUT_ENV],
       ['--webhook-lease', flags.webhookLease, WEBHOOK_LEASE_ENV],
     ] as const) {
-      if (onCommandLine(value, variable)) throw new UsageError(`${flag} is a PostgreSQL setting: this sandbox runs on SQLite (give --database postgres://… to run on PostgreSQL)`);
+      if (onCommandLine(value, variable))
+        throw new UsageError(
+          `${flag} is a PostgreSQL setting: this sandbox runs on SQLite (give --database postgres://… to run on PostgreSQL)`,
+        );
     }
     const memory = Boolean(flags.memory) || given === ':memory:';
     const location = memory ? ':memory:' : resolve(io.cwd, given ?? flags.db ?? join(stateDir, 'sandbox.db'));
-    return { location, shown: location, memory, postgres: undefined, webhookLeaseSeconds: undefined, args: memory ? ['--memory'] : ['--db', location], env: { [DATABASE_URL_ENV]: undefined }, banner: location };
+    return {
+      location,
+      shown: location,
+      memory,
+      postgres: undefined,
+      webhookLeaseSeconds: undefined,
+      args: memory ? ['--memory'] : ['--db', location],
+      env: { [DATABASE_URL_ENV]: undefined },
+      banner: location,
+    };
   }
   const poolSize = flags.poolSize === undefined ? DEFAULT_POOL_SIZE : Number(flags.poolSize);
-  if (!/^\d+$/.test(flags.poolSize ?? '1') || poolSize < 1 || poolSize > 1000) throw new UsageError(`--pool-size${from(flags.poolSize, POOL_SIZE_ENV, io)} must be a whole number of connections from 1 to 1000`);
-  const timeout = flags.statementTimeout === undefined ? DEFAULT_STATEMENT_TIMEOUT_SECONDS : Number(flags.statementTimeout);
+  if (!/^\d+$/.test(flags.poolSize ?? '1') || poolSize < 1 || poolSize > 1000)
+    throw new UsageError(
+      `--pool-size${from(flags.poolSize, POOL_SIZE_ENV, io)} must be a whole number of connections from 1 to 1000`,
+    );
+  const timeout =
+    flags.statementTimeout === undefined ? DEFAULT_STATEMENT_TIMEOUT_SECONDS : Number(flags.statementTimeout);
   if (!/^\d+(\.\d+)?$/.test(flags.statementTimeout ?? '1') || !(timeout >= 0.001) || timeout > 86_400) {
-    throw new UsageError(`--statement-timeout${from(flags.statementTimeout, STATEMENT_TIMEOUT_ENV, io)} must be a number of seconds, above 0 and at most 86400`);
+    throw new UsageError(
+      `--statement-timeout${from(flags.statementTimeout, STATEMENT_TIMEOUT_ENV, io)} must be a number of seconds, above 0 and at most 86400`,
+    );
   }
   const leaseFlag = `--webhook-lease${from(flags.webhookLease, WEBHOOK_LEASE_ENV, io)}`;
-  if (!/^\d+(\.\d+)?$/.test(flags.webhookLease ?? '1')) throw new UsageError(`${leaseFlag} must be a number of seconds, longer than the webhook timeout (${webhookTimeoutSeconds} s) and at most 3600`);
+  if (!/^\d+(\.\d+)?$/.test(flags.webhookLease ?? '1'))
+    throw new UsageError(
+      `${leaseFlag} must be a number of seconds, longer than the webhook timeout (${webhookTimeoutSeconds} s) and at most 3600`,
+    );
   let lease: number;
   try {
-    lease = webhookLease(flags.webhookLease === undefined ? undefined : Number(flags.webhookLease), webhookTimeoutSeconds, leaseFlag);
+    lease = webhookLease(
+      flags.webhookLease === undefined ? undefined : Number(flags.webhookLease),
+      webhookTimeoutSeconds,
+      leaseFlag,
+    );
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
@@ -99,7 +132,8 @@ export function storageChoice(io: Io, flags: StorageFlags, stateDir: string, web
 }
 
 /** Names the variable a bad value came from, when it did not come from the command line. */
-const from = (value: string | undefined, variable: string, io: Io) => (value !== undefined && value === io.env[variable] ? ` (from ${variable})` : '');
+const from = (value: string | undefined, variable: string, io: Io) =>
+  value !== undefined && value === io.env[variable] ? ` (from ${variable})` : '';
 
 /**
  * A PostgreSQL database that cannot be reached or refuses this server, named as a request names it
@@ -108,5 +142,11 @@ const from = (value: string | undefined, variable: string, io: Io) => (value !==
  */
 export function postgresRefusal(error: unknown, choice: StorageChoice): ApiError | undefined {
   const refused = databaseRefusal(error, choice.location);
-  return refused ? new ApiError(503, 'STORAGE_UNAVAILABLE', `${refused}: the sandbox cannot serve it; check the URL, and that the server runs and takes this user's connections from here`) : undefined;
+  return refused
+    ? new ApiError(
+        503,
+        'STORAGE_UNAVAILABLE',
+        `${refused}: the sandbox cannot serve it; check the URL, and that the server runs and takes this user's connections from here`,
+      )
+    : undefined;
 }

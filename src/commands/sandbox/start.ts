@@ -1,16 +1,40 @@
 import { Command, Option } from '../../cli/command.js';
 import { dirname, join } from 'node:path';
 import { UsageError } from '../../client/errors.js';
-import { DETACHED_ENV, makeStateDir, MEMORY_LOCK, readState, type SandboxState, SNAPSHOT_DIR, STATE_FILE, stateDirFor, writeState } from '../../client/state.js';
+import {
+  DETACHED_ENV,
+  makeStateDir,
+  MEMORY_LOCK,
+  readState,
+  type SandboxState,
+  SNAPSHOT_DIR,
+  STATE_FILE,
+  stateDirFor,
+  writeState,
+} from '../../client/state.js';
 import { ApiError } from '../../client/errors.js';
 import { singleQuoted } from '../../client/shell-quote.js';
 import type { AnalyserConfig } from '../../sandbox/analyser.js';
 import type { Io } from '../../cli/io.js';
 import { action, examples } from '../../cli/options.js';
-import { addAnalyserOptions, type AnalyserFlags, analyserArgs, analyserConfig, describeAnalyser } from './analyser-options.js';
+import {
+  addAnalyserOptions,
+  type AnalyserFlags,
+  analyserArgs,
+  analyserConfig,
+  describeAnalyser,
+} from './analyser-options.js';
 import { type Reproducible, reproducible } from './start-repro.js';
 import { fitted, wrap } from '../../text/wrap.js';
-import { type Binding, binding, insecureWarning, type PublicFlags, shared, sharing, sharingText } from './start-public.js';
+import {
+  type Binding,
+  binding,
+  insecureWarning,
+  type PublicFlags,
+  shared,
+  sharing,
+  sharingText,
+} from './start-public.js';
 import { postgresRefusal, type StorageChoice, storageChoice, type StorageFlags } from './start-storage.js';
 
 export interface StartOptions extends AnalyserFlags, PublicFlags, StorageFlags {
@@ -32,34 +56,86 @@ export interface StartOptions extends AnalyserFlags, PublicFlags, StorageFlags {
 export function startCommand(): Command {
   return addAnalyserOptions(new Command('start'))
     .option('-p, --port <port>', 'port to listen on (0 picks a free one)', '4010')
-    .option('--host <host>', 'address to bind (default 127.0.0.1; with --public 0.0.0.0); beyond loopback it needs --tls-cert and --tls-key, or --insecure')
-    .option('--public', "share it with your team: listen on every interface and print the `ledger profiles add` line teammates run")
+    .option(
+      '--host <host>',
+      'address to bind (default 127.0.0.1; with --public 0.0.0.0); beyond loopback it needs --tls-cert and --tls-key, or --insecure',
+    )
+    .option(
+      '--public',
+      'share it with your team: listen on every interface and print the `ledger profiles add` line teammates run',
+    )
     .option('--tls-cert <pem>', 'serve HTTPS with this certificate (PEM file; with --tls-key)')
     .option('--tls-key <pem>', 'the private key of --tls-cert (unencrypted PEM file)')
-    .option('--insecure', 'beyond loopback without TLS: keys and money in clear text, for a test server on a trusted network only')
+    .option(
+      '--insecure',
+      'beyond loopback without TLS: keys and money in clear text, for a test server on a trusted network only',
+    )
     .option('--db <path>', 'SQLite file (default: .ledger/sandbox.db)')
     .addOption(new Option('--memory', 'throw-away in-memory database').conflicts('db'))
     .addOption(
-      new Option('--database <url>', 'a postgres:// URL: run on PostgreSQL, which several servers may share (a file path or :memory: is SQLite, as --db or --memory)')
+      new Option(
+        '--database <url>',
+        'a postgres:// URL: run on PostgreSQL, which several servers may share (a file path or :memory: is SQLite, as --db or --memory)',
+      )
         .env('LEDGER_DATABASE_URL')
         .conflicts(['db', 'memory']),
     )
-    .addOption(new Option('--pool-size <n>', 'PostgreSQL: connections this server keeps open at most (default 10)').env('LEDGER_PG_POOL_SIZE'))
-    .addOption(new Option('--statement-timeout <seconds>', 'PostgreSQL: a statement running longer is cancelled (default 30)').env('LEDGER_PG_STATEMENT_TIMEOUT'))
     .addOption(
-      new Option('--webhook-lease <seconds>', 'PostgreSQL: how long a begun webhook attempt holds its delivery from the other servers; longer than --webhook-timeout, at most 3600 (default: the timeout + 15)').env(
-        'LEDGER_PG_WEBHOOK_LEASE',
+      new Option('--pool-size <n>', 'PostgreSQL: connections this server keeps open at most (default 10)').env(
+        'LEDGER_PG_POOL_SIZE',
       ),
     )
-    .option('--settlement-delay <seconds>', 'sandbox seconds before the provider settles or fails a payout (0: before answering)', '2')
+    .addOption(
+      new Option(
+        '--statement-timeout <seconds>',
+        'PostgreSQL: a statement running longer is cancelled (default 30)',
+      ).env('LEDGER_PG_STATEMENT_TIMEOUT'),
+    )
+    .addOption(
+      new Option(
+        '--webhook-lease <seconds>',
+        'PostgreSQL: how long a begun webhook attempt holds its delivery from the other servers; longer than --webhook-timeout, at most 3600 (default: the timeout + 15)',
+      ).env('LEDGER_PG_WEBHOOK_LEASE'),
+    )
+    .option(
+      '--settlement-delay <seconds>',
+      'sandbox seconds before the provider settles or fails a payout (0: before answering)',
+      '2',
+    )
     .option('--webhook-url <url>', "deliver the SANDBOX developer's webhooks here (default: the built-in receiver)")
     .option('--webhook-timeout <seconds>', 'seconds before a webhook attempt is abandoned', '15')
-    .addOption(new Option('--seed <n>', 'derive every id, account number and reference from this number (keys and secrets stay random); implies --clock manual').env('LEDGER_SEED'))
-    .addOption(new Option('--clock <mode>', "real: real time plus each developer's offset; manual: clocks stand still until `clock advance`").choices(['real', 'manual']))
-    .option('--clock-start <instant>', 'where a manual clock starts, ISO 8601 (default with --seed: 2026-01-01T00:00:00Z)')
-    .addOption(new Option('--api-key <key>', "fix the SANDBOX developer's key (svc_test_ + 32 letters and digits) instead of a random one").env('LEDGER_SANDBOX_API_KEY'))
-    .addOption(new Option('--webhook-secret <secret>', "fix the SANDBOX developer's webhook signing secret (whsec_ + base64 of 24 to 64 bytes) instead of a random one").env('LEDGER_SANDBOX_WEBHOOK_SECRET'))
-    .option('--snapshot <name>', 'start from a snapshot: a name saved with `snapshot save`, or a path to a snapshot file (refused, SNAPSHOT_INVALID, when its books do not balance)')
+    .addOption(
+      new Option(
+        '--seed <n>',
+        'derive every id, account number and reference from this number (keys and secrets stay random); implies --clock manual',
+      ).env('LEDGER_SEED'),
+    )
+    .addOption(
+      new Option(
+        '--clock <mode>',
+        "real: real time plus each developer's offset; manual: clocks stand still until `clock advance`",
+      ).choices(['real', 'manual']),
+    )
+    .option(
+      '--clock-start <instant>',
+      'where a manual clock starts, ISO 8601 (default with --seed: 2026-01-01T00:00:00Z)',
+    )
+    .addOption(
+      new Option(
+        '--api-key <key>',
+        "fix the SANDBOX developer's key (svc_test_ + 32 letters and digits) instead of a random one",
+      ).env('LEDGER_SANDBOX_API_KEY'),
+    )
+    .addOption(
+      new Option(
+        '--webhook-secret <secret>',
+        "fix the SANDBOX developer's webhook signing secret (whsec_ + base64 of 24 to 64 bytes) instead of a random one",
+      ).env('LEDGER_SANDBOX_WEBHOOK_SECRET'),
+    )
+    .option(
+      '--snapshot <name>',
+      'start from a snapshot: a name saved with `snapshot save`, or a path to a snapshot file (refused, SNAPSHOT_INVALID, when its books do not balance)',
+    )
     .option('--force', 'with --snapshot: load it without the audit of its books (a warning says so)')
     .option('-d, --detach', 'run in the background, wait until healthy, and return')
     .option('--json', 'with --detach: print the connection details as JSON')
@@ -72,11 +148,12 @@ export function startCommand(): Command {
         'ledger sandbox start --detach --memory --seed 7 --snapshot test/fixtures/base.db',
         'ledger sandbox start --detach --database postgres://ledger@127.0.0.1:5432/ledger   # on PostgreSQL, which other servers may share',
         "LEDGER_DATABASE_URL='postgres://ledger:…@db:5432/ledger' ledger sandbox start --detach   # a password: in the environment, not in ps",
-        'ledger sandbox start --detach --database postgres://ledger@db:5432/ledger --webhook-timeout 5 --webhook-lease 20   # a killed server\'s webhooks go out again from the others after 20 s',
+        "ledger sandbox start --detach --database postgres://ledger@db:5432/ledger --webhook-timeout 5 --webhook-lease 20   # a killed server's webhooks go out again from the others after 20 s",
         'ledger sandbox start --public --tls-cert cert.pem --tls-key key.pem   # a team sandbox over HTTPS',
         'ledger sandbox start --analyser openai-compatible --analyser-url http://127.0.0.1:11434/v1 --analyser-model llama3.2',
         'eval "$(ledger sandbox env)"',
-      ) + '\nWith --seed or --clock manual nothing falls due by itself: deliveries and settlements run at `ledger sandbox clock advance`.\n',
+      ) +
+        '\nWith --seed or --clock manual nothing falls due by itself: deliveries and settlements run at `ledger sandbox clock advance`.\n',
     )
     .action(action(runStart));
 }
@@ -104,7 +181,10 @@ async function healthy(baseUrl: string, tlsFingerprint: string | undefined): Pro
     // node:http, one connection closed after the answer: `fetch` loaded undici (about 70 ms) and kept
     // its pooled socket open, so the parent of `--detach` lingered about 0.25 s after the answer.
     const { httpTransport } = await import('../../client/http.js');
-    const response = await httpTransport(baseUrl, tlsFingerprint)({ method: 'GET', path: '/sandbox/health', headers: { connection: 'close' } });
+    const response = await httpTransport(
+      baseUrl,
+      tlsFingerprint,
+    )({ method: 'GET', path: '/sandbox/health', headers: { connection: 'close' } });
     return response.status >= 200 && response.status < 300;
   } catch {
     return false;
@@ -116,7 +196,11 @@ async function assertNotRunning(stateFile: string): Promise<void> {
   if (state?.pid && (await healthy(state.base_url, state.tls_fingerprint))) {
     const { isAlive } = await import('../../engine/processes.js');
     if (isAlive(state.pid)) {
-      throw new ApiError(409, 'ALREADY_RUNNING', `a sandbox is already running at ${state.base_url} (pid ${state.pid}): \`ledger sandbox stop\` first`);
+      throw new ApiError(
+        409,
+        'ALREADY_RUNNING',
+        `a sandbox is already running at ${state.base_url} (pid ${state.pid}): \`ledger sandbox stop\` first`,
+      );
     }
   }
 }
@@ -125,10 +209,13 @@ export async function runStart(io: Io, options: StartOptions): Promise<void> {
   const port = Number(options.port);
   if (!/^\d+$/.test(options.port) || port > 65535) throw new UsageError('--port must be a number from 0 to 65535');
   const settlementDelay = Number(options.settlementDelay);
-  if (!/^\d+(\.\d+)?$/.test(options.settlementDelay)) throw new UsageError('--settlement-delay must be a number of seconds, 0 or more');
+  if (!/^\d+(\.\d+)?$/.test(options.settlementDelay))
+    throw new UsageError('--settlement-delay must be a number of seconds, 0 or more');
   const webhookTimeout = Number(options.webhookTimeout);
-  if (!(webhookTimeout > 0) || webhookTimeout > 600) throw new UsageError('--webhook-timeout must be a number of seconds, above 0 and at most 600');
-  if (options.webhookUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(options.webhookUrl)) throw new UsageError('--webhook-url must be an http or https URL');
+  if (!(webhookTimeout > 0) || webhookTimeout > 600)
+    throw new UsageError('--webhook-timeout must be a number of seconds, above 0 and at most 600');
+  if (options.webhookUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(options.webhookUrl))
+    throw new UsageError('--webhook-url must be an http or https URL');
   const analyser = analyserConfig(options, io.env);
   const repro = reproducible(io, options);
   const bind = await binding(io, options);
@@ -136,21 +223,49 @@ export async function runStart(io: Io, options: StartOptions): Promise<void> {
   await assertNotRunning(stateFile);
   if (storage.memory) (await import('../../client/temp-dir.js')).assertTempDirUsable(io.env);
   if (options.insecure && !bind.loopback) io.stderr.write(fitted(io.stderr, insecureWarning(bind.host)));
-  if (options.detach) return detach(io, options, bind, stateFile, logFile, storage, [...analyserArgs(analyser), ...repro.args], repro.env);
+  if (options.detach)
+    return detach(
+      io,
+      options,
+      bind,
+      stateFile,
+      logFile,
+      storage,
+      [...analyserArgs(analyser), ...repro.args],
+      repro.env,
+    );
   // A database with no file to lock beside (memory, PostgreSQL): the state directory's lock is how `stop` finds this server.
   const lockPath = storage.memory || storage.postgres ? join(dirname(stateFile), MEMORY_LOCK) : undefined;
   return foreground(io, options, bind, { stateFile, storage, lockPath }, port, settlementDelay, analyser, repro);
 }
 
-async function detach(io: Io, options: StartOptions, bind: Binding, stateFile: string, logFile: string, storage: StorageChoice, extraArgs: string[], extraEnv: Record<string, string>): Promise<void> {
+async function detach(
+  io: Io,
+  options: StartOptions,
+  bind: Binding,
+  stateFile: string,
+  logFile: string,
+  storage: StorageChoice,
+  extraArgs: string[],
+  extraEnv: Record<string, string>,
+): Promise<void> {
   const { spawnDetached } = await import('../../sandbox/process.js');
   makeStateDir(dirname(stateFile));
   const args = [
-    'sandbox', 'start', '--port', options.port, '--host', bind.host, '--settlement-delay', options.settlementDelay,
+    'sandbox',
+    'start',
+    '--port',
+    options.port,
+    '--host',
+    bind.host,
+    '--settlement-delay',
+    options.settlementDelay,
     // The files' paths, never their contents: the key would show in `ps`.
     ...(bind.certPath && bind.keyPath ? ['--tls-cert', bind.certPath, '--tls-key', bind.keyPath] : []),
     ...(options.insecure ? ['--insecure'] : []),
-    '--webhook-timeout', options.webhookTimeout, ...(options.webhookUrl ? ['--webhook-url', options.webhookUrl] : []),
+    '--webhook-timeout',
+    options.webhookTimeout,
+    ...(options.webhookUrl ? ['--webhook-url', options.webhookUrl] : []),
     ...storage.args,
     ...extraArgs,
   ];
@@ -175,7 +290,14 @@ async function detach(io: Io, options: StartOptions, bind: Binding, stateFile: s
     throw new ApiError(500, 'START_FAILED', message);
   }
   const share = sharing(bind, state!.base_url);
-  const details = { base_url: state!.base_url, api_key: state!.api_key ?? null, pid: state!.pid, db: state!.db, log_file: logFile, ...(share ? shared(share) : {}) };
+  const details = {
+    base_url: state!.base_url,
+    api_key: state!.api_key ?? null,
+    pid: state!.pid,
+    db: state!.db,
+    log_file: logFile,
+    ...(share ? shared(share) : {}),
+  };
   if (share) io.stderr.write(sharingText(io.stderr, share));
   if (options.json) {
     io.stdout.write(`${JSON.stringify(details, null, 2)}\n`);
@@ -193,7 +315,9 @@ async function detach(io: Io, options: StartOptions, bind: Binding, stateFile: s
     'Stop it with `ledger sandbox stop`.',
   ];
   const width = widthOf(io.stdout, io.env);
-  io.stdout.write(`${lines.flatMap((line) => (line.startsWith('  export ') ? [line] : wrap(line, width, 10))).join('\n')}\n`);
+  io.stdout.write(
+    `${lines.flatMap((line) => (line.startsWith('  export ') ? [line] : wrap(line, width, 10))).join('\n')}\n`,
+  );
 }
 
 /**
@@ -202,7 +326,12 @@ async function detach(io: Io, options: StartOptions, bind: Binding, stateFile: s
  */
 function storageRefusal(error: NodeJS.ErrnoException, dbPath: string): ApiError | undefined {
   const where = error.path ?? dbPath;
-  if (error.code === 'ENOSPC' || error.code === 'SQLITE_FULL') return new ApiError(507, 'STORAGE_FULL', `${where}: the disk is full: the sandbox cannot serve ${dbPath}; free some space and start it again`);
+  if (error.code === 'ENOSPC' || error.code === 'SQLITE_FULL')
+    return new ApiError(
+      507,
+      'STORAGE_FULL',
+      `${where}: the disk is full: the sandbox cannot serve ${dbPath}; free some space and start it again`,
+    );
   const why =
     error.code === 'EROFS'
       ? 'the file system is read-only'
@@ -211,7 +340,12 @@ function storageRefusal(error: NodeJS.ErrnoException, dbPath: string): ApiError 
         : /^SQLITE_(CANTOPEN|READONLY|PERM)/.test(error.code ?? '')
           ? `it cannot be opened for writing (${error.message})`
           : undefined;
-  if (why) return new ApiError(503, 'STORAGE_UNAVAILABLE', `${where}: ${why}: the sandbox cannot serve ${dbPath}, which it must write; use --db on a writable disk, or --memory`);
+  if (why)
+    return new ApiError(
+      503,
+      'STORAGE_UNAVAILABLE',
+      `${where}: ${why}: the sandbox cannot serve ${dbPath}, which it must write; use --db on a writable disk, or --memory`,
+    );
   return undefined;
 }
 
@@ -263,7 +397,12 @@ async function foreground(
     logRequest: (line) => io.stdout.write(`${line}\n`),
     log: (line) => io.stderr.write(`${line}\n`),
   }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'EADDRINUSE') throw new ApiError(409, 'PORT_IN_USE', `port ${port} on ${bind.host} is in use: pick another with --port (--port 0 takes a free one)`);
+    if (error.code === 'EADDRINUSE')
+      throw new ApiError(
+        409,
+        'PORT_IN_USE',
+        `port ${port} on ${bind.host} is in use: pick another with --port (--port 0 takes a free one)`,
+      );
     if (error instanceof DatabaseInUseError) throw new ApiError(409, 'DATABASE_IN_USE', error.message);
     const refused = postgresRefusal(error, storage);
     if (refused) throw refused;
@@ -284,7 +423,11 @@ async function foreground(
     // A sandbox no command can find (nor `sandbox stop` stop) must not go on serving, holding its database.
     await server.close();
     if ((error as NodeJS.ErrnoException).code === 'ENOSPC') {
-      throw new ApiError(507, 'STORAGE_FULL', `${stateFile}: the disk is full: the sandbox could not record where it runs, so it stopped; free some space and start it again`);
+      throw new ApiError(
+        507,
+        'STORAGE_FULL',
+        `${stateFile}: the disk is full: the sandbox could not record where it runs, so it stopped; free some space and start it again`,
+      );
     }
     throw error;
   }

@@ -7,18 +7,45 @@ import type { RunFlags } from '../../scenario/cli.js';
 export function runCommand(): Command {
   return new Command('run')
     .argument('<file|dir...>', 'scenario files (.yaml, .yml, .json), or directories of them')
-    .addOption(enumOption('--reporter <name>', 'pretty (the default on a terminal), tap (otherwise) or junit', ['pretty', 'tap', 'junit']))
-    .option('--output <path>', 'write the report to this file (junit for .xml unless --reporter says otherwise); people still get the pretty one')
-    .option('--bail', 'stop at the first scenario that does not pass')
-    .option('--seed <n>', "every scenario's sandbox from this seed, whatever its file says (default: the file's seed, else 1)")
-    .option('--snapshot <name|path>', 'start every scenario from this snapshot: a name saved with `sandbox snapshot save`, or a file (anything with a /)')
     .addOption(
-      new Option('--exclude <glob>', "pass over the files below a directory that this glob names, unread (repeatable; * ? **, by the path from that directory; its .ledgerignore adds its own)")
-        .argParser((glob, previous) => [...((previous as string[] | undefined) ?? []), glob]),
+      enumOption('--reporter <name>', 'pretty (the default on a terminal), tap (otherwise) or junit', [
+        'pretty',
+        'tap',
+        'junit',
+      ]),
     )
-    .option('--port <n>', 'where the in-process sandbox listens, for its webhook receiver (0: a port the system picks, the default)')
-    .option('--base-url <url>', 'run against this running sandbox instead of a fresh one in this process for each scenario')
-    .addOption(new Option('--api-key <key>', 'with --base-url: the key (visible in ps: prefer LEDGER_API_KEY)').env('LEDGER_API_KEY'))
+    .option(
+      '--output <path>',
+      'write the report to this file (junit for .xml unless --reporter says otherwise); people still get the pretty one',
+    )
+    .option('--bail', 'stop at the first scenario that does not pass')
+    .option(
+      '--seed <n>',
+      "every scenario's sandbox from this seed, whatever its file says (default: the file's seed, else 1)",
+    )
+    .option(
+      '--snapshot <name|path>',
+      'start every scenario from this snapshot: a name saved with `sandbox snapshot save`, or a file (anything with a /)',
+    )
+    .addOption(
+      new Option(
+        '--exclude <glob>',
+        'pass over the files below a directory that this glob names, unread (repeatable; * ? **, by the path from that directory; its .ledgerignore adds its own)',
+      ).argParser((glob, previous) => [...((previous as string[] | undefined) ?? []), glob]),
+    )
+    .option(
+      '--port <n>',
+      'where the in-process sandbox listens, for its webhook receiver (0: a port the system picks, the default)',
+    )
+    .option(
+      '--base-url <url>',
+      'run against this running sandbox instead of a fresh one in this process for each scenario',
+    )
+    .addOption(
+      new Option('--api-key <key>', 'with --base-url: the key (visible in ps: prefer LEDGER_API_KEY)').env(
+        'LEDGER_API_KEY',
+      ),
+    )
     .addHelpText(
       'after',
       examples(

@@ -9,7 +9,9 @@ import { listPages } from '../../cli/remote.js';
 
 export function listCommand(): Command {
   return withFilters(withPaging(clientCommand('list')), 'SuspenseListQuery', { wallet: true, payment: true })
-    .addOption(enumOption('--reason <reason>', 'only items held for this reason', choicesOf('SuspenseListQuery', 'reason')))
+    .addOption(
+      enumOption('--reason <reason>', 'only items held for this reason', choicesOf('SuspenseListQuery', 'reason')),
+    )
     .addHelpText(
       'after',
       examples(
@@ -24,6 +26,14 @@ export function listCommand(): Command {
 /** Oldest first unless --desc: the open queue (`--status PENDING,FLAGGED`) is worked from the item that has waited longest. */
 export async function runList(io: Io, options: PageFlags & FilterFlags & { reason?: string }): Promise<void> {
   const filters = readFilters('SuspenseListQuery', options);
-  const query = { ...listQuery('SuspenseListQuery', options, { reason: options.reason?.toUpperCase(), ...filters.query }, FILTER_FLAGS), ...(await filters.times(io)) };
+  const query = {
+    ...listQuery(
+      'SuspenseListQuery',
+      options,
+      { reason: options.reason?.toUpperCase(), ...filters.query },
+      FILTER_FLAGS,
+    ),
+    ...(await filters.times(io)),
+  };
   await showList(io, options, query, await listPages(io, '/v1/suspense', query), suspenseListView);
 }

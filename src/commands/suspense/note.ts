@@ -10,7 +10,10 @@ export function noteCommand(): Command {
     .option('--idempotency-key <key>', 'replay instead of adding the note twice on a retry')
     .addHelpText(
       'after',
-      examples('ledger suspense note "$ITEM" "left a voicemail for the customer"', 'ledger suspense note "$ITEM" "sender called back" --json'),
+      examples(
+        'ledger suspense note "$ITEM" "left a voicemail for the customer"',
+        'ledger suspense note "$ITEM" "sender called back" --json',
+      ),
     )
     .action(action(runNote));
 }

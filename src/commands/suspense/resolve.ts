@@ -52,7 +52,10 @@ const refundable = (item: SuspenseItem) => Boolean(item.sender_account && item.s
 
 /** Every wallet of the developer, closed ones too, for naming customers; none where the server has no wallet list. */
 async function everyWallet(io: Io): Promise<Wallet[]> {
-  return fetchAll((page) => io.client().sandbox<{ items: Wallet[]; total: number }>('GET', '/sandbox/wallets', { query: page }), 20).catch(() => []);
+  return fetchAll(
+    (page) => io.client().sandbox<{ items: Wallet[]; total: number }>('GET', '/sandbox/wallets', { query: page }),
+    20,
+  ).catch(() => []);
 }
 
 /**
@@ -65,7 +68,10 @@ async function pickItem(io: Io, wallets: Wallet[]): Promise<SuspenseItem> {
   // The open queue in one list, oldest first (at most 40 pages, the bound the two lists had together).
   const query = { status: 'PENDING,FLAGGED' };
   const pages = await listPages(io, '/v1/suspense', query);
-  const open = (await fetchAll((page) => pages({ ...query, ...page }) as Promise<{ items: SuspenseItem[]; total: number }>, 40));
+  const open = await fetchAll(
+    (page) => pages({ ...query, ...page }) as Promise<{ items: SuspenseItem[]; total: number }>,
+    40,
+  );
   if (open.length === 0) throw new UsageError('nothing to resolve: no PENDING or FLAGGED suspense items');
   const { age } = await import('../../cli/output/render.js');
   const clock = await sandboxClock(io);
@@ -75,7 +81,8 @@ async function pickItem(io: Io, wallets: Wallet[]): Promise<SuspenseItem> {
     const wallet = item.wallet_id ? byId.get(item.wallet_id) : undefined;
     return wallet ? `${wallet.first_name} ${wallet.last_name}` : item.sender_name;
   };
-  const cut = (text: string, width: number) => (text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width));
+  const cut = (text: string, width: number) =>
+    text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width);
   const nameWidth = Math.min(24, Math.max(...open.map((item) => customer(item).length)));
   const amountWidth = Math.max(...open.map((item) => naira(item.amount).length));
   return searchFor(
@@ -86,7 +93,14 @@ async function pickItem(io: Io, wallets: Wallet[]): Promise<SuspenseItem> {
       const wallet = item.wallet_id ? byId.get(item.wallet_id) : undefined;
       return {
         name: `${cut(customer(item), nameWidth)}  ${naira(item.amount).padStart(amountWidth)}  ${age(item.created_at, now).padStart(3)}  ${item.reason}${item.status === 'FLAGGED' ? ' · FLAGGED' : ''}  "${item.raw_narration}"`,
-        match: [item.sender_name, item.account_number, item.sender_account, wallet?.customer_reference, item.provider_reference, item.id].join(' '),
+        match: [
+          item.sender_name,
+          item.account_number,
+          item.sender_account,
+          wallet?.customer_reference,
+          item.provider_reference,
+          item.id,
+        ].join(' '),
         value: item,
       };
     }),
@@ -102,10 +116,15 @@ async function pickItem(io: Io, wallets: Wallet[]): Promise<SuspenseItem> {
 async function likelyTarget(io: Io, item: SuspenseItem, wallets: Wallet[]): Promise<string | undefined> {
   if (!item.wallet_id) return undefined;
   if (wallets.some((w) => w.id === item.wallet_id)) return item.wallet_id;
-  const own = await io.client().request<Wallet>('GET', `/v1/wallets/${encodeURIComponent(item.wallet_id)}`).catch(() => undefined);
+  const own = await io
+    .client()
+    .request<Wallet>('GET', `/v1/wallets/${encodeURIComponent(item.wallet_id)}`)
+    .catch(() => undefined);
   if (!own) return undefined;
   const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
-  const matches = wallets.filter((w) => same(w.email, own.email) || (same(w.first_name, own.first_name) && same(w.last_name, own.last_name)));
+  const matches = wallets.filter(
+    (w) => same(w.email, own.email) || (same(w.first_name, own.first_name) && same(w.last_name, own.last_name)),
+  );
   return matches.length === 1 ? matches[0]!.id : undefined;
 }
 
@@ -114,7 +133,11 @@ async function likelyTarget(io: Io, item: SuspenseItem, wallets: Wallet[]): Prom
  * shown, and nothing moves until the person confirms.
  */
 export async function runResolve(io: Io, id: string | undefined, options: ResolveOptions): Promise<void> {
-  check('IdempotencyHeaders', { 'idempotency-key': options.idempotencyKey }, { 'idempotency-key': '--idempotency-key' });
+  check(
+    'IdempotencyHeaders',
+    { 'idempotency-key': options.idempotencyKey },
+    { 'idempotency-key': '--idempotency-key' },
+  );
   const given = { action: options.action?.toUpperCase(), target_wallet_id: options.targetWallet, note: options.note };
   check('ResolveSuspenseBody', given, FLAGS, { partial: true });
   refuseUnused('ResolveSuspenseBody', given, FLAGS);
@@ -136,17 +159,34 @@ export async function runResolve(io: Io, id: string | undefined, options: Resolv
   const offered = ACTIONS.filter((a) => a !== 'REFUND' || (item && refundable(item)));
   const chosen =
     given.action ??
-    (await choose(io, '--action', 'What should happen to it?', offered.map((a) => ({ name: `${a.padEnd(14)} ${ACTION_TEXT[a] ?? ''}`, value: a, short: a }))));
-  if (chosen === 'REFUND' && item && !refundable(item)) throw new UsageError('REFUND needs the sender account and bank code, and this payment came without them: CREDIT_WALLET or DISMISS it');
+    (await choose(
+      io,
+      '--action',
+      'What should happen to it?',
+      offered.map((a) => ({ name: `${a.padEnd(14)} ${ACTION_TEXT[a] ?? ''}`, value: a, short: a })),
+    ));
+  if (chosen === 'REFUND' && item && !refundable(item))
+    throw new UsageError(
+      'REFUND needs the sender account and bank code, and this payment came without them: CREDIT_WALLET or DISMISS it',
+    );
   const refund = chosen === 'REFUND' ? await refundCheck(io, itemId, item) : undefined;
   let target = given.target_wallet_id;
   if (condition('ResolveSuspenseBody', 'target_wallet_id', { action: chosen })?.required && target === undefined) {
     const active = wallets ? wallets.filter((w) => w.status === 'ACTIVE') : await activeWallets(io, '--target-wallet');
     const suggested = item ? await likelyTarget(io, item, active) : undefined;
-    target = await chooseWallet(io, '--target-wallet', 'Credit which wallet? (type a name, account number or reference)', { none: 'no ACTIVE wallet to credit', suggested, wallets: active });
+    target = await chooseWallet(
+      io,
+      '--target-wallet',
+      'Credit which wallet? (type a name, account number or reference)',
+      { none: 'no ACTIVE wallet to credit', suggested, wallets: active },
+    );
     wallets ??= active;
   }
-  const note = given.note ?? (io.interactive() && !options.yes ? await optionalInput(io, 'Note (optional):', textCheck('ResolveSuspenseBody', 'note')) : undefined);
+  const note =
+    given.note ??
+    (io.interactive() && !options.yes
+      ? await optionalInput(io, 'Note (optional):', textCheck('ResolveSuspenseBody', 'note'))
+      : undefined);
   const body = check('ResolveSuspenseBody', { action: chosen, target_wallet_id: target, note }, FLAGS);
 
   if (io.interactive() && !options.yes && item) {
@@ -157,14 +197,25 @@ export async function runResolve(io: Io, id: string | undefined, options: Resolv
     render(io.stderr, item, suspenseItemView, { quiet: false, env: io.env });
     const credited = wallets?.find((w) => w.id === target);
     const whom = credited ? ` (${credited.first_name} ${credited.last_name}, ${credited.customer_reference})` : '';
-    io.stderr.write(fitted(io.stderr, `\n${chosen}${target ? ` → wallet ${target}${whom}` : ''}${note ? ` · note "${clean(note)}"` : ''}\n`));
+    io.stderr.write(
+      fitted(
+        io.stderr,
+        `\n${chosen}${target ? ` → wallet ${target}${whom}` : ''}${note ? ` · note "${clean(note)}"` : ''}\n`,
+      ),
+    );
     const question = refund ? refundQuestion(item, refund) : `Resolve this ${money(item.amount)} payment?`;
-    if (!(await confirm(io, question, false, { expected: String(item.amount), named: 'the amount in kobo' }))) throw new UsageError('resolution cancelled: nothing moved');
+    if (!(await confirm(io, question, false, { expected: String(item.amount), named: 'the amount in kobo' })))
+      throw new UsageError('resolution cancelled: nothing moved');
   } else if (refund?.warning) {
     const { fitted } = await import('../../text/wrap.js');
     io.stderr.write(fitted(io.stderr, `Warning: ${refund.warning}.\n`));
   }
-  const result = await io.client().request('POST', `/v1/suspense/${encodeURIComponent(itemId)}/resolve`, { body, idempotencyKey: options.idempotencyKey });
+  const result = await io
+    .client()
+    .request('POST', `/v1/suspense/${encodeURIComponent(itemId)}/resolve`, {
+      body,
+      idempotencyKey: options.idempotencyKey,
+    });
   await io.show(result, resolutionView);
 }
 
@@ -174,7 +225,11 @@ export async function runResolve(io: Io, id: string | undefined, options: Resolv
  * server's own name enquiry still refuses an account that does not exist.
  */
 async function refundCheck(io: Io, id: string, item: SuspenseItem | undefined): Promise<RefundCheck | undefined> {
-  const known = item ?? (await readOne<SuspenseItem>(io, '/sandbox/suspense/{}', '/v1/suspense', id, 'suspense item').catch(() => undefined));
+  const known =
+    item ??
+    (await readOne<SuspenseItem>(io, '/sandbox/suspense/{}', '/v1/suspense', id, 'suspense item').catch(
+      () => undefined,
+    ));
   if (!known || !refundable(known)) return undefined;
   if (io.interactive()) return checkRefund(io, known);
   return checkRefund(io, known).catch(() => undefined);

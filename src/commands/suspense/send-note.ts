@@ -12,9 +12,25 @@ export interface NoteOptions {
  * without the route (the live service, another implementation of the interface) is refused by name
  * (NOT_A_SANDBOX, exit 1) instead of reading as an unknown item.
  */
-export async function sendNote(io: Io, verb: 'flag' | 'notes', id: string, text: string, flag: string, options: NoteOptions): Promise<void> {
-  check('IdempotencyHeaders', { 'idempotency-key': options.idempotencyKey }, { 'idempotency-key': '--idempotency-key' });
+export async function sendNote(
+  io: Io,
+  verb: 'flag' | 'notes',
+  id: string,
+  text: string,
+  flag: string,
+  options: NoteOptions,
+): Promise<void> {
+  check(
+    'IdempotencyHeaders',
+    { 'idempotency-key': options.idempotencyKey },
+    { 'idempotency-key': '--idempotency-key' },
+  );
   const body = check('SuspenseNoteBody', { note: text }, { note: flag });
-  const item = await io.client().sandbox<SuspenseItemWithNotes>('POST', `/v1/suspense/${encodeURIComponent(id)}/${verb}`, { body, idempotencyKey: options.idempotencyKey });
+  const item = await io
+    .client()
+    .sandbox<SuspenseItemWithNotes>('POST', `/v1/suspense/${encodeURIComponent(id)}/${verb}`, {
+      body,
+      idempotencyKey: options.idempotencyKey,
+    });
   await io.show(item, suspenseNotedView);
 }

@@ -18,6 +18,8 @@ export async function runShow(io: Io, id: string): Promise<void> {
   await io.show(item, suspenseItemView);
   // What a person at the queue does next: the command, and that it asks rather than needing every flag.
   if (item.status === 'PENDING' || item.status === 'FLAGGED') {
-    io.note(`Resolve it with \`ledger suspense resolve ${item.id}\`: on a terminal it asks for the action and the wallet, and asks again before money moves.`);
+    io.note(
+      `Resolve it with \`ledger suspense resolve ${item.id}\`: on a terminal it asks for the action and the wallet, and asks again before money moves.`,
+    );
   }
 }

@@ -36,14 +36,22 @@ export async function runGet(io: Io, transactionId: string): Promise<void> {
 function links(id: string, payout: Payout): Record<string, string> {
   const back = payout.amount + payout.fee;
   if (id === payout.reversal_transaction_id) {
-    return { reverses: `${payout.transaction_id} (the FAILED payout of ${payout.amount} (${naira(payout.amount)}) and its ${payout.fee} (${naira(payout.fee)}) fee)` };
+    return {
+      reverses: `${payout.transaction_id} (the FAILED payout of ${payout.amount} (${naira(payout.amount)}) and its ${payout.fee} (${naira(payout.fee)}) fee)`,
+    };
   }
   if (id === payout.fee_transaction_id) return { fee_for: `${payout.transaction_id} (the payout, ${payout.status})` };
   return {
     fee_transaction: payout.fee_transaction_id,
-    ...(payout.reversal_transaction_id ? { reversal: `${payout.reversal_transaction_id} (${back} (${naira(back)}) back to the wallet)` } : {}),
+    ...(payout.reversal_transaction_id
+      ? { reversal: `${payout.reversal_transaction_id} (${back} (${naira(back)}) back to the wallet)` }
+      : {}),
     ...(payout.status === 'PENDING'
-      ? { provider_acts: payout.due_at ? `at ${payout.due_at} (sandbox clock)` : `only by hand: ledger sandbox payouts settle|fail ${payout.transaction_id}` }
+      ? {
+          provider_acts: payout.due_at
+            ? `at ${payout.due_at} (sandbox clock)`
+            : `only by hand: ledger sandbox payouts settle|fail ${payout.transaction_id}`,
+        }
       : {}),
   };
 }

@@ -30,15 +30,33 @@ export function listCommand(): Command {
  * server without the list of every wallet's transactions is asked for the wallet's own, with the
  * customer checked here; with no wallet named it is refused, naming the per-wallet list.
  */
-export async function runList(io: Io, walletArgument: string | undefined, options: PageFlags & FilterFlags & { type?: string }): Promise<void> {
+export async function runList(
+  io: Io,
+  walletArgument: string | undefined,
+  options: PageFlags & FilterFlags & { type?: string },
+): Promise<void> {
   if (walletArgument !== undefined && options.wallet !== undefined && walletArgument !== options.wallet) {
-    throw new UsageError(`give the wallet once: <wallet_id> "${walletArgument}" and --wallet "${options.wallet}" differ`);
+    throw new UsageError(
+      `give the wallet once: <wallet_id> "${walletArgument}" and --wallet "${options.wallet}" differ`,
+    );
   }
   const walletId = walletArgument ?? options.wallet;
-  const oneWallet = walletId !== undefined && (options.customer === undefined || !(await offers(io, 'GET', '/v1/transactions')));
+  const oneWallet =
+    walletId !== undefined && (options.customer === undefined || !(await offers(io, 'GET', '/v1/transactions')));
   const customerToo = oneWallet && options.customer !== undefined;
-  const filters = readFilters('AllTransactionsQuery', { ...options, wallet: oneWallet && !customerToo ? undefined : walletId });
-  const query = { ...listQuery(oneWallet && !customerToo ? 'TransactionListQuery' : 'AllTransactionsQuery', options, { type: options.type?.toUpperCase(), ...filters.query }, FILTER_FLAGS), ...(await filters.times(io)) };
+  const filters = readFilters('AllTransactionsQuery', {
+    ...options,
+    wallet: oneWallet && !customerToo ? undefined : walletId,
+  });
+  const query = {
+    ...listQuery(
+      oneWallet && !customerToo ? 'TransactionListQuery' : 'AllTransactionsQuery',
+      options,
+      { type: options.type?.toUpperCase(), ...filters.query },
+      FILTER_FLAGS,
+    ),
+    ...(await filters.times(io)),
+  };
   const path = oneWallet ? `/v1/wallets/${encodeURIComponent(walletId)}/transactions` : '/v1/transactions';
   await showList(io, options, query, await listPages(io, path, query), transactionListView);
 }

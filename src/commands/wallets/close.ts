@@ -17,8 +17,16 @@ export function closeCommand(): Command {
 }
 
 /** On a terminal, shows the wallet and the balance that will stay on it, and asks first. */
-export async function runClose(io: Io, walletId: string, options: { yes?: boolean; idempotencyKey?: string }): Promise<void> {
-  check('IdempotencyHeaders', { 'idempotency-key': options.idempotencyKey }, { 'idempotency-key': '--idempotency-key' });
+export async function runClose(
+  io: Io,
+  walletId: string,
+  options: { yes?: boolean; idempotencyKey?: string },
+): Promise<void> {
+  check(
+    'IdempotencyHeaders',
+    { 'idempotency-key': options.idempotencyKey },
+    { 'idempotency-key': '--idempotency-key' },
+  );
   const path = `/v1/wallets/${encodeURIComponent(walletId)}`;
   if (io.interactive() && !options.yes) {
     const wallet = await io.client().request<Wallet>('GET', path);
@@ -32,7 +40,13 @@ export async function runClose(io: Io, walletId: string, options: { yes?: boolea
           `Balance ${money(wallet.balance)} stays on the wallet; later payments to ${wallet.account_number} go to suspense.\n`,
       ),
     );
-    if (!(await confirm(io, `Close wallet ${wallet.account_number}?`, false, { expected: wallet.account_number, named: 'the account number' }))) throw new UsageError('close cancelled: nothing was changed');
+    if (
+      !(await confirm(io, `Close wallet ${wallet.account_number}?`, false, {
+        expected: wallet.account_number,
+        named: 'the account number',
+      }))
+    )
+      throw new UsageError('close cancelled: nothing was changed');
   }
   const closed = await io.client().request<Wallet>('POST', `${path}/close`, { idempotencyKey: options.idempotencyKey });
   await io.show(closed, walletView);

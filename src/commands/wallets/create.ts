@@ -51,12 +51,32 @@ const FLAGS = {
 };
 
 export async function runCreate(io: Io, options: CreateOptions): Promise<void> {
-  check('IdempotencyHeaders', { 'idempotency-key': options.idempotencyKey }, { 'idempotency-key': '--idempotency-key' });
+  check(
+    'IdempotencyHeaders',
+    { 'idempotency-key': options.idempotencyKey },
+    { 'idempotency-key': '--idempotency-key' },
+  );
   // Flags that were given are checked before anything is asked, so nobody answers questions in vain.
-  const given = { customer_reference: options.customerReference, first_name: options.firstName, last_name: options.lastName, email: options.email };
-  check('CreateWalletBody', { ...given, label: options.label, system_prompt: options.systemPrompt, sub_account_id: options.subAccountId }, FLAGS, { partial: true });
-  needTerminal(io, ...Object.entries(given).filter(([, value]) => value === undefined || value === '').map(([field]) => FLAGS[field as keyof typeof given]));
-  const ask = (value: string | undefined, field: keyof typeof FLAGS, message: string) => requireValue(io, value, FLAGS[field], message, textCheck('CreateWalletBody', field));
+  const given = {
+    customer_reference: options.customerReference,
+    first_name: options.firstName,
+    last_name: options.lastName,
+    email: options.email,
+  };
+  check(
+    'CreateWalletBody',
+    { ...given, label: options.label, system_prompt: options.systemPrompt, sub_account_id: options.subAccountId },
+    FLAGS,
+    { partial: true },
+  );
+  needTerminal(
+    io,
+    ...Object.entries(given)
+      .filter(([, value]) => value === undefined || value === '')
+      .map(([field]) => FLAGS[field as keyof typeof given]),
+  );
+  const ask = (value: string | undefined, field: keyof typeof FLAGS, message: string) =>
+    requireValue(io, value, FLAGS[field], message, textCheck('CreateWalletBody', field));
   const body = check(
     'CreateWalletBody',
     {
@@ -71,6 +91,8 @@ export async function runCreate(io: Io, options: CreateOptions): Promise<void> {
     },
     FLAGS,
   );
-  const wallet = await io.client().request<Wallet>('POST', '/v1/wallets', { body, idempotencyKey: options.idempotencyKey });
+  const wallet = await io
+    .client()
+    .request<Wallet>('POST', '/v1/wallets', { body, idempotencyKey: options.idempotencyKey });
   await io.show(wallet, walletView);
 }

@@ -14,7 +14,19 @@ export function listCommand(): Command {
     .action(action(runList));
 }
 
-export async function runList(io: Io, options: PageFlags & { status?: string; customerReference?: string }): Promise<void> {
-  const query = listQuery('WalletListQuery', options, { status: options.status?.toUpperCase(), customer_reference: options.customerReference });
-  await showList(io, options, query, (q) => io.client().sandbox<{ items: Wallet[] }>('GET', '/sandbox/wallets', { query: q }), walletListView);
+export async function runList(
+  io: Io,
+  options: PageFlags & { status?: string; customerReference?: string },
+): Promise<void> {
+  const query = listQuery('WalletListQuery', options, {
+    status: options.status?.toUpperCase(),
+    customer_reference: options.customerReference,
+  });
+  await showList(
+    io,
+    options,
+    query,
+    (q) => io.client().sandbox<{ items: Wallet[] }>('GET', '/sandbox/wallets', { query: q }),
+    walletListView,
+  );
 }

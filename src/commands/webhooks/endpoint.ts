@@ -6,8 +6,17 @@ import { endpointView } from '../../cli/output/views.js';
 
 export function endpointCommand(): Command {
   return clientCommand('endpoint')
-    .addHelpText('after', examples('ledger webhooks endpoint', 'ledger webhooks endpoint set http://127.0.0.1:3000/hooks', 'ledger webhooks endpoint reset'))
-    .action(action(async (io: Io) => io.show(await io.client().sandbox('GET', '/sandbox/webhook-endpoint'), endpointView)));
+    .addHelpText(
+      'after',
+      examples(
+        'ledger webhooks endpoint',
+        'ledger webhooks endpoint set http://127.0.0.1:3000/hooks',
+        'ledger webhooks endpoint reset',
+      ),
+    )
+    .action(
+      action(async (io: Io) => io.show(await io.client().sandbox('GET', '/sandbox/webhook-endpoint'), endpointView)),
+    );
 }
 
 export function setCommand(): Command {
@@ -25,5 +34,9 @@ export function setCommand(): Command {
 export function resetCommand(): Command {
   return clientCommand('reset')
     .addHelpText('after', examples('ledger webhooks endpoint reset'))
-    .action(action(async (io: Io) => io.show(await io.client().sandbox('PUT', '/sandbox/webhook-endpoint', { body: { url: null } }), endpointView)));
+    .action(
+      action(async (io: Io) =>
+        io.show(await io.client().sandbox('PUT', '/sandbox/webhook-endpoint', { body: { url: null } }), endpointView),
+      ),
+    );
 }

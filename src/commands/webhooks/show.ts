@@ -20,11 +20,16 @@ export async function runShow(io: Io, id: string): Promise<void> {
     io.note('this service keeps no list of attempts: the delivery is shown as its list gives it');
     await io.show({ log }, webhookShowView);
   } else {
-    const { items } = await client.sandbox<{ items: WebhookAttempt[] }>('GET', `/sandbox/webhook-logs/${encodeURIComponent(id)}/attempts`);
+    const { items } = await client.sandbox<{ items: WebhookAttempt[] }>(
+      'GET',
+      `/sandbox/webhook-logs/${encodeURIComponent(id)}/attempts`,
+    );
     await io.show({ log, attempts: items }, webhookShowView);
   }
   if (log.status === 'FAILED' || log.status === 'DEAD') {
-    const next = log.next_retry_at ? `; otherwise the next is at ${log.next_retry_at} on the sandbox clock` : '; no more are scheduled';
+    const next = log.next_retry_at
+      ? `; otherwise the next is at ${log.next_retry_at} on the sandbox clock`
+      : '; no more are scheduled';
     io.note(`\`ledger webhooks retry ${log.id}\` makes one attempt now${next}.`);
   }
 }

@@ -10,12 +10,21 @@ import { fetchAll } from '../../cli/paging.js';
  * the attempt's time is when it was seen (or the delivery's, once delivered), and several attempts
  * between two reads show as the last of them. Attempts made before it started are not shown.
  */
-export async function pollAttempts(io: Io, show: (event: WebhookAttemptEvent) => void, signal: AbortSignal, seconds: number): Promise<void> {
-  io.stderr.write(`This service has no stream of delivery attempts: reading its webhook logs every ${seconds} s instead; Ctrl-C to stop.\n`);
+export async function pollAttempts(
+  io: Io,
+  show: (event: WebhookAttemptEvent) => void,
+  signal: AbortSignal,
+  seconds: number,
+): Promise<void> {
+  io.stderr.write(
+    `This service has no stream of delivery attempts: reading its webhook logs every ${seconds} s instead; Ctrl-C to stop.\n`,
+  );
   const seen = new Map<string, number>();
   let first = true;
   while (!signal.aborted) {
-    const logs = await fetchAll((page) => io.client().request<{ items: WebhookLog[]; total: number }>('GET', '/v1/webhook-logs', { query: page }));
+    const logs = await fetchAll((page) =>
+      io.client().request<{ items: WebhookLog[]; total: number }>('GET', '/v1/webhook-logs', { query: page }),
+    );
     for (const log of logs) {
       const before = seen.get(log.id) ?? 0;
       seen.set(log.id, log.attempt_count);

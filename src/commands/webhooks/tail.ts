@@ -7,7 +7,11 @@ import { offers } from '../../cli/remote.js';
 
 export function tailCommand(): Command {
   return clientCommand('tail')
-    .option('--interval <seconds>', 'against a service without a stream of attempts: seconds between reads of its webhook logs', '2')
+    .option(
+      '--interval <seconds>',
+      'against a service without a stream of attempts: seconds between reads of its webhook logs',
+      '2',
+    )
     .addHelpText(
       'after',
       examples('ledger webhooks tail', 'ledger webhooks tail --json | jq -c "{event_type, status, attempt_count}"') +
@@ -33,7 +37,8 @@ function subject(log: WebhookAttemptEvent['log']): { wallet?: string; amount?: n
 export async function runTail(io: Io, options: { signal?: AbortSignal; interval?: string } = {}): Promise<void> {
   const client = io.client();
   const interval = Number(options.interval ?? '2');
-  if (!/^\d+(\.\d+)?$/.test(options.interval ?? '2') || interval < 0.1 || interval > 3600) throw new UsageError('--interval must be a number of seconds from 0.1 to 3600');
+  if (!/^\d+(\.\d+)?$/.test(options.interval ?? '2') || interval < 0.1 || interval > 3600)
+    throw new UsageError('--interval must be a number of seconds from 0.1 to 3600');
   const streamed = await offers(io, 'GET', WEBHOOK_STREAM_PATH);
   const { formatter } = await import('../../cli/output/render.js');
   const { clean } = await import('../../text/clean.js');
@@ -55,7 +60,10 @@ export async function runTail(io: Io, options: { signal?: AbortSignal; interval?
     if (io.flags.quiet) return io.stdout.write(`${log.id}\n`);
     const { wallet, amount } = subject(log);
     const when = attempt.created_at.replace('T', ' ').replace(/\.\d+Z$/, '');
-    const answer = attempt.http_status_code !== null ? `HTTP ${attempt.http_status_code}` : fmt.red(clean(attempt.error ?? 'no answer'));
+    const answer =
+      attempt.http_status_code !== null
+        ? `HTTP ${attempt.http_status_code}`
+        : fmt.red(clean(attempt.error ?? 'no answer'));
     return io.stdout.write(
       [
         shortTime ? when.slice(11) : when,
@@ -84,7 +92,8 @@ export async function runTail(io: Io, options: { signal?: AbortSignal; interval?
       },
       controller.signal,
     );
-    if (!controller.signal.aborted) throw new UnreachableError(`the sandbox at ${client.baseUrl} closed the stream: has it stopped?`);
+    if (!controller.signal.aborted)
+      throw new UnreachableError(`the sandbox at ${client.baseUrl} closed the stream: has it stopped?`);
   } finally {
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);

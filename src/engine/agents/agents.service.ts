@@ -38,11 +38,19 @@ export const ACTION_NEEDS: Record<AgentAction, { destination: boolean; sweepAmou
  * of the same developer: another developer's is 404, a closed one 409, the agent's own 400.
  * @example await createAgent(trx, env, developerId, walletId, { name: 'Save', trigger: 'BALANCE_ABOVE', threshold: 1_000_000, action: 'SWEEP', destination_wallet_id: savings })
  */
-export async function createAgent(trx: Trx, env: EngineEnv, developerId: string, walletId: string, input: CreateAgentInput): Promise<AgentRow> {
+export async function createAgent(
+  trx: Trx,
+  env: EngineEnv,
+  developerId: string,
+  walletId: string,
+  input: CreateAgentInput,
+): Promise<AgentRow> {
   const wallet = await getWallet(trx, developerId, walletId);
-  if (wallet.status === 'CLOSED') throw new LedgerError('WALLET_CLOSED', 'agents cannot be attached to a closed wallet');
+  if (wallet.status === 'CLOSED')
+    throw new LedgerError('WALLET_CLOSED', 'agents cannot be attached to a closed wallet');
   if (input.destination_wallet_id !== undefined) {
-    if (input.destination_wallet_id === wallet.id) throw invalidField('destination_wallet_id', "must be another wallet, not the agent's own");
+    if (input.destination_wallet_id === wallet.id)
+      throw invalidField('destination_wallet_id', "must be another wallet, not the agent's own");
     const destination = await findWallet(trx, developerId, input.destination_wallet_id);
     if (!destination) throw notFound('destination wallet');
     if (destination.status === 'CLOSED') throw new LedgerError('WALLET_CLOSED', 'the destination wallet is closed');
@@ -76,22 +84,43 @@ export async function getAgent(trx: Trx, developerId: string, agentId: string, w
   return agent;
 }
 
-export async function toggleAgent(trx: Trx, developerId: string, walletId: string, agentId: string, isActive: boolean): Promise<AgentRow> {
+export async function toggleAgent(
+  trx: Trx,
+  developerId: string,
+  walletId: string,
+  agentId: string,
+  isActive: boolean,
+): Promise<AgentRow> {
   const wallet = await getWallet(trx, developerId, walletId);
   const agent = await getAgent(trx, developerId, agentId, walletId);
   // A closed wallet's agents stop (decisions: Agents): one is not switched on again (switching off
   // is harmless).
-  if (isActive && wallet.status === 'CLOSED') throw new LedgerError('WALLET_CLOSED', 'agents of a closed wallet cannot be switched on');
-  return trx.updateTable('agents').set({ is_active: isActive ? 1 : 0 }).where('id', '=', agent.id).returningAll().executeTakeFirstOrThrow();
+  if (isActive && wallet.status === 'CLOSED')
+    throw new LedgerError('WALLET_CLOSED', 'agents of a closed wallet cannot be switched on');
+  return trx
+    .updateTable('agents')
+    .set({ is_active: isActive ? 1 : 0 })
+    .where('id', '=', agent.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
-export async function listAgents(trx: Trx, developerId: string, query: PageQuery & { wallet_id?: string | undefined }): Promise<Page<AgentRow>> {
+export async function listAgents(
+  trx: Trx,
+  developerId: string,
+  query: PageQuery & { wallet_id?: string | undefined },
+): Promise<Page<AgentRow>> {
   let base = trx.selectFrom('agents').where('developer_id', '=', developerId);
   if (query.wallet_id) base = base.where('wallet_id', '=', query.wallet_id);
   return paginate<AgentRow>(base, query);
 }
 
-export async function listRuns(trx: Trx, developerId: string, agentId: string, query: PageQuery): Promise<Page<AgentRunRow>> {
+export async function listRuns(
+  trx: Trx,
+  developerId: string,
+  agentId: string,
+  query: PageQuery,
+): Promise<Page<AgentRunRow>> {
   const agent = await getAgent(trx, developerId, agentId);
   return paginate<AgentRunRow>(trx.selectFrom('agent_runs').where('agent_id', '=', agent.id), query);
 }

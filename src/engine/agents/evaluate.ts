@@ -17,7 +17,8 @@ export const MAX_HOPS = 8;
 
 /** A wallet's active agents in creation order: asked after every movement of money. */
 const activeAgents = prepare(
-  (db, p: { walletId: string }) => db.selectFrom('agents').selectAll().where('wallet_id', '=', p.walletId).where('is_active', '=', 1).orderBy('seq'),
+  (db, p: { walletId: string }) =>
+    db.selectFrom('agents').selectAll().where('wallet_id', '=', p.walletId).where('is_active', '=', 1).orderBy('seq'),
   // Asked twice per transfer, and most wallets have none: kept by the connection until an agent changes.
   { keptUntil: 'agents' },
 );
@@ -59,9 +60,13 @@ function firesBecause(agent: AgentRow, change: Change): string | undefined {
   const t = agent.threshold ?? 0;
   switch (agent.trigger) {
     case 'BALANCE_ABOVE':
-      return change.before <= t && change.after > t ? `balance crossed above ${t} (${change.before} → ${change.after})` : undefined;
+      return change.before <= t && change.after > t
+        ? `balance crossed above ${t} (${change.before} → ${change.after})`
+        : undefined;
     case 'BALANCE_BELOW':
-      return change.before >= t && change.after < t ? `balance crossed below ${t} (${change.before} → ${change.after})` : undefined;
+      return change.before >= t && change.after < t
+        ? `balance crossed below ${t} (${change.before} → ${change.after})`
+        : undefined;
     case 'ON_CREDIT':
       return change.credit ? `credit of ${change.amount}` : undefined;
     case 'ON_CREDIT_AMOUNT_ABOVE':
@@ -103,11 +108,17 @@ async function act(trx: Trx, env: EngineEnv, agent: AgentRow, change: Change, ca
   if (!wallet.allow_transfers_out) error = 'TRANSFERS_DISABLED: transfers out of this wallet are disabled';
   else if (!destination || destination.status === 'CLOSED') error = 'WALLET_CLOSED: the destination wallet is closed';
   else if (amount <= 0) error = 'INSUFFICIENT_FUNDS: nothing to sweep, the balance is 0';
-  else if (wallet.balance < amount) error = `INSUFFICIENT_FUNDS: balance ${wallet.balance} is less than sweep_amount ${amount}`;
+  else if (wallet.balance < amount)
+    error = `INSUFFICIENT_FUNDS: balance ${wallet.balance} is less than sweep_amount ${amount}`;
   else {
     try {
       // In a savepoint: a move the ledger refuses (the destination cannot hold it) leaves no trace.
-      const moved = await inSavepoint(trx, () => moveBetweenWallets(trx, env, wallet, destination, amount, { narration: `Agent sweep: ${agent.name}`.slice(0, 100), agentId: agent.id }));
+      const moved = await inSavepoint(trx, () =>
+        moveBetweenWallets(trx, env, wallet, destination, amount, {
+          narration: `Agent sweep: ${agent.name}`.slice(0, 100),
+          agentId: agent.id,
+        }),
+      );
       return { outcome: 'DONE', effect: `moved ${amount} to wallet ${destination.id}`, moved };
     } catch (refused) {
       if (!(refused instanceof LedgerError)) throw refused;
@@ -127,7 +138,20 @@ async function act(trx: Trx, env: EngineEnv, agent: AgentRow, change: Change, ca
   return { outcome: 'FAILED', effect: 'moved nothing', error };
 }
 
-async function record(trx: Trx, env: EngineEnv, agent: AgentRow, change: Change, cascade: Cascade, run: { outcome: 'DONE' | 'FAILED' | 'SKIPPED'; reason: string; effect: string; transactionId?: string; error?: string }) {
+async function record(
+  trx: Trx,
+  env: EngineEnv,
+  agent: AgentRow,
+  change: Change,
+  cascade: Cascade,
+  run: {
+    outcome: 'DONE' | 'FAILED' | 'SKIPPED';
+    reason: string;
+    effect: string;
+    transactionId?: string;
+    error?: string;
+  },
+) {
   const wallet = (await findWallet(trx, agent.developer_id, agent.wallet_id))!;
   await trx
     .insertInto('agent_runs')
@@ -157,7 +181,12 @@ async function record(trx: Trx, env: EngineEnv, agent: AgentRow, change: Change,
  * Resolves true when any agent fired (and so may have changed balances or wallets).
  * @example await runAgents(trx, env, [debit, credit])
  */
-export async function runAgents(trx: Trx, env: EngineEnv, transactions: TransactionRow[], cascade?: Cascade): Promise<boolean> {
+export async function runAgents(
+  trx: Trx,
+  env: EngineEnv,
+  transactions: TransactionRow[],
+  cascade?: Cascade,
+): Promise<boolean> {
   let fired = false;
   if (transactions.length === 0) return fired;
   const context = cascade ?? { originTransactionId: transactions[0]!.id, hop: 0, fired: new Set<string>() };
@@ -172,11 +201,19 @@ export async function runAgents(trx: Trx, env: EngineEnv, transactions: Transact
       if (!reason) continue;
       fired = true;
       if (context.hop >= MAX_HOPS) {
-        await record(trx, env, agent, change, context, { outcome: 'SKIPPED', reason, effect: `nothing: the cascade reached ${MAX_HOPS} hops` });
+        await record(trx, env, agent, change, context, {
+          outcome: 'SKIPPED',
+          reason,
+          effect: `nothing: the cascade reached ${MAX_HOPS} hops`,
+        });
         continue;
       }
       if (context.fired.has(agent.id)) {
-        await record(trx, env, agent, change, context, { outcome: 'SKIPPED', reason, effect: 'nothing: this agent already fired for this payment' });
+        await record(trx, env, agent, change, context, {
+          outcome: 'SKIPPED',
+          reason,
+          effect: 'nothing: this agent already fired for this payment',
+        });
         continue;
       }
       context.fired.add(agent.id);

@@ -13,7 +13,17 @@ export interface AuditReport {
   problems: AuditProblem[];
 }
 
-const COUNTED = ['accounts', 'wallets', 'postings', 'entries', 'transactions', 'events', 'webhook_logs', 'suspense_items', 'payouts'] as const;
+const COUNTED = [
+  'accounts',
+  'wallets',
+  'postings',
+  'entries',
+  'transactions',
+  'events',
+  'webhook_logs',
+  'suspense_items',
+  'payouts',
+] as const;
 
 /**
  * Checks every money invariant (decisions: Money and balances): balanced postings, balances equal to

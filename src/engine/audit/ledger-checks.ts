@@ -15,10 +15,19 @@ export async function checkPostings(trx: Trx, problems: Problems, dev: string | 
     .select((eb) => eb.fn.count<number>('entries.seq').as('legs'))
     .$if(dev !== undefined, (qb) => qb.where('postings.developer_id', '=', dev!))
     .groupBy('postings.seq')
-    .having((eb) => eb.or([eb(eb.fn.coalesce(eb.fn.sum<number>('entries.amount'), sql<number>`0`), '!=', 0), eb(eb.fn.count('entries.seq'), '<', 2)]))
+    .having((eb) =>
+      eb.or([
+        eb(eb.fn.coalesce(eb.fn.sum<number>('entries.amount'), sql<number>`0`), '!=', 0),
+        eb(eb.fn.count('entries.seq'), '<', 2),
+      ]),
+    )
     .execute();
   for (const p of unbalanced) {
-    problems.push({ check: 'balanced_postings', id: String(p.seq), message: `posting ${p.seq} has ${p.legs} legs summing to ${p.total}, not 0` });
+    problems.push({
+      check: 'balanced_postings',
+      id: String(p.seq),
+      message: `posting ${p.seq} has ${p.legs} legs summing to ${p.total}, not 0`,
+    });
   }
 }
 
@@ -27,13 +36,24 @@ export async function checkBalances(trx: Trx, problems: Problems, dev: string | 
   const drift = await trx
     .selectFrom('accounts')
     .leftJoin('entries', 'entries.account_seq', 'accounts.seq')
-    .select(['accounts.id', 'accounts.kind', 'accounts.balance', (eb) => eb.fn.coalesce(eb.fn.sum<number>('entries.amount'), sql<number>`0`).as('total')])
+    .select([
+      'accounts.id',
+      'accounts.kind',
+      'accounts.balance',
+      (eb) => eb.fn.coalesce(eb.fn.sum<number>('entries.amount'), sql<number>`0`).as('total'),
+    ])
     .$if(dev !== undefined, (qb) => qb.where('accounts.developer_id', '=', dev!))
     .groupBy(['accounts.id', 'accounts.kind', 'accounts.balance'])
-    .having((eb) => eb(eb.fn.coalesce(eb.fn.sum<number>('entries.amount'), sql<number>`0`), '!=', eb.ref('accounts.balance')))
+    .having((eb) =>
+      eb(eb.fn.coalesce(eb.fn.sum<number>('entries.amount'), sql<number>`0`), '!=', eb.ref('accounts.balance')),
+    )
     .execute();
   for (const a of drift) {
-    problems.push({ check: 'balance_equals_entries', id: a.id, message: `${a.kind} account ${a.id} has balance ${a.balance} but its entries sum to ${a.total}` });
+    problems.push({
+      check: 'balance_equals_entries',
+      id: a.id,
+      message: `${a.kind} account ${a.id} has balance ${a.balance} but its entries sum to ${a.total}`,
+    });
   }
 
   const negative = await trx
@@ -43,7 +63,8 @@ export async function checkBalances(trx: Trx, problems: Problems, dev: string | 
     .where('balance', '<', 0)
     .$if(dev !== undefined, (qb) => qb.where('developer_id', '=', dev!))
     .execute();
-  for (const a of negative) problems.push({ check: 'no_negative_wallet', id: a.id, message: `wallet ${a.id} has balance ${a.balance}` });
+  for (const a of negative)
+    problems.push({ check: 'no_negative_wallet', id: a.id, message: `wallet ${a.id} has balance ${a.balance}` });
 
   const perDeveloper = await trx
     .selectFrom('accounts')
@@ -53,12 +74,19 @@ export async function checkBalances(trx: Trx, problems: Problems, dev: string | 
     .execute();
   for (const d of perDeveloper) {
     if (dev === undefined || d.developer_id === dev) {
-      problems.push({ check: 'developer_balanced', id: d.developer_id, message: `developer ${d.developer_id}'s accounts sum to ${d.total}, not 0` });
+      problems.push({
+        check: 'developer_balanced',
+        id: d.developer_id,
+        message: `developer ${d.developer_id}'s accounts sum to ${d.total}, not 0`,
+      });
     }
   }
   const others = perDeveloper.filter((d) => dev !== undefined && d.developer_id !== dev).length;
   if (others > 0) {
-    problems.push({ check: 'sandbox_balanced', message: `${others} other developer${others === 1 ? "'s books do" : "s' books do"} not sum to zero in this sandbox` });
+    problems.push({
+      check: 'sandbox_balanced',
+      message: `${others} other developer${others === 1 ? "'s books do" : "s' books do"} not sum to zero in this sandbox`,
+    });
   }
 }
 
@@ -95,27 +123,51 @@ export async function checkWallets(trx: Trx, problems: Problems, dev: string | u
       for (const t of rows) {
         counted[t.type]++;
         if (!Number.isSafeInteger(t.amount) || t.amount <= 0) {
-          problems.push({ check: 'positive_integer_amounts', id: t.id, message: `transaction ${t.id} has amount ${t.amount}` });
+          problems.push({
+            check: 'positive_integer_amounts',
+            id: t.id,
+            message: `transaction ${t.id} has amount ${t.amount}`,
+          });
         }
         if (t.balance_before !== previous) {
-          problems.push({ check: 'balance_chain', id: t.id, message: `transaction ${t.id} starts at ${t.balance_before}, but the wallet stood at ${previous}` });
+          problems.push({
+            check: 'balance_chain',
+            id: t.id,
+            message: `transaction ${t.id} starts at ${t.balance_before}, but the wallet stood at ${previous}`,
+          });
         }
         const expected = t.balance_before + (t.type === 'CREDIT' ? t.amount : -t.amount);
         if (t.balance_after !== expected) {
-          problems.push({ check: 'balance_chain', id: t.id, message: `transaction ${t.id} ends at ${t.balance_after}, expected ${expected}` });
+          problems.push({
+            check: 'balance_chain',
+            id: t.id,
+            message: `transaction ${t.id} ends at ${t.balance_after}, expected ${expected}`,
+          });
         }
         previous = t.balance_after;
       }
     }
     if (previous !== wallet.balance) {
-      problems.push({ check: 'balance_chain', id: wallet.id, message: `wallet ${wallet.id} has balance ${wallet.balance} but its last transaction ends at ${previous}` });
+      problems.push({
+        check: 'balance_chain',
+        id: wallet.id,
+        message: `wallet ${wallet.id} has balance ${wallet.balance} but its last transaction ends at ${previous}`,
+      });
     }
-    const counters = await trx.selectFrom('transaction_counts').select(['type', 'n']).where('wallet_id', '=', wallet.id).execute();
+    const counters = await trx
+      .selectFrom('transaction_counts')
+      .select(['type', 'n'])
+      .where('wallet_id', '=', wallet.id)
+      .execute();
     const says = { CREDIT: 0, DEBIT: 0 };
     for (const c of counters) says[c.type] = c.n;
     for (const type of ['CREDIT', 'DEBIT'] as const) {
       if (says[type] !== counted[type]) {
-        problems.push({ check: 'transaction_counts', id: wallet.id, message: `wallet ${wallet.id} has ${counted[type]} ${type} transactions but its counter says ${says[type]}` });
+        problems.push({
+          check: 'transaction_counts',
+          id: wallet.id,
+          message: `wallet ${wallet.id} has ${counted[type]} ${type} transactions but its counter says ${says[type]}`,
+        });
       }
     }
   }
@@ -129,13 +181,21 @@ export async function checkSuspenseHolding(trx: Trx, problems: Problems, dev: st
   const held = sql<string>`coalesce((select sum(s.amount) from suspense_items s where s.developer_id = accounts.developer_id and s.status in ('PENDING', 'FLAGGED')), 0)`;
   const wrong = await trx
     .selectFrom('accounts')
-    .select(['developer_id', sql<string>`cast(balance as text)`.as('balance'), sql<string>`cast(${held} as text)`.as('expected')])
+    .select([
+      'developer_id',
+      sql<string>`cast(balance as text)`.as('balance'),
+      sql<string>`cast(${held} as text)`.as('expected'),
+    ])
     .where('kind', '=', 'SUSPENSE_HOLDING')
     .$if(dev !== undefined, (qb) => qb.where('developer_id', '=', dev!))
     .where(sql<boolean>`balance != ${held}`)
     .execute();
   for (const h of wrong) {
-    problems.push({ check: 'suspense_holding', id: h.developer_id, message: `suspense_holding of developer ${h.developer_id} is ${h.balance} but unresolved items total ${h.expected}` });
+    problems.push({
+      check: 'suspense_holding',
+      id: h.developer_id,
+      message: `suspense_holding of developer ${h.developer_id} is ${h.balance} but unresolved items total ${h.expected}`,
+    });
   }
 }
 
@@ -171,12 +231,25 @@ export async function checkPayouts(trx: Trx, problems: Problems, dev: string | u
     for (const p of rows) {
       const id = p.transaction_id;
       if (p.payout_status !== p.status || p.payout_amount !== p.amount) {
-        problems.push({ check: 'payout_matches_transaction', id, message: `payout ${id} is ${p.status} ${p.amount} but its transaction is ${p.payout_status} ${p.payout_amount}` });
+        problems.push({
+          check: 'payout_matches_transaction',
+          id,
+          message: `payout ${id} is ${p.status} ${p.amount} but its transaction is ${p.payout_status} ${p.payout_amount}`,
+        });
       }
-      if (p.fee_amount !== p.fee) problems.push({ check: 'payout_fee', id, message: `payout ${id} charged ${p.fee_amount} for a fee of ${p.fee}` });
+      if (p.fee_amount !== p.fee)
+        problems.push({
+          check: 'payout_fee',
+          id,
+          message: `payout ${id} charged ${p.fee_amount} for a fee of ${p.fee}`,
+        });
       const reversed = p.reversal_type === 'CREDIT' && p.reversal_amount === p.amount + p.fee;
       if ((p.status === 'FAILED') !== reversed) {
-        problems.push({ check: 'payout_reversal', id, message: `payout ${id} is ${p.status} but its reversal is ${p.reversal_amount ?? 'missing'}` });
+        problems.push({
+          check: 'payout_reversal',
+          id,
+          message: `payout ${id} is ${p.status} but its reversal is ${p.reversal_amount ?? 'missing'}`,
+        });
       }
     }
   }

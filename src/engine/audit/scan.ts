@@ -13,7 +13,11 @@ export const CHUNK = 5_000;
  * starting after the last key of the one before (no OFFSET, no query left open between chunks).
  * @example for await (const rows of inChunks((after) => readAfter(after), (row) => row.seq, 0)) check(rows);
  */
-export async function* inChunks<T, K>(read: (after: K, limit: number) => Promise<T[]>, keyOf: (row: T) => K, start: K): AsyncGenerator<T[]> {
+export async function* inChunks<T, K>(
+  read: (after: K, limit: number) => Promise<T[]>,
+  keyOf: (row: T) => K,
+  start: K,
+): AsyncGenerator<T[]> {
   let after = start;
   for (;;) {
     const rows = await read(after, CHUNK);
@@ -28,7 +32,13 @@ export async function* inChunks<T, K>(read: (after: K, limit: number) => Promise
  * other: `left` keys with no partner on the right are reported by `missing`. Rows that pair are
  * dropped as they meet, so what is held is only the distance between the two streams.
  */
-export async function pairUp<L, R>(left: AsyncGenerator<L[]>, leftKey: (row: L) => string, right: AsyncGenerator<R[]>, rightKey: (row: R) => string | undefined, missing: (row: L) => void): Promise<void> {
+export async function pairUp<L, R>(
+  left: AsyncGenerator<L[]>,
+  leftKey: (row: L) => string,
+  right: AsyncGenerator<R[]>,
+  rightKey: (row: R) => string | undefined,
+  missing: (row: L) => void,
+): Promise<void> {
   const waiting = new Map<string, L>();
   const early = new Set<string>();
   let leftDone = false;
@@ -69,6 +79,8 @@ export class Problems {
 
   /** Every listed problem, then one line counting those left out. */
   report(): AuditProblem[] {
-    return this.unlisted === 0 ? this.listed : [...this.listed, { check: 'more_problems', message: `${this.unlisted} more problems not listed` }];
+    return this.unlisted === 0
+      ? this.listed
+      : [...this.listed, { check: 'more_problems', message: `${this.unlisted} more problems not listed` }];
   }
 }

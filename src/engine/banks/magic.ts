@@ -22,7 +22,8 @@ export const MAGIC_ACCOUNTS: readonly MagicAccount[] = [
     account_number: '1111111111',
     account_name: 'SANDBOX FAILED PAYOUT',
     name_enquiry: 'SANDBOX FAILED PAYOUT',
-    payout: 'accepted PENDING, then FAILED after the settlement delay and reversed (amount + fee), event transfer.failed',
+    payout:
+      'accepted PENDING, then FAILED after the settlement delay and reversed (amount + fee), event transfer.failed',
     plan: 'FAIL',
   },
   {
@@ -38,8 +39,10 @@ export const MAGIC_ACCOUNTS: readonly MagicAccount[] = [
 export const ORDINARY_ACCOUNTS = [
   {
     account_number: 'any other with a valid NUBAN check digit for the bank',
-    name_enquiry: 'a deterministic Nigerian name derived from bank and number (a sandbox virtual account: its wallet’s account_name)',
-    payout: 'settles after the settlement delay, event transfer.completed; to another developer’s virtual account it arrives as an inbound transfer',
+    name_enquiry:
+      'a deterministic Nigerian name derived from bank and number (a sandbox virtual account: its wallet’s account_name)',
+    payout:
+      'settles after the settlement delay, event transfer.completed; to another developer’s virtual account it arrives as an inbound transfer',
   },
   {
     account_number: 'any other',

@@ -28,7 +28,10 @@ export function requireBank(code: string, field = 'bank_code') {
 }
 
 function notFound(accountNumber: string, bankCode: string): LedgerError {
-  return new LedgerError('ACCOUNT_NOT_FOUND', `account ${accountNumber} at ${bankName(bankCode)} could not be resolved`);
+  return new LedgerError(
+    'ACCOUNT_NOT_FOUND',
+    `account ${accountNumber} at ${bankName(bankCode)} could not be resolved`,
+  );
 }
 
 /**
@@ -36,7 +39,12 @@ function notFound(accountNumber: string, bankCode: string): LedgerError {
  * accounts, then any number with a valid check digit for the bank.
  * @example await nameEnquiry(trx, '058', '0000014579')
  */
-export async function nameEnquiry(trx: Trx, bankCode: string, accountNumber: string, bankField = 'bank_code'): Promise<ResolvedAccount> {
+export async function nameEnquiry(
+  trx: Trx,
+  bankCode: string,
+  accountNumber: string,
+  bankField = 'bank_code',
+): Promise<ResolvedAccount> {
   requireBank(bankCode, bankField);
   const magic = magicAccount(accountNumber);
   if (magic) {
@@ -45,8 +53,20 @@ export async function nameEnquiry(trx: Trx, bankCode: string, accountNumber: str
   }
   if (bankCode === VIRTUAL_BANK.code) {
     const wallet = await findWalletByAccountNumber(trx, accountNumber);
-    if (wallet) return { account_number: accountNumber, account_name: wallet.account_name, bank_code: bankCode, plan: 'SETTLE', wallet };
+    if (wallet)
+      return {
+        account_number: accountNumber,
+        account_name: wallet.account_name,
+        bank_code: bankCode,
+        plan: 'SETTLE',
+        wallet,
+      };
   }
   if (!isValidNubanForCode(accountNumber, bankCode)) throw notFound(accountNumber, bankCode);
-  return { account_number: accountNumber, account_name: nigerianName(bankCode, accountNumber), bank_code: bankCode, plan: 'SETTLE' };
+  return {
+    account_number: accountNumber,
+    account_name: nigerianName(bankCode, accountNumber),
+    bank_code: bankCode,
+    plan: 'SETTLE',
+  };
 }

@@ -31,7 +31,11 @@ const of = (db: Kysely<any>) => hooks.get(db.getExecutor().adapter);
  * its statement cache, inside a transaction); otherwise undefined, and the caller runs it through Kysely.
  * @example return runDirect<O>(trx, compiled.sql, parameters) ?? trx.executeQuery<O>(compiled);
  */
-export function runDirect<O>(trx: Kysely<any>, sql: string, parameters: readonly unknown[]): Promise<QueryResult<O>> | undefined {
+export function runDirect<O>(
+  trx: Kysely<any>,
+  sql: string,
+  parameters: readonly unknown[],
+): Promise<QueryResult<O>> | undefined {
   return of(trx)?.runDirect?.<O>(trx, sql, parameters);
 }
 

@@ -1,11 +1,25 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { AgentRunTable, AgentTable } from '../agents/agents.table.js';
 import type { ApiKeyTable, DeveloperTable } from '../developers/developers.table.js';
-import type { EventTable, ReceiverEventCountTable, ReceiverEventTable, WebhookAttemptTable, WebhookLogCountTable, WebhookLogTable, WebhookUrlTable } from '../events/events.table.js';
+import type {
+  EventTable,
+  ReceiverEventCountTable,
+  ReceiverEventTable,
+  WebhookAttemptTable,
+  WebhookLogCountTable,
+  WebhookLogTable,
+  WebhookUrlTable,
+} from '../events/events.table.js';
 import type { IdempotencyKeyTable } from '../idempotency/idempotency.table.js';
 import type { InboundTransferTable } from '../inbound/inbound.table.js';
 import type { AnalysisCacheTable } from '../intelligence/analysis-cache.table.js';
-import type { AccountTable, EntryTable, PostingTable, TransactionCountTable, TransactionTable } from '../ledger/ledger.table.js';
+import type {
+  AccountTable,
+  EntryTable,
+  PostingTable,
+  TransactionCountTable,
+  TransactionTable,
+} from '../ledger/ledger.table.js';
 import type { PayoutTable } from '../payouts/payouts.table.js';
 import type { SettingTable } from '../settings/settings.table.js';
 import type { SuspenseItemTable, SuspenseNoteTable } from '../suspense/suspense.table.js';

@@ -33,6 +33,7 @@ export function builtFile(path: string): string | undefined {
 export function built(url: string): string {
   if (!url.endsWith('.ts')) return url;
   const js = url.replace(/\/src\/((?:(?!\/src\/).)*)\.ts$/, '/dist/$1.js');
-  if (!existsSync(fileURLToPath(js))) throw new Error(`${js} is missing: a read off the request thread runs the built code (npm run build)`);
+  if (!existsSync(fileURLToPath(js)))
+    throw new Error(`${js} is missing: a read off the request thread runs the built code (npm run build)`);
   return js;
 }

@@ -15,7 +15,8 @@ export { loadDriver } from './sqlite/open.js';
  */
 export function openStorage(options: StorageOptions): Promise<Storage> {
   // The PostgreSQL driver loads only for a sandbox that uses it.
-  if (isPostgresUrl(options.location)) return import('./postgres/postgres-storage.js').then((backend) => backend.openPostgresStorage(options));
+  if (isPostgresUrl(options.location))
+    return import('./postgres/postgres-storage.js').then((backend) => backend.openPostgresStorage(options));
   return openSqliteStorage(options);
 }
 

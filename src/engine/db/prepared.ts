@@ -93,7 +93,9 @@ export function prepare<P extends object, O>(
 }
 
 /** A prepared statement: run it with its values; `known` answers a kept read outside a transaction from memory only (undefined: run it). */
-export type Prepared<P, O> = ((trx: Trx, values: P) => Promise<QueryResult<O>>) & { known(trx: Trx, values: P): O[] | undefined };
+export type Prepared<P, O> = ((trx: Trx, values: P) => Promise<QueryResult<O>>) & {
+  known(trx: Trx, values: P): O[] | undefined;
+};
 
 /**
  * A statement over several rows at once (a multi-row INSERT), prepared as `prepare` does, once for
@@ -101,16 +103,27 @@ export type Prepared<P, O> = ((trx: Trx, values: P) => Promise<QueryResult<O>>) 
  * `build` gets one stand-in per row.
  * @example const insertEntries = prepareRows((db, rows: Entry[]) => db.insertInto('entries').values(rows));
  */
-export function prepareRows<R extends object, O>(build: (db: Kysely<Database>, rows: R[]) => Compilable<O>): (trx: Trx, rows: R[]) => Promise<QueryResult<O>> {
+export function prepareRows<R extends object, O>(
+  build: (db: Kysely<Database>, rows: R[]) => Compilable<O>,
+): (trx: Trx, rows: R[]) => Promise<QueryResult<O>> {
   /** For each number of rows: the compiled statement, and for each of its parameters the row and key it comes from. */
-  const byCount = perDialect(() => new Map<number, { template: CompiledQuery<O>; from: ([number, string] | undefined)[] }>());
+  const byCount = perDialect(
+    () => new Map<number, { template: CompiledQuery<O>; from: ([number, string] | undefined)[] }>(),
+  );
   return (trx, rows) => {
     const compiledFor = byCount(trx);
     let compiled = compiledFor.get(rows.length);
     if (!compiled) {
-      const stand = Array.from({ length: rows.length }, (_, i) => new Proxy({}, { get: (_target, key) => new Slot(`${i}:${String(key)}`) }) as R);
+      const stand = Array.from(
+        { length: rows.length },
+        (_, i) => new Proxy({}, { get: (_target, key) => new Slot(`${i}:${String(key)}`) }) as R,
+      );
       const template = build(trx, stand).compile();
-      const from = template.parameters.map((p) => (p instanceof Slot ? ([Number(p.name.slice(0, p.name.indexOf(':'))), p.name.slice(p.name.indexOf(':') + 1)] as [number, string]) : undefined));
+      const from = template.parameters.map((p) =>
+        p instanceof Slot
+          ? ([Number(p.name.slice(0, p.name.indexOf(':'))), p.name.slice(p.name.indexOf(':') + 1)] as [number, string])
+          : undefined,
+      );
       compiled = { template, from };
       compiledFor.set(rows.length, compiled);
     }
@@ -134,11 +147,16 @@ export function prepareInsertRows<T extends keyof Database & string, K extends k
 }
 
 /** INSERT of `rows` into `table`, each with exactly `columns` in that order (the prepared shape). */
-const insertOf = <T extends keyof Database & string, K extends string>(db: Kysely<Database>, table: T, columns: readonly K[], rows: Record<K, unknown>[]) =>
-  db.insertInto(table).values(rows.map((row) => Object.fromEntries(columns.map((c) => [c, row[c]]))) as never);
+const insertOf = <T extends keyof Database & string, K extends string>(
+  db: Kysely<Database>,
+  table: T,
+  columns: readonly K[],
+  rows: Record<K, unknown>[],
+) => db.insertInto(table).values(rows.map((row) => Object.fromEntries(columns.map((c) => [c, row[c]]))) as never);
 
 /** Tables whose rows the insert numbers: an integer `seq` the database assigns. */
-type Numbered = { [T in keyof Database & string]: 'seq' extends keyof Database[T] ? T : never }[keyof Database & string];
+type Numbered = { [T in keyof Database & string]: 'seq' extends keyof Database[T] ? T : never }[keyof Database &
+  string];
 
 /**
  * A prepared INSERT of any number of rows into `table`, with exactly `columns`, answering the seqs
@@ -161,7 +179,10 @@ export function prepareInsertSeqs<T extends Numbered, K extends keyof Insertable
   });
   return async (trx, rows) => {
     const result = await insert(trx, rows);
-    if (isPostgres(trx)) return (result.rows as unknown as { seq: number | bigint | string }[]).map((row) => Number(row.seq)).sort((a, b) => a - b);
+    if (isPostgres(trx))
+      return (result.rows as unknown as { seq: number | bigint | string }[])
+        .map((row) => Number(row.seq))
+        .sort((a, b) => a - b);
     const first = Number(result.insertId) - rows.length + 1;
     return rows.map((_, i) => first + i);
   };

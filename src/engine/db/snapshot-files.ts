@@ -15,7 +15,9 @@ export function syncFile(path: string): void {
 }
 
 /** A snapshot file that cannot be loaded for what it holds (decisions: Snapshots): 422, naming the field that gave it. */
-export const snapshotInvalid = (field: string, problem: string, detail = problem) => new LedgerError('SNAPSHOT_INVALID', `${field}: ${detail}`, [{ field, message: problem }]);
+export const snapshotInvalid = (field: string, problem: string, detail = problem) =>
+  new LedgerError('SNAPSHOT_INVALID', `${field}: ${detail}`, [{ field, message: problem }]);
 
 /** A snapshot file its backend finds damaged (SnapshotHooks.isDamaged). */
-export const damagedSnapshot = (field: string, error: unknown) => snapshotInvalid(field, 'is damaged', `is damaged (${(error as Error).message})`);
+export const damagedSnapshot = (field: string, error: unknown) =>
+  snapshotInvalid(field, 'is damaged', `is damaged (${(error as Error).message})`);

@@ -13,11 +13,17 @@ const BACKENDS: readonly StorageErrors[] = [sqliteErrors, postgresErrors];
  * @example const failure = storageFailure(error); if (failure) reply(failure);
  */
 export function storageFailure(error: unknown): LedgerError | undefined {
-  if (error instanceof LedgerError) return error.code === 'STORAGE_FULL' || error.code === 'STORAGE_UNAVAILABLE' ? error : undefined;
+  if (error instanceof LedgerError)
+    return error.code === 'STORAGE_FULL' || error.code === 'STORAGE_UNAVAILABLE' ? error : undefined;
   for (const backend of BACKENDS) {
     const refusal = backend.storageFailure(error);
-    if (refusal?.kind === 'full') return new LedgerError('STORAGE_FULL', 'the disk is full: nothing was written; free some space and retry');
-    if (refusal) return new LedgerError('STORAGE_UNAVAILABLE', `the database cannot be written (${refusal.reason}): nothing was written; retry later`);
+    if (refusal?.kind === 'full')
+      return new LedgerError('STORAGE_FULL', 'the disk is full: nothing was written; free some space and retry');
+    if (refusal)
+      return new LedgerError(
+        'STORAGE_UNAVAILABLE',
+        `the database cannot be written (${refusal.reason}): nothing was written; retry later`,
+      );
   }
   return undefined;
 }

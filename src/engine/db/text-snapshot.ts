@@ -53,7 +53,8 @@ export interface TextSnapshotHeader {
 }
 
 /** The first line of a text snapshot. */
-export const headerLine = (schema: string): string => JSON.stringify({ format: TEXT_SNAPSHOT_FORMAT, version: TEXT_SNAPSHOT_VERSION, schema });
+export const headerLine = (schema: string): string =>
+  JSON.stringify({ format: TEXT_SNAPSHOT_FORMAT, version: TEXT_SNAPSHOT_VERSION, schema });
 
 /** Whether `head` (the first bytes of a file) starts like a text snapshot rather than a database file. */
 export const looksLikeText = (head: Buffer): boolean => head.length > 0 && head[0] === 0x7b; // '{'
@@ -66,7 +67,10 @@ const HEADER_BYTES = 4096;
  * What a snapshot file is, told by its first bytes whatever its name: a text snapshot (its header
  * parsed, SNAPSHOT_INVALID on `field` when line 1 is not one), a SQLite database file, or neither.
  */
-export function sniffSnapshot(file: string, field: string): { format: 'json'; header: TextSnapshotHeader } | { format: 'sqlite' } | undefined {
+export function sniffSnapshot(
+  file: string,
+  field: string,
+): { format: 'json'; header: TextSnapshotHeader } | { format: 'sqlite' } | undefined {
   const fd = openSync(file, 'r');
   let start: Buffer;
   try {
@@ -78,20 +82,33 @@ export function sniffSnapshot(file: string, field: string): { format: 'json'; he
   if (start.subarray(0, SQLITE_HEADER.length).equals(SQLITE_HEADER)) return { format: 'sqlite' };
   if (!looksLikeText(start)) return undefined;
   const end = start.indexOf(0x0a);
-  return { format: 'json', header: parseHeader(start.subarray(0, end === -1 ? start.length : end).toString('utf8'), field) };
+  return {
+    format: 'json',
+    header: parseHeader(start.subarray(0, end === -1 ? start.length : end).toString('utf8'), field),
+  };
 }
 
 /** The header of a text snapshot, from its first line; SNAPSHOT_INVALID on `field` naming line 1 when it is not one. */
 export function parseHeader(line: string, field: string): TextSnapshotHeader {
   const header = parseLine(line, 1, field);
   if (header.format !== TEXT_SNAPSHOT_FORMAT || typeof header.schema !== 'string') {
-    throw invalidLine(field, 1, `is not the header of a ledger sandbox snapshot (${JSON.stringify({ format: TEXT_SNAPSHOT_FORMAT, version: TEXT_SNAPSHOT_VERSION, schema: '…' })})`);
+    throw invalidLine(
+      field,
+      1,
+      `is not the header of a ledger sandbox snapshot (${JSON.stringify({ format: TEXT_SNAPSHOT_FORMAT, version: TEXT_SNAPSHOT_VERSION, schema: '…' })})`,
+    );
   }
-  if (header.version !== TEXT_SNAPSHOT_VERSION) throw invalidLine(field, 1, `has format version ${JSON.stringify(header.version)}; this version of ledger reads version ${TEXT_SNAPSHOT_VERSION}`);
+  if (header.version !== TEXT_SNAPSHOT_VERSION)
+    throw invalidLine(
+      field,
+      1,
+      `has format version ${JSON.stringify(header.version)}; this version of ledger reads version ${TEXT_SNAPSHOT_VERSION}`,
+    );
   return header as unknown as TextSnapshotHeader;
 }
 
-const invalidLine = (field: string, line: number, problem: string) => snapshotInvalid(field, `line ${line} ${problem.split(' (')[0]}`, `line ${line} ${problem}`);
+const invalidLine = (field: string, line: number, problem: string) =>
+  snapshotInvalid(field, `line ${line} ${problem.split(' (')[0]}`, `line ${line} ${problem}`);
 
 function parseLine(text: string, line: number, field: string): Record<string, unknown> {
   let value: unknown;
@@ -100,7 +117,8 @@ function parseLine(text: string, line: number, field: string): Record<string, un
   } catch {
     throw invalidLine(field, line, `is not a JSON object (the file may be cut short or edited by hand)`);
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw invalidLine(field, line, 'is not a JSON object');
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw invalidLine(field, line, 'is not a JSON object');
   return value as Record<string, unknown>;
 }
 
@@ -123,7 +141,12 @@ const WRITE_CHUNK = 1 << 20;
  * a binary snapshot file rather than the sandbox). Returns the number of records written.
  * @example await reader.transaction().execute((trx) => writeTextSnapshot(trx, sqliteSchema, '/tmp/base.jsonl.tmp'));
  */
-export async function writeTextSnapshot(db: Kysely<any>, schema: SnapshotSchema, target: string, omitSettings: string[] = []): Promise<number> {
+export async function writeTextSnapshot(
+  db: Kysely<any>,
+  schema: SnapshotSchema,
+  target: string,
+  omitSettings: string[] = [],
+): Promise<number> {
   const fd = openSync(target, 'a');
   let pending = '';
   const put = (line: string) => {
@@ -141,19 +164,26 @@ export async function writeTextSnapshot(db: Kysely<any>, schema: SnapshotSchema,
     let records = 0;
     for (const table of await schema.tables(db)) {
       // Integers as text: the driver would round one beyond 2^53 (a system account's balance).
-      const selections = table.columns.map((c) => (c.kind === 'integer' ? sql<string | null>`CAST(${sql.ref(c.name)} AS TEXT)`.as(c.name) : sql.ref(c.name).as(c.name)));
+      const selections = table.columns.map((c) =>
+        c.kind === 'integer'
+          ? sql<string | null>`CAST(${sql.ref(c.name)} AS TEXT)`.as(c.name)
+          : sql.ref(c.name).as(c.name),
+      );
       let query = db.selectFrom(table.name).select(selections);
       if (table.name === 'settings' && omitSettings.length > 0) query = query.where('key', 'not in', omitSettings);
       // By the column, not the selection of the same name (a CAST to text would sort 10 before 9).
       for (const key of table.key) query = query.orderBy(sql.ref(`${table.name}.${key}`));
       for await (const found of query.stream(READ_CHUNK)) {
         const row: Record<string, unknown> = {};
-        for (const column of table.columns) row[column.name] = encodeValue(column.kind, (found as Record<string, unknown>)[column.name]);
+        for (const column of table.columns)
+          row[column.name] = encodeValue(column.kind, (found as Record<string, unknown>)[column.name]);
         put(JSON.stringify({ table: table.name, row }));
         records++;
       }
     }
-    for (const { table, value } of [...(await schema.sequences(db))].sort((a, b) => (a.table < b.table ? -1 : a.table > b.table ? 1 : 0))) {
+    for (const { table, value } of [...(await schema.sequences(db))].sort((a, b) =>
+      a.table < b.table ? -1 : a.table > b.table ? 1 : 0,
+    )) {
       put(JSON.stringify({ sequence: table, value }));
       records++;
     }
@@ -186,7 +216,9 @@ function decodeValue(kind: ColumnKind, value: unknown): { ok: true; value: unkno
     case 'text':
       return typeof value === 'string' ? { ok: true, value } : { ok: false, expected: 'a string' };
     case 'blob':
-      return typeof value === 'string' && /^(?:[0-9a-f]{2})*$/.test(value) ? { ok: true, value: Buffer.from(value, 'hex') } : { ok: false, expected: 'lowercase hex' };
+      return typeof value === 'string' && /^(?:[0-9a-f]{2})*$/.test(value)
+        ? { ok: true, value: Buffer.from(value, 'hex') }
+        : { ok: false, expected: 'lowercase hex' };
   }
 }
 
@@ -218,7 +250,12 @@ export async function* fileLines(file: string): AsyncGenerator<string> {
  * (a duplicate key, a missing parent), a file that ends before its end line or goes on after it.
  * @example await db.transaction().execute((trx) => loadTextSnapshot(trx, sqliteSchema, fileLines(file), 'file'));
  */
-export async function loadTextSnapshot(db: Kysely<any>, schema: SnapshotSchema, lines: AsyncIterable<string>, field: string): Promise<void> {
+export async function loadTextSnapshot(
+  db: Kysely<any>,
+  schema: SnapshotSchema,
+  lines: AsyncIterable<string>,
+  field: string,
+): Promise<void> {
   const tables = new Map((await schema.tables(db)).map((t) => [t.name, t]));
   const sequences: { table: string; value: number }[] = [];
   let batch: { table: TableInfo; rows: unknown[][]; first: number } | undefined;
@@ -229,7 +266,10 @@ export async function loadTextSnapshot(db: Kysely<any>, schema: SnapshotSchema, 
     if (!batch || batch.rows.length === 0) return;
     const { table, rows, first } = batch;
     batch = undefined;
-    const insert = (values: unknown[][]) => sql`INSERT INTO ${sql.table(table.name)} (${sql.join(table.columns.map((c) => sql.ref(c.name)))}) VALUES ${sql.join(values.map((v) => sql`(${sql.join(v)})`))}`.execute(db);
+    const insert = (values: unknown[][]) =>
+      sql`INSERT INTO ${sql.table(table.name)} (${sql.join(table.columns.map((c) => sql.ref(c.name)))}) VALUES ${sql.join(values.map((v) => sql`(${sql.join(v)})`))}`.execute(
+        db,
+      );
     // A savepoint, so that the row the schema refuses can be found and named (PostgreSQL ends a
     // transaction at its first error; SQLite ends only the statement).
     await sql`SAVEPOINT text_snapshot_rows`.execute(db);
@@ -267,15 +307,18 @@ export async function loadTextSnapshot(db: Kysely<any>, schema: SnapshotSchema, 
       const table = tables.get(record.table);
       if (!table) throw invalidLine(field, number, `names a table this schema does not have (${record.table})`);
       const row = record.row;
-      if (row === null || typeof row !== 'object' || Array.isArray(row)) throw invalidLine(field, number, 'has a row that is not a JSON object');
+      if (row === null || typeof row !== 'object' || Array.isArray(row))
+        throw invalidLine(field, number, 'has a row that is not a JSON object');
       const values = rowValues(table, row as Record<string, unknown>, number, field);
       if (batch && batch.table !== table) await flush();
       batch ??= { table, rows: [], first: number };
       batch.rows.push(values);
       if (batch.rows.length * table.columns.length >= PARAMETERS_PER_INSERT) await flush();
     } else if (typeof record.sequence === 'string' && 'value' in record && Object.keys(record).length === 2) {
-      if (!tables.has(record.sequence)) throw invalidLine(field, number, `names a table this schema does not have (${record.sequence})`);
-      if (!Number.isSafeInteger(record.value) || (record.value as number) < 0) throw invalidLine(field, number, 'has a sequence value that is not a whole number');
+      if (!tables.has(record.sequence))
+        throw invalidLine(field, number, `names a table this schema does not have (${record.sequence})`);
+      if (!Number.isSafeInteger(record.value) || (record.value as number) < 0)
+        throw invalidLine(field, number, 'has a sequence value that is not a whole number');
       sequences.push({ table: record.sequence, value: record.value as number });
     } else if (record.end === TEXT_SNAPSHOT_FORMAT && Object.keys(record).length === 1) {
       ended = true;
@@ -309,7 +352,9 @@ export function parentsFirst(tables: Map<string, TableInfo & { parents: string[]
   const placed = new Set<string>();
   const waiting = [...tables.keys()].sort(byName);
   while (waiting.length > 0) {
-    const next = waiting.findIndex((name) => tables.get(name)!.parents.every((p) => p === name || placed.has(p) || !tables.has(p)));
+    const next = waiting.findIndex((name) =>
+      tables.get(name)!.parents.every((p) => p === name || placed.has(p) || !tables.has(p)),
+    );
     // A cycle of foreign keys (none today) is written by name; its rows then need the backend to check keys at COMMIT.
     const [name] = waiting.splice(next === -1 ? 0 : next, 1);
     const { parents: _, ...table } = tables.get(name!)!;

@@ -21,7 +21,12 @@ export interface NewDeveloper {
  * (`apiKey` when given: `sandbox start --api-key`).
  * @example const { developer_id, api_key } = await createDeveloper(trx, env, 'Acme Pay');
  */
-export async function createDeveloper(trx: Trx, caller: EngineEnv, businessName: string, apiKey?: string): Promise<NewDeveloper> {
+export async function createDeveloper(
+  trx: Trx,
+  caller: EngineEnv,
+  businessName: string,
+  apiKey?: string,
+): Promise<NewDeveloper> {
   const id = caller.ids.uuid();
   // The new developer's own clock (a fresh one starts at real time) stamps what it owns.
   const env = envOf(caller, id);
@@ -59,8 +64,13 @@ const DEVELOPER_SEQ = 'developer_seq';
 async function nextDeveloperSeq(trx: Trx): Promise<number> {
   const row = await trx
     .insertInto('settings')
-    .values({ key: DEVELOPER_SEQ, value: sql<string>`CAST((SELECT coalesce(max(seq), 0) + 1 FROM developers) AS TEXT)` })
-    .onConflict((oc) => oc.column('key').doUpdateSet({ value: sql<string>`CAST(CAST(settings.value AS INTEGER) + 1 AS TEXT)` }))
+    .values({
+      key: DEVELOPER_SEQ,
+      value: sql<string>`CAST((SELECT coalesce(max(seq), 0) + 1 FROM developers) AS TEXT)`,
+    })
+    .onConflict((oc) =>
+      oc.column('key').doUpdateSet({ value: sql<string>`CAST(CAST(settings.value AS INTEGER) + 1 AS TEXT)` }),
+    )
     .returning('value')
     .executeTakeFirstOrThrow();
   return Number(row.value);

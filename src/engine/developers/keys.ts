@@ -45,10 +45,17 @@ export async function issueKey(trx: Trx, env: EngineEnv, developerId: string, gi
     .where('revoked_at', 'is', null)
     .execute();
   // A chosen key may have been this sandbox's before and rotated away since: it becomes current again.
-  if (given) await trx.deleteFrom('api_keys').where('key_hash', '=', hashKey(key)).where('revoked_at', 'is not', null).execute();
+  if (given)
+    await trx.deleteFrom('api_keys').where('key_hash', '=', hashKey(key)).where('revoked_at', 'is not', null).execute();
   await trx
     .insertInto('api_keys')
-    .values({ id: source.uuid(), developer_id: developerId, key_hash: hashKey(key), key_hint: hint(key), created_at: now })
+    .values({
+      id: source.uuid(),
+      developer_id: developerId,
+      key_hash: hashKey(key),
+      key_hint: hint(key),
+      created_at: now,
+    })
     .execute();
   return key;
 }
@@ -78,9 +85,13 @@ export function knownKeyOwner(db: Trx, key: string | undefined): string | undefi
 }
 
 // Asked on every request: kept by the connection until a key is issued, rotated, revoked or removed.
-const keyOwner = prepare((db, p: { hash: string }) => db.selectFrom('api_keys').select('developer_id').where('key_hash', '=', p.hash).where('revoked_at', 'is', null), {
-  keptUntil: 'api_keys',
-});
+const keyOwner = prepare(
+  (db, p: { hash: string }) =>
+    db.selectFrom('api_keys').select('developer_id').where('key_hash', '=', p.hash).where('revoked_at', 'is', null),
+  {
+    keptUntil: 'api_keys',
+  },
+);
 
 export async function currentKeyInfo(trx: Trx, developerId: string) {
   return trx
@@ -116,8 +127,14 @@ export async function carryKeys(trx: Trx, before: ApiKeyRow[], ownerNow: string,
     if (!keys) continue;
     await trx.deleteFrom('api_keys').where('developer_id', '=', id).execute();
     for (const key of keys) {
-      await trx.deleteFrom('api_keys').where((eb) => eb.or([eb('id', '=', key.id), eb('key_hash', '=', key.key_hash)])).execute();
-      await trx.insertInto('api_keys').values({ ...key, developer_id: id }).execute();
+      await trx
+        .deleteFrom('api_keys')
+        .where((eb) => eb.or([eb('id', '=', key.id), eb('key_hash', '=', key.key_hash)]))
+        .execute();
+      await trx
+        .insertInto('api_keys')
+        .values({ ...key, developer_id: id })
+        .execute();
     }
   }
 }

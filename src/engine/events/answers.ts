@@ -14,6 +14,8 @@ export function storedBody(status: number | null, body: string | null): string |
 }
 
 /** A stored attempt or log row with its response body as it was answered. */
-export function withAnsweredBody<R extends { http_status_code: number | null; response_body: string | null }>(row: R): R {
+export function withAnsweredBody<R extends { http_status_code: number | null; response_body: string | null }>(
+  row: R,
+): R {
   return row.response_body === null && ok(row.http_status_code) ? { ...row, response_body: RECEIVER_ACCEPTED } : row;
 }

@@ -50,15 +50,35 @@ export async function emitEvents(
   const nowMs = at.getTime();
   const developer = await developerSeq(trx, developerId);
   const envelopes: EventEnvelope[] = [];
-  const eventRows: { id: StoredId; developer_seq: number; type_code: number; payload: string; transaction_seq: number | null; created_at_ms: number }[] = [];
+  const eventRows: {
+    id: StoredId;
+    developer_seq: number;
+    type_code: number;
+    payload: string;
+    transaction_seq: number | null;
+    created_at_ms: number;
+  }[] = [];
   const deliveries = [];
   const deliveryIds: string[] = [];
   for (const { type, data, transactionSeq } of events) {
-    const envelope: EventEnvelope = { event_id: env.ids.uuid(), event_type: type, api_version: API_VERSION, created_at: now, data };
+    const envelope: EventEnvelope = {
+      event_id: env.ids.uuid(),
+      event_type: type,
+      api_version: API_VERSION,
+      created_at: now,
+      data,
+    };
     envelopes.push(envelope);
     // With a transaction to build it from, no payload is stored ('': see ledger-payload.ts).
     const payload = transactionSeq === undefined ? envelopeJson(envelope.event_id, type, now, data) : '';
-    eventRows.push({ id: storedId(trx, envelope.event_id), developer_seq: developer, type_code: typeCode(type), payload, transaction_seq: transactionSeq ?? null, created_at_ms: nowMs });
+    eventRows.push({
+      id: storedId(trx, envelope.event_id),
+      developer_seq: developer,
+      type_code: typeCode(type),
+      payload,
+      transaction_seq: transactionSeq ?? null,
+      created_at_ms: nowMs,
+    });
     // The outbox row: a PENDING delivery, due at once. It sends the event's payload, stored once, on the event.
     const deliveryId = env.ids.uuid();
     deliveryIds.push(deliveryId);
@@ -87,7 +107,10 @@ export async function emitEvents(
       ...deliveries.map((delivery, i): WebhookLogRow => {
         const event = eventRows[i]!;
         const envelope = envelopes[i]!;
-        const payload = event.payload === '' ? envelopeJson(envelope.event_id, envelope.event_type, now, envelope.data) : event.payload;
+        const payload =
+          event.payload === ''
+            ? envelopeJson(envelope.event_id, envelope.event_type, now, envelope.data)
+            : event.payload;
         return {
           event_seq: delivery.event_seq,
           status: delivery.status,
@@ -107,11 +130,21 @@ export async function emitEvents(
       }),
     );
   }
-  await countNewLogs(trx, events.map(({ type }) => ({ developer_id: developerId, event_type: type })));
+  await countNewLogs(
+    trx,
+    events.map(({ type }) => ({ developer_id: developerId, event_type: type })),
+  );
   return envelopes;
 }
 
-const insertEvents = prepareInsertSeqs('events', ['id', 'developer_seq', 'type_code', 'payload', 'transaction_seq', 'created_at_ms']);
+const insertEvents = prepareInsertSeqs('events', [
+  'id',
+  'developer_seq',
+  'type_code',
+  'payload',
+  'transaction_seq',
+  'created_at_ms',
+]);
 
 const insertDeliveries = prepareInsertSeqs('webhook_logs', [
   'id',

@@ -12,11 +12,14 @@ import { insertAttempts, MAX_ATTEMPTS, RETRY_SCHEDULE_SECONDS, urlSeqs } from '.
 // out: each counted attempt without a row gets one here, saying its outcome was never recorded.
 
 /** An attempt's error when the sandbox stopped (was killed) while it was out. */
-export const INTERRUPTED_BY_STOP = "interrupted: the sandbox stopped before this attempt's outcome was recorded; the endpoint may or may not have received it";
+export const INTERRUPTED_BY_STOP =
+  "interrupted: the sandbox stopped before this attempt's outcome was recorded; the endpoint may or may not have received it";
 /** An attempt's error when the snapshot restored was saved while it was out. */
-export const INTERRUPTED_BY_SNAPSHOT = "interrupted: the snapshot restored was saved while this attempt was out, so its outcome is not in it; the endpoint may or may not have received it";
+export const INTERRUPTED_BY_SNAPSHOT =
+  'interrupted: the snapshot restored was saved while this attempt was out, so its outcome is not in it; the endpoint may or may not have received it';
 /** An attempt's error when a restore cancelled it while it was out, and then failed (the data it was sent from stayed). */
-export const CANCELLED_BY_RESTORE = "cancelled: a snapshot restore aborted this attempt while it was out, then did not complete; the endpoint may or may not have received it";
+export const CANCELLED_BY_RESTORE =
+  'cancelled: a snapshot restore aborted this attempt while it was out, then did not complete; the endpoint may or may not have received it';
 /** What an interrupted attempt names as its URL when its developer's deliveries go to the built-in receiver (whose address was the stopped server's). */
 const BUILT_IN_RECEIVER = '(built-in receiver)';
 /** Rows read or written per statement: SQLite takes at most 32,766 parameters in one. */
@@ -34,10 +37,27 @@ const incomplete = (trx: Trx) =>
   trx
     .selectFrom('webhook_logs as l')
     .innerJoin('developers as d', 'd.seq', 'l.developer_seq')
-    .select(['l.seq', 'l.id', 'l.status', 'l.attempt_count', 'l.next_retry_at_ms', 'd.id as developer_id', 'd.webhook_url'])
+    .select([
+      'l.seq',
+      'l.id',
+      'l.status',
+      'l.attempt_count',
+      'l.next_retry_at_ms',
+      'd.id as developer_id',
+      'd.webhook_url',
+    ])
     .where(sql<boolean>`l.status != 'DELIVERED'`)
     .where('l.attempt_count', '>', 0)
-    .where((eb) => eb('l.attempt_count', '>', eb.selectFrom('webhook_attempts as a').select((c) => c.fn.countAll<number>().as('n')).whereRef('a.log_seq', '=', 'l.seq')));
+    .where((eb) =>
+      eb(
+        'l.attempt_count',
+        '>',
+        eb
+          .selectFrom('webhook_attempts as a')
+          .select((c) => c.fn.countAll<number>().as('n'))
+          .whereRef('a.log_seq', '=', 'l.seq'),
+      ),
+    );
 
 /** What an attempt's row says of it, as far as telling the next one's kind goes. */
 type Answered = { http_status_code: number | null; created_at_ms: number };
@@ -55,7 +75,11 @@ type Answered = { http_status_code: number | null; created_at_ms: number };
  *   shrink; at it on a manual clock, where an attempt takes no time, when the two waits are
  *   equal). PENDING logs are never retried by hand.
  */
-function byHand(log: { status: string; next_retry_at_ms: number | null }, n: number, before: Answered | undefined): boolean {
+function byHand(
+  log: { status: string; next_retry_at_ms: number | null },
+  n: number,
+  before: Answered | undefined,
+): boolean {
   if (n > MAX_ATTEMPTS || before?.http_status_code === 410) return true;
   if (log.status !== 'FAILED' || log.next_retry_at_ms === null || before === undefined) return false;
   const wait = RETRY_SCHEDULE_SECONDS[Math.min(n, RETRY_SCHEDULE_SECONDS.length) - 1]! * 1000;
@@ -84,7 +108,12 @@ export interface InterruptedScope {
  * attempt has no row yet either. Resolves with the rows added.
  * @example await recordInterruptedAttempts(trx, INTERRUPTED_BY_STOP, (id) => sandbox.envFor(id).clock.now());
  */
-export async function recordInterruptedAttempts(trx: Trx, error: string, now: (developerId: string) => Date, scope: InterruptedScope = {}): Promise<number> {
+export async function recordInterruptedAttempts(
+  trx: Trx,
+  error: string,
+  now: (developerId: string) => Date,
+  scope: InterruptedScope = {},
+): Promise<number> {
   let query = incomplete(trx);
   if (scope.logs !== undefined) {
     if (scope.logs.length === 0) return 0;
@@ -92,13 +121,22 @@ export async function recordInterruptedAttempts(trx: Trx, error: string, now: (d
   }
   let logs = await query.execute();
   // Held still: its attempt may be out on another server.
-  if (scope.lapsedOnly) logs = logs.filter((log) => log.next_retry_at_ms !== null && log.next_retry_at_ms <= now(log.developer_id).getTime());
+  if (scope.lapsedOnly)
+    logs = logs.filter(
+      (log) => log.next_retry_at_ms !== null && log.next_retry_at_ms <= now(log.developer_id).getTime(),
+    );
   if (logs.length === 0) return 0;
   const recorded = [];
   // A few hundred at a time: a statement takes a bounded number of parameters.
   for (let i = 0; i < logs.length; i += CHUNK) {
     const seqs = logs.slice(i, i + CHUNK).map((l) => l.seq);
-    recorded.push(...(await trx.selectFrom('webhook_attempts').select(['log_seq', 'attempt_number', 'http_status_code', 'created_at_ms']).where('log_seq', 'in', seqs).execute()));
+    recorded.push(
+      ...(await trx
+        .selectFrom('webhook_attempts')
+        .select(['log_seq', 'attempt_number', 'http_status_code', 'created_at_ms'])
+        .where('log_seq', 'in', seqs)
+        .execute()),
+    );
   }
   const byLog = new Map<number, Map<number, Answered>>();
   for (const r of recorded) {
@@ -113,7 +151,9 @@ export async function recordInterruptedAttempts(trx: Trx, error: string, now: (d
     const url = log.webhook_url ?? BUILT_IN_RECEIVER;
     for (let n = 1; n <= log.attempt_count; n++) {
       if (numbers.has(n)) continue;
-      const random = createHash('sha256').update(`interrupted:${idText(log.id)}:${n}`).digest();
+      const random = createHash('sha256')
+        .update(`interrupted:${idText(log.id)}:${n}`)
+        .digest();
       rows.push({
         id: storedId(trx, uuidV7(at, random)),
         log_seq: log.seq,
@@ -128,7 +168,14 @@ export async function recordInterruptedAttempts(trx: Trx, error: string, now: (d
       });
     }
   }
-  const urls = await urlSeqs(trx, rows.map((r) => r.url));
-  for (let i = 0; i < rows.length; i += CHUNK) await insertAttempts(trx, rows.slice(i, i + CHUNK).map(({ url, ...row }) => ({ ...row, url_seq: urls.get(url)! })));
+  const urls = await urlSeqs(
+    trx,
+    rows.map((r) => r.url),
+  );
+  for (let i = 0; i < rows.length; i += CHUNK)
+    await insertAttempts(
+      trx,
+      rows.slice(i, i + CHUNK).map(({ url, ...row }) => ({ ...row, url_seq: urls.get(url)! })),
+    );
   return rows.length;
 }

@@ -106,8 +106,19 @@ export function withEventPayload<R extends Announced & { payload: string | null 
     else out[key] = value;
   }
   if (row.payload === '') {
-    if (row.announced_id === null || row.announced_event_id === null || row.announced_event_type === null || row.announced_at === null) throw new Error(`event ${row.announced_event_id} has neither a payload nor a transaction`);
-    out.payload = envelopeJson(idText(row.announced_event_id), typeName(row.announced_event_type), isoTime(row.announced_at), ledgerEventData(source as unknown as LedgerEventSource));
+    if (
+      row.announced_id === null ||
+      row.announced_event_id === null ||
+      row.announced_event_type === null ||
+      row.announced_at === null
+    )
+      throw new Error(`event ${row.announced_event_id} has neither a payload nor a transaction`);
+    out.payload = envelopeJson(
+      idText(row.announced_event_id),
+      typeName(row.announced_event_type),
+      isoTime(row.announced_at),
+      ledgerEventData(source as unknown as LedgerEventSource),
+    );
   }
   return out as Omit<R, keyof Announced>;
 }

@@ -41,7 +41,10 @@ export const isoTime = (ms: number): string => new Date(ms).toISOString();
 export const isoTimeOrNull = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
 // Kept in memory by the connection (until a developer row changes): every event written asks for it.
-const developerSeqById = prepare((db, p: { id: string }) => db.selectFrom('developers').select('seq').where('id', '=', p.id), { keptUntil: 'developers' });
+const developerSeqById = prepare(
+  (db, p: { id: string }) => db.selectFrom('developers').select('seq').where('id', '=', p.id),
+  { keptUntil: 'developers' },
+);
 
 /** The number a developer's events, logs and attempts name it by; -1 for an unknown developer (it matches no row). */
 export async function developerSeq(trx: Trx, developerId: string): Promise<number> {
@@ -73,7 +76,8 @@ const UUID_SHAPE = [8, 4, 4, 4, 12].map((n) => '_'.repeat(n)).join('-');
 export function storedIdSql(db: Kysely<any>, column: string): RawBuilder<StoredId> {
   const id = sql.ref(column);
   const canonical = sql`${id} LIKE ${UUID_SHAPE} AND ltrim(replace(${id}, '-', ''), '0123456789abcdef') = ''`;
-  if (isPostgres(db)) return sql`CASE WHEN ${canonical} THEN decode(replace(${id}, '-', ''), 'hex') ELSE convert_to(${id}, 'UTF8') END`;
+  if (isPostgres(db))
+    return sql`CASE WHEN ${canonical} THEN decode(replace(${id}, '-', ''), 'hex') ELSE convert_to(${id}, 'UTF8') END`;
   return sql`CASE WHEN ${canonical} THEN unhex(replace(${id}, '-', '')) ELSE ${id} END`;
 }
 

@@ -14,7 +14,10 @@ import { developerSeq, idText, isoTime, isoTimeOrNull, type StoredId, storedId, 
  * as numbers: stored.ts), with its event's id, the payload it sends and its time of creation, all
  * stored once, on its event.
  */
-export type WebhookLogRow = Omit<Selectable<WebhookLogTable>, 'id' | 'developer_seq' | 'event_type_code' | 'next_retry_at_ms' | 'delivered_at_ms'> & {
+export type WebhookLogRow = Omit<
+  Selectable<WebhookLogTable>,
+  'id' | 'developer_seq' | 'event_type_code' | 'next_retry_at_ms' | 'delivered_at_ms'
+> & {
   id: string;
   developer_id: string;
   event_type: string;
@@ -28,9 +31,16 @@ export type WebhookLogRow = Omit<Selectable<WebhookLogTable>, 'id' | 'developer_
 /** The columns of a log as stored, as callers see them (see WebhookLogRow); the rest as given. */
 export function fromStoredLog<R extends Selectable<WebhookLogTable>>(
   row: R,
-): Omit<R, 'id' | 'developer_seq' | 'event_type_code' | 'next_retry_at_ms' | 'delivered_at_ms'> & Pick<WebhookLogRow, 'id' | 'event_type' | 'next_retry_at' | 'delivered_at'> {
+): Omit<R, 'id' | 'developer_seq' | 'event_type_code' | 'next_retry_at_ms' | 'delivered_at_ms'> &
+  Pick<WebhookLogRow, 'id' | 'event_type' | 'next_retry_at' | 'delivered_at'> {
   const { id, developer_seq: _developer, event_type_code, next_retry_at_ms, delivered_at_ms, ...rest } = row;
-  return { ...rest, id: idText(id), event_type: typeName(event_type_code), next_retry_at: isoTimeOrNull(next_retry_at_ms), delivered_at: isoTimeOrNull(delivered_at_ms) };
+  return {
+    ...rest,
+    id: idText(id),
+    event_type: typeName(event_type_code),
+    next_retry_at: isoTimeOrNull(next_retry_at_ms),
+    delivered_at: isoTimeOrNull(delivered_at_ms),
+  };
 }
 
 /**
@@ -62,13 +72,20 @@ const logBySeq = prepare((db, p: { seq: number }) => withPayload(db).where('webh
 
 /** A delivery as it is now (the dispatcher re-reads it before recording an attempt), by its id or its seq. */
 export async function findLog(trx: Trx, key: string | number): Promise<WebhookLogRow | undefined> {
-  return built((typeof key === 'number' ? await logBySeq(trx, { seq: key }) : await logById(trx, { id: storedId(trx, key) })).rows)[0];
+  return built(
+    (typeof key === 'number' ? await logBySeq(trx, { seq: key }) : await logById(trx, { id: storedId(trx, key) })).rows,
+  )[0];
 }
 
 /** One developer's log by id, or undefined (another developer's log is as good as missing). */
 export async function findDeveloperLog(trx: Trx, developerId: string, id: string): Promise<WebhookLogRow | undefined> {
   const developer = await developerSeq(trx, developerId);
-  return built(await withPayload(trx).where('webhook_logs.developer_seq', '=', developer).where('webhook_logs.id', '=', storedId(trx, id)).execute())[0];
+  return built(
+    await withPayload(trx)
+      .where('webhook_logs.developer_seq', '=', developer)
+      .where('webhook_logs.id', '=', storedId(trx, id))
+      .execute(),
+  )[0];
 }
 
 /**
@@ -79,11 +96,22 @@ export async function findDeveloperLog(trx: Trx, developerId: string, id: string
  * are checked on each of the developer's logs read (their event's time, and the wallet of its
  * transaction or payload), and counted so.
  */
-export async function listLogs(trx: Trx, developerId: string, query: PageQuery & ListFilters & { event_type?: string | undefined }): Promise<Page<WebhookLogRow>> {
+export async function listLogs(
+  trx: Trx,
+  developerId: string,
+  query: PageQuery & ListFilters & { event_type?: string | undefined },
+): Promise<Page<WebhookLogRow>> {
   const wallet = await filteredWallet(trx, developerId, query);
   if (wallet === null) return { items: [], total: 0, page: query.page, limit: query.limit };
-  let items = whereFilters(withPayload(trx).where('webhook_logs.developer_seq', '=', await developerSeq(trx, developerId)), LOG_COLUMNS, query);
-  let counts = trx.selectFrom('webhook_log_counts').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('n'), eb.val(0)).as('total')).where('developer_id', '=', developerId);
+  let items = whereFilters(
+    withPayload(trx).where('webhook_logs.developer_seq', '=', await developerSeq(trx, developerId)),
+    LOG_COLUMNS,
+    query,
+  );
+  let counts = trx
+    .selectFrom('webhook_log_counts')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('n'), eb.val(0)).as('total'))
+    .where('developer_id', '=', developerId);
   const statuses = [...new Set(query.status ?? [])];
   if (statuses.length > 0) {
     if (!statuses.includes('DELIVERED')) items = items.where(sql<boolean>`webhook_logs.status != 'DELIVERED'`);
@@ -93,27 +121,55 @@ export async function listLogs(trx: Trx, developerId: string, query: PageQuery &
     items = items.where('webhook_logs.event_type_code', '=', typeCode(query.event_type));
     counts = counts.where('event_type', '=', query.event_type);
   }
-  if (wallet) items = items.where(sql`coalesce(announced_account.id, ${jsonString(trx, sql`nullif(events.payload, '')`, ['data', 'wallet_id'])})`, '=', wallet.id);
+  if (wallet)
+    items = items.where(
+      sql`coalesce(announced_account.id, ${jsonString(trx, sql`nullif(events.payload, '')`, ['data', 'wallet_id'])})`,
+      '=',
+      wallet.id,
+    );
   const total = Number(
-    (wallet || narrowed(query) ? await items.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow() : await counts.executeTakeFirstOrThrow()).total,
+    (wallet || narrowed(query)
+      ? await items
+          .clearSelect()
+          .select((eb) => eb.fn.countAll<number>().as('total'))
+          .executeTakeFirstOrThrow()
+      : await counts.executeTakeFirstOrThrow()
+    ).total,
   );
   const window = pageWindow(query, total);
-  const rows = built(await items.orderBy('webhook_logs.seq', window.order).limit(window.limit).offset(window.offset).execute());
+  const rows = built(
+    await items.orderBy('webhook_logs.seq', window.order).limit(window.limit).offset(window.offset).execute(),
+  );
   return { items: inPageOrder(rows, window), total, page: query.page, limit: query.limit };
 }
 
-const LOG_COLUMNS: FilterColumns = { time: 'events.created_at_ms', stored: (time) => time.getTime(), status: 'webhook_logs.status' };
+const LOG_COLUMNS: FilterColumns = {
+  time: 'events.created_at_ms',
+  stored: (time) => time.getTime(),
+  status: 'webhook_logs.status',
+};
 
 /**
  * One developer's deliveries whose time had come by `cutoff` on that developer's clock, oldest
  * first, leaving out those in `skip` (in flight already).
  */
-export async function dueLogs(trx: Trx, developerId: string, cutoff: Date, limit: number, skip: string[]): Promise<WebhookLogRow[]> {
+export async function dueLogs(
+  trx: Trx,
+  developerId: string,
+  cutoff: Date,
+  limit: number,
+  skip: string[],
+): Promise<WebhookLogRow[]> {
   let query = withPayload(trx)
     .where('webhook_logs.developer_seq', '=', await developerSeq(trx, developerId))
     .where('webhook_logs.next_retry_at_ms', '<=', cutoff.getTime())
     .where('webhook_logs.status', 'in', ['PENDING', 'FAILED']);
-  if (skip.length > 0) query = query.where('webhook_logs.id', 'not in', skip.map((id) => storedId(trx, id)));
+  if (skip.length > 0)
+    query = query.where(
+      'webhook_logs.id',
+      'not in',
+      skip.map((id) => storedId(trx, id)),
+    );
   return built(await query.orderBy('webhook_logs.next_retry_at_ms').orderBy('webhook_logs.seq').limit(limit).execute());
 }
 
@@ -166,24 +222,50 @@ const addToCount = prepare((db, p: { developer_id: string; status: WebhookLogSta
   db
     .insertInto('webhook_log_counts')
     .values({ developer_id: p.developer_id, status: p.status, event_type: p.event_type, n: p.n })
-    .onConflict((oc) => oc.columns(['developer_id', 'status', 'event_type']).doUpdateSet((eb) => ({ n: eb('webhook_log_counts.n', '+', eb.ref('excluded.n')) }))),
+    .onConflict((oc) =>
+      oc
+        .columns(['developer_id', 'status', 'event_type'])
+        .doUpdateSet((eb) => ({ n: eb('webhook_log_counts.n', '+', eb.ref('excluded.n')) })),
+    ),
 );
 
 /** Counts new PENDING logs, one for each row given, in one statement. */
 export const countNewLogs = prepareRows((db, rows: { developer_id: string; event_type: string }[]) =>
   db
     .insertInto('webhook_log_counts')
-    .values(rows.map((row) => ({ developer_id: row.developer_id, status: 'PENDING' as const, event_type: row.event_type, n: 1 })))
-    .onConflict((oc) => oc.columns(['developer_id', 'status', 'event_type']).doUpdateSet((eb) => ({ n: eb('webhook_log_counts.n', '+', 1) }))),
+    .values(
+      rows.map((row) => ({
+        developer_id: row.developer_id,
+        status: 'PENDING' as const,
+        event_type: row.event_type,
+        n: 1,
+      })),
+    )
+    .onConflict((oc) =>
+      oc
+        .columns(['developer_id', 'status', 'event_type'])
+        .doUpdateSet((eb) => ({ n: eb('webhook_log_counts.n', '+', 1) })),
+    ),
 );
 
 /** Keeps the counters that list totals read: `n` logs of this kind more (or fewer, when negative). */
-export async function countLogs(trx: Trx, developerId: string, status: WebhookLogStatus, eventType: string, n: number): Promise<void> {
+export async function countLogs(
+  trx: Trx,
+  developerId: string,
+  status: WebhookLogStatus,
+  eventType: string,
+  n: number,
+): Promise<void> {
   if (n !== 0) await addToCount(trx, { developer_id: developerId, status, event_type: eventType, n });
 }
 
 /** Moves one log from one status's counter to another's (nothing when the status stays). */
-export async function countStatusChange(trx: Trx, log: Pick<WebhookLogRow, 'developer_id' | 'event_type'>, from: WebhookLogStatus, to: WebhookLogStatus): Promise<void> {
+export async function countStatusChange(
+  trx: Trx,
+  log: Pick<WebhookLogRow, 'developer_id' | 'event_type'>,
+  from: WebhookLogStatus,
+  to: WebhookLogStatus,
+): Promise<void> {
   if (from === to) return;
   await countLogs(trx, log.developer_id, from, log.event_type, -1);
   await countLogs(trx, log.developer_id, to, log.event_type, 1);

@@ -9,11 +9,22 @@ import type { Page, PageQuery } from '../paging.js';
 import { storedBody, withAnsweredBody } from './answers.js';
 import type { WebhookAttemptTable, WebhookLogStatus, WebhookLogTable } from './events.table.js';
 import { idText, isoTime, storedId, storedTimeOrNull } from './stored.js';
-import { countLogs, countStatusChange, findDeveloperLog, fromStoredLog, listLogs, type WebhookLogRow } from './webhook-logs.repository.js';
+import {
+  countLogs,
+  countStatusChange,
+  findDeveloperLog,
+  fromStoredLog,
+  listLogs,
+  type WebhookLogRow,
+} from './webhook-logs.repository.js';
 
 export { dueLogs, findLog, stillFresh, type WebhookLogRow } from './webhook-logs.repository.js';
 /** An attempt as callers see it: with its URL (stored once, in webhook_urls) in place of the URL's seq, and its time as ISO text. */
-export type WebhookAttemptRow = Omit<Selectable<WebhookAttemptTable>, 'id' | 'url_seq' | 'created_at_ms'> & { id: string; url: string; created_at: string };
+export type WebhookAttemptRow = Omit<Selectable<WebhookAttemptTable>, 'id' | 'url_seq' | 'created_at_ms'> & {
+  id: string;
+  url: string;
+  created_at: string;
+};
 
 /** Seconds to wait after attempt n (1-based) before attempt n + 1 (decisions: Webhooks): 8 attempts in all. */
 export const RETRY_SCHEDULE_SECONDS = [5, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 3600, 10 * 3600];
@@ -51,22 +62,43 @@ export const selectAttempts = (trx: Trx) =>
   trx
     .selectFrom('webhook_attempts as a')
     .innerJoin('webhook_urls as u', 'u.seq', 'a.url_seq')
-    .select(['a.seq', 'a.id', 'a.log_seq', 'a.attempt_number', 'a.manual', 'u.url', 'a.http_status_code', 'a.response_body', 'a.error', 'a.duration_ms', 'a.created_at_ms']);
+    .select([
+      'a.seq',
+      'a.id',
+      'a.log_seq',
+      'a.attempt_number',
+      'a.manual',
+      'u.url',
+      'a.http_status_code',
+      'a.response_body',
+      'a.error',
+      'a.duration_ms',
+      'a.created_at_ms',
+    ]);
 
 /** A row of `selectAttempts` as callers see it: its time as ISO text, its response body as answered. */
-export function asAttempt({ id, created_at_ms, ...row }: Awaited<ReturnType<ReturnType<typeof selectAttempts>['execute']>>[number]): WebhookAttemptRow {
+export function asAttempt({
+  id,
+  created_at_ms,
+  ...row
+}: Awaited<ReturnType<ReturnType<typeof selectAttempts>['execute']>>[number]): WebhookAttemptRow {
   return withAnsweredBody({ ...row, id: idText(id), created_at: isoTime(created_at_ms) });
 }
 
 /** A log's attempts by number (one a restart found interrupted is recorded after those that followed it in a database an older version left). */
 export async function listAttempts(trx: Trx, logSeq: number): Promise<WebhookAttemptRow[]> {
-  return (await selectAttempts(trx).where('a.log_seq', '=', logSeq).orderBy('a.attempt_number').orderBy('a.seq').execute()).map(asAttempt);
+  return (
+    await selectAttempts(trx).where('a.log_seq', '=', logSeq).orderBy('a.attempt_number').orderBy('a.seq').execute()
+  ).map(asAttempt);
 }
 
 /** Only a FAILED or DEAD delivery can be retried by hand (decisions: Webhooks). */
 export function assertRetryable(log: WebhookLogRow): void {
   if (log.status === 'PENDING' || log.status === 'DELIVERED') {
-    throw new LedgerError('WEBHOOK_NOT_RETRYABLE', `a ${log.status} delivery cannot be retried: only FAILED or DEAD ones`);
+    throw new LedgerError(
+      'WEBHOOK_NOT_RETRYABLE',
+      `a ${log.status} delivery cannot be retried: only FAILED or DEAD ones`,
+    );
   }
 }
 
@@ -74,7 +106,11 @@ export function assertRetryable(log: WebhookLogRow): void {
 function started(log: WebhookLogRow, now: number, manual: boolean): WebhookLogRow {
   const attempts = log.attempt_count + 1;
   const wait = RETRY_SCHEDULE_SECONDS[Math.min(attempts, RETRY_SCHEDULE_SECONDS.length) - 1]!;
-  return { ...log, attempt_count: attempts, next_retry_at: manual ? log.next_retry_at : new Date(now + wait * 1000).toISOString() };
+  return {
+    ...log,
+    attempt_count: attempts,
+    next_retry_at: manual ? log.next_retry_at : new Date(now + wait * 1000).toISOString(),
+  };
 }
 
 /**
@@ -107,7 +143,14 @@ function settled(log: WebhookLogRow, result: AttemptResult, now: string): Webhoo
 }
 
 /** The attempt's own record; its URL by seq (`urlSeqs`). */
-function attemptRow(trx: Trx, env: EngineEnv, log: WebhookLogRow, result: AttemptResult, now: string, urls: Map<string, number>) {
+function attemptRow(
+  trx: Trx,
+  env: EngineEnv,
+  log: WebhookLogRow,
+  result: AttemptResult,
+  now: string,
+  urls: Map<string, number>,
+) {
   return {
     id: storedId(trx, env.ids.uuid()),
     log_seq: log.seq,
@@ -134,14 +177,24 @@ function attemptRow(trx: Trx, env: EngineEnv, log: WebhookLogRow, result: Attemp
  * while this one may be out. The logs given back, and `finishAttempt`, keep the schedule's time.
  * @example const [started] = await beginAttempts(trx, env, [log], false);
  */
-export async function beginAttempts(trx: Trx, env: EngineEnv, logs: WebhookLogRow[], manual: boolean, leaseSeconds?: number): Promise<WebhookLogRow[]> {
+export async function beginAttempts(
+  trx: Trx,
+  env: EngineEnv,
+  logs: WebhookLogRow[],
+  manual: boolean,
+  leaseSeconds?: number,
+): Promise<WebhookLogRow[]> {
   const now = env.clock.now().getTime();
   const begun: WebhookLogRow[] = [];
   for (const log of logs) {
     const next = started(log, now, manual);
     const scheduled = storedTimeOrNull(next.next_retry_at);
     const held = leaseSeconds === undefined ? scheduled : Math.max(scheduled ?? 0, now + leaseSeconds * 1000);
-    const { rows } = await startLog(trx, { id: storedId(trx, log.id), attempt_count: next.attempt_count, next_retry_at_ms: held });
+    const { rows } = await startLog(trx, {
+      id: storedId(trx, log.id),
+      attempt_count: next.attempt_count,
+      next_retry_at_ms: held,
+    });
     begun.push({ ...asLog(rows[0]!, log), next_retry_at: next.next_retry_at });
   }
   return begun;
@@ -156,7 +209,17 @@ export async function beginAttempts(trx: Trx, env: EngineEnv, logs: WebhookLogRo
 export async function attemptStillOut(trx: Trx, begun: WebhookLogRow): Promise<boolean> {
   const row = await trx
     .selectFrom('webhook_logs as l')
-    .select((eb) => eb.exists(eb.selectFrom('webhook_attempts as a').select('a.seq').whereRef('a.log_seq', '=', 'l.seq').where('a.attempt_number', '=', begun.attempt_count)).as('recorded'))
+    .select((eb) =>
+      eb
+        .exists(
+          eb
+            .selectFrom('webhook_attempts as a')
+            .select('a.seq')
+            .whereRef('a.log_seq', '=', 'l.seq')
+            .where('a.attempt_number', '=', begun.attempt_count),
+        )
+        .as('recorded'),
+    )
     .where('l.seq', '=', begun.seq)
     .where('l.attempt_count', '=', begun.attempt_count)
     .executeTakeFirst();
@@ -167,7 +230,12 @@ export async function attemptStillOut(trx: Trx, begun: WebhookLogRow): Promise<b
  * Records how a started attempt went and moves the log on (see `settled`).
  * @example await finishAttempt(trx, env, begun, { url, httpStatus: 500, responseBody: 'oops', error: null, durationMs: 12, manual: false })
  */
-export async function finishAttempt(trx: Trx, env: EngineEnv, log: WebhookLogRow, result: AttemptResult): Promise<WebhookLogRow> {
+export async function finishAttempt(
+  trx: Trx,
+  env: EngineEnv,
+  log: WebhookLogRow,
+  result: AttemptResult,
+): Promise<WebhookLogRow> {
   const now = env.clock.now().toISOString();
   await insertAttempts(trx, [attemptRow(trx, env, log, result, now, await urlSeqs(trx, [result.url]))]);
   const next = settled(log, result, now);
@@ -182,7 +250,11 @@ export async function finishAttempt(trx: Trx, env: EngineEnv, log: WebhookLogRow
  * `finishAttempt` would, with a few statements for the whole batch instead of several per attempt.
  * @example const settledLogs = await recordAttempts(trx, env, [{ log, result }]);
  */
-export async function recordAttempts(trx: Trx, env: EngineEnv, attempts: { log: WebhookLogRow; result: AttemptResult }[]): Promise<WebhookLogRow[]> {
+export async function recordAttempts(
+  trx: Trx,
+  env: EngineEnv,
+  attempts: { log: WebhookLogRow; result: AttemptResult }[],
+): Promise<WebhookLogRow[]> {
   if (attempts.length === 0) return [];
   const at = env.clock.now();
   const now = at.toISOString();
@@ -190,8 +262,14 @@ export async function recordAttempts(trx: Trx, env: EngineEnv, attempts: { log: 
     const begun = started(log, at.getTime(), result.manual);
     return { log, begun, result, after: settled(begun, result, now) };
   });
-  const urls = await urlSeqs(trx, done.map((d) => d.result.url));
-  await insertAttempts(trx, done.map(({ begun, result }) => attemptRow(trx, env, begun, result, now, urls)));
+  const urls = await urlSeqs(
+    trx,
+    done.map((d) => d.result.url),
+  );
+  await insertAttempts(
+    trx,
+    done.map(({ begun, result }) => attemptRow(trx, env, begun, result, now, urls)),
+  );
   // One UPDATE for each distinct outcome (nearly always one: all delivered).
   const outcomes = new Map<string, typeof done>();
   for (const d of done) {
@@ -208,13 +286,25 @@ export async function recordAttempts(trx: Trx, env: EngineEnv, attempts: { log: 
       next_retry_at_ms: storedTimeOrNull(next_retry_at),
       delivered_at_ms: storedTimeOrNull(delivered_at),
     };
-    await settleLogs(trx, group.map((d) => ({ ...outcome, seq: d.log.seq })));
+    await settleLogs(
+      trx,
+      group.map((d) => ({ ...outcome, seq: d.log.seq })),
+    );
   }
-  const moves = new Map<string, { developerId: string; type: string; from: WebhookLogStatus; to: WebhookLogStatus; n: number }>();
+  const moves = new Map<
+    string,
+    { developerId: string; type: string; from: WebhookLogStatus; to: WebhookLogStatus; n: number }
+  >();
   for (const { log, after } of done) {
     if (log.status === after.status) continue;
     const key = `${log.developer_id}:${log.event_type}:${log.status}:${after.status}`;
-    const move = moves.get(key) ?? { developerId: log.developer_id, type: log.event_type, from: log.status, to: after.status, n: 0 };
+    const move = moves.get(key) ?? {
+      developerId: log.developer_id,
+      type: log.event_type,
+      from: log.status,
+      to: after.status,
+      n: 0,
+    };
     move.n += 1;
     moves.set(key, move);
   }
@@ -253,7 +343,10 @@ const asLog = (row: Selectable<WebhookLogTable>, log: WebhookLogRow): WebhookLog
 });
 
 /** A log's state as `writeLog` writes it. */
-type LogState = Pick<WebhookLogRow, 'id' | 'status' | 'attempt_count' | 'http_status_code' | 'response_body' | 'next_retry_at' | 'delivered_at'>;
+type LogState = Pick<
+  WebhookLogRow,
+  'id' | 'status' | 'attempt_count' | 'http_status_code' | 'response_body' | 'next_retry_at' | 'delivered_at'
+>;
 
 /** Writes a log's new state, the built-in receiver's standard answer stored as NULL (answers.ts), and gives it back as `asLog`. */
 async function writeLog(trx: Trx, log: WebhookLogRow, next: LogState): Promise<WebhookLogRow> {
@@ -270,7 +363,11 @@ async function writeLog(trx: Trx, log: WebhookLogRow, next: LogState): Promise<W
 }
 
 const startLog = prepare((db, p: Pick<Selectable<WebhookLogTable>, 'id' | 'attempt_count' | 'next_retry_at_ms'>) =>
-  db.updateTable('webhook_logs').set({ attempt_count: p.attempt_count, next_retry_at_ms: p.next_retry_at_ms }).where('id', '=', p.id).returningAll(),
+  db
+    .updateTable('webhook_logs')
+    .set({ attempt_count: p.attempt_count, next_retry_at_ms: p.next_retry_at_ms })
+    .where('id', '=', p.id)
+    .returningAll(),
 );
 
 /** Attempts, one or a handover's, in one statement (prepared once for each number of rows: see prepareRows). */
@@ -288,7 +385,10 @@ export const insertAttempts = prepareInsertRows('webhook_attempts', [
 ]);
 
 /** A log to settle by seq, with the outcome its group shares (the statement takes it from the first). */
-type SettledLog = Pick<Selectable<WebhookLogTable>, 'seq' | 'status' | 'http_status_code' | 'response_body' | 'next_retry_at_ms' | 'delivered_at_ms'>;
+type SettledLog = Pick<
+  Selectable<WebhookLogTable>,
+  'seq' | 'status' | 'http_status_code' | 'response_body' | 'next_retry_at_ms' | 'delivered_at_ms'
+>;
 
 /** Logs that share one outcome, settled in one statement: each attempt counted, the outcome set (the first row's). */
 const settleLogs = prepareRows((db, logs: SettledLog[]) =>
@@ -309,9 +409,17 @@ const settleLogs = prepareRows((db, logs: SettledLog[]) =>
     ),
 );
 
-const addUrl = prepare((db, p: { url: string }) => db.insertInto('webhook_urls').values({ url: p.url }).onConflict((oc) => oc.column('url').doNothing()));
+const addUrl = prepare((db, p: { url: string }) =>
+  db
+    .insertInto('webhook_urls')
+    .values({ url: p.url })
+    .onConflict((oc) => oc.column('url').doNothing()),
+);
 // Kept in memory by the connection (until a URL is added): every handover of deliveries asks for its URL's seq.
-const urlSeq = prepare((db, p: { url: string }) => db.selectFrom('webhook_urls').select('seq').where('url', '=', p.url), { keptUntil: 'webhook_urls' });
+const urlSeq = prepare(
+  (db, p: { url: string }) => db.selectFrom('webhook_urls').select('seq').where('url', '=', p.url),
+  { keptUntil: 'webhook_urls' },
+);
 
 /** The seq of each URL given (nearly always one: the endpoint's), kept once in webhook_urls: added the first time it is used. */
 export async function urlSeqs(trx: Trx, urls: string[]): Promise<Map<string, number>> {
@@ -327,19 +435,26 @@ export async function urlSeqs(trx: Trx, urls: string[]): Promise<Map<string, num
   return seqs;
 }
 
-const updateLog = prepare((db, p: Pick<Selectable<WebhookLogTable>, 'id' | 'status' | 'attempt_count' | 'http_status_code' | 'response_body' | 'next_retry_at_ms' | 'delivered_at_ms'>) =>
-  db
-    .updateTable('webhook_logs')
-    .set({
-      status: p.status,
-      attempt_count: p.attempt_count,
-      http_status_code: p.http_status_code,
-      response_body: p.response_body,
-      next_retry_at_ms: p.next_retry_at_ms,
-      delivered_at_ms: p.delivered_at_ms,
-    })
-    .where('id', '=', p.id)
-    .returningAll(),
+const updateLog = prepare(
+  (
+    db,
+    p: Pick<
+      Selectable<WebhookLogTable>,
+      'id' | 'status' | 'attempt_count' | 'http_status_code' | 'response_body' | 'next_retry_at_ms' | 'delivered_at_ms'
+    >,
+  ) =>
+    db
+      .updateTable('webhook_logs')
+      .set({
+        status: p.status,
+        attempt_count: p.attempt_count,
+        http_status_code: p.http_status_code,
+        response_body: p.response_body,
+        next_retry_at_ms: p.next_retry_at_ms,
+        delivered_at_ms: p.delivered_at_ms,
+      })
+      .where('id', '=', p.id)
+      .returningAll(),
 );
 
 export interface Endpoint {
@@ -352,12 +467,22 @@ export interface Endpoint {
 
 // Kept in memory by the connection (until a developer row changes): the dispatcher asks for the
 // endpoint before every handover to the built-in receiver.
-const developerById = prepare((db, p: { id: string }) => db.selectFrom('developers').selectAll().where('id', '=', p.id), { keptUntil: 'developers' });
+const developerById = prepare(
+  (db, p: { id: string }) => db.selectFrom('developers').selectAll().where('id', '=', p.id),
+  { keptUntil: 'developers' },
+);
 
 /** Where a developer's webhooks go and what signs them; undefined for an unknown developer. */
 export async function findEndpoint(trx: Trx, developerId: string): Promise<Endpoint | undefined> {
   const [d] = (await developerById(trx, { id: developerId })).rows;
-  return d && { url: d.webhook_url, secret: d.webhook_secret, previous_secret: d.webhook_secret_previous, previous_secret_until: d.webhook_secret_previous_until };
+  return (
+    d && {
+      url: d.webhook_url,
+      secret: d.webhook_secret,
+      previous_secret: d.webhook_secret_previous,
+      previous_secret_until: d.webhook_secret_previous_until,
+    }
+  );
 }
 
 export async function getEndpoint(trx: Trx, developerId: string): Promise<Endpoint> {
@@ -405,6 +530,9 @@ export async function fixSecret(trx: Trx, developerId: string, secret: string): 
 
 /** The secrets that sign now: the current one, and the previous one while its overlap lasts. */
 export function signingSecrets(endpoint: Endpoint, now: Date): string[] {
-  const previousValid = endpoint.previous_secret && endpoint.previous_secret_until && Date.parse(endpoint.previous_secret_until) > now.getTime();
+  const previousValid =
+    endpoint.previous_secret &&
+    endpoint.previous_secret_until &&
+    Date.parse(endpoint.previous_secret_until) > now.getTime();
   return previousValid ? [endpoint.secret, endpoint.previous_secret!] : [endpoint.secret];
 }

@@ -107,7 +107,12 @@ export function answerKept(status: number): boolean {
  * The caller holds the key's lock (one-at-a-time.ts), so no other request with it runs in this process.
  * @example const claim = await lookupKey(db, env, scope, fingerprint(body));
  */
-export async function lookupKey(trx: Trx, env: EngineEnv, scope: IdempotencyScope, requestHash: string): Promise<Claim> {
+export async function lookupKey(
+  trx: Trx,
+  env: EngineEnv,
+  scope: IdempotencyScope,
+  requestHash: string,
+): Promise<Claim> {
   const existing = await trx
     .selectFrom('idempotency_keys')
     .select(['request_hash', 'state', 'response_status', 'response_body', 'created_at'])
@@ -116,8 +121,17 @@ export async function lookupKey(trx: Trx, env: EngineEnv, scope: IdempotencyScop
     .where('path', '=', scope.path)
     .where('key', '=', scope.key)
     .executeTakeFirst();
-  if (!existing || existing.state !== 'DONE' || env.clock.now().getTime() - Date.parse(existing.created_at) >= IDEMPOTENCY_TTL_MS) return { kind: 'new' };
-  sameRequestOrConflict(existing.request_hash, requestHash, 'this Idempotency-Key was already used with a different request');
+  if (
+    !existing ||
+    existing.state !== 'DONE' ||
+    env.clock.now().getTime() - Date.parse(existing.created_at) >= IDEMPOTENCY_TTL_MS
+  )
+    return { kind: 'new' };
+  sameRequestOrConflict(
+    existing.request_hash,
+    requestHash,
+    'this Idempotency-Key was already used with a different request',
+  );
   return { kind: 'replay', status: existing.response_status ?? 200, body: existing.response_body ?? '' };
 }
 
@@ -137,7 +151,14 @@ export async function replayInWrite(trx: Trx, env: EngineEnv, keyed: KeyedReques
  * it inside the transaction of their effect, so the effect and its replay commit together or not at all.
  * @example await storeKey(trx, env, scope, hash, 201, body);
  */
-export async function storeKey(trx: Trx, env: EngineEnv, scope: IdempotencyScope, requestHash: string, status: number, body: string): Promise<void> {
+export async function storeKey(
+  trx: Trx,
+  env: EngineEnv,
+  scope: IdempotencyScope,
+  requestHash: string,
+  status: number,
+  body: string,
+): Promise<void> {
   const row = {
     developer_id: scope.developerId,
     method: scope.method,
@@ -152,7 +173,17 @@ export async function storeKey(trx: Trx, env: EngineEnv, scope: IdempotencyScope
   await trx
     .insertInto('idempotency_keys')
     .values(row)
-    .onConflict((oc) => oc.columns(['developer_id', 'method', 'path', 'key']).doUpdateSet({ request_hash: row.request_hash, state: row.state, response_status: status, response_body: body, created_at: row.created_at }))
+    .onConflict((oc) =>
+      oc
+        .columns(['developer_id', 'method', 'path', 'key'])
+        .doUpdateSet({
+          request_hash: row.request_hash,
+          state: row.state,
+          response_status: status,
+          response_body: body,
+          created_at: row.created_at,
+        }),
+    )
     .execute();
 }
 

@@ -23,7 +23,8 @@ export class KeyLocks {
     const deadline = this.realNow() + IN_FLIGHT_WAIT_MS;
     for (let current = this.held.get(name); current; current = this.held.get(name)) {
       const remaining = deadline - this.realNow();
-      if (remaining <= 0) throw new LedgerError('IDEMPOTENCY_KEY_IN_USE', 'a request with this Idempotency-Key is still being processed');
+      if (remaining <= 0)
+        throw new LedgerError('IDEMPOTENCY_KEY_IN_USE', 'a request with this Idempotency-Key is still being processed');
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([current, new Promise((resolve) => (timer = setTimeout(resolve, remaining)))]);
       clearTimeout(timer);

@@ -15,16 +15,31 @@ import { type InboundInput, receiveInbound } from './inbound.service.js';
  * learn nothing more of that wallet (how full it is, its pending payouts) than a bank would say.
  * @example await deliverToSandboxAccount(trx, env, '035', { account_number, amount, ... })
  */
-export async function deliverToSandboxAccount(trx: Trx, env: EngineEnv, bankCode: string, input: InboundInput): Promise<void> {
+export async function deliverToSandboxAccount(
+  trx: Trx,
+  env: EngineEnv,
+  bankCode: string,
+  input: InboundInput,
+): Promise<void> {
   if (bankCode !== VIRTUAL_BANK.code) return;
   const recipient = await findWalletByAccountNumber(trx, input.account_number);
   // A wallet whose developer is being reset is as good as gone: the reset removes it.
   if (!recipient || (await resetPending(trx, recipient.developer_id))) return;
   // What arrives is stamped on the receiving developer's clock (decisions: Tenancy, clocks and reset).
   try {
-    await receiveInbound(trx, envOf(env, recipient.developer_id), recipient.developer_id, { ...input, sender_bank_code: input.sender_bank_code ?? VIRTUAL_BANK.code }, undefined, { fromSandbox: true });
+    await receiveInbound(
+      trx,
+      envOf(env, recipient.developer_id),
+      recipient.developer_id,
+      { ...input, sender_bank_code: input.sender_bank_code ?? VIRTUAL_BANK.code },
+      undefined,
+      { fromSandbox: true },
+    );
   } catch (refused) {
     if (!(refused instanceof LedgerError)) throw refused;
-    throw new LedgerError('ACCOUNT_NOT_FOUND', `the beneficiary bank rejected the credit: account ${input.account_number} at ${bankName(bankCode)} cannot receive it`);
+    throw new LedgerError(
+      'ACCOUNT_NOT_FOUND',
+      `the beneficiary bank rejected the credit: account ${input.account_number} at ${bankName(bankCode)} cannot receive it`,
+    );
   }
 }

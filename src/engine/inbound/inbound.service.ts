@@ -75,7 +75,12 @@ export function analyserOf(env: EngineEnv): NarrationAnalyser {
  * made here is the one the write would make.
  * @example const analysis = await analyseInbound(db, env, developerId, body); await receiveInbound(trx, env, developerId, body, analysis);
  */
-export async function analyseInbound(db: Trx, env: EngineEnv, developerId: string, input: InboundInput): Promise<ServiceIntelligence | undefined> {
+export async function analyseInbound(
+  db: Trx,
+  env: EngineEnv,
+  developerId: string,
+  input: InboundInput,
+): Promise<ServiceIntelligence | undefined> {
   const wallet = await findWalletByAccountNumber(db, input.account_number);
   if (!wallet || wallet.developer_id !== developerId) return undefined;
   return analyserOf(env).analyse({
@@ -91,7 +96,10 @@ export async function analyseInbound(db: Trx, env: EngineEnv, developerId: strin
  * Where an inbound payment goes, in order (decisions: Inbound payments): a closed wallet first,
  * then a risk flag (it outranks low confidence), then low confidence; null is a credit.
  */
-export function routeInbound(walletStatus: string, intelligence: ServiceIntelligence): { reason: SuspenseReason; status: 'PENDING' | 'FLAGGED' } | null {
+export function routeInbound(
+  walletStatus: string,
+  intelligence: ServiceIntelligence,
+): { reason: SuspenseReason; status: 'PENDING' | 'FLAGGED' } | null {
   if (walletStatus === 'CLOSED') return { reason: 'WALLET_CLOSED', status: 'PENDING' };
   const held = holdReason(intelligence);
   if (held === 'AI_RISK_FLAG') return { reason: held, status: 'FLAGGED' };
@@ -137,22 +145,37 @@ export async function receiveInbound(
   // that id first is the recipient's own, and must not turn another developer's payout into a
   // failure (decisions: Inbound payments). It keeps its record; the payment arrives beside it.
   if (seen && !fromSandbox) {
-    sameRequestOrConflict(seen.request_hash, hash, `provider_reference ${payload.provider_reference} was already used for a different payment`);
+    sameRequestOrConflict(
+      seen.request_hash,
+      hash,
+      `provider_reference ${payload.provider_reference} was already used for a different payment`,
+    );
     return replay(trx, developerId, JSON.parse(seen.outcome) as StoredOutcome);
   }
 
   const wallet = await findWalletByAccountNumber(trx, payload.account_number);
   if (!wallet || wallet.developer_id !== developerId) {
-    throw new LedgerError('NOT_FOUND', `account ${payload.account_number} not found: it is not one of your virtual accounts`);
+    throw new LedgerError(
+      'NOT_FOUND',
+      `account ${payload.account_number} not found: it is not one of your virtual accounts`,
+    );
   }
   const intelligence =
     analysis ??
     (await analyserOf(env).analyse(
-      { developerId, narration: payload.narration, systemPrompt: wallet.system_prompt, amount: payload.amount, senderName: payload.sender_name },
+      {
+        developerId,
+        narration: payload.narration,
+        systemPrompt: wallet.system_prompt,
+        amount: payload.amount,
+        senderName: payload.sender_name,
+      },
       { offline: true },
     ));
   const held = routeInbound(wallet.status, intelligence);
-  const outcome = held ? await suspend(trx, env, wallet, payload, held.reason, held.status, intelligence) : await credit(trx, env, wallet, payload, intelligence);
+  const outcome = held
+    ? await suspend(trx, env, wallet, payload, held.reason, held.status, intelligence)
+    : await credit(trx, env, wallet, payload, intelligence);
   if (seen) return outcome;
   const stored: StoredOutcome = {
     outcome: outcome.outcome,
@@ -181,11 +204,18 @@ interface StoredOutcome {
 async function replay(trx: Trx, developerId: string, stored: StoredOutcome): Promise<InboundOutcome> {
   const outcome: InboundOutcome = { outcome: stored.outcome, replayed: true };
   if (stored.transaction_id) outcome.transaction = await findTransaction(trx, developerId, stored.transaction_id);
-  if (stored.suspense_item_id) outcome.suspense_item = await findSuspenseItem(trx, developerId, stored.suspense_item_id);
+  if (stored.suspense_item_id)
+    outcome.suspense_item = await findSuspenseItem(trx, developerId, stored.suspense_item_id);
   return outcome;
 }
 
-async function credit(trx: Trx, env: EngineEnv, wallet: WalletRow, payload: InboundPayload, intelligence: ServiceIntelligence): Promise<InboundOutcome> {
+async function credit(
+  trx: Trx,
+  env: EngineEnv,
+  wallet: WalletRow,
+  payload: InboundPayload,
+  intelligence: ServiceIntelligence,
+): Promise<InboundOutcome> {
   const settlement = await findSystemAccountId(trx, wallet.developer_id, 'PROVIDER_SETTLEMENT');
   const { transactions } = await post(trx, env, {
     developerId: wallet.developer_id,
@@ -222,7 +252,10 @@ export async function suspend(
   status: SuspenseStatus,
   intelligence: unknown = null,
 ): Promise<InboundOutcome> {
-  const [settlement, holding] = await findSystemAccountIds(trx, wallet.developer_id, ['PROVIDER_SETTLEMENT', 'SUSPENSE_HOLDING'] as const);
+  const [settlement, holding] = await findSystemAccountIds(trx, wallet.developer_id, [
+    'PROVIDER_SETTLEMENT',
+    'SUSPENSE_HOLDING',
+  ] as const);
   const { postingSeq } = await post(trx, env, {
     developerId: wallet.developer_id,
     kind: 'INBOUND_SUSPENSE',

@@ -32,8 +32,14 @@ export const PREVIEW_AMOUNT = 100_000;
  * and status, as a real payment to it would be read.
  * @example await previewAnalysis(db, env, developerId, { narration: 'sch fees', system_prompt: 'School fees only.' })
  */
-export async function previewAnalysis(db: Trx, env: EngineEnv, developerId: string, input: PreviewInput): Promise<AnalysisPreview> {
-  if (input.wallet_id !== undefined && input.system_prompt !== undefined) throw invalidField('system_prompt', 'give a system_prompt or a wallet_id, not both');
+export async function previewAnalysis(
+  db: Trx,
+  env: EngineEnv,
+  developerId: string,
+  input: PreviewInput,
+): Promise<AnalysisPreview> {
+  if (input.wallet_id !== undefined && input.system_prompt !== undefined)
+    throw invalidField('system_prompt', 'give a system_prompt or a wallet_id, not both');
   const wallet = input.wallet_id === undefined ? undefined : await findWallet(db, developerId, input.wallet_id);
   if (input.wallet_id !== undefined && !wallet) throw notFound('wallet');
   const analyser = analyserOf(env);

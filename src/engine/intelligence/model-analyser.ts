@@ -1,7 +1,14 @@
 import { createHash } from 'node:crypto';
 import { maxHeaderSize } from 'node:http';
 import { z } from 'zod';
-import { type AnalyseOptions, type AnalysisInput, type NarrationAnalyser, type NarrationInput, RISK_FLAGS, type ServiceIntelligence } from './analyser.js';
+import {
+  type AnalyseOptions,
+  type AnalysisInput,
+  type NarrationAnalyser,
+  type NarrationInput,
+  RISK_FLAGS,
+  type ServiceIntelligence,
+} from './analyser.js';
 import { GENERAL_PAYMENT, INTENTS } from './lexicon.js';
 import { applyMarkers } from './markers.js';
 import { amountLimits, readPrompt, senderRules } from './prompt.js';
@@ -17,7 +24,13 @@ export const DEFAULT_MODEL_TIMEOUT_SECONDS = 3;
 export const MAX_ANSWER_BYTES = 64 * 1024;
 
 const INTENT_NAMES: string[] = [...INTENTS.map((i) => i.intent), 'transfer', GENERAL_PAYMENT.intent, 'unknown'];
-const FLAGS: string[] = [...RISK_FLAGS, 'EMPTY_NARRATION', 'UNCLEAR_NARRATION', 'AMBIGUOUS_INTENT', 'UNEXPECTED_FOR_WALLET'];
+const FLAGS: string[] = [
+  ...RISK_FLAGS,
+  'EMPTY_NARRATION',
+  'UNCLEAR_NARRATION',
+  'AMBIGUOUS_INTENT',
+  'UNEXPECTED_FOR_WALLET',
+];
 
 /** What the model must answer: validated with zod, and sent to the model as its JSON schema. */
 export const ModelAnswer = z.strictObject({
@@ -99,16 +112,31 @@ export class ModelAnalyser implements NarrationAnalyser {
   }
 
   async analyse(input: AnalysisInput, options: AnalyseOptions = {}): Promise<ServiceIntelligence> {
-    const key = createHash('sha256').update(JSON.stringify([input.narration, input.systemPrompt, this.options.model])).digest('hex');
-    const question = { developerId: input.developerId, key, memo: JSON.stringify([input.developerId, key]), narration: input.narration, prompt: input.systemPrompt };
+    const key = createHash('sha256')
+      .update(JSON.stringify([input.narration, input.systemPrompt, this.options.model]))
+      .digest('hex');
+    const question = {
+      developerId: input.developerId,
+      key,
+      memo: JSON.stringify([input.developerId, key]),
+      narration: input.narration,
+      prompt: input.systemPrompt,
+    };
     const known = this.answers.get(question.memo);
     let asked: Asked;
     if (known) asked = { ok: true, answer: known };
-    else if (options.offline) asked = { ok: false, why: 'is not asked while a payment is being written (no answer for this narration yet)' };
+    else if (options.offline)
+      asked = { ok: false, why: 'is not asked while a payment is being written (no answer for this narration yet)' };
     else asked = await this.ask(question);
     if (!asked.ok) {
       const rules = await this.fallback.analyse(input);
-      return { ...rules, explanation: [`model ${this.options.model} ${asked.why}: the rules analyser answered instead`, ...rules.explanation] };
+      return {
+        ...rules,
+        explanation: [
+          `model ${this.options.model} ${asked.why}: the rules analyser answered instead`,
+          ...rules.explanation,
+        ],
+      };
     }
     return fromAnswer(asked.answer, this.options.model, input);
   }
@@ -139,7 +167,10 @@ export class ModelAnalyser implements NarrationAnalyser {
     try {
       const response = await fetch(`${this.options.url.replace(/\/+$/, '')}/chat/completions`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...(this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {}) },
+        headers: {
+          'content-type': 'application/json',
+          ...(this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {}),
+        },
         body: JSON.stringify(requestBody(this.options.model, narration, prompt)),
         signal: controller.signal,
       });
@@ -154,8 +185,12 @@ export class ModelAnalyser implements NarrationAnalyser {
       if (controller.signal.aborted) return { ok: false, why: `did not answer within ${this.timeoutMs / 1000} s` };
       const cause = (error as Error).cause;
       // Node's fetch stops reading headers at --max-http-header-size (16 KiB by default) by itself.
-      if ((cause as { code?: string } | undefined)?.code === 'UND_ERR_HEADERS_OVERFLOW') return { ok: false, why: `sent headers larger than ${maxHeaderSize / 1024} KiB` };
-      return { ok: false, why: `could not be reached (${cause instanceof Error ? cause.message : (error as Error).message})` };
+      if ((cause as { code?: string } | undefined)?.code === 'UND_ERR_HEADERS_OVERFLOW')
+        return { ok: false, why: `sent headers larger than ${maxHeaderSize / 1024} KiB` };
+      return {
+        ok: false,
+        why: `could not be reached (${cause instanceof Error ? cause.message : (error as Error).message})`,
+      };
     } finally {
       clearTimeout(timer);
     }
@@ -194,10 +229,16 @@ export function requestBody(model: string, narration: string, prompt: string) {
     temperature: 0,
     messages: [
       { role: 'system', content: INSTRUCTIONS },
-      { role: 'system', content: `Guidance from the wallet's owner (its system_prompt): ${prompt.trim() ? JSON.stringify(prompt) : 'none'}` },
+      {
+        role: 'system',
+        content: `Guidance from the wallet's owner (its system_prompt): ${prompt.trim() ? JSON.stringify(prompt) : 'none'}`,
+      },
       { role: 'user', content: `Narration: ${JSON.stringify(narration)}` },
     ],
-    response_format: { type: 'json_schema', json_schema: { name: 'service_intelligence', strict: true, schema: ANSWER_SCHEMA } },
+    response_format: {
+      type: 'json_schema',
+      json_schema: { name: 'service_intelligence', strict: true, schema: ANSWER_SCHEMA },
+    },
   };
 }
 
@@ -219,7 +260,11 @@ function parseCompletion(text: string): Asked {
     // Some servers wrap JSON in a code fence even when asked for JSON.
     const content = completion.data.choices[0]!.message.content.trim().replace(/^```(?:json)?\s*|\s*```$/g, '');
     const answer = ModelAnswer.safeParse(JSON.parse(content));
-    if (!answer.success) return { ok: false, why: `gave an answer that breaks the schema (${[...new Set(answer.error.issues.map((i) => i.path.join('.') || 'the answer'))].join(', ')})` };
+    if (!answer.success)
+      return {
+        ok: false,
+        why: `gave an answer that breaks the schema (${[...new Set(answer.error.issues.map((i) => i.path.join('.') || 'the answer'))].join(', ')})`,
+      };
     return { ok: true, answer: answer.data };
   } catch {
     return { ok: false, why: 'gave an answer that is not JSON' };
@@ -227,10 +272,21 @@ function parseCompletion(text: string): Asked {
 }
 
 /** The model's answer as service_intelligence, with the prompt's amount limits, its rules on senders and the markers applied on top (the model is sent neither the amount nor the sender). */
-function fromAnswer(answer: ModelAnswer, model: string, { narration, systemPrompt, amount, senderName }: NarrationInput): ServiceIntelligence {
-  const draft = { confidence: answer.confidence_score, flags: new Set(answer.flags), explanation: [`model ${model}: ${answer.explanation}`] };
+function fromAnswer(
+  answer: ModelAnswer,
+  model: string,
+  { narration, systemPrompt, amount, senderName }: NarrationInput,
+): ServiceIntelligence {
+  const draft = {
+    confidence: answer.confidence_score,
+    flags: new Set(answer.flags),
+    explanation: [`model ${model}: ${answer.explanation}`],
+  };
   const clauses = readPrompt(systemPrompt);
-  for (const { flag, line } of [...amountLimits(clauses, amount, answer.extracted_intent), ...senderRules(clauses, senderName, narration)]) {
+  for (const { flag, line } of [
+    ...amountLimits(clauses, amount, answer.extracted_intent),
+    ...senderRules(clauses, senderName, narration),
+  ]) {
     draft.flags.add(flag);
     draft.explanation.push(line);
   }

@@ -42,7 +42,8 @@ export const FAMILY_WORDS = set(`
 `);
 
 /** Narrations that say nothing at all, and what a form or a program leaves when nothing was typed ("undefined", "NaN", "[object Object]"): held like an empty one. */
-export const EMPTY_WORDS = set(`NIL NILL NONE NULL NOTHING NA N A X XX NO NOT APPLICABLE NARRATION NARR REMARK REMARKS DESCRIPTION
+export const EMPTY_WORDS =
+  set(`NIL NILL NONE NULL NOTHING NA N A X XX NO NOT APPLICABLE NARRATION NARR REMARK REMARKS DESCRIPTION
   UNDEFINED NAN OBJECT EMPTY BLANK TBD TBA PLACEHOLDER`);
 
 /** Common Nigerian given names and surnames (Yoruba, Igbo, Hausa, and the South-South and Middle Belt). */

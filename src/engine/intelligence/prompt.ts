@@ -7,19 +7,220 @@ const REJECT = new RegExp(String.raw`\b(${REJECT_VERBS})\b|^no\b(?! (?:need|prob
 const REVIEW_VERBS = String.raw`review(?:s|ed|ing)?|flag(?:s|ged|ging)?|check(?:s|ed|ing)?|verif(?:y|ies|ied)|hold(?:s|ing)?|held|manual(?:ly)?|suspicious|investigat(?:e|es|ed|ing)|confirm(?:s|ed|ing)?|query|queried|escalat(?:e|ed)|approv(?:e|al)|(?:alert|notify|tell|inform|call) me|let me know|wait(?:s|ing)? for|pending|on hold|aside|quarantin(?:e|ed)|look (?:at|into)|see (?:am|it|them) first`;
 const REVIEW = new RegExp(String.raw`\b(${REVIEW_VERBS})\b`);
 /** "No need to review salaries", "never hold salaries", "don't flag gifts": a verb of review negated asks for nothing. */
-const NO_NEED = /\b(?:no need to|(?:do not|don't|dont|does not|doesn't) need to|needn't|not necessary to|(?:never|do not|don't|dont|no) (?:hold|flag|review|check|query|verify|question))\b/;
-const LIMIT = /\b(?:above|over|more than|greater than|bigger than|larger than|higher than|in excess of|exceeding|exceeds?|pass|passes|wey pass|beyond|past)\s*(?:(?:the|a|our|my|limit|cap|sum|amount|of)\s+)*(?:₦|#|ngn|n)?\s*([\d,]+(?:\.\d+)?)\s*(k|m|thousand|million)?\s*(naira|kobo)?/;
-const STOPWORDS = new Set(['THIS', 'THAT', 'WALLET', 'ACCOUNT', 'PAYMENT', 'EXPECT', 'RECEIVE', 'ONLY', 'FROM', 'WITH', 'WILL', 'SHOULD', 'THEY', 'THEM', 'THEIR', 'THESE', 'MONEY', 'FUND', 'TRANSFER', 'MOSTLY', 'USUALLY', 'ALWAYS', 'CREDIT', 'INBOUND', 'INCOMING', 'USER', 'CUSTOMER', 'ABOUT', 'ANYTHING', 'ELSE', 'EVERYTHING', 'FINE', 'OTHER', 'THAN', 'ABOVE', 'BELOW', 'OVER', 'NAIRA', 'KOBO', 'REJECT', 'REFUSE', 'BLOCK', 'DECLINE', 'ACCEPT', 'NEVER', 'ALLOWED', 'DISALLOW', 'REVIEW', 'FLAG', 'CHECK', 'VERIFY', 'HOLD', 'MANUAL', 'MANUALLY', 'SUSPICIOUS', 'INVESTIGATE', 'CONFIRM', 'MORE', 'GREATER', 'EXCEEDING', 'EXCEED', 'MILLION', 'THOUSAND', 'MENTION', 'MENTIONING', 'SAYS', 'PLEASE', 'INTO', 'PAYS', 'PASS', 'PASSES', 'ABEG', 'NIKAN', 'KAWAI', 'NAANI', 'THEM', 'THOSE', 'SUCH', 'FIRST', 'EVERY', 'EACH', 'SINGLE',
+const NO_NEED =
+  /\b(?:no need to|(?:do not|don't|dont|does not|doesn't) need to|needn't|not necessary to|(?:never|do not|don't|dont|no) (?:hold|flag|review|check|query|verify|question))\b/;
+const LIMIT =
+  /\b(?:above|over|more than|greater than|bigger than|larger than|higher than|in excess of|exceeding|exceeds?|pass|passes|wey pass|beyond|past)\s*(?:(?:the|a|our|my|limit|cap|sum|amount|of)\s+)*(?:₦|#|ngn|n)?\s*([\d,]+(?:\.\d+)?)\s*(k|m|thousand|million)?\s*(naira|kobo)?/;
+const STOPWORDS = new Set([
+  'THIS',
+  'THAT',
+  'WALLET',
+  'ACCOUNT',
+  'PAYMENT',
+  'EXPECT',
+  'RECEIVE',
+  'ONLY',
+  'FROM',
+  'WITH',
+  'WILL',
+  'SHOULD',
+  'THEY',
+  'THEM',
+  'THEIR',
+  'THESE',
+  'MONEY',
+  'FUND',
+  'TRANSFER',
+  'MOSTLY',
+  'USUALLY',
+  'ALWAYS',
+  'CREDIT',
+  'INBOUND',
+  'INCOMING',
+  'USER',
+  'CUSTOMER',
+  'ABOUT',
+  'ANYTHING',
+  'ELSE',
+  'EVERYTHING',
+  'FINE',
+  'OTHER',
+  'THAN',
+  'ABOVE',
+  'BELOW',
+  'OVER',
+  'NAIRA',
+  'KOBO',
+  'REJECT',
+  'REFUSE',
+  'BLOCK',
+  'DECLINE',
+  'ACCEPT',
+  'NEVER',
+  'ALLOWED',
+  'DISALLOW',
+  'REVIEW',
+  'FLAG',
+  'CHECK',
+  'VERIFY',
+  'HOLD',
+  'MANUAL',
+  'MANUALLY',
+  'SUSPICIOUS',
+  'INVESTIGATE',
+  'CONFIRM',
+  'MORE',
+  'GREATER',
+  'EXCEEDING',
+  'EXCEED',
+  'MILLION',
+  'THOUSAND',
+  'MENTION',
+  'MENTIONING',
+  'SAYS',
+  'PLEASE',
+  'INTO',
+  'PAYS',
+  'PASS',
+  'PASSES',
+  'ABEG',
+  'NIKAN',
+  'KAWAI',
+  'NAANI',
+  'THEM',
+  'THOSE',
+  'SUCH',
+  'FIRST',
+  'EVERY',
+  'EACH',
+  'SINGLE',
   // The forms of the verbs, and the nouns that say only "a payment": "any other kind of transaction should be reviewed".
-  'REJECTED', 'REJECTING', 'REFUSED', 'BLOCKED', 'DECLINED', 'REVIEWED', 'FLAGGED', 'CHECKED', 'VERIFIED', 'HELD', 'HOLDING', 'INVESTIGATED', 'CONFIRMED', 'QUERY', 'QUERIED', 'ESCALATE', 'ESCALATED',
-  'KIND', 'KINDS', 'TYPE', 'TYPES', 'SORT', 'SORTS', 'REST', 'TRANSACTION', 'TRANSACTIONS', 'DEPOSIT', 'DEPOSITS', 'INFLOW', 'INFLOWS', 'ACCEPTED', 'BIGGER', 'LARGER', 'HIGHER', 'EXCESS', 'EXCEEDS', 'SENT', 'RECEIVED', 'COMING', 'COMES',
-  'CREDITED', 'PERMITTED', 'PROHIBITED', 'FORBIDDEN', 'BANNED', 'APPROVE', 'APPROVAL', 'ALERT', 'NOTIFY', 'TELL', 'INFORM', 'KNOW', 'LEAST', 'UPWARDS', 'UPWARD', 'BEYOND', 'MINIMUM',
+  'REJECTED',
+  'REJECTING',
+  'REFUSED',
+  'BLOCKED',
+  'DECLINED',
+  'REVIEWED',
+  'FLAGGED',
+  'CHECKED',
+  'VERIFIED',
+  'HELD',
+  'HOLDING',
+  'INVESTIGATED',
+  'CONFIRMED',
+  'QUERY',
+  'QUERIED',
+  'ESCALATE',
+  'ESCALATED',
+  'KIND',
+  'KINDS',
+  'TYPE',
+  'TYPES',
+  'SORT',
+  'SORTS',
+  'REST',
+  'TRANSACTION',
+  'TRANSACTIONS',
+  'DEPOSIT',
+  'DEPOSITS',
+  'INFLOW',
+  'INFLOWS',
+  'ACCEPTED',
+  'BIGGER',
+  'LARGER',
+  'HIGHER',
+  'EXCESS',
+  'EXCEEDS',
+  'SENT',
+  'RECEIVED',
+  'COMING',
+  'COMES',
+  'CREDITED',
+  'PERMITTED',
+  'PROHIBITED',
+  'FORBIDDEN',
+  'BANNED',
+  'APPROVE',
+  'APPROVAL',
+  'ALERT',
+  'NOTIFY',
+  'TELL',
+  'INFORM',
+  'KNOW',
+  'LEAST',
+  'UPWARDS',
+  'UPWARD',
+  'BEYOND',
+  'MINIMUM',
   // Verbs that route a payment somewhere ("everything else goes to review", "put the rest aside"), pidgin ("hold am make we check", "any oda money"), limits, and who pays.
-  'GOES', 'GOING', 'SEND', 'PUT', 'MOVE', 'MOVED', 'ROUTE', 'ROUTED', 'KEEP', 'KEPT', 'LEAVE', 'MAKE', 'SHALL', 'MUST', 'NEED', 'NEEDS', 'WAIT', 'WAITS', 'WAITING', 'PENDING', 'ASIDE', 'TREAT', 'TREATED', 'MARK', 'MARKED',
-  'QUEUE', 'ALLOW', 'ALLOWS', 'RECEIVE', 'PROCESS', 'WANT', 'BACK', 'BOUNCE', 'BOUNCED', 'LOOK', 'SABI', 'WETIN', 'ANODA', 'ODER', 'OTHERS', 'NOTHING', 'MAXIMUM', 'UPTO', 'UNDER', 'LESS', 'LOWER', 'SMALLER', 'MOST', 'LIMIT',
-  'SENDER', 'SENDERS', 'PERSON', 'PEOPLE', 'ANYONE', 'ANYBODY', 'SOMEONE', 'NOBODY',
+  'GOES',
+  'GOING',
+  'SEND',
+  'PUT',
+  'MOVE',
+  'MOVED',
+  'ROUTE',
+  'ROUTED',
+  'KEEP',
+  'KEPT',
+  'LEAVE',
+  'MAKE',
+  'SHALL',
+  'MUST',
+  'NEED',
+  'NEEDS',
+  'WAIT',
+  'WAITS',
+  'WAITING',
+  'PENDING',
+  'ASIDE',
+  'TREAT',
+  'TREATED',
+  'MARK',
+  'MARKED',
+  'QUEUE',
+  'ALLOW',
+  'ALLOWS',
+  'RECEIVE',
+  'PROCESS',
+  'WANT',
+  'BACK',
+  'BOUNCE',
+  'BOUNCED',
+  'LOOK',
+  'SABI',
+  'WETIN',
+  'ANODA',
+  'ODER',
+  'OTHERS',
+  'NOTHING',
+  'MAXIMUM',
+  'UPTO',
+  'UNDER',
+  'LESS',
+  'LOWER',
+  'SMALLER',
+  'MOST',
+  'LIMIT',
+  'SENDER',
+  'SENDERS',
+  'PERSON',
+  'PEOPLE',
+  'ANYONE',
+  'ANYBODY',
+  'SOMEONE',
+  'NOBODY',
   // "Money" and "only" in Yoruba, Igbo, Hausa, Urhobo, Efik, Fulfulde and Kanuri: "kudin haya kawai" names rent, not every narration with "kudin".
-  'KUDIN', 'KUDI', 'IGHO', 'OKUK', 'CEEDE', 'KUNGANA', 'NIKAN', 'KAWAI', 'NAANI']);
+  'KUDIN',
+  'KUDI',
+  'IGHO',
+  'OKUK',
+  'CEEDE',
+  'KUNGANA',
+  'NIKAN',
+  'KAWAI',
+  'NAANI',
+]);
 
 /** Hausa's hooked letters, which Unicode does not decompose into a letter and a mark. */
 const HOOKED: Record<string, string> = { Ɗ: 'D', ɗ: 'D', Ƙ: 'K', ƙ: 'K', Ƴ: 'Y', ƴ: 'Y', Ɓ: 'B', ɓ: 'B' };
@@ -30,9 +231,16 @@ const HOOKED: Record<string, string> = { Ɗ: 'D', ɗ: 'D', Ƙ: 'K', ƙ: 'K', Ƴ:
  * "mother's day"), so a word matches however it was typed.
  */
 export function words(text: string): string {
-  const folded = /[^\x00-\x7f]/.test(text) ? text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[ƊɗƘƙƳƴƁɓ]/g, (c) => HOOKED[c]!) : text;
+  const folded = /[^\x00-\x7f]/.test(text)
+    ? text
+        .normalize('NFD')
+        .replace(/[\u0300-\u036f]/g, '')
+        .replace(/[ƊɗƘƙƳƴƁɓ]/g, (c) => HOOKED[c]!)
+    : text;
   const upper = folded.toUpperCase();
-  return (/['’ʼ`]/.test(upper) ? upper.replace(/(?<=[A-Z])['’ʼ`](?=[A-Z])/g, '') : upper).replace(/[^A-Z0-9]+/g, ' ').trim();
+  return (/['’ʼ`]/.test(upper) ? upper.replace(/(?<=[A-Z])['’ʼ`](?=[A-Z])/g, '') : upper)
+    .replace(/[^A-Z0-9]+/g, ' ')
+    .trim();
 }
 
 /** Plural and simple inflections folded, so "loans" in a prompt meets "loan" in a narration. */
@@ -95,23 +303,59 @@ interface Limit {
 /** An amount and then its comparison, which counts the amount itself: "₦1m and above", "500k or more", "from ₦2m upwards". */
 /** An amount as prompts write it ("₦50,000", "#2m", "20k", "500 naira"): its number, its scale and its unit, groups 1 to 3 (`koboOf`). */
 const AMOUNT = String.raw`(?:₦|#|ngn|\bn)?\s*([\d,]+(?:\.\d+)?)\s*(k|m|thousand|million)?\s*(naira|kobo)?`;
-const AT_LEAST = new RegExp(String.raw`(?:\bat least|\bfrom|\bof)?\s*${AMOUNT}\s*(?:and above|or above|and more|or more|upwards|and upward|and beyond|and up|up)\b`);
-const AT_LEAST_BEFORE = /\b(?:at least|not less than|no less than|minimum(?:\s+of)?|min)\s*(?:₦|#|ngn|n)?\s*([\d,]+(?:\.\d+)?)\s*(k|m|thousand|million)?\s*(naira|kobo)?/;
+const AT_LEAST = new RegExp(
+  String.raw`(?:\bat least|\bfrom|\bof)?\s*${AMOUNT}\s*(?:and above|or above|and more|or more|upwards|and upward|and beyond|and up|up)\b`,
+);
+const AT_LEAST_BEFORE =
+  /\b(?:at least|not less than|no less than|minimum(?:\s+of)?|min)\s*(?:₦|#|ngn|n)?\s*([\d,]+(?:\.\d+)?)\s*(k|m|thousand|million)?\s*(naira|kobo)?/;
 
 /** Amounts in words ("one million", "fifty thousand", "half a million") as digits, for the limits. */
-const NUMBER_WORDS: Record<string, number> = { a: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, twenty: 20, thirty: 30, forty: 40, fifty: 50, hundred: 100, 'two hundred': 200, 'five hundred': 500 };
-const IN_WORDS = /\b(half a|(?:two |five )?hundred|a|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty) (thousand|million)\b/g;
-const inDigits = (clause: string) => clause.replace(IN_WORDS, (_, n: string, scale: string) => (n === 'half a' ? `${scale === 'million' ? 500 : 0.5} ${scale === 'million' ? 'thousand' : scale}` : `${NUMBER_WORDS[n]} ${scale}`));
+const NUMBER_WORDS: Record<string, number> = {
+  a: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  twenty: 20,
+  thirty: 30,
+  forty: 40,
+  fifty: 50,
+  hundred: 100,
+  'two hundred': 200,
+  'five hundred': 500,
+};
+const IN_WORDS =
+  /\b(half a|(?:two |five )?hundred|a|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty) (thousand|million)\b/g;
+const inDigits = (clause: string) =>
+  clause.replace(IN_WORDS, (_, n: string, scale: string) =>
+    n === 'half a'
+      ? `${scale === 'million' ? 500 : 0.5} ${scale === 'million' ? 'thousand' : scale}`
+      : `${NUMBER_WORDS[n]} ${scale}`,
+  );
 
 const BETWEEN = new RegExp(String.raw`\bbetween\s*${AMOUNT}\s*(?:and|to|-)\s*${AMOUNT}`);
 /** Words that describe amounts rather than expect them: "amounts under ₦1,000 look like test pings; review them". */
-const UNUSUAL = /\b(?:unusual|rare|strange|odd|unexpected|not expected|not normal|abnormal|suspicious|looks? like|seems?|appears? to be|likely)\b/;
+const UNUSUAL =
+  /\b(?:unusual|rare|strange|odd|unexpected|not expected|not normal|abnormal|suspicious|looks? like|seems?|appears? to be|likely)\b/;
 /** A most: "not more than ₦50k", "max 20k", "at most", "up to" (amounts past it are out of bounds). */
-const AT_MOST = new RegExp(String.raw`\b(?:(?:not|never|n't|cannot)\s+(?:be\s+)?(?:more than|above|over|exceed(?:ing)?|greater than|higher than)|no more than|max(?:imum)?|at most|up to|upto|limit(?:ed)?|capped at|cap(?:\s+of)?|ceiling(?:\s+of)?)(?:\s+(?:of|is|at|to|per|single|payment|transaction|amount|deposit|each|a|one|:|=))*\s*${AMOUNT}`);
+const AT_MOST = new RegExp(
+  String.raw`\b(?:(?:not|never|n't|cannot)\s+(?:be\s+)?(?:more than|above|over|exceed(?:ing)?|greater than|higher than)|no more than|max(?:imum)?|at most|up to|upto|limit(?:ed)?|capped at|cap(?:\s+of)?|ceiling(?:\s+of)?)(?:\s+(?:of|is|at|to|per|single|payment|transaction|amount|deposit|each|a|one|:|=))*\s*${AMOUNT}`,
+);
 /** Below: "below ₦5,000", "under 10k", "less than ₦1,000". */
 const BELOW = new RegExp(String.raw`\b(?:below|under|less than|lower than|smaller than)\s*${AMOUNT}`);
 /** An amount, not a count ("children under 5"): a naira sign, a scale, "naira", thousands grouped, or four digits or more. */
-const isMoney = (found: RegExpExecArray) => /(?:₦|#|\bngn|\bn)\s*\d/.test(found[0]) || found[2] !== undefined || found[3] !== undefined || /,/.test(found[1]!) || found[1]!.replace(/\..*/, '').length >= 4;
+const isMoney = (found: RegExpExecArray) =>
+  /(?:₦|#|\bngn|\bn)\s*\d/.test(found[0]) ||
+  found[2] !== undefined ||
+  found[3] !== undefined ||
+  /,/.test(found[1]!) ||
+  found[1]!.replace(/\..*/, '').length >= 4;
 /** An amount's kobo from its number, scale and unit (groups 1 to 3 of AMOUNT). */
 const koboFrom = (number: string, scale: string | undefined, unit: string | undefined) => {
   const value = Number(number.replace(/,/g, '')) * ({ k: 1e3, thousand: 1e3, m: 1e6, million: 1e6 }[scale as 'k'] ?? 1);
@@ -131,26 +375,53 @@ function limitOf(written: string, polarity: Clause['polarity']): Limit | undefin
     // "Between ₦1,000 and ₦50,000": outside the range is past what it expects.
     const range = BETWEEN.exec(clause);
     if (range) {
-      const [low, high] = [koboFrom(range[1]!, range[2], range[3]), koboFrom(range[4]!, range[5] ?? range[2], range[6])];
-      return { aboveKobo: high, belowKobo: low, amounts: `amounts outside ${low}–${high} kobo, the range it expects`, polarity: 'review' };
+      const [low, high] = [
+        koboFrom(range[1]!, range[2], range[3]),
+        koboFrom(range[4]!, range[5] ?? range[2], range[6]),
+      ];
+      return {
+        aboveKobo: high,
+        belowKobo: low,
+        amounts: `amounts outside ${low}–${high} kobo, the range it expects`,
+        polarity: 'review',
+      };
     }
     const most = AT_MOST.exec(clause);
-    if (most && isMoney(most)) return { aboveKobo: koboOf(most), amounts: `amounts above ${koboOf(most)} kobo, the most it expects`, polarity: 'review' };
+    if (most && isMoney(most))
+      return {
+        aboveKobo: koboOf(most),
+        amounts: `amounts above ${koboOf(most)} kobo, the most it expects`,
+        polarity: 'review',
+      };
     const below = BELOW.exec(clause);
-    if (below && isMoney(below)) return { aboveKobo: koboOf(below) - 1, amounts: `amounts of ${koboOf(below)} kobo and above, past what it expects`, polarity: 'review' };
+    if (below && isMoney(below))
+      return {
+        aboveKobo: koboOf(below) - 1,
+        amounts: `amounts of ${koboOf(below)} kobo and above, past what it expects`,
+        polarity: 'review',
+      };
     // "Payments must be at least ₦500", "minimum ₦1,000", "₦1,000 and above only": less is short of what it expects.
     const least = AT_LEAST_BEFORE.exec(clause) ?? AT_LEAST.exec(clause);
-    if (least && isMoney(least)) return { belowKobo: koboOf(least), amounts: `amounts below ${koboOf(least)} kobo, the least it expects`, polarity: 'review' };
+    if (least && isMoney(least))
+      return {
+        belowKobo: koboOf(least),
+        amounts: `amounts below ${koboOf(least)} kobo, the least it expects`,
+        polarity: 'review',
+      };
   }
   const limit = LIMIT.exec(clause);
   const atLeast = limit ? undefined : (AT_LEAST.exec(clause) ?? AT_LEAST_BEFORE.exec(clause));
   const found = limit ?? atLeast;
   if (!found) {
     const below = AT_MOST.exec(clause) ? undefined : BELOW.exec(clause);
-    return below && isMoney(below) ? { belowKobo: koboOf(below), amounts: `amounts below ${koboOf(below)} kobo` } : undefined;
+    return below && isMoney(below)
+      ? { belowKobo: koboOf(below), amounts: `amounts below ${koboOf(below)} kobo` }
+      : undefined;
   }
   const kobo = koboOf(found);
-  return atLeast ? { aboveKobo: kobo - 1, amounts: `amounts of ${kobo} kobo and above` } : { aboveKobo: kobo, amounts: `amounts above ${kobo} kobo` };
+  return atLeast
+    ? { aboveKobo: kobo - 1, amounts: `amounts of ${kobo} kobo and above` }
+    : { aboveKobo: kobo, amounts: `amounts above ${kobo} kobo` };
 }
 
 /** "Only" in English, Yoruba ("nikan"), Hausa ("kawai") and Igbo ("naanị"), tone marks folded. */
@@ -164,7 +435,10 @@ const ELSE = /\b(?:else|other|others|rest|oda|oder|anoda|anoder)\b/;
  * "School fees only, review the rest": a comma before a verb of review or rejection of "the rest" (or
  * "anything else", "any other") starts a clause of its own. "Any money wey na loan, hold am" stays one.
  */
-const VERB_AFTER_COMMA = new RegExp(`(?:,|—|–|:|\\s-\\s)\\s*(?=(?:and\\s+|then\\s+|please\\s+|pls\\s+)?(?:(?:${REJECT_VERBS}|${REVIEW_VERBS}|anything|everything|any|all|no|other)\\b[^,]*\\b(?:else|other|others|rest|oda|oder|anoda|anoder)\\b|(?:the rest|the others|others|any oda)\\b))`, 'i');
+const VERB_AFTER_COMMA = new RegExp(
+  `(?:,|—|–|:|\\s-\\s)\\s*(?=(?:and\\s+|then\\s+|please\\s+|pls\\s+)?(?:(?:${REJECT_VERBS}|${REVIEW_VERBS}|anything|everything|any|all|no|other)\\b[^,]*\\b(?:else|other|others|rest|oda|oder|anoda|anoder)\\b|(?:the rest|the others|others|any oda)\\b))`,
+  'i',
+);
 
 /**
  * Reads a system prompt clause by clause: what it expects, what it wants reviewed or rejected. A
@@ -184,7 +458,14 @@ export function readPrompt(prompt: string): Clause[] {
 const READ = new Map<string, Clause[]>();
 
 /** What names each intent in a prompt: its label, its name, and its strong terms (weight 3 or more). */
-const NAMED_BY = INTENTS.map((i) => ({ intent: i.intent, names: [words(i.label), words(i.intent.replace(/_/g, ' ')), ...i.terms.filter(([, weight]) => weight >= 3).map(([term]) => term)] }));
+const NAMED_BY = INTENTS.map((i) => ({
+  intent: i.intent,
+  names: [
+    words(i.label),
+    words(i.intent.replace(/_/g, ' ')),
+    ...i.terms.filter(([, weight]) => weight >= 3).map(([term]) => term),
+  ],
+}));
 
 function readClauses(prompt: string): Clause[] {
   // Split as written: the case of a clause's words tells a sender's name ("from Tunde Bakare") from other words.
@@ -195,33 +476,61 @@ function readClauses(prompt: string): Clause[] {
     .filter(Boolean);
   const lower = raw.map((clause) => clause.toLowerCase());
   const clauses = raw.map((written, i): Clause => {
-      const clause = lower[i]!;
-      const tokens = words(clause).split(' ');
-      const text = textOf(tokens);
-      const intents = new Set(NAMED_BY.filter(({ names }) => names.some((term) => mentions(text, term))).map(({ intent }) => intent));
-      const own = tokens.filter((w) => !STOPWORDS.has(w)).map(stem).filter((w) => w.length >= 4 && !STOPWORDS.has(w) && !/^\d+$/.test(w));
-      // A topic is named by any of its words, short ones too ("no bet money", "reject BTC").
-      const topics = TOPICS.filter((topic) => topic.some((w) => text.tokens.has(w) || text.tokens.has(stem(w)))).flat().map(stem);
-      // "No need to review salaries" asks for nothing.
-      const only = ONLY.test(` ${tokens.join(' ')} `);
-      // "Only rent will be accepted", "kudin haya kawai za a karba": accepting one thing only refuses the rest.
-      const acceptsOnly = only && intents.size > 0 && ACCEPTED.test(clause) && !REJECT.test(clause) && !REVIEW.test(clause);
-      const polarity: Clause['polarity'] = acceptsOnly ? 'reject' : NO_NEED.test(clause) ? 'expect' : REJECT.test(clause) ? 'reject' : REVIEW.test(clause) ? 'review' : 'expect';
-      const limit = limitOf(clause, polarity);
-      // The "not" of "do not accept" is the verb's: only a "not" after the verb makes an exception.
-      const afterVerb = polarity === 'expect' ? clause : clause.replace(polarity === 'reject' ? REJECT : REVIEW, ' ');
-      const except = acceptsOnly || (polarity !== 'expect' && intents.size > 0 && EXCEPT.test(afterVerb));
-      const senders = sendersIn(written);
-      // A sender's name is matched as a name (two of its words), not word by word: "Musa" alone is not Musa Danjuma.
-      const named = new Set(senders.flat().map(stem));
-      return {
-        polarity, intents, only, except, words: [...new Set([...(polarity === 'expect' ? own : own.filter((w) => !named.has(w))), ...topics])], ...(limit ? { limit } : {}),
-        ...(senders.length > 0 ? { senders, exceptSenders: polarity !== 'expect' && intents.size === 0 && EXCEPT.test(afterVerb) } : {}),
-      };
-    });
+    const clause = lower[i]!;
+    const tokens = words(clause).split(' ');
+    const text = textOf(tokens);
+    const intents = new Set(
+      NAMED_BY.filter(({ names }) => names.some((term) => mentions(text, term))).map(({ intent }) => intent),
+    );
+    const own = tokens
+      .filter((w) => !STOPWORDS.has(w))
+      .map(stem)
+      .filter((w) => w.length >= 4 && !STOPWORDS.has(w) && !/^\d+$/.test(w));
+    // A topic is named by any of its words, short ones too ("no bet money", "reject BTC").
+    const topics = TOPICS.filter((topic) => topic.some((w) => text.tokens.has(w) || text.tokens.has(stem(w))))
+      .flat()
+      .map(stem);
+    // "No need to review salaries" asks for nothing.
+    const only = ONLY.test(` ${tokens.join(' ')} `);
+    // "Only rent will be accepted", "kudin haya kawai za a karba": accepting one thing only refuses the rest.
+    const acceptsOnly =
+      only && intents.size > 0 && ACCEPTED.test(clause) && !REJECT.test(clause) && !REVIEW.test(clause);
+    const polarity: Clause['polarity'] = acceptsOnly
+      ? 'reject'
+      : NO_NEED.test(clause)
+        ? 'expect'
+        : REJECT.test(clause)
+          ? 'reject'
+          : REVIEW.test(clause)
+            ? 'review'
+            : 'expect';
+    const limit = limitOf(clause, polarity);
+    // The "not" of "do not accept" is the verb's: only a "not" after the verb makes an exception.
+    const afterVerb = polarity === 'expect' ? clause : clause.replace(polarity === 'reject' ? REJECT : REVIEW, ' ');
+    const except = acceptsOnly || (polarity !== 'expect' && intents.size > 0 && EXCEPT.test(afterVerb));
+    const senders = sendersIn(written);
+    // A sender's name is matched as a name (two of its words), not word by word: "Musa" alone is not Musa Danjuma.
+    const named = new Set(senders.flat().map(stem));
+    return {
+      polarity,
+      intents,
+      only,
+      except,
+      words: [...new Set([...(polarity === 'expect' ? own : own.filter((w) => !named.has(w))), ...topics])],
+      ...(limit ? { limit } : {}),
+      ...(senders.length > 0
+        ? { senders, exceptSenders: polarity !== 'expect' && intents.size === 0 && EXCEPT.test(afterVerb) }
+        : {}),
+    };
+  });
   clauses.forEach((clause, i) => {
     const before = clauses[i - 1];
-    const bare = clause.polarity !== 'expect' && clause.limit === undefined && clause.intents.size === 0 && clause.words.length === 0 && clause.senders === undefined;
+    const bare =
+      clause.polarity !== 'expect' &&
+      clause.limit === undefined &&
+      clause.intents.size === 0 &&
+      clause.words.length === 0 &&
+      clause.senders === undefined;
     if (bare && before?.limit !== undefined && before.limit.polarity === undefined) clause.limit = before.limit;
     // "Only salaries from Zenith. Review anything else": everything but what the clauses before expect
     // only, or, with no "only", expect at all ("Accept rent from tenants, no other payments").
@@ -232,7 +541,9 @@ function readClauses(prompt: string): Clause[] {
       clause.except = true;
     }
     // "Only payments from Tunde Bakare. Hold the rest": everyone but the senders the clauses before expect.
-    const fromOnly = clauses.slice(0, i).filter((c) => c.polarity === 'expect' && c.senders && (c.only || c.intents.size === 0));
+    const fromOnly = clauses
+      .slice(0, i)
+      .filter((c) => c.polarity === 'expect' && c.senders && (c.only || c.intents.size === 0));
     if (bare && clause.limit === undefined && ELSE.test(lower[i]!) && fromOnly.length > 0 && only.length === 0) {
       clause.senders = fromOnly.flatMap((c) => c.senders!);
       clause.exceptSenders = true;
@@ -249,13 +560,58 @@ function readClauses(prompt: string): Clause[] {
 function exceptions(prompt: string): string {
   return prompt
     .replace(/\b(all|everything|anything|any payment|every payment|any other payment)\s+but\b/gi, '$1 except')
-    .replace(/\b((?:accept|credit|allow|take|receive)\s+(?:all|everything|anything|any)\b[^.;,]*?|(?:all|everything|anything)[^.;,]*?\b(?:is|are)\s+(?:fine|ok|okay|welcome|accepted|allowed))\s*,?\s*\b(?:except|excluding|but not|other than|apart from|save for)\b/gi, '$1; reject ');
+    .replace(
+      /\b((?:accept|credit|allow|take|receive)\s+(?:all|everything|anything|any)\b[^.;,]*?|(?:all|everything|anything)[^.;,]*?\b(?:is|are)\s+(?:fine|ok|okay|welcome|accepted|allowed))\s*,?\s*\b(?:except|excluding|but not|other than|apart from|save for)\b/gi,
+      '$1; reject ',
+    );
 }
 
 /** Words in front of a name that are not part of it: "from my tenant Mr Tunde Bakare". */
-const BEFORE_NAME = new Set(['my', 'our', 'the', 'his', 'her', 'their', 'son', 'daughter', 'wife', 'husband', 'brother', 'sister', 'tenant', 'tenants', 'landlord', 'boss', 'customer', 'client', 'friend', 'uncle', 'aunty', 'auntie']);
+const BEFORE_NAME = new Set([
+  'my',
+  'our',
+  'the',
+  'his',
+  'her',
+  'their',
+  'son',
+  'daughter',
+  'wife',
+  'husband',
+  'brother',
+  'sister',
+  'tenant',
+  'tenants',
+  'landlord',
+  'boss',
+  'customer',
+  'client',
+  'friend',
+  'uncle',
+  'aunty',
+  'auntie',
+]);
 /** Titles, dropped from a named sender: a surname or a given name is what a bank's sender name holds. */
-const SENDER_TITLES = new Set(['MR', 'MRS', 'MS', 'MISS', 'DR', 'CHIEF', 'ALHAJI', 'ALHAJA', 'HAJIA', 'ENGR', 'PASTOR', 'PROF', 'BARR', 'MALAM', 'MALLAM', 'MADAM', 'SIR', 'LADY']);
+const SENDER_TITLES = new Set([
+  'MR',
+  'MRS',
+  'MS',
+  'MISS',
+  'DR',
+  'CHIEF',
+  'ALHAJI',
+  'ALHAJA',
+  'HAJIA',
+  'ENGR',
+  'PASTOR',
+  'PROF',
+  'BARR',
+  'MALAM',
+  'MALLAM',
+  'MADAM',
+  'SIR',
+  'LADY',
+]);
 
 /**
  * The senders a clause names, each as its name's words: "from Tunde Bakare" (or "by"), words written
@@ -299,8 +655,14 @@ function isFrom(sender: string[], heard: Set<string>): boolean {
  * Tunde Bakare, hold the rest" and "hold anything not from my tenant Ada Obi" hold everyone else's. The
  * sender is known by the bank's sender name and by the narration, which often carries it.
  */
-export function senderRules(clauses: Clause[], senderName: string, narration: string): { flag: string; line: string }[] {
-  const rules = clauses.filter((c) => c.senders && c.polarity !== 'expect' && c.limit === undefined && (c.exceptSenders || c.intents.size === 0));
+export function senderRules(
+  clauses: Clause[],
+  senderName: string,
+  narration: string,
+): { flag: string; line: string }[] {
+  const rules = clauses.filter(
+    (c) => c.senders && c.polarity !== 'expect' && c.limit === undefined && (c.exceptSenders || c.intents.size === 0),
+  );
   if (rules.length === 0) return [];
   const heard = new Set(`${words(senderName)} ${words(narration)}`.split(' '));
   return rules.flatMap((clause) => {
@@ -308,12 +670,18 @@ export function senderRules(clauses: Clause[], senderName: string, narration: st
     if (from === clause.exceptSenders) return [];
     const flag = promptFlag(clause.polarity);
     const named = clause.senders!.map((s) => s.join(' ')).join(', ');
-    return [{ flag, line: `system prompt says to ${clause.polarity} payments ${clause.exceptSenders ? 'not ' : ''}from ${named}: ${flag}` }];
+    return [
+      {
+        flag,
+        line: `system prompt says to ${clause.polarity} payments ${clause.exceptSenders ? 'not ' : ''}from ${named}: ${flag}`,
+      },
+    ];
   });
 }
 
 /** The flag a review or reject clause raises. */
-export const promptFlag = (polarity: Clause['polarity']) => (polarity === 'reject' ? 'REJECTED_BY_PROMPT' : 'REVIEW_REQUESTED_BY_PROMPT');
+export const promptFlag = (polarity: Clause['polarity']) =>
+  polarity === 'reject' ? 'REJECTED_BY_PROMPT' : 'REVIEW_REQUESTED_BY_PROMPT';
 
 const STATED = new Set(INTENTS.map((i) => i.intent));
 
@@ -329,7 +697,9 @@ export function amountLimits(clauses: Clause[], amount: number, intent: string):
     .filter((clause) => {
       const limit = clause.limit;
       if (limit === undefined || (limit.polarity ?? clause.polarity) === 'expect') return false;
-      const outside = (limit.aboveKobo !== undefined && amount > limit.aboveKobo) || (limit.belowKobo !== undefined && amount < limit.belowKobo);
+      const outside =
+        (limit.aboveKobo !== undefined && amount > limit.aboveKobo) ||
+        (limit.belowKobo !== undefined && amount < limit.belowKobo);
       return outside && (clause.intents.size === 0 || clause.intents.has(intent) || !STATED.has(intent));
     })
     .map((clause) => {

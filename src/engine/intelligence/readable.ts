@@ -7,7 +7,8 @@ import { englishWords } from './word-list.js';
  * `transfer` and `channel` are readable; `noise` is not; `neutral` tokens (numbers, codes with
  * digits, months, single letters) are neither.
  */
-export type TokenKind = 'word' | 'local' | 'name' | 'name-like' | 'generic' | 'transfer' | 'channel' | 'filler' | 'neutral' | 'noise';
+export type TokenKind =
+  'word' | 'local' | 'name' | 'name-like' | 'generic' | 'transfer' | 'channel' | 'filler' | 'neutral' | 'noise';
 
 const KEY_ROWS = ['QWERTYUIOP', 'ASDFGHJKL', 'ZXCVBNM'];
 const ROWS = [...KEY_ROWS, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'];
@@ -45,8 +46,14 @@ const KEY_RUNS_OF_3 = keyboardRuns(3, [...KEY_ROWS, ...COLUMNS]);
 export function typedNoise(token: string): string | undefined {
   if (/^(.)\1{2,}$/.test(token)) return 'one key held down';
   if (token.length >= 4 && repeatsUnit(token)) return 'a short pattern repeated';
-  if (token.length >= 4 && RUNS_OF_4.some((run) => token.includes(run)) && token.length - coveredByRuns(token, RUNS_OF_3) <= 1) return 'a keyboard run';
-  if (token.length >= 6 && KEY_RUNS_OF_3.has(token.slice(0, 3)) && coveredByRuns(token, KEY_RUNS_OF_3) === token.length) return 'a keyboard run';
+  if (
+    token.length >= 4 &&
+    RUNS_OF_4.some((run) => token.includes(run)) &&
+    token.length - coveredByRuns(token, RUNS_OF_3) <= 1
+  )
+    return 'a keyboard run';
+  if (token.length >= 6 && KEY_RUNS_OF_3.has(token.slice(0, 3)) && coveredByRuns(token, KEY_RUNS_OF_3) === token.length)
+    return 'a keyboard run';
   return undefined;
 }
 
@@ -61,7 +68,8 @@ function pairCount(a: string, b: string): number {
     namePairs = new Map();
     for (const name of [...NAMES, ...TITLES]) {
       const padded = `^${name.toLowerCase()}$`;
-      for (let i = 0; i + 1 < padded.length; i++) namePairs.set(padded.slice(i, i + 2), (namePairs.get(padded.slice(i, i + 2)) ?? 0) + 1);
+      for (let i = 0; i + 1 < padded.length; i++)
+        namePairs.set(padded.slice(i, i + 2), (namePairs.get(padded.slice(i, i + 2)) ?? 0) + 1);
     }
   }
   return englishWords().pairCount(a, b) + NAME_WEIGHT * (namePairs.get(a + b) ?? 0);
@@ -74,7 +82,8 @@ export function unpronounceable(token: string): string | undefined {
   const padded = `^${token.toLowerCase()}$`;
   for (let i = 0; i + 1 < padded.length; i++) {
     // A doubled letter ("yy" in Dayyabu) is how Hausa writes a long consonant: not a sign of noise.
-    if (padded[i] !== padded[i + 1] && pairCount(padded[i]!, padded[i + 1]!) < RARE_PAIR) return `"${padded.slice(i, i + 2).replace(/[\^$]/g, '')}" hardly occurs in words or names`;
+    if (padded[i] !== padded[i + 1] && pairCount(padded[i]!, padded[i + 1]!) < RARE_PAIR)
+      return `"${padded.slice(i, i + 2).replace(/[\^$]/g, '')}" hardly occurs in words or names`;
   }
   return undefined;
 }
@@ -103,7 +112,26 @@ function coveredByRuns(token: string, runs: ReadonlySet<string>): number {
 }
 
 /** Words of the local lexicon (pidgin, Yoruba, Igbo, Hausa, abbreviations) that are readable but carry no purpose of their own. */
-const LOCAL_WORDS = new Set(['PIKIN', 'MANAGE', 'SETTLE', 'OSU', 'KETA', 'IBI', 'ILE', 'EKE', 'DAALU', 'GODE', 'NWANNE', 'AHIA', 'TXF', 'CHG', 'CHRG', 'SVC', 'BDAY', 'FESS']);
+const LOCAL_WORDS = new Set([
+  'PIKIN',
+  'MANAGE',
+  'SETTLE',
+  'OSU',
+  'KETA',
+  'IBI',
+  'ILE',
+  'EKE',
+  'DAALU',
+  'GODE',
+  'NWANNE',
+  'AHIA',
+  'TXF',
+  'CHG',
+  'CHRG',
+  'SVC',
+  'BDAY',
+  'FESS',
+]);
 
 /**
  * Classifies one upper-case token. Order matters: the Nigerian lexicon first (names and pidgin that
@@ -111,7 +139,13 @@ const LOCAL_WORDS = new Set(['PIKIN', 'MANAGE', 'SETTLE', 'OSU', 'KETA', 'IBI', 
  * are still noise), then the English word list, and last anything pronounceable, taken for a name.
  */
 export function classifyToken(token: string, senderWords: ReadonlySet<string>): TokenKind {
-  if ((/\d/.test(token) && !KNOWN_WORDS.has(token)) || MONTHS.has(token) || REFERENCE_WORDS.has(token) || token.length === 1) return 'neutral';
+  if (
+    (/\d/.test(token) && !KNOWN_WORDS.has(token)) ||
+    MONTHS.has(token) ||
+    REFERENCE_WORDS.has(token) ||
+    token.length === 1
+  )
+    return 'neutral';
   if (GENERIC_TERMS.has(token)) return 'generic';
   if (TRANSFER_TERMS.has(token)) return 'transfer';
   if (CHANNEL_WORDS.has(token)) return 'channel';

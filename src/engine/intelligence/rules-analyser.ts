@@ -1,5 +1,15 @@
 import type { NarrationAnalyser, NarrationInput, ServiceIntelligence } from './analyser.js';
-import { DEFERRING_TERMS, FRAUD_TERMS, GENERAL_PAYMENT, GENERIC_PHRASES, GENERIC_TERMS, INTENTS, MONTHS, TRANSFER_NOUNS, TRANSFER_TERMS } from './lexicon.js';
+import {
+  DEFERRING_TERMS,
+  FRAUD_TERMS,
+  GENERAL_PAYMENT,
+  GENERIC_PHRASES,
+  GENERIC_TERMS,
+  INTENTS,
+  MONTHS,
+  TRANSFER_NOUNS,
+  TRANSFER_TERMS,
+} from './lexicon.js';
 import { CHANNEL_WORDS, EMPTY_WORDS, FAMILY_WORDS, FILLER_WORDS, NAMES } from './nigerian-words.js';
 import { englishWords } from './word-list.js';
 import { applyMarkers, withoutMarkers } from './markers.js';
@@ -10,9 +20,15 @@ import { spelledAs, spelledPair } from './spelling.js';
 
 const SPECIFIC = new Set(INTENTS.map((i) => i.intent));
 const UPKEEP = INTENTS.find((i) => i.intent === 'upkeep')!;
-const LABEL_OF = new Map<string, string>([...INTENTS.map((i) => [i.intent, i.label] as const), ['transfer', 'Transfer']]);
+const LABEL_OF = new Map<string, string>([
+  ...INTENTS.map((i) => [i.intent, i.label] as const),
+  ['transfer', 'Transfer'],
+]);
 /** What the terms of each deferring level say, when they give way to a more specific intent. */
-const GAVE_WAY: [number[], string][] = [[[1], 'buying, not what was bought'], [[2, 3], 'an occasion or a share, not what for']];
+const GAVE_WAY: [number[], string][] = [
+  [[1], 'buying, not what was bought'],
+  [[2, 3], 'an occasion or a share, not what for'],
+];
 /** Words for the money itself, which in front of a transfer word name the transfer ("funds transfer"). */
 const MONEY_WORDS = new Set(['FUND', 'FUNDS', 'MONEY', 'CASH']);
 /** "sent you money", "transferred u funds": the words of the apps' notices of a transfer. */
@@ -49,7 +65,9 @@ interface Reading {
 
 /** "3 of 6", "2/6": the n-th of a few instalments (not a date or a session like 2026/2027). */
 function isInstalment(text: string): boolean {
-  return [...text.matchAll(/\b(\d{1,2}) ?(?:OF|\/) ?(\d{1,2})\b/g)].some(([, n, of]) => Number(n) >= 1 && Number(n) <= Number(of));
+  return [...text.matchAll(/\b(\d{1,2}) ?(?:OF|\/) ?(\d{1,2})\b/g)].some(
+    ([, n, of]) => Number(n) >= 1 && Number(n) <= Number(of),
+  );
 }
 
 /**
@@ -57,7 +75,8 @@ function isInstalment(text: string): boolean {
  * investment (a Ponzi scheme's, held as fraud by its words, all the same). A scheme's name alone
  * ("double your money", "MMM returns") states no stake.
  */
-const STAKE_AND_RETURN = /\b(\d+[KM]|\d{3,}) ?(?:RETURNS?|YIELDS?|GIVES?|BECOMES?|GETS?|EARNS?|PAYS?|TURNS? TO) ?(\d+[KM]|\d{3,})\b/;
+const STAKE_AND_RETURN =
+  /\b(\d+[KM]|\d{3,}) ?(?:RETURNS?|YIELDS?|GIVES?|BECOMES?|GETS?|EARNS?|PAYS?|TURNS? TO) ?(\d+[KM]|\d{3,})\b/;
 
 /** Every intent term by its word, and the phrases by their first word, so a narration is matched in one pass over its tokens. */
 const MAX_TERMS = 1000;
@@ -89,10 +108,15 @@ function termsIn(written: string[]): Set<number> {
     });
   }
   const intentOf = (id: number) => Math.floor(id / MAX_TERMS);
-  const overlap = (a: { start: number; end: number }, b: { start: number; end: number }) => a.start < b.end && b.start < a.end;
-  const kept = phrases.filter((p) => !phrases.some((q) => intentOf(q.id) !== intentOf(p.id) && overlap(p, q) && q.end - q.start > p.end - p.start));
+  const overlap = (a: { start: number; end: number }, b: { start: number; end: number }) =>
+    a.start < b.end && b.start < a.end;
+  const kept = phrases.filter(
+    (p) =>
+      !phrases.some((q) => intentOf(q.id) !== intentOf(p.id) && overlap(p, q) && q.end - q.start > p.end - p.start),
+  );
   const owners = new Map<number, Set<number>>();
-  for (const p of kept) for (let k = p.start; k < p.end; k++) owners.set(k, (owners.get(k) ?? new Set()).add(intentOf(p.id)));
+  for (const p of kept)
+    for (let k = p.start; k < p.end; k++) owners.set(k, (owners.get(k) ?? new Set()).add(intentOf(p.id)));
   const hits = new Set(kept.map((p) => p.id));
   const add = (k: number, ids: number[] | undefined) => {
     for (const id of ids ?? []) if (!owners.has(k) || owners.get(k)!.has(intentOf(id))) hits.add(id);
@@ -110,12 +134,23 @@ function termsIn(written: string[]): Set<number> {
  * prescription", not NO), so a narration is checked in one pass over its tokens and most pass it.
  */
 const FRAUD_WORDS = new Set(FRAUD_TERMS.filter((t) => !t.includes(' ')));
-const FRAUD_PHRASE_KEYS = new Set(FRAUD_TERMS.filter((t) => t.includes(' ')).map((t) => t.split(' ').reduce((a, b) => (b.length > a.length ? b : a))));
+const FRAUD_PHRASE_KEYS = new Set(
+  FRAUD_TERMS.filter((t) => t.includes(' ')).map((t) => t.split(' ').reduce((a, b) => (b.length > a.length ? b : a))),
+);
 
 /** The fraud words and phrases a narration holds, as written or as stems, in the list's order. */
 function fraudIn(tokens: string[]): string[] {
   const stems = tokens.map(stem);
-  if (!tokens.some((t, k) => FRAUD_WORDS.has(t) || FRAUD_WORDS.has(stems[k]!) || FRAUD_PHRASE_KEYS.has(t) || FRAUD_PHRASE_KEYS.has(stems[k]!))) return [];
+  if (
+    !tokens.some(
+      (t, k) =>
+        FRAUD_WORDS.has(t) ||
+        FRAUD_WORDS.has(stems[k]!) ||
+        FRAUD_PHRASE_KEYS.has(t) ||
+        FRAUD_PHRASE_KEYS.has(stems[k]!),
+    )
+  )
+    return [];
   const spoken = textOf(tokens);
   return FRAUD_TERMS.filter((t) => mentions(spoken, t));
 }
@@ -125,8 +160,49 @@ function fraudIn(tokens: string[]): string[] {
  * a visa, customs on a package, a soldier abroad). Either alone is an everyday narration ("upkeep my
  * love", "flight ticket for mama").
  */
-const ENDEARMENTS = ['MY LOVE', 'MY DEAR', 'MY DEAREST', 'DEAREST', 'SWEETHEART', 'MY SWEETHEART', 'MY HONEY', 'MY BABY', 'MY BABE', 'DARLING', 'MY DARLING', 'MY QUEEN', 'MY KING', 'BAE', 'LOVE YOU'];
-const ROMANCE_THEMES = ['FLIGHT', 'VISA', 'CUSTOMS', 'CLEARANCE', 'PACKAGE', 'PARCEL', 'CONSIGNMENT', 'COME SEE ME', 'COME AND SEE ME', 'VISIT ME', 'MEET ME', 'MEET YOU', 'SEE YOU SOON', 'ARMY', 'SOLDIER', 'SGT', 'SERGEANT', 'DEPLOYMENT', 'DEPLOYED', 'GIFT CARD', 'ITUNES', 'STEAM CARD', 'ABROAD', 'OVERSEAS'];
+const ENDEARMENTS = [
+  'MY LOVE',
+  'MY DEAR',
+  'MY DEAREST',
+  'DEAREST',
+  'SWEETHEART',
+  'MY SWEETHEART',
+  'MY HONEY',
+  'MY BABY',
+  'MY BABE',
+  'DARLING',
+  'MY DARLING',
+  'MY QUEEN',
+  'MY KING',
+  'BAE',
+  'LOVE YOU',
+];
+const ROMANCE_THEMES = [
+  'FLIGHT',
+  'VISA',
+  'CUSTOMS',
+  'CLEARANCE',
+  'PACKAGE',
+  'PARCEL',
+  'CONSIGNMENT',
+  'COME SEE ME',
+  'COME AND SEE ME',
+  'VISIT ME',
+  'MEET ME',
+  'MEET YOU',
+  'SEE YOU SOON',
+  'ARMY',
+  'SOLDIER',
+  'SGT',
+  'SERGEANT',
+  'DEPLOYMENT',
+  'DEPLOYED',
+  'GIFT CARD',
+  'ITUNES',
+  'STEAM CARD',
+  'ABROAD',
+  'OVERSEAS',
+];
 
 /** The endearment and the theme of a romance scam, when a narration holds both. */
 const ENDEARMENT_WORDS = new Set(ENDEARMENTS.flatMap((e) => e.split(' ')).filter((w) => w !== 'MY' && w !== 'YOU'));
@@ -147,7 +223,14 @@ const GLUED_WORD = { '4': 'FOR', '2': 'TO' } as const;
 
 /** A side of a glued token that is surely a word: a lexicon or filler word, a month, or an English word of three letters or more. */
 function surelyWord(side: string): boolean {
-  return WORD_TERMS.has(side) || FILLER_WORDS.has(side) || GENERIC_TERMS.has(side) || TRANSFER_TERMS.has(side) || MONTHS.has(side) || (side.length >= 3 && englishWords().has(side.toLowerCase()));
+  return (
+    WORD_TERMS.has(side) ||
+    FILLER_WORDS.has(side) ||
+    GENERIC_TERMS.has(side) ||
+    TRANSFER_TERMS.has(side) ||
+    MONTHS.has(side) ||
+    (side.length >= 3 && englishWords().has(side.toLowerCase()))
+  );
 }
 
 /**
@@ -174,7 +257,9 @@ function unglued(token: string): string[] | undefined {
 function unnumbered(token: string): string[] | undefined {
   if (WORD_TERMS.has(token) || !/[A-Z]{3}/.test(token)) return undefined;
   const runs = token.match(/[A-Z]+|\d+/g)!.flatMap((run) => withMonth(run) ?? [run]);
-  const named = runs.some((run) => run.length >= 3 && /^[A-Z]+$/.test(run) && (WORD_TERMS.has(run) || RUN_TOGETHER.has(run)));
+  const named = runs.some(
+    (run) => run.length >= 3 && /^[A-Z]+$/.test(run) && (WORD_TERMS.has(run) || RUN_TOGETHER.has(run)),
+  );
   return named ? runs : undefined;
 }
 
@@ -197,12 +282,15 @@ const LOOKALIKE: Record<string, string> = { '0': 'O', '1': 'I', '3': 'E', '4': '
 function lookalike(token: string): string[] | undefined {
   if (!/^[A-Z0-9]+$/.test(token) || !/[A-Z]/.test(token)) return undefined;
   const word = token.replace(/[0134578]/g, (d) => LOOKALIKE[d]!);
-  return word.length >= 4 && /^[A-Z]+$/.test(word) && (WORD_TERMS.has(word) || RUN_TOGETHER.has(word)) ? [word] : undefined;
+  return word.length >= 4 && /^[A-Z]+$/.test(word) && (WORD_TERMS.has(word) || RUN_TOGETHER.has(word))
+    ? [word]
+    : undefined;
 }
 
 /** Lexicon phrases written as one word ("schfees", "houserent", "chopmoney"), by the word they make. */
 const RUN_TOGETHER = new Map<string, string[]>();
-for (const phrases of PHRASE_TERMS.values()) for (const { words: split } of phrases) RUN_TOGETHER.set(split.join(''), split);
+for (const phrases of PHRASE_TERMS.values())
+  for (const { words: split } of phrases) RUN_TOGETHER.set(split.join(''), split);
 
 /**
  * Tokens that are no lexicon word, English word or name, read as the lexicon word they misspell
@@ -218,14 +306,20 @@ function respelt(tokens: string[], senderWords: ReadonlySet<string>): { tokens: 
       return parts.flatMap((part) => RUN_TOGETHER.get(part) ?? [part]);
     }
     // "Y" typed for "I" between consonants ("tythe"): the word list may hold the old spelling as a word, so the slip-reader below never sees it.
-    const withI = token.length >= 4 && token.includes('Y') && !WORD_TERMS.has(token) ? token.replace(/(?<=[^AEIOUY])Y(?=[^AEIOUY])/g, 'I') : undefined;
+    const withI =
+      token.length >= 4 && token.includes('Y') && !WORD_TERMS.has(token)
+        ? token.replace(/(?<=[^AEIOUY])Y(?=[^AEIOUY])/g, 'I')
+        : undefined;
     if (withI !== undefined && WORD_TERMS.has(withI)) {
       read.push(`read "${token.toLowerCase()}" as ${withI}`);
       return [withI];
     }
     // The spelling is looked up first: it is cheaper than the word list, and rarely finds anything.
     // A word of a lexicon phrase ("iwinna" of IGHO IWINNA) is a word, not a slip of another ("irinna").
-    const as = WORD_TERMS.has(token) || PHRASE_WORDS.has(token) ? undefined : (RUN_TOGETHER.get(token) ?? spelledAs(token) ?? withMonth(token));
+    const as =
+      WORD_TERMS.has(token) || PHRASE_WORDS.has(token)
+        ? undefined
+        : (RUN_TOGETHER.get(token) ?? spelledAs(token) ?? withMonth(token));
     if (as === undefined) return [token];
     const kind = classifyToken(token, senderWords);
     if (kind !== 'name-like' && kind !== 'noise') return [token];
@@ -252,14 +346,25 @@ function readNarration(upper: string, rawSlashed: string, senderName: string): R
   const normal = words(upper);
   const written = normal ? normal.split(' ') : [];
   if (written.length === 0 || written.every((t) => EMPTY_WORDS.has(t))) {
-    return { intent: 'unknown', label: 'Uncategorised', confidence: 0.1, flags: ['EMPTY_NARRATION'], explanation: [written.length ? `${quote(written)} says nothing: an empty narration` : 'empty narration: nothing to read'] };
+    return {
+      intent: 'unknown',
+      label: 'Uncategorised',
+      confidence: 0.1,
+      flags: ['EMPTY_NARRATION'],
+      explanation: [
+        written.length ? `${quote(written)} says nothing: an empty narration` : 'empty narration: nothing to read',
+      ],
+    };
   }
   const senderWords = new Set(words(senderName).split(' '));
   const respelled = respelt(written, senderWords);
   const read = respelled.read;
   let tokens = respelled.tokens;
   // "GIFT OKORO EMMANUEL": a given name that is also a lexicon word, heading two names or more and nothing else, is a name.
-  const namedByWord = tokens.length >= 3 && NAMES.has(tokens[0]!) && tokens.slice(1).every((t) => classifyToken(t, senderWords) === 'name');
+  const namedByWord =
+    tokens.length >= 3 &&
+    NAMES.has(tokens[0]!) &&
+    tokens.slice(1).every((t) => classifyToken(t, senderWords) === 'name');
   let hits = namedByWord ? new Set<number>() : termsIn(tokens);
   if (hits.size === 0 && !namedByWord) {
     const pair = respeltPairs(tokens, senderWords, read);
@@ -289,15 +394,22 @@ function readNarration(upper: string, rawSlashed: string, senderName: string): R
   const scores = all.filter((s) => s.level === level).sort((a, b) => b.score - a.score);
   const best = scores[0];
   if (best) {
-    const explanation = [...read, `matched ${best.matched.map(([t]) => t).join(', ')} → ${best.intent.intent} (score ${best.score})`];
+    const explanation = [
+      ...read,
+      `matched ${best.matched.map(([t]) => t).join(', ')} → ${best.intent.intent} (score ${best.score})`,
+    ];
     const gaveWay = all.filter((s) => s.level > level);
     for (const [levels, what] of GAVE_WAY) {
       const these = gaveWay.filter((s) => levels.includes(s.level)).flatMap((s) => s.matched.map(([t]) => t));
-      if (these.length > 0) explanation.push(`${these.join(', ')} ${these.length > 1 ? 'name' : 'names'} ${what}: not counted`);
+      if (these.length > 0)
+        explanation.push(`${these.join(', ')} ${these.length > 1 ? 'name' : 'names'} ${what}: not counted`);
     }
     let confidence = Math.min(0.95, 0.55 + 0.1 * best.score);
     // A wage or an allowance for one's mother or children is their upkeep ("monthly allowance for Mama in village").
-    const family = best.intent.intent === 'salary' ? tokens.find((t, i) => FAMILY_WORDS.has(t) && !isName(classifyToken(tokens[i + 1] ?? '', senderWords))) : undefined;
+    const family =
+      best.intent.intent === 'salary'
+        ? tokens.find((t, i) => FAMILY_WORDS.has(t) && !isName(classifyToken(tokens[i + 1] ?? '', senderWords)))
+        : undefined;
     if (family) explanation.push(`for ${family.toLowerCase()}, family: upkeep, not a wage`);
     const chosen = family ? UPKEEP : best.intent;
     const flags: string[] = [];
@@ -318,7 +430,9 @@ function readNarration(upper: string, rawSlashed: string, senderName: string): R
     const sentYou = SENT_WORDS.has(tokens[i - 2] ?? '') && YOU_WORDS.has(tokens[i - 1] ?? '');
     if (MONEY_WORDS.has(token) && (TRANSFER_NOUNS.has(tokens[i + 1] ?? '') || sentYou)) return 'transfer';
     // An app named with a money word ("CHIPPER CASH", "CASH APP") is a channel, not a payment word.
-    return MONEY_WORDS.has(token) && (CHANNEL_WORDS.has(tokens[i - 1] ?? '') || tokens[i + 1] === 'APP') ? 'channel' : classified;
+    return MONEY_WORDS.has(token) && (CHANNEL_WORDS.has(tokens[i - 1] ?? '') || tokens[i + 1] === 'APP')
+      ? 'channel'
+      : classified;
   });
   tokens.forEach((token, i) => {
     // An English word inside a run of names, or at either end of a run of two, is a name ("ALHAJI MUSTAPHA KOLO").
@@ -326,7 +440,9 @@ function readNarration(upper: string, rawSlashed: string, senderName: string): R
     const readOn = (kind: TokenKind | undefined) => kind !== undefined && READ_ON.has(kind);
     const inRun =
       classes[i] === 'word' &&
-      ((isName(before) && isName(after)) || (isName(twoBefore) && isName(before) && !readOn(after)) || (isName(after) && isName(twoAfter) && !readOn(before)));
+      ((isName(before) && isName(after)) ||
+        (isName(twoBefore) && isName(before) && !readOn(after)) ||
+        (isName(after) && isName(twoAfter) && !readOn(before)));
     const kind = inRun ? 'name' : classes[i]!;
     kinds.set(kind, [...(kinds.get(kind) ?? []), token]);
   });
@@ -334,21 +450,52 @@ function readNarration(upper: string, rawSlashed: string, senderName: string): R
   const readable = of('word', 'local', 'filler', 'generic', 'transfer', 'channel', 'name', 'name-like');
   const noise = of('noise');
   if (noise.length > 0 && noise.length >= readable.length) {
-    return { intent: 'unknown', label: 'Uncategorised', confidence: 0.3, flags: ['UNCLEAR_NARRATION'], explanation: [...read, `unreadable: ${noise.map((t) => `"${t.toLowerCase()}" (${noiseReason(t) ?? 'not a word or a name'})`).join(', ')}`] };
+    return {
+      intent: 'unknown',
+      label: 'Uncategorised',
+      confidence: 0.3,
+      flags: ['UNCLEAR_NARRATION'],
+      explanation: [
+        ...read,
+        `unreadable: ${noise.map((t) => `"${t.toLowerCase()}" (${noiseReason(t) ?? 'not a word or a name'})`).join(', ')}`,
+      ],
+    };
   }
   if (readable.length === 0) {
-    return { intent: 'unknown', label: 'Uncategorised', confidence: 0.3, flags: ['UNCLEAR_NARRATION'], explanation: [...read, `only numbers and codes: ${quote(tokens)}`] };
+    return {
+      intent: 'unknown',
+      label: 'Uncategorised',
+      confidence: 0.3,
+      flags: ['UNCLEAR_NARRATION'],
+      explanation: [...read, `only numbers and codes: ${quote(tokens)}`],
+    };
   }
   const generic = of('generic');
   if (generic.length > 0) {
-    return { ...GENERAL_PAYMENT, confidence: 0.6, flags: [], explanation: [...read, `${quote(generic)} names a payment but not what for → payment`] };
+    return {
+      ...GENERAL_PAYMENT,
+      confidence: 0.6,
+      flags: [],
+      explanation: [...read, `${quote(generic)} names a payment but not what for → payment`],
+    };
   }
   const plain = of('word', 'local', 'filler');
   const who = of('transfer', 'channel', 'name', 'name-like');
   if (who.length > 0 && of('word', 'local').length === 0) {
-    return { intent: 'transfer', label: 'Transfer', confidence: 0.6, flags: [], explanation: [...read, `only channel words and names (${quote(who)}): a transfer with no stated purpose`] };
+    return {
+      intent: 'transfer',
+      label: 'Transfer',
+      confidence: 0.6,
+      flags: [],
+      explanation: [...read, `only channel words and names (${quote(who)}): a transfer with no stated purpose`],
+    };
   }
-  return { ...GENERAL_PAYMENT, confidence: 0.55, flags: [], explanation: [...read, `readable (${quote(plain)}) but no specific purpose → payment`] };
+  return {
+    ...GENERAL_PAYMENT,
+    confidence: 0.55,
+    flags: [],
+    explanation: [...read, `readable (${quote(plain)}) but no specific purpose → payment`],
+  };
 }
 
 export function analyseNarration({ narration, systemPrompt, amount, senderName }: NarrationInput): ServiceIntelligence {
@@ -381,7 +528,9 @@ export function analyseNarration({ narration, systemPrompt, amount, senderName }
       if (!about && !mentionedWord && SPECIFIC.has(intent)) {
         const flag = promptFlag(clause.polarity);
         draft.flags.add(flag);
-        explanation.push(`system prompt says to ${clause.polarity} anything but ${[...clause.intents].join(', ')}: ${flag}`);
+        explanation.push(
+          `system prompt says to ${clause.polarity} anything but ${[...clause.intents].join(', ')}: ${flag}`,
+        );
       }
     } else if ((about || mentionedWord) && clause.limit === undefined) {
       // A clause with a limit ("reject contributions over ₦50,000") holds by amount only, below.
@@ -390,15 +539,20 @@ export function analyseNarration({ narration, systemPrompt, amount, senderName }
       explanation.push(`system prompt says to ${clause.polarity} ${about ? intent : mentionedWord}: ${flag}`);
     }
   }
-  for (const { flag, line } of [...amountLimits(clauses, amount, intent), ...senderRules(clauses, senderName, narration)]) {
+  for (const { flag, line } of [
+    ...amountLimits(clauses, amount, intent),
+    ...senderRules(clauses, senderName, narration),
+  ]) {
     draft.flags.add(flag);
     explanation.push(line);
   }
 
   const fraud = fraudIn(tokens).filter((term) => {
     // Look-alikes a careful reader credits: a controlled medicine on a prescription, a refund of what a fraud took.
-    if (CONTROLLED_MEDICINES.has(term) && isPrescribed(tokens)) return !explanation.push(`${term.toLowerCase()} on a prescription or from a pharmacy: medicine, not a drug deal`);
-    if (term === 'FRAUDULENT' && intent === 'refund' && undoesFraudulentDebit(tokens)) return !explanation.push("a fraudulent debit refunded: the victim's money back");
+    if (CONTROLLED_MEDICINES.has(term) && isPrescribed(tokens))
+      return !explanation.push(`${term.toLowerCase()} on a prescription or from a pharmacy: medicine, not a drug deal`);
+    if (term === 'FRAUDULENT' && intent === 'refund' && undoesFraudulentDebit(tokens))
+      return !explanation.push("a fraudulent debit refunded: the victim's money back");
     return true;
   });
   if (fraud.length > 0) {
@@ -412,7 +566,10 @@ export function analyseNarration({ narration, systemPrompt, amount, senderName }
   }
   // A racket's goods are bought, money passed on is a transfer: when the words named no purpose (or only the exam a leak is for).
   const shaped = shapes.find((s) => s.intent)?.intent;
-  const [finalIntent, finalLabel] = shaped && shaped !== intent && ['payment', 'transfer', 'unknown', 'school_fees'].includes(intent) ? [shaped, LABEL_OF.get(shaped)!] : [intent, label];
+  const [finalIntent, finalLabel] =
+    shaped && shaped !== intent && ['payment', 'transfer', 'unknown', 'school_fees'].includes(intent)
+      ? [shaped, LABEL_OF.get(shaped)!]
+      : [intent, label];
   if (finalIntent !== intent) explanation.push(`what the shape says the money did: ${finalIntent}`);
   const romance = romanceIn(tokens);
   if (romance.length > 0) {

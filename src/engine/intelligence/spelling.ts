@@ -46,7 +46,9 @@ let built: Indexes | undefined;
  */
 function indexes(): Indexes {
   if (built) return built;
-  const vocabulary = [...new Set([...INTENTS.flatMap((i) => i.terms.map(([t]) => t)), ...GENERIC_TERMS, ...TRANSFER_TERMS])].filter((t) => /^[A-Z]{4,}$/.test(t));
+  const vocabulary = [
+    ...new Set([...INTENTS.flatMap((i) => i.terms.map(([t]) => t)), ...GENERIC_TERMS, ...TRANSFER_TERMS]),
+  ].filter((t) => /^[A-Z]{4,}$/.test(t));
   const bySkeleton = new Map<string, string[]>();
   const byDeletion = new Map<string, string[]>();
   const byPrefix = new Map<string, string[]>();
@@ -56,7 +58,8 @@ function indexes(): Indexes {
     for (let n = 4; n < word.length; n++) add(byPrefix, word.slice(0, n), word);
   }
   const meaning = new Map<string, string>();
-  const addMeaning = (word: string, what: string) => meaning.set(word, meaning.has(word) ? `${meaning.get(word)} ${what}` : what);
+  const addMeaning = (word: string, what: string) =>
+    meaning.set(word, meaning.has(word) ? `${meaning.get(word)} ${what}` : what);
   INTENTS.forEach((i) => i.terms.forEach(([t]) => addMeaning(t, i.intent)));
   GENERIC_TERMS.forEach((t) => addMeaning(t, 'payment'));
   TRANSFER_TERMS.forEach((t) => addMeaning(t, 'transfer'));
@@ -90,7 +93,10 @@ function oneSlip(a: string, b: string): boolean {
   if (Math.abs(a.length - b.length) > 1 || a === b) return false;
   let i = 0;
   while (i < a.length && a[i] === b[i]) i++;
-  if (a.length === b.length) return a.slice(i + 1) === b.slice(i + 1) || (a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2));
+  if (a.length === b.length)
+    return (
+      a.slice(i + 1) === b.slice(i + 1) || (a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2))
+    );
   return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
 }
 
@@ -114,7 +120,7 @@ export function spelledAs(token: string): string | undefined {
   if (/(.)\1\1/.test(token)) {
     const double = token.replace(/(.)\1{2,}/g, '$1$1');
     const single = token.replace(/(.)\1{2,}/g, '$1');
-    return known.has(double) ? double : known.has(single) ? single : spelledAs(double) ?? spelledAs(single);
+    return known.has(double) ? double : known.has(single) ? single : (spelledAs(double) ?? spelledAs(single));
   }
   const linked = token.slice(0, -1);
   if (/[NR]$/.test(token) && known.has(linked) && linked.length >= 4) return linked;
@@ -122,7 +128,11 @@ export function spelledAs(token: string): string | undefined {
   const squeezes = (bySkeleton.get(skeleton(token)) ?? []).filter((w) => vowelsDropped(token, w));
   if (sameMeaning(squeezes)) return squeezes[0];
   if (token.length >= 5) {
-    const near = only([...new Set([token, ...deletions(token)].flatMap((key) => byDeletion.get(key) ?? []))].filter((w) => oneSlip(token, w)));
+    const near = only(
+      [...new Set([token, ...deletions(token)].flatMap((key) => byDeletion.get(key) ?? []))].filter((w) =>
+        oneSlip(token, w),
+      ),
+    );
     if (near) return near;
   }
   return cutShort(token);
@@ -131,7 +141,9 @@ export function spelledAs(token: string): string | undefined {
 /** Words of the phrases a token may be: itself, or (four letters or more) one slip from one; the last token of a narration may also be cut short. */
 function pairWords(token: string, last: boolean): string[] {
   const { pairWords: byWord, secondByPrefix } = indexes();
-  const near = [...new Set([token, ...deletions(token)].flatMap((key) => byWord.get(key) ?? []))].filter((w) => w === token || (token.length >= 4 && oneSlip(token, w)));
+  const near = [...new Set([token, ...deletions(token)].flatMap((key) => byWord.get(key) ?? []))].filter(
+    (w) => w === token || (token.length >= 4 && oneSlip(token, w)),
+  );
   return last ? [...near, ...(secondByPrefix.get(token) ?? [])] : near;
 }
 
@@ -143,7 +155,11 @@ function pairWords(token: string, last: boolean): string[] {
 export function spelledPair(first: string, second: string, last: boolean): [string, string] | undefined {
   if (!/^[A-Z]+$/.test(first) || !/^[A-Z]{2,}$/.test(second)) return undefined;
   const { pairs } = indexes();
-  const found = pairWords(first, false).flatMap((a) => pairWords(second, last).filter((b) => pairs.has(`${a} ${b}`)).map((b) => `${a} ${b}`));
+  const found = pairWords(first, false).flatMap((a) =>
+    pairWords(second, last)
+      .filter((b) => pairs.has(`${a} ${b}`))
+      .map((b) => `${a} ${b}`),
+  );
   const phrase = only(found);
   return phrase === undefined || phrase === `${first} ${second}` ? undefined : (phrase.split(' ') as [string, string]);
 }

@@ -44,7 +44,7 @@ export function wordListFrom(bytes: Uint8Array): WordList {
   const slots = new Int32Array(capacity);
   const pairs = new Uint32Array(27 * 27);
   let size = 0;
-  for (let start = 0; start < bytes.length; ) {
+  for (let start = 0; start < bytes.length;) {
     let end = start;
     while (end < bytes.length && bytes[end] !== NEWLINE) end++;
     if (end > start) {

@@ -19,8 +19,17 @@ export async function insertAccount(
  * A developer's system accounts by kind, in the order asked, in one query.
  * @example const [settlement, fees] = await findSystemAccountIds(trx, developerId, ['PROVIDER_SETTLEMENT', 'FEE_INCOME']);
  */
-export async function findSystemAccountIds<K extends readonly AccountKind[]>(trx: Trx, developerId: string, kinds: K): Promise<{ [I in keyof K]: string }> {
-  const rows = await trx.selectFrom('accounts').select(['id', 'kind']).where('developer_id', '=', developerId).where('kind', 'in', [...kinds]).execute();
+export async function findSystemAccountIds<K extends readonly AccountKind[]>(
+  trx: Trx,
+  developerId: string,
+  kinds: K,
+): Promise<{ [I in keyof K]: string }> {
+  const rows = await trx
+    .selectFrom('accounts')
+    .select(['id', 'kind'])
+    .where('developer_id', '=', developerId)
+    .where('kind', 'in', [...kinds])
+    .execute();
   const byKind = new Map(rows.map((r) => [r.kind, r.id]));
   return kinds.map((kind) => {
     const id = byKind.get(kind);
@@ -41,7 +50,11 @@ export async function findSystemAccountId(trx: Trx, developerId: string, kind: A
  * wallet's floor of 0 or its ceiling (MAX_BALANCE less its pending payouts, so that a reversal
  * always fits), or a system account's ±MAX_SYSTEM_BALANCE_SQL. `refusalOf` says which.
  */
-export async function applyDelta(trx: Trx, accountId: string, delta: number): Promise<{ balance: number; seq: number } | undefined> {
+export async function applyDelta(
+  trx: Trx,
+  accountId: string,
+  delta: number,
+): Promise<{ balance: number; seq: number } | undefined> {
   const { rows } = await (delta < 0 ? lowerBalance : raiseBalance)(trx, { accountId, delta });
   return rows[0];
 }
@@ -61,7 +74,11 @@ const lowerBalance = prepare((db, p: { accountId: string; delta: number }) =>
     .updateTable('accounts')
     .set({ balance: newBalance(p.delta) })
     .where('id', '=', p.accountId)
-    .where(newBalance(p.delta), '>=', sql<number>`case when floor_zero = 1 then 0 else -${sql.raw(MAX_SYSTEM_BALANCE_SQL)} end`)
+    .where(
+      newBalance(p.delta),
+      '>=',
+      sql<number>`case when floor_zero = 1 then 0 else -${sql.raw(MAX_SYSTEM_BALANCE_SQL)} end`,
+    )
     .returning([walletBalance, 'seq']),
 );
 
@@ -73,13 +90,20 @@ const raiseBalance = prepare((db, p: { accountId: string; delta: number }) =>
     .updateTable('accounts')
     .set({ balance: newBalance(p.delta) })
     .where('id', '=', p.accountId)
-    .where(newBalance(p.delta), '<=', sql<number>`case when floor_zero = 1 then ${sql.raw(String(MAX_BALANCE))} - ${pendingPayouts} else ${sql.raw(MAX_SYSTEM_BALANCE_SQL)} end`)
+    .where(
+      newBalance(p.delta),
+      '<=',
+      sql<number>`case when floor_zero = 1 then ${sql.raw(String(MAX_BALANCE))} - ${pendingPayouts} else ${sql.raw(MAX_SYSTEM_BALANCE_SQL)} end`,
+    )
     .returning([walletBalance, 'seq']),
 );
 
 /** A wallet short of money: what it holds and what the movement needs, in kobo (`needs` may say what it is made of). */
 export function insufficientFunds(balance: number, needs: number, madeOf = ''): LedgerError {
-  return new LedgerError('INSUFFICIENT_FUNDS', `insufficient funds: the wallet's balance is ${balance} kobo, and this needs ${needs} kobo${madeOf}`);
+  return new LedgerError(
+    'INSUFFICIENT_FUNDS',
+    `insufficient funds: the wallet's balance is ${balance} kobo, and this needs ${needs} kobo${madeOf}`,
+  );
 }
 
 /**
@@ -87,11 +111,21 @@ export function insufficientFunds(balance: number, needs: number, madeOf = ''): 
  * account that would pass its ceiling is a 400 on `amount`, the request's amount being too large.
  */
 export async function refusalOf(trx: Trx, accountId: string, delta: number): Promise<LedgerError> {
-  const account = await trx.selectFrom('accounts').select(['kind', 'balance']).where('id', '=', accountId).executeTakeFirst();
+  const account = await trx
+    .selectFrom('accounts')
+    .select(['kind', 'balance'])
+    .where('id', '=', accountId)
+    .executeTakeFirst();
   if (!account) throw new Error(`no account ${accountId}`);
   if (account.kind !== 'WALLET') {
-    return invalidField('amount', `the developer's ${account.kind.toLowerCase()} account would pass ${MAX_SYSTEM_BALANCE_SQL} kobo, the most the ledger keeps in one account`);
+    return invalidField(
+      'amount',
+      `the developer's ${account.kind.toLowerCase()} account would pass ${MAX_SYSTEM_BALANCE_SQL} kobo, the most the ledger keeps in one account`,
+    );
   }
   if (delta < 0) return insufficientFunds(account.balance, -delta);
-  return invalidField('amount', `the wallet would hold more than ${MAX_BALANCE} kobo (2^53 − 1, counting its pending payouts), the most the ledger keeps in one wallet`);
+  return invalidField(
+    'amount',
+    `the wallet would hold more than ${MAX_BALANCE} kobo (2^53 − 1, counting its pending payouts), the most the ledger keeps in one wallet`,
+  );
 }

@@ -62,7 +62,9 @@ export async function post(trx: Trx, env: EngineEnv, input: PostingInput): Promi
   }
   const at = env.clock.now();
   const now = at.toISOString();
-  const [postingSeq] = (await insertPosting(trx, [{ developer_id: input.developerId, kind: input.kind, created_at: at.getTime() }])) as [number];
+  const [postingSeq] = (await insertPosting(trx, [
+    { developer_id: input.developerId, kind: input.kind, created_at: at.getTime() },
+  ])) as [number];
 
   // Debits first: when money is short, nothing has been credited yet.
   const order = input.legs.map((leg, index) => ({ leg, index })).sort((a, b) => a.leg.amount - b.leg.amount);
@@ -73,9 +75,15 @@ export async function post(trx: Trx, env: EngineEnv, input: PostingInput): Promi
     balances.set(index, after);
   }
   // Then the legs' entries, and the wallet legs' transactions, each kind in one statement, in the same order.
-  const entries = order.map(({ index, leg }) => ({ posting_seq: postingSeq, account_seq: balances.get(index)!.seq, amount: leg.amount }));
+  const entries = order.map(({ index, leg }) => ({
+    posting_seq: postingSeq,
+    account_seq: balances.get(index)!.seq,
+    amount: leg.amount,
+  }));
   const entrySeqs = await insertEntries(trx, entries);
-  const walletLegs = order.flatMap(({ leg, index }, i) => (leg.transaction ? [{ leg, index, transaction: leg.transaction, entrySeq: entrySeqs[i]! }] : []));
+  const walletLegs = order.flatMap(({ leg, index }, i) =>
+    leg.transaction ? [{ leg, index, transaction: leg.transaction, entrySeq: entrySeqs[i]! }] : [],
+  );
   const results = new Array<TransactionRow | undefined>(input.legs.length);
   if (walletLegs.length > 0) {
     const values = walletLegs.map(({ leg, index, transaction: t, entrySeq }) => {
@@ -108,9 +116,19 @@ export async function post(trx: Trx, env: EngineEnv, input: PostingInput): Promi
     // The rows as stored, built here from their values and seqs.
     const seqs = await insertTransactions(trx, values);
     values.forEach(
-      (row, i) => (results[walletLegs[i]!.index] = { ...row, seq: seqs[i]!, wallet_id: walletLegs[i]!.leg.accountId, developer_id: input.developerId, created_at: now }),
+      (row, i) =>
+        (results[walletLegs[i]!.index] = {
+          ...row,
+          seq: seqs[i]!,
+          wallet_id: walletLegs[i]!.leg.accountId,
+          developer_id: input.developerId,
+          created_at: now,
+        }),
     );
-    await countTransactions(trx, walletLegs.map(({ leg }, i) => ({ wallet_id: leg.accountId, type: values[i]!.type })));
+    await countTransactions(
+      trx,
+      walletLegs.map(({ leg }, i) => ({ wallet_id: leg.accountId, type: values[i]!.type })),
+    );
   }
   return { postingSeq, transactions: results.filter((r): r is TransactionRow => r !== undefined) };
 }

@@ -17,5 +17,7 @@ export async function findPayoutOf(db: Db, developerId: string, transactionId: s
     .where('wallet_id', '=', transaction.wallet_id)
     .where('provider_reference', '=', transaction.provider_reference)
     .execute();
-  return payouts.find((p) => [p.transaction_id, p.fee_transaction_id, p.reversal_transaction_id].includes(transactionId));
+  return payouts.find((p) =>
+    [p.transaction_id, p.fee_transaction_id, p.reversal_transaction_id].includes(transactionId),
+  );
 }

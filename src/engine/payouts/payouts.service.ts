@@ -17,8 +17,6 @@ import type { WalletRow } from '../wallets/wallets.repository.js';
 import { findPayoutOf } from './payouts.repository.js';
 import type { PayoutRow } from './payouts.table.js';
 
-
-
 /**
  * Sends money out through the simulated provider: the payout as a PENDING DEBIT to
  * provider_settlement and the NIP fee as its own SETTLED DEBIT to fee_income, both or neither.
@@ -34,7 +32,10 @@ export async function startPayout(
 ): Promise<TransferResult> {
   const fee = nipFee(input.amount);
   const reference = nipSessionId(env);
-  const [settlement, feeIncome] = await findSystemAccountIds(trx, source.developer_id, ['PROVIDER_SETTLEMENT', 'FEE_INCOME'] as const);
+  const [settlement, feeIncome] = await findSystemAccountIds(trx, source.developer_id, [
+    'PROVIDER_SETTLEMENT',
+    'FEE_INCOME',
+  ] as const);
   const common = {
     provider_reference: reference,
     sender_name: source.account_name,
@@ -45,13 +46,19 @@ export async function startPayout(
   };
   // Short of money for either debit: the message names the whole payout, amount and fee, against the balance before it.
   const short = (error: unknown) => {
-    throw error instanceof LedgerError && error.code === 'INSUFFICIENT_FUNDS' ? insufficientFunds(source.balance, input.amount + fee, ` (${input.amount} and a fee of ${fee})`) : error;
+    throw error instanceof LedgerError && error.code === 'INSUFFICIENT_FUNDS'
+      ? insufficientFunds(source.balance, input.amount + fee, ` (${input.amount} and a fee of ${fee})`)
+      : error;
   };
   const payout = await post(trx, env, {
     developerId: source.developer_id,
     kind: 'PAYOUT',
     legs: [
-      { accountId: source.id, amount: -input.amount, transaction: { ...common, status: 'PENDING', raw_narration: input.narration, fee } },
+      {
+        accountId: source.id,
+        amount: -input.amount,
+        transaction: { ...common, status: 'PENDING', raw_narration: input.narration, fee },
+      },
       { accountId: settlement, amount: input.amount },
     ],
   }).catch(short);
@@ -59,7 +66,11 @@ export async function startPayout(
     developerId: source.developer_id,
     kind: 'PAYOUT_FEE',
     legs: [
-      { accountId: source.id, amount: -fee, transaction: { ...common, status: 'SETTLED', raw_narration: 'Transfer fee' } },
+      {
+        accountId: source.id,
+        amount: -fee,
+        transaction: { ...common, status: 'SETTLED', raw_narration: 'Transfer fee' },
+      },
       { accountId: feeIncome, amount: fee },
     ],
   }).catch(short);
@@ -102,17 +113,34 @@ export async function startPayout(
     status = reversal ? 'FAILED' : 'SUCCESS';
     if (reversal) balance = reversal.balance_after;
   }
-  return { status, transaction_id: debit.id, provider_reference: reference, new_balance: balance, currency: 'NGN', fee };
+  return {
+    status,
+    transaction_id: debit.id,
+    provider_reference: reference,
+    new_balance: balance,
+    currency: 'NGN',
+    fee,
+  };
 }
 
 /** Settles or fails a pending payout; returns the reversal when it failed. */
-async function actOn(trx: Trx, env: EngineEnv, payout: PayoutRow, outcome: 'SETTLE' | 'FAIL'): Promise<TransactionRow | undefined> {
+async function actOn(
+  trx: Trx,
+  env: EngineEnv,
+  payout: PayoutRow,
+  outcome: 'SETTLE' | 'FAIL',
+): Promise<TransactionRow | undefined> {
   if (outcome === 'SETTLE') return settle(trx, env, payout);
   return fail(trx, env, payout, 'the beneficiary bank rejected the transfer');
 }
 
 /** Marks a pending payout resolved, once: false if something else resolved it first. */
-async function claim(trx: Trx, env: EngineEnv, payout: PayoutRow, status: 'SETTLED' | 'FAILED'): Promise<string | undefined> {
+async function claim(
+  trx: Trx,
+  env: EngineEnv,
+  payout: PayoutRow,
+  status: 'SETTLED' | 'FAILED',
+): Promise<string | undefined> {
   const now = env.clock.now().toISOString();
   const updated = await trx
     .updateTable('payouts')
@@ -121,7 +149,11 @@ async function claim(trx: Trx, env: EngineEnv, payout: PayoutRow, status: 'SETTL
     .where('status', '=', 'PENDING')
     .executeTakeFirst();
   if (Number(updated.numUpdatedRows) !== 1) return undefined;
-  await trx.updateTable('transactions').set({ status, updated_at: Date.parse(now) }).where('id', '=', payout.transaction_id).execute();
+  await trx
+    .updateTable('transactions')
+    .set({ status, updated_at: Date.parse(now) })
+    .where('id', '=', payout.transaction_id)
+    .execute();
   return now;
 }
 
@@ -167,7 +199,10 @@ async function settleAndDeliver(trx: Trx, env: EngineEnv, payout: PayoutRow): Pr
 
 async function fail(trx: Trx, env: EngineEnv, payout: PayoutRow, reason: string): Promise<TransactionRow | undefined> {
   if (!(await claim(trx, env, payout, 'FAILED'))) return undefined;
-  const [settlement, feeIncome] = await findSystemAccountIds(trx, payout.developer_id, ['PROVIDER_SETTLEMENT', 'FEE_INCOME'] as const);
+  const [settlement, feeIncome] = await findSystemAccountIds(trx, payout.developer_id, [
+    'PROVIDER_SETTLEMENT',
+    'FEE_INCOME',
+  ] as const);
   const { transactions } = await post(trx, env, {
     developerId: payout.developer_id,
     kind: 'PAYOUT_REVERSAL',
@@ -191,7 +226,11 @@ async function fail(trx: Trx, env: EngineEnv, payout: PayoutRow, reason: string)
     ],
   });
   const reversal = transactions[0]!;
-  await trx.updateTable('payouts').set({ reversal_transaction_id: reversal.id }).where('transaction_id', '=', payout.transaction_id).execute();
+  await trx
+    .updateTable('payouts')
+    .set({ reversal_transaction_id: reversal.id })
+    .where('transaction_id', '=', payout.transaction_id)
+    .execute();
   await emitLedgerEvent(trx, env, reversal);
   await emitEvent(trx, env, payout.developer_id, 'transfer.failed', {
     transaction_id: payout.transaction_id,
@@ -228,7 +267,10 @@ export async function resolvePayout(
     .where('transaction_id', '=', transactionId)
     .executeTakeFirst();
   if (!payout || payout.status !== 'PENDING') {
-    throw new LedgerError('NOT_FOUND', payout ? `payout is already ${payout.status}` : await notAPayout(trx, developerId, transactionId));
+    throw new LedgerError(
+      'NOT_FOUND',
+      payout ? `payout is already ${payout.status}` : await notAPayout(trx, developerId, transactionId),
+    );
   }
   if (outcome === 'SETTLE') await settle(trx, env, payout);
   else await fail(trx, env, payout, 'failed by hand with POST /sandbox/payouts/:transaction_id/fail');

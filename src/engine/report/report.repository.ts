@@ -25,7 +25,8 @@ export function exactKobo(text: string | null): bigint {
 }
 
 /** The upper bound of a period as SQL, against a column of epoch ms. */
-const beforeUntil = (column: string, until: number | null) => (until === null ? sql`1 = 1` : sql`${sql.ref(column)} < ${until}`);
+const beforeUntil = (column: string, until: number | null) =>
+  until === null ? sql`1 = 1` : sql`${sql.ref(column)} < ${until}`;
 
 export interface TransactionGroup {
   type: TransactionType;
@@ -42,7 +43,11 @@ export interface TransactionGroup {
  * created_at) index gives its period's rows, so the cost follows the wallets and the period's rows,
  * not the whole ledger.
  */
-export async function transactionGroups(db: Kysely<Database>, developerId: string, period: Period): Promise<TransactionGroup[]> {
+export async function transactionGroups(
+  db: Kysely<Database>,
+  developerId: string,
+  period: Period,
+): Promise<TransactionGroup[]> {
   const { rows } = await sql<TransactionGroup>`
     SELECT t.type, t.status, p.kind, count(*) AS count, ${koboSum('t.amount')} AS amount, ${koboSum('t.fee')} AS fee
     FROM wallets w
@@ -67,7 +72,11 @@ const inPeriod = (developerId: string, period: Period) => {
 };
 
 /** The developer's suspense items that arrived in the period, by status and reason. */
-export async function suspenseGroups(db: Kysely<Database>, developerId: string, period: Period): Promise<SuspenseGroup[]> {
+export async function suspenseGroups(
+  db: Kysely<Database>,
+  developerId: string,
+  period: Period,
+): Promise<SuspenseGroup[]> {
   const { rows } = await sql<SuspenseGroup>`
     SELECT status, reason, count(*) AS count, ${koboSum('amount')} AS amount
     FROM suspense_items
@@ -77,7 +86,12 @@ export async function suspenseGroups(db: Kysely<Database>, developerId: string, 
 }
 
 /** The oldest of the developer's suspense items in `statuses` that arrived in the period, first made among equal times. */
-export async function oldestSuspenseItem(db: Kysely<Database>, developerId: string, period: Period, statuses: readonly string[]) {
+export async function oldestSuspenseItem(
+  db: Kysely<Database>,
+  developerId: string,
+  period: Period,
+  statuses: readonly string[],
+) {
   const { rows } = await sql<{ id: string; status: string; reason: string; created_at: string }>`
     SELECT id, status, reason, created_at
     FROM suspense_items
@@ -88,7 +102,11 @@ export async function oldestSuspenseItem(db: Kysely<Database>, developerId: stri
 }
 
 /** The developer's webhook deliveries whose event was made in the period, by status. */
-export async function deliveryGroups(db: Kysely<Database>, developerSeq: number, period: Period): Promise<{ status: WebhookLogStatus; count: number }[]> {
+export async function deliveryGroups(
+  db: Kysely<Database>,
+  developerSeq: number,
+  period: Period,
+): Promise<{ status: WebhookLogStatus; count: number }[]> {
   const { rows } = await sql<{ status: WebhookLogStatus; count: number }>`
     SELECT l.status, count(*) AS count
     FROM events e JOIN webhook_logs l ON l.event_seq = e.seq
@@ -113,7 +131,11 @@ export interface FailingEndpoint {
  * answer), each with its failed attempts and the last one's error: counted per endpoint first, then
  * that last attempt read by its seq (a column beside max() is SQLite's own).
  */
-export async function failingEndpoints(db: Kysely<Database>, developerSeq: number, period: Period): Promise<FailingEndpoint[]> {
+export async function failingEndpoints(
+  db: Kysely<Database>,
+  developerSeq: number,
+  period: Period,
+): Promise<FailingEndpoint[]> {
   const { rows } = await sql<FailingEndpoint>`
     SELECT u.url, f.failed_attempts, f.failing_deliveries,
       x.created_at_ms AS last_at_ms, x.http_status_code, substr(x.response_body, 1, 200) AS response_body, substr(x.error, 1, 200) AS error

@@ -1,7 +1,16 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
 import { developerSeq } from '../events/stored.js';
-import { type TransactionGroup, deliveryGroups, exactKobo, failingEndpoints, oldestSuspenseItem, type Period, suspenseGroups, transactionGroups } from './report.repository.js';
+import {
+  type TransactionGroup,
+  deliveryGroups,
+  exactKobo,
+  failingEndpoints,
+  oldestSuspenseItem,
+  type Period,
+  suspenseGroups,
+  transactionGroups,
+} from './report.repository.js';
 
 /** Kobo as JSON carries it exactly: a number up to 2^53 − 1, past that a string of digits. */
 export type JsonKobo = number | string;
@@ -65,12 +74,21 @@ export async function buildReport(db: Kysely<Database>, developerId: string, per
   return {
     since: new Date(period.since).toISOString(),
     until: new Date(period.until ?? now.getTime()).toISOString(),
-    transactions: [...byTypeStatus.values()].sort(byName('type', 'status')).map((g) => ({ type: g.type, status: g.status, ...shown(g) })),
+    transactions: [...byTypeStatus.values()]
+      .sort(byName('type', 'status'))
+      .map((g) => ({ type: g.type, status: g.status, ...shown(g) })),
     money_in: shown(moneyIn),
-    money_out: { settled: shown(out.settled), pending: shown(out.pending), failed: shown(out.failed), fees: jsonKobo(feesCharged - feesReversed) },
+    money_out: {
+      settled: shown(out.settled),
+      pending: shown(out.pending),
+      failed: shown(out.failed),
+      fees: jsonKobo(feesCharged - feesReversed),
+    },
     net: jsonKobo(moneyIn.amount - out.settled.amount - out.pending.amount),
     suspense: {
-      items: suspense.sort(byName('status', 'reason')).map((g) => ({ status: g.status, reason: g.reason, count: g.count, amount: jsonKobo(exactKobo(g.amount)) })),
+      items: suspense
+        .sort(byName('status', 'reason'))
+        .map((g) => ({ status: g.status, reason: g.reason, count: g.count, amount: jsonKobo(exactKobo(g.amount)) })),
       oldest_waiting: oldest
         ? {
             id: oldest.id,
@@ -87,7 +105,12 @@ export async function buildReport(db: Kysely<Database>, developerId: string, per
         url: e.url,
         failed_attempts: e.failed_attempts,
         failing_deliveries: e.failing_deliveries,
-        last_error: { at: new Date(e.last_at_ms).toISOString(), http_status_code: e.http_status_code, response_body: e.response_body, error: e.error },
+        last_error: {
+          at: new Date(e.last_at_ms).toISOString(),
+          http_status_code: e.http_status_code,
+          response_body: e.response_body,
+          error: e.error,
+        },
       })),
     },
   };

@@ -5,7 +5,8 @@ import { answersOf, type IdempotentOperation } from '../idempotency/idempotency.
 type Table = keyof Database & string;
 
 /** Events and delivery logs name their developer by its number (migration 0020, events/stored.ts). */
-const byDeveloperSeq = (developerId: string) => sql`developer_seq = (SELECT seq FROM developers WHERE id = ${developerId})`;
+const byDeveloperSeq = (developerId: string) =>
+  sql`developer_seq = (SELECT seq FROM developers WHERE id = ${developerId})`;
 /** The developer's wallet accounts (its system accounts stay, zeroed). */
 const walletAccounts = (developerId: string) => sql`developer_id = ${developerId} AND kind = 'WALLET'`;
 
@@ -31,7 +32,11 @@ const RESET_ORDER: {
 }[] = [
   { table: 'agent_runs' },
   { table: 'agents' },
-  { table: 'webhook_logs', owner: byDeveloperSeq, children: [{ table: 'webhook_attempts', column: 'log_seq', parent: 'seq' }] },
+  {
+    table: 'webhook_logs',
+    owner: byDeveloperSeq,
+    children: [{ table: 'webhook_attempts', column: 'log_seq', parent: 'seq' }],
+  },
   { table: 'receiver_events' },
   { table: 'payouts', key: ['transaction_id'] },
   { table: 'events', owner: byDeveloperSeq },
@@ -76,7 +81,11 @@ const markOf = (developerId: string) => `reset_pending:${developerId}`;
  * @example const progress = await beginReset(trx, developerId); while (await resetChunk(trx, developerId, progress, 2000, []));
  */
 export async function beginReset(trx: Trx, developerId: string): Promise<ResetProgress> {
-  await trx.insertInto('settings').values({ key: markOf(developerId), value: '1' }).onConflict((oc) => oc.column('key').doNothing()).execute();
+  await trx
+    .insertInto('settings')
+    .values({ key: markOf(developerId), value: '1' })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
   await trx.updateTable('accounts').set({ balance: 0 }).where('developer_id', '=', developerId).execute();
   return newResetProgress();
 }
@@ -99,7 +108,13 @@ const count = (progress: ResetProgress, table: string, n: number | bigint | unde
  * secret); their stored Idempotency-Key answers stay too, or a retry after the reset would run
  * the operation a second time.
  */
-export async function resetChunk(trx: Trx, developerId: string, progress: ResetProgress, rows: number, keptAnswers: readonly IdempotentOperation[]): Promise<boolean> {
+export async function resetChunk(
+  trx: Trx,
+  developerId: string,
+  progress: ResetProgress,
+  rows: number,
+  keptAnswers: readonly IdempotentOperation[],
+): Promise<boolean> {
   const entry = RESET_ORDER[progress.step];
   if (!entry) return false;
   const table = sql.table(entry.table);
@@ -108,20 +123,27 @@ export async function resetChunk(trx: Trx, developerId: string, progress: ResetP
     done = await throughChunk(trx, developerId, progress, rows, entry.table, entry.through);
   } else if (entry.key) {
     const key = sql.join(entry.key.map((column) => sql.ref(column)));
-    const result = await sql`DELETE FROM ${table} WHERE (${key}) IN (SELECT ${key} FROM ${table} WHERE developer_id = ${developerId}${entry.keep ? sql` AND NOT (${entry.keep(keptAnswers)})` : sql``} LIMIT ${rows})`.execute(trx);
+    const result =
+      await sql`DELETE FROM ${table} WHERE (${key}) IN (SELECT ${key} FROM ${table} WHERE developer_id = ${developerId}${entry.keep ? sql` AND NOT (${entry.keep(keptAnswers)})` : sql``} LIMIT ${rows})`.execute(
+        trx,
+      );
     if (!entry.bookkeeping) count(progress, entry.table, result.numAffectedRows);
     done = Number(result.numAffectedRows ?? 0) < rows;
   } else {
-    progress.end ??= (await sql<{ last: number | null }>`SELECT max(seq) AS last FROM ${table}`.execute(trx)).rows[0]?.last ?? 0;
+    progress.end ??=
+      (await sql<{ last: number | null }>`SELECT max(seq) AS last FROM ${table}`.execute(trx)).rows[0]?.last ?? 0;
     const upTo = Math.min(progress.after + SCAN, progress.end);
     const byId = entry.children?.some((child) => child.parent === undefined) ?? false;
     const found = await sql<{ seq: number; id: string }>`SELECT seq${byId ? sql`, id` : sql``} FROM ${table}
-      WHERE seq > ${progress.after} AND seq <= ${upTo} AND ${entry.owner?.(developerId) ?? sql`developer_id = ${developerId}`} ORDER BY seq LIMIT ${rows}`.execute(trx);
+      WHERE seq > ${progress.after} AND seq <= ${upTo} AND ${entry.owner?.(developerId) ?? sql`developer_id = ${developerId}`} ORDER BY seq LIMIT ${rows}`.execute(
+      trx,
+    );
     const seqs = found.rows.map((r) => r.seq);
     if (seqs.length > 0) {
       for (const child of entry.children ?? []) {
         const parents = sql.join(child.parent === 'seq' ? seqs : found.rows.map((r) => r.id));
-        const result = await sql`DELETE FROM ${sql.table(child.table)} WHERE ${sql.ref(child.column)} IN (${parents})`.execute(trx);
+        const result =
+          await sql`DELETE FROM ${sql.table(child.table)} WHERE ${sql.ref(child.column)} IN (${parents})`.execute(trx);
         count(progress, child.table, result.numAffectedRows);
       }
       const result = await sql`DELETE FROM ${table} WHERE seq IN (${sql.join(seqs)})`.execute(trx);
@@ -145,19 +167,32 @@ export async function resetChunk(trx: Trx, developerId: string, progress: ResetP
  * read of the other table), until `rows` are found, then removed in one statement. True once the
  * last of them is done.
  */
-async function throughChunk(trx: Trx, developerId: string, progress: ResetProgress, rows: number, name: Table, through: { table: Table; column: string }): Promise<boolean> {
+async function throughChunk(
+  trx: Trx,
+  developerId: string,
+  progress: ResetProgress,
+  rows: number,
+  name: Table,
+  through: { table: Table; column: string },
+): Promise<boolean> {
   const table = sql.table(name);
   const column = sql.ref(through.column);
   // progress.after -1: the rows of progress.parent are all gone, the walk goes on from the next one.
   const from = (progress.parent ?? 0) + (progress.after === -1 ? 1 : 0);
-  const parents = await sql<{ seq: number }>`SELECT seq FROM ${sql.table(through.table)} WHERE developer_id = ${developerId} AND seq >= ${from}
+  const parents = await sql<{
+    seq: number;
+  }>`SELECT seq FROM ${sql.table(through.table)} WHERE developer_id = ${developerId} AND seq >= ${from}
     ORDER BY seq LIMIT ${rows}`.execute(trx);
   const seqs: number[] = [];
   let done = parents.rows.length < rows;
   for (const { seq: parent } of parents.rows) {
     const wanted = rows - seqs.length;
     const after = parent === progress.parent && progress.after > 0 ? progress.after : 0;
-    const found = await sql<{ seq: number }>`SELECT seq FROM ${table} WHERE ${column} = ${parent} AND seq > ${after} ORDER BY seq LIMIT ${wanted}`.execute(trx);
+    const found = await sql<{
+      seq: number;
+    }>`SELECT seq FROM ${table} WHERE ${column} = ${parent} AND seq > ${after} ORDER BY seq LIMIT ${wanted}`.execute(
+      trx,
+    );
     for (const row of found.rows) seqs.push(row.seq);
     progress.parent = parent;
     progress.after = found.rows.length < wanted ? -1 : seqs[seqs.length - 1]!;
@@ -193,14 +228,21 @@ export async function resetChunkJob(
  * that stores the answer. One row by its key: the request thread runs it. Its account, keys,
  * endpoint, system accounts and clock stay.
  */
-export async function finishReset(trx: Trx, developerId: string, progress: ResetProgress): Promise<Record<string, number>> {
+export async function finishReset(
+  trx: Trx,
+  developerId: string,
+  progress: ResetProgress,
+): Promise<Record<string, number>> {
   await trx.deleteFrom('settings').where('key', '=', markOf(developerId)).execute();
   return progress.removed;
 }
 
 /** True while a reset of the developer is under way. */
 export async function resetPending(trx: Trx, developerId: string): Promise<boolean> {
-  return (await trx.selectFrom('settings').select('key').where('key', '=', markOf(developerId)).executeTakeFirst()) !== undefined;
+  return (
+    (await trx.selectFrom('settings').select('key').where('key', '=', markOf(developerId)).executeTakeFirst()) !==
+    undefined
+  );
 }
 
 /** Developers whose reset began and did not finish (the sandbox stopped in between). */

@@ -22,13 +22,17 @@ export const MIN_REFERENCE_PREFIX = 6;
 
 export function searchTerms(q: string): SearchTerms {
   const text = q.trim();
-  const words = text.toLowerCase().split(/\s+/).filter((w) => w !== '');
+  const words = text
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((w) => w !== '');
   const digits = text.replaceAll('-', '').toLowerCase();
   const hex = /^[0-9a-f]+$/.test(digits) && digits.length >= MIN_ID_HEX && digits.length <= 32 ? digits : undefined;
   return { text, words, hex };
 }
 
-const dashed = (hex: string) => `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+const dashed = (hex: string) =>
+  `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 
 /**
  * Ids (stored as canonical lower-case text) that start with `hex`, or whose random tail does: the

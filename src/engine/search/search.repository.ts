@@ -2,7 +2,14 @@ import { type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database, Trx } from '../db/database.js';
 import { developerSeq, idText, isoTime, typeName } from '../events/stored.js';
 import type { MatchScope, SearchKind } from './kinds.js';
-import { type SearchTerms, hasWords, idMatchesBlob, idMatchesText, isAccountNumber, referenceMatches } from './search-terms.js';
+import {
+  type SearchTerms,
+  hasWords,
+  idMatchesBlob,
+  idMatchesText,
+  isAccountNumber,
+  referenceMatches,
+} from './search-terms.js';
 
 /** One record a search found: its kind, id, the field that matched, and what a row showing it needs. */
 export interface SearchMatch {
@@ -33,14 +40,29 @@ interface KindSearch {
 const id = (column: string, stored: 'text' | 'blob' = 'text'): Matcher => ({
   field: 'id',
   identifies: true,
-  where: ({ hex }) => (hex === undefined ? undefined : stored === 'blob' ? idMatchesBlob(column, hex) : idMatchesText(column, hex)),
+  where: ({ hex }) =>
+    hex === undefined ? undefined : stored === 'blob' ? idMatchesBlob(column, hex) : idMatchesText(column, hex),
 });
-const words = (field: string, value: string | RawBuilder<string>): Matcher => ({ field, identifies: false, where: (t) => hasWords(value, t.words) });
-const reference = (column: string): Matcher => ({ field: 'provider_reference', identifies: true, where: (t) => referenceMatches(column, t.text) });
+const words = (field: string, value: string | RawBuilder<string>): Matcher => ({
+  field,
+  identifies: false,
+  where: (t) => hasWords(value, t.words),
+});
+const reference = (column: string): Matcher => ({
+  field: 'provider_reference',
+  identifies: true,
+  where: (t) => referenceMatches(column, t.text),
+});
 const accountNumber = (...columns: string[]): Matcher => ({
   field: 'account_number',
   identifies: true,
-  where: ({ text }) => (isAccountNumber(text) ? sql<boolean>`(${sql.join(columns.map((c) => sql`${sql.ref(c)} = ${text}`), sql` OR `)})` : undefined),
+  where: ({ text }) =>
+    isAccountNumber(text)
+      ? sql<boolean>`(${sql.join(
+          columns.map((c) => sql`${sql.ref(c)} = ${text}`),
+          sql` OR `,
+        )})`
+      : undefined,
 });
 
 const fullName = sql<string>`(wallets.first_name || ' ' || wallets.last_name)`;
@@ -54,10 +76,25 @@ const SEARCHES: Record<SearchKind, KindSearch> = {
         .selectFrom('wallets')
         .innerJoin('accounts', 'accounts.id', 'wallets.id')
         .where('wallets.developer_id', '=', developerId)
-        .select(['wallets.seq', 'wallets.id', 'wallets.customer_reference', 'wallets.first_name', 'wallets.last_name', 'wallets.account_number', 'accounts.balance', 'wallets.status', 'wallets.created_at'])
+        .select([
+          'wallets.seq',
+          'wallets.id',
+          'wallets.customer_reference',
+          'wallets.first_name',
+          'wallets.last_name',
+          'wallets.account_number',
+          'accounts.balance',
+          'wallets.status',
+          'wallets.created_at',
+        ])
         .orderBy('wallets.created_at', 'desc')
         .orderBy('wallets.seq', 'desc'),
-    matchers: [id('wallets.id'), accountNumber('wallets.account_number'), words('customer_reference', 'wallets.customer_reference'), words('customer_name', fullName)],
+    matchers: [
+      id('wallets.id'),
+      accountNumber('wallets.account_number'),
+      words('customer_reference', 'wallets.customer_reference'),
+      words('customer_name', fullName),
+    ],
     toMatch: (row) => ({
       kind: 'wallet',
       id: row.id,
@@ -213,7 +250,16 @@ const SEARCHES: Record<SearchKind, KindSearch> = {
       trx
         .selectFrom('agents')
         .where('agents.developer_id', '=', developerId)
-        .select(['agents.seq', 'agents.id', 'agents.name', 'agents.wallet_id', 'agents.trigger', 'agents.action', 'agents.is_active', 'agents.created_at'])
+        .select([
+          'agents.seq',
+          'agents.id',
+          'agents.name',
+          'agents.wallet_id',
+          'agents.trigger',
+          'agents.action',
+          'agents.is_active',
+          'agents.created_at',
+        ])
         .orderBy('agents.created_at', 'desc')
         .orderBy('agents.seq', 'desc'),
     matchers: [id('agents.id'), words('name', 'agents.name')],
@@ -259,15 +305,24 @@ export async function searchKind(
     if (options.scope === 'id' && !matcher.identifies) continue;
     const where = matcher.where(terms);
     if (where === undefined) continue;
-    const rows = await (await search.rows(trx, developerId)).where(where).limit(options.limit + 1).execute();
+    const rows = await (
+      await search.rows(trx, developerId)
+    )
+      .where(where)
+      .limit(options.limit + 1)
+      .execute();
     for (const row of rows) {
       const match = search.toMatch(row);
-      if (!found.has(match.id)) found.set(match.id, { match: { ...match, matched: matcher.field }, seq: row.seq as number });
+      if (!found.has(match.id))
+        found.set(match.id, { match: { ...match, matched: matcher.field }, seq: row.seq as number });
     }
   }
   // Newest first; records made at the same moment (a manual clock) in the order they were made, newest first too.
   const newestFirst = [...found.values()].sort((a, b) =>
     a.match.created_at === b.match.created_at ? b.seq - a.seq : a.match.created_at < b.match.created_at ? 1 : -1,
   );
-  return { items: newestFirst.slice(0, options.limit).map(({ match }) => match), more: newestFirst.length > options.limit };
+  return {
+    items: newestFirst.slice(0, options.limit).map(({ match }) => match),
+    more: newestFirst.length > options.limit,
+  };
 }

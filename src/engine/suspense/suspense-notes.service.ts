@@ -25,7 +25,13 @@ export async function getSuspenseWithNotes(trx: Trx, developerId: string, id: st
  * No webhook event: the event list (decisions: Webhooks) has none for it, and no money moves.
  * @example await flagSuspense(trx, env, developerId, itemId, 'sender called: says it is not theirs')
  */
-export async function flagSuspense(trx: Trx, env: EngineEnv, developerId: string, id: string, note: string): Promise<SuspenseWithNotes> {
+export async function flagSuspense(
+  trx: Trx,
+  env: EngineEnv,
+  developerId: string,
+  id: string,
+  note: string,
+): Promise<SuspenseWithNotes> {
   return addNote(trx, env, developerId, id, note, 'FLAG');
 }
 
@@ -33,14 +39,30 @@ export async function flagSuspense(trx: Trx, env: EngineEnv, developerId: string
  * Adds a note to an open item (PENDING or FLAGGED) without changing it; a RESOLVED item is refused.
  * @example await noteSuspense(trx, env, developerId, itemId, 'left a voicemail for the customer')
  */
-export async function noteSuspense(trx: Trx, env: EngineEnv, developerId: string, id: string, note: string): Promise<SuspenseWithNotes> {
+export async function noteSuspense(
+  trx: Trx,
+  env: EngineEnv,
+  developerId: string,
+  id: string,
+  note: string,
+): Promise<SuspenseWithNotes> {
   return addNote(trx, env, developerId, id, note, 'NOTE');
 }
 
-async function addNote(trx: Trx, env: EngineEnv, developerId: string, id: string, note: string, kind: SuspenseNoteKind): Promise<SuspenseWithNotes> {
+async function addNote(
+  trx: Trx,
+  env: EngineEnv,
+  developerId: string,
+  id: string,
+  note: string,
+  kind: SuspenseNoteKind,
+): Promise<SuspenseWithNotes> {
   const item = await getSuspenseItem(trx, developerId, id);
   if (item.status === 'RESOLVED') {
-    throw new LedgerError('SUSPENSE_ALREADY_RESOLVED', `suspense item was already resolved (${item.resolution_action ?? 'RESOLVED'}) at ${item.resolved_at}: it takes no more notes`);
+    throw new LedgerError(
+      'SUSPENSE_ALREADY_RESOLVED',
+      `suspense item was already resolved (${item.resolution_action ?? 'RESOLVED'}) at ${item.resolved_at}: it takes no more notes`,
+    );
   }
   if (kind === 'FLAG' && item.status === 'PENDING') {
     await trx.updateTable('suspense_items').set({ status: 'FLAGGED' }).where('seq', '=', item.seq).execute();

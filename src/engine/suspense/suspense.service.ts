@@ -28,10 +28,18 @@ export interface Resolution {
 }
 
 /** A developer's held payments, oldest first unless `order` is desc (the open queue: status PENDING and FLAGGED). */
-export async function listSuspense(trx: Trx, developerId: string, query: PageQuery & ListFilters & { reason?: SuspenseReason | undefined }): Promise<Page<SuspenseRow>> {
+export async function listSuspense(
+  trx: Trx,
+  developerId: string,
+  query: PageQuery & ListFilters & { reason?: SuspenseReason | undefined },
+): Promise<Page<SuspenseRow>> {
   const wallet = await filteredWallet(trx, developerId, query);
   if (wallet === null) return { items: [], total: 0, page: query.page, limit: query.limit };
-  let base = whereFilters(trx.selectFrom('suspense_items').where('developer_id', '=', developerId), SUSPENSE_COLUMNS, query);
+  let base = whereFilters(
+    trx.selectFrom('suspense_items').where('developer_id', '=', developerId),
+    SUSPENSE_COLUMNS,
+    query,
+  );
   if (wallet) base = base.where('wallet_id', '=', wallet.id);
   if (query.reason) base = base.where('reason', '=', query.reason);
   return paginate<SuspenseRow>(base, query);
@@ -52,9 +60,19 @@ export async function getSuspenseItem(trx: Trx, developerId: string, id: string)
  * without fee. The item becomes RESOLVED and `suspense.resolved` fires, in the caller's transaction.
  * @example await resolveSuspense(trx, env, developerId, itemId, { action: 'CREDIT_WALLET', target_wallet_id })
  */
-export async function resolveSuspense(trx: Trx, env: EngineEnv, developerId: string, id: string, input: ResolveInput): Promise<Resolution> {
+export async function resolveSuspense(
+  trx: Trx,
+  env: EngineEnv,
+  developerId: string,
+  id: string,
+  input: ResolveInput,
+): Promise<Resolution> {
   const item = await getSuspenseItem(trx, developerId, id);
-  if (item.status === 'RESOLVED') throw new LedgerError('SUSPENSE_ALREADY_RESOLVED', `suspense item was already resolved (${item.resolution_action ?? 'RESOLVED'}) at ${item.resolved_at}`);
+  if (item.status === 'RESOLVED')
+    throw new LedgerError(
+      'SUSPENSE_ALREADY_RESOLVED',
+      `suspense item was already resolved (${item.resolution_action ?? 'RESOLVED'}) at ${item.resolved_at}`,
+    );
   const holding = await findSystemAccountId(trx, developerId, 'SUSPENSE_HOLDING');
   let resolution: Resolution;
   if (input.action === 'CREDIT_WALLET') {

@@ -24,7 +24,10 @@ export const DEFAULT_NARRATION = 'Wallet Transfer';
 export function assertCanSend(wallet: WalletRow): void {
   if (wallet.status === 'CLOSED') throw new LedgerError('WALLET_CLOSED', 'the source wallet is closed');
   if (!wallet.allow_transfers_out) {
-    throw new LedgerError('TRANSFERS_DISABLED', 'transfers out of this wallet are disabled (allow_transfers_out is false)');
+    throw new LedgerError(
+      'TRANSFERS_DISABLED',
+      'transfers out of this wallet are disabled (allow_transfers_out is false)',
+    );
   }
 }
 
@@ -62,7 +65,10 @@ export async function transfer(
     }
   }
   const destination = await nameEnquiry(trx, bankCode, input.destination_account_number, 'destination_bank_code');
-  return startPayout(trx, env, source, destination, { amount: input.amount, narration: input.narration ?? DEFAULT_NARRATION });
+  return startPayout(trx, env, source, destination, {
+    amount: input.amount,
+    narration: input.narration ?? DEFAULT_NARRATION,
+  });
 }
 
 async function internalTransfer(
@@ -76,10 +82,14 @@ async function internalTransfer(
     throw invalidField('destination_account_number', 'is the source wallet itself');
   }
   if (destination.status === 'CLOSED') throw new LedgerError('WALLET_CLOSED', 'the destination wallet is closed');
-  const [debit, credit] = await moveBetweenWallets(trx, env, source, destination, input.amount, { narration: input.narration ?? DEFAULT_NARRATION });
+  const [debit, credit] = await moveBetweenWallets(trx, env, source, destination, input.amount, {
+    narration: input.narration ?? DEFAULT_NARRATION,
+  });
   // Agents may move money on from either wallet; only then is the debit's balance out of date.
   const agentsFired = await runAgents(trx, env, [debit, credit]);
-  const newBalance = agentsFired ? (await findWallet(trx, source.developer_id, source.id))!.balance : debit.balance_after;
+  const newBalance = agentsFired
+    ? (await findWallet(trx, source.developer_id, source.id))!.balance
+    : debit.balance_after;
   return {
     status: 'SUCCESS',
     transaction_id: debit.id,

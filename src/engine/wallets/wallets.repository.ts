@@ -22,7 +22,9 @@ export async function findWallet(trx: Trx, developerId: string, id: string): Pro
   return (await walletById(trx, { developerId, id })).rows[0];
 }
 
-const walletByAccountNumber = prepare((db, p: { accountNumber: string }) => withBalance(db).where('wallets.account_number', '=', p.accountNumber));
+const walletByAccountNumber = prepare((db, p: { accountNumber: string }) =>
+  withBalance(db).where('wallets.account_number', '=', p.accountNumber),
+);
 
 /** Any developer's wallet by its virtual account number (the provider routes on it). */
 export async function findWalletByAccountNumber(trx: Trx, accountNumber: string): Promise<WalletRow | undefined> {
@@ -32,14 +34,24 @@ export async function findWalletByAccountNumber(trx: Trx, accountNumber: string)
 // The source by id and a destination by account number in one statement (an internal transfer
 // reads both): SQLite answers the OR from the two unique indexes, each row found once.
 const walletAndDestination = prepare((db, p: { developerId: string; id: string; accountNumber: string }) =>
-  withBalance(db).where((eb) => eb.or([eb.and([eb('wallets.developer_id', '=', p.developerId), eb('wallets.id', '=', p.id)]), eb('wallets.account_number', '=', p.accountNumber)])),
+  withBalance(db).where((eb) =>
+    eb.or([
+      eb.and([eb('wallets.developer_id', '=', p.developerId), eb('wallets.id', '=', p.id)]),
+      eb('wallets.account_number', '=', p.accountNumber),
+    ]),
+  ),
 );
 
 /**
  * A developer's wallet by id (as `findWallet`) and any developer's wallet by account number (as
  * `findWalletByAccountNumber`), read together; either may be undefined, and both the same wallet.
  */
-export async function findWalletAndDestination(trx: Trx, developerId: string, id: string, accountNumber: string): Promise<{ wallet: WalletRow | undefined; destination: WalletRow | undefined }> {
+export async function findWalletAndDestination(
+  trx: Trx,
+  developerId: string,
+  id: string,
+  accountNumber: string,
+): Promise<{ wallet: WalletRow | undefined; destination: WalletRow | undefined }> {
   const { rows } = await walletAndDestination(trx, { developerId, id, accountNumber });
   return {
     wallet: rows.find((row) => row.id === id && row.developer_id === developerId),
@@ -48,7 +60,11 @@ export async function findWalletAndDestination(trx: Trx, developerId: string, id
 }
 
 export async function accountNumberTaken(trx: Trx, accountNumber: string): Promise<boolean> {
-  const row = await trx.selectFrom('wallets').select('id').where('account_number', '=', accountNumber).executeTakeFirst();
+  const row = await trx
+    .selectFrom('wallets')
+    .select('id')
+    .where('account_number', '=', accountNumber)
+    .executeTakeFirst();
   return row !== undefined;
 }
 

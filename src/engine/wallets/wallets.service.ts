@@ -39,14 +39,22 @@ async function freshAccountNumber(trx: Trx, env: EngineEnv): Promise<string> {
  * Provisions a virtual NUBAN and an ACTIVE wallet with balance 0.
  * @example await createWallet(trx, env, developerId, { customer_reference: 'u1', first_name: 'Ada', last_name: 'Obi', email: 'ada@example.com' });
  */
-export async function createWallet(trx: Trx, env: EngineEnv, developerId: string, input: CreateWalletInput): Promise<WalletRow> {
+export async function createWallet(
+  trx: Trx,
+  env: EngineEnv,
+  developerId: string,
+  input: CreateWalletInput,
+): Promise<WalletRow> {
   if (input.currency !== undefined && input.currency !== 'NGN') {
     throw new LedgerError('UNSUPPORTED_CURRENCY', `currency ${input.currency} is not supported: only NGN`, [
       { field: 'currency', message: 'only NGN is supported' },
     ]);
   }
   if (await customerReferenceTaken(trx, developerId, input.customer_reference)) {
-    throw new LedgerError('DUPLICATE_CUSTOMER_REFERENCE', `customer_reference ${input.customer_reference} is already used by another wallet`);
+    throw new LedgerError(
+      'DUPLICATE_CUSTOMER_REFERENCE',
+      `customer_reference ${input.customer_reference} is already used by another wallet`,
+    );
   }
   const developer = await findDeveloper(trx, developerId);
   if (!developer) throw notFound('developer');
@@ -79,7 +87,10 @@ export async function createWallet(trx: Trx, env: EngineEnv, developerId: string
       .execute();
   } catch (error) {
     if (isUniqueViolation(error)) {
-      throw new LedgerError('DUPLICATE_CUSTOMER_REFERENCE', `customer_reference ${input.customer_reference} is already used by another wallet`);
+      throw new LedgerError(
+        'DUPLICATE_CUSTOMER_REFERENCE',
+        `customer_reference ${input.customer_reference} is already used by another wallet`,
+      );
     }
     throw error;
   }
@@ -116,6 +127,10 @@ export async function closeWallet(trx: Trx, env: EngineEnv, developerId: string,
 export async function setTransfersOut(trx: Trx, developerId: string, id: string, allow: boolean): Promise<WalletRow> {
   const wallet = await getWallet(trx, developerId, id);
   if (wallet.status === 'CLOSED') throw new LedgerError('WALLET_CLOSED', 'wallet is closed');
-  await trx.updateTable('wallets').set({ allow_transfers_out: allow ? 1 : 0 }).where('id', '=', id).execute();
+  await trx
+    .updateTable('wallets')
+    .set({ allow_transfers_out: allow ? 1 : 0 })
+    .where('id', '=', id)
+    .execute();
   return { ...wallet, allow_transfers_out: allow ? 1 : 0 };
 }

@@ -27,12 +27,16 @@ type Check = (value: unknown) => boolean;
 const defOf = (schema: ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
 
 /** A schema's checks, its own first: a format schema (`z.int()`, `z.email()`) is itself a check. */
-const checksOf = (def: Def & Partial<CheckDef>): CheckDef[] => [...(def.check ? [def as CheckDef] : []), ...(def.checks ?? []).map((c) => c._zod.def)];
+const checksOf = (def: Def & Partial<CheckDef>): CheckDef[] => [
+  ...(def.check ? [def as CheckDef] : []),
+  ...(def.checks ?? []).map((c) => c._zod.def),
+];
 
 /** Each check a string may carry, as a test of the string; undefined for one that changes it or is not read here. */
 function stringCheck(def: CheckDef): ((text: string) => boolean) | undefined {
   const { pattern, maximum, minimum, length } = def;
-  if (def.check === 'string_format' && def.format === 'regex' && pattern && !pattern.global && !pattern.sticky) return (text) => pattern.test(text);
+  if (def.check === 'string_format' && def.format === 'regex' && pattern && !pattern.global && !pattern.sticky)
+    return (text) => pattern.test(text);
   if (def.check === 'max_length' && maximum !== undefined) return (text) => text.length <= maximum;
   if (def.check === 'min_length' && minimum !== undefined) return (text) => text.length >= minimum;
   if (def.check === 'length_equals' && length !== undefined) return (text) => text.length === length;
@@ -42,8 +46,10 @@ function stringCheck(def: CheckDef): ((text: string) => boolean) | undefined {
 function numberCheck(def: CheckDef): ((number: number) => boolean) | undefined {
   const { value, inclusive } = def;
   if (def.check === 'number_format' && def.format === 'safeint') return Number.isSafeInteger;
-  if (def.check === 'greater_than' && value !== undefined) return inclusive ? (number) => number >= value : (number) => number > value;
-  if (def.check === 'less_than' && value !== undefined) return inclusive ? (number) => number <= value : (number) => number < value;
+  if (def.check === 'greater_than' && value !== undefined)
+    return inclusive ? (number) => number >= value : (number) => number > value;
+  if (def.check === 'less_than' && value !== undefined)
+    return inclusive ? (number) => number <= value : (number) => number < value;
   return undefined;
 }
 
@@ -81,7 +87,9 @@ export function asIsCheck(schema: ZodType): Check | undefined {
       return (value) => typeof value === 'boolean';
     case 'literal': {
       const values = def.values ?? [];
-      return values.every((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v)) ? (value) => values.includes(value) : undefined;
+      return values.every((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v))
+        ? (value) => values.includes(value)
+        : undefined;
     }
     case 'enum': {
       const values = Object.values(def.entries ?? {});

@@ -1,4 +1,10 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  HookHandlerDoneFunction,
+  onRequestHookHandler,
+} from 'fastify';
 import { authenticate, knownKeyOwner } from '../../engine/developers/keys.js';
 import type { EngineEnv } from '../../engine/env.js';
 import { scopeName, scopeOf } from '../../engine/idempotency/idempotency.service.js';
@@ -39,7 +45,10 @@ const READS = new Set(['GET', 'HEAD']);
  * A developer the sandbox holds (a reset under way) waits here before its request starts. Requests
  * that may write are tracked from here until they answer, so a reset can wait for them to finish.
  */
-export function installAuth(app: FastifyInstance, sandbox: Pick<Sandbox, 'db' | 'envFor' | 'whenFree' | 'isHeld' | 'refresh'>): void {
+export function installAuth(
+  app: FastifyInstance,
+  sandbox: Pick<Sandbox, 'db' | 'envFor' | 'whenFree' | 'isHeld' | 'refresh'>,
+): void {
   const running = new Map<string, Map<FastifyRequest, Promise<void>>>();
   const done = new WeakMap<FastifyRequest, () => void>();
   /** What a running write with an Idempotency-Key is a duplicate of: its key's scope, as the idempotency plugin locks it. */
@@ -75,7 +84,16 @@ export function installAuth(app: FastifyInstance, sandbox: Pick<Sandbox, 'db' | 
     if (READS.has(request.method)) return;
     const key = request.headers['idempotency-key'];
     if (request.method === 'POST' && key !== undefined) {
-      keyed.set(request, scopeName(scopeOf(developerId, { method: request.method, route: request.routeOptions.url!, params: request.params }, Array.isArray(key) ? key[0]! : key)));
+      keyed.set(
+        request,
+        scopeName(
+          scopeOf(
+            developerId,
+            { method: request.method, route: request.routeOptions.url!, params: request.params },
+            Array.isArray(key) ? key[0]! : key,
+          ),
+        ),
+      );
     }
     let finish!: () => void;
     const finished = new Promise<void>((resolve) => (finish = resolve));

@@ -41,13 +41,15 @@ export function structureProblem(text: string, limit: number): { field: string; 
       const top = stack[stack.length - 1];
       if (top?.names && top.expectName) {
         name = escaped ? (JSON.parse(text.slice(i, end + 1)) as string) : text.slice(i + 1, end);
-        if (top.names.has(name)) return { field: top.path ? `${top.path}.${name}` : name, message: 'appears more than once' };
+        if (top.names.has(name))
+          return { field: top.path ? `${top.path}.${name}` : name, message: 'appears more than once' };
         top.names.add(name);
         top.expectName = false;
       }
       i = end;
     } else if (c === 0x7b || c === 0x5b) {
-      if (stack.length >= limit) return { field: 'body', message: `nests objects or arrays deeper than ${limit} levels` };
+      if (stack.length >= limit)
+        return { field: 'body', message: `nests objects or arrays deeper than ${limit} levels` };
       const parent = stack[stack.length - 1];
       const path = !parent ? '' : !parent.names ? parent.path : parent.path ? `${parent.path}.${name}` : name;
       stack.push({ names: c === 0x7b ? new Set() : undefined, expectName: c === 0x7b, path });
@@ -72,15 +74,23 @@ export function installJsonBody(app: FastifyInstance): void {
   // with the codings that are accepted in Accept-Encoding.
   app.addHook('preParsing', (request, reply, payload, done) => {
     const encoding = request.headers['content-encoding'];
-    const hasBody = request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0;
+    const hasBody =
+      request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0;
     if (encoding === undefined || !hasBody || /^\s*identity\s*$/i.test(encoding)) return done(null, payload);
     reply.header('accept-encoding', 'identity');
-    done(new LedgerError('UNSUPPORTED_MEDIA_TYPE', `Content-Encoding ${encoding.slice(0, 40)} is not accepted: send the JSON body uncompressed (at most 64 KiB)`), payload);
+    done(
+      new LedgerError(
+        'UNSUPPORTED_MEDIA_TYPE',
+        `Content-Encoding ${encoding.slice(0, 40)} is not accepted: send the JSON body uncompressed (at most 64 KiB)`,
+      ),
+      payload,
+    );
   });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_request, body, done) => {
     const bytes = body as Buffer;
-    if (!isUtf8(bytes)) return done(new LedgerError('INVALID_JSON', 'request body is not valid JSON: it is not UTF-8 text'), undefined);
+    if (!isUtf8(bytes))
+      return done(new LedgerError('INVALID_JSON', 'request body is not valid JSON: it is not UTF-8 text'), undefined);
     const text = bytes.toString('utf8');
     if (text.trim() === '') return done(null, undefined);
     let parsed: unknown;

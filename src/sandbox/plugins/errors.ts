@@ -16,7 +16,8 @@ class RequestValidationError extends Error {
 
 function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
   let value = data;
-  for (const key of path) value = value && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+  for (const key of path)
+    value = value && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key] : undefined;
   return value;
 }
 
@@ -30,7 +31,10 @@ function fieldsOf(issues: readonly $ZodIssue[], context: string, data: unknown):
       out.push({ field: base || context, message: 'is required' });
     } else if (issue.code === 'invalid_type' && !base && issue.expected === 'object') {
       // The part itself (an empty body comes as null): zod's own text named a type it was not given.
-      out.push({ field: context, message: data === null ? 'is required: send a JSON object' : 'must be a JSON object' });
+      out.push({
+        field: context,
+        message: data === null ? 'is required: send a JSON object' : 'must be a JSON object',
+      });
     } else {
       out.push({ field: base || context, message: issue.message });
     }
@@ -55,7 +59,9 @@ function repeatedParameters(schema: ZodType, data: unknown): FieldProblem[] | un
   const others = result.success ? [] : fieldsOf(result.error.issues, 'querystring', once);
   const unknown = new Set(others.filter((p) => p.message === 'unknown field').map((p) => p.field));
   return [
-    ...repeated.filter((name) => !unknown.has(name)).map((name) => ({ field: name, message: 'was given more than once: give it once' })),
+    ...repeated
+      .filter((name) => !unknown.has(name))
+      .map((name) => ({ field: name, message: 'was given more than once: give it once' })),
     ...others.filter((p) => unknown.has(p.field) || !repeated.includes(p.field)),
   ];
 }
@@ -64,7 +70,9 @@ function repeatedParameters(schema: ZodType, data: unknown): FieldProblem[] | un
 export function validatorCompiler({ schema, httpPart }: { schema: ZodType; httpPart?: string }) {
   // Most requests send a part that passes unchanged: checked without zod's parse and copy (as-is.ts).
   const asIs = asIsCheck(schema);
-  const refuse = (fields: FieldProblem[]) => ({ error: new RequestValidationError(fields) as unknown as FastifySchemaValidationError[] });
+  const refuse = (fields: FieldProblem[]) => ({
+    error: new RequestValidationError(fields) as unknown as FastifySchemaValidationError[],
+  });
   return (data: unknown) => {
     const repeated = httpPart === 'querystring' ? repeatedParameters(schema, data) : undefined;
     if (repeated) return refuse(repeated);
@@ -84,7 +92,8 @@ export function validatorCompiler({ schema, httpPart }: { schema: ZodType; httpP
 export const serializerCompiler: typeof zodSerializerCompiler = (route) => {
   const serialize = zodSerializerCompiler(route);
   const { schema } = route as { schema: unknown };
-  const asIs = typeof schema === 'object' && schema !== null && '_zod' in schema ? asIsCheck(schema as ZodType) : undefined;
+  const asIs =
+    typeof schema === 'object' && schema !== null && '_zod' in schema ? asIsCheck(schema as ZodType) : undefined;
   return asIs ? (data) => (asIs(data) ? JSON.stringify(data) : serialize(data)) : serialize;
 };
 
@@ -105,14 +114,20 @@ export function installErrorHandling(app: FastifyInstance, logError: (error: unk
   app.setErrorHandler((error: FastifyError, _request, reply) => {
     if (error instanceof LedgerError) return sendError(reply, error);
     if (error instanceof RequestValidationError) {
-      const message = error.fields.length === 1 ? `${error.fields[0]!.field} ${error.fields[0]!.message}` : `${error.fields.length} fields are invalid: ${error.message}`;
+      const message =
+        error.fields.length === 1
+          ? `${error.fields[0]!.field} ${error.fields[0]!.message}`
+          : `${error.fields.length} fields are invalid: ${error.message}`;
       return sendError(reply, new LedgerError('VALIDATION_ERROR', message, error.fields));
     }
     switch (error.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
         return sendError(reply, new LedgerError('PAYLOAD_TOO_LARGE', 'request body is larger than 64 KiB'));
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-        return sendError(reply, new LedgerError('UNSUPPORTED_MEDIA_TYPE', 'request body must be JSON (content-type: application/json)'));
+        return sendError(
+          reply,
+          new LedgerError('UNSUPPORTED_MEDIA_TYPE', 'request body must be JSON (content-type: application/json)'),
+        );
       case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
         return sendError(reply, new LedgerError('INVALID_JSON', 'request body length does not match content-length'));
     }

@@ -1,7 +1,14 @@
 import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
+import type {
+  ConnectionError,
+  FastifyError,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  FastifySchema,
+} from 'fastify';
 import { HTTP_STATUS } from '../../api/errors.js';
 import { IdempotencyHeaders, NoBody, NoQuery } from '../../api/schemas/common.js';
 import { errors, standardErrors } from '../../api/schemas/responses.js';
@@ -13,8 +20,12 @@ export const MAX_URL_LENGTH = 8 * 1024;
 /** The request line and headers together, as Node's parser counts them: 431 HEADERS_TOO_LARGE beyond. */
 export const MAX_HEADER_SIZE = 16 * 1024;
 
-const uriTooLong = () => new LedgerError('URI_TOO_LONG', `the URL is longer than ${MAX_URL_LENGTH} bytes (path and query string together)`);
-const notValidHttp = (why: string) => new LedgerError('VALIDATION_ERROR', `the request is not valid HTTP/1.1: ${why}`, [{ field: 'request', message: why }]);
+const uriTooLong = () =>
+  new LedgerError('URI_TOO_LONG', `the URL is longer than ${MAX_URL_LENGTH} bytes (path and query string together)`);
+const notValidHttp = (why: string) =>
+  new LedgerError('VALIDATION_ERROR', `the request is not valid HTTP/1.1: ${why}`, [
+    { field: 'request', message: why },
+  ]);
 
 /**
  * Fastify and Node server options for what the HTTP layer refuses before any route runs, so that it
@@ -43,7 +54,12 @@ function clientErrorHandler(error: ConnectionError, socket: Socket): void {
   if (error.code === 'HPE_HEADER_OVERFLOW') {
     // At run time the packet is the Buffer the parser stopped in (Fastify's type says otherwise).
     const packet: unknown = error.rawPacket;
-    refusal = requestLineTooLong(Buffer.isBuffer(packet) ? packet : undefined) ? uriTooLong() : new LedgerError('HEADERS_TOO_LARGE', `the request line and headers are larger than ${MAX_HEADER_SIZE} bytes together`);
+    refusal = requestLineTooLong(Buffer.isBuffer(packet) ? packet : undefined)
+      ? uriTooLong()
+      : new LedgerError(
+          'HEADERS_TOO_LARGE',
+          `the request line and headers are larger than ${MAX_HEADER_SIZE} bytes together`,
+        );
   } else if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
     refusal = notValidHttp('the request did not arrive in time');
   } else {
@@ -67,7 +83,9 @@ function refuseOnSocket(socket: Duplex, refusal: LedgerError): void {
 
 /** CONNECT never reaches Fastify, and Node would close the connection without a word: no such route. */
 export function refuseConnect(server: Server): void {
-  server.on('connect', (request: IncomingMessage, socket: Duplex) => refuseOnSocket(socket, new LedgerError('NOT_FOUND', `no route CONNECT ${request.url ?? ''}`.slice(0, 200))));
+  server.on('connect', (request: IncomingMessage, socket: Duplex) =>
+    refuseOnSocket(socket, new LedgerError('NOT_FOUND', `no route CONNECT ${request.url ?? ''}`.slice(0, 200))),
+  );
 }
 
 /** Whether the parser's packet starts with a request line that alone passes the URL limit. */
@@ -104,7 +122,8 @@ function encodingProblem(url: string): LedgerError | undefined {
     const equals = pair.indexOf('=');
     const name = equals === -1 ? pair : pair.slice(0, equals);
     if (!decodes(name)) return badEncoding('query');
-    if (!decodes(equals === -1 ? '' : pair.slice(equals + 1))) return badEncoding(decodeURIComponent(name.replace(/\+/g, ' ')));
+    if (!decodes(equals === -1 ? '' : pair.slice(equals + 1)))
+      return badEncoding(decodeURIComponent(name.replace(/\+/g, ' ')));
   }
   return undefined;
 }
@@ -120,7 +139,14 @@ export function installRequestChecks(app: FastifyInstance): void {
   });
   // A hook that answers calls no done; one that passes calls it at once, with no promise (hook.ts).
   app.addHook('onRequest', (request, reply, done) => {
-    if (closing) return void sendError(reply, new LedgerError('STORAGE_UNAVAILABLE', 'the sandbox is shutting down: send the request again once it has restarted'));
+    if (closing)
+      return void sendError(
+        reply,
+        new LedgerError(
+          'STORAGE_UNAVAILABLE',
+          'the sandbox is shutting down: send the request again once it has restarted',
+        ),
+      );
     const url = request.raw.url ?? '/';
     if (url.length > MAX_URL_LENGTH) return void sendError(reply, uriTooLong());
     // Without a '%' every part decodes ('+' is only a space).
@@ -141,7 +167,8 @@ export function installRouteDefaults(app: FastifyInstance): void {
     const schema: FastifySchema & { hide?: boolean } = (route.schema ??= {});
     schema.querystring ??= NoQuery;
     // A write that takes no body refuses one with fields (`POST /sandbox/reset {"all": true}` reset the caller only).
-    if (route.config?.public !== true && [route.method].flat().some((method) => method !== 'GET' && method !== 'HEAD')) schema.body ??= NoBody;
+    if (route.config?.public !== true && [route.method].flat().some((method) => method !== 'GET' && method !== 'HEAD'))
+      schema.body ??= NoBody;
     if (schema.hide) return;
     const standard = standardErrors({
       method: String(route.method),

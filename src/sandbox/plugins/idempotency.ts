@@ -1,6 +1,22 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, onSendHookHandler, preHandlerHookHandler, preValidationHookHandler } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  HookHandlerDoneFunction,
+  onSendHookHandler,
+  preHandlerHookHandler,
+  preValidationHookHandler,
+} from 'fastify';
 import { invalidField } from '../../engine/errors.js';
-import { answerKept, fingerprint, type KeyedRequest, lookupKey, type Replay, scopeOf, storeKey } from '../../engine/idempotency/idempotency.service.js';
+import {
+  answerKept,
+  fingerprint,
+  type KeyedRequest,
+  lookupKey,
+  type Replay,
+  scopeOf,
+  storeKey,
+} from '../../engine/idempotency/idempotency.service.js';
 import { keyProblem } from '../../engine/idempotency/key.js';
 import { KeyLocks } from '../../engine/idempotency/one-at-a-time.js';
 import type { Sandbox } from '../sandbox.js';
@@ -37,7 +53,11 @@ export function installIdempotency(app: FastifyInstance, sandbox: Pick<Sandbox, 
 
   const noteKey = (request: FastifyRequest, header: string | string[]): void => {
     if (request.routeOptions.config.idempotency === false) {
-      throw invalidField('idempotency-key', request.routeOptions.config.idempotencyRefusal ?? 'is not accepted here: the answer holds a new API key, which the sandbox never stores, so it could not be replayed');
+      throw invalidField(
+        'idempotency-key',
+        request.routeOptions.config.idempotencyRefusal ??
+          'is not accepted here: the answer holds a new API key, which the sandbox never stores, so it could not be replayed',
+      );
     }
     const key = Array.isArray(header) ? header[0]! : header;
     const problem = keyProblem(key);
@@ -45,8 +65,16 @@ export function installIdempotency(app: FastifyInstance, sandbox: Pick<Sandbox, 
     noted.set(request, { key, hash: fingerprint(request.body) });
   };
 
-  const claimKey = async (request: FastifyRequest, reply: FastifyReply, { key, hash }: { key: string; hash: string }): Promise<unknown> => {
-    const scope = scopeOf(request.developerId, { method: request.method, route: request.routeOptions.url!, params: request.params }, key);
+  const claimKey = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    { key, hash }: { key: string; hash: string },
+  ): Promise<unknown> => {
+    const scope = scopeOf(
+      request.developerId,
+      { method: request.method, route: request.routeOptions.url!, params: request.params },
+      key,
+    );
     const unlock = await locks.hold(scope);
     let claim;
     try {
@@ -83,14 +111,24 @@ export function installIdempotency(app: FastifyInstance, sandbox: Pick<Sandbox, 
     return claimKey(request, reply, note);
   }) as preHandlerHookHandler);
 
-  const storeAnswer = async (request: FastifyRequest, reply: FastifyReply, payload: unknown, claim: NonNullable<FastifyRequest['idempotency']>): Promise<unknown> => {
+  const storeAnswer = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    payload: unknown,
+    claim: NonNullable<FastifyRequest['idempotency']>,
+  ): Promise<unknown> => {
     request.idempotency = undefined;
     try {
       // Routes that change state stored their answer with their effect (route.ts commit).
       if (!request.idempotencyStored && answerKept(reply.statusCode)) {
-        await sandbox.write((trx) => storeKey(trx, request.env, claim.scope, claim.hash, reply.statusCode, String(payload)), request.developerId).catch(() => {
-          // Not remembered (the disk filled up meanwhile): a retry runs again, as after a 5xx.
-        });
+        await sandbox
+          .write(
+            (trx) => storeKey(trx, request.env, claim.scope, claim.hash, reply.statusCode, String(payload)),
+            request.developerId,
+          )
+          .catch(() => {
+            // Not remembered (the disk filled up meanwhile): a retry runs again, as after a 5xx.
+          });
       }
     } finally {
       request.idempotencyDone?.();
@@ -99,7 +137,12 @@ export function installIdempotency(app: FastifyInstance, sandbox: Pick<Sandbox, 
     return payload;
   };
 
-  app.addHook('onSend', ((request: FastifyRequest, reply: FastifyReply, payload: unknown, next: (error?: Error | null, payload?: unknown) => void) => {
+  app.addHook('onSend', ((
+    request: FastifyRequest,
+    reply: FastifyReply,
+    payload: unknown,
+    next: (error?: Error | null, payload?: unknown) => void,
+  ) => {
     const claim = request.idempotency;
     if (!claim) return next();
     return storeAnswer(request, reply, payload, claim);
@@ -114,5 +157,9 @@ export function installIdempotency(app: FastifyInstance, sandbox: Pick<Sandbox, 
 
 /** A stored answer, sent again as it was, marked as a replay. */
 export function sendReplay(reply: FastifyReply, replay: Replay): FastifyReply {
-  return reply.code(replay.status).header('idempotent-replayed', 'true').type('application/json; charset=utf-8').send(replay.body);
+  return reply
+    .code(replay.status)
+    .header('idempotent-replayed', 'true')
+    .type('application/json; charset=utf-8')
+    .send(replay.body);
 }

@@ -1,4 +1,12 @@
-import { AgentListQuery, AgentPageResponse, AgentParams, AgentResponse, AgentRunPageResponse, CreateAgentBody, ToggleBody } from '../../api/schemas/agents.js';
+import {
+  AgentListQuery,
+  AgentPageResponse,
+  AgentParams,
+  AgentResponse,
+  AgentRunPageResponse,
+  CreateAgentBody,
+  ToggleBody,
+} from '../../api/schemas/agents.js';
 import { IdempotencyHeaders, pageQuery } from '../../api/schemas/common.js';
 import { errors } from '../../api/schemas/responses.js';
 import { WalletParams } from '../../api/schemas/wallets.js';
@@ -23,19 +31,55 @@ export function agentRoutes(app: App, { sandbox }: RouteDeps): void {
       },
     },
     async (request, reply) =>
-      commit(request, reply, sandbox, (trx) => createAgent(trx, request.env, request.developerId, request.params.wallet_id, request.body), toAgent, 201),
+      commit(
+        request,
+        reply,
+        sandbox,
+        (trx) => createAgent(trx, request.env, request.developerId, request.params.wallet_id, request.body),
+        toAgent,
+        201,
+      ),
   );
 
   app.patch(
     '/v1/wallets/:wallet_id/agents/:agent_id/toggle',
-    { schema: { tags, summary: 'Enable or disable an agent (an agent of a closed wallet is not enabled: 409)', params: AgentParams, body: ToggleBody, response: { 200: AgentResponse, ...errors(409) } } },
+    {
+      schema: {
+        tags,
+        summary: 'Enable or disable an agent (an agent of a closed wallet is not enabled: 409)',
+        params: AgentParams,
+        body: ToggleBody,
+        response: { 200: AgentResponse, ...errors(409) },
+      },
+    },
     async (request) =>
-      ok(toAgent(await sandbox.write((trx) => toggleAgent(trx, request.developerId, request.params.wallet_id, request.params.agent_id, request.body.is_active), request.developerId))),
+      ok(
+        toAgent(
+          await sandbox.write(
+            (trx) =>
+              toggleAgent(
+                trx,
+                request.developerId,
+                request.params.wallet_id,
+                request.params.agent_id,
+                request.body.is_active,
+              ),
+            request.developerId,
+          ),
+        ),
+      ),
   );
 
   app.get(
     '/v1/agents',
-    { schema: { tags, summary: 'List agents across wallets (filter wallet_id)', querystring: AgentListQuery, response: { 200: AgentPageResponse } } },
+    {
+      schema: {
+        tags,
+        summary: 'List agents across wallets (filter wallet_id)',
+        querystring: AgentListQuery,
+        response: { 200: AgentPageResponse },
+      },
+    },
     async (request) => ok(toPage(await listAgents(sandbox.db, request.developerId, request.query), toAgent)),
   );
 
@@ -50,6 +94,7 @@ export function agentRoutes(app: App, { sandbox }: RouteDeps): void {
         response: { 200: AgentRunPageResponse },
       },
     },
-    async (request) => ok(toPage(await listRuns(sandbox.db, request.developerId, request.params.agent_id, request.query), toAgentRun)),
+    async (request) =>
+      ok(toPage(await listRuns(sandbox.db, request.developerId, request.params.agent_id, request.query), toAgentRun)),
   );
 }

@@ -1,4 +1,12 @@
-import { BankList, MagicList, Payout, PayoutParams, ResolveBody, ResolvedAccount, TransactionIdParams } from '../../api/schemas/banks.js';
+import {
+  BankList,
+  MagicList,
+  Payout,
+  PayoutParams,
+  ResolveBody,
+  ResolvedAccount,
+  TransactionIdParams,
+} from '../../api/schemas/banks.js';
 import { IdempotencyHeaders, Ok } from '../../api/schemas/common.js';
 import { errors } from '../../api/schemas/responses.js';
 import { TransactionResponse } from '../../api/schemas/transactions.js';
@@ -15,12 +23,18 @@ import { type App, type RouteDeps, commit, ok } from './route.js';
 export function bankRoutes(app: App, { sandbox }: RouteDeps): void {
   const bankList = ok({ items: BANKS.map(({ code, name }) => ({ code, name })) });
   const magicList = ok({
-    items: [...MAGIC_ACCOUNTS, ...ORDINARY_ACCOUNTS].map(({ account_number, name_enquiry, payout }) => ({ account_number, name_enquiry, payout })),
+    items: [...MAGIC_ACCOUNTS, ...ORDINARY_ACCOUNTS].map(({ account_number, name_enquiry, payout }) => ({
+      account_number,
+      name_enquiry,
+      payout,
+    })),
   });
 
   app.get(
     '/v1/banks',
-    { schema: { tags: ['Banks'], summary: 'List banks supported for outbound transfers', response: { 200: BankList } } },
+    {
+      schema: { tags: ['Banks'], summary: 'List banks supported for outbound transfers', response: { 200: BankList } },
+    },
     async () => bankList,
   );
 
@@ -43,7 +57,13 @@ export function bankRoutes(app: App, { sandbox }: RouteDeps): void {
 
   app.get(
     '/sandbox/magic',
-    { schema: { tags: ['Sandbox'], summary: 'Magic external accounts and what the provider does with each', response: { 200: MagicList } } },
+    {
+      schema: {
+        tags: ['Sandbox'],
+        summary: 'Magic external accounts and what the provider does with each',
+        response: { 200: MagicList },
+      },
+    },
     async () => magicList,
   );
 
@@ -70,14 +90,30 @@ export function bankRoutes(app: App, { sandbox }: RouteDeps): void {
       {
         schema: {
           tags: ['Sandbox'],
-          summary: outcome === 'settle' ? 'Settle a pending payout now (transfer.completed)' : 'Fail a pending payout now: FAILED, reversal of amount + fee (transfer.failed)',
+          summary:
+            outcome === 'settle'
+              ? 'Settle a pending payout now (transfer.completed)'
+              : 'Fail a pending payout now: FAILED, reversal of amount + fee (transfer.failed)',
           headers: IdempotencyHeaders,
           params: PayoutParams,
           response: { 200: TransactionResponse },
         },
       },
       async (request, reply) =>
-        commit(request, reply, sandbox, (trx) => resolvePayout(trx, request.env, request.developerId, request.params.transaction_id, outcome === 'settle' ? 'SETTLE' : 'FAIL'), toTransaction),
+        commit(
+          request,
+          reply,
+          sandbox,
+          (trx) =>
+            resolvePayout(
+              trx,
+              request.env,
+              request.developerId,
+              request.params.transaction_id,
+              outcome === 'settle' ? 'SETTLE' : 'FAIL',
+            ),
+          toTransaction,
+        ),
     );
   }
 }

@@ -6,9 +6,9 @@ import type { ListFilters } from '../../engine/filters.js';
  * list split at its commas; everything else as given.
  * @example listFilters({ page: 1, status: 'PENDING,FLAGGED' }) // { page: 1, status: ['PENDING', 'FLAGGED'] }
  */
-export function listFilters<Q extends { since?: string | undefined; until?: string | undefined; status?: string | undefined }>(
-  query: Q,
-): Omit<Q, 'since' | 'until' | 'status'> & Pick<ListFilters, 'since' | 'until' | 'status'> {
+export function listFilters<
+  Q extends { since?: string | undefined; until?: string | undefined; status?: string | undefined },
+>(query: Q): Omit<Q, 'since' | 'until' | 'status'> & Pick<ListFilters, 'since' | 'until' | 'status'> {
   const at = (text: string | undefined) => (text === undefined ? undefined : new Date(parseInstant(text)!));
   return { ...query, since: at(query.since), until: at(query.until), status: query.status?.split(',') };
 }

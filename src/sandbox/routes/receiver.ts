@@ -1,6 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ReceiverBehaviourBody, ReceiverBehaviourResponse, ReceiverEventsQuery, ReceiverEventsResponse } from '../../api/schemas/webhooks.js';
+import {
+  ReceiverBehaviourBody,
+  ReceiverBehaviourResponse,
+  ReceiverEventsQuery,
+  ReceiverEventsResponse,
+} from '../../api/schemas/webhooks.js';
 import { findEventPayload, listReceived } from '../../engine/events/receiver-events.repository.js';
 import { findEndpoint } from '../../engine/events/webhooks.service.js';
 import { LedgerError } from '../../engine/errors.js';
@@ -19,11 +24,17 @@ export async function receiverRoutes(app: FastifyInstance, { sandbox, receiver }
       async (request, reply) => {
         const developerId = request.params.developer_id;
         const body = typeof request.body === 'string' ? request.body : '';
-        const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]));
+        const headers = Object.fromEntries(
+          Object.entries(request.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]),
+        );
         // An unknown developer and a bad signature look the same from outside; only a known
         // developer's env is asked for, so a stranger's id creates no clock.
         const endpoint = await findEndpoint(db, developerId);
-        if (!endpoint) throw new LedgerError('UNAUTHORIZED', 'not a delivery of this sandbox: the Standard Webhooks signature (webhook-id, webhook-timestamp, webhook-signature) is missing, stale or wrong');
+        if (!endpoint)
+          throw new LedgerError(
+            'UNAUTHORIZED',
+            'not a delivery of this sandbox: the Standard Webhooks signature (webhook-id, webhook-timestamp, webhook-signature) is missing, stale or wrong',
+          );
         const webhookId = headers['webhook-id'];
         const answer = receiver.answer(developerId, endpoint, headers, body);
         if (webhookId && (await findEventPayload(db, developerId, webhookId)) === body) answer.record.body = null;
@@ -36,9 +47,18 @@ export async function receiverRoutes(app: FastifyInstance, { sandbox, receiver }
   const typed = app.withTypeProvider<ZodTypeProvider>();
   typed.get(
     '/sandbox/receiver/events',
-    { schema: { tags: ['Sandbox'], summary: 'What the built-in receiver got, with signature checks', querystring: ReceiverEventsQuery, response: { 200: ReceiverEventsResponse } } },
+    {
+      schema: {
+        tags: ['Sandbox'],
+        summary: 'What the built-in receiver got, with signature checks',
+        querystring: ReceiverEventsQuery,
+        response: { 200: ReceiverEventsResponse },
+      },
+    },
     async (request) => {
-      const page = await sandbox.db.transaction().execute((trx) => listReceived(trx, request.developerId, request.query));
+      const page = await sandbox.db
+        .transaction()
+        .execute((trx) => listReceived(trx, request.developerId, request.query));
       return ok({
         ...page,
         items: page.items.map((e) => ({
@@ -58,7 +78,13 @@ export async function receiverRoutes(app: FastifyInstance, { sandbox, receiver }
   const current = (developerId: string) => receiver.behaviours.get(developerId) ?? { status: 200, remaining: 0 };
   typed.get(
     '/sandbox/receiver/behaviour',
-    { schema: { tags: ['Sandbox'], summary: 'The failure the built-in receiver will inject', response: { 200: ReceiverBehaviourResponse } } },
+    {
+      schema: {
+        tags: ['Sandbox'],
+        summary: 'The failure the built-in receiver will inject',
+        response: { 200: ReceiverBehaviourResponse },
+      },
+    },
     async (request) => ok(current(request.developerId)),
   );
   typed.put(

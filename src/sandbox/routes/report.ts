@@ -22,7 +22,11 @@ export function reportRoutes(app: App, { sandbox }: RouteDeps): void {
         since: since === undefined ? lagosDayStart(now.getTime()) : parseLocalInstant(since)!,
         until: until === undefined ? null : parseLocalInstant(until)!,
       };
-      const { since: from, until: to, ...sections } = await inTransaction(sandbox, (trx) => buildReport(trx, request.developerId, period, now));
+      const {
+        since: from,
+        until: to,
+        ...sections
+      } = await inTransaction(sandbox, (trx) => buildReport(trx, request.developerId, period, now));
       return ok({ since: from, until: to, time_zone: TIME_ZONE, ...sections });
     },
   );

@@ -1,4 +1,12 @@
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
 import { type Replay, replayInWrite, storeKey } from '../../engine/idempotency/idempotency.service.js';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Transaction } from 'kysely';
@@ -11,7 +19,13 @@ import type { Dispatcher } from '../webhooks/dispatcher.js';
 import type { BuiltInReceiver } from '../webhooks/receiver.js';
 
 /** The Fastify instance routes are written against: zod-typed, with the sandbox at hand. */
-export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, ZodTypeProvider>;
+export type App = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
 
 export interface RouteDeps {
   sandbox: Sandbox;
@@ -79,9 +93,16 @@ export async function commit<T, R>(
  * of its effect; send them with `sendAnswer` once that transaction has committed. `env` gives the
  * time the key is kept from (a clock advance keeps it from the time it moved the clock to).
  */
-export async function answerInTransaction<R>(request: FastifyRequest, reply: FastifyReply, trx: Transaction<Database>, data: R, env = request.env): Promise<string> {
+export async function answerInTransaction<R>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  trx: Transaction<Database>,
+  data: R,
+  env = request.env,
+): Promise<string> {
   const body = reply.serialize(ok(data)) as string;
-  if (request.idempotency) await storeKey(trx, env, request.idempotency.scope, request.idempotency.hash, reply.statusCode, body);
+  if (request.idempotency)
+    await storeKey(trx, env, request.idempotency.scope, request.idempotency.hash, reply.statusCode, body);
   return body;
 }
 

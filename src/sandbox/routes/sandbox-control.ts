@@ -1,5 +1,15 @@
 import { IdempotencyHeaders, Ok } from '../../api/schemas/common.js';
-import { AuditReport, ClockAdvanceBody, ClockState, DeveloperBody, Health, KeyInfo, NewDeveloper, ResetResult, RotatedKey } from '../../api/schemas/sandbox.js';
+import {
+  AuditReport,
+  ClockAdvanceBody,
+  ClockState,
+  DeveloperBody,
+  Health,
+  KeyInfo,
+  NewDeveloper,
+  ResetResult,
+  RotatedKey,
+} from '../../api/schemas/sandbox.js';
 import { auditOffThread } from '../../engine/audit/audit.service.js';
 import { createDeveloper, findDeveloper } from '../../engine/developers/developers.service.js';
 import { currentKeyInfo, issueKey } from '../../engine/developers/keys.js';
@@ -20,24 +30,48 @@ const MAX_WALK_STEPS = 10_000;
 const tags = ['Sandbox'];
 
 /** Health, clock, keys, developers, audit and reset: the controls only the sandbox has (decisions: Tenancy, clocks and reset). */
-export function sandboxControlRoutes(app: App, { sandbox, scheduler, dispatcher, version, quiesce, identity }: RouteDeps): void {
+export function sandboxControlRoutes(
+  app: App,
+  { sandbox, scheduler, dispatcher, version, quiesce, identity }: RouteDeps,
+): void {
   /** A clock as the API shows it (ClockState), at `offsetMs` from real time (or from --clock-start). */
-  const clockState = (clock: Clock, offsetMs: number) => ({ now: clock.now().toISOString(), offset_seconds: offsetMs / 1000 });
+  const clockState = (clock: Clock, offsetMs: number) => ({
+    now: clock.now().toISOString(),
+    offset_seconds: offsetMs / 1000,
+  });
 
   app.get(
     '/sandbox/health',
-    { config: { public: true }, schema: { tags, summary: 'Liveness, no key needed', security: [], response: { 200: Health } } },
+    {
+      config: { public: true },
+      schema: { tags, summary: 'Liveness, no key needed', security: [], response: { 200: Health } },
+    },
     // Who answers, on what, and the shared work it holds (the dispatcher's leases, where servers share the database).
     async () => {
       const { leaseSeconds, leased } = dispatcher.leases();
-      const leases = leaseSeconds === undefined ? {} : { lease_seconds: leaseSeconds, deliveries_leased_by_this_server: leased };
-      return ok({ status: 'ok' as const, version, api_version: API_VERSION, backend: sandbox.storage.backend, server_id: identity.serverId, database: identity.database, ...leases });
+      const leases =
+        leaseSeconds === undefined ? {} : { lease_seconds: leaseSeconds, deliveries_leased_by_this_server: leased };
+      return ok({
+        status: 'ok' as const,
+        version,
+        api_version: API_VERSION,
+        backend: sandbox.storage.backend,
+        server_id: identity.serverId,
+        database: identity.database,
+        ...leases,
+      });
     },
   );
 
   app.get(
     '/sandbox/clock',
-    { schema: { tags, summary: "The caller's virtual clock: real time plus its offset", response: { 200: Ok(ClockState) } } },
+    {
+      schema: {
+        tags,
+        summary: "The caller's virtual clock: real time plus its offset",
+        response: { 200: Ok(ClockState) },
+      },
+    },
     async (request) => {
       const clock = sandbox.clockFor(request.developerId);
       return ok(clockState(clock, clock.offsetMs));
@@ -75,7 +109,10 @@ export function sandboxControlRoutes(app: App, { sandbox, scheduler, dispatcher,
         developerId,
         request.body.seconds,
         async (trx, advanced, offsetMs) => {
-          answer = await answerInTransaction(request, reply, trx, clockState(advanced, offsetMs), { ...request.env, clock: advanced });
+          answer = await answerInTransaction(request, reply, trx, clockState(advanced, offsetMs), {
+            ...request.env,
+            clock: advanced,
+          });
         },
         // Through each instant at which something falls due, in order, as if the time had passed:
         // a retry made there schedules the next from there, so `advance 2d` against a failing
@@ -98,11 +135,21 @@ export function sandboxControlRoutes(app: App, { sandbox, scheduler, dispatcher,
 
   app.get(
     '/sandbox/keys',
-    { schema: { tags, summary: 'The calling developer and a hint of its current key', response: { 200: Ok(KeyInfo) } } },
+    {
+      schema: { tags, summary: 'The calling developer and a hint of its current key', response: { 200: Ok(KeyInfo) } },
+    },
     async (request) => {
-      const [developer, key] = await Promise.all([findDeveloper(sandbox.db, request.developerId), currentKeyInfo(sandbox.db, request.developerId)]);
+      const [developer, key] = await Promise.all([
+        findDeveloper(sandbox.db, request.developerId),
+        currentKeyInfo(sandbox.db, request.developerId),
+      ]);
       if (!developer || !key) throw notFound('developer');
-      return ok({ developer_id: developer.id, business_name: developer.business_name, key_hint: key.key_hint, key_created_at: key.created_at });
+      return ok({
+        developer_id: developer.id,
+        business_name: developer.business_name,
+        key_hint: key.key_hint,
+        key_created_at: key.created_at,
+      });
     },
   );
 
@@ -111,13 +158,24 @@ export function sandboxControlRoutes(app: App, { sandbox, scheduler, dispatcher,
     {
       schema: {
         tags,
-        summary: 'Issue a new key for the calling developer; the old one fails at once (no Idempotency-Key: its answer holds a key)',
+        summary:
+          'Issue a new key for the calling developer; the old one fails at once (no Idempotency-Key: its answer holds a key)',
         response: { 200: Ok(RotatedKey) },
       },
       config: { idempotency: false },
     },
     async (request, reply) =>
-      commit(request, reply, sandbox, (trx) => issueKey(trx, request.env, request.developerId), (apiKey) => ({ developer_id: request.developerId, api_key: apiKey, created_at: request.env.clock.now().toISOString() })),
+      commit(
+        request,
+        reply,
+        sandbox,
+        (trx) => issueKey(trx, request.env, request.developerId),
+        (apiKey) => ({
+          developer_id: request.developerId,
+          api_key: apiKey,
+          created_at: request.env.clock.now().toISOString(),
+        }),
+      ),
   );
 
   app.post(
@@ -135,13 +193,26 @@ export function sandboxControlRoutes(app: App, { sandbox, scheduler, dispatcher,
     async (request, reply) => {
       // What the new developer's owner is told before sharing the sandbox (`developers create` warns); the body keeps its shape.
       if (isSeeded(sandbox.ids)) reply.header(SEEDED_HEADER, 'true');
-      return commit(request, reply, sandbox, (trx) => createDeveloper(trx, request.env, request.body.business_name), (created) => created, 201);
+      return commit(
+        request,
+        reply,
+        sandbox,
+        (trx) => createDeveloper(trx, request.env, request.body.business_name),
+        (created) => created,
+        201,
+      );
     },
   );
 
   app.get(
     '/sandbox/audit',
-    { schema: { tags, summary: "Check every money invariant of the caller's books, and that the sandbox's books balance as a whole", response: { 200: Ok(AuditReport) } } },
+    {
+      schema: {
+        tags,
+        summary: "Check every money invariant of the caller's books, and that the sandbox's books balance as a whole",
+        response: { 200: Ok(AuditReport) },
+      },
+    },
     async (request) => ok(await auditOffThread(sandbox.db, request.developerId)),
   );
 
@@ -150,17 +221,20 @@ export function sandboxControlRoutes(app: App, { sandbox, scheduler, dispatcher,
     {
       schema: {
         tags,
-        summary: "Empty the caller's wallets, money, suspense items, agents, events and deliveries; its account, keys and clock stay",
+        summary:
+          "Empty the caller's wallets, money, suspense items, agents, events and deliveries; its account, keys and clock stay",
         headers: IdempotencyHeaders,
         response: { 200: Ok(ResetResult) },
       },
     },
     async (request, reply) => {
-      const answer = await resetInChunks(sandbox, (developerId) => quiesce(developerId, request), request.developerId, (trx, removed) =>
-        answerInTransaction(request, reply, trx, { reset: true as const, removed }),
+      const answer = await resetInChunks(
+        sandbox,
+        (developerId) => quiesce(developerId, request),
+        request.developerId,
+        (trx, removed) => answerInTransaction(request, reply, trx, { reset: true as const, removed }),
       );
       return sendAnswer(request, reply, answer);
     },
   );
 }
-

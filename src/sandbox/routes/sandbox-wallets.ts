@@ -1,7 +1,13 @@
 import { IdempotencyHeaders, Ok } from '../../api/schemas/common.js';
 import { errors } from '../../api/schemas/responses.js';
 import { InboundBody, InboundOutcome } from '../../api/schemas/sandbox.js';
-import { PatchWalletBody, WalletListQuery, WalletPageResponse, WalletParams, WalletResponse } from '../../api/schemas/wallets.js';
+import {
+  PatchWalletBody,
+  WalletListQuery,
+  WalletPageResponse,
+  WalletParams,
+  WalletResponse,
+} from '../../api/schemas/wallets.js';
 import { analyseInbound, receiveInbound } from '../../engine/inbound/inbound.service.js';
 import { listWallets } from '../../engine/wallets/wallets.repository.js';
 import { setTransfersOut } from '../../engine/wallets/wallets.service.js';
@@ -37,7 +43,15 @@ export function sandboxWalletRoutes(app: App, { sandbox }: RouteDeps): void {
       },
     },
     async (request) =>
-      ok(toWallet(await sandbox.write((trx) => setTransfersOut(trx, request.developerId, request.params.wallet_id, request.body.allow_transfers_out), request.developerId))),
+      ok(
+        toWallet(
+          await sandbox.write(
+            (trx) =>
+              setTransfersOut(trx, request.developerId, request.params.wallet_id, request.body.allow_transfers_out),
+            request.developerId,
+          ),
+        ),
+      ),
   );
 
   app.post(
@@ -54,8 +68,16 @@ export function sandboxWalletRoutes(app: App, { sandbox }: RouteDeps): void {
     async (request, reply) => {
       const { env } = request;
       // A model-backed analyser is asked before the write, so no transaction waits on the network.
-      const analysis = env.analyser?.remote ? await analyseInbound(sandbox.db, env, request.developerId, request.body) : undefined;
-      return commit(request, reply, sandbox, (trx) => receiveInbound(trx, env, request.developerId, request.body, analysis), toInboundOutcome);
+      const analysis = env.analyser?.remote
+        ? await analyseInbound(sandbox.db, env, request.developerId, request.body)
+        : undefined;
+      return commit(
+        request,
+        reply,
+        sandbox,
+        (trx) => receiveInbound(trx, env, request.developerId, request.body, analysis),
+        toInboundOutcome,
+      );
     },
   );
 }

@@ -23,7 +23,11 @@ const errors = declare(403, 404);
 // A snapshot whose books do not balance, or that is not one, is not loaded.
 const restoreErrors = declare(403, 404, 422);
 // A snapshot answer is never replayed: a restore replaces the very table that keeps idempotent answers.
-const config = { idempotency: false, idempotencyRefusal: 'is not accepted by snapshots: a restore replaces the stored answers themselves (saving again under a name is safe to repeat)' };
+const config = {
+  idempotency: false,
+  idempotencyRefusal:
+    'is not accepted by snapshots: a restore replaces the stored answers themselves (saving again under a name is safe to repeat)',
+};
 
 /**
  * Snapshots of the whole sandbox (decisions: Snapshots). A snapshot covers every developer, so only the
@@ -32,13 +36,24 @@ const config = { idempotency: false, idempotencyRefusal: 'is not accepted by sna
 export function snapshotRoutes(app: App, { sandbox, snapshots }: RouteDeps): void {
   const ownerOnly = async (request: FastifyRequest) => {
     if ((await sandboxOwnerId(sandbox)) !== request.developerId) {
-      throw new LedgerError('FORBIDDEN', "snapshots cover every developer's data: only the sandbox's owner (the SANDBOX developer's key) may use them");
+      throw new LedgerError(
+        'FORBIDDEN',
+        "snapshots cover every developer's data: only the sandbox's owner (the SANDBOX developer's key) may use them",
+      );
     }
   };
 
   app.get(
     '/sandbox/snapshots',
-    { preHandler: ownerOnly, schema: { tags, summary: 'The named snapshots, by name', querystring: SnapshotListQuery, response: { 200: SnapshotPageResponse, ...errors } } },
+    {
+      preHandler: ownerOnly,
+      schema: {
+        tags,
+        summary: 'The named snapshots, by name',
+        querystring: SnapshotListQuery,
+        response: { 200: SnapshotPageResponse, ...errors },
+      },
+    },
     async (request) => {
       const all = snapshots.list();
       const { page, limit, order } = request.query;
@@ -72,7 +87,14 @@ export function snapshotRoutes(app: App, { sandbox, snapshots }: RouteDeps): voi
         summary:
           'Download the whole sandbox as a snapshot file (application/vnd.sqlite3, or with format=json a text snapshot as application/jsonl; header snapshot-saved-at), consistent under load: `ledger sandbox snapshot save --file` writes it on your machine',
         querystring: DatabaseQuery,
-        response: { 200: fileResponse(SNAPSHOT_MEDIA_TYPE, 'the whole sandbox as a snapshot, consistent: an SQLite file, or (format=json) JSON Lines', [TEXT_SNAPSHOT_MEDIA_TYPE]), ...errors },
+        response: {
+          200: fileResponse(
+            SNAPSHOT_MEDIA_TYPE,
+            'the whole sandbox as a snapshot, consistent: an SQLite file, or (format=json) JSON Lines',
+            [TEXT_SNAPSHOT_MEDIA_TYPE],
+          ),
+          ...errors,
+        },
       },
     },
     async (request, reply) => {
@@ -94,7 +116,8 @@ export function snapshotRoutes(app: App, { sandbox, snapshots }: RouteDeps): voi
       config,
       schema: {
         tags,
-        summary: 'Replace the whole sandbox with a named snapshot, atomically between two write batches, once its books balance (422 SNAPSHOT_INVALID; `force` skips that check)',
+        summary:
+          'Replace the whole sandbox with a named snapshot, atomically between two write batches, once its books balance (422 SNAPSHOT_INVALID; `force` skips that check)',
         params: SnapshotParams,
         body: RestoreBody,
         response: { 200: SnapshotResponse, ...restoreErrors },
@@ -110,7 +133,8 @@ export function snapshotRoutes(app: App, { sandbox, snapshots }: RouteDeps): voi
       config,
       schema: {
         tags,
-        summary: 'Replace the whole sandbox with the snapshot in a file (an absolute path), once its books balance (422 SNAPSHOT_INVALID; `force` skips that check)',
+        summary:
+          'Replace the whole sandbox with the snapshot in a file (an absolute path), once its books balance (422 SNAPSHOT_INVALID; `force` skips that check)',
         body: RestoreFileBody,
         response: { 200: SnapshotResponse, ...restoreErrors },
       },
@@ -120,7 +144,16 @@ export function snapshotRoutes(app: App, { sandbox, snapshots }: RouteDeps): voi
 
   app.delete(
     '/sandbox/snapshots/:name',
-    { preHandler: ownerOnly, config, schema: { tags, summary: 'Delete a named snapshot', params: SnapshotParams, response: { 200: DeletedSnapshotResponse, ...errors } } },
+    {
+      preHandler: ownerOnly,
+      config,
+      schema: {
+        tags,
+        summary: 'Delete a named snapshot',
+        params: SnapshotParams,
+        response: { 200: DeletedSnapshotResponse, ...errors },
+      },
+    },
     async (request) => {
       snapshots.remove(request.params.name);
       return ok({ name: request.params.name, deleted: true as const });

@@ -1,6 +1,14 @@
 import { IdempotencyHeaders, Ok } from '../../api/schemas/common.js';
 import { errors } from '../../api/schemas/responses.js';
-import { Resolution, ResolveSuspenseBody, SuspenseListQuery, SuspenseNoteBody, SuspensePageResponse, SuspenseParams, SuspenseResponse } from '../../api/schemas/suspense-requests.js';
+import {
+  Resolution,
+  ResolveSuspenseBody,
+  SuspenseListQuery,
+  SuspenseNoteBody,
+  SuspensePageResponse,
+  SuspenseParams,
+  SuspenseResponse,
+} from '../../api/schemas/suspense-requests.js';
 import { flagSuspense, getSuspenseWithNotes, noteSuspense } from '../../engine/suspense/suspense-notes.service.js';
 import { listSuspense, resolveSuspense } from '../../engine/suspense/suspense.service.js';
 import { toPage, toSuspenseItem, toSuspenseWithNotes } from '../serialize.js';
@@ -22,7 +30,13 @@ export function suspenseRoutes(app: App, { sandbox }: RouteDeps): void {
         response: { 200: SuspensePageResponse },
       },
     },
-    async (request) => ok(toPage(await inTransaction(sandbox, (trx) => listSuspense(trx, request.developerId, listFilters(request.query))), toSuspenseItem)),
+    async (request) =>
+      ok(
+        toPage(
+          await inTransaction(sandbox, (trx) => listSuspense(trx, request.developerId, listFilters(request.query))),
+          toSuspenseItem,
+        ),
+      ),
   );
 
   app.post(
@@ -38,7 +52,13 @@ export function suspenseRoutes(app: App, { sandbox }: RouteDeps): void {
       },
     },
     async (request, reply) =>
-      commit(request, reply, sandbox, (trx) => resolveSuspense(trx, request.env, request.developerId, request.params.suspense_id, request.body), (resolution) => resolution),
+      commit(
+        request,
+        reply,
+        sandbox,
+        (trx) => resolveSuspense(trx, request.env, request.developerId, request.params.suspense_id, request.body),
+        (resolution) => resolution,
+      ),
   );
 
   // Flag and note sit beside resolve, as the work on one item does; both answer the item with its notes.
@@ -60,13 +80,27 @@ export function suspenseRoutes(app: App, { sandbox }: RouteDeps): void {
         },
       },
       async (request, reply) =>
-        commit(request, reply, sandbox, (trx) => run(trx, request.env, request.developerId, request.params.suspense_id, request.body.note), toSuspenseWithNotes),
+        commit(
+          request,
+          reply,
+          sandbox,
+          (trx) => run(trx, request.env, request.developerId, request.params.suspense_id, request.body.note),
+          toSuspenseWithNotes,
+        ),
     );
   }
 
   app.get(
     '/sandbox/suspense/:suspense_id',
-    { schema: { tags: ['Sandbox'], summary: 'One suspense item with its notes (for `ledger suspense show`)', params: SuspenseParams, response: { 200: SuspenseResponse } } },
-    async (request) => ok(toSuspenseWithNotes(await getSuspenseWithNotes(sandbox.db, request.developerId, request.params.suspense_id))),
+    {
+      schema: {
+        tags: ['Sandbox'],
+        summary: 'One suspense item with its notes (for `ledger suspense show`)',
+        params: SuspenseParams,
+        response: { 200: SuspenseResponse },
+      },
+    },
+    async (request) =>
+      ok(toSuspenseWithNotes(await getSuspenseWithNotes(sandbox.db, request.developerId, request.params.suspense_id))),
   );
 }

@@ -1,4 +1,9 @@
-import { AllTransactionsQuery, TransactionPageResponse, TransactionParams, TransactionResponse } from '../../api/schemas/transactions.js';
+import {
+  AllTransactionsQuery,
+  TransactionPageResponse,
+  TransactionParams,
+  TransactionResponse,
+} from '../../api/schemas/transactions.js';
 import { notFound } from '../../engine/errors.js';
 import { findTransaction, listDeveloperTransactions } from '../../engine/ledger/transactions.repository.js';
 import { toPage, toTransaction } from '../serialize.js';
@@ -11,13 +16,22 @@ export function transactionRoutes(app: App, { sandbox }: RouteDeps): void {
     {
       schema: {
         tags: ['Transactions'],
-        summary: 'List the transactions of all your wallets, oldest first, with the filters of one wallet’s list and wallet_id, customer_reference (an addition of this service)',
+        summary:
+          'List the transactions of all your wallets, oldest first, with the filters of one wallet’s list and wallet_id, customer_reference (an addition of this service)',
         ...EXTENSION,
         querystring: AllTransactionsQuery,
         response: { 200: TransactionPageResponse },
       },
     },
-    async (request) => ok(toPage(await inTransaction(sandbox, (trx) => listDeveloperTransactions(trx, request.developerId, listFilters(request.query))), toTransaction)),
+    async (request) =>
+      ok(
+        toPage(
+          await inTransaction(sandbox, (trx) =>
+            listDeveloperTransactions(trx, request.developerId, listFilters(request.query)),
+          ),
+          toTransaction,
+        ),
+      ),
   );
 
   app.get(

@@ -1,6 +1,11 @@
 import { IdempotencyHeaders } from '../../api/schemas/common.js';
 import { errors } from '../../api/schemas/responses.js';
-import { TransactionListQuery, TransactionPageResponse, TransferBody, TransferResponse } from '../../api/schemas/transactions.js';
+import {
+  TransactionListQuery,
+  TransactionPageResponse,
+  TransferBody,
+  TransferResponse,
+} from '../../api/schemas/transactions.js';
 import { CreateWalletBody, WalletParams, WalletResponse } from '../../api/schemas/wallets.js';
 import { listWalletTransactions } from '../../engine/ledger/transactions.repository.js';
 import { transfer } from '../../engine/transfers/transfers.service.js';
@@ -23,7 +28,15 @@ export function walletRoutes(app: App, { sandbox }: RouteDeps): void {
         response: { 201: WalletResponse, ...errors(409) },
       },
     },
-    async (request, reply) => commit(request, reply, sandbox, (trx) => createWallet(trx, request.env, request.developerId, request.body), toWallet, 201),
+    async (request, reply) =>
+      commit(
+        request,
+        reply,
+        sandbox,
+        (trx) => createWallet(trx, request.env, request.developerId, request.body),
+        toWallet,
+        201,
+      ),
   );
 
   app.get(
@@ -43,7 +56,14 @@ export function walletRoutes(app: App, { sandbox }: RouteDeps): void {
         response: { 200: WalletResponse, ...errors(409) },
       },
     },
-    async (request, reply) => commit(request, reply, sandbox, (trx) => closeWallet(trx, request.env, request.developerId, request.params.wallet_id), toWallet),
+    async (request, reply) =>
+      commit(
+        request,
+        reply,
+        sandbox,
+        (trx) => closeWallet(trx, request.env, request.developerId, request.params.wallet_id),
+        toWallet,
+      ),
   );
 
   app.post(
@@ -51,14 +71,22 @@ export function walletRoutes(app: App, { sandbox }: RouteDeps): void {
     {
       schema: {
         tags,
-        summary: 'Transfer funds to another of your wallets (internal, instant, no fee) or to a bank account (external)',
+        summary:
+          'Transfer funds to another of your wallets (internal, instant, no fee) or to a bank account (external)',
         headers: IdempotencyHeaders,
         params: WalletParams,
         body: TransferBody,
         response: { 200: TransferResponse, ...errors(403, 409, 422) },
       },
     },
-    async (request, reply) => commit(request, reply, sandbox, (trx) => transfer(trx, request.env, request.developerId, request.params.wallet_id, request.body), (result) => result),
+    async (request, reply) =>
+      commit(
+        request,
+        reply,
+        sandbox,
+        (trx) => transfer(trx, request.env, request.developerId, request.params.wallet_id, request.body),
+        (result) => result,
+      ),
   );
 
   app.get(
@@ -66,7 +94,8 @@ export function walletRoutes(app: App, { sandbox }: RouteDeps): void {
     {
       schema: {
         tags,
-        summary: 'List wallet transactions, oldest first (order=desc for newest first); suspense items are not included',
+        summary:
+          'List wallet transactions, oldest first (order=desc for newest first); suspense items are not included',
         params: WalletParams,
         querystring: TransactionListQuery,
         response: { 200: TransactionPageResponse },

@@ -4,7 +4,13 @@ import type { WebhookLog } from '../../api/schemas/webhooks.js';
 import { authenticate, knownKeyOwner } from '../../engine/developers/keys.js';
 import { LedgerError } from '../../engine/errors.js';
 import { developerSeq } from '../../engine/events/stored.js';
-import { asAttempt, findLog, RETRY_SCHEDULE_SECONDS, selectAttempts, type WebhookAttemptRow } from '../../engine/events/webhooks.service.js';
+import {
+  asAttempt,
+  findLog,
+  RETRY_SCHEDULE_SECONDS,
+  selectAttempts,
+  type WebhookAttemptRow,
+} from '../../engine/events/webhooks.service.js';
 import { errorBody } from '../plugins/errors.js';
 import { toAttempt, toWebhookLog } from '../serialize.js';
 import type { App, RouteDeps } from './route.js';
@@ -38,7 +44,8 @@ function afterAttempt(log: WebhookLog, attempt: WebhookAttemptRow): WebhookLog {
     http_status_code: code,
     response_body: attempt.response_body ?? attempt.error,
     delivered_at: ok ? attempt.created_at : null,
-    next_retry_at: ok || dead || wait === undefined ? null : new Date(Date.parse(attempt.created_at) + wait * 1000).toISOString(),
+    next_retry_at:
+      ok || dead || wait === undefined ? null : new Date(Date.parse(attempt.created_at) + wait * 1000).toISOString(),
   };
 }
 
@@ -53,7 +60,15 @@ export function webhookStreamRoutes(app: App, { sandbox }: RouteDeps): void {
   const { db } = sandbox;
   /** Each open stream, with the last attempt it has looked past. */
   const open = new Map<ServerResponse, { cursor: number }>();
-  const lastAttempt = async () => Number((await db.selectFrom('webhook_attempts').select((eb) => eb.fn.max('seq').as('seq')).executeTakeFirst())?.seq ?? 0);
+  const lastAttempt = async () =>
+    Number(
+      (
+        await db
+          .selectFrom('webhook_attempts')
+          .select((eb) => eb.fn.max('seq').as('seq'))
+          .executeTakeFirst()
+      )?.seq ?? 0,
+    );
   // A restore can take attempts away: a stream waiting past them would miss the restored sandbox's
   // next ones (seen: it went silent). It can bring attempts back, made before the stream opened: a
   // stream short of them would send them as new (seen). It goes on from the restored state's last attempt.
@@ -86,7 +101,8 @@ export function webhookStreamRoutes(app: App, { sandbox }: RouteDeps): void {
         // /openapi.json, so generated clients and the fuzzer (which reads it) do not wait on it forever.
         hide: true,
         tags: ['Sandbox'],
-        summary: 'Follow delivery attempts live (text/event-stream): one `attempt` event per attempt, data { log, attempt }',
+        summary:
+          'Follow delivery attempts live (text/event-stream): one `attempt` event per attempt, data { log, attempt }',
         querystring: WebhookStreamQuery,
       },
     },
@@ -98,7 +114,11 @@ export function webhookStreamRoutes(app: App, { sandbox }: RouteDeps): void {
       const following = { cursor: await lastAttempt() };
       reply.hijack();
       const response = reply.raw;
-      response.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
+      response.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache',
+        'x-accel-buffering': 'no',
+      });
       // HEAD answers as GET would, status and headers, and ends there.
       if (request.method === 'HEAD') {
         response.end();
@@ -115,7 +135,11 @@ export function webhookStreamRoutes(app: App, { sandbox }: RouteDeps): void {
           // The key that opened the stream must still be its developer's: one rotated away (or gone
           // with a snapshot restore) ends it at once, as it would end any other request
           // (decisions: Keys and secrets).
-          const owner = knownKeyOwner(db, key) ?? (await authenticate(db, key).catch((error: unknown) => (error instanceof LedgerError ? undefined : Promise.reject(error))));
+          const owner =
+            knownKeyOwner(db, key) ??
+            (await authenticate(db, key).catch((error: unknown) =>
+              error instanceof LedgerError ? undefined : Promise.reject(error),
+            ));
           if (owner !== developerId) {
             const refusal = new LedgerError('UNAUTHORIZED', 'API key is invalid or has been rotated');
             clearInterval(timer);

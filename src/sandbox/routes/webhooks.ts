@@ -10,7 +10,16 @@ import {
   WebhookLogResponse,
 } from '../../api/schemas/webhooks.js';
 import type { Trx } from '../../engine/db/database.js';
-import { assertRetryable, getEndpoint, getWebhookLog, listAttempts, listWebhookLogs, rotateSecret, setEndpointUrl, signingSecrets } from '../../engine/events/webhooks.service.js';
+import {
+  assertRetryable,
+  getEndpoint,
+  getWebhookLog,
+  listAttempts,
+  listWebhookLogs,
+  rotateSecret,
+  setEndpointUrl,
+  signingSecrets,
+} from '../../engine/events/webhooks.service.js';
 import { toAttempt, toPage, toWebhookLog } from '../serialize.js';
 import { type App, type RouteDeps, inTransaction, answerInTransaction, commit, ok, sendAnswer } from './route.js';
 import { listFilters } from './list-filters.js';
@@ -39,7 +48,13 @@ export function webhookRoutes(app: App, { sandbox, dispatcher, selfUrl }: RouteD
         response: { 200: WebhookLogPageResponse },
       },
     },
-    async (request) => ok(toPage(await inTransaction(sandbox, (trx) => listWebhookLogs(trx, request.developerId, listFilters(request.query))), toWebhookLog)),
+    async (request) =>
+      ok(
+        toPage(
+          await inTransaction(sandbox, (trx) => listWebhookLogs(trx, request.developerId, listFilters(request.query))),
+          toWebhookLog,
+        ),
+      ),
   );
 
   app.post(
@@ -68,13 +83,27 @@ export function webhookRoutes(app: App, { sandbox, dispatcher, selfUrl }: RouteD
 
   app.get(
     '/sandbox/webhook-logs/:log_id',
-    { schema: { tags: ['Sandbox'], summary: 'One delivery log', params: WebhookLogParams, response: { 200: WebhookLogResponse } } },
+    {
+      schema: {
+        tags: ['Sandbox'],
+        summary: 'One delivery log',
+        params: WebhookLogParams,
+        response: { 200: WebhookLogResponse },
+      },
+    },
     async (request) => ok(toWebhookLog(await getWebhookLog(db, request.developerId, request.params.log_id))),
   );
 
   app.get(
     '/sandbox/webhook-logs/:log_id/attempts',
-    { schema: { tags: ['Sandbox'], summary: 'Every attempt of one delivery', params: WebhookLogParams, response: { 200: AttemptsResponse } } },
+    {
+      schema: {
+        tags: ['Sandbox'],
+        summary: 'Every attempt of one delivery',
+        params: WebhookLogParams,
+        response: { 200: AttemptsResponse },
+      },
+    },
     async (request) => {
       const log = await getWebhookLog(db, request.developerId, request.params.log_id);
       return ok({ items: (await listAttempts(db, log.seq)).map(toAttempt) });
@@ -83,7 +112,13 @@ export function webhookRoutes(app: App, { sandbox, dispatcher, selfUrl }: RouteD
 
   app.get(
     '/sandbox/webhook-endpoint',
-    { schema: { tags: ['Sandbox'], summary: 'Where deliveries go, and the signing secret', response: { 200: EndpointResponse } } },
+    {
+      schema: {
+        tags: ['Sandbox'],
+        summary: 'Where deliveries go, and the signing secret',
+        response: { 200: EndpointResponse },
+      },
+    },
     async (request) => ok(await endpoint(db, request.developerId)),
   );
 

@@ -1,7 +1,16 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../../engine/db/database.js';
 import { LedgerError } from '../../engine/errors.js';
-import { attemptStillOut, type Endpoint, finishAttempt, getEndpoint, recordAttempts, RESPONSE_BODY_LIMIT, signingSecrets, type WebhookLogRow } from '../../engine/events/webhooks.service.js';
+import {
+  attemptStillOut,
+  type Endpoint,
+  finishAttempt,
+  getEndpoint,
+  recordAttempts,
+  RESPONSE_BODY_LIMIT,
+  signingSecrets,
+  type WebhookLogRow,
+} from '../../engine/events/webhooks.service.js';
 import type { Sandbox } from '../sandbox.js';
 import { postWebhook } from './http-post.js';
 import type { Lane } from './lanes.js';
@@ -78,7 +87,14 @@ export class Attempts {
    * transaction: each attempt starts, is received and is settled in this one write, so a delivery
    * to the built-in receiver is never lost, sent twice or left unrecorded.
    */
-  async handOver(trx: Transaction<Database>, developerId: string, endpoint: Endpoint, url: string, logs: WebhookLogRow[], manual: boolean): Promise<WebhookLogRow[]> {
+  async handOver(
+    trx: Transaction<Database>,
+    developerId: string,
+    endpoint: Endpoint,
+    url: string,
+    logs: WebhookLogRow[],
+    manual: boolean,
+  ): Promise<WebhookLogRow[]> {
     const receiver = this.options.receiver!;
     const env = this.sandbox.envFor(developerId);
     const secrets = signingSecrets(endpoint, env.clock.now());
@@ -94,7 +110,10 @@ export class Attempts {
         [httpStatus, responseBody] = [answer.status, answer.body];
       } catch (error) {
         if (!(error instanceof LedgerError)) throw error;
-        [httpStatus, responseBody] = [401, JSON.stringify({ success: false, detail: { code: error.code, message: error.message } })];
+        [httpStatus, responseBody] = [
+          401,
+          JSON.stringify({ success: false, detail: { code: error.code, message: error.message } }),
+        ];
       }
       return { log, result: { url, httpStatus, responseBody, error: null, durationMs: 0, manual } };
     });
@@ -103,14 +122,28 @@ export class Attempts {
   }
 
   /** Sends one begun attempt over HTTP, in the lane's slots, and records its outcome (see `send`). */
-  track(lane: Lane, log: WebhookLogRow, manual: boolean, url: string, secrets: string[], recorded?: Recorded): Promise<WebhookLogRow | undefined> {
+  track(
+    lane: Lane,
+    log: WebhookLogRow,
+    manual: boolean,
+    url: string,
+    secrets: string[],
+    recorded?: Recorded,
+  ): Promise<WebhookLogRow | undefined> {
     const running = this.send(lane, log, manual, url, secrets, recorded).finally(() => lane.inFlight.delete(log.id));
     lane.inFlight.set(log.id, running);
     return running;
   }
 
   /** Sends one begun attempt over HTTP and records its outcome. Resolves undefined when that record failed, or the attempt was cancelled. */
-  private async send(lane: Lane, log: WebhookLogRow, manual: boolean, url: string, secrets: string[], recorded?: Recorded): Promise<WebhookLogRow | undefined> {
+  private async send(
+    lane: Lane,
+    log: WebhookLogRow,
+    manual: boolean,
+    url: string,
+    secrets: string[],
+    recorded?: Recorded,
+  ): Promise<WebhookLogRow | undefined> {
     const lease = this.options.leaseSeconds;
     const { epoch } = lane;
     const controller = new AbortController();
@@ -123,7 +156,11 @@ export class Attempts {
     let responseBody: string | null = null;
     let error: string | null = null;
     try {
-      const response = await postWebhook(new URL(url), this.headers(log, secrets), log.payload, { timeoutMs: this.options.timeoutSeconds * 1000, limit: RESPONSE_BODY_LIMIT, signal: controller.signal });
+      const response = await postWebhook(new URL(url), this.headers(log, secrets), log.payload, {
+        timeoutMs: this.options.timeoutSeconds * 1000,
+        limit: RESPONSE_BODY_LIMIT,
+        signal: controller.signal,
+      });
       httpStatus = response.status;
       responseBody = response.body;
     } catch (caught) {
@@ -137,9 +174,15 @@ export class Attempts {
     const cancelled = () => lane.epoch !== epoch;
     if (cancelled()) return undefined;
     // Where servers share the database, another may have taken the delivery over (the lease passed): its record stands.
-    const gone = async (trx: Transaction<Database>) => cancelled() || (lease !== undefined && !(await attemptStillOut(trx, log)));
-    if (manual) return this.record(log.developer_id, async (trx) => ((await gone(trx)) ? undefined : finishAttempt(trx, env, log, result).then(andRecorded(trx, recorded))));
+    const gone = async (trx: Transaction<Database>) =>
+      cancelled() || (lease !== undefined && !(await attemptStillOut(trx, log)));
+    if (manual)
+      return this.record(log.developer_id, async (trx) =>
+        (await gone(trx)) ? undefined : finishAttempt(trx, env, log, result).then(andRecorded(trx, recorded)),
+      );
     // An outcome that cannot be written leaves the log due at its next retry (see beginAttempts).
-    return this.record(log.developer_id, async (trx) => ((await gone(trx)) ? undefined : finishAttempt(trx, env, log, result))).catch(() => undefined);
+    return this.record(log.developer_id, async (trx) =>
+      (await gone(trx)) ? undefined : finishAttempt(trx, env, log, result),
+    ).catch(() => undefined);
   }
 }

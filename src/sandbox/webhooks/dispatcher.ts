@@ -1,6 +1,18 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../../engine/db/database.js';
-import { abandonLog, assertRetryable, beginAttempts, dueLogs, type Endpoint, finishAttempt, findLog, MAX_ATTEMPTS, signingSecrets, stillFresh, type WebhookLogRow } from '../../engine/events/webhooks.service.js';
+import {
+  abandonLog,
+  assertRetryable,
+  beginAttempts,
+  dueLogs,
+  type Endpoint,
+  finishAttempt,
+  findLog,
+  MAX_ATTEMPTS,
+  signingSecrets,
+  stillFresh,
+  type WebhookLogRow,
+} from '../../engine/events/webhooks.service.js';
 import type { EngineEnv } from '../../engine/env.js';
 import { notFound } from '../../engine/errors.js';
 import { INTERRUPTED_BY_STOP, recordInterruptedAttempts } from '../../engine/events/interrupted-attempts.js';
@@ -231,11 +243,21 @@ class WebhookDispatcher implements Dispatcher {
   }
 
   /** A batch to the built-in receiver, chosen, delivered and recorded in one write. */
-  private async handOverDue(developerId: string, lane: Lane, cutoff: Date, endpoint: Endpoint, url: string): Promise<Promise<unknown>[]> {
+  private async handOverDue(
+    developerId: string,
+    lane: Lane,
+    cutoff: Date,
+    endpoint: Endpoint,
+    url: string,
+  ): Promise<Promise<unknown>[]> {
     // Chosen inside the write, so it sees every delivery as it is at that moment: first those
     // kept in memory since they committed (each checked still waiting), then by the query.
     const handled = await this.record(developerId, async (trx) => {
-      for (let kept = takeFresh(lane, cutoff.toISOString()); kept.length > 0; kept = takeFresh(lane, cutoff.toISOString())) {
+      for (
+        let kept = takeFresh(lane, cutoff.toISOString());
+        kept.length > 0;
+        kept = takeFresh(lane, cutoff.toISOString())
+      ) {
         const live = await stillFresh(trx, kept);
         if (live.length === 0) continue;
         await this.attempts.handOver(trx, developerId, endpoint, url, live, false);
@@ -243,7 +265,14 @@ class WebhookDispatcher implements Dispatcher {
       }
       const due = await this.chooseDue(trx, developerId, cutoff, HANDOVER_BATCH, lane);
       for (const log of due.filter((l) => l.attempt_count >= MAX_ATTEMPTS)) await abandonLog(trx, log);
-      await this.attempts.handOver(trx, developerId, endpoint, url, due.filter((l) => l.attempt_count < MAX_ATTEMPTS), false);
+      await this.attempts.handOver(
+        trx,
+        developerId,
+        endpoint,
+        url,
+        due.filter((l) => l.attempt_count < MAX_ATTEMPTS),
+        false,
+      );
       return due;
     }).catch(() => [] as WebhookLogRow[]);
     for (const log of handled) lane.fresh.delete(log.seq);
@@ -251,7 +280,13 @@ class WebhookDispatcher implements Dispatcher {
   }
 
   /** Over HTTP: the lane's free slots filled, each attempt on record before it is sent. */
-  private async beginDue(developerId: string, lane: Lane, cutoff: Date, endpoint: Endpoint, url: string): Promise<Promise<unknown>[]> {
+  private async beginDue(
+    developerId: string,
+    lane: Lane,
+    cutoff: Date,
+    endpoint: Endpoint,
+    url: string,
+  ): Promise<Promise<unknown>[]> {
     // Over HTTP each delivery is chosen by the query, begun and sent: nothing is kept for it.
     lane.fresh.clear();
     const slots = this.concurrency - lane.inFlight.size;
@@ -265,7 +300,13 @@ class WebhookDispatcher implements Dispatcher {
     const begun = await this.record(developerId, async (trx) => {
       const due = await this.chooseDue(trx, developerId, cutoff, slots, lane);
       for (const log of due.filter((l) => l.attempt_count >= MAX_ATTEMPTS)) await abandonLog(trx, log);
-      return beginAttempts(trx, env, due.filter((l) => l.attempt_count < MAX_ATTEMPTS), false, this.lease);
+      return beginAttempts(
+        trx,
+        env,
+        due.filter((l) => l.attempt_count < MAX_ATTEMPTS),
+        false,
+        this.lease,
+      );
     }).catch(() => [] as WebhookLogRow[]);
     if (begun.length === 0) return [];
     const secrets = signingSecrets(endpoint, env.clock.now());
@@ -278,14 +319,29 @@ class WebhookDispatcher implements Dispatcher {
    * that died (its lease has passed, or it would not be due): that attempt is recorded as
    * interrupted first, as a restart records one, so the history and the audit stay whole.
    */
-  private async chooseDue(trx: Transaction<Database>, developerId: string, cutoff: Date, limit: number, lane: Lane): Promise<WebhookLogRow[]> {
+  private async chooseDue(
+    trx: Transaction<Database>,
+    developerId: string,
+    cutoff: Date,
+    limit: number,
+    lane: Lane,
+  ): Promise<WebhookLogRow[]> {
     const due = await dueLogs(trx, developerId, cutoff, limit, [...lane.inFlight.keys()]);
-    if (this.lease !== undefined) await recordInterruptedAttempts(trx, INTERRUPTED_BY_STOP, (id) => this.sandbox.envFor(id).clock.now(), { logs: due.map((log) => log.seq) });
+    if (this.lease !== undefined)
+      await recordInterruptedAttempts(trx, INTERRUPTED_BY_STOP, (id) => this.sandbox.envFor(id).clock.now(), {
+        logs: due.map((log) => log.seq),
+      });
     return due;
   }
 
   /** One manual attempt in the lane's turn; undefined when it must wait for another turn. */
-  private async attemptInTurn(lane: Lane, epoch: number, env: EngineEnv, log: WebhookLogRow, recorded: Recorded | undefined): Promise<{ done: Promise<WebhookLogRow | undefined> } | undefined> {
+  private async attemptInTurn(
+    lane: Lane,
+    epoch: number,
+    env: EngineEnv,
+    log: WebhookLogRow,
+    recorded: Recorded | undefined,
+  ): Promise<{ done: Promise<WebhookLogRow | undefined> } | undefined> {
     if (this.holding || lane.inFlight.has(log.id)) return undefined;
     const developerId = log.developer_id;
     // Its developer is being reset: the log is on its way out with the rest.
@@ -300,15 +356,33 @@ class WebhookDispatcher implements Dispatcher {
     // The endpoint as it is in this turn: it may have moved while the retry waited for it.
     const { endpoint, url, inProcess } = await this.attempts.endpointFor(developerId);
     if (url && inProcess) {
-      const delivered = await this.record(developerId, async (trx) => andRecorded(trx, recorded)((await this.attempts.handOver(trx, developerId, endpoint, url, [await current(trx)], true))[0]!));
+      const delivered = await this.record(developerId, async (trx) =>
+        andRecorded(
+          trx,
+          recorded,
+        )((await this.attempts.handOver(trx, developerId, endpoint, url, [await current(trx)], true))[0]!),
+      );
       return { done: Promise.resolve(delivered) };
     }
     // On record before it is sent, as every attempt: killed while it is out, it counts, and the
     // answer kept with it is the one a retry of the request gets, without sending it again.
-    const begun = await this.record(developerId, async (trx) => andRecorded(trx, recorded)((await beginAttempts(trx, env, [await current(trx)], true, this.lease))[0]!));
+    const begun = await this.record(developerId, async (trx) =>
+      andRecorded(trx, recorded)((await beginAttempts(trx, env, [await current(trx)], true, this.lease))[0]!),
+    );
     if (!url) {
-      const missing = { url: '(built-in receiver, not listening)', httpStatus: null, responseBody: null, durationMs: 0, manual: true };
-      const finished = await this.record(developerId, (trx) => finishAttempt(trx, env, begun, { ...missing, error: 'the sandbox is not listening, so its built-in receiver cannot be reached' }).then(andRecorded(trx, recorded)));
+      const missing = {
+        url: '(built-in receiver, not listening)',
+        httpStatus: null,
+        responseBody: null,
+        durationMs: 0,
+        manual: true,
+      };
+      const finished = await this.record(developerId, (trx) =>
+        finishAttempt(trx, env, begun, {
+          ...missing,
+          error: 'the sandbox is not listening, so its built-in receiver cannot be reached',
+        }).then(andRecorded(trx, recorded)),
+      );
       return { done: Promise.resolve(finished) };
     }
     return { done: this.attempts.track(lane, begun, true, url, signingSecrets(endpoint, env.clock.now()), recorded) };

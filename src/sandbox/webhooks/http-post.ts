@@ -18,14 +18,27 @@ export class NoAnswerError extends Error {}
  * 3xx is the answer. Node's own `http` rather than `fetch`: a delivery is one small POST, and
  * fetch's streams and headers objects cost several times the work and garbage per request.
  */
-export function postWebhook(url: URL, headers: Record<string, string>, body: string, options: { timeoutMs: number; limit: number; signal?: AbortSignal }): Promise<PostResult> {
+export function postWebhook(
+  url: URL,
+  headers: Record<string, string>,
+  body: string,
+  options: { timeoutMs: number; limit: number; signal?: AbortSignal },
+): Promise<PostResult> {
   return new Promise((resolve, reject) => {
     const client = url.protocol === 'https:' ? https : http;
     const agent = agents[url.protocol as keyof typeof agents];
     const payload = Buffer.from(body);
     // Aborted (a restore cancels the attempt), its socket is destroyed: the endpoint sees it close.
-    const request = client.request(url, { method: 'POST', agent, signal: options.signal, headers: { ...headers, 'content-length': String(payload.length) } });
-    const timer = setTimeout(() => request.destroy(new NoAnswerError(`timeout: no answer within ${options.timeoutMs / 1000} s`)), options.timeoutMs);
+    const request = client.request(url, {
+      method: 'POST',
+      agent,
+      signal: options.signal,
+      headers: { ...headers, 'content-length': String(payload.length) },
+    });
+    const timer = setTimeout(
+      () => request.destroy(new NoAnswerError(`timeout: no answer within ${options.timeoutMs / 1000} s`)),
+      options.timeoutMs,
+    );
     const fail = (error: Error & { code?: string }) => {
       clearTimeout(timer);
       reject(error instanceof NoAnswerError ? error : new NoAnswerError(error.code ?? error.message));
@@ -36,7 +49,10 @@ export function postWebhook(url: URL, headers: Record<string, string>, body: str
       let size = 0;
       const finish = () => {
         clearTimeout(timer);
-        resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).subarray(0, options.limit).toString('utf8') });
+        resolve({
+          status: response.statusCode ?? 0,
+          body: Buffer.concat(chunks).subarray(0, options.limit).toString('utf8'),
+        });
       };
       response.on('data', (chunk: Buffer) => {
         if (size >= options.limit) return;

@@ -36,7 +36,14 @@ export class Lanes {
   of(developerId: string): Lane {
     let lane = this.lanes.get(developerId);
     if (!lane) {
-      lane = { inFlight: new Map(), aborts: new Map(), epoch: 0, selecting: Promise.resolve(), ticking: false, fresh: new Map() };
+      lane = {
+        inFlight: new Map(),
+        aborts: new Map(),
+        epoch: 0,
+        selecting: Promise.resolve(),
+        ticking: false,
+        fresh: new Map(),
+      };
       this.lanes.set(developerId, lane);
     }
     return lane;

@@ -39,12 +39,21 @@ export interface BuiltInReceiver {
    * throws UNAUTHORIZED when the delivery is not signed for that developer. `payloadOf`: the body
    * is exactly the payload of the event named by webhook-id, of this type (kept as a reference).
    */
-  answer(developerId: string, endpoint: Endpoint, headers: Record<string, string>, body: string, payloadOf?: { eventType: string }): ReceiverAnswer;
+  answer(
+    developerId: string,
+    endpoint: Endpoint,
+    headers: Record<string, string>,
+    body: string,
+    payloadOf?: { eventType: string },
+  ): ReceiverAnswer;
   /** Keeps answered deliveries of one developer (in the caller's transaction). */
   keep(trx: Trx, developerId: string, answers: ReceiverAnswer[]): Promise<void>;
 }
 
-export function createReceiver(sandbox: Sandbox, realNow: () => number): BuiltInReceiver & { behaviours: Map<string, { status: number; remaining: number }> } {
+export function createReceiver(
+  sandbox: Sandbox,
+  realNow: () => number,
+): BuiltInReceiver & { behaviours: Map<string, { status: number; remaining: number }> } {
   /** Failure injection per developer: answer `status` to the next `remaining` deliveries. In memory: a restart clears it. */
   const behaviours = new Map<string, { status: number; remaining: number }>();
   // Injected failures belong to the state a restore replaces: the restored sandbox starts without any.
@@ -55,9 +64,23 @@ export function createReceiver(sandbox: Sandbox, realNow: () => number): BuiltIn
       const env = sandbox.envFor(developerId);
       const header = (name: string) => headers[name] ?? '';
       const timestamp = Number(header('webhook-timestamp'));
-      const fresh = /^\d{1,12}$/.test(header('webhook-timestamp')) && Math.abs(realNow() / 1000 - timestamp) <= TIMESTAMP_TOLERANCE_SECONDS;
-      if (!fresh || !verifySignature(signingSecrets(endpoint, env.clock.now()), header('webhook-id'), header('webhook-timestamp'), body, header('webhook-signature'))) {
-        throw new LedgerError('UNAUTHORIZED', 'not a delivery of this sandbox: the Standard Webhooks signature (webhook-id, webhook-timestamp, webhook-signature) is missing, stale or wrong');
+      const fresh =
+        /^\d{1,12}$/.test(header('webhook-timestamp')) &&
+        Math.abs(realNow() / 1000 - timestamp) <= TIMESTAMP_TOLERANCE_SECONDS;
+      if (
+        !fresh ||
+        !verifySignature(
+          signingSecrets(endpoint, env.clock.now()),
+          header('webhook-id'),
+          header('webhook-timestamp'),
+          body,
+          header('webhook-signature'),
+        )
+      ) {
+        throw new LedgerError(
+          'UNAUTHORIZED',
+          'not a delivery of this sandbox: the Standard Webhooks signature (webhook-id, webhook-timestamp, webhook-signature) is missing, stale or wrong',
+        );
       }
       const behaviour = behaviours.get(developerId);
       let status = 200;
@@ -76,7 +99,10 @@ export function createReceiver(sandbox: Sandbox, realNow: () => number): BuiltIn
       const kept = Object.fromEntries(Object.entries(headers).filter(([k]) => !SECRET_HEADERS.has(k)));
       return {
         status,
-        body: status < 300 ? RECEIVER_ACCEPTED : JSON.stringify({ error: `failure injected by PUT /sandbox/receiver/behaviour (${status})` }),
+        body:
+          status < 300
+            ? RECEIVER_ACCEPTED
+            : JSON.stringify({ error: `failure injected by PUT /sandbox/receiver/behaviour (${status})` }),
         record: {
           id: env.ids.uuid(),
           developer_id: developerId,
@@ -91,6 +117,11 @@ export function createReceiver(sandbox: Sandbox, realNow: () => number): BuiltIn
         },
       };
     },
-    keep: (trx, developerId, answers) => keepReceived(trx, developerId, answers.map((a) => a.record)),
+    keep: (trx, developerId, answers) =>
+      keepReceived(
+        trx,
+        developerId,
+        answers.map((a) => a.record),
+      ),
   };
 }

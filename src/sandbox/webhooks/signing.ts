@@ -38,7 +38,13 @@ function hmac(secret: string, id: string, timestamp: number, body: string): stri
 }
 
 /** True when any v1 signature in the header matches any of the secrets. */
-export function verifySignature(secrets: string[], id: string, timestamp: string, body: string, header: string): boolean {
+export function verifySignature(
+  secrets: string[],
+  id: string,
+  timestamp: string,
+  body: string,
+  header: string,
+): boolean {
   const given = header
     .split(' ')
     .filter((part) => part.startsWith('v1,'))

@@ -11,7 +11,9 @@ export function failureLines(scenario: ScenarioReport, failure: FailureReport): 
   const step = failure.step;
   if (step) {
     const phase = step.phase === 'setup' ? 'setup step' : 'step';
-    lines.push(`at ${scenario.file}:${step.line}:${step.column}, ${phase} ${step.name ? `"${step.name}": ` : ''}${step.text}`);
+    lines.push(
+      `at ${scenario.file}:${step.line}:${step.column}, ${phase} ${step.name ? `"${step.name}": ` : ''}${step.text}`,
+    );
   } else {
     lines.push(`at ${scenario.file}:${scenario.line}, scenario "${scenario.name}"`);
   }

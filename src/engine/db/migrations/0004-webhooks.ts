@@ -32,5 +32,9 @@ export const webhooks = inBaseline(async (db: Kysely<unknown>) => {
     .addColumn('response_status', 'integer', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('receiver_events_developer').on('receiver_events').columns(['developer_id', 'seq']).execute();
+  await db.schema
+    .createIndex('receiver_events_developer')
+    .on('receiver_events')
+    .columns(['developer_id', 'seq'])
+    .execute();
 });

@@ -24,7 +24,11 @@ export const leanWebhookStorage = inBaseline(async (db: Kysely<unknown>) => {
   // in that order (no sort, no scan). Most logs end DELIVERED: the status index keeps only the
   // others, and a DELIVERED list reads the developer's index, where nearly every row matches.
   await db.schema.createIndex('webhook_logs_developer').on('webhook_logs').column('developer_id').execute();
-  await db.schema.createIndex('webhook_logs_developer_type').on('webhook_logs').columns(['developer_id', 'event_type']).execute();
+  await db.schema
+    .createIndex('webhook_logs_developer_type')
+    .on('webhook_logs')
+    .columns(['developer_id', 'event_type'])
+    .execute();
   await db.schema
     .createIndex('webhook_logs_developer_status')
     .on('webhook_logs')
@@ -42,11 +46,15 @@ export const leanWebhookStorage = inBaseline(async (db: Kysely<unknown>) => {
     .addPrimaryKeyConstraint('webhook_log_counts_pk', ['developer_id', 'status', 'event_type'])
     .execute();
   await sql`INSERT INTO webhook_log_counts (developer_id, status, event_type, n)
-        SELECT developer_id, status, event_type, count(*) FROM webhook_logs GROUP BY developer_id, status, event_type`.execute(db);
+        SELECT developer_id, status, event_type, count(*) FROM webhook_logs GROUP BY developer_id, status, event_type`.execute(
+    db,
+  );
   await db.schema
     .createTable('receiver_event_counts')
     .addColumn('developer_id', 'text', (c) => c.primaryKey().references('developers.id'))
     .addColumn('n', 'integer', (c) => c.notNull())
     .execute();
-  await sql`INSERT INTO receiver_event_counts (developer_id, n) SELECT developer_id, count(*) FROM receiver_events GROUP BY developer_id`.execute(db);
+  await sql`INSERT INTO receiver_event_counts (developer_id, n) SELECT developer_id, count(*) FROM receiver_events GROUP BY developer_id`.execute(
+    db,
+  );
 });

@@ -16,7 +16,11 @@ export const leanLedgerRows = inBaseline(async (db: Kysely<unknown>) => {
     ['entries_account', 'entries', ['account_id']],
   ] as const) {
     await db.schema.dropIndex(name).execute();
-    await db.schema.createIndex(name).on(table).columns([...columns]).execute();
+    await db.schema
+      .createIndex(name)
+      .on(table)
+      .columns([...columns])
+      .execute();
   }
 
   // Nothing looks an attempt up by its id, and nothing references it: its unique index (a
@@ -38,5 +42,7 @@ export const leanLedgerRows = inBaseline(async (db: Kysely<unknown>) => {
 
   // The built-in receiver's standard answer on logs stored before, as attempts now store it (events/answers.ts).
   await sql`UPDATE webhook_logs SET response_body = NULL
-        WHERE http_status_code BETWEEN 200 AND 299 AND response_body = '{"received":true,"signature_valid":true}'`.execute(db);
+        WHERE http_status_code BETWEEN 200 AND 299 AND response_body = '{"received":true,"signature_valid":true}'`.execute(
+    db,
+  );
 });

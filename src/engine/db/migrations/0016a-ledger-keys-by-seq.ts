@@ -19,7 +19,10 @@ export const ledgerKeysBySeq = inBaseline(async (db: Kysely<unknown>) => {
       create: sql`seq integer PRIMARY KEY AUTOINCREMENT, posting_seq integer NOT NULL REFERENCES postings(seq),
             account_id text NOT NULL REFERENCES accounts(id), amount integer NOT NULL`,
       copy: sql`SELECT e.seq, p.seq, e.account_id, e.amount FROM entries e JOIN postings p ON p.id = e.posting_id`,
-      indexes: [sql`CREATE INDEX entries_posting ON entries (posting_seq)`, sql`CREATE INDEX entries_account ON entries (account_id)`],
+      indexes: [
+        sql`CREATE INDEX entries_posting ON entries (posting_seq)`,
+        sql`CREATE INDEX entries_account ON entries (account_id)`,
+      ],
     },
     {
       table: 'transactions',

@@ -23,7 +23,10 @@ export const ledgerAccountsBySeq = inBaseline(async (db: Kysely<unknown>) => {
       create: sql`seq integer PRIMARY KEY AUTOINCREMENT, posting_seq integer NOT NULL REFERENCES postings(seq),
             account_seq integer NOT NULL REFERENCES accounts(seq), amount integer NOT NULL`,
       copy: sql`SELECT e.seq, e.posting_seq, a.seq, e.amount FROM entries e JOIN accounts_0016 a ON a.id = e.account_id`,
-      indexes: [sql`CREATE INDEX entries_posting ON entries (posting_seq)`, sql`CREATE INDEX entries_account ON entries (account_seq)`],
+      indexes: [
+        sql`CREATE INDEX entries_posting ON entries (posting_seq)`,
+        sql`CREATE INDEX entries_account ON entries (account_seq)`,
+      ],
     },
     {
       table: 'transactions',

@@ -1,7 +1,13 @@
 import { type Kysely, sql } from 'kysely';
 import { inBaseline } from './by-dialect.js';
 import { rebuildTables } from './sqlite-rebuild.js';
-import { webhookTableEvents, webhookTableLogs, webhookTableAttempts, webhookLogsIndexes, epochMs } from './sqlite-shapes.js';
+import {
+  webhookTableEvents,
+  webhookTableLogs,
+  webhookTableAttempts,
+  webhookLogsIndexes,
+  epochMs,
+} from './sqlite-shapes.js';
 
 /**
  * The event types as this migration numbered them, frozen here: a migration never reads live engine
@@ -30,10 +36,15 @@ export const webhookRowsByNumber = inBaseline(async (db: Kysely<unknown>) => {
   // milliseconds, all read back as the same id, name and ISO text. Every row and seq is kept.
   await sql`ALTER TABLE developers ADD COLUMN seq integer`.execute(db);
   await sql`UPDATE developers SET seq = (SELECT count(*) FROM developers d
-        WHERE d.created_at < developers.created_at OR (d.created_at = developers.created_at AND d.rowid <= developers.rowid))`.execute(db);
+        WHERE d.created_at < developers.created_at OR (d.created_at = developers.created_at AND d.rowid <= developers.rowid))`.execute(
+    db,
+  );
   await sql`CREATE UNIQUE INDEX developers_seq ON developers (seq)`.execute(db);
   const code = (column: string) =>
-    sql`CASE ${sql.ref(column)} ${sql.join(EVENT_TYPE_CODES_AT_0020.map((type, i) => sql`WHEN ${sql.lit(type)} THEN ${sql.lit(i)}`), sql` `)} END`;
+    sql`CASE ${sql.ref(column)} ${sql.join(
+      EVENT_TYPE_CODES_AT_0020.map((type, i) => sql`WHEN ${sql.lit(type)} THEN ${sql.lit(i)}`),
+      sql` `,
+    )} END`;
   const ms = (column: string) => epochMs(sql.ref(column));
   await rebuildTables(db, [
     {

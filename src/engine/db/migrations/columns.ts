@@ -7,7 +7,11 @@ import { isPostgres } from '../dialect.js';
  * own way; `COLLATE "C"` on PostgreSQL), bytes are `blob` or `bytea`.
  * @example const t = columnTypes(db); await db.schema.createTable('notes').addColumn('seq', t.integer, seqKey(db)).addColumn('note', t.text, (c) => c.notNull()).execute();
  */
-export function columnTypes(db: Kysely<any>): { integer: RawBuilder<unknown>; text: RawBuilder<unknown>; bytes: RawBuilder<unknown> } {
+export function columnTypes(db: Kysely<any>): {
+  integer: RawBuilder<unknown>;
+  text: RawBuilder<unknown>;
+  bytes: RawBuilder<unknown>;
+} {
   const postgres = isPostgres(db);
   return {
     integer: sql.raw(postgres ? 'bigint' : 'integer'),

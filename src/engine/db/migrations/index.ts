@@ -71,7 +71,11 @@ export const migrationProvider: MigrationProvider = {
  * @example await migrateToLatest(db);
  */
 export async function migrateToLatest(db: Kysely<any>): Promise<NonNullable<MigrationResultSet['results']>> {
-  const { error, results } = await new Migrator({ db, provider: migrationProvider, nameComparator: migrationOrder }).migrateToLatest();
+  const { error, results } = await new Migrator({
+    db,
+    provider: migrationProvider,
+    nameComparator: migrationOrder,
+  }).migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     // The driver's error stays as the cause: a server that cannot be reached is not a broken migration.

@@ -27,10 +27,13 @@ export async function rebuildTables(db: Kysely<unknown>, rebuilds: Rebuild[]): P
       await sql`INSERT INTO ${next(table)} ${copy}`.execute(db);
       const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM ${sql.table(table)}`.execute(db);
       const { rows: copied } = await sql<{ n: number }>`SELECT count(*) AS n FROM ${next(table)}`.execute(db);
-      if (rows[0]!.n !== copied[0]!.n) throw new Error(`${table}: ${copied[0]!.n} of ${rows[0]!.n} rows could be carried over`);
+      if (rows[0]!.n !== copied[0]!.n)
+        throw new Error(`${table}: ${copied[0]!.n} of ${rows[0]!.n} rows could be carried over`);
       await sql`DELETE FROM sqlite_sequence WHERE name = ${`${table}_0016`}`.execute(db);
       await sql`INSERT INTO sqlite_sequence (name, seq) SELECT ${`${table}_0016`},
-        max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = ${table}), 0), coalesce((SELECT max(seq) FROM ${next(table)}), 0))`.execute(db);
+        max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = ${table}), 0), coalesce((SELECT max(seq) FROM ${next(table)}), 0))`.execute(
+        db,
+      );
     }
     for (const { table } of [...rebuilds].reverse()) await sql`DROP TABLE ${sql.table(table)}`.execute(db);
     for (const { table, indexes } of rebuilds) {
@@ -38,7 +41,10 @@ export async function rebuildTables(db: Kysely<unknown>, rebuilds: Rebuild[]): P
       for (const index of indexes ?? []) await index.execute(db);
     }
     for (const { table } of rebuilds) {
-      const { rows } = await sql<{ table: string; parent: string }>`SELECT "table", parent FROM pragma_foreign_key_check(${table})`.execute(db);
+      const { rows } = await sql<{
+        table: string;
+        parent: string;
+      }>`SELECT "table", parent FROM pragma_foreign_key_check(${table})`.execute(db);
       if (rows.length > 0) throw new Error(`${table}: a row refers to a missing ${rows[0]!.parent} row`);
     }
     await sql`COMMIT`.execute(db);

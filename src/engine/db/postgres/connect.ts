@@ -19,7 +19,11 @@ export const DEFAULT_POSTGRES_SETTINGS: PostgresSettings = { poolSize: 10, state
  * numbers, exactly, or not at all (types.ts). `schema` puts one schema first on the search path (a
  * snapshot's staging schema); `max` bounds the pool.
  */
-export function connect(url: string, settings: PostgresSettings, options: { schema?: string; max?: number } = {}): { db: Kysely<Database>; pool: pg.Pool } {
+export function connect(
+  url: string,
+  settings: PostgresSettings,
+  options: { schema?: string; max?: number } = {},
+): { db: Kysely<Database>; pool: pg.Pool } {
   const pool = new pg.Pool({
     connectionString: url,
     max: options.max ?? settings.poolSize,

@@ -26,7 +26,8 @@ export const postgresErrors: StorageErrors = {
     if (UNREACHABLE.has(code)) return { kind: 'unavailable', reason: `PostgreSQL cannot be reached (${code})` };
     return undefined;
   },
-  isUniqueViolation: (error) => error instanceof Error && (error as { code?: string }).code === '23505' && 'severity' in error,
+  isUniqueViolation: (error) =>
+    error instanceof Error && (error as { code?: string }).code === '23505' && 'severity' in error,
 };
 
 /** A failure after which the same transaction, run again, may well succeed: a serialization failure or a deadlock. */

@@ -13,7 +13,9 @@ function kindOf(type: string): ColumnKind {
 async function tableNames(db: Kysely<any>): Promise<string[]> {
   const { rows } = await sql<{ name: string }>`
     SELECT table_name AS name FROM information_schema.tables
-    WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' AND table_name NOT LIKE 'kysely\\_%'`.execute(db);
+    WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' AND table_name NOT LIKE 'kysely\\_%'`.execute(
+    db,
+  );
   return rows.map((r) => r.name);
 }
 
@@ -29,7 +31,10 @@ async function identitySequences(db: Kysely<any>): Promise<{ table: string; colu
 
 /** The highest number a sequence has handed out (0 when none): what SQLite's sqlite_sequence holds. */
 async function handedOut(db: Kysely<any>, sequence: string): Promise<number> {
-  const { rows } = await sql<{ last_value: number; is_called: boolean }>`SELECT last_value, is_called FROM ${sql.raw(sequence)}`.execute(db);
+  const { rows } = await sql<{
+    last_value: number;
+    is_called: boolean;
+  }>`SELECT last_value, is_called FROM ${sql.raw(sequence)}`.execute(db);
   const { last_value, is_called } = rows[0]!;
   return is_called ? Number(last_value) : Number(last_value) - 1;
 }
@@ -67,7 +72,9 @@ export const postgresSchema: SnapshotSchema = {
     const ahead = [];
     for (const { table, column, sequence } of await identitySequences(db)) {
       const value = await handedOut(db, sequence);
-      const { rows } = await sql<{ top: number }>`SELECT coalesce(max(${sql.ref(column)}), 0) AS top FROM ${sql.table(table)}`.execute(db);
+      const { rows } = await sql<{
+        top: number;
+      }>`SELECT coalesce(max(${sql.ref(column)}), 0) AS top FROM ${sql.table(table)}`.execute(db);
       if (value > Number(rows[0]!.top)) ahead.push({ table, value });
     }
     return ahead;
@@ -77,7 +84,9 @@ export const postgresSchema: SnapshotSchema = {
     // its table's largest key or the snapshot's counter where that is ahead.
     const given = new Map(sequences.map((s) => [s.table, s.value]));
     for (const { table, column, sequence } of await identitySequences(db)) {
-      const { rows } = await sql<{ top: number }>`SELECT coalesce(max(${sql.ref(column)}), 0) AS top FROM ${sql.table(table)}`.execute(db);
+      const { rows } = await sql<{
+        top: number;
+      }>`SELECT coalesce(max(${sql.ref(column)}), 0) AS top FROM ${sql.table(table)}`.execute(db);
       await setHandedOut(db, sequence, Math.max(Number(rows[0]!.top), given.get(table) ?? 0));
     }
   },

@@ -23,7 +23,9 @@ export const STAGING_PREFIX = 'ledger_restore_';
 export function readSnapshotInfo(file: string, field: string): SnapshotFileInfo & { schema?: string } {
   const sniffed = sniffSnapshot(file, field);
   if (!sniffed) throw snapshotInvalid(field, 'is not a ledger sandbox snapshot');
-  return sniffed.format === 'json' ? { format: 'json', meta: undefined, schema: sniffed.header.schema } : { format: 'sqlite', meta: undefined };
+  return sniffed.format === 'json'
+    ? { format: 'json', meta: undefined, schema: sniffed.header.schema }
+    : { format: 'sqlite', meta: undefined };
 }
 
 /** Writes one committed state of `db` as a text snapshot at `target` (which must not exist), mode 0600, synced. */
@@ -53,14 +55,28 @@ function staging(url: string, settings: PostgresSettings, schema: string): Kysel
  * SNAPSHOT_INVALID on `field` for a SQLite file, a file that is not a snapshot, or one whose schema
  * is not this version's (a newer version's, or an older one: SQLite migrates those).
  */
-export async function prepareSnapshot(db: Db, url: string, settings: PostgresSettings, file: string, field: string): Promise<{ path: string; migrated: boolean }> {
+export async function prepareSnapshot(
+  db: Db,
+  url: string,
+  settings: PostgresSettings,
+  file: string,
+  field: string,
+): Promise<{ path: string; migrated: boolean }> {
   const info = readSnapshotInfo(file, field);
   if (info.format === 'sqlite') {
-    throw snapshotInvalid(field, 'is a SQLite snapshot', 'is a SQLite snapshot: a PostgreSQL sandbox loads text snapshots (save it from a SQLite sandbox with --format json)');
+    throw snapshotInvalid(
+      field,
+      'is a SQLite snapshot',
+      'is a SQLite snapshot: a PostgreSQL sandbox loads text snapshots (save it from a SQLite sandbox with --format json)',
+    );
   }
   const current = Object.keys(await migrationProvider.getMigrations()).sort(migrationOrder);
   if (!current.includes(info.schema!)) {
-    throw snapshotInvalid(field, 'cannot be migrated to this version', `line 1: its schema ${info.schema} is not one this version of ledger knows (it knows up to ${current.at(-1)}): it was made by a newer version`);
+    throw snapshotInvalid(
+      field,
+      'cannot be migrated to this version',
+      `line 1: its schema ${info.schema} is not one this version of ledger knows (it knows up to ${current.at(-1)}): it was made by a newer version`,
+    );
   }
   if (info.schema !== current.at(-1)) {
     // PostgreSQL's first migration makes today's schema whole (docs/storage.md), so an older schema cannot be rebuilt here to load the rows into.
@@ -76,7 +92,12 @@ export async function prepareSnapshot(db: Db, url: string, settings: PostgresSet
   try {
     // Its own migration tables: Kysely finds tables in any schema, and would take the live schema's for these.
     const migrator = () =>
-      new Migrator({ db: stage, provider: migrationProvider, nameComparator: migrationOrder, migrationTableSchema: schema });
+      new Migrator({
+        db: stage,
+        provider: migrationProvider,
+        nameComparator: migrationOrder,
+        migrationTableSchema: schema,
+      });
     const { error } = await migrator().migrateToLatest();
     if (error) throw error;
     await stage.transaction().execute((trx) => loadTextSnapshot(trx, postgresSchema, fileLines(file), field));
@@ -90,7 +111,13 @@ export async function prepareSnapshot(db: Db, url: string, settings: PostgresSet
 }
 
 /** Runs a read (the audit) over a prepared snapshot's staging schema, in one transaction. */
-export async function readSnapshot<A extends unknown[], R>(url: string, settings: PostgresSettings, schema: string, job: StorageJob<A, R>, ...args: A): Promise<R> {
+export async function readSnapshot<A extends unknown[], R>(
+  url: string,
+  settings: PostgresSettings,
+  schema: string,
+  job: StorageJob<A, R>,
+  ...args: A
+): Promise<R> {
   const stage = staging(url, settings, schema);
   try {
     return await stage.transaction().execute((trx) => job.run(trx, ...args));
@@ -101,7 +128,8 @@ export async function readSnapshot<A extends unknown[], R>(url: string, settings
 
 const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
-export const dropStaging = (db: Db, schema: string) => sql`DROP SCHEMA IF EXISTS ${sql.id(schema)} CASCADE`.execute(db).then(() => undefined);
+export const dropStaging = (db: Db, schema: string) =>
+  sql`DROP SCHEMA IF EXISTS ${sql.id(schema)} CASCADE`.execute(db).then(() => undefined);
 
 /**
  * Replaces every table's rows with the staging schema's, and every sequence with its, in one
@@ -117,10 +145,14 @@ export async function replaceContents(db: Db, schema: string, options: ReplaceOp
       for (const table of [...tables].reverse()) await sql`DELETE FROM ${sql.id(live, table.name)}`.execute(trx);
       for (const table of tables) {
         const columns = sql.join(table.columns.map((c) => sql.id(c.name)));
-        await sql`INSERT INTO ${sql.id(live, table.name)} (${columns}) OVERRIDING SYSTEM VALUE SELECT ${columns} FROM ${sql.id(schema, table.name)}`.execute(trx);
+        await sql`INSERT INTO ${sql.id(live, table.name)} (${columns}) OVERRIDING SYSTEM VALUE SELECT ${columns} FROM ${sql.id(schema, table.name)}`.execute(
+          trx,
+        );
       }
       for (const { table, column, sequence } of await identitySequences(trx)) {
-        const { rows } = await sql<{ staged: string }>`SELECT pg_get_serial_sequence(${`${quoted(schema)}.${quoted(table)}`}, ${column}) AS staged`.execute(trx);
+        const { rows } = await sql<{
+          staged: string;
+        }>`SELECT pg_get_serial_sequence(${`${quoted(schema)}.${quoted(table)}`}, ${column}) AS staged`.execute(trx);
         await setHandedOut(trx, sequence, await handedOut(trx, rows[0]!.staged));
       }
       await options.after(trx);

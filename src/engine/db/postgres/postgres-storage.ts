@@ -8,7 +8,14 @@ import type { LaneHold, Storage, StorageOptions, Work } from '../storage.js';
 import { openWrite, type Written } from '../write-transaction.js';
 import { connect, DEFAULT_POSTGRES_SETTINGS, type PostgresSettings } from './connect.js';
 import { isRetryable } from './postgres-errors.js';
-import { copyAsText, dropStaging, prepareSnapshot, readSnapshot, readSnapshotInfo, replaceContents } from './postgres-snapshot.js';
+import {
+  copyAsText,
+  dropStaging,
+  prepareSnapshot,
+  readSnapshot,
+  readSnapshotInfo,
+  replaceContents,
+} from './postgres-snapshot.js';
 
 /** The first key of every advisory lock the sandbox takes (the second names what is locked): 'LEDG'. */
 const LOCKS = 0x4c454447;
@@ -38,12 +45,20 @@ const MAX_ATTEMPTS = 8;
  *   per request (decisions: Storage); snapshots are text (postgres-snapshot.ts).
  * @example const storage = await openPostgresStorage({ location: 'postgres://localhost/ledger' });
  */
-export async function openPostgresStorage(options: StorageOptions & { postgres?: Partial<PostgresSettings> }): Promise<Storage> {
+export async function openPostgresStorage(
+  options: StorageOptions & { postgres?: Partial<PostgresSettings> },
+): Promise<Storage> {
   const url = options.location;
   const settings = { ...DEFAULT_POSTGRES_SETTINGS, ...options.postgres };
   const { db } = connect(url, settings);
   // Every statement of the audit reads the same state, whatever other servers commit meanwhile.
-  registerBackend(db, { readApart: (job, ...args) => db.transaction().setIsolationLevel('repeatable read').execute((trx) => job.run(trx, ...args)) });
+  registerBackend(db, {
+    readApart: (job, ...args) =>
+      db
+        .transaction()
+        .setIsolationLevel('repeatable read')
+        .execute((trx) => job.run(trx, ...args)),
+  });
   try {
     await migrateToLatest(db);
   } catch (error) {
@@ -75,7 +90,10 @@ export async function openPostgresStorage(options: StorageOptions & { postgres?:
       const trx = openWrite(plain);
       if (lane === undefined) await sql`SELECT pg_advisory_xact_lock_shared(${LOCKS}, ${ALONE})`.execute(trx);
       // The lane first (the target list runs in order): see holdLane.
-      else await sql`SELECT pg_advisory_xact_lock(${LOCKS}, hashtext(${lane})), pg_advisory_xact_lock_shared(${LOCKS}, ${ALONE})`.execute(trx);
+      else
+        await sql`SELECT pg_advisory_xact_lock(${LOCKS}, hashtext(${lane})), pg_advisory_xact_lock_shared(${LOCKS}, ${ALONE})`.execute(
+          trx,
+        );
       const value = await work(trx);
       await options.beforeCommit?.(trx);
       return { value, deliveries: trx.deliveries };
@@ -177,7 +195,9 @@ export async function openPostgresStorage(options: StorageOptions & { postgres?:
       nativeFormat: 'json',
       async copy(target, _meta, format = 'json') {
         if (format !== 'json') {
-          throw new LedgerError('VALIDATION_ERROR', 'a PostgreSQL sandbox saves text snapshots: use --format json', [{ field: 'format', message: 'must be json on PostgreSQL' }]);
+          throw new LedgerError('VALIDATION_ERROR', 'a PostgreSQL sandbox saves text snapshots: use --format json', [
+            { field: 'format', message: 'must be json on PostgreSQL' },
+          ]);
         }
         await copyAsText(db, target);
       },

@@ -12,7 +12,9 @@ const NUMERIC = pg.types.builtins.NUMERIC;
 function exactInteger(text: string): number {
   const value = Number(text);
   if (/^-?\d+$/.test(text) && Number.isSafeInteger(value)) return value;
-  throw new RangeError(`PostgreSQL returned ${text} where an integer is read, and a JS number holds integers exactly only up to ±${Number.MAX_SAFE_INTEGER}`);
+  throw new RangeError(
+    `PostgreSQL returned ${text} where an integer is read, and a JS number holds integers exactly only up to ±${Number.MAX_SAFE_INTEGER}`,
+  );
 }
 
 /**
@@ -23,5 +25,7 @@ function exactInteger(text: string): number {
  */
 export const postgresTypes: pg.CustomTypesConfig = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    (oid === INT8 || oid === NUMERIC) && format !== 'binary' ? exactInteger : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
+    (oid === INT8 || oid === NUMERIC) && format !== 'binary'
+      ? exactInteger
+      : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
 };

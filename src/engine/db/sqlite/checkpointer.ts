@@ -149,10 +149,18 @@ const VACUUM_STEP_PAGES = 256;
  * The same thread gives free pages back to the file system after a reset (`vacuum`).
  * @example const checkpointer = startCheckpointer('/tmp/ledger.db'); ... await checkpointer.stop();
  */
-export function startCheckpointer(path: string, options: { throwAway?: boolean; walSizeLimit?: number; onEnd?: () => void } = {}): Checkpointer {
+export function startCheckpointer(
+  path: string,
+  options: { throwAway?: boolean; walSizeLimit?: number; onEnd?: () => void } = {},
+): Checkpointer {
   const worker = startSqliteWorker(
     WORKER_SOURCE,
-    { path, intervalMs: INTERVAL_MS, synchronous: options.throwAway ? 'OFF' : 'NORMAL', walSizeLimit: options.walSizeLimit ?? -1 },
+    {
+      path,
+      intervalMs: INTERVAL_MS,
+      synchronous: options.throwAway ? 'OFF' : 'NORMAL',
+      walSizeLimit: options.walSizeLimit ?? -1,
+    },
     // The vacuum's page cache (8 MiB) lives outside the heap.
     { resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16 } },
   );

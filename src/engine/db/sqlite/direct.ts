@@ -35,7 +35,11 @@ export function registerConnection(db: Kysely<any>, connection: Connection): voi
  * statement) adds nothing but work and garbage. Under a transfer load Kysely's own frames were
  * 13.5-14 % of the server's CPU samples, 7 % with this.
  */
-export function runDirect<O>(trx: Kysely<any>, sql: string, parameters: readonly unknown[]): Promise<QueryResult<O>> | undefined {
+export function runDirect<O>(
+  trx: Kysely<any>,
+  sql: string,
+  parameters: readonly unknown[],
+): Promise<QueryResult<O>> | undefined {
   if (!trx.isTransaction) return undefined;
   const connection = connections.get(trx.getExecutor().adapter);
   if (!connection?.inTransaction()) return undefined;

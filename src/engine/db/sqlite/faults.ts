@@ -18,7 +18,12 @@ export interface FileGuard {
 
 const HEADER = Buffer.from('SQLite format 3\0', 'latin1');
 
-export function guardDatabaseFile(path: string, identity: number, onLost: (reason: string) => void, intervalMs = 500): FileGuard {
+export function guardDatabaseFile(
+  path: string,
+  identity: number,
+  onLost: (reason: string) => void,
+  intervalMs = 500,
+): FileGuard {
   const first = statSync(path);
   const wal = (() => {
     try {
@@ -52,7 +57,8 @@ export function guardDatabaseFile(path: string, identity: number, onLost: (reaso
     } catch {
       return lose(`the database file ${path} was removed`);
     }
-    if (now.ino !== first.ino || now.dev !== first.dev) return lose(`the database file ${path} was replaced by another file`);
+    if (now.ino !== first.ino || now.dev !== first.dev)
+      return lose(`the database file ${path} was replaced by another file`);
     if (now.size < 100) return lose(`the database file ${path} was truncated`);
   };
 
@@ -73,7 +79,8 @@ export function guardDatabaseFile(path: string, identity: number, onLost: (reaso
     if (!header.subarray(0, 16).equals(HEADER)) return lose(`the database file ${path} was overwritten`);
     // user_version holds this database's identity once the header has been checkpointed.
     const stored = header.readUInt32BE(60);
-    if (stored !== 0 && stored !== identity) return lose(`the database file ${path} was overwritten with another database`);
+    if (stored !== 0 && stored !== identity)
+      return lose(`the database file ${path} was overwritten with another database`);
   };
 
   const timer = setInterval(deep, intervalMs);

@@ -107,7 +107,10 @@ export function createGroupCommit(db: Db, options: GroupCommitOptions = {}): Gro
     } catch (error) {
       // The batch itself failed (COMMIT, a savepoint command, the storage, or the one write of a
       // batch of one): nothing of it is kept. A storage failure reaches every caller as 507 / 503.
-      await trx?.rollback().execute().catch(() => {});
+      await trx
+        ?.rollback()
+        .execute()
+        .catch(() => {});
       const storage = storageFailure(error);
       if (storage) options.afterStorageFailure?.(storage);
       for (const job of batch) job.reject(storage ?? error);

@@ -65,7 +65,11 @@ export function readFileInWorker<A extends unknown[], R>(path: string, job: Read
 function inWorker<R>(path: string, module: string, name: string, args: unknown[]): Promise<R> {
   const script = built(moduleUrl('engine/db/sqlite/read-worker'));
   return new Promise<R>((resolve, reject) => {
-    const worker = new Worker(new URL(script), { execArgv: workerExecArgv(), workerData: { path, module: built(moduleUrl(module)), name, args }, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
+    const worker = new Worker(new URL(script), {
+      execArgv: workerExecArgv(),
+      workerData: { path, module: built(moduleUrl(module)), name, args },
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+    });
     let answered = false;
     worker.once('message', (message: Answer<R>) => {
       answered = true;
@@ -105,7 +109,11 @@ export function writesOffThread(db: Db): OffThreadWriter {
     };
   }
   const script = built(moduleUrl('engine/db/sqlite/write-worker'));
-  const worker = new Worker(new URL(script), { execArgv: workerExecArgv(), workerData: setup, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
+  const worker = new Worker(new URL(script), {
+    execArgv: workerExecArgv(),
+    workerData: setup,
+    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+  });
   const waiting: { resolve: (result: unknown) => void; reject: (error: Error) => void }[] = [];
   let ended: Error | undefined;
   worker.on('message', (message: Answer<unknown>) => {

@@ -59,7 +59,9 @@ function watchKeptTables(sqlite: SQLite.Database, state: DbState): void {
   });
   for (const table of KEPT_TABLES) {
     for (const change of ['insert', 'update', 'delete']) {
-      sqlite.exec(`CREATE TEMP TRIGGER IF NOT EXISTS ledger_kept_${table}_${change} AFTER ${change.toUpperCase()} ON main.${table} BEGIN SELECT ledger_kept_table_changed('${table}'); END`);
+      sqlite.exec(
+        `CREATE TEMP TRIGGER IF NOT EXISTS ledger_kept_${table}_${change} AFTER ${change.toUpperCase()} ON main.${table} BEGIN SELECT ledger_kept_table_changed('${table}'); END`,
+      );
     }
   }
 }
@@ -73,7 +75,12 @@ const readCommitted = new WeakSet<unknown[]>();
  * committed, where rows read inside one may be its own uncommitted writes (a change or a rollback
  * clears the memo, so they stay true until then).
  */
-function keptStatement(sqlite: SQLite.Database, sql: string, statement: SQLite.Statement, memo: Map<string, unknown[]>) {
+function keptStatement(
+  sqlite: SQLite.Database,
+  sql: string,
+  statement: SQLite.Statement,
+  memo: Map<string, unknown[]>,
+) {
   const keyOf = (parameters: readonly unknown[]) => `${sql}\u0000${parameters.map(String).join('\u0000')}`;
   const copy = (rows: unknown[]) => rows.map((row) => ({ ...(row as object) }));
   return {
@@ -225,9 +232,16 @@ export function loadDriver(): void {
  * pragmas the ledger relies on and runs pending migrations.
  * @example const db = await openDatabase({ path: ':memory:' });
  */
-export async function openDatabase({ path, backgroundCheckpoints = false, identity, throwAway = false, readsOffThread = true }: OpenOptions): Promise<Db> {
+export async function openDatabase({
+  path,
+  backgroundCheckpoints = false,
+  identity,
+  throwAway = false,
+  readsOffThread = true,
+}: OpenOptions): Promise<Db> {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  if (throwAway && path !== ':memory:' && TEMPLATE && !existsSync(path) && existsSync(TEMPLATE)) copyFileSync(TEMPLATE, path);
+  if (throwAway && path !== ':memory:' && TEMPLATE && !existsSync(path) && existsSync(TEMPLATE))
+    copyFileSync(TEMPLATE, path);
   const sqlite = new SQLite(path);
   if (path !== ':memory:') {
     // Space freed by a reset goes back to the file system, a chunk at a time (reclaimSpace). Only a
@@ -244,10 +258,21 @@ export async function openDatabase({ path, backgroundCheckpoints = false, identi
   sqlite.pragma(throwAway ? 'synchronous = OFF' : 'synchronous = NORMAL');
   // The sandbox commits concurrent writes together, each in a savepoint; their undo journals stay in memory.
   sqlite.pragma('temp_store = MEMORY');
-  const state: DbState = { path, sqlite, fault: undefined, identity: 0, readsOffThread: readsOffThread && path !== ':memory:', throwAway, kept: new Map() };
+  const state: DbState = {
+    path,
+    sqlite,
+    fault: undefined,
+    identity: 0,
+    readsOffThread: readsOffThread && path !== ':memory:',
+    throwAway,
+    kept: new Map(),
+  };
   const statements = withStatementCache(sqlite, state);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
-  registerConnection(db, { prepare: (text) => (statements as SqliteDatabase).prepare(text) as never, inTransaction: () => sqlite.inTransaction });
+  registerConnection(db, {
+    prepare: (text) => (statements as SqliteDatabase).prepare(text) as never,
+    inTransaction: () => sqlite.inTransaction,
+  });
   const results = await migrateToLatest(db).catch(async (error: unknown) => {
     await db.destroy();
     throw error;
@@ -324,7 +349,12 @@ export interface WriterSetup {
 export function writerSetup(db: Db): WriterSetup | undefined {
   const state = states.get(db);
   if (!state?.readsOffThread) return undefined;
-  return { path: state.path, synchronous: state.throwAway ? 'OFF' : 'NORMAL', walPages: state.checkpointer ? WORKER_BACKSTOP_PAGES : WORKER_CHECKPOINT_PAGES, walSizeLimit: WAL_SIZE_LIMIT };
+  return {
+    path: state.path,
+    synchronous: state.throwAway ? 'OFF' : 'NORMAL',
+    walPages: state.checkpointer ? WORKER_BACKSTOP_PAGES : WORKER_CHECKPOINT_PAGES,
+    walSizeLimit: WAL_SIZE_LIMIT,
+  };
 }
 
 /** Forgets every kept read: another connection (a worker's) changed rows, which this one's triggers do not see. */
@@ -349,7 +379,8 @@ export function injectStorageFault(db: Db, fault: StorageFault): void {
 const WRITES = /^\s*(insert|update|delete|replace)\b/i;
 const ROLLBACK = /^\s*rollback\b/i;
 const KEPT_MARKS = KEPT_TABLES.map((table) => [keptMark(table), table] as const);
-const keptTable = (sql: string): KeptTable | undefined => (sql.startsWith('/* kept') ? KEPT_MARKS.find(([mark]) => sql.startsWith(mark))?.[1] : undefined);
+const keptTable = (sql: string): KeptTable | undefined =>
+  sql.startsWith('/* kept') ? KEPT_MARKS.find(([mark]) => sql.startsWith(mark))?.[1] : undefined;
 
 /**
  * Kysely prepares every query afresh; the ledger runs the same few dozen statements over and
@@ -393,7 +424,9 @@ function restrict(file: string): void {
 /** A statement that fails as SQLite does on a full disk or a read-only file. */
 function faulty(statement: SQLite.Statement, fault: Exclude<StorageFault, undefined>): SQLite.Statement {
   const fail = () => {
-    throw fault === 'full' ? sqliteError('SQLITE_FULL', 'database or disk is full') : sqliteError('SQLITE_READONLY', 'attempt to write a readonly database');
+    throw fault === 'full'
+      ? sqliteError('SQLITE_FULL', 'database or disk is full')
+      : sqliteError('SQLITE_READONLY', 'attempt to write a readonly database');
   };
   return { reader: statement.reader, run: fail, all: fail, get: fail, iterate: fail } as unknown as SQLite.Statement;
 }

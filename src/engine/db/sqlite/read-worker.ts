@@ -28,7 +28,11 @@ try {
   const result = await db.transaction().execute((trx) => work(trx, ...job.args));
   parentPort!.postMessage({ ok: true, result });
 } catch (error) {
-  parentPort!.postMessage({ ok: false, message: error instanceof Error ? error.message : String(error), code: (error as { code?: unknown }).code });
+  parentPort!.postMessage({
+    ok: false,
+    message: error instanceof Error ? error.message : String(error),
+    code: (error as { code?: unknown }).code,
+  });
 } finally {
   await db.destroy();
 }

@@ -60,7 +60,9 @@ export async function copyDatabase(db: Db, target: string, meta: SnapshotMeta): 
     const copy = new SQLite(target);
     try {
       copy.pragma('journal_mode = DELETE');
-      copy.prepare('INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)').run(SNAPSHOT_META, JSON.stringify(meta));
+      copy
+        .prepare('INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)')
+        .run(SNAPSHOT_META, JSON.stringify(meta));
     } finally {
       copy.close();
     }
@@ -97,18 +99,29 @@ export interface SnapshotFileInfo {
 /** What a snapshot file says about itself; throws a LedgerError on `field` when it is not a ledger snapshot. */
 export function readSnapshotInfo(file: string, field: string): SnapshotFileInfo {
   const sniffed = sniffSnapshot(file, field);
-  if (sniffed?.format === 'json') return { format: 'json', meta: undefined, migrations: [], schema: sniffed.header.schema };
+  if (sniffed?.format === 'json')
+    return { format: 'json', meta: undefined, migrations: [], schema: sniffed.header.schema };
   let handle: SQLite.Database | undefined;
   try {
     handle = new SQLite(file, { readonly: true, fileMustExist: true });
-    const tables = new Set((handle.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((t) => t.name));
-    if (!tables.has('developers') || !tables.has('settings') || !tables.has('kysely_migration')) throw notASnapshot(field);
-    const row = handle.prepare('SELECT value FROM settings WHERE key = ?').get(SNAPSHOT_META) as { value: string } | undefined;
-    const migrations = (handle.prepare('SELECT name FROM kysely_migration ORDER BY name').all() as { name: string }[]).map((m) => m.name);
+    const tables = new Set(
+      (handle.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map(
+        (t) => t.name,
+      ),
+    );
+    if (!tables.has('developers') || !tables.has('settings') || !tables.has('kysely_migration'))
+      throw notASnapshot(field);
+    const row = handle.prepare('SELECT value FROM settings WHERE key = ?').get(SNAPSHOT_META) as
+      { value: string } | undefined;
+    const migrations = (
+      handle.prepare('SELECT name FROM kysely_migration ORDER BY name').all() as { name: string }[]
+    ).map((m) => m.name);
     return { format: 'sqlite', meta: row ? (JSON.parse(row.value) as SnapshotMeta) : undefined, migrations };
   } catch (error) {
     if (error instanceof LedgerError) throw error;
-    throw isDamaged(error) && !/not a database/.test((error as Error).message) ? damagedSnapshot(field, error) : notASnapshot(field);
+    throw isDamaged(error) && !/not a database/.test((error as Error).message)
+      ? damagedSnapshot(field, error)
+      : notASnapshot(field);
   } finally {
     handle?.close();
   }
@@ -120,7 +133,8 @@ const notASnapshot = (field: string) => snapshotInvalid(field, 'is not a ledger 
  * Whether `error` says the database file is damaged (truncated, overwritten) or not a database:
  * of a snapshot file, that is the file's fault, not the server's.
  */
-export const isDamaged = (error: unknown): boolean => /^SQLITE_(CORRUPT|NOTADB)/.test(String((error as { code?: unknown }).code ?? ''));
+export const isDamaged = (error: unknown): boolean =>
+  /^SQLITE_(CORRUPT|NOTADB)/.test(String((error as { code?: unknown }).code ?? ''));
 
 /**
  * Runs a read (`job`, the audit) over the snapshot file at `file`, read-only, without opening it as
@@ -129,7 +143,12 @@ export const isDamaged = (error: unknown): boolean => /^SQLITE_(CORRUPT|NOTADB)/
  * caller at a time) here. A damaged file fails with its SQLite code (see `isDamaged`).
  * @example const report = await readSnapshot(sandbox.db, '/tmp/base.db', { module: 'engine/audit/audit.service', name: 'audit', run: audit });
  */
-export async function readSnapshot<A extends unknown[], R>(db: Db, file: string, job: ReadJob<A, R>, ...args: A): Promise<R> {
+export async function readSnapshot<A extends unknown[], R>(
+  db: Db,
+  file: string,
+  job: ReadJob<A, R>,
+  ...args: A
+): Promise<R> {
   if (readsOffThread(db)) return readFileInWorker(file, job, ...args);
   const handle = new SQLite(file, { readonly: true, fileMustExist: true });
   const reader = new Kysely<Database>({ dialect: new SqliteDialect({ database: handle }) });
@@ -147,7 +166,11 @@ export async function readSnapshot<A extends unknown[], R>(db: Db, file: string,
  * Throws on `field` for a file that is not a snapshot, or one made by a newer version (with
  * migrations this one does not know).
  */
-export async function prepareSnapshot(file: string, work: string, field: string): Promise<{ path: string; migrated: boolean }> {
+export async function prepareSnapshot(
+  file: string,
+  work: string,
+  field: string,
+): Promise<{ path: string; migrated: boolean }> {
   const info = readSnapshotInfo(file, field);
   const current = Object.keys(await migrationProvider.getMigrations()).sort(migrationOrder);
   if (info.format === 'json') {
@@ -168,7 +191,11 @@ async function migrate(work: string, field: string): Promise<void> {
     await closeDatabase(copy);
   } catch (error) {
     rmSync(work, { force: true });
-    throw snapshotInvalid(field, 'cannot be migrated to this version', `was made by a newer version of ledger, or its schema cannot be migrated (${(error as Error).message})`);
+    throw snapshotInvalid(
+      field,
+      'cannot be migrated to this version',
+      `was made by a newer version of ledger, or its schema cannot be migrated (${(error as Error).message})`,
+    );
   } finally {
     for (const suffix of ['-wal', '-shm']) rmSync(`${work}${suffix}`, { force: true });
   }
@@ -181,7 +208,11 @@ async function migrate(work: string, field: string): Promise<void> {
  */
 async function loadText(file: string, work: string, schema: string, current: string[], field: string): Promise<void> {
   if (!current.includes(schema)) {
-    throw snapshotInvalid(field, 'cannot be migrated to this version', `line 1: its schema ${schema} is not one this version of ledger knows (it knows up to ${current.at(-1)}): it was made by a newer version`);
+    throw snapshotInvalid(
+      field,
+      'cannot be migrated to this version',
+      `line 1: its schema ${schema} is not one this version of ledger knows (it knows up to ${current.at(-1)}): it was made by a newer version`,
+    );
   }
   closeSync(openSync(work, 'wx', 0o600));
   const handle = new SQLite(work);
@@ -190,7 +221,9 @@ async function loadText(file: string, work: string, schema: string, current: str
   handle.pragma('foreign_keys = ON');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: handle }) });
   try {
-    const { error } = await new Migrator({ db, provider: migrationProvider, nameComparator: migrationOrder }).migrateTo(schema);
+    const { error } = await new Migrator({ db, provider: migrationProvider, nameComparator: migrationOrder }).migrateTo(
+      schema,
+    );
     if (error) throw error;
     await db.transaction().execute((trx) => loadTextSnapshot(trx, sqliteSchema, fileLines(file), field));
   } finally {
@@ -207,7 +240,13 @@ async function loadText(file: string, work: string, schema: string, current: str
 export async function writeTextCopy(db: Db, copy: string, target: string): Promise<void> {
   closeSync(openSync(target, 'wx', 0o600));
   try {
-    await readSnapshot(db, copy, { module: 'engine/db/sqlite/sqlite-schema', name: 'writeSqliteTextSnapshot', run: writeSqliteTextSnapshot }, target, [SNAPSHOT_META]);
+    await readSnapshot(
+      db,
+      copy,
+      { module: 'engine/db/sqlite/sqlite-schema', name: 'writeSqliteTextSnapshot', run: writeSqliteTextSnapshot },
+      target,
+      [SNAPSHOT_META],
+    );
     syncFile(target);
   } catch (error) {
     rmSync(target, { force: true });
@@ -237,16 +276,26 @@ export async function replaceContents(db: Db, file: string, options: ReplaceOpti
           // With the same columns in the same order, `SELECT *` lets SQLite copy the rows and their
           // indexes as they are (its transfer optimization: about three times faster).
           const columns = table.same ? sql`*` : sql.join(table.columns.map((c) => sql.id(c)));
-          await sql`INSERT INTO main.${name} ${table.same ? sql`` : sql`(${columns})`} SELECT ${columns} FROM snapshot.${name}`.execute(trx);
+          await sql`INSERT INTO main.${name} ${table.same ? sql`` : sql`(${columns})`} SELECT ${columns} FROM snapshot.${name}`.execute(
+            trx,
+          );
         }
         // AUTOINCREMENT counters go back too, so rows made after a restore number as they did after the save.
         await sql`DELETE FROM main.sqlite_sequence`.execute(trx);
-        await sql`INSERT INTO main.sqlite_sequence (name, seq) SELECT name, seq FROM snapshot.sqlite_sequence`.execute(trx);
+        await sql`INSERT INTO main.sqlite_sequence (name, seq) SELECT name, seq FROM snapshot.sqlite_sequence`.execute(
+          trx,
+        );
         await sql`DELETE FROM main.settings WHERE key = ${SNAPSHOT_META}`.execute(trx);
         await options.after(trx);
-        const broken = options.checkForeignKeys ? (await sql<{ table: string }>`PRAGMA main.foreign_key_check`.execute(trx)).rows : [];
+        const broken = options.checkForeignKeys
+          ? (await sql<{ table: string }>`PRAGMA main.foreign_key_check`.execute(trx)).rows
+          : [];
         if (broken.length > 0) {
-          throw snapshotInvalid('snapshot', 'is inconsistent', `its rows do not hold together (${broken[0]!.table} refers to a missing row)`);
+          throw snapshotInvalid(
+            'snapshot',
+            'is inconsistent',
+            `its rows do not hold together (${broken[0]!.table} refers to a missing row)`,
+          );
         }
       });
     } finally {
@@ -261,8 +310,15 @@ export async function replaceContents(db: Db, file: string, options: ReplaceOpti
  * the snapshot's table has exactly those columns in that order.
  */
 async function tablesOf(trx: Kysely<Database>): Promise<{ name: string; columns: string[]; same: boolean }[]> {
-  const { rows } = await sql<{ name: string }>`SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'kysely_%' ORDER BY name`.execute(trx);
-  const columnsOf = async (name: string, schema: string) => (await sql<{ name: string }>`SELECT name FROM pragma_table_info(${name}, ${schema})`.execute(trx)).rows.map((c) => c.name);
+  const { rows } = await sql<{
+    name: string;
+  }>`SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'kysely_%' ORDER BY name`.execute(
+    trx,
+  );
+  const columnsOf = async (name: string, schema: string) =>
+    (await sql<{ name: string }>`SELECT name FROM pragma_table_info(${name}, ${schema})`.execute(trx)).rows.map(
+      (c) => c.name,
+    );
   const tables = [];
   for (const { name } of rows) {
     const columns = await columnsOf(name, 'main');

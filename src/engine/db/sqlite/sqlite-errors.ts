@@ -10,9 +10,15 @@ export const sqliteErrors: StorageErrors = {
   storageFailure(error) {
     const code = (error as { code?: unknown } | undefined)?.code;
     if (typeof code !== 'string' || !code.startsWith('SQLITE_')) return undefined;
-    if (code === 'SQLITE_FULL' || (code === 'SQLITE_IOERR_WRITE' && /disk|space/i.test(String((error as Error).message)))) return { kind: 'full' };
-    if (/^SQLITE_(READONLY|BUSY|LOCKED|IOERR|CANTOPEN|CORRUPT|NOTADB|PERM)/.test(code)) return { kind: 'unavailable', reason: code.replace('SQLITE_', '').toLowerCase().replaceAll('_', ' ') };
+    if (
+      code === 'SQLITE_FULL' ||
+      (code === 'SQLITE_IOERR_WRITE' && /disk|space/i.test(String((error as Error).message)))
+    )
+      return { kind: 'full' };
+    if (/^SQLITE_(READONLY|BUSY|LOCKED|IOERR|CANTOPEN|CORRUPT|NOTADB|PERM)/.test(code))
+      return { kind: 'unavailable', reason: code.replace('SQLITE_', '').toLowerCase().replaceAll('_', ' ') };
     return undefined;
   },
-  isUniqueViolation: (error) => error instanceof Error && (error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE',
+  isUniqueViolation: (error) =>
+    error instanceof Error && (error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE',
 };

@@ -6,8 +6,24 @@ import { type FileGuard, guardDatabaseFile, guardDiskSpace, type SpaceGuard } fr
 import { createGroupCommit } from './group-commit.js';
 import { isLocked, lockPathFor } from './lock.js';
 import { offThread, writesOffThread } from './off-thread.js';
-import { closeDatabase, databaseIdentity, openDatabase, reclaimSpace, reclaimSpaceOffThread, truncateWal, walCaughtUp } from './open.js';
-import { copyDatabase, isDamaged, prepareSnapshot, readSnapshot, readSnapshotInfo, replaceContents, writeTextCopy } from './snapshot.js';
+import {
+  closeDatabase,
+  databaseIdentity,
+  openDatabase,
+  reclaimSpace,
+  reclaimSpaceOffThread,
+  truncateWal,
+  walCaughtUp,
+} from './open.js';
+import {
+  copyDatabase,
+  isDamaged,
+  prepareSnapshot,
+  readSnapshot,
+  readSnapshotInfo,
+  replaceContents,
+  writeTextCopy,
+} from './snapshot.js';
 
 /** Free pages given back to the file system in the first step; then as many as take about RECLAIM_TARGET_MS. */
 const FIRST_RECLAIM_PAGES = 256;
@@ -125,7 +141,8 @@ export async function openSqliteStorage(options: StorageOptions): Promise<Storag
       async copy(target, meta, format = 'sqlite') {
         // An in-memory database has one connection: it is copied between two write batches. A file is
         // copied from a connection of its own while requests go on.
-        const copyBinary = (to: string) => (location === ':memory:' ? writes.exclusive(() => copyDatabase(db, to, meta)) : copyDatabase(db, to, meta));
+        const copyBinary = (to: string) =>
+          location === ':memory:' ? writes.exclusive(() => copyDatabase(db, to, meta)) : copyDatabase(db, to, meta);
         if (format === 'sqlite') return copyBinary(target);
         // A text copy is written from a binary one, so that it too is one committed state, however
         // many writes run meanwhile. The binary one sits beside the target (a killed save's is removed with it).

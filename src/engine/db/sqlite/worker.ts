@@ -8,11 +8,18 @@ import { Worker, type WorkerOptions } from 'node:worker_threads';
  * `--input-type=module` (a test suite's choice) `require` would not exist there.
  * @example startSqliteWorker("const db = new SQLite(workerData.path); …", { path })
  */
-export function startSqliteWorker(body: string, workerData: Record<string, unknown>, options: Omit<WorkerOptions, 'workerData' | 'eval'> = {}): Worker {
+export function startSqliteWorker(
+  body: string,
+  workerData: Record<string, unknown>,
+  options: Omit<WorkerOptions, 'workerData' | 'eval'> = {},
+): Worker {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   const source = `import { parentPort, workerData } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 const SQLite = createRequire(workerData.driver)(workerData.driver);
 ${body}`;
-  return new Worker(new URL(`data:text/javascript,${encodeURIComponent(source)}`), { ...options, workerData: { ...workerData, driver } });
+  return new Worker(new URL(`data:text/javascript,${encodeURIComponent(source)}`), {
+    ...options,
+    workerData: { ...workerData, driver },
+  });
 }

@@ -47,7 +47,11 @@ async function answer(message: { module: string; name: string; args: unknown[] }
     const result = await db.transaction().execute((trx) => work(trx, ...message.args));
     parentPort!.postMessage({ ok: true, result });
   } catch (error) {
-    parentPort!.postMessage({ ok: false, message: error instanceof Error ? error.message : String(error), code: (error as { code?: unknown }).code });
+    parentPort!.postMessage({
+      ok: false,
+      message: error instanceof Error ? error.message : String(error),
+      code: (error as { code?: unknown }).code,
+    });
   }
 }
 
