@@ -2,7 +2,7 @@
 // through the engine (16 concurrent callers through the group commit, as the server does), their
 // webhooks delivered to the built-in receiver, then `dbstat`. For iterating on the schema in
 // seconds; the bench's own row is "database bytes per internal transfer" (bench/transfers.js).
-// Usage: npm run build && node scripts/db-bytes.js [transfers=5000]
+// Usage: npm run build && node bench/db-bytes.js [transfers=5000]
 import SQLite from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { transfer } from '../dist/engine/transfers/transfers.service.js';
 import { buildApp } from '../dist/sandbox/app.js';
 import { ensureSandboxDeveloper, openSandbox } from '../dist/sandbox/sandbox.js';
-import { seedWallets } from '../bench/lib.js';
+import { seedWallets } from './lib.js';
 
 const N = Number(process.argv[2] ?? 5000);
 const dir = mkdtempSync(join(tmpdir(), 'ledger-bytes-'));

@@ -10,7 +10,7 @@
 // prints each chunk's find / delete / commit times. A 200,000-transaction file, as the scale bench
 // makes it (after `npm run build`): node --input-type=module -e "import { build } from
 // './bench/scale.js'; await build('/tmp', 'base200k', 200000)" (about 3 minutes).
-// Usage: node scripts/reset-delete-timing.js FILE.db [ROWS=250] [CHUNKS=60]
+// Usage: node bench/reset-delete-timing.js FILE.db [ROWS=250] [CHUNKS=60]
 import SQLite from 'better-sqlite3';
 import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
