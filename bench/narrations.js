@@ -1,4 +1,4 @@
-// bench/narrations: the rules analyser on test/fixtures/narrations.json (then the outside, third, fourth and fifth corpora), its tuning part and its
+// bench/narrations: the rules analyser on test/fixtures/narrations.json (then the outside, third, fourth, fifth and sixth corpora), its tuning part and its
 // held-out part (intent, label and hold all right; then the routing targets on the held-out
 // part), its speed against a floor of the same loop doing nothing but normalising the text, and
 // the one-off cost of loading the English word list against reading the file alone.
@@ -11,6 +11,8 @@ import {
   corpus,
   fifthHeldOut,
   fifthTuning,
+  sixthHeldOut,
+  sixthTuning,
   fourthHeldOut,
   fourthTuning,
   heldOut,
@@ -142,6 +144,15 @@ export async function run() {
       accuracy: 'never read (without the rules written ahead of it: 82.9 %)',
       routed: 'never read (without the rules written ahead of it: 94.6 %)',
       legitimate: 'never read (without the rules written ahead of it: none held)',
+    }),
+  );
+  // The sixth corpus (narrations-sixth.json), written blind and leaning on emoji, look-alikes, the
+  // risk classes and instructions; its held-out part stays unread.
+  rows.push(
+    ...corpusRows('sixth', 'sixth corpus accuracy', sixthTuning, sixthHeldOut, {
+      accuracy: 'never read (measured as it landed: 64.6 %, 53 of 82)',
+      routed: 'never read (measured as it landed: 73.2 %, 60 of 82)',
+      legitimate: 'never read (measured as it landed: 7 of 51 held)',
     }),
   );
   for (const r of rows.filter((x) => x.met === undefined)) r.met = r.value >= Number(/[\d.]+/.exec(r.target)[0]);
