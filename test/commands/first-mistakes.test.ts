@@ -37,7 +37,8 @@ describe('a wallet id mistyped', () => {
     const typoTo = typo(bola.id);
     expect(await failure((io) => runTransfer(io, ada.id, typoTo, '1000', {}))).toEqual([
       1,
-      `Error [NOT_FOUND]: wallet not found: <to> "${typoTo}" is not one of your wallet ids nor a 10-digit account number (\`ledger wallets list\` shows them)\n`,
+      `Error [NOT_FOUND]: wallet not found: <to> "${typoTo}" is not one of your wallet ids nor a 10-digit account number ` +
+        '(`ledger wallets list` shows them)\n',
     ]);
     const typoFrom = typo(ada.id);
     expect(await failure((io) => runTransfer(io, typoFrom, bola.id, '1000', {}))).toEqual([
@@ -46,7 +47,8 @@ describe('a wallet id mistyped', () => {
     ]);
     expect(await failure((io) => runCredit(io, typoTo, '1000', {}))).toEqual([
       1,
-      `Error [NOT_FOUND]: wallet not found: <account> "${typoTo}" is not one of your wallet ids nor a 10-digit account number (\`ledger wallets list\` shows them)\n`,
+      `Error [NOT_FOUND]: wallet not found: <account> "${typoTo}" is not one of your wallet ids nor a 10-digit account number ` +
+        '(`ledger wallets list` shows them)\n',
     ]);
     // Nothing moved.
     expect((await t.call('GET', `/v1/wallets/${ada.id}`)).body.data.balance).toBe(500_000);
@@ -105,7 +107,8 @@ describe('an id copied from a table, or mistyped', () => {
     return [exit, err];
   }
 
-  it("the start of an id (a table's shortened id, copied without its …) names its record, several are listed (exit 2), and one that starts none says so", async () => {
+  it('the start of an id names its record; several are listed (exit 2); one that starts none says so', async () => {
+    // The start is what a table's shortened id gives when copied without its ….
     const ada = await createWallet(t, 1_000);
     await t.call('POST', '/sandbox/inbound-transfers', {
       account_number: ada.account_number,
@@ -128,12 +131,14 @@ describe('an id copied from a table, or mistyped', () => {
     const [exit, err] = await line('webhooks', 'retry', item.id.slice(0, 8));
     expect([exit, err.split('\n')[0]]).toEqual([
       2,
-      `Error [AMBIGUOUS]: <log_id> "${item.id.slice(0, 8)}" names ${Math.min(logs.length, 10)}${logs.length > 10 ? ' or more' : ''} webhook logs: give more of the id`,
+      `Error [AMBIGUOUS]: <log_id> "${item.id.slice(0, 8)}" names ` +
+        `${Math.min(logs.length, 10)}${logs.length > 10 ? ' or more' : ''} webhook logs: give more of the id`,
     ]);
     const missing = `${item.id.slice(0, 9)}${item.id[9] === 'f' ? '0' : 'f'}`;
     expect(await line('suspense', 'show', missing)).toEqual([
       1,
-      `Error [NOT_FOUND]: suspense item not found: <suspense_id> "${missing}" is the start of none of your suspense item ids (\`ledger suspense list\` shows them)\n`,
+      `Error [NOT_FOUND]: suspense item not found: <suspense_id> "${missing}" is the start of none of your suspense item ids ` +
+        '(`ledger suspense list` shows them)\n',
     ]);
   });
 
@@ -146,7 +151,8 @@ describe('an id copied from a table, or mistyped', () => {
     ]);
     expect(await line('transactions', 'get', typo(tx.id))).toEqual([
       1,
-      `Error [NOT_FOUND]: transaction not found: <transaction_id> "${typo(tx.id)}" is not one of your transaction ids (\`ledger transactions list <wallet_id>\` shows them)\n`,
+      `Error [NOT_FOUND]: transaction not found: <transaction_id> "${typo(tx.id)}" is not one of your transaction ids ` +
+        '(`ledger transactions list <wallet_id>` shows them)\n',
     ]);
     expect(await line('agents', 'toggle', ada.id, typo(ada.id), '--off')).toEqual([
       1,

@@ -176,14 +176,23 @@ describe('errors and exit codes', () => {
     // Node's own error, as `sandbox start` under Node 24 met a better-sqlite3 built for Node 20.
     const error = Object.assign(
       new Error(
-        "The module '/home/ada/app/node_modules/better-sqlite3/build/Release/better_sqlite3.node'\nwas compiled against a different Node.js version using\nNODE_MODULE_VERSION 115. This version of Node.js requires\nNODE_MODULE_VERSION 137. Please try re-compiling or re-installing\nthe module (for instance, using `npm rebuild` or `npm install`).",
+        [
+          "The module '/home/ada/app/node_modules/better-sqlite3/build/Release/better_sqlite3.node'",
+          'was compiled against a different Node.js version using',
+          'NODE_MODULE_VERSION 115. This version of Node.js requires',
+          'NODE_MODULE_VERSION 137. Please try re-compiling or re-installing',
+          'the module (for instance, using `npm rebuild` or `npm install`).',
+        ].join('\n'),
       ),
       { code: 'ERR_DLOPEN_FAILED' },
     );
     let stderr = '';
     expect(reportError(error, { write: (s: string) => (stderr += s) })).toBe(1);
     expect(stderr).toBe(
-      `Error [NATIVE_MODULE]: better-sqlite3 was built for another version of Node (module version 115); this is Node ${process.version} (module version 137). Rebuild it for this Node with \`npm rebuild better-sqlite3\` in /home/ada/app, or run ledger with the Node it was installed with\n`,
+      `Error [NATIVE_MODULE]: better-sqlite3 was built for another version of Node (module version 115); ` +
+        `this is Node ${process.version} (module version 137). ` +
+        'Rebuild it for this Node with `npm rebuild better-sqlite3` in /home/ada/app, ' +
+        'or run ledger with the Node it was installed with\n',
     );
     // Any other failure to load a native module stays INTERNAL, with Node's message.
     stderr = '';

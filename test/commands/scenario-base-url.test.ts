@@ -78,7 +78,9 @@ describe('scenario run --base-url and the deliveries already received', () => {
       expect([elsewhere.exitCode, elsewhere.stdout, elsewhere.stderr]).toEqual([
         2,
         '',
-        `Error [SANDBOX_ONLY]: \`ledger scenario run --base-url\` works only against a ledger sandbox, and ${url} (from --base-url) has none of the sandbox's routes (its /openapi.json lists no /sandbox path); nothing was sent\n`,
+        'Error [SANDBOX_ONLY]: `ledger scenario run --base-url` works only against a ledger sandbox, ' +
+          `and ${url} (from --base-url) has none of the sandbox's routes (its /openapi.json lists no /sandbox path); ` +
+          'nothing was sent\n',
       ]);
       expect(existsSync(join(cwd, 'report.xml'))).toBe(false);
     } finally {

@@ -16,7 +16,13 @@ vi.mock('better-sqlite3', () => ({
     constructor() {
       throw Object.assign(
         new Error(
-          "The module '/home/ada/app/node_modules/better-sqlite3/build/Release/better_sqlite3.node'\nwas compiled against a different Node.js version using\nNODE_MODULE_VERSION 115. This version of Node.js requires\nNODE_MODULE_VERSION 137. Please try re-compiling or re-installing\nthe module (for instance, using `npm rebuild` or `npm install`).",
+          [
+            "The module '/home/ada/app/node_modules/better-sqlite3/build/Release/better_sqlite3.node'",
+            'was compiled against a different Node.js version using',
+            'NODE_MODULE_VERSION 115. This version of Node.js requires',
+            'NODE_MODULE_VERSION 137. Please try re-compiling or re-installing',
+            'the module (for instance, using `npm rebuild` or `npm install`).',
+          ].join('\n'),
         ),
         { code: 'ERR_DLOPEN_FAILED' },
       );
@@ -28,7 +34,11 @@ const EXAMPLES = resolve(import.meta.dirname, '../../examples/scenarios');
 const cwd = mkdtempSync(join(tmpdir(), 'ledger-native-'));
 afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 
-const NATIVE_MODULE = `Error [NATIVE_MODULE]: better-sqlite3 was built for another version of Node (module version 115); this is Node ${process.version} (module version 137). Rebuild it for this Node with \`npm rebuild better-sqlite3\` in /home/ada/app, or run ledger with the Node it was installed with\n`;
+const NATIVE_MODULE =
+  `Error [NATIVE_MODULE]: better-sqlite3 was built for another version of Node (module version 115); ` +
+  `this is Node ${process.version} (module version 137). ` +
+  'Rebuild it for this Node with `npm rebuild better-sqlite3` in /home/ada/app, ' +
+  'or run ledger with the Node it was installed with\n';
 
 const scenarioRun = (args: string[], tty = false) => scenarioRunIn(cwd, args, tty);
 

@@ -35,11 +35,14 @@ describe('scenario run: a malformed file', () => {
     const run = await scenarioRunIn(cwd, ['five.yaml']);
     expect([run.exitCode, run.stdout]).toEqual([2, '']);
     expect(run.stderr.split('\n')).toEqual([
-      'Error [INVALID_SCENARIO]: five.yaml:4:7: unknown key "expct" in this step: besides one of run, request, advance, snapshot, expect_webhook, a step may have name, save, expect and expect_error (a request also body and headers, expect_webhook also match)',
+      'Error [INVALID_SCENARIO]: five.yaml:4:7: unknown key "expct" in this step: ' +
+        'besides one of run, request, advance, snapshot, expect_webhook, a step may have name, save, expect and expect_error ' +
+        '(a request also body and headers, expect_webhook also match)',
       'Error [INVALID_SCENARIO]: five.yaml:5:16: steps[1].advance: must be a duration like 2s, 5m, 1h or 1d',
       'Error [INVALID_SCENARIO]: five.yaml:6:7: unknown command "frobnicate": run ledger --help for the commands',
       'Error [INVALID_SCENARIO]: five.yaml:7:12: ${ADA} has no value here: define it under vars, or save it in an earlier step',
-      'Error [INVALID_SCENARIO]: five.yaml:9:17: data.items: matches is not a regular expression (Invalid regular expression: /[/: Unterminated character class)',
+      'Error [INVALID_SCENARIO]: five.yaml:9:17: data.items: matches is not a regular expression ' +
+        '(Invalid regular expression: /[/: Unterminated character class)',
       'Error [INVALID_SCENARIO]: five.yaml:10:3: another scenario in this file is also named "shape and commands": each needs its own name',
       'Error [INVALID_SCENARIO]: five.yaml:11:9: seed: Too small: expected number to be >=0',
       'Error [INVALID_SCENARIO]: five.yaml:14:29: save BAD: "nope.id": a run step\'s result has exit, data, error, stdout and stderr',

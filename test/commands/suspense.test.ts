@@ -208,7 +208,9 @@ describe('ledger suspense resolve', () => {
     expect(c.stdout()).toBe('DISMISS\n');
   });
 
-  it("seen at 80 columns: a long name hid the narrations that tell one customer's payments apart, and the item and the summary broke mid-value; now names are cut to fit and values continue under themselves", async () => {
+  it('at 80 columns names are cut to fit and values continue under themselves', async () => {
+    // A long name must leave room for the narrations that tell one customer's payments apart, and the item
+    // and the summary must not break mid-value.
     const w = await createWallet(t, 0, { first_name: 'Chukwuemeka Obiora-Nwankwo', last_name: 'Enterprises Limited' });
     const sender = {
       sender_name: 'Chukwuemeka Obiora-Nwankwo Enterprises Limited',
@@ -238,7 +240,8 @@ describe('ledger suspense resolve', () => {
       `Sender          ${sender.sender_name} · 0123456785 ·\n                Guaranty Trust Bank (058)\n`,
     );
     expect(err).toContain(
-      `\nCREDIT_WALLET → wallet ${w.id} (Chukwuemeka\n  Obiora-Nwankwo Enterprises Limited, ${w.customer_reference}) · note "called the customer back\n  about the second of the two payments"\n`,
+      `\nCREDIT_WALLET → wallet ${w.id} (Chukwuemeka\n  Obiora-Nwankwo Enterprises Limited, ${w.customer_reference}) ` +
+        '· note "called the customer back\n  about the second of the two payments"\n',
     );
     expect(err.split('\n').every((line) => line.length <= 80)).toBe(true);
   });
@@ -251,7 +254,8 @@ describe('ledger suspense resolve', () => {
 });
 
 describe('the picker of ledger suspense resolve', () => {
-  it('labels each open item with the customer (or the sender where no wallet is known), the amount in naira, the age and the reason, oldest first, never the account number', async () => {
+  it('labels each open item with the customer, the amount in naira, the age and the reason, oldest first', async () => {
+    // The sender stands for the customer where no wallet is known; the account number is never shown.
     const ada = await createWallet(t, 0, { first_name: 'Ada', last_name: 'Obi', customer_reference: 'ada-1' });
     const kemi = await createWallet(t, 0, { first_name: 'Kemi', last_name: 'Bello', customer_reference: 'kemi-1' });
     await t.call('POST', '/sandbox/inbound-transfers', {
@@ -363,7 +367,8 @@ describe('a REFUND from ledger suspense resolve', () => {
     });
   };
 
-  it('runs name enquiry on the sender before asking, and the question names the account as the bank does and warns in words when the payment says otherwise', async () => {
+  it('runs name enquiry on the sender before asking, and warns in words when the payment names another', async () => {
+    // The question names the account as the bank does.
     const name = await bankName();
     const item = await heldFrom('OBI ADA NKECHI');
     ui.select.push(() => 'REFUND');
@@ -380,7 +385,8 @@ describe('a REFUND from ledger suspense resolve', () => {
     expect(asked).toEqual([
       'select: What should happen to it?',
       'request: POST /v1/banks/resolve',
-      `confirm: Names differ: the bank names account ${sender} "${name}", not "OBI ADA NKECHI" as the payment's sender: the money would go to ${name}. Refund 9000 (₦90.00) to ${name} (${sender} at 058) anyway?`,
+      `confirm: Names differ: the bank names account ${sender} "${name}", not "OBI ADA NKECHI" as the payment's sender: ` +
+        `the money would go to ${name}. Refund 9000 (₦90.00) to ${name} (${sender} at 058) anyway?`,
     ]);
     expect((await t.call('GET', `/sandbox/suspense/${item.id}`)).body.data.status).toBe('PENDING');
   });

@@ -126,7 +126,8 @@ describe('ledger transfer --bank', () => {
     let stderr = '';
     expect(reportError(error, { write: (s: string) => (stderr += s) })).toBe(1);
     expect(stderr).toBe(
-      "Error [ACCOUNT_NOT_FOUND]: account 0123456789 at Guaranty Trust Bank (058) could not be resolved: 0123456789 fails this bank's NUBAN check digit, so it cannot be an account there (a mistyped digit?)\n",
+      'Error [ACCOUNT_NOT_FOUND]: account 0123456789 at Guaranty Trust Bank (058) could not be resolved: ' +
+        "0123456789 fails this bank's NUBAN check digit, so it cannot be an account there (a mistyped digit?)\n",
     );
   });
 

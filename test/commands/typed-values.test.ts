@@ -38,7 +38,8 @@ describe('a header value HTTP cannot carry', () => {
     expect([read.exitCode, read.stdout, read.stderr]).toEqual([
       2,
       '',
-      'Error [USAGE]: the API key (--api-key or LEDGER_API_KEY): "‘" (U+2018) cannot be sent in an HTTP header; was it pasted with quotes or spaces around it?\n',
+      'Error [USAGE]: the API key (--api-key or LEDGER_API_KEY): "‘" (U+2018) cannot be sent in an HTTP header; ' +
+        'was it pasted with quotes or spaces around it?\n',
     ]);
   });
 });

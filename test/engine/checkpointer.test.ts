@@ -39,9 +39,8 @@ const pragma = async (name: string) =>
   Number(Object.values((await sql.raw(`PRAGMA ${name}`).execute(db)).rows[0] as object)[0]);
 
 async function fillAndEmpty(rows: number) {
-  await sql`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${rows}) INSERT INTO scratch (body) SELECT printf('%.500c', 'x') FROM n`.execute(
-    db,
-  );
+  await sql`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${rows})
+    INSERT INTO scratch (body) SELECT printf('%.500c', 'x') FROM n`.execute(db);
   await sql`DELETE FROM scratch`.execute(db);
 }
 
@@ -75,9 +74,8 @@ describe('the checkpointer thread', () => {
     reader.exec('BEGIN');
     reader.prepare('SELECT count(*) FROM scratch').get();
     // 17,000 pages held in the WAL by the reader: a file of about 70 MB, over the 64 MiB limit.
-    await sql`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 17000) INSERT INTO scratch (body) SELECT printf('%.3000c', 'x') FROM n`.execute(
-      db,
-    );
+    await sql`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 17000)
+      INSERT INTO scratch (body) SELECT printf('%.3000c', 'x') FROM n`.execute(db);
     reader.exec('COMMIT');
     reader.close();
     const limit = 64 * 1024 * 1024;

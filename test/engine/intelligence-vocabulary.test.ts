@@ -307,7 +307,9 @@ describe('rules found on the third corpus’s tuning part', () => {
     ]).toEqual(['AI_RISK_FLAG', null]);
   });
 
-  it('knows more words of its classes: estate service charges, processors’ settlements, Fulfulde rent, charity, and the fake-alert, advance-fee, hush-money and drug-slang phrases', () => {
+  it('knows more words of its classes and more scam and slang phrases', () => {
+    // Estate service charges, processors’ settlements, Fulfulde rent, charity; fake-alert, advance-fee,
+    // hush-money and drug-slang phrases.
     expectOutcomes([
       ['estate svc chg', 'dues'],
       ['ZIB/ETRANZACT/ESTATE SERVICE CHARGE Q4 BLK C', 'dues'],

@@ -199,7 +199,8 @@ function itKeepsItsFloors(
     ).toBeGreaterThanOrEqual(floors.tuning);
   });
 
-  it(`gets at least ${floors.heldOut} of ${heldOutPart.length} of the held-out part right, routes at least ${floors.routed} right, and holds at most ${floors.legitimateHeld} of its ${legitimate} legitimate narrations`, () => {
+  it(`gets at least ${floors.heldOut} of ${heldOutPart.length} of the held-out part right`, () => {
+    // And routes at least floors.routed right, holding at most floors.legitimateHeld of its legitimate narrations.
     expect(heldOutPart.filter(right).length, 'held-out misses are not printed').toBeGreaterThanOrEqual(floors.heldOut);
     expect(
       heldOutPart.filter((c) => isHeld(run(c)) === c.held).length,
@@ -654,7 +655,9 @@ describe("rules of form and vocabulary by class, from knowledge rather than any 
     ]);
   });
 
-  it('more wordings of a prompt: "no …" and "do not credit" refuse; "let me know", "need my approval" review; "₦1m and above", "at least" count the amount itself', () => {
+  it('more wordings of a prompt: refusals, reviews and limits that count the amount itself', () => {
+    // "no …" and "do not credit" refuse; "let me know", "need my approval" review; "₦1m and above" and
+    // "at least" count the amount itself.
     expect([
       outcome('sportybet', 'No betting money.'),
       outcome('rent', 'No betting money.'),
@@ -687,7 +690,9 @@ describe("rules of form and vocabulary by class, from knowledge rather than any 
     ]);
   });
 
-  it('limits written with "#" for naira or in words; "no need to review" asks for nothing; a short topic word ("bet") names its topic; pidgin "no collect" refuses', () => {
+  it('limits written with "#" for naira or in words, and short prompts read as meant', () => {
+    // "no need to review" asks for nothing; a short topic word ("bet") names its topic; pidgin "no collect"
+    // refuses.
     const limits: [string, number, string][] = [
       ['Review any payment above #500,000', 50_000_100, 'AI_RISK_FLAG'],
       ['Review any payment above #500,000', 50_000_000, 'CREDITED'],
@@ -743,7 +748,8 @@ describe("rules of form and vocabulary by class, from knowledge rather than any 
     expect(holdReason(read('MMM'))).toBe('AI_RISK_FLAG');
   });
 
-  it('reads a lexicon word written against a number or a month ("rent2025", "feb2026salary", "JSS3fees", "salaryjan"); codes whose letters name nothing stay codes', () => {
+  it('reads a lexicon word written against a number or a month; codes whose letters name nothing stay codes', () => {
+    // As in "rent2025", "feb2026salary", "JSS3fees", "salaryjan".
     expectOutcomes([
       ['rent2025', 'rent'],
       ['RENT2026 FLAT3', 'rent'],
@@ -773,7 +779,9 @@ describe("rules of form and vocabulary by class, from knowledge rather than any 
     ]);
   });
 
-  it('knows the words of more classes: merchant and gateway formats, vehicles and parts, farming, optical and dental care, artisans, phones, travel, eating out, subscriptions, statement abbreviations, more languages', () => {
+  it('knows the words of more classes', () => {
+    // Merchant and gateway formats, vehicles and parts, farming, optical and dental care, artisans, phones,
+    // travel, eating out, subscriptions, statement abbreviations, more languages.
     expectOutcomes([
       ['ZENITH/NQR/MERCHANT PAYMENT 0042', 'purchase'],
       ['POS PURCHASE SHOPRITE IKEJA', 'purchase'],
@@ -848,7 +856,9 @@ describe('prompts by form, fraud slang by class with its look-alikes, intents th
   const expectOutcomes = (cases: [string, string, string?][]) =>
     expect(cases.map(([n]) => outcome(n))).toEqual(cases.map(([n, intent, hold]) => [n, intent, hold ?? 'CREDITED']));
 
-  it('"everything else goes to review", pidgin "any oda money, hold am", "if e no be rent, hold am"; "never hold" and "don\'t allow" read the right way round', () => {
+  it('a prompt that holds everything else, in English or pidgin; negations read the right way round', () => {
+    // "everything else goes to review", "any oda money, hold am", "if e no be rent, hold am"; "never hold"
+    // and "don't allow" are negations.
     const service = 'Only accept rent and service charge. Everything else goes to review.';
     const tithe = 'Dis wallet na for tithe only. Any oda money, hold am make we check.';
     const pidgin = 'If e no be rent, hold am';
@@ -881,7 +891,8 @@ describe('prompts by form, fraud slang by class with its look-alikes, intents th
     ]);
   });
 
-  it('a most in any wording ("not more than", "max", "below … only") reviews what is past it; "from ₦50k up"; "review payments below ₦1,000"; a count is no amount', () => {
+  it('a most in any wording reviews what is past it; a count is no amount', () => {
+    // Mosts: "not more than", "max", "below … only"; also "from ₦50k up" and "review payments below ₦1,000".
     const limits: [string, number, string][] = [
       ['Accept not more than 50k per payment', 5_000_100, 'AI_RISK_FLAG'],
       ['Accept not more than 50k per payment', 5_000_000, 'CREDITED'],
@@ -905,7 +916,9 @@ describe('prompts by form, fraud slang by class with its look-alikes, intents th
     );
   });
 
-  it('a prompt that names senders: "only from Tunde Bakare, hold the rest", "reject payments from Musa Danjuma", "hold anything not from my tenant Mr Ada Obi"', () => {
+  it('a prompt that names senders', () => {
+    // "only from Tunde Bakare, hold the rest", "reject payments from Musa Danjuma", "hold anything not from
+    // my tenant Mr Ada Obi".
     const only = 'Only payments from Tunde Bakare. Hold the rest.';
     expect(
       [
@@ -933,7 +946,9 @@ describe('prompts by form, fraud slang by class with its look-alikes, intents th
     expect(outcome('rent', 'ONLY RENT FROM TENANTS. HOLD THE REST.')[2]).toBe('CREDITED');
   });
 
-  it('form: a merchant format gives way to its reversal, an instalment names no purpose, an app named with a money word is a channel, "y" for "i", what a program leaves, a stake and its return', () => {
+  it('form: what the shape of a narration says beyond its words', () => {
+    // A merchant format gives way to its reversal, an instalment names no purpose, an app named with a
+    // money word is a channel, "y" for "i", what a program leaves, a stake and its return.
     expectOutcomes([
       ['POS PURCHASE REVERSAL 0042', 'refund'],
       ['WEB PMT REVERSAL', 'refund'],
@@ -1012,7 +1027,9 @@ describe('prompts by form, fraud slang by class with its look-alikes, intents th
     ]);
   });
 
-  it('more forms: a dash or a colon ends a clause, "hold all but X", "accept everything except X", ceilings ("should not exceed", "capped at", "over the ₦100k limit"), minimums and ranges', () => {
+  it('more forms of a prompt: clause ends, exceptions, ceilings, minimums and ranges', () => {
+    // A dash or a colon ends a clause; "hold all but X", "accept everything except X"; ceilings such as
+    // "should not exceed", "capped at", "over the ₦100k limit".
     const cases: [string, string, number, string][] = [
       ['gift', 'School fees only — review the rest.', 100_000, 'AI_RISK_FLAG'],
       ['school fees', 'School fees only — review the rest.', 100_000, 'CREDITED'],
@@ -1053,7 +1070,8 @@ describe('prompts by form, fraud slang by class with its look-alikes, intents th
     ]);
   });
 
-  it('insurance, taxes and government fees are bills; owambe is a party (a gift); freelancing platforms pay earnings, the payout services only carry them', () => {
+  it('insurance, taxes and government fees are bills; owambe is a gift; freelancing platforms pay earnings', () => {
+    // Owambe is a party; the payout services only carry the earnings.
     expectOutcomes([
       ['insurance premium', 'bills'],
       ['motor insurance renewal', 'bills'],
@@ -1126,7 +1144,8 @@ describe("fraud by its shape, not one writer's words (each shape with look-alike
     credits(['Birthday surprise, dont tell anyone', 'rent before end of month']);
   });
 
-  it('paying for a result, a certificate or a place that cannot be bought; a result checker, a certificate collection and a recruitment form are bought lawfully', () => {
+  it('paying for a result, a certificate or a place that cannot be bought is held', () => {
+    // A result checker, a certificate collection and a recruitment form are bought lawfully.
     holds([
       'sorting for GST 101 grades',
       'buy degree certificate',
@@ -1166,7 +1185,9 @@ describe("fraud by its shape, not one writer's words (each shape with look-alike
     credits(['keep 10% for yourself, send the rest to mama']);
   });
 
-  it("the yahoo trade's victim or pick-up with its scheme, drugs by their measure, a carder's goods (bought: a purchase); a client of a business and a wrap of bread are not", () => {
+  it("the yahoo trade, drugs by their measure and a carder's goods are held", () => {
+    // The yahoo trade's victim or pick-up with its scheme; a carder's goods are bought, so a purchase. A client
+    // of a business and a wrap of bread are not held.
     holds(['pickup from dating client', 'army format for the client', 'collect from the romance maga']);
     expectOutcomes([
       ['3 wraps of loud', 'purchase', 'AI_RISK_FLAG'],
@@ -1186,7 +1207,9 @@ describe("fraud by its shape, not one writer's words (each shape with look-alike
     ]);
   });
 
-  it('prompts: "only X will be accepted" (and Hausa "kawai za a karba") refuses the rest; senders joined by "or"; alcohol and tobacco by their kinds and brands; amounts that "look like" test pings', () => {
+  it('prompts: "only X will be accepted" refuses the rest, senders joined by "or", kinds and brands, test pings', () => {
+    // Also in Hausa ("kawai za a karba"); alcohol and tobacco by their kinds and brands; amounts that "look
+    // like" test pings.
     expect(outcome('School fees', 'Only rent will be accepted.')).toEqual([
       'School fees',
       'school_fees',
@@ -1220,7 +1243,8 @@ describe("fraud by its shape, not one writer's words (each shape with look-alike
     ]);
   });
 
-  it('reads digits typed for letters ("r3nt"), squeezed spellings that mean the same ("upkp"), a given name that is a word heading a name ("GIFT OKORO EMMANUEL"), festive greetings, Kanuri house money, PAYE', () => {
+  it('reads digits typed for letters, squeezed spellings, and a word that is a given name heading a name', () => {
+    // "r3nt", "upkp", "GIFT OKORO EMMANUEL"; also festive greetings, Kanuri house money, PAYE.
     expectOutcomes([
       ['r3nt for d shop', 'rent'],
       ['sch00l fees', 'school_fees'],

@@ -27,16 +27,14 @@ const tx = {
 };
 
 async function wallet(reference: string, fund = 0) {
-  const w = await db
-    .transaction()
-    .execute((trx) =>
-      createWallet(trx, env, developerId, {
-        customer_reference: reference,
-        first_name: 'Ada',
-        last_name: 'Obi',
-        email: 'a@example.com',
-      }),
-    );
+  const w = await db.transaction().execute((trx) =>
+    createWallet(trx, env, developerId, {
+      customer_reference: reference,
+      first_name: 'Ada',
+      last_name: 'Obi',
+      email: 'a@example.com',
+    }),
+  );
   if (fund)
     await db
       .transaction()
@@ -221,15 +219,13 @@ describe('audit()', () => {
   it('catches suspense_holding off by one kobo even past 2^53, where JavaScript numbers cannot tell', async () => {
     const w = await wallet('a');
     for (const _ of [1, 2])
-      await db
-        .transaction()
-        .execute((trx) =>
-          receiveInbound(trx, env, developerId, {
-            account_number: w.account_number,
-            amount: 1000,
-            narration: 'asdfgh',
-          }),
-        );
+      await db.transaction().execute((trx) =>
+        receiveInbound(trx, env, developerId, {
+          account_number: w.account_number,
+          amount: 1000,
+          narration: 'asdfgh',
+        }),
+      );
     expect((await audit(db)).ok).toBe(true);
     const holding = await findSystemAccountId(db, developerId, 'SUSPENSE_HOLDING');
     // Two items of 2^52 hold 2^53 between them; the account says one kobo more.
@@ -257,15 +253,13 @@ describe('audit() of payouts', () => {
     const { makeNuban } = await import('../../src/engine/wallets/nuban.js');
     const { resolvePayout } = await import('../../src/engine/payouts/payouts.service.js');
     const w = await wallet('a', 100_000);
-    const sent = await db
-      .transaction()
-      .execute((trx) =>
-        transfer(trx, env, developerId, w.id, {
-          destination_account_number: makeNuban('058', '111222333'),
-          destination_bank_code: '058',
-          amount: 10_000,
-        }),
-      );
+    const sent = await db.transaction().execute((trx) =>
+      transfer(trx, env, developerId, w.id, {
+        destination_account_number: makeNuban('058', '111222333'),
+        destination_bank_code: '058',
+        amount: 10_000,
+      }),
+    );
     await db.transaction().execute((trx) => resolvePayout(trx, env, developerId, sent.transaction_id, 'FAIL'));
     expect((await audit(db)).ok).toBe(true);
     await db.updateTable('payouts').set({ reversal_transaction_id: null }).execute();

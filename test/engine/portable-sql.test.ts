@@ -77,7 +77,8 @@ async function roundTrips(on: Db): Promise<{ found: string[]; read: string[] }> 
 }
 
 describe('stored ids', () => {
-  it('are stored in SQL as storedId stores them in code: canonical UUIDs as bytes, any other id as its text (SQLite) or its UTF-8 bytes (PostgreSQL)', async () => {
+  it('are stored in SQL as storedId stores them in code', async () => {
+    // Canonical UUIDs as bytes, any other id as its text (SQLite) or its UTF-8 bytes (PostgreSQL).
     const postgres = await postgresDb();
     for (const on of [db, postgres]) {
       for (const { sql: inSql, code } of await inSqlAndCode(on)) expect(inSql).toEqual(code);

@@ -12,13 +12,13 @@ import { postgresDb, sqliteDb } from '../helpers/two-backends.js';
 const POSTGRES_TABLES = [
   sql`CREATE TABLE events (seq bigint PRIMARY KEY, id bytea NOT NULL UNIQUE, developer_seq bigint NOT NULL, type_code bigint NOT NULL, payload text NOT NULL,
     transaction_seq bigint, created_at_ms bigint NOT NULL)`,
-  sql`CREATE TABLE webhook_logs (seq bigint PRIMARY KEY, id bytea NOT NULL UNIQUE, developer_seq bigint NOT NULL, event_seq bigint NOT NULL REFERENCES events (seq),
-    event_type_code bigint NOT NULL, status text NOT NULL, http_status_code bigint, response_body text, attempt_count bigint NOT NULL,
-    next_retry_at_ms bigint, delivered_at_ms bigint)`,
+  sql`CREATE TABLE webhook_logs (seq bigint PRIMARY KEY, id bytea NOT NULL UNIQUE, developer_seq bigint NOT NULL,
+    event_seq bigint NOT NULL REFERENCES events (seq), event_type_code bigint NOT NULL, status text NOT NULL,
+    http_status_code bigint, response_body text, attempt_count bigint NOT NULL, next_retry_at_ms bigint, delivered_at_ms bigint)`,
   sql`CREATE TABLE webhook_urls (seq bigint PRIMARY KEY, url text NOT NULL UNIQUE)`,
-  sql`CREATE TABLE webhook_attempts (seq bigint PRIMARY KEY, id bytea NOT NULL, log_seq bigint NOT NULL REFERENCES webhook_logs (seq), attempt_number bigint NOT NULL,
-    manual bigint NOT NULL, url_seq bigint NOT NULL REFERENCES webhook_urls (seq), http_status_code bigint, response_body text, error text,
-    duration_ms bigint NOT NULL, created_at_ms bigint NOT NULL)`,
+  sql`CREATE TABLE webhook_attempts (seq bigint PRIMARY KEY, id bytea NOT NULL, log_seq bigint NOT NULL REFERENCES webhook_logs (seq),
+    attempt_number bigint NOT NULL, manual bigint NOT NULL, url_seq bigint NOT NULL REFERENCES webhook_urls (seq),
+    http_status_code bigint, response_body text, error text, duration_ms bigint NOT NULL, created_at_ms bigint NOT NULL)`,
 ];
 
 const uuid = (n: number) => `00000000-0000-7000-8000-${String(n).padStart(12, '0')}`;

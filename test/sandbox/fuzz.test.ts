@@ -567,7 +567,15 @@ describe('another developer', () => {
         'GET /sandbox/magic': ['/sandbox/magic'],
         'POST /sandbox/payouts/{transaction_id}/settle': [`/sandbox/payouts/${payoutId}/settle`],
         'POST /sandbox/payouts/{transaction_id}/fail': [
-          `/sandbox/payouts/${(await asB('POST', `/v1/wallets/${w1.id}/transfer`, { destination_account_number: '2222222222', destination_bank_code: '058', amount: 100 })).body.data.transaction_id}/fail`,
+          `/sandbox/payouts/${
+            (
+              await asB('POST', `/v1/wallets/${w1.id}/transfer`, {
+                destination_account_number: '2222222222',
+                destination_bank_code: '058',
+                amount: 100,
+              })
+            ).body.data.transaction_id
+          }/fail`,
         ],
         'GET /sandbox/wallets': ['/sandbox/wallets'],
         'GET /sandbox/search': [`/sandbox/search?q=${w1.id.slice(0, 8)}`],

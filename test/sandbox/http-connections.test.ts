@@ -38,7 +38,8 @@ const limit = openFileLimit();
 const tooFew = !(limit >= NEEDED);
 if (tooFew)
   console.warn(
-    `skipping the ${SLOW_SOCKETS.toLocaleString('en')} slow-header sockets test: the open-file limit is ${limit}, below the ${NEEDED} it needs (raise it with ulimit -n)`,
+    `skipping the ${SLOW_SOCKETS.toLocaleString('en')} slow-header sockets test: ` +
+      `the open-file limit is ${limit}, below the ${NEEDED} it needs (raise it with ulimit -n)`,
   );
 
 /** Resolves with `promise`, or rejects once `ms` pass: a liveness bound, far above what the answer takes. */
@@ -52,8 +53,9 @@ function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
 
 describe('slow clients', () => {
   it.skipIf(tooFew)(
-    `${SLOW_SOCKETS.toLocaleString('en')} sockets that trickle a request header and never finish it do not stall other clients: their requests are answered while every one stays open`,
+    `${SLOW_SOCKETS.toLocaleString('en')} sockets that never finish a header do not stall other clients`,
     async () => {
+      // Each slow socket trickles a request header and stays open while the others are answered.
       const wallet = await createWallet(t, 1_000);
       const slow: Socket[] = [];
       const closed = new Set<Socket>();
@@ -148,7 +150,8 @@ function responses(bytes: Buffer): Parsed[] {
 }
 
 describe('pipelined requests', () => {
-  it('several requests in one write on one connection (a POST with an Idempotency-Key among them, and its repeat) are answered in the order they were sent', async () => {
+  it('requests pipelined in one write are answered in the order they were sent', async () => {
+    // One connection carries them all, among them a POST with an Idempotency-Key and its repeat.
     const a = await createWallet(t, 2_000);
     const b = await createWallet(t, 3_000);
     const credit = JSON.stringify({
@@ -159,7 +162,10 @@ describe('pipelined requests', () => {
     });
     const get = (path: string, last = false) =>
       `GET ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\nx-api-key: ${t.key}\r\n${last ? 'connection: close\r\n' : ''}\r\n`;
-    const post = `POST /sandbox/inbound-transfers HTTP/1.1\r\nhost: 127.0.0.1\r\nx-api-key: ${t.key}\r\nidempotency-key: pipelined-credit\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(credit)}\r\n\r\n${credit}`;
+    const post =
+      `POST /sandbox/inbound-transfers HTTP/1.1\r\nhost: 127.0.0.1\r\nx-api-key: ${t.key}\r\n` +
+      'idempotency-key: pipelined-credit\r\ncontent-type: application/json\r\n' +
+      `content-length: ${Buffer.byteLength(credit)}\r\n\r\n${credit}`;
     const sent = [
       get('/sandbox/health'),
       get(`/v1/wallets/${a.id}`),

@@ -64,7 +64,8 @@ async function attempts(t: TestSandbox, log: WebhookLogRow) {
 }
 
 describe('attempts whose outcome was never recorded', () => {
-  it('a database a stopped process left: each counted attempt without a row gets one, once; logs, delivered ones and complete ones are left as they are', async () => {
+  it("a stopped process's database: each counted attempt without a row gets one, once", async () => {
+    // Logs, delivered attempts and complete ones are left as they are.
     const path = join(dir, 'ledger.db');
     const t = await createTestSandbox({ dbPath: path });
     await expectCleanAudit(t);
@@ -208,7 +209,8 @@ describe('attempts whose outcome was never recorded', () => {
     }
   });
 
-  it('an attempt out in a live server is left alone (a snapshot saved meanwhile does not mark it, and it records its own outcome); restored, that snapshot lists it as interrupted', async () => {
+  it('an attempt out in a live server is left alone; a snapshot restored lists it as interrupted', async () => {
+    // A snapshot saved meanwhile does not mark it, and the attempt records its own outcome.
     const path = join(dir, 'ledger.db');
     const t = await createTestSandbox({ dbPath: path, listen: true, webhookTimeoutSeconds: 30 });
     // The first attempt fails; the second is held until the endpoint goes away.

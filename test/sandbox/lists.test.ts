@@ -53,10 +53,10 @@ describe('the hot lists use indexes in their order and filters', () => {
       await run(db);
       return queries
         .filter((q) => /^\s*select/i.test(q.sql))
-        .map(
-          (q) =>
-            `${q.sql}\n  → ${(raw.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...(q.parameters as unknown[])) as { detail: string }[]).map((r) => r.detail).join(' | ')}`,
-        );
+        .map((q) => {
+          const plan = raw.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...(q.parameters as unknown[]));
+          return `${q.sql}\n  → ${(plan as { detail: string }[]).map((r) => r.detail).join(' | ')}`;
+        });
     } finally {
       await db.destroy();
     }

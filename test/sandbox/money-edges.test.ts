@@ -200,7 +200,8 @@ describe('the 2^53 guard is per wallet (decisions: Money and balances)', () => {
     await expectCleanAudit(t);
   });
 
-  it("refuses a suspense REFUND that another developer's wallet cannot hold as its bank would, telling nothing of that wallet, and keeps the item", async () => {
+  it("refuses a suspense REFUND another developer's wallet cannot hold, telling nothing of that wallet", async () => {
+    // Refused as its bank would refuse it, and the item is kept.
     const theirs = (
       await t.call(
         'POST',

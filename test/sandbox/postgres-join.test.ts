@@ -119,7 +119,8 @@ describe('startSandbox({ database })', () => {
     for (const [options, said] of [
       [
         { database: url, apiKey: first.apiKey, webhookTimeoutSeconds: 5, webhookLeaseSeconds: 5 },
-        'webhookLeaseSeconds (5 s) must be longer than the webhook timeout (5 s): a lease that ends while an attempt may still be out lets another server send it again',
+        'webhookLeaseSeconds (5 s) must be longer than the webhook timeout (5 s): ' +
+          'a lease that ends while an attempt may still be out lets another server send it again',
       ],
       [
         { database: url, apiKey: first.apiKey, webhookLeaseSeconds: 3601 },

@@ -182,9 +182,8 @@ describe("a reset's chunks", () => {
     const { db } = sandbox.sandbox;
     await sql`CREATE TEMP TABLE removed_here (name text NOT NULL)`.execute(db);
     for (const table of ['transactions', 'events', 'webhook_logs']) {
-      await sql`CREATE TEMP TRIGGER ${sql.raw(`removed_here_${table}`)} AFTER DELETE ON main.${sql.raw(table)} BEGIN INSERT INTO removed_here VALUES (${sql.lit(table)}); END`.execute(
-        db,
-      );
+      await sql`CREATE TEMP TRIGGER ${sql.raw(`removed_here_${table}`)} AFTER DELETE ON main.${sql.raw(table)}
+        BEGIN INSERT INTO removed_here VALUES (${sql.lit(table)}); END`.execute(db);
     }
     const reset = await sandbox.call('POST', '/sandbox/reset');
     expect(reset.status).toBe(200);

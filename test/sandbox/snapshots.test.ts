@@ -388,7 +388,8 @@ describe('save and restore', () => {
     expect((await t.call('GET', `/v1/wallets/${w.id}/transactions`)).body.data.total).toBe(1);
   });
 
-  it('refuses a snapshot edited to raise a wallet by 1,000,000,000 kobo with 422 SNAPSHOT_INVALID naming the wallet, changes nothing, and loads it with --force and a warning', async () => {
+  it('refuses a snapshot whose wallet does not balance, naming the wallet; --force loads it with a warning', async () => {
+    // The snapshot is edited to raise a wallet by 1,000,000,000 kobo: 422 SNAPSHOT_INVALID, nothing changes.
     const warnings: string[] = [];
     const s = await createTestSandbox({ log: (line) => warnings.push(line) });
     try {
@@ -659,7 +660,8 @@ describe('consistency under load', () => {
     });
   }
 
-  it('a restore under 16 concurrent writers: no 5xx, every write answered 2xx or 409, and restored once they stop, the books are exactly as saved', async () => {
+  it('a restore under 16 concurrent writers answers every write 2xx or 409 and restores the books exactly', async () => {
+    // No 5xx at any point; restored once the writers stop, the books are exactly as saved.
     const wallets = await Promise.all(Array.from({ length: 4 }, () => createWallet(t, 500_000)));
     const saved = (await t.call('POST', '/sandbox/snapshots', { name: 'base' })).body.data;
     const ids = wallets.map((w) => w.id);
@@ -720,17 +722,22 @@ async function olderDatabase(file: string, migration: string, now: string): Prom
   const result = await new Migrator({ db: old, provider: migrationProvider }).migrateTo(migration);
   expect(result.error).toBeUndefined();
   raw.exec(`
-    INSERT INTO developers (id, business_name, webhook_url, webhook_secret, created_at) VALUES ('d0', 'SANDBOX', NULL, 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', '${now}');
+    INSERT INTO developers (id, business_name, webhook_url, webhook_secret, created_at)
+      VALUES ('d0', 'SANDBOX', NULL, 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', '${now}');
     INSERT INTO settings (key, value) VALUES ('sandbox_developer_id', 'd0');
     INSERT INTO accounts (id, developer_id, kind, balance, floor_zero, created_at) VALUES
       ('a-provider', 'd0', 'PROVIDER_SETTLEMENT', -2500, 0, '${now}'), ('a-suspense', 'd0', 'SUSPENSE_HOLDING', 0, 1, '${now}'),
       ('a-fee', 'd0', 'FEE_INCOME', 0, 1, '${now}'), ('a-dismissed', 'd0', 'DISMISSED', 0, 1, '${now}'), ('w1', 'd0', 'WALLET', 2500, 1, '${now}');
-    INSERT INTO wallets (id, developer_id, customer_reference, first_name, last_name, email, label, account_number, bank_code, bank_name, account_name, currency, status, system_prompt, allow_transfers_out, created_at)
-      VALUES ('w1', 'd0', 'old-1', 'Old', 'Timer', 'old@example.com', 'Old Timer', '0000000019', '035', 'Wema Bank', 'SANDBOX / OLD TIMER', 'NGN', 'ACTIVE', '', 1, '${now}');
+    INSERT INTO wallets (id, developer_id, customer_reference, first_name, last_name, email, label, account_number, bank_code, bank_name,
+      account_name, currency, status, system_prompt, allow_transfers_out, created_at)
+      VALUES ('w1', 'd0', 'old-1', 'Old', 'Timer', 'old@example.com', 'Old Timer', '0000000019', '035', 'Wema Bank', 'SANDBOX / OLD TIMER', 'NGN',
+        'ACTIVE', '', 1, '${now}');
     INSERT INTO postings (id, developer_id, kind, created_at) VALUES ('p1', 'd0', 'INBOUND', '${now}');
     INSERT INTO entries (id, posting_id, account_id, amount, created_at) VALUES ('e1', 'p1', 'w1', 2500, '${now}'), ('e2', 'p1', 'a-provider', -2500, '${now}');
-    INSERT INTO transactions (id, developer_id, wallet_id, posting_id, entry_id, type, amount, balance_before, balance_after, currency, status, provider_reference, sender_name, sender_account, raw_narration, created_at, updated_at)
-      VALUES ('t1', 'd0', 'w1', 'p1', 'e1', 'CREDIT', 2500, 0, 2500, 'NGN', 'SETTLED', '000013260601100000000000000001', 'OLD SENDER', '', 'salary', '${now}', '${now}');
+    INSERT INTO transactions (id, developer_id, wallet_id, posting_id, entry_id, type, amount, balance_before, balance_after, currency, status,
+      provider_reference, sender_name, sender_account, raw_narration, created_at, updated_at)
+      VALUES ('t1', 'd0', 'w1', 'p1', 'e1', 'CREDIT', 2500, 0, 2500, 'NGN', 'SETTLED', '000013260601100000000000000001', 'OLD SENDER', '', 'salary',
+        '${now}', '${now}');
   `);
   // Not old.destroy(): that closes `raw`, which the caller writes to and closes.
   return raw;
@@ -757,7 +764,8 @@ describe('an older snapshot', () => {
       .run(envelope, now);
     raw
       .prepare(
-        "INSERT INTO webhook_logs (id, developer_id, event_id, event_type, payload, status, attempt_count, delivered_at, created_at) VALUES ('l1', 'd0', 'ev1', 'ledger.credit', ?, 'DELIVERED', 1, ?, ?)",
+        'INSERT INTO webhook_logs (id, developer_id, event_id, event_type, payload, status, attempt_count, delivered_at, created_at) ' +
+          "VALUES ('l1', 'd0', 'ev1', 'ledger.credit', ?, 'DELIVERED', 1, ?, ?)",
       )
       .run(envelope, now, now);
     raw.close();
@@ -846,32 +854,45 @@ describe('a database made before 0016', () => {
     // An inbound credit of 2,500 to w1, a transfer of 1,000 from w1 to w2, an inbound of 300 held in
     // suspense; a fourth posting was removed (its seq must not come back), and so were t4, l4 and at4.
     raw.exec(`
-      INSERT INTO developers (id, business_name, webhook_url, webhook_secret, created_at) VALUES ('d0', 'SANDBOX', NULL, 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', '${now}');
+      INSERT INTO developers (id, business_name, webhook_url, webhook_secret, created_at)
+        VALUES ('d0', 'SANDBOX', NULL, 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', '${now}');
       INSERT INTO settings (key, value) VALUES ('sandbox_developer_id', 'd0');
       INSERT INTO accounts (id, developer_id, kind, balance, floor_zero, created_at) VALUES
         ('a-provider', 'd0', 'PROVIDER_SETTLEMENT', -2800, 0, '${now}'), ('a-suspense', 'd0', 'SUSPENSE_HOLDING', 300, 1, '${now}'),
         ('a-fee', 'd0', 'FEE_INCOME', 0, 1, '${now}'), ('a-dismissed', 'd0', 'DISMISSED', 0, 1, '${now}'),
         ('w1', 'd0', 'WALLET', 1500, 1, '${now}'), ('w2', 'd0', 'WALLET', 1000, 1, '${now}');
-      INSERT INTO wallets (id, developer_id, customer_reference, first_name, last_name, email, label, account_number, bank_code, bank_name, account_name, currency, status, system_prompt, allow_transfers_out, created_at) VALUES
-        ('w1', 'd0', 'old-1', 'Old', 'Timer', 'old@example.com', 'Old Timer', '0000000019', '035', 'Wema Bank', 'SANDBOX / OLD TIMER', 'NGN', 'ACTIVE', '', 1, '${now}'),
-        ('w2', 'd0', 'old-2', 'New', 'Comer', 'new@example.com', 'New Comer', '0000000027', '035', 'Wema Bank', 'SANDBOX / NEW COMER', 'NGN', 'ACTIVE', '', 1, '${now}');
+      INSERT INTO wallets (id, developer_id, customer_reference, first_name, last_name, email, label, account_number, bank_code, bank_name,
+        account_name, currency, status, system_prompt, allow_transfers_out, created_at) VALUES
+        ('w1', 'd0', 'old-1', 'Old', 'Timer', 'old@example.com', 'Old Timer', '0000000019', '035', 'Wema Bank', 'SANDBOX / OLD TIMER', 'NGN',
+          'ACTIVE', '', 1, '${now}'),
+        ('w2', 'd0', 'old-2', 'New', 'Comer', 'new@example.com', 'New Comer', '0000000027', '035', 'Wema Bank', 'SANDBOX / NEW COMER', 'NGN',
+          'ACTIVE', '', 1, '${now}');
       INSERT INTO postings (seq, id, developer_id, kind, created_at) VALUES
-        (1, 'p1', 'd0', 'INBOUND', '${now}'), (2, 'p2', 'd0', 'INTERNAL_TRANSFER', '${now}'), (3, 'p3', 'd0', 'SUSPENSE', '${now}'), (4, 'p4', 'd0', 'INBOUND', '${now}');
+        (1, 'p1', 'd0', 'INBOUND', '${now}'), (2, 'p2', 'd0', 'INTERNAL_TRANSFER', '${now}'), (3, 'p3', 'd0', 'SUSPENSE', '${now}'),
+        (4, 'p4', 'd0', 'INBOUND', '${now}');
       DELETE FROM postings WHERE seq = 4;
       INSERT INTO entries (seq, id, posting_id, account_id, amount) VALUES
         (1, 'e1', 'p1', 'w1', 2500), (2, 'e2', 'p1', 'a-provider', -2500), (3, 'e3', 'p2', 'w1', -1000), (4, 'e4', 'p2', 'w2', 1000),
         (5, 'e5', 'p3', 'a-suspense', 300), (6, 'e6', 'p3', 'a-provider', -300);
-      INSERT INTO transactions (seq, id, developer_id, wallet_id, posting_id, entry_id, type, amount, balance_before, balance_after, currency, status, provider_reference, sender_name, sender_account, raw_narration, destination_account_number, destination_bank_code, destination_account_name, fee, created_at, updated_at) VALUES
-        (1, 't1', 'd0', 'w1', 'p1', 'e1', 'CREDIT', 2500, 0, 2500, 'NGN', 'SETTLED', '000013260601100000000000000001', 'OLD SENDER', '0123456789', 'salary', NULL, NULL, NULL, NULL, '${now}', '${now}'),
-        (2, 't2', 'd0', 'w1', 'p2', 'e3', 'DEBIT', 1000, 2500, 1500, 'NGN', 'SETTLED', '000013260601100000000000000002', 'SANDBOX / OLD TIMER', '0000000019', 'rent', '0000000027', '035', 'SANDBOX / NEW COMER', 0, '${now}', '${now}'),
-        (3, 't3', 'd0', 'w2', 'p2', 'e4', 'CREDIT', 1000, 0, 1000, 'NGN', 'SETTLED', '000013260601100000000000000002', 'SANDBOX / OLD TIMER', '0000000019', 'rent', '0000000027', '035', 'SANDBOX / NEW COMER', 0, '${now}', '${now}');
+      INSERT INTO transactions (seq, id, developer_id, wallet_id, posting_id, entry_id, type, amount, balance_before, balance_after, currency, status,
+        provider_reference, sender_name, sender_account, raw_narration, destination_account_number, destination_bank_code, destination_account_name,
+        fee, created_at, updated_at) VALUES
+        (1, 't1', 'd0', 'w1', 'p1', 'e1', 'CREDIT', 2500, 0, 2500, 'NGN', 'SETTLED', '000013260601100000000000000001', 'OLD SENDER', '0123456789',
+          'salary', NULL, NULL, NULL, NULL, '${now}', '${now}'),
+        (2, 't2', 'd0', 'w1', 'p2', 'e3', 'DEBIT', 1000, 2500, 1500, 'NGN', 'SETTLED', '000013260601100000000000000002', 'SANDBOX / OLD TIMER',
+          '0000000019', 'rent', '0000000027', '035', 'SANDBOX / NEW COMER', 0, '${now}', '${now}'),
+        (3, 't3', 'd0', 'w2', 'p2', 'e4', 'CREDIT', 1000, 0, 1000, 'NGN', 'SETTLED', '000013260601100000000000000002', 'SANDBOX / OLD TIMER',
+          '0000000019', 'rent', '0000000027', '035', 'SANDBOX / NEW COMER', 0, '${now}', '${now}');
       INSERT INTO transaction_counts (wallet_id, type, n) VALUES ('w1', 'CREDIT', 1), ('w1', 'DEBIT', 1), ('w2', 'CREDIT', 1);
-      INSERT INTO suspense_items (id, developer_id, wallet_id, account_number, amount, sender_name, sender_account, sender_bank_code, raw_narration, provider_reference, reason, status, raw_payload, posting_id, created_at)
-        VALUES ('s1', 'd0', 'w1', '0000000019', 300, 'ODD SENDER', '0123456789', '058', 'gift', '000013260601100000000000000003', 'AI_LOW_CONFIDENCE', 'PENDING', '{}', 'p3', '${now}');
+      INSERT INTO suspense_items (id, developer_id, wallet_id, account_number, amount, sender_name, sender_account, sender_bank_code, raw_narration,
+        provider_reference, reason, status, raw_payload, posting_id, created_at)
+        VALUES ('s1', 'd0', 'w1', '0000000019', 300, 'ODD SENDER', '0123456789', '058', 'gift', '000013260601100000000000000003', 'AI_LOW_CONFIDENCE',
+          'PENDING', '{}', 'p3', '${now}');
       INSERT INTO events (seq, id, developer_id, type, payload, created_at, transaction_seq) VALUES
         (1, 'ev1', 'd0', 'ledger.credit', '', '${now}', 1), (2, 'ev2', 'd0', 'ledger.debit', '', '${now}', 2),
         (3, 'ev2b', 'd0', 'ledger.credit', '', '${now}', 3), (4, 'ev3', 'd0', 'suspense.created', '${stored}', '${now}', NULL);
-      INSERT INTO webhook_logs (seq, id, developer_id, event_id, event_type, status, http_status_code, response_body, attempt_count, next_retry_at, delivered_at) VALUES
+      INSERT INTO webhook_logs (seq, id, developer_id, event_id, event_type, status, http_status_code, response_body, attempt_count, next_retry_at,
+        delivered_at) VALUES
         (1, 'l1', 'd0', 'ev1', 'ledger.credit', 'DELIVERED', 200, NULL, 2, NULL, '${now}'),
         (2, 'l2', 'd0', 'ev2', 'ledger.debit', 'DELIVERED', 200, NULL, 1, NULL, '${now}'),
         (3, 'l2b', 'd0', 'ev2b', 'ledger.credit', 'DELIVERED', 200, NULL, 1, NULL, '${now}'),
@@ -1013,19 +1034,25 @@ describe('a database made before 0020 (0020 and 0020b)', () => {
       INSERT INTO accounts (id, developer_id, kind, balance, floor_zero, created_at) VALUES
         ('a-provider', 'd0', 'PROVIDER_SETTLEMENT', -2500, 0, '${now}'), ('a-suspense', 'd0', 'SUSPENSE_HOLDING', 0, 1, '${now}'),
         ('a-fee', 'd0', 'FEE_INCOME', 0, 1, '${now}'), ('a-dismissed', 'd0', 'DISMISSED', 0, 1, '${now}'), ('w1', 'd0', 'WALLET', 2500, 1, '${now}');
-      INSERT INTO wallets (id, developer_id, customer_reference, first_name, last_name, email, label, account_number, bank_code, bank_name, account_name, currency, status, system_prompt, allow_transfers_out, created_at) VALUES
-        ('w1', 'd0', 'old-1', 'Old', 'Timer', 'old@example.com', 'Old Timer', '0000000019', '035', 'Wema Bank', 'SANDBOX / OLD TIMER', 'NGN', 'ACTIVE', '', 1, '${now}');
+      INSERT INTO wallets (id, developer_id, customer_reference, first_name, last_name, email, label, account_number, bank_code, bank_name,
+        account_name, currency, status, system_prompt, allow_transfers_out, created_at) VALUES
+        ('w1', 'd0', 'old-1', 'Old', 'Timer', 'old@example.com', 'Old Timer', '0000000019', '035', 'Wema Bank', 'SANDBOX / OLD TIMER', 'NGN',
+          'ACTIVE', '', 1, '${now}');
       INSERT INTO postings (seq, developer_id, kind, created_at) VALUES (1, 'd0', 'INBOUND', '${now}');
       INSERT INTO entries (seq, posting_seq, account_id, amount) VALUES (1, 1, 'w1', 2500), (2, 1, 'a-provider', -2500);
-      INSERT INTO transactions (seq, id, developer_id, wallet_id, posting_seq, entry_seq, type, amount, balance_before, balance_after, currency, status, provider_reference, sender_name, sender_account, raw_narration, created_at) VALUES
-        (1, 't1', 'd0', 'w1', 1, 1, 'CREDIT', 2500, 0, 2500, 'NGN', 'SETTLED', '000013260601100000000000000001', 'OLD SENDER', '0123456789', 'salary', '${now}');
+      INSERT INTO transactions (seq, id, developer_id, wallet_id, posting_seq, entry_seq, type, amount, balance_before, balance_after, currency,
+        status, provider_reference, sender_name, sender_account, raw_narration, created_at) VALUES
+        (1, 't1', 'd0', 'w1', 1, 1, 'CREDIT', 2500, 0, 2500, 'NGN', 'SETTLED', '000013260601100000000000000001', 'OLD SENDER', '0123456789', 'salary',
+          '${now}');
       INSERT INTO transaction_counts (wallet_id, type, n) VALUES ('w1', 'CREDIT', 1);
       INSERT INTO events (seq, id, developer_id, type, payload, created_at, transaction_seq) VALUES
         (1, 'ev1', 'd0', 'ledger.credit', '', '${now}', 1), (2, 'evx', 'd1', 'agent.failed', '${other}', '${now}', NULL),
-        (3, '01a209fd-1cba-7cb4-915a-c38efe1ea20c', 'd0', 'wallet.closed', '${stored}', '${later}', NULL), (4, 'ev4', 'd0', 'wallet.closed', '${stored}', '${later}', NULL);
+        (3, '01a209fd-1cba-7cb4-915a-c38efe1ea20c', 'd0', 'wallet.closed', '${stored}', '${later}', NULL),
+        (4, 'ev4', 'd0', 'wallet.closed', '${stored}', '${later}', NULL);
       DELETE FROM events WHERE seq = 4;
       INSERT INTO webhook_urls (seq, url) VALUES (1, 'http://example.test/hooks');
-      INSERT INTO webhook_logs (seq, id, developer_id, event_seq, event_type, status, http_status_code, response_body, attempt_count, next_retry_at, delivered_at) VALUES
+      INSERT INTO webhook_logs (seq, id, developer_id, event_seq, event_type, status, http_status_code, response_body, attempt_count, next_retry_at,
+        delivered_at) VALUES
         (1, 'l1', 'd0', 1, 'ledger.credit', 'DELIVERED', 200, NULL, 2, NULL, '${later}'),
         (2, 'lx', 'd1', 2, 'agent.failed', 'PENDING', NULL, NULL, 0, '${now}', NULL),
         (4, '01a209fd-1cba-7864-8f14-b33bf0aca8b0', 'd0', 3, 'wallet.closed', 'FAILED', 500, 'oops', 1, '2026-06-01T10:05:12.009Z', NULL);
@@ -1214,7 +1241,9 @@ describe('a database made before 0019', () => {
       after: number,
       updated: string | null,
     ) =>
-      `(${seq}, '${id}', '${dev}', '${wallet}', ${posting}, ${entry}, '${type}', ${amount}, ${before}, ${after}, 'NGN', 'SETTLED', '0000132606011000000000000000${seq}0', 'SENDER ${seq}', '0123456789', 'memo ${seq}', NULL, NULL, NULL, NULL, NULL, NULL, '${now}', ${updated === null ? 'NULL' : `'${updated}'`})`;
+      `(${seq}, '${id}', '${dev}', '${wallet}', ${posting}, ${entry}, '${type}', ${amount}, ${before}, ${after}, 'NGN', 'SETTLED', ` +
+      `'0000132606011000000000000000${seq}0', 'SENDER ${seq}', '0123456789', 'memo ${seq}', NULL, NULL, NULL, NULL, NULL, NULL, ` +
+      `'${now}', ${updated === null ? 'NULL' : `'${updated}'`})`;
     raw.exec(`
       INSERT INTO developers (id, business_name, webhook_url, webhook_secret, created_at) VALUES
         ('d0', 'SANDBOX', NULL, 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', '${now}'), ('d1', 'OTHER', NULL, 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSx', '${now}');
@@ -1222,9 +1251,12 @@ describe('a database made before 0019', () => {
       INSERT INTO accounts (id, developer_id, kind, balance, floor_zero, created_at) VALUES
         ('a-provider', 'd0', 'PROVIDER_SETTLEMENT', -2300, 0, '${now}'), ('w1', 'd0', 'WALLET', 1500, 1, '${now}'),
         ('w2', 'd0', 'WALLET', 800, 1, '${now}'), ('b-provider', 'd1', 'PROVIDER_SETTLEMENT', -70, 0, '${now}'), ('x1', 'd1', 'WALLET', 70, 1, '${now}');
-      INSERT INTO wallets (id, developer_id, customer_reference, first_name, last_name, email, label, account_number, bank_code, bank_name, account_name, currency, status, system_prompt, allow_transfers_out, created_at) VALUES
-        ('w1', 'd0', 'old-1', 'Old', 'Timer', 'old@example.com', 'Old Timer', '0000000019', '035', 'Wema Bank', 'SANDBOX / OLD TIMER', 'NGN', 'ACTIVE', '', 1, '${now}'),
-        ('w2', 'd0', 'old-2', 'New', 'Comer', 'new@example.com', 'New Comer', '0000000027', '035', 'Wema Bank', 'SANDBOX / NEW COMER', 'NGN', 'ACTIVE', '', 1, '${now}'),
+      INSERT INTO wallets (id, developer_id, customer_reference, first_name, last_name, email, label, account_number, bank_code, bank_name,
+        account_name, currency, status, system_prompt, allow_transfers_out, created_at) VALUES
+        ('w1', 'd0', 'old-1', 'Old', 'Timer', 'old@example.com', 'Old Timer', '0000000019', '035', 'Wema Bank', 'SANDBOX / OLD TIMER', 'NGN',
+          'ACTIVE', '', 1, '${now}'),
+        ('w2', 'd0', 'old-2', 'New', 'Comer', 'new@example.com', 'New Comer', '0000000027', '035', 'Wema Bank', 'SANDBOX / NEW COMER', 'NGN',
+          'ACTIVE', '', 1, '${now}'),
         ('x1', 'd1', 'other-1', 'Ext', 'Ra', 'ext@example.com', 'Ext Ra', '0000000035', '035', 'Wema Bank', 'OTHER / EXT RA', 'NGN', 'ACTIVE', '', 1, '${now}');
       INSERT INTO postings (seq, developer_id, kind, created_at) VALUES
         (1, 'd0', 'INBOUND', '${now}'), (2, 'd0', 'INTERNAL_TRANSFER', '${now}'), (3, 'd0', 'PAYOUT', '${now}'), (4, 'd1', 'INBOUND', '${now}');
@@ -1238,13 +1270,18 @@ describe('a database made before 0019', () => {
         ${tx(3, 't3', 'd0', 'w2', 2, 4, 'CREDIT', 1000, 0, 1000, null)}, ${tx(5, 't5', 'd0', 'w2', 3, 5, 'DEBIT', 200, 1000, 800, later)},
         ${tx(6, 't6', 'd1', 'x1', 4, 7, 'CREDIT', 70, 0, 70, null)};
       UPDATE sqlite_sequence SET seq = 9 WHERE name = 'transactions';
-      INSERT INTO transaction_counts (wallet_id, type, n) VALUES ('w1', 'CREDIT', 1), ('w1', 'DEBIT', 1), ('w2', 'CREDIT', 1), ('w2', 'DEBIT', 1), ('x1', 'CREDIT', 1);
+      INSERT INTO transaction_counts (wallet_id, type, n) VALUES ('w1', 'CREDIT', 1), ('w1', 'DEBIT', 1), ('w2', 'CREDIT', 1), ('w2', 'DEBIT', 1),
+        ('x1', 'CREDIT', 1);
       INSERT INTO events (seq, id, developer_id, type, payload, created_at, transaction_seq) VALUES
-        (1, 'ev1', 'd0', 'ledger.credit', '', '${now}', 1), (2, 'ev2', 'd0', 'ledger.debit', '', '${now}', 2), (3, 'ev3', 'd0', 'ledger.credit', '', '${now}', 3),
+        (1, 'ev1', 'd0', 'ledger.credit', '', '${now}', 1), (2, 'ev2', 'd0', 'ledger.debit', '', '${now}', 2),
+        (3, 'ev3', 'd0', 'ledger.credit', '', '${now}', 3),
         (4, 'ev5', 'd0', 'ledger.debit', '', '${now}', 5), (5, 'ev6', 'd1', 'ledger.credit', '', '${now}', 6);
-      INSERT INTO webhook_logs (seq, id, developer_id, event_seq, event_type, status, http_status_code, response_body, attempt_count, next_retry_at, delivered_at) VALUES
-        (1, 'l1', 'd0', 1, 'ledger.credit', 'DELIVERED', 200, NULL, 1, NULL, '${now}'), (2, 'l2', 'd0', 2, 'ledger.debit', 'DELIVERED', 200, NULL, 1, NULL, '${now}'),
-        (3, 'l3', 'd0', 3, 'ledger.credit', 'DELIVERED', 200, NULL, 1, NULL, '${now}'), (4, 'l5', 'd0', 4, 'ledger.debit', 'DELIVERED', 200, NULL, 1, NULL, '${now}'),
+      INSERT INTO webhook_logs (seq, id, developer_id, event_seq, event_type, status, http_status_code, response_body, attempt_count, next_retry_at,
+        delivered_at) VALUES
+        (1, 'l1', 'd0', 1, 'ledger.credit', 'DELIVERED', 200, NULL, 1, NULL, '${now}'),
+        (2, 'l2', 'd0', 2, 'ledger.debit', 'DELIVERED', 200, NULL, 1, NULL, '${now}'),
+        (3, 'l3', 'd0', 3, 'ledger.credit', 'DELIVERED', 200, NULL, 1, NULL, '${now}'),
+        (4, 'l5', 'd0', 4, 'ledger.debit', 'DELIVERED', 200, NULL, 1, NULL, '${now}'),
         (5, 'l6', 'd1', 5, 'ledger.credit', 'DELIVERED', 200, NULL, 1, NULL, '${now}');
       INSERT INTO webhook_log_counts (developer_id, status, event_type, n) VALUES
         ('d0', 'DELIVERED', 'ledger.credit', 2), ('d0', 'DELIVERED', 'ledger.debit', 2), ('d1', 'DELIVERED', 'ledger.credit', 1);
@@ -1368,11 +1405,15 @@ describe('a database made before 0019 with a time the API could not show again',
     // Written by hand, not by Date.prototype.toISOString: stored as milliseconds it would come back as '2026-06-01T10:00:00.000Z'.
     const odd = '2026-06-01T10:00:00Z';
     raw.exec(`
-      INSERT INTO developers (id, business_name, webhook_url, webhook_secret, created_at) VALUES ('d0', 'SANDBOX', NULL, 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', '${odd}');
+      INSERT INTO developers (id, business_name, webhook_url, webhook_secret, created_at)
+        VALUES ('d0', 'SANDBOX', NULL, 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', '${odd}');
       INSERT INTO settings (key, value) VALUES ('sandbox_developer_id', 'd0');
-      INSERT INTO accounts (id, developer_id, kind, balance, floor_zero, created_at) VALUES ('a-provider', 'd0', 'PROVIDER_SETTLEMENT', -10, 0, '${odd}'), ('w1', 'd0', 'WALLET', 10, 1, '${odd}');
-      INSERT INTO wallets (id, developer_id, customer_reference, first_name, last_name, email, label, account_number, bank_code, bank_name, account_name, currency, status, system_prompt, allow_transfers_out, created_at) VALUES
-        ('w1', 'd0', 'old-1', 'Old', 'Timer', 'old@example.com', 'Old Timer', '0000000019', '035', 'Wema Bank', 'SANDBOX / OLD TIMER', 'NGN', 'ACTIVE', '', 1, '${odd}');
+      INSERT INTO accounts (id, developer_id, kind, balance, floor_zero, created_at) VALUES
+        ('a-provider', 'd0', 'PROVIDER_SETTLEMENT', -10, 0, '${odd}'), ('w1', 'd0', 'WALLET', 10, 1, '${odd}');
+      INSERT INTO wallets (id, developer_id, customer_reference, first_name, last_name, email, label, account_number, bank_code, bank_name,
+        account_name, currency, status, system_prompt, allow_transfers_out, created_at) VALUES
+        ('w1', 'd0', 'old-1', 'Old', 'Timer', 'old@example.com', 'Old Timer', '0000000019', '035', 'Wema Bank', 'SANDBOX / OLD TIMER', 'NGN',
+          'ACTIVE', '', 1, '${odd}');
       INSERT INTO postings (seq, developer_id, kind, created_at) VALUES (1, 'd0', 'INBOUND', '2026-06-01T10:00:00.000Z');
       INSERT INTO entries (seq, posting_seq, account_id, amount) VALUES (1, 1, 'w1', 10), (2, 1, 'a-provider', -10);
       INSERT INTO transactions (seq, id, developer_id, wallet_id, posting_seq, entry_seq, type, amount, balance_before, balance_after, currency, status,
@@ -1384,7 +1425,8 @@ describe('a database made before 0019 with a time the API could not show again',
     expect([r.status, r.body.detail.code, r.body.detail.message]).toEqual([
       422,
       'SNAPSHOT_INVALID',
-      'file: was made by a newer version of ledger, or its schema cannot be migrated (database migration 0019b_ledger_times_as_integers failed: Error: transactions: 0 of 1 rows could be carried over)',
+      'file: was made by a newer version of ledger, or its schema cannot be migrated (database migration ' +
+        '0019b_ledger_times_as_integers failed: Error: transactions: 0 of 1 rows could be carried over)',
     ]);
     expect((await t.call('GET', `/v1/wallets/${w.id}`)).body.data.balance).toBe(1_000);
   });

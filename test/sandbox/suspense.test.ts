@@ -253,7 +253,8 @@ describe('POST /v1/suspense/:id/resolve', () => {
     expect((await t.call('GET', `/v1/wallets/${theirs.id}`, undefined, { key: other })).body.data.balance).toBe(3_000);
   });
 
-  it('REFUND to a magic account follows its name enquiry and settles at once (docs/decisions.md): 0000000000 is 422, 1111111111 and 2222222222 are refunded', async () => {
+  it('REFUND to a magic account follows its name enquiry and settles at once', async () => {
+    // docs/decisions.md: 0000000000 is 422, 1111111111 and 2222222222 are refunded.
     const { item: none } = await held(500, { sender_account: '0000000000', sender_bank_code: '058' });
     const refused = await resolve(none.id, { action: 'REFUND' });
     expect([refused.status, refused.body.detail.code]).toEqual([422, 'ACCOUNT_NOT_FOUND']);

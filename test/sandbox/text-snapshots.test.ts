@@ -93,7 +93,8 @@ async function busy(s: TestSandbox) {
 }
 
 describe('a text snapshot (format json)', () => {
-  it('is JSON Lines: a header with the schema and nothing volatile, rows by table and key, counters, an end line; the same state saved twice gives the same bytes', async () => {
+  it('is JSON Lines, and the same state saved twice gives the same bytes', async () => {
+    // A header with the schema and nothing volatile, rows by table and key, counters, an end line.
     const { a } = await busy(t);
     for (const amount of [100, 200])
       await t.call('POST', '/sandbox/inbound-transfers', {
