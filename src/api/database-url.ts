@@ -34,7 +34,10 @@ export function redactDatabase(location: string): string {
   return url.href.replaceAll('%2A%2A%2A', '***');
 }
 
-/** PostgreSQL's answers that mean a database cannot be served from here, not a bug: connection (08), authorization (28), no such database (3D), resources (53), operator action (57), privilege (42501), read-only (25006). */
+/**
+ * PostgreSQL's answers that mean a database cannot be served from here, not a bug: connection (08), authorization (28),
+ * no such database (3D), resources (53), operator action (57), privilege (42501), read-only (25006).
+ */
 const REFUSED = /^(08|28|3D|53|57)[0-9A-Z]{3}$|^(42501|25006)$/;
 
 /**

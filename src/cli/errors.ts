@@ -67,5 +67,10 @@ function wrongNodeBuild(error: unknown): string | undefined {
   const module = /node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)[\\/]/.exec(error.message);
   if (!built || !module) return undefined;
   const where = error.message.slice(error.message.indexOf("'") + 1, error.message.indexOf('node_modules'));
-  return `${module[1]} was built for another version of Node (module version ${built[1]}); this is Node ${process.version} (module version ${built[2]}). Rebuild it for this Node with \`npm rebuild ${module[1]}\`${where ? ` in ${where.replace(/[\\/]$/, '')}` : ''}, or run ledger with the Node it was installed with`;
+  return (
+    `${module[1]} was built for another version of Node (module version ${built[1]}); ` +
+    `this is Node ${process.version} (module version ${built[2]}). ` +
+    `Rebuild it for this Node with \`npm rebuild ${module[1]}\`${where ? ` in ${where.replace(/[\\/]$/, '')}` : ''}, ` +
+    `or run ledger with the Node it was installed with`
+  );
 }

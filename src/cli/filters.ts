@@ -74,7 +74,9 @@ export function withFilters(command: Command, request: RequestName, kinds: Filte
  * naming the flag), and then `times`, which gives `since` and `until`: a relative one (today,
  * yesterday, 24h) is read on the sandbox clock, with one `GET /sandbox/clock`, only when one is
  * given; a server without that clock is told to be given an ISO time.
- * @example const filters = readFilters('SuspenseListQuery', { since: '24h', status: 'pending,flagged' }); const query = { ...listQuery(...filters.query), ...(await filters.times(io)) };
+ * @example
+ * const filters = readFilters('SuspenseListQuery', { since: '24h', status: 'pending,flagged' });
+ * const query = { ...listQuery(...filters.query), ...(await filters.times(io)) };
  */
 export function readFilters(
   request: RequestName,

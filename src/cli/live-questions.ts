@@ -36,7 +36,8 @@ export async function confirmLiveAgent(
   if (!io.asksLive()) return;
   const wallet = await whose(io, walletId);
   await io.confirmLive(
-    `Attach agent "${String(agent.name)}" (${String(agent.trigger)} → ${String(agent.action)}) to ${owner(wallet)}'s wallet ${wallet.account_number}: it acts on real money from then on.`,
+    `Attach agent "${String(agent.name)}" (${String(agent.trigger)} → ${String(agent.action)}) ` +
+      `to ${owner(wallet)}'s wallet ${wallet.account_number}: it acts on real money from then on.`,
     wallet.account_number,
     'the account number',
   );

@@ -197,11 +197,9 @@ async function withCustomers(
       for (const wallet of wallets) if (wallet) customers.set(wallet.id, wallet.customer_reference);
     } else {
       for (let number = 1; number <= 50 && customers.size < ids.size; number++) {
-        const page = await io
-          .client()
-          .request<{ items: Wallet[]; total: number }>('GET', '/sandbox/wallets', {
-            query: { page: number, limit: 100 },
-          });
+        const page = await io.client().request<{ items: Wallet[]; total: number }>('GET', '/sandbox/wallets', {
+          query: { page: number, limit: 100 },
+        });
         for (const wallet of page.items) if (ids.has(wallet.id)) customers.set(wallet.id, wallet.customer_reference);
         if (number * 100 >= page.total) break;
       }

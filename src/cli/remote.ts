@@ -102,7 +102,10 @@ async function readWhole(io: Io, path: string, query: Query, why: string, noun: 
   return items;
 }
 
-/** Whether an item passes the filters, with the meaning the sandbox gives them (engine/filters.ts): every bound inclusive, the sender a substring in any case. */
+/**
+ * Whether an item passes the filters, with the meaning the sandbox gives them (engine/filters.ts): every bound
+ * inclusive, the sender a substring in any case.
+ */
 async function matcher(
   io: Io,
   q: Query,

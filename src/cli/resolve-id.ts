@@ -92,7 +92,8 @@ export async function resolveId(io: Io, kind: IdKind, value: string, label: stri
   // A service without the sandbox's search (its /openapi.json, asked without a key, says so): whole ids only, before anything is sent.
   if (!(await offers(io, 'GET', '/sandbox/search'))) {
     throw new UnsupportedError(
-      `${label} "${value}" is not a whole id, and ${io.config().baseUrl} (from ${io.config().from}) has no search to find the ${NAMED[kind].one} it starts: give the whole id; nothing was sent`,
+      `${label} "${value}" is not a whole id, and ${io.config().baseUrl} (from ${io.config().from}) ` +
+        `has no search to find the ${NAMED[kind].one} it starts: give the whole id; nothing was sent`,
     );
   }
   let result: SearchResult;

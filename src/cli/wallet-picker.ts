@@ -18,11 +18,9 @@ export async function activeWallets(io: Io, flag: string): Promise<Wallet[]> {
   await requireWalletList(io, flag);
   return fetchAll(
     (page) =>
-      io
-        .client()
-        .sandbox<{ items: Wallet[]; total: number }>('GET', '/sandbox/wallets', {
-          query: { status: 'ACTIVE', ...page },
-        }),
+      io.client().sandbox<{ items: Wallet[]; total: number }>('GET', '/sandbox/wallets', {
+        query: { status: 'ACTIVE', ...page },
+      }),
     20,
   );
 }

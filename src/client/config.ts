@@ -251,7 +251,9 @@ export function requireKey(config: ClientConfig, env: NodeJS.ProcessEnv, cwd: st
   if (config.apiKey) return config.apiKey;
   if (config.profile) {
     throw new UsageError(
-      `${config.from} has no API key: add it with \`ledger profiles add ${config.profile} --base-url ${config.baseUrl} --api-key-stdin\` (or --api-key-env VAR), or pass --api-key`,
+      `${config.from} has no API key: ` +
+        `add it with \`ledger profiles add ${config.profile} --base-url ${config.baseUrl} --api-key-stdin\` ` +
+        `(or --api-key-env VAR), or pass --api-key`,
     );
   }
   if (config.source === 'flag' || config.source === 'env') {
@@ -262,7 +264,9 @@ export function requireKey(config: ClientConfig, env: NodeJS.ProcessEnv, cwd: st
   if (config.source === 'state' && config.stateFile) {
     // A sandbox that joined a shared database whose owner's key it was not given (SandboxState.api_key).
     throw new UsageError(
-      `the sandbox in ${config.stateFile} (${config.baseUrl}) joined a shared database and has no key to give: set LEDGER_BASE_URL=${config.baseUrl} and LEDGER_API_KEY to the key the first start on that database printed, or start this sandbox again with --api-key (or LEDGER_SANDBOX_API_KEY) set to it`,
+      `the sandbox in ${config.stateFile} (${config.baseUrl}) joined a shared database and has no key to give: ` +
+        `set LEDGER_BASE_URL=${config.baseUrl} and LEDGER_API_KEY to the key the first start on that database ` +
+        `printed, or start this sandbox again with --api-key (or LEDGER_SANDBOX_API_KEY) set to it`,
       'NO_API_KEY',
     );
   }
@@ -270,7 +274,8 @@ export function requireKey(config: ClientConfig, env: NodeJS.ProcessEnv, cwd: st
     ? `in LEDGER_HOME (${env.LEDGER_HOME})`
     : `in ${cwd} or a parent directory (.ledger/sandbox.json)`;
   throw new UnreachableError(
-    `no sandbox state found ${where}: start one with \`ledger sandbox start --detach\`, set LEDGER_HOME to the .ledger folder of a running one, or set LEDGER_BASE_URL and LEDGER_API_KEY`,
+    `no sandbox state found ${where}: start one with \`ledger sandbox start --detach\`, ` +
+      `set LEDGER_HOME to the .ledger folder of a running one, or set LEDGER_BASE_URL and LEDGER_API_KEY`,
     'NO_SANDBOX',
   );
 }
@@ -291,7 +296,10 @@ function keyWithoutUrl(source: 'flag' | 'env', stateFile: string | undefined): s
       : ['--api-key is given', 'pass --base-url', 'leave out --api-key'];
   const rule = 'a key you give is sent only to a URL you give (--base-url or LEDGER_BASE_URL)';
   if (!stateFile) return `${what} but no base URL is: ${rule}; ${setUrl} to the URL this key is for`;
-  return `${what} but no base URL is: ${rule}, never to the one in ${stateFile}; ${setUrl} to the URL this key is for, or ${dropKey} to use ${stateFile} with its own key`;
+  return (
+    `${what} but no base URL is: ${rule}, never to the one in ${stateFile}; ` +
+    `${setUrl} to the URL this key is for, or ${dropKey} to use ${stateFile} with its own key`
+  );
 }
 
 /**
@@ -314,7 +322,9 @@ export function checked(baseUrl: string, from: string, allowInsecure: boolean): 
   }
   if (url.protocol === 'http:' && !isLoopback(url.hostname) && !allowInsecure) {
     throw new UsageError(
-      `base URL ${baseUrl} (from ${from}) is http:// on a network: live and remote services are https://, so keys never travel in clear text; for a test server on a trusted network only, add --insecure`,
+      `base URL ${baseUrl} (from ${from}) is http:// on a network: ` +
+        `live and remote services are https://, so keys never travel in clear text; ` +
+        `for a test server on a trusted network only, add --insecure`,
       'INSECURE_URL',
     );
   }

@@ -356,7 +356,9 @@ const CERTIFICATE_ERROR = /CERT|SELF_SIGNED|UNABLE_TO_(GET_ISSUER|VERIFY)/;
 /** A certificate nobody here trusts: what a teammate's self-signed sandbox needs on this machine. */
 function untrusted(baseUrl: string, error: NodeJS.ErrnoException): UsageError {
   return new UsageError(
-    `the certificate of ${baseUrl} is not accepted (${error.code}: ${error.message}); nothing was sent. If it is a shared sandbox's self-signed certificate, trust it with NODE_EXTRA_CA_CERTS=<a copy of its cert.pem>`,
+    `the certificate of ${baseUrl} is not accepted (${error.code}: ${error.message}); nothing was sent. ` +
+      `If it is a shared sandbox's self-signed certificate, ` +
+      `trust it with NODE_EXTRA_CA_CERTS=<a copy of its cert.pem>`,
     'CERTIFICATE_UNTRUSTED',
   );
 }
@@ -390,7 +392,11 @@ function pinned(tls: typeof import('node:tls'), url: URL, pin: string, baseUrl: 
       socket.destroy();
       done(
         new UsageError(
-          `${baseUrl} presented a certificate (SHA-256 ${seen}) other than the one the sandbox state pins (${pin}), so something other than the sandbox started from this folder answers there; nothing was sent. Start this folder's sandbox again (\`ledger sandbox start --detach\`), or set LEDGER_BASE_URL and LEDGER_API_KEY for the one you mean`,
+          `${baseUrl} presented a certificate (SHA-256 ${seen}) ` +
+            `other than the one the sandbox state pins (${pin}), ` +
+            `so something other than the sandbox started from this folder answers there; nothing was sent. ` +
+            `Start this folder's sandbox again (\`ledger sandbox start --detach\`), ` +
+            `or set LEDGER_BASE_URL and LEDGER_API_KEY for the one you mean`,
           'CERTIFICATE_MISMATCH',
         ),
       );

@@ -145,7 +145,9 @@ export async function saveProfiles(env: NodeJS.ProcessEnv, file: ProfilesFile): 
       Object.fromEntries(Object.entries(profile).filter(([, value]) => value !== undefined)),
     ]),
   );
-  const text = `# ledger profiles: \`ledger profiles add|use|remove\` rewrite this file (mode 0600).\n${stringify({ ...(file.default ? { default: file.default } : {}), profiles })}\n`;
+  const text =
+    `# ledger profiles: \`ledger profiles add|use|remove\` rewrite this file (mode 0600).\n` +
+    `${stringify({ ...(file.default ? { default: file.default } : {}), profiles })}\n`;
   const target = resolve(dir, 'config.toml');
   const temporary = `${target}.${process.pid}.${Date.now()}.tmp`;
   const fd = openSync(temporary, 'wx', 0o600);

@@ -204,6 +204,8 @@ function unwritable(dir: string, error: unknown): unknown {
   return new ApiError(
     0,
     'STATE_DIR_UNWRITABLE',
-    `cannot write the sandbox's state directory ${dir} (${code === 'EEXIST' || code === 'ENOTDIR' ? `${code}: a file is in its way` : code}): run from a directory you can write to, or set LEDGER_HOME to one`,
+    `cannot write the sandbox's state directory ${dir} ` +
+      `(${code === 'EEXIST' || code === 'ENOTDIR' ? `${code}: a file is in its way` : code}): ` +
+      `run from a directory you can write to, or set LEDGER_HOME to one`,
   );
 }

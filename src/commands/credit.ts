@@ -53,7 +53,8 @@ const FLAGS = {
  */
 function beforeRepeating(reference: string | undefined): string {
   return reference === undefined
-    ? 'look before you repeat it (`ledger transactions list <wallet>` shows the money that moved); a credit repeated with the same --reference is never made twice'
+    ? 'look before you repeat it (`ledger transactions list <wallet>` shows the money that moved); ' +
+        'a credit repeated with the same --reference is never made twice'
     : 'repeat it with the same --reference: the sandbox then answers it as a replay without crediting twice';
 }
 
@@ -107,7 +108,8 @@ export async function runCredit(io: Io, account: string, amount: string, options
   // Held, not credited: the money waits in the suspense queue for a person.
   if (outcome.suspense_item) {
     io.note(
-      `\`ledger suspense show ${outcome.suspense_item.id}\` shows why it was held; \`ledger suspense resolve ${outcome.suspense_item.id}\` credits, refunds or dismisses it.`,
+      `\`ledger suspense show ${outcome.suspense_item.id}\` shows why it was held; ` +
+        `\`ledger suspense resolve ${outcome.suspense_item.id}\` credits, refunds or dismisses it.`,
     );
   }
 }

@@ -18,7 +18,11 @@ export function findCommand(): Command {
     .addHelpText(
       'after',
       `\nMatches, grouped by kind and newest first, each with the command that shows it in full.
-Exit 1 when nothing matches, as grep does.${examples('ledger find ada', 'ledger find 000013260101120000123456789012', 'ledger find "school fees" --kind transaction --json')}`,
+Exit 1 when nothing matches, as grep does.${examples(
+        'ledger find ada',
+        'ledger find 000013260101120000123456789012',
+        'ledger find "school fees" --kind transaction --json',
+      )}`,
     )
     .action(action(runFind));
 }

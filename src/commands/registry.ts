@@ -225,7 +225,8 @@ export const COMMANDS: CommandEntry[] = [
   {
     path: 'transfer',
     description:
-      'Send money to another of your wallets (instant, no fee) or to a bank account (--bank: NIP fee, PENDING until the provider acts; a terminal shows the name and fee and asks first)',
+      'Send money to another of your wallets (instant, no fee) or to a bank account (--bank: ' +
+      'NIP fee, PENDING until the provider acts; a terminal shows the name and fee and asks first)',
     load: () => import('./transfer.js').then((m) => m.transferCommand),
   },
 

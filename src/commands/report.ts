@@ -121,7 +121,8 @@ export function reportCommand(): Command {
 
 export async function runReport(io: Io, options: { since?: string; until?: string }): Promise<void> {
   const client = io.client();
-  // The report is the sandbox's one query per section; the seed's lists cannot give its transactions section (they are per wallet, with no wallet list), so a service without it is refused, before the clock is asked.
+  // The report is the sandbox's one query per section; the seed's lists cannot give its transactions section (they are
+  // per wallet, with no wallet list), so a service without it is refused, before the clock is asked.
   if (!(await offers(io, 'GET', '/sandbox/report'))) {
     const { unsupported } = await import('../cli/unsupported.js');
     throw unsupported(

@@ -118,11 +118,9 @@ async function confirmPayout(
     import('../cli/prompts.js'),
   ]);
   const resolved = await explainNotFound(accountNumber, bankCode, () =>
-    io
-      .client()
-      .request<ResolvedAccount>('POST', '/v1/banks/resolve', {
-        body: { account_number: accountNumber, bank_code: bankCode },
-      }),
+    io.client().request<ResolvedAccount>('POST', '/v1/banks/resolve', {
+      body: { account_number: accountNumber, bank_code: bankCode },
+    }),
   );
   const fee = nipFee(amount);
   // On a live service the person types the amount after reading whose money it is.

@@ -11,7 +11,11 @@ export function whoamiCommand(): Command {
     .addHelpText(
       'after',
       `
-Says which setting chose the service (flags, --profile or LEDGER_PROFILE, LEDGER_BASE_URL with LEDGER_API_KEY, this folder's sandbox state, the default profile), its URL, and whether the key works and whose it is, with GET requests only. A live key or profile is checked only with --live. --json prints { source, from, profile, base_url, key, key_kind, live, developer, key_works }, the key masked (svc_test_…9f3a); key_works is null when nothing was checked.
+Says which setting chose the service (flags, --profile or LEDGER_PROFILE, LEDGER_BASE_URL with LEDGER_API_KEY, \
+this folder's sandbox state, the default profile), its URL, and whether the key works and whose it is, \
+with GET requests only. A live key or profile is checked only with --live. \
+--json prints { source, from, profile, base_url, key, key_kind, live, developer, key_works }, \
+the key masked (svc_test_…9f3a); key_works is null when nothing was checked.
 ${examples('ledger whoami', 'ledger whoami --profile staging', 'ledger --profile live whoami --live', 'ledger whoami --json')}`,
     )
     .action(action(runWhoami));

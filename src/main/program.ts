@@ -192,7 +192,11 @@ function root(): Command {
         'ledger sandbox audit',
         'ledger help transfer',
       ) +
-        '\nWhere requests go: --base-url and --api-key, else --profile (LEDGER_PROFILE), else\nLEDGER_BASE_URL and LEDGER_API_KEY, else the sandbox state `ledger sandbox start`\nwrote in .ledger/, else the default profile (`ledger profiles`, `ledger whoami`).\nA live key or profile needs --live on every command.\n',
+        '\nWhere requests go: --base-url and --api-key, else --profile (LEDGER_PROFILE), ' +
+        'else\nLEDGER_BASE_URL and LEDGER_API_KEY, ' +
+        'else the sandbox state `ledger sandbox start`\nwrote in .ledger/, ' +
+        'else the default profile (`ledger profiles`, ' +
+        '`ledger whoami`).\nA live key or profile needs --live on every command.\n',
     );
 }
 

@@ -24,7 +24,10 @@ export interface ConfiguredAnalyser {
  * The analyser a sandbox was asked for. A model-backed one keeps each developer's answers in the
  * sandbox's database (table analysis_cache), so a replay, a restart or a seeded run gets the answer it got
  * before; it is made before the sandbox opens and attached to it once open.
- * @example const configured = configureAnalyser(config); const sandbox = await openSandbox({ dbPath, analyser: configured.analyser }); configured.attach(sandbox);
+ * @example
+ * const configured = configureAnalyser(config);
+ * const sandbox = await openSandbox({ dbPath, analyser: configured.analyser });
+ * configured.attach(sandbox);
  */
 export function configureAnalyser(config: AnalyserConfig | undefined): ConfiguredAnalyser {
   if (!config || config.kind === 'rules') return { analyser: undefined, attach: () => {} };

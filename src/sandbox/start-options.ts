@@ -60,7 +60,8 @@ export function webhookLease(seconds: number | undefined, timeoutSeconds: number
     throw new RangeError(`${name} must be a number of seconds, at most ${MAX_WEBHOOK_LEASE_SECONDS}`);
   if (!(seconds > timeoutSeconds)) {
     throw new RangeError(
-      `${name} (${seconds} s) must be longer than the webhook timeout (${timeoutSeconds} s): a lease that ends while an attempt may still be out lets another server send it again`,
+      `${name} (${seconds} s) must be longer than the webhook timeout (${timeoutSeconds} s): ` +
+        `a lease that ends while an attempt may still be out lets another server send it again`,
     );
   }
   return seconds;

@@ -43,7 +43,8 @@ export function readTlsFiles(
   if (certPath === undefined && keyPath === undefined) return undefined;
   if (certPath === undefined || keyPath === undefined) {
     throw new RangeError(
-      `${certPath === undefined ? '--tls-key' : '--tls-cert'} needs ${certPath === undefined ? '--tls-cert' : '--tls-key'}: a certificate and its private key go together`,
+      `${certPath === undefined ? '--tls-key' : '--tls-cert'} needs ` +
+        `${certPath === undefined ? '--tls-cert' : '--tls-key'}: a certificate and its private key go together`,
     );
   }
   return checkTls(
@@ -107,5 +108,8 @@ export function publicBindProblem(
   how: { tls: string; insecure: string },
 ): string | undefined {
   if (bind.loopback || bind.tls || bind.insecure) return undefined;
-  return `listening on ${bind.host} reaches beyond this machine, where API keys and money would travel in clear text: give ${how.tls} to serve HTTPS, or ${how.insecure} for a test server on a trusted network`;
+  return (
+    `listening on ${bind.host} reaches beyond this machine, where API keys and money would travel in clear text: ` +
+    `give ${how.tls} to serve HTTPS, or ${how.insecure} for a test server on a trusted network`
+  );
 }

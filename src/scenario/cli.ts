@@ -98,7 +98,10 @@ function startingSnapshot(value: string | undefined, io: RunIo, remote: boolean)
     'file' in target ? target.file : namedSnapshotFile(join(stateDirFor(io.cwd, io.env), SNAPSHOT_DIR), target.name);
   if (!existsSync(file))
     throw new UsageError(
-      `--snapshot ${value}: ${'name' in target ? `no snapshot of that name in ${dirname(file)} (save one with \`ledger sandbox snapshot save ${value}\`)` : `${file} does not exist`}`,
+      `--snapshot ${value}: ` +
+        ('name' in target
+          ? `no snapshot of that name in ${dirname(file)} (save one with \`ledger sandbox snapshot save ${value}\`)`
+          : `${file} does not exist`),
     );
   return { file };
 }

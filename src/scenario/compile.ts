@@ -190,7 +190,9 @@ function checkFields(
 ): void {
   const fields = RESULT_FIELDS[kind];
   const known = (path: string) => fields.includes(path.split(/[.[]/)[0]!);
-  const what = `a${kind === 'advance' || kind === 'expect_webhook' ? 'n' : ''} ${kind} step's result has ${fields.slice(0, -1).join(', ')} and ${fields.at(-1)}`;
+  const what =
+    `a${kind === 'advance' || kind === 'expect_webhook' ? 'n' : ''} ${kind} step's result has ` +
+    `${fields.slice(0, -1).join(', ')} and ${fields.at(-1)}`;
   for (const { path } of expect) if (!known(path)) problem(`"${path}": ${what}`, 'expect', path);
   for (const [name, path] of Object.entries(save))
     if (!known(path)) problem(`save ${name}: "${path}": ${what}`, 'save', name);

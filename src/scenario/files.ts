@@ -38,7 +38,10 @@ function filesNamed(given: string, cwd: string, exclude: string[]): string[] {
   const inside = filesIn(path, '', excluder([...exclude, ...ignoredIn(path)]));
   if (inside.length === 0)
     throw new UsageError(
-      `${given}: no scenario files (.yaml, .yml or .json) in this directory${exclude.length > 0 || existsSync(join(path, IGNORE_FILE)) ? ` but those that --exclude or its ${IGNORE_FILE} names` : ''}`,
+      `${given}: no scenario files (.yaml, .yml or .json) in this directory` +
+        (exclude.length > 0 || existsSync(join(path, IGNORE_FILE))
+          ? ` but those that --exclude or its ${IGNORE_FILE} names`
+          : ''),
     );
   return inside;
 }
@@ -71,7 +74,8 @@ export function checkReportPath(
     accessSync(folder, constants.W_OK | constants.X_OK);
   } catch (error) {
     throw new UsageError(
-      `--output ${output}: cannot write in ${relative(cwd, folder) || '.'} (${(error as NodeJS.ErrnoException).code}); name a file in a directory you can write to`,
+      `--output ${output}: cannot write in ${relative(cwd, folder) || '.'} ` +
+        `(${(error as NodeJS.ErrnoException).code}); name a file in a directory you can write to`,
     );
   }
   if (path === snapshotFile)

@@ -51,7 +51,9 @@ function readable(path: string, display: string): string {
       {
         line: 1,
         column: 1,
-        message: `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): pass it over with --exclude or .ledgerignore if it is not a scenario`,
+        message:
+          `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): ` +
+          `pass it over with --exclude or .ledgerignore if it is not a scenario`,
       },
     ]);
   }
@@ -249,7 +251,10 @@ function unknownKey(path: JsonPath, key: string): string {
   if (path.at(-1) === 'length') return `unknown matcher "${key}" for length: use eq, gt, gte, lt or lte`;
   if (parent === 'expect' || parent === 'match') return `unknown matcher "${key}": the matchers are ${MATCHER_NAMES}`;
   if (parent === 'steps' || parent === 'setup') {
-    return `unknown key "${key}" in this step: besides one of ${STEP_KEYS}, a step may have name, save, expect and expect_error (a request also body and headers, expect_webhook also match)`;
+    return (
+      `unknown key "${key}" in this step: besides one of ${STEP_KEYS}, a step may have name, save, ` +
+      `expect and expect_error (a request also body and headers, expect_webhook also match)`
+    );
   }
   if (path.length === 0) return `unknown key "${key}": a scenario has ${SCENARIO_KEYS}`;
   return `${pathText(path)}: unknown key "${key}"`;

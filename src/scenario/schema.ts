@@ -69,12 +69,10 @@ const Expected = z
   .union([Matcher, z.string(), z.number(), z.boolean(), z.null(), z.array(z.unknown())])
   .describe('a value the field must equal, or an object of matchers');
 
-export const Expect = z
-  .record(ResultPath, Expected)
-  .meta({
-    id: 'Expect',
-    description: "Fields of the step's result (status or exit, data, error, headers…) and what each must be.",
-  });
+export const Expect = z.record(ResultPath, Expected).meta({
+  id: 'Expect',
+  description: "Fields of the step's result (status or exit, data, error, headers…) and what each must be.",
+});
 
 const Save = z
   .record(z.string().regex(VAR_NAME, { error: 'must be a variable name: letters, digits and _' }), ResultPath)

@@ -76,7 +76,9 @@ export async function awaitWebhook(
     return {
       result: {},
       ok: false,
-      summary: `deliveries go to ${endpoint.url}, not to the built-in receiver, whose record expect_webhook reads (webhooks endpoint reset sends them there again)`,
+      summary:
+        `deliveries go to ${endpoint.url}, not to the built-in receiver, ` +
+        `whose record expect_webhook reads (webhooks endpoint reset sends them there again)`,
     };
   }
   let seen: { event: ReceiverEvent; payload: unknown }[] = [];
@@ -133,7 +135,9 @@ export async function awaitWebhook(
   return {
     result: {},
     ok: false,
-    summary: `no ${eventType} delivery${wanted} reached the built-in receiver after ${SCHEDULER_PASSES} scheduler passes (${seen.length} other ${eventType} ${seen.length === 1 ? 'delivery' : 'deliveries'})`,
+    summary:
+      `no ${eventType} delivery${wanted} reached the built-in receiver after ${SCHEDULER_PASSES} scheduler ` +
+      `passes (${seen.length} other ${eventType} ${seen.length === 1 ? 'delivery' : 'deliveries'})`,
     details,
   };
 }

@@ -102,11 +102,9 @@ const OTHER_MEDIA_TYPES = 'x-other-media-types';
  * @example response: { 200: fileResponse('application/vnd.sqlite3', 'the whole sandbox as an SQLite file') }
  */
 export const fileResponse = (mediaType: string, description: string, others: string[] = []) =>
-  z
-    .string()
-    .meta({
-      format: 'binary',
-      contentMediaType: mediaType,
-      description,
-      ...(others.length > 0 ? { [OTHER_MEDIA_TYPES]: others } : {}),
-    });
+  z.string().meta({
+    format: 'binary',
+    contentMediaType: mediaType,
+    description,
+    ...(others.length > 0 ? { [OTHER_MEDIA_TYPES]: others } : {}),
+  });

@@ -23,7 +23,9 @@ export const Health = Ok(
       .number()
       .optional()
       .describe(
-        'where several servers share one database: how long (on the developer clock) a begun webhook attempt holds its delivery, so no other server sends it meanwhile',
+        'where several servers share one database: ' +
+          'how long (on the developer clock) a begun webhook attempt holds its delivery, ' +
+          'so no other server sends it meanwhile',
       ),
     deliveries_leased_by_this_server: z
       .number()

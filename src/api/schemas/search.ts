@@ -13,7 +13,9 @@ export const SearchQuery = z.strictObject({
     .max(200, { error: 'must be at most 200 characters' })
     .meta({ examples: ['ada'] })
     .describe(
-      'an id or its start (4+ hex digits, dashes optional) or the start of its last 12 hex digits; a provider reference (whole, or its first 6+ characters); a 10-digit account number; words of a customer reference, customer or sender name, or narration',
+      'an id or its start (4+ hex digits, dashes optional) or the start of its last 12 hex digits; ' +
+        'a provider reference (whole, or its first 6+ characters); a 10-digit account number; ' +
+        'words of a customer reference, customer or sender name, or narration',
     ),
   kind: z.enum(SEARCH_KINDS).optional().describe('only this kind of record'),
   match: z

@@ -437,7 +437,10 @@ export const suspenseItemView: View = {
       row('To account', item.account_number),
       row(
         'Sender',
-        `${item.sender_name}${item.sender_account ? ` · ${item.sender_account} · ${fmt.bank(item.sender_bank_code)}` : fmt.dim(' (no sender account: it cannot be refunded)')}`,
+        `${item.sender_name}` +
+          (item.sender_account
+            ? ` · ${item.sender_account} · ${fmt.bank(item.sender_bank_code)}`
+            : fmt.dim(' (no sender account: it cannot be refunded)')),
       ),
       row('Narration', item.raw_narration || fmt.dim('(empty)')),
       row('Reference', item.provider_reference),
@@ -516,7 +519,9 @@ export const webhookShowView: View = {
   lines: ({ log, attempts }: LogShown, fmt) => [
     `${fmt.dim('Delivery  ')} ${log.id}`,
     `${fmt.dim('Event     ')} ${log.event_type} · ${log.event_id}`,
-    `${fmt.dim('Status    ')} ${fmt.status(log.status)} after ${fmt.plural(log.attempt_count, 'attempt')}${log.next_retry_at ? ` · next retry ${log.next_retry_at}` : ''}${log.delivered_at ? ` · delivered ${log.delivered_at}` : ''}`,
+    `${fmt.dim('Status    ')} ${fmt.status(log.status)} after ${fmt.plural(log.attempt_count, 'attempt')}` +
+      (log.next_retry_at ? ` · next retry ${log.next_retry_at}` : '') +
+      (log.delivered_at ? ` · delivered ${log.delivered_at}` : ''),
     fmt.dim('Envelope'),
     ...jsonLines(log.payload, fmt),
     // A service without the sandbox's attempt log shows the delivery alone.
@@ -524,7 +529,9 @@ export const webhookShowView: View = {
     ...(attempts ?? []).flatMap((a) => {
       // An attempt whose outcome was never recorded (the sandbox stopped while it was out) took no time anyone measured.
       const interrupted = a.http_status_code === null && a.error?.startsWith('interrupted:') === true;
-      const head = `  #${a.attempt_number} ${a.created_at}${a.manual ? ' (manual)' : ''} → ${a.http_status_code ?? fmt.red(a.error ?? 'no answer')}${interrupted ? '' : ` in ${a.duration_ms} ms`}`;
+      const head =
+        `  #${a.attempt_number} ${a.created_at}${a.manual ? ' (manual)' : ''} → ` +
+        `${a.http_status_code ?? fmt.red(a.error ?? 'no answer')}${interrupted ? '' : ` in ${a.duration_ms} ms`}`;
       // The URL on the attempt's line when it fits, else on a line of its own, whole where it can be.
       const url =
         fmt.wrap(`${head} · ${a.url}`).length === 1

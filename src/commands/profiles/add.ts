@@ -36,7 +36,11 @@ export function addCommand(): Command {
     .addHelpText(
       'after',
       `
-The key never goes on the command line (where \`ps\` shows it): pipe it in with --api-key-stdin, or name its variable with --api-key-env. Without either the profile has no key, and each command takes --api-key. Profiles are kept in $XDG_CONFIG_HOME/ledger/config.toml (~/.config/ledger/config.toml), mode 0600. Adding one does not make it the default: \`ledger profiles use NAME\` does.
+The key never goes on the command line (where \`ps\` shows it): \
+pipe it in with --api-key-stdin, or name its variable with --api-key-env. \
+Without either the profile has no key, and each command takes --api-key. \
+Profiles are kept in $XDG_CONFIG_HOME/ledger/config.toml (~/.config/ledger/config.toml), mode 0600. \
+Adding one does not make it the default: \`ledger profiles use NAME\` does.
 ${examples(
   'printf %s "$STAGING_KEY" | ledger profiles add staging --base-url https://staging.example.com --api-key-stdin',
   'ledger profiles add live --base-url https://api.example.com --api-key-env LEDGER_LIVE_KEY --live',
@@ -96,7 +100,8 @@ export async function runAdd(io: Io, name: string, flags: AddFlags): Promise<voi
   const host = new URL(baseUrl).hostname;
   if (shown.live && baseUrl.startsWith('http:') && !isLoopback(host)) {
     throw new UsageError(
-      `a live profile must be https://: --insecure is for test servers on a trusted network, and ${baseUrl} would carry a live key in clear text; nothing was written`,
+      `a live profile must be https://: --insecure is for test servers on a trusted network, ` +
+        `and ${baseUrl} would carry a live key in clear text; nothing was written`,
       'INSECURE_URL',
     );
   }

@@ -13,7 +13,10 @@ export function listCommand(): Command {
     .addHelpText(
       'after',
       `
-Each key is shown masked, as its kind and last four characters (svc_test_…9f3a); a key read from a variable as $NAME, with its masked value when it is set. --json prints an array of { name, base_url, key, key_env, key_env_set, live, insecure, default } with the key masked too: no output of ledger profiles carries a key. * marks the default profile (\`ledger profiles use\`).
+Each key is shown masked, as its kind and last four characters (svc_test_…9f3a); \
+a key read from a variable as $NAME, with its masked value when it is set. \
+--json prints an array of { name, base_url, key, key_env, key_env_set, live, insecure, default } with the key masked too: \
+no output of ledger profiles carries a key. * marks the default profile (\`ledger profiles use\`).
 ${examples('ledger profiles list', 'ledger profiles list --json', 'ledger profiles list | cut -f2,3')}`,
     )
     .action(action(runList));

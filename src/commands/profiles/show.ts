@@ -13,7 +13,11 @@ export function showCommand(): Command {
     .addHelpText(
       'after',
       `
-Prints the profile, its key masked, and checks the key with GET requests: a sandbox names the developer it belongs to; another service only says whether it works. A live profile is checked only with --live; without it nothing is sent. --json prints the profile as \`ledger profiles list --json\` does, with key_works (null when not checked) and developer.
+Prints the profile, its key masked, and checks the key with GET requests: \
+a sandbox names the developer it belongs to; another service only says whether it works. \
+A live profile is checked only with --live; without it nothing is sent. \
+--json prints the profile as \`ledger profiles list --json\` does, with key_works (null when not checked) \
+and developer.
 ${examples('ledger profiles show', 'ledger profiles show staging', 'ledger profiles show live --live', 'ledger profiles show staging --json')}`,
     )
     .action(action(runShow));

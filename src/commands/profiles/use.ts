@@ -10,7 +10,9 @@ export function useCommand(): Command {
     .addHelpText(
       'after',
       `
-The default profile is used where nothing else names a service: no --base-url or --profile, no LEDGER_PROFILE or LEDGER_BASE_URL, and no sandbox state in this folder (\`ledger whoami\` says which one wins).
+The default profile is used where nothing else names a service: \
+no --base-url or --profile, no LEDGER_PROFILE or LEDGER_BASE_URL, \
+and no sandbox state in this folder (\`ledger whoami\` says which one wins).
 ${examples('ledger profiles use staging', 'ledger whoami')}`,
     )
     .action(action(runUse));

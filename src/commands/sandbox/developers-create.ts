@@ -12,7 +12,9 @@ const BEFORE_REPEATING =
 
 /** Said on stderr, whatever the output format: the developer just made is on a sandbox anyone with the seed can read the ids of. */
 const SEEDED_WARNING =
-  "Warning: this sandbox is seeded (--seed): anyone who knows the seed can derive every id and account number in it, this developer's too. A seeded sandbox is for one team's own CI job: do not share it with other developers.\n";
+  'Warning: this sandbox is seeded (--seed): ' +
+  "anyone who knows the seed can derive every id and account number in it, this developer's too. " +
+  "A seeded sandbox is for one team's own CI job: do not share it with other developers.\n";
 
 export function developersCreateCommand(): Command {
   return sandboxCommand('create')

@@ -10,7 +10,9 @@ import { credentialView } from '../../cli/output/views.js';
  * the SANDBOX developer a working key (ensureSandboxDeveloper).
  */
 const BEFORE_REPEATING =
-  'if `ledger sandbox keys` now answers UNAUTHORIZED, the key was rotated and the new one was lost with the answer: `ledger sandbox stop`, then `ledger sandbox start --detach`, issues the SANDBOX developer a new key';
+  'if `ledger sandbox keys` now answers UNAUTHORIZED, ' +
+  'the key was rotated and the new one was lost with the answer: ' +
+  '`ledger sandbox stop`, then `ledger sandbox start --detach`, issues the SANDBOX developer a new key';
 
 export function rotateCommand(): Command {
   return sandboxCommand('rotate')

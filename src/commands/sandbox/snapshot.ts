@@ -104,7 +104,8 @@ export function saveCommand(): Command {
     .addOption(
       enumOption(
         '--format <format>',
-        'sqlite (the default: the database file, the fast path) or json (JSON Lines, one row a line: the same state gives the same bytes, to review in a diff and to move between backends)',
+        'sqlite (the default: the database file, the fast path) or json (JSON Lines, one row a line: ' +
+          'the same state gives the same bytes, to review in a diff and to move between backends)',
         Object.keys(SNAPSHOT_FORMATS),
       ),
     )
@@ -124,11 +125,9 @@ export function saveCommand(): Command {
           throw new UsageError(`--format ${format}: must be one of ${Object.keys(SNAPSHOT_FORMATS).join(', ')}`);
         const saved =
           'name' in target
-            ? await io
-                .client()
-                .sandbox<Snapshot>('POST', '/sandbox/snapshots', {
-                  body: options.format ? { ...target, format } : target,
-                })
+            ? await io.client().sandbox<Snapshot>('POST', '/sandbox/snapshots', {
+                body: options.format ? { ...target, format } : target,
+              })
             : await saveToFile(io, target.file, format);
         await io.show(saved, snapshotView('Saved'));
       }),
@@ -144,7 +143,8 @@ export function restoreCommand(): Command {
     .argument('[name]', 'a snapshot saved with `snapshot save <name>`')
     .option(
       '--file <path>',
-      'restore from this file instead: an SQLite or a text (--format json) snapshot, told apart by its first bytes (older ones are migrated; the file is not changed)',
+      'restore from this file instead: an SQLite or a text (--format json) snapshot, ' +
+        'told apart by its first bytes (older ones are migrated; the file is not changed)',
     )
     .option(
       '--force',

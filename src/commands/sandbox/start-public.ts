@@ -55,7 +55,10 @@ export async function binding(io: Io, options: PublicFlags): Promise<Binding> {
 }
 
 export const insecureWarning = (host: string) =>
-  `Warning: --insecure: listening on ${host} over plain HTTP. API keys and money travel in clear text, readable and changeable by anyone on the network between you and your teammates. Use it only for a test server on a trusted network; --tls-cert and --tls-key serve HTTPS.\n`;
+  `Warning: --insecure: listening on ${host} over plain HTTP. ` +
+  `API keys and money travel in clear text, ` +
+  `readable and changeable by anyone on the network between you and your teammates. ` +
+  `Use it only for a test server on a trusted network; --tls-cert and --tls-key serve HTTPS.\n`;
 
 /** How teammates reach a sandbox that listens beyond loopback (nothing for a loopback one); `baseUrl` gives the port. */
 export function sharing(bind: Binding, baseUrl: string): Sharing | undefined {
@@ -96,7 +99,9 @@ export function publicHost(host: string): string {
 /**
  * The URL and the line teammates run to add the sandbox as a profile; over plain HTTP (`--insecure`)
  * the line says `--insecure` too, which `profiles add` needs for an http URL beyond loopback.
- * @example shared({ host: '0.0.0.0', port: 4010, tls, certPath }).profiles_add // 'ledger profiles add team --base-url https://192.168.1.20:4010 --api-key-stdin'
+ * @example
+ * shared({ host: '0.0.0.0', port: 4010, tls, certPath }).profiles_add
+ * // 'ledger profiles add team --base-url https://192.168.1.20:4010 --api-key-stdin'
  */
 export function shared(sharing: Sharing): Shared {
   const url = `${sharing.tls ? 'https' : 'http'}://${publicHost(sharing.host)}:${sharing.port}`;
@@ -139,7 +144,8 @@ export function sharingText(stream: Stream, sharing: Sharing): string {
   if (tls && !tls.names(publicHost(sharing.host))) {
     lines.push(
       prose(
-        `Warning: the certificate is not issued to ${publicHost(sharing.host)}, so teammates' connections to ${url} will be refused: make one whose subjectAltName names it.`,
+        `Warning: the certificate is not issued to ${publicHost(sharing.host)}, ` +
+          `so teammates' connections to ${url} will be refused: make one whose subjectAltName names it.`,
       ),
     );
   }

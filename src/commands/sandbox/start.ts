@@ -94,7 +94,8 @@ export function startCommand(): Command {
     .addOption(
       new Option(
         '--webhook-lease <seconds>',
-        'PostgreSQL: how long a begun webhook attempt holds its delivery from the other servers; longer than --webhook-timeout, at most 3600 (default: the timeout + 15)',
+        'PostgreSQL: how long a begun webhook attempt holds its delivery from the other servers; ' +
+          'longer than --webhook-timeout, at most 3600 (default: the timeout + 15)',
       ).env('LEDGER_PG_WEBHOOK_LEASE'),
     )
     .option(
@@ -148,7 +149,8 @@ export function startCommand(): Command {
         'ledger sandbox start --detach --memory --seed 7 --snapshot test/fixtures/base.db',
         'ledger sandbox start --detach --database postgres://ledger@127.0.0.1:5432/ledger   # on PostgreSQL, which other servers may share',
         "LEDGER_DATABASE_URL='postgres://ledger:…@db:5432/ledger' ledger sandbox start --detach   # a password: in the environment, not in ps",
-        "ledger sandbox start --detach --database postgres://ledger@db:5432/ledger --webhook-timeout 5 --webhook-lease 20   # a killed server's webhooks go out again from the others after 20 s",
+        'ledger sandbox start --detach --database postgres://ledger@db:5432/ledger --webhook-timeout 5 ' +
+          "--webhook-lease 20   # a killed server's webhooks go out again from the others after 20 s",
         'ledger sandbox start --public --tls-cert cert.pem --tls-key key.pem   # a team sandbox over HTTPS',
         'ledger sandbox start --analyser openai-compatible --analyser-url http://127.0.0.1:11434/v1 --analyser-model llama3.2',
         'eval "$(ledger sandbox env)"',
@@ -439,7 +441,12 @@ async function foreground(
       ['0.0.0.0', '::'].includes(bind.host)
         ? `ledger sandbox listening on every interface (${bind.host}), port ${new URL(server.baseUrl).port}: ${server.baseUrl} from this machine`
         : `ledger sandbox listening on ${server.baseUrl}`,
-      `API key   ${!server.apiKey ? NO_KEY_ISSUED : detached ? `${server.apiKey.slice(0, 13)}… (in ${stateFile}; \`ledger sandbox env\` prints it)` : `${server.apiKey}${server.keyIssued ? '  (new)' : ''}`}`,
+      'API key   ' +
+        (!server.apiKey
+          ? NO_KEY_ISSUED
+          : detached
+            ? `${server.apiKey.slice(0, 13)}… (in ${stateFile}; \`ledger sandbox env\` prints it)`
+            : `${server.apiKey}${server.keyIssued ? '  (new)' : ''}`),
       `Database  ${storage.banner}`,
       `Server    ${server.serverId}`,
       `State     ${stateFile}`,

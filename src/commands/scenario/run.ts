@@ -30,7 +30,8 @@ export function runCommand(): Command {
     .addOption(
       new Option(
         '--exclude <glob>',
-        'pass over the files below a directory that this glob names, unread (repeatable; * ? **, by the path from that directory; its .ledgerignore adds its own)',
+        'pass over the files below a directory that this glob names, unread (repeatable; ' +
+          '* ? **, by the path from that directory; its .ledgerignore adds its own)',
       ).argParser((glob, previous) => [...((previous as string[] | undefined) ?? []), glob]),
     )
     .option(
@@ -56,7 +57,8 @@ export function runCommand(): Command {
         "ledger scenario run test/scenarios --exclude 'broken/**' --exclude '*.bad.yaml'",
         'ledger scenario run test/scenarios --port 4020',
       ) +
-        `For scenario run: 1 means a scenario failed, 2 a malformed file (each problem with its line and column; nothing runs), 3 the sandbox of --base-url cannot be reached.
+        `For scenario run: 1 means a scenario failed, 2 a malformed file (each problem with its line and column; nothing runs), \
+3 the sandbox of --base-url cannot be reached.
 A file's format: docs/scenarios.md, and the JSON Schema in the package (schema/scenario.schema.json), for editors.
 `,
     )

@@ -33,18 +33,17 @@ export interface RefundCheck {
 export async function checkRefund(io: Io, item: SuspenseItem): Promise<RefundCheck> {
   let resolved: ResolvedAccount;
   try {
-    resolved = await io
-      .client()
-      .request<ResolvedAccount>('POST', '/v1/banks/resolve', {
-        body: { account_number: item.sender_account, bank_code: item.sender_bank_code },
-      });
+    resolved = await io.client().request<ResolvedAccount>('POST', '/v1/banks/resolve', {
+      body: { account_number: item.sender_account, bank_code: item.sender_bank_code },
+    });
   } catch (error) {
     if (!(error instanceof ApiError) || (error.code !== 'ACCOUNT_NOT_FOUND' && error.code !== 'INVALID_BANK_CODE'))
       throw error;
     throw new ApiError(
       error.status,
       'ACCOUNT_NOT_FOUND',
-      `name enquiry on the sender's account ${item.sender_account} at bank ${item.sender_bank_code} failed (${error.message}), so a REFUND cannot go there: nothing moved; CREDIT_WALLET or DISMISS it`,
+      `name enquiry on the sender's account ${item.sender_account} at bank ${item.sender_bank_code} failed ` +
+        `(${error.message}), so a REFUND cannot go there: nothing moved; CREDIT_WALLET or DISMISS it`,
     );
   }
   const bankName = resolved.account_name;

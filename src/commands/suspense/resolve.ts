@@ -92,7 +92,10 @@ async function pickItem(io: Io, wallets: Wallet[]): Promise<SuspenseItem> {
     open.map((item) => {
       const wallet = item.wallet_id ? byId.get(item.wallet_id) : undefined;
       return {
-        name: `${cut(customer(item), nameWidth)}  ${naira(item.amount).padStart(amountWidth)}  ${age(item.created_at, now).padStart(3)}  ${item.reason}${item.status === 'FLAGGED' ? ' · FLAGGED' : ''}  "${item.raw_narration}"`,
+        name:
+          `${cut(customer(item), nameWidth)}  ${naira(item.amount).padStart(amountWidth)}  ` +
+          `${age(item.created_at, now).padStart(3)}  ` +
+          `${item.reason}${item.status === 'FLAGGED' ? ' · FLAGGED' : ''}  "${item.raw_narration}"`,
         match: [
           item.sender_name,
           item.account_number,
@@ -210,12 +213,10 @@ export async function runResolve(io: Io, id: string | undefined, options: Resolv
     const { fitted } = await import('../../text/wrap.js');
     io.stderr.write(fitted(io.stderr, `Warning: ${refund.warning}.\n`));
   }
-  const result = await io
-    .client()
-    .request('POST', `/v1/suspense/${encodeURIComponent(itemId)}/resolve`, {
-      body,
-      idempotencyKey: options.idempotencyKey,
-    });
+  const result = await io.client().request('POST', `/v1/suspense/${encodeURIComponent(itemId)}/resolve`, {
+    body,
+    idempotencyKey: options.idempotencyKey,
+  });
   await io.show(result, resolutionView);
 }
 

@@ -49,7 +49,9 @@ export async function runRetry(
     io.note(
       log.status === 'DELIVERED'
         ? `Attempt ${log.attempt_count} delivered it.`
-        : `Attempt ${log.attempt_count} failed (${log.http_status_code === null ? 'no answer' : `HTTP ${log.http_status_code}`}): still ${log.status}; \`ledger webhooks show ${log.id}\` has the response.`,
+        : `Attempt ${log.attempt_count} failed ` +
+            `(${log.http_status_code === null ? 'no answer' : `HTTP ${log.http_status_code}`}): ` +
+            `still ${log.status}; \`ledger webhooks show ${log.id}\` has the response.`,
     );
     return;
   }

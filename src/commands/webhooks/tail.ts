@@ -15,7 +15,10 @@ export function tailCommand(): Command {
     .addHelpText(
       'after',
       examples('ledger webhooks tail', 'ledger webhooks tail --json | jq -c "{event_type, status, attempt_count}"') +
-        '\nEach line: time of the attempt (sandbox clock), event, wallet (the end of its id: ids made in the same minute begin alike; --wide shows it whole), amount, status, attempt number and HTTP status; on a narrow terminal the time without its date, then without the wallet.\n',
+        '\nEach line: time of the attempt (sandbox clock), event, wallet (the end of its id: ' +
+        'ids made in the same minute begin alike; ' +
+        '--wide shows it whole), amount, status, attempt number and HTTP status; ' +
+        'on a narrow terminal the time without its date, then without the wallet.\n',
     )
     .action(action(runTail));
 }

@@ -36,7 +36,10 @@ export const ACTION_NEEDS: Record<AgentAction, { destination: boolean; sweepAmou
 /**
  * Attaches an agent to an active wallet. The destination of a sweep must be another active wallet
  * of the same developer: another developer's is 404, a closed one 409, the agent's own 400.
- * @example await createAgent(trx, env, developerId, walletId, { name: 'Save', trigger: 'BALANCE_ABOVE', threshold: 1_000_000, action: 'SWEEP', destination_wallet_id: savings })
+ * @example
+ * await createAgent(trx, env, developerId, walletId, {
+ *   name: 'Save', trigger: 'BALANCE_ABOVE', threshold: 1_000_000, action: 'SWEEP', destination_wallet_id: savings,
+ * })
  */
 export async function createAgent(
   trx: Trx,

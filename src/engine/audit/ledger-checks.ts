@@ -178,7 +178,8 @@ export async function checkWallets(trx: Trx, problems: Problems, dev: string | u
  * system account may hold more than 2^53 kobo, where JavaScript numbers stop being exact.
  */
 export async function checkSuspenseHolding(trx: Trx, problems: Problems, dev: string | undefined): Promise<void> {
-  const held = sql<string>`coalesce((select sum(s.amount) from suspense_items s where s.developer_id = accounts.developer_id and s.status in ('PENDING', 'FLAGGED')), 0)`;
+  const unresolved = sql`select sum(s.amount) from suspense_items s where s.developer_id = accounts.developer_id and s.status in ('PENDING', 'FLAGGED')`;
+  const held = sql<string>`coalesce((${unresolved}), 0)`;
   const wrong = await trx
     .selectFrom('accounts')
     .select([

@@ -99,7 +99,10 @@ export interface StorageOptions {
   afterCommit?: () => void;
 }
 
-/** How a snapshot file is written: the backend's own (SQLite: a database file, the default and the fast path), or JSON Lines (text-snapshot.ts), which any backend loads. */
+/**
+ * How a snapshot file is written: the backend's own (SQLite: a database file, the default and the fast path), or JSON
+ * Lines (text-snapshot.ts), which any backend loads.
+ */
 export type SnapshotFormat = 'sqlite' | 'json';
 
 /** What a snapshot file says about itself (see SnapshotHooks.info). */

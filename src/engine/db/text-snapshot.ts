@@ -266,8 +266,9 @@ export async function loadTextSnapshot(
     if (!batch || batch.rows.length === 0) return;
     const { table, rows, first } = batch;
     batch = undefined;
+    const columns = sql.join(table.columns.map((c) => sql.ref(c.name)));
     const insert = (values: unknown[][]) =>
-      sql`INSERT INTO ${sql.table(table.name)} (${sql.join(table.columns.map((c) => sql.ref(c.name)))}) VALUES ${sql.join(values.map((v) => sql`(${sql.join(v)})`))}`.execute(
+      sql`INSERT INTO ${sql.table(table.name)} (${columns}) VALUES ${sql.join(values.map((v) => sql`(${sql.join(v)})`))}`.execute(
         db,
       );
     // A savepoint, so that the row the schema refuses can be found and named (PostgreSQL ends a

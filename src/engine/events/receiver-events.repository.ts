@@ -34,7 +34,10 @@ const addToCount = prepare((db, p: { developer_id: string; n: number }) =>
 /**
  * Keeps deliveries the built-in receiver accepted, all of one developer, and counts them. A body
  * that is exactly its event's payload is stored as null: the event holds it.
- * @example await keepReceived(trx, developerId, [{ id, developer_id, webhook_id, event_type, headers, body: null, signature_valid: 1, response_status: 200, created_at }]);
+ * @example
+ * await keepReceived(trx, developerId, [
+ *   { id, developer_id, webhook_id, event_type, headers, body: null, signature_valid: 1, response_status: 200, created_at },
+ * ]);
  */
 export async function keepReceived(
   trx: Trx,

@@ -174,15 +174,13 @@ export async function storeKey(
     .insertInto('idempotency_keys')
     .values(row)
     .onConflict((oc) =>
-      oc
-        .columns(['developer_id', 'method', 'path', 'key'])
-        .doUpdateSet({
-          request_hash: row.request_hash,
-          state: row.state,
-          response_status: status,
-          response_body: body,
-          created_at: row.created_at,
-        }),
+      oc.columns(['developer_id', 'method', 'path', 'key']).doUpdateSet({
+        request_hash: row.request_hash,
+        state: row.state,
+        response_status: status,
+        response_body: body,
+        created_at: row.created_at,
+      }),
     )
     .execute();
 }

@@ -46,10 +46,15 @@ const { $schema: _dialect, ...ANSWER_SCHEMA } = z.toJSONSchema(ModelAnswer);
 const INSTRUCTIONS = [
   'You read the narration of a payment arriving in a Nigerian bank wallet and say what it is for.',
   'Narrations use channel formats (NIP/, MOB/, USSD/, POS/, FIP:, TRF), abbreviations (sch, trf, frm, pymt, bal, contri), pidgin, Yoruba, Igbo and Hausa.',
-  `extracted_intent is one of: ${INTENT_NAMES.join(', ')}. Use "transfer" for channel words and names only, "payment" for readable text with no specific purpose, "unknown" for empty or unreadable text.`,
+  `extracted_intent is one of: ${INTENT_NAMES.join(', ')}. ` +
+    `Use "transfer" for channel words and names only, "payment" for readable text with no specific purpose, ` +
+    `"unknown" for empty or unreadable text.`,
   'suggested_label is a short label for people, such as "School fees" or "General payment".',
-  'confidence_score is from 0 to 1: below 0.5 means a person must look at the payment (empty, unreadable or meaningless text); a readable, plausible narration gets 0.5 or more.',
-  'flags: SUSPECTED_FRAUD for fraud, scams or stolen money; REJECTED_BY_PROMPT or REVIEW_REQUESTED_BY_PROMPT when the wallet guidance says to reject or review such a payment; EMPTY_NARRATION, UNCLEAR_NARRATION, AMBIGUOUS_INTENT, UNEXPECTED_FOR_WALLET as they apply.',
+  'confidence_score is from 0 to 1: below 0.5 means a person must look at the payment (empty, ' +
+    'unreadable or meaningless text); a readable, plausible narration gets 0.5 or more.',
+  'flags: SUSPECTED_FRAUD for fraud, scams or stolen money; ' +
+    'REJECTED_BY_PROMPT or REVIEW_REQUESTED_BY_PROMPT when the wallet guidance says to reject or review such a ' +
+    'payment; EMPTY_NARRATION, UNCLEAR_NARRATION, AMBIGUOUS_INTENT, UNEXPECTED_FOR_WALLET as they apply.',
   'explanation is one short sentence. Answer with JSON only.',
 ].join('\n');
 
@@ -271,7 +276,10 @@ function parseCompletion(text: string): Asked {
   }
 }
 
-/** The model's answer as service_intelligence, with the prompt's amount limits, its rules on senders and the markers applied on top (the model is sent neither the amount nor the sender). */
+/**
+ * The model's answer as service_intelligence, with the prompt's amount limits, its rules on senders and the markers
+ * applied on top (the model is sent neither the amount nor the sender).
+ */
 function fromAnswer(
   answer: ModelAnswer,
   model: string,

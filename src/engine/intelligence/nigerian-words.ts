@@ -41,7 +41,10 @@ export const FAMILY_WORDS = set(`
   WIFE HUSBAND SON DAUGHTER KIDS CHILDREN GRANDMA GRANDPA MOTHER FATHER PARENTS NEPHEW NIECE COUSIN
 `);
 
-/** Narrations that say nothing at all, and what a form or a program leaves when nothing was typed ("undefined", "NaN", "[object Object]"): held like an empty one. */
+/**
+ * Narrations that say nothing at all, and what a form or a program leaves when nothing was typed ("undefined", "NaN",
+ * "[object Object]"): held like an empty one.
+ */
 export const EMPTY_WORDS =
   set(`NIL NILL NONE NULL NOTHING NA N A X XX NO NOT APPLICABLE NARRATION NARR REMARK REMARKS DESCRIPTION
   UNDEFINED NAN OBJECT EMPTY BLANK TBD TBA PLACEHOLDER`);

@@ -2,15 +2,30 @@ import { INTENTS, TOPICS } from './lexicon.js';
 
 // The verbs in any form: "should be rejected", "everything else gets flagged", "hold them".
 // A clause that starts "no" ("No betting money", "no loans") refuses what it names.
-const REJECT_VERBS = String.raw`reject(?:s|ed|ing)?|refus(?:e|es|ed|ing)|block(?:s|ed|ing)?|declin(?:e|es|ed|ing)|(?:do not|don't|dont|never|no|not|cannot|can't) (?:accept|credit|take|collect|gree|allow|receive|process|want)|not (?:be )?(?:allowed|accepted|permitted|credited|received)|send (?:it |them |am )?back|return to sender|bounce(?:d)?|disallow(?:s|ed)?|prohibited|forbidden|banned`;
+const REJECT_VERBS =
+  String.raw`reject(?:s|ed|ing)?|refus(?:e|es|ed|ing)|block(?:s|ed|ing)?|declin(?:e|es|ed|ing)|` +
+  String.raw`(?:do not|don't|dont|never|no|not|cannot|can't)` +
+  String.raw` (?:accept|credit|take|collect|gree|allow|receive|process|want)|` +
+  String.raw`not (?:be )?(?:allowed|accepted|permitted|credited|received)|send (?:it |them |am )?back|` +
+  String.raw`return to sender|bounce(?:d)?|disallow(?:s|ed)?|prohibited|forbidden|banned`;
 const REJECT = new RegExp(String.raw`\b(${REJECT_VERBS})\b|^no\b(?! (?:need|problem|worries|wahala|limit|issue)\b)`);
-const REVIEW_VERBS = String.raw`review(?:s|ed|ing)?|flag(?:s|ged|ging)?|check(?:s|ed|ing)?|verif(?:y|ies|ied)|hold(?:s|ing)?|held|manual(?:ly)?|suspicious|investigat(?:e|es|ed|ing)|confirm(?:s|ed|ing)?|query|queried|escalat(?:e|ed)|approv(?:e|al)|(?:alert|notify|tell|inform|call) me|let me know|wait(?:s|ing)? for|pending|on hold|aside|quarantin(?:e|ed)|look (?:at|into)|see (?:am|it|them) first`;
+const REVIEW_VERBS =
+  String.raw`review(?:s|ed|ing)?|flag(?:s|ged|ging)?|check(?:s|ed|ing)?|verif(?:y|ies|ied)|hold(?:s|ing)?|held|` +
+  String.raw`manual(?:ly)?|suspicious|investigat(?:e|es|ed|ing)|confirm(?:s|ed|ing)?|query|queried|` +
+  String.raw`escalat(?:e|ed)|approv(?:e|al)|(?:alert|notify|tell|inform|call) me|let me know|` +
+  String.raw`wait(?:s|ing)? for|pending|on hold|aside|quarantin(?:e|ed)|look (?:at|into)|` +
+  String.raw`see (?:am|it|them) first`;
 const REVIEW = new RegExp(String.raw`\b(${REVIEW_VERBS})\b`);
 /** "No need to review salaries", "never hold salaries", "don't flag gifts": a verb of review negated asks for nothing. */
-const NO_NEED =
-  /\b(?:no need to|(?:do not|don't|dont|does not|doesn't) need to|needn't|not necessary to|(?:never|do not|don't|dont|no) (?:hold|flag|review|check|query|verify|question))\b/;
-const LIMIT =
-  /\b(?:above|over|more than|greater than|bigger than|larger than|higher than|in excess of|exceeding|exceeds?|pass|passes|wey pass|beyond|past)\s*(?:(?:the|a|our|my|limit|cap|sum|amount|of)\s+)*(?:₦|#|ngn|n)?\s*([\d,]+(?:\.\d+)?)\s*(k|m|thousand|million)?\s*(naira|kobo)?/;
+const NO_NEED = new RegExp(
+  String.raw`\b(?:no need to|(?:do not|don't|dont|does not|doesn't) need to|needn't|not necessary to|` +
+    String.raw`(?:never|do not|don't|dont|no) (?:hold|flag|review|check|query|verify|question))\b`,
+);
+const LIMIT = new RegExp(
+  String.raw`\b(?:above|over|more than|greater than|bigger than|larger than|higher than|in excess of|exceeding|` +
+    String.raw`exceeds?|pass|passes|wey pass|beyond|past)\s*(?:(?:the|a|our|my|limit|cap|sum|amount|of)\s+)*` +
+    String.raw`(?:₦|#|ngn|n)?\s*([\d,]+(?:\.\d+)?)\s*(k|m|thousand|million)?\s*(naira|kobo)?`,
+);
 const STOPWORDS = new Set([
   'THIS',
   'THAT',
@@ -152,7 +167,8 @@ const STOPWORDS = new Set([
   'UPWARD',
   'BEYOND',
   'MINIMUM',
-  // Verbs that route a payment somewhere ("everything else goes to review", "put the rest aside"), pidgin ("hold am make we check", "any oda money"), limits, and who pays.
+  // Verbs that route a payment somewhere ("everything else goes to review", "put the rest aside"), pidgin ("hold am
+  // make we check", "any oda money"), limits, and who pays.
   'GOES',
   'GOING',
   'SEND',
@@ -345,7 +361,10 @@ const UNUSUAL =
   /\b(?:unusual|rare|strange|odd|unexpected|not expected|not normal|abnormal|suspicious|looks? like|seems?|appears? to be|likely)\b/;
 /** A most: "not more than ₦50k", "max 20k", "at most", "up to" (amounts past it are out of bounds). */
 const AT_MOST = new RegExp(
-  String.raw`\b(?:(?:not|never|n't|cannot)\s+(?:be\s+)?(?:more than|above|over|exceed(?:ing)?|greater than|higher than)|no more than|max(?:imum)?|at most|up to|upto|limit(?:ed)?|capped at|cap(?:\s+of)?|ceiling(?:\s+of)?)(?:\s+(?:of|is|at|to|per|single|payment|transaction|amount|deposit|each|a|one|:|=))*\s*${AMOUNT}`,
+  String.raw`\b(?:(?:not|never|n't|cannot)\s+(?:be\s+)?(?:more than|above|over|exceed(?:ing)?|greater than|` +
+    String.raw`higher than)|no more than|max(?:imum)?|at most|up to|upto|limit(?:ed)?|capped at|cap(?:\s+of)?|` +
+    String.raw`ceiling(?:\s+of)?)(?:\s+(?:of|is|at|to|per|single|payment|transaction|amount|deposit|each|a|one|` +
+    String.raw`:|=))*\s*${AMOUNT}`,
 );
 /** Below: "below ₦5,000", "under 10k", "less than ₦1,000". */
 const BELOW = new RegExp(String.raw`\b(?:below|under|less than|lower than|smaller than)\s*${AMOUNT}`);
@@ -436,7 +455,10 @@ const ELSE = /\b(?:else|other|others|rest|oda|oder|anoda|anoder)\b/;
  * "anything else", "any other") starts a clause of its own. "Any money wey na loan, hold am" stays one.
  */
 const VERB_AFTER_COMMA = new RegExp(
-  `(?:,|—|–|:|\\s-\\s)\\s*(?=(?:and\\s+|then\\s+|please\\s+|pls\\s+)?(?:(?:${REJECT_VERBS}|${REVIEW_VERBS}|anything|everything|any|all|no|other)\\b[^,]*\\b(?:else|other|others|rest|oda|oder|anoda|anoder)\\b|(?:the rest|the others|others|any oda)\\b))`,
+  `(?:,|—|–|:|\\s-\\s)\\s*(?=(?:and\\s+|then\\s+|please\\s+|pls\\s+)?` +
+    `(?:(?:${REJECT_VERBS}|${REVIEW_VERBS}|anything|everything|any|all|no|other)` +
+    `\\b[^,]*\\b(?:else|other|others|rest|oda|oder|anoda|anoder)\\b|` +
+    `(?:the rest|the others|others|any oda)\\b))`,
   'i',
 );
 
@@ -561,7 +583,12 @@ function exceptions(prompt: string): string {
   return prompt
     .replace(/\b(all|everything|anything|any payment|every payment|any other payment)\s+but\b/gi, '$1 except')
     .replace(
-      /\b((?:accept|credit|allow|take|receive)\s+(?:all|everything|anything|any)\b[^.;,]*?|(?:all|everything|anything)[^.;,]*?\b(?:is|are)\s+(?:fine|ok|okay|welcome|accepted|allowed))\s*,?\s*\b(?:except|excluding|but not|other than|apart from|save for)\b/gi,
+      new RegExp(
+        String.raw`\b((?:accept|credit|allow|take|receive)\s+(?:all|everything|anything|any)\b[^.;,]*?|` +
+          String.raw`(?:all|everything|anything)[^.;,]*?\b(?:is|are)\s+(?:fine|ok|okay|welcome|accepted|allowed))` +
+          String.raw`\s*,?\s*\b(?:except|excluding|but not|other than|apart from|save for)\b`,
+        'gi',
+      ),
       '$1; reject ',
     );
 }

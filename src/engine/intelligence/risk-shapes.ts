@@ -16,17 +16,21 @@ const anyOf = (list: string) => new RegExp(String.raw` (?:${alt(list)}) `);
 
 /** What a scam promises to hand over once a fee is paid. */
 const GAINS = anyOf(
-  'PRIZE, PRIZES, WINNINGS, WINNING, REWARD, REWARDS, GRANT, LOAN, PARCEL, PACKAGE, CONSIGNMENT, FUNDS, FUND, PROFIT, PROFITS, INHERITANCE, COMPENSATION, PAYOUT, AWARD, LOTTERY, JACKPOT, BOX, CASHBACK, AIRDROP, BONUS, SALARY, JOB, ATM CARD',
+  'PRIZE, PRIZES, WINNINGS, WINNING, REWARD, REWARDS, GRANT, LOAN, PARCEL, PACKAGE, CONSIGNMENT, FUNDS, FUND, ' +
+    'PROFIT, PROFITS, INHERITANCE, COMPENSATION, PAYOUT, AWARD, LOTTERY, JACKPOT, BOX, CASHBACK, AIRDROP, BONUS, ' +
+    'SALARY, JOB, ATM CARD',
 );
 /** Paying to set it free. */
 const RELEASING = anyOf(
-  'RELEASE, RELEASED, UNLOCK, UNLOCKING, UNBLOCK, ACTIVATE, ACTIVATION, REACTIVATE, REACTIVATION, UPGRADE, CLAIM, CLAIMING, REDEEM, DISBURSE, DISBURSEMENT, CLEAR, CLEARANCE',
+  'RELEASE, RELEASED, UNLOCK, UNLOCKING, UNBLOCK, ACTIVATE, ACTIVATION, REACTIVATE, REACTIVATION, UPGRADE, ' +
+    'CLAIM, CLAIMING, REDEEM, DISBURSE, DISBURSEMENT, CLEAR, CLEARANCE',
 );
 /** A bank's withdrawal charge and a clearing agent's fee are lawful: neither is here. */
 const FEES = anyOf('FEE, FEES, CHARGE, CHARGES, CODE, TAX');
 /** "Fee to receive", "pay before you claim": money first, the larger sum after. */
 const FEE_BEFORE = new RegExp(
-  ` (?:${alt('FEE, FEES, CHARGE, CHARGES, PAY, PAYMENT, DEPOSIT')}) (?:(?:TO|BEFORE|B4|SO|YOU|U|I|WE|CAN|CA) )+(?:${alt('RECEIVE, CLAIM, WITHDRAW, UNLOCK, RELEASE, ACTIVATE, GET THE, GET YOUR, GET MY')}) `,
+  ` (?:${alt('FEE, FEES, CHARGE, CHARGES, PAY, PAYMENT, DEPOSIT')}) (?:(?:TO|BEFORE|B4|SO|YOU|U|I|WE|CAN|CA) ` +
+    `)+(?:${alt('RECEIVE, CLAIM, WITHDRAW, UNLOCK, RELEASE, ACTIVATE, GET THE, GET YOUR, GET MY')}) `,
 );
 /** Government and its channels: a real duty or levy, cleared through the state, is a bill. */
 const OFFICIAL = anyOf(
@@ -34,8 +38,11 @@ const OFFICIAL = anyOf(
 );
 
 /** A rate per period: "50% in 7 days", "10% daily", "30 percent weekly". */
-const RATE =
-  /(\d+(?:\.\d+)?) ?(?:%|PERCENT|PCT)\s*(?:PROFIT|RETURNS?|ROI|INTEREST|GAIN)?\s*(?:IN|WITHIN|EVERY|PER|AFTER|EACH|A)?\s*(\d+)?\s*(HOURS?|HRS?|H|DAYS?|DAILY|WEEKS?|WEEKLY|WKS?|MONTHS?|MONTHLY|MTHS?)\b/;
+const RATE = new RegExp(
+  String.raw`(\d+(?:\.\d+)?) ?(?:%|PERCENT|PCT)\s*(?:PROFIT|RETURNS?|ROI|INTEREST|GAIN)?\s*` +
+    String.raw`(?:IN|WITHIN|EVERY|PER|AFTER|EACH|A)?\s*(\d+)?\s*` +
+    String.raw`(HOURS?|HRS?|H|DAYS?|DAILY|WEEKS?|WEEKLY|WKS?|MONTHS?|MONTHLY|MTHS?)\b`,
+);
 const DAYS_IN: [RegExp, number][] = [
   [/^H/, 1 / 24],
   [/^(?:DAY|DAILY)/, 1],
@@ -50,20 +57,30 @@ const STAKED = anyOf('INVEST, INVESTMENT, INVESTED, RETURNS, PROFIT, PROFITS, RO
 const CHARGED = anyOf('LOAN, LOANS, REPAYMENT, PENALTY, LATE, OVERDUE, DISCOUNT, OFF, VAT, TAX, COMMISSION');
 /** A thrift pays out what its members put in, in turn: "ajo 5k collect 60k". */
 const THRIFT = anyOf('AJO, ESUSU, OSUSU, ADASHE, THRIFT, CONTRIBUTION, COOPERATIVE, COOP, CONTRIBUTORS');
-const GUARANTEED =
-  / (?:GUARANTEED|GUARANTEE|ASSURED|SURE|FIXED) (?:\w+ )?(?:RETURN|RETURNS|PROFIT|PROFITS|PAYOUT|ROI|INCOME|GAIN|GAINS)(?= )| (?:RETURNS?|PROFITS?|ROI) (?:IS |ARE )?(?:GUARANTEED|ASSURED)(?= )/;
+const GUARANTEED = new RegExp(
+  String.raw` (?:GUARANTEED|GUARANTEE|ASSURED|SURE|FIXED) (?:\w+ )?` +
+    String.raw`(?:RETURN|RETURNS|PROFIT|PROFITS|PAYOUT|ROI|INCOME|GAIN|GAINS)(?= )|` +
+    String.raw` (?:RETURNS?|PROFITS?|ROI) (?:IS |ARE )?(?:GUARANTEED|ASSURED)(?= )`,
+);
 /** "Send 20k receive 200k": a stake and a larger sum back. */
 const STAKE_BACK =
   /(\d+(?:\.\d+)?) ?(K|M)?\b[^\d]{0,25}?\b(?:RECEIVE|GET|COLLECT|RETURNS?|GIVES?|BECOMES?|TURNS? TO|EARN|PAYS?)\b[^\d]{0,12}?(\d+(?:\.\d+)?) ?(K|M)?\b/;
 const amountOf = (n: string, scale: string | undefined) => Number(n) * (scale === 'K' ? 1e3 : scale === 'M' ? 1e6 : 1);
 
 /** Secrecy: "don't tell anyone", "keep it between us", "delete this chat". A surprise for an occasion keeps its secret innocently. */
-const SECRECY =
-  / (?:(?:DONT|DO NOT|NO|NEVER|NOT) (?:TELL|INFORM|SHOW|DISCLOSE|MENTION)|TELL NO ?(?:ONE|BODY)|NOBODY (?:MUST|SHOULD|GO) KNOW|KEEP (?:IT |THIS |AM |DIS |THE \w+ )?(?:SECRET|QUIET|CONFIDENTIAL|BETWEEN US|OFF THE RECORD)|BETWEEN (?:US|YOU AND ME|U AND ME|U AND I)|DELETE (?:THIS|THE|DIS|AFTER|ALL)|NO QUESTIONS) /;
+const SECRECY = new RegExp(
+  String.raw` (?:(?:DONT|DO NOT|NO|NEVER|NOT) (?:TELL|INFORM|SHOW|DISCLOSE|MENTION)|TELL NO ?(?:ONE|BODY)|` +
+    String.raw`NOBODY (?:MUST|SHOULD|GO) KNOW|KEEP (?:IT |THIS |AM |DIS |THE \w+ )?` +
+    String.raw`(?:SECRET|QUIET|CONFIDENTIAL|BETWEEN US|OFF THE RECORD)|` +
+    String.raw`BETWEEN (?:US|YOU AND ME|U AND ME|U AND I)|DELETE (?:THIS|THE|DIS|AFTER|ALL)|NO QUESTIONS) `,
+);
 const OCCASION = anyOf('SURPRISE, BIRTHDAY, BDAY, ANNIVERSARY, PARTY, PROPOSAL, WEDDING, XMAS, CHRISTMAS, VALENTINE');
 /** Urgency with a threat: "pay now or your account will be blocked". */
-const THREAT =
-  / (?:OR|ELSE|BEFORE|OTHERWISE|IF NOT)\b.{0,40}\b(?:BLOCKED|BLOCK|SUSPENDED|DEACTIVATED|FROZEN|FREEZE|FORFEIT|FORFEITED|CANCELLED|ARREST|ARRESTED|JAIL|EXPOSE|EXPOSED|LOSE IT|LOST FOREVER|CLOSED|DELETED)(?= )/;
+const THREAT = new RegExp(
+  String.raw` (?:OR|ELSE|BEFORE|OTHERWISE|IF NOT)\b.{0,40}` +
+    String.raw`\b(?:BLOCKED|BLOCK|SUSPENDED|DEACTIVATED|FROZEN|FREEZE|FORFEIT|FORFEITED|CANCELLED|ARREST|` +
+    String.raw`ARRESTED|JAIL|EXPOSE|EXPOSED|LOSE IT|LOST FOREVER|CLOSED|DELETED)(?= )`,
+);
 const URGENT =
   / (?:URGENT|URGENTLY|NOW|TODAY|IMMEDIATELY|ASAP|WITHIN \d+|IN \d+ (?:HOURS?|HRS?|MINS?|MINUTES?)|\d+ ?HRS?|\d+ ?HOURS?) /;
 
@@ -81,7 +98,8 @@ const LAWFUL_PURCHASE = anyOf(
 /** A place in a service that recruits by merit, bought: "slot in Customs", "army enlistment sure". */
 const PLACES = anyOf('SLOT, SLOTS, POSITION, ENLISTMENT, PLACEMENT');
 const SERVICES = anyOf(
-  'CUSTOMS, ARMY, NAVY, AIRFORCE, AIR FORCE, POLICE, NNPC, CBN, IMMIGRATION, NDLEA, DSS, NSCDC, CIVIL DEFENCE, FIRS, NIS, FRSC, NPA, NIMASA, NCS, EFCC, PRISON, CORRECTIONAL',
+  'CUSTOMS, ARMY, NAVY, AIRFORCE, AIR FORCE, POLICE, NNPC, CBN, IMMIGRATION, NDLEA, DSS, NSCDC, CIVIL DEFENCE, ' +
+    'FIRS, NIS, FRSC, NPA, NIMASA, NCS, EFCC, PRISON, CORRECTIONAL',
 );
 /** Leaked papers: "expo" or "runs" with an exam; a book or a trade expo is an exhibition. */
 const LEAK = anyOf('EXPO, RUNS, QUESTION PAPER, QUESTION PAPERS, LEAKED, QUESTIONS AND ANSWERS, ANSWERS');
@@ -93,21 +111,39 @@ const EXHIBITION = anyOf(
 );
 
 /** A person set free for money: ransom in other words. Release of a result, a car or goods is not. */
-const PERSON_RELEASE =
-  / RELEASE (?:OF )?(?:MY |OUR |HIS |HER |THEIR |THE |DI |D )?(?:BROTHER|SISTER|SON|DAUGHTER|WIFE|HUSBAND|FATHER|MOTHER|DAD|DADDY|MUM|MUMMY|MAMA|PAPA|BABY|CHILD|UNCLE|AUNTY|AUNTIE|COUSIN|NEPHEW|NIECE|BOSS|PASTOR|VICTIM|AM|HIM|HER|THEM)(?= (?!RESULT|RESULTS|CERTIFICATE|SALARY|CAR|GOODS|LETTER|DOCUMENT|DOCUMENTS|FILE|PAY)| ?$)| (?:HIS|HER|THEIR|MY|OUR) RELEASE | CAPTORS /;
+const PERSON_RELEASE = new RegExp(
+  ' RELEASE (?:OF )?(?:MY |OUR |HIS |HER |THEIR |THE |DI |D )?' +
+    '(?:BROTHER|SISTER|SON|DAUGHTER|WIFE|HUSBAND|FATHER|MOTHER|DAD|DADDY|MUM|MUMMY|MAMA|PAPA|BABY|' +
+    'CHILD|UNCLE|AUNTY|AUNTIE|COUSIN|NEPHEW|NIECE|BOSS|PASTOR|VICTIM|AM|HIM|HER|THEM)' +
+    '(?= (?!RESULT|RESULTS|CERTIFICATE|SALARY|CAR|GOODS|LETTER|DOCUMENT|DOCUMENTS|FILE|PAY)| ?$)|' +
+    ' (?:HIS|HER|THEIR|MY|OUR) RELEASE | CAPTORS ',
+);
 
 /** An official paid to act against the law: "for police, make dem drop the case". A fine or a report is lawful. */
 const OFFICIALS = anyOf(
-  'POLICE, POLICEMAN, POLICEMEN, OFFICER, OFFICERS, DPO, IPO, CID, SARS, JUDGE, MAGISTRATE, LECTURER, EXAMINER, INVIGILATOR, VIO, LASTMA, FRSC, KAI, TASKFORCE, TASK FORCE, CUSTOMS OFFICER, WARDER',
+  'POLICE, POLICEMAN, POLICEMEN, OFFICER, OFFICERS, DPO, IPO, CID, SARS, JUDGE, MAGISTRATE, LECTURER, ' +
+    'EXAMINER, INVIGILATOR, VIO, LASTMA, FRSC, KAI, TASKFORCE, TASK FORCE, CUSTOMS OFFICER, WARDER',
 );
-const FAVOURS =
-  / (?:DROP|KILL|SQUASH|CLOSE|BURY|STOP) (?:THE |DI |D |DIS |THIS |MY |HIS |HER )?(?:CASE|MATTER|FILE|REPORT)| LET (?:HIM|HER|AM|US|ME|THEM|MY \w+) GO| RELEASE (?:HIM|HER|AM|THEM|MY)| LOOK THE OTHER WAY| PASS (?:ME|HIM|HER|AM|US)| (?:NO|NOT|DONT|DO NOT) (?:BOOK|ARREST|DETAIN|TOW|IMPOUND)| UNDER THE TABLE| OFF THE RECORD| SETTLE (?:AM|DEM|THEM|HIM|HER|THE OGA)(?= )/;
+const FAVOURS = new RegExp(
+  String.raw` (?:DROP|KILL|SQUASH|CLOSE|BURY|STOP) (?:THE |DI |D |DIS |THIS |MY |HIS |HER )?` +
+    String.raw`(?:CASE|MATTER|FILE|REPORT)| LET (?:HIM|HER|AM|US|ME|THEM|MY \w+) GO|` +
+    String.raw` RELEASE (?:HIM|HER|AM|THEM|MY)| LOOK THE OTHER WAY| PASS (?:ME|HIM|HER|AM|US)|` +
+    String.raw` (?:NO|NOT|DONT|DO NOT) (?:BOOK|ARREST|DETAIN|TOW|IMPOUND)| UNDER THE TABLE| OFF THE RECORD|` +
+    String.raw` SETTLE (?:AM|DEM|THEM|HIM|HER|THE OGA)(?= )`,
+);
 
 /** Money passed through: washed, or a mule's cut kept and the rest sent on ("wash wash" is the black-money scam, a word of its own; a car wash is a wash). */
-const LAUNDERING =
-  / (?<!CAR |BUS |MOTOR |BIKE |HAND |WASH )WASH (?:(?:THIS|DIS|THE|DA|D|MY|SOME|SUM|THESE|DEM) )?(?:MONEY|FUNDS?|CASH|DOLLARS|USD|BTC|CRYPTO)(?= )| CLEAN (?:THIS|DIS|THESE|DEM) (?:MONEY|FUNDS?|CASH)| MONEY WASHING | MULE | (?:RENT|LEND|USE|BORROW) (?:ME )?(?:YOUR|UR|YA|HIS|HER) (?:ACCOUNT|ACCT|ACC|AC) /;
-const CUT =
-  /\b(?:KEEP|TAKE|REMOVE)\b[^%]{0,12}\d+ ?(?:%|PERCENT)|\d+ ?(?:%|PERCENT)[^%]{0,10}\bFOR (?:YOU|U|YOURSELF)\b|\bSEND (?:IT |AM |THE \w+ )?BACK \d+ ?(?:%|PERCENT)/;
+const LAUNDERING = new RegExp(
+  ' (?<!CAR |BUS |MOTOR |BIKE |HAND |WASH )WASH (?:(?:THIS|DIS|THE|DA|D|MY|SOME|SUM|THESE|DEM) )?' +
+    '(?:MONEY|FUNDS?|CASH|DOLLARS|USD|BTC|CRYPTO)(?= )|' +
+    ' CLEAN (?:THIS|DIS|THESE|DEM) (?:MONEY|FUNDS?|CASH)| MONEY WASHING | MULE |' +
+    ' (?:RENT|LEND|USE|BORROW) (?:ME )?(?:YOUR|UR|YA|HIS|HER) (?:ACCOUNT|ACCT|ACC|AC) ',
+);
+const CUT = new RegExp(
+  String.raw`\b(?:KEEP|TAKE|REMOVE)\b[^%]{0,12}\d+ ?(?:%|PERCENT)|` +
+    String.raw`\d+ ?(?:%|PERCENT)[^%]{0,10}\bFOR (?:YOU|U|YOURSELF)\b|` +
+    String.raw`\bSEND (?:IT |AM |THE \w+ )?BACK \d+ ?(?:%|PERCENT)`,
+);
 const ONWARD = /\b(?:SEND|SENT|RETURN|FORWARD|TRANSFER|REMIT|PASS|BALANCE|REST)\b/;
 
 /** The yahoo trade's words for a victim and a pick-up, with the scheme they work: "pick-up from the romance client". */
@@ -124,7 +160,8 @@ const DRUG_SLANG = anyOf('LOUD, COLORADO, ARIZONA, IGBO, GRASS, KUSH, SKUNK, MOL
 
 /** A carder's goods: stolen card data and logins sold by the piece. */
 const CARDING = anyOf(
-  'FULLZ, CC DUMPS, CARD DUMPS, CVV DUMPS, DUMPS WITH PIN, DUMPS AND PIN, CC FULLZ, CVV FULLZ, BANK LOGS, BANK LOG, PAYPAL LOGS, CASHAPP LOGS, SPAMMING TOOLS, SPAM TOOLS, CC SHOP',
+  'FULLZ, CC DUMPS, CARD DUMPS, CVV DUMPS, DUMPS WITH PIN, DUMPS AND PIN, CC FULLZ, CVV FULLZ, BANK LOGS, ' +
+    'BANK LOG, PAYPAL LOGS, CASHAPP LOGS, SPAMMING TOOLS, SPAM TOOLS, CC SHOP',
 );
 
 export interface RiskShape {

@@ -27,7 +27,10 @@ interface Indexes {
   byDeletion: Map<string, string[]>;
   /** What a word of the vocabulary means: the intents it is a term of, or generic, or transfer. */
   meaning: Map<string, string>;
-  /** By each beginning of four letters or more, for words of five letters or more: narrations cut at 30 or 50 characters, abbreviations ("supp", "accom", "reimb"). */
+  /**
+   * By each beginning of four letters or more, for words of five letters or more: narrations cut at 30 or 50
+   * characters, abbreviations ("supp", "accom", "reimb").
+   */
   byPrefix: Map<string, string[]>;
   /** The two-word lexicon phrases. */
   pairs: Set<string>;

@@ -59,7 +59,10 @@ export async function applyDelta(
   return rows[0];
 }
 
-/** Integer arithmetic in SQL: a bound JavaScript number is a REAL, and REAL sums past 2^53 round. `bigint`, not `integer`: PostgreSQL's `integer` stops at 2^31 − 1 (SQLite reads either name as an integer). */
+/**
+ * Integer arithmetic in SQL: a bound JavaScript number is a REAL, and REAL sums past 2^53 round. `bigint`, not
+ * `integer`: PostgreSQL's `integer` stops at 2^31 − 1 (SQLite reads either name as an integer).
+ */
 const newBalance = (delta: number) => sql<number>`balance + cast(${delta} as bigint)`;
 
 /**
@@ -83,7 +86,8 @@ const lowerBalance = prepare((db, p: { accountId: string; delta: number }) =>
 );
 
 /** A wallet's pending payouts, amount and fee: money on its way out that may come back. */
-const pendingPayouts = sql<number>`(select coalesce(sum(payouts.amount + payouts.fee), 0) from payouts where payouts.wallet_id = accounts.id and payouts.status = 'PENDING')`;
+const pendingSum = sql`coalesce(sum(payouts.amount + payouts.fee), 0)`;
+const pendingPayouts = sql<number>`(select ${pendingSum} from payouts where payouts.wallet_id = accounts.id and payouts.status = 'PENDING')`;
 
 const raiseBalance = prepare((db, p: { accountId: string; delta: number }) =>
   db

@@ -285,7 +285,10 @@ async function notAPayout(trx: Trx, developerId: string, transactionId: string):
   const payout = await findPayoutOf(trx, developerId, transactionId);
   if (!payout) return 'pending payout not found';
   const part = payout.fee_transaction_id === transactionId ? 'fee' : 'reversal';
-  return `pending payout not found: ${transactionId} is the ${part} of payout ${payout.transaction_id} (${payout.status}), which is settled or failed by that id`;
+  return (
+    `pending payout not found: ${transactionId} is the ${part} of payout ${payout.transaction_id} ` +
+    `(${payout.status}), which is settled or failed by that id`
+  );
 }
 
 /** Runs one write: the caller decides how (the sandbox shares commits between concurrent writes). */

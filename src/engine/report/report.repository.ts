@@ -68,7 +68,8 @@ export interface SuspenseGroup {
 
 const inPeriod = (developerId: string, period: Period) => {
   const iso = (ms: number) => new Date(ms).toISOString();
-  return sql`developer_id = ${developerId} AND created_at >= ${iso(period.since)} AND ${period.until === null ? sql`1 = 1` : sql`created_at < ${iso(period.until)}`}`;
+  const until = period.until === null ? sql`1 = 1` : sql`created_at < ${iso(period.until)}`;
+  return sql`developer_id = ${developerId} AND created_at >= ${iso(period.since)} AND ${until}`;
 };
 
 /** The developer's suspense items that arrived in the period, by status and reason. */
@@ -140,7 +141,8 @@ export async function failingEndpoints(
     SELECT u.url, f.failed_attempts, f.failing_deliveries,
       x.created_at_ms AS last_at_ms, x.http_status_code, substr(x.response_body, 1, 200) AS response_body, substr(x.error, 1, 200) AS error
     FROM (
-      SELECT x.url_seq, count(*) AS failed_attempts, count(DISTINCT CASE WHEN l.status IN ('FAILED', 'DEAD') THEN l.seq END) AS failing_deliveries, max(x.seq) AS last_seq
+      SELECT x.url_seq, count(*) AS failed_attempts,
+        count(DISTINCT CASE WHEN l.status IN ('FAILED', 'DEAD') THEN l.seq END) AS failing_deliveries, max(x.seq) AS last_seq
       FROM events e
       JOIN webhook_logs l ON l.event_seq = e.seq
       JOIN webhook_attempts x ON x.log_seq = l.seq

@@ -123,8 +123,9 @@ export async function resetChunk(
     done = await throughChunk(trx, developerId, progress, rows, entry.table, entry.through);
   } else if (entry.key) {
     const key = sql.join(entry.key.map((column) => sql.ref(column)));
+    const keep = entry.keep ? sql` AND NOT (${entry.keep(keptAnswers)})` : sql``;
     const result =
-      await sql`DELETE FROM ${table} WHERE (${key}) IN (SELECT ${key} FROM ${table} WHERE developer_id = ${developerId}${entry.keep ? sql` AND NOT (${entry.keep(keptAnswers)})` : sql``} LIMIT ${rows})`.execute(
+      await sql`DELETE FROM ${table} WHERE (${key}) IN (SELECT ${key} FROM ${table} WHERE developer_id = ${developerId}${keep} LIMIT ${rows})`.execute(
         trx,
       );
     if (!entry.bookkeeping) count(progress, entry.table, result.numAffectedRows);
@@ -134,10 +135,9 @@ export async function resetChunk(
       (await sql<{ last: number | null }>`SELECT max(seq) AS last FROM ${table}`.execute(trx)).rows[0]?.last ?? 0;
     const upTo = Math.min(progress.after + SCAN, progress.end);
     const byId = entry.children?.some((child) => child.parent === undefined) ?? false;
+    const owner = entry.owner?.(developerId) ?? sql`developer_id = ${developerId}`;
     const found = await sql<{ seq: number; id: string }>`SELECT seq${byId ? sql`, id` : sql``} FROM ${table}
-      WHERE seq > ${progress.after} AND seq <= ${upTo} AND ${entry.owner?.(developerId) ?? sql`developer_id = ${developerId}`} ORDER BY seq LIMIT ${rows}`.execute(
-      trx,
-    );
+      WHERE seq > ${progress.after} AND seq <= ${upTo} AND ${owner} ORDER BY seq LIMIT ${rows}`.execute(trx);
     const seqs = found.rows.map((r) => r.seq);
     if (seqs.length > 0) {
       for (const child of entry.children ?? []) {

@@ -74,7 +74,8 @@ function refuseOnSocket(socket: Duplex, refusal: LedgerError): void {
   const status = HTTP_STATUS[refusal.code];
   const body = JSON.stringify(errorBody(refusal));
   socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; ` +
+      `charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
   );
   // Closing at once could reset the connection before the client reads the answer; a client that
   // never closes its side does not keep the socket for long either.

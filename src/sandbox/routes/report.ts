@@ -10,7 +10,10 @@ export function reportRoutes(app: App, { sandbox }: RouteDeps): void {
     {
       schema: {
         tags: ['Sandbox'],
-        summary: `What the caller's books did in a period (default: today in ${TIME_ZONE}, to now): transactions by type and status, money in and out, suspense by status and reason, webhook deliveries and failing endpoints`,
+        summary:
+          `What the caller's books did in a period (default: today in ${TIME_ZONE}, to now): ` +
+          `transactions by type and status, money in and out, suspense by status and reason, ` +
+          `webhook deliveries and failing endpoints`,
         querystring: ReportQuery,
         response: { 200: ReportResponse },
       },

@@ -184,7 +184,9 @@ export function sandboxControlRoutes(
       schema: {
         tags,
         summary:
-          'Create another developer account with its own key (isolation tests; no Idempotency-Key: its answer holds a key). On a seeded sandbox the answer has the header `sandbox-seeded: true`: anyone who knows the seed can derive every id and account number',
+          'Create another developer account with its own key (isolation tests; no Idempotency-Key: ' +
+          'its answer holds a key). On a seeded sandbox the answer has the header `sandbox-seeded: true`: ' +
+          'anyone who knows the seed can derive every id and account number',
         body: DeveloperBody,
         response: { 201: Ok(NewDeveloper) },
       },

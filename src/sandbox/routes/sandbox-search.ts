@@ -12,7 +12,9 @@ export function sandboxSearchRoutes(app: App, { sandbox }: RouteDeps): void {
       schema: {
         tags,
         summary:
-          "Find the caller's wallets, transactions, suspense items, webhook logs and agents by id or its start, provider reference, account number, customer reference or name, sender name or narration words; grouped by kind, newest first",
+          "Find the caller's wallets, transactions, suspense items, " +
+          'webhook logs and agents by id or its start, provider reference, account number, ' +
+          'customer reference or name, sender name or narration words; grouped by kind, newest first',
         querystring: SearchQuery,
         response: { 200: SearchResponse },
       },

@@ -70,7 +70,8 @@ export function snapshotRoutes(app: App, { sandbox, snapshots }: RouteDeps): voi
       schema: {
         tags,
         summary:
-          'Save the whole sandbox as a named snapshot in the snapshot directory (consistent under load, crash-safe): an SQLite file, or with `format: json` deterministic JSON Lines',
+          'Save the whole sandbox as a named snapshot in the snapshot directory (consistent under load, ' +
+          'crash-safe): an SQLite file, or with `format: json` deterministic JSON Lines',
         body: SaveSnapshotBody,
         response: { 200: SnapshotResponse, ...errors },
       },
@@ -85,7 +86,10 @@ export function snapshotRoutes(app: App, { sandbox, snapshots }: RouteDeps): voi
       schema: {
         tags,
         summary:
-          'Download the whole sandbox as a snapshot file (application/vnd.sqlite3, or with format=json a text snapshot as application/jsonl; header snapshot-saved-at), consistent under load: `ledger sandbox snapshot save --file` writes it on your machine',
+          'Download the whole sandbox as a snapshot file (application/vnd.sqlite3, ' +
+          'or with format=json a text snapshot as application/jsonl; ' +
+          'header snapshot-saved-at), consistent under load: ' +
+          '`ledger sandbox snapshot save --file` writes it on your machine',
         querystring: DatabaseQuery,
         response: {
           200: fileResponse(
@@ -117,7 +121,8 @@ export function snapshotRoutes(app: App, { sandbox, snapshots }: RouteDeps): voi
       schema: {
         tags,
         summary:
-          'Replace the whole sandbox with a named snapshot, atomically between two write batches, once its books balance (422 SNAPSHOT_INVALID; `force` skips that check)',
+          'Replace the whole sandbox with a named snapshot, atomically between two write batches, ' +
+          'once its books balance (422 SNAPSHOT_INVALID; `force` skips that check)',
         params: SnapshotParams,
         body: RestoreBody,
         response: { 200: SnapshotResponse, ...restoreErrors },

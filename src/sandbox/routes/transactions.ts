@@ -17,7 +17,9 @@ export function transactionRoutes(app: App, { sandbox }: RouteDeps): void {
       schema: {
         tags: ['Transactions'],
         summary:
-          'List the transactions of all your wallets, oldest first, with the filters of one wallet’s list and wallet_id, customer_reference (an addition of this service)',
+          'List the transactions of all your wallets, oldest first, ' +
+          'with the filters of one wallet’s list and wallet_id, ' +
+          'customer_reference (an addition of this service)',
         ...EXTENSION,
         querystring: AllTransactionsQuery,
         response: { 200: TransactionPageResponse },

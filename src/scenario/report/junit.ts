@@ -29,7 +29,9 @@ function testcase(s: ScenarioReport): string {
 function testsuite(file: FileReport, startedAt: Date): string {
   const n = counts(file.scenarios);
   return [
-    `  <testsuite name="${xml(file.file)}" tests="${n.total}" failures="${n.failed}" errors="${n.error}" skipped="${n.skipped}" time="${seconds(file.durationMs)}" timestamp="${startedAt.toISOString().replace(/\.\d+Z$/, '')}" hostname="${xml(hostname())}">`,
+    `  <testsuite name="${xml(file.file)}" tests="${n.total}" failures="${n.failed}" errors="${n.error}" ` +
+      `skipped="${n.skipped}" time="${seconds(file.durationMs)}" ` +
+      `timestamp="${startedAt.toISOString().replace(/\.\d+Z$/, '')}" hostname="${xml(hostname())}">`,
     ...file.scenarios.map(testcase),
     '  </testsuite>',
   ].join('\n');

@@ -11,7 +11,8 @@ export const leanWebhookStorage = inBaseline(async (db: Kysely<unknown>) => {
         response_status integer NOT NULL, created_at text NOT NULL)`.execute(db);
   await sql`INSERT INTO receiver_events_0014 (seq, id, developer_id, webhook_id, event_type, headers, body, signature_valid, response_status, created_at)
         SELECT r.seq, r.id, r.developer_id, r.webhook_id, r.event_type, r.headers,
-          CASE WHEN EXISTS (SELECT 1 FROM events e WHERE e.id = r.webhook_id AND e.developer_id = r.developer_id AND e.payload = r.body) THEN NULL ELSE r.body END,
+          CASE WHEN EXISTS (SELECT 1 FROM events e WHERE e.id = r.webhook_id AND e.developer_id = r.developer_id AND e.payload = r.body)
+            THEN NULL ELSE r.body END,
           r.signature_valid, r.response_status, r.created_at
         FROM receiver_events r`.execute(db);
   await sql`DROP TABLE receiver_events`.execute(db);

@@ -12,7 +12,8 @@ const UUID_SHAPE = [8, 4, 4, 4, 12].map((n) => '_'.repeat(n)).join('-');
  * never reads live engine code, which may change after it has run.
  */
 const storedId = (column: string) =>
-  sql`CASE WHEN ${sql.ref(column)} LIKE ${UUID_SHAPE} AND ltrim(replace(${sql.ref(column)}, '-', ''), '0123456789abcdef') = '' THEN unhex(replace(${sql.ref(column)}, '-', '')) ELSE ${sql.ref(column)} END`;
+  sql`CASE WHEN ${sql.ref(column)} LIKE ${UUID_SHAPE} AND ltrim(replace(${sql.ref(column)}, '-', ''), '0123456789abcdef') = ''
+    THEN unhex(replace(${sql.ref(column)}, '-', '')) ELSE ${sql.ref(column)} END`;
 
 export const webhookIdsAsBytes = inBaseline(async (db: Kysely<unknown>) => {
   // The public ids of events, delivery logs and attempts (each on its row, and those of events and

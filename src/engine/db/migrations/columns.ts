@@ -5,7 +5,9 @@ import { isPostgres } from '../dialect.js';
  * The column types of this schema in `db`'s dialect, for a migration written once for both backends:
  * integers (kobo among them) are `bigint` on PostgreSQL, text compares byte by byte on both (SQLite's
  * own way; `COLLATE "C"` on PostgreSQL), bytes are `blob` or `bytea`.
- * @example const t = columnTypes(db); await db.schema.createTable('notes').addColumn('seq', t.integer, seqKey(db)).addColumn('note', t.text, (c) => c.notNull()).execute();
+ * @example
+ * const t = columnTypes(db);
+ * await db.schema.createTable('notes').addColumn('seq', t.integer, seqKey(db)).addColumn('note', t.text, (c) => c.notNull()).execute();
  */
 export function columnTypes(db: Kysely<any>): {
   integer: RawBuilder<unknown>;

@@ -16,7 +16,10 @@ import { handedOut, identitySequences, postgresSchema, setHandedOut } from './po
  * keep serving the old rows until it commits.
  */
 
-/** Staging schemas are named so. A restore drops its own whatever happens; a process killed mid-restore leaves one behind (`DROP SCHEMA … CASCADE` removes it). */
+/**
+ * Staging schemas are named so. A restore drops its own whatever happens; a process killed mid-restore leaves one
+ * behind (`DROP SCHEMA … CASCADE` removes it).
+ */
 export const STAGING_PREFIX = 'ledger_restore_';
 
 /** What a snapshot file says about itself; SNAPSHOT_INVALID on `field` when it is not one a PostgreSQL sandbox loads. */
@@ -83,7 +86,9 @@ export async function prepareSnapshot(
     throw snapshotInvalid(
       field,
       'was saved by an older version',
-      `line 1: its schema is ${info.schema}, older than this version's ${current.at(-1)}: restore it into a SQLite sandbox of this version and save it again (ledger sandbox snapshot save --format json), then restore that here`,
+      `line 1: its schema is ${info.schema}, older than this version's ${current.at(-1)}: ` +
+        `restore it into a SQLite sandbox of this version and save it again (ledger sandbox snapshot save ` +
+        `--format json), then restore that here`,
     );
   }
   const schema = `${STAGING_PREFIX}${randomBytes(6).toString('hex')}`;

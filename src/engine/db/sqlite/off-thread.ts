@@ -5,7 +5,10 @@ import type { BulkWriter, StorageJob } from '../storage.js';
 import { built, moduleUrl } from '../module-files.js';
 import { databasePath, forgetKeptReads, readsOffThread, withoutForeignKeys, writerSetup } from './open.js';
 
-/** Work to run off the request thread (the seam's StorageJob). A worker always loads the unbundled files of dist/, which every build ships beside the bundle: `module` is a path, not an `import.meta.url`. */
+/**
+ * Work to run off the request thread (the seam's StorageJob). A worker always loads the unbundled files of dist/, which
+ * every build ships beside the bundle: `module` is a path, not an `import.meta.url`.
+ */
 export type ReadJob<A extends unknown[], R> = StorageJob<A, R>;
 
 /** Heap a read may use (its rows are read in chunks; this is a bound, not an estimate). */
@@ -97,7 +100,11 @@ export type OffThreadWriter = BulkWriter;
  * A job's rows are not seen by the server's kept reads (open.ts), which are forgotten after each.
  * Where work stays on the request thread (an in-memory database, one caller at a time), a job runs
  * there, with foreign keys unchecked too.
- * @example const writer = writesOffThread(db); await sandbox.exclusive(() => writer.run({ module: 'engine/reset/reset.service', name: 'resetChunkJob', run: resetChunkJob }, developerId, progress, 500)); await writer.close();
+ * @example
+ * const writer = writesOffThread(db);
+ * const job = { module: 'engine/reset/reset.service', name: 'resetChunkJob', run: resetChunkJob };
+ * await sandbox.exclusive(() => writer.run(job, developerId, progress, 500));
+ * await writer.close();
  */
 export function writesOffThread(db: Db): OffThreadWriter {
   const setup = writerSetup(db);

@@ -60,7 +60,8 @@ function watchKeptTables(sqlite: SQLite.Database, state: DbState): void {
   for (const table of KEPT_TABLES) {
     for (const change of ['insert', 'update', 'delete']) {
       sqlite.exec(
-        `CREATE TEMP TRIGGER IF NOT EXISTS ledger_kept_${table}_${change} AFTER ${change.toUpperCase()} ON main.${table} BEGIN SELECT ledger_kept_table_changed('${table}'); END`,
+        `CREATE TEMP TRIGGER IF NOT EXISTS ledger_kept_${table}_${change} AFTER ${change.toUpperCase()} ON ` +
+          `main.${table} BEGIN SELECT ledger_kept_table_changed('${table}'); END`,
       );
     }
   }

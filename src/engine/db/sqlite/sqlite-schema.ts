@@ -82,7 +82,9 @@ export const sqliteSchema: SnapshotSchema = {
 /**
  * Writes the SQLite database `trx` reads as a text snapshot to `target`: a job for a read worker
  * (see off-thread.ts), so that a large sandbox is written without holding requests up.
- * @example await readSnapshot(db, '/tmp/.base.jsonl.tmp-1', { module: 'engine/db/sqlite/sqlite-schema', name: 'writeSqliteTextSnapshot', run: writeSqliteTextSnapshot }, '/tmp/base.jsonl', ['snapshot']);
+ * @example
+ * const job = { module: 'engine/db/sqlite/sqlite-schema', name: 'writeSqliteTextSnapshot', run: writeSqliteTextSnapshot };
+ * await readSnapshot(db, '/tmp/.base.jsonl.tmp-1', job, '/tmp/base.jsonl', ['snapshot']);
  */
 export const writeSqliteTextSnapshot = (trx: Kysely<any>, target: string, omitSettings: string[]): Promise<number> =>
   writeTextSnapshot(trx, sqliteSchema, target, omitSettings);

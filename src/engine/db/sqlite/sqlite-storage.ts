@@ -80,7 +80,10 @@ export async function openSqliteStorage(options: StorageOptions): Promise<Storag
     beforeCommit: options.beforeCommit,
   });
 
-  /** Waits, holding nothing, while the WAL is long, until the checkpointer has copied all of it (for at most CATCH_UP_FOR_MS: a long read can keep it from finishing). */
+  /**
+   * Waits, holding nothing, while the WAL is long, until the checkpointer has copied all of it (for at most
+   * CATCH_UP_FOR_MS: a long read can keep it from finishing).
+   */
   const catchUp = async () => {
     const deadline = performance.now() + CATCH_UP_FOR_MS;
     // Once long, the WAL must be copied whole: only then does the writer start it over.
