@@ -7,6 +7,7 @@ import { runReset } from '../../src/commands/sandbox/reset.js';
 import { runList as runTransactions } from '../../src/commands/transactions/list.js';
 import { runCreate } from '../../src/commands/wallets/create.js';
 import { useSandbox } from '../helpers/sandbox.js';
+import { builtForAnotherNode, NATIVE_MODULE_ERROR } from '../helpers/native-module.js';
 import { captureIo } from '../helpers/io.js';
 
 const answers = vi.hoisted(() => ({ input: [] as string[], asked: [] as string[] }));
@@ -174,26 +175,10 @@ describe('errors and exit codes', () => {
 
   it('names the package, both Nodes and the fix when the database driver was built for another Node', () => {
     // Node's own error, as `sandbox start` under Node 24 met a better-sqlite3 built for Node 20.
-    const error = Object.assign(
-      new Error(
-        [
-          "The module '/home/ada/app/node_modules/better-sqlite3/build/Release/better_sqlite3.node'",
-          'was compiled against a different Node.js version using',
-          'NODE_MODULE_VERSION 115. This version of Node.js requires',
-          'NODE_MODULE_VERSION 137. Please try re-compiling or re-installing',
-          'the module (for instance, using `npm rebuild` or `npm install`).',
-        ].join('\n'),
-      ),
-      { code: 'ERR_DLOPEN_FAILED' },
-    );
+    const error = builtForAnotherNode();
     let stderr = '';
     expect(reportError(error, { write: (s: string) => (stderr += s) })).toBe(1);
-    expect(stderr).toBe(
-      `Error [NATIVE_MODULE]: better-sqlite3 was built for another version of Node (module version 115); ` +
-        `this is Node ${process.version} (module version 137). ` +
-        'Rebuild it for this Node with `npm rebuild better-sqlite3` in /home/ada/app, ' +
-        'or run ledger with the Node it was installed with\n',
-    );
+    expect(stderr).toBe(NATIVE_MODULE_ERROR);
     // Any other failure to load a native module stays INTERNAL, with Node's message.
     stderr = '';
     reportError(Object.assign(new Error('libfoo.so: cannot open shared object file'), { code: 'ERR_DLOPEN_FAILED' }), {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { scenarioRunIn } from '../helpers/io.js';
+import { NATIVE_MODULE_ERROR } from '../helpers/native-module.js';
 
 /**
  * The database driver built for another Node (npm install under Node 20, then nvm to Node 24): the
@@ -11,34 +12,22 @@ import { scenarioRunIn } from '../helpers/io.js';
  * checks the same text through `sandbox start`'s path). Nothing else of the database is stood in for:
  * no scenario may get as far as needing it.
  */
-vi.mock('better-sqlite3', () => ({
-  default: class {
-    constructor() {
-      throw Object.assign(
-        new Error(
-          [
-            "The module '/home/ada/app/node_modules/better-sqlite3/build/Release/better_sqlite3.node'",
-            'was compiled against a different Node.js version using',
-            'NODE_MODULE_VERSION 115. This version of Node.js requires',
-            'NODE_MODULE_VERSION 137. Please try re-compiling or re-installing',
-            'the module (for instance, using `npm rebuild` or `npm install`).',
-          ].join('\n'),
-        ),
-        { code: 'ERR_DLOPEN_FAILED' },
-      );
-    }
-  },
-}));
+vi.mock('better-sqlite3', async () => {
+  const { builtForAnotherNode } = await import('../helpers/native-module.js');
+  return {
+    default: class {
+      constructor() {
+        throw builtForAnotherNode();
+      }
+    },
+  };
+});
 
 const EXAMPLES = resolve(import.meta.dirname, '../../examples/scenarios');
 const cwd = mkdtempSync(join(tmpdir(), 'ledger-native-'));
 afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 
-const NATIVE_MODULE =
-  `Error [NATIVE_MODULE]: better-sqlite3 was built for another version of Node (module version 115); ` +
-  `this is Node ${process.version} (module version 137). ` +
-  'Rebuild it for this Node with `npm rebuild better-sqlite3` in /home/ada/app, ' +
-  'or run ledger with the Node it was installed with\n';
+const NATIVE_MODULE = NATIVE_MODULE_ERROR;
 
 const scenarioRun = (args: string[], tty = false) => scenarioRunIn(cwd, args, tty);
 
