@@ -47,24 +47,39 @@ ledger wallets get "$ADA" --json
 ledger sandbox audit --json
 `;
 
-/** The same HTTP requests, in the same order, with curl (jq picks out the ids the script needs). */
+/**
+ * The same HTTP requests, in the same order, with curl (jq picks out the ids the script needs). A line
+ * ending in \ is joined to the next by the template itself, so bash runs the same one-line commands.
+ */
 const CURL_SCENARIO = `set -e
 H="x-api-key: $LEDGER_API_KEY"; J="content-type: application/json"; U="$LEDGER_BASE_URL"
-read ADA ADA_ACC < <(curl -sf -X POST "$U/v1/wallets" -H "$H" -H "$J" -d "{\\"customer_reference\\":\\"ada-$RUN\\",\\"first_name\\":\\"Ada\\",\\"last_name\\":\\"Obi\\",\\"email\\":\\"ada@example.com\\"}" | jq -r '.data.id + " " + .data.account_number')
-read BOLA BOLA_ACC < <(curl -sf -X POST "$U/v1/wallets" -H "$H" -H "$J" -d "{\\"customer_reference\\":\\"bola-$RUN\\",\\"first_name\\":\\"Bola\\",\\"last_name\\":\\"Ade\\",\\"email\\":\\"bola@example.com\\"}" | jq -r '.data.id + " " + .data.account_number')
-curl -sf "$U/v1/wallets/$ADA" -H "$H" --next -sf -X POST "$U/sandbox/inbound-transfers" -H "$H" -H "$J" -d "{\\"account_number\\":\\"$ADA_ACC\\",\\"amount\\":500000,\\"narration\\":\\"Salary for May\\"}"
-curl -sf "$U/v1/wallets/$BOLA" -H "$H" --next -sf -X POST "$U/v1/wallets/$ADA/transfer" -H "$H" -H "$J" -d "{\\"destination_account_number\\":\\"$BOLA_ACC\\",\\"amount\\":150000,\\"narration\\":\\"Rent share\\"}"
+read ADA ADA_ACC < <(curl -sf -X POST "$U/v1/wallets" -H "$H" -H "$J" \
+-d "{\\"customer_reference\\":\\"ada-$RUN\\",\\"first_name\\":\\"Ada\\",\\"last_name\\":\\"Obi\\",\\"email\\":\\"ada@example.com\\"}" \
+| jq -r '.data.id + " " + .data.account_number')
+read BOLA BOLA_ACC < <(curl -sf -X POST "$U/v1/wallets" -H "$H" -H "$J" \
+-d "{\\"customer_reference\\":\\"bola-$RUN\\",\\"first_name\\":\\"Bola\\",\\"last_name\\":\\"Ade\\",\\"email\\":\\"bola@example.com\\"}" \
+| jq -r '.data.id + " " + .data.account_number')
+curl -sf "$U/v1/wallets/$ADA" -H "$H" \
+--next -sf -X POST "$U/sandbox/inbound-transfers" -H "$H" -H "$J" \
+-d "{\\"account_number\\":\\"$ADA_ACC\\",\\"amount\\":500000,\\"narration\\":\\"Salary for May\\"}"
+curl -sf "$U/v1/wallets/$BOLA" -H "$H" \
+--next -sf -X POST "$U/v1/wallets/$ADA/transfer" -H "$H" -H "$J" \
+-d "{\\"destination_account_number\\":\\"$BOLA_ACC\\",\\"amount\\":150000,\\"narration\\":\\"Rent share\\"}"
 curl -sf "$U/v1/wallets/$ADA/transactions?page=1&limit=20" -H "$H"
 curl -sf "$U/v1/wallets/$BOLA" -H "$H"
 curl -sf -X POST "$U/v1/wallets/$BOLA/close" -H "$H"
-curl -sf "$U/v1/wallets/$BOLA" -H "$H" --next -sf -X POST "$U/sandbox/inbound-transfers" -H "$H" -H "$J" -d "{\\"account_number\\":\\"$BOLA_ACC\\",\\"amount\\":2500}"
+curl -sf "$U/v1/wallets/$BOLA" -H "$H" \
+--next -sf -X POST "$U/sandbox/inbound-transfers" -H "$H" -H "$J" -d "{\\"account_number\\":\\"$BOLA_ACC\\",\\"amount\\":2500}"
 curl -sf "$U/sandbox/audit" -H "$H"
 curl -sf -X POST "$U/v1/banks/resolve" -H "$H" -H "$J" -d '{"account_number":"0123456785","bank_code":"058"}'
-TX=$(curl -sf -X POST "$U/v1/wallets/$ADA/transfer" -H "$H" -H "$J" -d '{"destination_account_number":"0123456785","destination_bank_code":"058","amount":100000}' | jq -r .data.transaction_id)
+TX=$(curl -sf -X POST "$U/v1/wallets/$ADA/transfer" -H "$H" -H "$J" \
+-d '{"destination_account_number":"0123456785","destination_bank_code":"058","amount":100000}' \
+| jq -r .data.transaction_id)
 curl -sf "$U/v1/transactions/$TX" -H "$H"
 curl -sf -X POST "$U/sandbox/clock/advance" -H "$H" -H "$J" -d '{"seconds":3600}'
 curl -sf "$U/v1/transactions/$TX" -H "$H"
-curl -sf "$U/v1/wallets/$ADA" -H "$H" --next -sf -X POST "$U/sandbox/inbound-transfers" -H "$H" -H "$J" -d "{\\"account_number\\":\\"$ADA_ACC\\",\\"amount\\":70000,\\"narration\\":\\"asdfgh\\"}"
+curl -sf "$U/v1/wallets/$ADA" -H "$H" \
+--next -sf -X POST "$U/sandbox/inbound-transfers" -H "$H" -H "$J" -d "{\\"account_number\\":\\"$ADA_ACC\\",\\"amount\\":70000,\\"narration\\":\\"asdfgh\\"}"
 ITEM=$(curl -sf "$U/v1/suspense?page=1&limit=1&order=desc&status=PENDING&reason=AI_LOW_CONFIDENCE" -H "$H" | jq -r '.data.items[0].id')
 curl -sf -X POST "$U/v1/suspense/$ITEM/resolve" -H "$H" -H "$J" -d "{\\"action\\":\\"CREDIT_WALLET\\",\\"target_wallet_id\\":\\"$ADA\\"}"
 curl -sf "$U/v1/webhook-logs?page=1&limit=5" -H "$H"

@@ -15,16 +15,14 @@ async function prepare(dbPath) {
   const sandbox = await openSandbox({ dbPath });
   const { developerId } = await ensureSandboxDeveloper(sandbox);
   const [target] = await seedWallets(sandbox, developerId, 1, 0);
-  await sandbox.db
-    .transaction()
-    .execute((trx) =>
-      createAgent(trx, sandbox.envFor(developerId), developerId, target.id, {
-        name: 'notify big credits',
-        trigger: 'ON_CREDIT_AMOUNT_ABOVE',
-        threshold: 1_000_000,
-        action: 'WEBHOOK_NOTIFY',
-      }),
-    );
+  await sandbox.db.transaction().execute((trx) =>
+    createAgent(trx, sandbox.envFor(developerId), developerId, target.id, {
+      name: 'notify big credits',
+      trigger: 'ON_CREDIT_AMOUNT_ABOVE',
+      threshold: 1_000_000,
+      action: 'WEBHOOK_NOTIFY',
+    }),
+  );
   return { sandbox, developerId, target };
 }
 
@@ -58,14 +56,12 @@ export async function run() {
       const deadline = performance.now() + SECONDS * 1000;
       let count = 0;
       while (performance.now() < deadline) {
-        await floor.sandbox.db
-          .transaction()
-          .execute((trx) =>
-            receiveInbound(trx, floor.sandbox.envFor(floor.developerId), floor.developerId, {
-              account_number: floor.target.account_number,
-              ...CREDIT,
-            }),
-          );
+        await floor.sandbox.db.transaction().execute((trx) =>
+          receiveInbound(trx, floor.sandbox.envFor(floor.developerId), floor.developerId, {
+            account_number: floor.target.account_number,
+            ...CREDIT,
+          }),
+        );
         count++;
       }
       await floor.sandbox.close();

@@ -25,26 +25,22 @@ export async function seedWallets(sandbox, developerId, count, fund = 1_000_000_
   const wallets = [];
   for (let i = 0; i < count; i++) {
     const reference = `bench-${i}-${Math.random().toString(36).slice(2, 8)}`;
-    const wallet = await sandbox.db
-      .transaction()
-      .execute((trx) =>
-        createWallet(trx, sandbox.envFor(developerId), developerId, {
-          customer_reference: reference,
-          first_name: 'Bench',
-          last_name: `W${i}`,
-          email: `${reference}@example.com`,
+    const wallet = await sandbox.db.transaction().execute((trx) =>
+      createWallet(trx, sandbox.envFor(developerId), developerId, {
+        customer_reference: reference,
+        first_name: 'Bench',
+        last_name: `W${i}`,
+        email: `${reference}@example.com`,
+      }),
+    );
+    if (fund)
+      await sandbox.db.transaction().execute((trx) =>
+        receiveInbound(trx, sandbox.envFor(developerId), developerId, {
+          account_number: wallet.account_number,
+          amount: fund,
+          narration: 'salary',
         }),
       );
-    if (fund)
-      await sandbox.db
-        .transaction()
-        .execute((trx) =>
-          receiveInbound(trx, sandbox.envFor(developerId), developerId, {
-            account_number: wallet.account_number,
-            amount: fund,
-            narration: 'salary',
-          }),
-        );
     wallets.push(wallet);
   }
   return wallets;

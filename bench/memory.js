@@ -44,7 +44,13 @@ export async function run() {
         lowerIsBetter: true,
         target: '≤ 400 MB',
         met: memory.rssAfter <= 400,
-        note: `${memory.transfers.toLocaleString('en')} transfers: ${memory.preload.toLocaleString('en')} made through the engine in the bench process (same writes, webhooks delivered; ${Math.round(memory.preloadSeconds)} s) and restored from a snapshot, ${memory.served.toLocaleString('en')} served over HTTP; non-2xx and errors ${memory.failures}, ${memory.backlog} deliveries waiting at the end; database ${mb(bytes)} (+ WAL ${mb(wal)}), a temporary file outside the heap`,
+        note:
+          `${memory.transfers.toLocaleString('en')} transfers: ` +
+          `${memory.preload.toLocaleString('en')} made through the engine in the bench process ` +
+          `(same writes, webhooks delivered; ${Math.round(memory.preloadSeconds)} s) ` +
+          `and restored from a snapshot, ${memory.served.toLocaleString('en')} served over HTTP; ` +
+          `non-2xx and errors ${memory.failures}, ${memory.backlog} deliveries waiting at the end; ` +
+          `database ${mb(bytes)} (+ WAL ${mb(wal)}), a temporary file outside the heap`,
       },
     ];
   } finally {

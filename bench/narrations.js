@@ -40,7 +40,8 @@ function misses(name, cases) {
   for (const c of cases.filter((x) => !right(x))) {
     const r = analyseNarration(input(c));
     console.error(
-      `  ${name} miss: "${c.narration}"${c.system_prompt ? ` with prompt "${c.system_prompt}"` : ''}: expected ${c.intent}/${c.held ? 'held' : 'credited'}, got ${r.extracted_intent}/${held(c) ? 'held' : 'credited'}`,
+      `  ${name} miss: "${c.narration}"${c.system_prompt ? ` with prompt "${c.system_prompt}"` : ''}: ` +
+        `expected ${c.intent}/${c.held ? 'held' : 'credited'}, got ${r.extracted_intent}/${held(c) ? 'held' : 'credited'}`,
     );
   }
 }
@@ -120,7 +121,8 @@ export async function run() {
       routed: 'measured once: 97.1 %',
     }),
   );
-  // The third corpus (narrations-third.json), written by an engineer who never read the analyser; its held-out part was measured once before its misses were read.
+  // The third corpus (narrations-third.json), written by an engineer who never read the analyser; its
+  // held-out part was measured once before its misses were read.
   rows.push(
     ...corpusRows('third', 'third corpus accuracy', thirdTuning, thirdHeldOut, {
       accuracy: 'after reading its misses (measured once: 76.6 %); its 14 "Unknown" labels count as misses',

@@ -32,7 +32,9 @@ const DEVELOPERS = 8;
 const PER_DEVELOPER = CONNECTIONS / DEVELOPERS;
 /** pgledger's published figure, for comparison only (measured elsewhere, on other hardware): https://www.pgrs.net/2025/05/16/pgledger-in-postgresql-is-fast */
 const PGLEDGER =
-  'pgledger (pgrs.net, May 2025): over 10,000 transfers/s with many accounts, about 7,500/s with hot accounts (2.6 ms each), M3 MacBook Air, stock PostgreSQL 17.5; its transfer is one SQL function call, without an API, idempotency, events or webhooks';
+  'pgledger (pgrs.net, May 2025): over 10,000 transfers/s with many accounts, about 7,500/s with hot accounts (2.6 ms each), ' +
+  'M3 MacBook Air, stock PostgreSQL 17.5; ' +
+  'its transfer is one SQL function call, without an API, idempotency, events or webhooks';
 
 async function admin(url, statement) {
   const client = new pg.Client(url);
@@ -168,7 +170,10 @@ async function served(server, template, name, count, developers) {
   }
 }
 
-/** The floor: the same engine transfer through the same PostgreSQL storage in this process, 16 callers (PER_DEVELOPER per developer), each transfer its own write. */
+/**
+ * The floor: the same engine transfer through the same PostgreSQL storage in this process, 16 callers
+ * (PER_DEVELOPER per developer), each transfer its own write.
+ */
 async function floor(server, template, name, developers) {
   const copy = await copyOf(server, template, name);
   // The server's default pool (10 connections) for the 16 callers, as each server has.

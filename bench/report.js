@@ -68,30 +68,31 @@ async function load(sandbox, developerId, wallets, transactions) {
       offset,
       entry,
     ) => sql`SELECT printf('%08x-0000-7000-8${sql.raw(kind)}-%012x', ${transactions}, i), ${account(offset)}, ${p} + i,
-      ${e} + 2 * i - ${entry}, ${type}, 1 + (${transfers} - i) % 5000, 0, 0, 'NGN', 'SETTLED', printf('%030d', i), 'BENCH SENDER', '0123456789', 'Bench transfer', at_ms FROM bench_n`;
+      ${e} + 2 * i - ${entry}, ${type}, 1 + (${transfers} - i) % 5000, 0, 0, 'NGN', 'SETTLED', printf('%030d', i),
+      'BENCH SENDER', '0123456789', 'Bench transfer', at_ms FROM bench_n`;
     await sql`INSERT INTO transactions (id, account_seq, posting_seq, entry_seq, type, amount, balance_before, balance_after, currency, status,
       provider_reference, sender_name, sender_account, raw_narration, created_at) ${leg('001', 'DEBIT', 0, 1)} UNION ALL ${leg('002', 'CREDIT', 1, 0)}`.execute(
       trx,
     );
     // One ledger.credit event and delivery per transaction; the day's first 100 deliveries FAILED, with a 500 from the endpoint.
     await sql`INSERT INTO events (seq, id, developer_seq, type_code, payload, created_at_ms)
-      SELECT ${ev} + 2 * i - k, randomblob(16), ${developer}, ${typeCode('ledger.credit')}, '{}', at_ms FROM bench_n, (SELECT 0 AS k UNION ALL SELECT 1)`.execute(
-      trx,
-    );
+      SELECT ${ev} + 2 * i - k, randomblob(16), ${developer}, ${typeCode('ledger.credit')}, '{}', at_ms
+      FROM bench_n, (SELECT 0 AS k UNION ALL SELECT 1)`.execute(trx);
     await sql`INSERT INTO webhook_logs (seq, id, developer_seq, event_seq, event_type_code, status, http_status_code, response_body, attempt_count)
       SELECT ${lg} + 2 * i - k, randomblob(16), ${developer}, ${ev} + 2 * i - k, ${typeCode('ledger.credit')},
-        CASE WHEN i BETWEEN ${older + 1} AND ${older + 50} THEN 'FAILED' ELSE 'DELIVERED' END, 200, '{}', 1 FROM bench_n, (SELECT 0 AS k UNION ALL SELECT 1)`.execute(
-      trx,
-    );
+        CASE WHEN i BETWEEN ${older + 1} AND ${older + 50} THEN 'FAILED' ELSE 'DELIVERED' END, 200, '{}', 1
+      FROM bench_n, (SELECT 0 AS k UNION ALL SELECT 1)`.execute(trx);
     await sql`INSERT OR IGNORE INTO webhook_urls (url) VALUES ('http://127.0.0.1:9/bench')`.execute(trx);
     await sql`INSERT INTO webhook_attempts (id, log_seq, attempt_number, manual, url_seq, http_status_code, response_body, error, duration_ms, created_at_ms)
       SELECT randomblob(16), seq, 1, 0, (SELECT seq FROM webhook_urls WHERE url = 'http://127.0.0.1:9/bench'), 500, '{"error":"bench"}', NULL, 3, ${DAY}
       FROM webhook_logs WHERE status = 'FAILED' AND seq > ${lg}`.execute(trx);
     await sql`INSERT INTO suspense_items (id, developer_id, account_number, amount, sender_name, sender_account, sender_bank_code, raw_narration,
         provider_reference, reason, status, raw_payload, posting_seq, created_at)
-      SELECT printf('00000000-0000-7000-8003-%012x', ${transfers} - i), ${developerId}, '0000000000', 100 + (${transfers} - i), 'BENCH SENDER', '0123456789', '058', 'asdfgh',
+      SELECT printf('00000000-0000-7000-8003-%012x', ${transfers} - i), ${developerId}, '0000000000', 100 + (${transfers} - i),
+        'BENCH SENDER', '0123456789', '058', 'asdfgh',
         printf('9%029d', i), CASE (${transfers} - i) % 3 WHEN 0 THEN 'AI_LOW_CONFIDENCE' WHEN 1 THEN 'AI_RISK_FLAG' ELSE 'WALLET_CLOSED' END,
-        CASE (${transfers} - i) % 4 WHEN 0 THEN 'RESOLVED' WHEN 1 THEN 'FLAGGED' ELSE 'PENDING' END, '{}', ${p} + i, strftime('%Y-%m-%dT%H:%M:%fZ', at_ms / 1000.0, 'unixepoch')
+        CASE (${transfers} - i) % 4 WHEN 0 THEN 'RESOLVED' WHEN 1 THEN 'FLAGGED' ELSE 'PENDING' END, '{}', ${p} + i,
+        strftime('%Y-%m-%dT%H:%M:%fZ', at_ms / 1000.0, 'unixepoch')
       FROM bench_n WHERE (${transfers} - i) % 10 = 0`.execute(trx);
     await sql`DROP TABLE bench_n`.execute(trx);
   });

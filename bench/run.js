@@ -58,7 +58,8 @@ const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].le
 const line = (c) => `| ${c.map((x, i) => x.padEnd(widths[i])).join(' | ')} |`;
 const minutes = ((Date.now() - started.getTime()) / 60_000).toFixed(1);
 console.log(
-  `${started.toISOString().slice(0, 10)}, node ${process.version}, ${cpus().length} cores, load average at the end ${load()}, ${minutes} min, BENCH_SECONDS=${process.env.BENCH_SECONDS ?? 10}`,
+  `${started.toISOString().slice(0, 10)}, node ${process.version}, ${cpus().length} cores, load average at the end ${load()}, ` +
+    `${minutes} min, BENCH_SECONDS=${process.env.BENCH_SECONDS ?? 10}`,
 );
 console.log(line(head));
 console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);

@@ -163,7 +163,10 @@ function traceStalls() {
     unsubscribe('ledger:reset', onPhase);
     const where = gap.from === gap.to ? gap.from : `${gap.from} → ${gap.to}`;
     const kinds = { 1: 'scavenge', 2: 'minor mark-sweep', 4: 'mark-compact', 8: 'weak callbacks', 16: 'incremental' };
-    return `longest gap ${gap.ms.toFixed(0)} ms (phase ${where}${gap.spent}); longest GC ${gc.ms.toFixed(0)} ms (${kinds[gc.kind] ?? gc.kind}, phase ${gc.phase})`;
+    return (
+      `longest gap ${gap.ms.toFixed(0)} ms (phase ${where}${gap.spent}); ` +
+      `longest GC ${gc.ms.toFixed(0)} ms (${kinds[gc.kind] ?? gc.kind}, phase ${gc.phase})`
+    );
   };
 }
 
@@ -290,7 +293,10 @@ export async function run() {
         lowerIsBetter: true,
         target: '≤ 50 ms',
         met: large.auditRun.stallMs <= 50,
-        note: `audit took ${large.auditRun.seconds.toFixed(1)} s, ${large.auditRun.result.data.ok ? 'clean' : 'PROBLEMS'}; ${large.auditRun.probes} health probes answered meanwhile, the slowest in ${large.auditRun.longestProbeMs.toFixed(0)} ms; ${large.auditRun.trace}`,
+        note:
+          `audit took ${large.auditRun.seconds.toFixed(1)} s, ${large.auditRun.result.data.ok ? 'clean' : 'PROBLEMS'}; ` +
+          `${large.auditRun.probes} health probes answered meanwhile, the slowest in ${large.auditRun.longestProbeMs.toFixed(0)} ms; ` +
+          `${large.auditRun.trace}`,
       },
       {
         row: `memory the audit of ${label} transactions adds (peak RSS less RSS before)`,
@@ -312,7 +318,10 @@ export async function run() {
         lowerIsBetter: true,
         target: '≤ 50 ms',
         met: large.resetRun.stallMs <= 50,
-        note: `reset took ${large.resetRun.seconds.toFixed(1)} s; ${large.resetRun.probes} health probes answered meanwhile, the slowest in ${large.resetRun.longestProbeMs.toFixed(0)} ms; ${large.resetRun.trace}`,
+        note:
+          `reset took ${large.resetRun.seconds.toFixed(1)} s; ${large.resetRun.probes} health probes answered meanwhile, ` +
+          `the slowest in ${large.resetRun.longestProbeMs.toFixed(0)} ms; ` +
+          `${large.resetRun.trace}`,
       },
       {
         row: 'database and WAL after the reset',

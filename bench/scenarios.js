@@ -50,9 +50,16 @@ const WARM_UP = shell(CYCLE);
  */
 const BARE = `
 import { startServer } from ${JSON.stringify(join(DIST, 'sandbox/server.js'))};
-const server = await startServer({ dbPath: ':memory:', host: '127.0.0.1', port: 0, seed: '1', clockStart: Date.parse('2026-01-01T00:00:00Z'), log: () => {}, singleCaller: true });
+const server = await startServer({
+  dbPath: ':memory:', host: '127.0.0.1', port: 0, seed: '1', clockStart: Date.parse('2026-01-01T00:00:00Z'), log: () => {}, singleCaller: true,
+});
 const call = async (method, url, body) => {
-  const response = await server.app.inject({ method, url, headers: { 'x-api-key': server.apiKey, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { payload: JSON.stringify(body) } : {}) });
+  const response = await server.app.inject({
+    method,
+    url,
+    headers: { 'x-api-key': server.apiKey, ...(body ? { 'content-type': 'application/json' } : {}) },
+    ...(body ? { payload: JSON.stringify(body) } : {}),
+  });
   const parsed = JSON.parse(response.body);
   if (!parsed.success) throw new Error(method + ' ' + url + ': ' + response.body);
   return parsed.data;
@@ -60,8 +67,14 @@ const call = async (method, url, body) => {
 const ada = await call('POST', '/v1/wallets', { customer_reference: 'ada', first_name: 'Ada', last_name: 'Obi', email: 'ada@example.com' });
 const bola = await call('POST', '/v1/wallets', { customer_reference: 'bola', first_name: 'Bola', last_name: 'Ade', email: 'bola@example.com' });
 const cycle = [
-  async () => { await call('GET', '/v1/wallets/' + ada.id); await call('POST', '/sandbox/inbound-transfers', { account_number: ada.account_number, amount: 1000 }); },
-  async () => { await call('GET', '/v1/wallets/' + bola.id); await call('POST', '/v1/wallets/' + ada.id + '/transfer', { destination_account_number: bola.account_number, amount: 100 }); },
+  async () => {
+    await call('GET', '/v1/wallets/' + ada.id);
+    await call('POST', '/sandbox/inbound-transfers', { account_number: ada.account_number, amount: 1000 });
+  },
+  async () => {
+    await call('GET', '/v1/wallets/' + bola.id);
+    await call('POST', '/v1/wallets/' + ada.id + '/transfer', { destination_account_number: bola.account_number, amount: 100 });
+  },
   () => call('GET', '/v1/wallets/' + bola.id),
   () => call('GET', '/v1/wallets/' + ada.id + '/transactions?page=1&limit=5'),
 ];

@@ -57,7 +57,8 @@ function bytesPerTransfer(dbPath) {
     const transfers = db.prepare("SELECT count(*) AS n FROM postings WHERE kind = 'INTERNAL_TRANSFER'").get().n;
     const rows = db
       .prepare(
-        'SELECT coalesce(s.tbl_name, d.name) AS name, sum(d.pgsize) AS bytes FROM dbstat d LEFT JOIN sqlite_schema s ON s.name = d.name GROUP BY 1 ORDER BY 2 DESC',
+        'SELECT coalesce(s.tbl_name, d.name) AS name, sum(d.pgsize) AS bytes FROM dbstat d ' +
+          'LEFT JOIN sqlite_schema s ON s.name = d.name GROUP BY 1 ORDER BY 2 DESC',
       )
       .all();
     const receiver = rows.filter((r) => r.name.startsWith('receiver_event')).reduce((sum, r) => sum + r.bytes, 0);
@@ -176,7 +177,11 @@ export async function run() {
         floorLabel: 'events created/s, same run',
         target: 'backlog ≤ 1 s of events',
         met: sustained.backlogSeconds <= 1,
-        note: `${Math.round(sustained.seconds)} s at ${rate(sustained.perSecond)} transfers, p99 ${sustained.p99} ms, on a database file holding ${sustained.preload.toLocaleString('en')} transfers made first through the engine; ${sustained.backlog} waiting at the end (${sustained.backlogSeconds.toFixed(2)} s of events), drained in ${Math.round(sustained.drainMs)} ms; audit ${sustained.auditOk ? 'clean' : 'FAILED'}`,
+        note:
+          `${Math.round(sustained.seconds)} s at ${rate(sustained.perSecond)} transfers, p99 ${sustained.p99} ms, ` +
+          `on a database file holding ${sustained.preload.toLocaleString('en')} transfers made first through the engine; ` +
+          `${sustained.backlog} waiting at the end (${sustained.backlogSeconds.toFixed(2)} s of events), drained in ${Math.round(sustained.drainMs)} ms; ` +
+          `audit ${sustained.auditOk ? 'clean' : 'FAILED'}`,
       },
       {
         row: 'database bytes per internal transfer (2 transactions, their events and deliveries)',
@@ -187,7 +192,10 @@ export async function run() {
         lowerIsBetter: true,
         target: '≤ 1.5 KB',
         met: perTransfer.ledger <= 1536,
-        note: `after the sustained run; the built-in receiver's record of the deliveries adds ${Math.round(perTransfer.receiver)} B; largest, with their indexes: ${perTransfer.largest} B`,
+        note:
+          `after the sustained run; ` +
+          `the built-in receiver's record of the deliveries adds ${Math.round(perTransfer.receiver)} B; ` +
+          `largest, with their indexes: ${perTransfer.largest} B`,
       },
       {
         row: `sandbox RSS after ${label} transfers, database file`,
@@ -198,7 +206,12 @@ export async function run() {
         lowerIsBetter: true,
         target: '≤ 200 MB',
         met: sustained.rssAfter <= 200,
-        note: `the sustained run: ${sustained.transfers.toLocaleString('en')} transfers in the database, ${sustained.preload.toLocaleString('en')} of them made first through the engine in the bench process (same writes, webhooks delivered; ${Math.round(sustained.preloadSeconds)} s), ${sustained.served.toLocaleString('en')} served over HTTP; non-2xx and errors ${sustained.failures}`,
+        note:
+          `the sustained run: ${sustained.transfers.toLocaleString('en')} transfers in the database, ` +
+          `${sustained.preload.toLocaleString('en')} of them made first through the engine in the bench process ` +
+          `(same writes, webhooks delivered; ${Math.round(sustained.preloadSeconds)} s), ` +
+          `${sustained.served.toLocaleString('en')} served over HTTP; ` +
+          `non-2xx and errors ${sustained.failures}`,
       },
     ];
   } finally {

@@ -52,15 +52,13 @@ export async function run() {
       const { developerId } = await ensureSandboxDeveloper(sandbox);
       const [wallet] = await seedWallets(sandbox, developerId, 1, 0);
       for (let i = 0; i < EVENTS; i++) {
-        await sandbox.db
-          .transaction()
-          .execute((trx) =>
-            receiveInbound(trx, sandbox.envFor(developerId), developerId, {
-              account_number: wallet.account_number,
-              amount: 100,
-              narration: 'salary',
-            }),
-          );
+        await sandbox.db.transaction().execute((trx) =>
+          receiveInbound(trx, sandbox.envFor(developerId), developerId, {
+            account_number: wallet.account_number,
+            amount: 100,
+            narration: 'salary',
+          }),
+        );
       }
       await sandbox.close();
       received = 0;

@@ -29,11 +29,12 @@ export function scenarioLoader({ externals, exports }, from) {
   const name = (e) => `external${imported.indexOf(e)}`;
   const value = (e) =>
     !imported.includes(e) ? `require(${JSON.stringify(e.id)})` : e.as === 'default' ? `${name(e)}.default` : name(e);
+  const makeRequire = inBundle ? '' : 'const require = createRequire(import.meta.url);\n';
   return `${LOADER_MARK} the scenario engine and the sandbox server, as one CommonJS file run with its code cache.
 ${inBundle ? '' : "import { createRequire } from 'node:module';\n"}import { fileURLToPath } from 'node:url';
 import { loadBundle } from '${from}main/code-cache.js';
 ${imported.map((e) => `import * as ${name(e)} from ${JSON.stringify(path(e.id))};`).join('\n')}
-${inBundle ? '' : 'const require = createRequire(import.meta.url);\n'}const { exports } = loadBundle(fileURLToPath(new URL('${from}scenario.bundle.cjs', import.meta.url)), {
+${makeRequire}const { exports } = loadBundle(fileURLToPath(new URL('${from}scenario.bundle.cjs', import.meta.url)), {
 ${externals.map((e) => `  ${JSON.stringify(e.id)}: ${value(e)},`).join('\n')}
 });
 ${exports.map((n) => `export const ${n} = exports.${n};`).join('\n')}

@@ -11,7 +11,8 @@ describe('crash test', () => {
       log: process.env.CHAOS_VERBOSE ? (line) => console.log(line) : undefined,
     });
     console.log(
-      `chaos: ${report.kills} kills, ${report.operations} operations (${report.succeeded} succeeded, ${report.refused} refused), ${report.duplicateDeliveries} duplicate webhook deliveries`,
+      `chaos: ${report.kills} kills, ${report.operations} operations (${report.succeeded} succeeded, ${report.refused} refused), ` +
+        `${report.duplicateDeliveries} duplicate webhook deliveries`,
     );
     expect(report.problems).toEqual([]);
     expect(report.succeeded).toBeGreaterThan(KILLS * 5);

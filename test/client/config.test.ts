@@ -76,16 +76,21 @@ describe('resolveConfig: a key goes only to the URL from the same source', () =>
   it("never sends a given key to the state file's URL: without a given URL it is BASE_URL_REQUIRED, naming the file", () => {
     plant();
     expect(refusal(() => resolve({ apiKey: GIVEN_KEY, env: { LEDGER_API_KEY: GIVEN_KEY } }))).toBe(
-      `BASE_URL_REQUIRED: LEDGER_API_KEY is set but no base URL is: a key you give is sent only to a URL you give (--base-url or LEDGER_BASE_URL), never to the one in ${file}; set LEDGER_BASE_URL to the URL this key is for, or unset LEDGER_API_KEY to use ${file} with its own key`,
+      `BASE_URL_REQUIRED: LEDGER_API_KEY is set but no base URL is: ` +
+        `a key you give is sent only to a URL you give (--base-url or LEDGER_BASE_URL), never to the one in ${file}; ` +
+        `set LEDGER_BASE_URL to the URL this key is for, or unset LEDGER_API_KEY to use ${file} with its own key`,
     );
     expect(refusal(() => resolve({ apiKey: GIVEN_KEY }))).toBe(
-      `BASE_URL_REQUIRED: --api-key is given but no base URL is: a key you give is sent only to a URL you give (--base-url or LEDGER_BASE_URL), never to the one in ${file}; pass --base-url to the URL this key is for, or leave out --api-key to use ${file} with its own key`,
+      `BASE_URL_REQUIRED: --api-key is given but no base URL is: ` +
+        `a key you give is sent only to a URL you give (--base-url or LEDGER_BASE_URL), never to the one in ${file}; ` +
+        `pass --base-url to the URL this key is for, or leave out --api-key to use ${file} with its own key`,
     );
   });
 
   it('does not send a given key to the default URL either', () => {
     expect(refusal(() => resolve({ env: { LEDGER_API_KEY: GIVEN_KEY } }))).toBe(
-      'BASE_URL_REQUIRED: LEDGER_API_KEY is set but no base URL is: a key you give is sent only to a URL you give (--base-url or LEDGER_BASE_URL); set LEDGER_BASE_URL to the URL this key is for',
+      'BASE_URL_REQUIRED: LEDGER_API_KEY is set but no base URL is: ' +
+        'a key you give is sent only to a URL you give (--base-url or LEDGER_BASE_URL); set LEDGER_BASE_URL to the URL this key is for',
     );
     // Nothing given and no state: the default URL, and no key (NO_SANDBOX when one is needed).
     const config = resolve();

@@ -30,7 +30,8 @@ describe('a state directory the runner will not let ledger write', () => {
         expect([r.exitCode, r.stdout, r.stderr]).toEqual([
           1,
           '',
-          `Error [STATE_DIR_UNWRITABLE]: cannot write the sandbox's state directory ${join(cli.dir, '.ledger')} (EEXIST: a file is in its way): run from a directory you can write to, or set LEDGER_HOME to one\n`,
+          `Error [STATE_DIR_UNWRITABLE]: cannot write the sandbox's state directory ${join(cli.dir, '.ledger')} (EEXIST: a file is in its way): ` +
+            `run from a directory you can write to, or set LEDGER_HOME to one\n`,
         ]);
       }
       // A relative LEDGER_HOME is taken from the working directory, and the message gives it whole.
@@ -80,7 +81,9 @@ describe('a runner whose TMPDIR is missing', () => {
         'name: smoke\nsteps:\n  - run: wallets list\n    expect: { data.total: 0 }\n',
       );
       const missing = join(cli.dir, 'missing');
-      const said = `Error [TMPDIR_UNUSABLE]: cannot make a folder in TMPDIR (${missing}) (ENOENT): an in-memory sandbox keeps its database there; point TMPDIR at a directory you can write to\n`;
+      const said =
+        `Error [TMPDIR_UNUSABLE]: cannot make a folder in TMPDIR (${missing}) (ENOENT): ` +
+        `an in-memory sandbox keeps its database there; point TMPDIR at a directory you can write to\n`;
       const run = await cli.run(['scenario', 'run', 'smoke.yaml', '--reporter', 'junit', '--output', 'report.xml'], {
         env: { TMPDIR: missing },
       });
@@ -115,7 +118,8 @@ describe('a runner whose TMPDIR is full', () => {
       expect([run.exitCode, run.stdout, run.stderr]).toEqual([
         1,
         '',
-        `Error [TMPDIR_UNUSABLE]: TMPDIR (${full}) is full (0 KB free): an in-memory sandbox keeps its database there; point TMPDIR at a directory you can write to\n`,
+        `Error [TMPDIR_UNUSABLE]: TMPDIR (${full}) is full (0 KB free): ` +
+          `an in-memory sandbox keeps its database there; point TMPDIR at a directory you can write to\n`,
       ]);
     } finally {
       if (mounted.exitCode === 0) await execa('umount', [full], { reject: false });

@@ -241,7 +241,8 @@ describe('malformed flags', () => {
     ],
     [
       ['webhooks', 'list', '--event-type', 'ledger.refund'],
-      'Error [USAGE]: --event-type must be one of ledger.credit, ledger.debit, transfer.completed, transfer.failed, suspense.created, suspense.resolved, agent.triggered, agent.failed, wallet.closed',
+      'Error [USAGE]: --event-type must be one of ledger.credit, ledger.debit, transfer.completed, transfer.failed, ' +
+        'suspense.created, suspense.resolved, agent.triggered, agent.failed, wallet.closed',
     ],
     [['webhooks', 'endpoint', 'set', 'ftp://example.com/hooks'], 'Error [USAGE]: <url> must be an http or https URL'],
     [['sandbox', 'receiver', 'fail', '--status', '99'], 'Error [USAGE]: --status must be 200 to 599'],
@@ -263,7 +264,9 @@ describe('shell completion', () => {
   it('bash completes commands, flags and enum values from the command tree', async () => {
     const script = (await cli.run(['completion', 'bash'])).stdout;
     const complete = async (words: string[]) => {
-      const line = `${script}\nCOMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _ledger; printf '%s\\n' "\${COMPREPLY[@]}"`;
+      const line =
+        `${script}\nCOMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; ` +
+        `_ledger; printf '%s\\n' "\${COMPREPLY[@]}"`;
       return (await execa('bash', ['--norc', '-c', line], { reject: false })).stdout.split('\n').filter(Boolean).sort();
     };
     expect(await complete(['ledger', 'wa'])).toEqual(['wallets']);
@@ -310,7 +313,9 @@ describe('a directory with no sandbox state', () => {
       const r = await elsewhere.run(['wallets', 'list']);
       expect(r.exitCode).toBe(3);
       expect(r.stderr).toBe(
-        `Error [NO_SANDBOX]: no sandbox state found in ${elsewhere.dir} or a parent directory (.ledger/sandbox.json): start one with \`ledger sandbox start --detach\`, set LEDGER_HOME to the .ledger folder of a running one, or set LEDGER_BASE_URL and LEDGER_API_KEY\n`,
+        `Error [NO_SANDBOX]: no sandbox state found in ${elsewhere.dir} or a parent directory (.ledger/sandbox.json): ` +
+          `start one with \`ledger sandbox start --detach\`, set LEDGER_HOME to the .ledger folder of a running one, ` +
+          `or set LEDGER_BASE_URL and LEDGER_API_KEY\n`,
       );
       const env = await elsewhere.run(['sandbox', 'env']);
       expect(env.exitCode).toBe(3);
@@ -420,7 +425,8 @@ describe('a sandbox that stops between the request and its answer', () => {
     expect([plain.exitCode, plain.stdout, plain.stderr]).toEqual([
       3,
       '',
-      `${sent(cut.LEDGER_BASE_URL!)}look before you repeat it (\`ledger transactions list <wallet>\` shows the money that moved); a transfer repeated with --idempotency-key is never made twice\n`,
+      `${sent(cut.LEDGER_BASE_URL!)}look before you repeat it (\`ledger transactions list <wallet>\` shows the money that moved); ` +
+        `a transfer repeated with --idempotency-key is never made twice\n`,
     ]);
     for (const key of ['rent-may', 'half']) {
       const keyed = await cli.run(['transfer', id, '0123456785', '100', '--idempotency-key', key, '--json'], {
@@ -441,7 +447,8 @@ describe('a sandbox that stops between the request and its answer', () => {
     expect([plain.exitCode, plain.stdout, plain.stderr]).toEqual([
       3,
       '',
-      `${sent(cut.LEDGER_BASE_URL!)}look before you repeat it (\`ledger transactions list <wallet>\` shows the money that moved); a credit repeated with the same --reference is never made twice\n`,
+      `${sent(cut.LEDGER_BASE_URL!)}look before you repeat it (\`ledger transactions list <wallet>\` shows the money that moved); ` +
+        `a credit repeated with the same --reference is never made twice\n`,
     ]);
     const keyed = await cli.run(['credit', '0123456785', '100', '--reference', '000015261124120000123456789012'], {
       env: cut,
@@ -479,7 +486,8 @@ describe('a sandbox that stops between the request and its answer', () => {
     expect([rotated.exitCode, rotated.stdout, rotated.stderr]).toEqual([
       3,
       '',
-      `${sent(cut.LEDGER_BASE_URL!)}if \`ledger sandbox keys\` now answers UNAUTHORIZED, the key was rotated and the new one was lost with the answer: \`ledger sandbox stop\`, then \`ledger sandbox start --detach\`, issues the SANDBOX developer a new key\n`,
+      `${sent(cut.LEDGER_BASE_URL!)}if \`ledger sandbox keys\` now answers UNAUTHORIZED, the key was rotated and the new one was lost with the answer: ` +
+        `\`ledger sandbox stop\`, then \`ledger sandbox start --detach\`, issues the SANDBOX developer a new key\n`,
     ]);
   });
 
@@ -488,7 +496,8 @@ describe('a sandbox that stops between the request and its answer', () => {
     expect([made.exitCode, made.stdout, made.stderr]).toEqual([
       3,
       '',
-      `${sent(cut.LEDGER_BASE_URL!)}if it made the developer, its key was in the answer that was lost, and the sandbox never shows a key again: repeat it to make another\n`,
+      `${sent(cut.LEDGER_BASE_URL!)}if it made the developer, its key was in the answer that was lost, ` +
+        `and the sandbox never shows a key again: repeat it to make another\n`,
     ]);
   });
 
@@ -497,13 +506,15 @@ describe('a sandbox that stops between the request and its answer', () => {
     expect([reset.exitCode, reset.stdout, reset.stderr]).toEqual([
       3,
       '',
-      `${sent(cut.LEDGER_BASE_URL!)}a reset repeated does no harm (it removes whatever your sandbox holds when it runs): \`ledger wallets list\` shows whether the first one did\n`,
+      `${sent(cut.LEDGER_BASE_URL!)}a reset repeated does no harm (it removes whatever your sandbox holds when it runs): ` +
+        `\`ledger wallets list\` shows whether the first one did\n`,
     ]);
     const restored = await cli.run(['sandbox', 'snapshot', 'restore', 'base', '--yes'], { env: cut });
     expect([restored.exitCode, restored.stdout, restored.stderr]).toEqual([
       3,
       '',
-      `${sent(cut.LEDGER_BASE_URL!)}a restore repeated does no harm (it puts the snapshot in place whole, whatever your sandbox holds then): repeat it if unsure\n`,
+      `${sent(cut.LEDGER_BASE_URL!)}a restore repeated does no harm (it puts the snapshot in place whole, whatever your sandbox holds then): ` +
+        `repeat it if unsure\n`,
     ]);
   });
 
@@ -511,7 +522,8 @@ describe('a sandbox that stops between the request and its answer', () => {
     const read = await cli.run(['wallets', 'get', id], { env: cut });
     expect([read.exitCode, read.stderr]).toEqual([
       3,
-      `Error [UNREACHABLE]: the sandbox at ${cut.LEDGER_BASE_URL} closed the connection before it answered (ECONNRESET): is it still running? (\`ledger sandbox status\`)\n`,
+      `Error [UNREACHABLE]: the sandbox at ${cut.LEDGER_BASE_URL} closed the connection before it answered (ECONNRESET): ` +
+        `is it still running? (\`ledger sandbox status\`)\n`,
     ]);
   });
 });

@@ -37,7 +37,9 @@ describe('prose at 80 columns', () => {
     expect(r.exitCode).toBe(0);
     fits(r.stdout);
     expect(r.stdout).toContain(
-      '1111111111\n  name enquiry  SANDBOX FAILED PAYOUT\n  payout        accepted PENDING, then FAILED after the settlement delay and\n                reversed (amount + fee), event transfer.failed\n',
+      '1111111111\n  name enquiry  SANDBOX FAILED PAYOUT\n' +
+        '  payout        accepted PENDING, then FAILED after the settlement delay and\n' +
+        '                reversed (amount + fee), event transfer.failed\n',
     );
     // Nothing lost: the wide output (a pipe without COLUMNS) is the same text on longer lines.
     const whole = await cli.run(['sandbox', 'magic']);
@@ -221,7 +223,8 @@ describe('scenario run at 80 columns', () => {
 });
 
 describe('pickers at 80 columns', () => {
-  it('the `suspense resolve` picker shows each held payment, and the answer after the question, on one line, cut with …, named by its customer, and found by typing', async () => {
+  it('the `suspense resolve` picker fits each held payment, and the answer, on one line, and finds them by typing', async () => {
+    // A choice is cut with … and named by its customer, so the answer still reads after the question.
     const ada = await createWalletWithCli(cli, 'picker-ada');
     const other = await createWalletWithCli(cli, 'picker-other');
     const narration =

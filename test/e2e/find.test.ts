@@ -82,10 +82,16 @@ describe('ledger find', () => {
 
     const reference = await cli.run(['find', held.provider_reference], at80);
     expect(reference.stdout).toContain(
-      `Suspense items (1)\n  2026-11-21 11:00  50000 (₦500.00)  FLAGGED  AI_RISK_FLAG  from MUSA KANO  to\n    Bola Tinubu  "rent SANDBOX-RISK"  matched provider_reference\n    ledger suspense show ${held.id}\n`,
+      `Suspense items (1)\n  2026-11-21 11:00  50000 (₦500.00)  FLAGGED  AI_RISK_FLAG  from MUSA KANO  to\n` +
+        `    Bola Tinubu  "rent SANDBOX-RISK"  matched provider_reference\n` +
+        `    ledger suspense show ${held.id}\n`,
     );
     expect(reference.stdout).toMatch(
-      /\nWebhook deliveries \(1\)\n  2026-11-21 11:00  suspense\.created  \w+  \d attempts  wallet\n    [0-9a-f-]{36}  matched payload\n    ledger webhooks show [0-9a-f-]{36}\n$/,
+      new RegExp(
+        /\nWebhook deliveries \(1\)\n  2026-11-21 11:00  suspense\.created  \w+  \d attempts  wallet\n/.source +
+          /    [0-9a-f-]{36}  matched payload\n/.source +
+          /    ledger webhooks show [0-9a-f-]{36}\n$/.source,
+      ),
     );
     expect((await cli.run(['find', 'school', 'FEES', '--kind', 'transaction', '--quiet'])).stdout).toBe(
       `${credit.id}\n`,
@@ -169,7 +175,8 @@ describe('ids by their start', () => {
       const start = await cli.run(['wallets', 'get', '019b0000'], { env });
       expect([start.exitCode, start.stderr]).toEqual([
         2,
-        `Error [UNSUPPORTED]: <wallet_id> "019b0000" is not a whole id, and ${baseUrl} (from LEDGER_BASE_URL) has no search to find the wallet it starts: give the whole id; nothing was sent\n`,
+        `Error [UNSUPPORTED]: <wallet_id> "019b0000" is not a whole id, and ${baseUrl} (from LEDGER_BASE_URL) has no search to find the wallet it starts: ` +
+          `give the whole id; nothing was sent\n`,
       ]);
     });
   });

@@ -203,7 +203,8 @@ describe.skipIf(!stateDisk)('sandbox start with its state directory on a full di
       const run = await cli.run(['sandbox', 'start', '--db', db, '--port', '0']);
       expect([run.exitCode, run.stderr]).toEqual([
         1,
-        `Error [STORAGE_FULL]: ${join(home, 'sandbox.json')}: the disk is full: the sandbox could not record where it runs, so it stopped; free some space and start it again\n`,
+        `Error [STORAGE_FULL]: ${join(home, 'sandbox.json')}: the disk is full: ` +
+          `the sandbox could not record where it runs, so it stopped; free some space and start it again\n`,
       ]);
       expect(readdirSync(home).filter((name) => name.endsWith('.tmp'))).toEqual([]);
       // Nothing holds the database: with space back, the next start serves it.
@@ -228,13 +229,15 @@ describe.skipIf(!readOnlyDisk)('sandbox start on a read-only file system', () =>
       const existing = await cli.run(['sandbox', 'start', '--db', db, '--port', '0']);
       expect([existing.exitCode, existing.stderr]).toEqual([
         1,
-        `Error [STORAGE_UNAVAILABLE]: ${db}-lock.json: the file system is read-only: the sandbox cannot serve ${db}, which it must write; use --db on a writable disk, or --memory\n`,
+        `Error [STORAGE_UNAVAILABLE]: ${db}-lock.json: the file system is read-only: ` +
+          `the sandbox cannot serve ${db}, which it must write; use --db on a writable disk, or --memory\n`,
       ]);
       const fresh = join(readOnlyDisk!, 'fresh.db');
       const created = await cli.run(['sandbox', 'start', '--db', fresh, '--port', '0']);
       expect([created.exitCode, created.stderr]).toEqual([
         1,
-        `Error [STORAGE_UNAVAILABLE]: ${fresh}: it cannot be opened for writing (unable to open database file): the sandbox cannot serve ${fresh}, which it must write; use --db on a writable disk, or --memory\n`,
+        `Error [STORAGE_UNAVAILABLE]: ${fresh}: it cannot be opened for writing (unable to open database file): ` +
+          `the sandbox cannot serve ${fresh}, which it must write; use --db on a writable disk, or --memory\n`,
       ]);
     } finally {
       await cli.run(['sandbox', 'stop']);

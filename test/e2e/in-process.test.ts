@@ -236,14 +236,25 @@ describe('the package entry, in a process of its own', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ledger-entry-'));
     const trace = join(dir, 'modules.txt');
     // A resolve hook that writes down every module the process loads.
-    const hook = `import { appendFileSync } from 'node:fs'; export async function resolve(s, c, next) { const r = await next(s, c); appendFileSync(process.env.TRACE, r.url + '\\n'); return r; }`;
+    const hook =
+      `import { appendFileSync } from 'node:fs'; ` +
+      `export async function resolve(s, c, next) { const r = await next(s, c); ` +
+      `appendFileSync(process.env.TRACE, r.url + '\\n'); return r; }`;
     const script = `
       import { register } from 'node:module';
       register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hook)}));
       const { startSandbox } = await import(${JSON.stringify(PACKAGE)});
       const [a, b] = await Promise.all([startSandbox({ seed: 1 }), startSandbox({ db: ${JSON.stringify(join(dir, 'b.db'))} })]);
-      const wallet = await fetch(a.baseUrl + '/v1/wallets', { method: 'POST', headers: { 'x-api-key': a.apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ customer_reference: 'x', first_name: 'A', last_name: 'B', email: 'a@b.ng' }) });
-      await fetch(a.baseUrl + '/sandbox/inbound-transfers', { method: 'POST', headers: { 'x-api-key': a.apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ account_number: (await wallet.json()).data.account_number, amount: 500 }) });
+      const wallet = await fetch(a.baseUrl + '/v1/wallets', {
+        method: 'POST',
+        headers: { 'x-api-key': a.apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ customer_reference: 'x', first_name: 'A', last_name: 'B', email: 'a@b.ng' }),
+      });
+      await fetch(a.baseUrl + '/sandbox/inbound-transfers', {
+        method: 'POST',
+        headers: { 'x-api-key': a.apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ account_number: (await wallet.json()).data.account_number, amount: 500 }),
+      });
       await a.advance('1s');
       await b.snapshot.save('s');
       await b.snapshot.restore('s');

@@ -43,7 +43,8 @@ const credit = (accountNumber: string, i: number) => ({
 });
 
 describe(`a sandbox killed (SIGKILL) during a burst of ${CREDITS.toLocaleString('en')} credits`, () => {
-  it('loses no credit it acknowledged: after a restart on the same database each is there once, the audit is clean, and sending them all again credits each exactly once', async () => {
+  it('loses no credit it acknowledged, and sending them all again credits each exactly once', async () => {
+    // Acknowledged means kept: after a restart on the same database each is there once and the audit is clean.
     expect((await cli.run(START)).exitCode).toBe(0);
     const { pid } = state();
     const wallet = (

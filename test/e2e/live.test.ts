@@ -49,7 +49,8 @@ describe('a live key needs --live on every command', () => {
     const run = await cli.run(['wallets', 'get', ada], { env: liveEnv() });
     expect([run.exitCode, run.stdout]).toEqual([2, '']);
     expect(run.stderr).toBe(
-      `Error [LIVE_KEY]: the API key is a live key (svc_live_): ${live.url} (from LEDGER_BASE_URL) moves real money, so every command against it needs --live; nothing was sent\n`,
+      `Error [LIVE_KEY]: the API key is a live key (svc_live_): ` +
+        `${live.url} (from LEDGER_BASE_URL) moves real money, so every command against it needs --live; nothing was sent\n`,
     );
     expect(live.requests).toEqual([]);
   });
@@ -75,7 +76,8 @@ describe('a live key needs --live on every command', () => {
     });
     expect([run.exitCode, run.stderr]).toEqual([
       2,
-      `Error [LIVE_KEY]: profile prod is live: ${cli.sandbox.baseUrl} (from profile prod (--profile)) moves real money, so every command against it needs --live; nothing was sent\n`,
+      `Error [LIVE_KEY]: profile prod is live: ${cli.sandbox.baseUrl} (from profile prod (--profile)) ` +
+        `moves real money, so every command against it needs --live; nothing was sent\n`,
     ]);
     const ok = await cli.run(['--profile', 'prod', '--live', 'wallets', 'get', ada, '--json'], {
       env: { XDG_CONFIG_HOME: join(dir, 'config'), LEDGER_BASE_URL: '', LEDGER_API_KEY: '' },
@@ -90,7 +92,12 @@ describe('writes on a live service are confirmed', () => {
     const refused = await cli.run(['transfer', ada, bolaAccount, '150000', '--live'], { env: liveEnv() });
     expect([refused.exitCode, refused.stdout]).toEqual([2, '']);
     expect(refused.stderr).toMatch(
-      /^Error \[LIVE_CONFIRMATION_REQUIRED\]: This sends POST \/v1\/wallets\/[0-9a-f-]+\/transfer to the live service .* On a live service that needs a typed confirmation at a terminal, or --live --yes in a script; nothing was sent\n$/,
+      new RegExp(
+        /^Error \[LIVE_CONFIRMATION_REQUIRED\]: /.source +
+          /This sends POST \/v1\/wallets\/[0-9a-f-]+\/transfer to the live service .* /.source +
+          /On a live service that needs a typed confirmation at a terminal, /.source +
+          /or --live --yes in a script; nothing was sent\n$/.source,
+      ),
     );
     expect(writes()).toEqual([]);
     expect((await cli.json(['wallets', 'get', bola])).balance).toBe(0);
@@ -196,7 +203,9 @@ describe('a non-loopback http:// URL', () => {
     });
     expect([run.exitCode, run.stderr]).toEqual([
       2,
-      'Error [INSECURE_URL]: base URL http://10.255.255.1:4010 (from LEDGER_BASE_URL) is http:// on a network: live and remote services are https://, so keys never travel in clear text; for a test server on a trusted network only, add --insecure\n',
+      'Error [INSECURE_URL]: base URL http://10.255.255.1:4010 (from LEDGER_BASE_URL) is http:// on a network: ' +
+        'live and remote services are https://, so keys never travel in clear text; ' +
+        'for a test server on a trusted network only, add --insecure\n',
     ]);
   });
 });

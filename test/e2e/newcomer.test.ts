@@ -79,7 +79,9 @@ describe('a second terminal in another directory', () => {
       expect(status.exitCode).toBe(0);
       expect(status.stdout).toMatch(new RegExp(`^running ${url}\n`));
       expect(status.stderr).toBe(
-        'Note: not started from this directory (no .ledger/sandbox.json here or above),\nand no API key is set: to use it from here, set LEDGER_HOME to the .ledger\nfolder of the directory it was started from, or set LEDGER_API_KEY.\n',
+        'Note: not started from this directory (no .ledger/sandbox.json here or above),\n' +
+          'and no API key is set: to use it from here, set LEDGER_HOME to the .ledger\n' +
+          'folder of the directory it was started from, or set LEDGER_API_KEY.\n',
       );
       const listed = await elsewhere.run(['wallets', 'list'], { env: { LEDGER_HOME: join(home.dir, '.ledger') } });
       expect(listed.exitCode, listed.stderr).toBe(0);
@@ -227,7 +229,8 @@ describe('with a sandbox', () => {
     const unknown = await cli.run(['wallets', 'get', `"01a20c05-0000-7000-8000-000000000000" `]);
     expect(unknown.exitCode).toBe(1);
     expect(unknown.stderr).toBe(
-      'Error [NOT_FOUND]: wallet not found: <wallet_id> "01a20c05-0000-7000-8000-000000000000" is not one of your wallet ids (`ledger wallets list` shows them)\n',
+      'Error [NOT_FOUND]: wallet not found: <wallet_id> "01a20c05-0000-7000-8000-000000000000" ' +
+        'is not one of your wallet ids (`ledger wallets list` shows them)\n',
     );
     // Nothing left (an unset variable in quotes): a usage error, nothing sent.
     expect(await cli.run(['wallets', 'get', ' '])).toMatchObject({

@@ -52,7 +52,8 @@ const rows = (text: string, separator = '\t') =>
     .map((line) => line.split(separator));
 
 describe('a list on a pipe', () => {
-  it('is tab-separated rows under a header line of field names: full ids, kobo, ISO times, no box; tabs, line breaks and escapes in data made harmless', async () => {
+  it('is tab-separated rows under a header line of field names, with tabs, line breaks and escapes in data made harmless', async () => {
+    // Values a script can use as they are: full ids, kobo, ISO times, no box.
     const r = await cli.run(['suspense', 'list']);
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toBe('');
@@ -103,7 +104,8 @@ describe('a list on a pipe', () => {
       `${ids[0]},2026-01-01T00:00:00.000Z,1250000,ada-07,AI_LOW_CONFIDENCE,PENDING,Chukwuemeka Okonkwo-Adeyemi,"SANDBOX-LOW-CONFIDENCE rent, ""May"", Yaba"`,
     );
     expect(lines[2]).toBe(
-      `${ids[1]},2026-01-01T00:00:00.000Z,700000,ada-07,AI_LOW_CONFIDENCE,PENDING,Chukwuemeka Okonkwo-Adeyemi,"'=HYPERLINK(""http://evil"") SANDBOX-LOW-CONFIDENCE"`,
+      `${ids[1]},2026-01-01T00:00:00.000Z,700000,ada-07,AI_LOW_CONFIDENCE,PENDING,` +
+        `Chukwuemeka Okonkwo-Adeyemi,"'=HYPERLINK(""http://evil"") SANDBOX-LOW-CONFIDENCE"`,
     );
     expect(lines.at(-1)).toBe('');
     // --format json is --json.
@@ -152,7 +154,9 @@ describe('pages', () => {
 describe('tables at 80 columns', () => {
   const narrow = { env: { COLUMNS: '80' } };
 
-  it('`suspense list --status PENDING` keeps money whole, the age and the customer, leaves out first the columns that say the same on every row, and shows ids as the unique start of their random last group, which commands take back', async () => {
+  it('`suspense list --status PENDING` leaves out first the columns that say the same on every row, and shortens ids', async () => {
+    // Money stays whole, with the age and the customer; a short id is the unique start of its random last
+    // group, so commands take it back.
     const r = await cli.run(['suspense', 'list', '--status', 'PENDING', '--format', 'table'], narrow);
     expect(r.exitCode).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');

@@ -220,7 +220,10 @@ describe('sandbox start --database postgres://…', () => {
       [
         ['--database', url, '--webhook-lease', '15'],
         {},
-        /^Error \[USAGE\]: --webhook-lease \(15 s\) must be longer than the webhook timeout \(15 s\): a lease that ends while an attempt may still be out lets another server send it again/,
+        new RegExp(
+          /^Error \[USAGE\]: --webhook-lease \(15 s\) must be longer than the webhook timeout \(15 s\): /.source +
+            /a lease that ends while an attempt may still be out lets another server send it again/.source,
+        ),
       ],
       [
         ['--database', url, '--webhook-timeout', '5', '--webhook-lease', '3601'],

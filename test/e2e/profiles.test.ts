@@ -168,7 +168,8 @@ describe('ledger profiles add|list|use|remove', () => {
     expect((await p.run(['profiles', 'list', '--quiet'])).stdout).toBe('lab\nprod\nsly\nstaging\n');
   });
 
-  it('use sets the default, remove removes a profile (and the default with it); an unknown name is PROFILE_NOT_FOUND naming the profiles; the file stays 0600 in 0700', async () => {
+  it('use sets the default, remove removes a profile and the default with it, and an unknown name is PROFILE_NOT_FOUND', async () => {
+    // The error names the profiles there are; the file holds keys, so it stays 0600 in a 0700 folder.
     for (const name of ['a', 'b'])
       expect(
         (
@@ -210,7 +211,9 @@ describe('ledger profiles add|list|use|remove', () => {
     expect((await p.run(['profiles', 'list', '--json'])).stdout).toBe('[]\n');
   });
 
-  it('refuses, with nothing written: http:// on a network without --insecure (INSECURE_URL), a name taken without --force, what is not a key on stdin (not echoed), and an empty stdin', async () => {
+  it('refuses, with nothing written, an insecure URL, a name taken, and a stdin that holds no key', async () => {
+    // http:// on a network needs --insecure (INSECURE_URL) and a name taken needs --force; what stdin held
+    // instead of a key may be a password, so it is not echoed.
     const insecure = await p.run(['profiles', 'add', 'lab', '--base-url', 'http://10.0.0.5:4010', '--api-key-stdin'], {
       input: KEY,
     });
@@ -288,7 +291,8 @@ describe('one order of precedence, end to end, named by `whoami`', () => {
     await sandbox.stop();
   });
 
-  it("flags, then --profile or LEDGER_PROFILE, then the environment, then this folder's state, then the default profile: each names its own URL and developer", async () => {
+  it("flags, then --profile or LEDGER_PROFILE, the environment, this folder's state, and the default profile, in that order", async () => {
+    // Each names its own URL and developer, so the output shows which one was used.
     const local = sandbox.baseUrl.replace('127.0.0.1', 'localhost');
     expect(
       (

@@ -143,7 +143,9 @@ beforeAll(async () => {
   run = async (line) => {
     const assigned = /^([A-Z]+)=\$\(/.exec(line)?.[1];
     const pasted = line.replaceAll(STAGING, sandbox.baseUrl).replaceAll(PROD, live.url);
-    const script = `set -a; [ -f state.sh ] && . ./state.sh\n${pasted}\nstatus=$?\nexport -p > state.sh\n${assigned ? `printf '%s' "$${assigned}" > var.txt\n` : ''}exit $status`;
+    const script =
+      `set -a; [ -f state.sh ] && . ./state.sh\n${pasted}\nstatus=$?\nexport -p > state.sh\n` +
+      `${assigned ? `printf '%s' "$${assigned}" > var.txt\n` : ''}exit $status`;
     const r = await execa('bash', ['--norc', '--noprofile', '-c', script], {
       cwd: work,
       env,

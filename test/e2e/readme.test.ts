@@ -295,7 +295,10 @@ beforeAll(async () => {
   writeFileSync(
     join(bin, 'ledger'),
     // Started again, the port it had: the URL that `eval "$(ledger sandbox env)"` exported still reaches it.
-    `#!/bin/sh\nif [ "$1" = sandbox ] && [ "$2" = start ]; then\n  port=$('${process.execPath}' -e 'try { console.log(new URL(require("./.ledger/sandbox.json").base_url).port) } catch { console.log(0) }')\n  exec '${process.execPath}' '${BIN}' "$@" --port "$port" --clock manual\nfi\nexec '${process.execPath}' '${BIN}' "$@"\n`,
+    `#!/bin/sh\nif [ "$1" = sandbox ] && [ "$2" = start ]; then\n` +
+      `  port=$('${process.execPath}' -e 'try { console.log(new URL(require("./.ledger/sandbox.json").base_url).port) } catch { console.log(0) }')\n` +
+      `  exec '${process.execPath}' '${BIN}' "$@" --port "$port" --clock manual\nfi\n` +
+      `exec '${process.execPath}' '${BIN}' "$@"\n`,
   );
   chmodSync(join(bin, 'ledger'), 0o755);
   const env = cleanEnv({ PATH: `${bin}:${process.env.PATH}` });
@@ -311,7 +314,9 @@ beforeAll(async () => {
   run = async (line) => {
     // One bash per line, in order; every variable (ADA=…, the eval'd exports) carries to the next line.
     const assigned = /^([A-Z]+)=\$\(/.exec(line)?.[1];
-    const script = `set -a; [ -f state.sh ] && . ./state.sh\n${line}\nstatus=$?\nexport -p > state.sh\n${assigned ? `printf '%s' "$${assigned}" > var.txt\n` : ''}exit $status`;
+    const script =
+      `set -a; [ -f state.sh ] && . ./state.sh\n${line}\nstatus=$?\nexport -p > state.sh\n` +
+      `${assigned ? `printf '%s' "$${assigned}" > var.txt\n` : ''}exit $status`;
     const r = await execa('bash', ['--norc', '--noprofile', '-c', script], {
       cwd: cli.dir,
       env,

@@ -196,7 +196,9 @@ describe('one record without the sandbox routes', () => {
     const r = await remote.run(['wallets', 'get', ids.ada!.slice(-8)]);
     expect([r.exitCode, r.stderr]).toEqual([
       2,
-      `Error [UNSUPPORTED]: <wallet_id> "${ids.ada!.slice(-8)}" is not a whole id, and ${live.url} (from LEDGER_BASE_URL) has no search to find the wallet it starts: give the whole id; nothing was sent\n`,
+      `Error [UNSUPPORTED]: <wallet_id> "${ids.ada!.slice(-8)}" is not a whole id, and ` +
+        `${live.url} (from LEDGER_BASE_URL) has no search to find the wallet it starts: ` +
+        `give the whole id; nothing was sent\n`,
     ]);
     expect(sentSince(from).sent).toEqual([]);
   });
@@ -224,7 +226,8 @@ describe('what the seed cannot do: UNSUPPORTED, exit 2, nothing keyed sent', () 
     ],
     [
       ['wallets', 'list'],
-      'has no GET /sandbox/wallets (it does not list it in its /openapi.json): its API has no list of wallets: look one up by its whole id with `ledger wallets get <wallet_id>`',
+      'has no GET /sandbox/wallets (it does not list it in its /openapi.json): ' +
+        'its API has no list of wallets: look one up by its whole id with `ledger wallets get <wallet_id>`',
     ],
     [['report'], 'has no report (GET /sandbox/report): the lists give each part'],
     [['agents', 'runs', '$agent'], 'has no GET /sandbox/agents/{}/runs'],
@@ -282,7 +285,9 @@ describe('commands of the sandbox alone: SANDBOX_ONLY, having asked only /openap
         const r = await fresh.run(args);
         expect([r.exitCode, r.stderr]).toEqual([
           2,
-          `Error [SANDBOX_ONLY]: \`ledger ${args.filter((a) => !a.startsWith('-') && !/^\d/.test(a)).join(' ')}\` works only against a ledger sandbox, and ${live.url} (from LEDGER_BASE_URL) has none of the sandbox's routes (its /openapi.json lists no /sandbox path); nothing was sent\n`,
+          `Error [SANDBOX_ONLY]: \`ledger ${args.filter((a) => !a.startsWith('-') && !/^\d/.test(a)).join(' ')}\` ` +
+            `works only against a ledger sandbox, and ${live.url} (from LEDGER_BASE_URL) ` +
+            `has none of the sandbox's routes (its /openapi.json lists no /sandbox path); nothing was sent\n`,
         ]);
         expect(sentSince(from).sent).toEqual([{ method: 'GET', path: '/openapi.json', key: undefined }]);
       } finally {
@@ -302,7 +307,9 @@ describe('commands of the sandbox alone: SANDBOX_ONLY, having asked only /openap
       const r = await fresh.run(['scenario', 'run', 'one.yaml', '--base-url', live.url]);
       expect([r.exitCode, r.stderr]).toEqual([
         2,
-        `Error [SANDBOX_ONLY]: \`ledger scenario run --base-url\` works only against a ledger sandbox, and ${live.url} (from --base-url) has none of the sandbox's routes (its /openapi.json lists no /sandbox path); nothing was sent\n`,
+        `Error [SANDBOX_ONLY]: \`ledger scenario run --base-url\` works only against a ledger sandbox, ` +
+          `and ${live.url} (from --base-url) ` +
+          `has none of the sandbox's routes (its /openapi.json lists no /sandbox path); nothing was sent\n`,
       ]);
       expect(sentSince(from).sent).toEqual([{ method: 'GET', path: '/openapi.json', key: undefined }]);
     } finally {

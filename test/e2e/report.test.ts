@@ -98,7 +98,8 @@ Webhooks    DELIVERED 10
     expect([r.exitCode, r.stdout, r.stderr]).toEqual([
       2,
       '',
-      'Error [USAGE]: --since "last tuesday" must be an ISO date or time (2026-01-02, 2026-01-02T09:30:00Z), today, yesterday, or a duration such as 24h or 7d\n',
+      'Error [USAGE]: --since "last tuesday" must be an ISO date or time (2026-01-02, 2026-01-02T09:30:00Z), ' +
+        'today, yesterday, or a duration such as 24h or 7d\n',
     ]);
   });
 });

@@ -65,7 +65,8 @@ describe('an UNREACHABLE error', () => {
       const r = await other.run(['wallets', 'list']);
       expect([r.exitCode, r.stderr]).toEqual([
         3,
-        `Error [UNREACHABLE]: cannot reach the sandbox at ${url} (from ${join(other.dir, '.ledger', 'sandbox.json')}) (ECONNREFUSED): start it with \`ledger sandbox start --detach\`\n`,
+        `Error [UNREACHABLE]: cannot reach the sandbox at ${url} (from ${join(other.dir, '.ledger', 'sandbox.json')}) (ECONNREFUSED): ` +
+          `start it with \`ledger sandbox start --detach\`\n`,
       ]);
     } finally {
       await other.run(['sandbox', 'stop']);

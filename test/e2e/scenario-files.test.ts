@@ -160,8 +160,11 @@ describe('scenario run: failing', () => {
       exit: /^exit: expected 1, got 0$/,
       'expect_error that succeeds':
         /^expected it to fail with INSUFFICIENT_FUNDS, but it exited 1: Error \[VALIDATION_ERROR\]/,
-      'expect_error with another code':
-        /^expected it to fail with INSUFFICIENT_FUNDS, but it exited 1: Error \[NOT_FOUND\]: wallet not found: <wallet_id> "00000000-0000-0000-0000-000000000000" is not one of your wallet ids \(`ledger wallets list` shows them\)$/,
+      'expect_error with another code': new RegExp(
+        /^expected it to fail with INSUFFICIENT_FUNDS, but it exited 1: /.source +
+          /Error \[NOT_FOUND\]: wallet not found: <wallet_id> "00000000-0000-0000-0000-000000000000" /.source +
+          /is not one of your wallet ids \(`ledger wallets list` shows them\)$/.source,
+      ),
       'a command that fails': /^exited 1: Error \[INSUFFICIENT_FUNDS\]/,
       'a request that fails': /^answered 409 DUPLICATE_CUSTOMER_REFERENCE: /,
       'save of a missing field': /^save NOPE: data\.nothing_here is not in the step's result$/,
@@ -228,7 +231,12 @@ describe('scenario run: failing', () => {
     expect(run.stdout).toMatch(/<testsuite name="one-fails.yaml" tests="2" failures="1" errors="0" skipped="0" /);
     expect(run.stdout).toMatch(/<testcase name="passes" classname="one-fails.yaml" time="[\d.]+"\/>/);
     expect(run.stdout).toMatch(
-      /<testcase name="fails &amp; &lt;says&gt; why" classname="one-fails.yaml" time="[\d.]+">\n {6}<failure message="status: expected 201, got 200" type="expectation">at one-fails.yaml:7:5, step GET \/v1\/banks\nstatus \(line 8\): expected 201, got 200\nrequest: GET \/v1\/banks\nresponse: 200 /,
+      new RegExp(
+        /<testcase name="fails &amp; &lt;says&gt; why" classname="one-fails.yaml" time="[\d.]+">\n {6}/.source +
+          /<failure message="status: expected 201, got 200" type="expectation">/.source +
+          /at one-fails.yaml:7:5, step GET \/v1\/banks\n/.source +
+          /status \(line 8\): expected 201, got 200\nrequest: GET \/v1\/banks\nresponse: 200 /.source,
+      ),
     );
   });
 
@@ -386,7 +394,9 @@ describe('scenario run: malformed files (exit 2, nothing runs)', () => {
 
   it('nesting in block style (indentation) is counted too, and a file at 64 levels is read', async () => {
     const nested = (levels: number) =>
-      `name: x\nsteps:\n  - request: POST /v1/wallets\n    expect: { status: 400 }\n    body:\n${Array.from({ length: levels }, (_, i) => `${' '.repeat(6 + 2 * i)}a:\n`).join('')}${' '.repeat(6 + 2 * levels)}b: 1\n`;
+      `name: x\nsteps:\n  - request: POST /v1/wallets\n    expect: { status: 400 }\n    body:\n` +
+      `${Array.from({ length: levels }, (_, i) => `${' '.repeat(6 + 2 * i)}a:\n`).join('')}` +
+      `${' '.repeat(6 + 2 * levels)}b: 1\n`;
     writeFileSync(join(cli.dir, 'block.yaml'), nested(300));
     const deep = await cli.run(['scenario', 'run', 'block.yaml']);
     expect([deep.exitCode, deep.stderr]).toEqual([

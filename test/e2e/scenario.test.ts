@@ -72,7 +72,18 @@ describe('a developer scripting the sandbox', () => {
     const transfer = await cli.run(['transfer', walletA, walletB, '150000', '--json']);
     expect(transfer.exitCode).toBe(0);
     expect(stable(transfer.stdout)).toBe(
-      `${JSON.stringify({ status: 'SUCCESS', transaction_id: '<id>', provider_reference: '<reference>', new_balance: 350000, currency: 'NGN', fee: 0 }, null, 2)}\n`,
+      JSON.stringify(
+        {
+          status: 'SUCCESS',
+          transaction_id: '<id>',
+          provider_reference: '<reference>',
+          new_balance: 350000,
+          currency: 'NGN',
+          fee: 0,
+        },
+        null,
+        2,
+      ) + '\n',
     );
 
     const list = await cli.run(['transactions', 'list', walletA, '--json']);

@@ -85,7 +85,8 @@ describe('sandbox start --public refuses to listen in clear text', () => {
         const r = await cli.run(['sandbox', 'start', '--port', String(port), '--memory', ...args]);
         expect([r.exitCode, r.stdout], args.join(' ')).toEqual([2, '']);
         expect(r.stderr, args.join(' ')).toBe(
-          'Error [TLS_REQUIRED]: listening on 0.0.0.0 reaches beyond this machine, where API keys and money would travel in clear text: give --tls-cert <pem> and --tls-key <pem> to serve HTTPS, or --insecure for a test server on a trusted network\n',
+          'Error [TLS_REQUIRED]: listening on 0.0.0.0 reaches beyond this machine, where API keys and money would travel in clear text: ' +
+            'give --tls-cert <pem> and --tls-key <pem> to serve HTTPS, or --insecure for a test server on a trusted network\n',
         );
         expect(await listening(port)).toBe(false);
         expect(existsSync(join(cli.dir, '.ledger', 'sandbox.json'))).toBe(false);
@@ -165,7 +166,10 @@ describe('sandbox start --public over TLS', () => {
     const untrusted = await fromElsewhere(['wallets', 'list'], env);
     expect([untrusted.exitCode, untrusted.stdout]).toEqual([2, '']);
     expect(untrusted.stderr).toMatch(
-      /^Error \[CERTIFICATE_UNTRUSTED\]: the certificate of https:\/\/127\.0\.0\.1:\d+ is not accepted \(DEPTH_ZERO_SELF_SIGNED_CERT: .*\); nothing was sent\. .*NODE_EXTRA_CA_CERTS/,
+      new RegExp(
+        /^Error \[CERTIFICATE_UNTRUSTED\]: the certificate of https:\/\/127\.0\.0\.1:\d+ is not accepted /.source +
+          /\(DEPTH_ZERO_SELF_SIGNED_CERT: .*\); nothing was sent\. .*NODE_EXTRA_CA_CERTS/.source,
+      ),
     );
     const trusted = { ...env, NODE_EXTRA_CA_CERTS: cert.certPath };
     const created = await fromElsewhere(createWallet, trusted);
@@ -183,7 +187,8 @@ describe('sandbox start --public over TLS', () => {
 });
 
 describe('the local CLI and its own TLS sandbox', () => {
-  it('works in the sandbox folder without NODE_EXTRA_CA_CERTS, through the certificate pinned in the state file, whoever it is issued to; a state file pinning another certificate is refused and nothing is sent', async () => {
+  it('works in the sandbox folder through the certificate its state file pins, and refuses a state file pinning another', async () => {
+    // The pin needs no NODE_EXTRA_CA_CERTS, whoever the certificate is issued to; on a refusal nothing is sent.
     const cli = createCli();
     // Issued to a name this machine is not: only the pin can make it acceptable here.
     const elsewhere = makeCertificate(certs, { name: 'team-host', subjectAltName: 'DNS:ledger.team.example' });
@@ -209,7 +214,11 @@ describe('the local CLI and its own TLS sandbox', () => {
       const refused = await cli.run(['wallets', 'list']);
       expect([refused.exitCode, refused.stdout]).toEqual([2, '']);
       expect(refused.stderr).toBe(
-        `Error [CERTIFICATE_MISMATCH]: ${details.base_url} presented a certificate (SHA-256 ${state.tls_fingerprint}) other than the one the sandbox state pins (${altered}), so something other than the sandbox started from this folder answers there; nothing was sent. Start this folder's sandbox again (\`ledger sandbox start --detach\`), or set LEDGER_BASE_URL and LEDGER_API_KEY for the one you mean\n`,
+        `Error [CERTIFICATE_MISMATCH]: ${details.base_url} presented a certificate (SHA-256 ${state.tls_fingerprint}) ` +
+          `other than the one the sandbox state pins (${altered}), ` +
+          `so something other than the sandbox started from this folder answers there; nothing was sent. ` +
+          `Start this folder's sandbox again (\`ledger sandbox start --detach\`), ` +
+          `or set LEDGER_BASE_URL and LEDGER_API_KEY for the one you mean\n`,
       );
       // Not even after an unpinned look: the key never went.
       expect(requests()).toBe(before);
@@ -305,7 +314,8 @@ describe('startSandbox with TLS', () => {
       new SandboxError(
         400,
         'TLS_REQUIRED',
-        'listening on 0.0.0.0 reaches beyond this machine, where API keys and money would travel in clear text: give `tls: { cert, key }` to serve HTTPS, or `insecure: true` for a test server on a trusted network',
+        'listening on 0.0.0.0 reaches beyond this machine, where API keys and money would travel in clear text: ' +
+          'give `tls: { cert, key }` to serve HTTPS, or `insecure: true` for a test server on a trusted network',
       ),
     );
     const other = makeCertificate(certs, { name: 'in-process-other' });

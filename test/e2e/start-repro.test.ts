@@ -39,7 +39,8 @@ describe('sandbox start --seed, --clock, --clock-start, --api-key, --webhook-sec
       ],
       [
         ['--snapshot', '.hidden'],
-        'Error [USAGE]: --snapshot ".hidden" must be 1 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit, or is a path with a /\n',
+        'Error [USAGE]: --snapshot ".hidden" must be 1 to 64 letters, digits, dots, dashes or underscores, ' +
+          'starting with a letter or digit, or is a path with a /\n',
       ],
     ];
     for (const [flags, stderr] of cases) {
@@ -140,7 +141,8 @@ describe('sandbox start --seed, --clock, --clock-start, --api-key, --webhook-sec
     expect(ps.stdout).not.toContain(KEY_1);
   });
 
-  it("--webhook-secret (or LEDGER_SANDBOX_WEBHOOK_SECRET) fixes the owner's secret under a seed, replaces it on an existing database, and never shows in ps", async () => {
+  it("--webhook-secret fixes the owner's secret under a seed, replaces it on an existing database, and never shows in ps", async () => {
+    // LEDGER_SANDBOX_WEBHOOK_SECRET does the same.
     const db = join(cli.dir, 'secrets.db');
     const start = async (flags: string[], env: Record<string, string> = {}) => {
       const r = await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--seed', '7', ...flags], { env });
@@ -188,7 +190,9 @@ describe('sandbox start --seed, --clock, --clock-start, --api-key, --webhook-sec
     expect(seeded.exitCode).toBe(0);
     expect(Object.keys(JSON.parse(seeded.stdout))).toEqual(['developer_id', 'business_name', 'api_key', 'created_at']);
     expect(seeded.stderr).toBe(
-      "Warning: this sandbox is seeded (--seed): anyone who knows the seed can derive every id and account number in it, this developer's too. A seeded sandbox is for one team's own CI job: do not share it with other developers.\n",
+      'Warning: this sandbox is seeded (--seed): ' +
+        "anyone who knows the seed can derive every id and account number in it, this developer's too. " +
+        "A seeded sandbox is for one team's own CI job: do not share it with other developers.\n",
     );
     const quiet = await cli.run(['sandbox', 'developers', 'create', 'Quiet Pay', '--quiet']);
     expect([quiet.exitCode, quiet.stdout]).toEqual([0, expect.stringMatching(/^svc_test_\w{32}\n$/)]);

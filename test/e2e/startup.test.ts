@@ -219,7 +219,8 @@ describe('fast start', () => {
     }
   });
 
-  it("the TOML library loads only where the profiles file is read: `profiles list`, and a command that a profile may direct; not where this folder's state decides", async () => {
+  it("the TOML library loads only where the profiles file is read, not where this folder's state decides", async () => {
+    // `profiles list` reads it, and so does a command that a profile may direct; the others stay light.
     const config = mkdtempSync(join(tmpdir(), 'ledger-config-'));
     try {
       const env = { XDG_CONFIG_HOME: config };
@@ -264,12 +265,15 @@ describe('fast start', () => {
     expect(packages.filter((p) => HEAVY.some((h) => p.startsWith(h)))).toEqual([]);
   });
 
-  it("`scenario run` runs from two bundles with their code caches, its commands' (scripts/client-bundles.js) and the scenario engine with the server (scripts/bundle.js), loading no module of ours from its own file; the examples and the OpenAPI document work through them", async () => {
+  it('`scenario run` runs from two bundles with their code caches, loading no module of ours from its own file', async () => {
+    // Its commands' bundle (scripts/client-bundles.js) and the scenario engine with the server (scripts/bundle.js):
+    // the examples and the OpenAPI document work through them.
     const cli = createCli();
     try {
       writeFileSync(
         join(cli.dir, 'openapi.yaml'),
-        'name: the OpenAPI document\nsteps:\n  - request: GET /openapi.json\n    expect: { status: 200, body.openapi: "3.1.0", body.info.title: "Wallet Ledger Service (ledger sandbox)" }\n',
+        'name: the OpenAPI document\nsteps:\n  - request: GET /openapi.json\n' +
+          '    expect: { status: 200, body.openapi: "3.1.0", body.info.title: "Wallet Ledger Service (ledger sandbox)" }\n',
       );
       const examples = resolve(BIN, '../../examples/scenarios');
       const { packages, modules, scripts, files, stdout, exitCode } = await packagesLoaded(
@@ -306,7 +310,8 @@ describe('fast start', () => {
     }
   });
 
-  it('`scenario run` through dist/main/cli.js (no bundle list: a tree built by tsc alone; or its bundle gone) runs the same scenarios from the scenario bundle alone', async () => {
+  it('`scenario run` through dist/main/cli.js runs the same scenarios from the scenario bundle alone', async () => {
+    // As in a tree built by tsc alone, with no bundle list, or one whose `scenario run` bundle is gone.
     const root = packageCopy();
     try {
       for (const file of ['dist/command.scenario-run.cjs', 'dist/commands.json']) {
@@ -330,7 +335,9 @@ describe('fast start', () => {
     const { stdout } = await execa(process.execPath, [
       '--input-type=module',
       '-e',
-      `await import(${JSON.stringify(join(dist, 'scenario/cli.js'))}); const { cacheRejected } = await import(${JSON.stringify(join(dist, 'main/code-cache.js'))}); console.log(String(cacheRejected(${JSON.stringify(join(dist, 'scenario.bundle.cjs'))})));`,
+      `await import(${JSON.stringify(join(dist, 'scenario/cli.js'))}); ` +
+        `const { cacheRejected } = await import(${JSON.stringify(join(dist, 'main/code-cache.js'))}); ` +
+        `console.log(String(cacheRejected(${JSON.stringify(join(dist, 'scenario.bundle.cjs'))})));`,
     ]);
     expect(stdout).toBe('false');
   });
@@ -356,7 +363,7 @@ describe('fast start', () => {
     }
   }, 120_000);
 
-  it("each client command's bundle holds its own command, the client core and output code, and nothing of the server, the database or any other command", () => {
+  it("each client command's bundle holds its command, the client core and output code, and no server, database or other command", () => {
     const dist = resolve(BIN, '../../dist');
     const list = JSON.parse(readFileSync(join(dist, 'commands.json'), 'utf8')) as {
       paths: string[];
@@ -432,7 +439,10 @@ describe('fast start', () => {
     const { stdout } = await execa(process.execPath, [
       '--input-type=module',
       '-e',
-      `const { loadBundle, cacheRejected } = await import(${JSON.stringify(join(dist, 'main/code-cache.js'))}); for (const b of ['command.wallets-get.cjs', 'command.credit.cjs', 'command.transfer.cjs', 'command.scenario-run.cjs']) { loadBundle(${JSON.stringify(dist)} + '/' + b, {}); console.log(String(cacheRejected(${JSON.stringify(dist)} + '/' + b))); }`,
+      `const { loadBundle, cacheRejected } = await import(${JSON.stringify(join(dist, 'main/code-cache.js'))}); ` +
+        `for (const b of ['command.wallets-get.cjs', 'command.credit.cjs', 'command.transfer.cjs', 'command.scenario-run.cjs']) { ` +
+        `loadBundle(${JSON.stringify(dist)} + '/' + b, {}); ` +
+        `console.log(String(cacheRejected(${JSON.stringify(dist)} + '/' + b))); }`,
     ]);
     expect(stdout).toBe('false\nfalse\nfalse\nfalse');
     const root = packageCopy();

@@ -108,7 +108,9 @@ describe('the sandbox state of a folder above', () => {
     expect([r.exitCode, r.stdout, r.stderr]).toEqual([
       2,
       '',
-      `Error [BASE_URL_REQUIRED]: LEDGER_API_KEY is set but no base URL is: a key you give is sent only to a URL you give (--base-url or LEDGER_BASE_URL), never to the one in ${stateFile}; set LEDGER_BASE_URL to the URL this key is for, or unset LEDGER_API_KEY to use ${stateFile} with its own key\n`,
+      `Error [BASE_URL_REQUIRED]: LEDGER_API_KEY is set but no base URL is: ` +
+        `a key you give is sent only to a URL you give (--base-url or LEDGER_BASE_URL), never to the one in ${stateFile}; ` +
+        `set LEDGER_BASE_URL to the URL this key is for, or unset LEDGER_API_KEY to use ${stateFile} with its own key\n`,
     ]);
     // With the URL given as well, the key goes there (and only there).
     const given = await ledger(['wallets', 'list', '--json'], { LEDGER_API_KEY: ENV_KEY, LEDGER_BASE_URL: other.url });
@@ -123,7 +125,9 @@ describe('the sandbox state of a folder above', () => {
 
   it('refuses a world-writable state file with the file named and why, before any request', async () => {
     plant(fake.url, 0o666);
-    const refused = `Error [STATE_FILE_UNTRUSTED]: ${stateFile} is writable by other users (mode 0666); not using it (set LEDGER_HOME to your sandbox's .ledger folder, or LEDGER_BASE_URL and LEDGER_API_KEY)\n`;
+    const refused =
+      `Error [STATE_FILE_UNTRUSTED]: ${stateFile} is writable by other users (mode 0666); not using it ` +
+      `(set LEDGER_HOME to your sandbox's .ledger folder, or LEDGER_BASE_URL and LEDGER_API_KEY)\n`;
     const r = await ledger(['wallets', 'list']);
     expect(fake.received).toEqual([]);
     expect([r.exitCode, r.stderr]).toEqual([2, refused]);
@@ -144,7 +148,8 @@ describe('the sandbox state of a folder above', () => {
     expect(fake.received).toEqual([]);
     expect([r.exitCode, r.stderr]).toEqual([
       2,
-      `Error [STATE_FILE_UNTRUSTED]: ${stateDir} is writable by other users (mode 0777); not using ${stateFile} (set LEDGER_HOME to your sandbox's .ledger folder, or LEDGER_BASE_URL and LEDGER_API_KEY)\n`,
+      `Error [STATE_FILE_UNTRUSTED]: ${stateDir} is writable by other users (mode 0777); not using ${stateFile} ` +
+        `(set LEDGER_HOME to your sandbox's .ledger folder, or LEDGER_BASE_URL and LEDGER_API_KEY)\n`,
     ]);
   });
 
@@ -158,7 +163,8 @@ describe('the sandbox state of a folder above', () => {
       expect(fake.received).toEqual([]);
       expect([r.exitCode, r.stderr]).toEqual([
         2,
-        `Error [STATE_FILE_UNTRUSTED]: ${stateFile} is owned by another user (uid 65534); not using it (set LEDGER_HOME to your sandbox's .ledger folder, or LEDGER_BASE_URL and LEDGER_API_KEY)\n`,
+        `Error [STATE_FILE_UNTRUSTED]: ${stateFile} is owned by another user (uid 65534); not using it ` +
+          `(set LEDGER_HOME to your sandbox's .ledger folder, or LEDGER_BASE_URL and LEDGER_API_KEY)\n`,
       ]);
     },
   );
@@ -170,7 +176,8 @@ describe('the sandbox state of a folder above', () => {
       const r = await ledger(['wallets', 'list']);
       expect([r.exitCode, r.stderr]).toEqual([
         2,
-        `Error [STATE_FILE_UNTRUSTED]: ${stateFile} names ${url}, which is not a loopback address (127.0.0.0/8, ::1 or localhost); not using it (set LEDGER_HOME to your sandbox's .ledger folder, or LEDGER_BASE_URL and LEDGER_API_KEY)\n`,
+        `Error [STATE_FILE_UNTRUSTED]: ${stateFile} names ${url}, which is not a loopback address (127.0.0.0/8, ::1 or localhost); ` +
+          `not using it (set LEDGER_HOME to your sandbox's .ledger folder, or LEDGER_BASE_URL and LEDGER_API_KEY)\n`,
       ]);
     }
   });

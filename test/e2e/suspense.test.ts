@@ -96,7 +96,8 @@ describe('the suspense queue from the command line', () => {
     expect((await cli.run(['sandbox', 'audit'])).exitCode).toBe(0);
   });
 
-  it('flags an item with a note and adds another: show lists both, --quiet prints the id, a resolved item refuses (exit 1) and a bad note is exit 2', async () => {
+  it('flags an item with a note and adds another, and show lists both', async () => {
+    // --quiet prints the id; a resolved item refuses a flag or a note (exit 1), and a bad note is exit 2.
     const w = await createWalletWithCli(cli, 'flagged');
     const held = (
       await json(['credit', w, '7000', '--narration', 'SANDBOX-LOW-CONFIDENCE', '--sender-name', 'OBI ADA NKECHI'])
@@ -121,7 +122,9 @@ describe('the suspense queue from the command line', () => {
     expect([noted.exitCode, noted.stdout]).toEqual([0, `${held.id}\n`]);
     const shown = await cli.run(['suspense', 'show', held.id], { env: { COLUMNS: '80' } });
     expect(shown.stdout).toContain(
-      'Notes           2026-11-21T09:30:00.000Z · SANDBOX · flagged: "sender says it is\n                not theirs"\n                2026-11-21T11:30:00.000Z · SANDBOX · "left a voicemail"\n',
+      'Notes           2026-11-21T09:30:00.000Z · SANDBOX · flagged: "sender says it is\n' +
+        '                not theirs"\n' +
+        '                2026-11-21T11:30:00.000Z · SANDBOX · "left a voicemail"\n',
     );
     const asJson = await json(['suspense', 'show', held.id]);
     expect(asJson).toMatchObject({
@@ -175,7 +178,9 @@ describe('the suspense queue from the command line', () => {
         expect([r.exitCode, r.stdout, r.stderr]).toEqual([
           2,
           '',
-          `Error [UNSUPPORTED]: ${url} (from LEDGER_BASE_URL) has no POST ${path.replace(ITEM, '{}')} (it publishes no OpenAPI document, so it is taken to offer the seed interface alone): ${instead}; nothing was sent\n`,
+          `Error [UNSUPPORTED]: ${url} (from LEDGER_BASE_URL) has no POST ${path.replace(ITEM, '{}')} ` +
+            `(it publishes no OpenAPI document, so it is taken to offer the seed interface alone): ` +
+            `${instead}; nothing was sent\n`,
         ]);
       }
       // Only its /openapi.json, once, without the key: what it answered (a 404) was kept.

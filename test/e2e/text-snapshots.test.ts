@@ -9,7 +9,9 @@ const cli = useCli('each');
 const person = ['--first-name', 'Ada', '--last-name', 'Obi', '--email', 'ada@example.ng'];
 
 describe('snapshot save --format json, from the command line', () => {
-  it('writes the same bytes twice (named and --file), lists its format, and restores with --file, --snapshot, a scenario and a scenario step; an unbalanced edit is SNAPSHOT_INVALID unless --force', async () => {
+  it('writes the same bytes twice, restores every way, and refuses an unbalanced edit unless --force', async () => {
+    // Written named and with --file, its format listed, restored with --file, --snapshot, a scenario and a
+    // scenario step; the refusal is SNAPSHOT_INVALID.
     // A file database: the text is written by a worker thread from a consistent copy.
     expect(
       (await cli.run(['sandbox', 'start', '--detach', '--port', '0', '--db', join(cli.dir, 'a.db'), '--seed', '5']))

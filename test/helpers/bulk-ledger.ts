@@ -66,27 +66,32 @@ export async function bulkTransfers(
       after: ReturnType<typeof sql>,
     ) => sql`
       SELECT ${id(kind)}, ${account}, ${p} + i, ${e} + 2 * i - ${entry}, ${type}, 1, ${before}, ${after}, 'NGN', 'SETTLED',
-        printf('%030d', i), 'BULK SENDER', ${from.account_number}, 'Bulk transfer', NULL, ${to.account_number}, '035', 'BULK RECEIVER', 0, NULL, at_ms, NULL FROM bulk_n`;
+        printf('%030d', i), 'BULK SENDER', ${from.account_number}, 'Bulk transfer', NULL,
+        ${to.account_number}, '035', 'BULK RECEIVER', 0, NULL, at_ms, NULL FROM bulk_n`;
     const columns = sql`(id, account_seq, posting_seq, entry_seq, type, amount, balance_before, balance_after, currency, status, provider_reference,
-      sender_name, sender_account, raw_narration, service_intelligence, destination_account_number, destination_bank_code, destination_account_name, fee, agent_id, created_at, updated_at)`;
-    await sql`INSERT INTO transactions ${columns} ${leg('004', 1, start.seq, 'DEBIT', sql`${start.balance} - i + 1`, sql`${start.balance} - i`)}`.execute(
-      trx,
-    );
-    await sql`INSERT INTO transactions ${columns} ${leg('005', 0, startTo.seq, 'CREDIT', sql`${startTo.balance} + i - 1`, sql`${startTo.balance} + i`)}`.execute(
-      trx,
-    );
+      sender_name, sender_account, raw_narration, service_intelligence, destination_account_number, destination_bank_code,
+      destination_account_name, fee, agent_id, created_at, updated_at)`;
+    const debits = leg('004', 1, start.seq, 'DEBIT', sql`${start.balance} - i + 1`, sql`${start.balance} - i`);
+    const credits = leg('005', 0, startTo.seq, 'CREDIT', sql`${startTo.balance} + i - 1`, sql`${startTo.balance} + i`);
+    await sql`INSERT INTO transactions ${columns} ${debits}`.execute(trx);
+    await sql`INSERT INTO transactions ${columns} ${credits}`.execute(trx);
     // Events and logs name the developer by its number, the type by its code, times in epoch ms (events/stored.ts).
     const developer = await developerSeq(trx, developerId);
     const event = (kind: string, tx: string, type: string, wallet: string) => sql`
       SELECT ${bytes(kind)}, ${developer}, ${typeCode(type)},
-        '{"event_id":"' || ${id(kind)} || '","event_type":"' || ${type} || '","api_version":"2026-11-01","created_at":"' || at || '","data":{"transaction_id":"' || ${id(tx)} || '","wallet_id":"' || ${wallet} || '","amount":1}}',
+        '{"event_id":"' || ${id(kind)} || '","event_type":"' || ${type} ||
+          '","api_version":"2026-11-01","created_at":"' || at ||
+          '","data":{"transaction_id":"' || ${id(tx)} || '","wallet_id":"' || ${wallet} || '","amount":1}}',
         at_ms FROM bulk_n`;
-    await sql`INSERT INTO events (id, developer_seq, type_code, payload, created_at_ms) ${event('006', '004', 'ledger.debit', from.id)} UNION ALL ${event('007', '005', 'ledger.credit', to.id)}`.execute(
+    await sql`INSERT INTO events (id, developer_seq, type_code, payload, created_at_ms)
+      ${event('006', '004', 'ledger.debit', from.id)} UNION ALL ${event('007', '005', 'ledger.credit', to.id)}`.execute(
       trx,
     );
     const log = (kind: string, eventKind: string, type: string) => sql`
-      SELECT ${bytes(kind)}, ${developer}, (SELECT seq FROM events WHERE id = ${bytes(eventKind)}), ${typeCode(type)}, 'DELIVERED', 200, '{"received":true}', 1, NULL, at_ms FROM bulk_n`;
-    await sql`INSERT INTO webhook_logs (id, developer_seq, event_seq, event_type_code, status, http_status_code, response_body, attempt_count, next_retry_at_ms, delivered_at_ms)
+      SELECT ${bytes(kind)}, ${developer}, (SELECT seq FROM events WHERE id = ${bytes(eventKind)}), ${typeCode(type)},
+        'DELIVERED', 200, '{"received":true}', 1, NULL, at_ms FROM bulk_n`;
+    await sql`INSERT INTO webhook_logs (id, developer_seq, event_seq, event_type_code, status, http_status_code, response_body,
+        attempt_count, next_retry_at_ms, delivered_at_ms)
       ${log('008', '006', 'ledger.debit')} UNION ALL ${log('009', '007', 'ledger.credit')}`.execute(trx);
     await sql`DROP TABLE bulk_n`.execute(trx);
 
