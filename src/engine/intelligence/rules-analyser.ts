@@ -18,6 +18,7 @@ import { CONTROLLED_MEDICINES, isPrescribed, riskShapesIn, undoesFraudulentDebit
 import { amountLimits, mentions, promptFlag, readPrompt, senderRules, stem, textOf, words } from './prompt.js';
 import { classifyToken, noiseReason, type TokenKind } from './readable.js';
 import { spelledAs, spelledPair } from './spelling.js';
+import { inContext } from './risk-context.js';
 
 const SPECIFIC = new Set(INTENTS.map((i) => i.intent));
 const UPKEEP = INTENTS.find((i) => i.intent === 'upkeep')!;
@@ -580,7 +581,7 @@ export function analyseNarration({ narration, systemPrompt, amount, senderName }
     explanation.push(line);
   }
 
-  const fraud = fraudIn(tokens).filter((term) => {
+  const riskWords = fraudIn(tokens).filter((term) => {
     // Look-alikes a careful reader credits: a controlled medicine on a prescription, a refund of what a fraud took.
     if (CONTROLLED_MEDICINES.has(term) && isPrescribed(tokens))
       return !explanation.push(`${term.toLowerCase()} on a prescription or from a pharmacy: medicine, not a drug deal`);
@@ -588,11 +589,13 @@ export function analyseNarration({ narration, systemPrompt, amount, senderName }
       return !explanation.push("a fraudulent debit refunded: the victim's money back");
     return true;
   });
+  // A risk word raises a flag only when the rest of the narration does not explain it innocently.
+  const { terms: fraud, shapes, lines } = inContext(riskWords, riskShapesIn(tokens, text), text);
+  explanation.push(...lines);
   if (fraud.length > 0) {
     draft.flags.add('SUSPECTED_FRAUD');
     explanation.push(`fraud words: ${fraud.join(', ')}`);
   }
-  const shapes = riskShapesIn(tokens, text);
   if (shapes.length > 0) {
     draft.flags.add('SUSPECTED_FRAUD');
     explanation.push(`fraud by its shape: ${shapes.map((s) => s.shape).join('; ')}`);
