@@ -12,11 +12,13 @@ import {
 } from './lexicon.js';
 import { CHANNEL_WORDS, EMPTY_WORDS, FAMILY_WORDS, FILLER_WORDS, NAMES } from './nigerian-words.js';
 import { englishWords } from './word-list.js';
+import { emojiIn, emojiReading } from './emoji.js';
 import { applyMarkers, withoutMarkers } from './markers.js';
 import { CONTROLLED_MEDICINES, isPrescribed, riskShapesIn, undoesFraudulentDebit } from './risk-shapes.js';
 import { amountLimits, mentions, promptFlag, readPrompt, senderRules, stem, textOf, words } from './prompt.js';
 import { classifyToken, noiseReason, type TokenKind } from './readable.js';
 import { spelledAs, spelledPair } from './spelling.js';
+import { inContext } from './risk-context.js';
 
 const SPECIFIC = new Set(INTENTS.map((i) => i.intent));
 const UPKEEP = INTENTS.find((i) => i.intent === 'upkeep')!;
@@ -61,7 +63,14 @@ interface Reading {
   confidence: number;
   flags: string[];
   explanation: string[];
+  /** Read from emoji alone: there were no words for them to agree with. */
+  emojiOnly?: true;
 }
+
+/** Emoji alone: a purpose as plain as a word's, from a symbol that could be misread, so just above the hold threshold. */
+const EMOJI_ONLY = 0.55;
+/** Emoji beside words that already say the same purpose. */
+const EMOJI_AGREE = 0.05;
 
 /** "3 of 6", "2/6": the n-th of a few instalments (not a date or a session like 2026/2027). */
 function isInstalment(text: string): boolean {
@@ -346,13 +355,31 @@ function readNarration(upper: string, rawSlashed: string, senderName: string): R
   const normal = words(upper);
   const written = normal ? normal.split(' ') : [];
   if (written.length === 0 || written.every((t) => EMPTY_WORDS.has(t))) {
+    // A cake or prayer hands say what the money is for as plainly as a word; punctuation and faces say nothing.
+    const emoji = emojiReading(upper);
+    if (emoji) {
+      const explanation = [`emoji only: ${emoji.reads} → ${emoji.intent}`];
+      return {
+        intent: emoji.intent,
+        label: emoji.label,
+        confidence: EMOJI_ONLY,
+        flags: [],
+        explanation,
+        emojiOnly: true,
+      };
+    }
+    const symbols = [...new Set(emojiIn(upper))];
     return {
       intent: 'unknown',
       label: 'Uncategorised',
       confidence: 0.1,
       flags: ['EMPTY_NARRATION'],
       explanation: [
-        written.length ? `${quote(written)} says nothing: an empty narration` : 'empty narration: nothing to read',
+        written.length
+          ? `${quote(written)} says nothing: an empty narration`
+          : symbols.length
+            ? `${symbols.join(' ')} ${symbols.length > 1 ? 'name' : 'names'} no purpose: an empty narration`
+            : 'empty narration: nothing to read',
       ],
     };
   }
@@ -503,6 +530,13 @@ export function analyseNarration({ narration, systemPrompt, amount, senderName }
   const reading = readNarration(text, text.replace(/[^A-Z0-9/]+/g, ' '), senderName);
   const { intent, label, explanation } = reading;
   const draft = { confidence: reading.confidence, flags: new Set(reading.flags), explanation };
+  // Emoji beside words may support what the words say, never replace it.
+  const emoji = reading.emojiOnly ? undefined : emojiReading(text);
+  if (emoji?.intent === intent) {
+    const raised = Math.max(draft.confidence, Math.min(0.95, draft.confidence + EMOJI_AGREE));
+    explanation.push(`emoji agree: ${emoji.reads}${raised > draft.confidence ? `: +${EMOJI_AGREE}` : ''}`);
+    draft.confidence = raised;
+  }
   const tokens = words(text).split(' ').filter(Boolean);
   const stems = new Set(tokens.map(stem));
 
@@ -547,7 +581,7 @@ export function analyseNarration({ narration, systemPrompt, amount, senderName }
     explanation.push(line);
   }
 
-  const fraud = fraudIn(tokens).filter((term) => {
+  const riskWords = fraudIn(tokens).filter((term) => {
     // Look-alikes a careful reader credits: a controlled medicine on a prescription, a refund of what a fraud took.
     if (CONTROLLED_MEDICINES.has(term) && isPrescribed(tokens))
       return !explanation.push(`${term.toLowerCase()} on a prescription or from a pharmacy: medicine, not a drug deal`);
@@ -555,11 +589,13 @@ export function analyseNarration({ narration, systemPrompt, amount, senderName }
       return !explanation.push("a fraudulent debit refunded: the victim's money back");
     return true;
   });
+  // A risk word raises a flag only when the rest of the narration does not explain it innocently.
+  const { terms: fraud, shapes, lines } = inContext(riskWords, riskShapesIn(tokens, text), text);
+  explanation.push(...lines);
   if (fraud.length > 0) {
     draft.flags.add('SUSPECTED_FRAUD');
     explanation.push(`fraud words: ${fraud.join(', ')}`);
   }
-  const shapes = riskShapesIn(tokens, text);
   if (shapes.length > 0) {
     draft.flags.add('SUSPECTED_FRAUD');
     explanation.push(`fraud by its shape: ${shapes.map((s) => s.shape).join('; ')}`);
