@@ -54,7 +54,7 @@ const NO_TEST_SANDBOX = [
 
 export default defineConfig({
   test: {
-    setupFiles: ['test/helpers/own-cache.ts'],
+    setupFiles: ['test/helpers/own-cache.ts', 'test/helpers/wait-defaults.ts'],
     // Generous: with a file per core, an e2e test shares the machine with another file's sandbox.
     testTimeout: 60_000,
     hookTimeout: 90_000,

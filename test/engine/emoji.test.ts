@@ -52,10 +52,16 @@ describe('emoji that carry a purpose are read, not taken for an empty narration'
     expect(read('🧾')).toMatchObject({ suggested_label: 'General payment' });
   });
 
-  it('punctuation alone, and faces, fire, flags, thanks and money alone, stay an empty narration', () => {
-    const narrations = ['.', '-', '...', '//', '😂', '🔥🔥', '🇳🇬', '💯', '🙏🏾', '💸', '👍'];
+  it('punctuation alone, and faces, fire and flags alone, stay an empty narration', () => {
+    const narrations = ['.', '-', '...', '//', '😂', '🔥🔥', '🇳🇬', '💯'];
     expect(narrations.map(outcome)).toEqual(narrations.map((n) => [n, 'unknown', 0.1, 'AI_LOW_CONFIDENCE']));
     expect(read('😂😂').explanation).toEqual(['😂 names no purpose: an empty narration']);
+  });
+
+  it('thanks and money alone say a payment was meant: a general payment, credited', () => {
+    const narrations = ['🙏🏾', '🙏', '👍', '💸💸💸', '💰', '🤝'];
+    expect(narrations.map(outcome)).toEqual(narrations.map((n) => [n, 'payment', 0.55, 'CREDITED']));
+    expect(read('🙏🏾').explanation).toEqual(['emoji only: 🙏🏾 read as thanks: a payment → payment']);
   });
 
   it('beside words, emoji support what the words say and never override them', () => {

@@ -3,10 +3,10 @@ import { GENERAL_PAYMENT, INTENTS } from './lexicon.js';
 /**
  * Emoji that carry a purpose, by meaning class. People send a cake for a birthday, a bouquet or a
  * heart as a present, a church for an offering, a receipt for a bill; the purpose is as plain as a
- * word's. Faces and fire say how the sender feels, and thanks, agreement and money (🙏, 👍, 💸, 💰)
- * that money moved, not what for: they are not here, and a narration of them alone stays empty, as
- * every corpus but one labels it. The classes are listed from the most specific purpose down: when
- * emoji of two classes meet, the first listed wins.
+ * word's; thanks (🙏🏾, 👍) and money (💸, 💰) say a payment was meant, as "thanks" or "money" would.
+ * Faces and fire say how the sender feels, not what the money is for: they are not here, and a
+ * narration of them alone stays empty. The classes are listed from the most specific purpose down:
+ * when emoji of two classes meet, the first listed wins.
  */
 const MEANINGS: { intent: string; reading: string; emoji: string }[] = [
   { intent: 'donation', reading: 'a place or sign of worship: religious giving', emoji: '⛪🕌🛐🕋🕍✝☦☪✡📿' },
@@ -22,6 +22,8 @@ const MEANINGS: { intent: string; reading: string; emoji: string }[] = [
   { intent: 'gift', reading: 'a gift', emoji: '🎁🎀' },
   { intent: 'gift', reading: 'love: a gift', emoji: '❤🧡💛💚💙💜🖤🤍🤎💕💖💗💓💞💘💝💌♥😍🥰😘💋🫶' },
   { intent: 'payment', reading: 'a receipt: a payment', emoji: '🧾' },
+  { intent: 'payment', reading: 'thanks: a payment', emoji: '🙏👍🤝' },
+  { intent: 'payment', reading: 'money: a payment', emoji: '💸💰💵💴💶💷🤑' },
 ];
 
 const MEANING_OF = new Map<string, { intent: string; reading: string; rank: number }>();
