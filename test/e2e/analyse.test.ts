@@ -33,6 +33,19 @@ describe('ledger sandbox analyse', () => {
         suggested_label: 'Gift',
         explanation: ['matched THANK YOU, THANK → gift (score 5)', 'system prompt expects only donation: -0.2'],
       },
+      instruction: {
+        rules: [
+          {
+            kind: 'expect',
+            action: 'expect',
+            text: 'Church offerings only',
+            purposes: ['donation'],
+            words: ['CHURCH', 'OFFERING'],
+            only: true,
+          },
+        ],
+        not_understood: [],
+      },
       outcome: 'CREDITED',
       suspense_reason: null,
       suspense_status: null,
@@ -40,6 +53,39 @@ describe('ledger sandbox analyse', () => {
     });
     expect((await cli.run(['sandbox', 'analyse', '', '--quiet'])).stdout).toBe('AI_LOW_CONFIDENCE\n');
     expect((await cli.json(['sandbox', 'audit'])).checked.transactions).toBe(0);
+  });
+
+  it('--prompt without a narration prints the rules the prompt is read into, and what it did not understand', async () => {
+    const prompt = 'Max ₦30 per payment, hold anything more. Only school fees; hold the others. Be nice.';
+    const r = await cli.run(['sandbox', 'analyse', '--prompt', prompt]);
+    expect([r.exitCode, r.stderr]).toEqual([0, '']);
+    expect(r.stdout).toBe(
+      [
+        'Rules:',
+        '  · hold_above (review): above 3000 (₦30.00)  "Max ₦30 per payment, hold anything more"',
+        '  · expect (expect): school_fees; only  "Only school fees"',
+        '  · only_purposes (review): school_fees  "hold the others"',
+        '  ? not understood, holds nothing: "Be nice"',
+        '',
+      ].join('\n'),
+    );
+    expect(await cli.json(['sandbox', 'analyse', '--prompt', 'Hold every payment for manual review'])).toEqual({
+      rules: [{ kind: 'hold_all', action: 'review', text: 'Hold every payment for manual review' }],
+      not_understood: [],
+    });
+    expect((await cli.run(['sandbox', 'analyse', '--prompt', prompt, '-q'])).stdout).toBe(
+      'hold_above\nexpect\nonly_purposes\n',
+    );
+    const held = await cli.run(['sandbox', 'analyse', 'sch fees', '--prompt', prompt, '--amount', '3001']);
+    expect(held.stdout).toContain(
+      [
+        'Would be    SUSPENDED: AI_RISK_FLAG (FLAGGED)',
+        'Analyser    rules',
+        'Rules:',
+        '  · hold_above (review): above 3000 (₦30.00)  "Max ₦30 per payment, hold anything more"',
+      ].join('\n'),
+    );
+    expect(held.stdout).toContain('  · instruction not understood: Be nice\n');
   });
 
   it("reads a wallet's prompt and amount limits, and refuses bad input with the documented exit codes", async () => {

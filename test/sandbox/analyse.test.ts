@@ -50,6 +50,7 @@ describe('POST /sandbox/analyse (rules)', () => {
         suggested_label: 'Uncategorised',
         explanation: ['unreadable: "asdfgh" (a keyboard run)', 'SANDBOX-RISK marker: SUSPECTED_FRAUD'],
       },
+      instruction: { rules: [], not_understood: [] },
       outcome: 'SUSPENDED',
       suspense_reason: 'AI_RISK_FLAG',
       suspense_status: 'FLAGGED',
@@ -89,6 +90,55 @@ describe('POST /sandbox/analyse (rules)', () => {
       suspense_reason: 'WALLET_CLOSED',
       suspense_status: 'PENDING',
     });
+  });
+
+  it('answers the rules its prompt was read into, and holds what they hold', async () => {
+    const r = await t.call('POST', '/sandbox/analyse', {
+      narration: 'school fees',
+      system_prompt: 'Max ₦30 per payment, hold anything more. Be nice to my customers!',
+      amount: 3_001,
+    });
+    expect(r.body.data).toMatchObject({
+      outcome: 'SUSPENDED',
+      suspense_reason: 'AI_RISK_FLAG',
+      instruction: {
+        rules: [
+          { kind: 'hold_above', action: 'review', amount: 3000, text: 'Max ₦30 per payment, hold anything more' },
+        ],
+        not_understood: ['Be nice to my customers'],
+      },
+    });
+    expect(r.body.data.service_intelligence.explanation).toContain(
+      'instruction not understood: Be nice to my customers',
+    );
+  });
+
+  it('POST /sandbox/instruction reads a prompt, or a wallet’s own, into rules without a narration', async () => {
+    const r = await t.call('POST', '/sandbox/instruction', {
+      system_prompt: 'Hold every payment for manual review. Narration must have a reference like ORD-1234.',
+    });
+    expect([r.status, r.body.data]).toEqual([
+      200,
+      {
+        rules: [
+          { kind: 'hold_all', action: 'review', text: 'Hold every payment for manual review' },
+          {
+            kind: 'require_pattern',
+            action: 'review',
+            text: 'Narration must have a reference like ORD-1234',
+            pattern: 'ORD-…',
+          },
+        ],
+        not_understood: [],
+      },
+    ]);
+    const w = await createWallet(t, 0, { system_prompt: 'reject anything from John Doe' });
+    const own = await t.call('POST', '/sandbox/instruction', { wallet_id: w.id });
+    expect(own.body.data.rules).toEqual([
+      { kind: 'never_senders', action: 'reject', text: 'reject anything from John Doe', senders: ['JOHN DOE'] },
+    ]);
+    const none = await t.call('POST', '/sandbox/instruction', {});
+    expect([none.status, none.body.detail.fields?.[0]?.field]).toEqual([400, 'system_prompt']);
   });
 
   it('refuses bad input with the documented codes', async () => {

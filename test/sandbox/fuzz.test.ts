@@ -598,6 +598,7 @@ describe('another developer', () => {
         'GET /sandbox/receiver/behaviour': ['/sandbox/receiver/behaviour'],
         'PUT /sandbox/receiver/behaviour': ['/sandbox/receiver/behaviour', { status: 503, count: 5 }],
         'POST /sandbox/analyse': ['/sandbox/analyse', { narration: 'rent', wallet_id: w1.id, amount: 5_000 }],
+        'POST /sandbox/instruction': ['/sandbox/instruction', { wallet_id: w1.id }],
         'POST /sandbox/reset': ['/sandbox/reset'],
       };
       // Snapshots and the download of the whole sandbox cover every developer: B only ever gets 403 there (the snapshot tests).

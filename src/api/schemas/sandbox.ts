@@ -125,9 +125,65 @@ export const AnalyseBody = z.strictObject({
   sender_name: text(100).optional(),
 });
 
+export const InstructionRule = z
+  .object({
+    kind: z
+      .enum([
+        'hold_all',
+        'hold_above',
+        'hold_below',
+        'only_purposes',
+        'never_purposes',
+        'only_senders',
+        'never_senders',
+        'require_pattern',
+        'expect',
+      ])
+      .describe(
+        'what the rule holds: every payment, amounts past a limit, purposes, senders, a missing reference; expect holds nothing',
+      ),
+    action: z
+      .enum(['review', 'reject', 'expect'])
+      .describe('review → REVIEW_REQUESTED_BY_PROMPT, reject → REJECTED_BY_PROMPT, expect: confidence only'),
+    text: z.string().describe('the part of the system_prompt the rule was read from'),
+    amount: z
+      .number()
+      .int()
+      .optional()
+      .describe('kobo: hold_above holds amounts above it (from it when inclusive), hold_below those below'),
+    inclusive: z.boolean().optional(),
+    purposes: z
+      .array(z.string())
+      .optional()
+      .describe('the intents the rule is about; for a limit, the only intents it limits'),
+    words: z.array(z.string()).optional().describe('words besides the purposes that the rule is about'),
+    senders: z.array(z.string()).optional(),
+    pattern: z.string().optional().describe('require_pattern: a reference prefix, then a separator and digits'),
+    only: z
+      .boolean()
+      .optional()
+      .describe('expect: the prompt expects these only; another stated purpose loses confidence'),
+  })
+  .meta({ id: 'InstructionRule' });
+
+export const Instruction = z
+  .object({
+    rules: z.array(InstructionRule),
+    not_understood: z
+      .array(z.string())
+      .describe('sentences or clauses of the prompt read as no rule: they hold nothing, and the explanation says so'),
+  })
+  .meta({ id: 'Instruction' });
+export type Instruction = z.infer<typeof Instruction>;
+export type InstructionRule = z.infer<typeof InstructionRule>;
+
+/** A prompt to read into rules: given, or a wallet's own. */
+export const InstructionBody = AnalyseBody.pick({ system_prompt: true, wallet_id: true });
+
 export const AnalysisPreview = z
   .object({
     service_intelligence: ServiceIntelligence,
+    instruction: Instruction.describe('the rules the prompt was read into'),
     outcome: z.enum(['CREDITED', 'SUSPENDED']).describe('where an inbound payment with this narration would go'),
     suspense_reason: z.enum(['WALLET_CLOSED', 'AI_LOW_CONFIDENCE', 'AI_RISK_FLAG']).nullable(),
     suspense_status: z.enum(['PENDING', 'FLAGGED']).nullable(),

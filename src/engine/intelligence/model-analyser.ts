@@ -11,7 +11,7 @@ import {
 } from './analyser.js';
 import { GENERAL_PAYMENT, INTENTS } from './lexicon.js';
 import { applyMarkers } from './markers.js';
-import { amountLimits, readPrompt, senderRules } from './prompt.js';
+import { paymentRules, readInstruction } from './instructions/rules.js';
 import { RulesAnalyser } from './rules-analyser.js';
 
 /** Seconds a model has to answer before the rules analyser answers instead. */
@@ -290,12 +290,9 @@ function fromAnswer(
     flags: new Set(answer.flags),
     explanation: [`model ${model}: ${answer.explanation}`],
   };
-  const clauses = readPrompt(systemPrompt);
-  for (const { flag, line } of [
-    ...amountLimits(clauses, amount, answer.extracted_intent),
-    ...senderRules(clauses, senderName, narration),
-  ]) {
-    draft.flags.add(flag);
+  const payment = { amount, intent: answer.extracted_intent, senderName, narration };
+  for (const { flag, line } of paymentRules(readInstruction(systemPrompt), payment)) {
+    if (flag) draft.flags.add(flag);
     draft.explanation.push(line);
   }
   applyMarkers(narration, draft);

@@ -1,3 +1,4 @@
+import { AMOUNT, amountsInDigits, isMoney, koboFrom } from './instructions/amounts.js';
 import { INTENTS, TOPICS } from './lexicon.js';
 
 // The verbs in any form: "should be rejected", "everything else gets flagged", "hold them".
@@ -14,7 +15,9 @@ const REVIEW_VERBS =
   String.raw`manual(?:ly)?|suspicious|investigat(?:e|es|ed|ing)|confirm(?:s|ed|ing)?|query|queried|` +
   String.raw`escalat(?:e|ed)|approv(?:e|al)|(?:alert|notify|tell|inform|call) me|let me know|` +
   String.raw`wait(?:s|ing)? for|pending|on hold|aside|quarantin(?:e|ed)|look (?:at|into)|` +
-  String.raw`see (?:am|it|them) first`;
+  String.raw`see (?:am|it|them) first|(?:in|into|to) suspense|suspend(?:ed)?|` +
+  // Hausa: "ka riƙe" (hold), "a duba shi" (check it).
+  String.raw`rike|duba`;
 const REVIEW = new RegExp(String.raw`\b(${REVIEW_VERBS})\b`);
 /** "No need to review salaries", "never hold salaries", "don't flag gifts": a verb of review negated asks for nothing. */
 const NO_NEED = new RegExp(
@@ -23,8 +26,7 @@ const NO_NEED = new RegExp(
 );
 const LIMIT = new RegExp(
   String.raw`\b(?:above|over|more than|greater than|bigger than|larger than|higher than|in excess of|exceeding|` +
-    String.raw`exceeds?|pass|passes|wey pass|beyond|past)\s*(?:(?:the|a|our|my|limit|cap|sum|amount|of)\s+)*` +
-    String.raw`(?:₦|#|ngn|n)?\s*([\d,]+(?:\.\d+)?)\s*(k|m|thousand|million)?\s*(naira|kobo)?`,
+    String.raw`exceeds?|pass|passes|wey pass|beyond|past)\s*(?:(?:the|a|our|my|limit|cap|sum|amount|of)\s+)*${AMOUNT}`,
 );
 const STOPWORDS = new Set([
   'THIS',
@@ -236,6 +238,14 @@ const STOPWORDS = new Set([
   'NIKAN',
   'KAWAI',
   'NAANI',
+  // Holding in Hausa ("ka riƙe duk wani kuɗi daban": hold any other money) and in a ledger's words.
+  'RIKE',
+  'DUBA',
+  'WANI',
+  'DABAN',
+  'SUSPENSE',
+  'SUSPEND',
+  'SUSPENDED',
 ]);
 
 /** Hausa's hooked letters, which Unicode does not decompose into a letter and a mark. */
@@ -288,6 +298,8 @@ export function mentions(text: Text, term: string): boolean {
 }
 
 export interface Clause {
+  /** The clause as the prompt wrote it, for the rules it becomes. */
+  text: string;
   polarity: 'expect' | 'review' | 'reject';
   intents: Set<string>;
   only: boolean;
@@ -317,43 +329,12 @@ interface Limit {
 }
 
 /** An amount and then its comparison, which counts the amount itself: "₦1m and above", "500k or more", "from ₦2m upwards". */
-/** An amount as prompts write it ("₦50,000", "#2m", "20k", "500 naira"): its number, its scale and its unit, groups 1 to 3 (`koboOf`). */
-const AMOUNT = String.raw`(?:₦|#|ngn|\bn)?\s*([\d,]+(?:\.\d+)?)\s*(k|m|thousand|million)?\s*(naira|kobo)?`;
 const AT_LEAST = new RegExp(
   String.raw`(?:\bat least|\bfrom|\bof)?\s*${AMOUNT}\s*(?:and above|or above|and more|or more|upwards|and upward|and beyond|and up|up)\b`,
 );
-const AT_LEAST_BEFORE =
-  /\b(?:at least|not less than|no less than|minimum(?:\s+of)?|min)\s*(?:₦|#|ngn|n)?\s*([\d,]+(?:\.\d+)?)\s*(k|m|thousand|million)?\s*(naira|kobo)?/;
-
-/** Amounts in words ("one million", "fifty thousand", "half a million") as digits, for the limits. */
-const NUMBER_WORDS: Record<string, number> = {
-  a: 1,
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  twenty: 20,
-  thirty: 30,
-  forty: 40,
-  fifty: 50,
-  hundred: 100,
-  'two hundred': 200,
-  'five hundred': 500,
-};
-const IN_WORDS =
-  /\b(half a|(?:two |five )?hundred|a|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty) (thousand|million)\b/g;
-const inDigits = (clause: string) =>
-  clause.replace(IN_WORDS, (_, n: string, scale: string) =>
-    n === 'half a'
-      ? `${scale === 'million' ? 500 : 0.5} ${scale === 'million' ? 'thousand' : scale}`
-      : `${NUMBER_WORDS[n]} ${scale}`,
-  );
+const AT_LEAST_BEFORE = new RegExp(
+  String.raw`\b(?:at least|not less than|no less than|minimum(?:\s+of)?|min)\s*${AMOUNT}`,
+);
 
 const BETWEEN = new RegExp(String.raw`\bbetween\s*${AMOUNT}\s*(?:and|to|-)\s*${AMOUNT}`);
 /** Words that describe amounts rather than expect them: "amounts under ₦1,000 look like test pings; review them". */
@@ -363,23 +344,11 @@ const UNUSUAL =
 const AT_MOST = new RegExp(
   String.raw`\b(?:(?:not|never|n't|cannot)\s+(?:be\s+)?(?:more than|above|over|exceed(?:ing)?|greater than|` +
     String.raw`higher than)|no more than|max(?:imum)?|at most|up to|upto|limit(?:ed)?|capped at|cap(?:\s+of)?|` +
-    String.raw`ceiling(?:\s+of)?)(?:\s+(?:of|is|at|to|per|single|payment|transaction|amount|deposit|each|a|one|` +
-    String.raw`:|=))*\s*${AMOUNT}`,
+    String.raw`ceiling(?:\s+of)?)(?:\s*[:=]|\s+(?:of|is|at|to|per|single|payments?|transactions?|transfers?|credits?|amount|` +
+    String.raw`deposits?|each|a|one))*\s*${AMOUNT}`,
 );
 /** Below: "below ₦5,000", "under 10k", "less than ₦1,000". */
 const BELOW = new RegExp(String.raw`\b(?:below|under|less than|lower than|smaller than)\s*${AMOUNT}`);
-/** An amount, not a count ("children under 5"): a naira sign, a scale, "naira", thousands grouped, or four digits or more. */
-const isMoney = (found: RegExpExecArray) =>
-  /(?:₦|#|\bngn|\bn)\s*\d/.test(found[0]) ||
-  found[2] !== undefined ||
-  found[3] !== undefined ||
-  /,/.test(found[1]!) ||
-  found[1]!.replace(/\..*/, '').length >= 4;
-/** An amount's kobo from its number, scale and unit (groups 1 to 3 of AMOUNT). */
-const koboFrom = (number: string, scale: string | undefined, unit: string | undefined) => {
-  const value = Number(number.replace(/,/g, '')) * ({ k: 1e3, thousand: 1e3, m: 1e6, million: 1e6 }[scale as 'k'] ?? 1);
-  return Math.round(unit === 'kobo' ? value : value * 100);
-};
 const koboOf = (found: RegExpExecArray) => koboFrom(found[1]!, found[2], found[3]);
 
 /**
@@ -388,7 +357,7 @@ const koboOf = (found: RegExpExecArray) => koboFrom(found[1]!, found[2], found[3
  * most ("not more than ₦50k", "max 20k", "below ₦5,000 only") reviews the amounts past it.
  */
 function limitOf(written: string, polarity: Clause['polarity']): Limit | undefined {
-  const clause = /thousand|million/.test(written) ? inDigits(written) : written;
+  const clause = amountsInDigits(written);
   // "Amounts above ₦100k are unusual; review them": the clause describes what the next one reviews, not what it expects.
   if (polarity === 'expect' && !UNUSUAL.test(clause)) {
     // "Between ₦1,000 and ₦50,000": outside the range is past what it expects.
@@ -428,6 +397,10 @@ function limitOf(written: string, polarity: Clause['polarity']): Limit | undefin
         polarity: 'review',
       };
   }
+  // "Max ₦30 per payment, hold anything more": a most, said with the verb that holds past it.
+  const most = polarity === 'expect' || LIMIT.test(clause) ? null : AT_MOST.exec(clause);
+  if (most && isMoney(most) && MORE.test(clause.slice(most.index + most[0].length)))
+    return { aboveKobo: koboOf(most), amounts: `amounts above ${koboOf(most)} kobo` };
   const limit = LIMIT.exec(clause);
   const atLeast = limit ? undefined : (AT_LEAST.exec(clause) ?? AT_LEAST_BEFORE.exec(clause));
   const found = limit ?? atLeast;
@@ -443,13 +416,18 @@ function limitOf(written: string, polarity: Clause['polarity']): Limit | undefin
     : { aboveKobo: kobo, amounts: `amounts above ${kobo} kobo` };
 }
 
+/** "Hold anything more", "reject whatever is above", after a clause that sets a most. */
+const MORE = /\b(?:more|above|over|higher|bigger|larger|beyond|past (?:it|that))\b/;
+
 /** "Only" in English, Yoruba ("nikan"), Hausa ("kawai") and Igbo ("naanị"), tone marks folded. */
 const ONLY = / (?:ONLY|NIKAN|KAWAI|NAANI) /;
 /** Accepted, in English and Hausa ("za a karba", "will be received"): with an "only", the rest is not. */
 const ACCEPTED = /\b(?:accepted|allowed|permitted|credited|karba|karbi|karbar)\b/;
+/** "Accept only rent", "only credit school fees": an order to take one thing, which refuses the rest unless a later clause says what to do with it. */
+const TAKE_ONLY = /^(?:please\s+|pls\s+|kindly\s+)?(?:only\s+(?:accept|credit)|(?:accept|credit)\s+only)\b/;
 const EXCEPT = /\b(?:not|except|other than|apart from|besides|unless|no be|nor be|isn't)\b/;
 /** "Anything else", "every other payment": what the clause before did not name. */
-const ELSE = /\b(?:else|other|others|rest|oda|oder|anoda|anoder)\b/;
+const ELSE = /\b(?:else|other|others|rest|oda|oder|anoda|anoder|daban)\b/;
 /**
  * "School fees only, review the rest": a comma before a verb of review or rejection of "the rest" (or
  * "anything else", "any other") starts a clause of its own. "Any money wey na loan, hold am" stays one.
@@ -462,23 +440,6 @@ const VERB_AFTER_COMMA = new RegExp(
   'i',
 );
 
-/**
- * Reads a system prompt clause by clause: what it expects, what it wants reviewed or rejected. A
- * clause that says only "review them" or "hold am" after one that names a limit ("Amounts above ₦100k
- * are unusual; review them") reviews the amounts above that limit.
- */
-export function readPrompt(prompt: string): Clause[] {
-  let clauses = READ.get(prompt);
-  if (clauses === undefined) {
-    if (READ.size >= 1000) READ.clear();
-    READ.set(prompt, (clauses = readClauses(prompt)));
-  }
-  return clauses;
-}
-
-/** Prompts read already: a wallet's prompt is read for every payment into it, and never changes. */
-const READ = new Map<string, Clause[]>();
-
 /** What names each intent in a prompt: its label, its name, and its strong terms (weight 3 or more). */
 const NAMED_BY = INTENTS.map((i) => ({
   intent: i.intent,
@@ -489,10 +450,15 @@ const NAMED_BY = INTENTS.map((i) => ({
   ],
 }));
 
-function readClauses(prompt: string): Clause[] {
+/**
+ * Reads a prompt's sentences clause by clause: what each expects, wants reviewed or rejected. A
+ * clause that says only "review them" or "hold am" after one that names a limit ("Amounts above ₦100k
+ * are unusual; review them") reviews the amounts above that limit.
+ */
+export function readClauses(sentences: string[]): Clause[] {
   // Split as written: the case of a clause's words tells a sender's name ("from Tunde Bakare") from other words.
-  const raw = exceptions(prompt)
-    .split(/[.;!?\n]+|\bbut\b/i)
+  const raw = sentences
+    .flatMap((sentence) => exceptions(sentence).split(/;|\bbut\b/i))
     .flatMap((clause) => clause.split(VERB_AFTER_COMMA))
     .map((clause) => clause.trim())
     .filter(Boolean);
@@ -534,6 +500,7 @@ function readClauses(prompt: string): Clause[] {
     // A sender's name is matched as a name (two of its words), not word by word: "Musa" alone is not Musa Danjuma.
     const named = new Set(senders.flat().map(stem));
     return {
+      text: written,
       polarity,
       intents,
       only,
@@ -545,6 +512,7 @@ function readClauses(prompt: string): Clause[] {
         : {}),
     };
   });
+  const told = new Set<Clause>();
   clauses.forEach((clause, i) => {
     const before = clauses[i - 1];
     const bare =
@@ -554,11 +522,14 @@ function readClauses(prompt: string): Clause[] {
       clause.words.length === 0 &&
       clause.senders === undefined;
     if (bare && before?.limit !== undefined && before.limit.polarity === undefined) clause.limit = before.limit;
+    // "Max ₦30 per payment. Hold anything more": the same limit, said twice.
+    if (bare && before?.limit?.polarity === 'review' && MORE.test(lower[i]!)) clause.limit = before.limit;
     // "Only salaries from Zenith. Review anything else": everything but what the clauses before expect
     // only, or, with no "only", expect at all ("Accept rent from tenants, no other payments").
     const expected = clauses.slice(0, i).filter((c) => c.polarity === 'expect' && c.intents.size > 0);
     const only = expected.some((c) => c.only) ? expected.filter((c) => c.only) : expected;
     if (bare && clause.limit === undefined && ELSE.test(lower[i]!) && only.length > 0) {
+      only.forEach((c) => told.add(c));
       only.forEach((c) => c.intents.forEach((intent) => clause.intents.add(intent)));
       clause.except = true;
     }
@@ -569,6 +540,12 @@ function readClauses(prompt: string): Clause[] {
     if (bare && clause.limit === undefined && ELSE.test(lower[i]!) && fromOnly.length > 0 && only.length === 0) {
       clause.senders = fromOnly.flatMap((c) => c.senders!);
       clause.exceptSenders = true;
+    }
+  });
+  clauses.forEach((clause, i) => {
+    if (TAKE_ONLY.test(lower[i]!) && clause.polarity === 'expect' && clause.intents.size > 0 && !told.has(clause)) {
+      clause.polarity = 'reject';
+      clause.except = true;
     }
   });
   return clauses;
@@ -673,65 +650,6 @@ function nameIn(part: string): string[] {
 }
 
 /** Whether a payment is from a named sender: two words of the name (or its one word) in the sender's name or the narration. */
-function isFrom(sender: string[], heard: Set<string>): boolean {
+export function isFrom(sender: string[], heard: Set<string>): boolean {
   return sender.filter((w) => heard.has(w)).length >= Math.min(2, sender.length);
-}
-
-/**
- * Flags for clauses about who pays: "reject payments from Musa Danjuma" holds his; "only payments from
- * Tunde Bakare, hold the rest" and "hold anything not from my tenant Ada Obi" hold everyone else's. The
- * sender is known by the bank's sender name and by the narration, which often carries it.
- */
-export function senderRules(
-  clauses: Clause[],
-  senderName: string,
-  narration: string,
-): { flag: string; line: string }[] {
-  const rules = clauses.filter(
-    (c) => c.senders && c.polarity !== 'expect' && c.limit === undefined && (c.exceptSenders || c.intents.size === 0),
-  );
-  if (rules.length === 0) return [];
-  const heard = new Set(`${words(senderName)} ${words(narration)}`.split(' '));
-  return rules.flatMap((clause) => {
-    const from = clause.senders!.some((sender) => isFrom(sender, heard));
-    if (from === clause.exceptSenders) return [];
-    const flag = promptFlag(clause.polarity);
-    const named = clause.senders!.map((s) => s.join(' ')).join(', ');
-    return [
-      {
-        flag,
-        line: `system prompt says to ${clause.polarity} payments ${clause.exceptSenders ? 'not ' : ''}from ${named}: ${flag}`,
-      },
-    ];
-  });
-}
-
-/** The flag a review or reject clause raises. */
-export const promptFlag = (polarity: Clause['polarity']) =>
-  polarity === 'reject' ? 'REJECTED_BY_PROMPT' : 'REVIEW_REQUESTED_BY_PROMPT';
-
-const STATED = new Set(INTENTS.map((i) => i.intent));
-
-/**
- * Flags for clauses that review or reject amounts above a limit ("review any payment above ₦2m"). A
- * clause that names a purpose limits that purpose only: "reject single contributions over ₦50,000"
- * holds a ₦60,000 contribution, not a ₦10,000 one, nor a ₦60,000 salary. A payment above the limit
- * that states no purpose (a name, "payment") may be one: it is held too. The amount is the payment's:
- * an amount written in the narration ("N720,000") is what the sender typed, not what moved.
- */
-export function amountLimits(clauses: Clause[], amount: number, intent: string): { flag: string; line: string }[] {
-  return clauses
-    .filter((clause) => {
-      const limit = clause.limit;
-      if (limit === undefined || (limit.polarity ?? clause.polarity) === 'expect') return false;
-      const outside =
-        (limit.aboveKobo !== undefined && amount > limit.aboveKobo) ||
-        (limit.belowKobo !== undefined && amount < limit.belowKobo);
-      return outside && (clause.intents.size === 0 || clause.intents.has(intent) || !STATED.has(intent));
-    })
-    .map((clause) => {
-      const polarity = clause.limit!.polarity ?? clause.polarity;
-      const flag = promptFlag(polarity);
-      return { flag, line: `system prompt says to ${polarity} ${clause.limit!.amounts}: ${flag}` };
-    });
 }

@@ -15,7 +15,8 @@ import { englishWords } from './word-list.js';
 import { emojiIn, emojiReading } from './emoji.js';
 import { applyMarkers, withoutMarkers } from './markers.js';
 import { CONTROLLED_MEDICINES, isPrescribed, riskShapesIn, undoesFraudulentDebit } from './risk-shapes.js';
-import { amountLimits, mentions, promptFlag, readPrompt, senderRules, stem, textOf, words } from './prompt.js';
+import { paymentRules, purposeRules, readInstruction } from './instructions/rules.js';
+import { mentions, stem, textOf, words } from './prompt.js';
 import { classifyToken, noiseReason, type TokenKind } from './readable.js';
 import { spelledAs, spelledPair } from './spelling.js';
 import { inContext } from './risk-context.js';
@@ -540,44 +541,13 @@ export function analyseNarration({ narration, systemPrompt, amount, senderName }
   const tokens = words(text).split(' ').filter(Boolean);
   const stems = new Set(tokens.map(stem));
 
-  const clauses = readPrompt(systemPrompt);
-  for (const clause of clauses) {
-    const about = clause.intents.has(intent);
-    const mentionedWord = clause.words.find((w) => stems.has(w));
-    if (clause.polarity === 'expect') {
-      if (about) {
-        draft.confidence += 0.15;
-        explanation.push(`system prompt expects ${intent}: +0.15`);
-      } else if (mentionedWord) {
-        draft.confidence += 0.2;
-        explanation.push(`system prompt mentions ${mentionedWord}, which the narration has: +0.2`);
-      } else if (clause.only && clause.intents.size > 0 && SPECIFIC.has(intent)) {
-        // A narration that states no purpose does not contradict the prompt; one that states another does.
-        draft.confidence -= 0.2;
-        draft.flags.add('UNEXPECTED_FOR_WALLET');
-        explanation.push(`system prompt expects only ${[...clause.intents].join(', ')}: -0.2`);
-      }
-    } else if (clause.except) {
-      // "Reject anything that is not rent": another stated purpose is what it refuses; no stated purpose is not one.
-      if (!about && !mentionedWord && SPECIFIC.has(intent)) {
-        const flag = promptFlag(clause.polarity);
-        draft.flags.add(flag);
-        explanation.push(
-          `system prompt says to ${clause.polarity} anything but ${[...clause.intents].join(', ')}: ${flag}`,
-        );
-      }
-    } else if ((about || mentionedWord) && clause.limit === undefined) {
-      // A clause with a limit ("reject contributions over ₦50,000") holds by amount only, below.
-      const flag = promptFlag(clause.polarity);
-      draft.flags.add(flag);
-      explanation.push(`system prompt says to ${clause.polarity} ${about ? intent : mentionedWord}: ${flag}`);
-    }
-  }
-  for (const { flag, line } of [
-    ...amountLimits(clauses, amount, intent),
-    ...senderRules(clauses, senderName, narration),
+  const instruction = readInstruction(systemPrompt);
+  for (const { delta, flag, line } of [
+    ...purposeRules(instruction, { intent, specific: SPECIFIC.has(intent), stems }),
+    ...paymentRules(instruction, { amount, intent, senderName, narration }),
   ]) {
-    draft.flags.add(flag);
+    draft.confidence += delta ?? 0;
+    if (flag) draft.flags.add(flag);
     explanation.push(line);
   }
 

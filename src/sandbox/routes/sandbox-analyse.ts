@@ -1,7 +1,7 @@
 import { IdempotencyHeaders, Ok } from '../../api/schemas/common.js';
 import { errors } from '../../api/schemas/responses.js';
-import { AnalyseBody, AnalysisPreview } from '../../api/schemas/sandbox.js';
-import { previewAnalysis } from '../../engine/inbound/preview.js';
+import { AnalyseBody, AnalysisPreview, Instruction, InstructionBody } from '../../api/schemas/sandbox.js';
+import { previewAnalysis, previewInstruction } from '../../engine/inbound/preview.js';
 import { type App, type RouteDeps, ok } from './route.js';
 
 /** `POST /sandbox/analyse`: the sandbox's analyser on one narration, moving no money. */
@@ -19,5 +19,19 @@ export function sandboxAnalyseRoutes(app: App, { sandbox }: RouteDeps): void {
     },
     // Outside any transaction: a model-backed analyser may take seconds, and this writes nothing of the developer's.
     async (request) => ok(await previewAnalysis(sandbox.db, request.env, request.developerId, request.body)),
+  );
+  app.post(
+    '/sandbox/instruction',
+    {
+      schema: {
+        tags: ['Sandbox'],
+        summary:
+          "Read a wallet's system_prompt into the rules the analyser applies, and list what it did not understand",
+        headers: IdempotencyHeaders,
+        body: InstructionBody,
+        response: { 200: Ok(Instruction), ...errors(400, 404) },
+      },
+    },
+    async (request) => ok(await previewInstruction(sandbox.db, request.developerId, request.body)),
   );
 }
