@@ -49,7 +49,7 @@ function misses(name, cases) {
 /** A corpus's rows: its tuning part, then its held-out part against the targets (the first corpus's). */
 function corpusRows(name, title, tuningPart, heldOutPart, notes = {}) {
   const legitimate = heldOutPart.filter((c) => !c.held);
-  const noise = heldOutPart.filter((c) => c.kind === 'noise');
+  const noise = heldOutPart.filter((c) => c.kind === 'noise' && c.held); // labelled empty: not the emoji read since (asDecided)
   const part = (what) => [name, what].filter(Boolean).join(' ');
   return [
     {

@@ -17,6 +17,9 @@ import {
   outside,
   outsideHeldOut,
   outsideTuning,
+  sixth,
+  sixthHeldOut,
+  sixthTuning,
   third,
   thirdHeldOut,
   thirdTuning,
@@ -254,10 +257,11 @@ describe('the fourth corpus (narrations-fourth.json, written by an engineer who 
   // here or in the bench: it stays unread, so that it can measure text nobody here has seen again. The
   // tuning part's misses have been read (179 → 193 right) and the held-out part measured once after
   // that work, totals only (89 → 90 right, 100 → 101 routed right): the floors are those figures.
+  // 90 → 92 right and 101 → 103 routed with the grammar of wallet instructions, measured by totals.
   itKeepsItsFloors(fourth, fourthTuning, fourthHeldOut, {
     tuning: 193,
-    heldOut: 90,
-    routed: 101,
+    heldOut: 92,
+    routed: 103,
     legitimateHeld: 1,
     printTuningMisses: true,
   });
@@ -270,11 +274,25 @@ describe('the fifth corpus (narrations-fifth.json, written by an engineer who di
   // (without them: 247 of 300, the held-out part 92 of 111, routed 105, none of 85 legitimate held).
   // The held-out part's misses are never printed, here or in the bench: it stays unread. The tuning
   // part's misses have been read (163 → 184 right): they are printed. Routed 105 → 106 with the risk shapes by class.
+  // 92 → 93 right and 106 → 107 routed with the grammar of wallet instructions, measured by totals.
   itKeepsItsFloors(fifth, fifthTuning, fifthHeldOut, {
     tuning: 184,
-    heldOut: 92,
-    routed: 106,
+    heldOut: 93,
+    routed: 107,
     legitimateHeld: 0,
+    printTuningMisses: true,
+  });
+});
+
+describe('the sixth corpus (narrations-sixth.json, written blind, leaning on emoji, look-alikes, risk classes and instructions)', () => {
+  // Measured as it landed, before the emoji, context, risk-class and instruction rules: the held-out
+  // part 53 of 82 right, 60 routed right, 7 of 51 legitimate held. Its held-out misses are never
+  // printed: it stays unread. Its tuning part's misses have been read (74 → 93 right).
+  itKeepsItsFloors(sixth, sixthTuning, sixthHeldOut, {
+    tuning: 93,
+    heldOut: 64,
+    routed: 73,
+    legitimateHeld: 1,
     printTuningMisses: true,
   });
 });
