@@ -72,3 +72,16 @@ describe('the layers of src/', () => {
     expect(upward(join(SRC, 'scenario/x.ts'), "import { COMMANDS } from '../commands/registry.js';")).toHaveLength(1);
   });
 });
+
+describe('the engine', () => {
+  // It knows nothing of HTTP: a rule that needs a route (which stored answers a reset keeps) takes it
+  // from its caller, so the route's name and the rule each have one home. Its imports are held above.
+  it('holds no route as a value: no string starts with /v1/ or /sandbox/', () => {
+    const routes = sources(join(SRC, 'engine')).flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(/['"`](\/(?:v1|sandbox)\/[^'"`]*)['"`]/g)].map(
+        (m) => `${relative(ROOT, file)}: ${m[1]}`,
+      ),
+    );
+    expect(routes).toEqual([]);
+  });
+});
