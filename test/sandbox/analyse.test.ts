@@ -173,6 +173,19 @@ describe('POST /sandbox/analyse (rules)', () => {
     );
     expect(foreign.status).toBe(404);
     expect((await t.call('POST', '/sandbox/analyse', { narration: 'rent' }, { key: null })).status).toBe(401);
+    // The instruction alone answers the same way: another developer's wallet is not found.
+    const foreignRules = await t.call(
+      'POST',
+      '/sandbox/instruction',
+      { wallet_id: w.id },
+      { key: other.body.data.api_key },
+    );
+    expect([foreignRules.status, foreignRules.body.detail.code]).toEqual([404, 'NOT_FOUND']);
+    const tooLong = await t.call('POST', '/sandbox/instruction', { system_prompt: 'x'.repeat(2001) });
+    expect([tooLong.status, tooLong.body.detail.fields?.[0]?.field]).toEqual([400, 'system_prompt']);
+    expect((await t.call('POST', '/sandbox/instruction', { system_prompt: 'hold all' }, { key: null })).status).toBe(
+      401,
+    );
   });
 });
 
