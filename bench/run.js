@@ -14,6 +14,7 @@ const benches = [
   './snapshots.js',
   './memory.js',
   './report.js',
+  './dashboard.js',
   './postgres.js',
 ];
 const only = process.argv[2];

@@ -1,47 +1,15 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
+import { launchChromium } from '../../scripts/chromium.js';
 import { type Cli, sandboxState, useCli } from './cli.js';
 
 /** Where each step's full-page screenshot lands: test-results/ is CI's artifact folder (and ignored by git). */
 export const SCREENSHOTS = resolve(import.meta.dirname, '../../test-results/screenshots');
 
-export const CHROMIUM = process.env.LEDGER_CHROMIUM ?? '/usr/bin/chromium';
-
-/** Without the background-networking flags Chromium tries to reach Google on start and stalls in a sandbox without network. */
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
 export const WIDE = { width: 1280, height: 800 };
 export const NARROW = { width: 390, height: 844 };
-
-/**
- * The browser tests are part of `npm test` and must run in CI: a missing browser fails them, with the
- * line that installs it, rather than skipping them.
- */
-export async function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM))
-    throw new Error(
-      `Chromium is not at ${CHROMIUM}: the browser tests need it. Install it with \`apt-get install -y chromium\` ` +
-        '(as .ci/run does), or point LEDGER_CHROMIUM at a Chromium or Chrome binary.',
-    );
-  try {
-    return await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
-  } catch (error) {
-    throw new Error(
-      `Chromium at ${CHROMIUM} did not start (${(error as Error).message.split('\n')[0]}). ` +
-        'Reinstall it with `apt-get install -y chromium`, or point LEDGER_CHROMIUM at a working binary.',
-    );
-  }
-}
 
 export interface BrowserTest {
   /** The built binary, run in the sandbox's own folder (its state file gives URL and key). */
