@@ -32,6 +32,8 @@ import { createReceiver } from './webhooks/receiver.js';
 import { transactionRoutes } from './routes/transactions.js';
 import { walletRoutes } from './routes/wallets.js';
 import type { Sandbox } from './sandbox.js';
+import { dashboardRoutes } from './dashboard/routes.js';
+import { createSessions } from './dashboard/sessions.js';
 import { batchLines } from './line-batch.js';
 import { withoutSecrets } from './redact.js';
 import { resumeResets } from './reset.js';
@@ -140,7 +142,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   refuseConnect(app.server);
   installJsonBody(app);
   installErrorHandling(app, options.logError ?? ((error) => console.error(error)));
-  installAuth(app, sandbox);
+  const realNow = options.realNow ?? Date.now;
+  const sessions = createSessions(realNow);
+  installAuth(app, sandbox, sessions);
   installIdempotency(app, sandbox);
   installWriteRelease(app);
 
@@ -178,7 +182,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     transformObject: (input) => describeErrorResponses(jsonSchemaTransformObject(input)),
   });
 
-  const realNow = options.realNow ?? Date.now;
   const receiver = createReceiver(sandbox, realNow);
   const timeoutSeconds = options.webhookTimeoutSeconds ?? 15;
   const dispatcher = createDispatcher(sandbox, {
@@ -239,6 +242,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   };
   for (const register of ROUTES) register(app, deps);
   await receiverRoutes(app, deps);
+  await app.register(dashboardRoutes(sessions));
 
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   await app.ready();

@@ -61,6 +61,8 @@ export interface OpenServerOptions {
   analyser?: AnalyserConfig | undefined;
   /** The request log: one line per request, several lines to a call once per turn of the event loop (see buildApp). */
   logRequest?: ((line: string) => void) | undefined;
+  /** Real time (webhook timestamps, login links' lifetime); default Date.now. */
+  realNow?: (() => number) | undefined;
   /** One line (or stack) per call; the server limits how often it is called. */
   log?: ((line: string) => void) | undefined;
   /**
@@ -164,6 +166,7 @@ export async function openServer(options: OpenServerOptions): Promise<OpenServer
       snapshotDir: options.snapshotDir,
       logWarning: write,
       tls: options.tls,
+      realNow: options.realNow,
       identity: { serverId, database },
       onDeliveriesPaused: (paused, reason) =>
         write(paused ? `webhook deliveries paused: ${reason}` : `webhook deliveries resumed: ${reason}`),

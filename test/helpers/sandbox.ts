@@ -54,6 +54,8 @@ export interface TestSandboxOptions {
   deliveryConcurrency?: number;
   /** A model-backed analyser (default: the rules). */
   analyser?: AnalyserConfig;
+  /** Real time as the server reads it (default Date.now). */
+  realNow?: () => number;
   /** The server's log (default: dropped). */
   log?: (line: string) => void;
 }
@@ -83,6 +85,7 @@ export async function createTestSandbox(options: TestSandboxOptions = {}): Promi
     webhookTimeoutSeconds: options.webhookTimeoutSeconds,
     deliveryConcurrency: options.deliveryConcurrency,
     analyser: options.analyser,
+    realNow: options.realNow,
     log: options.log ?? (process.env.LEDGER_TEST_LOG ? (line) => console.error(line) : () => {}),
   });
   const { app, sandbox, apiKey, developerId } = server;

@@ -137,6 +137,7 @@ describe('request bodies (decisions: Requests and validation)', () => {
     // Every write of the API without a body of its own (snapshots are the owner's: t is the owner).
     expect(bodiless.sort()).toEqual([
       'DELETE /sandbox/snapshots/{name}',
+      'POST /sandbox/dashboard/links',
       'POST /sandbox/keys/rotate',
       'POST /sandbox/payouts/{transaction_id}/fail',
       'POST /sandbox/payouts/{transaction_id}/settle',

@@ -8,13 +8,18 @@ import type {
 import { authenticate, knownKeyOwner } from '../../engine/developers/keys.js';
 import type { EngineEnv } from '../../engine/env.js';
 import { scopeName, scopeOf } from '../../engine/idempotency/idempotency.service.js';
+import { LedgerError } from '../../engine/errors.js';
+import { cookieValue, SESSION_COOKIE, type Sessions } from '../dashboard/sessions.js';
 import type { Sandbox } from '../sandbox.js';
+import { sendError } from './errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     developerId: string;
     /** The calling developer's engine environment: its own virtual clock (decisions: Tenancy, clocks and reset). */
     env: EngineEnv;
+    /** Whether and as what the request log records this request: the dashboard's reads are not recorded. */
+    logAs: 'api' | 'dashboard' | 'none';
   }
   interface FastifyContextConfig {
     /** The route needs no x-api-key (health, OpenAPI, the webhook receiver). */
@@ -48,6 +53,7 @@ const READS = new Set(['GET', 'HEAD']);
 export function installAuth(
   app: FastifyInstance,
   sandbox: Pick<Sandbox, 'db' | 'envFor' | 'whenFree' | 'isHeld' | 'refresh'>,
+  sessions: Sessions,
 ): void {
   const running = new Map<string, Map<FastifyRequest, Promise<void>>>();
   const done = new WeakMap<FastifyRequest, () => void>();
@@ -56,6 +62,7 @@ export function installAuth(
 
   app.decorateRequest('developerId', '');
   app.decorateRequest('env', null as unknown as EngineEnv);
+  if (!app.hasRequestDecorator('logAs')) app.decorateRequest('logAs', 'api');
   app.decorate('developerWrites', {
     async settled(developerId: string, except?: FastifyRequest) {
       for (;;) {
@@ -72,8 +79,8 @@ export function installAuth(
     const header = request.headers['x-api-key'];
     return Array.isArray(header) ? header[0] : header;
   };
-  const admit = async (request: FastifyRequest): Promise<void> => {
-    const developerId = await authenticate(sandbox.db, keyOf(request));
+  const admit = async (request: FastifyRequest, dashboardDeveloper?: string): Promise<void> => {
+    const developerId = dashboardDeveloper ?? (await authenticate(sandbox.db, keyOf(request)));
     await sandbox.whenFree(developerId);
     await sandbox.refresh(developerId);
     admitted(request, developerId);
@@ -107,8 +114,16 @@ export function installAuth(
     });
   };
   // A public route (or none) passes at once, with no promise (see http-layer.ts installRequestChecks).
-  app.addHook('onRequest', ((request: FastifyRequest, _reply: FastifyReply, next: HookHandlerDoneFunction) => {
+  app.addHook('onRequest', ((request: FastifyRequest, reply: FastifyReply, next: HookHandlerDoneFunction) => {
     if (request.routeOptions.url === undefined || request.routeOptions.config.public) return next();
+    const dashboard = keyOf(request) === undefined ? dashboardDeveloper(request, sessions) : undefined;
+    if (dashboard instanceof LedgerError) return void sendError(reply, dashboard);
+    if (dashboard !== undefined) {
+      request.logAs = READS.has(request.method) ? 'none' : 'dashboard';
+      if (sandbox.isHeld(dashboard)) return admit(request, dashboard);
+      admitted(request, dashboard);
+      return next();
+    }
     // A key the connection already knows, of a developer not held: admitted now, with no promise.
     const known = knownKeyOwner(sandbox.db, keyOf(request));
     if (known === undefined || sandbox.isHeld(known)) return admit(request);
@@ -119,6 +134,28 @@ export function installAuth(
     done.get(request)?.();
     done.delete(request);
   });
+}
+
+/**
+ * The developer of a dashboard session, for a request that carries the session cookie together with
+ * `x-ledger-dashboard: 1`, a header a plain cross-site form or link cannot send; a write must also
+ * come from the sandbox's own origin (decisions: Dashboard). A cookie without the header is ignored.
+ */
+function dashboardDeveloper(request: FastifyRequest, sessions: Sessions): string | LedgerError | undefined {
+  if (request.headers['x-ledger-dashboard'] !== '1') return undefined;
+  const developerId = sessions.developerOf(cookieValue(request.headers.cookie, SESSION_COOKIE));
+  if (developerId === undefined || READS.has(request.method)) return developerId;
+  return request.headers.origin === ownOrigin(request)
+    ? developerId
+    : new LedgerError(
+        'FORBIDDEN_ORIGIN',
+        `a dashboard request that changes something must come from the dashboard's own page (Origin ${ownOrigin(request)})`,
+      );
+}
+
+/** The origin a browser names when a page of this server sends a request: the scheme and the Host it was reached by. */
+export function ownOrigin(request: FastifyRequest): string {
+  return `${request.protocol}://${request.headers.host ?? ''}`;
 }
 
 /**

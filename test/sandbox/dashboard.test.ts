@@ -1,0 +1,162 @@
+import { describe, expect, it } from 'vitest';
+import { createWallet, useSandbox } from '../helpers/sandbox.js';
+
+let realTime = Date.parse('2026-11-21T09:30:00Z');
+const t = useSandbox({ realNow: () => realTime });
+const HOST = 'sandbox.test:4010';
+const ORIGIN = `http://${HOST}`;
+
+/** A login link as `ledger sandbox open` asks for it. */
+async function link(key?: string): Promise<{ url: string; expires_at: string }> {
+  const made = await t.call('POST', '/sandbox/dashboard/links', undefined, {
+    ...(key ? { key } : {}),
+    headers: { host: HOST },
+  });
+  expect(made.status).toBe(201);
+  return made.body.data;
+}
+
+const visit = (url: string, cookie?: string) =>
+  t.app.inject({ method: 'GET', url, headers: { host: HOST, ...(cookie ? { cookie } : {}) } });
+
+/** Logs in with a fresh link; the session cookie as a browser sends it back. */
+async function login(key?: string): Promise<string> {
+  const { url } = await link(key);
+  const response = await visit(new URL(url).pathname + new URL(url).search);
+  expect(response.statusCode).toBe(303);
+  return String(response.headers['set-cookie']).split(';')[0]!;
+}
+
+/** The API as the dashboard's script calls it. */
+const fromPage = (method: string, url: string, cookie: string, headers: Record<string, string> = {}, body?: unknown) =>
+  t.app.inject({
+    method: method as 'GET',
+    url,
+    headers: {
+      host: HOST,
+      cookie,
+      'x-ledger-dashboard': '1',
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...headers,
+    },
+    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+  });
+
+describe('logging in to the dashboard', () => {
+  it('gives a link on the origin asked, which logs in once with an HttpOnly, SameSite=Strict session cookie', async () => {
+    const made = await link();
+    expect(made.url).toMatch(new RegExp(`^${ORIGIN}/login\\?token=[A-Za-z0-9_-]{43}$`));
+    expect(Date.parse(made.expires_at) - realTime).toBe(5 * 60_000);
+    const path = made.url.slice(ORIGIN.length);
+    const first = await visit(path);
+    expect(first.statusCode).toBe(303);
+    expect(first.headers.location).toBe('/');
+    expect(first.headers['set-cookie']).toMatch(
+      /^ledger_session=[A-Za-z0-9_-]{43}; HttpOnly; SameSite=Strict; Path=\/$/,
+    );
+    expect(first.headers['referrer-policy']).toBe('no-referrer');
+    const again = await visit(path);
+    expect(again.statusCode).toBe(401);
+    expect(again.body).toContain('has been used, has expired');
+    expect(again.body).toContain('ledger sandbox open');
+    expect(again.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('refuses a link once 5 minutes of real time have passed, however the sandbox clock stands', async () => {
+    const { url } = await link();
+    await t.call('POST', '/sandbox/clock/advance', { seconds: 3600 });
+    realTime += 4 * 60_000;
+    const early = await link();
+    realTime += 60_000 + 1;
+    expect((await visit(url.slice(ORIGIN.length))).statusCode).toBe(401);
+    expect((await visit(early.url.slice(ORIGIN.length))).statusCode).toBe(303);
+  });
+
+  it('answers every page without a session with how to log in, 401', async () => {
+    for (const path of ['/', '/login', '/login?token=nonsense']) {
+      const response = await visit(path);
+      expect(response.statusCode, path).toBe(401);
+      expect(response.body, path).toContain('ledger sandbox open');
+    }
+  });
+
+  it('makes a link only for a request with a key', async () => {
+    expect((await t.call('POST', '/sandbox/dashboard/links', undefined, { key: null })).status).toBe(401);
+  });
+
+  it('logs out on a form from its own origin only', async () => {
+    const cookie = await login();
+    const elsewhere = await t.app.inject({
+      method: 'POST',
+      url: '/logout',
+      headers: { host: HOST, cookie, origin: 'http://evil.test' },
+    });
+    expect(elsewhere.statusCode).toBe(403);
+    expect((await visit('/', cookie)).statusCode).toBe(200);
+    const out = await t.app.inject({
+      method: 'POST',
+      url: '/logout',
+      headers: { host: HOST, cookie, origin: ORIGIN, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: '',
+    });
+    expect(out.statusCode).toBe(303);
+    expect(out.headers['set-cookie']).toContain('Max-Age=0');
+    expect((await visit('/', cookie)).statusCode).toBe(401);
+  });
+});
+
+describe('the API with a dashboard session', () => {
+  it('admits the session with x-ledger-dashboard: 1, and ignores the cookie without it', async () => {
+    const cookie = await login();
+    expect((await fromPage('GET', '/sandbox/clock', cookie)).statusCode).toBe(200);
+    const plain = await t.app.inject({ method: 'GET', url: '/sandbox/clock', headers: { host: HOST, cookie } });
+    expect(plain.statusCode).toBe(401);
+    expect(plain.json().detail.code).toBe('UNAUTHORIZED');
+  });
+
+  it('refuses a write from another origin (or none) with 403 FORBIDDEN_ORIGIN, and changes nothing', async () => {
+    const cookie = await login();
+    const before = (await t.call('GET', '/sandbox/clock')).body.data.now;
+    for (const headers of [{ origin: 'http://evil.test' }, {}, { origin: `https://${HOST}` }] as Record<
+      string,
+      string
+    >[]) {
+      const refused = await fromPage('POST', '/sandbox/clock/advance', cookie, headers, { seconds: 60 });
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json()).toMatchObject({ success: false, detail: { code: 'FORBIDDEN_ORIGIN' } });
+    }
+    expect((await t.call('GET', '/sandbox/clock')).body.data.now).toBe(before);
+    const moved = await fromPage('POST', '/sandbox/clock/advance', cookie, { origin: ORIGIN }, { seconds: 60 });
+    expect(moved.statusCode).toBe(200);
+    expect(Date.parse(moved.json().data.now) - Date.parse(before)).toBe(60_000);
+  });
+});
+
+describe('the pages', () => {
+  it('send the CSP, nosniff and no-referrer headers, and the overview answers 200', async () => {
+    const cookie = await login();
+    const response = await visit('/', cookie);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-security-policy']).toBe(
+      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+        "form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    );
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['referrer-policy']).toBe('no-referrer');
+    expect(response.body).toContain('<title>Overview · ledger sandbox</title>');
+    expect(response.body).toContain('<nav aria-label="Main">');
+  });
+
+  it('show a markup narration as text', async () => {
+    const cookie = await login();
+    const wallet = await createWallet(t);
+    await t.call('POST', '/sandbox/inbound-transfers', {
+      account_number: wallet.account_number,
+      amount: 700_000,
+      narration: '<img src=x onerror=alert(1)>',
+    });
+    const response = await visit('/', cookie);
+    expect(response.body).not.toContain('<img src=x');
+    expect(response.body).toContain('&lt;img src=x onerror=alert(1)&gt;');
+  });
+});
