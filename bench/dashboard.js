@@ -4,7 +4,9 @@
 // from a snapshot, lib.js preloadSnapshot) and 200 more wallets made over HTTP. Each page is timed
 // many times, one request at a time over HTTP from this process, interleaved with its floors in the
 // same run: the report API the overview shows (GET /sandbox/report with the key) and the cheapest
-// answer the server gives (GET /sandbox/health). The issue's target: the overview within 300 ms.
+// answer the server gives (GET /sandbox/health). The overview shows today's report, so it is timed
+// twice: with every transaction made today (the worst case), then with the developer's clock a day
+// on (the same ledger, today holding none of it). The issue's target: the overview within 300 ms.
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +27,22 @@ async function session(server) {
   if (login.status !== 303 || !cookie.startsWith('ledger_session='))
     throw new Error(`the login link gave ${login.status} and no session cookie`);
   return cookie;
+}
+
+/**
+ * Each request `SAMPLES` times after `WARM_UP`, one at a time, each round in a turned order so no
+ * request always follows the same one; resolves with each one's times in ms.
+ */
+async function interleaved(requests) {
+  const names = Object.keys(requests);
+  for (let i = 0; i < WARM_UP; i++) for (const name of names) await requests[name]();
+  const samples = Object.fromEntries(names.map((name) => [name, []]));
+  for (let i = 0; i < SAMPLES; i++)
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(i + k) % names.length];
+      samples[name].push(await requests[name]());
+    }
+  return samples;
 }
 
 /** One GET, its body read to the end, in ms; anything but 200 stops the bench (a fast error page is no measure). */
@@ -64,47 +82,46 @@ export async function run() {
       await wallets(server);
       const cookie = { cookie: await session(server) };
       const key = { 'x-api-key': server.apiKey };
-      const requests = {
-        overview: () => time(`${server.baseUrl}/`, cookie),
-        wallets: () => time(`${server.baseUrl}/wallets`, cookie),
-        report: () => time(`${server.baseUrl}/sandbox/report`, key),
-        health: () => time(`${server.baseUrl}/sandbox/health`, {}),
-      };
-      const names = Object.keys(requests);
-      const first = await requests.overview();
-      for (let i = 0; i < WARM_UP; i++) for (const name of names) await requests[name]();
-      const samples = Object.fromEntries(names.map((name) => [name, []]));
-      // Each round in a turned order, so no page always follows the same one.
-      for (let i = 0; i < SAMPLES; i++)
-        for (let k = 0; k < names.length; k++) {
-          const name = names[(i + k) % names.length];
-          samples[name].push(await requests[name]());
-        }
-      const p95 = (name) => percentile(samples[name], 95);
+      const get = (path, headers) => () => time(`${server.baseUrl}${path}`, headers);
+      const first = await get('/', cookie)();
+      const today = await interleaved({
+        overview: get('/', cookie),
+        wallets: get('/wallets', cookie),
+        report: get('/sandbox/report', key),
+        health: get('/sandbox/health', {}),
+      });
+      // The next day on the developer's clock: the same ledger, with today's report holding none of it.
+      const advanced = await server.call('POST', '/sandbox/clock/advance', { seconds: 86_400 });
+      if (!advanced.success) throw new Error(`clock advance failed: ${JSON.stringify(advanced)}`);
+      const tomorrow = await interleaved({ overview: get('/', cookie), health: get('/sandbox/health', {}) });
       const counts = `${TRANSACTIONS.toLocaleString('en')} transactions, ${WALLETS + 2} wallets`;
+      const p95 = (samples) => percentile(samples, 95);
+      const page = (name, samples, floor, floorLabel, note) => ({
+        row: `dashboard ${name}, ${counts}`,
+        value: stats(samples),
+        floor: stats(floor),
+        unit: 'ms',
+        floorLabel,
+        target: `p95 ≤ ${TARGET_MS} ms`,
+        met: p95(samples) <= TARGET_MS,
+        note: `${SAMPLES} interleaved, p95 ${p95(samples).toFixed(1)} ms${note}`,
+      });
       return [
-        {
-          row: `dashboard overview, first page (GET /), ${counts}`,
-          value: stats(samples.overview),
-          floor: stats(samples.report),
-          unit: 'ms',
-          floorLabel: 'GET /sandbox/report, same run',
-          target: `p95 ≤ ${TARGET_MS} ms`,
-          met: p95('overview') <= TARGET_MS,
-          note:
-            `${SAMPLES} interleaved, p95 ${p95('overview').toFixed(1)} ms (report ${p95('report').toFixed(1)} ms, ` +
-            `health ${p95('health').toFixed(1)} ms); the first after restore ${first.toFixed(0)} ms`,
-        },
-        {
-          row: `dashboard wallets, first page (GET /wallets), ${counts}`,
-          value: stats(samples.wallets),
-          floor: stats(samples.health),
-          unit: 'ms',
-          floorLabel: 'GET /sandbox/health, same run',
-          target: `p95 ≤ ${TARGET_MS} ms`,
-          met: p95('wallets') <= TARGET_MS,
-          note: `${SAMPLES} interleaved, p95 ${p95('wallets').toFixed(1)} ms`,
-        },
+        page(
+          'overview (GET /), every transaction today',
+          today.overview,
+          today.report,
+          'GET /sandbox/report, same run',
+          ` (report ${p95(today.report).toFixed(1)} ms, health ${p95(today.health).toFixed(1)} ms); the first after restore ${first.toFixed(0)} ms`,
+        ),
+        page(
+          'overview (GET /), every transaction the day before',
+          tomorrow.overview,
+          tomorrow.health,
+          'GET /sandbox/health, same run',
+          '',
+        ),
+        page('wallets, first page (GET /wallets)', today.wallets, today.health, 'GET /sandbox/health, same run', ''),
       ];
     } finally {
       await server.stop();

@@ -3,6 +3,7 @@
 // after a change to the pages: `npm run build && node scripts/dashboard-screenshot.js` (the seed and
 // the manual clock give the same page every time; it needs Chromium, as the browser tests do).
 import { resolve } from 'node:path';
+import { makeNuban } from '../dist/engine/wallets/nuban.js';
 import { startSandbox } from '../dist/index.js';
 import { launchChromium } from './chromium.js';
 
@@ -53,11 +54,20 @@ try {
     amount: 450_000,
     narration: 'rent share',
   });
+  const payout = (wallet, amount, serial, narration) =>
+    call('POST', `/v1/wallets/${wallet.id}/transfer`, {
+      destination_account_number: makeNuban('058', serial),
+      destination_bank_code: '058',
+      amount,
+      narration,
+    });
+  await payout(wallets[1], 800_000, '100200300', 'supplier invoice 114');
   await call('PUT', '/sandbox/receiver/behaviour', { status: 503, count: 1 });
   await credit(wallets[3], 50_000, 'MUSA KANO', 'rent SANDBOX-RISK');
   await sandbox.advance('1s');
   await credit(wallets[0], 120_000, 'OKAFOR EMEKA', 'books');
   await sandbox.advance('2h');
+  await payout(wallets[0], 200_000, '100200301', 'electricity');
 
   const { url } = await call('POST', '/sandbox/dashboard/links');
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, locale: 'en-NG' });
