@@ -132,7 +132,104 @@ describe('the API with a dashboard session', () => {
   });
 });
 
+const MARKUP = '<img src=x onerror=alert(1)>';
+
+/** A wallet with a markup narration credited, a payment held in suspense, and their deliveries. */
+async function ledger() {
+  const wallet = await createWallet(t, 0, { first_name: MARKUP });
+  const credit = (
+    await t.call('POST', '/sandbox/inbound-transfers', {
+      account_number: wallet.account_number,
+      amount: 700_000,
+      sender_name: MARKUP,
+      narration: MARKUP,
+      provider_reference: '000013260101120000123456789012',
+    })
+  ).body.data.transaction;
+  const held = (
+    await t.call('POST', '/sandbox/inbound-transfers', {
+      account_number: wallet.account_number,
+      amount: 50_000,
+      sender_name: 'MUSA KANO',
+      sender_account: '0690000031',
+      narration: `rent SANDBOX-RISK ${MARKUP}`,
+      provider_reference: '000013260101130000999999999999',
+    })
+  ).body.data.suspense_item;
+  const delivery = (await t.call('GET', '/v1/webhook-logs?limit=1')).body.data.items[0];
+  return { wallet, credit, held, delivery };
+}
+
 describe('the pages', () => {
+  it('every page answers 200 with a session, with its name as its title and heading', async () => {
+    const cookie = await login();
+    const { wallet, credit, held, delivery } = await ledger();
+    const pages: [string, string][] = [
+      ['/', 'Overview'],
+      ['/wallets', 'Wallets'],
+      ['/wallets?q=okafor', 'Wallets'],
+      [`/wallets/${wallet.id}`, 'Wallet'],
+      [`/transactions/${credit.id}`, 'Transaction'],
+      ['/find?q=0000132601011200', 'Find a payment'],
+      ['/suspense', 'Suspense'],
+      ['/suspense?status=RESOLVED&reason=AI_RISK_FLAG', 'Suspense'],
+      [`/suspense/${held.id}`, 'Suspense item'],
+      ['/webhooks', 'Webhooks'],
+      [`/webhooks/${delivery.id}`, 'Webhook delivery'],
+      ['/clock', 'Clock'],
+      [`/clock?from=2026-11-21T09:00:00.000Z`, 'Clock'],
+      ['/requests', 'Requests'],
+      ['/magic', 'Magic values'],
+    ];
+    for (const [path, name] of pages) {
+      const response = await visit(path, cookie);
+      expect([path, response.statusCode]).toEqual([path, 200]);
+      expect(response.body, path).toMatch(new RegExp(`<title>${name}[^<]* · ledger sandbox</title>`));
+      expect(response.body, path).toMatch(new RegExp(`<h1>${name}`));
+      expect(response.body, path).not.toContain('Error [');
+      expect(response.body, path).not.toContain('<img');
+    }
+  });
+
+  it("answer another developer's wallet, transaction and suspense item 404, with none of their data", async () => {
+    const { wallet, credit, held } = await ledger();
+    const other = (await t.call('POST', '/sandbox/developers', { business_name: 'Other Ltd' })).body.data;
+    const cookie = await login(other.api_key);
+    for (const path of [`/wallets/${wallet.id}`, `/transactions/${credit.id}`, `/suspense/${held.id}`]) {
+      const response = await visit(path, cookie);
+      expect([path, response.statusCode]).toEqual([path, 404]);
+      expect(response.body).toContain('Error [NOT_FOUND]');
+      expect(response.body).not.toContain(wallet.account_number);
+      expect(response.body).not.toContain('img src');
+    }
+    const found = await visit(`/find?q=${wallet.account_number}`, cookie);
+    expect(found.body).toContain('Nothing of yours matches');
+  });
+
+  it('show the requests page calmly where the server keeps no request log', async () => {
+    const cookie = await login();
+    const response = await visit('/requests', cookie);
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain('No request log on this sandbox');
+  });
+
+  it("the live regions answer their own content with live=1, and the assets are the package's own, cached for a year", async () => {
+    const cookie = await login();
+    await ledger();
+    const page = (await visit('/webhooks', cookie)).body;
+    const source = /data-live="([^"]+)"/.exec(page)![1]!.replace(/&amp;/g, '&');
+    expect(source).toBe('/webhooks?live=1');
+    const live = await visit(source, cookie);
+    expect(live.statusCode).toBe(200);
+    expect(live.body).toMatch(/^<div class="table-wrap"/);
+    expect(live.body).not.toContain('aria-label="Main"');
+    for (const asset of page.match(/\/assets\/dashboard\.[0-9a-f]{12}\.(?:js|css)/g)!) {
+      const response = await visit(asset);
+      expect(response.statusCode, asset).toBe(200);
+      expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    }
+  });
+
   it('send the CSP, nosniff and no-referrer headers, and the overview answers 200', async () => {
     const cookie = await login();
     const response = await visit('/', cookie);

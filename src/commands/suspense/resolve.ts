@@ -6,12 +6,13 @@ import { check, choicesOf, condition, refuseUnused, textCheck } from '../../clie
 import { activeWallets, chooseWallet } from '../../cli/wallet-picker.js';
 import type { Io } from '../../cli/io.js';
 import { action, clientCommand, enumOption, examples } from '../../cli/options.js';
-import { money, naira } from '../../text/format.js';
+import { naira } from '../../text/format.js';
 import { resolutionView, suspenseItemView } from '../../cli/output/views.js';
 import { fetchAll, sandboxClock } from '../../cli/paging.js';
 import { listPages, readOne } from '../../cli/remote.js';
 import { choose, confirm, optionalInput, searchFor } from '../../cli/prompts.js';
-import { checkRefund, type RefundCheck, refundQuestion } from './refund-check.js';
+import { checkRefund, type RefundCheck } from './refund-check.js';
+import { resolveQuestion } from '../../text/refund.js';
 
 const ACTIONS = choicesOf('ResolveSuspenseBody', 'action');
 const ACTION_TEXT: Record<string, string> = {
@@ -206,7 +207,7 @@ export async function runResolve(io: Io, id: string | undefined, options: Resolv
         `\n${chosen}${target ? ` → wallet ${target}${whom}` : ''}${note ? ` · note "${clean(note)}"` : ''}\n`,
       ),
     );
-    const question = refund ? refundQuestion(item, refund) : `Resolve this ${money(item.amount)} payment?`;
+    const question = resolveQuestion(item, refund);
     if (!(await confirm(io, question, false, { expected: String(item.amount), named: 'the amount in kobo' })))
       throw new UsageError('resolution cancelled: nothing moved');
   } else if (refund?.warning) {

@@ -178,3 +178,7 @@ export const link = (path: string, id: string, text: string = id): Html =>
 /** An instant as the API gives it, shortened for a table: "2026-11-21 09:30:00Z". */
 export const when = (iso: string | null | undefined): string =>
   iso ? `${iso.slice(0, 10)} ${iso.slice(11, 19)}Z` : '—';
+
+/** The page a list is on, from its query (1 when absent or not a number). */
+export const pageOf = (query: Record<string, string>): number =>
+  Math.max(1, Number.parseInt(query.page ?? '1', 10) || 1);

@@ -3,6 +3,7 @@ import type { Transaction } from '../../../api/schemas/transactions.js';
 import { html } from '../html.js';
 import { facts, link, money, refusal, table, when } from '../layout.js';
 import type { PageHandler } from '../page-types.js';
+import { transactionTable } from './tables.js';
 
 const figure = (name: string, value: string, note = '') =>
   html`<div class="figure">
@@ -103,25 +104,7 @@ export const overview: PageHandler = async ({ api }) => {
     </section>
     <section aria-labelledby="recent">
       <h2 id="recent">Recent transactions</h2>
-      ${
-        recent.ok
-          ? table(
-              'The ten newest transactions',
-              ['Time', 'Type', 'Amount', 'Status', 'Narration', 'Transaction'],
-              recent.data.items.map(
-                (t) =>
-                  html`<tr>
-                    <td>${when(t.created_at)}</td>
-                    <td>${t.type}</td>
-                    <td class="num">${money(t.amount)}</td>
-                    <td>${t.status}</td>
-                    <td>${t.raw_narration}</td>
-                    <td>${link('/transactions', t.id)}</td>
-                  </tr>`,
-              ),
-            )
-          : refusal(recent)
-      }
+      ${transactionTable('The ten newest transactions', recent, 'No transactions yet.')}
     </section>`;
   return { title: 'Overview', section: 'Overview', body };
 };
