@@ -29,13 +29,14 @@ export interface BrowserTest {
   readonly incidents: string[];
 }
 
-const slug = (text: string) =>
-  text
+/** Lower-case words joined by hyphens, at most about 40 characters, cut between words. */
+const slug = (text: string) => {
+  const words = text
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '')
-    .slice(0, 60)
-    .replace(/-$/, '');
+    .replace(/^-|-$/g, '');
+  return words.length <= 40 ? words : words.slice(0, 41).replace(/-[^-]*$/, '');
+};
 
 /**
  * A real sandbox (the built binary, detached, on port 0, in memory, seeded, on a manual clock) for
@@ -92,7 +93,10 @@ export function useBrowser(options: { seed?: number; start?: string[] } = {}): B
     incidents.length = 0;
     page = await newPage();
   });
-  afterEach(async () => {
+  afterEach(async ({ task }) => {
+    // The page as it stood when the test failed: what the browser showed, beside the error.
+    if (task.result?.state === 'fail')
+      await page?.screenshot({ path: join(SCREENSHOTS, `${name}-failed.png`), fullPage: true });
     await Promise.all(contexts.map((context) => context.close()));
     contexts = [];
     const audit = await cli.run(['sandbox', 'audit']);
@@ -127,8 +131,9 @@ export function useBrowser(options: { seed?: number; start?: string[] } = {}): B
   };
 }
 
-/** Waits (Playwright's own auto-waiting, no sleeps) until the locator's first match is visible. */
+/** Waits (Playwright's own auto-waiting, no sleeps) until one of the locator's matches is visible, and returns it. */
 export async function see(locator: Locator): Promise<Locator> {
-  await locator.first().waitFor({ state: 'visible' });
-  return locator.first();
+  const shown = locator.filter({ visible: true }).first();
+  await shown.waitFor({ state: 'visible' });
+  return shown;
 }
