@@ -106,7 +106,7 @@ export const DASHBOARD_JS = String.raw`
     if (wallet && !wallet.disabled && wallet.value) text += ' → wallet ' + wallet.value + ' (' + wallet.selectedOptions[0].dataset.whom + ')';
     if (note && note.value) text += ' · note "' + note.value + '"';
     out.textContent = text;
-    var question = form.querySelector('[data-question-out]');
+    var question = form.querySelector('p[data-question]');
     var option = action && action.selectedOptions[0];
     if (question && option) question.textContent = option.dataset.question || '';
   }

@@ -99,7 +99,7 @@ function resolveDialog(
           <strong>What will happen:</strong>
           <output data-summary for="resolve-action resolve-wallet resolve-note"></output>
         </p>
-        <p data-question-out></p>
+        <p data-question></p>
         <div class="actions">
           <button type="submit">Confirm</button>
           <button type="button" class="secondary" data-close>Cancel</button>
