@@ -121,6 +121,12 @@ export const COMMANDS: CommandEntry[] = [
     load: () => import('./sandbox/snapshot.js').then((m) => m.deleteCommand),
   },
   {
+    path: 'sandbox open',
+    description:
+      'Print a one-time login link to the dashboard the sandbox serves, and open it in a browser where there is a desktop',
+    load: () => import('./sandbox/open.js').then((m) => m.openCommand),
+  },
+  {
     path: 'sandbox magic',
     description: 'The magic external account numbers and what the simulated provider does with each',
     load: () => import('./sandbox/magic.js').then((m) => m.magicCommand),

@@ -1,4 +1,12 @@
+import { request as httpsRequest } from 'node:https';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { html } from '../../src/sandbox/dashboard/html.js';
+import { openServer } from '../../src/sandbox/server.js';
+import { checkTls } from '../../src/sandbox/tls-options.js';
+import { makeCertificate } from '../helpers/tls.js';
 import { createWallet, useSandbox } from '../helpers/sandbox.js';
 
 let realTime = Date.parse('2026-11-21T09:30:00Z');
@@ -102,6 +110,54 @@ describe('logging in to the dashboard', () => {
     expect(out.statusCode).toBe(303);
     expect(out.headers['set-cookie']).toContain('Max-Age=0');
     expect((await visit('/', cookie)).statusCode).toBe(401);
+  });
+});
+
+describe('under TLS', () => {
+  it('gives an https link, and marks the session cookie Secure', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ledger-dashboard-tls-'));
+    const certificate = makeCertificate(dir);
+    const server = await openServer({
+      dbPath: ':memory:',
+      throwAway: true,
+      tls: checkTls(certificate, { cert: 'cert', key: 'key' }),
+      log: () => {},
+    });
+    try {
+      const base = await server.app.listen({ host: '127.0.0.1', port: 0 });
+      const send = (method: string, path: string, headers: Record<string, string>) =>
+        new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
+          const request = httpsRequest(new URL(path, base), { method, headers, ca: certificate.cert }, (response) => {
+            let body = '';
+            response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+            response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body }));
+          });
+          request.on('error', reject);
+          request.end();
+        });
+      const made = await send('POST', '/sandbox/dashboard/links', { 'x-api-key': server.apiKey! });
+      const { url } = JSON.parse(made.body).data;
+      expect(url).toMatch(new RegExp(`^${base.replace('http:', 'https:')}/login\\?token=`));
+      const login = await send('GET', url, {});
+      expect(login.status).toBe(303);
+      expect(String(login.headers['set-cookie'])).toMatch(/; HttpOnly; SameSite=Strict; Path=\/; Secure$/);
+    } finally {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the html template', () => {
+  it('escapes every value put into it, and keeps markup made by it', () => {
+    const narration = '<img src=x onerror=alert(1)>';
+    expect(html`<td title="${'" onmouseover="x'}">${narration}</td>`.text).toBe(
+      '<td title="&quot; onmouseover=&quot;x">&lt;img src=x onerror=alert(1)&gt;</td>',
+    );
+    const row = html`<tr>
+      ${[html`<td>${"O'Neil & Sons"}</td>`, null, undefined, false]}
+    </tr>`;
+    expect(row.text.replace(/>\s+</g, '><')).toBe('<tr><td>O&#39;Neil &amp; Sons</td></tr>');
   });
 });
 

@@ -35,6 +35,7 @@ function head(title: string): Html {
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>${title} · ledger sandbox</title>
+        <link rel="icon" href="data:," />
         <link rel="stylesheet" href="${ASSETS.css.path}" />
         <script src="${ASSETS.js.path}" defer></script>
       </head>
