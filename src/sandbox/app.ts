@@ -14,6 +14,9 @@ import { BODY_LIMIT, installJsonBody } from './plugins/body.js';
 import { installErrorHandling, serializerCompiler, validatorCompiler } from './plugins/errors.js';
 import { httpLayerOptions, installRequestChecks, installRouteDefaults, refuseConnect } from './plugins/http-layer.js';
 import { installIdempotency } from './plugins/idempotency.js';
+import { installRequestIds } from './plugins/request-ids.js';
+import { installRequestLog } from './plugins/request-log.js';
+import { requestLogRoutes } from './routes/requests.js';
 import { agentRoutes } from './routes/agents.js';
 import { bankRoutes } from './routes/banks.js';
 import type { App, RouteDeps } from './routes/route.js';
@@ -78,6 +81,8 @@ export interface BuildAppOptions {
   logWarning?: ((line: string) => void) | undefined;
   /** Serve HTTPS with this certificate and key (PEM) instead of HTTP. */
   tls?: { cert: string; key: string } | undefined;
+  /** Rows the request log keeps per developer, oldest dropped first (default REQUEST_LOG_KEEP, 1,000). */
+  requestLogKeep?: number | undefined;
   /** How /sandbox/health names this server and its database (default: a fresh id, and the database's path). */
   identity?: Partial<RouteDeps['identity']> | undefined;
 }
@@ -107,6 +112,7 @@ const ROUTES: ((app: App, deps: RouteDeps) => void)[] = [
   sandboxSearchRoutes,
   snapshotRoutes,
   reportRoutes,
+  requestLogRoutes,
 ];
 
 /**
@@ -141,6 +147,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   installJsonBody(app);
   installErrorHandling(app, options.logError ?? ((error) => console.error(error)));
   installAuth(app, sandbox);
+  installRequestIds(app, sandbox);
+  installRequestLog(app, sandbox, options.requestLogKeep);
   installIdempotency(app, sandbox);
   installWriteRelease(app);
 

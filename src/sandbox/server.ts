@@ -61,6 +61,8 @@ export interface OpenServerOptions {
   analyser?: AnalyserConfig | undefined;
   /** The request log: one line per request, several lines to a call once per turn of the event loop (see buildApp). */
   logRequest?: ((line: string) => void) | undefined;
+  /** Rows the request log keeps per developer (default 1,000). */
+  requestLogKeep?: number | undefined;
   /** One line (or stack) per call; the server limits how often it is called. */
   log?: ((line: string) => void) | undefined;
   /**
@@ -157,6 +159,7 @@ export async function openServer(options: OpenServerOptions): Promise<OpenServer
     app = await buildApp({
       sandbox,
       logRequest: options.logRequest,
+      requestLogKeep: options.requestLogKeep,
       logError,
       webhookTimeoutSeconds: options.webhookTimeoutSeconds,
       webhookLeaseSeconds: options.webhookLeaseSeconds,

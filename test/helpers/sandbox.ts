@@ -56,6 +56,8 @@ export interface TestSandboxOptions {
   analyser?: AnalyserConfig;
   /** The server's log (default: dropped). */
   log?: (line: string) => void;
+  /** Rows the request log keeps per developer (default 1,000). */
+  requestLogKeep?: number;
 }
 
 /** The backend this run's test sandboxes use: SQLite, or PostgreSQL in the postgres project (vitest.config.ts). */
@@ -83,6 +85,7 @@ export async function createTestSandbox(options: TestSandboxOptions = {}): Promi
     webhookTimeoutSeconds: options.webhookTimeoutSeconds,
     deliveryConcurrency: options.deliveryConcurrency,
     analyser: options.analyser,
+    requestLogKeep: options.requestLogKeep,
     log: options.log ?? (process.env.LEDGER_TEST_LOG ? (line) => console.error(line) : () => {}),
   });
   const { app, sandbox, apiKey, developerId } = server;
