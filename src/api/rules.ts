@@ -3,6 +3,7 @@ import { CreateAgentBody, AgentListQuery } from './schemas/agents.js';
 import { ResolveBody } from './schemas/banks.js';
 import { IdempotencyHeaders, pageQuery } from './schemas/common.js';
 import { AnalyseBody, ClockAdvanceBody, DeveloperBody, InboundBody } from './schemas/sandbox.js';
+import { RequestLogQuery } from './schemas/requests.js';
 import { SearchQuery } from './schemas/search.js';
 import { RestoreFileBody, SaveSnapshotBody } from './schemas/snapshots.js';
 import { ResolveSuspenseBody, SuspenseListQuery, SuspenseNoteBody } from './schemas/suspense-requests.js';
@@ -48,6 +49,7 @@ const REQUESTS = {
   SuspenseListQuery,
   WebhookLogListQuery,
   ReceiverEventsQuery,
+  RequestLogQuery,
   PageQuery: z.strictObject({ ...pageQuery }),
 };
 export type RequestName = keyof typeof REQUESTS;

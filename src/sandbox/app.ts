@@ -14,6 +14,9 @@ import { BODY_LIMIT, installJsonBody } from './plugins/body.js';
 import { installErrorHandling, serializerCompiler, validatorCompiler } from './plugins/errors.js';
 import { httpLayerOptions, installRequestChecks, installRouteDefaults, refuseConnect } from './plugins/http-layer.js';
 import { installIdempotency } from './plugins/idempotency.js';
+import { installRequestIds } from './plugins/request-ids.js';
+import { installRequestLog } from './plugins/request-log.js';
+import { requestLogRoutes } from './routes/requests.js';
 import { agentRoutes } from './routes/agents.js';
 import { bankRoutes } from './routes/banks.js';
 import type { App, RouteDeps } from './routes/route.js';
@@ -80,6 +83,8 @@ export interface BuildAppOptions {
   logWarning?: ((line: string) => void) | undefined;
   /** Serve HTTPS with this certificate and key (PEM) instead of HTTP. */
   tls?: { cert: string; key: string } | undefined;
+  /** Rows the request log keeps per developer, oldest dropped first (default REQUEST_LOG_KEEP, 1,000). */
+  requestLogKeep?: number | undefined;
   /** How /sandbox/health names this server and its database (default: a fresh id, and the database's path). */
   identity?: Partial<RouteDeps['identity']> | undefined;
 }
@@ -109,6 +114,7 @@ const ROUTES: ((app: App, deps: RouteDeps) => void)[] = [
   sandboxSearchRoutes,
   snapshotRoutes,
   reportRoutes,
+  requestLogRoutes,
 ];
 
 /**
@@ -145,6 +151,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const realNow = options.realNow ?? Date.now;
   const sessions = createSessions(realNow);
   installAuth(app, sandbox, sessions);
+  installRequestIds(app, sandbox);
+  installRequestLog(app, sandbox, options.requestLogKeep);
   installIdempotency(app, sandbox);
   installWriteRelease(app);
 

@@ -10,3 +10,38 @@ const SECRET = /(svc(?:_|%5[fF])(?:test|live)(?:_|%5[fF])|whsec(?:_|%5[fF]))[A-Z
 export function withoutSecrets(text: string): string {
   return text.includes('svc') || text.includes('whsec') ? text.replace(SECRET, '$1[redacted]') : text;
 }
+
+/** A field whose value is a credential by its name: an API key, a secret, a password, a token. */
+const SECRET_NAME = /secret|password|passwd|token|api_?key|apikey|authorization|signature|private_?key/i;
+/** Such a field in JSON text that does not parse: `"api_key": "…"`. */
+const SECRET_FIELD_TEXT =
+  /("[^"\\]*(?:secret|password|passwd|token|api_?key|apikey|authorization|signature|private_?key)[^"\\]*"\s*:\s*)"(?:[^"\\]|\\.)*"?/gi;
+/** The most of a request body the request log keeps. */
+export const KEPT_BODY_CHARS = 4096;
+
+function redactValue(value: unknown): unknown {
+  if (typeof value === 'string') return withoutSecrets(value);
+  if (Array.isArray(value)) return value.map(redactValue);
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value).map(([name, field]) => [name, SECRET_NAME.test(name) ? '[redacted]' : redactValue(field)]),
+    );
+  return value;
+}
+
+/**
+ * A request body as the request log keeps it (decisions: Request log): JSON with every field named
+ * like a credential replaced by `[redacted]` and every API key or webhook secret in a value cut to
+ * its prefix; a body that did not parse, as text, likewise; at most KEPT_BODY_CHARS characters.
+ * @example redactedBody({ api_key: 'abc', note: 'whsec_xyz' }) // '{"api_key":"[redacted]","note":"whsec_[redacted]"}'
+ */
+export function redactedBody(parsed: unknown, text?: string): string | null {
+  const kept =
+    parsed !== undefined
+      ? JSON.stringify(redactValue(parsed))
+      : text !== undefined
+        ? withoutSecrets(text.replace(SECRET_FIELD_TEXT, '$1"[redacted]"'))
+        : undefined;
+  if (kept === undefined) return null;
+  return kept.length > KEPT_BODY_CHARS ? `${kept.slice(0, KEPT_BODY_CHARS)}…` : kept;
+}

@@ -63,6 +63,8 @@ export interface OpenServerOptions {
   logRequest?: ((line: string) => void) | undefined;
   /** Real time (webhook timestamps, login links' lifetime); default Date.now. */
   realNow?: (() => number) | undefined;
+  /** Rows the request log keeps per developer (default 1,000). */
+  requestLogKeep?: number | undefined;
   /** One line (or stack) per call; the server limits how often it is called. */
   log?: ((line: string) => void) | undefined;
   /**
@@ -159,6 +161,7 @@ export async function openServer(options: OpenServerOptions): Promise<OpenServer
     app = await buildApp({
       sandbox,
       logRequest: options.logRequest,
+      requestLogKeep: options.requestLogKeep,
       logError,
       webhookTimeoutSeconds: options.webhookTimeoutSeconds,
       webhookLeaseSeconds: options.webhookLeaseSeconds,

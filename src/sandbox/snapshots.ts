@@ -1,3 +1,4 @@
+import { type CarriedRequestLog, putBackRequestLog, readRequestLog } from '../engine/requests/requests.repository.js';
 import {
   chmodSync,
   existsSync,
@@ -205,6 +206,7 @@ export function createSnapshots(
         }
         let keys: ApiKeyRow[] = [];
         let ownerNow: string | undefined;
+        let requestLog: CarriedRequestLog | undefined;
         await scheduler.quiesce(() =>
           sandbox.restore(() =>
             hooks.replace(ready.path, {
@@ -213,11 +215,13 @@ export function createSnapshots(
               async before(trx) {
                 keys = await allKeys(trx);
                 ownerNow = await getSetting(trx, SANDBOX_DEVELOPER);
+                requestLog = await readRequestLog(trx);
               },
               async after(trx) {
                 const ownerRestored = await getSetting(trx, SANDBOX_DEVELOPER);
                 if (!ownerNow || !ownerRestored) throw snapshotInvalid(at.field, 'has no sandbox owner');
                 await carryKeys(trx, keys, ownerNow, ownerRestored);
+                if (requestLog) await putBackRequestLog(trx, requestLog, { from: ownerNow, to: ownerRestored });
               },
             }),
           ),

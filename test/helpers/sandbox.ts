@@ -58,6 +58,8 @@ export interface TestSandboxOptions {
   realNow?: () => number;
   /** The server's log (default: dropped). */
   log?: (line: string) => void;
+  /** Rows the request log keeps per developer (default 1,000). */
+  requestLogKeep?: number;
 }
 
 /** The backend this run's test sandboxes use: SQLite, or PostgreSQL in the postgres project (vitest.config.ts). */
@@ -86,6 +88,7 @@ export async function createTestSandbox(options: TestSandboxOptions = {}): Promi
     deliveryConcurrency: options.deliveryConcurrency,
     analyser: options.analyser,
     realNow: options.realNow,
+    requestLogKeep: options.requestLogKeep,
     log: options.log ?? (process.env.LEDGER_TEST_LOG ? (line) => console.error(line) : () => {}),
   });
   const { app, sandbox, apiKey, developerId } = server;

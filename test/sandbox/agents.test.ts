@@ -113,7 +113,8 @@ describe('creating agents (decisions: Agents)', () => {
     ).body.data;
     expect((await sweepTo(theirs.id)).body).toEqual({
       success: false,
-      detail: { code: 'NOT_FOUND', message: 'destination wallet not found' },
+      // The owner's tenth request: ids count each developer's own requests.
+      detail: { code: 'NOT_FOUND', message: 'destination wallet not found', request_id: 'req_00000010' },
     });
     expect((await sweepTo('nope')).status).toBe(404);
     expect((await sweepTo(w.id)).body.detail.fields).toEqual([
@@ -142,7 +143,7 @@ describe('creating agents (decisions: Agents)', () => {
     const on = await toggle(true);
     expect([on.status, on.body.detail]).toEqual([
       409,
-      { code: 'WALLET_CLOSED', message: 'agents of a closed wallet cannot be switched on' },
+      { code: 'WALLET_CLOSED', message: 'agents of a closed wallet cannot be switched on', request_id: 'req_00000006' },
     ]);
     expect((await t.call('GET', `/v1/agents?wallet_id=${w.id}`)).body.data.items).toEqual([
       expect.objectContaining({ id: created.id, is_active: false }),

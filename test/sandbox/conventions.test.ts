@@ -9,8 +9,10 @@ describe('authentication (decisions: Keys and secrets)', () => {
     expect(r.status).toBe(401);
     expect(r.body).toEqual({
       success: false,
-      detail: { code: 'UNAUTHORIZED', message: expect.stringMatching(/missing/) },
+      // A request of no developer has an id of its own form, counted apart.
+      detail: { code: 'UNAUTHORIZED', message: expect.stringMatching(/missing/), request_id: 'req_anon_00000001' },
     });
+    expect(r.headers['request-id']).toBe('req_anon_00000001');
   });
 
   it('refuses an unknown key and a live key', async () => {
@@ -57,9 +59,13 @@ describe('authentication (decisions: Keys and secrets)', () => {
     const other = await t.call('POST', '/sandbox/developers', { business_name: 'Acme Pay' });
     expect(other.status).toBe(201);
     const key = other.body.data.api_key;
-    for (const url of [`/v1/wallets/${mine.id}`, `/v1/wallets/${mine.id}/transactions`]) {
+    // The other developer's first and second requests: its ids are its own count.
+    for (const [n, url] of [`/v1/wallets/${mine.id}`, `/v1/wallets/${mine.id}/transactions`].entries()) {
       const r = await t.call('GET', url, undefined, { key });
-      expect([r.status, r.body.detail]).toEqual([404, { code: 'NOT_FOUND', message: 'wallet not found' }]);
+      expect([r.status, r.body.detail]).toEqual([
+        404,
+        { code: 'NOT_FOUND', message: 'wallet not found', request_id: `req_0000000${n + 1}` },
+      ]);
     }
     const close = await t.call('POST', `/v1/wallets/${mine.id}/close`, undefined, { key });
     expect(close.status).toBe(404);
@@ -82,7 +88,7 @@ describe('request bodies (decisions: Requests and validation)', () => {
 
   it('refuses a body that is not UTF-8 (Latin-1 "café") with 400 INVALID_JSON, and writes nothing', async () => {
     // Decoded anyway, it would be stored as "caf\uFFFD".
-    for (const type of ['application/json', 'application/json; charset=latin1']) {
+    for (const [n, type] of ['application/json', 'application/json; charset=latin1'].entries()) {
       // Every other character is ASCII: only the é (one byte, 0xE9, in Latin-1) is not UTF-8.
       const payload = Buffer.from(JSON.stringify(walletBody({ first_name: 'café' })), 'latin1');
       const r = await t.app.inject({
@@ -93,7 +99,11 @@ describe('request bodies (decisions: Requests and validation)', () => {
       });
       expect([r.statusCode, JSON.parse(r.body).detail]).toEqual([
         400,
-        { code: 'INVALID_JSON', message: 'request body is not valid JSON: it is not UTF-8 text' },
+        {
+          code: 'INVALID_JSON',
+          message: 'request body is not valid JSON: it is not UTF-8 text',
+          request_id: `req_0000000${n + 1}`,
+        },
       ]);
     }
     expect((await t.call('GET', '/sandbox/wallets')).body.data.total).toBe(0);
@@ -179,6 +189,7 @@ describe('request bodies (decisions: Requests and validation)', () => {
           code: 'VALIDATION_ERROR',
           message: 'limit was given more than once: give it once',
           fields: [{ field: 'limit', message: 'was given more than once: give it once' }],
+          request_id: 'req_00000003',
         },
       },
     ]);

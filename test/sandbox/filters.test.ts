@@ -257,8 +257,11 @@ describe('bad filter values', () => {
         code: 'VALIDATION_ERROR',
         message: expect.stringMatching(new RegExp(`^${field} `)),
         fields: [{ field, message: expect.any(String) }],
+        // The same id as the answer's header: a support ticket quoting either finds the request.
+        request_id: r.headers['request-id'],
       },
     });
+    expect(r.headers['request-id']).toMatch(/^req_\d{8}$/);
   });
 
   it('says what is wrong in words', async () => {

@@ -524,7 +524,8 @@ describe('another developer', () => {
         })
       ).body.data.transaction_id;
       await a.app.scheduler.runDue(b.developer_id);
-      const failedLog = (await asB('GET', '/v1/webhook-logs?status=FAILED')).body.data.items[0].id;
+      const failedLogs = await asB('GET', '/v1/webhook-logs?status=FAILED');
+      const failedLog = failedLogs.body.data.items[0].id;
       const script: Record<string, [string, unknown?]> = {
         'GET /sandbox/health': ['/sandbox/health'],
         'POST /v1/wallets': [
@@ -591,6 +592,8 @@ describe('another developer', () => {
         'POST /sandbox/developers': ['/sandbox/developers', { business_name: 'Third' }],
         'GET /sandbox/audit': ['/sandbox/audit'],
         'GET /sandbox/report': ['/sandbox/report?since=2026-01-01'],
+        'GET /sandbox/requests': ['/sandbox/requests?status=4xx'],
+        'GET /sandbox/requests/{request_id}': [`/sandbox/requests/${failedLogs.headers['request-id']}`],
         'GET /sandbox/webhook-endpoint': ['/sandbox/webhook-endpoint'],
         'PUT /sandbox/webhook-endpoint': ['/sandbox/webhook-endpoint', { url: 'http://127.0.0.1:9/b' }],
         'POST /sandbox/webhook-endpoint/rotate-secret': ['/sandbox/webhook-endpoint/rotate-secret'],

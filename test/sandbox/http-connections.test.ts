@@ -215,7 +215,10 @@ describe('pipelined requests', () => {
       credited.body.data.transaction.amount,
     ]).toEqual([200, undefined, 'CREDITED', 700]);
     expect([walletB.status, walletB.body.data.id]).toEqual([200, b.id]);
-    expect([missing.status, missing.body.detail]).toEqual([404, { code: 'NOT_FOUND', message: 'wallet not found' }]);
+    expect([missing.status, missing.body.detail]).toEqual([
+      404,
+      { code: 'NOT_FOUND', message: 'wallet not found', request_id: missing.headers['request-id'] },
+    ]);
     expect([replayed.status, replayed.headers['idempotent-replayed'], replayed.body]).toEqual([
       200,
       'true',

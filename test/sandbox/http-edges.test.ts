@@ -55,8 +55,11 @@ function expectRefusal(reply: RawReply, status: number, code: string, message?: 
       code,
       message: message ? expect.stringMatching(message) : expect.any(String),
       ...(body.detail.fields ? { fields: expect.any(Array) } : {}),
+      // Every refusal names its request, as its header does: even one the HTTP parser made, with no request to number.
+      request_id: reply.headers['request-id'],
     },
   });
+  expect(reply.headers['request-id']).toMatch(/^req_((anon|conn)_)?\d{8}$/);
   return body.detail;
 }
 
@@ -166,6 +169,7 @@ describe('request bodies', () => {
           code: 'VALIDATION_ERROR',
           message: 'body: nests objects or arrays deeper than 32 levels',
           fields: [{ field: 'body', message: 'nests objects or arrays deeper than 32 levels' }],
+          request_id: r.headers['request-id'],
         },
       ]);
     }
@@ -218,6 +222,7 @@ describe('a compressed body', () => {
         {
           code: 'UNSUPPORTED_MEDIA_TYPE',
           message: `Content-Encoding ${encoding} is not accepted: send the JSON body uncompressed (at most 64 KiB)`,
+          request_id: r.headers['request-id'],
         },
       ]);
     }
@@ -242,7 +247,12 @@ describe('a body that is not a JSON object', () => {
       expect([body, r.status, r.body.detail]).toEqual([
         body,
         400,
-        { code: 'VALIDATION_ERROR', message: `body ${message}`, fields: [{ field: 'body', message }] },
+        {
+          code: 'VALIDATION_ERROR',
+          message: `body ${message}`,
+          fields: [{ field: 'body', message }],
+          request_id: r.headers['request-id'],
+        },
       ]);
     }
     expect((await t.call('GET', `/v1/wallets/${wallet.id}`)).body.data.balance).toBe(5_000);
@@ -270,6 +280,7 @@ describe('a name given twice in one JSON object', () => {
             code: 'VALIDATION_ERROR',
             message: `${field}: appears more than once`,
             fields: [{ field, message: 'appears more than once' }],
+            request_id: r.headers['request-id'],
           },
         ]);
       }
@@ -349,7 +360,10 @@ describe('HEAD', () => {
       404,
       'application/json; charset=utf-8',
       Buffer.byteLength(
-        JSON.stringify({ success: false, detail: { code: 'NOT_FOUND', message: 'no route HEAD /v1/nothing' } }),
+        JSON.stringify({
+          success: false,
+          detail: { code: 'NOT_FOUND', message: 'no route HEAD /v1/nothing', request_id: none.headers['request-id'] },
+        }),
       ),
       '',
     ]);

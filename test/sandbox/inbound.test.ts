@@ -205,6 +205,9 @@ describe('GET /v1/wallets/:id/transactions', () => {
 
   it('answers 404 for a transaction id that does not exist', async () => {
     const r = await t.call('GET', '/v1/transactions/nope');
-    expect(r.body).toEqual({ success: false, detail: { code: 'NOT_FOUND', message: 'transaction not found' } });
+    expect(r.body).toEqual({
+      success: false,
+      detail: { code: 'NOT_FOUND', message: 'transaction not found', request_id: 'req_00000001' },
+    });
   });
 });

@@ -88,6 +88,7 @@ describe('the 2^53 guard is per wallet (decisions: Money and balances)', () => {
         code: 'VALIDATION_ERROR',
         message: expect.stringContaining('9007199254740991'),
         fields: [{ field: 'amount', message: expect.stringContaining('9007199254740991') }],
+        request_id: credit.headers['request-id'],
       },
     });
     const source = await createWallet(t, 5_000);

@@ -163,7 +163,7 @@ describe('the magic accounts', () => {
     const again = await t.call('POST', `/sandbox/payouts/${r.body.data.transaction_id}/fail`);
     expect([again.status, again.body.detail]).toEqual([
       404,
-      { code: 'NOT_FOUND', message: 'payout is already SETTLED' },
+      { code: 'NOT_FOUND', message: 'payout is already SETTLED', request_id: 'req_00000008' },
     ]);
     expect(await balanceOf(t, w.id)).toBe(49_000);
   });
@@ -191,6 +191,7 @@ describe('the magic accounts', () => {
     expect((await t.call('POST', `/sandbox/payouts/${credit}/settle`)).body.detail).toEqual({
       code: 'NOT_FOUND',
       message: 'pending payout not found',
+      request_id: 'req_00000005',
     });
     const r = await send(w.id, '2222222222', 1_000);
     const other = await t.call('POST', '/sandbox/developers', { business_name: 'Other' });
@@ -214,18 +215,22 @@ describe("settle or fail by the id of a payout's fee or reversal", () => {
       {
         code: 'NOT_FOUND',
         message: `pending payout not found: ${fee} is the fee of payout ${payout} (PENDING), which is settled or failed by that id`,
+        request_id: 'req_00000006',
       },
     ]);
     const other = (await t.call('POST', '/sandbox/developers', { business_name: 'Other' })).body.data.api_key;
     expect((await t.call('POST', `/sandbox/payouts/${fee}/settle`, undefined, { key: other })).body.detail).toEqual({
       code: 'NOT_FOUND',
       message: 'pending payout not found',
+      // The other developer's first request.
+      request_id: 'req_00000001',
     });
     expect((await t.call('POST', `/sandbox/payouts/${payout}/fail`)).status).toBe(200);
     const reversal = (await t.call('GET', `/v1/wallets/${w.id}/transactions?order=desc&limit=1`)).body.data.items[0].id;
     expect((await t.call('POST', `/sandbox/payouts/${reversal}/settle`)).body.detail).toEqual({
       code: 'NOT_FOUND',
       message: `pending payout not found: ${reversal} is the reversal of payout ${payout} (FAILED), which is settled or failed by that id`,
+      request_id: 'req_00000010',
     });
     expect(await balanceOf(t, w.id)).toBe(100_000);
   });
@@ -261,7 +266,10 @@ describe('the payout a transaction belongs to (GET /sandbox/transactions/:tx_id/
       expect([id, found.status, found.body.data]).toEqual([id, 200, expected]);
     }
     const none = await t.call('GET', `/sandbox/transactions/${credit}/payout`);
-    expect([none.status, none.body.detail]).toEqual([404, { code: 'NOT_FOUND', message: 'payout not found' }]);
+    expect([none.status, none.body.detail]).toEqual([
+      404,
+      { code: 'NOT_FOUND', message: 'payout not found', request_id: 'req_00000010' },
+    ]);
     const other = await t.call('POST', '/sandbox/developers', { business_name: 'Other' });
     expect(
       (await t.call('GET', `/sandbox/transactions/${payout}/payout`, undefined, { key: other.body.data.api_key }))
@@ -302,6 +310,7 @@ describe('fees and funds', () => {
         code: 'INSUFFICIENT_FUNDS',
         message:
           "insufficient funds: the wallet's balance is 500999 kobo, and this needs 501000 kobo (500000 and a fee of 1000)",
+        request_id: 'req_00000004',
       },
     ]);
     const poorer = await send(w.id, GTB, 600_000);

@@ -76,7 +76,10 @@ describe('POST /v1/suspense/:id/flag and /notes (decisions: Suspense)', () => {
         ['no-such-item', t.key],
       ] as const) {
         const r = await call(id, { note: 'x' }, { key });
-        expect([r.status, r.body.detail]).toEqual([404, { code: 'NOT_FOUND', message: 'suspense item not found' }]);
+        expect([r.status, r.body.detail]).toEqual([
+          404,
+          { code: 'NOT_FOUND', message: 'suspense item not found', request_id: r.headers['request-id'] },
+        ]);
       }
     }
     expect((await t.call('GET', `/sandbox/suspense/${item.id}`, undefined, { key: other })).status).toBe(404);

@@ -300,7 +300,10 @@ describe('POST /v1/suspense/:id/resolve', () => {
       { field: 'target_wallet_id', message: 'is only used with CREDIT_WALLET, not DISMISS' },
     ]);
     const unknown = await resolve(item.id, { action: 'CREDIT_WALLET', target_wallet_id: 'nope' });
-    expect([unknown.status, unknown.body.detail]).toEqual([404, { code: 'NOT_FOUND', message: 'wallet not found' }]);
+    expect([unknown.status, unknown.body.detail]).toEqual([
+      404,
+      { code: 'NOT_FOUND', message: 'wallet not found', request_id: 'req_00000006' },
+    ]);
     const closed = await createWallet(t);
     await t.call('POST', `/v1/wallets/${closed.id}/close`);
     const toClosed = await resolve(item.id, { action: 'CREDIT_WALLET', target_wallet_id: closed.id });

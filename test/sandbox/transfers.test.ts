@@ -106,6 +106,7 @@ describe('internal transfer (decisions: Transfers and payouts)', () => {
       {
         code: 'INSUFFICIENT_FUNDS',
         message: "insufficient funds: the wallet's balance is 999 kobo, and this needs 1000 kobo",
+        request_id: 'req_00000006',
       },
     ]);
     expect([await balanceOf(t, a.id), await balanceOf(t, b.id)]).toEqual([999, 0]);
@@ -166,7 +167,7 @@ describe('internal transfer (decisions: Transfers and payouts)', () => {
     });
     expect([to.status, to.body.detail]).toEqual([
       409,
-      { code: 'WALLET_CLOSED', message: 'the destination wallet is closed' },
+      { code: 'WALLET_CLOSED', message: 'the destination wallet is closed', request_id: 'req_00000008' },
     ]);
     const from = await t.call('POST', `/v1/wallets/${b.id}/transfer`, {
       destination_account_number: a.account_number,
@@ -174,7 +175,7 @@ describe('internal transfer (decisions: Transfers and payouts)', () => {
     });
     expect([from.status, from.body.detail]).toEqual([
       409,
-      { code: 'WALLET_CLOSED', message: 'the source wallet is closed' },
+      { code: 'WALLET_CLOSED', message: 'the source wallet is closed', request_id: 'req_00000009' },
     ]);
   });
 

@@ -158,7 +158,12 @@ describe('POST /v1/wallets', () => {
 describe('GET and close', () => {
   it('answers 404 for an unknown id', async () => {
     const r = await t.call('GET', '/v1/wallets/00000000-0000-4000-8000-000000000000');
-    expect(r.body).toEqual({ success: false, detail: { code: 'NOT_FOUND', message: 'wallet not found' } });
+    // The developer's first request: its id is req_ and its number.
+    expect(r.body).toEqual({
+      success: false,
+      detail: { code: 'NOT_FOUND', message: 'wallet not found', request_id: 'req_00000001' },
+    });
+    expect(r.headers['request-id']).toBe('req_00000001');
   });
 
   it('closes with the remaining balance, emits wallet.closed, and refuses a second close', async () => {
@@ -216,6 +221,7 @@ describe('/sandbox/wallets', () => {
       code: 'VALIDATION_ERROR',
       message: `${field} ${message}`,
       fields: [{ field, message }],
+      request_id: 'req_00000001',
     });
   });
 

@@ -351,7 +351,11 @@ describe('the retry schedule on the sandbox clock', () => {
     const delivered = await t.call('POST', `/v1/webhook-logs/${pending.id}/retry`);
     expect([delivered.status, delivered.body.detail]).toEqual([
       409,
-      { code: 'WEBHOOK_NOT_RETRYABLE', message: 'a DELIVERED delivery cannot be retried: only FAILED or DEAD ones' },
+      {
+        code: 'WEBHOOK_NOT_RETRYABLE',
+        message: 'a DELIVERED delivery cannot be retried: only FAILED or DEAD ones',
+        request_id: 'req_00000007',
+      },
     ]);
     const other = (await t.call('POST', '/sandbox/developers', { business_name: 'Other' })).body.data.api_key;
     expect((await t.call('POST', `/v1/webhook-logs/${pending.id}/retry`, undefined, { key: other })).status).toBe(404);

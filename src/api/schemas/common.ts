@@ -127,6 +127,11 @@ export const ErrorBody = z
       code: z.enum(ERROR_CODES as [string, ...string[]]),
       message: z.string(),
       fields: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+      request_id: z
+        .string()
+        .describe(
+          "the id of the request this answers, as its request-id header gives it; an idempotent replay keeps the first request's",
+        ),
     }),
   })
   .meta({ id: 'Error' });

@@ -44,9 +44,17 @@ export function standardErrors(kind: RouteKind): ErrorStatus[] {
 }
 
 type Content = Record<string, { schema?: { contentMediaType?: string; 'x-other-media-types'?: string[] } }>;
+/** Every answer's `request-id` header (decisions: Request log). */
+const REQUEST_ID_HEADER = {
+  description:
+    "The request's id: `req_` and the developer's request number, or `req_anon_…` for a request of no developer. " +
+    'GET /sandbox/requests/{id} shows it; an error body carries it as detail.request_id.',
+  schema: { type: 'string' },
+};
+
 type Operation = {
   parameters?: ({ schema?: Record<string, unknown> } & Record<string, unknown>)[];
-  responses?: Record<string, { description?: string; content?: Content }>;
+  responses?: Record<string, { description?: string; content?: Content; headers?: Record<string, unknown> }>;
   requestBody?: {
     required?: boolean;
     content?: Record<string, { schema?: { properties?: object; required?: unknown[] } }>;
@@ -64,6 +72,7 @@ export function describeErrorResponses<D extends { paths?: object }>(document: D
   for (const item of Object.values(document.paths ?? {}) as (Record<string, unknown> | undefined)[]) {
     for (const operation of Object.values(item ?? {}) as (Operation | undefined)[]) {
       for (const [status, response] of Object.entries(operation?.responses ?? {})) {
+        response.headers = { ...response.headers, 'request-id': REQUEST_ID_HEADER };
         const codes = ERROR_CODES.filter((code) => HTTP_STATUS[code] === Number(status));
         if (codes.length > 0) response.description = `Refused (${codes.join(', ')}), in the Error shape`;
         const {

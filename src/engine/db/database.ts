@@ -21,6 +21,7 @@ import type {
   TransactionTable,
 } from '../ledger/ledger.table.js';
 import type { PayoutTable } from '../payouts/payouts.table.js';
+import type { RequestCounterTable, RequestLogTable } from '../requests/requests.table.js';
 import type { SettingTable } from '../settings/settings.table.js';
 import type { SuspenseItemTable, SuspenseNoteTable } from '../suspense/suspense.table.js';
 import type { WalletTable } from '../wallets/wallets.table.js';
@@ -37,6 +38,8 @@ export interface Database {
   webhook_logs: WebhookLogTable;
   suspense_items: SuspenseItemTable;
   suspense_notes: SuspenseNoteTable;
+  request_log: RequestLogTable;
+  request_counters: RequestCounterTable;
   inbound_transfers: InboundTransferTable;
   idempotency_keys: IdempotencyKeyTable;
   settings: SettingTable;

@@ -4,6 +4,12 @@ import { type Kysely, sql } from 'kysely';
 import { snapshotInvalid } from './snapshot-files.js';
 
 /**
+ * Tables a snapshot leaves out: the request log is an observation of the sandbox, not its state
+ * (decisions: Request log), and its real times would make two saves of one state differ.
+ */
+const NOT_IN_SNAPSHOTS = new Set(['request_log', 'request_counters']);
+
+/**
  * Text snapshots (decisions: Text snapshots): the whole sandbox as JSON Lines, readable in a code
  * review and loadable into any backend. Nothing here knows the backend: what differs (which tables
  * there are, their keys and column types, the AUTOINCREMENT counters) comes through a
@@ -163,6 +169,7 @@ export async function writeTextSnapshot(
     put(headerLine(last));
     let records = 0;
     for (const table of await schema.tables(db)) {
+      if (NOT_IN_SNAPSHOTS.has(table.name)) continue;
       // Integers as text: the driver would round one beyond 2^53 (a system account's balance).
       const selections = table.columns.map((c) =>
         c.kind === 'integer'

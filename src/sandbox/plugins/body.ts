@@ -1,6 +1,14 @@
 import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance } from 'fastify';
 import { invalidField, LedgerError } from '../../engine/errors.js';
+import { KEPT_BODY_CHARS } from '../redact.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The text of a body that was refused before it was parsed (not JSON, duplicate fields): for the request log. */
+    unparsedBody?: string;
+  }
+}
 
 export const BODY_LIMIT = 64 * 1024;
 
@@ -87,7 +95,7 @@ export function installJsonBody(app: FastifyInstance): void {
     );
   });
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (request, body, done) => {
     const bytes = body as Buffer;
     if (!isUtf8(bytes))
       return done(new LedgerError('INVALID_JSON', 'request body is not valid JSON: it is not UTF-8 text'), undefined);
@@ -97,10 +105,15 @@ export function installJsonBody(app: FastifyInstance): void {
     try {
       parsed = JSON.parse(text);
     } catch {
+      // The request log keeps what was sent, as text (redacted there).
+      request.unparsedBody = text.slice(0, 2 * KEPT_BODY_CHARS);
       return done(new LedgerError('INVALID_JSON', 'request body is not valid JSON'), undefined);
     }
     const problem = structureProblem(text, MAX_BODY_DEPTH);
-    if (problem) return done(invalidField(problem.field, problem.message), undefined);
+    if (problem) {
+      request.unparsedBody = text.slice(0, 2 * KEPT_BODY_CHARS);
+      return done(invalidField(problem.field, problem.message), undefined);
+    }
     done(null, parsed);
   });
 }

@@ -5,7 +5,15 @@ import type { $ZodIssue } from 'zod/v4/core';
 import { HTTP_STATUS } from '../../api/errors.js';
 import { type FieldProblem, LedgerError } from '../../engine/errors.js';
 import { asIsCheck } from './as-is.js';
+import { requestIdOf } from './request-ids.js';
 import { serializerCompiler as zodSerializerCompiler } from 'fastify-type-provider-zod';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** `detail.code` of the error this request was answered with (the request log's `code`). */
+    errorCode?: string;
+  }
+}
 
 /** A request that broke a schema rule; carries every problem found, by field. */
 class RequestValidationError extends Error {
@@ -97,16 +105,28 @@ export const serializerCompiler: typeof zodSerializerCompiler = (route) => {
   return asIs ? (data) => (asIs(data) ? JSON.stringify(data) : serialize(data)) : serialize;
 };
 
-/** The documented error body (decisions: Requests and validation) of a refusal. */
-export function errorBody(error: LedgerError) {
+/**
+ * The documented error body (decisions: Requests and validation) of a refusal, naming the request it
+ * answers (decisions: Request log).
+ */
+export function errorBody(error: LedgerError, requestId: string) {
   return {
     success: false as const,
-    detail: { code: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) },
+    detail: {
+      code: error.code,
+      message: error.message,
+      ...(error.fields ? { fields: error.fields } : {}),
+      request_id: requestId,
+    },
   };
 }
 
 export function sendError(reply: FastifyReply, error: LedgerError): FastifyReply {
-  return reply.code(HTTP_STATUS[error.code]).send(errorBody(error));
+  // The request log's code is taken here, where the body is made, not read back from the JSON.
+  reply.request.errorCode = error.code;
+  const id = requestIdOf(reply.request);
+  // Set here too: a refusal of the router (a bad path) is sent without the app's onSend hooks.
+  return reply.code(HTTP_STATUS[error.code]).header('request-id', id).send(errorBody(error, id));
 }
 
 /** Turns every failure into the documented error body (decisions: Requests and validation). Bugs become INTERNAL_ERROR without internals. */

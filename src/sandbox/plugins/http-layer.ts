@@ -14,6 +14,7 @@ import { IdempotencyHeaders, NoBody, NoQuery } from '../../api/schemas/common.js
 import { errors, standardErrors } from '../../api/schemas/responses.js';
 import { invalidField, LedgerError } from '../../engine/errors.js';
 import { errorBody, sendError } from './errors.js';
+import { connectionRequestId } from './request-ids.js';
 
 /** The longest request target (path and query string together): 414 URI_TOO_LONG beyond. */
 export const MAX_URL_LENGTH = 8 * 1024;
@@ -72,10 +73,11 @@ function clientErrorHandler(error: ConnectionError, socket: Socket): void {
 /** Writes a refusal straight on a connection that has no request object, and closes it. */
 function refuseOnSocket(socket: Duplex, refusal: LedgerError): void {
   const status = HTTP_STATUS[refusal.code];
-  const body = JSON.stringify(errorBody(refusal));
+  const id = connectionRequestId();
+  const body = JSON.stringify(errorBody(refusal, id));
   socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; ` +
-      `charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\nrequest-id: ${id}` +
+      `\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
   );
   // Closing at once could reset the connection before the client reads the answer; a client that
   // never closes its side does not keep the socket for long either.

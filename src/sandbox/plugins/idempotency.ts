@@ -157,9 +157,20 @@ export function installIdempotency(app: FastifyInstance, sandbox: Pick<Sandbox, 
 
 /** A stored answer, sent again as it was, marked as a replay. */
 export function sendReplay(reply: FastifyReply, replay: Replay): FastifyReply {
+  // The request log's code of a replayed refusal: the stored body is the only place it is kept.
+  if (replay.status >= 400) reply.request.errorCode = storedCode(replay.body);
   return reply
     .code(replay.status)
     .header('idempotent-replayed', 'true')
     .type('application/json; charset=utf-8')
     .send(replay.body);
+}
+
+function storedCode(body: string): string | undefined {
+  try {
+    const code = (JSON.parse(body) as { detail?: { code?: unknown } }).detail?.code;
+    return typeof code === 'string' ? code : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -76,7 +76,11 @@ export function snapshotRoutes(app: App, { sandbox, snapshots }: RouteDeps): voi
         response: { 200: SnapshotResponse, ...errors },
       },
     },
-    async (request) => ok(await snapshots.save(request.body.name, request.env.clock.now(), request.body.format)),
+    async (request) => {
+      // The request log is in the snapshot as it stands when the snapshot is asked for (decisions: Request log).
+      await app.requestLog.flush();
+      return ok(await snapshots.save(request.body.name, request.env.clock.now(), request.body.format));
+    },
   );
 
   app.get(

@@ -118,6 +118,7 @@ export function webhookStreamRoutes(app: App, { sandbox }: RouteDeps): void {
         'content-type': 'text/event-stream; charset=utf-8',
         'cache-control': 'no-cache',
         'x-accel-buffering': 'no',
+        'request-id': request.requestId,
       });
       // HEAD answers as GET would, status and headers, and ends there.
       if (request.method === 'HEAD') {
@@ -144,7 +145,7 @@ export function webhookStreamRoutes(app: App, { sandbox }: RouteDeps): void {
             const refusal = new LedgerError('UNAUTHORIZED', 'API key is invalid or has been rotated');
             clearInterval(timer);
             open.delete(response);
-            response.end(`event: error\ndata: ${JSON.stringify(errorBody(refusal))}\n\n`);
+            response.end(`event: error\ndata: ${JSON.stringify(errorBody(refusal, request.requestId))}\n\n`);
             return;
           }
           // Nothing is read while a restore runs, and a read a restore overlapped is dropped: on a

@@ -22,6 +22,7 @@ import { analysisCachePerDeveloper } from './0021-analysis-cache-per-developer.j
 import { reportPeriods } from './0022-report-periods.js';
 import { transactionsByTime } from './0023-transactions-by-time.js';
 import { suspenseNotes } from './0024-suspense-notes.js';
+import { requestLog } from './0025-request-log.js';
 
 /**
  * Every migration, in the order they run, on SQLite and on PostgreSQL alike. The names are the rows of
@@ -52,6 +53,7 @@ const migrations: Record<string, Migration> = {
   '0022_report_periods': reportPeriods,
   '0023_transactions_by_time': transactionsByTime,
   '0024_suspense_notes': suspenseNotes,
+  '0025_request_log': requestLog,
 };
 
 /**
