@@ -22,8 +22,6 @@ beforeAll(async () => {
   ).suspense_item.id;
   await b.cli.json(['sandbox', 'clock', 'advance', '1s']);
   ids.delivery = (await b.cli.json(['webhooks', 'list'])).items[0].id;
-  // A refused request, for the request log.
-  await b.cli.run(['wallets', 'get', '00000000-0000-7000-8000-000000000000']);
 });
 
 const pages = () => [
@@ -63,11 +61,21 @@ describe('every page', { timeout: 180_000 }, () => {
       await visit(b.page, path, h1);
       await b.shot(name(path) + (path.split('/').length > 2 ? '-one' : ''));
     }
-    // A request of the log has its own page.
+    // The request log: live, and the refused request opens on its own page.
     await b.page.goto(`${b.baseUrl}/requests`);
-    await b.page.locator('a[href^="/requests/"]').first().click();
+    const rows = b.page.getByRole('row');
+    const before = await rows.count();
+    await b.page.evaluate('window.__stay = 1');
+    await b.cli.run(['wallets', 'get', '00000000-0000-7000-8000-00000000beef']);
+    await see(rows.filter({ hasText: '00000000-0000-7000-8000-00000000beef' }));
+    expect(await rows.count()).toBeGreaterThan(before);
+    expect(await b.page.evaluate('window.__stay')).toBe(1);
+    await b.shot('requests-live');
+    await rows.filter({ hasText: '00000000-0000-7000-8000-00000000beef' }).getByRole('link').first().click();
     await b.page.waitForURL(/\/requests\/[^/]+$/);
-    await see(b.page.getByRole('heading', { level: 1 }));
+    await see(b.page.getByRole('heading', { level: 1, name: /Request/ }));
+    await see(b.page.getByText('NOT_FOUND'));
+    await see(b.page.getByText('404'));
     await b.shot('requests-one');
   });
 
