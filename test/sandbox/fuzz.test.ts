@@ -590,6 +590,7 @@ describe('another developer', () => {
         'POST /sandbox/clock/advance': ['/sandbox/clock/advance', { seconds: 200_000 }],
         'GET /sandbox/keys': ['/sandbox/keys'],
         'POST /sandbox/developers': ['/sandbox/developers', { business_name: 'Third' }],
+        'POST /sandbox/dashboard/links': ['/sandbox/dashboard/links'],
         'GET /sandbox/audit': ['/sandbox/audit'],
         'GET /sandbox/report': ['/sandbox/report?since=2026-01-01'],
         'GET /sandbox/requests': ['/sandbox/requests?status=4xx'],

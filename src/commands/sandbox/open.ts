@@ -23,9 +23,10 @@ export function openCommand(): Command {
     .option('--no-browser', 'print the link only, even where a browser could open it')
     .addHelpText(
       'after',
-      `\nThe link logs in once, within 5 minutes; the session lasts until the sandbox stops.
-A browser opens only when stdout is a terminal on a desktop (macOS, Windows, or Linux with DISPLAY
-or WAYLAND_DISPLAY set).${examples('ledger sandbox open', 'ledger sandbox open --no-browser', 'ledger sandbox open --json')}`,
+      '\nThe link logs in once, within 5 minutes, on this server; the session lasts until the sandbox stops. ' +
+        'A browser opens only when stdout is a terminal on a desktop (macOS, Windows, or Linux with DISPLAY or ' +
+        'WAYLAND_DISPLAY set).' +
+        examples('ledger sandbox open', 'ledger sandbox open --no-browser', 'ledger sandbox open --json'),
     )
     .action(action(runOpen));
 }
