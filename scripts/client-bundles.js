@@ -26,13 +26,14 @@ import { build } from 'rolldown';
 import { defaultsOf, scenarioLoader } from './scenario-loader.js';
 
 const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
-/** Command modules that stay ES modules, run through dist/main/cli.js: they start, stop or load the server, or run scenarios. */
+/** Command modules that stay ES modules, run through dist/main/cli.js: they start, stop or load the server, run scenarios, or follow until Ctrl-C. */
 const NOT_BUNDLED = new Set([
   'sandbox/start.js',
   'sandbox/lifecycle.js',
   'scenario/run.js',
   'scenario/init.js',
   'webhooks/tail.js',
+  'logs/tail.js',
   'completion.js',
 ]);
 /** None of these may be in a client command's bundle: the server, the database, the scenario engine, zod's schemas. */

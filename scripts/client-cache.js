@@ -45,6 +45,7 @@ const SAMPLES = {
   'agents list': views('agents', 'list'),
   'suspense list': views('suspense', 'list'),
   'webhooks list': views('webhooks', 'list'),
+  'logs list': views('logs', 'list'),
   'banks list': views('banks', 'list'),
   'banks resolve': [['banks', 'resolve', '0123456785', '058']],
   'sandbox audit': [

@@ -31,7 +31,9 @@ export function reportError(error: unknown, stream: Stream): number {
       .filter((f) => `${f.field}: ${f.message}` !== error.message)
       .map((f) => `\n  ${clean(f.field)}: ${clean(f.message)}`)
       .join('');
-    stderr.write(`Error [${clean(error.code)}]: ${clean(error.message)}${fields}\n`);
+    // The request's id, for support to find it (`ledger logs show <id>`); a service that gives none, nothing.
+    const request = error.requestId ? ` (request ${clean(error.requestId)})` : '';
+    stderr.write(`Error [${clean(error.code)}]: ${clean(error.message)}${request}${fields}\n`);
     return EXIT.REFUSED;
   }
   if (error instanceof UsageError) {

@@ -8,6 +8,8 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly fields?: { field: string; message: string }[],
+    /** The id of the request the server refused (its `detail.request_id`), for support to find it in the request log. */
+    readonly requestId?: string,
   ) {
     super(message);
   }

@@ -19,7 +19,7 @@ export interface RequestOptions {
 interface Envelope<T> {
   success?: boolean;
   data?: T;
-  detail?: { code?: string; message?: string; fields?: { field: string; message: string }[] };
+  detail?: { code?: string; message?: string; fields?: { field: string; message: string }[]; request_id?: string };
 }
 
 /** One server-sent event: its `event:` name (default "message") and its `data:` text. */
@@ -460,7 +460,13 @@ async function refusal(response: IncomingMessage, baseUrl: string, path: string)
 
 function errorOf(parsed: Envelope<unknown>, status: number): ApiError {
   const detail = parsed.detail ?? {};
-  return new ApiError(status, detail.code ?? `HTTP_${status}`, detail.message ?? `HTTP ${status}`, detail.fields);
+  return new ApiError(
+    status,
+    detail.code ?? `HTTP_${status}`,
+    detail.message ?? `HTTP ${status}`,
+    detail.fields,
+    typeof detail.request_id === 'string' ? detail.request_id : undefined,
+  );
 }
 
 function unwrap<T>(parsed: Envelope<T>, status: number): T {

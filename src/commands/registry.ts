@@ -318,6 +318,26 @@ export const COMMANDS: CommandEntry[] = [
   },
 
   {
+    path: 'logs',
+    description: "The sandbox's request log: every API call of yours, its status, error code and request id",
+    examples: ['ledger logs list --status 4xx', 'ledger logs tail --path /v1/wallets', 'ledger logs show req_00000042'],
+  },
+  {
+    path: 'logs list',
+    description: 'List your requests, newest first (--status 422 or 4xx, --path, --since, --idempotency-key)',
+    load: () => import('./logs/list.js').then((m) => m.listCommand),
+  },
+  {
+    path: 'logs tail',
+    description: 'Follow your requests live until Ctrl-C; with --json one log entry per line',
+    load: () => import('./logs/tail.js').then((m) => m.tailCommand),
+  },
+  {
+    path: 'logs show',
+    description: 'One request in full by its id, a failure’s body (secrets removed) included',
+    load: () => import('./logs/show.js').then((m) => m.showCommand),
+  },
+  {
     path: 'webhooks',
     description: 'Outbound webhooks: deliveries, retries, the endpoint and its signing secret',
     examples: [

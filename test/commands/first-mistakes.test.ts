@@ -4,7 +4,7 @@ import { runCredit } from '../../src/commands/credit.js';
 import { reportError } from '../../src/cli/errors.js';
 import { runTransfer } from '../../src/commands/transfer.js';
 import { commandLines } from '../../src/main/program.js';
-import { captureIo } from '../helpers/io.js';
+import { captureIo, refusalLine } from '../helpers/io.js';
 import { createWallet, useSandbox } from '../helpers/sandbox.js';
 
 /**
@@ -37,18 +37,24 @@ describe('a wallet id mistyped', () => {
     const typoTo = typo(bola.id);
     expect(await failure((io) => runTransfer(io, ada.id, typoTo, '1000', {}))).toEqual([
       1,
-      `Error [NOT_FOUND]: wallet not found: <to> "${typoTo}" is not one of your wallet ids nor a 10-digit account number ` +
-        '(`ledger wallets list` shows them)\n',
+      refusalLine(
+        `Error [NOT_FOUND]: wallet not found: <to> "${typoTo}" is not one of your wallet ids nor a 10-digit account number ` +
+          '(`ledger wallets list` shows them)\n',
+      ),
     ]);
     const typoFrom = typo(ada.id);
     expect(await failure((io) => runTransfer(io, typoFrom, bola.id, '1000', {}))).toEqual([
       1,
-      `Error [NOT_FOUND]: wallet not found: <from_wallet_id> "${typoFrom}" is not one of your wallet ids (\`ledger wallets list\` shows them)\n`,
+      refusalLine(
+        `Error [NOT_FOUND]: wallet not found: <from_wallet_id> "${typoFrom}" is not one of your wallet ids (\`ledger wallets list\` shows them)\n`,
+      ),
     ]);
     expect(await failure((io) => runCredit(io, typoTo, '1000', {}))).toEqual([
       1,
-      `Error [NOT_FOUND]: wallet not found: <account> "${typoTo}" is not one of your wallet ids nor a 10-digit account number ` +
-        '(`ledger wallets list` shows them)\n',
+      refusalLine(
+        `Error [NOT_FOUND]: wallet not found: <account> "${typoTo}" is not one of your wallet ids nor a 10-digit account number ` +
+          '(`ledger wallets list` shows them)\n',
+      ),
     ]);
     // Nothing moved.
     expect((await t.call('GET', `/v1/wallets/${ada.id}`)).body.data.balance).toBe(500_000);
@@ -147,16 +153,22 @@ describe('an id copied from a table, or mistyped', () => {
     const tx = (await t.call('GET', `/v1/wallets/${ada.id}/transactions`)).body.data.items[0];
     expect(await line('wallets', 'get', typo(ada.id))).toEqual([
       1,
-      `Error [NOT_FOUND]: wallet not found: <wallet_id> "${typo(ada.id)}" is not one of your wallet ids (\`ledger wallets list\` shows them)\n`,
+      refusalLine(
+        `Error [NOT_FOUND]: wallet not found: <wallet_id> "${typo(ada.id)}" is not one of your wallet ids (\`ledger wallets list\` shows them)\n`,
+      ),
     ]);
     expect(await line('transactions', 'get', typo(tx.id))).toEqual([
       1,
-      `Error [NOT_FOUND]: transaction not found: <transaction_id> "${typo(tx.id)}" is not one of your transaction ids ` +
-        '(`ledger transactions list <wallet_id>` shows them)\n',
+      refusalLine(
+        `Error [NOT_FOUND]: transaction not found: <transaction_id> "${typo(tx.id)}" is not one of your transaction ids ` +
+          '(`ledger transactions list <wallet_id>` shows them)\n',
+      ),
     ]);
     expect(await line('agents', 'toggle', ada.id, typo(ada.id), '--off')).toEqual([
       1,
-      `Error [NOT_FOUND]: agent not found: <agent_id> "${typo(ada.id)}" is not one of your agent ids (\`ledger agents list\` shows them)\n`,
+      refusalLine(
+        `Error [NOT_FOUND]: agent not found: <agent_id> "${typo(ada.id)}" is not one of your agent ids (\`ledger agents list\` shows them)\n`,
+      ),
     ]);
   });
 });

@@ -8,7 +8,7 @@ import { runList as runTransactions } from '../../src/commands/transactions/list
 import { runCreate } from '../../src/commands/wallets/create.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { builtForAnotherNode, NATIVE_MODULE_ERROR } from '../helpers/native-module.js';
-import { captureIo } from '../helpers/io.js';
+import { captureIo, refusalLine } from '../helpers/io.js';
 
 const answers = vi.hoisted(() => ({ input: [] as string[], asked: [] as string[] }));
 vi.mock('@inquirer/prompts', () => ({
@@ -170,7 +170,10 @@ describe('errors and exit codes', () => {
     const error = await runCredit(c.io, '0123456789', '100', {}).catch((e: unknown) => e);
     let stderr = '';
     expect(reportError(error, { write: (s: string) => (stderr += s) })).toBe(1);
-    expect(stderr).toBe('Error [NOT_FOUND]: account 0123456789 not found: it is not one of your virtual accounts\n');
+    // The line ends with the request's id, for support to find it in the request log.
+    expect(stderr).toEqual(
+      refusalLine('Error [NOT_FOUND]: account 0123456789 not found: it is not one of your virtual accounts\n'),
+    );
   });
 
   it('names the package, both Nodes and the fix when the database driver was built for another Node', () => {

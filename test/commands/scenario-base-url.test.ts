@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { scenarioRunIn } from '../helpers/io.js';
+import { scenarioRunIn, refusalLine } from '../helpers/io.js';
 import { createWallet, useSandbox } from '../helpers/sandbox.js';
 
 /**
@@ -96,7 +96,7 @@ describe('scenario run --base-url and the deliveries already received', () => {
     expect([refused.exitCode, refused.stdout, refused.stderr]).toEqual([
       1,
       '',
-      'Error [UNAUTHORIZED]: API key is invalid or has been rotated\n',
+      refusalLine('Error [UNAUTHORIZED]: API key is invalid or has been rotated\n'),
     ]);
   });
 });

@@ -390,7 +390,15 @@ describe('fast start', () => {
       'webhooks list',
     ])
       expect(list.bundles[path], path).toBeDefined();
-    for (const path of ['sandbox start', 'sandbox stop', 'scenario init', 'completion', 'webhooks tail', 'wallets'])
+    for (const path of [
+      'sandbox start',
+      'sandbox stop',
+      'scenario init',
+      'completion',
+      'webhooks tail',
+      'logs tail',
+      'wallets',
+    ])
       expect(list.bundles[path], path).toBeUndefined();
     // `scenario run` holds every command a step can run, and none that starts, stops or follows a server.
     const scenarioRun = contents[list.bundles['scenario run']!]!;
@@ -399,6 +407,7 @@ describe('fast start', () => {
       'commands/sandbox/lifecycle.js',
       'commands/scenario/init.js',
       'commands/webhooks/tail.js',
+      'commands/logs/tail.js',
       'commands/completion.js',
     ];
     expect(scenarioRun.modules.filter((m) => COMMAND_MODULES.includes(m)).sort()).toEqual(

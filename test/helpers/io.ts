@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { createIo, type Io } from '../../src/cli/io.js';
 
 export interface CapturedIo {
@@ -55,3 +56,15 @@ export async function commandIn(
 /** `ledger scenario run ARGS` in this process from `cwd` (commandIn). */
 export const scenarioRunIn = (cwd: string, args: string[], tty = false) =>
   commandIn(cwd, ['scenario', 'run', ...args], { tty });
+
+/**
+ * An `Error [CODE]: message` line as the API's refusal prints it: ending with the request's id,
+ * `(request req_00000012)`, whose number depends on how many requests the test's sandbox had before.
+ * @example expect(stderr).toEqual(refusalLine('Error [NOT_FOUND]: wallet not found\n'));
+ */
+export const refusalLine = (line: string) =>
+  expect.stringMatching(
+    new RegExp(
+      `^${line.replace(/\n$/, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(request req_(anon_)?\\d{8}\\)\\n$`,
+    ),
+  );

@@ -544,3 +544,47 @@ export const webhookShowView: View = {
     }),
   ],
 };
+
+/** The request log (decisions: Request log): what a developer's calls were answered with. */
+export const requestLogListView: View = {
+  kind: 'list',
+  id: 'id',
+  noun: 'request',
+  empty: 'No requests match.',
+  columns: [
+    { label: 'Time', key: 'at', format: 'time' },
+    { label: 'Method', key: 'method' },
+    { label: 'Path', key: 'path', kind: 'text' },
+    { label: 'Status', key: 'status' },
+    { label: 'Code', key: 'code', drop: 2 },
+    { label: 'ms', key: 'duration_ms', drop: 1 },
+    { label: 'Request', key: 'id' },
+  ],
+};
+
+export const requestLogView: View = {
+  kind: 'record',
+  id: 'id',
+  fields: [
+    { label: 'Request', key: 'id' },
+    { label: 'Time', key: 'at', format: 'time' },
+    { label: 'Real time', key: 'real_at', format: 'time' },
+    { label: 'Method', key: 'method' },
+    { label: 'Path', key: 'path' },
+    { label: 'Status', key: 'status' },
+    { label: 'Code', key: 'code', when: (r: { code: string | null }) => r.code !== null },
+    { label: 'Duration (ms)', key: 'duration_ms' },
+    {
+      label: 'Idempotency-Key',
+      key: 'idempotency_key',
+      when: (r: { idempotency_key: string | null }) => r.idempotency_key !== null,
+    },
+    { label: 'Replayed', key: 'replayed', format: 'bool' },
+    { label: 'Source', key: 'source' },
+    {
+      label: 'Request body',
+      key: 'request_body',
+      when: (r: { request_body: string | null }) => r.request_body !== null,
+    },
+  ],
+};

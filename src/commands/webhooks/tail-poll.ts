@@ -51,7 +51,8 @@ function attemptOf(log: WebhookLog): WebhookAttemptEvent['attempt'] {
   };
 }
 
-function pause(ms: number, signal: AbortSignal): Promise<void> {
+/** Waits `ms`, or less when `signal` aborts first. */
+export function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(done, ms);
     signal.addEventListener('abort', done, { once: true });
