@@ -22,6 +22,7 @@ export const NOT_IN_SCENARIOS: Record<string, string> = {
   'sandbox status': 'the scenario’s sandbox is in this process',
   'sandbox env': 'it prints shell exports',
   'webhooks tail': 'it follows deliveries until Ctrl-C; use expect_webhook',
+  'logs tail': 'it follows requests until Ctrl-C; use logs list',
   completion: 'it prints a shell script',
   'scenario run': 'scenarios do not run scenarios',
   'scenario init': 'it writes a file',
