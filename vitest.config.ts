@@ -48,7 +48,6 @@ const SQLITE_ONLY = [
 const NO_TEST_SANDBOX = [
   'test/sandbox/as-is.test.ts',
   'test/sandbox/http-post.test.ts',
-  'test/sandbox/request-log.test.ts',
   'test/sandbox/signing.test.ts',
 ];
 

@@ -23,6 +23,7 @@ export const NOT_IN_SCENARIOS: Record<string, string> = {
   'sandbox env': 'it prints shell exports',
   'webhooks tail': 'it follows deliveries until Ctrl-C; use expect_webhook',
   'sandbox open': 'its login link is for a person at a browser, and the scenario’s sandbox stops at its end',
+  'logs tail': 'it follows requests until Ctrl-C; use logs list',
   completion: 'it prints a shell script',
   'scenario run': 'scenarios do not run scenarios',
   'scenario init': 'it writes a file',

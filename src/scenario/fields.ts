@@ -3,6 +3,7 @@ import { AgentPageResponse, AgentResponse, AgentRunPageResponse } from '../api/s
 import { BankList, MagicList, ResolvedAccount } from '../api/schemas/banks.js';
 import { Page } from '../api/schemas/common.js';
 import { ReportResponse } from '../api/schemas/report.js';
+import { RequestLogEntryResponse, RequestLogPageResponse } from '../api/schemas/requests.js';
 import {
   AnalysisPreview,
   AuditReport,
@@ -79,6 +80,8 @@ export const COMMAND_DATA: Record<string, z.ZodType> = {
   'suspense flag': dataOf(SuspenseResponse),
   'suspense note': dataOf(SuspenseResponse),
   'webhooks list': Page(dataOf(WebhookLogResponse)),
+  'logs list': dataOf(RequestLogPageResponse),
+  'logs show': dataOf(RequestLogEntryResponse),
   // One delivery and every attempt of it, from two answers.
   'webhooks show': z.object({ log: dataOf(WebhookLogResponse), attempts: dataOf(AttemptsResponse).shape.items }),
   // The logs the retries returned, as a page.

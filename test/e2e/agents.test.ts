@@ -69,7 +69,8 @@ describe('agents from the command line', () => {
     const refused = await cli.run(['transfer', w, other, '100']);
     expect([refused.exitCode, refused.stderr]).toEqual([
       1,
-      'Error [TRANSFERS_DISABLED]: transfers out of this wallet are disabled (allow_transfers_out is false)\n',
+      // The request's id, the same in every run: the sandbox's 21st request of this developer.
+      'Error [TRANSFERS_DISABLED]: transfers out of this wallet are disabled (allow_transfers_out is false) (request req_00000021)\n',
     ]);
     await cli.run(['agents', 'toggle', w, lock.id, '--off']);
     await cli.run(['wallets', 'unlock', w]);

@@ -118,7 +118,10 @@ describe('ledger sandbox analyse', () => {
       'Error [USAGE]: --amount "lots" must be a whole number of kobo, digits only (500000 is ₦5,000.00)\n',
     ]);
     const missing = await cli.run(['sandbox', 'analyse', 'rent', '--wallet', 'nope']);
-    expect([missing.exitCode, missing.stderr]).toEqual([1, 'Error [NOT_FOUND]: wallet not found\n']);
+    expect([missing.exitCode, missing.stderr]).toEqual([
+      1,
+      'Error [NOT_FOUND]: wallet not found (request req_00000012)\n',
+    ]);
     const both = await cli.run(['sandbox', 'analyse', 'rent', '--wallet', wallet, '--prompt', 'rent']);
     expect([both.exitCode, both.stderr]).toEqual([2, 'Error [USAGE]: give --prompt or --wallet, not both\n']);
     expect((await cli.run(['sandbox', 'analyse'])).exitCode).toBe(2);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/commands/registry.js';
 import { displayWidth } from '../../src/cli/output/table.js';
 import { type Cli, createCli, useSandboxCli } from '../helpers/cli.js';
+import { refusalLine } from '../helpers/io.js';
 
 /**
  * What a developer new to the tool tripped on, following the README and the `--help` examples
@@ -228,9 +229,11 @@ describe('with a sandbox', () => {
     // An id that names nothing is still the API's NOT_FOUND.
     const unknown = await cli.run(['wallets', 'get', `"01a20c05-0000-7000-8000-000000000000" `]);
     expect(unknown.exitCode).toBe(1);
-    expect(unknown.stderr).toBe(
-      'Error [NOT_FOUND]: wallet not found: <wallet_id> "01a20c05-0000-7000-8000-000000000000" ' +
-        'is not one of your wallet ids (`ledger wallets list` shows them)\n',
+    expect(unknown.stderr).toEqual(
+      refusalLine(
+        'Error [NOT_FOUND]: wallet not found: <wallet_id> "01a20c05-0000-7000-8000-000000000000" ' +
+          'is not one of your wallet ids (`ledger wallets list` shows them)\n',
+      ),
     );
     // Nothing left (an unset variable in quotes): a usage error, nothing sent.
     expect(await cli.run(['wallets', 'get', ' '])).toMatchObject({

@@ -58,13 +58,16 @@ describe('payouts from the command line', () => {
     expect((await json(['transactions', 'get', stuck.transaction_id])).status).toBe('PENDING');
     expect((await json(['sandbox', 'payouts', 'settle', stuck.transaction_id])).status).toBe('SETTLED');
     const again = await cli.run(['sandbox', 'payouts', 'fail', stuck.transaction_id]);
-    expect([again.exitCode, again.stderr]).toEqual([1, 'Error [NOT_FOUND]: payout is already SETTLED\n']);
+    expect([again.exitCode, again.stderr]).toEqual([
+      1,
+      'Error [NOT_FOUND]: payout is already SETTLED (request req_00000014)\n',
+    ]);
     expect((await json(['wallets', 'get', w])).balance).toBe(599_000);
 
     const refused = await cli.run(['transfer', w, '0000000000', '100', '--bank', '058']);
     expect([refused.exitCode, refused.stderr]).toEqual([
       1,
-      'Error [ACCOUNT_NOT_FOUND]: account 0000000000 at Guaranty Trust Bank (058) could not be resolved\n',
+      'Error [ACCOUNT_NOT_FOUND]: account 0000000000 at Guaranty Trust Bank (058) could not be resolved (request req_00000016)\n',
     ]);
     const audit = await cli.run(['sandbox', 'audit']);
     expect(audit.exitCode).toBe(0);

@@ -163,7 +163,7 @@ describe('scenario run: failing', () => {
       'expect_error with another code': new RegExp(
         /^expected it to fail with INSUFFICIENT_FUNDS, but it exited 1: /.source +
           /Error \[NOT_FOUND\]: wallet not found: <wallet_id> "00000000-0000-0000-0000-000000000000" /.source +
-          /is not one of your wallet ids \(`ledger wallets list` shows them\)$/.source,
+          /is not one of your wallet ids \(`ledger wallets list` shows them\) \(request req_00000004\)$/.source,
       ),
       'a command that fails': /^exited 1: Error \[INSUFFICIENT_FUNDS\]/,
       'a request that fails': /^answered 409 DUPLICATE_CUSTOMER_REFERENCE: /,

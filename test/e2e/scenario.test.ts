@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Cli, closedPort, createCli, stable } from '../helpers/cli.js';
+import { refusalLine } from '../helpers/io.js';
 
 /**
  * The issue's scenario through the built binary: start --detach, two wallets, a credit, a
@@ -158,7 +159,9 @@ describe('a developer scripting the sandbox', () => {
     expect([poor.exitCode, poor.stdout, poor.stderr]).toEqual([
       1,
       '',
-      "Error [INSUFFICIENT_FUNDS]: insufficient funds: the wallet's balance is 0 kobo, and this needs 100 kobo\n",
+      refusalLine(
+        "Error [INSUFFICIENT_FUNDS]: insufficient funds: the wallet's balance is 0 kobo, and this needs 100 kobo\n",
+      ),
     ]);
 
     const dup = await cli.run([
@@ -209,16 +212,20 @@ describe('a developer scripting the sandbox', () => {
     const notFound = await cli.run(['wallets', 'get', 'nope']);
     expect([notFound.exitCode, notFound.stderr]).toEqual([
       1,
-      'Error [NOT_FOUND]: wallet not found: <wallet_id> "nope" is not one of your wallet ids (`ledger wallets list` shows them)\n',
+      refusalLine(
+        'Error [NOT_FOUND]: wallet not found: <wallet_id> "nope" is not one of your wallet ids (`ledger wallets list` shows them)\n',
+      ),
     ]);
   });
 
   it('refuses a request without a key with 401 UNAUTHORIZED', async () => {
     const response = await fetch(`${baseUrl}/v1/wallets/x`);
     expect(response.status).toBe(401);
+    const id = response.headers.get('request-id');
+    expect(id).toMatch(/^req_anon_\d{8}$/);
     expect(await response.json()).toEqual({
       success: false,
-      detail: { code: 'UNAUTHORIZED', message: expect.any(String) },
+      detail: { code: 'UNAUTHORIZED', message: expect.any(String), request_id: id },
     });
   });
 
@@ -244,7 +251,10 @@ describe('a developer scripting the sandbox', () => {
     expect(rotated.stdout.trim()).toMatch(/^svc_test_/);
     expect(rotated.stdout.trim()).not.toBe(apiKey);
     const old = await cli.run(['sandbox', 'audit'], { env: { LEDGER_BASE_URL: baseUrl, LEDGER_API_KEY: apiKey } });
-    expect([old.exitCode, old.stderr]).toEqual([1, 'Error [UNAUTHORIZED]: API key is invalid or has been rotated\n']);
+    expect([old.exitCode, old.stderr]).toEqual([
+      1,
+      refusalLine('Error [UNAUTHORIZED]: API key is invalid or has been rotated\n'),
+    ]);
     expect((await cli.run(['sandbox', 'audit'])).exitCode).toBe(0);
     apiKey = rotated.stdout.trim();
   });

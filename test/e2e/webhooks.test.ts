@@ -66,7 +66,7 @@ describe('webhooks through the built binary', () => {
     const again = await cli.run(['webhooks', 'retry', id!]);
     expect([again.exitCode, again.stderr]).toEqual([
       1,
-      'Error [WEBHOOK_NOT_RETRYABLE]: a DELIVERED delivery cannot be retried: only FAILED or DEAD ones\n',
+      'Error [WEBHOOK_NOT_RETRYABLE]: a DELIVERED delivery cannot be retried: only FAILED or DEAD ones (request req_00000014)\n',
     ]);
     const events = (await cli.json(['sandbox', 'receiver', 'events'])).items;
     expect(

@@ -56,7 +56,8 @@ export function requestIdOf(request: FastifyRequest): string {
  * PostgreSQL database. Installed after auth: the developer is known by then.
  */
 export function installRequestIds(app: FastifyInstance, sandbox: Pick<Sandbox, 'write'>): void {
-  const blocks = new Map<string, { next: number; last: number }>();
+  /** Each developer's block in use, and the next one, taken before this one runs out. */
+  const blocks = new Map<string, { next: number; last: number; spare?: number }>();
   const taking = new Map<string, Promise<void>>();
   let anonymous = 0;
 
@@ -66,12 +67,17 @@ export function installRequestIds(app: FastifyInstance, sandbox: Pick<Sandbox, '
       pending = sandbox
         .write((trx) => reserveRequestNumbers(trx, developerId, BLOCK))
         .then(
-          (last) => void blocks.set(developerId, { next: last - BLOCK + 1, last }),
+          (last) => {
+            const block = blocks.get(developerId);
+            if (block && block.next <= block.last) block.spare = last;
+            else blocks.set(developerId, { next: last - BLOCK + 1, last });
+          },
           () => {
             // Not recorded (a full or read-only disk): the request is still served, numbered on from here.
             const block = blocks.get(developerId);
-            const next = block ? block.last + 1 : 1;
-            blocks.set(developerId, { next, last: next + BLOCK - 1 });
+            const next = block ? Math.max(block.last, block.spare ?? 0) + 1 : 1;
+            if (block && block.next <= block.last) block.spare = next + BLOCK - 1;
+            else blocks.set(developerId, { next, last: next + BLOCK - 1 });
           },
         )
         .finally(() => taking.delete(developerId));
@@ -81,16 +87,21 @@ export function installRequestIds(app: FastifyInstance, sandbox: Pick<Sandbox, '
   };
   const take = (developerId: string): number | Promise<number> => {
     const block = blocks.get(developerId);
-    if (block && block.next <= block.last) return block.next++;
-    return takeBlock(developerId).then(() => take(developerId));
+    if (block && block.next > block.last && block.spare !== undefined)
+      blocks.set(developerId, { next: block.spare - BLOCK + 1, last: block.spare });
+    const current = blocks.get(developerId);
+    if (!current || current.next > current.last) return takeBlock(developerId).then(() => take(developerId));
+    // The next block is taken while this one still has numbers: only a developer's first request waits for one.
+    if (current.spare === undefined && current.last - current.next < BLOCK / 4) void takeBlock(developerId);
+    return current.next++;
   };
   app.decorate('requestIds', { take, anonymous: () => anonymousRequestId(++anonymous) });
 
   // Numbers not used go back, so that a sandbox started again goes on where it stopped.
   app.addHook('onClose', async () => {
-    for (const [developerId, { next, last }] of blocks)
-      if (next <= last)
-        await sandbox.write((trx) => returnRequestNumbers(trx, developerId, last, next - 1)).catch(() => {});
+    await Promise.all(taking.values());
+    for (const [developerId, { next, last, spare }] of blocks)
+      await sandbox.write((trx) => returnRequestNumbers(trx, developerId, spare ?? last, next - 1)).catch(() => {});
     blocks.clear();
   });
 
