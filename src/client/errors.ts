@@ -13,6 +13,11 @@ export class ApiError extends Error {
   ) {
     super(message);
   }
+
+  /** The same refusal of the same request in other words: its status and request id kept, so support can still find it. */
+  reworded(message: string, fields = this.fields, code = this.code): ApiError {
+    return new ApiError(this.status, code, message, fields, this.requestId);
+  }
 }
 
 /** Nothing answered at the base URL, or there is no sandbox to talk to (exit code 3). */

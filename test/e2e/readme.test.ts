@@ -105,9 +105,10 @@ const CHECKS: Record<string, Check | Check[]> = {
   'ledger banks resolve 0123456785 058': (r) => expect(r.stdout).toMatch(/^Account name +[A-Z]+ [A-Z]+$/m),
   'ledger banks resolve 0123456789 058': (r) => {
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(
-      /^Error \[ACCOUNT_NOT_FOUND\]: .*account 0123456789 at Guaranty Trust Bank \(058\) could not be resolved: 0123456789 fails this bank's NUBAN check digit/,
-    );
+    const line =
+      /^Error \[ACCOUNT_NOT_FOUND\]: .*account 0123456789 at Guaranty Trust Bank \(058\) could not be resolved: 0123456789 fails this bank's NUBAN check digit.* \(request (req_\d+)\)$/m;
+    expect(r.stderr).toMatch(line);
+    vars.REFUSED_REQUEST = line.exec(r.stderr)![1]!;
   },
   'TX=$(ledger transfer "$ADA" 0123456785 100000 --bank 058 --yes --quiet)': async () => {
     expect(vars.TX).toMatch(UUID);
@@ -138,6 +139,24 @@ const CHECKS: Record<string, Check | Check[]> = {
   'ledger transactions get "$FAIL"': (r) => expect(r.stdout).toMatch(/^Status +FAILED$/m),
   'ledger wallets get "$ADA"': (r) => expect(r.stdout).toMatch(/^Balance +249000 \(₦2,490\.00\)$/m),
   'ledger sandbox magic': (r) => expect(r.stdout).toContain('1111111111'),
+  'ledger logs list --status 4xx': async (r) => {
+    const refused = rowsOf(r.stdout);
+    expect(refused.map((row) => row.code)).toContain('ACCOUNT_NOT_FOUND');
+    expect(refused.every((row) => /^4\d\d$/.test(row.status!))).toBe(true);
+    // The request id the banks resolve line ended with names this row, and `logs show` finds it.
+    const id = refused.find((row) => row.code === 'ACCOUNT_NOT_FOUND')!.id!;
+    expect(vars.REFUSED_REQUEST).toBe(id);
+    expect(await ledger(['logs', 'show', id])).toMatchObject({ status: 422, path: '/v1/banks/resolve' });
+  },
+  'ledger sandbox open': async (r) => {
+    // No terminal here: the link is printed, never opened, and it logs in once.
+    const url = /^(http:\/\/127\.0\.0\.1:\d+\/login\?token=[\w-]+)$/m.exec(r.stdout)?.[1];
+    expect(url).toBeDefined();
+    const first = await fetch(url!, { redirect: 'manual' });
+    expect(first.status).toBe(303);
+    expect(first.headers.get('set-cookie')).toMatch(/HttpOnly/i);
+    expect((await fetch(url!, { redirect: 'manual' })).status).toBe(401);
+  },
 
   'ledger sandbox analyse "asdfgh"': async (r) => {
     expect(r.stdout).toMatch(/^Would be +SUSPENDED: AI_LOW_CONFIDENCE/m);

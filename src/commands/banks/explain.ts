@@ -10,21 +10,17 @@ export async function explainNotFound<T>(accountNumber: string, bankCode: string
     return await work();
   } catch (error) {
     if (error instanceof ApiError && error.code === 'INVALID_BANK_CODE') {
-      throw new ApiError(
-        error.status,
-        error.code,
+      throw error.reworded(
         `bank code ${bankCode} is not in the list of banks: \`ledger banks list --search <name>\` shows the codes`,
+        undefined,
       );
     }
     if (!(error instanceof ApiError) || error.code !== 'ACCOUNT_NOT_FOUND') throw error;
     // Loaded only now: a transfer that goes through never needs the rule.
     const { isValidNubanForCode, magicAccount } = await import('../../api/nuban.js');
     if (!magicAccount(accountNumber) && !isValidNubanForCode(accountNumber, bankCode)) {
-      throw new ApiError(
-        error.status,
-        error.code,
+      throw error.reworded(
         `${error.message}: ${accountNumber} fails this bank's NUBAN check digit, so it cannot be an account there (a mistyped digit?)`,
-        error.fields,
       );
     }
     throw error;

@@ -20,11 +20,11 @@ export async function checkRefund(io: Io, item: SuspenseItem): Promise<RefundChe
   } catch (error) {
     if (!(error instanceof ApiError) || (error.code !== 'ACCOUNT_NOT_FOUND' && error.code !== 'INVALID_BANK_CODE'))
       throw error;
-    throw new ApiError(
-      error.status,
-      'ACCOUNT_NOT_FOUND',
+    throw error.reworded(
       `name enquiry on the sender's account ${item.sender_account} at bank ${item.sender_bank_code} failed ` +
         `(${error.message}), so a REFUND cannot go there: nothing moved; CREDIT_WALLET or DISMISS it`,
+      undefined,
+      'ACCOUNT_NOT_FOUND',
     );
   }
   return refundCheckOf(item, resolved.account_name);
