@@ -105,8 +105,11 @@ const CHECKS: Record<string, Check | Check[]> = {
   'ledger banks resolve 0123456785 058': (r) => expect(r.stdout).toMatch(/^Account name +[A-Z]+ [A-Z]+$/m),
   'ledger banks resolve 0123456789 058': (r) => {
     expect(r.code).toBe(1);
-    const line =
-      /^Error \[ACCOUNT_NOT_FOUND\]: .*account 0123456789 at Guaranty Trust Bank \(058\) could not be resolved: 0123456789 fails this bank's NUBAN check digit.* \(request (req_\d+)\)$/m;
+    const line = new RegExp(
+      '^Error \\[ACCOUNT_NOT_FOUND\\]: .*account 0123456789 at Guaranty Trust Bank \\(058\\) could not be resolved: ' +
+        "0123456789 fails this bank's NUBAN check digit.* \\(request (req_\\d+)\\)$",
+      'm',
+    );
     expect(r.stderr).toMatch(line);
     vars.REFUSED_REQUEST = line.exec(r.stderr)![1]!;
   },

@@ -93,6 +93,19 @@ export function sendPage(reply: FastifyReply, markup: Html, status = 200): Fasti
 export const money = (kobo: number | string | null | undefined): string =>
   kobo === null || kobo === undefined ? '' : naira(kobo);
 
+/** Columns of figures, whose headings stand right as their figures do (their cells are `td.num`). */
+const FIGURE_COLUMNS = new Set([
+  '#',
+  'Count',
+  'Amount',
+  'Balance',
+  'Balance after',
+  'Failed attempts',
+  'Still failing',
+  'Duration',
+  'Attempts',
+]);
+
 /** A table in a box of its own, which scrolls sideways in a narrow window instead of the page. */
 export function table(
   caption: string,
@@ -114,7 +127,11 @@ export function table(
       </caption>
       <thead>
         <tr>
-          ${head.map((name) => html`<th scope="col">${name}</th>`)}
+          ${head.map((name) =>
+            FIGURE_COLUMNS.has(name)
+              ? html`<th scope="col" class="num">${name}</th>`
+              : html`<th scope="col">${name}</th>`,
+          )}
         </tr>
       </thead>
       <tbody>

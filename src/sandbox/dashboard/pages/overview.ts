@@ -12,6 +12,8 @@ const figure = (name: string, value: string, note = '') =>
     ${note ? html`<div class="muted">${note}</div>` : ''}
   </div>`;
 
+const payouts = (count: number) => (count === 1 ? '1 payout' : `${count} payouts`);
+
 /** Counts and amounts by two names, as the report groups them. */
 const totals = (
   caption: string,
@@ -50,10 +52,10 @@ export const overview: PageHandler = async ({ api }) => {
     <section aria-labelledby="money">
       <h2 id="money">Money</h2>
       <div class="figures">
-        ${figure('Money in', money(r.money_in.amount), `${r.money_in.count} inbound credits`)}
-        ${figure('Payouts settled', money(o.settled.amount), `${o.settled.count} payouts`)}
-        ${figure('Payouts pending', money(o.pending.amount), `${o.pending.count} payouts`)}
-        ${figure('Payouts failed, reversed', money(o.failed.amount), `${o.failed.count} payouts`)}
+        ${figure('Money in', money(r.money_in.amount), r.money_in.count === 1 ? '1 inbound credit' : `${r.money_in.count} inbound credits`)}
+        ${figure('Payouts settled', money(o.settled.amount), payouts(o.settled.count))}
+        ${figure('Payouts pending', money(o.pending.amount), payouts(o.pending.count))}
+        ${figure('Payouts failed, reversed', money(o.failed.amount), payouts(o.failed.count))}
         ${figure('NIP fees', money(o.fees))} ${figure('Net (in − payouts)', money(r.net))}
       </div>
     </section>

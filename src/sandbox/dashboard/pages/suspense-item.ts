@@ -13,6 +13,16 @@ const ACTION_TEXT: Record<string, string> = {
   REFUND: 'send it back to the sender, no fee',
 };
 
+/** Who sent it, with the account and bank only where the payment named them. */
+const senderOf = (item: SuspenseItemWithNotes) => {
+  const account = item.sender_account
+    ? [item.sender_account, item.sender_bank_code].filter(Boolean).join(' at ')
+    : item.sender_bank_code
+      ? `bank ${item.sender_bank_code}`
+      : '';
+  return [item.sender_name, account].filter(Boolean).join(' · ') || 'not named';
+};
+
 const whom = (w: Wallet) => `${w.first_name} ${w.last_name}, ${w.customer_reference}`;
 
 /**
@@ -60,7 +70,7 @@ function resolveDialog(
         <h2 id="resolve-title">Resolve this payment</h2>
         ${facts([
           ['Amount', money(item.amount)],
-          ['From', `${item.sender_name} · ${item.sender_account} at ${item.sender_bank_code}`],
+          ['From', senderOf(item)],
           ['Narration', item.raw_narration],
           ['Reason held', item.reason],
         ])}
@@ -142,7 +152,7 @@ export const suspenseItem: PageHandler = async ({ api, params }) => {
     ['Amount', money(item.amount)],
     ['Status', item.status],
     ['Reason held', item.reason],
-    ['From', `${item.sender_name} · ${item.sender_account} at ${item.sender_bank_code}`],
+    ['From', senderOf(item)],
     ['Narration', item.raw_narration],
     ['To account', item.account_number],
     ['Wallet', item.wallet_id ? link('/wallets', item.wallet_id) : 'none'],
