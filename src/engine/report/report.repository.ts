@@ -102,16 +102,52 @@ export async function oldestSuspenseItem(
   return rows[0];
 }
 
+/**
+ * The developer's deliveries of the period as one unbroken run of webhook_logs seqs, when they are one;
+ * otherwise null. Both spans are read from indexes alone (events by developer and time, deliveries by
+ * event), in one statement: when the period's events fill the seqs from their first to their last, no
+ * other event lies between them, and when their deliveries fill theirs, no other delivery does. A
+ * sandbox writes an event and its delivery together, so a busy day is one run, and its deliveries and
+ * their attempts are then read in seq order, without looking up each event's delivery.
+ */
+export async function deliveryRun(
+  db: Kysely<Database>,
+  developerSeq: number,
+  period: Period,
+): Promise<{ lo: number; hi: number } | null> {
+  const { rows } = await sql<{ lo: number | null; hi: number | null; n: number; logs: string | null }>`
+    SELECT min(e.seq) AS lo, max(e.seq) AS hi, count(*) AS n,
+      (SELECT min(l.seq) || ':' || max(l.seq) || ':' || count(*) FROM webhook_logs l WHERE l.event_seq BETWEEN min(e.seq) AND max(e.seq)) AS logs
+    FROM events e
+    WHERE e.developer_seq = ${developerSeq} AND e.created_at_ms >= ${period.since} AND ${beforeUntil('e.created_at_ms', period.until)}`.execute(
+    db,
+  );
+  const events = rows[0]!;
+  if (events.lo === null || events.hi === null || events.hi - events.lo + 1 !== Number(events.n) || !events.logs)
+    return null;
+  const [lo, hi, n] = events.logs.split(':').map(Number) as [number, number, number];
+  return hi - lo + 1 === n ? { lo, hi } : null;
+}
+
+/**
+ * Where the period's deliveries are read from: their run of seqs (`deliveryRun`) when they are one,
+ * else each event of the period and its delivery.
+ */
+const periodLogs = (developerSeq: number, period: Period, run: { lo: number; hi: number } | null) =>
+  run
+    ? sql`webhook_logs l WHERE l.seq BETWEEN ${run.lo} AND ${run.hi}`
+    : sql`events e JOIN webhook_logs l ON l.event_seq = e.seq
+    WHERE e.developer_seq = ${developerSeq} AND e.created_at_ms >= ${period.since} AND ${beforeUntil('e.created_at_ms', period.until)}`;
+
 /** The developer's webhook deliveries whose event was made in the period, by status. */
 export async function deliveryGroups(
   db: Kysely<Database>,
   developerSeq: number,
   period: Period,
+  run: { lo: number; hi: number } | null = null,
 ): Promise<{ status: WebhookLogStatus; count: number }[]> {
   const { rows } = await sql<{ status: WebhookLogStatus; count: number }>`
-    SELECT l.status, count(*) AS count
-    FROM events e JOIN webhook_logs l ON l.event_seq = e.seq
-    WHERE e.developer_seq = ${developerSeq} AND e.created_at_ms >= ${period.since} AND ${beforeUntil('e.created_at_ms', period.until)}
+    SELECT l.status, count(*) AS count FROM ${periodLogs(developerSeq, period, run)}
     GROUP BY l.status`.execute(db);
   return rows;
 }
@@ -130,23 +166,27 @@ export interface FailingEndpoint {
 /**
  * The endpoints that failed an attempt of the period's deliveries (an answer other than 2xx, or no
  * answer), each with its failed attempts and the last one's error: counted per endpoint first, then
- * that last attempt read by its seq (a column beside max() is SQLite's own).
+ * that last attempt read by its seq (a column beside max() is SQLite's own). Given the deliveries'
+ * run of seqs (`deliveryRun`), their attempts are read through the index of attempts by delivery, in
+ * order, and a delivery is looked up only for a failed attempt.
  */
 export async function failingEndpoints(
   db: Kysely<Database>,
   developerSeq: number,
   period: Period,
+  run: { lo: number; hi: number } | null = null,
 ): Promise<FailingEndpoint[]> {
+  const attempts = run
+    ? sql`webhook_attempts x JOIN webhook_logs l ON l.seq = x.log_seq WHERE x.log_seq BETWEEN ${run.lo} AND ${run.hi}`
+    : sql`events e JOIN webhook_logs l ON l.event_seq = e.seq JOIN webhook_attempts x ON x.log_seq = l.seq
+      WHERE e.developer_seq = ${developerSeq} AND e.created_at_ms >= ${period.since} AND ${beforeUntil('e.created_at_ms', period.until)}`;
   const { rows } = await sql<FailingEndpoint>`
     SELECT u.url, f.failed_attempts, f.failing_deliveries,
       x.created_at_ms AS last_at_ms, x.http_status_code, substr(x.response_body, 1, 200) AS response_body, substr(x.error, 1, 200) AS error
     FROM (
       SELECT x.url_seq, count(*) AS failed_attempts,
         count(DISTINCT CASE WHEN l.status IN ('FAILED', 'DEAD') THEN l.seq END) AS failing_deliveries, max(x.seq) AS last_seq
-      FROM events e
-      JOIN webhook_logs l ON l.event_seq = e.seq
-      JOIN webhook_attempts x ON x.log_seq = l.seq
-      WHERE e.developer_seq = ${developerSeq} AND e.created_at_ms >= ${period.since} AND ${beforeUntil('e.created_at_ms', period.until)}
+      FROM ${attempts}
         AND (x.http_status_code IS NULL OR x.http_status_code NOT BETWEEN 200 AND 299)
       GROUP BY x.url_seq
     ) AS f

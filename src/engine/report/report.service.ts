@@ -4,6 +4,7 @@ import { developerSeq } from '../events/stored.js';
 import {
   type TransactionGroup,
   deliveryGroups,
+  deliveryRun,
   exactKobo,
   failingEndpoints,
   oldestSuspenseItem,
@@ -43,8 +44,9 @@ export async function buildReport(db: Kysely<Database>, developerId: string, per
   const transactions = await transactionGroups(db, developerId, period);
   const suspense = await suspenseGroups(db, developerId, period);
   const oldest = await oldestSuspenseItem(db, developerId, period, WAITING);
-  const deliveries = await deliveryGroups(db, developer, period);
-  const endpoints = await failingEndpoints(db, developer, period);
+  const run = await deliveryRun(db, developer, period);
+  const deliveries = await deliveryGroups(db, developer, period, run);
+  const endpoints = await failingEndpoints(db, developer, period, run);
 
   const byTypeStatus = new Map<string, Pick<TransactionGroup, 'type' | 'status'> & Total>();
   const moneyIn = total();
