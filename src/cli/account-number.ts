@@ -55,7 +55,7 @@ export function notYours(error: unknown, value: string, label: string, kind?: st
   const why = isIdStart(value)
     ? `is the start of none of your ${named} ids (\`${listed.list}\` shows them)`
     : `is not one of your ${named} ids${or} (\`${listed.list}\` shows them)`;
-  return found.error.reworded(`${named} not found: ${label} "${value}" ${why}`, undefined);
+  return found.error.reworded(`${named} not found: ${label} "${value}" ${why}`, { fields: undefined });
 }
 
 /** The API's NOT_FOUND for a wallet, with the argument that named it and where to find the right id; any other error as it is. */

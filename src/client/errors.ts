@@ -15,8 +15,9 @@ export class ApiError extends Error {
   }
 
   /** The same refusal of the same request in other words: its status and request id kept, so support can still find it. */
-  reworded(message: string, fields = this.fields, code = this.code): ApiError {
-    return new ApiError(this.status, code, message, fields, this.requestId);
+  reworded(message: string, change: { fields?: ApiError['fields']; code?: string } = {}): ApiError {
+    const fields = 'fields' in change ? change.fields : this.fields;
+    return new ApiError(this.status, change.code ?? this.code, message, fields, this.requestId);
   }
 }
 

@@ -118,10 +118,7 @@ export function inFlagTerms(error: unknown, flags: FlagNames): unknown {
   const named = (field: string) => flags[field] ?? field;
   const first = error.fields.find((f) => error.message.startsWith(`${f.field}: `));
   const message = first ? named(first.field) + error.message.slice(first.field.length) : error.message;
-  return error.reworded(
-    message,
-    error.fields.map((f) => ({ field: named(f.field), message: f.message })),
-  );
+  return error.reworded(message, { fields: error.fields.map((f) => ({ field: named(f.field), message: f.message })) });
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runAdvance } from '../../src/commands/sandbox/clock-advance.js';
-import { captureIo, commandIn } from '../helpers/io.js';
+import { captureIo, commandIn, refusalLine } from '../helpers/io.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
 // A manual clock, as --seed gives: it stands at 2026-11-21T09:30:00Z whatever real time is.
@@ -32,7 +32,9 @@ describe('ledger sandbox clock advance past the latest time a clock reaches', ()
     expect([run.exitCode, run.stdout, run.stderr]).toEqual([
       1,
       '',
-      'Error [VALIDATION_ERROR]: <duration>: would move the clock past 9999-01-01T00:00:00.000Z, the latest time a sandbox clock reaches\n',
+      refusalLine(
+        'Error [VALIDATION_ERROR]: <duration>: would move the clock past 9999-01-01T00:00:00.000Z, the latest time a sandbox clock reaches\n',
+      ),
     ]);
   });
 });

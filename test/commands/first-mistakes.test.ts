@@ -67,7 +67,9 @@ describe('a bank account without --bank', () => {
     const ada = await createWallet(t, 500_000);
     expect(await failure((io) => runTransfer(io, ada.id, '0123456785', '100000', { yes: true }))).toEqual([
       1,
-      'Error [VALIDATION_ERROR]: --bank: required: the destination account number is not one of your wallets, so this is an external transfer\n',
+      refusalLine(
+        'Error [VALIDATION_ERROR]: --bank: required: the destination account number is not one of your wallets, so this is an external transfer\n',
+      ),
     ]);
     expect((await t.call('GET', `/v1/wallets/${ada.id}`)).body.data.balance).toBe(500_000);
   });
@@ -76,8 +78,9 @@ describe('a bank account without --bank', () => {
 describe('a bank code that is not listed', () => {
   it('an unknown bank code names the command that lists the banks', async () => {
     const ada = await createWallet(t, 500_000);
-    const listed =
-      'Error [INVALID_BANK_CODE]: bank code 999 is not in the list of banks: `ledger banks list --search <name>` shows the codes\n';
+    const listed = refusalLine(
+      'Error [INVALID_BANK_CODE]: bank code 999 is not in the list of banks: `ledger banks list --search <name>` shows the codes\n',
+    );
     expect(await failure((io) => runBankResolve(io, '0123456785', '999'))).toEqual([1, listed]);
     expect(await failure((io) => runTransfer(io, ada.id, '0123456785', '100000', { bank: '999', yes: true }))).toEqual([
       1,
@@ -92,7 +95,7 @@ describe('a transfer to the wallet it comes from', () => {
     const ada = await createWallet(t, 500_000);
     expect(await failure((io) => runTransfer(io, ada.id, ada.id, '100', {}))).toEqual([
       1,
-      'Error [VALIDATION_ERROR]: <to>: is the source wallet itself\n',
+      refusalLine('Error [VALIDATION_ERROR]: <to>: is the source wallet itself\n'),
     ]);
   });
 });

@@ -6,7 +6,7 @@ import { runGet } from '../../src/commands/transactions/get.js';
 import { runTransfer } from '../../src/commands/transfer.js';
 import { makeNuban } from '../../src/engine/wallets/nuban.js';
 import { commandLines } from '../../src/main/program.js';
-import { captureIo } from '../helpers/io.js';
+import { captureIo, refusalLine } from '../helpers/io.js';
 import { createWallet, useSandbox, balanceOf } from '../helpers/sandbox.js';
 
 const prompts = vi.hoisted(() => ({ answer: true, asked: [] as string[] }));
@@ -125,9 +125,11 @@ describe('ledger transfer --bank', () => {
     );
     let stderr = '';
     expect(reportError(error, { write: (s: string) => (stderr += s) })).toBe(1);
-    expect(stderr).toBe(
-      'Error [ACCOUNT_NOT_FOUND]: account 0123456789 at Guaranty Trust Bank (058) could not be resolved: ' +
-        "0123456789 fails this bank's NUBAN check digit, so it cannot be an account there (a mistyped digit?)\n",
+    expect(stderr).toEqual(
+      refusalLine(
+        'Error [ACCOUNT_NOT_FOUND]: account 0123456789 at Guaranty Trust Bank (058) could not be resolved: ' +
+          "0123456789 fails this bank's NUBAN check digit, so it cannot be an account there (a mistyped digit?)\n",
+      ),
     );
   });
 

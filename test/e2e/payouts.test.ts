@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeNuban } from '../../src/engine/wallets/nuban.js';
 import { useCli } from '../helpers/cli.js';
+import { refusalLine } from '../helpers/io.js';
 
 /** Payouts through the built binary: failure and reversal, a restart while pending, and the provider commands. */
 const cli = useCli();
@@ -143,7 +144,9 @@ describe('payouts from the command line', () => {
     const bad = await cli.run(['banks', 'resolve', '2222222222', '999']);
     expect([bad.exitCode, bad.stderr]).toEqual([
       1,
-      'Error [INVALID_BANK_CODE]: bank code 999 is not in the list of banks: `ledger banks list --search <name>` shows the codes\n',
+      refusalLine(
+        'Error [INVALID_BANK_CODE]: bank code 999 is not in the list of banks: `ledger banks list --search <name>` shows the codes\n',
+      ),
     ]);
     expect((await cli.run(['sandbox', 'magic', '--quiet'])).stdout).toBe('0000000000\n1111111111\n2222222222\n');
   });

@@ -12,7 +12,7 @@ export async function explainNotFound<T>(accountNumber: string, bankCode: string
     if (error instanceof ApiError && error.code === 'INVALID_BANK_CODE') {
       throw error.reworded(
         `bank code ${bankCode} is not in the list of banks: \`ledger banks list --search <name>\` shows the codes`,
-        undefined,
+        { fields: undefined },
       );
     }
     if (!(error instanceof ApiError) || error.code !== 'ACCOUNT_NOT_FOUND') throw error;

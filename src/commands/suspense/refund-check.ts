@@ -23,8 +23,7 @@ export async function checkRefund(io: Io, item: SuspenseItem): Promise<RefundChe
     throw error.reworded(
       `name enquiry on the sender's account ${item.sender_account} at bank ${item.sender_bank_code} failed ` +
         `(${error.message}), so a REFUND cannot go there: nothing moved; CREDIT_WALLET or DISMISS it`,
-      undefined,
-      'ACCOUNT_NOT_FOUND',
+      { fields: undefined, code: 'ACCOUNT_NOT_FOUND' },
     );
   }
   return refundCheckOf(item, resolved.account_name);
