@@ -83,7 +83,15 @@ export const ReceiverEvent = z
   })
   .meta({ id: 'ReceiverEvent' });
 
-export const ReceiverEventsQuery = z.strictObject({ ...pageQuery });
+export const ReceiverEventsQuery = z.strictObject({
+  ...pageQuery,
+  webhook_id: z
+    .string()
+    .min(1, { error: 'must not be empty' })
+    .max(255, { error: 'must be at most 255 characters' })
+    .optional()
+    .describe('only what arrived with this webhook-id header: the attempts of one delivery'),
+});
 
 export const ReceiverBehaviour = z.object({ status: z.int(), remaining: z.int() }).meta({ id: 'ReceiverBehaviour' });
 export const ReceiverBehaviourBody = z.strictObject({

@@ -72,13 +72,26 @@ export async function findEventPayload(trx: Trx, developerId: string, eventId: s
  * One page of what the receiver kept for a developer, in the order it arrived (through the
  * developer's index), `total` from the developer's counter.
  */
-export async function listReceived(trx: Trx, developerId: string, query: PageQuery): Promise<Page<ReceivedRow>> {
-  const counted = await trx
-    .selectFrom('receiver_event_counts')
-    .select('n')
-    .where('developer_id', '=', developerId)
-    .executeTakeFirst();
-  const total = counted?.n ?? 0;
+export async function listReceived(
+  trx: Trx,
+  developerId: string,
+  query: PageQuery & { webhook_id?: string | undefined },
+): Promise<Page<ReceivedRow>> {
+  const webhookId = query.webhook_id;
+  // One delivery's attempts are counted as they are read (a few rows); all of them, from the counter.
+  const counted = webhookId
+    ? await trx
+        .selectFrom('receiver_events')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('developer_id', '=', developerId)
+        .where('webhook_id', '=', webhookId)
+        .executeTakeFirst()
+    : await trx
+        .selectFrom('receiver_event_counts')
+        .select('n')
+        .where('developer_id', '=', developerId)
+        .executeTakeFirst();
+  const total = Number(counted?.n ?? 0);
   const window = pageWindow(query, total);
   const rows = await trx
     .selectFrom('receiver_events')
@@ -92,6 +105,7 @@ export async function listReceived(trx: Trx, developerId: string, query: PageQue
     .select('events.payload')
     .select(ANNOUNCED)
     .where('receiver_events.developer_id', '=', developerId)
+    .$if(webhookId !== undefined, (q) => q.where('receiver_events.webhook_id', '=', webhookId!))
     .orderBy('receiver_events.seq', window.order)
     .limit(window.limit)
     .offset(window.offset)

@@ -38,6 +38,32 @@ export const webhooks: PageHandler = async ({ api, query, url }) => {
  * One delivery: its event as sent, the signature headers, every attempt with what came back, and
  * Retry while it is FAILED or DEAD; live, so a retry's outcome or a scheduled attempt shows itself.
  */
+/** One arrival at the built-in receiver, as GET /sandbox/receiver/events gives it. */
+interface Received {
+  headers: Record<string, string>;
+  signature_valid: boolean;
+  response_status: number;
+  created_at: string;
+}
+
+/** The signature headers of each attempt the built-in receiver got, and whether they verified. */
+const receivedHeaders = (items: Received[]) =>
+  table(
+    'Signature headers as the built-in receiver got them, oldest first',
+    ['Received', 'webhook-id', 'webhook-timestamp', 'webhook-signature', 'Signature', 'Answered'],
+    items.map(
+      (r) =>
+        html`<tr>
+          <td>${when(r.created_at)}</td>
+          <td>${r.headers['webhook-id'] ?? ''}</td>
+          <td>${r.headers['webhook-timestamp'] ?? ''}</td>
+          <td><code>${r.headers['webhook-signature'] ?? ''}</code></td>
+          <td>${r.signature_valid ? 'valid' : 'INVALID'}</td>
+          <td>${r.response_status}</td>
+        </tr>`,
+    ),
+  );
+
 export const webhook: PageHandler = async ({ api, params, url }) => {
   const id = encodeURIComponent(params.id!);
   const [found, attempts] = await Promise.all([
@@ -47,6 +73,11 @@ export const webhook: PageHandler = async ({ api, params, url }) => {
   if (!found.ok)
     return { title: 'Delivery not found', section: 'Webhooks', body: refusal(found), status: found.status };
   const d = found.data;
+  // What the built-in receiver got for this delivery: the signature headers as they were sent.
+  const received = await api.get<{ items: Received[] }>('/sandbox/receiver/events', {
+    webhook_id: d.event_id,
+    limit: 20,
+  });
   const retry =
     d.status === 'FAILED' || d.status === 'DEAD'
       ? html`<form data-api="/v1/webhook-logs/${id}/retry" data-done="Retried: one attempt made.">
@@ -92,8 +123,10 @@ export const webhook: PageHandler = async ({ api, params, url }) => {
     <h2>Request</h2>
     <p>
       Each attempt is a POST of this body with these headers (Standard Webhooks). The timestamp is the real time of the
-      attempt and the signature is made then with the endpoint's signing secret, so neither is stored.
+      attempt and the signature is made then with the endpoint's signing secret: the built-in receiver keeps them as it
+      got them; an endpoint of your own sees them in its own log.
     </p>
+    ${received.ok && received.data.items.length > 0 ? receivedHeaders(received.data.items) : ''}
     ${table(
       'Signature headers',
       ['Header', 'Value'],
