@@ -16,7 +16,8 @@ export interface Page<T> {
 
 /**
  * Runs a filtered list query as one page: oldest first (ties in insertion order) unless `order`
- * is desc; `total` counts every match. `table` names whose `created_at` and `seq` order the rows.
+ * is desc; `total` counts every match. The rows are ordered by `by` (default `created_at`, then
+ * `seq`), columns of `table` where the query joins others.
  */
 export async function paginate<Row>(
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -25,13 +26,12 @@ export async function paginate<Row>(
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   select: (qb: SelectQueryBuilder<Database, any, object>) => SelectQueryBuilder<Database, any, object> = (qb) =>
     qb.selectAll(),
-  table?: string,
+  { table, by = ['created_at', 'seq'] }: { table?: string; by?: readonly string[] } = {},
 ): Promise<Page<Row>> {
   const col = (name: string) => (table ? `${table}.${name}` : name) as 'seq';
   const counted = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-  const rows = await select(base)
-    .orderBy(col('created_at'), query.order)
-    .orderBy(col('seq'), query.order)
+  const rows = await by
+    .reduce((qb, name) => qb.orderBy(col(name), query.order), select(base))
     .limit(query.limit)
     .offset((query.page - 1) * query.limit)
     .execute();

@@ -11,11 +11,11 @@ export function withoutSecrets(text: string): string {
   return text.includes('svc') || text.includes('whsec') ? text.replace(SECRET, '$1[redacted]') : text;
 }
 
-/** A field whose value is a credential by its name: an API key, a secret, a password, a token. */
-const SECRET_NAME = /secret|password|passwd|token|api_?key|apikey|authorization|signature|private_?key/i;
+/** The names of fields whose value is a credential: an API key, a secret, a password, a token. */
+const CREDENTIAL = 'secret|password|passwd|token|api_?key|apikey|authorization|signature|private_?key';
+const SECRET_NAME = new RegExp(CREDENTIAL, 'i');
 /** Such a field in JSON text that does not parse: `"api_key": "…"`. */
-const SECRET_FIELD_TEXT =
-  /("[^"\\]*(?:secret|password|passwd|token|api_?key|apikey|authorization|signature|private_?key)[^"\\]*"\s*:\s*)"(?:[^"\\]|\\.)*"?/gi;
+const SECRET_FIELD_TEXT = new RegExp(`("[^"\\\\]*(?:${CREDENTIAL})[^"\\\\]*"\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"?`, 'gi');
 /** The most of a request body the request log keeps. */
 export const KEPT_BODY_CHARS = 4096;
 

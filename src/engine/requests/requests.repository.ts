@@ -1,6 +1,6 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Db, Trx } from '../db/database.js';
-import type { Page, PageQuery } from '../paging.js';
+import { type Page, type PageQuery, paginate } from '../paging.js';
 import type { RequestLogTable } from './requests.table.js';
 
 export type RequestLogRow = Selectable<RequestLogTable>;
@@ -86,14 +86,7 @@ export async function listRequests(
   if (query.path !== undefined) base = base.where(sql`substr(path, 1, ${query.path.length})`, '=', query.path);
   if (query.since !== undefined) base = base.where('at', '>=', query.since);
   if (query.idempotency_key !== undefined) base = base.where('idempotency_key', '=', query.idempotency_key);
-  const counted = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-  const items = await base
-    .selectAll()
-    .orderBy('number', query.order)
-    .limit(query.limit)
-    .offset((query.page - 1) * query.limit)
-    .execute();
-  return { items, total: Number(counted.total), page: query.page, limit: query.limit };
+  return paginate<RequestLogRow>(base, query, undefined, { by: ['number'] });
 }
 
 /** One of the developer's logged requests by its number, or undefined (another developer's too). */

@@ -89,5 +89,7 @@ export async function listWallets(
     .where('wallets.developer_id', '=', developerId);
   if (query.status) base = base.where('wallets.status', '=', query.status);
   if (query.customer_reference) base = base.where('wallets.customer_reference', '=', query.customer_reference);
-  return paginate<WalletRow>(base, query, (qb) => qb.selectAll('wallets').select('accounts.balance'), 'wallets');
+  return paginate<WalletRow>(base, query, (qb) => qb.selectAll('wallets').select('accounts.balance'), {
+    table: 'wallets',
+  });
 }
