@@ -31,6 +31,3 @@ export async function logQuery(io: Io, flags: LogFilterFlags): Promise<Record<st
     idempotency_key: flags.idempotencyKey,
   };
 }
-
-/** The number a request id spells (`req_00000042` → 42): the log's order. */
-export const requestNumber = (id: string): number => Number(/^req_(\d+)$/.exec(id)?.[1] ?? 0);

@@ -1,11 +1,14 @@
 import type { Command } from '../../cli/command.js';
 import type { RequestLogEntry } from '../../api/schemas/requests.js';
-import { UsageError } from '../../client/errors.js';
 import { check } from '../../client/validate.js';
 import type { Io } from '../../cli/io.js';
 import { action, examples, sandboxCommand } from '../../cli/options.js';
-import { pause } from '../webhooks/tail-poll.js';
-import { type LogFilterFlags, logQuery, requestNumber, withLogFilters } from './query.js';
+import { followInterval, pause, untilStopped } from '../../cli/follow.js';
+import { requestNumberOf } from '../../api/request-id.js';
+import { type LogFilterFlags, logQuery, withLogFilters } from './query.js';
+
+/** The log's order: the number a request id spells (none, before any request). */
+const numberOf = (id: string | undefined): number => (id === undefined ? 0 : (requestNumberOf(id) ?? 0));
 
 export function tailCommand(): Command {
   return withLogFilters(sandboxCommand('tail'))
@@ -29,9 +32,7 @@ export async function runTail(
   io: Io,
   options: LogFilterFlags & { interval?: string; signal?: AbortSignal } = {},
 ): Promise<void> {
-  const interval = Number(options.interval ?? '1');
-  if (!/^\d+(\.\d+)?$/.test(options.interval ?? '1') || interval < 0.1 || interval > 3600)
-    throw new UsageError('--interval must be a number of seconds from 0.1 to 3600');
+  const interval = followInterval(options.interval, '1');
   const query = check(
     'RequestLogQuery',
     { ...(await logQuery(io, options)), limit: 100, order: 'desc' },
@@ -60,30 +61,25 @@ export async function runTail(
       ].join('  ') + '\n',
     );
   };
-  const controller = new AbortController();
-  const stop = () => controller.abort();
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  options.signal?.addEventListener('abort', stop);
+  const { signal, release } = untilStopped(options.signal);
   try {
-    let last = requestNumber((await read(1)).items[0]?.id ?? '');
+    let last = numberOf((await read(1)).items[0]?.id);
     io.stderr.write('Following requests; Ctrl-C to stop.\n');
     for (;;) {
-      await pause(interval * 1000, controller.signal);
-      if (controller.signal.aborted) return;
+      await pause(interval * 1000, signal);
+      if (signal.aborted) return;
       // Newest first, a page at a time, back to the last one shown: then printed oldest first.
       const fresh: RequestLogEntry[] = [];
       for (let page = 1; ; page++) {
         const { items } = await read(page);
-        const newer = items.filter((entry) => requestNumber(entry.id) > last);
+        const newer = items.filter((entry) => numberOf(entry.id) > last);
         fresh.push(...newer);
         if (newer.length < items.length || items.length < 100) break;
       }
       for (const entry of fresh.reverse()) print(entry);
-      if (fresh.length > 0) last = requestNumber(fresh[fresh.length - 1]!.id);
+      if (fresh.length > 0) last = numberOf(fresh[fresh.length - 1]!.id);
     }
   } finally {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
+    release();
   }
 }

@@ -1,6 +1,7 @@
 import type { WebhookLog } from '../../api/schemas/webhooks.js';
 import type { WebhookAttemptEvent } from '../../api/schemas/webhook-stream.js';
 import type { Io } from '../../cli/io.js';
+import { pause } from '../../cli/follow.js';
 import { fetchAll } from '../../cli/paging.js';
 
 /**
@@ -49,17 +50,4 @@ function attemptOf(log: WebhookLog): WebhookAttemptEvent['attempt'] {
     duration_ms: 0,
     created_at: log.delivered_at ?? new Date().toISOString(),
   };
-}
-
-/** Waits `ms`, or less when `signal` aborts first. */
-export function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-  });
 }

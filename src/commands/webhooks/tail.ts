@@ -1,6 +1,7 @@
 import type { Command } from '../../cli/command.js';
 import { WEBHOOK_STREAM_PATH, type WebhookAttemptEvent } from '../../api/schemas/webhook-stream.js';
-import { UnreachableError, UsageError } from '../../client/errors.js';
+import { UnreachableError } from '../../client/errors.js';
+import { followInterval, untilStopped } from '../../cli/follow.js';
 import type { Io } from '../../cli/io.js';
 import { action, clientCommand, examples } from '../../cli/options.js';
 import { offers } from '../../cli/remote.js';
@@ -39,18 +40,12 @@ function subject(log: WebhookAttemptEvent['log']): { wallet?: string; amount?: n
  */
 export async function runTail(io: Io, options: { signal?: AbortSignal; interval?: string } = {}): Promise<void> {
   const client = io.client();
-  const interval = Number(options.interval ?? '2');
-  if (!/^\d+(\.\d+)?$/.test(options.interval ?? '2') || interval < 0.1 || interval > 3600)
-    throw new UsageError('--interval must be a number of seconds from 0.1 to 3600');
+  const interval = followInterval(options.interval, '2');
   const streamed = await offers(io, 'GET', WEBHOOK_STREAM_PATH);
   const { formatter } = await import('../../cli/output/render.js');
   const { clean } = await import('../../text/clean.js');
   const fmt = formatter(io.stdout, io.env);
-  const controller = new AbortController();
-  const stop = () => controller.abort();
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  options.signal?.addEventListener('abort', stop);
+  const { signal, release } = untilStopped(options.signal);
   // A line per attempt, as wide as its widest values (time 19, event 18, wallet 8, amount 20, status 9,
   // attempt 2 or 3, answer up to 12, and the gaps); on a narrower terminal the time keeps only the hour,
   // then the wallet goes, so that a line never wraps (--wide keeps everything).
@@ -82,7 +77,7 @@ export async function runTail(io: Io, options: { signal?: AbortSignal; interval?
   };
   try {
     if (!streamed) {
-      await (await import('./tail-poll.js')).pollAttempts(io, print, controller.signal, interval);
+      await (await import('./tail-poll.js')).pollAttempts(io, print, signal, interval);
       return;
     }
     await client.stream(
@@ -93,12 +88,11 @@ export async function runTail(io: Io, options: { signal?: AbortSignal; interval?
           if (event.event === 'attempt') print(JSON.parse(event.data) as WebhookAttemptEvent);
         },
       },
-      controller.signal,
+      signal,
     );
-    if (!controller.signal.aborted)
+    if (!signal.aborted)
       throw new UnreachableError(`the sandbox at ${client.baseUrl} closed the stream: has it stopped?`);
   } finally {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
+    release();
   }
 }

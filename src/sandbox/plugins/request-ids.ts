@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify';
 import { reserveRequestNumbers, returnRequestNumbers } from '../../engine/requests/requests.repository.js';
+import { developerRequestId } from '../../api/request-id.js';
 import type { Sandbox } from '../sandbox.js';
 
 declare module 'fastify' {
@@ -20,16 +21,8 @@ declare module 'fastify' {
 /** Request numbers a server takes at once: one write per block, never one per request. */
 const BLOCK = 100;
 
-/** A developer's request id: its own number, in order (decisions: Request log). */
-export const developerRequestId = (number: number) => `req_${String(number).padStart(8, '0')}`;
 /** The id of a request of no developer (no key, a bad one, a public route): a separate count, of another form. */
 const anonymousRequestId = (number: number) => `req_anon_${String(number).padStart(8, '0')}`;
-
-/** The number a developer's request id spells, or undefined when it is not one. */
-export function requestNumberOf(id: string): number | undefined {
-  const match = /^req_(\d{8,15})$/.exec(id);
-  return match ? Number(match[1]) : undefined;
-}
 
 /** Refusals written on a connection with no request (the HTTP parser's): counted apart, per process. */
 let connectionRefusals = 0;

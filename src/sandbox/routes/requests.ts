@@ -9,7 +9,7 @@ import {
 import { notFound } from '../../engine/errors.js';
 import { findRequest, listRequests, type RequestLogRow } from '../../engine/requests/requests.repository.js';
 import { REQUEST_LOG_PATH } from '../plugins/request-log.js';
-import { developerRequestId, requestNumberOf } from '../plugins/request-ids.js';
+import { developerRequestId, requestNumberOf } from '../../api/request-id.js';
 import { toPage } from '../serialize.js';
 import { type App, type RouteDeps, ok } from './route.js';
 
